@@ -1,0 +1,102 @@
+/**
+ * A target is data: every number carries the document (in ../shared/reference) or the oracle
+ * measurement it comes from. Algorithms ask the Target for a feature; they never test its name.
+ */
+
+export type TargetName = 'gfx906' | 'gfx908' | 'gfx90a' | 'gfx942' | 'gfx950';
+
+/** A fact with its source. `source` names a reference file (and section) or an oracle measurement. */
+export interface Sourced<T> {
+  value: T;
+  source: string;
+  /** When references disagree: what each says, and why `value` (the safe one) was chosen. */
+  note?: string;
+}
+
+/**
+ * Feature flags that gate instructions and rules. Names follow LLVM's subtarget features where
+ * one exists, so they can be checked against llvm-mc.
+ */
+export type Feature =
+  | 'mai'              // MFMA / v_accvgpr_* exist (gfx908+)
+  | 'gfx90a-insts'     // unified VGPR/AGPR file, DGEMM (f64 MFMA), _1k bf16 MFMA, packed fp32
+  | 'gfx940-insts'     // CDNA3: XDL/SGEMM split, fp8 MFMA, sc0/sc1/nt cache bits, no export
+  | 'gfx950-insts'     // CDNA4: scaled f8f6f4 MFMA, new conversions, permlane swaps
+  | 'xf32-insts'       // v_mfma_*_xf32 (gfx942 only)
+  | 'fp8-insts'        // fp8/bf8 conversions and MFMA (gfx942+)
+  | 'dot1-insts' | 'dot2-insts' | 'dot3-insts' | 'dot4-insts' | 'dot5-insts' | 'dot6-insts'
+  | 'dot7-insts' | 'dot10-insts' | 'dot12-insts' | 'dot13-insts'
+  | 'dl-insts'         // v_fmac_f32, v_xnor_b32 (gfx906+)
+  | 'packed-fp32'      // v_pk_fma_f32, v_pk_mul_f32, v_pk_add_f32, v_pk_mov_b32
+  | 'export'           // exp instructions exist (not on gfx940+)
+  | 'mad-mix'          // v_mad_mix* (gfx906 only; gfx908+ have v_fma_mix*)
+  | 'fma-mix'          // v_fma_mix*
+  | 'atomic-fadd'      // global/buffer atomic add f32 / pk_add_f16 without return (gfx908+)
+  | 'atomic-fadd-rtn'  // ... with return (gfx90a+)
+  | 'atomic-f64'       // global/buffer/flat f64 add/min/max (gfx90a+)
+  | 'back-off-barrier'
+  | 'xnack'            // xnack_mask register addressable
+  | 'architected-flat-scratch'
+  | 'lds-dma-dwordx3-4' // buffer/global load lds dwordx3/x4 (gfx950)
+  | 'bf16-cvt-insts'   // v_cvt_pk_bf16_f32 etc. (gfx950)
+  | 'permlane-swap'    // v_permlane16_swap / v_permlane32_swap (gfx950)
+  | 'prng'             // v_prng_b32 (gfx950)
+  | 'ashr-pk'          // v_ashr_pk_* (gfx950)
+  | 'minimum3-maximum3-f32' // v_minimum3_f32 etc. (gfx950)
+  ;
+
+export interface CounterWidths {
+  /** Maximum encodable value of each counter (2^bits - 1). */
+  vmcnt: Sourced<number>;
+  expcnt: Sourced<number>;
+  lgkmcnt: Sourced<number>;
+}
+
+export interface RegisterFiles {
+  /** Architectural VGPRs addressable by one wave (v0..v{n-1}). */
+  maxVgprs: Sourced<number>;
+  /** AGPRs addressable by one wave (0 when the target has none). */
+  maxAgprs: Sourced<number>;
+  /** SGPRs addressable by one wave, excluding VCC (s0..s{n-1}). */
+  maxSgprs: Sourced<number>;
+  /** VGPR + AGPR share one file per wave (gfx90a+): AGPRs follow VGPRs at .amdhsa_accum_offset. */
+  unifiedVgprFile: Sourced<boolean>;
+  /** Registers per SIMD lane available to all waves (256 on GCN, 512 unified on gfx90a+). */
+  vgprsPerSimd: Sourced<number>;
+  /** Allocation granularity (registers) for VGPRs (or the unified pool). */
+  vgprAllocGranule: Sourced<number>;
+  /** Granularity of .amdhsa_accum_offset (gfx90a+: 4). */
+  accumOffsetGranule?: Sourced<number>;
+  sgprsPerSimd: Sourced<number>;
+  sgprAllocGranule: Sourced<number>;
+  /** SGPRs reserved on top of the program's own for VCC, FLAT_SCRATCH and XNACK_MASK. */
+  extraSgprs: Sourced<{ vcc: number; flatScratch: number; xnack: number }>;
+}
+
+export interface OccupancyRules {
+  /** Wave slots per SIMD (the occupancy ceiling). */
+  maxWavesPerSimd: Sourced<number>;
+  simdsPerCu: Sourced<number>;
+  /** LDS bytes per CU (a workgroup's LDS limits how many workgroups fit). */
+  ldsBytesPerCu: Sourced<number>;
+  /** Largest LDS allocation one workgroup may make. */
+  maxLdsPerWorkgroup: Sourced<number>;
+  ldsAllocGranule: Sourced<number>;
+  wavefrontSize: Sourced<number>;
+}
+
+export interface Target {
+  name: TargetName;
+  /** Product names, for messages (MI300X ...). */
+  products: string;
+  /** Scheduling model and family description. */
+  family: string;
+  features: ReadonlySet<Feature>;
+  featureSources: Readonly<Partial<Record<Feature, string>>>;
+  registers: RegisterFiles;
+  occupancy: OccupancyRules;
+  counters: CounterWidths;
+  /** Largest immediate of s_nop (s_nop N gives N+1 wait states). */
+  maxNopImm: Sourced<number>;
+  has(f: Feature): boolean;
+}
