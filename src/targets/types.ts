@@ -23,20 +23,22 @@ export type Feature =
   | 'gfx940-insts'     // CDNA3: XDL/SGEMM split, fp8 MFMA, sc0/sc1/nt cache bits, no export
   | 'gfx950-insts'     // CDNA4: scaled f8f6f4 MFMA, new conversions, permlane swaps
   | 'xf32-insts'       // v_mfma_*_xf32 (gfx942 only)
-  | 'fp8-insts'        // fp8/bf8 conversions and MFMA (gfx942+)
+  | 'fp8-insts'        // fp8/bf8 MFMA (gfx942+)
+  | 'fp8-conversion-insts' // v_cvt_pk_fp8_f32 and the other fp8/bf8 conversions (gfx942+)
   | 'dot1-insts' | 'dot2-insts' | 'dot3-insts' | 'dot4-insts' | 'dot5-insts' | 'dot6-insts'
   | 'dot7-insts' | 'dot10-insts' | 'dot12-insts' | 'dot13-insts'
   | 'dl-insts'         // v_fmac_f32, v_xnor_b32 (gfx906+)
-  | 'packed-fp32'      // v_pk_fma_f32, v_pk_mul_f32, v_pk_add_f32, v_pk_mov_b32
-  | 'export'           // exp instructions exist (not on gfx940+)
-  | 'mad-mix'          // v_mad_mix* (gfx906 only; gfx908+ have v_fma_mix*)
-  | 'fma-mix'          // v_fma_mix*
+  | 'packed-fp32'      // v_pk_fma_f32, v_pk_mul_f32, v_pk_add_f32, v_pk_mov_b32 (gfx90a+)
+  | 'export'           // exp instructions assemble (gfx906/908; llvm-mc 22 rejects them from gfx90a on)
+  | 'gds'              // ds_* with the gds bit, ds_gws_* ... GDS exists (gfx906/908; removed on gfx90a+)
+  | 'mad-mix'          // v_mad_mix* (gfx900 only: none of the five targets has it)
+  | 'fma-mix'          // v_fma_mix* (gfx906+)
   | 'atomic-fadd'      // global/buffer atomic add f32 / pk_add_f16 without return (gfx908+)
   | 'atomic-fadd-rtn'  // ... with return (gfx90a+)
   | 'atomic-f64'       // global/buffer/flat f64 add/min/max (gfx90a+)
-  | 'back-off-barrier'
+  | 'back-off-barrier' // s_barrier needs no full s_waitcnt before it (gfx90a+)
   | 'xnack'            // xnack_mask register addressable
-  | 'architected-flat-scratch'
+  | 'architected-flat-scratch' // flat scratch base set up by hardware; .amdhsa_reserve_flat_scratch gone
   | 'lds-dma-dwordx3-4' // buffer/global load lds dwordx3/x4 (gfx950)
   | 'bf16-cvt-insts'   // v_cvt_pk_bf16_f32 etc. (gfx950)
   | 'permlane-swap'    // v_permlane16_swap / v_permlane32_swap (gfx950)
@@ -61,15 +63,27 @@ export interface RegisterFiles {
   maxSgprs: Sourced<number>;
   /** VGPR + AGPR share one file per wave (gfx90a+): AGPRs follow VGPRs at .amdhsa_accum_offset. */
   unifiedVgprFile: Sourced<boolean>;
-  /** Registers per SIMD lane available to all waves (256 on GCN, 512 unified on gfx90a+). */
+  /**
+   * Registers per SIMD lane available to all waves (256 on GCN, 512 unified on gfx90a+).
+   * On gfx908 this is the ArchVGPR file; the AccVGPR file is `agprsPerSimd`.
+   */
   vgprsPerSimd: Sourced<number>;
-  /** Allocation granularity (registers) for VGPRs (or the unified pool). */
+  /** Separate AccVGPR file per SIMD lane (gfx908 only; 0 where there are no AGPRs or the file is unified). */
+  agprsPerSimd: Sourced<number>;
+  /** Allocation granularity (registers) for VGPRs (or the unified pool); also AGPRs on gfx908. */
   vgprAllocGranule: Sourced<number>;
   /** Granularity of .amdhsa_accum_offset (gfx90a+: 4). */
   accumOffsetGranule?: Sourced<number>;
+  /** Largest value .amdhsa_next_free_vgpr accepts (the whole per-wave VGPR budget, AGPRs included on gfx90a+). */
+  maxNextFreeVgpr: Sourced<number>;
+  /** Largest value .amdhsa_next_free_sgpr accepts. */
+  maxNextFreeSgpr: Sourced<number>;
   sgprsPerSimd: Sourced<number>;
   sgprAllocGranule: Sourced<number>;
-  /** SGPRs reserved on top of the program's own for VCC, FLAT_SCRATCH and XNACK_MASK. */
+  /**
+   * SGPRs reserved on top of the program's own for VCC, FLAT_SCRATCH and XNACK_MASK. They are
+   * not added up: the reserved block is the largest one enabled (VCC 2 < XNACK 4 < FLAT_SCRATCH 6).
+   */
   extraSgprs: Sourced<{ vcc: number; flatScratch: number; xnack: number }>;
 }
 
@@ -83,6 +97,19 @@ export interface OccupancyRules {
   maxLdsPerWorkgroup: Sourced<number>;
   ldsAllocGranule: Sourced<number>;
   wavefrontSize: Sourced<number>;
+  /** Largest workgroup, in waves (1024 work-items / 64). */
+  maxWavesPerWorkgroup: Sourced<number>;
+}
+
+/** Defaults of the .amdhsa_reserve_* directives (what a kernel descriptor reserves when silent). */
+export interface DescriptorDefaults {
+  reserveVcc: Sourced<boolean>;
+  /** Default of .amdhsa_reserve_flat_scratch; with architected flat scratch it cannot be changed. */
+  reserveFlatScratch: Sourced<boolean>;
+  /** Default of .amdhsa_reserve_xnack_mask when the target id leaves xnack unspecified ("any"). */
+  reserveXnackMaskWhenAny: Sourced<boolean>;
+  /** .amdhsa_accum_offset is required (gfx90a+); it must lie in [4..256] in steps of 4 and not exceed next_free_vgpr. */
+  accumOffsetRequired: Sourced<boolean>;
 }
 
 export interface Target {
@@ -93,10 +120,18 @@ export interface Target {
   family: string;
   features: ReadonlySet<Feature>;
   featureSources: Readonly<Partial<Record<Feature, string>>>;
+  /** Target-id features (`gfx90a:sramecc+:xnack-`) that the target accepts. */
+  targetIdFeatures: Sourced<readonly ('sramecc' | 'xnack')[]>;
   registers: RegisterFiles;
   occupancy: OccupancyRules;
+  descriptor: DescriptorDefaults;
   counters: CounterWidths;
-  /** Largest immediate of s_nop (s_nop N gives N+1 wait states). */
+  /**
+   * Largest immediate of s_nop that the fixer emits (s_nop N gives N+1 wait states): the safe
+   * value where the references disagree (see the note).
+   */
   maxNopImm: Sourced<number>;
+  /** Largest s_nop immediate whose N+1 wait states the checker credits (LLVM's 4-bit reading). */
+  maxNopImmCounted: Sourced<number>;
   has(f: Feature): boolean;
 }

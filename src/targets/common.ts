@@ -1,0 +1,343 @@
+/**
+ * Facts shared by the five GFX9-family targets, the feature probes, and the helper that builds
+ * a Target object. Each target file states its own numbers; this file holds only what is the
+ * same everywhere (with its source) and the citation strings.
+ *
+ * Citation conventions:
+ *  - a reference file is named by its file name in shared/reference and a section;
+ *  - an oracle measurement is written `oracle (LLVM 22.1.8): <command> -> <what it showed>`.
+ *    `llvm-mc`, `llc` and `clang` are the tools in /usr/lib/llvm-22/bin.
+ */
+import type { Feature, Sourced, TargetName, Target, RegisterFiles, OccupancyRules, CounterWidths, DescriptorDefaults } from './types.js';
+
+export const REF = {
+  hazards: 'hazards-and-waitcnt-facts.md',
+  mi200: 'mi200-isa-facts.md',
+  cdna3: 'cdna3-isa-waitcnt-and-hazard-tables.txt',
+  cdna4: 'cdna4-scheduling-guide.md',
+  gfx906wiki: 'gfx906-wiki-mi50-mi60-notes.txt',
+  gcnTimings: 'gcn-instruction-timings.txt',
+} as const;
+
+/** LLVM release used for every oracle measurement quoted in the target files. */
+export const ORACLE_LLVM = 'LLVM 22.1.8';
+export const MC = 'llvm-mc -triple=amdgcn-amd-amdhsa';
+
+export function sourced<T>(value: T, source: string, note?: string): Sourced<T> {
+  return note === undefined ? { value, source } : { value, source, note };
+}
+
+export function oracle(command: string, showed: string): string {
+  return `oracle (${ORACLE_LLVM}): ${command} -> ${showed}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Feature probes
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * How to ask LLVM whether a target has a feature. Exactly one of `asm` / `llc` is given.
+ *
+ * `asm`: assembly assembled with `llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=<target> -filetype=obj`.
+ * The feature is present iff at least one alternative assembles. Alternatives differ only in a
+ * spelling that another feature decides (the "return" bit is `glc` before gfx940 and `sc0`
+ * from gfx940 on; `.amdhsa_accum_offset` is required from gfx90a on and rejected before).
+ *
+ * `llc`: LLVM IR compiled with `llc -mtriple=amdgcn-amd-amdhsa -mcpu=<target> -O2`; the
+ * feature is present iff the assembly printed matches the regular expression `presentIf`.
+ */
+export interface FeatureProbe {
+  asm?: readonly string[];
+  llc?: { readonly ir: string; readonly presentIf: string };
+  /** What a positive answer shows. */
+  shows: string;
+}
+
+const KD_HEAD = '.text\n.globl probe_k\n.p2align 8\n.type probe_k,@function\nprobe_k:\n  s_endpgm\n.rodata\n.p2align 6\n.amdhsa_kernel probe_k\n  .amdhsa_next_free_vgpr 1\n  .amdhsa_next_free_sgpr 1\n';
+
+const BARRIER_IR = [
+  'target triple = "amdgcn-amd-amdhsa"',
+  'declare void @llvm.amdgcn.s.barrier()',
+  'define amdgpu_kernel void @k(ptr addrspace(1) %p, i32 %v) {',
+  '  store i32 %v, ptr addrspace(1) %p',
+  '  call void @llvm.amdgcn.s.barrier()',
+  '  ret void',
+  '}',
+  '',
+].join('\n');
+
+/** One probe per feature; scripts/probe-features.ts and test/oracle/targets-features.test.ts run them. */
+export const FEATURE_PROBES: Readonly<Record<Feature, FeatureProbe>> = {
+  'mai': { asm: ['v_accvgpr_write_b32 a0, v0'], shows: 'AGPRs and v_accvgpr_* exist (MAI)' },
+  'gfx90a-insts': {
+    asm: ['v_mfma_f64_4x4x4f64 a[0:1], v[0:1], v[2:3], a[0:1]'],
+    shows: 'DGEMM (f64 MFMA) exists, a gfx90a instruction',
+  },
+  'gfx940-insts': {
+    asm: ['global_load_dword v0, v[0:1], off sc0 sc1 nt'],
+    shows: 'the CDNA3 cache-policy bits sc0/sc1/nt replace glc/slc',
+  },
+  'gfx950-insts': {
+    asm: ['v_mfma_scale_f32_16x16x128_f8f6f4 v[0:3], v[4:11], v[12:19], v[0:3], v20, v21'],
+    shows: 'scaled f8f6f4 MFMA exists (CDNA4)',
+  },
+  'xf32-insts': { asm: ['v_mfma_f32_16x16x8_xf32 a[0:3], v[0:1], v[2:3], a[0:3]'], shows: 'xf32 MFMA exists' },
+  'fp8-insts': { asm: ['v_mfma_f32_16x16x32_fp8_fp8 a[0:3], v[0:1], v[2:3], a[0:3]'], shows: 'fp8 MFMA exists' },
+  'fp8-conversion-insts': { asm: ['v_cvt_pk_fp8_f32 v0, v1, v2'], shows: 'fp8 conversions exist' },
+  'dot1-insts': { asm: ['v_dot4_i32_i8 v0, v1, v2, v3'], shows: 'v_dot4_i32_i8 / v_dot8_i32_i4' },
+  'dot2-insts': { asm: ['v_dot2_i32_i16 v0, v1, v2, v3'], shows: 'v_dot2_i32_i16 / v_dot2_u32_u16' },
+  'dot3-insts': { asm: ['v_dot8c_i32_i4 v0, v1, v2'], shows: 'v_dot8c_i32_i4' },
+  'dot4-insts': { asm: ['v_dot2c_i32_i16 v0, v1, v2'], shows: 'v_dot2c_i32_i16' },
+  'dot5-insts': { asm: ['v_dot2c_f32_f16 v0, v1, v2'], shows: 'v_dot2c_f32_f16' },
+  'dot6-insts': { asm: ['v_dot4c_i32_i8 v0, v1, v2'], shows: 'v_dot4c_i32_i8' },
+  'dot7-insts': { asm: ['v_dot4_u32_u8 v0, v1, v2, v3'], shows: 'v_dot4_u32_u8 / v_dot8_u32_u4' },
+  'dot10-insts': { asm: ['v_dot2_f32_f16 v0, v1, v2, v3'], shows: 'v_dot2_f32_f16' },
+  'dot12-insts': { asm: ['v_dot2_f32_bf16 v0, v1, v2, v3'], shows: 'v_dot2_f32_bf16' },
+  'dot13-insts': { asm: ['v_dot2c_f32_bf16 v0, v1, v2'], shows: 'v_dot2c_f32_bf16' },
+  'dl-insts': { asm: ['v_fmac_f32 v0, v1, v2'], shows: 'v_fmac_f32 (and v_xnor_b32)' },
+  'packed-fp32': { asm: ['v_pk_fma_f32 v[0:1], v[2:3], v[4:5], v[6:7]'], shows: 'packed fp32 math' },
+  'export': { asm: ['exp mrt0 v0, v0, v0, v0'], shows: 'export instructions exist' },
+  'gds': { asm: ['ds_add_u32 v0, v1 gds'], shows: 'GDS (ds_* with the gds bit) exists' },
+  'mad-mix': { asm: ['v_mad_mix_f32 v0, v1, v2, v3'], shows: 'v_mad_mix_* exist' },
+  'fma-mix': { asm: ['v_fma_mix_f32 v0, v1, v2, v3'], shows: 'v_fma_mix_* exist' },
+  'atomic-fadd': { asm: ['global_atomic_add_f32 v[0:1], v2, off'], shows: 'f32 atomic add without return' },
+  'atomic-fadd-rtn': {
+    asm: ['global_atomic_add_f32 v0, v[0:1], v2, off glc', 'global_atomic_add_f32 v0, v[0:1], v2, off sc0'],
+    shows: 'f32 atomic add with return (glc before gfx940, sc0 from gfx940)',
+  },
+  'atomic-f64': { asm: ['global_atomic_add_f64 v[0:1], v[2:3], off'], shows: 'f64 atomic add' },
+  'back-off-barrier': {
+    llc: { ir: BARRIER_IR, presentIf: 'global_store_dword[^\\n]*\\n\\s*s_barrier' },
+    shows: 'llc puts no s_waitcnt between a global store and s_barrier',
+  },
+  'xnack': { asm: ['s_mov_b64 xnack_mask, s[0:1]'], shows: 'xnack_mask is an addressable register' },
+  'architected-flat-scratch': {
+    asm: [
+      KD_HEAD + '  .amdhsa_enable_private_segment 1\n.end_amdhsa_kernel\n',
+      KD_HEAD + '  .amdhsa_enable_private_segment 1\n  .amdhsa_accum_offset 4\n.end_amdhsa_kernel\n',
+    ],
+    shows: '.amdhsa_enable_private_segment is accepted (it is "not supported without architected flat scratch")',
+  },
+  'lds-dma-dwordx3-4': { asm: ['buffer_load_dwordx4 off, s[0:3], 0 lds'], shows: 'LDS DMA of 16 bytes per lane' },
+  'bf16-cvt-insts': { asm: ['v_cvt_pk_bf16_f32 v0, v1, v2'], shows: 'v_cvt_pk_bf16_f32' },
+  'permlane-swap': { asm: ['v_permlane16_swap_b32 v0, v1'], shows: 'v_permlane16_swap_b32' },
+  'prng': { asm: ['v_prng_b32 v0, v1'], shows: 'v_prng_b32' },
+  'ashr-pk': { asm: ['v_ashr_pk_i8_i32 v0, v1, v2, v3'], shows: 'v_ashr_pk_i8_i32' },
+  'minimum3-maximum3-f32': { asm: ['v_minimum3_f32 v0, v1, v2, v3'], shows: 'v_minimum3_f32' },
+};
+
+export const ALL_FEATURES: readonly Feature[] = Object.keys(FEATURE_PROBES) as Feature[];
+
+/** The probe, as a one-line command for citations. */
+export function probeCommand(f: Feature, target: string): string {
+  const p = FEATURE_PROBES[f];
+  if (p.llc) return `llc -mtriple=amdgcn-amd-amdhsa -mcpu=${target} -O2 (global store then s_barrier, see FEATURE_PROBES)`;
+  const text = (p.asm ?? [])[0] ?? '';
+  if (text.includes('\n')) return `${MC} -mcpu=${target} -filetype=obj (kernel descriptor, see FEATURE_PROBES)`;
+  return `echo '${(p.asm ?? []).join("' or '")}' | ${MC} -mcpu=${target} -filetype=obj`;
+}
+
+/**
+ * Reference sections that state a feature, beyond the probe. Where a reference states that a
+ * target lacks or has a feature, it is quoted here; the probe remains the decider for
+ * instruction availability.
+ */
+const FEATURE_REFERENCES: Partial<Record<Feature, string>> = {
+  'mai': `${REF.hazards} §0.1 (hasMAIInsts)`,
+  'gfx90a-insts': `${REF.hazards} §0.1 (hasGFX90AInsts); ${REF.mi200} "What changed in MI200"`,
+  'gfx940-insts': `${REF.hazards} §0.1 (hasGFX940Insts)`,
+  'gfx950-insts': `${REF.hazards} §0.1 (hasGFX950Insts); ${REF.cdna4} (scaled_mfma)`,
+  'xf32-insts': `${REF.hazards} §3.2 (xf32: 942 only, "not available" on 950)`,
+  'export': `${REF.hazards} §0.1 (hasExportInsts = !GFX940Insts)`,
+  'gds': `${REF.mi200} "What changed in MI200" (GDS operations removed, GWS kept); ${REF.hazards} §4.2`,
+  'packed-fp32': `${REF.mi200} "What changed in MI200" (V_PK_FMA_F32 ...)`,
+  'atomic-f64': `${REF.mi200} "What changed in MI200" (FP64 memory atomics)`,
+  'back-off-barrier': `${REF.hazards} §0.1 (FeatureBackOffBarrier) and §4.4`,
+  'dot1-insts': `${REF.gfx906wiki} §5 (v_dot4_i32_i8, v_dot8_i32_i4 on gfx906)`,
+  'dot10-insts': `${REF.gfx906wiki} §5 (v_dot2_f32_f16 on gfx906)`,
+  'lds-dma-dwordx3-4': `${REF.hazards} §4.2 (gfx950 also dwordx3/x4 LDS-DMA)`,
+  'permlane-swap': `${REF.hazards} §2.1 rows 17-18 (gfx950 only)`,
+};
+
+/**
+ * featureSources for a target: for each feature, the probe that decided it (present or absent)
+ * and any reference that states it.
+ */
+export function featureSources(target: string, present: ReadonlySet<Feature>,
+  notes: Partial<Record<Feature, string>> = {}): Partial<Record<Feature, string>> {
+  const out: Partial<Record<Feature, string>> = {};
+  for (const f of ALL_FEATURES) {
+    const llc = FEATURE_PROBES[f].llc !== undefined;
+    const verdict = present.has(f)
+      ? (llc ? 'output matches (present)' : 'accepted (present)')
+      : (llc ? 'output does not match (absent)' : 'rejected (absent)');
+    const parts = [oracle(probeCommand(f, target), verdict)];
+    const ref = FEATURE_REFERENCES[f];
+    if (ref) parts.push(ref);
+    const note = notes[f];
+    if (note) parts.push(`note: ${note}`);
+    out[f] = parts.join('; ');
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Facts common to all five targets (GFX9 encodings)
+// ---------------------------------------------------------------------------------------------
+
+export function gfx9Counters(target: string, expcntNote?: string): CounterWidths {
+  const probe = (c: string, max: number) =>
+    oracle(`echo 's_waitcnt ${c}(${max + 1})' | ${MC} -mcpu=${target}`, `"too large value for ${c}"; ${c}(${max}) accepted`);
+  return {
+    vmcnt: sourced(63, `${REF.hazards} §4.1 (6 bits, split field); ${REF.mi200} "Counters"; ${probe('vmcnt', 63)}`),
+    expcnt: sourced(7, `${REF.hazards} §4.1 (3 bits); ${probe('expcnt', 7)}`, expcntNote),
+    lgkmcnt: sourced(15, `${REF.hazards} §4.1 (4 bits); ${REF.cdna4} "Waitcnt Counters"; ${probe('lgkmcnt', 15)}`),
+  };
+}
+
+export const NOP_IMM_NOTE =
+  `The references disagree. ${REF.hazards} §1.2: LLVM counts s_nop N as N+1 for the 4-bit immediate and emits up to s_nop 15, ` +
+  `while ${REF.mi200} "Counters" says s_nop "can be repeated in hardware up to eight times" (3 bits). ` +
+  `The fixer emits chunks of at most s_nop 7 (safe for both readings); the checker credits up to 15 as LLVM does. ` +
+  `llvm-mc itself accepts any 16-bit immediate (oracle: echo 's_nop 0xffff' | ${MC} -mcpu=gfx906 -> accepted), so the assembler sets no limit.`;
+
+export function nopImm(): { maxNopImm: Sourced<number>; maxNopImmCounted: Sourced<number> } {
+  return {
+    maxNopImm: sourced(7, `${REF.mi200} "Counters" (S_NOP repeats up to eight times); ${REF.hazards} §1.2`, NOP_IMM_NOTE),
+    maxNopImmCounted: sourced(15, `${REF.hazards} §1.2 (LLVM 22.1 emits s_nop 15 on gfx908/90a/942/950)`, NOP_IMM_NOTE),
+  };
+}
+
+export function maxSgprs(target: string): Sourced<number> {
+  return sourced(102,
+    `${REF.mi200} "Registers" (16 to 102 SGPRs per wave); ${REF.cdna4} "Architecture Overview"; ` +
+    oracle(`echo 's_mov_b32 s102, 0' | ${MC} -mcpu=${target}`, 'error; s101 accepted'));
+}
+
+export function maxVgprs(target: string): Sourced<number> {
+  return sourced(256,
+    `${REF.mi200} "What changed" (v0-v255); ${REF.cdna4} "Architecture Overview"; ` +
+    oracle(`echo 'v_mov_b32 v256, 0' | ${MC} -mcpu=${target}`, 'error; v255 accepted'));
+}
+
+export function maxAgprs(target: string, has: boolean): Sourced<number> {
+  return has
+    ? sourced(256, `${REF.mi200} "What changed" (a0-a255); ` +
+      oracle(`echo 'v_accvgpr_write_b32 a256, 0' | ${MC} -mcpu=${target}`, 'error; a255 accepted'))
+    : sourced(0, oracle(`echo 'v_accvgpr_write_b32 a0, 0' | ${MC} -mcpu=${target}`, 'error (no AGPRs)'));
+}
+
+export function maxNextFreeSgpr(target: string): Sourced<number> {
+  return sourced(102, oracle(`${MC} -mcpu=${target} -filetype=obj kd.s with .amdhsa_next_free_sgpr 103`,
+    '"value out of range"; 102 accepted'));
+}
+
+/**
+ * SGPR file: 800 per SIMD, allocated in granules of 16.
+ * LLVM 22 disagrees at two ranges (see the note); we keep the lower (safe) answer.
+ */
+export const SGPR_FILE_NOTE =
+  `Granule 16 with 800 SGPRs per SIMD gives 10 waves up to 80 SGPRs, 8 up to 96, 7 up to 112. ` +
+  `LLVM 22 reports 10 waves up to 80, 9 up to 88, 8 up to 100 and 7 above ` +
+  `(oracle: llc -mcpu=gfx906/gfx90a on a kernel whose inline asm clobbers s0..s{n-1}, "; Occupancy:" comment, ` +
+  `counted on NumSGPRsForWavesPerEU), i.e. floor(800/waves) without the 16-granule: one wave more at 81-88 and 97-100 SGPRs. ` +
+  `The kernel descriptor itself encodes SGPRs in granules of 8 (oracle: llvm-mc descriptor, next_free_sgpr 2 + 6 reserved -> ` +
+  `GRANULATED_WAVEFRONT_SGPR_COUNT 0, 3 + 6 -> 1). We keep granule 16 (the references; never more waves than hardware).`;
+
+export function sgprFile(target: string, perSimdSource: string): Pick<RegisterFiles, 'sgprsPerSimd' | 'sgprAllocGranule'> {
+  return {
+    sgprsPerSimd: sourced(800, perSimdSource, SGPR_FILE_NOTE),
+    sgprAllocGranule: sourced(16,
+      `${REF.mi200} "Registers" (SGPRs allocated in units of 16); ${REF.cdna4} "Architecture Overview" (SGPRs in groups of 16)`,
+      SGPR_FILE_NOTE + ` (target ${target})`),
+  };
+}
+
+/**
+ * Extra SGPRs: measured on the kernel descriptor. next_free_sgpr n with only VCC reserved
+ * encodes n+2, with XNACK_MASK n+4, with FLAT_SCRATCH n+6; VCC together with XNACK gives n+4
+ * (the largest, not the sum).
+ */
+export function extraSgprs(target: string): Sourced<{ vcc: number; flatScratch: number; xnack: number }> {
+  return sourced({ vcc: 2, xnack: 4, flatScratch: 6 },
+    `${REF.mi200} "Registers" (VCC in SGPR 106-107); ` +
+    oracle(`${MC} -mcpu=${target} -mattr=-xnack -filetype=obj kd.s, varying .amdhsa_next_free_sgpr and .amdhsa_reserve_{vcc,flat_scratch,xnack_mask}, reading GRANULATED_WAVEFRONT_SGPR_COUNT`,
+      'VCC alone adds 2, XNACK_MASK 4, FLAT_SCRATCH 6; VCC+XNACK adds 4 (largest, not sum)'));
+}
+
+/** LDS blocks of 512 bytes, as measured on the PAL resource register and stated for MI200. */
+export function ldsGranule512(target: string, referenceNote?: string): Sourced<number> {
+  return sourced(512,
+    `${REF.mi200} "LDS" (allocated per work-group in blocks of 128 dwords); ` +
+    oracle(`llc -mtriple=amdgcn--amdpal -mcpu=${target} on an amdgpu_cs function with an LDS array, reading COMPUTE_PGM_RSRC2.LDS_SIZE`,
+      'field 1 for 512 bytes, 2 for 513 and 1024, 3 for 1025'),
+    referenceNote);
+}
+
+export const WAVE64 = (target: string): Sourced<number> =>
+  sourced(64, `${REF.gfx906wiki} §3 (64 lanes); ${REF.cdna4} "Architecture Overview" (wave size 64); target ${target}`);
+
+export const SIMDS_PER_CU: Sourced<number> = sourced(4,
+  `${REF.gfx906wiki} §3 (four SIMD16 units per CU); ${REF.gcnTimings} "Occupancy table"; ${REF.cdna4} "Occupancy" (Waves/CU = 4 SIMDs)`);
+
+export const MAX_WAVES_PER_WG: Sourced<number> = sourced(16,
+  `${REF.mi200} "Work-groups and barriers" (up to 16 waves, 1024 work-items, per work-group)`);
+
+export function descriptorDefaults(target: string, opts: { architectedFlatScratch: boolean; unified: boolean }): DescriptorDefaults {
+  const kd = `${MC} -mcpu=${target} -filetype=obj kd.s`;
+  return {
+    reserveVcc: sourced(true, oracle(`${kd} without .amdhsa_reserve_vcc`, 'same SGPR count as .amdhsa_reserve_vcc 1')),
+    reserveFlatScratch: opts.architectedFlatScratch
+      ? sourced(true, oracle(`${kd} with .amdhsa_reserve_flat_scratch 0`,
+        '"directive is not supported with architected flat scratch"; the descriptor always counts 6 extra SGPRs'))
+      : sourced(true, oracle(`${kd} without .amdhsa_reserve_flat_scratch`, '6 extra SGPRs counted (as with 1)')),
+    reserveXnackMaskWhenAny: sourced(true, oracle(`${kd} (xnack unspecified) with .amdhsa_reserve_xnack_mask 0`,
+      '".amdhsa_reserve_xnack_mask does not match target id"; default 1 with xnack any or +, 0 with -mattr=-xnack (where 1 is rejected)')),
+    accumOffsetRequired: opts.unified
+      ? sourced(true, oracle(`${kd} without .amdhsa_accum_offset`,
+        '".amdhsa_accum_offset directive is required"; values must be in [4..256] in increments of 4, ≤ next_free_vgpr'))
+      : sourced(false, oracle(`${kd} with .amdhsa_accum_offset 4`, '"directive requires gfx90a+"')),
+  };
+}
+
+export interface TargetSpec {
+  name: TargetName;
+  products: string;
+  family: string;
+  features: readonly Feature[];
+  featureNotes?: Partial<Record<Feature, string>>;
+  targetIdFeatures: Sourced<readonly ('sramecc' | 'xnack')[]>;
+  registers: RegisterFiles;
+  occupancy: OccupancyRules;
+  descriptor: DescriptorDefaults;
+  counters: CounterWidths;
+}
+
+export function makeTarget(spec: TargetSpec): Target {
+  const features: ReadonlySet<Feature> = new Set(spec.features);
+  const { maxNopImm, maxNopImmCounted } = nopImm();
+  const t: Target = {
+    name: spec.name,
+    products: spec.products,
+    family: spec.family,
+    features,
+    featureSources: Object.freeze(featureSources(spec.name, features, spec.featureNotes)),
+    targetIdFeatures: spec.targetIdFeatures,
+    registers: spec.registers,
+    occupancy: spec.occupancy,
+    descriptor: spec.descriptor,
+    counters: spec.counters,
+    maxNopImm,
+    maxNopImmCounted,
+    has: (f: Feature) => features.has(f),
+  };
+  return Object.freeze(t);
+}
+
+export function targetIdFeatures(target: string): Sourced<readonly ('sramecc' | 'xnack')[]> {
+  return sourced(['sramecc', 'xnack'] as const,
+    oracle(`${MC} -mcpu=${target} -mattr=+sramecc,-xnack on '.amdgcn_target "amdgcn-amd-amdhsa--${target}:sramecc+:xnack-"'`, 'accepted'),
+    target === 'gfx906'
+      ? `${REF.gfx906wiki} §5 says "sramecc not available on gfx906" and lists only gfx906:sramecc-:xnack±; LLVM 22 accepts gfx906:sramecc+. We accept both spellings (parsing only; no rule depends on sramecc).`
+      : undefined);
+}
