@@ -18,6 +18,23 @@ export class ConductorError extends Error {
   }
 }
 
+const MAX_SHOWN_ERRORS = 20;
+
+/** Several input errors at once (all parse errors of a file); the first is the message. */
+export class InputErrors extends ConductorError {
+  constructor(public readonly errors: { message: string; loc?: Loc }[]) {
+    super(errors[0]?.message ?? 'invalid input', errors[0]?.loc);
+  }
+
+  override format(): string {
+    const shown = this.errors.slice(0, MAX_SHOWN_ERRORS);
+    const lines = shown.map((e) => (e.loc ? `${formatLoc(e.loc)}: error: ${e.message}` : `error: ${e.message}`));
+    if (this.errors.length > shown.length) lines.push(`... and ${this.errors.length - shown.length} more`);
+    if (this.errors.length > 1) lines.push(`${this.errors.length} errors`);
+    return lines.join('\n');
+  }
+}
+
 export function formatLoc(loc: Loc): string {
   return `${loc.file}:${loc.line}:${loc.col}`;
 }

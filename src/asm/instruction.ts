@@ -236,35 +236,51 @@ function isRegisterAhead(t: string, pos: number): boolean {
   return /^(\||abs\(|neg\(|sext\(|[vsa]\[|[vsa]\d|acc|ttmp|vcc|exec|m0\b|src_|flat_scratch|xnack_mask)/.test(rest);
 }
 
-const REG_PREFIX = /^(acc|ttmp|v|s|a)(\d+|\[)/i;
+/** Length of a register-file prefix at `start` (v, s, a, acc, ttmp) followed by a digit or '[', else 0. */
+function regPrefixLength(t: string, start: number): number {
+  const c = t.charCodeAt(start) | 0x20;
+  let len = 0;
+  if (c === 118 /* v */ || c === 115 /* s */) len = 1;
+  else if (c === 97 /* a */) len = (t.charCodeAt(start + 1) | 0x20) === 99 && (t.charCodeAt(start + 2) | 0x20) === 99 ? 3 : 1;
+  else if (c === 116 /* t */ && t.slice(start, start + 4).toLowerCase() === 'ttmp') len = 4;
+  else return 0;
+  const n = t.charCodeAt(start + len);
+  return (n >= 48 && n <= 57) || n === 91 ? len : 0;
+}
 
 function tryRegister(cur: Cursor, lookup: SymbolLookup): RegOperand | undefined {
   const t = cur.text;
   const start = cur.pos;
-  const head = t.slice(start, start + 24);
-  const m = REG_PREFIX.exec(head);
-  if (m) {
-    const prefix = m[1]!.toLowerCase();
-    let p = start + prefix.length;
-    if (t[p] === '[') {
+  const plen = regPrefixLength(t, start);
+  if (plen > 0) {
+    const prefix = t.slice(start, start + plen).toLowerCase();
+    const p = start + plen;
+    if (t.charCodeAt(p) === 91 /* [ */) {
       const close = matchClose(t, p, '[', ']');
       if (close < 0) throw cur.error("missing ']' in register range", p);
-      const inner = t.slice(p + 1, close);
-      const colon = topLevelColon(inner);
-      const lo = evalRegIndex(cur, colon < 0 ? inner : inner.slice(0, colon), lookup, p + 1);
-      const hi = colon < 0 ? lo : evalRegIndex(cur, inner.slice(colon + 1), lookup, p + 2 + colon);
+      const colon = topLevelColonIn(t, p + 1, close);
+      let lo: number;
+      let hi: number;
+      if (colon < 0) {
+        lo = hi = regIndex(cur, t, p + 1, close, lookup);
+      } else {
+        lo = regIndex(cur, t, p + 1, colon, lookup);
+        hi = regIndex(cur, t, colon + 1, close, lookup);
+      }
       if (hi < lo) throw cur.error(`invalid register range: first register ${lo} is above last ${hi}`, start);
       cur.pos = close + 1;
       return makeReg(prefix, lo, hi - lo + 1, t.slice(start, cur.pos), cur, start);
     }
     // v12 / s4 / acc3 / ttmp5: the whole identifier must be prefix+digits.
-    const idEnd = identEnd(t, start);
-    const digits = t.slice(p, idEnd);
-    if (/^\d+$/.test(digits)) {
-      cur.pos = idEnd;
-      return makeReg(prefix, Number.parseInt(digits, 10), 1, t.slice(start, idEnd), cur, start);
+    let e = p;
+    let value = 0;
+    while (e < t.length) {
+      const d = t.charCodeAt(e);
+      if (d >= 48 && d <= 57) { value = value * 10 + d - 48; e++; } else break;
     }
-    return undefined;
+    if (e < t.length && isIdentChar(t.charCodeAt(e))) return undefined;
+    cur.pos = e;
+    return makeReg(prefix, value, 1, t.slice(start, e), cur, start);
   }
   const idEnd = identEnd(t, start);
   if (idEnd === start) return undefined;
@@ -275,6 +291,33 @@ function tryRegister(cur: Cursor, lookup: SymbolLookup): RegOperand | undefined 
     return { kind: 'reg', file: 'special', first: sp[0], count: sp[1], index: sp[0], text: t.slice(start, idEnd) };
   }
   return undefined;
+}
+
+function topLevelColonIn(t: string, from: number, to: number): number {
+  let depth = 0;
+  for (let i = from; i < to; i++) {
+    const c = t.charCodeAt(i);
+    if (c === 40 || c === 91) depth++;
+    else if (c === 41 || c === 93) depth--;
+    else if (c === 58 && depth === 0) return i;
+  }
+  return -1;
+}
+
+/** A register index between from and to: digits (fast path) or an expression over .set symbols. */
+function regIndex(cur: Cursor, t: string, from: number, to: number, lookup: SymbolLookup): number {
+  let i = from;
+  while (i < to && (t.charCodeAt(i) === 32 || t.charCodeAt(i) === 9)) i++;
+  let j = i;
+  let v = 0;
+  while (j < to) {
+    const d = t.charCodeAt(j);
+    if (d >= 48 && d <= 57) { v = v * 10 + d - 48; j++; } else break;
+  }
+  let k = j;
+  while (k < to && (t.charCodeAt(k) === 32 || t.charCodeAt(k) === 9)) k++;
+  if (j > i && k === to && !(t.charCodeAt(i) === 48 && j - i > 1)) return v;
+  return evalRegIndex(cur, t.slice(from, to), lookup, from);
 }
 
 function identEnd(t: string, start: number): number {

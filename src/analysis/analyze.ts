@@ -1,0 +1,116 @@
+/**
+ * `analyze`: per kernel, what it is made of: target, instruction count, basic blocks, counts by
+ * class, s_waitcnt and s_nop counts, and the resources its descriptor declares.
+ */
+import type { Loaded } from '../load.js';
+import { kernelContexts } from '../check/context.js';
+import { checkContexts, type KernelCheck } from '../check/check.js';
+import type { KernelContext } from '../check/types.js';
+
+export interface KernelAnalysis {
+  name: string;
+  kind: 'kernel' | 'function';
+  arch: string;
+  line: number;
+  instructions: number;
+  blocks: number;
+  /** Instructions by class (salu, valu, mfma, vmem, ds, ...) plus s_waitcnt and s_nop. */
+  counts: Record<string, number>;
+  /** MFMA instructions by kind (xdl, sgemm, dgemm, smfmac) on this target. */
+  mfma: Record<string, number>;
+  /** From .amdhsa_* directives (undefined when the kernel has no descriptor). */
+  declared?: { vgpr: number; agpr: number; sgpr: number; lds: number };
+  /** Peak live registers (computed), with the line where the peak is first reached. */
+  pressure: { vgpr: number; agpr: number; sgpr: number; lines: { vgpr?: number; agpr?: number; sgpr?: number } };
+  /** Highest register index used + 1 per file (what the hardware must allocate). */
+  used: { vgpr: number; agpr: number; sgpr: number };
+  /** Waves per SIMD from the registers used (and the declared LDS), and from the descriptor. */
+  occupancy: { wavesPerSimd: number; limiter: string; declared?: { wavesPerSimd: number; limiter: string } };
+  /** Findings of check. */
+  diagnostics: { errors: number; warnings: number };
+}
+
+export interface FileAnalysis {
+  file: string;
+  arch: string;
+  /** Raw data words in code sections (kernels shipped as .long words). */
+  rawWords: number;
+  notes: string[];
+  kernels: KernelAnalysis[];
+}
+
+export function analyzeLoaded(l: Loaded): FileAnalysis {
+  const { program, target } = l;
+  const contexts = kernelContexts(l);
+  const checks = checkContexts(contexts);
+  const kernels = contexts.map((ctx, k) => analyzeKernel(ctx, checks[k]!));
+  const notes: string[] = [];
+  if (l.targetNote) notes.push(l.targetNote);
+  if (program.instructions.length === 0 && program.rawWords > 0) {
+    notes.push(`no decodable instructions: the code is ${program.rawWords} raw data words (.long); nothing to analyse`);
+  }
+  return { file: program.file, arch: target.name, rawWords: program.rawWords, notes, kernels };
+}
+
+function analyzeKernel(ctx: KernelContext, check: KernelCheck): KernelAnalysis {
+  const { cfg, kernel: k } = ctx;
+  const counts: Record<string, number> = {};
+  const mfma: Record<string, number> = {};
+  let waits = 0;
+  let nops = 0;
+  cfg.insns.forEach((insn, i) => {
+    const r = ctx.insns[i]!;
+    counts[r.info.cls] = (counts[r.info.cls] ?? 0) + 1;
+    if (r.info.mfma) mfma[r.info.mfma.kind] = (mfma[r.info.mfma.kind] ?? 0) + 1;
+    if (insn.base === 's_waitcnt') waits++;
+    if (insn.base === 's_nop') nops++;
+  });
+  counts.s_waitcnt = waits;
+  counts.s_nop = nops;
+  const res = check.resources;
+  const occ = res.occupancy;
+  return {
+    name: k.name, kind: k.kind, arch: ctx.target.name, line: k.loc.line, instructions: cfg.insns.length,
+    blocks: cfg.blocks.length, counts, mfma, declared: res.declared,
+    pressure: {
+      vgpr: res.peak.vgpr.value, agpr: res.peak.agpr.value, sgpr: res.peak.sgpr.value,
+      lines: { vgpr: res.peak.vgpr.line, agpr: res.peak.agpr.line, sgpr: res.peak.sgpr.line },
+    },
+    used: res.used,
+    occupancy: {
+      wavesPerSimd: occ.computed.wavesPerSimd, limiter: occ.computed.limiter,
+      declared: occ.declared ? { wavesPerSimd: occ.declared.wavesPerSimd, limiter: occ.declared.limiter } : undefined,
+    },
+    diagnostics: {
+      errors: check.findings.filter((f) => f.severity === 'error').length,
+      warnings: check.findings.filter((f) => f.severity === 'warning').length,
+    },
+  };
+}
+
+export function formatAnalysis(a: FileAnalysis): string {
+  const out: string[] = [];
+  for (const n of a.notes) out.push(`${a.file}: note: ${n}`);
+  for (const k of a.kernels) {
+    out.push(`${a.file}:${k.line}: ${k.kind} ${k.name} (${k.arch})`);
+    out.push(`  instructions ${k.instructions} in ${k.blocks} basic block${k.blocks === 1 ? '' : 's'}`);
+    const classes = Object.entries(k.counts).filter(([c]) => c !== 's_waitcnt' && c !== 's_nop')
+      .sort((x, y) => y[1] - x[1]).map(([c, n]) => `${c} ${n}`);
+    out.push(`  classes: ${classes.join(', ')}`);
+    const mf = Object.entries(k.mfma).map(([c, n]) => `${c} ${n}`);
+    if (mf.length > 0) out.push(`  mfma: ${mf.join(', ')}`);
+    out.push(`  s_waitcnt ${k.counts.s_waitcnt}, s_nop ${k.counts.s_nop}`);
+    if (k.declared) {
+      const d = k.declared;
+      out.push(`  declared: ${d.vgpr} VGPRs, ${d.agpr} AGPRs, ${d.sgpr} SGPRs, ${d.lds} bytes LDS`);
+    }
+    const p = k.pressure;
+    const ln = (x?: number) => (x === undefined ? '' : ` (line ${x})`);
+    out.push(`  peak live: ${p.vgpr} VGPRs${ln(p.lines.vgpr)}, ${p.agpr} AGPRs${ln(p.lines.agpr)}, ${p.sgpr} SGPRs${ln(p.lines.sgpr)}; ` +
+      `used: ${k.used.vgpr} VGPRs, ${k.used.agpr} AGPRs, ${k.used.sgpr} SGPRs`);
+    out.push(`  occupancy: ${k.occupancy.wavesPerSimd} waves/SIMD (limited by ${k.occupancy.limiter})` +
+      (k.occupancy.declared ? `; declared resources: ${k.occupancy.declared.wavesPerSimd} (limited by ${k.occupancy.declared.limiter})` : ''));
+    out.push(`  check: ${k.diagnostics.errors} errors, ${k.diagnostics.warnings} warnings`);
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,141 @@
+/**
+ * Basic blocks and the control flow graph of one kernel. Blocks start at a label or after a
+ * control instruction; edges follow s_branch / s_cbranch_* to their labels and fall through.
+ * s_setpc_b64 is a return unless it closes a PC-relative long branch (s_getpc_b64 ... an
+ * operand naming a label ... s_setpc_b64, as Tensile writes them), whose label is its target.
+ */
+import type { Instruction, KernelSymbol, Loc, Program } from '../asm/ast.js';
+import { controlKind, type ControlKind } from '../isa/control.js';
+
+export interface BasicBlock {
+  id: number;
+  /** Index of the first instruction (into Cfg.insns) and one past the last. */
+  start: number;
+  end: number;
+  /** Labels naming this block. */
+  labels: string[];
+  succs: number[];
+  preds: number[];
+  /** The block ends the program or leaves through an unknown jump (return / indirect). */
+  exits: boolean;
+  loc: Loc;
+}
+
+export interface LongBranch {
+  /** Index of s_getpc_b64 and of s_setpc_b64 in Cfg.insns. */
+  getpc: number;
+  setpc: number;
+  label: string;
+}
+
+export interface Cfg {
+  kernel: KernelSymbol;
+  insns: Instruction[];
+  blocks: BasicBlock[];
+  /** Block id of each instruction. */
+  blockOf: Int32Array;
+  /** Control kind of each instruction. */
+  control: ControlKind[];
+  longBranches: LongBranch[];
+  /** Labels that name no instruction (at the end of the kernel). */
+  danglingLabels: string[];
+}
+
+const LONG_BRANCH_WINDOW = 8;
+
+export function buildCfg(program: Program, kernel: KernelSymbol): Cfg {
+  const insns: Instruction[] = [];
+  const labelsBefore = new Map<number, string[]>();
+  let pending: string[] = [];
+  for (let k = kernel.start; k < kernel.end; k++) {
+    const s = program.statements[k]!;
+    if (s.kind === 'label' && k !== kernel.start) pending.push(s.name!);
+    else if (s.insn) {
+      if (pending.length > 0) { labelsBefore.set(insns.length, pending); pending = []; }
+      insns.push(s.insn);
+    }
+  }
+  const control = insns.map((i) => controlKind(i.base));
+  const n = insns.length;
+  const leader = new Uint8Array(n + 1);
+  if (n > 0) leader[0] = 1;
+  for (const idx of labelsBefore.keys()) leader[idx] = 1;
+  for (let i = 0; i < n; i++) if (control[i] !== 'none' && control[i] !== 'call') leader[i + 1] = 1;
+
+  const blocks: BasicBlock[] = [];
+  const blockOf = new Int32Array(n);
+  const labelBlock = new Map<string, number>();
+  for (let i = 0; i < n;) {
+    let j = i + 1;
+    while (j < n && !leader[j]) j++;
+    const id = blocks.length;
+    const labels = labelsBefore.get(i) ?? [];
+    for (const l of labels) labelBlock.set(l, id);
+    blocks.push({ id, start: i, end: j, labels, succs: [], preds: [], exits: false, loc: insns[i]!.loc });
+    for (let k = i; k < j; k++) blockOf[k] = id;
+    i = j;
+  }
+
+  const longBranches = findLongBranches(insns, control);
+  const longByEnd = new Map(longBranches.map((lb) => [lb.setpc, lb]));
+  const addEdge = (a: number, b: number) => {
+    const A = blocks[a]!;
+    if (!A.succs.includes(b)) { A.succs.push(b); blocks[b]!.preds.push(a); }
+  };
+  for (const b of blocks) {
+    const last = b.end - 1;
+    const kind = control[last]!;
+    const insn = insns[last]!;
+    const fall = b.id + 1 < blocks.length ? b.id + 1 : -1;
+    const target = () => {
+      const op = insn.operands[0];
+      const name = op && op.kind === 'expr' ? op.symbols[0] ?? op.text : undefined;
+      return name !== undefined ? labelBlock.get(name) : undefined;
+    };
+    switch (kind) {
+      case 'jump': {
+        const t = target();
+        if (t === undefined) b.exits = true; else addEdge(b.id, t);
+        break;
+      }
+      case 'cjump': {
+        const t = target();
+        if (t === undefined) b.exits = true; else addEdge(b.id, t);
+        if (fall >= 0) addEdge(b.id, fall); else b.exits = true;
+        break;
+      }
+      case 'indirect': {
+        const lb = longByEnd.get(last);
+        const t = lb ? labelBlock.get(lb.label) : undefined;
+        if (t === undefined) b.exits = true; else addEdge(b.id, t);
+        break;
+      }
+      case 'end': case 'trap':
+        b.exits = true;
+        break;
+      default:
+        if (fall >= 0) addEdge(b.id, fall); else b.exits = true;
+    }
+  }
+  const danglingLabels = pending;
+  return { kernel, insns, blocks, blockOf, control, longBranches, danglingLabels };
+}
+
+function findLongBranches(insns: Instruction[], control: ControlKind[]): LongBranch[] {
+  const out: LongBranch[] = [];
+  for (let i = 0; i < insns.length; i++) {
+    if (control[i] !== 'indirect') continue;
+    for (let g = i - 1; g >= 0 && g >= i - LONG_BRANCH_WINDOW; g--) {
+      if (insns[g]!.base === 's_getpc_b64') {
+        let label: string | undefined;
+        for (let k = g + 1; k < i && !label; k++) {
+          for (const op of insns[k]!.operands) if (op.kind === 'expr' && op.symbols.length > 0) { label = op.symbols[0]; break; }
+        }
+        if (label) out.push({ getpc: g, setpc: i, label });
+        break;
+      }
+      if (control[g] !== 'none') break;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,154 @@
+/**
+ * Liveness per 32-bit register unit over a kernel's CFG (backward dataflow to a fixed point),
+ * and register pressure along the code: live VGPR / AGPR / SGPR units at every instruction.
+ */
+import type { Cfg } from './cfg.js';
+import { AGPR_BASE, FLAT_SCRATCH_LO, UNIT_COUNT, VGPR_BASE, type RegUnit } from '../isa/registers.js';
+
+/** Program SGPRs: s0..s101. flat_scratch and xnack_mask (units 102..105) are reserved extras, not program registers. */
+const SGPR_END = FLAT_SCRATCH_LO;
+
+const WORDS = UNIT_COUNT >>> 5;
+
+export interface DefUse {
+  defs: readonly RegUnit[];
+  uses: readonly RegUnit[];
+}
+
+export interface Liveness {
+  /** Live units on entry to / exit from each block. */
+  liveIn: Uint32Array[];
+  liveOut: Uint32Array[];
+  /** Units read before any write in the kernel (arguments, workitem ids, preloaded SGPRs). */
+  entryLive: Uint32Array;
+}
+
+export interface PressurePoint {
+  vgpr: number;
+  agpr: number;
+  sgpr: number;
+}
+
+export interface PressurePeak {
+  value: number;
+  /** Instruction index (into Cfg.insns) where the peak is first reached, -1 when never. */
+  at: number;
+}
+
+export interface Pressure {
+  /** Pressure at each instruction: max(live before, live after + written). */
+  points: PressurePoint[];
+  peak: { vgpr: PressurePeak; agpr: PressurePeak; sgpr: PressurePeak };
+  perBlock: { vgpr: PressurePeak; agpr: PressurePeak; sgpr: PressurePeak }[];
+  /** Highest register index named + 1 per file: what the hardware must allocate. */
+  used: { vgpr: number; agpr: number; sgpr: number };
+}
+
+export function newSet(): Uint32Array { return new Uint32Array(WORDS); }
+export function setHas(s: Uint32Array, u: number): boolean { return (s[u >>> 5]! & (1 << (u & 31))) !== 0; }
+export function setAdd(s: Uint32Array, u: number): void { s[u >>> 5]! |= 1 << (u & 31); }
+export function setDel(s: Uint32Array, u: number): void { s[u >>> 5]! &= ~(1 << (u & 31)); }
+
+function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** Set bits in units [from, to) (from and to multiples of 32, except `to` for SGPRs). */
+function popcountRange(s: Uint32Array, from: number, to: number): number {
+  let n = 0;
+  const lastWord = to >>> 5;
+  for (let w = from >>> 5; w < lastWord; w++) n += popcount32(s[w]!);
+  const rem = to & 31;
+  if (rem) n += popcount32(s[lastWord]! & ((1 << rem) - 1));
+  return n;
+}
+
+/** Backward liveness over the CFG. `du[i]` are the defs and uses of cfg.insns[i]. */
+export function computeLiveness(cfg: Cfg, du: readonly DefUse[]): Liveness {
+  const nb = cfg.blocks.length;
+  const gen: Uint32Array[] = [];
+  const kill: Uint32Array[] = [];
+  for (const b of cfg.blocks) {
+    const g = newSet();
+    const k = newSet();
+    for (let i = b.end - 1; i >= b.start; i--) {
+      const d = du[i]!;
+      for (const u of d.defs) { setAdd(k, u); setDel(g, u); }
+      for (const u of d.uses) setAdd(g, u);
+    }
+    gen.push(g);
+    kill.push(k);
+  }
+  const liveIn = Array.from({ length: nb }, newSet);
+  const liveOut = Array.from({ length: nb }, newSet);
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (let b = nb - 1; b >= 0; b--) {
+      const out = liveOut[b]!;
+      for (const s of cfg.blocks[b]!.succs) {
+        const inS = liveIn[s]!;
+        for (let w = 0; w < WORDS; w++) out[w]! |= inS[w]!;
+      }
+      const inB = liveIn[b]!;
+      const g = gen[b]!;
+      const k = kill[b]!;
+      for (let w = 0; w < WORDS; w++) {
+        const v = (g[w]! | (out[w]! & ~k[w]!)) >>> 0;
+        if (v !== inB[w]) { inB[w] = v; changed = true; }
+      }
+    }
+  }
+  return { liveIn, liveOut, entryLive: nb > 0 ? liveIn[0]!.slice() : newSet() };
+}
+
+function countFiles(s: Uint32Array): PressurePoint {
+  return {
+    vgpr: popcountRange(s, VGPR_BASE, AGPR_BASE),
+    agpr: popcountRange(s, AGPR_BASE, UNIT_COUNT),
+    sgpr: popcountRange(s, 0, SGPR_END),
+  };
+}
+
+/** Register pressure at every instruction, peaks per kernel and per block, and the highest registers used. */
+export function computePressure(cfg: Cfg, du: readonly DefUse[], live: Liveness): Pressure {
+  const points: PressurePoint[] = new Array(cfg.insns.length);
+  const perBlock: Pressure['perBlock'] = [];
+  const used = { vgpr: 0, agpr: 0, sgpr: 0 };
+  for (const d of du) {
+    for (const list of [d.defs, d.uses]) for (const u of list) {
+      if (u >= AGPR_BASE) used.agpr = Math.max(used.agpr, u - AGPR_BASE + 1);
+      else if (u >= VGPR_BASE) used.vgpr = Math.max(used.vgpr, u - VGPR_BASE + 1);
+      else if (u < SGPR_END) used.sgpr = Math.max(used.sgpr, u + 1);
+    }
+  }
+  for (const b of cfg.blocks) {
+    const cur = live.liveOut[b.id]!.slice();
+    const after = newSet();
+    const bp = { vgpr: { value: 0, at: -1 }, agpr: { value: 0, at: -1 }, sgpr: { value: 0, at: -1 } };
+    for (let i = b.end - 1; i >= b.start; i--) {
+      const d = du[i]!;
+      // After the instruction: live-out plus everything it writes (a dead def still occupies its register).
+      after.set(cur);
+      for (const u of d.defs) setAdd(after, u);
+      const pa = countFiles(after);
+      for (const u of d.defs) setDel(cur, u);
+      for (const u of d.uses) setAdd(cur, u);
+      const pb = countFiles(cur);
+      const p = { vgpr: Math.max(pa.vgpr, pb.vgpr), agpr: Math.max(pa.agpr, pb.agpr), sgpr: Math.max(pa.sgpr, pb.sgpr) };
+      points[i] = p;
+      for (const f of ['vgpr', 'agpr', 'sgpr'] as const) {
+        if (p[f] >= bp[f].value && p[f] > 0) bp[f] = { value: p[f], at: i };
+      }
+    }
+    perBlock.push(bp);
+  }
+  const peak = { vgpr: { value: 0, at: -1 }, agpr: { value: 0, at: -1 }, sgpr: { value: 0, at: -1 } };
+  for (let i = 0; i < points.length; i++) {
+    const p = points[i]!;
+    for (const f of ['vgpr', 'agpr', 'sgpr'] as const) if (p[f] > peak[f].value) peak[f] = { value: p[f], at: i };
+  }
+  return { points, peak, perBlock, used };
+}

@@ -1,0 +1,109 @@
+/**
+ * Source edits at statement granularity: insert lines before a statement, replace a
+ * statement's text, remove a statement. Untouched lines stay byte-identical. A macro invocation
+ * whose expansion is edited is written out expanded (its statements one per line, with the
+ * edits applied) because the macro body is shared by every call.
+ */
+import type { Program, Statement } from '../asm/ast.js';
+import { printProgram } from '../asm/printer.js';
+
+export interface StatementEdits {
+  /** Lines (without indentation) to insert before statement index. */
+  insertBefore: Map<number, string[]>;
+  /** New text for a statement. */
+  replace: Map<number, string>;
+  /** Statements to drop. */
+  remove: Set<number>;
+}
+
+export function emptyEdits(): StatementEdits {
+  return { insertBefore: new Map(), replace: new Map(), remove: new Set() };
+}
+
+export function addInsert(e: StatementEdits, stmt: number, line: string, atEnd = true): void {
+  const list = e.insertBefore.get(stmt) ?? [];
+  if (atEnd) list.push(line); else list.unshift(line);
+  e.insertBefore.set(stmt, list);
+}
+
+function indentOf(text: string): string {
+  const m = /^[ \t]*/.exec(text);
+  return m ? m[0] : '';
+}
+
+/** Apply statement edits and return the new text. */
+export function applyStatementEdits(program: Program, edits: StatementEdits): string {
+  const touched = new Set<number>();
+  for (const s of [...edits.insertBefore.keys(), ...edits.replace.keys(), ...edits.remove]) {
+    touched.add(program.statements[s]!.lineIndex);
+  }
+  if (touched.size === 0) return printProgram(program);
+  const byLine = new Map<number, number[]>();
+  program.statements.forEach((s, k) => {
+    if (!touched.has(s.lineIndex)) return;
+    const l = byLine.get(s.lineIndex) ?? [];
+    l.push(k);
+    byLine.set(s.lineIndex, l);
+  });
+  const lineEdits = new Map<number, string>();
+  for (const [lineIndex, stmts] of byLine) {
+    const original = program.lines[lineIndex]!.text;
+    const indent = indentOf(original);
+    const eol = program.lines[lineIndex]!.eol || '\n';
+    const expanded = stmts.some((k) => program.statements[k]!.expansion);
+    const out: string[] = [];
+    if (expanded) {
+      const call = stmts.map((k) => program.statements[k]!).find((s) => s.kind === 'macroCall' && !s.expansion);
+      out.push(`${indent}// expanded from: ${call ? call.text : original.trim()}`);
+      for (const k of stmts) {
+        const s = program.statements[k]!;
+        if (s.kind === 'macroCall') continue;
+        for (const ins of edits.insertBefore.get(k) ?? []) out.push(indent + ins);
+        if (edits.remove.has(k)) continue;
+        out.push(indent + (edits.replace.get(k) ?? statementText(s)));
+      }
+    } else {
+      // Statements written on this line: labels first, then at most one instruction or directive.
+      let restFrom = 0;
+      for (const k of stmts) {
+        const s = program.statements[k]!;
+        const inserts = edits.insertBefore.get(k) ?? [];
+        const isLast = k === stmts[stmts.length - 1];
+        if (!isLast) {
+          // A label before the statement: keep it on its own line (inserted code goes after the label).
+          if (inserts.length > 0 || edits.remove.has(k) || edits.replace.has(k)) {
+            for (const ins of inserts) out.push(indent + ins);
+          }
+          out.push(indent + statementText(s));
+          restFrom = s.loc.col - 1 + s.text.length + 1;
+          continue;
+        }
+        for (const ins of inserts) out.push(indent + ins);
+        if (edits.remove.has(k)) continue;
+        const rest = original.slice(Math.max(restFrom, s.loc.col - 1));
+        const replaced = edits.replace.get(k);
+        if (replaced !== undefined) {
+          const tail = rest.slice(s.text.length);
+          out.push(indent + replaced + tail);
+        } else if (restFrom === 0 && stmts.length === 1) {
+          out.push(original);
+        } else {
+          out.push(indent + rest.trimStart());
+        }
+      }
+    }
+    lineEdits.set(lineIndex, out.join(eol));
+  }
+  // A removed statement alone on its line removes the line.
+  const lines = program.lines.map((l, i) => {
+    const e = lineEdits.get(i);
+    return e === undefined ? l : { text: e, eol: l.eol };
+  });
+  const result = lines.filter((l, i) => !(lineEdits.has(i) && l.text === '' && program.lines[i]!.text.trim() !== ''));
+  return result.map((l) => l.text + l.eol).join('');
+}
+
+function statementText(s: Statement): string {
+  if (s.kind === 'label') return `${s.name}:`;
+  return s.insn ? s.insn.text : s.text;
+}

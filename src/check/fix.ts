@@ -1,0 +1,149 @@
+/**
+ * `check --fix`: turn the fixes of error findings into source edits (minimal s_nop merged with
+ * an s_nop already in front of the consumer and split into chunks the target allows; minimal
+ * s_waitcnt merged with a wait already in front), re-check the result, and repeat until clean.
+ * Nothing is returned as fixed unless the re-check finds no error.
+ */
+import type { KernelContext, Finding } from './types.js';
+import type { WaitcntOperand } from '../asm/ast.js';
+import { addInsert, applyStatementEdits, emptyEdits, type StatementEdits } from './edit.js';
+import { loadText, type Loaded } from '../load.js';
+import { kernelContexts } from './context.js';
+import { checkContexts, type KernelCheck } from './check.js';
+import { ConductorError } from '../errors.js';
+
+const MAX_ROUNDS = 4;
+
+export interface FixResult {
+  text: string;
+  rounds: number;
+  insertedNops: number;
+  insertedWaitStates: number;
+  insertedWaits: number;
+  /** Findings that remain (errors only when the fix failed; warnings/notes are not fixed). */
+  remaining: Finding[];
+}
+
+interface Counters { vmcnt?: number; expcnt?: number; lgkmcnt?: number }
+
+function minCounters(a: Counters, b: Counters): Counters {
+  const m = (x?: number, y?: number) => (x === undefined ? y : y === undefined ? x : Math.min(x, y));
+  return { vmcnt: m(a.vmcnt, b.vmcnt), expcnt: m(a.expcnt, b.expcnt), lgkmcnt: m(a.lgkmcnt, b.lgkmcnt) };
+}
+
+export function waitcntText(c: Counters): string {
+  const parts: string[] = [];
+  if (c.vmcnt !== undefined) parts.push(`vmcnt(${c.vmcnt})`);
+  if (c.expcnt !== undefined) parts.push(`expcnt(${c.expcnt})`);
+  if (c.lgkmcnt !== undefined) parts.push(`lgkmcnt(${c.lgkmcnt})`);
+  return parts.length === 0 ? 's_waitcnt 0' : `s_waitcnt ${parts.join(' ')}`;
+}
+
+/** s_nop lines giving `waitStates` wait states, in chunks of at most maxImm + 1. */
+export function nopLines(waitStates: number, maxImm: number): string[] {
+  const out: string[] = [];
+  let left = waitStates;
+  while (left > 0) {
+    const n = Math.min(left, maxImm + 1);
+    out.push(`s_nop ${n - 1}`);
+    left -= n;
+  }
+  return out;
+}
+
+/** Edits for the error fixes of one round. */
+export function planFixes(checks: { ctx: KernelContext; findings: Finding[] }[]): { edits: StatementEdits; nops: number; waitStates: number; waits: number } {
+  const edits = emptyEdits();
+  let nops = 0;
+  let waitStates = 0;
+  let waits = 0;
+  for (const { ctx, findings } of checks) {
+    const maxImm = ctx.target.maxNopImm.value;
+    const nopNeed = new Map<number, number>();
+    const waitNeed = new Map<number, Counters>();
+    for (const f of findings) {
+      if (f.severity !== 'error' || !f.fix) continue;
+      if (f.fix.kind === 'nop') nopNeed.set(f.fix.before, Math.max(nopNeed.get(f.fix.before) ?? 0, f.fix.waitStates));
+      else if (f.fix.kind === 'waitcnt') {
+        waitNeed.set(f.fix.before, minCounters(waitNeed.get(f.fix.before) ?? {}, f.fix));
+      }
+    }
+    const stmtOf = (i: number) => ctx.cfg.insns[i]!.stmt;
+    const sameLineStandalone = (i: number) => {
+      const s = ctx.program.statements[stmtOf(i)]!;
+      return !s.expansion;
+    };
+    for (const [before, c] of waitNeed) {
+      const prev = before - 1;
+      const p = prev >= 0 ? ctx.cfg.insns[prev] : undefined;
+      if (p && p.base === 's_waitcnt' && ctx.cfg.blockOf[prev] === ctx.cfg.blockOf[before] && sameLineStandalone(prev) && p.operands[0]) {
+        const old = p.operands[0] as WaitcntOperand;
+        const max = ctx.target.counters;
+        const cur: Counters = {
+          vmcnt: old.vmcnt !== undefined && old.vmcnt < max.vmcnt.value ? old.vmcnt : undefined,
+          expcnt: old.expcnt !== undefined && old.expcnt < max.expcnt.value ? old.expcnt : undefined,
+          lgkmcnt: old.lgkmcnt !== undefined && old.lgkmcnt < max.lgkmcnt.value ? old.lgkmcnt : undefined,
+        };
+        edits.replace.set(stmtOf(prev), waitcntText(minCounters(cur, c)));
+      } else {
+        addInsert(edits, stmtOf(before), waitcntText(c));
+        waits++;
+      }
+    }
+    for (const [before, need] of nopNeed) {
+      let left = need;
+      const prev = before - 1;
+      const p = prev >= 0 ? ctx.cfg.insns[prev] : undefined;
+      if (p && p.base === 's_nop' && !waitNeed.has(before) && ctx.cfg.blockOf[prev] === ctx.cfg.blockOf[before] && sameLineStandalone(prev)) {
+        const op = p.operands[0];
+        const n = op && op.kind === 'imm' ? op.value : 0;
+        if (n < maxImm) {
+          const take = Math.min(left, maxImm - n);
+          edits.replace.set(stmtOf(prev), `s_nop ${n + take}`);
+          left -= take;
+          waitStates += take;
+        }
+      }
+      for (const line of nopLines(left, maxImm)) { addInsert(edits, stmtOf(before), line); nops++; }
+      waitStates += left;
+    }
+  }
+  return { edits, nops, waitStates, waits };
+}
+
+/** Fix a loaded program: returns the fixed text, or throws when the errors cannot all be fixed. */
+export function fixLoaded(l: Loaded, opts: { arch?: string } = {}): FixResult {
+  let current = l;
+  let text: string | undefined;
+  let nops = 0;
+  let waitStates = 0;
+  let waits = 0;
+  for (let round = 1; round <= MAX_ROUNDS; round++) {
+    const contexts = kernelContexts(current);
+    const checks: KernelCheck[] = checkContexts(contexts);
+    const errors = checks.flatMap((k) => k.findings.filter((f) => f.severity === 'error'));
+    if (errors.length === 0) {
+      return { text: text ?? originalText(l), rounds: round - 1, insertedNops: nops, insertedWaitStates: waitStates, insertedWaits: waits, remaining: [] };
+    }
+    const unfixable = errors.filter((f) => !f.fix || (f.fix.kind !== 'nop' && f.fix.kind !== 'waitcnt'));
+    if (unfixable.length > 0) {
+      const f = unfixable[0]!;
+      throw new ConductorError(`cannot fix: ${f.message} [${f.rule}] (${unfixable.length} error${unfixable.length === 1 ? '' : 's'} need a change other than s_nop or s_waitcnt)`, f.loc);
+    }
+    const plan = planFixes(contexts.map((ctx, k) => ({ ctx, findings: checks[k]!.findings })));
+    nops += plan.nops;
+    waitStates += plan.waitStates;
+    waits += plan.waits;
+    text = applyStatementEdits(current.program, plan.edits);
+    current = loadText(text, l.program.file, { arch: opts.arch ?? l.target.name });
+  }
+  const left = checkContexts(kernelContexts(current)).flatMap((k) => k.findings.filter((f) => f.severity === 'error'));
+  if (left.length > 0) {
+    throw new ConductorError(`fix did not converge after ${MAX_ROUNDS} rounds: ${left[0]!.message} [${left[0]!.rule}]`, left[0]!.loc);
+  }
+  return { text: text!, rounds: MAX_ROUNDS, insertedNops: nops, insertedWaitStates: waitStates, insertedWaits: waits, remaining: [] };
+}
+
+function originalText(l: Loaded): string {
+  return l.program.lines.map((x) => x.text + x.eol).join('');
+}

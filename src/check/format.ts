@@ -1,0 +1,112 @@
+/**
+ * One formatter for findings: clang-style text, JSON, and SARIF 2.1.0 show the same values.
+ */
+import type { CheckReport } from './check.js';
+import type { Finding } from './types.js';
+import { formatLoc } from '../errors.js';
+
+export type OutputFormat = 'clang' | 'json' | 'sarif';
+
+export function formatFindingClang(f: Finding): string {
+  const lines = [`${formatLoc(f.loc)}: ${f.severity}: ${f.message} [${f.rule}]`];
+  for (const r of f.related) lines.push(`${formatLoc(r.loc)}: note: ${r.message}`);
+  return lines.join('\n');
+}
+
+export function formatReportClang(r: CheckReport, opts: { summary?: boolean } = {}): string {
+  const out: string[] = [];
+  for (const n of r.notes) out.push(`${r.file}: note: ${n}`);
+  for (const f of r.findings) out.push(formatFindingClang(f));
+  if (opts.summary !== false) {
+    for (const k of r.kernels) {
+      const res = k.resources;
+      const occ = res.occupancy.computed;
+      const dOcc = res.occupancy.declared;
+      const peak = `peak live VGPR ${res.peak.vgpr.value}${at(res.peak.vgpr.line)}, AGPR ${res.peak.agpr.value}${at(res.peak.agpr.line)}, SGPR ${res.peak.sgpr.value}${at(res.peak.sgpr.line)}`;
+      const used = `used v0..v${res.used.vgpr - 1}${res.used.agpr ? `, a0..a${res.used.agpr - 1}` : ''}, s0..s${res.used.sgpr - 1}`;
+      const decl = res.declared ? `declared ${res.declared.vgpr} VGPR, ${res.declared.agpr} AGPR, ${res.declared.sgpr} SGPR, ${res.declared.lds} B LDS` : 'no descriptor';
+      out.push(`${r.file}:${k.line}: ${k.kind} ${k.name}: ${k.instructions} instructions; ${peak}; ${used}; ${decl}`);
+      out.push(`  occupancy: ${occ.wavesPerSimd} waves/SIMD from the registers used (limited by ${occ.limiter})` +
+        (dOcc ? `, ${dOcc.wavesPerSimd} from the descriptor (limited by ${dOcc.limiter})` : ''));
+    }
+    out.push(`${r.errors} error${r.errors === 1 ? '' : 's'}, ${r.warnings} warning${r.warnings === 1 ? '' : 's'}`);
+  }
+  return out.join('\n');
+}
+
+function at(line: number | undefined): string {
+  return line === undefined ? '' : ` (line ${line})`;
+}
+
+export interface JsonDiagnostic {
+  file: string;
+  line: number;
+  column: number;
+  severity: Finding['severity'];
+  rule: string;
+  message: string;
+  required?: number;
+  actual?: number;
+  related: { line: number; column: number; message: string }[];
+  source?: string;
+}
+
+export function toJsonDiagnostic(f: Finding): JsonDiagnostic {
+  return {
+    file: f.loc.file, line: f.loc.line, column: f.loc.col, severity: f.severity, rule: f.rule, message: f.message,
+    required: f.required, actual: f.actual,
+    related: f.related.map((r) => ({ line: r.loc.line, column: r.loc.col, message: r.message })),
+    source: f.source,
+  };
+}
+
+export function formatReportJson(r: CheckReport): string {
+  return JSON.stringify({
+    file: r.file, arch: r.arch, notes: r.notes,
+    diagnostics: r.findings.map(toJsonDiagnostic),
+    kernels: r.kernels.map((k) => ({
+      name: k.name, kind: k.kind, line: k.line, instructions: k.instructions,
+      pressure: { vgpr: k.resources.peak.vgpr, agpr: k.resources.peak.agpr, sgpr: k.resources.peak.sgpr },
+      used: k.resources.used,
+      declared: k.resources.declared,
+      occupancy: {
+        wavesPerSimd: k.resources.occupancy.computed.wavesPerSimd, limiter: k.resources.occupancy.computed.limiter,
+        declared: k.resources.occupancy.declared
+          ? { wavesPerSimd: k.resources.occupancy.declared.wavesPerSimd, limiter: k.resources.occupancy.declared.limiter } : undefined,
+      },
+    })),
+    errors: r.errors, warnings: r.warnings,
+  }, null, 2);
+}
+
+/** SARIF 2.1.0 for code-scanning tools. */
+export function formatReportSarif(r: CheckReport, version: string): string {
+  const ruleIds = [...new Set(r.findings.map((f) => f.rule))].sort();
+  const ruleIndex = new Map(ruleIds.map((id, i) => [id, i]));
+  const sourceOf = new Map(r.findings.filter((f) => f.source).map((f) => [f.rule, f.source!]));
+  const level = (s: Finding['severity']) => (s === 'error' ? 'error' : s === 'warning' ? 'warning' : 'note');
+  const loc = (file: string, line: number, col: number) => ({
+    physicalLocation: { artifactLocation: { uri: file }, region: { startLine: line, startColumn: col } },
+  });
+  const sarif = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [{
+      tool: {
+        driver: {
+          name: 'conductor', version,
+          rules: ruleIds.map((id) => ({
+            id, shortDescription: { text: id }, ...(sourceOf.has(id) ? { fullDescription: { text: `Source: ${sourceOf.get(id)}` } } : {}),
+          })),
+        },
+      },
+      results: r.findings.map((f) => ({
+        ruleId: f.rule, ruleIndex: ruleIndex.get(f.rule), level: level(f.severity), message: { text: f.message },
+        locations: [loc(f.loc.file, f.loc.line, f.loc.col)],
+        relatedLocations: f.related.map((x, i) => ({ id: i, message: { text: x.message }, ...loc(x.loc.file, x.loc.line, x.loc.col) })),
+        ...(f.required !== undefined ? { properties: { required: f.required, actual: f.actual } } : {}),
+      })),
+    }],
+  };
+  return JSON.stringify(sarif, null, 2);
+}

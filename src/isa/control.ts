@@ -1,0 +1,23 @@
+/**
+ * Control flow effect of an instruction, from its mnemonic (GFX9 SOPP / SOP1 branch and
+ * program-end instructions; AMD Vega / CDNA ISA, "Program Flow Control").
+ */
+export type ControlKind =
+  | 'none'
+  | 'jump'      // s_branch: always taken
+  | 'cjump'     // s_cbranch_*: taken or falls through
+  | 'end'       // s_endpgm*: the wave ends
+  | 'indirect'  // s_setpc_b64: jump to a computed address (a return, or a long branch)
+  | 'call'      // s_swappc_b64 / s_call_b64: goes to a computed address and comes back
+  | 'trap';     // s_trap, s_rfe_b64: leaves the program's flow
+
+export function controlKind(base: string): ControlKind {
+  if (base.charCodeAt(0) !== 115 /* s */) return 'none';
+  if (base === 's_branch') return 'jump';
+  if (base.startsWith('s_cbranch_')) return 'cjump';
+  if (base.startsWith('s_endpgm')) return 'end';
+  if (base === 's_setpc_b64') return 'indirect';
+  if (base === 's_swappc_b64' || base === 's_call_b64') return 'call';
+  if (base === 's_trap' || base === 's_rfe_b64' || base === 's_rfe_restore_b64') return 'trap';
+  return 'none';
+}

@@ -1,0 +1,75 @@
+/**
+ * The front of every command: read a file, parse it, pick its target, resolve every
+ * instruction against the target. Any error in the input becomes an InputErrors listing
+ * every problem with file:line:col (exit code 2), so no command works on a partial program.
+ */
+import type { Diagnostic, Program } from './asm/ast.js';
+import { parseProgram } from './asm/parser.js';
+import { readInput } from './io.js';
+import { ConductorError, InputErrors } from './errors.js';
+import { resolveTarget, TARGET_NAMES, type Target } from './targets/index.js';
+import { resolveProgram } from './isa/resolve.js';
+import type { ResolvedInsn } from './isa/types.js';
+
+export interface Loaded {
+  program: Program;
+  target: Target;
+  /** How the target was chosen, for messages. */
+  targetSource: string;
+  /** Notes about the target (aliases such as gfx900 checked as gfx906). */
+  targetNote?: string;
+  /** Resolved instructions, parallel to program.instructions. */
+  resolved: ResolvedInsn[];
+  /** Warnings from parsing and resolving (errors throw). */
+  warnings: Diagnostic[];
+}
+
+export interface LoadOptions {
+  arch?: string;
+  /** Display name for the file in messages (defaults to the path). */
+  displayName?: string;
+}
+
+export async function loadFile(file: string, opts: LoadOptions = {}): Promise<Loaded> {
+  const text = await readInput(file);
+  return loadText(text, opts.displayName ?? file, opts);
+}
+
+/** Pick the target: --arch wins, else the file's .amdgcn_target. */
+export function chooseTarget(program: Program, arch?: string): { target: Target; source: string; note?: string } {
+  if (arch !== undefined) {
+    const r = resolveTarget(arch);
+    if (!r) throw new ConductorError(`unknown target '${arch}' (known: ${TARGET_NAMES.join(', ')})`);
+    return { target: r.target, source: '--arch', note: r.note };
+  }
+  const d = program.declaredTarget;
+  if (!d) {
+    throw new ConductorError(`${program.file}: no target: the file has no .amdgcn_target directive; pass --arch (${TARGET_NAMES.join(', ')})`);
+  }
+  const r = resolveTarget(d.name + (d.features ? `:${d.features}` : '')) ?? resolveTarget(d.name);
+  if (!r) throw new ConductorError(`target '${d.name}' is not supported (supported: ${TARGET_NAMES.join(', ')}); pass --arch to check it as one of them`, d.loc);
+  return { target: r.target, source: '.amdgcn_target', note: r.note };
+}
+
+export function loadText(text: string, file: string, opts: LoadOptions = {}): Loaded {
+  const program = parseProgram(text, file);
+  const parseErrors = program.diagnostics.filter((d) => d.severity === 'error');
+  const { target, source, note } = chooseTarget(program, opts.arch);
+  const r = resolveProgram(program, target);
+  const errors = [...parseErrors, ...r.diagnostics.filter((d) => d.severity === 'error')];
+  if (errors.length > 0) {
+    errors.sort((a, b) => a.loc.line - b.loc.line || a.loc.col - b.loc.col);
+    throw new InputErrors(errors.map((e) => ({ message: e.message, loc: e.loc })));
+  }
+  const warnings = [...program.diagnostics, ...r.diagnostics].filter((d) => d.severity !== 'error');
+  return { program, target, targetSource: source, targetNote: note, resolved: r.insns, warnings };
+}
+
+/** Parse only (emit): syntax errors are fatal, the target is not needed. */
+export async function loadSyntax(file: string): Promise<Program> {
+  const text = await readInput(file);
+  const program = parseProgram(text, file);
+  const errors = program.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) throw new InputErrors(errors.map((e) => ({ message: e.message, loc: e.loc })));
+  return program;
+}
