@@ -17,9 +17,13 @@ export type SymbolLookup = (name: string) => number | undefined;
 export const BARE_MODIFIERS: ReadonlySet<string> = new Set([
   'glc', 'slc', 'nt', 'sc0', 'sc1', 'offen', 'idxen', 'addr64', 'lds', 'gds', 'clamp', 'tfe', 'lwe', 'da', 'r128',
   'a16', 'unorm', 'd16', 'done', 'vm', 'compr', 'row_mirror', 'row_half_mirror', 'high', 'nv', 'dlc', 'scc',
-  'noglc', 'noslc', 'nont', 'nosc0', 'nosc1', 'nogds', 'nolds', 'notfe', 'nolwe', 'noda', 'nor128', 'noa16',
-  'nounorm', 'nod16', 'nodone', 'novm', 'nocompr', 'noclamp', 'nooffen', 'noidxen', 'noaddr64', 'nohigh',
+  // Negated spellings LLVM 22 accepts (oracle: llvm-mc -mcpu=gfx906 on buffer/global/ds/exp/VOP3 probes).
+  'noglc', 'noslc', 'nogds', 'nocompr', 'novm', 'noclamp',
 ]);
+
+/** Modifiers whose value is a [list] of bits, one per operand (at most 4: three sources and the destination). */
+const BIT_LIST_MODIFIERS: ReadonlySet<string> = new Set(['op_sel', 'op_sel_hi', 'neg_lo', 'neg_hi']);
+const MAX_BIT_LIST = 4;
 
 /** Waitcnt counter spellings accepted inside s_waitcnt. */
 const WAITCNT_FIELDS = new Set(['vmcnt', 'expcnt', 'lgkmcnt', 'vmcnt_sat', 'expcnt_sat', 'lgkmcnt_sat']);
@@ -121,10 +125,16 @@ function parseItem(cur: Cursor, lookup: SymbolLookup, operands: Operand[], modif
       const vStart = cur.pos;
       const value = readModifierValue(cur);
       const m: Modifier = { name: lower, value, text: t.slice(start, cur.pos) };
+      const wantsList = BIT_LIST_MODIFIERS.has(lower) || lower === 'quad_perm';
+      if (wantsList && !value.startsWith('[')) throw cur.error('expected a left square bracket', vStart);
       if (value.startsWith('[')) {
-        const inner = value.slice(1, -1).trim();
-        const list = inner === '' ? [] : inner.split(',').map((x) => evalExpr(x.trim(), lookup));
-        if (list.every((x) => x !== undefined)) m.list = list as number[];
+        m.list = parseModifierList(cur, value, vStart, lookup);
+        if (BIT_LIST_MODIFIERS.has(lower)) {
+          if (m.list.length > MAX_BIT_LIST) throw cur.error('expected a closing square bracket', vStart);
+          if (m.list.some((b) => b !== 0 && b !== 1)) throw cur.error(`invalid ${lower} value`, vStart);
+        } else if (lower === 'quad_perm' && (m.list.length !== 4 || m.list.some((b) => b < 0 || b > 3))) {
+          throw cur.error('invalid quad_perm value: four lane selects 0..3 expected', vStart);
+        }
       } else {
         const n = evalExpr(value, lookup);
         if (n !== undefined) m.num = n;
@@ -421,6 +431,17 @@ export function splitTopLevel(s: string, sep = ','): string[] {
   const tail = s.slice(last).trim();
   if (tail !== '' || out.length > 0) out.push(tail);
   return out;
+}
+
+/** [a, b, ...]: every element an expression that evaluates to a number. */
+function parseModifierList(cur: Cursor, value: string, at: number, lookup: SymbolLookup): number[] {
+  const inner = value.slice(1, -1);
+  if (inner.trim() === '') throw cur.error('unknown token in expression: empty list', at);
+  return inner.split(',').map((x) => {
+    const v = evalExpr(x.trim(), lookup);
+    if (x.trim() === '' || v === undefined) throw cur.error(`unknown token in expression: '${x.trim()}' in list`, at);
+    return v;
+  });
 }
 
 /** The value of a name:value modifier: a [list], a func(...), or a run up to a blank or a comma. */
