@@ -8,6 +8,10 @@ import { ConductorError } from '../errors.js';
 import { commandEmit } from './emit.js';
 import { commandAnalyze } from './analyze.js';
 import { commandCheck } from './check.js';
+import { commandTag } from './tag.js';
+import { commandApply } from './apply.js';
+import { commandVerify } from './verify.js';
+import { commandSimulate } from './simulate.js';
 import { VERSION } from '../version.js';
 
 export const EXIT_OK = 0;
@@ -48,6 +52,53 @@ function program(): Command {
     .option('-o, --output <out>', 'output file for --fix')
     .action(async (file: string, opts: { arch?: string; json?: boolean; format?: string; fix?: boolean; output?: string }) => {
       process.exitCode = await commandCheck(file, opts);
+    });
+  cmd.command('simulate')
+    .description('cycle model: per instruction issue cycle, stall and reason; totals per block, kernel and loop; lower bounds; multi-wave at the occupancy')
+    .argument('[file]', 'assembly file (.s)')
+    .option('--arch <target>', 'target; default: the file\'s .amdgcn_target')
+    .option('--kernel <name>', 'only this kernel')
+    .option('--waves <n>', 'waves per SIMD for the multi-wave figure (default: the computed occupancy)')
+    .option('--trip <n>', 'loop trip count (default: loops once in the walk, per iteration in steady state)')
+    .option('--latency-file <file>', 'JSON calibration file overriding model parameters (see --list-params)')
+    .option('--list-params', 'print the target\'s model parameters with their sources')
+    .option('--no-insns', 'totals only, no per-instruction rows')
+    .option('--json', 'print JSON')
+    .action(async (file: string | undefined, opts: { arch?: string; kernel?: string; waves?: string; trip?: string; latencyFile?: string; listParams?: boolean; insns?: boolean; json?: boolean }) => {
+      process.exitCode = await commandSimulate(file, opts);
+    });
+  cmd.command('tag')
+    .description('scheduling regions of each kernel: stable tags, lines, pinned instructions, per-region metrics')
+    .argument('<file>', 'assembly file (.s)')
+    .option('--kernel <name>', 'only this kernel')
+    .option('--region <n>', 'only this region')
+    .option('--arch <target>', 'target; default: the file\'s .amdgcn_target')
+    .option('--json', 'print JSON')
+    .action(async (file: string, opts: { kernel?: string; region?: string; arch?: string; json?: boolean }) => {
+      process.exitCode = await commandTag(file, opts);
+    });
+  cmd.command('apply')
+    .description('apply rounds of move commands (move A after B, move A before B, swap A B, done); re-derive s_waitcnt and s_nop')
+    .argument('<file>', 'assembly file (.s)')
+    .option('--moves <cmd...>', 'commands, one per argument (an argument --- starts a new round)')
+    .option('--moves-file <file>', 'commands, one per line; rounds separated by a line --- or round')
+    .option('--kernel <name>', 'kernel to schedule (default: the only kernel)')
+    .option('--arch <target>', 'target; default: the file\'s .amdgcn_target')
+    .option('--objective <list>', 'metrics compared in order (default peak_vgpr,s_waitcnt,s_nop,total_instructions)')
+    .option('--fast', 'measure rounds with the fast estimate instead of the re-derived program')
+    .option('-o, --output <out>', 'write the best schedule reached')
+    .option('--json', 'print JSON')
+    .action(async (file: string, opts: { moves?: string[]; movesFile?: string; kernel?: string; arch?: string; objective?: string; fast?: boolean; output?: string; json?: boolean }) => {
+      process.exitCode = await commandApply(file, opts);
+    });
+  cmd.command('verify')
+    .description('is SCHEDULED a legal reordering of ORIGINAL? exit 0 equivalent, 1 not')
+    .argument('<original>', 'original assembly file')
+    .argument('<scheduled>', 'scheduled assembly file')
+    .option('--arch <target>', 'target; default: the files\' .amdgcn_target')
+    .option('--json', 'print JSON')
+    .action(async (original: string, scheduled: string, opts: { arch?: string; json?: boolean }) => {
+      process.exitCode = await commandVerify(original, scheduled, opts);
     });
   return cmd;
 }

@@ -135,6 +135,7 @@ interface DescInit {
   mem?: MemDesc;
   suffixes?: number;
   note?: string;
+  never?: string;
 }
 
 function add(d: DescInit): InsnDesc {
@@ -145,8 +146,8 @@ function add(d: DescInit): InsnDesc {
     encoding: d.encoding,
     ops: d.ops,
     minOperands: d.minOperands ?? d.ops.length,
-    implicitDefs: Object.freeze(uniq(d.implicitDefs ?? NONE)),
-    implicitUses: Object.freeze(uniq(d.implicitUses ?? NONE)),
+    implicitDefs: shared(uniq(d.implicitDefs ?? NONE)),
+    implicitUses: shared(uniq(d.implicitUses ?? NONE)),
     counters: d.counters ?? NO_COUNT,
     events: Object.freeze(d.events ?? []),
     latency: d.latency,
@@ -157,6 +158,7 @@ function add(d: DescInit): InsnDesc {
     mem: d.mem ? Object.freeze(d.mem) : undefined,
     suffixes: d.suffixes ?? 0,
     note: d.note,
+    never: d.never,
   });
   CATALOGUE.set(d.name, desc);
   return desc;
@@ -164,6 +166,16 @@ function add(d: DescInit): InsnDesc {
 
 function uniq(a: readonly RegUnit[]): RegUnit[] {
   return [...new Set(a)];
+}
+
+const sharedLists = new Map<string, readonly RegUnit[]>();
+
+/** One frozen array per distinct implicit-register list (resolve.ts memoises on identity). */
+function shared(a: RegUnit[]): readonly RegUnit[] {
+  const k = a.join(',');
+  let s = sharedLists.get(k);
+  if (!s) { s = Object.freeze(a); sharedLists.set(k, s); }
+  return s;
 }
 
 /** Implicit-register shorthand: "scc exec vcc m0 mode flat_scratch". */
@@ -300,13 +312,13 @@ S2 s2 ; +exec +scc <exec | s_and_saveexec_b64 s_or_saveexec_b64 s_xor_saveexec_b
   s_orn1_saveexec_b64 s_andn1_wrexec_b64 s_andn2_wrexec_b64
 S s ; <m0 | s_movrels_b32 s_movreld_b32
 S2 s2 ; <m0 | s_movrels_b64 s_movreld_b64
-s ; +m0 <m0 | s_set_gpr_idx_idx
+s ; +m0 +mode <m0 <mode | s_set_gpr_idx_idx
 s s ; +scc | s_cmp_eq_i32 s_cmp_lg_i32 s_cmp_gt_i32 s_cmp_ge_i32 s_cmp_lt_i32 s_cmp_le_i32
   s_cmp_eq_u32 s_cmp_lg_u32 s_cmp_gt_u32 s_cmp_ge_u32 s_cmp_lt_u32 s_cmp_le_u32
   s_bitcmp0_b32 s_bitcmp1_b32
 s2 s2 ; +scc | s_cmp_eq_u64 s_cmp_lg_u64
 s2 s ; +scc | s_bitcmp0_b64 s_bitcmp1_b64
-s s | s_setvskip
+s s ; +scc | s_setvskip
 S i | s_movk_i32
 S i ; <scc | s_cmovk_i32
 s i ; +scc | s_cmpk_eq_i32 s_cmpk_lg_i32 s_cmpk_gt_i32 s_cmpk_ge_i32 s_cmpk_lt_i32 s_cmpk_le_i32
@@ -335,16 +347,16 @@ endpgm   ;              | s_endpgm_saved s_endpgm_ordered_ps_done
 barrier  ;              | s_barrier
 message  ;              | s_wakeup
 message  i ;            | s_setkill s_sethalt s_trap
-message  F ; <m0        | s_sendmsg s_sendmsghalt
+message  F ; <m0 <exec  | s_sendmsg s_sendmsghalt
 message  ; <m0          | s_ttracedata
 other    i ;            | s_sleep s_setprio s_incperflevel s_decperflevel
 other    ;              | s_icache_inv
 other    S F ; <mode    | s_getreg_b32
 other    F s ; +mode <mode | s_setreg_b32
 other    F i ; +mode <mode | s_setreg_imm32_b32
-other    s F ; +m0 +mode <m0 | s_set_gpr_idx_on
-other    ; +mode        | s_set_gpr_idx_off
-other    F ; +m0 <m0    | s_set_gpr_idx_mode
+other    s F ; +m0 +mode <m0 <mode | s_set_gpr_idx_on
+other    ; +mode <mode  | s_set_gpr_idx_off
+other    F ; +m0 +mode <mode | s_set_gpr_idx_mode
 `;
 
 function implicitFrom(spec: string): { defs: RegUnit[]; uses: RegUnit[] } {
@@ -398,6 +410,14 @@ function buildScalar(): void {
   }
   add({ name: 's_endpgm', cls: 'endpgm', encoding: 'sopp', ops: sig('i'), minOperands: 0, latency: 'endpgm' });
   add({ name: 's_waitcnt', cls: 'waitcnt', encoding: 'sopp', ops: [op('waitcnt', 'u', 'any', 0)], latency: 'waitcnt' });
+  // The split counter waits are GFX10+ (hazards-and-waitcnt-facts.md §4.1: "The SOPK forms
+  // s_waitcnt_vmcnt/expcnt/lgkmcnt/vscnt are GFX10+ only"); known, so the error says so.
+  for (const name of words('s_waitcnt_vmcnt s_waitcnt_expcnt s_waitcnt_lgkmcnt s_waitcnt_vscnt')) {
+    add({
+      name, cls: 'waitcnt', encoding: 'sopk', ops: [op('sdst', 'u', 's', 1), op('imm', 'u', 'imm', 0)], latency: 'waitcnt',
+      never: 'a GFX10+ instruction; GFX9 targets wait with s_waitcnt vmcnt(N) expcnt(N) lgkmcnt(N)',
+    });
+  }
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -416,6 +436,9 @@ function buildSmem(): void {
   const smem = (name: string, ops: OpSpec[], memOp: MemOp, dwords: number, space: MemSpace = 'scalar'): void => {
     const isLoad = memOp === 'load' || memOp === 'time';
     add({
+      implicitUses: name.startsWith('s_scratch_') ? [FLAT_SCRATCH_LO, FLAT_SCRATCH_HI] : NONE,
+      // the offset operand may be omitted (llvm-mc reads `s_load_dword s4, s[8:9]` as offset 0)
+      minOperands: ops.length && ops[ops.length - 1]!.role === 'soff' ? ops.length - 1 : ops.length,
       name, cls: memOp === 'cache' ? 'other' : 'smem', encoding: 'smem', ops,
       counters: smemCounters(dwords, isLoad), events: ['smem'], latency: 'smem',
       mem: { space, op: memOp, dwords, d16: false }, ...gateOf(name),
@@ -588,12 +611,13 @@ const HALF64 = new Set(words('v_lshlrev_b64 v_lshrrev_b64 v_ashrrev_i64 v_lshl_a
  * ones listed here (measured: LLVM 22 implicit operands).
  */
 const FLOAT_TYPE = /_(f16|f32|f64|bf16|fp8|bf8|fp4|fp6|bf6|xf32|f8f6f4)(_|$)/;
-const MODE_EXCEPT_NO = new Set<string>([]);
-const MODE_EXCEPT_YES = new Set<string>([]);
+const MODE_EXCEPT_NO = new Set<string>(words(`v_cvt_rpi_i32_f32 v_cvt_flr_i32_f32 v_cvt_off_f32_i4 v_cvt_f32_ubyte0
+  v_cvt_f32_ubyte1 v_cvt_f32_ubyte2 v_cvt_f32_ubyte3 v_cvt_pk_f16_f32 v_cvt_pk_bf16_f32 v_cvt_pknorm_i16_f32
+  v_cvt_pknorm_u16_f32 v_minimum3_f32 v_maximum3_f32`));
 
 function readsMode(name: string): boolean {
   if (MODE_EXCEPT_NO.has(name)) return false;
-  if (MODE_EXCEPT_YES.has(name)) return true;
+  if (/^v_cmpx?_class_/.test(name)) return false;
   return FLOAT_TYPE.test(name);
 }
 
@@ -621,7 +645,7 @@ function addValu(name: string, encoding: Encoding, ops: readonly OpSpec[], suffi
   if (mode) uses.push(MODE);
   if (cmpx) defs.push(...EXEC);
   if (name === 'v_div_fmas_f32' || name === 'v_div_fmas_f64') uses.push(...VCC);
-  if (/^v_interp_/.test(name)) uses.push(M0);
+  if (/^v_interp_/.test(name) && name !== 'v_interp_p2_f16') uses.push(M0);
   if (extra.implicitUses) uses.push(...extra.implicitUses);
   if (extra.implicitDefs) defs.push(...extra.implicitDefs);
   const writesSgpr = ops.some((o) => o.access !== 'u' && o.kind === 's');
@@ -672,6 +696,12 @@ function buildValu(): void {
   for (const [s, names] of table(VOP3)) for (const n of names) addValu(n, 'vop3', sig(s), SUFFIX_E64);
   for (const [s, names] of table(VOP3P)) for (const n of names) addValu(n, 'vop3p', sig(s), 0);
   buildVopc();
+  // VGPR-indexed moves of GFX8 and GFX10+; GFX9 indexes with s_set_gpr_idx_on instead.
+  for (const n of words('v_movrels_b32 v_movreld_b32 v_movrelsd_b32 v_movrelsd_2_b32')) {
+    addValu(n, 'vop1', sig('D x'), SUFFIX_E32 | SUFFIX_E64, {
+      implicitUses: [M0], never: 'not a GFX9 instruction (GFX8 and GFX10+); GFX9 indexes VGPRs with s_set_gpr_idx_on',
+    });
+  }
   // v_interp_* (VINTRP): vdst, vsrc or parameter, attribute; p2 accumulates into vdst.
   addValu('v_interp_p1_f32', 'vintrp', sig('D x t'), SUFFIX_E32 | SUFFIX_E64);
   addValu('v_interp_p2_f32', 'vintrp', sig('T x t'), SUFFIX_E32 | SUFFIX_E64);
@@ -738,7 +768,7 @@ function buildMfma(): void {
     const g = mfmaGate(name, s);
     add({
       name, cls: 'mfma', encoding: 'vop3p', ops, latency: 'mfma',
-      implicitUses: [...EXEC, ...(s.out === 'i32' && s.type === 'i8' ? [] : [MODE])],
+      implicitUses: [...EXEC, MODE], // LLVM 22: every MAI op reads MODE, i8 ones included
       requires: g.requires, removedBy: g.removedBy,
       mfma: { kind: mfmaKind(s), m: s.m, type: s.type, name940: mfma940Name(s, name), scaled: s.scaled },
     });
@@ -833,7 +863,7 @@ function buildDs(): void {
     min_f32 max_f32 add_f32 add_u64 sub_u64 rsub_u64 inc_u64 dec_u64 min_i64 max_i64 min_u64 max_u64 and_b64 or_b64
     xor_b64 min_f64 max_f64 write_b32 write_b64`)) {
     const name = b.startsWith('write_') ? `ds_write_src2_${b.slice(6)}` : b.replace(/^(\w+?)_(\w+)$/, 'ds_$1_src2_$2');
-    addDs(name, [vaddr], 'atomic', /64$/.test(b) ? 2 : 1);
+    addDs(name, [vaddr], 'atomic', /64$/.test(b) ? 2 : 1, { m0: true }); // LLVM 22: implicit $m0
   }
   // GWS (global wave sync) and ordered count: always GDS, M0 holds the resource base
   addDs('ds_gws_init', [vdata(1)], 'other', 0, { gws: true });
@@ -843,7 +873,7 @@ function buildDs(): void {
   addDs('ds_gws_sema_p', [], 'other', 0, { gws: true });
   addDs('ds_gws_sema_release_all', [], 'other', 0, { gws: true });
   addDs('ds_ordered_count', [vdst(1), vaddr], 'atomic-rtn', 1, { gws: true });
-  add({ name: 'ds_nop', cls: 'nop', encoding: 'ds', ops: [], latency: 'nop' });
+  add({ name: 'ds_nop', cls: 'nop', encoding: 'ds', ops: [], latency: 'nop', implicitUses: [M0, ...EXEC] });
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -923,7 +953,7 @@ function buildBuffer(): void {
   for (const name of words('buffer_wbinvl1 buffer_wbinvl1_vol buffer_inv buffer_invl2 buffer_wbl2')) {
     const wb = name === 'buffer_wbl2';
     add({
-      name, cls: 'other', encoding: 'mubuf', ops: [], latency: 'vmem', ...gateOf(name),
+      name, cls: 'other', encoding: 'mubuf', ops: [], latency: 'vmem', ...gateOf(name), implicitUses: EXEC,
       counters: wb ? { vm: 1, lgkm: 0, exp: 0 } : NO_COUNT, events: wb ? ['vmem-store'] : [],
       mem: { space: 'global', op: 'cache', dwords: 0, d16: false },
     });

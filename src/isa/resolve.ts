@@ -17,7 +17,7 @@ import type { Target } from '../targets/types.js';
 import { lookupInsn } from './catalogue.js';
 import { f8f6f4Units, mfmaKindOn, mfmaPasses, parseMfma } from './mfma.js';
 import type { MfmaShape } from './mfma.js';
-import { AGPR_BASE, M0, TTMP_BASE, VGPR_BASE, rangeName } from './registers.js';
+import { M0 } from './registers.js';
 import type { RegUnit } from './registers.js';
 import type {
   InsnDesc, InsnInfo, MemDesc, OpSpec, ResolvedInsn, ResolvedOperand,
@@ -43,8 +43,7 @@ function modNum(mods: readonly Modifier[], name: string, dflt: number): number {
 
 const SUFFIX_BITS: Record<string, number> = { e32: SUFFIX_E32, e64: SUFFIX_E64, sdwa: SUFFIX_SDWA, dpp: SUFFIX_DPP };
 
-function fail(insn: Instruction, message: string, operand?: Operand): never {
-  void operand;
+function fail(insn: Instruction, message: string): never {
   throw new ConductorError(message, insn.loc);
 }
 
@@ -62,14 +61,30 @@ function shapeOf(desc: InsnDesc): MfmaShape | undefined {
   return s;
 }
 
-/** InsnInfo objects are shared: per target, per descriptor, per form (variant and modifiers). */
-const infoCache = new WeakMap<Target, Map<InsnDesc, Map<string, InsnInfo>>>();
+/**
+ * Per-target memo: availability of each descriptor (null when available) and the shared InsnInfo
+ * objects per descriptor and form (variant and modifiers).
+ */
+interface TargetMemo {
+  avail: Map<InsnDesc, string | null>;
+  infos: Map<InsnDesc, Map<string, InsnInfo>>;
+}
+const memos = new WeakMap<Target, TargetMemo>();
+let lastTarget: Target | undefined;
+let lastMemo: TargetMemo | undefined;
 
-function infoFor(desc: InsnDesc, target: Target, key: string, build: () => InsnInfo): InsnInfo {
-  let t = infoCache.get(target);
-  if (!t) { t = new Map(); infoCache.set(target, t); }
-  let m = t.get(desc);
-  if (!m) { m = new Map(); t.set(desc, m); }
+function memoFor(target: Target): TargetMemo {
+  if (target === lastTarget) return lastMemo!;
+  let m = memos.get(target);
+  if (!m) { m = { avail: new Map(), infos: new Map() }; memos.set(target, m); }
+  lastTarget = target;
+  lastMemo = m;
+  return m;
+}
+
+function infoFor(memo: TargetMemo, desc: InsnDesc, key: string, build: () => InsnInfo): InsnInfo {
+  let m = memo.infos.get(desc);
+  if (!m) { m = new Map(); memo.infos.set(desc, m); }
   let info = m.get(key);
   if (!info) { info = Object.freeze(build()); m.set(key, info); }
   return info;
@@ -81,6 +96,7 @@ function infoFor(desc: InsnDesc, target: Target, key: string, build: () => InsnI
 
 /** Why the instruction is not available on the target, or undefined when it is. */
 export function unavailableReason(desc: InsnDesc, target: Target): string | undefined {
+  if (desc.never !== undefined) return desc.never;
   for (const f of desc.requires) if (!target.has(f)) return `needs ${f}`;
   for (const f of desc.removedBy) if (target.has(f)) return `removed with ${f}`;
   return undefined;
@@ -149,12 +165,12 @@ function checkRegister(insn: Instruction, r: RegOperand, target: Target): void {
 function checkOperand(insn: Instruction, spec: OpSpec, o: Operand, width: number, target: Target): void {
   if (!kindAccepts(spec, o)) {
     const what = o.kind === 'reg' ? fileName(o) : o.kind === 'off' ? "'off'" : `'${o.text}'`;
-    fail(insn, `invalid operand for instruction: '${insn.mnemonic}' does not take ${what} as ${spec.role} ('${o.text}')`, o);
+    fail(insn, `invalid operand for instruction: '${insn.mnemonic}' does not take ${what} as ${spec.role} ('${o.text}')`);
   }
   if (o.kind !== 'reg') return;
   checkRegister(insn, o, target);
   if (width > 0 && o.count !== width && (o.file !== 'special' || o.count > 1 || width > 1)) {
-    fail(insn, `invalid operand for instruction: ${spec.role} of '${insn.mnemonic}' is ${width} register${width > 1 ? 's' : ''} wide, '${o.text}' is ${o.count}`, o);
+    fail(insn, `invalid operand for instruction: ${spec.role} of '${insn.mnemonic}' is ${width} register${width > 1 ? 's' : ''} wide, '${o.text}' is ${o.count}`);
   }
 }
 
@@ -166,8 +182,110 @@ function pushUnits(out: RegUnit[], first: RegUnit, count: number): void {
   for (let u = first; u < first + count; u++) if (!out.includes(u)) out.push(u);
 }
 
-function pushAll(out: RegUnit[], src: readonly RegUnit[]): void {
-  for (let i = 0; i < src.length; i++) if (!out.includes(src[i]!)) out.push(src[i]!);
+/** a ∪ b as a list (a's order first); returns a or b itself when the other adds nothing. */
+function merge(a: readonly RegUnit[], b: readonly RegUnit[]): readonly RegUnit[] {
+  if (a.length === 0) return b;
+  let out: RegUnit[] | undefined;
+  for (let i = 0; i < b.length; i++) {
+    const u = b[i]!;
+    if (a.includes(u) || (out !== undefined && out.includes(u))) continue;
+    if (!out) out = a.slice();
+    out.push(u);
+  }
+  return out ?? a;
+}
+
+/*
+ * Interning. Unrolled kernels repeat the same register sets and operand shapes thousands of
+ * times; sharing frozen lists and records keeps a resolved 40k-instruction program small (a
+ * few MB) and cheap to allocate. The tables are bounded: they are cleared when they grow large.
+ */
+const INTERN_LIMIT = 1 << 20;
+const ROLE_IDS: Record<string, number> = Object.create(null) as Record<string, number>;
+let roleCount = 0;
+const operandRecords = new Map<number, ResolvedOperand>();
+/** Key of the record operandRecord returned last (saves a lookup per operand). */
+let lastRecordKey = 0;
+const unitSets = new Map<number, (readonly RegUnit[])[]>();
+const operandLists = new Map<number, (readonly ResolvedOperand[])[]>();
+
+function hashStep(h: number, x: number): number {
+  return Math.imul(h ^ x, 0x9e3779b1) ^ (h >>> 15);
+}
+
+/** The shared frozen copy of a unit list. */
+function internUnits(a: readonly RegUnit[]): readonly RegUnit[] {
+  if (a.length === 0) return EMPTY;
+  let h = a.length;
+  for (let i = 0; i < a.length; i++) h = hashStep(h, a[i]!);
+  let bucket = unitSets.get(h);
+  if (bucket) {
+    outer: for (const c of bucket) {
+      if (c.length !== a.length) continue;
+      for (let i = 0; i < a.length; i++) if (c[i] !== a[i]) continue outer;
+      return c;
+    }
+  } else {
+    if (unitSets.size > INTERN_LIMIT) unitSets.clear();
+    bucket = [];
+    unitSets.set(h, bucket);
+  }
+  const frozen = Object.isFrozen(a) ? a : Object.freeze(a.slice());
+  bucket.push(frozen);
+  return frozen;
+}
+
+/** The shared frozen copy of an operand-record list (records are interned, compared by identity). */
+/** Scratch list reused by every call (interned lists are copies). */
+const scratchOps: ResolvedOperand[] = [];
+
+function internOperands(a: ResolvedOperand[], h: number): readonly ResolvedOperand[] {
+  let bucket = operandLists.get(h);
+  if (bucket) {
+    outer: for (const c of bucket) {
+      if (c.length !== a.length) continue;
+      for (let i = 0; i < a.length; i++) if (c[i] !== a[i]) continue outer;
+      return c;
+    }
+  } else {
+    if (operandLists.size > INTERN_LIMIT) operandLists.clear();
+    bucket = [];
+    operandLists.set(h, bucket);
+  }
+  const frozen = Object.freeze(a.slice());
+  bucket.push(frozen);
+  return frozen;
+}
+
+const unions = new Map<readonly RegUnit[], Map<readonly RegUnit[], readonly RegUnit[]>>();
+
+/** internUnits(merge(a, b)) for interned a and b, memoised on the pair. */
+function union(a: readonly RegUnit[], b: readonly RegUnit[]): readonly RegUnit[] {
+  let m = unions.get(a);
+  if (!m) {
+    if (unions.size > INTERN_LIMIT) unions.clear();
+    m = new Map();
+    unions.set(a, m);
+  }
+  let r = m.get(b);
+  if (!r) { r = internUnits(merge(a, b)); m.set(b, r); }
+  return r;
+}
+
+/** Interned ResolvedOperand (same position, role, access and registers -> same object). */
+function operandRecord(index: number, role: ResolvedOperand['role'], def: boolean, use: boolean, units: readonly RegUnit[], o: Operand): ResolvedOperand {
+  let r = ROLE_IDS[role];
+  if (r === undefined) { r = roleCount++; ROLE_IDS[role] = r; }
+  const regKey = o.kind === 'reg' ? o.first * 64 + o.count : 0;
+  const key = ((regKey * 64 + r) * 16 + index) * 4 + (def ? 2 : 0) + (use ? 1 : 0);
+  let rec = operandRecords.get(key);
+  if (!rec) {
+    if (operandRecords.size > INTERN_LIMIT) operandRecords.clear();
+    rec = Object.freeze({ index, role, def, use, units });
+    operandRecords.set(key, rec);
+  }
+  lastRecordKey = key;
+  return rec;
 }
 
 /** Frozen unit lists shared by every operand naming the same registers. */
@@ -180,7 +298,7 @@ function unitsOf(o: Operand): readonly RegUnit[] {
   if (!a) {
     const arr: RegUnit[] = new Array(o.count);
     for (let i = 0; i < o.count; i++) arr[i] = o.first + i;
-    a = Object.freeze(arr);
+    a = internUnits(arr);
     unitLists.set(key, a);
   }
   return a;
@@ -213,8 +331,10 @@ export function resolveInstruction(insn: Instruction, target: Target): ResolvedI
   }
 
   // availability
-  const why = unavailableReason(desc, target);
-  if (why !== undefined) fail(insn, `'${insn.mnemonic}' is not available on ${target.name} (${why})`);
+  const memo = memoFor(target);
+  let why = memo.avail.get(desc);
+  if (why === undefined) { why = unavailableReason(desc, target) ?? null; memo.avail.set(desc, why); }
+  if (why !== null) fail(insn, `'${insn.mnemonic}' is not available on ${target.name} (${why})`);
 
   const mods = insn.modifiers;
   const operands = insn.operands;
@@ -225,6 +345,8 @@ export function resolveInstruction(insn: Instruction, target: Target): ResolvedI
   let passesCbsz = 0;
   let passesBlgp = 0;
   let dstAlsoRead = false;
+  /** Atomic cmpswap with return into its data operand: only the first `retUnits` are written. */
+  let retUnits = 0;
 
   // --- forms that depend on modifiers --------------------------------------------------------
   if (mem) {
@@ -237,10 +359,10 @@ export function resolveInstruction(insn: Instruction, target: Target): ResolvedI
       if (desc.encoding === 'flat' || desc.encoding === 'global') {
         specs = [{ role: 'vdst', access: 'd', kind: 'va', width: ret }, ...specs];
       } else {
+        // MUBUF / SMEM: the old value comes back in the data operand (cmpswap: its first half)
         const first = specs[0]!;
-        if (ret === first.width) specs = [{ ...first, access: 'du' }, ...specs.slice(1)];
-        else specs = [{ ...first, access: 'u' }, ...specs.slice(1)];
-        dstAlsoRead = ret !== first.width; // cmpswap: the first half is returned
+        specs = [{ ...first, access: 'du' }, ...specs.slice(1)];
+        if (ret !== first.width) retUnits = ret;
       }
     } else if (hasMod(mods, 'lds') && mem.op === 'load' && desc.encoding !== 'ds') {
       // LDS-DMA spelled as a load with the lds modifier: no data register, LDS address in M0
@@ -249,7 +371,8 @@ export function resolveInstruction(insn: Instruction, target: Target): ResolvedI
       extraUses = [M0];
       infoKey += '+lds';
     } else if (desc.encoding === 'ds' && hasMod(mods, 'gds')) {
-      mem = { ...mem, space: 'gds' };
+      if (mem.space !== 'gws' && !target.has('gds')) fail(insn, `'${insn.mnemonic}': the gds modifier is not available on ${target.name} (needs gds)`);
+      if (mem.space !== 'gws') mem = { ...mem, space: 'gds' };
       extraUses = [M0];
       infoKey += '+gds';
     }
@@ -285,51 +408,66 @@ export function resolveInstruction(insn: Instruction, target: Target): ResolvedI
   }
 
   // --- walk operands -------------------------------------------------------------------------
-  const rops: ResolvedOperand[] = new Array(operands.length);
-  const explicitDefs: RegUnit[] = [];
-  const explicitUses: RegUnit[] = [];
-  for (let i = 0; i < operands.length; i++) {
+  // Unit lists, operand records and record lists are interned (see above): in the common case
+  // resolving an instruction allocates nothing but its result object.
+  const nOps = operands.length;
+  const rops = scratchOps;
+  rops.length = nOps;
+  let opsHash = nOps;
+  let explicitDefs: readonly RegUnit[] = EMPTY;
+  let explicitUses: readonly RegUnit[] = EMPTY;
+  let defsMerged = false;
+  let usesMerged = false;
+  for (let i = 0; i < nOps; i++) {
     const o = operands[i]!;
     const spec = specs[i]!;
     let width = spec.width;
-    if (spec.kind === 'vaddr' && o.kind === 'reg') width = vaddrWidth(desc, mods, operands, i);
+    if (spec.kind === 'vaddr') {
+      width = vaddrWidth(desc, mods, operands);
+      if (o.kind === 'off' && width > 0 && (desc.encoding === 'mubuf' || desc.encoding === 'mtbuf' || desc.encoding === 'global')) {
+        fail(insn, `invalid operand for instruction: '${insn.mnemonic}' needs a VGPR address here, not 'off'`);
+      }
+      if (o.kind === 'reg' && width === 0 && (desc.encoding === 'mubuf' || desc.encoding === 'mtbuf')) {
+        fail(insn, `invalid operand for instruction: '${insn.mnemonic}' has an address VGPR '${o.text}' but neither offen nor idxen`);
+      }
+    }
     checkOperand(insn, spec, o, width, target);
     let def = spec.access !== 'u';
     let use = spec.access !== 'd';
     if (i === 0 && def && dstAlsoRead) use = true;
-    if (spec.kind === 'vaddr' && o.kind === 'off' && width > 0) {
-      fail(insn, `invalid operand for instruction: '${insn.mnemonic}' needs a VGPR address here, not 'off'`);
-    }
     const units = unitsOf(o);
     if (units.length) {
-      if (def) pushAll(explicitDefs, units);
-      if (use) pushAll(explicitUses, units);
+      if (def) {
+        const d = i === 0 && retUnits > 0 ? internUnits(units.slice(0, retUnits)) : units;
+        if (explicitDefs.length === 0) explicitDefs = d;
+        else { explicitDefs = merge(explicitDefs, d); defsMerged = true; }
+      }
+      if (use) {
+        if (explicitUses.length === 0) explicitUses = units;
+        else { explicitUses = merge(explicitUses, units); usesMerged = true; }
+      }
     } else {
       def = false;
       use = false;
     }
-    rops[i] = { index: i, role: spec.role, def, use, units };
+    const rec = operandRecord(i, spec.role, def, use, units, o);
+    rops[i] = rec;
+    opsHash = hashStep(opsHash, lastRecordKey);
   }
-  if (shape && desc.mfma) {
-    // MFMA srcC may be an inline constant; nothing else to do. SMFMAC reads vdst as C (access du).
-  }
+  if (defsMerged) explicitDefs = internUnits(explicitDefs);
+  if (usesMerged) explicitUses = internUnits(explicitUses);
+  const ropsShared = internOperands(rops, opsHash);
 
   // --- implicit registers --------------------------------------------------------------------
   let implicitUses = desc.implicitUses;
-  if (extraUses) {
-    const u = [...implicitUses];
-    pushAll(u, extraUses);
-    implicitUses = u;
-  }
+  if (extraUses) implicitUses = internUnits(merge(implicitUses, extraUses));
   const implicitDefs = desc.implicitDefs;
 
-  let defs: readonly RegUnit[] = explicitDefs;
-  if (implicitDefs.length) { const d = explicitDefs.slice(); pushAll(d, implicitDefs); defs = d; }
-  let uses: readonly RegUnit[] = explicitUses;
-  if (implicitUses.length) { const u = explicitUses.slice(); pushAll(u, implicitUses); uses = u; }
+  const defs = implicitDefs.length ? union(explicitDefs, implicitDefs) : explicitDefs;
+  const uses = implicitUses.length ? union(explicitUses, implicitUses) : explicitUses;
 
   // --- info ---------------------------------------------------------------------------------
-  const info = infoFor(desc, target, infoKey, () => {
+  const info = infoFor(memo, desc, infoKey, () => {
     let counters = desc.counters;
     let events = desc.events;
     if (mem && mem.space === 'gds' && desc.encoding === 'ds') {
@@ -351,13 +489,13 @@ export function resolveInstruction(insn: Instruction, target: Target): ResolvedI
   });
 
   return {
-    insn, info, operands: rops, defs, uses, explicitDefs, explicitUses,
+    insn, info, operands: ropsShared, defs, uses, explicitDefs, explicitUses,
     implicitDefs, implicitUses,
   };
 }
 
 /** Width of a buffer/global/scratch address operand as written with its modifiers. */
-function vaddrWidth(desc: InsnDesc, mods: readonly Modifier[], operands: readonly Operand[], i: number): number {
+function vaddrWidth(desc: InsnDesc, mods: readonly Modifier[], operands: readonly Operand[]): number {
   switch (desc.encoding) {
     case 'mubuf': case 'mtbuf':
       return (hasMod(mods, 'offen') ? 1 : 0) + (hasMod(mods, 'idxen') ? 1 : 0);
@@ -370,7 +508,6 @@ function vaddrWidth(desc: InsnDesc, mods: readonly Modifier[], operands: readonl
     case 'exp':
       return 1;
     default:
-      void i;
       return 0;
   }
 }
@@ -428,11 +565,3 @@ function placeholder(insn: Instruction): ResolvedInsn {
     implicitDefs: EMPTY, implicitUses: EMPTY, unknown: true,
   };
 }
-
-/** Printable register list of a unit set (for messages). */
-export function describeUnits(units: readonly RegUnit[]): string {
-  return units.map((u) => rangeName(u, 1)).join(', ');
-}
-
-// Keep the register-file bases referenced for readers of this module.
-void AGPR_BASE; void VGPR_BASE; void TTMP_BASE;

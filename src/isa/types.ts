@@ -135,6 +135,11 @@ export interface InsnDesc {
   requires: readonly Feature[];
   /** The instruction was removed on targets that have any of these features. */
   removedBy: readonly Feature[];
+  /**
+   * Set for instructions of other GPU generations that none of the five targets has (the
+   * GFX10+ s_waitcnt_vmcnt family, GFX8/GFX10 v_movrel*): the reason, for the error message.
+   */
+  never?: string;
   /** VALU details. */
   valu?: ValuDesc;
   mfma?: MfmaDesc;

@@ -1,0 +1,68 @@
+import { loadFile } from '../load.js';
+import { readInput, writeOutputAtomic } from '../io.js';
+
+import { ConductorError } from '../errors.js';
+import { parseCommandArgs, parseRoundsOrThrow } from '../schedule/commands.js';
+import { applyRounds, type ApplyResult } from '../schedule/session.js';
+import { formatMetrics, parseObjective } from '../schedule/metrics.js';
+
+export interface ApplyCliOptions {
+  moves?: string[];
+  movesFile?: string;
+  kernel?: string;
+  arch?: string;
+  output?: string;
+  json?: boolean;
+  objective?: string;
+  fast?: boolean;
+}
+
+/**
+ * `conductor apply FILE (--moves "CMD" ... | --moves-file F) [--kernel K] [-o OUT] [--json]`.
+ * Exit 0 when every round applied, 1 when a round failed (it was undone), 2 for bad input.
+ * With -o the best schedule reached is written (re-derived and checked clean), never a partial one.
+ */
+export async function commandApply(file: string, opts: ApplyCliOptions): Promise<number> {
+  if ((opts.moves === undefined) === (opts.movesFile === undefined)) {
+    throw new ConductorError('give the commands with --moves "CMD" ... or --moves-file F (one of them)');
+  }
+  const objective = opts.objective !== undefined ? parseObjective(opts.objective) : undefined;
+  const rounds = opts.moves !== undefined
+    ? parseCommandArgs(opts.moves)
+    : parseRoundsOrThrow(await readInput(opts.movesFile!), opts.movesFile);
+  const loaded = await loadFile(file, { arch: opts.arch });
+  const r = applyRounds(loaded, rounds, { kernel: opts.kernel, objective, exact: !opts.fast });
+  if (opts.output) await writeOutputAtomic(opts.output, r.text);
+  if (opts.json) {
+    process.stdout.write(JSON.stringify({
+      file, kernel: r.kernel, arch: r.arch, applied: r.applied, failed: r.failed, warnings: r.warnings,
+      before: r.before, after: r.after, rounds: r.rounds, changedRegions: r.changedRegions, notes: r.notes,
+      output: opts.output ?? null,
+    }, null, 2) + '\n');
+  } else {
+    process.stdout.write(formatApply(file, r, opts.output) + '\n');
+  }
+  return r.failed ? 1 : 0;
+}
+
+export function formatApply(file: string, r: ApplyResult, output?: string): string {
+  const out: string[] = [`${file}: kernel ${r.kernel} (${r.arch})`];
+  for (const rd of r.rounds) {
+    const head = `round ${rd.round}: `;
+    switch (rd.outcome) {
+      case 'accepted': out.push(`${head}applied ${rd.applied.length} command${rd.applied.length === 1 ? '' : 's'}`); break;
+      case 'failed': out.push(`${head}failed, undone: ${rd.reason}`); break;
+      case 'worse': out.push(`${head}reverted: ${rd.reason}`); break;
+      case 'empty': out.push(`${head}no commands${rd.reason ? ` (${rd.reason})` : ''}`); break;
+    }
+    for (const c of rd.applied) out.push(`  ${rd.outcome === 'accepted' ? 'applied' : 'undone '}: ${c}`);
+    if (rd.failed) out.push(`  failed : ${rd.failed.command}${rd.failed.line ? ` (line ${rd.failed.line})` : ''}: ${rd.failed.reason}`);
+    if (rd.outcome === 'accepted') for (const w of rd.warnings) out.push(`  ${w.severity}: ${w.command}: ${w.message}`);
+    if (rd.done) out.push('  done');
+  }
+  out.push(`before: ${formatMetrics(r.before)}`);
+  out.push(`after:  ${formatMetrics(r.after)}`);
+  for (const n of r.notes) out.push(`note: ${n}`);
+  if (output) out.push(`wrote ${output}`);
+  return out.join('\n');
+}

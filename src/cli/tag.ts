@@ -1,0 +1,31 @@
+import { loadFile } from '../load.js';
+import { ConductorError } from '../errors.js';
+import { prepareKernels } from '../schedule/kernel.js';
+import { formatListing, kernelListing } from '../schedule/listing.js';
+
+export interface TagCliOptions {
+  kernel?: string;
+  region?: string;
+  arch?: string;
+  json?: boolean;
+}
+
+/** `conductor tag FILE [--kernel K] [--region R] [--arch T] [--json]`: regions, tags, lines and metrics. */
+export async function commandTag(file: string, opts: TagCliOptions): Promise<number> {
+  let region: number | undefined;
+  if (opts.region !== undefined) {
+    if (!/^\d+$/.test(opts.region)) throw new ConductorError(`--region takes a region number, got '${opts.region}'`);
+    region = Number(opts.region);
+  }
+  const loaded = await loadFile(file, { arch: opts.arch });
+  const kernels = prepareKernels(loaded, { kernel: opts.kernel }).filter((k) => k.n > 0);
+  if (region !== undefined) {
+    for (const k of kernels) {
+      if (region >= k.regions.length) throw new ConductorError(`kernel ${k.name} has ${k.regions.length} regions (0..${k.regions.length - 1}); no region ${region}`);
+    }
+  }
+  const listings = kernels.map((k) => kernelListing(k, region));
+  if (opts.json) process.stdout.write(JSON.stringify({ file, kernels: listings }, null, 2) + '\n');
+  else process.stdout.write(listings.map(formatListing).join('\n\n') + '\n');
+  return 0;
+}

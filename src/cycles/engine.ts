@@ -1,0 +1,516 @@
+/**
+ * The cycle engine: runs a sequence of instruction indices (into a CycleModel) for one wave, or
+ * for N waves interleaved on one SIMD, and returns cycle counts. All state lives in typed arrays
+ * allocated once per model; register state is invalidated by a generation stamp, so a run
+ * allocates nothing and costs O(instructions + register operands).
+ *
+ * Multi-wave arbitration (documented model): the SIMD issues at most one instruction per cycle.
+ * At each step every wave computes the earliest cycle its next instruction could issue (its own
+ * dependencies, waits and issue cadence, the shared pipes' busy times and the issue port); the
+ * wave with the smallest such cycle issues, ties going to the oldest wave (the lowest index:
+ * waves are launched together in index order). Pipes (VALU, matrix, LDS, VMEM, SALU, SMEM,
+ * branch) are shared, so one wave's MFMA or memory traffic delays another's; latency one wave
+ * waits on is filled by the others. s_barrier releases when every unfinished wave of the SIMD
+ * has arrived (the waves are assumed to be one workgroup), `barrier` cycles after the last one.
+ */
+import {
+  type CycleModel, C_BRANCH, C_DS, C_MFMA, C_SCALAR, C_VALU, C_VMEM, F_BARRIER, F_DOT, F_JUMP, F_TRANS, F_VMLOAD,
+  G_EXP, G_SMEM, G_VM, M_MEM, M_SAME, M_SRCAB, M_SRCC, M_VALU, NGROUPS, NPIPES, P_MEM, P_MFMA, P_SALU, P_VALU,
+  R_IMPL, R_SRC2, R_SRCC,
+} from './model.js';
+import { UNIT_COUNT, VGPR_BASE } from '../isa/registers.js';
+
+const U = UNIT_COUNT;
+const VMCAP = 64;
+const LGKMCAP = 32;
+const EXPCAP = 8;
+
+/** Why an instruction issued later than the wave was ready for it. */
+export const W_NONE = 0;
+export const W_DEP = 1;
+export const W_WAIT = 2;
+export const W_PIPE = 3;
+export const W_PORT = 4;
+export const W_FULL = 5;
+export const W_BARRIER = 6;
+export const W_WAW = 7;
+
+/** Dependency kinds (whyB of W_DEP / W_WAW). */
+export const D_RESULT = 0;
+export const D_MFMA_SAME = 1;
+export const D_MFMA_SRCC = 2;
+export const D_MFMA_SRCAB = 3;
+export const D_MFMA_VALU = 4;
+export const D_MFMA_MEM = 5;
+export const D_VALU_MFMA = 6;
+export const D_SGPR_SALU = 7;
+export const D_SGPR_VMEM = 8;
+export const D_SGPR_VALU = 9;
+export const D_TRANS = 10;
+export const D_DOT = 11;
+export const D_BRANCH = 12;
+export const D_MEM = 13;
+
+/** Counters (whyB of W_WAIT / W_FULL). */
+export const K_VM = 0;
+export const K_LGKM = 1;
+export const K_EXP = 2;
+
+/** One issued instruction, as recorded when tracing. */
+export interface TraceRow {
+  /** Position in the sequence. */
+  pos: number;
+  /** Instruction index (into the model / KernelContext.insns). */
+  insn: number;
+  wave: number;
+  /** Cycle it issued. */
+  issue: number;
+  /** Cycles it waited after the wave could have issued it. */
+  stall: number;
+  why: number;
+  whyA: number;
+  whyB: number;
+  /** Cycles until the same wave may issue again. */
+  cost: number;
+}
+
+export interface RunOptions {
+  /** Per position of the sequence: 1 when that branch is taken. */
+  taken?: ArrayLike<number>;
+  /** Collect one TraceRow per issued instruction. */
+  trace?: TraceRow[];
+  /**
+   * false: ignore pipes, issue costs and the issue port (only latencies and waits count):
+   * the critical-path part of the lower bound.
+   */
+  resources?: boolean;
+}
+
+export class CycleEngine {
+  readonly m: CycleModel;
+  private cap = 0;
+  // per wave
+  private t = new Float64Array(0);
+  private maxDone = new Float64Array(0);
+  private readyAt = new Float64Array(0);
+  private defT = new Float64Array(0);
+  private prod = new Int32Array(0);
+  private stamp = new Int32Array(0);
+  private vmDone = new Float64Array(0);
+  private vmIdx = new Int32Array(0);
+  private vmLen = new Int32Array(0);
+  private lgDone = new Float64Array(0);
+  private lgIdx = new Int32Array(0);
+  private lgLen = new Int32Array(0);
+  private exDone = new Float64Array(0);
+  private exIdx = new Int32Array(0);
+  private exLen = new Int32Array(0);
+  private lastDone = new Float64Array(0);
+  private gen = 0;
+  private waves = 1;
+  // shared
+  private readonly pipeFree = new Float64Array(NPIPES);
+  private readonly pipeBy = new Int32Array(NPIPES);
+  private portFree = 0;
+  private resources = true;
+  // scratch
+  private readonly scrT = new Float64Array(VMCAP);
+  private readonly scrI = new Int32Array(VMCAP);
+  private waitIdx = -1;
+  // last earliest() explanation
+  private why = 0;
+  private whyA = -1;
+  private whyB = 0;
+
+  constructor(m: CycleModel) {
+    this.m = m;
+    this.ensure(1);
+  }
+
+  private ensure(w: number): void {
+    if (w <= this.cap) return;
+    const c = Math.max(w, this.cap * 2, 1);
+    this.t = new Float64Array(c);
+    this.maxDone = new Float64Array(c);
+    this.readyAt = new Float64Array(c * U);
+    this.defT = new Float64Array(c * U);
+    this.prod = new Int32Array(c * U);
+    this.stamp = new Int32Array(c * U);
+    this.vmDone = new Float64Array(c * VMCAP);
+    this.vmIdx = new Int32Array(c * VMCAP);
+    this.vmLen = new Int32Array(c);
+    this.lgDone = new Float64Array(c * LGKMCAP);
+    this.lgIdx = new Int32Array(c * LGKMCAP);
+    this.lgLen = new Int32Array(c);
+    this.exDone = new Float64Array(c * EXPCAP);
+    this.exIdx = new Int32Array(c * EXPCAP);
+    this.exLen = new Int32Array(c);
+    this.lastDone = new Float64Array(c * NGROUPS);
+    this.gen = 0;
+    this.cap = c;
+  }
+
+  /** Start a new simulation of `waves` waves at cycle 0 with nothing outstanding. */
+  reset(waves = 1, resources = true): void {
+    this.ensure(waves);
+    this.waves = waves;
+    this.resources = resources;
+    if (++this.gen >= 0x3fffffff) { this.stamp.fill(0); this.gen = 1; }
+    this.t.fill(0, 0, waves);
+    this.maxDone.fill(0, 0, waves);
+    this.vmLen.fill(0, 0, waves);
+    this.lgLen.fill(0, 0, waves);
+    this.exLen.fill(0, 0, waves);
+    this.lastDone.fill(0, 0, waves * NGROUPS);
+    this.pipeFree.fill(0);
+    this.pipeBy.fill(-1);
+    this.portFree = 0;
+  }
+
+  /** Cycle at which wave w may issue its next instruction. */
+  time(w = 0): number { return this.t[w]!; }
+
+  /** Cycle by which wave w has issued everything and every result has arrived. */
+  drained(w = 0): number { return Math.max(this.t[w]!, this.maxDone[w]!); }
+
+  /** Latest drained() over all waves. */
+  drainedAll(): number {
+    let x = 0;
+    for (let w = 0; w < this.waves; w++) x = Math.max(x, this.t[w]!, this.maxDone[w]!);
+    return x;
+  }
+
+  /**
+   * Run positions [from, to) of `seq` on wave 0 (single-wave model), continuing from the
+   * current state. Returns the wave's issue time after the last instruction.
+   */
+  runSingle(seq: ArrayLike<number>, from: number, to: number, opts: RunOptions = {}): number {
+    const taken = opts.taken;
+    const trace = opts.trace;
+    for (let pos = from; pos < to; pos++) {
+      const i = seq[pos]!;
+      const before = this.t[0]!;
+      const e = this.earliest(0, i);
+      const tk = taken !== undefined ? taken[pos] === 1 : (this.m.flags[i]! & F_JUMP) !== 0;
+      this.commit(0, i, e, tk);
+      if (trace) {
+        trace.push({ pos, insn: i, wave: 0, issue: e, stall: e - before, why: e > before ? this.why : 0, whyA: this.whyA, whyB: this.whyB, cost: this.t[0]! - e });
+      }
+    }
+    return this.t[0]!;
+  }
+
+  /**
+   * Run the whole of `seq` on `waves` waves interleaved on one SIMD, from a fresh state.
+   * Returns the cycle at which every wave has drained. Rows of every wave go to opts.trace.
+   */
+  runMulti(seq: ArrayLike<number>, waves: number, opts: RunOptions = {}): number {
+    this.reset(waves, opts.resources ?? true);
+    const len = seq.length;
+    const taken = opts.taken;
+    const trace = opts.trace;
+    const pos = new Int32Array(waves);
+    const atBarrier = new Uint8Array(waves);
+    const arrival = new Float64Array(waves);
+    let active = waves;
+    let waiting = 0;
+    const barrierCost = this.m.params.values['barrier'].value;
+    for (;;) {
+      let best = -1;
+      let bestE = Infinity;
+      let bw = 0; let ba = -1; let bb = 0;
+      for (let w = 0; w < waves; w++) {
+        if (pos[w]! >= len || atBarrier[w]) continue;
+        let e = this.earliest(w, seq[pos[w]!]!);
+        let why = e > this.t[w]! ? this.why : 0;
+        if (this.resources && this.portFree > e) { e = this.portFree; why = W_PORT; }
+        if (e < bestE) { bestE = e; best = w; bw = why; ba = this.whyA; bb = this.whyB; }
+      }
+      if (best < 0) break;
+      const p = pos[best]!;
+      const i = seq[p]!;
+      const before = this.t[best]!;
+      const tk = taken !== undefined ? taken[p] === 1 : (this.m.flags[i]! & F_JUMP) !== 0;
+      this.commit(best, i, bestE, tk);
+      if (this.resources) this.portFree = bestE + 1;
+      if (trace) trace.push({ pos: p, insn: i, wave: best, issue: bestE, stall: bestE - before, why: bestE > before ? bw : 0, whyA: ba, whyB: bb, cost: this.t[best]! - bestE });
+      pos[best] = p + 1;
+      if (p + 1 >= len) active--;
+      if (this.m.flags[i]! & F_BARRIER) {
+        atBarrier[best] = 1;
+        arrival[best] = bestE;
+        waiting++;
+      }
+      if (waiting > 0 && waiting >= active) {
+        let r = 0;
+        for (let w = 0; w < waves; w++) if (atBarrier[w]) r = Math.max(r, arrival[w]!);
+        r += barrierCost;
+        for (let w = 0; w < waves; w++) {
+          if (!atBarrier[w]) continue;
+          atBarrier[w] = 0;
+          if (this.t[w]! < r) this.t[w] = r;
+        }
+        waiting = 0;
+      }
+    }
+    return this.drainedAll();
+  }
+
+  /** Earliest cycle wave w can issue instruction i; sets why/whyA/whyB to the binding constraint. */
+  private earliest(w: number, i: number): number {
+    const m = this.m;
+    let e = this.t[w]!;
+    let why = 0; let whyA = -1; let whyB = 0;
+    if (this.resources) {
+      const pipeFree = this.pipeFree;
+      const pa = m.pipeA[i]!;
+      if (pa !== 0 && pipeFree[pa]! > e) { e = pipeFree[pa]!; why = W_PIPE; whyA = this.pipeBy[pa]!; whyB = pa; }
+      const pb = m.pipeB[i]!;
+      if (pb !== 0 && pipeFree[pb]! > e) { e = pipeFree[pb]!; why = W_PIPE; whyA = this.pipeBy[pb]!; whyB = pb; }
+    }
+    const base = w * U;
+    const gen = this.gen;
+    const stamp = this.stamp;
+    const prod = this.prod;
+    const readyAt = this.readyAt;
+    const defT = this.defT;
+    const pkA = m.pk;
+    const flags = m.flags;
+    const cc = m.cc[i]!;
+    const useUnit = m.useUnit;
+    const useRole = m.useRole;
+    // register reads
+    const ue = m.useStart[i + 1]!;
+    for (let k = m.useStart[i]!; k < ue; k++) {
+      const u = useUnit[k]!;
+      const o = base + u;
+      if (stamp[o] !== gen) continue;
+      const p = prod[o]!;
+      const pk = pkA[p]!;
+      let r: number;
+      let d = D_RESULT;
+      if (pk === P_MFMA) {
+        let slot: number;
+        if (cc === C_MFMA) {
+          if (useRole[k] === R_SRCC) {
+            const same = m.mfmaDstFirst[p] === m.mfmaCFirst[i] && m.mfmaDstCount[p] === m.mfmaCCount[i] && m.passes[p] === m.passes[i];
+            slot = same ? M_SAME : M_SRCC; d = same ? D_MFMA_SAME : D_MFMA_SRCC;
+          } else { slot = M_SRCAB; d = D_MFMA_SRCAB; }
+        } else if (cc === C_VMEM || cc === C_DS) { slot = M_MEM; d = D_MFMA_MEM; } else { slot = M_VALU; d = D_MFMA_VALU; }
+        r = defT[o]! + m.mfmaLat[p * 5 + slot]!;
+      } else {
+        r = readyAt[o]!;
+        if (pk === P_MEM) d = D_MEM;
+        else if (pk === P_VALU) {
+          const dt = defT[o]!;
+          if (cc === C_MFMA) {
+            if (u >= VGPR_BASE) { const x = dt + m.valuToMfma; if (x > r) { r = x; d = D_VALU_MFMA; } }
+          } else if (u < VGPR_BASE) {
+            if (cc === C_SCALAR) { const x = dt + m.sgprToSalu; if (x > r) { r = x; d = D_SGPR_SALU; } }
+            else if (cc === C_VMEM) { const x = dt + m.sgprToVmem; if (x > r) { r = x; d = D_SGPR_VMEM; } }
+            else if (cc === C_VALU && useRole[k] !== R_IMPL) { const x = dt + m.sgprToValu; if (x > r) { r = x; d = D_SGPR_VALU; } }
+          }
+          const fp = flags[p]!;
+          if (fp !== 0) {
+            if ((fp & F_TRANS) !== 0 && cc === C_VALU && (flags[i]! & F_TRANS) === 0) {
+              const x = dt + m.transToValu; if (x > r) { r = x; d = D_TRANS; }
+            }
+            if ((fp & F_DOT) !== 0 && !(useRole[k] === R_SRC2 && m.opId[p] === m.opId[i])) {
+              const x = dt + m.dotLat; if (x > r) { r = x; d = D_DOT; }
+            }
+          }
+          if (cc === C_BRANCH) { const x = dt + m.lat[p]! + m.afterWrite; if (x > r) { r = x; d = D_BRANCH; } }
+        } else if (pk === P_SALU && cc === C_BRANCH) {
+          const x = defT[o]! + m.lat[p]! + m.afterWrite; if (x > r) { r = x; d = D_BRANCH; }
+        }
+      }
+      if (r > e) { e = r; why = W_DEP; whyA = p; whyB = d; }
+    }
+    // register writes over results still in flight (memory, MFMA)
+    const defUnit = m.defUnit;
+    const de = m.defStart[i + 1]!;
+    for (let k = m.defStart[i]!; k < de; k++) {
+      const o = base + defUnit[k]!;
+      if (stamp[o] !== gen) continue;
+      const p = prod[o]!;
+      const pk = pkA[p]!;
+      let r: number;
+      if (pk === P_MEM) {
+        // VMEM loads write VGPRs in order: a later VMEM load to the same register need not wait
+        if ((flags[p]! & F_VMLOAD) !== 0 && (flags[i]! & F_VMLOAD) !== 0) continue;
+        r = readyAt[o]!;
+      } else if (pk === P_MFMA && cc !== C_MFMA) {
+        r = defT[o]! + m.mfmaLat[p * 5 + (cc === C_VMEM || cc === C_DS ? M_MEM : M_VALU)]!;
+      } else continue;
+      if (r > e) { e = r; why = W_WAW; whyA = p; whyB = pk === P_MEM ? D_MEM : D_MFMA_VALU; }
+    }
+    // s_waitcnt
+    const wv = m.wVm[i]!;
+    if (wv >= 0) {
+      const r = this.waitCounter(this.vmDone, this.vmIdx, w * VMCAP, this.vmLen[w]!, e, wv, true);
+      if (r > e) { e = r; why = W_WAIT; whyA = this.waitIdx; whyB = K_VM; }
+    }
+    const wl = m.wLgkm[i]!;
+    if (wl >= 0) {
+      const r = this.waitCounter(this.lgDone, this.lgIdx, w * LGKMCAP, this.lgLen[w]!, e, wl, false);
+      if (r > e) { e = r; why = W_WAIT; whyA = this.waitIdx; whyB = K_LGKM; }
+    }
+    const wx = m.wExp[i]!;
+    if (wx >= 0) {
+      const r = this.waitCounter(this.exDone, this.exIdx, w * EXPCAP, this.exLen[w]!, e, wx, false);
+      if (r > e) { e = r; why = W_WAIT; whyA = this.waitIdx; whyB = K_EXP; }
+    }
+    // counter capacity
+    if (pkA[i] === P_MEM) {
+      const vi = m.vmInc[i]!;
+      if (vi > 0 && this.vmLen[w]! > m.vmMax - vi) {
+        const r = this.waitCounter(this.vmDone, this.vmIdx, w * VMCAP, this.vmLen[w]!, e, m.vmMax - vi, true);
+        if (r > e) { e = r; why = W_FULL; whyA = this.waitIdx; whyB = K_VM; }
+      }
+      const li = m.lgkmInc[i]!;
+      if (li > 0 && this.lgLen[w]! > m.lgkmMax - li) {
+        const r = this.waitCounter(this.lgDone, this.lgIdx, w * LGKMCAP, this.lgLen[w]!, e, m.lgkmMax - li, false);
+        if (r > e) { e = r; why = W_FULL; whyA = this.waitIdx; whyB = K_LGKM; }
+      }
+      const xi = m.expInc[i]!;
+      if (xi > 0 && this.exLen[w]! > m.expMax - xi) {
+        const r = this.waitCounter(this.exDone, this.exIdx, w * EXPCAP, this.exLen[w]!, e, m.expMax - xi, false);
+        if (r > e) { e = r; why = W_FULL; whyA = this.waitIdx; whyB = K_EXP; }
+      }
+    }
+    this.why = why; this.whyA = whyA; this.whyB = whyB;
+    return e;
+  }
+
+  /**
+   * Cycle (>= e) at which at most `n` entries of a counter are outstanding; waitIdx gets the
+   * instruction whose completion ends the wait. `sorted`: completion times are in push order.
+   */
+  private waitCounter(done: Float64Array, idx: Int32Array, off: number, len: number, e: number, n: number, sorted: boolean): number {
+    if (len <= n) return e;
+    if (sorted) {
+      // entries are non-decreasing: skip the completed prefix
+      let first = 0;
+      while (first < len && done[off + first]! <= e) first++;
+      const live = len - first;
+      if (live <= n) return e;
+      const k = off + first + (live - n - 1);
+      this.waitIdx = idx[k]!;
+      return done[k]!;
+    }
+    const st = this.scrT;
+    const si = this.scrI;
+    let c = 0;
+    for (let j = 0; j < len; j++) {
+      const x = done[off + j]!;
+      if (x <= e) continue;
+      // insertion into the sorted scratch
+      let q = c++;
+      while (q > 0 && st[q - 1]! > x) { st[q] = st[q - 1]!; si[q] = si[q - 1]!; q--; }
+      st[q] = x; si[q] = idx[off + j]!;
+    }
+    if (c <= n) return e;
+    this.waitIdx = si[c - n - 1]!;
+    return st[c - n - 1]!;
+  }
+
+  /** Drop completed entries (done <= e) keeping order; returns the new length. */
+  private prune(done: Float64Array, idx: Int32Array, off: number, len: number, e: number): number {
+    let k = 0;
+    for (let j = 0; j < len; j++) {
+      const x = done[off + j]!;
+      if (x > e) { done[off + k] = x; idx[off + k] = idx[off + j]!; k++; }
+    }
+    return k;
+  }
+
+  private commit(w: number, i: number, e: number, taken: boolean): void {
+    const m = this.m;
+    let md = this.maxDone[w]!;
+    if (this.resources) {
+      const pa = m.pipeA[i]!;
+      if (pa !== 0) { const x = e + m.occA[i]!; this.pipeFree[pa] = x; this.pipeBy[pa] = i; if (x > md) md = x; }
+      const pb = m.pipeB[i]!;
+      if (pb !== 0) { const x = e + m.occB[i]!; this.pipeFree[pb] = x; this.pipeBy[pb] = i; if (x > md) md = x; }
+    }
+    let ready: number;
+    if (m.pk[i] === P_MEM) {
+      const lat = m.lat[i]!;
+      ready = e + lat;
+      const lg = w * NGROUPS;
+      const vi = m.vmInc[i]!;
+      if (vi > 0) {
+        let d = e + lat;
+        if (this.lastDone[lg + G_VM]! > d) d = this.lastDone[lg + G_VM]!;
+        this.lastDone[lg + G_VM] = d;
+        const off = w * VMCAP;
+        let len = this.prune(this.vmDone, this.vmIdx, off, this.vmLen[w]!, e);
+        for (let k = 0; k < vi && len < VMCAP; k++) { this.vmDone[off + len] = d; this.vmIdx[off + len] = i; len++; }
+        this.vmLen[w] = len;
+        if (d > ready) ready = d;
+      }
+      const li = m.lgkmInc[i]!;
+      if (li > 0) {
+        const g = m.lgkmGroup[i]!;
+        let d = e + lat;
+        if (g !== G_SMEM) {
+          if (this.lastDone[lg + g]! > d) d = this.lastDone[lg + g]!;
+          this.lastDone[lg + g] = d;
+        }
+        const off = w * LGKMCAP;
+        let len = this.prune(this.lgDone, this.lgIdx, off, this.lgLen[w]!, e);
+        for (let k = 0; k < li && len < LGKMCAP; k++) { this.lgDone[off + len] = d; this.lgIdx[off + len] = i; len++; }
+        this.lgLen[w] = len;
+        if (d > ready) ready = d;
+      }
+      const xi = m.expInc[i]!;
+      if (xi > 0) {
+        let d = e + lat;
+        if (this.lastDone[lg + G_EXP]! > d) d = this.lastDone[lg + G_EXP]!;
+        this.lastDone[lg + G_EXP] = d;
+        const off = w * EXPCAP;
+        let len = this.prune(this.exDone, this.exIdx, off, this.exLen[w]!, e);
+        for (let k = 0; k < xi && len < EXPCAP; k++) { this.exDone[off + len] = d; this.exIdx[off + len] = i; len++; }
+        this.exLen[w] = len;
+        if (d > ready) ready = d;
+      }
+    } else {
+      ready = e + m.lat[i]!;
+    }
+    if (ready > md) md = ready;
+    const base = w * U;
+    const gen = this.gen;
+    const ds = m.defStart[i]!;
+    const de = m.defStart[i + 1]!;
+    for (let k = ds; k < de; k++) {
+      const o = base + m.defUnit[k]!;
+      this.stamp[o] = gen;
+      this.prod[o] = i;
+      this.defT[o] = e;
+      this.readyAt[o] = ready;
+    }
+    let t: number;
+    if (this.resources) t = e + (taken ? m.issueTaken[i]! : m.issue[i]!);
+    else t = e;
+    this.t[w] = t;
+    if (t > md) md = t;
+    this.maxDone[w] = md;
+  }
+
+  /** Sum of issue costs and per-pipe occupancy of a sequence (resource part of the lower bound). */
+  resourceSums(seq: ArrayLike<number>, from: number, to: number, taken?: ArrayLike<number>): { issue: number; pipes: Float64Array } {
+    const m = this.m;
+    const pipes = new Float64Array(NPIPES);
+    let issue = 0;
+    for (let pos = from; pos < to; pos++) {
+      const i = seq[pos]!;
+      const tk = taken !== undefined ? taken[pos] === 1 : (m.flags[i]! & F_JUMP) !== 0;
+      issue += tk ? m.issueTaken[i]! : m.issue[i]!;
+      pipes[m.pipeA[i]!] += m.occA[i]!;
+      pipes[m.pipeB[i]!] += m.occB[i]!;
+    }
+    pipes[0] = 0;
+    return { issue, pipes };
+  }
+}
+

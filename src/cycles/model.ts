@@ -1,0 +1,440 @@
+/**
+ * The per-kernel precomputation of the cycle model: every instruction of a KernelContext turned
+ * once into numbers in typed arrays (pipe, occupancy, issue cost, result latency, memory
+ * completion, counter effects, register uses with their role, MFMA consumer latencies), so that
+ * the engine (engine.ts) evaluates any order of any region without looking at an instruction
+ * object again.
+ *
+ * Model rules (the numbers come from the target's CycleParams, src/targets/latency.ts):
+ * - One wave issues in order. After an instruction issues at cycle t, the wave's next
+ *   instruction may issue at t + issue (one slot, 4 cycles, for almost everything; s_nop N:
+ *   (N+1) slots; s_barrier: `barrier`; a taken branch: `branch.taken`; saveexec / setreg:
+ *   `salu.long`).
+ * - Each instruction holds a pipe (SALU, VALU, matrix, LDS, VMEM, SMEM, branch) for its
+ *   occupancy; the next instruction needing a busy pipe waits. An MFMA holds the VALU port for
+ *   `mfma.issue` and the matrix pipe for passes x `mfma.pass`, so independent VALU work issues
+ *   while it runs.
+ * - A register read waits for the producer's result: ALU results after their latency;
+ *   memory results when the memory operation completes; MFMA results after (1 + W) slots where
+ *   W is the wait-state count of the hazard tables for that consumer (SrcC chain, SrcC overlap,
+ *   SrcA/B, VALU, memory). Special forwarding cases: VALU -> MFMA, VALU SGPR -> scalar / VMEM /
+ *   VALU, transcendental -> VALU, DOT -> other opcode, ALU -> conditional branch.
+ * - Memory operations complete `latency` after issue, in issue order within their counter group
+ *   (all VMEM together; LDS; GDS; messages; FLAT), SMEM out of order. s_waitcnt waits until each
+ *   named counter has at most N operations outstanding. A memory instruction whose counter is
+ *   full waits for the oldest to complete.
+ */
+import type { KernelContext } from '../check/types.js';
+import type { ResolvedInsn } from '../isa/types.js';
+import { lookupInsn } from '../isa/catalogue.js';
+import { UNIT_COUNT, VGPR_BASE } from '../isa/registers.js';
+import { defaultCycleParams, MFMA_PASS_COUNTS, mfmaParamKey, type CycleParams, type MfmaTableKind, type ParamKey } from '../targets/latency.js';
+import type { Target } from '../targets/types.js';
+
+export const PIPE_NONE = 0;
+export const PIPE_SALU = 1;
+export const PIPE_VALU = 2;
+export const PIPE_MATRIX = 3;
+export const PIPE_LDS = 4;
+export const PIPE_VMEM = 5;
+export const PIPE_SMEM = 6;
+export const PIPE_BRANCH = 7;
+export const NPIPES = 8;
+export const PIPE_NAMES = ['none', 'salu', 'valu', 'matrix', 'lds', 'vmem', 'smem', 'branch'] as const;
+
+/** Consumer class. */
+export const C_SCALAR = 0;
+export const C_VALU = 1;
+export const C_MFMA = 2;
+export const C_VMEM = 3;
+export const C_DS = 4;
+export const C_BRANCH = 5;
+export const C_NONE = 6;
+
+/** Producer kind. */
+export const P_SALU = 0;
+export const P_VALU = 1;
+export const P_MFMA = 2;
+export const P_MEM = 3;
+export const P_OTHER = 4;
+
+/** Operand roles of a register read, ordered by strictness (the strictest wins per unit). */
+export const R_IMPL = 1;
+export const R_SRC2 = 2;
+export const R_SRCC = 3;
+export const R_EXPL = 4;
+export const R_SRCAB = 5;
+
+/** Flags. */
+export const F_TRANS = 1;
+export const F_DOT = 2;
+export const F_VMLOAD = 4;
+export const F_CJUMP = 8;
+export const F_JUMP = 16;
+export const F_END = 32;
+export const F_BARRIER = 64;
+
+/** Counter groups (completion order is kept within a group). */
+export const G_VM = 0;
+export const G_LDS = 1;
+export const G_GDS = 2;
+export const G_SMEM = 3; // out of order
+export const G_MSG = 4;
+export const G_FLAT = 5;
+export const G_EXP = 6;
+export const NGROUPS = 7;
+
+/** MFMA consumer slots in CycleModel.mfmaLat (5 per instruction). */
+export const M_SAME = 0;
+export const M_SRCC = 1;
+export const M_SRCAB = 2;
+export const M_VALU = 3;
+export const M_MEM = 4;
+
+export interface CycleModel {
+  ctx: KernelContext;
+  params: CycleParams;
+  target: Target;
+  n: number;
+  pipeA: Uint8Array;
+  occA: Float64Array;
+  pipeB: Uint8Array;
+  occB: Float64Array;
+  /** Cycles until the same wave may issue again (not taken). */
+  issue: Float64Array;
+  /** Same, when the instruction is a branch that is taken. */
+  issueTaken: Float64Array;
+  /** Result latency from issue (ALU); completion latency from issue (memory). */
+  lat: Float64Array;
+  cc: Uint8Array;
+  pk: Uint8Array;
+  flags: Uint8Array;
+  /** Interned mnemonic (DOT same-opcode chains). */
+  opId: Int32Array;
+  passes: Uint8Array;
+  /** 5 latencies (cycles from issue) per instruction for MFMA producers: M_SAME..M_MEM. */
+  mfmaLat: Float64Array;
+  mfmaDstFirst: Int32Array;
+  mfmaDstCount: Int32Array;
+  mfmaCFirst: Int32Array;
+  mfmaCCount: Int32Array;
+  vmInc: Uint8Array;
+  lgkmInc: Uint8Array;
+  expInc: Uint8Array;
+  /** Counter group of the lgkm increment (G_LDS, G_GDS, G_SMEM, G_MSG, G_FLAT). */
+  lgkmGroup: Uint8Array;
+  /** s_waitcnt counts (-1 = not waited on). */
+  wVm: Int8Array;
+  wLgkm: Int8Array;
+  wExp: Int8Array;
+  useStart: Int32Array;
+  useUnit: Int16Array;
+  useRole: Uint8Array;
+  defStart: Int32Array;
+  defUnit: Int16Array;
+  /** Scalars in cycles. */
+  slot: number;
+  valuToMfma: number;
+  sgprToSalu: number;
+  sgprToVmem: number;
+  sgprToValu: number;
+  transToValu: number;
+  dotLat: number;
+  afterWrite: number;
+  vmMax: number;
+  lgkmMax: number;
+  expMax: number;
+}
+
+function num(p: CycleParams, k: ParamKey): number {
+  return p.values[k].value;
+}
+
+function passIndexValue(n: number): number {
+  for (const p of MFMA_PASS_COUNTS) if (n <= p) return p;
+  return 16;
+}
+
+/** SGPR-class units (s0..s105, vcc, ttmp, m0, exec, scc, mode): below the first VGPR. */
+export function isScalarUnit(u: number): boolean {
+  return u < VGPR_BASE;
+}
+
+const DP_SLOW = /^v_(fma|fmac|mul|rcp|rsq|sqrt|div_fmas|trig_preop)_f64$/;
+
+/** Build the model of a kernel (the engine caches it per context and parameter set). */
+export function buildCycleModel(ctx: KernelContext, params?: CycleParams): CycleModel {
+  const p = params ?? defaultCycleParams(ctx.target);
+  const insns = ctx.insns;
+  const n = insns.length;
+  const slot = num(p, 'slot');
+  const m: CycleModel = {
+    ctx, params: p, target: ctx.target, n,
+    pipeA: new Uint8Array(n), occA: new Float64Array(n), pipeB: new Uint8Array(n), occB: new Float64Array(n),
+    issue: new Float64Array(n), issueTaken: new Float64Array(n), lat: new Float64Array(n),
+    cc: new Uint8Array(n), pk: new Uint8Array(n), flags: new Uint8Array(n), opId: new Int32Array(n),
+    passes: new Uint8Array(n), mfmaLat: new Float64Array(n * 5),
+    mfmaDstFirst: new Int32Array(n).fill(-1), mfmaDstCount: new Int32Array(n),
+    mfmaCFirst: new Int32Array(n).fill(-1), mfmaCCount: new Int32Array(n),
+    vmInc: new Uint8Array(n), lgkmInc: new Uint8Array(n), expInc: new Uint8Array(n), lgkmGroup: new Uint8Array(n),
+    wVm: new Int8Array(n).fill(-1), wLgkm: new Int8Array(n).fill(-1), wExp: new Int8Array(n).fill(-1),
+    useStart: new Int32Array(n + 1), useUnit: new Int16Array(0), useRole: new Uint8Array(0),
+    defStart: new Int32Array(n + 1), defUnit: new Int16Array(0),
+    slot,
+    valuToMfma: slot * (1 + num(p, 'valu.toMfma.ws')),
+    sgprToSalu: num(p, 'valu.sgprToSalu'),
+    sgprToVmem: slot * (1 + num(p, 'valu.sgprToVmem.ws')),
+    sgprToValu: slot * (1 + num(p, 'valu.sgprToValu.ws')),
+    transToValu: num(p, 'valu.trans.latency') + slot * num(p, 'valu.transToValu.ws'),
+    dotLat: slot * (1 + num(p, 'valu.dot.ws')),
+    afterWrite: num(p, 'branch.afterWrite'),
+    vmMax: ctx.target.counters.vmcnt.value,
+    lgkmMax: ctx.target.counters.lgkmcnt.value,
+    expMax: ctx.target.counters.expcnt.value,
+  };
+  const ids = new Map<string, number>();
+  const useU: number[] = [];
+  const useR: number[] = [];
+  const defU: number[] = [];
+  const roleOf = new Map<number, number>();
+  const nopMax = ctx.target.maxNopImmCounted.value;
+  for (let i = 0; i < n; i++) {
+    const r = insns[i]!;
+    classify(m, p, r, i, nopMax, ctx.cfg.control[i]!);
+    const base = r.insn.base;
+    let id = ids.get(base);
+    if (id === undefined) { id = ids.size; ids.set(base, id); }
+    m.opId[i] = id;
+    // uses with roles
+    roleOf.clear();
+    const isMfma = r.info.cls === 'mfma';
+    for (const o of r.operands) {
+      if (!o.use) continue;
+      let role = R_EXPL;
+      if (isMfma) {
+        if (o.role === 'srcC' || o.role === 'vdst') role = R_SRCC;
+        else role = R_SRCAB;
+      } else if (o.role === 'src2' || (o.role === 'vdst' && o.def)) {
+        role = R_SRC2;
+      }
+      for (const u of o.units) {
+        const prev = roleOf.get(u);
+        if (prev === undefined || role > prev) roleOf.set(u, role);
+      }
+      if (isMfma && role === R_SRCC && o.units.length > 0) {
+        m.mfmaCFirst[i] = o.units[0]!;
+        m.mfmaCCount[i] = o.units.length;
+      }
+    }
+    for (const u of r.uses) if (!roleOf.has(u)) roleOf.set(u, R_IMPL);
+    m.useStart[i] = useU.length;
+    for (const [u, role] of roleOf) { useU.push(u); useR.push(role); }
+    m.defStart[i] = defU.length;
+    for (const u of r.defs) defU.push(u);
+    if (isMfma) {
+      const d = r.operands.find((o) => o.def);
+      if (d && d.units.length > 0) { m.mfmaDstFirst[i] = d.units[0]!; m.mfmaDstCount[i] = d.units.length; }
+    }
+  }
+  m.useStart[n] = useU.length;
+  m.defStart[n] = defU.length;
+  m.useUnit = Int16Array.from(useU);
+  m.useRole = Uint8Array.from(useR);
+  m.defUnit = Int16Array.from(defU);
+  for (const u of useU) if (u < 0 || u >= UNIT_COUNT) throw new Error(`cycle model: register unit ${u} out of range`);
+  return m;
+}
+
+function classify(m: CycleModel, p: CycleParams, r: ResolvedInsn, i: number, nopMax: number, control: string): void {
+  const slot = m.slot;
+  const info = r.info;
+  const base = r.insn.base;
+  const v = (k: ParamKey) => num(p, k);
+  let pipeA = PIPE_SALU; let occA = slot; let pipeB = PIPE_NONE; let occB = 0;
+  let issue = slot; let issueTaken = slot; let lat = v('salu');
+  let cc = C_SCALAR; let pk = P_SALU; let flags = 0;
+  let memLat = -1;
+  switch (info.cls) {
+    case 'salu':
+      if (/_saveexec_b64$/.test(base) || /^s_(and|or|xor|andn2|orn2|nand|nor|xnor)n?\d?_wrexec_b64$/.test(base)) { issue = v('salu.long'); lat = v('salu.long'); }
+      issueTaken = issue;
+      break;
+    case 'other':
+      if (info.mem) {
+        const scalar = info.mem.space === 'scalar';
+        pipeA = scalar ? PIPE_SMEM : PIPE_VMEM;
+        if (!scalar) cc = C_VMEM;
+        if (info.counters.vm + info.counters.lgkm + info.counters.exp > 0) { pk = P_MEM; memLat = scalar ? v('smem.latency') : v('vmem.latency'); }
+      }
+      if (base.startsWith('s_setreg')) { issue = v('salu.long'); lat = v('salu.long'); }
+      else if (base === 's_sleep') {
+        const imm = r.insn.operands[0];
+        const k = imm && imm.kind === 'imm' ? imm.value & 0x7f : 1;
+        issue = Math.max(slot, k * v('sleep.unit'));
+      }
+      issueTaken = issue;
+      break;
+    case 'smem': {
+      pipeA = PIPE_SMEM;
+      const dw = info.mem?.dwords ?? 1;
+      occA = dw <= 4 ? v('smem.issue.x4') : dw <= 8 ? v('smem.issue.x8') : v('smem.issue.x16');
+      memLat = v('smem.latency');
+      pk = P_MEM;
+      break;
+    }
+    case 'valu':
+    case 'nop':
+      if (info.cls === 'nop' && base === 's_nop') {
+        pipeA = PIPE_NONE; occA = 0; cc = C_NONE; pk = P_OTHER;
+        const op = r.insn.operands[0];
+        const k = op && op.kind === 'imm' ? Math.max(0, Math.min(op.value, nopMax)) : 0;
+        issue = issueTaken = slot * (k + 1);
+        lat = 0;
+        break;
+      }
+      if (info.cls === 'nop' && base === 'ds_nop') {
+        pipeA = PIPE_LDS; occA = v('ds.other'); cc = C_NONE; pk = P_OTHER; lat = 0;
+        break;
+      }
+      pipeA = PIPE_VALU; cc = C_VALU; pk = P_VALU;
+      switch (info.latency) {
+        case 'valu_trans':
+          occA = v('valu.trans'); lat = v('valu.trans.latency'); flags |= F_TRANS; break;
+        case 'valu_quarter':
+          occA = lat = v('valu.quarter'); break;
+        case 'valu_64':
+          occA = lat = v('valu.64'); break;
+        case 'valu_dp': {
+          const f = v('valu.dpFactor') * (DP_SLOW.test(base) ? v('valu.dp.slow') : v('valu.dp.fast'));
+          occA = lat = Math.max(v('valu'), f);
+          if (info.desc.valu?.trans) { occA = Math.max(occA, v('valu.trans')); lat = Math.max(lat, v('valu.trans.latency')); flags |= F_TRANS; }
+          break;
+        }
+        case 'valu_dot':
+          occA = lat = v('valu.dot'); flags |= F_DOT; break;
+        default:
+          occA = lat = v('valu');
+      }
+      if (info.cls === 'nop') { cc = C_NONE; pk = P_OTHER; lat = 0; }
+      break;
+    case 'mfma': {
+      pipeA = PIPE_VALU; occA = v('mfma.issue');
+      const passes = info.mfma?.passes ?? 8;
+      pipeB = PIPE_MATRIX; occB = passes * v('mfma.pass');
+      cc = C_MFMA; pk = P_MFMA;
+      m.passes[i] = passes;
+      const kind: MfmaTableKind = info.mfma?.kind === 'sgemm' ? 'sgemm' : info.mfma?.kind === 'dgemm' ? 'dgemm' : 'xdl';
+      const pn = passIndexValue(passes);
+      const ws = (c: 'srcCSame' | 'srcC' | 'srcAB' | 'valu' | 'mem') => {
+        // wait states are counted in slots beyond the producer's own slot
+        const w = num(p, mfmaParamKey(kind, c, pn));
+        return slot * (1 + w);
+      };
+      // the matrix pipe is busy for the passes anyway: a consumer never sees the result before
+      // the producer's passes end (SrcC chains forward at that point)
+      m.mfmaLat[i * 5 + M_SAME] = Math.max(ws('srcCSame'), occB);
+      m.mfmaLat[i * 5 + M_SRCC] = Math.max(ws('srcC'), occB);
+      m.mfmaLat[i * 5 + M_SRCAB] = Math.max(ws('srcAB'), occB);
+      m.mfmaLat[i * 5 + M_VALU] = Math.max(ws('valu'), occB);
+      m.mfmaLat[i * 5 + M_MEM] = Math.max(ws('mem'), occB);
+      lat = m.mfmaLat[i * 5 + M_VALU]!;
+      break;
+    }
+    case 'vmem':
+    case 'flat': {
+      pipeA = PIPE_VMEM; cc = C_VMEM; pk = P_MEM;
+      const mem = info.mem;
+      const dw = mem?.dwords ?? 1;
+      const op = mem?.op ?? 'load';
+      if (op === 'load' || op === 'load-lds') occA = dw <= 1 ? v('vmem.issue.load.x1') : dw <= 2 ? v('vmem.issue.load.x2') : v('vmem.issue.load.x4');
+      else if (op === 'store' || op === 'store-lds') occA = v('vmem.issue.store');
+      else if (op === 'atomic' || op === 'atomic-rtn') occA = /cmpswap/.test(base) ? v('vmem.issue.cmpswap') : v('vmem.issue.atomic');
+      else occA = slot;
+      if (info.cls === 'flat') memLat = v('flat.latency');
+      else memLat = op === 'store' || op === 'atomic' ? v('vmem.store.latency') : v('vmem.latency');
+      if (info.events.includes('vmem-load')) flags |= F_VMLOAD;
+      break;
+    }
+    case 'ds': {
+      pipeA = PIPE_LDS; cc = C_DS; pk = P_MEM;
+      const mem = info.mem;
+      const dw = mem?.dwords ?? 1;
+      const op = mem?.op ?? 'other';
+      if (op === 'load') occA = dw <= 1 ? v('ds.read.x1') : dw <= 2 ? v('ds.read.x2') : v('ds.read.x4');
+      else if (op === 'store') occA = dw <= 1 ? v('ds.write.x1') : dw <= 2 ? v('ds.write.x2') : dw <= 3 ? v('ds.write.x3') : v('ds.write.x4');
+      else if ((op === 'atomic' || op === 'atomic-rtn') && mem?.space === 'lds' && !/^ds_(append|consume)$/.test(base)) occA = dw <= 1 ? v('ds.atomic.x1') : v('ds.atomic.x2');
+      else occA = v('ds.other');
+      memLat = Math.max(v('ds.latency'), occA + slot);
+      break;
+    }
+    case 'export':
+      pipeA = PIPE_VMEM; cc = C_VMEM; pk = P_MEM; memLat = v('export.latency');
+      break;
+    case 'branch':
+      if (control === 'none') break; // s_getpc_b64: a scalar ALU op
+      pipeA = PIPE_BRANCH; occA = slot; cc = C_BRANCH; pk = P_OTHER; lat = slot;
+      issue = v('branch');
+      issueTaken = v('branch.taken');
+      if (control === 'cjump') flags |= F_CJUMP;
+      else flags |= F_JUMP;
+      break;
+    case 'barrier':
+      pipeA = PIPE_NONE; occA = 0; cc = C_NONE; pk = P_OTHER; lat = 0;
+      issue = issueTaken = v('barrier'); flags |= F_BARRIER;
+      break;
+    case 'waitcnt': {
+      pipeA = PIPE_NONE; occA = 0; cc = C_NONE; pk = P_OTHER; lat = 0;
+      const op = r.insn.operands[0];
+      if (op && op.kind === 'waitcnt') {
+        if (op.vmcnt !== undefined && op.vmcnt < m.target.counters.vmcnt.value) m.wVm[i] = op.vmcnt;
+        if (op.lgkmcnt !== undefined && op.lgkmcnt < m.target.counters.lgkmcnt.value) m.wLgkm[i] = op.lgkmcnt;
+        if (op.expcnt !== undefined && op.expcnt < m.target.counters.expcnt.value) m.wExp[i] = op.expcnt;
+      }
+      break;
+    }
+    case 'message':
+      pipeA = PIPE_SALU; cc = C_SCALAR; pk = P_MEM; memLat = v('message.latency');
+      if (control === 'trap') { flags |= F_JUMP; issueTaken = v('branch.taken'); }
+      break;
+    case 'endpgm':
+      pipeA = PIPE_NONE; occA = 0; cc = C_NONE; pk = P_OTHER; lat = 0; flags |= F_END;
+      break;
+  }
+  // per-instruction calibration
+  const o = p.insn[base];
+  if (o) {
+    if (o.occupancy) { if (pipeB === PIPE_MATRIX) occB = o.occupancy.value; else occA = o.occupancy.value; }
+    if (o.issue) { issue = o.issue.value; if (!(flags & (F_CJUMP | F_JUMP))) issueTaken = issue; }
+    if (o.latency) {
+      if (pk === P_MFMA) {
+        for (let k = M_SRCC; k <= M_MEM; k++) m.mfmaLat[i * 5 + k] = o.latency.value;
+        lat = o.latency.value;
+      } else if (memLat >= 0) memLat = o.latency.value;
+      else lat = o.latency.value;
+    }
+  }
+  m.pipeA[i] = pipeA; m.occA[i] = occA; m.pipeB[i] = pipeB; m.occB[i] = occB;
+  m.issue[i] = issue; m.issueTaken[i] = issueTaken;
+  m.cc[i] = cc; m.pk[i] = pk; m.flags[i] = flags;
+  if (memLat >= 0) {
+    m.lat[i] = memLat;
+    m.vmInc[i] = info.counters.vm;
+    m.lgkmInc[i] = info.counters.lgkm;
+    m.expInc[i] = info.counters.exp;
+    const ev = info.events;
+    m.lgkmGroup[i] = ev.includes('smem') ? G_SMEM : ev.includes('flat') ? G_FLAT : ev.includes('gds') ? G_GDS : ev.includes('message') ? G_MSG : G_LDS;
+    if (info.counters.vm + info.counters.lgkm + info.counters.exp === 0) {
+      // a memory-class instruction that counts nothing (cache invalidates): its effects are not
+      // waited on; treat it as an ALU op of its pipe
+      m.pk[i] = P_OTHER;
+      m.lat[i] = slot;
+    }
+  } else {
+    m.lat[i] = lat;
+  }
+}
+
+/** True when `mnemonic` names an instruction of the catalogue (for calibration keys). */
+export function knownMnemonic(mnemonic: string): boolean {
+  return lookupInsn(mnemonic) !== undefined;
+}

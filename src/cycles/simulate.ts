@@ -1,0 +1,425 @@
+/**
+ * `conductor simulate`: per kernel, a single-wave walk through the code with the issue cycle,
+ * stall and reason of every instruction, totals per block and kernel with their lower bounds,
+ * loops in steady state (or for --trip N), and the multi-wave figure at the kernel's occupancy.
+ *
+ * The walk executes every basic block once in layout order (both sides of an if/else), with the
+ * state of the wave carried from block to block; a loop (a branch back to an earlier block)
+ * repeats its blocks `trip` times (default 1). Unconditional branches are taken, conditional
+ * ones are not, except a loop's back edge while it repeats.
+ */
+import type { KernelContext } from '../check/types.js';
+import { kernelResources } from '../check/resources.js';
+import type { CycleParams, ParamKey } from '../targets/latency.js';
+import { allParamKeys, defaultCycleParams, paramDoc } from '../targets/latency.js';
+import { cycleEngineFor, lowerBoundOf, type LowerBound } from './estimate.js';
+import {
+  type TraceRow, W_BARRIER, W_DEP, W_FULL, W_PIPE, W_PORT, W_WAIT, W_WAW,
+  D_BRANCH, D_DOT, D_MEM, D_MFMA_MEM, D_MFMA_SAME, D_MFMA_SRCAB, D_MFMA_SRCC, D_MFMA_VALU, D_RESULT, D_SGPR_SALU,
+  D_SGPR_VALU, D_SGPR_VMEM, D_TRANS, D_VALU_MFMA, K_EXP, K_LGKM, K_VM, CycleEngine,
+} from './engine.js';
+import { F_BARRIER, F_CJUMP, F_JUMP, PIPE_NAMES, type CycleModel } from './model.js';
+import { ConductorError } from '../errors.js';
+
+export interface SimulateOptions {
+  /** Waves for the multi-wave figure (default: the occupancy computed from the registers used). */
+  waves?: number;
+  /** Loop trip count (default: the walk runs loops once and loops are reported per iteration in steady state). */
+  trip?: number;
+  params?: CycleParams;
+}
+
+export interface InsnRow {
+  /** Index into KernelContext.insns. */
+  index: number;
+  line: number;
+  block: number;
+  text: string;
+  issue: number;
+  /** Cycles waited before issuing plus cycles the instruction holds the wave beyond one slot (nop, barrier, taken branch). */
+  stall: number;
+  reason: string;
+  /** Times the instruction issued in the walk (loops with --trip). */
+  count: number;
+}
+
+export interface BoundReport extends LowerBound {
+  /** (estimate - bound) / bound, in percent. */
+  gapPercent: number;
+}
+
+export interface BlockReport {
+  id: number;
+  line: number;
+  instructions: number;
+  /** Cycles the walk spent in the block (last pass: from the first issue to the wave's next issue). */
+  walkCycles: number;
+  /** The block alone, from an idle wave, until every result has arrived. */
+  alone: number;
+  lowerBound: BoundReport;
+}
+
+export interface LoopReport {
+  headerLine: number;
+  latchLine: number;
+  blocks: [number, number];
+  instructions: number;
+  /** Single wave: cycles per iteration (steady state, or the average over `trip`). */
+  perIteration: number;
+  /** With --trip: cycles for all trips, from an idle wave until every result has arrived. */
+  total?: number;
+  iterations: number;
+  stable: boolean;
+  lowerBoundPerIteration: BoundReport;
+  multi: { waves: number; perIteration: number; perIterationPerWave: number };
+}
+
+export interface KernelCycleReport {
+  kernel: string;
+  target: string;
+  trip: number;
+  rows: InsnRow[];
+  blocks: BlockReport[];
+  loops: LoopReport[];
+  single: { cycles: number; issueEnd: number; lowerBound: BoundReport };
+  multi: { waves: number; wavesFrom: string; cycles: number; perWave: number; lowerBound: BoundReport };
+}
+
+/** Largest walk (instructions issued); beyond it --trip is refused. */
+const MAX_WALK = 20_000_000;
+/** Steady state: iterations simulated at most, and equal deltas needed. */
+const MAX_ITER = 64;
+const STABLE_RUN = 3;
+
+export interface Loop { header: number; latch: number }
+
+/** Loops: a block whose terminator branches to a block at or before it (a back edge). */
+export function findLoops(ctx: KernelContext): Loop[] {
+  const out: Loop[] = [];
+  for (const b of ctx.cfg.blocks) {
+    for (const s of b.succs) if (s <= b.id) out.push({ header: s, latch: b.id });
+  }
+  return out;
+}
+
+interface Walk { seq: Int32Array; taken: Uint8Array }
+
+function blockSeq(ctx: KernelContext, from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let b = from; b <= to; b++) {
+    const bl = ctx.cfg.blocks[b]!;
+    for (let i = bl.start; i < bl.end; i++) out.push(i);
+  }
+  return out;
+}
+
+/** The kernel walk: blocks in layout order, loops repeated `trip` times. */
+export function kernelWalk(ctx: KernelContext, m: CycleModel, trip: number): Walk {
+  const blocks = ctx.cfg.blocks;
+  const loops = findLoops(ctx);
+  const latchOf = new Map<number, Loop>();
+  for (const l of loops) if (!latchOf.has(l.latch)) latchOf.set(l.latch, l);
+  const count = new Int32Array(blocks.length);
+  const seq: number[] = [];
+  const taken: number[] = [];
+  let b = 0;
+  while (b < blocks.length) {
+    const bl = blocks[b]!;
+    for (let i = bl.start; i < bl.end; i++) {
+      seq.push(i);
+      taken.push((m.flags[i]! & F_JUMP) !== 0 ? 1 : 0);
+    }
+    if (seq.length > MAX_WALK) throw new ConductorError(`the walk of '${ctx.kernel.name}' exceeds ${MAX_WALK} instructions: lower --trip`);
+    const l = latchOf.get(b);
+    if (l && count[b]! < trip - 1 && bl.end > bl.start) {
+      count[b]!++;
+      taken[taken.length - 1] = 1;
+      b = l.header;
+      continue;
+    }
+    count[b] = 0;
+    b++;
+  }
+  return { seq: Int32Array.from(seq), taken: Uint8Array.from(taken) };
+}
+
+function bound(lb: LowerBound, estimate: number): BoundReport {
+  return { ...lb, gapPercent: lb.bound > 0 ? round2(((estimate - lb.bound) / lb.bound) * 100) : 0 };
+}
+
+function round2(x: number): number { return Math.round(x * 100) / 100; }
+
+const DEP_TEXT: Record<number, string> = {
+  [D_RESULT]: 'result of',
+  [D_MFMA_SAME]: 'mfma srcC chain on',
+  [D_MFMA_SRCC]: 'mfma srcC overlap with',
+  [D_MFMA_SRCAB]: 'mfma srcA/B dependency on',
+  [D_MFMA_VALU]: 'mfma result of',
+  [D_MFMA_MEM]: 'mfma result (memory read) of',
+  [D_VALU_MFMA]: 'VALU -> MFMA forwarding from',
+  [D_SGPR_SALU]: 'VALU-written SGPR from',
+  [D_SGPR_VMEM]: 'VALU-written SGPR (VMEM read) from',
+  [D_SGPR_VALU]: 'VALU-written SGPR (VALU read) from',
+  [D_TRANS]: 'transcendental result of',
+  [D_DOT]: 'DOT result of',
+  [D_BRANCH]: 'branch right after the write by',
+  [D_MEM]: 'memory result of',
+};
+
+const COUNTER = ['vmcnt', 'lgkmcnt', 'expcnt'];
+
+function insnRef(ctx: KernelContext, i: number): string {
+  if (i < 0) return '?';
+  const insn = ctx.cfg.insns[i]!;
+  return `${insn.mnemonic} at line ${insn.loc.line}`;
+}
+
+function reasonText(ctx: KernelContext, m: CycleModel, r: TraceRow): string {
+  const parts: string[] = [];
+  if (r.stall > 0) {
+    switch (r.why) {
+      case W_DEP:
+        parts.push(`${DEP_TEXT[r.whyB] ?? 'dependency on'} ${insnRef(ctx, r.whyA)}${r.whyB === D_MEM ? ' (no s_waitcnt covers it)' : ''}`);
+        break;
+      case W_WAW:
+        parts.push(`overwrites a result still in flight from ${insnRef(ctx, r.whyA)}`);
+        break;
+      case W_WAIT: {
+        const i = r.insn;
+        const n = r.whyB === K_VM ? m.wVm[i] : r.whyB === K_LGKM ? m.wLgkm[i] : m.wExp[i];
+        parts.push(`wait ${COUNTER[r.whyB]}(${n}) for ${insnRef(ctx, r.whyA)}`);
+        break;
+      }
+      case W_FULL:
+        parts.push(`${COUNTER[r.whyB]} full: waits for ${insnRef(ctx, r.whyA)}`);
+        break;
+      case W_PIPE:
+        parts.push(`pipe busy (${PIPE_NAMES[r.whyB]}: ${insnRef(ctx, r.whyA)})`);
+        break;
+      case W_PORT:
+        parts.push('issue port taken by another wave');
+        break;
+      case W_BARRIER:
+        parts.push('barrier');
+        break;
+      default:
+        parts.push('stall');
+    }
+  }
+  const i = r.insn;
+  const extra = r.cost - m.slot;
+  if (extra > 0) {
+    const f = m.flags[i]!;
+    const base = ctx.cfg.insns[i]!.base;
+    if (base === 's_nop') parts.push('nop');
+    else if (f & F_BARRIER) parts.push('barrier');
+    else if (f & (F_JUMP | F_CJUMP)) parts.push('taken branch');
+    else parts.push('multi-cycle issue');
+  }
+  return parts.join('; ');
+}
+
+function defaultTrip(trip: number | undefined): number {
+  if (trip === undefined) return 1;
+  if (!Number.isInteger(trip) || trip < 1) throw new ConductorError(`--trip must be a positive integer, got ${trip}`);
+  return trip;
+}
+
+/** Simulate one kernel. */
+export function simulateKernel(ctx: KernelContext, opts: SimulateOptions = {}): KernelCycleReport {
+  const params = opts.params ?? defaultCycleParams(ctx.target);
+  const engine = cycleEngineFor(ctx, params);
+  const m = engine.m;
+  const trip = defaultTrip(opts.trip);
+  const cfg = ctx.cfg;
+
+  // --- single-wave walk
+  const walk = kernelWalk(ctx, m, trip);
+  const trace: TraceRow[] = [];
+  engine.reset(1);
+  const issueEnd = engine.runSingle(walk.seq, 0, walk.seq.length, { taken: walk.taken, trace });
+  const singleCycles = engine.drained(0);
+  const lastRow = new Int32Array(m.n).fill(-1);
+  const counts = new Int32Array(m.n);
+  trace.forEach((r, k) => { lastRow[r.insn] = k; counts[r.insn]!++; });
+  const rows: InsnRow[] = [];
+  for (let i = 0; i < m.n; i++) {
+    const k = lastRow[i]!;
+    const insn = cfg.insns[i]!;
+    const r = k >= 0 ? trace[k]! : undefined;
+    rows.push({
+      index: i, line: insn.loc.line, block: cfg.blockOf[i]!, text: insn.text,
+      issue: r ? r.issue : -1,
+      stall: r ? r.stall + Math.max(0, r.cost - m.slot) : 0,
+      reason: r ? reasonText(ctx, m, r) : 'not reached',
+      count: counts[i]!,
+    });
+  }
+  const singleLb = lowerBoundOf(engine, walk.seq, 1, walk.taken);
+
+  // --- blocks
+  const blocks: BlockReport[] = cfg.blocks.map((b) => {
+    const seq = Int32Array.from({ length: b.end - b.start }, (_, k) => b.start + k);
+    engine.reset(1);
+    engine.runSingle(seq, 0, seq.length);
+    const alone = engine.drained(0);
+    const lb = lowerBoundOf(engine, seq, 1);
+    let walkCycles = 0;
+    if (b.end > b.start) {
+      const first = lastRow[b.start]!;
+      const last = lastRow[b.end - 1]!;
+      if (first >= 0 && last >= 0) walkCycles = trace[last]!.issue + trace[last]!.cost - trace[first]!.issue;
+    }
+    return { id: b.id, line: b.loc.line, instructions: b.end - b.start, walkCycles, alone, lowerBound: bound(lb, alone) };
+  });
+
+  // --- multi-wave
+  let waves = opts.waves;
+  let wavesFrom = '--waves';
+  if (waves === undefined) {
+    const occ = kernelResources(ctx).resources.occupancy.computed;
+    waves = Math.max(1, occ.wavesPerSimd);
+    wavesFrom = `occupancy (limited by ${occ.limiter})`;
+  } else if (!Number.isInteger(waves) || waves < 1 || waves > 64) {
+    throw new ConductorError(`--waves must be an integer from 1 to 64, got ${waves}`);
+  }
+  const multiCycles = engine.runMulti(walk.seq, waves, { taken: walk.taken });
+  const multiLb = lowerBoundOf(engine, walk.seq, waves, walk.taken);
+
+  // --- loops
+  const loops = findLoops(ctx).map((l) => simulateLoop(ctx, engine, l, opts.trip, waves!));
+
+  return {
+    kernel: ctx.kernel.name, target: ctx.target.name, trip,
+    rows, blocks, loops,
+    single: { cycles: singleCycles, issueEnd, lowerBound: bound(singleLb, singleCycles) },
+    multi: { waves, wavesFrom, cycles: multiCycles, perWave: round2(multiCycles / waves), lowerBound: bound(multiLb, multiCycles) },
+  };
+}
+
+/** One loop: steady state per iteration (or `trip` iterations), single wave and `waves` waves. */
+export function simulateLoop(ctx: KernelContext, engine: CycleEngine, l: Loop, trip: number | undefined, waves: number): LoopReport {
+  const body = Int32Array.from(blockSeq(ctx, l.header, l.latch));
+  const len = body.length;
+  const takenBack = new Uint8Array(len);
+  for (let k = 0; k < len; k++) takenBack[k] = (engine.m.flags[body[k]!]! & F_JUMP) !== 0 ? 1 : 0;
+  if (len > 0) takenBack[len - 1] = 1;
+  const lb1 = lowerBoundOf(engine, body, 1, takenBack);
+  const headerLine = ctx.cfg.blocks[l.header]!.loc.line;
+  const latchLine = ctx.cfg.blocks[l.latch]!.loc.line;
+  let perIteration: number;
+  let iterations: number;
+  let stable = false;
+  let total: number | undefined;
+  engine.reset(1);
+  if (trip !== undefined) {
+    const last = new Uint8Array(takenBack);
+    if (len > 0) last[len - 1] = (engine.m.flags[body[len - 1]!]! & F_JUMP) !== 0 ? 1 : 0;
+    for (let k = 0; k < trip; k++) engine.runSingle(body, 0, len, { taken: k === trip - 1 ? last : takenBack });
+    total = engine.drained(0);
+    perIteration = engine.time(0) / trip;
+    iterations = trip;
+    stable = true;
+  } else {
+    const ends: number[] = [0];
+    let same = 0;
+    for (iterations = 1; iterations <= MAX_ITER; iterations++) {
+      ends.push(engine.runSingle(body, 0, len, { taken: takenBack }));
+      const d = ends[iterations]! - ends[iterations - 1]!;
+      const prev = iterations >= 2 ? ends[iterations - 1]! - ends[iterations - 2]! : NaN;
+      same = d === prev ? same + 1 : 0;
+      if (same >= STABLE_RUN - 1) { stable = true; break; }
+    }
+    const n = Math.min(iterations, MAX_ITER);
+    const k = stable ? 1 : Math.min(8, n - 1);
+    perIteration = (ends[n]! - ends[n - k]!) / k;
+    iterations = n;
+  }
+  // multi-wave: difference between 16 and 8 iterations of every wave, per iteration
+  const rep = (k: number) => {
+    const seq = new Int32Array(len * k);
+    const tk = new Uint8Array(len * k);
+    for (let j = 0; j < k; j++) { seq.set(body, j * len); tk.set(takenBack, j * len); }
+    return engine.runMulti(seq, waves, { taken: tk });
+  };
+  const multiPer = len > 0 ? (rep(16) - rep(8)) / 8 : 0;
+  // iterations overlap in steady state: only the resource part of the bound holds per iteration
+  const limiter = pipeLimiter(lb1);
+  const resourceOnly = limiter === 'issue' ? lb1.issue : lb1.pipes[limiter]!;
+  const lbPer = bound({ ...lb1, bound: resourceOnly, limiter }, perIteration);
+  return {
+    headerLine, latchLine, blocks: [l.header, l.latch], instructions: len,
+    perIteration: round2(perIteration), total, iterations, stable,
+    lowerBoundPerIteration: lbPer,
+    multi: { waves, perIteration: round2(multiPer), perIterationPerWave: round2(multiPer / waves) },
+  };
+}
+
+function pipeLimiter(lb: LowerBound): string {
+  let best = 'issue';
+  let v = lb.issue;
+  for (const [k, x] of Object.entries(lb.pipes)) if (x > v) { v = x; best = k; }
+  return best;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Text output
+
+function pad(s: string | number, n: number): string {
+  const t = String(s);
+  return t.length >= n ? t : ' '.repeat(n - t.length) + t;
+}
+
+function fmtBound(b: BoundReport): string {
+  return `lower bound ${fmt(b.bound)} (${b.limiter}), estimate ${b.gapPercent >= 0 ? '+' : ''}${b.gapPercent}%`;
+}
+
+function fmt(x: number): string {
+  return Number.isInteger(x) ? String(x) : x.toFixed(2);
+}
+
+export function formatKernelReport(r: KernelCycleReport, opts: { insns?: boolean } = {}): string {
+  const out: string[] = [];
+  out.push(`kernel ${r.kernel} (${r.target}): single wave, every block once in layout order, loops x${r.trip}`);
+  if (opts.insns !== false) {
+    out.push(`  ${pad('line', 6)} ${pad('issue', 8)} ${pad('stall', 6)}  instruction${' '.repeat(40)}reason`);
+    let block = -1;
+    const byBlock = new Map(r.blocks.map((b) => [b.id, b]));
+    const flush = (id: number) => {
+      const b = byBlock.get(id);
+      if (!b) return;
+      out.push(`  -- block ${b.id} (line ${b.line}): ${b.instructions} instructions, ${fmt(b.walkCycles)} cycles in the walk; alone ${fmt(b.alone)}, ${fmtBound(b.lowerBound)}`);
+    };
+    for (const row of r.rows) {
+      if (row.block !== block) { if (block >= 0) flush(block); block = row.block; }
+      const text = row.text.length > 50 ? row.text.slice(0, 49) + '…' : row.text.padEnd(50);
+      out.push(`  ${pad(row.line, 6)} ${pad(row.issue < 0 ? '-' : fmt(row.issue), 8)} ${pad(row.stall ? fmt(row.stall) : '', 6)}  ${text} ${row.reason}`.trimEnd());
+    }
+    if (block >= 0) flush(block);
+  }
+  out.push(`  total: ${fmt(r.single.cycles)} cycles single wave (last issue slot ends at ${fmt(r.single.issueEnd)}); ${fmtBound(r.single.lowerBound)}`);
+  out.push(`  ${r.multi.waves} waves (${r.multi.wavesFrom}) on one SIMD: ${fmt(r.multi.cycles)} cycles for all, ${fmt(r.multi.perWave)} per wave; ${fmtBound(r.multi.lowerBound)}`);
+  for (const l of r.loops) {
+    const head = `  loop at line ${l.headerLine} (back edge at block ${l.blocks[1]}, line ${l.latchLine}; ${l.instructions} instructions): `;
+    const single = l.total !== undefined
+      ? `${fmt(l.total)} cycles for ${l.iterations} iterations (${fmt(l.perIteration)} per iteration)`
+      : `${fmt(l.perIteration)} cycles per iteration in steady state (${l.stable ? `stable after ${l.iterations}` : `not stable after ${l.iterations}; mean of the last 8`})`;
+    out.push(head + single + `; lower bound ${fmt(l.lowerBoundPerIteration.bound)} per iteration (${l.lowerBoundPerIteration.limiter})` +
+      `; ${l.multi.waves} waves: ${fmt(l.multi.perIteration)} per iteration of all waves (${fmt(l.multi.perIterationPerWave)} per wave)`);
+  }
+  return out.join('\n');
+}
+
+/** The parameter table of a target, with sources (for --list-params and the docs). */
+export function formatParams(p: CycleParams): string {
+  const out = [`cycle-model parameters for ${p.target} (cycles; mfma.* and *.ws in wait states of one slot)`];
+  for (const k of allParamKeys()) {
+    const v = p.values[k as ParamKey];
+    out.push(`  ${k.padEnd(26)} ${pad(fmt(v.value), 5)}  ${paramDoc(k)}`);
+    out.push(`  ${''.padEnd(26)} ${''.padEnd(5)}  source: ${v.source}${v.note ? `\n  ${''.padEnd(33)}note: ${v.note}` : ''}`);
+  }
+  for (const [mn, f] of Object.entries(p.insn)) {
+    for (const [field, v] of Object.entries(f)) out.push(`  insn.${mn}.${field} ${fmt(v!.value)}  source: ${v!.source}`);
+  }
+  return out.join('\n');
+}

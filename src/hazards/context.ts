@@ -1,0 +1,451 @@
+/**
+ * Per-kernel state of the hazard checker: the facts of every instruction (computed once), the
+ * wait states each instruction counts for, the padding already decided before each instruction,
+ * and the backward walk through the CFG that every rule uses.
+ *
+ * Wait-state counting (hazards-and-waitcnt-facts.md §1):
+ *   - every instruction issued counts 1 — VALU, SALU, SMEM, VMEM, DS, s_waitcnt, s_branch,
+ *     v_nop, everything; the facts document lists no instruction that counts 0 in assembly text
+ *     (LLVM's 0-count meta instructions and inline-asm markers do not exist in assembly);
+ *   - `s_nop N` counts N+1, crediting N up to target.maxNopImmCounted (15; LLVM's 4-bit reading,
+ *     §1.2) — an immediate above that counts maxNopImmCounted+1;
+ *   - labels, directives and comments are not instructions and count 0.
+ * ISA caveat (§1.10): the CDNA3/CDNA4 MFMA tables speak of "NOPs or independent VALU
+ * instructions"; like LLVM we count every instruction.
+ *
+ * Distance: the wait states strictly between producer and consumer, the minimum over every CFG
+ * path (across branches and loop back-edges, into every predecessor; §1.6, §1.8). Padding that
+ * the engine has decided to insert before an instruction k (`pad[k]`) lies between k-1 and k
+ * on every path into k, so walking past k adds ws(k) + pad(k).
+ */
+import type { Instruction } from '../asm/ast.js';
+import type { KernelContext } from '../check/types.js';
+import type { OperandRole, ResolvedInsn } from '../isa/types.js';
+import { EXEC_HI, EXEC_LO, M0, VCC_HI, VCC_LO, VGPR_BASE, AGPR_BASE, rangeName } from '../isa/registers.js';
+import type { Target } from '../targets/types.js';
+import { generationOf, type Generation } from './types.js';
+
+/** A register operand as a half-open unit range [lo, hi). */
+export interface OpRange {
+  role: OperandRole;
+  /** Position in the instruction's operand list. */
+  index: number;
+  def: boolean;
+  use: boolean;
+  lo: number;
+  hi: number;
+}
+
+/** Everything the rules ask about one instruction, computed once per kernel. */
+export interface InsnFacts {
+  ri: ResolvedInsn;
+  insn: Instruction;
+  /** Canonical mnemonic (catalogue name, without _e32/_e64/_sdwa/_dpp). */
+  name: string;
+  /** Wait states this instruction counts for when walked past. */
+  ws: number;
+  /** Vector ALU in LLVM's sense: VOP1/2/3/3P/C incl. MFMA, v_accvgpr_*, readlane, DOT (not LDS-DMA). */
+  valu: boolean;
+  mfma: boolean;
+  /** XDL on this target: XDL or SMFMAC (on gfx908/gfx90a every non-DGEMM MFMA). */
+  xdl: boolean;
+  sgemm: boolean;
+  dgemm: boolean;
+  /** v_mfma_f64_16x16x4 (DGEMM 16x16) / v_mfma_f64_4x4x4 (DGEMM 4x4). */
+  dgemm16: boolean;
+  dgemm4: boolean;
+  smfmac: boolean;
+  passes: number;
+  accRead: boolean;
+  accWrite: boolean;
+  /** MFMA or v_accvgpr_read/write/mov (LLVM's isMAI). */
+  mai: boolean;
+  dot: boolean;
+  trans: boolean;
+  /** v_cmpx_* (any encoding): writes EXEC. */
+  cmpx: boolean;
+  salu: boolean;
+  smem: boolean;
+  /** buffer/global/scratch/flat (FLAT included), incl. LDS-DMA. */
+  vmem: boolean;
+  flat: boolean;
+  ds: boolean;
+  exp: boolean;
+  /** buffer/global/scratch load to LDS or buffer_store_lds_dword (M0 gives the LDS address). */
+  ldsDma: boolean;
+  dpp: boolean;
+  sdwa: boolean;
+  /** Stores (incl. atomics and LDS-DMA, which write LDS). */
+  mayStore: boolean;
+  /** Register operands as ranges. */
+  ops: readonly OpRange[];
+  /** All units written / read, explicit and implicit. */
+  defs: readonly number[];
+  uses: readonly number[];
+  /** Scalar-space units written (SGPR, VCC, EXEC, M0, TTMP), explicit and implicit. */
+  sdefs: readonly number[];
+  writesExec: boolean;
+  writesVcc: boolean;
+  writesM0: boolean;
+  /** Any VGPR/AGPR written. */
+  writesVector: boolean;
+  /** Names of constant operands (src_vccz, lds_direct ...). */
+  consts: readonly string[];
+  /**
+   * gfx942+: the destination of a VALU that writes its result at a shifted bit position
+   * (see dstSelOperand), else undefined.
+   */
+  dstSel?: OpRange;
+}
+
+const EMPTY: readonly number[] = Object.freeze([]);
+const NO_STRINGS: readonly string[] = Object.freeze([]);
+
+function isVectorUnit(u: number): boolean { return u >= VGPR_BASE; }
+
+function opRanges(ri: ResolvedInsn): OpRange[] {
+  const out: OpRange[] = [];
+  const ops = ri.operands;
+  for (let k = 0; k < ops.length; k++) {
+    const o = ops[k]!;
+    const n = o.units.length;
+    if (n === 0) continue;
+    out.push({ role: o.role, index: o.index, def: o.def, use: o.use, lo: o.units[0]!, hi: o.units[0]! + n });
+  }
+  return out;
+}
+
+function nopCount(insn: Instruction, maxCounted: number): number {
+  const op = insn.operands[0];
+  const n = op && op.kind === 'imm' && Number.isInteger(op.value) && op.value >= 0 ? op.value : 0;
+  return Math.min(n, maxCounted) + 1;
+}
+
+const FP8_BYTE_SEL = /^v_cvt_(scalef32_)?sr_(fp8|bf8)_/;
+const FP4_SR = /^v_cvt_scalef32_sr_pk_fp4_/;
+
+/**
+ * The destination of a VALU that writes its result at a shifted bit position
+ * (hazards-and-waitcnt-facts.md §2.1 row 15; CDNA3 Table 11 Case 20):
+ *   - SDWA with dst_sel other than DWORD;
+ *   - VOP3 (not VOP3P) whose op_sel sets the destination bit: op_sel[k] with k = the number of
+ *     source operands (op_sel lists one bit per source, then the destination);
+ *   - FP8/BF8 stochastic-rounding converts with a byte select (op_sel[2] or op_sel[3]);
+ *   - on gfx950 (cvt_scale forwarding), every v_cvt_scalef32_sr_pk_fp4_* whatever its op_sel.
+ * Undefined for anything else, and before gfx940 (no such hazard).
+ */
+export function dstSelOperand(ri: ResolvedInsn, ops: readonly OpRange[], target: Target): OpRange | undefined {
+  if (!target.has('gfx940-insts')) return undefined;
+  const cls = ri.info.cls;
+  if (cls !== 'valu') return undefined;
+  let vdst: OpRange | undefined;
+  for (const o of ops) if (o.role === 'vdst' && o.def && o.lo >= VGPR_BASE) { vdst = o; break; }
+  if (!vdst) return undefined;
+  const mods = ri.insn.modifiers;
+  const name = ri.info.desc.name;
+  if (ri.info.variant === 'sdwa') {
+    for (const m of mods) if (m.name === 'dst_sel' && m.value !== undefined && m.value.toUpperCase() !== 'DWORD') return vdst;
+  }
+  if (target.has('gfx950-insts') && FP4_SR.test(name)) return vdst;
+  if (ri.info.encoding === 'vop3p') return undefined;
+  let os: number[] | undefined;
+  for (const m of mods) if (m.name === 'op_sel') os = m.list;
+  if (!os) return undefined;
+  let nsrc = 0;
+  for (const o of ri.operands) if (o.role === 'src0' || o.role === 'src1' || o.role === 'src2') nsrc++;
+  if (os[nsrc]) return vdst;
+  if (FP8_BYTE_SEL.test(name) && (os[2] || os[3])) return vdst;
+  return undefined;
+}
+
+export function computeFacts(ri: ResolvedInsn, target: Target): InsnFacts {
+  const info = ri.info;
+  const cls = info.cls;
+  const name = info.desc.name;
+  const insn = ri.insn;
+  const mf = info.mfma;
+  const mfma = cls === 'mfma';
+  const kind = mf?.kind;
+  const valuDesc = info.desc.valu;
+  const mem = info.mem;
+  const defs = ri.defs;
+  let sdefs: number[] | undefined;
+  let writesExec = false;
+  let writesVcc = false;
+  let writesM0 = false;
+  let writesVector = false;
+  for (let k = 0; k < defs.length; k++) {
+    const u = defs[k]!;
+    if (u < 128) {
+      (sdefs ??= []).push(u);
+      if (u === EXEC_LO || u === EXEC_HI) writesExec = true;
+      else if (u === VCC_LO || u === VCC_HI) writesVcc = true;
+      else if (u === M0) writesM0 = true;
+    } else if (isVectorUnit(u)) writesVector = true;
+  }
+  let consts: string[] | undefined;
+  for (const o of insn.operands) if (o.kind === 'const') (consts ??= []).push(o.name);
+  const ws = name === 's_nop' ? nopCount(insn, target.maxNopImmCounted.value) : 1;
+  const ldsDma = !!mem && (mem.op === 'load-lds' || mem.op === 'store-lds') && (cls === 'vmem' || cls === 'flat');
+  const mayStore = !!mem && (mem.op === 'store' || mem.op === 'atomic' || mem.op === 'atomic-rtn' || mem.op === 'load-lds' || mem.op === 'store-lds');
+  const shape = mfma ? info.desc.mfma : undefined;
+  const enc = info.encoding;
+  const ops = opRanges(ri);
+  const f: InsnFacts = {
+    ri,
+    insn,
+    name,
+    ws,
+    valu: cls === 'valu' || mfma,
+    mfma,
+    xdl: mfma && (kind === 'xdl' || kind === 'smfmac'),
+    sgemm: mfma && kind === 'sgemm',
+    dgemm: mfma && kind === 'dgemm',
+    dgemm16: mfma && kind === 'dgemm' && shape?.m === 16,
+    dgemm4: mfma && kind === 'dgemm' && shape?.m === 4,
+    smfmac: mfma && kind === 'smfmac',
+    passes: mf?.passes ?? 0,
+    accRead: name === 'v_accvgpr_read_b32',
+    accWrite: name === 'v_accvgpr_write_b32',
+    mai: mfma || name === 'v_accvgpr_read_b32' || name === 'v_accvgpr_write_b32' || name === 'v_accvgpr_mov_b32',
+    dot: !!valuDesc?.dot,
+    trans: !!valuDesc?.trans,
+    cmpx: !!valuDesc?.cmpx,
+    salu: cls === 'salu',
+    smem: cls === 'smem',
+    vmem: cls === 'vmem' || cls === 'flat',
+    flat: enc === 'flat' || enc === 'global' || enc === 'scratch',
+    ds: cls === 'ds',
+    exp: cls === 'export',
+    ldsDma,
+    dpp: info.variant === 'dpp',
+    sdwa: info.variant === 'sdwa',
+    mayStore,
+    ops,
+    defs,
+    uses: ri.uses,
+    sdefs: sdefs ?? EMPTY,
+    writesExec,
+    writesVcc,
+    writesM0,
+    writesVector,
+    consts: consts ?? NO_STRINGS,
+  };
+  const ds = dstSelOperand(ri, ops, target);
+  if (ds) f.dstSel = ds;
+  return f;
+}
+
+/** Do [a, b) and [c, d) intersect? */
+export function overlaps(a: number, b: number, c: number, d: number): boolean {
+  return a < d && c < b;
+}
+
+/** Intersection of a range with a unit list, as a printable register name ("v[4:5]"). */
+export function overlapText(lo: number, hi: number, c: number, d: number): string {
+  const a = Math.max(lo, c);
+  const b = Math.min(hi, d);
+  return b > a ? rangeName(a, b - a) : rangeName(lo, hi - lo);
+}
+
+/** Printable name of units (a list of possibly non-contiguous units). */
+export function unitsText(units: readonly number[]): string {
+  if (units.length === 0) return '';
+  const s = [...new Set(units)].sort((x, y) => x - y);
+  const parts: string[] = [];
+  let i = 0;
+  while (i < s.length) {
+    let j = i;
+    const file = (u: number) => (u >= AGPR_BASE ? 2 : u >= VGPR_BASE ? 1 : 0);
+    while (j + 1 < s.length && s[j + 1] === s[j]! + 1 && file(s[j + 1]!) === file(s[i]!)) j++;
+    parts.push(rangeName(s[i]!, j - i + 1));
+    i = j + 1;
+  }
+  return parts.join(', ');
+}
+
+export type Visit = (producer: number, distance: number) => void;
+
+const FACTS_CACHE = new WeakMap<KernelContext, InsnFacts[]>();
+
+/** The facts of every instruction of a kernel (computed once per KernelContext). */
+export function factsOf(ctx: KernelContext): InsnFacts[] {
+  let f = FACTS_CACHE.get(ctx);
+  if (!f) {
+    const t = ctx.target;
+    const insns = ctx.insns;
+    f = new Array<InsnFacts>(insns.length);
+    for (let i = 0; i < insns.length; i++) f[i] = computeFacts(insns[i]!, t);
+    FACTS_CACHE.set(ctx, f);
+  }
+  return f;
+}
+
+/**
+ * The checker's view of one kernel. `pad[k]` is extra wait states assumed inserted right before
+ * instruction k (zero while checking; filled in order by computeNops).
+ */
+export class HazardContext {
+  readonly ctx: KernelContext;
+  readonly target: Target;
+  readonly gen: Generation;
+  readonly f: InsnFacts[];
+  readonly pad: Int32Array;
+  /** VGPR units referenced anywhere in the kernel (for the shift64 rule). */
+  private usedVgprs?: Uint8Array;
+  // walk scratch
+  private readonly best: Int32Array;
+  private readonly stamp: Uint32Array;
+  private epoch = 0;
+  private readonly stack: number[] = [];
+
+  constructor(ctx: KernelContext, facts?: InsnFacts[]) {
+    this.ctx = ctx;
+    this.target = ctx.target;
+    this.gen = generationOf(ctx.target);
+    this.f = facts ?? factsOf(ctx);
+    this.pad = new Int32Array(this.f.length);
+    const nb = ctx.cfg.blocks.length;
+    this.best = new Int32Array(nb);
+    this.stamp = new Uint32Array(nb);
+  }
+
+  /** Wait states counted when walking past instruction k (its own count plus padding before it). */
+  weight(k: number): number {
+    return this.f[k]!.ws + this.pad[k]!;
+  }
+
+  /**
+   * Walk backwards from `consumer` through the CFG, calling `visit(j, d)` for every instruction
+   * j whose distance d (wait states strictly between j and the consumer, minimum over paths) is
+   * below `limit`. An instruction may be visited more than once, each time with a smaller d
+   * (when a shorter path reaches it). Predecessors are followed across branches and loop
+   * back-edges; the kernel entry ends the walk.
+   */
+  walk(consumer: number, limit: number, visit: Visit): void {
+    if (limit <= 0) return;
+    const cfg = this.ctx.cfg;
+    const blocks = cfg.blocks;
+    const f = this.f;
+    const pad = this.pad;
+    let epoch = ++this.epoch;
+    if (epoch === 0xffffffff) { this.stamp.fill(0); this.epoch = epoch = 1; }
+    const stack = this.stack;
+    stack.length = 0;
+    // first segment: from consumer-1 down to the start of the consumer's block
+    const b0 = cfg.blockOf[consumer]!;
+    // padding already placed right before the consumer counts too (0 while it is being decided)
+    stack.push(b0, consumer, pad[consumer]!);
+    let first = true;
+    while (stack.length > 0) {
+      let d = stack.pop()!;
+      const end = stack.pop()!;
+      const b = stack.pop()!;
+      if (!first) {
+        // entering block b from its end: skip if already entered with a distance <= d
+        if (this.stamp[b] === epoch && this.best[b]! <= d) continue;
+        this.stamp[b] = epoch;
+        this.best[b] = d;
+      }
+      first = false;
+      const blk = blocks[b]!;
+      let j = end - 1;
+      for (; j >= blk.start; j--) {
+        if (d >= limit) break;
+        visit(j, d);
+        d += f[j]!.ws + pad[j]!;
+      }
+      if (j < blk.start && d < limit) {
+        for (const p of blk.preds) stack.push(p, blocks[p]!.end, d);
+      }
+    }
+  }
+
+  /** True when some instruction of the kernel names VGPR index n (in any operand or tuple). */
+  vgprUsed(n: number): boolean {
+    if (!this.usedVgprs) {
+      const used = new Uint8Array(512);
+      for (const x of this.f) {
+        for (const o of x.ops) {
+          if (o.lo >= VGPR_BASE && o.lo < AGPR_BASE) for (let u = o.lo; u < o.hi; u++) used[u - VGPR_BASE] = 1;
+        }
+      }
+      this.usedVgprs = used;
+    }
+    return n >= 0 && n < 512 && this.usedVgprs[n] === 1;
+  }
+
+  // One-consumer memo of producer lists, shared by the rules of a family (the MFMA producers of
+  // the consumer being checked are searched once, not once per rule).
+  private memoConsumer = -1;
+  private readonly memo = new Map<string, { limit: number; list: number[] }>();
+  /** Per producer key: number of matching instructions in [0, i). */
+  private readonly counts = new Map<string, Int32Array>();
+  /** cumWs[i] = sum of ws over [0, i) (padding excluded: a lower bound of distances). */
+  private cumWs?: Float64Array;
+
+  private countsFor(key: string, pred: (f: InsnFacts) => boolean): Int32Array {
+    let c = this.counts.get(key);
+    if (!c) {
+      const n = this.f.length;
+      c = new Int32Array(n + 1);
+      for (let i = 0; i < n; i++) c[i + 1] = c[i]! + (pred(this.f[i]!) ? 1 : 0);
+      this.counts.set(key, c);
+    }
+    return c;
+  }
+
+  /** True when the kernel has at least one instruction accepted by pred (key names pred). */
+  has(key: string, pred: (f: InsnFacts) => boolean): boolean {
+    const c = this.countsFor(key, pred);
+    return c[c.length - 1]! > 0;
+  }
+
+  /**
+   * Instructions accepted by `pred` within `limit` wait states of `consumer`, as a flat list
+   * [j0, d0, j1, d1, ...] (each j with its smallest distance). `key` names `pred` (the same key
+   * must always mean the same predicate). Memoized per consumer; a consumer whose own block
+   * holds no such producer within reach, and whose walk cannot leave the block, is answered
+   * without walking.
+   */
+  producers(consumer: number, key: string, limit: number, pred: (f: InsnFacts) => boolean): readonly number[] {
+    if (this.memoConsumer !== consumer) { this.memo.clear(); this.memoConsumer = consumer; }
+    const hit = this.memo.get(key);
+    if (hit && hit.limit >= limit) return hit.list;
+    const cnt = this.countsFor(key, pred);
+    if (cnt[cnt.length - 1] === 0) return EMPTY;
+    let cum = this.cumWs;
+    if (!cum) {
+      cum = new Float64Array(this.f.length + 1);
+      for (let i = 0; i < this.f.length; i++) cum[i + 1] = cum[i]! + this.f[i]!.ws;
+      this.cumWs = cum;
+    }
+    const blk = this.ctx.cfg.blocks[this.ctx.cfg.blockOf[consumer]!]!;
+    const s = blk.start;
+    if (cum[consumer]! - cum[s]! >= limit) {
+      const lo = Math.max(s, consumer - limit);
+      if (cnt[consumer]! - cnt[lo]! === 0) return EMPTY;
+    }
+    const list: number[] = [];
+    const f = this.f;
+    this.walk(consumer, limit, (j, d) => {
+      if (!pred(f[j]!)) return;
+      for (let k = 0; k < list.length; k += 2) {
+        if (list[k] === j) { if (d < list[k + 1]!) list[k + 1] = d; return; }
+      }
+      list.push(j, d);
+    });
+    this.memo.set(key, { limit, list });
+    return list;
+  }
+
+  /** Forget memoized walks (call after changing pad[]). */
+  invalidate(): void {
+    this.memoConsumer = -1;
+    this.memo.clear();
+  }
+
+  line(k: number): number {
+    return this.f[k]!.insn.loc.line;
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * The hazard engine: runs every rule that applies to the kernel's target on every instruction
+ * (as consumer), turns what the rules report into Findings, and computes the minimal s_nop
+ * padding that satisfies all rules at once.
+ *
+ * Rules search backwards from the consumer only as far as their own largest wait-state count
+ * on the target (the true W from the references, e.g. 20 for a 16-pass XDL producer on gfx950,
+ * not LLVM's search limit of 19), so a kernel of 40k instructions is checked in a few tens of
+ * milliseconds.
+ */
+import type { Finding, KernelContext } from '../check/types.js';
+import { ALL_RULES } from './rules/index.js';
+import { HazardContext } from './context.js';
+import type { HazardRule, Need } from './types.js';
+
+export interface HazardOptions {
+  /** Rules to run (default: all). Rules that do not apply to the target are skipped. */
+  rules?: readonly HazardRule[];
+}
+
+/** The rules that apply to this kernel (target features and, for some rules, XNACK mode). */
+export function activeRules(h: HazardContext, rules: readonly HazardRule[] = ALL_RULES): HazardRule[] {
+  return rules.filter((r) => r.appliesTo(h.target) && (!r.activeFor || r.activeFor(h)) && (!r.present || r.present(h)));
+}
+
+/** The worst need of a list: the largest shortfall, then the nearest producer. */
+function worst(needs: readonly Need[]): Need | undefined {
+  let w: Need | undefined;
+  for (const n of needs) {
+    const s = n.required - n.distance;
+    if (s <= 0) continue;
+    if (!w || s > w.required - w.distance || (s === w.required - w.distance && n.distance < w.distance)) w = n;
+  }
+  return w;
+}
+
+function plural(n: number): string {
+  return `${n} wait state${n === 1 ? '' : 's'}`;
+}
+
+function findingOf(h: HazardContext, rule: HazardRule, consumer: number, need: Need): Finding {
+  const c = h.f[consumer]!.insn;
+  const p = h.f[need.producer]!.insn;
+  const note = need.producerNote ? ` (${need.producerNote})` : '';
+  const where = need.producer === consumer ? 'itself' : `${p.mnemonic} at line ${p.loc.line}`;
+  const severity = rule.severity ? rule.severity(h) : 'error';
+  if (rule.noNopFix) {
+    return {
+      rule: rule.id, severity,
+      message: `${c.mnemonic} ${need.relation}${need.producer === consumer ? '' : ` ${where}`}${note} [${rule.id}]`,
+      loc: c.loc, insn: consumer, related: need.producer === consumer ? [] : [{ loc: p.loc, message: `${p.mnemonic} is here`, insn: need.producer }],
+      source: need.fact.source,
+    };
+  }
+  return {
+    rule: rule.id,
+    severity,
+    message: `${c.mnemonic} ${need.relation} ${where}${note}: ${plural(need.required)} required on ${h.target.name}, ${need.distance} present [${rule.id}]`,
+    loc: c.loc,
+    insn: consumer,
+    required: need.required,
+    actual: need.distance,
+    related: [{ loc: p.loc, message: `${p.mnemonic} is here`, insn: need.producer }],
+    fix: { kind: 'nop', before: consumer, waitStates: need.required - need.distance },
+    source: need.fact.source,
+  };
+}
+
+/** Check one kernel: one finding per (consumer, rule), for the producer with the largest shortfall. */
+export function checkHazards(ctx: KernelContext, opts: HazardOptions = {}): Finding[] {
+  const h = new HazardContext(ctx);
+  return checkContext(h, activeRules(h, opts.rules));
+}
+
+export function checkContext(h: HazardContext, rules: readonly HazardRule[]): Finding[] {
+  const out: Finding[] = [];
+  const n = h.f.length;
+  for (let i = 0; i < n; i++) {
+    for (const r of rules) {
+      const needs = r.check(h, i);
+      if (!needs || needs.length === 0) continue;
+      const w = r.noNopFix ? needs[0] : worst(needs);
+      if (w) out.push(findingOf(h, r, i, w));
+    }
+  }
+  return out;
+}
+
+export interface NopPlan {
+  /** Extra wait states to insert immediately before each instruction (KernelContext.insns order). */
+  pads: Int32Array;
+  /** Sum of pads. */
+  total: number;
+  /** The instructions that need padding, in order. */
+  sites: { insn: number; waitStates: number; rules: string[] }[];
+}
+
+/**
+ * Minimal padding: for each consumer in program order, the fewest extra wait states so that
+ * every rule is satisfied, counting the padding already decided for earlier instructions
+ * (padding before an earlier consumer also lengthens later distances, and distances through
+ * loop back-edges include padding decided for later instructions only as far as it is known —
+ * more padding never creates a hazard, so each decision stays valid). Rules that cannot be
+ * fixed with s_nop (noNopFix) are ignored here.
+ */
+export function computeNops(ctx: KernelContext, opts: HazardOptions = {}): NopPlan {
+  const h = new HazardContext(ctx);
+  return computeNopsIn(h, activeRules(h, opts.rules).filter((r) => !r.noNopFix));
+}
+
+export function computeNopsIn(h: HazardContext, rules: readonly HazardRule[]): NopPlan {
+  const n = h.f.length;
+  const sites: NopPlan['sites'] = [];
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    let need = 0;
+    let by: string[] = [];
+    for (const r of rules) {
+      const needs = r.check(h, i);
+      if (!needs) continue;
+      for (const x of needs) {
+        const s = x.required - x.distance;
+        if (s > need) { need = s; by = [r.id]; } else if (s === need && s > 0 && !by.includes(r.id)) by.push(r.id);
+      }
+    }
+    if (need > 0) {
+      h.pad[i] = need;
+      h.invalidate();
+      total += need;
+      sites.push({ insn: i, waitStates: need, rules: by });
+    }
+  }
+  return { pads: h.pad, total, sites };
+}
+
+/**
+ * Check a kernel as if `pads[k]` extra wait states were inserted before each instruction k
+ * (e.g. a NopPlan's pads): what would still be reported.
+ */
+export function checkWithPadding(ctx: KernelContext, pads: ArrayLike<number>, opts: HazardOptions = {}): Finding[] {
+  const h = new HazardContext(ctx);
+  for (let i = 0; i < h.pad.length; i++) h.pad[i] = pads[i] ?? 0;
+  return checkContext(h, activeRules(h, opts.rules));
+}
+
+/** Alias of computeNops (the name the issue uses). */
+export const minimalPadding = computeNops;

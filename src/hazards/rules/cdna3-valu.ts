@@ -1,0 +1,193 @@
+/**
+ * gfx942/gfx950 VALU forwarding hazards (feature 'gfx940-insts'; LLVM's hasVDecCoExecHazard,
+ * hasDstSelForwardingHazard, hasTransForwardingHazard):
+ *   - a VALU writes an SGPR/VCC/EXEC/M0 that a VALU reads as a constant: 2
+ *   - ... that a VALU reads as a lane mask or carry-in (v_cndmask select, v_addc carry-in, VCC
+ *     read implicitly): 2 (LLVM; the ISA says 0 for carry-in: a separate rule id)
+ *   - a VALU writes EXEC, then v_readlane/v_readfirstlane/v_writelane: 4
+ *   - a VALU writes a VGPR that v_readlane/v_readfirstlane reads as src0: 1
+ *   - a VALU writes its result at a shifted bit position (SDWA dst_sel, op_sel dst, FP8 byte
+ *     select, gfx950 FP4 stochastic-rounding converts) and a VALU touches that register: 1
+ *   - a transcendental VALU writes a VGPR a non-transcendental VALU reads: 1
+ */
+import type { HazardRule, WaitStateFact, Need } from '../types.js';
+import { all, CDNA3_UP, need, P, REF, scalarRaw, vecUses, vectorRaw } from './util.js';
+import { EXEC_HI, EXEC_LO, VCC_HI, VCC_LO, VGPR_BASE, rangeName } from '../../isa/registers.js';
+import type { InsnFacts } from '../context.js';
+import { overlaps } from '../context.js';
+
+const gfx940 = (t: { has(f: 'gfx940-insts'): boolean }) => t.has('gfx940-insts');
+
+const SGPR_FACT: WaitStateFact = {
+  what: 'VALU writes SGPR/VCC/EXEC/M0 -> VALU reads it as a constant (explicit source operand or lane select)',
+  w: all(2, CDNA3_UP),
+  source: `${REF.hazards} §2.1 row 12 (checkVALUHazards, hasVDecCoExecHazard); ${REF.cdna3} Table 11 Case 18; ${REF.cdna4} Table 11`,
+};
+const MASK_FACT: WaitStateFact = {
+  what: 'VALU writes SGPR/VCC -> VALU reads it as a lane mask or carry-in (v_cndmask select, v_addc/v_subb carry-in, implicit VCC)',
+  w: all(2, CDNA3_UP),
+  source: `${REF.hazards} §2.1 row 12 and §2.7; ${REF.cdna3} Table 11 Case 18 ("VALU reads SGPR as carry-in: 0")`,
+  note: `${REF.cdna3} Case 18 and rocRoller (facts §5.2) need 0 for a carry-in read; LLVM applies 2 to every explicit SGPR `
+    + 'operand and every read of VCC. The references disagree: 2 (safe) is used. A v_cndmask select is read per lane like a carry-in; '
+    + 'this rule is kept apart from the constant-read rule so the two can be told apart.',
+};
+const EXEC_RWLANE_FACT: WaitStateFact = {
+  what: 'VALU writes EXEC -> v_readlane/v_readfirstlane/v_writelane',
+  w: all(4, CDNA3_UP),
+  source: `${REF.hazards} §2.1 row 13; ${REF.cdna3} Table 11 Case 18 (v_cmpx rows); ${REF.cdna4} Table 11`,
+  note: 'A later SALU write of EXEC in between does not end the hazard (as in LLVM, which ignores intervening writes).',
+};
+const READLANE_FACT: WaitStateFact = {
+  what: 'VALU writes VGPR -> v_readlane/v_readfirstlane reads it as src0',
+  w: all(1, CDNA3_UP),
+  source: `${REF.hazards} §2.1 row 14; ${REF.cdna3} Table 11 Case 19`,
+  note: 'The ISA names v_readlane; LLVM also checks v_readfirstlane: both are checked.',
+};
+const DSTSEL_FACT: WaitStateFact = {
+  what: 'VALU writes its result at a shifted bit position (SDWA dst_sel != DWORD, op_sel dst bit, FP8 byte select, gfx950 FP4 SR cvt_scale) -> any VALU operand overlaps that VGPR',
+  w: all(1, CDNA3_UP),
+  source: `${REF.hazards} §2.1 row 15 (getDstSelForwardingOperand); ${REF.cdna3} Table 11 Case 20`,
+  note: 'The ISA names the consumer that reads the result; LLVM also counts writes of it (ECC parity read with preserve semantics): both are checked. '
+    + 'LLVM also treats every VOP3P whose src0 op_sel_hi bit is set as such a producer (that bit shares its place with the destination select '
+    + 'in LLVM\'s operand modifiers); VOP3P has no destination select in the ISA, so VOP3P producers are not checked.',
+};
+const TRANS_FACT: WaitStateFact = {
+  what: 'transcendental VALU writes VGPR -> non-transcendental VALU reads it',
+  w: all(1, CDNA3_UP),
+  source: `${REF.hazards} §2.1 row 16; ${REF.cdna3} Table 11 Case 21 and Table 12; ${REF.cdna4} Table 11`,
+};
+
+/** Scalar units a VALU reads as constants (explicit scalar sources other than a mask or carry-in). */
+function constantReads(c: InsnFacts): number[] {
+  const out: number[] = [];
+  for (const o of c.ops) {
+    if (!o.use || o.lo >= 128 || o.role === 'mask' || o.role === 'carryIn') continue;
+    for (let u = o.lo; u < o.hi; u++) if (!out.includes(u)) out.push(u);
+  }
+  return out;
+}
+
+/** Scalar units a VALU reads as a lane mask or carry-in, plus VCC however it is read. */
+function maskReads(c: InsnFacts): number[] {
+  const out: number[] = [];
+  for (const o of c.ops) {
+    if (!o.use || o.lo >= 128 || (o.role !== 'mask' && o.role !== 'carryIn')) continue;
+    for (let u = o.lo; u < o.hi; u++) if (!out.includes(u)) out.push(u);
+  }
+  const uses = c.uses;
+  for (const u of [VCC_LO, VCC_HI]) if (uses.includes(u) && !out.includes(u)) out.push(u);
+  return out;
+}
+
+export const valuSgprWriteValuRead: HazardRule = {
+  id: 'valu-sgpr-write-valu-read',
+  present: (h) => h.has(...P.valuSdef),
+  description: 'A VALU reads as a constant an SGPR that a VALU wrote less than 2 wait states before (gfx942+ has no interlock).',
+  appliesTo: gfx940,
+  source: SGPR_FACT.source,
+  facts: [SGPR_FACT],
+  check(h, i) {
+    const c = h.f[i]!;
+    if (!c.valu) return undefined;
+    let any = false;
+    for (const o of c.ops) if (o.use && o.lo < 128) { any = true; break; }
+    if (!any) return undefined;
+    const reads = constantReads(c);
+    if (reads.length === 0) return undefined;
+    return scalarRaw(h, i, reads, 2, SGPR_FACT, ...P.valuSdef);
+  },
+};
+
+export const valuSgprWriteValuMaskRead: HazardRule = {
+  id: 'valu-sgpr-write-valu-mask-read',
+  present: (h) => h.has(...P.valuSdef),
+  description: 'A VALU reads as lane mask or carry-in (or reads VCC) an SGPR that a VALU wrote less than 2 wait states before.',
+  appliesTo: gfx940,
+  source: MASK_FACT.source,
+  facts: [MASK_FACT],
+  check(h, i) {
+    const c = h.f[i]!;
+    if (!c.valu) return undefined;
+    let any = false;
+    for (const u of c.uses) if (u < 128 && u !== EXEC_LO && u !== EXEC_HI) { any = true; break; }
+    if (!any) return undefined;
+    const reads = maskReads(c).filter((u) => !constantReads(c).includes(u));
+    if (reads.length === 0) return undefined;
+    return scalarRaw(h, i, reads, 2, MASK_FACT, ...P.valuSdef, 'reads as mask/carry-in');
+  },
+};
+
+function isRwLane(n: string): boolean {
+  return n === 'v_readlane_b32' || n === 'v_readfirstlane_b32' || n === 'v_writelane_b32';
+}
+
+export const valuExecWriteRwLane: HazardRule = {
+  id: 'valu-exec-write-rwlane',
+  present: (h) => h.has(...P.valuExec) && h.has('rwlane', (f) => isRwLane(f.name)),
+  description: 'v_readlane/v_readfirstlane/v_writelane issues less than 4 wait states after a VALU wrote EXEC.',
+  appliesTo: gfx940,
+  source: EXEC_RWLANE_FACT.source,
+  facts: [EXEC_RWLANE_FACT],
+  check(h, i) {
+    if (!isRwLane(h.f[i]!.name)) return undefined;
+    return scalarRaw(h, i, [EXEC_LO, EXEC_HI], 4, EXEC_RWLANE_FACT, ...P.valuExec, 'depends on');
+  },
+};
+
+export const valuVgprWriteReadlaneSrc0: HazardRule = {
+  id: 'valu-vgpr-write-readlane-src0',
+  present: (h) => h.has('readlane', (f) => f.name === 'v_readlane_b32' || f.name === 'v_readfirstlane_b32'),
+  description: 'v_readlane/v_readfirstlane reads as src0 a VGPR a VALU wrote in the instruction just before.',
+  appliesTo: gfx940,
+  source: READLANE_FACT.source,
+  facts: [READLANE_FACT],
+  check(h, i) {
+    const c = h.f[i]!;
+    if (c.name !== 'v_readlane_b32' && c.name !== 'v_readfirstlane_b32') return undefined;
+    const src = c.ops.filter((o) => o.role === 'src0' && o.lo >= VGPR_BASE);
+    return vectorRaw(h, i, src, 1, ...P.valuVdef, () => ({ w: 1, fact: READLANE_FACT }));
+  },
+};
+
+export const dstSelForwarding: HazardRule = {
+  id: 'dst-sel-forwarding',
+  present: (h) => h.has('dstsel', (p) => p.dstSel !== undefined),
+  description: 'A VALU touches a VGPR that the previous VALU wrote at a shifted bit position (SDWA/op_sel destination select).',
+  appliesTo: gfx940,
+  source: DSTSEL_FACT.source,
+  facts: [DSTSEL_FACT],
+  check(h, i) {
+    const c = h.f[i]!;
+    if (!c.valu && !c.ldsDma) return undefined;
+    const list = h.producers(i, 'dstsel', 1, (p) => p.dstSel !== undefined);
+    if (list.length === 0) return undefined;
+    const out: Need[] = [];
+    for (let k = 0; k < list.length; k += 2) {
+      const j = list[k]!;
+      const d = list[k + 1]!;
+      const dst = h.f[j]!.dstSel!;
+      for (const o of c.ops) {
+        if (o.lo < VGPR_BASE || !overlaps(o.lo, o.hi, dst.lo, dst.hi)) continue;
+        const a = Math.max(o.lo, dst.lo);
+        const b = Math.min(o.hi, dst.hi);
+        out.push(need(j, d, 1, `${o.def && !o.use ? 'writes' : 'reads'} ${rangeName(a, b - a)} written at a shifted bit position by`, DSTSEL_FACT));
+        break;
+      }
+    }
+    return out;
+  },
+};
+
+export const transWriteValuRead: HazardRule = {
+  id: 'trans-write-valu-read',
+  present: (h) => h.has('trans', (p) => p.trans),
+  description: 'A non-transcendental VALU reads the result of the transcendental VALU just before it.',
+  appliesTo: gfx940,
+  source: TRANS_FACT.source,
+  facts: [TRANS_FACT],
+  check(h, i) {
+    const c = h.f[i]!;
+    if (!c.valu || c.trans) return undefined;
+    return vectorRaw(h, i, vecUses(c), 1, 'trans', (p) => p.trans, () => ({ w: 1, fact: TRANS_FACT }));
+  },
+};

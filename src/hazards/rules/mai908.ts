@@ -1,0 +1,166 @@
+/**
+ * gfx908 (CDNA1; 'mai' without 'gfx90a-insts') MFMA hazards. MFMA SrcC/vDst are AGPRs; VMEM
+ * and DS cannot touch AGPRs, so values move through v_accvgpr_read/write.
+ * Source: hazards-and-waitcnt-facts.md §2.2 (checkMAIHazards908, checkMAILdStHazards; rocRoller's
+ * XDLWrite908 agrees). N = passes of the producing MFMA (2/8/16).
+ */
+import type { Target } from '../../targets/types.js';
+import type { HazardContext, InsnFacts, OpRange } from '../context.js';
+import { overlaps } from '../context.js';
+import type { HazardRule, Need, WaitStateFact } from '../types.js';
+import { waitOf } from '../types.js';
+import { mfmaNote, need, REF } from './util.js';
+import { AGPR_BASE, VGPR_BASE, rangeName } from '../../isa/registers.js';
+
+const S22 = `${REF.hazards} §2.2`;
+const gfx908 = (t: Target) => t.has('mai') && !t.has('gfx90a-insts');
+
+const F = {
+  mfmaSrcC: { what: 'MFMA writes AGPRs -> MFMA reads an overlapping (not identical) tuple as SrcC', w: { cdna1: 2 }, source: `${S22} (MFMA -> SrcC, overlap)` },
+  mfmaSrcAB: { what: 'MFMA writes AGPRs -> MFMA reads them as SrcA/SrcB', w: { cdna1: 4 }, source: `${S22} (MFMA -> SrcA/SrcB)` },
+  mfmaAccRead: { what: 'MFMA writes AGPRs -> v_accvgpr_read reads one', w: { cdna1: { 2: 4, 8: 10, 16: 18 } }, source: `${S22} (MFMA -> v_accvgpr_read)`,
+    note: 'LLVM takes the largest pass count of every MFMA it walks past on the way back (conservative); the producer\'s own pass count is the rule.' },
+  mfmaAccWrite: { what: 'MFMA writes AGPRs -> v_accvgpr_write overwrites one (WAW)', w: { cdna1: { 2: 1, 8: 7, 16: 15 } }, source: `${S22} (MFMA -> v_accvgpr_write)` },
+  accSrcC: { what: 'v_accvgpr_write writes an AGPR -> MFMA reads it as SrcC', w: { cdna1: 1 }, source: `${S22} (v_accvgpr_write -> SrcC)` },
+  accSrcAB: { what: 'v_accvgpr_write writes an AGPR -> MFMA reads it as SrcA/SrcB', w: { cdna1: 3 }, source: `${S22} (v_accvgpr_write -> SrcA/SrcB)` },
+  accAccRead: { what: 'v_accvgpr_write writes an AGPR -> v_accvgpr_read reads it', w: { cdna1: 3 }, source: `${S22} (v_accvgpr_write -> v_accvgpr_read)` },
+  accAccWrite: { what: 'v_accvgpr_write writes an AGPR -> v_accvgpr_write overwrites it (WAW)', w: { cdna1: 3 },
+    source: `${REF.hazards} §0 (GCNHazardRecognizer.cpp checkMAIHazards908: the v_accvgpr_write destination is checked like a SrcA/SrcB read)`,
+    note: 'Not listed in the facts tables; LLVM 22 inserts it (measured with the llvm-hazards pairs) and it is the larger value.' },
+  srcCWar: { what: 'MFMA reads AGPRs as SrcC -> v_accvgpr_write overwrites one (WAR)', w: { cdna1: { 2: 0, 8: 5, 16: 13 } }, source: `${S22} (SrcC read -> v_accvgpr_write)` },
+  accReadMem: { what: 'v_accvgpr_read writes a VGPR -> VMEM/FLAT/DS reads it', w: { cdna1: 2 }, source: `${S22} (v_accvgpr_read -> VMEM/FLAT/DS)` },
+  accAfterValuMem: { what: 'VALU writes a VGPR, then v_accvgpr_read/write, then VMEM/FLAT/DS reads the VGPR', w: { cdna1: 1 }, source: `${S22} (last row)` },
+} satisfies Record<string, WaitStateFact>;
+
+/** AGPR operands of a gfx908 MAI consumer that the AGPR rules check, with their kind. */
+type AgprUse = { op: OpRange; kind: 'srcC' | 'srcAB' | 'accRead' | 'accWrite' };
+
+function agprOperands(c: InsnFacts): AgprUse[] {
+  const out: AgprUse[] = [];
+  for (const o of c.ops) {
+    if (o.lo < AGPR_BASE) continue;
+    if (c.mfma) {
+      if (!o.use) continue;
+      out.push({ op: o, kind: o.role === 'srcC' ? 'srcC' : 'srcAB' });
+    } else if (c.accRead && o.use) out.push({ op: o, kind: 'accRead' });
+    else if (c.accWrite && o.def) out.push({ op: o, kind: 'accWrite' });
+  }
+  return out;
+}
+
+function scan(h: HazardContext, i: number, producer: 'mfma' | 'accWrite', kinds: readonly AgprUse['kind'][],
+  factOf: (k: AgprUse['kind']) => WaitStateFact): Need[] {
+  const c = h.f[i]!;
+  if (!c.mai) return [];
+  const uses = agprOperands(c).filter((u) => kinds.includes(u.kind));
+  if (uses.length === 0) return [];
+  const list = h.producers(i, producer, 18, producer === 'mfma' ? (f) => f.mfma : (f) => f.accWrite);
+  const out: Need[] = [];
+  for (let k = 0; k < list.length; k += 2) {
+    const j = list[k]!;
+    const d = list[k + 1]!;
+    const p = h.f[j]!;
+    const dst = p.ops.find((o) => o.role === 'vdst' && o.def);
+    if (!dst) continue;
+    for (const u of uses) {
+      if (!overlaps(dst.lo, dst.hi, u.op.lo, u.op.hi)) continue;
+      if (producer === 'mfma' && dst.lo === u.op.lo && dst.hi === u.op.hi) continue; // identical tuple: chain
+      const fact = factOf(u.kind);
+      const w = waitOf(fact, 'cdna1', p.passes) ?? 0;
+      if (w <= d) continue;
+      const a = Math.max(dst.lo, u.op.lo);
+      const b = Math.min(dst.hi, u.op.hi);
+      const verb = u.kind === 'accWrite' ? 'overwrites' : 'reads';
+      const as = u.kind === 'srcC' ? ' as SrcC' : u.kind === 'srcAB' ? ` as ${u.op.role}` : '';
+      out.push(need(j, d, w, `${verb} ${rangeName(a, b - a)}${as}, written by`, fact, producer === 'mfma' ? mfmaNote(p) : undefined));
+      break;
+    }
+  }
+  return out;
+}
+
+function rule(id: string, description: string, facts: WaitStateFact[], check: HazardRule['check']): HazardRule {
+  return {
+    id, description, appliesTo: gfx908, source: facts.map((f) => f.source).join(' | '), facts, check,
+    present: (h) => h.has('mai', (f) => f.mai),
+  };
+}
+
+export const MAI908_RULES: readonly HazardRule[] = [
+  rule('mfma-agpr-write-srcc', 'gfx908: an MFMA reads as SrcC AGPRs an earlier MFMA wrote (overlapping, not identical) less than 2 wait states before.',
+    [F.mfmaSrcC], (h, i) => scan(h, i, 'mfma', ['srcC'], () => F.mfmaSrcC)),
+  rule('mfma-agpr-write-srcab', 'gfx908: an MFMA reads as SrcA/SrcB AGPRs an MFMA wrote less than 4 wait states before.',
+    [F.mfmaSrcAB], (h, i) => scan(h, i, 'mfma', ['srcAB'], () => F.mfmaSrcAB)),
+  rule('mfma-agpr-write-accvgpr-read', 'gfx908: v_accvgpr_read reads an AGPR an MFMA is still writing.',
+    [F.mfmaAccRead], (h, i) => scan(h, i, 'mfma', ['accRead'], () => F.mfmaAccRead)),
+  rule('mfma-agpr-write-accvgpr-write', 'gfx908: v_accvgpr_write overwrites an AGPR an MFMA is still writing.',
+    [F.mfmaAccWrite], (h, i) => scan(h, i, 'mfma', ['accWrite'], () => F.mfmaAccWrite)),
+  rule('accvgpr-write-agpr-read', 'gfx908: an MFMA or v_accvgpr_read reads (or v_accvgpr_write overwrites) an AGPR that v_accvgpr_write wrote too recently.',
+    [F.accSrcC, F.accSrcAB, F.accAccRead, F.accAccWrite],
+    (h, i) => scan(h, i, 'accWrite', ['srcC', 'srcAB', 'accRead', 'accWrite'],
+      (k) => (k === 'srcC' ? F.accSrcC : k === 'srcAB' ? F.accSrcAB : k === 'accRead' ? F.accAccRead : F.accAccWrite))),
+  rule('mfma-srcc-read-accvgpr-write', 'gfx908: v_accvgpr_write overwrites an AGPR an MFMA may still be reading as SrcC.',
+    [F.srcCWar], (h, i) => {
+      const c = h.f[i]!;
+      if (!c.accWrite) return undefined;
+      const dst = c.ops.find((o) => o.def && o.lo >= AGPR_BASE);
+      if (!dst) return undefined;
+      const list = h.producers(i, 'mfma', 18, (f) => f.mfma);
+      const out: Need[] = [];
+      for (let k = 0; k < list.length; k += 2) {
+        const j = list[k]!;
+        const d = list[k + 1]!;
+        const p = h.f[j]!;
+        const sc = p.ops.find((o) => o.role === 'srcC' && o.use);
+        if (!sc || !overlaps(sc.lo, sc.hi, dst.lo, dst.hi)) continue;
+        const w = waitOf(F.srcCWar, 'cdna1', p.passes) ?? 0;
+        if (w > d) out.push(need(j, d, w, `overwrites ${rangeName(dst.lo, dst.hi - dst.lo)} read as SrcC by`, F.srcCWar, mfmaNote(p)));
+      }
+      return out;
+    }),
+  rule('accvgpr-read-mem-read', 'gfx908: a VMEM/FLAT/DS instruction reads a VGPR that v_accvgpr_read wrote less than 2 wait states before.',
+    [F.accReadMem], (h, i) => {
+      const c = h.f[i]!;
+      if (!(c.vmem || c.ds)) return undefined;
+      const regs = c.ops.filter((o) => o.use && o.lo >= VGPR_BASE && o.lo < AGPR_BASE);
+      if (regs.length === 0) return undefined;
+      const out: Need[] = [];
+      const list = h.producers(i, 'accread', 2, (p) => p.accRead);
+      for (let k = 0; k < list.length; k += 2) {
+        const j = list[k]!;
+        const d = list[k + 1]!;
+        const dst = h.f[j]!.ops.find((o) => o.def && o.role === 'vdst');
+        if (dst && regs.some((r) => overlaps(r.lo, r.hi, dst.lo, dst.hi))) {
+          out.push(need(j, d, 2, `reads ${rangeName(dst.lo, dst.hi - dst.lo)} written by`, F.accReadMem));
+        }
+      }
+      return out;
+    }),
+  rule('accvgpr-after-valu-mem-read', 'gfx908: a VMEM/FLAT/DS instruction right after v_accvgpr_read/write reads a VGPR a VALU wrote just before that.',
+    [F.accAfterValuMem], (h, i) => {
+      const c = h.f[i]!;
+      if (!(c.vmem || c.ds)) return undefined;
+      const regs = c.ops.filter((o) => o.use && o.lo >= VGPR_BASE && o.lo < AGPR_BASE);
+      if (regs.length === 0) return undefined;
+      const acc = h.producers(i, 'accrw', 1, (p) => p.accRead || p.accWrite);
+      if (acc.length === 0) return undefined;
+      // a non-MAI VALU wrote one of the VGPRs within 2 wait states of the consumer
+      let valu = -1;
+      let reg = '';
+      const list = h.producers(i, 'valu-nonmai-vdef', 2, (p) => p.valu && !p.mai && p.writesVector);
+      for (let k = 0; k < list.length && valu < 0; k += 2) {
+        const j = list[k]!;
+        for (const def of h.f[j]!.ops) {
+          if (!def.def || def.lo < VGPR_BASE) continue;
+          const r = regs.find((x) => overlaps(x.lo, x.hi, def.lo, def.hi));
+          if (r) { valu = j; reg = rangeName(Math.max(r.lo, def.lo), Math.min(r.hi, def.hi) - Math.max(r.lo, def.lo)); break; }
+        }
+      }
+      if (valu < 0) return undefined;
+      const out: Need[] = [];
+      for (let k = 0; k < acc.length; k += 2) {
+        out.push(need(acc[k]!, acc[k + 1]!, 1, `reads ${reg} (written by the VALU at line ${h.line(valu)}) right after`, F.accAfterValuMem));
+      }
+      return out;
+    }),
+];

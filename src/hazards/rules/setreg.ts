@@ -1,0 +1,200 @@
+/**
+ * Hardware-register hazards: s_setreg followed by s_getreg/s_setreg of the same register (2),
+ * s_setreg of TRAPSTS followed by s_rfe (1), a MODE write followed by a vector instruction (2,
+ * the VSKIP rule) and s_setvskip followed by s_getreg of MODE (2).
+ */
+import type { Instruction } from '../../asm/ast.js';
+import type { HazardRule, WaitStateFact } from '../types.js';
+import { all, anyWithin, need, REF } from './util.js';
+import type { InsnFacts } from '../context.js';
+
+/**
+ * Hardware register ids by symbolic name (the GFX9 encoding: simm16 = id | offset << 6 |
+ * (size - 1) << 11). Measured: oracle (LLVM 22.1.8): echo 's_getreg_b32 s0, hwreg(NAME)' |
+ * llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=T -show-encoding, for T in gfx906/gfx90a/gfx942/gfx950
+ * (the XCC_ID and SQ_PERF_SNAPSHOT names exist on gfx942/gfx950 only).
+ */
+export const HWREG_IDS: Readonly<Record<string, number>> = {
+  HW_REG_MODE: 1, HW_REG_STATUS: 2, HW_REG_TRAPSTS: 3, HW_REG_HW_ID: 4, HW_REG_GPR_ALLOC: 5,
+  HW_REG_LDS_ALLOC: 6, HW_REG_IB_STS: 7, HW_REG_SH_MEM_BASES: 15, HW_REG_TBA_LO: 16, HW_REG_TBA_HI: 17,
+  HW_REG_TMA_LO: 18, HW_REG_TMA_HI: 19, HW_REG_XCC_ID: 20, HW_REG_SQ_PERF_SNAPSHOT_DATA: 21,
+  HW_REG_SQ_PERF_SNAPSHOT_DATA1: 22, HW_REG_SQ_PERF_SNAPSHOT_PC_LO: 23, HW_REG_SQ_PERF_SNAPSHOT_PC_HI: 24,
+};
+const ID_MODE = 1;
+const ID_TRAPSTS = 3;
+
+/**
+ * Bit position of VSKIP within the MODE register. The references (CDNA3 Table 11 Case 4,
+ * MI200 Table 9, the CDNA4 guide) name MODE.vskip but not its bit, so it is unknown here and
+ * every s_setreg of MODE is treated as possibly writing it. With a sourced bit position this
+ * becomes a number and only s_setreg fields that cover it count.
+ */
+export const MODE_VSKIP_BIT: number | undefined = undefined;
+
+/** Bit field [offset, offset+size) an s_setreg writes, or undefined when it cannot be decided. */
+export function hwregField(insn: Instruction): { offset: number; size: number } | undefined {
+  for (const o of insn.operands) {
+    if (o.kind === 'func' && o.name === 'hwreg') {
+      const off = o.args[1] !== undefined ? Number(o.args[1].trim()) : 0;
+      const size = o.args[2] !== undefined ? Number(o.args[2].trim()) : 32;
+      return Number.isFinite(off) && Number.isFinite(size) ? { offset: off, size } : undefined;
+    }
+  }
+  const n = insn.operands[0];
+  if (n && n.kind === 'imm' && Number.isInteger(n.value)) return { offset: (n.value >> 6) & 0x1f, size: ((n.value >> 11) & 0x1f) + 1 };
+  return undefined;
+}
+
+/** Does this s_setreg possibly write MODE.vskip? */
+function mayWriteVskip(p: InsnFacts): boolean {
+  if (!isSetreg(p) || !sameHwreg(ID_MODE, hwregId(p.insn))) return false;
+  if (MODE_VSKIP_BIT === undefined) return true;
+  const f = hwregField(p.insn);
+  return !f || (MODE_VSKIP_BIT >= f.offset && MODE_VSKIP_BIT < f.offset + f.size);
+}
+
+/** The hardware register id an s_setreg/s_getreg names, or undefined when it cannot be decided. */
+export function hwregId(insn: Instruction): number | undefined {
+  for (const o of insn.operands) {
+    if (o.kind === 'func' && o.name === 'hwreg') {
+      const a = (o.args[0] ?? '').trim();
+      if (/^\d+$/.test(a) || /^0x[0-9a-f]+$/i.test(a)) return Number(a);
+      return HWREG_IDS[a.toUpperCase()];
+    }
+  }
+  // numeric simm16 form: s_getreg_b32 s0, 0x1801 / s_setreg_b32 0x1801, s0
+  const n = insn.base === 's_getreg_b32' ? insn.operands[1] : insn.operands[0];
+  if (n && n.kind === 'imm' && Number.isInteger(n.value)) return n.value & 0x3f;
+  return undefined;
+}
+
+function isSetreg(f: InsnFacts): boolean {
+  return f.name === 's_setreg_b32' || f.name === 's_setreg_imm32_b32';
+}
+
+/** Same register, or undecidable (then assume the same: safe). */
+function sameHwreg(a: number | undefined, b: number | undefined): boolean {
+  return a === undefined || b === undefined || a === b;
+}
+
+const GET_FACT: WaitStateFact = {
+  what: 's_setreg of hwreg X -> s_getreg of hwreg X',
+  w: all(2),
+  source: `${REF.hazards} §2.1 row 6 (checkGetRegHazards); ${REF.cdna3} Table 11 Case 1; ${REF.mi200} Table 9`,
+  note: 'Same register id (offset/size ignored), as LLVM; an id we cannot decode is assumed to be the same.',
+};
+const SET_FACT: WaitStateFact = {
+  what: 's_setreg of hwreg X -> s_setreg of hwreg X',
+  w: all(2),
+  source: `${REF.hazards} §2.1 row 7 (checkSetRegHazards, getSetRegWaitStates() = 2 on all five); ${REF.cdna3} Table 11 Case 2; ${REF.mi200} Table 9`,
+};
+const RFE_FACT: WaitStateFact = {
+  what: 's_setreg of TRAPSTS -> s_rfe_b64 / s_rfe_restore_b64',
+  w: all(1),
+  source: `${REF.hazards} §2.1 row 8 (checkRFEHazards); ${REF.cdna3} Table 11 Case 15 ("RFE, RFE_restore"); ${REF.mi200} Table 9`,
+  note: 'LLVM checks s_rfe_b64 only; the ISA names RFE_restore too: both are checked.',
+};
+const VSKIP_FACT: WaitStateFact = {
+  what: 's_setreg of MODE (may set MODE.vskip) -> any vector instruction',
+  w: all(2),
+  source: `${REF.cdna3} Table 11 Case 4; ${REF.mi200} Table 9; ${REF.cdna4} Table 11; ${REF.hazards} §2.6`,
+  llvm: all(0),
+  note: 'Not modeled by LLVM (Mesa ACO does it, facts §5.1). The references do not give the bit position of VSKIP '
+    + 'within MODE, so every s_setreg of MODE is treated as possibly writing it (safe). "Requires two nops or '
+    + 'non-vector instructions": a vector instruction in between is itself a consumer of this rule.',
+};
+const SETVSKIP_FACT: WaitStateFact = {
+  what: 's_setvskip -> s_getreg of MODE',
+  w: all(2),
+  source: `${REF.cdna3} Table 11 Case 3; ${REF.mi200} Table 9; ${REF.hazards} §2.6`,
+  llvm: all(0),
+  note: 'Not modeled by LLVM.',
+};
+
+function setregWithin(h: Parameters<HazardRule['check']>[0], i: number, w: number, fact: WaitStateFact,
+  id: number | undefined, match: (pid: number | undefined) => boolean) {
+  const out = [] as ReturnType<typeof need>[];
+  const list = h.producers(i, 'setreg', w, isSetreg);
+  for (let k = 0; k < list.length; k += 2) {
+    const j = list[k]!;
+    const d = list[k + 1]!;
+    if (d < w && match(hwregId(h.f[j]!.insn))) out.push(need(j, d, w, `accesses hwreg ${id ?? '?'} set by`, fact));
+  }
+  return out;
+}
+
+export const setregGetreg: HazardRule = {
+  id: 'setreg-getreg',
+  present: (h) => h.has('setreg', isSetreg),
+  description: 's_getreg reads a hardware register less than 2 wait states after s_setreg wrote it.',
+  appliesTo: () => true,
+  source: GET_FACT.source,
+  facts: [GET_FACT],
+  check(h, i) {
+    const c = h.f[i]!;
+    if (c.name !== 's_getreg_b32') return undefined;
+    const id = hwregId(c.insn);
+    return setregWithin(h, i, 2, GET_FACT, id, (pid) => sameHwreg(id, pid));
+  },
+};
+
+export const setregSetreg: HazardRule = {
+  id: 'setreg-setreg',
+  present: (h) => h.has('setreg', isSetreg),
+  description: 's_setreg writes a hardware register less than 2 wait states after another s_setreg of it.',
+  appliesTo: () => true,
+  source: SET_FACT.source,
+  facts: [SET_FACT],
+  check(h, i) {
+    const c = h.f[i]!;
+    if (!isSetreg(c)) return undefined;
+    const id = hwregId(c.insn);
+    return setregWithin(h, i, 2, SET_FACT, id, (pid) => sameHwreg(id, pid));
+  },
+};
+
+export const setregTrapstsRfe: HazardRule = {
+  id: 'setreg-trapsts-rfe',
+  present: (h) => h.has('setreg', isSetreg),
+  description: 's_rfe follows an s_setreg of TRAPSTS without a wait state.',
+  appliesTo: () => true,
+  source: RFE_FACT.source,
+  facts: [RFE_FACT],
+  check(h, i) {
+    const c = h.f[i]!;
+    if (c.name !== 's_rfe_b64' && c.name !== 's_rfe_restore_b64') return undefined;
+    return setregWithin(h, i, 1, RFE_FACT, ID_TRAPSTS, (pid) => sameHwreg(ID_TRAPSTS, pid));
+  },
+};
+
+function isVectorOp(f: InsnFacts): boolean {
+  return f.valu || f.vmem || f.ds || f.exp;
+}
+
+export const setregModeVector: HazardRule = {
+  id: 'setreg-mode-vskip',
+  present: (h) => h.has('setreg-vskip', mayWriteVskip),
+  description: 'A vector instruction issues less than 2 wait states after an s_setreg of MODE (which may set MODE.vskip).',
+  appliesTo: () => true,
+  source: VSKIP_FACT.source,
+  facts: [VSKIP_FACT],
+  check(h, i) {
+    if (!isVectorOp(h.f[i]!)) return undefined;
+    return anyWithin(h, i, 2, VSKIP_FACT, 'setreg-vskip', mayWriteVskip,
+      'follows the MODE write (which may set MODE.vskip) of');
+  },
+};
+
+export const setvskipGetregMode: HazardRule = {
+  id: 'setvskip-getreg-mode',
+  present: (h) => h.has('setvskip', (p) => p.name === 's_setvskip'),
+  description: 's_getreg of MODE reads VSKIP less than 2 wait states after s_setvskip.',
+  appliesTo: () => true,
+  source: SETVSKIP_FACT.source,
+  facts: [SETVSKIP_FACT],
+  check(h, i) {
+    const c = h.f[i]!;
+    if (c.name !== 's_getreg_b32' || !sameHwreg(ID_MODE, hwregId(c.insn))) return undefined;
+    return anyWithin(h, i, 2, SETVSKIP_FACT, 'setvskip', (p) => p.name === 's_setvskip', 'reads MODE.vskip set by');
+  },
+};

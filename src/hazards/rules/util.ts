@@ -1,0 +1,137 @@
+/**
+ * Small helpers shared by the rule modules: reference citations, register-range tests and the
+ * common "find the producers of what this consumer reads" search.
+ */
+import { REF } from '../../targets/common.js';
+import { rangeName, VGPR_BASE } from '../../isa/registers.js';
+import type { HazardContext, InsnFacts, OpRange } from '../context.js';
+import { overlaps, unitsText } from '../context.js';
+import type { Generation, Need, WaitStateFact } from '../types.js';
+import { GENERATIONS } from '../types.js';
+
+export { REF };
+
+/** The same value on every generation listed (default: all five). */
+export function all(v: number, gens: readonly Generation[] = GENERATIONS): Partial<Record<Generation, number>> {
+  const o: Partial<Record<Generation, number>> = {};
+  for (const g of gens) o[g] = v;
+  return o;
+}
+
+export const CDNA3_UP: readonly Generation[] = ['cdna3', 'cdna4'];
+export const CDNA2_UP: readonly Generation[] = ['cdna2', 'cdna3', 'cdna4'];
+
+export function isVector(lo: number): boolean { return lo >= VGPR_BASE; }
+export function isScalar(u: number): boolean { return u < 128; }
+
+/** Explicit register operands read / written, vector only. */
+export function vecUses(x: InsnFacts): OpRange[] {
+  return x.ops.filter((o) => o.use && o.lo >= VGPR_BASE);
+}
+export function vecDefs(x: InsnFacts): OpRange[] {
+  return x.ops.filter((o) => o.def && o.lo >= VGPR_BASE);
+}
+
+/** First overlap of a range list with a range, as text, or undefined. */
+export function rangeHit(list: readonly OpRange[], lo: number, hi: number): string | undefined {
+  for (const o of list) {
+    if (overlaps(o.lo, o.hi, lo, hi)) {
+      const a = Math.max(o.lo, lo);
+      const b = Math.min(o.hi, hi);
+      return rangeName(a, b - a);
+    }
+  }
+  return undefined;
+}
+
+/** Units of `a` that are in `b`, as text ("" when none). */
+export function unitHit(a: readonly number[], b: readonly number[]): string {
+  const out: number[] = [];
+  for (const u of a) if (b.includes(u)) out.push(u);
+  return unitsText(out);
+}
+
+export function need(producer: number, distance: number, required: number, relation: string, fact: WaitStateFact,
+  producerNote?: string): Need {
+  return producerNote === undefined
+    ? { producer, distance, required, relation, fact }
+    : { producer, distance, required, relation, fact, producerNote };
+}
+
+/**
+ * Producers of vector registers that `reads` overlaps: walk back `limit` wait states and, for
+ * every instruction accepted by `isProducer` whose explicit vector defs overlap one of `reads`,
+ * ask `required` for its wait states.
+ */
+export function vectorRaw(h: HazardContext, consumer: number, reads: readonly OpRange[], limit: number,
+  key: string, isProducer: (p: InsnFacts) => boolean,
+  required: (p: InsnFacts, j: number, hit: OpRange) => { w: number; fact: WaitStateFact; note?: string; relation?: string } | undefined,
+): Need[] {
+  const out: Need[] = [];
+  if (reads.length === 0) return out;
+  const list = h.producers(consumer, key, limit, isProducer);
+  for (let k = 0; k < list.length; k += 2) {
+    const j = list[k]!;
+    const d = list[k + 1]!;
+    const p = h.f[j]!;
+    for (const def of p.ops) {
+      if (!def.def || def.lo < VGPR_BASE) continue;
+      for (const r of reads) {
+        if (!overlaps(def.lo, def.hi, r.lo, r.hi)) continue;
+        const q = required(p, j, r);
+        if (q && q.w > d) {
+          const a = Math.max(def.lo, r.lo);
+          const b = Math.min(def.hi, r.hi);
+          out.push(need(j, d, q.w, q.relation ?? `reads ${rangeName(a, b - a)} written by`, q.fact, q.note));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Producers (accepted by isProducer) that write one of the scalar units `reads`, within W. */
+export function scalarRaw(h: HazardContext, consumer: number, reads: readonly number[], w: number, fact: WaitStateFact,
+  key: string, isProducer: (p: InsnFacts) => boolean, verb = 'reads'): Need[] {
+  const out: Need[] = [];
+  if (reads.length === 0) return out;
+  const list = h.producers(consumer, key, w, isProducer);
+  for (let k = 0; k < list.length; k += 2) {
+    const j = list[k]!;
+    const d = list[k + 1]!;
+    if (d >= w) continue;
+    const hit = unitHit(h.f[j]!.sdefs, reads);
+    if (hit) out.push(need(j, d, w, `${verb} ${hit} written by`, fact));
+  }
+  return out;
+}
+
+/** Any producer accepted by `isProducer` within W (no register relation). */
+export function anyWithin(h: HazardContext, consumer: number, w: number, fact: WaitStateFact,
+  key: string, isProducer: (p: InsnFacts) => boolean, relation: string, note?: (p: InsnFacts) => string | undefined): Need[] {
+  const out: Need[] = [];
+  const list = h.producers(consumer, key, w, isProducer);
+  for (let k = 0; k < list.length; k += 2) {
+    const j = list[k]!;
+    const d = list[k + 1]!;
+    if (d < w) out.push(need(j, d, w, relation, fact, note?.(h.f[j]!)));
+  }
+  return out;
+}
+
+/** Shared producer predicates, each with the key it is memoized under. */
+export const P = {
+  valu: ['valu', (p: InsnFacts) => p.valu] as const,
+  valuSdef: ['valu-sdef', (p: InsnFacts) => p.valu && p.sdefs.length > 0] as const,
+  valuExec: ['valu-exec', (p: InsnFacts) => p.valu && p.writesExec] as const,
+  valuVcc: ['valu-vcc', (p: InsnFacts) => p.valu && p.writesVcc] as const,
+  saluM0: ['salu-m0', (p: InsnFacts) => p.salu && p.writesM0] as const,
+  any: ['any', () => true] as const,
+  vdef: ['vdef', (p: InsnFacts) => p.writesVector] as const,
+  valuVdef: ['valu-vdef', (p: InsnFacts) => p.valu && p.writesVector] as const,
+};
+
+export function mfmaNote(p: InsnFacts): string {
+  const kind = p.smfmac ? 'SMFMAC' : p.xdl ? 'XDL' : p.sgemm ? 'SGEMM' : p.dgemm ? 'DGEMM' : 'MFMA';
+  return `${kind}, ${p.passes} passes`;
+}

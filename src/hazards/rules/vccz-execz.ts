@@ -1,0 +1,31 @@
+/** VALU writes VCC or EXEC, then a VALU reads VCCZ/EXECZ as a data source: 5 wait states. */
+import type { HazardRule, WaitStateFact } from '../types.js';
+import { all, anyWithin, REF } from './util.js';
+
+const FACT: WaitStateFact = {
+  what: 'VALU writes VCC or EXEC -> VALU reads src_vccz/src_execz as data',
+  w: all(5),
+  source: `${REF.cdna3} Table 11 Case 5; ${REF.mi200} Table 9; ${REF.cdna4} Table 11; ${REF.hazards} §2.6`,
+  llvm: all(0),
+  note: 'Not modeled by LLVM.',
+};
+
+export const valuVccExecWriteVcczRead: HazardRule = {
+  id: 'valu-vcc-exec-write-vccz-read',
+  present: (h) => h.has('zsrc', (f) => f.consts.some((n) => /^(src_)?(vccz|execz)$/.test(n))),
+  description: 'A VALU reads VCCZ or EXECZ as data less than 5 wait states after a VALU wrote VCC or EXEC.',
+  appliesTo: () => true,
+  source: FACT.source,
+  facts: [FACT],
+  check(h, i) {
+    const c = h.f[i]!;
+    if (!c.valu) return undefined;
+    if (c.consts.length === 0) return undefined;
+    const vccz = c.consts.includes('src_vccz') || c.consts.includes('vccz');
+    const execz = c.consts.includes('src_execz') || c.consts.includes('execz');
+    if (!vccz && !execz) return undefined;
+    return anyWithin(h, i, 5, FACT, 'valu-vcc-exec', (p) => p.valu && (p.writesVcc || p.writesExec),
+      `reads ${vccz ? 'VCCZ' : 'EXECZ'}, derived from a register written by`)
+      .filter((n) => (vccz && h.f[n.producer]!.writesVcc) || (execz && h.f[n.producer]!.writesExec));
+  },
+};

@@ -1,0 +1,232 @@
+/**
+ * The dependency graph of one scheduling region, as a symmetric bit matrix over the region's
+ * movable instructions (local indexes 0..m-1 in the original order): bit (a, b) is set when a
+ * and b must keep their relative order.
+ *
+ *  - Registers, per 32-bit unit, explicit and implicit (EXEC, VCC, SCC, M0, MODE included): two
+ *    instructions conflict when one writes a unit the other reads or writes (RAW, WAR, WAW).
+ *    Every conflicting pair is an edge, not only the nearest one, so `dependent(a, b)` is the
+ *    whole answer for any pair.
+ *  - Memory (memory.ts): a store/atomic and any access that may alias it; loads reorder freely.
+ *
+ * A permutation of the region keeps the program's meaning iff every edge keeps its direction;
+ * moving one instruction past others changes the relative order of that instruction and the
+ * ones it passes only, so a move is checked in O(distance) with `dependent`.
+ */
+import type { ResolvedInsn } from '../isa/types.js';
+import { EXEC_LO, EXEC_HI, VCC_LO, VCC_HI, FLAT_SCRATCH_LO, FLAT_SCRATCH_HI, rangeName, unitName, isVgprUnit, isAgprUnit, isSgprUnit, TTMP_BASE, UNIT_COUNT } from '../isa/registers.js';
+import { aliasReason, conflictMems, rangesOverlap, type MemAccess } from './memory.js';
+
+export interface DepGraph {
+  /** Number of movable instructions in the region. */
+  m: number;
+  /** 32-bit words per row. */
+  words: number;
+  /** Row a, bit b: a and b keep their order. Symmetric. */
+  bits: Uint32Array;
+  /** Number of edges (unordered pairs). */
+  edges: number;
+}
+
+/** What buildGraph needs from a prepared kernel. */
+export interface GraphInput {
+  insns: readonly ResolvedInsn[];
+  defOff: Int32Array;
+  defUnits: Int32Array;
+  useOff: Int32Array;
+  useUnits: Int32Array;
+  mem: readonly (MemAccess | undefined)[];
+}
+
+export function dependent(g: DepGraph, a: number, b: number): boolean {
+  return (g.bits[a * g.words + (b >>> 5)]! & (1 << (b & 31))) !== 0;
+}
+
+const SCRATCH_W: (number[] | undefined)[] = new Array(UNIT_COUNT + 1);
+const SCRATCH_R: (number[] | undefined)[] = new Array(UNIT_COUNT + 1);
+
+function link(g: DepGraph, a: number, b: number): void {
+  const wa = a * g.words + (b >>> 5);
+  const bit = 1 << (b & 31);
+  if (g.bits[wa]! & bit) return;
+  g.bits[wa]! |= bit;
+  g.bits[b * g.words + (a >>> 5)]! |= 1 << (a & 31);
+  g.edges++;
+}
+
+/** Build the graph of the movable instructions `nodes` (kernel indexes, original order). */
+export function buildGraph(k: GraphInput, nodes: Int32Array, disambiguate: boolean): DepGraph {
+  const m = nodes.length;
+  const words = (m + 31) >>> 5;
+  const g: DepGraph = { m, words, bits: new Uint32Array(m * words), edges: 0 };
+  // Per unit: local indexes of the writers and the readers seen so far.
+  const writers = new Map<number, number[]>();
+  const readers = new Map<number, number[]>();
+  const W = SCRATCH_W;
+  const R = SCRATCH_R;
+  const touched: number[] = [];
+  const touch = (u: number) => { if (!W[u] && !R[u]) touched.push(u); };
+  for (let a = 0; a < m; a++) {
+    const i = nodes[a]!;
+    const u0 = k.useOff[i]!; const u1 = k.useOff[i + 1]!;
+    const d0 = k.defOff[i]!; const d1 = k.defOff[i + 1]!;
+    for (let p = u0; p < u1; p++) {
+      const w = W[k.useUnits[p]!];
+      if (w) for (let x = 0; x < w.length; x++) link(g, a, w[x]!);
+    }
+    for (let p = d0; p < d1; p++) {
+      const u = k.defUnits[p]!;
+      const w = W[u];
+      if (w) for (let x = 0; x < w.length; x++) link(g, a, w[x]!);
+      const r = R[u];
+      if (r) for (let x = 0; x < r.length; x++) if (r[x] !== a) link(g, a, r[x]!);
+    }
+    for (let p = u0; p < u1; p++) {
+      const u = k.useUnits[p]!;
+      touch(u);
+      const r = R[u];
+      if (r) r.push(a); else R[u] = [a];
+    }
+    for (let p = d0; p < d1; p++) {
+      const u = k.defUnits[p]!;
+      touch(u);
+      const w = W[u];
+      if (!w) W[u] = [a]; else if (w[w.length - 1] !== a) w.push(a);
+    }
+  }
+  for (const u of touched) { if (W[u]) writers.set(u, W[u]!); W[u] = undefined; R[u] = undefined; }
+  // Memory.
+  const memNodes: number[] = [];
+  for (let a = 0; a < m; a++) if (k.mem[nodes[a]!]) memNodes.push(a);
+  for (let x = 0; x < memNodes.length; x++) {
+    const a = memNodes[x]!;
+    const ma = k.mem[nodes[a]!]!;
+    for (let y = x + 1; y < memNodes.length; y++) {
+      const b = memNodes[y]!;
+      const mb = k.mem[nodes[b]!]!;
+      if (memoryConflict(ma, mb, disambiguate, () => baseRedefined(k, nodes, writers, ma, a, b))) link(g, a, b);
+    }
+  }
+  return g;
+}
+
+/**
+ * Do two accesses (a before b in the original order) have to keep their order? `redefined`
+ * says whether a base register is written in [a, b) (by a itself or between them).
+ */
+export function memoryConflict(ma: MemAccess, mb: MemAccess, disambiguate: boolean, redefined: () => boolean): boolean {
+  const c = conflictMems(ma, mb);
+  if (c === 0) return false;
+  if (!disambiguate) return true;
+  if (ma.baseKey === undefined || ma.baseKey !== mb.baseKey) return true;
+  // The base only speaks for the memories it addresses.
+  if ((c & ~(ma.baseMems & mb.baseMems)) !== 0) return true;
+  if (rangesOverlap(ma, mb)) return true;
+  return redefined();
+}
+
+function baseRedefined(k: GraphInput, nodes: Int32Array, writers: Map<number, number[]>, ma: MemAccess, a: number, b: number): boolean {
+  void k; void nodes;
+  for (const u of ma.baseUnits) {
+    const w = writers.get(u);
+    if (!w) continue;
+    for (const x of w) if (x >= a && x < b) return true;
+  }
+  return false;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Explanations                                                                                   */
+/* ---------------------------------------------------------------------------------------------- */
+
+export type DepKind = 'raw' | 'war' | 'waw' | 'memory';
+
+export interface DepExplanation {
+  kind: DepKind;
+  /** Conflicting register units (empty for memory). */
+  units: number[];
+  /** Every conflicting unit is an implicit operand of one of the two. */
+  implicit: boolean;
+  /** "reads v[8:9] which ds_read_b128_2 writes", with `subject` as the sentence's subject. */
+  text: string;
+}
+
+/** Register names for a set of units: v[8:9], vcc, exec, s4, scc, mode, a[0:3]. */
+export function regsText(units: readonly number[]): string {
+  const s = [...new Set(units)].sort((x, y) => x - y);
+  const parts: string[] = [];
+  let i = 0;
+  const file = (u: number) => (isAgprUnit(u) ? 2 : isVgprUnit(u) ? 1 : isSgprUnit(u) ? 0 : u >= TTMP_BASE && u < TTMP_BASE + 16 ? 3 : 4);
+  while (i < s.length) {
+    const u = s[i]!;
+    const pair = (lo: number, hi: number) => u === lo && s[i + 1] === hi;
+    if (pair(VCC_LO, VCC_HI) || pair(EXEC_LO, EXEC_HI) || pair(FLAT_SCRATCH_LO, FLAT_SCRATCH_HI)) {
+      parts.push(rangeName(u, 2));
+      i += 2;
+      continue;
+    }
+    let j = i;
+    if (file(u) < 4) while (j + 1 < s.length && s[j + 1] === s[j]! + 1 && file(s[j + 1]!) === file(u)) j++;
+    parts.push(j === i ? unitName(u) : rangeName(u, j - i + 1));
+    i = j + 1;
+  }
+  return parts.join(', ');
+}
+
+function intersect(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  for (const u of a) if (b.includes(u) && !out.includes(u)) out.push(u);
+  return out;
+}
+
+/**
+ * Why instructions x and y (kernel indexes) must keep their order, phrased with x as the
+ * subject ("x reads v[8:9] which <y> writes"). `xFirst`: x comes first in the original order.
+ * Returns undefined when they do not conflict on registers or memory.
+ */
+export function explainDependency(k: GraphInput, x: number, y: number, xFirst: boolean, yName: string, disambiguate: boolean,
+  redefined: () => boolean): DepExplanation | undefined {
+  const rx = k.insns[x]!;
+  const ry = k.insns[y]!;
+  const isImplicit = (units: number[], a: readonly number[], b: readonly number[]) => units.every((u) => a.includes(u) || b.includes(u));
+  const xReadsYWrites = intersect(rx.uses, ry.defs);
+  const xWritesYReads = intersect(rx.defs, ry.uses);
+  const both = intersect(rx.defs, ry.defs);
+  const candidates: { units: number[]; kind: DepKind; text: string; implicit: boolean }[] = [];
+  if (xReadsYWrites.length) {
+    candidates.push({
+      units: xReadsYWrites, kind: xFirst ? 'war' : 'raw', text: `reads ${regsText(xReadsYWrites)} which ${yName} writes`,
+      implicit: isImplicit(xReadsYWrites, rx.implicitUses, ry.implicitDefs),
+    });
+  }
+  if (xWritesYReads.length) {
+    candidates.push({
+      units: xWritesYReads, kind: xFirst ? 'raw' : 'war', text: `writes ${regsText(xWritesYReads)} which ${yName} reads`,
+      implicit: isImplicit(xWritesYReads, rx.implicitDefs, ry.implicitUses),
+    });
+  }
+  if (both.length) {
+    candidates.push({
+      units: both, kind: 'waw', text: `writes ${regsText(both)} which ${yName} also writes`,
+      implicit: isImplicit(both, rx.implicitDefs, ry.implicitDefs),
+    });
+  }
+  // Prefer an explicit conflict for the message; say "(implicit)" when all are implicit.
+  const pick = candidates.find((c) => !c.implicit) ?? candidates[0];
+  if (pick) {
+    return { kind: pick.kind, units: pick.units, implicit: pick.implicit, text: pick.implicit ? `${pick.text} (implicitly)` : pick.text };
+  }
+  const mx = k.mem[x];
+  const my = k.mem[y];
+  if (mx && my) {
+    const [a, b] = xFirst ? [mx, my] : [my, mx];
+    if (memoryConflict(a, b, disambiguate, redefined)) {
+      let reason = aliasReason(mx, my);
+      if (disambiguate && a.baseKey !== undefined && a.baseKey === b.baseKey && !rangesOverlap(a, b)) {
+        reason = `may alias (both ${mx.space}, base ${mx.baseText} is redefined between them)`;
+      }
+      return { kind: 'memory', units: [], implicit: false, text: reason };
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,44 @@
+/**
+ * The scheduling engine: regions and tags, dependency graphs, move commands with validation and
+ * undo, metrics (fast `Evaluator.evaluate` and exact `programMetrics`), emission with
+ * re-derived waits and nops, and rounds.
+ *
+ * A search strategy typically does:
+ *   const k = pickKernel(loaded);                  // regions, tags, graphs
+ *   const ev = new Evaluator(k);                    // caches per region
+ *   const s = new ScheduleState(k);                 // identity schedule
+ *   if (canMove(s, r, from, to)) moveTo(s, r, from, to);   // O(distance)
+ *   const m = ev.evaluate(s);                       // incremental per region
+ *   compareMetrics(m, best, objective) < 0 ...
+ *   emitSchedule(s).text                            // exact program, checked clean
+ */
+export { MOVABLE, PINNED, STRIPPED, KEPT, prepareKernel, prepareKernels, pickKernel, pinnedReason, findTag } from './kernel.js';
+export type { ScheduleKernel, ScheduleOptions, Region } from './kernel.js';
+export { buildGraph, dependent, explainDependency, regsText } from './deps.js';
+export type { DepGraph, DepKind, DepExplanation } from './deps.js';
+export { memAccessOf, conflictMems, MEM_LDS, MEM_GLOBAL, MEM_GDS } from './memory.js';
+export type { MemAccess } from './memory.js';
+export { parseCommand, parseRounds, parseRoundsOrThrow, parseCommandArgs } from './commands.js';
+export type { Command, ParsedRounds, CommandSyntaxError } from './commands.js';
+export {
+  ScheduleState, canMove, moveTo, canSwap, swapAt, resolveCommand, applyCommand, isFailure, explainPair, nextVersion,
+} from './state.js';
+export type { CommandFailure, FailKind, ResolvedMove, RegionSnapshot } from './state.js';
+export {
+  Evaluator, PressureScanner, programMetrics, contextMetrics, compareMetrics, parseObjective, formatMetrics, worseningText,
+  higherIsBetter, occupancyOf, METRIC_NAMES, DEFAULT_OBJECTIVE,
+} from './metrics.js';
+export type { Metrics, MetricName, EvaluatorOptions, RegionEval } from './metrics.js';
+export { simpleCycleModel, cycleFacts, runCycles, CycleState, latencyOf, LATENCY_SOURCE } from './cycles.js';
+export type { CycleModel, CycleFacts, CycleEntry } from './cycles.js';
+export { WaitState, waitFacts, kernelWaits, sequenceWaits, counterMax } from './waits.js';
+export type { WaitFacts, KernelWaits } from './waits.js';
+export { reorderedText, rederive, emitSchedule } from './emit.js';
+export type { Emitted, Rederived } from './emit.js';
+export { machinery } from './machinery.js';
+export { moveWarnings, ADDRESS_FAR } from './warnings.js';
+export type { MoveWarning, Severity, WarningKind } from './warnings.js';
+export { ScheduleSession, applyRounds } from './session.js';
+export type { SessionOptions, RoundReport, RoundOutcome, ApplyResult } from './session.js';
+export { kernelListing, formatListing } from './listing.js';
+export type { KernelListing, RegionListing, TaggedInsn } from './listing.js';

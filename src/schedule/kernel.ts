@@ -1,0 +1,423 @@
+/**
+ * A kernel prepared for scheduling: every instruction classified (movable, pinned, stripped
+ * dependency wait/nop, or kept), scheduling regions (basic blocks split at pinned instructions
+ * and at directives), stable tags, flattened def/use lists and memory accesses, the dependency
+ * graph of every region, and the facts the metrics need (live-out sets, pressure at pinned
+ * instructions). Built once per kernel; a schedule (state.ts) is then a permutation per region.
+ *
+ * Pinned (never moved, and region boundaries): s_barrier, branches and every PC-relative
+ * instruction (s_getpc..s_setpc long branches of Tensile, and any instruction whose operand is
+ * a symbol such as a `@rel32` relocation), s_endpgm, s_setprio, s_sleep, s_sendmsg and the other
+ * messages, s_trap, s_setreg/s_getreg and the other mode instructions (s_set_gpr_idx_*,
+ * s_setvskip), cache writeback/invalidate (buffer_wbl2, buffer_inv, buffer_wbinvl1*, s_dcache_*,
+ * s_icache_inv), s_memtime, exports, GWS/ordered-count, anything whose effects the catalogue does
+ * not know, and fence waits.
+ *
+ * Waits: an s_waitcnt is a fence (pinned) when, in its basic block, only instructions that
+ * increment no counter lie between it and a following s_barrier, cache operation, message,
+ * call or return, or between a preceding cache operation and it (this covers "a wait right
+ * before s_barrier" and a wait that completes LDS writes a few instructions before a barrier).
+ * `ScheduleOptions.isFence` lets a waitcnt analysis decide instead. Every other s_waitcnt and
+ * every s_nop inside a region is a dependency wait/nop: stripped before scheduling, re-derived
+ * after. Waits and nops in a run without movable instructions are kept as they are.
+ *
+ * Tags: `<mnemonic>_<n>`, n counting the tagged instructions (movable and pinned) with that
+ * mnemonic in kernel order, from 0. A tag names an instruction, not a position.
+ */
+import type { KernelSymbol } from '../asm/ast.js';
+import type { Loaded } from '../load.js';
+import type { KernelContext } from '../check/types.js';
+import { kernelContexts } from '../check/context.js';
+import { computeLiveness } from '../analysis/liveness.js';
+import { AGPR_BASE, FLAT_SCRATCH_LO, VGPR_BASE } from '../isa/registers.js';
+import type { ResolvedInsn } from '../isa/types.js';
+import type { Target } from '../targets/types.js';
+import { ConductorError } from '../errors.js';
+import { memAccessOf, type MemAccess } from './memory.js';
+import { buildGraph, type DepGraph } from './deps.js';
+
+export const MOVABLE = 0;
+export const PINNED = 1;
+/** A dependency s_waitcnt / s_nop inside a region: removed and re-derived when the region changes. */
+export const STRIPPED = 2;
+/** An s_waitcnt / s_nop outside every region (no movable instruction around it): left alone. */
+export const KEPT = 3;
+
+export interface ScheduleOptions {
+  /** Tell apart accesses through the same base with disjoint constant offsets (default true). */
+  disambiguate?: boolean;
+  /**
+   * Decide whether the s_waitcnt at kernel instruction `i` is a fence (pinned). Return undefined
+   * to use the built-in rule.
+   */
+  isFence?: (ctx: KernelContext, i: number) => boolean | undefined;
+}
+
+export interface Region {
+  id: number;
+  /** Basic block (cfg.blocks index). */
+  block: number;
+  /** Kernel instruction indexes of the movable instructions, in the original order. */
+  nodes: Int32Array;
+  /** First and last kernel instruction index covered (stripped waits/nops included). */
+  first: number;
+  last: number;
+  /** Kernel instruction indexes of the stripped waits and nops in the region. */
+  stripped: Int32Array;
+  strippedWaits: number;
+  strippedNops: number;
+  graph: DepGraph;
+  /** Register units live right after the region (bitset of 1024 units). */
+  liveOut: Uint32Array;
+  /** Lines of the first and last instruction. */
+  lines: [number, number];
+}
+
+export interface ScheduleKernel {
+  loaded: Loaded;
+  ctx: KernelContext;
+  target: Target;
+  kernel: KernelSymbol;
+  name: string;
+  options: Required<Pick<ScheduleOptions, 'disambiguate'>> & ScheduleOptions;
+  /** Number of instructions (cfg.insns). */
+  n: number;
+  insns: readonly ResolvedInsn[];
+  /** MOVABLE / PINNED / STRIPPED / KEPT per instruction. */
+  role: Uint8Array;
+  /** Why an instruction is pinned ('' otherwise). */
+  pinReason: string[];
+  /** Region of each instruction (-1 when none: pinned or kept). Stripped ones belong to their region. */
+  regionOf: Int32Array;
+  /** Index of a movable instruction within its region's nodes (-1 otherwise). */
+  localOf: Int32Array;
+  /** Tag of each instruction ('' for stripped and kept waits/nops). */
+  tags: string[];
+  byTag: Map<string, number>;
+  /** Flattened defs and uses (explicit + implicit) per instruction. */
+  defOff: Int32Array;
+  defUnits: Int32Array;
+  useOff: Int32Array;
+  useUnits: Int32Array;
+  mem: (MemAccess | undefined)[];
+  regions: Region[];
+  /** Highest pressure at pinned and kept instructions (independent of any schedule). */
+  fixedPeak: { vgpr: number; agpr: number; sgpr: number };
+  /** Registers named (highest index + 1 per file): what the allocation must cover. */
+  used: { vgpr: number; agpr: number; sgpr: number };
+  /** s_waitcnt / s_nop instructions outside the stripped sets (fences, kept) and their total count. */
+  fixedWaits: number;
+  fixedNops: number;
+  /** Instructions that are neither stripped waits nor stripped nops. */
+  fixedInstructions: number;
+}
+
+const CACHE_NAMES = /^(buffer_wbl2|buffer_inv|buffer_wbinvl1|s_dcache_|s_icache_inv)/;
+const MODE_NAMES = new Set(['s_setvskip', 's_set_gpr_idx_on', 's_set_gpr_idx_off', 's_set_gpr_idx_mode']);
+
+function isCacheOp(r: ResolvedInsn): boolean {
+  return r.info.mem?.op === 'cache' || CACHE_NAMES.test(r.insn.base);
+}
+
+function isWait(r: ResolvedInsn): boolean { return r.insn.base === 's_waitcnt'; }
+function isSNop(r: ResolvedInsn): boolean { return r.insn.base === 's_nop'; }
+function countsEvents(r: ResolvedInsn): boolean {
+  const c = r.info.counters;
+  return c.vm > 0 || c.lgkm > 0 || c.exp > 0;
+}
+
+/** Why an instruction must not move ('' when it may). Waits are decided separately. */
+export function pinnedReason(r: ResolvedInsn): string {
+  if (r.unknown) return 'its effects are unknown';
+  const cls = r.info.cls;
+  const base = r.insn.base;
+  switch (cls) {
+    case 'barrier': return 'a barrier';
+    case 'branch': return base === 's_getpc_b64' ? 'PC-relative' : 'a branch';
+    case 'endpgm': return 'the end of the program';
+    case 'message': return base === 's_trap' ? 'a trap' : 'a message';
+    case 'export': return 'an export';
+    case 'other':
+      if (isCacheOp(r)) return 'a cache operation';
+      if (base === 's_setprio') return 'a priority change';
+      if (base === 's_sleep') return 'a sleep';
+      if (base.startsWith('s_setreg') || base === 's_getreg_b32') return 'a hardware register access';
+      return 'a mode or scheduling instruction';
+    default: break;
+  }
+  if (isCacheOp(r)) return 'a cache operation';
+  if (MODE_NAMES.has(base)) return 'a mode instruction';
+  const mem = r.info.mem;
+  if (mem && (mem.op === 'time' || mem.op === 'probe')) return 'a timer or probe';
+  if (mem && (mem.space === 'gws' || (mem.op === 'other' && cls !== 'ds'))) return 'a GWS or ordered operation';
+  for (const o of r.insn.operands) if (o.kind === 'expr' && o.symbols.length > 0) return 'PC-relative (names a symbol)';
+  return '';
+}
+
+/** Barrier-like instructions that a wait in front of them fences. */
+function fencesBefore(k: KernelContext, i: number): boolean {
+  const r = k.insns[i]!;
+  const cls = r.info.cls;
+  if (cls === 'barrier' || isCacheOp(r)) return true;
+  if (cls === 'message') return true;
+  const ck = k.cfg.control[i];
+  if (ck === 'call') return true;
+  if (ck === 'indirect' && !k.cfg.longBranches.some((lb) => lb.setpc === i)) return true;
+  return false;
+}
+
+function builtinFence(k: KernelContext, i: number): boolean {
+  const { cfg, insns } = k;
+  const b = cfg.blockOf[i]!;
+  const block = cfg.blocks[b]!;
+  for (let j = i + 1; j < block.end; j++) {
+    const r = insns[j]!;
+    if (fencesBefore(k, j)) return true;
+    if (countsEvents(r) || pinnedReason(r) !== '') break;
+  }
+  for (let j = i - 1; j >= block.start; j--) {
+    const r = insns[j]!;
+    if (isCacheOp(r)) return true;
+    if (countsEvents(r) || pinnedReason(r) !== '') break;
+  }
+  return false;
+}
+
+/** Prepare every kernel of a loaded file (or only `name`). */
+export function prepareKernels(loaded: Loaded, opts: ScheduleOptions & { kernel?: string } = {}): ScheduleKernel[] {
+  const ctxs = kernelContexts(loaded);
+  const chosen = opts.kernel === undefined ? ctxs : ctxs.filter((c) => c.kernel.name === opts.kernel);
+  if (opts.kernel !== undefined && chosen.length === 0) {
+    throw new ConductorError(`no kernel named '${opts.kernel}' in ${loaded.program.file} (kernels: ${ctxs.map((c) => c.kernel.name).join(', ') || 'none'})`);
+  }
+  return chosen.map((c) => prepareKernel(loaded, c, opts));
+}
+
+/**
+ * The kernel `apply` works on: the one named, else the only kernel with a descriptor, else the
+ * only one with instructions.
+ */
+export function pickKernel(loaded: Loaded, name?: string, opts: ScheduleOptions = {}): ScheduleKernel {
+  const ctxs = kernelContexts(loaded);
+  if (name !== undefined) {
+    const c = ctxs.find((x) => x.kernel.name === name);
+    if (!c) throw new ConductorError(`no kernel named '${name}' in ${loaded.program.file} (kernels: ${ctxs.map((x) => x.kernel.name).join(', ') || 'none'})`);
+    return prepareKernel(loaded, c, opts);
+  }
+  const withCode = ctxs.filter((c) => c.insns.length > 0);
+  const kernels = withCode.filter((c) => c.kernel.kind === 'kernel');
+  const pick = kernels.length === 1 ? kernels[0] : withCode.length === 1 ? withCode[0] : undefined;
+  if (!pick) {
+    const names = withCode.map((c) => c.kernel.name);
+    throw new ConductorError(names.length === 0
+      ? `${loaded.program.file} has no instructions to schedule`
+      : `${loaded.program.file} has ${names.length} kernels (${names.join(', ')}): pick one with --kernel`);
+  }
+  return prepareKernel(loaded, pick, opts);
+}
+
+export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: ScheduleOptions = {}): ScheduleKernel {
+  const { cfg, insns } = ctx;
+  const n = insns.length;
+  const program = loaded.program;
+  const role = new Uint8Array(n);
+  const pinReason: string[] = new Array(n).fill('');
+
+  // --- pinned instructions ------------------------------------------------------------------
+  for (let i = 0; i < n; i++) {
+    const r = insns[i]!;
+    if (isWait(r)) continue;
+    if (isSNop(r)) continue;
+    const why = pinnedReason(r);
+    if (why) { role[i] = PINNED; pinReason[i] = why; }
+  }
+  for (const lb of cfg.longBranches) {
+    for (let i = lb.getpc; i <= lb.setpc; i++) { role[i] = PINNED; pinReason[i] = 'part of a long branch (s_getpc_b64 .. s_setpc_b64)'; }
+  }
+  // s_getpc_b64 and the instructions after it in its block up to the last one naming a symbol.
+  for (let i = 0; i < n; i++) {
+    if (insns[i]!.insn.base !== 's_getpc_b64') continue;
+    const blk = cfg.blocks[cfg.blockOf[i]!]!;
+    let last = i;
+    for (let j = i + 1; j < blk.end; j++) {
+      if (cfg.control[j] === 'none' && insns[j]!.insn.operands.some((o) => o.kind === 'expr' && o.symbols.length > 0)) last = j;
+    }
+    for (let j = i + 1; j <= last; j++) {
+      if (role[j] !== PINNED) { role[j] = PINNED; pinReason[j] = 'inside a PC-relative sequence (s_getpc_b64 .. its last symbol)'; }
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    const r = insns[i]!;
+    if (!isWait(r) || role[i] === PINNED) continue;
+    const decided = opts.isFence?.(ctx, i);
+    if (decided ?? builtinFence(ctx, i)) { role[i] = PINNED; pinReason[i] = 'a fence wait (completes memory operations for a barrier, message, call or cache operation)'; }
+  }
+  for (let i = 0; i < n; i++) {
+    if (role[i] === PINNED) continue;
+    const r = insns[i]!;
+    role[i] = isWait(r) || isSNop(r) ? STRIPPED : MOVABLE;
+  }
+
+  // --- directives between instructions split regions ----------------------------------------
+  const stmtDirectiveBefore = new Uint8Array(n); // 1 when a directive statement lies between insn i-1 and i
+  for (let i = 1; i < n; i++) {
+    const a = cfg.insns[i - 1]!.stmt;
+    const b = cfg.insns[i]!.stmt;
+    for (let s = a + 1; s < b; s++) {
+      const st = program.statements[s]!;
+      if (st.kind === 'directive' || st.kind === 'raw') { stmtDirectiveBefore[i] = 1; break; }
+    }
+  }
+
+  // --- defs / uses, memory --------------------------------------------------------------------
+  let nd = 0;
+  let nu = 0;
+  for (const r of insns) { nd += r.defs.length; nu += r.uses.length; }
+  const defOff = new Int32Array(n + 1);
+  const useOff = new Int32Array(n + 1);
+  const defUnits = new Int32Array(nd);
+  const useUnits = new Int32Array(nu);
+  nd = 0; nu = 0;
+  const mem: (MemAccess | undefined)[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = insns[i]!;
+    defOff[i] = nd;
+    for (const u of r.defs) defUnits[nd++] = u;
+    useOff[i] = nu;
+    for (const u of r.uses) useUnits[nu++] = u;
+    mem[i] = memAccessOf(r);
+  }
+  defOff[n] = nd;
+  useOff[n] = nu;
+
+  // --- regions --------------------------------------------------------------------------------
+  const regionOf = new Int32Array(n).fill(-1);
+  const localOf = new Int32Array(n).fill(-1);
+  const runs: { block: number; from: number; to: number }[] = [];
+  for (const b of cfg.blocks) {
+    let from = b.start;
+    for (let i = b.start; i <= b.end; i++) {
+      const boundary = i === b.end || role[i] === PINNED || (i > from && stmtDirectiveBefore[i]);
+      if (!boundary) continue;
+      if (i > from) runs.push({ block: b.id, from, to: i });
+      from = role[i] === PINNED ? i + 1 : i;
+    }
+  }
+  const kernelBase = { loaded, ctx, n, insns, role, defOff, defUnits, useOff, useUnits, mem };
+  const disambiguate = opts.disambiguate ?? true;
+  const regions: Region[] = [];
+  for (const run of runs) {
+    const nodes: number[] = [];
+    const stripped: number[] = [];
+    let waits = 0;
+    let nops = 0;
+    for (let i = run.from; i < run.to; i++) {
+      if (role[i] === MOVABLE) nodes.push(i);
+      else if (role[i] === STRIPPED) { stripped.push(i); if (isWait(insns[i]!)) waits++; else nops++; }
+    }
+    if (nodes.length === 0) {
+      for (const i of stripped) role[i] = KEPT;
+      continue;
+    }
+    const id = regions.length;
+    for (let k = 0; k < nodes.length; k++) { regionOf[nodes[k]!] = id; localOf[nodes[k]!] = k; }
+    for (const i of stripped) regionOf[i] = id;
+    const nodeArr = Int32Array.from(nodes);
+    regions.push({
+      id, block: run.block, nodes: nodeArr, first: run.from, last: run.to - 1, stripped: Int32Array.from(stripped),
+      strippedWaits: waits, strippedNops: nops,
+      graph: buildGraph(kernelBase, nodeArr, disambiguate),
+      liveOut: new Uint32Array(32),
+      lines: [cfg.insns[nodes[0]!]!.loc.line, cfg.insns[nodes[nodes.length - 1]!]!.loc.line],
+    });
+  }
+
+  // --- tags --------------------------------------------------------------------------------------
+  const tags: string[] = new Array(n).fill('');
+  const byTag = new Map<string, number>();
+  const perMnemonic = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    if (role[i] === STRIPPED || role[i] === KEPT) continue;
+    const m = insns[i]!.insn.mnemonic;
+    const k = perMnemonic.get(m) ?? 0;
+    perMnemonic.set(m, k + 1);
+    const tag = `${m}_${k}`;
+    tags[i] = tag;
+    byTag.set(tag, i);
+  }
+
+  // --- liveness: live-out of every region, pressure at fixed instructions ------------------------
+  const du = insns.map((r) => ({ defs: r.defs, uses: r.uses }));
+  const live = computeLiveness(cfg, du);
+  const regionEndingAt = new Map<number, Region>();
+  for (const rg of regions) regionEndingAt.set(rg.last, rg);
+  const fixedPeak = { vgpr: 0, agpr: 0, sgpr: 0 };
+  const after = new Uint32Array(32);
+  for (const b of cfg.blocks) {
+    const cur = live.liveOut[b.id]!.slice();
+    for (let i = b.end - 1; i >= b.start; i--) {
+      const rg = regionEndingAt.get(i);
+      if (rg) rg.liveOut.set(cur);
+      const r = insns[i]!;
+      const fixed = role[i] === PINNED || role[i] === KEPT;
+      if (fixed) {
+        // pressure at i: max(live after + written, live before), as computePressure defines it
+        after.set(cur);
+        for (const u of r.defs) after[u >>> 5]! |= 1 << (u & 31);
+        notePeak(fixedPeak, after);
+      }
+      for (const u of r.defs) cur[u >>> 5]! &= ~(1 << (u & 31));
+      for (const u of r.uses) cur[u >>> 5]! |= 1 << (u & 31);
+      if (fixed) notePeak(fixedPeak, cur);
+    }
+  }
+  const used = { vgpr: 0, agpr: 0, sgpr: 0 };
+  for (let p = 0; p < defUnits.length; p++) noteUsed(used, defUnits[p]!);
+  for (let p = 0; p < useUnits.length; p++) noteUsed(used, useUnits[p]!);
+  let fixedWaits = 0;
+  let fixedNops = 0;
+  let fixedInstructions = 0;
+  for (let i = 0; i < n; i++) {
+    if (role[i] !== STRIPPED) {
+      fixedInstructions++;
+      if (isWait(insns[i]!)) fixedWaits++;
+      else if (isSNop(insns[i]!)) fixedNops++;
+    }
+  }
+
+  return {
+    loaded, ctx, target: loaded.target, kernel: ctx.kernel, name: ctx.kernel.name,
+    options: { ...opts, disambiguate },
+    n, insns, role, pinReason, regionOf, localOf, tags, byTag, defOff, defUnits, useOff, useUnits, mem, regions,
+    fixedPeak, used, fixedWaits, fixedNops, fixedInstructions,
+  };
+}
+
+/** The instruction a tag names, or undefined. */
+export function findTag(k: ScheduleKernel, tag: string): number | undefined {
+  return k.byTag.get(tag);
+}
+
+function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** Raise `peak` to the live VGPR / AGPR / SGPR counts of a unit bitset (SGPRs: s0..s101). */
+function notePeak(peak: { vgpr: number; agpr: number; sgpr: number }, set: Uint32Array): void {
+  let s = 0;
+  for (let w = 0; w < (FLAT_SCRATCH_LO >>> 5); w++) s += popcount32(set[w]!);
+  s += popcount32(set[FLAT_SCRATCH_LO >>> 5]! & ((1 << (FLAT_SCRATCH_LO & 31)) - 1));
+  let v = 0;
+  for (let w = VGPR_BASE >>> 5; w < AGPR_BASE >>> 5; w++) v += popcount32(set[w]!);
+  let a = 0;
+  for (let w = AGPR_BASE >>> 5; w < 32; w++) a += popcount32(set[w]!);
+  if (v > peak.vgpr) peak.vgpr = v;
+  if (a > peak.agpr) peak.agpr = a;
+  if (s > peak.sgpr) peak.sgpr = s;
+}
+
+function noteUsed(used: { vgpr: number; agpr: number; sgpr: number }, u: number): void {
+  if (u >= AGPR_BASE) { if (u - AGPR_BASE + 1 > used.agpr) used.agpr = u - AGPR_BASE + 1; } else if (u >= VGPR_BASE) { if (u - VGPR_BASE + 1 > used.vgpr) used.vgpr = u - VGPR_BASE + 1; } else if (u < FLAT_SCRATCH_LO && u + 1 > used.sgpr) used.sgpr = u + 1;
+}

@@ -1,0 +1,90 @@
+/**
+ * `conductor tag`: the regions of a kernel with the tag, line and text of every instruction,
+ * the pinned instructions between regions, and per-region metrics (peak VGPR/AGPR/SGPR,
+ * s_waitcnt, s_nop, instructions) — the view a person or a model schedules from.
+ */
+import { PINNED, type ScheduleKernel } from './kernel.js';
+import { PressureScanner } from './metrics.js';
+
+export interface TaggedInsn {
+  tag: string;
+  line: number;
+  text: string;
+  /** Set for pinned instructions: why. */
+  pinned?: string;
+}
+
+export interface RegionListing {
+  region: number;
+  block: number;
+  /** Labels of the block when the region starts it. */
+  labels: string[];
+  lines: [number, number];
+  metrics: { peak_vgpr: number; peak_agpr: number; peak_sgpr: number; s_waitcnt: number; s_nop: number; instructions: number };
+  /** Pinned instructions right before the region (since the previous region). */
+  pinnedBefore: TaggedInsn[];
+  instructions: TaggedInsn[];
+}
+
+export interface KernelListing {
+  kernel: string;
+  arch: string;
+  instructions: number;
+  movable: number;
+  pinned: number;
+  regions: RegionListing[];
+  /** Pinned instructions after the last region. */
+  pinnedAfter: TaggedInsn[];
+}
+
+export function kernelListing(k: ScheduleKernel, only?: number): KernelListing {
+  const cfg = k.ctx.cfg;
+  const scanner = new PressureScanner();
+  const out3 = new Int32Array(3);
+  const tagged = (i: number): TaggedInsn => {
+    const t: TaggedInsn = { tag: k.tags[i]!, line: cfg.insns[i]!.loc.line, text: cfg.insns[i]!.text };
+    if (k.role[i] === PINNED) t.pinned = k.pinReason[i];
+    return t;
+  };
+  const regions: RegionListing[] = [];
+  let prevEnd = 0;
+  for (const rg of k.regions) {
+    const pinnedBefore: TaggedInsn[] = [];
+    for (let i = prevEnd; i < rg.first; i++) if (k.role[i] === PINNED) pinnedBefore.push(tagged(i));
+    prevEnd = rg.last + 1;
+    if (only !== undefined && rg.id !== only) continue;
+    scanner.scan(k, rg.nodes, rg.liveOut, out3);
+    const block = cfg.blocks[rg.block]!;
+    regions.push({
+      region: rg.id, block: rg.block, labels: block.start === rg.first ? block.labels : [], lines: rg.lines,
+      metrics: {
+        peak_vgpr: out3[0]!, peak_agpr: out3[1]!, peak_sgpr: out3[2]!, s_waitcnt: rg.strippedWaits, s_nop: rg.strippedNops,
+        instructions: rg.nodes.length + rg.stripped.length,
+      },
+      pinnedBefore,
+      instructions: Array.from(rg.nodes, (i) => tagged(i)),
+    });
+  }
+  const pinnedAfter: TaggedInsn[] = [];
+  if (only === undefined) for (let i = prevEnd; i < k.n; i++) if (k.role[i] === PINNED) pinnedAfter.push(tagged(i));
+  let movable = 0;
+  let pinned = 0;
+  for (let i = 0; i < k.n; i++) { if (k.role[i] === PINNED) pinned++; else if (k.tags[i]) movable++; }
+  return { kernel: k.name, arch: k.target.name, instructions: k.n, movable, pinned, regions, pinnedAfter };
+}
+
+export function formatListing(l: KernelListing): string {
+  const out: string[] = [];
+  out.push(`kernel ${l.kernel} (${l.arch}): ${l.instructions} instructions, ${l.movable} movable, ${l.pinned} pinned, ${l.regions.length} region${l.regions.length === 1 ? '' : 's'} shown`);
+  const w = Math.max(8, ...l.regions.flatMap((r) => [...r.instructions, ...r.pinnedBefore].map((x) => x.tag.length)));
+  const row = (x: TaggedInsn) => `  ${String(x.line).padStart(6)}  ${x.tag.padEnd(w)}  ${x.text}${x.pinned ? `    [pinned: ${x.pinned}]` : ''}`;
+  for (const r of l.regions) {
+    for (const p of r.pinnedBefore) out.push(row(p));
+    const m = r.metrics;
+    out.push(`region ${r.region}: lines ${r.lines[0]}-${r.lines[1]}${r.labels.length ? ` (${r.labels.join(', ')})` : ''}: ` +
+      `peak VGPR ${m.peak_vgpr}, AGPR ${m.peak_agpr}, SGPR ${m.peak_sgpr}; s_waitcnt ${m.s_waitcnt}, s_nop ${m.s_nop}; ${m.instructions} instructions`);
+    for (const x of r.instructions) out.push(row(x));
+  }
+  for (const p of l.pinnedAfter) out.push(row(p));
+  return out.join('\n');
+}

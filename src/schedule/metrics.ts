@@ -1,0 +1,379 @@
+/**
+ * Metrics of a schedule, and their lexicographic comparison.
+ *
+ *   peak_vgpr / peak_agpr / peak_sgpr  peak live registers (liveness per 32-bit unit)
+ *   s_waitcnt / s_nop                  waits and nops in the kernel
+ *   total_instructions                 instructions in the kernel
+ *   occupancy                          waves per SIMD that the peak live registers allow (with
+ *                                      the descriptor's LDS); reordering does not change which
+ *                                      registers are named, so this is the occupancy a register
+ *                                      allocation of the schedule could reach
+ *   est_cycles                         cycles.ts (a simple per-wave model)
+ *
+ * Two ways to get them:
+ *   - `Evaluator.evaluate(state)`: fast, per region and cached on the region's version. Peaks are
+ *     exact (waits and nops hold no registers). Waits of a changed region come from waits.ts
+ *     (from the region's entry state in the original program), nops from the hazard engine on a
+ *     window around the region, est_cycles as the original's estimate plus the change of each
+ *     changed region. An unchanged region counts what it has.
+ *   - `programMetrics(loaded, kernel)`: exact, on a program text (what `apply` reports and
+ *     compares after re-deriving waits and nops).
+ */
+import type { Loaded } from '../load.js';
+import { kernelContexts } from '../check/context.js';
+import { kernelResources } from '../check/resources.js';
+import { computeOccupancy } from '../analysis/occupancy.js';
+import { ConductorError } from '../errors.js';
+import type { KernelContext } from '../check/types.js';
+import { AGPR_BASE, FLAT_SCRATCH_LO, VGPR_BASE, UNIT_COUNT } from '../isa/registers.js';
+import type { ScheduleKernel } from './kernel.js';
+import type { ScheduleState } from './state.js';
+import { counterMax, kernelWaits, sequenceWaits, waitFacts, WaitState, type CounterMax, type WaitFacts } from './waits.js';
+import { cycleFacts, CycleState, EMPTY_ENTRY, runCycles, simpleCycleModel, type CycleEntry, type CycleFacts, type CycleModel } from './cycles.js';
+import { windowNopModel, type WindowNopModel } from './hazard-model.js';
+
+export const METRIC_NAMES = ['peak_vgpr', 'peak_agpr', 'peak_sgpr', 's_waitcnt', 's_nop', 'total_instructions', 'occupancy', 'est_cycles'] as const;
+export type MetricName = (typeof METRIC_NAMES)[number];
+
+export interface Metrics {
+  peak_vgpr: number;
+  peak_agpr: number;
+  peak_sgpr: number;
+  s_waitcnt: number;
+  s_nop: number;
+  total_instructions: number;
+  occupancy: number;
+  est_cycles: number;
+}
+
+export const DEFAULT_OBJECTIVE: readonly MetricName[] = ['peak_vgpr', 's_waitcnt', 's_nop', 'total_instructions'];
+
+/** Higher is better only for occupancy. */
+export function higherIsBetter(m: MetricName): boolean { return m === 'occupancy'; }
+
+export function parseObjective(text: string): MetricName[] {
+  const names = text.split(',').map((x) => x.trim()).filter((x) => x !== '');
+  if (names.length === 0) throw new ConductorError('empty objective');
+  for (const n of names) {
+    if (!(METRIC_NAMES as readonly string[]).includes(n)) {
+      throw new ConductorError(`unknown metric '${n}' in the objective (metrics: ${METRIC_NAMES.join(', ')})`);
+    }
+  }
+  return names as MetricName[];
+}
+
+/** Negative when a is better than b, positive when worse, 0 when equal on the objective. */
+export function compareMetrics(a: Metrics, b: Metrics, objective: readonly MetricName[] = DEFAULT_OBJECTIVE): number {
+  for (const m of objective) {
+    const d = a[m] - b[m];
+    if (d !== 0) return higherIsBetter(m) ? -d : d;
+  }
+  return 0;
+}
+
+/** The first metric of the objective on which a is worse than b ("s_waitcnt 12 -> 14"). */
+export function worseningText(a: Metrics, b: Metrics, objective: readonly MetricName[] = DEFAULT_OBJECTIVE): string {
+  for (const m of objective) {
+    if (a[m] === b[m]) continue;
+    return `${m} ${b[m]} -> ${a[m]}`;
+  }
+  return '';
+}
+
+export function formatMetrics(m: Metrics): string {
+  return METRIC_NAMES.map((n) => `${n} ${m[n]}`).join(', ');
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Pressure                                                                                        */
+/* ---------------------------------------------------------------------------------------------- */
+
+const SGPR_END = FLAT_SCRATCH_LO;
+
+/** Reusable scratch for pressure scans. */
+export class PressureScanner {
+  private readonly live = new Uint32Array(UNIT_COUNT);
+  private epoch = 1;
+
+  /**
+   * Peak pressure of a sequence ending with `liveOut` live: per instruction
+   * max(live before, live after + written), as computePressure defines it. Result in out[0..2]
+   * (vgpr, agpr, sgpr); `points`, when given, receives the VGPR pressure at each position.
+   */
+  scan(k: Pick<ScheduleKernel, 'defOff' | 'defUnits' | 'useOff' | 'useUnits'>, seq: ArrayLike<number>, liveOut: Uint32Array,
+    out: Int32Array, points?: Int32Array): void {
+    const e = ++this.epoch;
+    if (e > 0x7ffffff0) { this.live.fill(0); this.epoch = 1; }
+    const live = this.live;
+    let v = 0; let a = 0; let s = 0;
+    for (let w = 0; w < liveOut.length; w++) {
+      let bits = liveOut[w]!;
+      while (bits) {
+        const t = bits & -bits;
+        const u = (w << 5) + (31 - Math.clz32(t));
+        bits ^= t;
+        live[u] = this.epoch;
+        if (u >= AGPR_BASE) a++; else if (u >= VGPR_BASE) v++; else if (u < SGPR_END) s++;
+      }
+    }
+    const ep = this.epoch;
+    let pv = 0; let pa = 0; let ps = 0;
+    const { defOff, defUnits, useOff, useUnits } = k;
+    for (let p = seq.length - 1; p >= 0; p--) {
+      const i = seq[p]!;
+      let av = 0; let aa = 0; let as = 0;
+      const d0 = defOff[i]!; const d1 = defOff[i + 1]!;
+      for (let q = d0; q < d1; q++) {
+        const u = defUnits[q]!;
+        if (live[u] !== ep) { if (u >= AGPR_BASE) aa++; else if (u >= VGPR_BASE) av++; else if (u < SGPR_END) as++; }
+      }
+      let xv = v + av; let xa = a + aa; let xs = s + as;
+      for (let q = d0; q < d1; q++) {
+        const u = defUnits[q]!;
+        if (live[u] === ep) { live[u] = 0; if (u >= AGPR_BASE) a--; else if (u >= VGPR_BASE) v--; else if (u < SGPR_END) s--; }
+      }
+      for (let q = useOff[i]!; q < useOff[i + 1]!; q++) {
+        const u = useUnits[q]!;
+        if (live[u] !== ep) { live[u] = ep; if (u >= AGPR_BASE) a++; else if (u >= VGPR_BASE) v++; else if (u < SGPR_END) s++; }
+      }
+      if (v > xv) xv = v;
+      if (a > xa) xa = a;
+      if (s > xs) xs = s;
+      if (points) points[p] = xv;
+      if (xv > pv) pv = xv;
+      if (xa > pa) pa = xa;
+      if (xs > ps) ps = xs;
+    }
+    out[0] = pv; out[1] = pa; out[2] = ps;
+  }
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Evaluator                                                                                       */
+/* ---------------------------------------------------------------------------------------------- */
+
+export interface EvaluatorOptions {
+  cycleModel?: CycleModel;
+  /** Estimate s_nop of changed regions with the hazard engine (default true when it is available). */
+  nops?: boolean;
+  /** Instructions before and after a region given to the hazard engine (default 24). */
+  nopWindow?: number;
+}
+
+/** Positions per s_nop estimation segment (see Evaluator.regionNops). */
+const NOP_SEGMENT = 32;
+
+export interface RegionEval {
+  peak_vgpr: number;
+  peak_agpr: number;
+  peak_sgpr: number;
+  waits: number;
+  nops: number;
+  /** Change of est_cycles against the original order. */
+  cyclesDelta: number;
+}
+
+interface Slot extends RegionEval { version: number }
+
+export class Evaluator {
+  readonly k: ScheduleKernel;
+  readonly waitFacts: WaitFacts;
+  readonly cycleFacts: CycleFacts;
+  readonly cycleModel: CycleModel;
+  readonly max: CounterMax;
+  private readonly waitEntry: WaitState[];
+  private readonly cycleEntry: CycleEntry[];
+  private readonly identity: RegionEval[];
+  private readonly identityCycles: Float64Array;
+  private readonly slots: (Slot | undefined)[];
+  private readonly nopModel?: WindowNopModel;
+  private readonly nopWindow: number;
+  private readonly nopCache: (Map<number, number> | undefined)[] = [];
+  private readonly scanner = new PressureScanner();
+  private readonly out3 = new Int32Array(3);
+  private readonly need = new Int32Array(3);
+  private readonly scratchWait = new WaitState();
+  private readonly seqs: Int32Array[];
+  /** est_cycles of the original program (layout order, waits and nops included). */
+  readonly baseCycles: number;
+  readonly ldsBytes: number;
+
+  constructor(k: ScheduleKernel, opts: EvaluatorOptions = {}) {
+    this.k = k;
+    this.cycleModel = opts.cycleModel ?? simpleCycleModel;
+    this.max = counterMax(k.target);
+    const cfg = k.ctx.cfg;
+    this.waitFacts = waitFacts(k.insns, cfg.control);
+    this.cycleFacts = cycleFacts(k.insns);
+    this.ldsBytes = k.kernel.descriptor?.values['group_segment_fixed_size'] ?? 0;
+    const firsts = k.regions.map((r) => r.first);
+    const kw = kernelWaits(cfg, this.waitFacts, this.max, { at: firsts });
+    this.waitEntry = k.regions.map((r) => kw.before.get(r.first) ?? new WaitState());
+    // Baseline cycles: the whole kernel in layout order, recording each region's entry state.
+    const cs = new CycleState();
+    this.cycleEntry = new Array(k.regions.length);
+    let next = 0;
+    const order = k.regions.map((r) => r.id).sort((a, b) => k.regions[a]!.first - k.regions[b]!.first);
+    const one = new Int32Array(1);
+    for (let i = 0; i < k.n; i++) {
+      while (next < order.length && k.regions[order[next]!]!.first === i) { this.cycleEntry[order[next]!] = cs.relative(); next++; }
+      one[0] = i;
+      runCycles(this.cycleFacts, cs, one);
+    }
+    this.baseCycles = cs.t;
+    this.nopWindow = opts.nopWindow ?? 24;
+    if (opts.nops !== false) this.nopModel = windowNopModel(k.ctx);
+    this.seqs = k.regions.map((r) => new Int32Array(r.nodes.length));
+    this.slots = new Array(k.regions.length);
+    this.identityCycles = new Float64Array(k.regions.length);
+    this.identity = k.regions.map((r) => {
+      this.scanner.scan(k, r.nodes, r.liveOut, this.out3);
+      this.identityCycles[r.id] = this.cycleModel.regionCycles(this.cycleFacts, this.cycleEntry[r.id]!, r.nodes);
+      return { peak_vgpr: this.out3[0]!, peak_agpr: this.out3[1]!, peak_sgpr: this.out3[2]!, waits: r.strippedWaits, nops: r.strippedNops, cyclesDelta: 0 };
+    });
+  }
+
+  /** Is a hazard engine estimating s_nop of changed regions? */
+  get estimatesNops(): boolean { return this.nopModel !== undefined; }
+
+  /** Metrics of one region in the state's order (cached on the region's version). */
+  region(s: ScheduleState, r: number): RegionEval {
+    const v = s.version[r]!;
+    if (v === 0) return this.identity[r]!;
+    const slot = this.slots[r];
+    if (slot && slot.version === v) return slot;
+    const e = s.isChanged(r) ? this.computeRegion(s, r) : this.identity[r]!;
+    this.slots[r] = { ...e, version: v };
+    return e;
+  }
+
+  private computeRegion(s: ScheduleState, r: number): RegionEval {
+    const k = this.k;
+    const rg = k.regions[r]!;
+    const seq = this.seqs[r]!;
+    const o = s.order[r]!;
+    for (let p = 0; p < o.length; p++) seq[p] = rg.nodes[o[p]!]!;
+    this.scanner.scan(k, seq, rg.liveOut, this.out3);
+    const st = this.scratchWait;
+    st.copy(this.waitEntry[r]!);
+    const waits = sequenceWaits(this.waitFacts, st, seq, this.max, this.need);
+    const nops = this.nopModel ? this.regionNops(r, seq) : rg.strippedNops;
+    const cycles = this.cycleModel.regionCycles(this.cycleFacts, this.cycleEntry[r]!, seq);
+    return {
+      peak_vgpr: this.out3[0]!, peak_agpr: this.out3[1]!, peak_sgpr: this.out3[2]!, waits, nops,
+      cyclesDelta: cycles - this.identityCycles[r]!,
+    };
+  }
+
+  /**
+   * s_nop of a region sequence, by segments of NOP_SEGMENT positions: each segment is padded by
+   * the hazard engine after the `nopWindow` instructions before it, and cached on a hash of those
+   * instructions, so a move re-pads only the segments it touches. (Padding decided in an earlier
+   * segment is not counted as distance in the next one: at worst an overestimate.)
+   */
+  private regionNops(r: number, seq: Int32Array): number {
+    const k = this.k;
+    const rg = k.regions[r]!;
+    const W = this.nopWindow;
+    let cache = this.nopCache[r];
+    if (!cache) { cache = new Map(); this.nopCache[r] = cache; }
+    if (cache.size > 50000) cache.clear();
+    const m = seq.length;
+    const pre: number[] = [];
+    for (let i = Math.max(0, rg.first - W); i < rg.first; i++) pre.push(i);
+    let total = 0;
+    for (let a = 0; a < m; a += NOP_SEGMENT) {
+      const b = Math.min(m, a + NOP_SEGMENT);
+      const last = b === m;
+      let h1 = 0x811c9dc5 ^ a;
+      let h2 = 0x9e3779b9 ^ (last ? 1 : 0);
+      for (let p = Math.max(0, a - W); p < b; p++) {
+        const x = seq[p]!;
+        h1 = Math.imul(h1 ^ x, 0x01000193);
+        h2 = Math.imul(h2 + x, 0x85ebca6b) ^ (h2 >>> 13);
+      }
+      const key = (h1 >>> 0) * 2097152 + ((h2 >>> 0) & 0x1fffff);
+      let n = cache.get(key);
+      if (n === undefined) {
+        const before: number[] = a - W < 0 ? pre.slice(Math.max(0, pre.length - (W - a))) : [];
+        for (let p = Math.max(0, a - W); p < a; p++) before.push(seq[p]!);
+        const after: number[] = [];
+        if (last) for (let i = rg.last + 1; i < Math.min(k.n, rg.last + 1 + W); i++) after.push(i);
+        n = this.nopModel!.nops(before, seq.subarray(a, b), after);
+        cache.set(key, n);
+      }
+      total += n;
+    }
+    return total;
+  }
+
+  /** Metrics of the whole kernel under the state's schedule. */
+  evaluate(s: ScheduleState): Metrics {
+    const k = this.k;
+    let pv = k.fixedPeak.vgpr; let pa = k.fixedPeak.agpr; let ps = k.fixedPeak.sgpr;
+    let waits = k.fixedWaits; let nops = k.fixedNops; let cycles = this.baseCycles;
+    for (let r = 0; r < k.regions.length; r++) {
+      const e = this.region(s, r);
+      if (e.peak_vgpr > pv) pv = e.peak_vgpr;
+      if (e.peak_agpr > pa) pa = e.peak_agpr;
+      if (e.peak_sgpr > ps) ps = e.peak_sgpr;
+      waits += e.waits;
+      nops += e.nops;
+      cycles += e.cyclesDelta;
+    }
+    const total = k.fixedInstructions + (waits - k.fixedWaits) + (nops - k.fixedNops);
+    return {
+      peak_vgpr: pv, peak_agpr: pa, peak_sgpr: ps, s_waitcnt: waits, s_nop: nops, total_instructions: total,
+      occupancy: occupancyOf(this.k.ctx, pv, pa, ps, this.ldsBytes), est_cycles: Math.round(cycles),
+    };
+  }
+}
+
+const occCache = new WeakMap<object, Map<string, number>>();
+
+/** Waves per SIMD for peak live register counts (cached). */
+export function occupancyOf(ctx: KernelContext, vgpr: number, agpr: number, sgpr: number, ldsBytes: number): number {
+  let m = occCache.get(ctx.target);
+  if (!m) { m = new Map(); occCache.set(ctx.target, m); }
+  const key = `${vgpr},${agpr},${sgpr},${ldsBytes}`;
+  let w = m.get(key);
+  if (w === undefined) {
+    const agprs = ctx.target.registers.maxAgprs.value === 0 ? 0 : agpr;
+    w = computeOccupancy(ctx.target, { vgprs: vgpr, agprs, sgprs: sgpr, ldsBytes }).wavesPerSimd;
+    m.set(key, w);
+  }
+  return w;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Exact metrics of a program                                                                      */
+/* ---------------------------------------------------------------------------------------------- */
+
+/** Metrics of kernel `name` of a loaded program (the program as written, waits and nops included). */
+export function programMetrics(loaded: Loaded, name: string, model: CycleModel = simpleCycleModel): Metrics {
+  const ctx = kernelContexts(loaded).find((c) => c.kernel.name === name);
+  if (!ctx) throw new ConductorError(`no kernel named '${name}' in ${loaded.program.file}`);
+  return contextMetrics(ctx, model);
+}
+
+export function contextMetrics(ctx: KernelContext, model: CycleModel = simpleCycleModel): Metrics {
+  const { resources } = kernelResources(ctx);
+  let waits = 0;
+  let nops = 0;
+  for (const r of ctx.insns) {
+    if (r.insn.base === 's_waitcnt') waits++;
+    else if (r.insn.base === 's_nop') nops++;
+  }
+  const f = cycleFacts(ctx.insns);
+  const all = new Int32Array(ctx.insns.length);
+  for (let i = 0; i < all.length; i++) all[i] = i;
+  const cycles = model.regionCycles(f, EMPTY_ENTRY, all);
+  const lds = ctx.kernel.descriptor?.values['group_segment_fixed_size'] ?? 0;
+  const pv = resources.peak.vgpr.value;
+  const pa = resources.peak.agpr.value;
+  const ps = resources.peak.sgpr.value;
+  return {
+    peak_vgpr: pv, peak_agpr: pa, peak_sgpr: ps, s_waitcnt: waits, s_nop: nops, total_instructions: ctx.insns.length,
+    occupancy: occupancyOf(ctx, pv, pa, ps, lds), est_cycles: Math.round(cycles),
+  };
+}

@@ -1,0 +1,373 @@
+/**
+ * The scheduler's own s_waitcnt model: which waits a straight-line sequence needs, fast enough
+ * to run on every candidate schedule of a region, and a whole-kernel pass (forward dataflow
+ * over the CFG to a fixed point) that gives the pending memory operations at every region entry
+ * and the minimal waits a kernel needs.
+ *
+ * It follows hazards-and-waitcnt-facts.md §4 (LLVM's SIInsertWaitcnts rules for GFX9):
+ *   - per counter (vmcnt, lgkmcnt, expcnt) a score window: every counted event gets the next
+ *     score; a register written by a pending load carries its event's score; `cnt(k)` retires
+ *     every event with k or more younger events; a register is covered by `cnt(ub - score)`;
+ *   - a use or a def of a VGPR/AGPR/SGPR written by a pending load waits (RAW, WAW), except a
+ *     VMEM load overwriting a pending VMEM load's destination (VGPRs are written in order);
+ *     a def of a VGPR still read by a pending export/GDS operation waits on expcnt;
+ *   - an LDS access after LDS-DMA waits on vmcnt (the DMA's LDS write);
+ *   - lgkmcnt counts exactly only when just LDS operations are pending; with scalar memory,
+ *     messages, GDS or FLAT pending the wait is lgkmcnt(0); with FLAT pending, vmcnt(0);
+ *   - at most `max` events can be outstanding (the counter's width), so older ones are done.
+ * It is the schedule's estimate for `evaluate` and the re-derivation used when the check
+ * machinery has no waitcnt checker; when it has one, emitted programs go through it.
+ */
+import type { WaitcntOperand } from '../asm/ast.js';
+import type { Cfg } from '../analysis/cfg.js';
+import type { ResolvedInsn } from '../isa/types.js';
+import type { Target } from '../targets/types.js';
+import { UNIT_COUNT } from '../isa/registers.js';
+
+export const VM = 0;
+export const LGKM = 1;
+export const EXP = 2;
+/** Pseudo register unit standing for "LDS written by a pending LDS-DMA". */
+const LDS_DMA_UNIT = UNIT_COUNT;
+const NU = UNIT_COUNT + 1;
+
+// Event bits per instruction.
+const E_VM_LOAD = 1;      // vmcnt, stamps destinations
+const E_VM_STORE = 2;     // vmcnt, no destination
+const E_LDS = 4;          // lgkmcnt (in order), stamps destinations
+const E_SMEM = 8;         // lgkmcnt (out of order), stamps destinations
+const E_FLAT = 16;        // vmcnt + lgkmcnt, stamps destinations, forces 0
+const E_MSG = 32;         // lgkmcnt
+const E_GDS = 64;         // lgkmcnt + expcnt (stamps sources on expcnt)
+const E_EXPORT = 128;     // expcnt (stamps sources)
+
+/** Per-instruction facts the model needs, as flat arrays. */
+export interface WaitFacts {
+  n: number;
+  events: Uint8Array;
+  /** 1: s_waitcnt (apply `waitVm/Lgkm/Exp`), 2: call (everything done afterwards). */
+  special: Uint8Array;
+  waitVm: Int16Array;
+  waitLgkm: Int16Array;
+  waitExp: Int16Array;
+  /** VMEM (not FLAT) load: may overwrite a pending VMEM load's destination without a wait. */
+  vmemLoad: Uint8Array;
+  /** LDS access (ds_* touching LDS, flat may too): waits for pending LDS-DMA. */
+  ldsAccess: Uint8Array;
+  /** Writes LDS through DMA (buffer/global load ... lds). */
+  ldsDma: Uint8Array;
+  useOff: Int32Array; useUnits: Int32Array;
+  defOff: Int32Array; defUnits: Int32Array;
+  /** Units stamped with the event's score (explicit destinations / export sources). */
+  stampOff: Int32Array; stampUnits: Int32Array;
+  expOff: Int32Array; expUnits: Int32Array;
+}
+
+export interface CounterMax { vm: number; lgkm: number; exp: number }
+
+export function counterMax(t: Target): CounterMax {
+  return { vm: t.counters.vmcnt.value, lgkm: t.counters.lgkmcnt.value, exp: t.counters.expcnt.value };
+}
+
+export function waitFacts(insns: readonly ResolvedInsn[], control?: readonly string[]): WaitFacts {
+  const n = insns.length;
+  const events = new Uint8Array(n);
+  const special = new Uint8Array(n);
+  const waitVm = new Int16Array(n).fill(-1);
+  const waitLgkm = new Int16Array(n).fill(-1);
+  const waitExp = new Int16Array(n).fill(-1);
+  const vmemLoad = new Uint8Array(n);
+  const ldsAccess = new Uint8Array(n);
+  const ldsDma = new Uint8Array(n);
+  const uses: number[] = []; const useOff = new Int32Array(n + 1);
+  const defs: number[] = []; const defOff = new Int32Array(n + 1);
+  const stamps: number[] = []; const stampOff = new Int32Array(n + 1);
+  const exps: number[] = []; const expOff = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    const r = insns[i]!;
+    useOff[i] = uses.length; defOff[i] = defs.length; stampOff[i] = stamps.length; expOff[i] = exps.length;
+    for (const u of r.uses) uses.push(u);
+    for (const u of r.defs) defs.push(u);
+    if (r.insn.base === 's_waitcnt') {
+      special[i] = 1;
+      const op = r.insn.operands[0] as WaitcntOperand | undefined;
+      if (op && op.kind === 'waitcnt') {
+        if (op.vmcnt !== undefined) waitVm[i] = op.vmcnt;
+        if (op.lgkmcnt !== undefined) waitLgkm[i] = op.lgkmcnt;
+        if (op.expcnt !== undefined) waitExp[i] = op.expcnt;
+      }
+      continue;
+    }
+    if (control && control[i] === 'call') special[i] = 2;
+    let e = 0;
+    for (const ev of r.info.events) {
+      switch (ev) {
+        case 'vmem-load': e |= E_VM_LOAD; break;
+        case 'vmem-store': e |= E_VM_STORE; break;
+        case 'lds': e |= E_LDS; break;
+        case 'smem': e |= E_SMEM; break;
+        case 'flat': e |= E_FLAT; break;
+        case 'message': e |= E_MSG; break;
+        case 'gds': e |= E_GDS; break;
+        case 'export': e |= E_EXPORT; break;
+      }
+    }
+    events[i] = e;
+    const mem = r.info.mem;
+    if (e & (E_VM_LOAD | E_LDS | E_SMEM | E_FLAT | E_GDS)) for (const u of r.explicitDefs) stamps.push(u);
+    if (e & (E_GDS | E_EXPORT)) for (const u of r.explicitUses) if (u >= 256) exps.push(u);
+    if ((e & E_VM_LOAD) && !(e & E_FLAT)) vmemLoad[i] = 1;
+    if (mem && (mem.op === 'load-lds')) ldsDma[i] = 1;
+    if (mem && r.info.cls === 'ds' && mem.space === 'lds' && mem.op !== 'other') ldsAccess[i] = 1;
+    if (e & E_FLAT) ldsAccess[i] = 1;
+  }
+  useOff[n] = uses.length; defOff[n] = defs.length; stampOff[n] = stamps.length; expOff[n] = exps.length;
+  return {
+    n, events, special, waitVm, waitLgkm, waitExp, vmemLoad, ldsAccess, ldsDma,
+    useOff, useUnits: Int32Array.from(uses), defOff, defUnits: Int32Array.from(defs),
+    stampOff, stampUnits: Int32Array.from(stamps), expOff, expUnits: Int32Array.from(exps),
+  };
+}
+
+/** Pending memory operations: one score window per counter. */
+export class WaitState {
+  readonly ub = new Int32Array(3);
+  readonly lb = new Int32Array(3);
+  /** score[c * NU + u]: score of the event that writes (reads, for expcnt) unit u. */
+  readonly score = new Int32Array(3 * NU);
+  /** Score of the youngest event of each kind: smem, flat (vm), flat (lgkm), message/GDS (lgkm). */
+  lastSmem = 0;
+  lastFlatVm = 0;
+  lastFlatLgkm = 0;
+  lastOtherLgkm = 0;
+
+  clone(): WaitState {
+    const s = new WaitState();
+    s.copy(this);
+    return s;
+  }
+
+  copy(o: WaitState): void {
+    this.ub.set(o.ub); this.lb.set(o.lb); this.score.set(o.score);
+    this.lastSmem = o.lastSmem; this.lastFlatVm = o.lastFlatVm; this.lastFlatLgkm = o.lastFlatLgkm; this.lastOtherLgkm = o.lastOtherLgkm;
+  }
+
+  equals(o: WaitState): boolean {
+    for (let c = 0; c < 3; c++) if (this.ub[c]! - this.lb[c]! !== o.ub[c]! - o.lb[c]!) return false;
+    if (this.age(VM, this.lastFlatVm) !== o.age(VM, o.lastFlatVm) || this.age(LGKM, this.lastFlatLgkm) !== o.age(LGKM, o.lastFlatLgkm)
+      || this.age(LGKM, this.lastSmem) !== o.age(LGKM, o.lastSmem) || this.age(LGKM, this.lastOtherLgkm) !== o.age(LGKM, o.lastOtherLgkm)) return false;
+    for (let c = 0; c < 3; c++) {
+      for (let u = 0; u < NU; u++) if (this.age(c, this.score[c * NU + u]!) !== o.age(c, o.score[c * NU + u]!)) return false;
+    }
+    return true;
+  }
+
+  /** Younger events than `score` while pending, -1 when not pending. */
+  age(c: number, score: number): number {
+    return score > this.lb[c]! ? this.ub[c]! - score : -1;
+  }
+
+  /** Pessimistic merge (CFG join): pending in either, with the smaller age. */
+  merge(o: WaitState): void {
+    for (let c = 0; c < 3; c++) {
+      const ub = Math.max(this.ub[c]!, o.ub[c]!);
+      const pend = Math.max(this.ub[c]! - this.lb[c]!, o.ub[c]! - o.lb[c]!);
+      const sh1 = ub - this.ub[c]!;
+      const base = c * NU;
+      for (let u = 0; u < NU; u++) {
+        const a1 = this.age(c, this.score[base + u]!);
+        const a2 = o.age(c, o.score[base + u]!);
+        const a = a1 < 0 ? a2 : a2 < 0 ? a1 : Math.min(a1, a2);
+        this.score[base + u] = a < 0 ? 0 : ub - a;
+      }
+      void sh1;
+      if (c === VM) this.lastFlatVm = mergeLast(this, o, VM, this.lastFlatVm, o.lastFlatVm, ub);
+      if (c === LGKM) {
+        this.lastFlatLgkm = mergeLast(this, o, LGKM, this.lastFlatLgkm, o.lastFlatLgkm, ub);
+        this.lastSmem = mergeLast(this, o, LGKM, this.lastSmem, o.lastSmem, ub);
+        this.lastOtherLgkm = mergeLast(this, o, LGKM, this.lastOtherLgkm, o.lastOtherLgkm, ub);
+      }
+      this.ub[c] = ub;
+      this.lb[c] = ub - pend;
+    }
+  }
+
+  reset(): void {
+    for (let c = 0; c < 3; c++) this.lb[c] = this.ub[c]!;
+  }
+}
+
+function mergeLast(a: WaitState, b: WaitState, c: number, sa: number, sb: number, ub: number): number {
+  const x = a.age(c, sa);
+  const y = b.age(c, sb);
+  const m = x < 0 ? y : y < 0 ? x : Math.min(x, y);
+  return m < 0 ? 0 : ub - m;
+}
+
+/** A wait: -1 means "not waited on". */
+export interface Need { vm: number; lgkm: number; exp: number }
+
+const NONE = 1 << 30;
+
+/**
+ * The wait instruction `i` needs in state `s` (written into `need`, NONE = no wait on that
+ * counter). Returns true when any counter must be waited on.
+ */
+export function needBefore(f: WaitFacts, s: WaitState, i: number, need: Int32Array): boolean {
+  need[0] = NONE; need[1] = NONE; need[2] = NONE;
+  const lbV = s.lb[VM]!; const ubV = s.ub[VM]!;
+  const lbL = s.lb[LGKM]!; const ubL = s.ub[LGKM]!;
+  const lbE = s.lb[EXP]!; const ubE = s.ub[EXP]!;
+  const sc = s.score;
+  let any = false;
+  if (ubV > lbV || ubL > lbL) {
+    for (let p = f.useOff[i]!; p < f.useOff[i + 1]!; p++) {
+      const u = f.useUnits[p]!;
+      const v = sc[u]!;
+      if (v > lbV && ubV - v < need[0]!) { need[0] = ubV - v; any = true; }
+      const l = sc[NU + u]!;
+      if (l > lbL && ubL - l < need[1]!) { need[1] = ubL - l; any = true; }
+    }
+    const wawFree = f.vmemLoad[i] === 1;
+    for (let p = f.defOff[i]!; p < f.defOff[i + 1]!; p++) {
+      const u = f.defUnits[p]!;
+      const v = sc[u]!;
+      if (!wawFree && v > lbV && ubV - v < need[0]!) { need[0] = ubV - v; any = true; }
+      const l = sc[NU + u]!;
+      if (l > lbL && ubL - l < need[1]!) { need[1] = ubL - l; any = true; }
+    }
+    if (f.ldsAccess[i]) {
+      const v = sc[LDS_DMA_UNIT]!;
+      if (v > lbV && ubV - v < need[0]!) { need[0] = ubV - v; any = true; }
+    }
+  }
+  if (ubE > lbE) {
+    for (let p = f.defOff[i]!; p < f.defOff[i + 1]!; p++) {
+      const u = f.defUnits[p]!;
+      const e = sc[2 * NU + u]!;
+      if (e > lbE && ubE - e < need[2]!) { need[2] = ubE - e; any = true; }
+    }
+  }
+  if (!any) return false;
+  // Counters with events that complete out of order can only be waited to 0.
+  if (need[0]! !== NONE && s.lastFlatVm > lbV) need[0] = 0;
+  if (need[1]! !== NONE && (s.lastSmem > lbL || s.lastFlatLgkm > lbL || s.lastOtherLgkm > lbL)) need[1] = 0;
+  return true;
+}
+
+/** Apply a wait (NONE / negative = counter not waited on). */
+export function applyWait(s: WaitState, vm: number, lgkm: number, exp: number): void {
+  if (vm >= 0 && vm < NONE) s.lb[VM] = Math.max(s.lb[VM]!, s.ub[VM]! - vm);
+  if (lgkm >= 0 && lgkm < NONE) s.lb[LGKM] = Math.max(s.lb[LGKM]!, s.ub[LGKM]! - lgkm);
+  if (exp >= 0 && exp < NONE) s.lb[EXP] = Math.max(s.lb[EXP]!, s.ub[EXP]! - exp);
+}
+
+/** Issue instruction i's events. */
+export function issue(f: WaitFacts, s: WaitState, i: number, max: CounterMax): void {
+  const sp = f.special[i]!;
+  if (sp === 1) { applyWait(s, f.waitVm[i]!, f.waitLgkm[i]!, f.waitExp[i]!); return; }
+  if (sp === 2) { s.reset(); return; }
+  const e = f.events[i]!;
+  if (e === 0) return;
+  const sc = s.score;
+  if (e & (E_VM_LOAD | E_VM_STORE | E_FLAT)) {
+    const v = ++s.ub[VM]!;
+    if (e & (E_VM_LOAD | E_FLAT)) for (let p = f.stampOff[i]!; p < f.stampOff[i + 1]!; p++) sc[f.stampUnits[p]!] = v;
+    if (f.ldsDma[i]) sc[LDS_DMA_UNIT] = v;
+    if (e & E_FLAT) s.lastFlatVm = v;
+    if (s.ub[VM]! - s.lb[VM]! > max.vm) s.lb[VM] = s.ub[VM]! - max.vm;
+  }
+  if (e & (E_LDS | E_SMEM | E_FLAT | E_MSG | E_GDS)) {
+    const l = ++s.ub[LGKM]!;
+    if (e & (E_LDS | E_SMEM | E_FLAT | E_GDS)) for (let p = f.stampOff[i]!; p < f.stampOff[i + 1]!; p++) sc[NU + f.stampUnits[p]!] = l;
+    if (e & E_SMEM) s.lastSmem = l;
+    if (e & E_FLAT) s.lastFlatLgkm = l;
+    if (e & (E_MSG | E_GDS)) s.lastOtherLgkm = l;
+    if (s.ub[LGKM]! - s.lb[LGKM]! > max.lgkm) s.lb[LGKM] = s.ub[LGKM]! - max.lgkm;
+  }
+  if (e & (E_EXPORT | E_GDS)) {
+    const x = ++s.ub[EXP]!;
+    for (let p = f.expOff[i]!; p < f.expOff[i + 1]!; p++) sc[2 * NU + f.expUnits[p]!] = x;
+    if (s.ub[EXP]! - s.lb[EXP]! > max.exp) s.lb[EXP] = s.ub[EXP]! - max.exp;
+  }
+}
+
+/**
+ * Waits a sequence needs from a starting state (which is updated). Returns the number of
+ * waits; `out`, when given, receives (position in seq, vm, lgkm, exp) for each (-1 = none).
+ */
+export function sequenceWaits(f: WaitFacts, s: WaitState, seq: ArrayLike<number>, max: CounterMax, need: Int32Array,
+  out?: { at: number; vm: number; lgkm: number; exp: number }[]): number {
+  let waits = 0;
+  for (let p = 0; p < seq.length; p++) {
+    const i = seq[p]!;
+    if (f.special[i] !== 1 && needBefore(f, s, i, need)) {
+      waits++;
+      applyWait(s, need[0]!, need[1]!, need[2]!);
+      if (out) out.push({ at: p, vm: need[0]! >= NONE ? -1 : need[0]!, lgkm: need[1]! >= NONE ? -1 : need[1]!, exp: need[2]! >= NONE ? -1 : need[2]! });
+    }
+    issue(f, s, i, max);
+  }
+  return waits;
+}
+
+export interface KernelWaits {
+  /** State right before each instruction the caller asked about (`at`). */
+  before: Map<number, WaitState>;
+  /** Waits to insert before instruction i (counter values, -1 = not waited on). */
+  inserted: Map<number, { vm: number; lgkm: number; exp: number }>;
+}
+
+/**
+ * The whole-kernel pass: forward over the CFG to a fixed point, applying the waits present and
+ * inserting the missing ones (strengthened only, so the iteration ends). `skip` marks waits to
+ * ignore (stripped). `at` lists instructions whose entry state the caller wants.
+ */
+export function kernelWaits(cfg: Cfg, f: WaitFacts, max: CounterMax, opts: { skip?: Uint8Array; at?: readonly number[] } = {}): KernelWaits {
+  const nb = cfg.blocks.length;
+  const exit: (WaitState | undefined)[] = new Array(nb);
+  const inserted = new Map<number, { vm: number; lgkm: number; exp: number }>();
+  const want = new Set(opts.at ?? []);
+  const before = new Map<number, WaitState>();
+  const need = new Int32Array(3);
+  const s = new WaitState();
+  for (let iter = 0; iter < 20; iter++) {
+    let changed = false;
+    for (const b of cfg.blocks) {
+      let started = false;
+      for (const p of b.preds) {
+        const e = exit[p];
+        if (!e) continue;
+        if (!started) { s.copy(e); started = true; } else s.merge(e);
+      }
+      if (!started) { s.copy(EMPTY_STATE); }
+      for (let i = b.start; i < b.end; i++) {
+        if (want.has(i)) {
+          const w = before.get(i);
+          if (w) w.copy(s); else before.set(i, s.clone());
+        }
+        if (f.special[i] === 1 && opts.skip?.[i]) continue;
+        if (f.special[i] !== 1 && needBefore(f, s, i, need)) {
+          const cur = inserted.get(i);
+          const vm = need[0]! >= NONE ? -1 : need[0]!;
+          const lgkm = need[1]! >= NONE ? -1 : need[1]!;
+          const exp = need[2]! >= NONE ? -1 : need[2]!;
+          if (!cur) { inserted.set(i, { vm, lgkm, exp }); changed = true; } else {
+            const m = (a: number, b2: number) => (a < 0 ? b2 : b2 < 0 ? a : Math.min(a, b2));
+            const nv = { vm: m(cur.vm, vm), lgkm: m(cur.lgkm, lgkm), exp: m(cur.exp, exp) };
+            if (nv.vm !== cur.vm || nv.lgkm !== cur.lgkm || nv.exp !== cur.exp) { inserted.set(i, nv); changed = true; }
+          }
+        }
+        const ins = inserted.get(i);
+        if (ins) applyWait(s, ins.vm, ins.lgkm, ins.exp);
+        issue(f, s, i, max);
+      }
+      const old = exit[b.id];
+      if (!old) { exit[b.id] = s.clone(); changed = true; } else if (!old.equals(s)) { old.copy(s); changed = true; }
+    }
+    if (!changed) break;
+  }
+  return { before, inserted };
+}
+
+const EMPTY_STATE = new WaitState();

@@ -1,0 +1,521 @@
+/**
+ * `verify`: is SCHEDULED a reordering of ORIGINAL that computes the same thing?
+ *
+ * Written on its own, without the scheduler's dependency code, so that it can judge the
+ * scheduler. For every kernel (matched by name):
+ *
+ *  1. Anchors stay: labels, directives, and every instruction that a reordering may not move
+ *     (barriers, branches and the rest of the control flow, s_endpgm, messages, traps, exports,
+ *     mode/priority/sleep/hwreg/cache instructions, timers, GWS, unknown instructions and any
+ *     instruction naming a symbol) appear in the same order with the same operands. Waits and
+ *     nops are ignored here (they are re-derived).
+ *  2. Between two anchors (a region) both files hold the same instructions (as multisets).
+ *  3. Registers: inside every region each register read sees the same producing instruction
+ *     (or the region's entry value) as in the original, and every register's last writer at the
+ *     region's exit is the same. Identical instructions are told apart by their occurrence.
+ *  4. Memory: two accesses of a region that may alias (one writes, same memory; FLAT reaches
+ *     LDS and global memory; the same base with disjoint constant offsets does not alias when the
+ *     base registers hold the same values) keep their order.
+ *  5. Completion: the memory operations of a block that the waits in front of a barrier, cache
+ *     operation, message, call or return have completed in the original are completed in the
+ *     scheduled file too.
+ *  6. The scheduled file checks clean (no hazard, missing-wait or descriptor error).
+ *
+ * The first difference is reported with its place in both files.
+ */
+import type { Instruction, Loc, Operand, Program, WaitcntOperand } from '../asm/ast.js';
+import type { Loaded } from '../load.js';
+import { buildCfg } from '../analysis/cfg.js';
+import { kernelContexts } from '../check/context.js';
+import { checkContexts } from '../check/check.js';
+import type { ResolvedInsn } from '../isa/types.js';
+import { rangeName } from '../isa/registers.js';
+
+export type DifferenceKind =
+  | 'kernels' | 'anchor' | 'region-contents' | 'reaching-definition' | 'exit-definition' | 'memory-order' | 'completion' | 'check';
+
+export interface Difference {
+  kind: DifferenceKind;
+  kernel: string;
+  message: string;
+  original?: Loc;
+  scheduled?: Loc;
+}
+
+export interface VerifyOptions {
+  /** Tell apart accesses through the same base with disjoint offsets (default true, as the scheduler). */
+  disambiguate?: boolean;
+  /** Skip check 6 (tests of the other checks on snippets that are not clean on purpose). */
+  skipCheck?: boolean;
+}
+
+export interface VerifyResult {
+  equivalent: boolean;
+  /** The first difference (undefined when equivalent). */
+  difference?: Difference;
+  kernels: { name: string; regions: number; instructions: number; memoryPairs: number }[];
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The instruction stream of a kernel                                                             */
+/* ---------------------------------------------------------------------------------------------- */
+
+interface Item {
+  /** Canonical text: mnemonic and operands as resolved (spelling-independent). */
+  key: string;
+  r: ResolvedInsn;
+  loc: Loc;
+  /** Index in the kernel's instruction list (cfg order). */
+  index: number;
+}
+
+interface Token { anchor: string; loc: Loc; item?: Item }
+
+interface Region {
+  /** Anchor (or kernel start) before the region. */
+  after: string;
+  items: Item[];
+}
+
+interface KernelView {
+  name: string;
+  tokens: Token[];
+  regions: Region[];
+  /** All instructions (cfg order) with waits, for the completion check. */
+  all: ResolvedInsn[];
+  blockOf: Int32Array;
+  blockStart: Int32Array;
+  isReturnOrCall: Uint8Array;
+}
+
+function operandKey(o: Operand): string {
+  switch (o.kind) {
+    case 'reg': return `${o.file}${o.first}:${o.count}${o.mods ? JSON.stringify(o.mods) : ''}`;
+    case 'imm': return `#${o.value}${o.float ? 'f' : ''}${o.mods ? JSON.stringify(o.mods) : ''}`;
+    case 'waitcnt': return `w${o.vmcnt}/${o.expcnt}/${o.lgkmcnt}`;
+    default: return o.text.replace(/\s+/g, '');
+  }
+}
+
+function keyOf(insn: Instruction): string {
+  const mods = insn.modifiers.map((m) => m.text.replace(/\s+/g, '')).sort().join(' ');
+  return `${insn.mnemonic} ${insn.operands.map(operandKey).join(',')}${mods ? ' ' + mods : ''}`;
+}
+
+const FIXED_CLASSES = new Set(['barrier', 'branch', 'endpgm', 'message', 'export', 'other']);
+
+/** Instructions a reordering must leave in place (verify's own list). */
+function isAnchor(r: ResolvedInsn): boolean {
+  if (r.unknown) return true;
+  const cls = r.info.cls;
+  if (FIXED_CLASSES.has(cls)) return true;
+  const base = r.insn.base;
+  if (/^(s_setvskip|s_set_gpr_idx_|s_dcache_|s_icache_|buffer_wbl2|buffer_inv|buffer_wbinvl1)/.test(base)) return true;
+  const mem = r.info.mem;
+  if (mem && (mem.op === 'cache' || mem.op === 'time' || mem.op === 'probe' || mem.space === 'gws')) return true;
+  if (mem && mem.op === 'other' && cls !== 'ds') return true;
+  return r.insn.operands.some((o) => o.kind === 'expr' && o.symbols.length > 0);
+}
+
+function isWaitOrNop(r: ResolvedInsn): boolean {
+  return r.insn.base === 's_waitcnt' || r.insn.base === 's_nop';
+}
+
+function kernelView(l: Loaded, name: string): KernelView | undefined {
+  const program: Program = l.program;
+  const kernel = program.kernels.find((k) => k.name === name);
+  if (!kernel) return undefined;
+  const byStmt = new Map<number, ResolvedInsn>();
+  program.instructions.forEach((insn, k) => byStmt.set(insn.stmt, l.resolved[k]!));
+  const cfg = buildCfg(program, kernel);
+  const all = cfg.insns.map((i) => byStmt.get(i.stmt)!);
+  const indexOfStmt = new Map<number, number>();
+  cfg.insns.forEach((i, k) => indexOfStmt.set(i.stmt, k));
+  const tokens: Token[] = [];
+  const regions: Region[] = [{ after: '(kernel start)', items: [] }];
+  // Long-branch setpc are jumps, not returns.
+  const longEnds = new Set(cfg.longBranches.map((b) => b.setpc));
+  const isReturnOrCall = new Uint8Array(all.length);
+  cfg.control.forEach((c, i) => { if (c === 'call' || (c === 'indirect' && !longEnds.has(i))) isReturnOrCall[i] = 1; });
+  for (let s = kernel.start; s < kernel.end; s++) {
+    const st = program.statements[s]!;
+    let anchor: string | undefined;
+    let item: Item | undefined;
+    if (st.kind === 'label') anchor = `label ${st.name}`;
+    else if (st.kind === 'directive' || st.kind === 'raw') anchor = `directive ${st.text.replace(/\s+/g, ' ')}`;
+    else if (st.kind === 'instruction') {
+      const r = byStmt.get(s)!;
+      if (isWaitOrNop(r)) continue;
+      const idx = indexOfStmt.get(s) ?? -1;
+      item = { key: keyOf(r.insn), r, loc: r.insn.loc, index: idx };
+      if (isAnchor(r)) anchor = `instruction ${item.key}`;
+    } else continue; // macro invocations: their statements follow
+    if (anchor !== undefined) {
+      tokens.push({ anchor, loc: st.loc, item });
+      regions.push({ after: anchor, items: [] });
+    } else if (item) {
+      regions[regions.length - 1]!.items.push(item);
+    }
+  }
+  const blockStart = new Int32Array(cfg.blocks.length);
+  for (const b of cfg.blocks) blockStart[b.id] = b.start;
+  return { name, tokens, regions, all, blockOf: cfg.blockOf, blockStart, isReturnOrCall };
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Memory: verify's own may-alias                                                                  */
+/* ---------------------------------------------------------------------------------------------- */
+
+interface Access {
+  /** Memories read / written: bit 1 LDS, bit 2 global, bit 4 GDS. */
+  rd: number;
+  wr: number;
+  /** Address form for disambiguation: family, base register units, constant byte ranges. */
+  family?: string;
+  base: number[];
+  ranges: [number, number][];
+  /** Memories the address describes. */
+  addressed: number;
+  what: string;
+}
+
+function numMod(insn: Instruction, name: string): number {
+  const m = insn.modifiers.find((x) => x.name === name);
+  if (!m) return 0;
+  if (m.num !== undefined) return m.num;
+  const v = Number(m.value);
+  return Number.isFinite(v) ? v : Number.NaN;
+}
+
+function accessOf(r: ResolvedInsn): Access | undefined {
+  const mem = r.info.mem;
+  if (!mem) return undefined;
+  const cls = r.info.cls;
+  const insn = r.insn;
+  if (cls === 'ds' && mem.op === 'other') return undefined; // permute / swizzle: no memory
+  if (mem.op === 'cache' || mem.op === 'time' || mem.op === 'probe') return undefined;
+  const space = mem.space === 'lds' ? 1 : mem.space === 'gds' || mem.space === 'gws' ? 4 : mem.space === 'flat' ? 3 : 2;
+  let rd = 0;
+  let wr = 0;
+  switch (mem.op) {
+    case 'load': rd = space; break;
+    case 'store': wr = space; break;
+    case 'load-lds': rd = space; wr = 1; break;
+    case 'store-lds': rd = space | 1; wr = space; break;
+    default: rd = space; wr = space; // atomics and anything else
+  }
+  const a: Access = { rd, wr, base: [], ranges: [], addressed: 0, what: `${insn.mnemonic.split('_')[0]}` };
+  a.what = mem.space === 'buffer' ? 'buffer' : mem.space === 'scalar' ? 'scalar' : mem.space;
+  // address operands by role
+  const regsOf = (roles: string[]): { units: number[]; imm: number; ok: boolean; text: string[] } => {
+    const units: number[] = [];
+    const text: string[] = [];
+    let imm = 0;
+    let ok = true;
+    for (const op of r.operands) {
+      if (!roles.includes(op.role)) continue;
+      const o = insn.operands[op.index]!;
+      if (o.kind === 'reg') { units.push(...op.units); text.push(rangeName(o.first, o.count)); } else if (o.kind === 'imm' && !o.float) imm += o.value;
+      else if (o.kind !== 'off') ok = false;
+    }
+    return { units, imm, ok, text };
+  };
+  const width = 4 * Math.max(1, mem.dwords);
+  if (cls === 'ds') {
+    const n = r.info.desc.name;
+    if (/addtid|append|consume|gws|ordered/.test(n)) return a;
+    const ad = regsOf(['vaddr']);
+    if (!ad.ok || ad.units.length === 0) return a;
+    const pair = /^ds_(read2|write2|wrxchg2)/.exec(n);
+    if (pair) {
+      const elem = /_b64$/.test(n) ? 8 : 4;
+      const stride = n.includes('st64') ? 64 * elem : elem;
+      const o0 = numMod(insn, 'offset0') * stride;
+      const o1 = numMod(insn, 'offset1') * stride;
+      a.ranges = [[o0, o0 + elem], [o1, o1 + elem]];
+    } else {
+      const o = numMod(insn, 'offset');
+      a.ranges = [[o, o + width]];
+    }
+    if (a.ranges.some(([x, y]) => Number.isNaN(x) || Number.isNaN(y))) return a;
+    a.family = `ds${mem.space}`;
+    a.base = ad.units;
+    a.addressed = space;
+    a.what = `${mem.space} (base ${ad.text.join(', ')})`;
+    return a;
+  }
+  const enc = r.info.encoding;
+  let roles: string[];
+  let flags: string;
+  if (enc === 'mubuf' || enc === 'mtbuf') {
+    if (insn.modifiers.some((m) => m.name === 'idxen')) return a;
+    roles = ['vaddr', 'srsrc', 'soffset'];
+    flags = insn.modifiers.filter((m) => ['offen', 'addr64', 'format'].includes(m.name)).map((m) => m.text).sort().join('');
+  } else if (enc === 'smem') {
+    roles = ['sbase', 'soff'];
+    flags = '';
+  } else {
+    roles = ['vaddr', 'saddr'];
+    flags = '';
+  }
+  const ad = regsOf(roles);
+  if (!ad.ok || (ad.units.length === 0 && enc !== 'smem')) return a;
+  const o = ad.imm + (enc === 'smem' ? 0 : numMod(insn, 'offset'));
+  if (Number.isNaN(o)) return a;
+  a.ranges = [[o, o + width]];
+  a.family = `${enc}|${flags}`;
+  a.base = ad.units;
+  a.addressed = mem.op === 'load-lds' ? 2 : space;
+  a.what = `${a.what} (base ${ad.text.join(', ')})`;
+  return a;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Comparison                                                                                      */
+/* ---------------------------------------------------------------------------------------------- */
+
+/** Occurrence-numbered identities of a region's items: "key#n". */
+function identities(items: Item[]): string[] {
+  const seen = new Map<string, number>();
+  return items.map((it) => {
+    const n = seen.get(it.key) ?? 0;
+    seen.set(it.key, n + 1);
+    return `${it.key}#${n}`;
+  });
+}
+
+interface Flow {
+  /** id -> (unit -> producer id or '(entry)') for every unit read. */
+  reads: Map<string, Map<number, string>>;
+  /** unit -> last writer id at the exit. */
+  exit: Map<number, string>;
+  /** id -> position. */
+  pos: Map<string, number>;
+}
+
+function flowOf(items: Item[], ids: string[]): Flow {
+  const last = new Map<number, string>();
+  const reads = new Map<string, Map<number, string>>();
+  const pos = new Map<string, number>();
+  items.forEach((it, p) => {
+    const id = ids[p]!;
+    pos.set(id, p);
+    const m = new Map<number, string>();
+    for (const u of it.r.uses) m.set(u, last.get(u) ?? '(entry)');
+    reads.set(id, m);
+    for (const u of it.r.defs) last.set(u, id);
+  });
+  return { reads, exit: last, pos };
+}
+
+function unitsName(us: number[]): string {
+  return us.map((u) => rangeName(u, 1)).join(', ');
+}
+
+function mayAlias(a: Access, b: Access, sameBaseValues: boolean, disambiguate: boolean): boolean {
+  const clash = (a.wr & (b.rd | b.wr)) | (b.wr & (a.rd | a.wr));
+  if (!clash) return false;
+  if (!disambiguate || a.family === undefined || a.family !== b.family) return true;
+  if ((clash & a.addressed & b.addressed) !== clash) return true;
+  if (a.base.length !== b.base.length || a.base.some((u, i) => u !== b.base[i])) return true;
+  if (!sameBaseValues) return true;
+  for (const [x0, x1] of a.ranges) for (const [y0, y1] of b.ranges) if (x0 < y1 && y0 < x1) return true;
+  return false;
+}
+
+/** Completed (by identity) memory operations at each completion point, per block. */
+function completions(v: KernelView, idOf: Map<number, string>): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  const n = v.all.length;
+  let pending: { id: string; counters: number; ooo: boolean; t: number[] }[] = [];
+  const issued = [0, 0, 0];
+  let anchorCount = new Map<string, number>();
+  let block = -1;
+  for (let i = 0; i < n; i++) {
+    const r = v.all[i]!;
+    if (v.blockOf[i] !== block) { block = v.blockOf[i]!; pending = []; issued.fill(0); anchorCount = new Map(); }
+    const base = r.insn.base;
+    if (base === 's_waitcnt') {
+      const w = r.insn.operands[0] as WaitcntOperand | undefined;
+      if (!w || w.kind !== 'waitcnt') continue;
+      const lim = [w.vmcnt, w.lgkmcnt, w.expcnt];
+      pending = pending.filter((p) => {
+        for (let c = 0; c < 3; c++) {
+          if (!(p.counters & (1 << c))) continue;
+          const k = lim[c];
+          if (k === undefined) return true;
+          const younger = issued[c]! - p.t[c]!;
+          if (p.ooo ? k !== 0 : younger < k) return true;
+        }
+        return false;
+      });
+      continue;
+    }
+    const cls = r.info.cls;
+    const point = cls === 'barrier' || cls === 'message' || v.isReturnOrCall[i] === 1 || r.info.mem?.op === 'cache'
+      || /^(s_dcache_|s_icache_|buffer_wbl2|buffer_inv|buffer_wbinvl1)/.test(base);
+    if (point) {
+      const key = `${block}:${keyOf(r.insn)}`;
+      const nth = anchorCount.get(key) ?? 0;
+      anchorCount.set(key, nth + 1);
+      const done = new Set<string>();
+      // completed = issued in this block so far and no longer pending
+      for (let j = v.blockStart[block]!; j < i; j++) {
+        const id = idOf.get(j);
+        if (id !== undefined && v.all[j]!.info.mem && !pending.some((p) => p.id === id)) done.add(id);
+      }
+      out.set(`${key}#${nth}`, done);
+    }
+    const c = r.info.counters;
+    const counters = (c.vm > 0 ? 1 : 0) | (c.lgkm > 0 ? 2 : 0) | (c.exp > 0 ? 4 : 0);
+    if (counters) {
+      const t = [0, 0, 0];
+      for (let k = 0; k < 3; k++) if (counters & (1 << k)) t[k] = ++issued[k]!;
+      const ooo = cls === 'smem' || cls === 'flat' || r.info.events.includes('message') || r.info.events.includes('gds');
+      const id = idOf.get(i);
+      pending.push({ id: id ?? `#${i}`, counters, ooo, t });
+    }
+  }
+  return out;
+}
+
+function diff(kind: DifferenceKind, kernel: string, message: string, a?: Loc, b?: Loc): VerifyResult {
+  return { equivalent: false, difference: { kind, kernel, message, original: a, scheduled: b }, kernels: [] };
+}
+
+function locText(l?: Loc): string { return l ? `${l.file}:${l.line}` : '?'; }
+
+export function verifyLoaded(orig: Loaded, sched: Loaded, opts: VerifyOptions = {}): VerifyResult {
+  const disambiguate = opts.disambiguate ?? true;
+  const names = orig.program.kernels.map((k) => k.name);
+  const names2 = sched.program.kernels.map((k) => k.name);
+  if (names.join('\u0000') !== names2.join('\u0000')) {
+    return diff('kernels', '', `the files hold different kernels: ${names.join(', ') || 'none'} vs ${names2.join(', ') || 'none'}`);
+  }
+  const kernels: VerifyResult['kernels'] = [];
+  for (const name of names) {
+    const a = kernelView(orig, name)!;
+    const b = kernelView(sched, name)!;
+    // 1. anchors
+    const na = Math.min(a.tokens.length, b.tokens.length);
+    for (let t = 0; t < na; t++) {
+      if (a.tokens[t]!.anchor !== b.tokens[t]!.anchor) {
+        return diff('anchor', name, `pinned ${a.tokens[t]!.anchor} (${locText(a.tokens[t]!.loc)}) is not where it was: the scheduled file has ${b.tokens[t]!.anchor} (${locText(b.tokens[t]!.loc)}) in its place`, a.tokens[t]!.loc, b.tokens[t]!.loc);
+      }
+    }
+    if (a.tokens.length !== b.tokens.length) {
+      const extra = a.tokens.length > b.tokens.length ? a.tokens[na]! : b.tokens[na]!;
+      return diff('anchor', name, `${a.tokens.length > b.tokens.length ? 'the scheduled file lacks' : 'the scheduled file adds'} ${extra.anchor} (${locText(extra.loc)})`,
+        a.tokens[na]?.loc, b.tokens[na]?.loc);
+    }
+    let memoryPairs = 0;
+    let instructions = 0;
+    const idOfA = new Map<number, string>();
+    const idOfB = new Map<number, string>();
+    for (let g = 0; g < a.regions.length; g++) {
+      const ra = a.regions[g]!;
+      const rb = b.regions[g]!;
+      const where = `region after ${ra.after}`;
+      // 2. same instructions
+      const ka = ra.items.map((x) => x.key).sort();
+      const kb = rb.items.map((x) => x.key).sort();
+      if (ka.join('\n') !== kb.join('\n')) {
+        const ca = new Map<string, number>();
+        for (const k of ka) ca.set(k, (ca.get(k) ?? 0) + 1);
+        for (const k of kb) ca.set(k, (ca.get(k) ?? 0) - 1);
+        const [k, c] = [...ca.entries()].find(([, c2]) => c2 !== 0)!;
+        const ia = ra.items.find((x) => x.key === k);
+        const ib = rb.items.find((x) => x.key === k);
+        return diff('region-contents', name, `${where}: '${k}' appears ${c > 0 ? 'more' : 'fewer'} times in the original (${ia ? locText(ia.loc) : 'absent'}) than in the scheduled file (${ib ? locText(ib.loc) : 'absent'})`,
+          ia?.loc ?? ra.items[0]?.loc, ib?.loc ?? rb.items[0]?.loc);
+      }
+      instructions += ra.items.length;
+      const ida = identities(ra.items);
+      const idb = identities(rb.items);
+      ra.items.forEach((it, p) => idOfA.set(it.index, `${g}|${ida[p]!}`));
+      rb.items.forEach((it, p) => idOfB.set(it.index, `${g}|${idb[p]!}`));
+      // 3. reaching definitions and exit state
+      const fa = flowOf(ra.items, ida);
+      const fb = flowOf(rb.items, idb);
+      const itemA = new Map(ida.map((id, p) => [id, ra.items[p]!]));
+      const itemB = new Map(idb.map((id, p) => [id, rb.items[p]!]));
+      for (const id of ida) {
+        const ma = fa.reads.get(id)!;
+        const mb = fb.reads.get(id)!;
+        for (const [u, pa] of ma) {
+          const pb = mb.get(u);
+          if (pa !== pb) {
+            const ia = itemA.get(id)!;
+            const ib = itemB.get(id)!;
+            const src = (p?: string, m?: Map<string, Item>) => (p === undefined || p === '(entry)' ? 'the value from before the region' : `${p.replace(/#\d+$/, '')} (${locText(m!.get(p)!.loc)})`);
+            return diff('reaching-definition', name, `${ia.r.insn.mnemonic} (${locText(ia.loc)}) reads ${unitsName([u])} from ${src(pa, itemA)} in the original but from ${src(pb, itemB)} in the scheduled file (${locText(ib.loc)})`, ia.loc, ib.loc);
+          }
+        }
+      }
+      for (const [u, wa] of fa.exit) {
+        const wb = fb.exit.get(u);
+        if (wa !== wb) {
+          const ia = itemA.get(wa)!;
+          const ib = wb ? itemB.get(wb) : undefined;
+          return diff('exit-definition', name, `${where}: ${unitsName([u])} is last written by ${ia.r.insn.mnemonic} (${locText(ia.loc)}) in the original but by ${ib ? `${ib.r.insn.mnemonic} (${locText(ib.loc)})` : 'nothing'} in the scheduled file`, ia.loc, ib?.loc);
+        }
+      }
+      // 4. memory order
+      const acc = ra.items.map((it) => accessOf(it.r));
+      for (let x = 0; x < ra.items.length; x++) {
+        const ax = acc[x];
+        if (!ax) continue;
+        for (let y = x + 1; y < ra.items.length; y++) {
+          const ay = acc[y];
+          if (!ay) continue;
+          const idx = ida[x]!;
+          const idy = ida[y]!;
+          // the base holds the same value at both accesses: same producers of every base unit
+          const same = ax.base.every((u) => fa.reads.get(idx)!.get(u) === fa.reads.get(idy)!.get(u));
+          if (!mayAlias(ax, ay, same, disambiguate)) continue;
+          memoryPairs++;
+          if (fb.pos.get(idx)! > fb.pos.get(idy)!) {
+            const bx = itemB.get(idx)!;
+            return diff('memory-order', name, `${ra.items[x]!.r.insn.mnemonic} (${locText(ra.items[x]!.loc)}) and ${ra.items[y]!.r.insn.mnemonic} (${locText(ra.items[y]!.loc)}) may alias (${ax.what} and ${ay.what}) and changed order (scheduled: ${locText(bx.loc)} and ${locText(itemB.get(idy)!.loc)})`,
+              ra.items[x]!.loc, bx.loc);
+          }
+        }
+      }
+    }
+    // 5. completion before barriers, cache operations, messages, calls and returns
+    const ca = completions(a, idOfA);
+    const cb = completions(b, idOfB);
+    for (const [point, doneA] of ca) {
+      const doneB = cb.get(point) ?? new Set<string>();
+      for (const id of doneA) {
+        if (!doneB.has(id)) {
+          const [, key] = /^\d+:(.*)#\d+$/.exec(point) ?? [];
+          const find = (v: KernelView, m: Map<number, string>) => { for (const [i, x] of m) if (x === id) return v.all[i]!.insn.loc; return undefined; };
+          const la = find(a, idOfA);
+          const lb = find(b, idOfB);
+          return diff('completion', name, `${id.replace(/^\d+\|/, '').replace(/#\d+$/, '')} (${locText(la)}) is complete before ${key ?? point} in the original but not in the scheduled file (${locText(lb)})`, la, lb);
+        }
+      }
+    }
+    kernels.push({ name, regions: a.regions.length, instructions, memoryPairs });
+  }
+  // 6. the scheduled file checks clean
+  if (!opts.skipCheck) {
+    const errors = checkContexts(kernelContexts(sched)).flatMap((k) => k.findings.filter((f) => f.severity === 'error'));
+    if (errors.length > 0) {
+      const f = errors[0]!;
+      return { ...diff('check', '', `the scheduled file does not check clean: ${f.message} [${f.rule}]`, undefined, f.loc), kernels };
+    }
+  }
+  return { equivalent: true, kernels };
+}
+
+export function formatVerify(r: VerifyResult, original: string, scheduled: string): string {
+  if (r.equivalent) {
+    const n = r.kernels.reduce((s, k) => s + k.instructions, 0);
+    return `${scheduled}: equivalent to ${original} (${r.kernels.length} kernel${r.kernels.length === 1 ? '' : 's'}, ${r.kernels.reduce((s, k) => s + k.regions, 0)} regions, ${n} instructions, ${r.kernels.reduce((s, k) => s + k.memoryPairs, 0)} ordered memory pairs)`;
+  }
+  const d = r.difference!;
+  const where = [d.original ? `${d.original.file}:${d.original.line}` : '', d.scheduled ? `${d.scheduled.file}:${d.scheduled.line}` : ''].filter((x) => x).join(' vs ');
+  return `${scheduled}: NOT equivalent to ${original}${d.kernel ? ` (kernel ${d.kernel})` : ''}: ${d.kind}: ${d.message}${where ? `\n  at ${where}` : ''}`;
+}

@@ -1,0 +1,629 @@
+/**
+ * Waitcnt analysis of one kernel: forward dataflow over the CFG to a fixed point (block entry
+ * state = pessimistic join of the predecessors' exit states), then one reporting pass.
+ *
+ * Before every instruction the analysis works out what must be complete:
+ *  - RAW: a register it reads that a pending VMEM / DS / FLAT / SMEM operation will write;
+ *  - WAW: a register it writes that a pending operation will write, except a VMEM load over a
+ *    pending VMEM load (VMEM writes VGPRs in issue order; hazards §4.3);
+ *  - WAR: a register it writes that a pending export / GDS operation still reads (expcnt);
+ *  - LDS after LDS-DMA: a DS (or FLAT) instruction while an LDS-DMA may be writing LDS;
+ *  - EXEC written while an export / GDS operation is pending: expcnt(0) (hazards §4.4);
+ *  - s_barrier on targets without 'back-off-barrier' (gfx906, gfx908): everything (hazards §4.4);
+ *  - a return (s_setpc_b64 that is not a long branch): everything (hazards §4.4);
+ *  - the first instruction of a callable function: everything the caller may have left
+ *    outstanding (hazards §4.4: LLVM waits for all counters at function entry).
+ * The weakest wait that satisfies it is applied (as if inserted right before the instruction),
+ * so each missing wait is reported once, at the first instruction that needs it; the set of
+ * such waits is exactly `minimalWaits`.
+ *
+ * Calls (s_swappc_b64 / s_call_b64): the call's own operands are checked like any read; after
+ * the call every counter is taken as zero (the callee waits before it returns). s_endpgm needs
+ * nothing: the wave may end with operations in flight (LLVM inserts no wait there on GFX9,
+ * hazards §4.4; the CDNA4 guide says s_endpgm waits implicitly).
+ *
+ * Existing waits are judged with "shadows" (state.ts): a read (or overwrite) of a register whose
+ * operation was completed by an existing wait is charged to the first wait on the path that
+ * completed it, with the weakest value of that wait that still completes it; a wait's weakest
+ * safe value is the smallest value charged to it. Weakening every wait to its weakest value at
+ * once keeps every read covered: whether a wait completes an operation depends only on the
+ * number of same-class operations issued between them, not on the other waits.
+ *
+ * Fences: waits that order memory for other waves or agents rather than for a register of this
+ * wave are never reported as redundant or too strong, and are kept when dependency waits are
+ * stripped for rescheduling:
+ *  - 'barrier': followed (after other waits / s_nop) by s_barrier (release before the barrier;
+ *    on gfx906/gfx908 also the wait the barrier requires);
+ *  - 'cache': followed by a cache writeback / invalidate (buffer_wbl2, buffer_inv,
+ *    buffer_wbinvl1*, s_dcache_*): the memory model's acquire/release sequences;
+ *  - 'return' / 'entry': the full waits around a callable function;
+ *  - 'store': it completes a store, atomic without return, cache writeback or message that no
+ *    register dependency needs it to complete, and a memory access, barrier, branch or message
+ *    follows in its block before any s_endpgm (a release: e.g. LLVM's workgroup release fence
+ *    becomes a bare lgkmcnt(0) after ds_write when no s_barrier is needed). A wait whose only
+ *    effect is to let stores finish right before s_endpgm is not a fence: it is reported.
+ */
+import type { Finding, KernelContext, Related } from '../check/types.js';
+import { unitsToString } from '../isa/registers.js';
+import {
+  CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COUNTER_NAMES, EXP, K_BARRIER, K_CALL, K_END, K_NOP, K_RETURN, K_WAIT,
+  LDS_MEM, NCLS, NO_WAIT, SOURCES, STORES, C_VMEM, counterMax, kernelEffects, type InsnFx,
+} from './model.js';
+import { WState, joinInto, sameCore, type Ent, type Shadow } from './state.js';
+import { afterDefs, commonFacts, edgeConditions, factsKey, liveConditions, type Fact } from './paths.js';
+
+/** Path partitions kept apart per block before they are merged (paths.ts). */
+const MAX_PARTITIONS = 16;
+
+export type Counts = [vm: number, lgkm: number, exp: number];
+
+/** Why an instruction needs a wait. */
+export type NeedReason = 'raw' | 'waw' | 'war' | 'lds-dma' | 'exec' | 'barrier' | 'return' | 'entry';
+
+export interface AnalysisOptions {
+  /** Track shadows to judge existing waits (checkWaitcnt); not needed for minimalWaits. */
+  judge?: boolean;
+  /** s_waitcnt instructions to treat as absent (dependency waits stripped for rescheduling). */
+  skip?: ReadonlySet<number>;
+  /** Record, before every instruction, the bound on outstanding operations per counter (`pendAt`). */
+  pendAt?: boolean;
+}
+
+export type FenceKind = 'barrier' | 'cache' | 'return' | 'entry' | 'store';
+
+/** What the analysis found about one existing s_waitcnt. */
+export interface WaitJudgement {
+  insn: number;
+  /** Values as written ([vm, lgkm, exp]; NO_WAIT = not waited on). */
+  values: Counts;
+  /** Per counter: something may be outstanding above the value (the wait can stall). */
+  effect: [boolean, boolean, boolean];
+  /** Per counter: the weakest value the reads after it need (NO_WAIT = none). */
+  weakest: Counts;
+  fence?: FenceKind;
+  /** No path from the kernel entry reaches it (not judged). */
+  unreachable: boolean;
+  verdict: 'fence' | 'needed' | 'redundant' | 'too-strong' | 'unreachable';
+}
+
+/** One wait the analysis inserts (the weakest values), right before instruction `before`. */
+export interface WaitInsertion {
+  before: number;
+  /** Values per counter; undefined = not waited on. */
+  vmcnt?: number;
+  lgkmcnt?: number;
+  expcnt?: number;
+}
+
+interface NeedDetail {
+  c: number;
+  value: number;
+  reason: NeedReason;
+  producer: number;
+  units: number[];
+  cls: number;
+}
+
+export interface WaitcntResult {
+  /** 'waitcnt-missing' and 'waitcnt-fence' errors. */
+  missing: Finding[];
+  insertions: WaitInsertion[];
+  judgements: WaitJudgement[];
+  /**
+   * With `pendAt`: for instruction i, entries 3i..3i+2 bound the operations that may be
+   * outstanding on vmcnt, lgkmcnt, expcnt when it issues (after the waits right before it,
+   * before any wait the analysis inserts); -1 for instructions after an s_endpgm in a block.
+   */
+  pendAt?: Int32Array;
+}
+
+const INF = NO_WAIT;
+
+export function analyzeWaitcnt(ctx: KernelContext, opts: AnalysisOptions = {}): WaitcntResult {
+  const fx = kernelEffects(ctx);
+  return runAnalysis(ctx, fx, opts);
+}
+
+/** The s_waitcnt instructions that are fences by position (see the file comment). */
+export function positionalFences(ctx: KernelContext, fx: InsnFx[]): Map<number, FenceKind> {
+  const out = new Map<number, FenceKind>();
+  const callable = isCallable(ctx);
+  for (const b of ctx.cfg.blocks) {
+    for (let i = b.start; i < b.end; i++) {
+      if (fx[i]!.kind !== K_WAIT) continue;
+      let j = i + 1;
+      while (j < b.end && (fx[j]!.kind === K_WAIT || fx[j]!.kind === K_NOP)) j++;
+      if (j < b.end) {
+        const f = fx[j]!;
+        if (f.kind === K_BARRIER) out.set(i, 'barrier');
+        else if (f.cacheOp) out.set(i, 'cache');
+        else if (f.kind === K_RETURN) out.set(i, 'return');
+      }
+      if (!out.has(i) && callable && b.id === 0) {
+        let k = b.start;
+        while (k < i && (fx[k]!.kind === K_WAIT || fx[k]!.kind === K_NOP)) k++;
+        if (k === i) out.set(i, 'entry');
+      }
+    }
+  }
+  return out;
+}
+
+/** A callable function (entered through its label by a call), as opposed to a kernel or a snippet. */
+export function isCallable(ctx: KernelContext): boolean {
+  return ctx.kernel.kind === 'function' && ctx.program.statements[ctx.kernel.start]?.kind === 'label';
+}
+
+function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): WaitcntResult {
+  const judge = !!opts.judge;
+  const skip = opts.skip;
+  const max = counterMax(ctx);
+  const capC = [max[0] + 1, max[1] + 1, max[2] + 1];
+  const capY = CLASS_COUNTER.map((c) => max[c]!);
+  const backOff = ctx.target.has('back-off-barrier');
+  const cfg = ctx.cfg;
+  const nb = cfg.blocks.length;
+  const callable = isCallable(ctx);
+
+  // ---- reporting-pass records ----
+  let report = false;
+  const missingAt = new Map<number, Finding>();
+  const insert = new Map<number, Counts>();
+  const demand = new Map<number, Counts>();
+  const pendBefore = new Map<number, Counts>();
+  const storeNeed = new Map<number, Counts>();
+  const unreachableBlock = new Uint8Array(nb);
+  const pendAt = opts.pendAt ? new Int32Array(3 * fx.length).fill(-1) : undefined;
+
+  const addDemand = (w: number, c: number, need: number) => {
+    if (w < 0) return;
+    let d = demand.get(w);
+    if (!d) { d = [INF, INF, INF]; demand.set(w, d); }
+    if (need < d[c]!) d[c] = need;
+  };
+
+  // ---- per-instruction scratch ----
+  const needV: number[] = [INF, INF, INF];
+  const needD: (NeedDetail | undefined)[] = [undefined, undefined, undefined];
+
+  const consider = (st: WState, unit: number, cls: number, e: Ent, reason: NeedReason) => {
+    const c = CLASS_COUNTER[cls]!;
+    const y = st.issued[cls]! - e.s;
+    const v = CLASS_IN_ORDER[cls] ? Math.min(y, max[c]! - 1) : 0;
+    const cur = needD[c];
+    if (v < needV[c]!) {
+      needV[c] = v;
+      needD[c] = { c, value: v, reason, producer: e.p, units: [unit], cls };
+    } else if (cur && v === needV[c] && cur.producer === e.p && cur.reason === reason) {
+      cur.units.push(unit);
+    }
+  };
+
+  const needAll = (st: WState, reason: NeedReason) => {
+    for (let c = 0; c < 3; c++) {
+      if (st.pendC[c]! > 0 || (st.wild >> c) & 1) {
+        if (0 < needV[c]! || !needD[c]) {
+          needV[c] = 0;
+          needD[c] = { c, value: 0, reason, producer: -1, units: [], cls: -1 };
+        }
+      }
+    }
+  };
+
+  /** Apply a wait of value n on counter c; w >= 0: an existing wait (charge shadows), -1: inserted. */
+  const applyWait = (st: WState, c: number, n: number, w: number) => {
+    const sn = report && w >= 0 ? storeNeed.get(w) : undefined;
+    st.waitCounter(c, n, st.sh || sn ? (key, e, y) => {
+      const k = key & 15;
+      const need = CLASS_IN_ORDER[k] ? Math.min(y, max[c]! - 1) : 0;
+      if (sn && key >>> 4 === STORES && need < sn[c]!) sn[c] = need;
+      if (st.sh && w >= 0) st.setShadows(key, mergeShadows(st.sh.get(key) ?? [], [{ w, need, p: e.p }]));
+    } : undefined);
+  };
+
+  const chargeShadows = (st: WState, u: number, write: boolean, vmemLoad: boolean) => {
+    // vmemLoad: the instruction is a VMEM load and u its destination (VMEM writes VGPRs in order)
+    const m = st.shMask![u]!;
+    if (m === 0) return;
+    for (let k = 0; k < NCLS; k++) {
+      if (((m >> k) & 1) === 0) continue;
+      const c = CLASS_COUNTER[k]!;
+      if (c === EXP && !write) continue;
+      if (vmemLoad && k === C_VMEM) continue;
+      for (const x of st.sh!.get(u * 16 + k)!) addDemand(x.w, c, x.need);
+    }
+  };
+
+  const chargeAllShadows = (st: WState) => {
+    for (const [key, list] of st.sh!) for (const x of list) addDemand(x.w, CLASS_COUNTER[key & 15]!, x.need);
+  };
+
+  const step = (st: WState, i: number) => {
+    const f = fx[i]!;
+    const kind = f.kind;
+    if (kind === K_WAIT) {
+      if (skip?.has(i)) return;
+      const v = f.wait!;
+      if (report) {
+        const pb = pendBefore.get(i) ?? [0, 0, 0];
+        for (let c = 0; c < 3; c++) pb[c] = Math.max(pb[c]!, (st.wild >> c) & 1 ? capC[c]! : st.pendC[c]!);
+        pendBefore.set(i, pb);
+        if (!storeNeed.has(i)) storeNeed.set(i, [INF, INF, INF]);
+      }
+      for (let c = 0; c < 3; c++) if (v[c]! !== INF) applyWait(st, c, v[c]!, i);
+      return;
+    }
+    if (pendAt && report) {
+      for (let c = 0; c < 3; c++) pendAt[3 * i + c] = Math.max(pendAt[3 * i + c]!, (st.wild >> c) & 1 ? capC[c]! : st.pendC[c]!);
+    }
+    needV[0] = needV[1] = needV[2] = INF;
+    needD[0] = needD[1] = needD[2] = undefined;
+    if (st.wild && kind !== K_NOP) needAll(st, 'entry');
+    const mask = st.mask;
+    // reads
+    for (const u of f.uses) {
+      const m = mask[u]!;
+      if (m === 0) continue;
+      for (let k = 0; k < NCLS; k++) {
+        if (((m >> k) & 1) === 0 || CLASS_COUNTER[k] === EXP) continue;
+        if (k === C_VMEM && f.d16Load && f.defs.includes(u)) continue;
+        consider(st, u, k, st.ent.get(u * 16 + k)!, 'raw');
+      }
+    }
+    // writes
+    for (const u of f.defs) {
+      const m = mask[u]!;
+      if (m === 0) continue;
+      for (let k = 0; k < NCLS; k++) {
+        if (((m >> k) & 1) === 0) continue;
+        if (k === C_VMEM && f.vmemLoad) continue;
+        consider(st, u, k, st.ent.get(u * 16 + k)!, CLASS_COUNTER[k] === EXP ? 'war' : 'waw');
+      }
+    }
+    if (f.lds && mask[LDS_MEM]) {
+      for (let k = 0; k < NCLS; k++) if ((mask[LDS_MEM]! >> k) & 1) consider(st, LDS_MEM, k, st.ent.get(LDS_MEM * 16 + k)!, 'lds-dma');
+    }
+    if (f.writesExec && st.pendC[EXP]! > 0 && (0 < needV[EXP]! || !needD[EXP])) {
+      needV[EXP] = 0;
+      needD[EXP] = { c: EXP, value: 0, reason: 'exec', producer: -1, units: [], cls: -1 };
+    }
+    if ((kind === K_BARRIER && !backOff) || kind === K_RETURN) needAll(st, kind === K_RETURN ? 'return' : 'barrier');
+
+    // inserted waits
+    for (let c = 0; c < 3; c++) {
+      if (needV[c] === INF) continue;
+      if (report) recordMissing(st, i, needD[c]!);
+      applyWait(st, c, needV[c]!, -1);
+    }
+    if (st.sh) {
+      for (const u of f.uses) chargeShadows(st, u, false, f.d16Load && f.defs.includes(u));
+      for (const u of f.defs) { chargeShadows(st, u, true, f.vmemLoad); st.dropShadowsOfUnit(u); }
+      if (f.lds) chargeShadows(st, LDS_MEM, false, false);
+      if ((kind === K_BARRIER && !backOff) || kind === K_RETURN) chargeAllShadows(st);
+    }
+    if (kind === K_CALL) { st.clearAll(); return; }
+    for (const is of f.issues) st.issue(is.cls, is.inc, i, is.units, capC);
+  };
+
+  const recordMissing = (st: WState, i: number, d: NeedDetail) => {
+    let ins = insert.get(i);
+    if (!ins) { ins = [INF, INF, INF]; insert.set(i, ins); }
+    if (d.value < ins[d.c]!) ins[d.c] = d.value;
+    // one finding per instruction and counter: the strongest need over the path partitions
+    const key = i * 3 + d.c;
+    const old = missingAt.get(key);
+    if (!old || d.value < old.required!) missingAt.set(key, missingFinding(ctx, fx, i, d, st, max));
+  };
+
+  // ---- fixed point over path partitions (paths.ts) ----
+  interface Part { facts: Fact[]; st: WState; dirty: boolean }
+  const inParts: (Map<string, Part> | undefined)[] = new Array(nb);
+  const collapsed = new Uint8Array(nb);
+  const conds = edgeConditions(ctx);
+  const live = liveConditions(ctx, conds);
+  const order = reversePostOrder(cfg.blocks.map((b) => b.succs), nb);
+  const rank = new Int32Array(nb);
+  order.forEach((b, r) => { rank[b] = r; });
+  const entry = new WState(judge);
+  if (callable) { entry.wild = 7; entry.pendC.set(capC); }
+
+  const runBlock = (b: number, part: Part): Part => {
+    if (process.env["WSTAT"]) { (globalThis as any).__rb = ((globalThis as any).__rb ?? 0) + 1; (globalThis as any).__ri = ((globalThis as any).__ri ?? 0) + cfg.blocks[b]!.end - cfg.blocks[b]!.start; (globalThis as any).__ent = ((globalThis as any).__ent ?? 0) + part.st.ent.size; (globalThis as any).__sh = ((globalThis as any).__sh ?? 0) + (part.st.sh?.size ?? 0); }
+    const blk = cfg.blocks[b]!;
+    const st = part.st.clone();
+    let facts = part.facts;
+    for (let i = blk.start; i < blk.end; i++) {
+      step(st, i);
+      facts = afterDefs(facts, fx[i]!.defs);
+      if (fx[i]!.kind === K_END) break;
+    }
+    return { facts, st, dirty: false };
+  };
+
+  /** Join `st` with `facts` into the entry of block s; true when it changed. */
+  const joinIntoBlock = (s: number, facts: Fact[], st: WState): boolean => {
+    let parts = inParts[s];
+    if (!parts) { parts = new Map(); inParts[s] = parts; }
+    if (collapsed[s]) {
+      const only = parts.get('')!;
+      const common = commonFacts(only.facts, facts);
+      const changed = joinInto(only.st, st, capY) || common.length !== only.facts.length;
+      if (changed) { only.facts = common; only.dirty = true; }
+      return changed;
+    }
+    const key = factsKey(facts);
+    const old = parts.get(key);
+    if (old) {
+      if (!joinInto(old.st, st, capY)) return false;
+      old.dirty = true;
+      return true;
+    }
+    // a path class whose state equals another's behaves the same from here: merge them, keeping
+    // the facts they share (no precision is lost)
+    for (const [k2, p] of parts) {
+      if (!sameCore(p.st, st, capY)) continue;
+      const common = commonFacts(p.facts, facts);
+      joinInto(p.st, st, capY);
+      p.facts = common;
+      p.dirty = true;
+      parts.delete(k2);
+      const nk = factsKey(common);
+      const other = parts.get(nk);
+      if (other) { joinInto(other.st, p.st, capY); other.facts = commonFacts(other.facts, common); other.dirty = true; }
+      else parts.set(nk, p);
+      return true;
+    }
+    parts.set(key, { facts, st: st.clone(), dirty: true });
+    if (parts.size > MAX_PARTITIONS) {
+      // too many path classes: merge them, keeping the facts they share
+      let common: Fact[] | undefined;
+      const merged = new WState(judge);
+      for (const p of parts.values()) {
+        common = common ? commonFacts(common, p.facts) : p.facts;
+        joinInto(merged, p.st, capY);
+      }
+      parts.clear();
+      parts.set('', { facts: common ?? [], st: merged, dirty: true });
+      collapsed[s] = 1;
+    }
+    return true;
+  };
+
+  const liveFacts = (s: number, facts: Fact[]): Fact[] => {
+    let keep = true;
+    if (process.env["NOLIVE"]) return facts;
+    for (const f of facts) if (!live.get(f.key)![s]) { keep = false; break; }
+    return keep ? facts : facts.filter((f) => live.get(f.key)![s]);
+  };
+
+  const successors = (b: number, facts: Fact[]): [number, Fact[]][] => {
+    const blk = cfg.blocks[b]!;
+    const cond = conds[b];
+    if (!cond) return blk.succs.map((s) => [s, liveFacts(s, facts)]);
+    const known = facts.find((f) => f.key === cond.key);
+    const rest = facts.filter((f) => f.key !== cond.key);
+    const out: [number, Fact[]][] = [];
+    for (const [s, val] of [[cond.taken, cond.takenVal], [cond.fall, !cond.takenVal]] as [number, boolean][]) {
+      if (known && known.val !== val) continue; // contradicts an earlier branch on the same comparison
+      out.push([s, liveFacts(s, [...rest, { key: cond.key, val, units: cond.units }])]);
+    }
+    return out;
+  };
+
+  const solve = () => {
+    // worklist ordered by reverse post-order rank
+    const queued = new Uint8Array(nb);
+    const heap: number[] = [];
+    const push = (b: number) => { if (!queued[b]) { queued[b] = 1; heap.push(b); } };
+    for (let b = 0; b < nb; b++) if (inParts[b]) push(b);
+    while (heap.length) {
+      // pick the smallest rank (small lists; linear scan is fine)
+      let bi = 0;
+      for (let j = 1; j < heap.length; j++) if (rank[heap[j]!]! < rank[heap[bi]!]!) bi = j;
+      const b = heap[bi]!;
+      heap[bi] = heap[heap.length - 1]!;
+      heap.pop();
+      queued[b] = 0;
+      for (const part of [...inParts[b]!.values()]) {
+        if (!part.dirty) continue;
+        part.dirty = false;
+        const out = runBlock(b, part);
+        for (const [s, facts] of successors(b, out.facts)) if (joinIntoBlock(s, facts, out.st)) push(s);
+      }
+    }
+  };
+
+  if (nb > 0) {
+    inParts[0] = new Map([['', { facts: [], st: entry, dirty: true }]]);
+    solve();
+    // blocks no path reaches: analyse them from an empty state, without judging their waits
+    for (;;) {
+      const b = order.find((x) => !inParts[x]);
+      if (b === undefined) break;
+      inParts[b] = new Map([['', { facts: [], st: new WState(judge), dirty: true }]]);
+      unreachableBlock[b] = 1;
+      solve();
+    }
+  }
+
+  // ---- reporting pass ----
+  if (process.env['WSTAT']) {
+    const sizes = inParts.map((m) => m?.size ?? 0);
+    console.log('collapsed at', [...collapsed].map((x, i) => (x ? i : -1)).filter((x) => x >= 0).join(','));
+    console.log('partitions total', sizes.reduce((a, b) => a + b, 0), 'max', Math.max(...sizes), 'collapsed', collapsed.reduce((a, b) => a + b, 0));
+  }
+  report = true;
+  for (let b = 0; b < nb; b++) for (const part of inParts[b]!.values()) runBlock(b, part);
+  const missing = [...missingAt.values()].sort((a, b) => a.insn - b.insn);
+
+  const insertions: WaitInsertion[] = [...insert.entries()].sort((a, b) => a[0] - b[0]).map(([before, v]) => {
+    const w: WaitInsertion = { before };
+    if (v[0] !== INF) w.vmcnt = v[0];
+    if (v[1] !== INF) w.lgkmcnt = v[1];
+    if (v[2] !== INF) w.expcnt = v[2];
+    return w;
+  });
+
+  const judgements: WaitJudgement[] = [];
+  if (judge) {
+    const fences = positionalFences(ctx, fx);
+    for (let i = 0; i < fx.length; i++) {
+      const f = fx[i]!;
+      if (f.kind !== K_WAIT || skip?.has(i)) continue;
+      const values = [...f.wait!] as Counts;
+      const unreachable = unreachableBlock[cfg.blockOf[i]!] === 1 || !pendBefore.has(i);
+      const pb = pendBefore.get(i) ?? [INF, INF, INF];
+      const effect: [boolean, boolean, boolean] = [0, 1, 2].map((c) => values[c] !== INF && pb[c]! > values[c]!) as [boolean, boolean, boolean];
+      const d = demand.get(i) ?? [INF, INF, INF];
+      const weakest: Counts = [0, 1, 2].map((c) => (effect[c] ? d[c]! : INF)) as Counts;
+      let fence = fences.get(i);
+      if (!fence && !unreachable) {
+        const sn = storeNeed.get(i)!;
+        if ([0, 1, 2].some((c) => effect[c] && sn[c]! < weakest[c]!) && memoryFollows(ctx, fx, i)) fence = 'store';
+      }
+      let verdict: WaitJudgement['verdict'];
+      if (unreachable) verdict = 'unreachable';
+      else if (fence) verdict = 'fence';
+      else if (!effect.some((e) => e)) verdict = 'redundant';
+      else if ([0, 1, 2].some((c) => effect[c] && values[c]! < weakest[c]!)) verdict = 'too-strong';
+      else verdict = 'needed';
+      const j: WaitJudgement = { insn: i, values, effect, weakest, unreachable, verdict };
+      if (fence) j.fence = fence;
+      judgements.push(j);
+    }
+  }
+  const result: WaitcntResult = { missing, insertions, judgements };
+  if (pendAt) result.pendAt = pendAt;
+  return result;
+}
+
+function mergeShadows(a: readonly Shadow[], b: readonly Shadow[]): Shadow[] {
+  const out = a.slice();
+  for (const x of b) {
+    const j = out.findIndex((o) => o.w === x.w);
+    if (j < 0) out.push(x);
+    else {
+      const o = out[j]!;
+      out[j] = { w: x.w, need: Math.min(o.need, x.need), p: o.p };
+    }
+  }
+  return out.sort((p, q) => p.w - q.w);
+}
+
+/** Something after wait `i` in its block can observe memory ordering before an s_endpgm. */
+function memoryFollows(ctx: KernelContext, fx: InsnFx[], i: number): boolean {
+  const b = ctx.cfg.blocks[ctx.cfg.blockOf[i]!]!;
+  for (let j = i + 1; j < b.end; j++) {
+    const f = fx[j]!;
+    if (f.kind === K_END) return false;
+    if (f.ordersMemory) return true;
+  }
+  return !b.exits || b.succs.length > 0;
+}
+
+function reversePostOrder(succs: number[][], n: number): number[] {
+  const seen = new Uint8Array(n);
+  const post: number[] = [];
+  const roots = n > 0 ? [0, ...Array.from({ length: n }, (_, i) => i).filter((i) => i !== 0)] : [];
+  for (const r of roots) {
+    if (seen[r]) continue;
+    const stack: [number, number][] = [[r, 0]];
+    seen[r] = 1;
+    while (stack.length) {
+      const top = stack[stack.length - 1]!;
+      const ss = succs[top[0]]!;
+      if (top[1] < ss.length) {
+        const s = ss[top[1]++]!;
+        if (!seen[s]) { seen[s] = 1; stack.push([s, 0]); }
+      } else {
+        post.push(top[0]);
+        stack.pop();
+      }
+    }
+  }
+  return post.reverse();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+// ---------------------------------------------------------------------------------------------
+
+export function waitText(v: readonly number[]): string {
+  const parts: string[] = [];
+  for (let c = 0; c < 3; c++) if (v[c] !== undefined && v[c] !== INF) parts.push(`${COUNTER_NAMES[c]}(${v[c]})`);
+  return parts.length ? `s_waitcnt ${parts.join(' ')}` : 'no wait';
+}
+
+/** The counter values of the s_waitcnt instructions right before `i` in its block (min of each). */
+export function waitsRightBefore(ctx: KernelContext, fx: InsnFx[], i: number): Counts | undefined {
+  const b = ctx.cfg.blocks[ctx.cfg.blockOf[i]!]!;
+  let out: Counts | undefined;
+  for (let j = i - 1; j >= b.start && (fx[j]!.kind === K_WAIT || fx[j]!.kind === K_NOP); j--) {
+    if (fx[j]!.kind !== K_WAIT) continue;
+    const w = fx[j]!.wait!;
+    if (!out) out = [INF, INF, INF];
+    for (let c = 0; c < 3; c++) out[c] = Math.min(out[c]!, w[c]!);
+  }
+  return out;
+}
+
+function describe(ctx: KernelContext, i: number): string {
+  return ctx.insns[i]!.insn.mnemonic;
+}
+
+function missingFinding(ctx: KernelContext, fx: InsnFx[], i: number, d: NeedDetail, st: WState, max: readonly number[]): Finding {
+  const insn = ctx.insns[i]!.insn;
+  const cname = COUNTER_NAMES[d.c];
+  const present = waitsRightBefore(ctx, fx, i);
+  const actual = present && present[d.c] !== INF ? present[d.c]! : max[d.c]!;
+  const presentText = present && present[d.c] !== INF ? `${cname}(${present[d.c]})` : `no ${cname} wait`;
+  const related: Related[] = [];
+  let message: string;
+  let rule = 'waitcnt-missing';
+  let source: string = SOURCES.missing;
+  const regs = d.units.filter((u) => u < LDS_MEM);
+  const regText = unitsToString(regs);
+  if (d.producer >= 0) {
+    const p = ctx.insns[d.producer]!.insn;
+    related.push({ loc: p.loc, message: `${p.mnemonic} issued here`, insn: d.producer });
+    const prod = `${p.mnemonic} (line ${p.loc.line})`;
+    const order = CLASS_IN_ORDER[d.cls] ? '' : ` (${CLASS_NAMES[d.cls]} results return out of order: only ${cname}(0) is safe)`;
+    switch (d.reason) {
+      case 'raw': message = `${insn.mnemonic} reads ${regText} loaded by ${prod}, which may still be in flight${order}`; break;
+      case 'waw': message = `${insn.mnemonic} overwrites ${regText} while ${prod} may still write it${order}`; break;
+      case 'war': message = `${insn.mnemonic} overwrites ${regText} while ${prod} may still be reading it`; break;
+      case 'lds-dma': message = `${insn.mnemonic} accesses LDS while ${prod} (LDS-DMA) may still be writing LDS`; source = SOURCES.ldsDma; break;
+      default: message = `${insn.mnemonic} needs ${prod} complete`;
+    }
+  } else {
+    switch (d.reason) {
+      case 'barrier':
+        rule = 'waitcnt-fence';
+        message = `s_barrier with memory operations outstanding on ${cname}: ${ctx.target.name} has no back-off barrier, so a full wait must precede every s_barrier`;
+        source = SOURCES.barrier;
+        break;
+      case 'return':
+        rule = 'waitcnt-fence';
+        message = `${insn.mnemonic} returns with memory operations outstanding on ${cname}: the caller assumes every counter is zero after the call`;
+        source = SOURCES.ret;
+        break;
+      case 'entry':
+        rule = 'waitcnt-fence';
+        message = `${insn.mnemonic} is the first instruction of function ${ctx.kernel.name}: the caller's memory operations may still be outstanding on ${cname}`;
+        source = SOURCES.entry;
+        break;
+      case 'exec':
+        message = `${insn.mnemonic} writes EXEC while an export/GDS operation may still be reading its VGPRs`;
+        source = SOURCES.exec;
+        break;
+      default:
+        message = `${insn.mnemonic} needs a wait on ${cname}`;
+    }
+  }
+  message += `: needs ${cname}(${d.value}), present: ${presentText}`;
+  void st;
+  const fix = { kind: 'waitcnt' as const, before: i, [cname]: d.value };
+  return { rule, severity: 'error', message, loc: insn.loc, insn: i, required: d.value, actual, related, fix, source };
+}
+
+export { describe };

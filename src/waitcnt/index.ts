@@ -1,0 +1,112 @@
+/**
+ * Waitcnt checking and minimal waits (issue "Check", part 3). See model.ts for the counter
+ * model and analysis.ts for the dataflow, the fences and the judgement of existing waits.
+ *
+ *  - checkWaitcnt(ctx): findings — 'waitcnt-missing' (error: a register read or overwritten
+ *    while its memory operation may be outstanding), 'waitcnt-fence' (error: a required full
+ *    wait is missing before s_barrier on targets without back-off barrier, before a return, or
+ *    at a function's entry), 'waitcnt-redundant' (warning: waits for nothing outstanding),
+ *    'waitcnt-too-strong' (note: stronger than any later read needs; weakest safe value given).
+ *  - minimalWaits(ctx): the waits to insert, each right before the first instruction needing it,
+ *    with the weakest safe values, given the waits already present.
+ *  - rederiveWaits(ctx): the same after setting aside every dependency wait (all s_waitcnt that
+ *    are not fences) — what the scheduler uses after reordering. minimalWaits on a kernel whose
+ *    dependency waits were deleted gives the same answer.
+ */
+import type { Finding, KernelContext } from '../check/types.js';
+import { COUNTER_NAMES, NO_WAIT, SOURCES, kernelEffects } from './model.js';
+import { analyzeWaitcnt, waitText, type Counts, type WaitInsertion, type WaitJudgement } from './analysis.js';
+
+export { analyzeWaitcnt, positionalFences, isCallable, waitText } from './analysis.js';
+export type { WaitInsertion, WaitJudgement, WaitcntResult, FenceKind, AnalysisOptions, NeedReason, Counts } from './analysis.js';
+export { kernelEffects, NO_WAIT, COUNTER_NAMES } from './model.js';
+
+/** All waitcnt findings of one kernel. */
+export function checkWaitcnt(ctx: KernelContext): Finding[] {
+  const r = analyzeWaitcnt(ctx, { judge: true });
+  const out: Finding[] = [...r.missing];
+  for (const j of r.judgements) {
+    const f = judgementFinding(ctx, j);
+    if (f) out.push(f);
+  }
+  out.sort((a, b) => a.insn - b.insn || a.rule.localeCompare(b.rule));
+  return out;
+}
+
+function judgementFinding(ctx: KernelContext, j: WaitJudgement): Finding | undefined {
+  const insn = ctx.insns[j.insn]!.insn;
+  const written = waitText(j.values);
+  if (j.verdict === 'redundant') {
+    return {
+      rule: 'waitcnt-redundant', severity: 'warning',
+      message: `${insn.text.trim() || written} waits for nothing: no memory operation counted by ${countersOf(j.values)} can be outstanding here`,
+      loc: insn.loc, insn: j.insn, related: [], fix: { kind: 'remove', insn: j.insn }, source: SOURCES.counters + '; ' + SOURCES.missing,
+    };
+  }
+  if (j.verdict !== 'too-strong') return undefined;
+  const next: Counts = [NO_WAIT, NO_WAIT, NO_WAIT];
+  let first = -1;
+  for (let c = 0; c < 3; c++) {
+    if (!j.effect[c]) continue;
+    next[c] = j.weakest[c]!;
+    if (first < 0 && j.values[c]! < j.weakest[c]!) first = c;
+  }
+  const max = [ctx.target.counters.vmcnt.value, ctx.target.counters.lgkmcnt.value, ctx.target.counters.expcnt.value];
+  const none = next.every((v) => v === NO_WAIT);
+  const c = first;
+  const required = next[c] === NO_WAIT ? max[c]! : next[c]!;
+  const base = {
+    rule: 'waitcnt-too-strong', severity: 'note' as const, loc: insn.loc, insn: j.insn, required, actual: j.values[c]!,
+    related: [], source: SOURCES.missing,
+  };
+  if (none) {
+    return {
+      ...base,
+      message: `${written} is not needed: nothing after it reads (or overwrites) a result it waits for; it can be removed`,
+      fix: { kind: 'remove', insn: j.insn },
+    };
+  }
+  const fix: { kind: 'set-waitcnt'; insn: number; vmcnt?: number; lgkmcnt?: number; expcnt?: number } = { kind: 'set-waitcnt', insn: j.insn };
+  if (next[0] !== NO_WAIT) fix.vmcnt = next[0];
+  if (next[1] !== NO_WAIT) fix.lgkmcnt = next[1];
+  if (next[2] !== NO_WAIT) fix.expcnt = next[2];
+  return {
+    ...base,
+    message: `${written} is stronger than needed: ${waitText(next)} is the weakest wait that covers every later read`,
+    fix,
+  };
+}
+
+function countersOf(v: Counts): string {
+  const names = [0, 1, 2].filter((c) => v[c] !== NO_WAIT).map((c) => COUNTER_NAMES[c]);
+  return names.length ? names.join('/') : 'it';
+}
+
+/** Waits to insert so that every read is covered (existing waits kept). */
+export function minimalWaits(ctx: KernelContext): WaitInsertion[] {
+  return analyzeWaitcnt(ctx).insertions;
+}
+
+/** The existing s_waitcnt instructions that are dependency waits (not fences): what rescheduling strips. */
+export function dependencyWaits(ctx: KernelContext): number[] {
+  return analyzeWaitcnt(ctx, { judge: true }).judgements.filter((j) => j.verdict !== 'fence' && j.verdict !== 'unreachable').map((j) => j.insn);
+}
+
+/** Indexes of the s_waitcnt instructions that are fences, with the kind of fence. */
+export function fenceWaits(ctx: KernelContext): Map<number, NonNullable<WaitJudgement['fence']>> {
+  const out = new Map<number, NonNullable<WaitJudgement['fence']>>();
+  for (const j of analyzeWaitcnt(ctx, { judge: true }).judgements) if (j.fence) out.set(j.insn, j.fence);
+  return out;
+}
+
+/**
+ * The waits to insert once every dependency wait is set aside (fences stay): what the scheduler
+ * uses after reordering. `strip` overrides which waits are set aside.
+ */
+export function rederiveWaits(ctx: KernelContext, strip?: Iterable<number>): WaitInsertion[] {
+  const skip = new Set(strip ?? dependencyWaits(ctx));
+  return analyzeWaitcnt(ctx, { skip }).insertions;
+}
+
+/** Number of instructions the analysis looked at (for benchmarks). */
+export function effectsCount(ctx: KernelContext): number { return kernelEffects(ctx).length; }

@@ -1,0 +1,240 @@
+/**
+ * The waitcnt model: which counters exist, which kinds of operation ("classes") count on them,
+ * which classes complete in issue order, and what each instruction of a kernel does to the
+ * counters (precomputed once per kernel).
+ *
+ * Facts and where they come from (files in shared/reference):
+ *  - Three counters, all GFX9 encoding: vmcnt (max 63), expcnt (7), lgkmcnt (15); the maxima
+ *    are target data (`target.counters`). hazards-and-waitcnt-facts.md §4.1.
+ *  - What increments which counter, and by how much: the instruction catalogue
+ *    (`info.events`, `info.counters`), which follows hazards §4.2 and CDNA3 ISA §4.4.
+ *  - Ordering (CDNA3 ISA §4.4 in cdna3-isa-waitcnt-and-hazard-tables.txt; mi200-isa-facts.md
+ *    "Counters"): "Instructions of a given type return in order, but instructions of different
+ *    types can complete out-of-order". VMEM reads and writes return in issue order, mixed
+ *    (buffer/global/scratch, stores, LDS-DMA). LDS in order; GDS/GWS in order but not with
+ *    LDS; messages in order. Scalar memory returns out of order: only lgkmcnt(0) is safe.
+ *    FLAT counts on both vmcnt and lgkmcnt and may complete through either (ISA §10.2.2):
+ *    only a wait for 0 on both is safe.
+ *
+ * Per-class reasoning. The analysis keeps, for each class, how many operations of that class
+ * may be outstanding and, for each pending operation, how many later operations of the SAME
+ * class were issued ("younger"). An in-order operation with k younger same-class operations is
+ * complete after `s_waitcnt <counter>(k)`: were it outstanding, those k would be too (they
+ * complete after it), so the counter would be at least k+1. This holds whatever other classes
+ * are pending on the same counter, so a mix of LDS and SMEM does not force lgkmcnt(0) for an
+ * LDS result (LLVM keeps one timeline per counter and does force 0 there; its own source
+ * comment notes that lgkmcnt(i) would suffice). Out-of-order classes (SMEM, FLAT) complete only
+ * at a wait for 0.
+ */
+import type { KernelContext } from '../check/types.js';
+import type { ResolvedInsn } from '../isa/types.js';
+import { EXEC_HI, EXEC_LO, UNIT_COUNT, isAgprUnit, isVgprUnit, type RegUnit } from '../isa/registers.js';
+import type { WaitcntOperand } from '../asm/ast.js';
+import { REF } from '../targets/common.js';
+
+/** Counter indexes. */
+export const VM = 0;
+export const LGKM = 1;
+export const EXP = 2;
+export const COUNTER_NAMES = ['vmcnt', 'lgkmcnt', 'expcnt'] as const;
+export type CounterName = (typeof COUNTER_NAMES)[number];
+
+/** Operation classes: a class counts on exactly one counter; FLAT and GDS issue on two. */
+export const C_VMEM = 0;      // buffer/global/scratch loads, stores, atomics, LDS-DMA, buffer_wbl2 (vmcnt, in order)
+export const C_VM_FLAT = 1;   // flat_* on vmcnt (only 0 is safe)
+export const C_LDS = 2;       // ds_* LDS (lgkmcnt, in order)
+export const C_GDS = 3;       // ds_* gds, ds_gws_*, ds_ordered_count (lgkmcnt, in order among themselves)
+export const C_SMEM = 4;      // scalar memory (lgkmcnt, out of order)
+export const C_LGKM_FLAT = 5; // flat_* on lgkmcnt (only 0 is safe)
+export const C_MSG = 6;       // s_sendmsg / s_sendmsghalt (lgkmcnt, in order)
+export const C_EXP = 7;       // exp: source VGPRs held until expcnt (in order)
+export const C_EXP_GDS = 8;   // GDS/GWS: source VGPRs held until expcnt (in order)
+export const NCLS = 9;
+
+export const CLASS_COUNTER: readonly number[] = [VM, VM, LGKM, LGKM, LGKM, LGKM, LGKM, EXP, EXP];
+export const CLASS_IN_ORDER: readonly boolean[] = [true, false, true, true, false, false, true, true, true];
+export const CLASS_NAMES: readonly string[] = ['VMEM', 'FLAT', 'LDS', 'GDS', 'SMEM', 'FLAT', 'message', 'export', 'GDS'];
+/** Classes per counter. */
+export const COUNTER_CLASSES: readonly (readonly number[])[] = [[C_VMEM, C_VM_FLAT], [C_LDS, C_GDS, C_SMEM, C_LGKM_FLAT, C_MSG], [C_EXP, C_EXP_GDS]];
+
+/**
+ * Pseudo register units beyond the real ones:
+ *  - LDS_MEM: "LDS written by a pending LDS-DMA" (buffer/global load ... lds). An instruction
+ *    that accesses LDS waits for it on vmcnt (hazards §4.2 LDS-DMA row, §4.3 "memory-based
+ *    dependencies"; without alias information every LDS access is assumed to overlap).
+ *  - STORES: the youngest pending operation of each class that writes no register (stores,
+ *    atomics without return, cache writebacks, messages). Nothing reads it; it tells which
+ *    waits complete stores (memory ordering, see fences in analysis.ts).
+ */
+export const LDS_MEM = UNIT_COUNT;
+export const STORES = UNIT_COUNT + 1;
+export const NUNITS = UNIT_COUNT + 2;
+
+export const SOURCES = {
+  counters: `${REF.hazards} §4.1; target.counters`,
+  missing: `${REF.hazards} §4.2-§4.3; ${REF.cdna3} §4.4 (Data Dependency Resolution)`,
+  ordering: `${REF.cdna3} §4.4 and §10.2.2; ${REF.mi200} "Counters"`,
+  barrier: `${REF.hazards} §4.4 (s_barrier: without FeatureBackOffBarrier a full s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0) precedes every s_barrier); target feature 'back-off-barrier'`,
+  ret: `${REF.hazards} §4.4 (return: wait vmcnt(0) expcnt(0) lgkmcnt(0) before returning)`,
+  entry: `${REF.hazards} §4.4 (non-kernel function entry: s_waitcnt 0; calls wait only for the call's own registers)`,
+  exec: `${REF.hazards} §4.4 (an instruction writing EXEC while an export/GDS is pending waits expcnt(0))`,
+  ldsDma: `${REF.hazards} §4.2 (LDS-DMA row) and §4.3 (memory-based dependencies)`,
+} as const;
+
+/** One counter increment an instruction makes, and the units it will write (or hold). */
+export interface Issue {
+  cls: number;
+  inc: number;
+  /**
+   * vmcnt / lgkmcnt classes: units written when the operation completes (STORES when none).
+   * expcnt classes: source VGPRs held until the operation has read them (WAR).
+   */
+  units: readonly number[];
+}
+
+export const K_NORMAL = 0;
+export const K_WAIT = 1;
+export const K_BARRIER = 2;
+export const K_RETURN = 3;
+export const K_CALL = 4;
+export const K_END = 5;
+export const K_NOP = 6;
+
+/** What one instruction does, for the analysis. */
+export interface InsnFx {
+  kind: number;
+  /** K_WAIT: counter values waited for, [vm, lgkm, exp]; NO_WAIT when the counter is not waited on. */
+  wait?: readonly [number, number, number];
+  issues: readonly Issue[];
+  uses: readonly RegUnit[];
+  defs: readonly RegUnit[];
+  /** A VMEM (not FLAT) load: VMEM writes VGPRs in issue order, so a pending VMEM load's destination may be overwritten without a wait (WAW exception, hazards §4.3). */
+  vmemLoad: boolean;
+  /**
+   * A VMEM d16 load: it "reads" its destination only in the sense that it keeps the other half;
+   * the merge happens when its data is written, after any older VMEM write (in-order VGPR writes),
+   * so a pending VMEM load of the same register needs no wait either.
+   */
+  d16Load: boolean;
+  /** Accesses LDS (DS LDS instruction, or FLAT which may address LDS): waits for a pending LDS-DMA. */
+  lds: boolean;
+  writesExec: boolean;
+  /** Cache writeback / invalidate (buffer_wbl2, buffer_inv, buffer_wbinvl1*, s_dcache_*). */
+  cacheOp: boolean;
+  /** Memory access, message, barrier, cache op, branch or call: something that can observe memory ordering. */
+  ordersMemory: boolean;
+}
+
+/** A counter value meaning "not waited on". */
+export const NO_WAIT = 0x7fffffff;
+
+export function counterMax(ctx: KernelContext): [number, number, number] {
+  const c = ctx.target.counters;
+  return [c.vmcnt.value, c.lgkmcnt.value, c.expcnt.value];
+}
+
+/** The decoded counters of an s_waitcnt (values at or above the counter's maximum do not wait). */
+export function waitValues(r: ResolvedInsn, max: readonly number[]): [number, number, number] {
+  const op = r.insn.operands.find((o) => o.kind === 'waitcnt') as WaitcntOperand | undefined;
+  const out: [number, number, number] = [NO_WAIT, NO_WAIT, NO_WAIT];
+  if (!op) {
+    // s_waitcnt with an operand the parser did not decode: assume it waits for everything.
+    return [0, 0, 0];
+  }
+  const v = [op.vmcnt, op.lgkmcnt, op.expcnt];
+  for (let c = 0; c < 3; c++) {
+    const x = v[c];
+    if (x !== undefined && x < max[c]!) out[c] = x;
+  }
+  return out;
+}
+
+function vaUnits(units: readonly RegUnit[]): RegUnit[] {
+  return units.filter((u) => isVgprUnit(u) || isAgprUnit(u));
+}
+
+const STORE_UNITS: readonly number[] = Object.freeze([STORES]);
+const LDS_UNITS: readonly number[] = Object.freeze([LDS_MEM]);
+
+const effectsCache = new WeakMap<KernelContext, InsnFx[]>();
+
+/** The effects of every instruction of the kernel (indexes as KernelContext.insns); cached per context. */
+export function kernelEffects(ctx: KernelContext): InsnFx[] {
+  let fx = effectsCache.get(ctx);
+  if (!fx) { fx = computeEffects(ctx); effectsCache.set(ctx, fx); }
+  return fx;
+}
+
+function computeEffects(ctx: KernelContext): InsnFx[] {
+  const max = counterMax(ctx);
+  const longSetpc = new Set(ctx.cfg.longBranches.map((l) => l.setpc));
+  const out: InsnFx[] = new Array(ctx.insns.length);
+  for (let i = 0; i < ctx.insns.length; i++) {
+    const r = ctx.insns[i]!;
+    const info = r.info;
+    const control = ctx.cfg.control[i];
+    let kind = K_NORMAL;
+    if (info.cls === 'waitcnt') kind = K_WAIT;
+    else if (info.cls === 'barrier') kind = K_BARRIER;
+    else if (control === 'indirect' && !longSetpc.has(i)) kind = K_RETURN;
+    else if (control === 'call') kind = K_CALL;
+    else if (info.cls === 'endpgm') kind = K_END;
+    else if (info.cls === 'nop') kind = K_NOP;
+    const issues: Issue[] = [];
+    const mem = info.mem;
+    const cn = info.counters;
+    const vaDefs = vaUnits(r.explicitDefs);
+    for (const ev of info.events) {
+      switch (ev) {
+        case 'vmem-load':
+          issues.push({ cls: C_VMEM, inc: cn.vm || 1, units: vaDefs.length ? vaDefs : STORE_UNITS });
+          break;
+        case 'vmem-store':
+          issues.push({ cls: C_VMEM, inc: cn.vm || 1, units: mem?.op === 'load-lds' ? LDS_UNITS : STORE_UNITS });
+          break;
+        case 'flat': {
+          const units = vaDefs.length ? vaDefs : STORE_UNITS;
+          issues.push({ cls: C_VM_FLAT, inc: cn.vm || 1, units });
+          issues.push({ cls: C_LGKM_FLAT, inc: cn.lgkm || 1, units });
+          break;
+        }
+        case 'lds':
+          issues.push({ cls: C_LDS, inc: cn.lgkm || 1, units: vaDefs.length ? vaDefs : STORE_UNITS });
+          break;
+        case 'gds':
+          issues.push({ cls: C_GDS, inc: cn.lgkm || 1, units: vaDefs.length ? vaDefs : STORE_UNITS });
+          if (cn.exp > 0) {
+            const src = vaUnits(r.explicitUses);
+            if (src.length) issues.push({ cls: C_EXP_GDS, inc: cn.exp, units: src });
+          }
+          break;
+        case 'smem': {
+          const d = r.explicitDefs;
+          issues.push({ cls: C_SMEM, inc: cn.lgkm || 1, units: d.length ? d : STORE_UNITS });
+          break;
+        }
+        case 'message':
+          issues.push({ cls: C_MSG, inc: cn.lgkm || 1, units: STORE_UNITS });
+          break;
+        case 'export': {
+          const src = vaUnits(r.explicitUses);
+          if (src.length) issues.push({ cls: C_EXP, inc: cn.exp || 1, units: src });
+          break;
+        }
+      }
+    }
+    let writesExec = false;
+    for (const u of r.defs) if (u === EXEC_LO || u === EXEC_HI) { writesExec = true; break; }
+    const cacheOp = mem?.op === 'cache';
+    const vmemLoad = info.cls === 'vmem' && info.events.includes('vmem-load');
+    const lds = info.events.includes('lds') || info.events.includes('flat');
+    out[i] = {
+      kind,
+      wait: kind === K_WAIT ? waitValues(r, max) : undefined,
+      issues, uses: r.uses, defs: r.defs, vmemLoad, d16Load: vmemLoad && !!mem?.d16, lds, writesExec, cacheOp,
+      ordersMemory: issues.length > 0 || cacheOp || kind === K_BARRIER || kind === K_CALL || kind === K_RETURN
+        || control === 'jump' || control === 'cjump' || control === 'indirect',
+    };
+  }
+  return out;
+}

@@ -1,0 +1,204 @@
+/**
+ * The abstract counter state at one program point (see model.ts for the reasoning).
+ *
+ * For every class: an upper bound on the increments that may be outstanding (`pend`), and per
+ * counter the same bound for all classes together (`pendC`). For every pending operation that
+ * will write (or, for expcnt, still reads) a register unit: an entry keyed by unit and class,
+ * holding the producer and a stamp; `issued[cls] - stamp` is the number of same-class
+ * increments issued after the producer ("younger"). At a join the states are merged
+ * pessimistically: bounds take the maximum, entries the union with the smaller younger count.
+ *
+ * Optional "shadows" serve the redundancy analysis: when an existing s_waitcnt completes an
+ * entry, the entry becomes a shadow that remembers the wait and the weakest value that would
+ * still have completed it; a later read (or overwrite) of the unit charges that demand to the
+ * wait. A shadow lives until the unit is written again.
+ */
+import { CLASS_COUNTER, CLASS_IN_ORDER, COUNTER_CLASSES, NCLS, NUNITS } from './model.js';
+
+export interface Ent {
+  /** Stamp: issued[cls] right after the producer was issued. */
+  readonly s: number;
+  /** Producer instruction index. */
+  readonly p: number;
+}
+
+export interface Shadow {
+  /** The s_waitcnt (instruction index) this completion is charged to. */
+  readonly w: number;
+  /** Weakest value of the counter at `w` that completes the operation. */
+  readonly need: number;
+  readonly p: number;
+}
+
+export const keyOf = (unit: number, cls: number): number => unit * 16 + cls;
+export const unitOfKey = (key: number): number => key >>> 4;
+export const clsOfKey = (key: number): number => key & 15;
+
+export class WState {
+  issued = new Int32Array(NCLS);
+  pend = new Int32Array(NCLS);
+  pendC = new Int32Array(3);
+  /** Bit c: the caller's operations may be outstanding on counter c (entry of a callable function). */
+  wild = 0;
+  ent = new Map<number, Ent>();
+  mask = new Uint16Array(NUNITS);
+  sh: Map<number, readonly Shadow[]> | null = null;
+  shMask: Uint16Array | null = null;
+
+  constructor(shadows: boolean) {
+    if (shadows) { this.sh = new Map(); this.shMask = new Uint16Array(NUNITS); }
+  }
+
+  clone(): WState {
+    const s = new WState(false);
+    s.issued.set(this.issued);
+    s.pend.set(this.pend);
+    s.pendC.set(this.pendC);
+    s.wild = this.wild;
+    s.ent = new Map(this.ent);
+    s.mask.set(this.mask);
+    if (this.sh) { s.sh = new Map(this.sh); s.shMask = new Uint16Array(this.shMask!); }
+    return s;
+  }
+
+  younger(cls: number, e: { s: number }): number { return this.issued[cls]! - e.s; }
+
+  /** Record an issued operation of class `cls` writing (or holding) `units`. */
+  issue(cls: number, inc: number, p: number, units: readonly number[], capC: readonly number[]): void {
+    const c = CLASS_COUNTER[cls]!;
+    const cap = capC[c]!;
+    this.issued[cls]! += inc;
+    this.pend[cls] = Math.min(cap, this.pend[cls]! + inc);
+    this.pendC[c] = Math.min(cap, this.pendC[c]! + inc);
+    const e: Ent = { s: this.issued[cls]!, p };
+    const bit = 1 << cls;
+    for (const u of units) {
+      this.ent.set(u * 16 + cls, e);
+      this.mask[u]! |= bit;
+    }
+  }
+
+  dropEntry(key: number): void {
+    if (this.ent.delete(key)) {
+      const u = key >>> 4;
+      this.mask[u]! &= ~(1 << (key & 15));
+    }
+  }
+
+  /**
+   * Wait until counter `c` is at most `n`. Entries that are complete afterwards are removed and,
+   * if `done` is given, passed to it (key, entry, younger count).
+   */
+  waitCounter(c: number, n: number, done?: (key: number, e: Ent, y: number) => void): void {
+    if (this.pendC[c]! <= n && (this.wild & (1 << c)) === 0) return;
+    if (n === 0) this.wild &= ~(1 << c);
+    this.pendC[c] = Math.min(this.pendC[c]!, n);
+    let clsMask = 0;
+    for (const k of COUNTER_CLASSES[c]!) {
+      this.pend[k] = Math.min(this.pend[k]!, n);
+      clsMask |= 1 << k;
+    }
+    for (const [key, e] of this.ent) {
+      const k = key & 15;
+      if (((clsMask >> k) & 1) === 0) continue;
+      const y = this.issued[k]! - e.s;
+      const complete = CLASS_IN_ORDER[k] ? y >= this.pend[k]! : this.pend[k] === 0;
+      if (complete) {
+        this.ent.delete(key);
+        this.mask[key >>> 4]! &= ~(1 << k);
+        if (done) done(key, e, y);
+      }
+    }
+  }
+
+  /** After a call: the callee has waited for everything. */
+  clearAll(): void {
+    this.pend.fill(0);
+    this.pendC.fill(0);
+    this.wild = 0;
+    this.ent.clear();
+    this.mask.fill(0);
+    if (this.sh) { this.sh.clear(); this.shMask!.fill(0); }
+  }
+
+  setShadows(key: number, list: readonly Shadow[]): void {
+    const u = key >>> 4;
+    const bit = 1 << (key & 15);
+    if (list.length === 0) {
+      if (this.sh!.delete(key)) this.shMask![u]! &= ~bit;
+    } else {
+      this.sh!.set(key, list);
+      this.shMask![u]! |= bit;
+    }
+  }
+
+  dropShadowsOfUnit(u: number): void {
+    const m = this.shMask![u]!;
+    if (m === 0) return;
+    for (let k = 0; k < NCLS; k++) if ((m >> k) & 1) this.sh!.delete(u * 16 + k);
+    this.shMask![u] = 0;
+  }
+}
+
+/**
+ * Join `src` into `dst` in place (the pessimistic merge); true when `dst` changed. Younger
+ * counts are compared relative to each state's own issue counters, so neither state needs
+ * renumbering; `capY` caps them per class (counts at or above the counter maximum are alike).
+ */
+export function joinInto(dst: WState, src: WState, capY: readonly number[]): boolean {
+  let changed = false;
+  for (let k = 0; k < NCLS; k++) if (src.pend[k]! > dst.pend[k]!) { dst.pend[k] = src.pend[k]!; changed = true; }
+  for (let c = 0; c < 3; c++) if (src.pendC[c]! > dst.pendC[c]!) { dst.pendC[c] = src.pendC[c]!; changed = true; }
+  if ((dst.wild | src.wild) !== dst.wild) { dst.wild |= src.wild; changed = true; }
+  const di = dst.issued;
+  const si = src.issued;
+  for (const [key, e] of src.ent) {
+    const k = key & 15;
+    const y = Math.min(si[k]! - e.s, capY[k]!);
+    const cur = dst.ent.get(key);
+    if (!cur) {
+      dst.ent.set(key, { s: di[k]! - y, p: e.p });
+      dst.mask[key >>> 4]! |= 1 << k;
+      changed = true;
+    } else {
+      const cy = Math.min(di[k]! - cur.s, capY[k]!);
+      if (y < cy || (y === cy && e.p < cur.p)) { dst.ent.set(key, { s: di[k]! - y, p: e.p }); changed = true; }
+    }
+  }
+  if (dst.sh && src.sh) {
+    for (const [key, list] of src.sh) {
+      const cur = dst.sh.get(key);
+      if (!cur) { dst.setShadows(key, list); changed = true; continue; }
+      if (cur === list) continue;
+      let out: Shadow[] | undefined;
+      for (const x of list) {
+        const arr: readonly Shadow[] = out ?? cur;
+        const j = arr.findIndex((o) => o.w === x.w);
+        if (j >= 0 && arr[j]!.need <= x.need) continue;
+        if (!out) out = cur.slice();
+        if (j < 0) out.push(x);
+        else out[j] = { w: x.w, need: x.need, p: out[j]!.p };
+      }
+      if (out) { dst.setShadows(key, out.sort((a, b) => a.w - b.w)); changed = true; }
+    }
+  }
+  return changed;
+}
+
+/**
+ * The two states describe the same outstanding operations (bounds, entries and their younger
+ * counts; producers and shadows are not compared). Paths in such states behave alike from here
+ * on, so the analysis may merge them without losing precision.
+ */
+export function sameCore(a: WState, b: WState, capY: readonly number[]): boolean {
+  if (a.wild !== b.wild || a.ent.size !== b.ent.size) return false;
+  for (let k = 0; k < NCLS; k++) if (a.pend[k] !== b.pend[k]) return false;
+  for (let c = 0; c < 3; c++) if (a.pendC[c] !== b.pendC[c]) return false;
+  for (const [key, e] of a.ent) {
+    const f = b.ent.get(key);
+    if (!f) return false;
+    const k = key & 15;
+    if (Math.min(a.issued[k]! - e.s, capY[k]!) !== Math.min(b.issued[k]! - f.s, capY[k]!)) return false;
+  }
+  return true;
+}

@@ -1,0 +1,144 @@
+/**
+ * Oracle: verify against the scheduler on real kernels. For the project's kernels (built with
+ * LLVM 22 by scripts/build-kernels.ts) and the Tensile corpus:
+ *   - random legal schedules (validated moves, waits and nops re-derived) must verify as
+ *     equivalent and assemble with llvm-mc;
+ *   - illegal reorderings written straight into the text (a broken read-after-write, a broken
+ *     write-after-read, two accesses that may alias exchanged, a pinned instruction moved) must
+ *     all be rejected by verify.
+ * Needs LLVM 22 and ../shared/corpus: fails, never skips, when they are missing.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildKernels } from '../../scripts/build-kernels.js';
+import { loadText, type Loaded } from '../../src/load.js';
+import { prepareKernels, type ScheduleKernel } from '../../src/schedule/kernel.js';
+import { ScheduleState } from '../../src/schedule/state.js';
+import { emitSchedule } from '../../src/schedule/emit.js';
+import { verifyLoaded } from '../../src/verify/verify.js';
+import { corpusDir, runLlvmMc } from './llvm.js';
+import { ILLEGAL_KINDS, illegalMutations, randomLegalMoves, rng, type IllegalKind } from './mutate.js';
+
+const work = mkdtempSync(join(tmpdir(), 'conductor-verify-mutation-'));
+
+interface Figures {
+  files: number;
+  legal: number;
+  legalMoves: number;
+  legalVerified: number;
+  legalAssembled: number;
+  illegal: Record<IllegalKind, { made: number; rejected: number }>;
+  rejectedBy: Record<string, number>;
+}
+
+const figures: Figures = {
+  files: 0, legal: 0, legalMoves: 0, legalVerified: 0, legalAssembled: 0,
+  illegal: { raw: { made: 0, rejected: 0 }, war: { made: 0, rejected: 0 }, memory: { made: 0, rejected: 0 }, pinned: { made: 0, rejected: 0 } },
+  rejectedBy: {},
+};
+const failures: string[] = [];
+
+interface Plan { schedules: number; moves: number; perKind: number }
+
+async function exercise(name: string, text: string, arch: string | undefined, plan: Plan, seed: number): Promise<void> {
+  const orig: Loaded = loadText(text, name, { arch });
+  const target = orig.target.name;
+  const kernels = prepareKernels(orig).filter((k: ScheduleKernel) => k.regions.some((r) => r.nodes.length >= 2));
+  if (kernels.length === 0) return;
+  figures.files++;
+  const rand = rng(seed);
+  for (const k of kernels) {
+    for (let n = 0; n < plan.schedules; n++) {
+      const s = new ScheduleState(k);
+      const applied = randomLegalMoves(s, rand, plan.moves);
+      if (applied === 0) continue;
+      figures.legal++;
+      figures.legalMoves += applied;
+      let out: string;
+      try {
+        out = emitSchedule(s).text;
+      } catch (e) {
+        failures.push(`${name} ${k.name}: legal schedule (${applied} moves) could not be emitted: ${(e as Error).message}`);
+        continue;
+      }
+      const sched = loadText(out, `${name}.scheduled.s`, { arch: target });
+      const v = verifyLoaded(orig, sched);
+      if (v.equivalent) figures.legalVerified++;
+      else failures.push(`${name} ${k.name}: legal schedule rejected: ${v.difference!.kind}: ${v.difference!.message}`);
+      const file = join(work, `legal-${figures.legal}.s`);
+      writeFileSync(file, out);
+      const mc = await runLlvmMc(file, target);
+      if (mc.ok) figures.legalAssembled++;
+      else failures.push(`${name} ${k.name}: legal schedule does not assemble: ${mc.stderr.split('\n').slice(0, 3).join(' | ')}`);
+    }
+    for (const kind of ILLEGAL_KINDS) {
+      for (const m of illegalMutations(k, kind, rand, plan.perKind)) {
+        figures.illegal[kind].made++;
+        let rejected = false;
+        let by = '';
+        try {
+          const mut = loadText(m.text, `${name}.mutated.s`, { arch: target });
+          const v = verifyLoaded(orig, mut);
+          rejected = !v.equivalent;
+          by = v.difference?.kind ?? '';
+        } catch (e) {
+          rejected = true; // the mutated text does not even load (bad input): rejected
+          by = 'input';
+          void e;
+        }
+        if (rejected) {
+          figures.illegal[kind].rejected++;
+          figures.rejectedBy[`${kind} by ${by}`] = (figures.rejectedBy[`${kind} by ${by}`] ?? 0) + 1;
+        } else failures.push(`${name} ${k.name}: illegal ${kind} mutation accepted: ${m.what}`);
+      }
+    }
+  }
+}
+
+test('project kernels: legal schedules verify and assemble, illegal ones are rejected', async () => {
+  const builds = await buildKernels();
+  assert.ok(builds.length >= 100, `expected the project kernels, got ${builds.length}`);
+  let seed = 1;
+  for (const b of builds) {
+    await exercise(b.s.split('/').pop()!, readFileSync(b.s, 'utf8'), b.target, { schedules: 1, moves: 40, perKind: 1 }, seed++);
+  }
+  assert.ok(figures.legal > 50, `too few legal schedules (${figures.legal})`);
+});
+
+test('tensile corpus: legal schedules verify and assemble, illegal ones are rejected', async () => {
+  const dir = join(corpusDir(), 'tensile');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.s')).sort();
+  assert.ok(files.length >= 8, `expected the Tensile corpus in ${dir}`);
+  let seed = 1000;
+  let used = 0;
+  for (const f of files) {
+    const path = join(dir, f);
+    const text = readFileSync(path, 'utf8');
+    const target = /\.amdgcn_target "amdgcn-amd-amdhsa--(gfx[0-9a-z]+)/.exec(text)?.[1];
+    const mc = await runLlvmMc(path, target ?? 'gfx942');
+    if (!mc.ok) continue; // the corpus keeps one file LLVM rejects
+    const big = text.length > 1_000_000;
+    const before = figures.files;
+    await exercise(path, text, undefined, big ? { schedules: 1, moves: 400, perKind: 2 } : { schedules: 2, moves: 150, perKind: 3 }, seed++);
+    if (figures.files > before) used++;
+  }
+  assert.ok(used >= 5, `expected at least 5 Tensile kernels with code, used ${used}`);
+});
+
+test('figures: 100% of illegal mutations rejected, every legal schedule equivalent and assembled', () => {
+  const ill = ILLEGAL_KINDS.map((k) => `${k} ${figures.illegal[k].rejected}/${figures.illegal[k].made}`).join(', ');
+  console.log(`  verify-mutation: ${figures.files} files; legal: ${figures.legal} schedules (${figures.legalMoves} moves), ` +
+    `${figures.legalVerified} verified equivalent, ${figures.legalAssembled} assembled; illegal rejected: ${ill}`);
+  console.log(`  rejected by: ${Object.entries(figures.rejectedBy).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  for (const f of failures.slice(0, 30)) console.log(`  FAIL ${f}`);
+  assert.equal(failures.length, 0, `${failures.length} failures (first: ${failures[0]})`);
+  for (const k of ILLEGAL_KINDS) {
+    assert.ok(figures.illegal[k].made > 0, `no illegal ${k} mutation was made`);
+    assert.equal(figures.illegal[k].rejected, figures.illegal[k].made, `illegal ${k}: rejected ${figures.illegal[k].rejected} of ${figures.illegal[k].made}`);
+  }
+  assert.equal(figures.legalVerified, figures.legal);
+  assert.equal(figures.legalAssembled, figures.legal);
+});
