@@ -102,7 +102,7 @@ export function parseInstructionText(text: string, loc: Loc, lookup: SymbolLooku
         continue;
       }
       sawComma = false;
-      parseItem(cur, lookup, operands, modifiers);
+      parseItem(cur, lookup, operands, modifiers, base.startsWith('image_'));
     }
   }
   return {
@@ -111,7 +111,7 @@ export function parseInstructionText(text: string, loc: Loc, lookup: SymbolLooku
   };
 }
 
-function parseItem(cur: Cursor, lookup: SymbolLookup, operands: Operand[], modifiers: Modifier[]): void {
+function parseItem(cur: Cursor, lookup: SymbolLookup, operands: Operand[], modifiers: Modifier[], isImage: boolean): void {
   const t = cur.text;
   const start = cur.pos;
   const c = t.charCodeAt(start);
@@ -127,7 +127,7 @@ function parseItem(cur: Cursor, lookup: SymbolLookup, operands: Operand[], modif
       const m: Modifier = { name: lower, value, text: t.slice(start, cur.pos) };
       const wantsList = BIT_LIST_MODIFIERS.has(lower) || lower === 'quad_perm';
       if (wantsList && !value.startsWith('[')) throw cur.error('expected a left square bracket', vStart);
-      if (value.startsWith('[')) {
+      if (value.startsWith('[') && wantsList) {
         m.list = parseModifierList(cur, value, vStart, lookup);
         if (BIT_LIST_MODIFIERS.has(lower)) {
           if (m.list.length > MAX_BIT_LIST) throw cur.error('expected a closing square bracket', vStart);
@@ -135,6 +135,10 @@ function parseItem(cur: Cursor, lookup: SymbolLookup, operands: Operand[], modif
         } else if (lower === 'quad_perm' && (m.list.length !== 4 || m.list.some((b) => b < 0 || b > 3))) {
           throw cur.error('invalid quad_perm value: four lane selects 0..3 expected', vStart);
         }
+      } else if (value.startsWith('[')) {
+        // Other lists (format:[BUF_DATA_FORMAT_32, BUF_NUM_FORMAT_FLOAT]) may hold names: keep numbers when all evaluate.
+        const items = value.slice(1, -1).split(',').map((x) => evalExpr(x.trim(), lookup));
+        if (items.every((x) => x !== undefined)) m.list = items as number[];
       } else {
         const n = evalExpr(value, lookup);
         if (n !== undefined) m.num = n;
@@ -143,7 +147,8 @@ function parseItem(cur: Cursor, lookup: SymbolLookup, operands: Operand[], modif
       modifiers.push(m);
       return;
     }
-    if (BARE_MODIFIERS.has(lower) && lookup(id) === undefined) {
+    // `a16` is also AGPR 16: it is the MIMG address-size modifier only on image instructions.
+    if (BARE_MODIFIERS.has(lower) && lookup(id) === undefined && (lower !== 'a16' || isImage)) {
       modifiers.push({ name: lower, text: id });
       return;
     }

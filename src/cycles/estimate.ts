@@ -47,6 +47,7 @@ export interface EstimateOptions {
   drain?: boolean;
 }
 
+const NO_OPTIONS: RunOptions = Object.freeze({});
 let identity = new Int32Array(0);
 function rangeSeq(start: number, end: number): Int32Array {
   if (identity.length < end) {
@@ -66,7 +67,7 @@ export function estimateCycles(ctx: KernelContext, opts: EstimateOptions = {}): 
   const engine = cycleEngineFor(ctx, opts.params);
   const seq = opts.order ?? rangeSeq(opts.start ?? 0, opts.end ?? ctx.insns.length);
   const waves = opts.waves ?? 1;
-  const run: RunOptions = opts.taken ? { taken: opts.taken } : {};
+  const run: RunOptions = opts.taken ? { taken: opts.taken } : NO_OPTIONS;
   if (waves <= 1) {
     engine.reset(1);
     const t = engine.runSingle(seq, 0, seq.length, run);

@@ -400,6 +400,12 @@ function classify(m: CycleModel, p: CycleParams, r: ResolvedInsn, i: number, nop
       pipeA = PIPE_NONE; occA = 0; cc = C_NONE; pk = P_OTHER; lat = 0; flags |= F_END;
       break;
   }
+  // 2-dword instructions (an extra issue penalty, 0 by default)
+  const twoDword = v('issue.twoDword');
+  if (twoDword > 0 && info.cls !== 'nop' && info.cls !== 'waitcnt' && instructionDwords(r) >= 2) {
+    issue += twoDword;
+    issueTaken += twoDword;
+  }
   // per-instruction calibration
   const o = p.insn[base];
   if (o) {
@@ -432,6 +438,26 @@ function classify(m: CycleModel, p: CycleParams, r: ResolvedInsn, i: number, nop
   } else {
     m.lat[i] = lat;
   }
+}
+
+const ONE_DWORD = new Set(['sop1', 'sop2', 'sopk', 'sopc', 'sopp', 'vop1', 'vop2', 'vopc']);
+const INLINE_FLOATS = new Set([0.5, -0.5, 1, -1, 2, -2, 4, -4, 0.15915494309189535]);
+
+/** Encoded size in dwords: 1 for SOP and VOP1/2/C (e32) without a literal, else 2 (or 3 with a literal). */
+export function instructionDwords(r: ResolvedInsn): number {
+  const enc = r.info.encoding;
+  const variant = r.info.variant;
+  const one = ONE_DWORD.has(enc) && (variant === undefined || variant === 'e32');
+  let literal = false;
+  if (enc !== 'sopk' && enc !== 'sopp') {
+    for (const op of r.insn.operands) {
+      if (op.kind !== 'imm') continue;
+      const x = op.value;
+      const inline = op.float ? INLINE_FLOATS.has(x) || x === 0 : Number.isInteger(x) && x >= -16 && x <= 64;
+      if (!inline) { literal = true; break; }
+    }
+  }
+  return (one ? 1 : 2) + (literal ? 1 : 0);
 }
 
 /** True when `mnemonic` names an instruction of the catalogue (for calibration keys). */

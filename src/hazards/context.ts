@@ -8,7 +8,9 @@
  *     v_nop, everything; the facts document lists no instruction that counts 0 in assembly text
  *     (LLVM's 0-count meta instructions and inline-asm markers do not exist in assembly);
  *   - `s_nop N` counts N+1, crediting N up to target.maxNopImmCounted (15; LLVM's 4-bit reading,
- *     §1.2) — an immediate above that counts maxNopImmCounted+1;
+ *     §1.2) — an immediate above that counts maxNopImmCounted+1. The MI200 ISA text says s_nop
+ *     repeats at most eight times, so N > 7 relies on LLVM's reading (targets' NOP_IMM_NOTE);
+ *     the fixer emits chunks of at most target.maxNopImm;
  *   - labels, directives and comments are not instructions and count 0.
  * ISA caveat (§1.10): the CDNA3/CDNA4 MFMA tables speak of "NOPs or independent VALU
  * instructions"; like LLVM we count every instruction.
@@ -96,6 +98,39 @@ export interface InsnFacts {
    * (see dstSelOperand), else undefined.
    */
   dstSel?: OpRange;
+  /** A store whose data is wider than 64 bits (or cmpswap_x2): its data range and soffset kind. */
+  wideStore?: WideStore;
+}
+
+export interface WideStore {
+  lo: number;
+  hi: number;
+  /** MUBUF/MTBUF with an SGPR soffset. */
+  sgprOffset: boolean;
+  /** MUBUF/MTBUF (else FLAT/global/scratch). */
+  buffer: boolean;
+}
+
+/**
+ * Stores that still read more than 64 bits of data after issue (hazards-and-waitcnt-facts.md
+ * §2.1 row 9): MUBUF/MTBUF/FLAT/global/scratch stores and atomics whose data operand is wider
+ * than two dwords (dwordx3/x4, format xyz/xyzw, cmpswap_x2). LDS-DMA has no data operand.
+ */
+function wideStoreOf(ri: ResolvedInsn, ops: readonly OpRange[]): WideStore | undefined {
+  const cls = ri.info.cls;
+  if (cls !== 'vmem' && cls !== 'flat') return undefined;
+  const mem = ri.info.mem;
+  if (!mem || (mem.op !== 'store' && mem.op !== 'atomic' && mem.op !== 'atomic-rtn')) return undefined;
+  let data: OpRange | undefined;
+  let soff: OpRange | undefined;
+  for (const o of ops) {
+    if (o.role === 'vdata') data = o;
+    else if (o.role === 'soffset') soff = o;
+  }
+  if (!data || data.hi - data.lo <= 2) return undefined;
+  const enc = ri.info.encoding;
+  const buffer = enc === 'mubuf' || enc === 'mtbuf';
+  return { lo: data.lo, hi: data.hi, sgprOffset: buffer && !!soff && soff.lo < 128, buffer };
 }
 
 const EMPTY: readonly number[] = Object.freeze([]);
@@ -233,6 +268,10 @@ export function computeFacts(ri: ResolvedInsn, target: Target): InsnFacts {
   };
   const ds = dstSelOperand(ri, ops, target);
   if (ds) f.dstSel = ds;
+  if (mayStore) {
+    const w = wideStoreOf(ri, ops);
+    if (w) f.wideStore = w;
+  }
   return f;
 }
 
@@ -395,10 +434,22 @@ export class HazardContext {
     return c;
   }
 
+  private readonly present = new Map<string, boolean>();
+
   /** True when the kernel has at least one instruction accepted by pred (key names pred). */
   has(key: string, pred: (f: InsnFacts) => boolean): boolean {
-    const c = this.countsFor(key, pred);
-    return c[c.length - 1]! > 0;
+    let p = this.present.get(key);
+    if (p === undefined) {
+      const c = this.counts.get(key);
+      if (c) p = c[c.length - 1]! > 0;
+      else {
+        p = false;
+        const f = this.f;
+        for (let i = 0; i < f.length; i++) if (pred(f[i]!)) { p = true; break; }
+      }
+      this.present.set(key, p);
+    }
+    return p;
   }
 
   /**
@@ -412,6 +463,7 @@ export class HazardContext {
     if (this.memoConsumer !== consumer) { this.memo.clear(); this.memoConsumer = consumer; }
     const hit = this.memo.get(key);
     if (hit && hit.limit >= limit) return hit.list;
+    if (this.present.get(key) === false) return EMPTY;
     const cnt = this.countsFor(key, pred);
     if (cnt[cnt.length - 1] === 0) return EMPTY;
     let cum = this.cumWs;

@@ -66,7 +66,13 @@ function findingOf(h: HazardContext, rule: HazardRule, consumer: number, need: N
   };
 }
 
-/** Check one kernel: one finding per (consumer, rule), for the producer with the largest shortfall. */
+/**
+ * Check one kernel: one finding per (consumer, rule), for the producer with the largest
+ * shortfall. A finding's `fix` is `{ kind: 'nop', before: consumer, waitStates }` where
+ * waitStates = required - present: the wait states missing right before the consumer (an
+ * s_nop already there is counted in `present`, so the fixer adds to it). For the padding of a
+ * whole kernel, where padding one consumer also helps the next, use computeNops.
+ */
 export function checkHazards(ctx: KernelContext, opts: HazardOptions = {}): Finding[] {
   const h = new HazardContext(ctx);
   return checkContext(h, activeRules(h, opts.rules));

@@ -404,7 +404,7 @@ function buildScalar(): void {
         ops, implicitDefs: defs, implicitUses: uses,
         counters: isMsg ? { vm: 0, lgkm: 1, exp: 0 } : NO_COUNT,
         events: isMsg ? ['message'] : [],
-        latency: cls === 'other' || cls === 'message' ? cls : cls,
+        latency: cls,
       });
     }
   }
@@ -621,8 +621,11 @@ function readsMode(name: string): boolean {
   return FLOAT_TYPE.test(name);
 }
 
-/** VALU ops that do not read EXEC (LLVM 22 implicit operands; see the probe in the oracle test). */
-const NO_EXEC = new Set(words('v_nop v_clrexcp v_readlane_b32 v_writelane_b32'));
+/**
+ * VALU ops that do not read EXEC: v_readlane reads the lane it names whatever EXEC says and
+ * v_writelane writes it (LLVM 22 gives neither an implicit $exec; isa-implicit oracle test).
+ */
+const NO_EXEC = new Set(words('v_readlane_b32 v_writelane_b32'));
 
 function valuLatency(name: string, trans: boolean, dot: boolean): LatencyClass {
   if (trans) return name.endsWith('_f64') ? 'valu_dp' : 'valu_trans';
@@ -1012,15 +1015,10 @@ buildBuffer();
 buildFlat();
 buildExport();
 
-/**
- * Mnemonics the assembler accepts as other spellings. The resolver maps them before lookup.
- * (llvm-mc: v_accvgpr_read/write without _b32, the gfx940 atomic-return spelling is the same.)
- */
+/** Other spellings llvm-mc accepts for a mnemonic (accvgpr-altnames.s in the llvm-mc corpus). */
 const ALIASES = new Map<string, string>([
   ['v_accvgpr_read', 'v_accvgpr_read_b32'],
   ['v_accvgpr_write', 'v_accvgpr_write_b32'],
-  ['v_cvt_pkrtz_f16_f32_e64', 'v_cvt_pkrtz_f16_f32'],
-  ['s_cbranch_vccz', 's_cbranch_vccz'],
 ]);
 
 /** Descriptor of a mnemonic (suffix already removed), or undefined when it is unknown. */

@@ -352,6 +352,9 @@ export function resolveInstruction(insn: Instruction, target: Target): ResolvedI
   if (mem) {
     if (mem.op === 'atomic' && (hasMod(mods, 'glc') || hasMod(mods, 'sc0'))) {
       // atomic with return: FLAT/GLOBAL gain a vdst; MUBUF/SMEM return into the data operand
+      if (!target.has('atomic-fadd-rtn') && /^(buffer|global)_atomic_(add_f32|pk_add_f16|pk_add_bf16)$/.test(desc.name)) {
+        fail(insn, `'${insn.mnemonic}' with a return value is not available on ${target.name} (needs atomic-fadd-rtn)`);
+      }
       const n = mem.dwords;
       const ret = desc.name.includes('cmpswap') ? n / 2 : n;
       mem = { ...mem, op: 'atomic-rtn' };
@@ -405,6 +408,12 @@ export function resolveInstruction(insn: Instruction, target: Target): ResolvedI
     const sel = modOf(mods, 'dst_sel');
     const unused = modOf(mods, 'dst_unused');
     if (sel && sel.value !== 'DWORD' && (!unused || unused.value === 'UNUSED_PRESERVE')) dstAlsoRead = true;
+  } else if (desc.valu && desc.encoding !== 'vop3p' && desc.ops[0]?.role === 'vdst') {
+    // VOP3 op_sel with the destination bit set writes the high half and keeps the low half
+    // (GFX9 16-bit results): the destination is also read. LLVM's MIR models a full write.
+    const sel = modOf(mods, 'op_sel');
+    const srcs = desc.ops.length - 1;
+    if (sel?.list && sel.list.length === srcs + 1 && sel.list[srcs] === 1) dstAlsoRead = true;
   }
 
   // --- walk operands -------------------------------------------------------------------------

@@ -21,12 +21,14 @@ import { checkContexts } from '../check/check.js';
 import { fixLoaded, nopLines, waitcntText } from '../check/fix.js';
 import { addInsert, applyStatementEdits, emptyEdits } from '../check/edit.js';
 import type { KernelContext } from '../check/types.js';
+import type { ResolvedInsn } from '../isa/types.js';
 import { ConductorError } from '../errors.js';
 import { MOVABLE, type ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
 import { counterMax, kernelWaits, waitFacts } from './waits.js';
 import { hazardEngine, hazardEngineError } from './hazard-model.js';
 import { machinery } from './machinery.js';
+import { missingCompletions } from './completion.js';
 import { programMetrics, type Metrics } from './metrics.js';
 
 interface Chunk { lines: string[]; eols: string[] }
@@ -52,6 +54,7 @@ export function reorderedText(s: ScheduleState, opts: { keepNops?: boolean } = {
     const rg = k.regions[r]!;
     const o = s.order[r]!;
     for (let p = 0; p < o.length; p++) {
+      if (o[p] === p) continue; // the slot keeps its own instruction: its line stays as it is
       const slotInsn = rg.nodes[p]!;
       const now = rg.nodes[o[p]!]!;
       slotOf.set(cfg.insns[slotInsn]!.stmt, now);
@@ -200,14 +203,21 @@ function contextOf(l: Loaded, name: string): KernelContext {
  * Minimal s_waitcnt and s_nop for kernel `name` of `text` (whose dependency waits and nops of
  * changed regions were removed), then the whole file checked: throws when an error is left.
  */
-export function rederive(text: string, file: string, arch: string, name: string): Rederived {
+export function rederive(text: string, file: string, arch: string, name: string,
+  opts: {
+    loaded?: Loaded;
+    /** The waits were derived already (no waitcnt checker: the caller used its own model). */
+    skipWaits?: boolean;
+    /** Wait states to insert before instruction i given the engine's padding there (default: all of it). */
+    nopPolicy?: (ctx: KernelContext, i: number, pad: number) => number;
+  } = {}): Rederived {
   const m = machinery(arch);
   const notes: string[] = [];
-  let cur = loadText(text, file, { arch });
+  let cur = opts.loaded ?? loadText(text, file, { arch });
   let curText = text;
   let waits: Rederived['waits'] = 'checkers';
   let nops: Rederived['nops'] = 'checkers';
-  if (!m.waits) {
+  if (!m.waits && !opts.skipWaits) {
     waits = 'schedule-model';
     const ctx = contextOf(cur, name);
     const f = waitFacts(ctx.insns, ctx.cfg.control);
@@ -233,7 +243,7 @@ export function rederive(text: string, file: string, arch: string, name: string)
         const e = emptyEdits();
         const maxImm = ctx.target.maxNopImm.value;
         for (let i = 0; i < plan.pads.length; i++) {
-          const w = plan.pads[i]!;
+          const w = opts.nopPolicy ? opts.nopPolicy(ctx, i, plan.pads[i]!) : plan.pads[i]!;
           if (w > 0) for (const l of nopLines(w, maxImm)) addInsert(e, ctx.cfg.insns[i]!.stmt, l);
         }
         curText = applyStatementEdits(cur.program, e);
@@ -279,9 +289,184 @@ export function emitSchedule(s: ScheduleState): Emitted {
   const m = machinery(arch);
   const keepNops = !m.hazards && !hazardEngine();
   const text = reorderedText(s, { keepNops });
-  const r = rederive(text, file, arch, k.name);
+  // Without a waitcnt checker the scheduler's own model derives the waits of the changed
+  // regions (see scheduleWaits); the rest of the kernel keeps the waits it has.
+  let loaded = loadText(text, file, { arch });
+  let builtin = false;
+  if (!m.waits) {
+    builtin = true;
+    const ctx1 = contextOf(loaded, k.name);
+    const ins = scheduleWaits(s, ctx1);
+    if (ins.size > 0) {
+      const e = emptyEdits();
+      for (const [j, w] of ins) {
+        addInsert(e, ctx1.cfg.insns[j]!.stmt, waitcntText({
+          vmcnt: w.vm >= 0 ? w.vm : undefined, lgkmcnt: w.lgkm >= 0 ? w.lgkm : undefined, expcnt: w.exp >= 0 ? w.exp : undefined,
+        }));
+      }
+      const t2 = applyStatementEdits(loaded.program, e);
+      loaded = loadText(t2, file, { arch });
+    }
+  }
+  const r = rederive(loaded.program.lines.map((l) => l.text + l.eol).join(''), file, arch, k.name, { loaded, skipWaits: builtin, nopPolicy: nopPolicy(s) });
+  if (builtin) r.waits = 'schedule-model';
   if (keepNops) r.notes.push('s_nop of the reordered regions were kept where they were');
+  // Memory operations complete at barriers, cache operations, messages, calls and returns stay complete.
+  const sched = contextOf(r.loaded, k.name);
+  const missing = missingCompletions(k.ctx, sched, alignToOriginal(s, sched));
+  if (missing.size > 0) {
+    const e = emptyEdits();
+    for (const [i, w] of missing) addInsert(e, sched.cfg.insns[i]!.stmt, waitcntText({ vmcnt: w.vm, lgkmcnt: w.lgkm, expcnt: w.exp }));
+    r.text = applyStatementEdits(r.loaded.program, e);
+    r.loaded = loadText(r.text, file, { arch });
+    r.notes.push(`${missing.size} wait${missing.size === 1 ? '' : 's'} kept in front of barriers, cache operations, messages, calls or returns`);
+    const errors = checkContexts(kernelContexts(r.loaded)).flatMap((x) => x.findings.filter((f) => f.severity === 'error'));
+    if (errors.length > 0) throw new ConductorError(`the scheduled program does not check clean: ${errors[0]!.message} [${errors[0]!.rule}]`, errors[0]!.loc);
+  }
   return { ...r, changedRegions, metrics: programMetrics(r.loaded, k.name) };
+}
+
+interface RegionExit { pending: number[] }
+const exitCache = new WeakMap<ScheduleKernel, RegionExit[]>();
+
+/** Pending event counts (vm, lgkm, exp) right after each region of the original, under the model. */
+function originalExits(k: ScheduleKernel): RegionExit[] {
+  let e = exitCache.get(k);
+  if (!e) {
+    const kw = kernelWaits(k.ctx.cfg, waitFacts(k.insns, k.ctx.cfg.control), counterMax(k.target), {
+      accept: () => false, after: k.regions.map((r) => r.last),
+    });
+    e = k.regions.map((r) => {
+      const st = kw.after.get(r.last);
+      return { pending: st ? [0, 1, 2].map((c) => st.ub[c]! - st.lb[c]!) : [0, 0, 0] };
+    });
+    exitCache.set(k, e);
+  }
+  return e;
+}
+
+/**
+ * The waits of the changed regions of a schedule, with the scheduler's model, for the scheduled
+ * kernel `ctx` (its waits and nops of changed regions removed). Outside the changed regions the
+ * program's own waits are trusted (the model is pessimistic on paths that cannot run, so it would
+ * ask for waits the program rightly does without). That is sound because each changed region is
+ * made to end with no more memory operations pending than the original region left (per
+ * counter, the operations still pending are among those the original left pending; otherwise a
+ * wait closes the region).
+ */
+export function scheduleWaits(s: ScheduleState, ctx: KernelContext): Map<number, { vm: number; lgkm: number; exp: number }> {
+  const k = s.k;
+  const toOrig = alignToOriginal(s, ctx);
+  const newOf = new Int32Array(k.n).fill(-1);
+  for (let j = 0; j < toOrig.length; j++) if (toOrig[j]! >= 0) newOf[toOrig[j]!] = j;
+  const changed = s.changedRegions();
+  const inChanged = new Uint8Array(ctx.insns.length);
+  const lastNew: number[] = [];
+  for (const r of changed) {
+    const rg = k.regions[r]!;
+    for (const i of rg.nodes) inChanged[newOf[i]!] = 1;
+    lastNew.push(newOf[rg.nodes[s.order[r]![rg.nodes.length - 1]!]!]!);
+  }
+  const f = waitFacts(ctx.insns, ctx.cfg.control);
+  const max = counterMax(ctx.target);
+  const exits = originalExits(k);
+  const ooo = (i: number) => { const r = k.insns[i]!; return r.info.cls === 'smem' || r.info.cls === 'flat' || r.info.events.includes('message') || r.info.events.includes('gds'); };
+  const counts = (r: ResolvedInsn, c: number) => (c === 0 ? r.info.counters.vm : c === 1 ? r.info.counters.lgkm : r.info.counters.exp) > 0;
+  let forced = new Map<number, { vm: number; lgkm: number; exp: number }>();
+  let kw = kernelWaits(ctx.cfg, f, max, { accept: (i) => inChanged[i] === 1, after: lastNew });
+  for (let iter = 0; iter < 4; iter++) {
+    const next = new Map<number, { vm: number; lgkm: number; exp: number }>();
+    changed.forEach((r, x) => {
+      const rg = k.regions[r]!;
+      const jl = lastNew[x]!;
+      const st = kw.after.get(jl);
+      if (!st || jl + 1 >= ctx.insns.length) return;
+      const w = [-1, -1, -1];
+      for (let c = 0; c < 3; c++) {
+        const pn = st.ub[c]! - st.lb[c]!;
+        const po = exits[r]!.pending[c]!;
+        const eo = Array.from(rg.nodes).filter((i) => counts(k.insns[i]!, c));
+        const en = Array.from(s.order[r]!, (q) => rg.nodes[q]!).filter((i) => counts(k.insns[i]!, c));
+        let allowed: number;
+        if (po >= eo.length) allowed = po;
+        else {
+          const keep = new Set(eo.slice(eo.length - po));
+          let n = 0;
+          while (n < en.length && keep.has(en[en.length - 1 - n]!)) n++;
+          allowed = Math.min(n, po);
+          if (en.some(ooo) && allowed < pn) allowed = 0;
+        }
+        if (pn > allowed) w[c] = allowed;
+      }
+      if (w.some((x2) => x2 >= 0)) next.set(jl + 1, { vm: w[0]!, lgkm: w[1]!, exp: w[2]! });
+    });
+    const same = next.size === forced.size && [...next].every(([j, w]) => { const o = forced.get(j); return o && o.vm === w.vm && o.lgkm === w.lgkm && o.exp === w.exp; });
+    if (same) break;
+    forced = next;
+    kw = kernelWaits(ctx.cfg, f, max, { accept: (i) => inChanged[i] === 1, after: lastNew, forced });
+  }
+  return kw.inserted;
+}
+
+const padCache = new WeakMap<ScheduleKernel, Int32Array>();
+
+/**
+ * s_nop padding when the hazard engine is used directly: before instructions of changed regions
+ * all of it; elsewhere only what exceeds the engine's padding of the original there (what the
+ * original does without is its own business).
+ */
+function nopPolicy(s: ScheduleState): (ctx: KernelContext, j: number, pad: number) => number {
+  const k = s.k;
+  let toOrig: Int32Array | undefined;
+  let changed: Set<number> | undefined;
+  return (ctx, j, pad) => {
+    if (pad <= 0) return 0;
+    toOrig ??= alignToOriginal(s, ctx);
+    changed ??= new Set(s.changedRegions());
+    const i = toOrig[j]!;
+    if (i < 0) return pad;
+    if (k.role[i] === MOVABLE && changed.has(k.regionOf[i]!)) return pad;
+    let orig = padCache.get(k);
+    if (!orig) {
+      orig = hazardEngine()?.computeNops(k.ctx).pads ?? new Int32Array(k.n);
+      padCache.set(k, orig);
+    }
+    return Math.max(0, pad - orig[i]!);
+  };
+}
+
+/**
+ * For each instruction of the scheduled kernel, the original instruction it is (-1 for waits and
+ * nops): the scheduled program is the original with changed regions permuted, their waits and
+ * nops removed, and waits and nops inserted anywhere.
+ */
+export function alignToOriginal(s: ScheduleState, sched: KernelContext): Int32Array {
+  const k = s.k;
+  const expected: number[] = [];
+  const seen = new Int32Array(k.regions.length);
+  for (let i = 0; i < k.n; i++) {
+    const base = k.insns[i]!.insn.base;
+    if (base === 's_waitcnt' || base === 's_nop') continue;
+    const r = k.regionOf[i]!;
+    if (k.role[i] === MOVABLE && r >= 0) {
+      const rg = k.regions[r]!;
+      expected.push(rg.nodes[s.order[r]![seen[r]!]!]!);
+      seen[r]!++;
+    } else expected.push(i);
+  }
+  const out = new Int32Array(sched.insns.length).fill(-1);
+  let p = 0;
+  for (let j = 0; j < sched.insns.length; j++) {
+    const base = sched.insns[j]!.insn.base;
+    if (base === 's_waitcnt' || base === 's_nop') continue;
+    const o = expected[p++];
+    if (o === undefined || k.insns[o]!.insn.mnemonic !== sched.insns[j]!.insn.mnemonic) {
+      throw new ConductorError(`internal: the scheduled kernel does not line up with the original at ${sched.insns[j]!.insn.loc.line} ('${sched.insns[j]!.insn.text}')`);
+    }
+    out[j] = o;
+  }
+  if (p !== expected.length) throw new ConductorError('internal: the scheduled kernel has fewer instructions than the original');
+  return out;
 }
 
 /** Is instruction i of the kernel movable? */

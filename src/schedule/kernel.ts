@@ -13,10 +13,10 @@
  * s_icache_inv), s_memtime, exports, GWS/ordered-count, anything whose effects the catalogue does
  * not know, and fence waits.
  *
- * Waits: an s_waitcnt is a fence (pinned) when, in its basic block, only instructions that
- * increment no counter lie between it and a following s_barrier, cache operation, message,
- * call or return, or between a preceding cache operation and it (this covers "a wait right
- * before s_barrier" and a wait that completes LDS writes a few instructions before a barrier).
+ * Waits: an s_waitcnt is a fence (pinned) when it stands right before an s_barrier, a cache
+ * operation, a message, a call or a return (only waits and nops between), or after a cache
+ * operation with only instructions that increment no counter between. (Memory operations that
+ * other waits happen to complete before such a point stay complete: completion.ts.)
  * `ScheduleOptions.isFence` lets a waitcnt analysis decide instead. Every other s_waitcnt and
  * every s_nop inside a region is a dependency wait/nop: stripped before scheduling, re-derived
  * after. Waits and nops in a run without movable instructions are kept as they are.
@@ -170,11 +170,12 @@ function builtinFence(k: KernelContext, i: number): boolean {
   const { cfg, insns } = k;
   const b = cfg.blockOf[i]!;
   const block = cfg.blocks[b]!;
+  // right before a barrier, cache operation, message, call or return (other waits and nops between)
   for (let j = i + 1; j < block.end; j++) {
-    const r = insns[j]!;
     if (fencesBefore(k, j)) return true;
-    if (countsEvents(r) || pinnedReason(r) !== '') break;
+    if (!isWait(insns[j]!) && !isSNop(insns[j]!)) break;
   }
+  // after a cache operation, with only instructions that count nothing between
   for (let j = i - 1; j >= block.start; j--) {
     const r = insns[j]!;
     if (isCacheOp(r)) return true;

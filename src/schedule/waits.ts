@@ -314,6 +314,8 @@ export function sequenceWaits(f: WaitFacts, s: WaitState, seq: ArrayLike<number>
 export interface KernelWaits {
   /** State right before each instruction the caller asked about (`at`). */
   before: Map<number, WaitState>;
+  /** State right after each instruction the caller asked about (`after`). */
+  after: Map<number, WaitState>;
   /** Waits to insert before instruction i (counter values, -1 = not waited on). */
   inserted: Map<number, { vm: number; lgkm: number; exp: number }>;
 }
@@ -323,12 +325,22 @@ export interface KernelWaits {
  * inserting the missing ones (strengthened only, so the iteration ends). `skip` marks waits to
  * ignore (stripped). `at` lists instructions whose entry state the caller wants.
  */
-export function kernelWaits(cfg: Cfg, f: WaitFacts, max: CounterMax, opts: { skip?: Uint8Array; at?: readonly number[] } = {}): KernelWaits {
+export function kernelWaits(cfg: Cfg, f: WaitFacts, max: CounterMax,
+  opts: {
+    skip?: Uint8Array; at?: readonly number[]; after?: readonly number[];
+    /** Decide whether a missing wait is inserted (default: always); a refused one is not applied either. */
+    accept?: (i: number, w: { vm: number; lgkm: number; exp: number }) => boolean;
+    /** Waits inserted whatever the state (before instruction i). */
+    forced?: ReadonlyMap<number, { vm: number; lgkm: number; exp: number }>;
+  } = {}): KernelWaits {
   const nb = cfg.blocks.length;
   const exit: (WaitState | undefined)[] = new Array(nb);
   const inserted = new Map<number, { vm: number; lgkm: number; exp: number }>();
   const want = new Set(opts.at ?? []);
+  const wantAfter = new Set(opts.after ?? []);
   const before = new Map<number, WaitState>();
+  const after = new Map<number, WaitState>();
+  if (opts.forced) for (const [i, w] of opts.forced) inserted.set(i, { ...w });
   const need = new Int32Array(3);
   const s = new WaitState();
   for (let iter = 0; iter < 20; iter++) {
@@ -352,7 +364,9 @@ export function kernelWaits(cfg: Cfg, f: WaitFacts, max: CounterMax, opts: { ski
           const vm = need[0]! >= NONE ? -1 : need[0]!;
           const lgkm = need[1]! >= NONE ? -1 : need[1]!;
           const exp = need[2]! >= NONE ? -1 : need[2]!;
-          if (!cur) { inserted.set(i, { vm, lgkm, exp }); changed = true; } else {
+          if (opts.accept && !opts.accept(i, { vm, lgkm, exp })) {
+            // not accepted: trust the program here (a forced wait stays as it is)
+          } else if (!cur) { inserted.set(i, { vm, lgkm, exp }); changed = true; } else {
             const m = (a: number, b2: number) => (a < 0 ? b2 : b2 < 0 ? a : Math.min(a, b2));
             const nv = { vm: m(cur.vm, vm), lgkm: m(cur.lgkm, lgkm), exp: m(cur.exp, exp) };
             if (nv.vm !== cur.vm || nv.lgkm !== cur.lgkm || nv.exp !== cur.exp) { inserted.set(i, nv); changed = true; }
@@ -361,13 +375,17 @@ export function kernelWaits(cfg: Cfg, f: WaitFacts, max: CounterMax, opts: { ski
         const ins = inserted.get(i);
         if (ins) applyWait(s, ins.vm, ins.lgkm, ins.exp);
         issue(f, s, i, max);
+        if (wantAfter.has(i)) {
+          const w = after.get(i);
+          if (w) w.copy(s); else after.set(i, s.clone());
+        }
       }
       const old = exit[b.id];
       if (!old) { exit[b.id] = s.clone(); changed = true; } else if (!old.equals(s)) { old.copy(s); changed = true; }
     }
     if (!changed) break;
   }
-  return { before, inserted };
+  return { before, after, inserted };
 }
 
 const EMPTY_STATE = new WaitState();

@@ -117,9 +117,20 @@ export function moveWarnings(k: ScheduleKernel, s: ScheduleState, r: number, mov
     }
     // address-far: x is a memory instruction moved away from its address computation
     if (k.mem[i]) {
-      for (let y = 0; y < rg.nodes.length; y++) {
+      const addr = new Set<number>();
+      for (const op of k.insns[i]!.operands) if (op.use && ADDRESS_ROLES.has(op.role)) for (const u of op.units) addr.add(u);
+      const producers = new Set<number>();
+      for (const u of addr) {
+        for (let y = x - 1; y >= 0; y--) {
+          const iy = rg.nodes[y]!;
+          let writes = false;
+          for (let p = k.defOff[iy]!; p < k.defOff[iy + 1]!; p++) if (k.defUnits[p] === u) { writes = true; break; }
+          if (writes) { producers.add(y); break; }
+        }
+      }
+      for (const y of producers) {
         const iy = rg.nodes[y]!;
-        if (y === x || k.mem[iy] || y > x) continue;
+        if (k.mem[iy]) continue;
         const cons = rawConsumers(k, r, y);
         if (cons.length !== 1 || cons[0] !== x || liveOutAny(k, r, iy) || !readsAsAddress(k, iy, i)) continue;
         const d = Math.abs(now - pos[y]!);
@@ -127,21 +138,25 @@ export function moveWarnings(k: ScheduleKernel, s: ScheduleState, r: number, mov
         if (d > ADDRESS_FAR && d > d0) add('address-far', 'warn', `${k.tags[iy]} computes the address of ${tag}, its only use, now ${d} instructions away (was ${d0})`);
       }
     }
-    // mfma-chain-adjacent
-    if (k.insns[i]!.info.cls === 'mfma') {
-      for (const nb of [now - 1, now + 1]) {
-        if (nb < 0 || nb >= order.length) continue;
-        const y = order[nb]!;
-        const iy = rg.nodes[y]!;
-        if (k.insns[iy]!.info.cls !== 'mfma') continue;
-        const [p, c] = nb < now ? [y, x] : [x, y];
-        if (!rawConsumers(k, r, p).includes(c)) continue;
-        if (Math.abs(posBefore[p]! - posBefore[c]!) === 1) continue;
-        const ip = rg.nodes[p]!;
-        const passes = k.insns[ip]!.info.mfma?.passes ?? 0;
-        add('mfma-chain-adjacent', 'warn', `${k.tags[rg.nodes[c]!]} now follows ${k.tags[ip]} directly and reads its result: it waits for all ${passes} passes`);
-      }
-    }
+  }
+  // mfma-chain-adjacent: pairs of neighbours in the span the command changed that are new
+  let lo = order.length;
+  let hi = -1;
+  for (const i of moved) {
+    const x = k.localOf[i]!;
+    lo = Math.min(lo, posBefore[x]!, pos[x]!);
+    hi = Math.max(hi, posBefore[x]!, pos[x]!);
+  }
+  for (let p = Math.max(0, lo - 1); p <= hi && p + 1 < order.length; p++) {
+    const a = order[p]!;
+    const c = order[p + 1]!;
+    const ia = rg.nodes[a]!;
+    const ic = rg.nodes[c]!;
+    if (k.insns[ia]!.info.cls !== 'mfma' || k.insns[ic]!.info.cls !== 'mfma') continue;
+    if (posBefore[c]! - posBefore[a]! === 1) continue;
+    if (!rawConsumers(k, r, a).includes(c)) continue;
+    const passes = k.insns[ia]!.info.mfma?.passes ?? 0;
+    add('mfma-chain-adjacent', 'warn', `${k.tags[ic]} now follows ${k.tags[ia]} directly and reads its result: it waits for all ${passes} passes`);
   }
   if (ev && metricsBefore) {
     const after = ev.evaluate(s);

@@ -27,6 +27,7 @@ export type MfmaConsumer = (typeof MFMA_CONSUMERS)[number];
 export const PARAM_DOCS = {
   'slot': 'cycles of one issue slot: a wave64 instruction on a SIMD16 (also one wait state and one s_nop count)',
   'salu': 'SALU issue and result latency',
+  'issue.twoDword': 'extra issue cycles of a 2-dword instruction (VOP3/VOP3P/SDWA/DPP, memory, SMEM, or a 32-bit literal)',
   'salu.long': 'issue of s_*_saveexec_b64 and s_setreg*: the wave\'s next issue waits this long',
   'smem.issue.x4': 'scalar-memory pipe occupancy for up to 4 dwords',
   'smem.issue.x8': 'scalar-memory pipe occupancy for 8 dwords',
@@ -145,6 +146,8 @@ function common(t: TargetName): Omit<Table, MfmaParamKey> {
   return {
     'slot': s(4, `${GCN} "Preliminary explanations" (almost all instructions take 4 cycles); ${HZ} §1 (one instruction = one wait state); ${WIKI} §3 (four SIMD16 units, wave64)`),
     'salu': s(4, `${GCN} "SOP2/SOPK/SOP1/SOPC Instruction timings" (4 cycles); ${MCA}: s_add_u32 1 slot`),
+    'issue.twoDword': s(0, `estimate: 0. ${GCN} "Preliminary explanations" and "Instruction alignment": a 2-dword instruction "can require" 4 extra cycles depending on where it falls in a 32-byte fetch block (stated for GCN 1.0/1.1)`,
+      'the model does not track code addresses, so no penalty is charged by default; set 4 to charge every 2-dword instruction (an upper bound of the reference rule)'),
     'salu.long': s(8, `${GCN} "SOP1" (S_*_SAVEEXEC_B64 8 cycles) and "SOPK" (S_SETREG_B32 8 cycles)`),
     'smem.issue.x4': s(4, `${GCN} "SMRD Instruction timings" (S_LOAD_DWORD..X4 4 cycles)`),
     'smem.issue.x8': s(8, `${GCN} "SMRD Instruction timings" (S_LOAD_DWORDX8 8 cycles)`),

@@ -83,6 +83,12 @@ export interface WaitJudgement {
   fence?: FenceKind;
   /** No path from the kernel entry reaches it (not judged). */
   unreachable: boolean;
+  /**
+   * fence: orders memory for others (never judged); needed: no weaker value is safe (or a
+   * missing wait right after it will be merged into it); redundant: nothing it names can be
+   * outstanding; too-strong: `weakest` is weaker on some counter (NO_WAIT everywhere: not
+   * needed at all); unreachable: no path from the entry reaches it.
+   */
   verdict: 'fence' | 'needed' | 'redundant' | 'too-strong' | 'unreachable';
 }
 
@@ -98,6 +104,8 @@ export interface WaitInsertion {
 interface NeedDetail {
   c: number;
   value: number;
+  /** Same-class operations issued after the producer (when the value is a count). */
+  younger?: number;
   reason: NeedReason;
   producer: number;
   units: number[];
@@ -193,7 +201,7 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
     const cur = needD[c];
     if (v < needV[c]!) {
       needV[c] = v;
-      needD[c] = { c, value: v, reason, producer: e.p, units: [unit], cls };
+      needD[c] = { c, value: v, reason, producer: e.p, units: [unit], cls, younger: y };
     } else if (cur && v === needV[c] && cur.producer === e.p && cur.reason === reason) {
       cur.units.push(unit);
     }
@@ -287,32 +295,32 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
       needV[EXP] = 0;
       needD[EXP] = { c: EXP, value: 0, reason: 'exec', producer: -1, units: [], cls: -1 };
     }
-    if ((kind === K_BARRIER && !backOff) || kind === K_RETURN) needAll(st, kind === K_RETURN ? 'return' : 'barrier');
+    if ((kind === K_BARRIER && !backOff) || (kind === K_RETURN && callable)) needAll(st, kind === K_RETURN ? 'return' : 'barrier');
 
     // inserted waits
     for (let c = 0; c < 3; c++) {
       if (needV[c] === INF) continue;
-      if (report) recordMissing(st, i, needD[c]!);
+      if (report) recordMissing(i, needD[c]!);
       applyWait(st, c, needV[c]!, -1);
     }
     if (st.sh) {
       for (const u of f.uses) chargeShadows(st, u, false, f.d16Load && f.defs.includes(u));
       for (const u of f.defs) { chargeShadows(st, u, true, f.vmemLoad); st.dropShadowsOfUnit(u); }
       if (f.lds) chargeShadows(st, LDS_MEM, false, false);
-      if ((kind === K_BARRIER && !backOff) || kind === K_RETURN) chargeAllShadows(st);
+      if ((kind === K_BARRIER && !backOff) || (kind === K_RETURN && callable)) chargeAllShadows(st);
     }
     if (kind === K_CALL) { st.clearAll(); return; }
     for (const is of f.issues) st.issue(is.cls, is.inc, i, is.units, capC);
   };
 
-  const recordMissing = (st: WState, i: number, d: NeedDetail) => {
+  const recordMissing = (i: number, d: NeedDetail) => {
     let ins = insert.get(i);
     if (!ins) { ins = [INF, INF, INF]; insert.set(i, ins); }
     if (d.value < ins[d.c]!) ins[d.c] = d.value;
     // one finding per instruction and counter: the strongest need over the path partitions
     const key = i * 3 + d.c;
     const old = missingAt.get(key);
-    if (!old || d.value < old.required!) missingAt.set(key, missingFinding(ctx, fx, i, d, st, max));
+    if (!old || d.value < old.required!) missingAt.set(key, missingFinding(ctx, fx, i, d, max));
   };
 
   // ---- fixed point over path partitions (paths.ts) ----
@@ -328,7 +336,6 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
   if (callable) { entry.wild = 7; entry.pendC.set(capC); }
 
   const runBlock = (b: number, part: Part): Part => {
-    if (process.env["WSTAT"]) { (globalThis as any).__rb = ((globalThis as any).__rb ?? 0) + 1; (globalThis as any).__ri = ((globalThis as any).__ri ?? 0) + cfg.blocks[b]!.end - cfg.blocks[b]!.start; (globalThis as any).__ent = ((globalThis as any).__ent ?? 0) + part.st.ent.size; (globalThis as any).__sh = ((globalThis as any).__sh ?? 0) + (part.st.sh?.size ?? 0); }
     const blk = cfg.blocks[b]!;
     const st = part.st.clone();
     let facts = part.facts;
@@ -363,7 +370,8 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
     for (const [k2, p] of parts) {
       if (!sameCore(p.st, st, capY)) continue;
       const common = commonFacts(p.facts, facts);
-      joinInto(p.st, st, capY);
+      const grew = joinInto(p.st, st, capY);
+      if (!grew && common.length === p.facts.length) return false;
       p.facts = common;
       p.dirty = true;
       parts.delete(k2);
@@ -391,7 +399,6 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
 
   const liveFacts = (s: number, facts: Fact[]): Fact[] => {
     let keep = true;
-    if (process.env["NOLIVE"]) return facts;
     for (const f of facts) if (!live.get(f.key)![s]) { keep = false; break; }
     return keep ? facts : facts.filter((f) => live.get(f.key)![s]);
   };
@@ -410,6 +417,24 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
     return out;
   };
 
+  /** Merge every block's path classes (a safety net against pathological path counts). */
+  const collapseAll = () => {
+    for (let b = 0; b < nb; b++) {
+      const parts = inParts[b];
+      if (!parts || collapsed[b]) continue;
+      let common: Fact[] | undefined;
+      const merged = new WState(judge);
+      for (const p of parts.values()) {
+        common = common ? commonFacts(common, p.facts) : p.facts;
+        joinInto(merged, p.st, capY);
+      }
+      parts.clear();
+      parts.set('', { facts: common ?? [], st: merged, dirty: true });
+      collapsed[b] = 1;
+    }
+  };
+  let budget = 64 * nb + 4096;
+
   const solve = () => {
     // worklist ordered by reverse post-order rank
     const queued = new Uint8Array(nb);
@@ -427,6 +452,7 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
       for (const part of [...inParts[b]!.values()]) {
         if (!part.dirty) continue;
         part.dirty = false;
+        if (--budget === 0) { collapseAll(); for (let x = 0; x < nb; x++) if (inParts[x]) push(x); }
         const out = runBlock(b, part);
         for (const [s, facts] of successors(b, out.facts)) if (joinIntoBlock(s, facts, out.st)) push(s);
       }
@@ -447,11 +473,6 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
   }
 
   // ---- reporting pass ----
-  if (process.env['WSTAT']) {
-    const sizes = inParts.map((m) => m?.size ?? 0);
-    console.log('collapsed at', [...collapsed].map((x, i) => (x ? i : -1)).filter((x) => x >= 0).join(','));
-    console.log('partitions total', sizes.reduce((a, b) => a + b, 0), 'max', Math.max(...sizes), 'collapsed', collapsed.reduce((a, b) => a + b, 0));
-  }
   report = true;
   for (let b = 0; b < nb; b++) for (const part of inParts[b]!.values()) runBlock(b, part);
   const missing = [...missingAt.values()].sort((a, b) => a.insn - b.insn);
@@ -467,6 +488,12 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
   const judgements: WaitJudgement[] = [];
   if (judge) {
     const fences = positionalFences(ctx, fx);
+    // waits right before an instruction that needs a stronger wait: the fix merges into them
+    const merged = new Set<number>();
+    for (const before of insert.keys()) {
+      const b = cfg.blocks[cfg.blockOf[before]!]!;
+      for (let j = before - 1; j >= b.start && (fx[j]!.kind === K_WAIT || fx[j]!.kind === K_NOP); j--) if (fx[j]!.kind === K_WAIT) merged.add(j);
+    }
     for (let i = 0; i < fx.length; i++) {
       const f = fx[i]!;
       if (f.kind !== K_WAIT || skip?.has(i)) continue;
@@ -484,6 +511,7 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
       let verdict: WaitJudgement['verdict'];
       if (unreachable) verdict = 'unreachable';
       else if (fence) verdict = 'fence';
+      else if (merged.has(i)) verdict = 'needed';
       else if (!effect.some((e) => e)) verdict = 'redundant';
       else if ([0, 1, 2].some((c) => effect[c] && values[c]! < weakest[c]!)) verdict = 'too-strong';
       else verdict = 'needed';
@@ -567,11 +595,7 @@ export function waitsRightBefore(ctx: KernelContext, fx: InsnFx[], i: number): C
   return out;
 }
 
-function describe(ctx: KernelContext, i: number): string {
-  return ctx.insns[i]!.insn.mnemonic;
-}
-
-function missingFinding(ctx: KernelContext, fx: InsnFx[], i: number, d: NeedDetail, st: WState, max: readonly number[]): Finding {
+function missingFinding(ctx: KernelContext, fx: InsnFx[], i: number, d: NeedDetail, max: readonly number[]): Finding {
   const insn = ctx.insns[i]!.insn;
   const cname = COUNTER_NAMES[d.c];
   const present = waitsRightBefore(ctx, fx, i);
@@ -621,9 +645,10 @@ function missingFinding(ctx: KernelContext, fx: InsnFx[], i: number, d: NeedDeta
     }
   }
   message += `: needs ${cname}(${d.value}), present: ${presentText}`;
-  void st;
+  if (d.younger !== undefined && CLASS_IN_ORDER[d.cls] && d.younger >= max[d.c]!) {
+    message += ` (${d.younger} later operations count on ${cname}, but ${cname}(${max[d.c]}) is the counter's maximum and does not wait: ${max[d.c]! - 1} is the weakest value that does)`;
+  }
   const fix = { kind: 'waitcnt' as const, before: i, [cname]: d.value };
   return { rule, severity: 'error', message, loc: insn.loc, insn: i, required: d.value, actual, related, fix, source };
 }
 
-export { describe };

@@ -79,6 +79,32 @@ function isVop3pDstSel(ctx: KernelContext, byLine: Map<number, number>, nopLine:
   return !!dst && cf.ops.some((o) => overlaps(o.lo, o.hi, dst.lo, dst.hi));
 }
 
+/**
+ * gfx942/950: the consumer reads, as a lane mask or carry-in (v_cndmask select, v_addc/v_subb
+ * carry-in, the implicit VCC of e32 forms), SGPRs that the VALU just before the s_nop wrote.
+ * The ISA needs 0 there (CDNA3 Table 11 Case 18); LLVM pads 2.
+ */
+function isMaskCarryInRead(ctx: KernelContext, byLine: Map<number, number>, nopLine: number, consumerLine: number): boolean {
+  if (!ctx.target.has('gfx940-insts')) return false;
+  const c = byLine.get(consumerLine);
+  if (c === undefined) return false;
+  const cons = ctx.insns[c]!;
+  const maskUnits = new Set<number>();
+  for (const o of cons.operands) if (o.use && (o.role === 'mask' || o.role === 'carryIn')) for (const u of o.units) maskUnits.add(u);
+  for (const u of cons.implicitUses) if (u === 106 || u === 107) maskUnits.add(u);
+  const constantUnits = new Set<number>();
+  for (const o of cons.operands) if (o.use && o.role !== 'mask' && o.role !== 'carryIn') for (const u of o.units) if (u < 128) constantUnits.add(u);
+  // The nearest writer of those units among the two instructions before the s_nop (the rule's W is 2) must be a VALU.
+  const before = [...byLine].filter(([line]) => line < nopLine).sort((a, b) => b[0] - a[0]).slice(0, 2);
+  for (const [, i] of before) {
+    const p = ctx.insns[i]!;
+    const hit = p.defs.some((u) => maskUnits.has(u));
+    if (p.defs.some((u) => constantUnits.has(u))) return false;
+    if (hit) return p.info.cls === 'valu';
+  }
+  return false;
+}
+
 let builds: KernelBuild[] = [];
 
 test('kernels are built with LLVM 22', async () => {
@@ -141,6 +167,7 @@ test('hazards on the clang kernels', () => {
         for (const c of ctxs) {
           const lines = new Map(c.insns.map((ri, i) => [ri.insn.loc.line, i] as [number, number]));
           if (lines.has(line) && isVop3pDstSel(c, lines, nopLine, line)) category = 'vop3p-op-sel-hi-dst-sel';
+          else if (lines.has(line) && isMaskCarryInRead(c, lines, nopLine, line)) category = 'carry-in-mask-read';
         }
       }
       if (category) { fig.excepted++; bump(gotMiss, key(b.name, b.target, category)); continue; }

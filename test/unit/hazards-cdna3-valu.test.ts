@@ -1,6 +1,6 @@
 /**
  * gfx942/gfx950 VALU forwarding rules: valu-sgpr-write-valu-read (2),
- * valu-sgpr-write-valu-mask-read (2, ISA 0 for carry-in), valu-exec-write-rwlane (4),
+ * (a mask or carry-in read needs 0: CDNA3 Table 11 Case 18), valu-exec-write-rwlane (4),
  * valu-vgpr-write-readlane-src0 (1), dst-sel-forwarding (1), trans-write-valu-read (1).
  * None of them exists before gfx940.
  */
@@ -15,10 +15,16 @@ const CASES: Case[] = [
     asm: 'v_readfirstlane_b32 s0, v0\ns_nop 0\nv_add_u32 v1, s0, v2' },
   { name: 'not before gfx940', arch: 'gfx90a', rule: 'valu-sgpr-write-valu-read',
     asm: 'v_readfirstlane_b32 s0, v0\nv_add_u32 v1, s0, v2' },
-  { name: 'v_cndmask select written by a VOPC', arch: 'gfx942', rule: 'valu-sgpr-write-valu-mask-read', required: 2, actual: 0,
+  { name: 'v_cndmask select written by a VOPC: a lane-mask read needs 0', arch: 'gfx942', rule: 'valu-sgpr-write-valu-read',
     asm: 'v_cmp_eq_u32_e64 s[0:1], v0, v1\nv_cndmask_b32_e64 v2, v3, v4, s[0:1]' },
-  { name: 'carry-in VCC', arch: 'gfx950', rule: 'valu-sgpr-write-valu-mask-read', required: 2, actual: 0,
+  { name: 'carry-in VCC needs 0', arch: 'gfx950', rule: 'valu-sgpr-write-valu-read',
     asm: 'v_add_co_u32 v0, vcc, v1, v2\nv_addc_co_u32 v3, vcc, v4, v5, vcc' },
+  { name: 'VCC read as a constant operand needs 2', arch: 'gfx942', rule: 'valu-sgpr-write-valu-read', required: 2, actual: 0,
+    asm: 'v_cmp_eq_u32 vcc, v0, v1\nv_add_u32 v3, vcc_lo, v4' },
+  { name: 'an SALU overwrite of EXEC between v_cmpx and v_readfirstlane ends the hazard', arch: 'gfx942', rule: 'valu-exec-write-rwlane',
+    asm: 'v_cmpx_eq_u32 vcc, v0, v1\ns_mov_b64 exec, -1\nv_readfirstlane_b32 s0, v2' },
+  { name: 'an SALU write of half of EXEC does not', arch: 'gfx942', rule: 'valu-exec-write-rwlane', required: 4, actual: 1,
+    asm: 'v_cmpx_eq_u32 vcc, v0, v1\ns_mov_b32 exec_lo, -1\nv_readfirstlane_b32 s0, v2' },
   { name: 'v_cmpx then v_readfirstlane', arch: 'gfx942', rule: 'valu-exec-write-rwlane', required: 4, actual: 0,
     asm: 'v_cmpx_eq_u32 vcc, v0, v1\nv_readfirstlane_b32 s0, v2' },
   { name: 'v_cmpx then v_writelane, 3 present', arch: 'gfx950', rule: 'valu-exec-write-rwlane', required: 4, actual: 3,

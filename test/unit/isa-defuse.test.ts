@@ -113,7 +113,7 @@ rows('VALU: VOP1/VOP2/VOP3, MODE for floating point, tied destinations', [
   ['v_fma_mix_f32 v0, v1, v2, v3', 'gfx906', 'v0', 'v1 v2 v3 exec mode'],
   ['v_swap_b32 v0, v1', 'gfx942', 'v0 v1', 'v0 v1 exec'],
   ['v_permlane32_swap_b32 v0, v1', 'gfx950', 'v0 v1', 'v0 v1 exec'],
-  ['v_nop', 'gfx942', '', ''],
+  ['v_nop', 'gfx942', '', 'exec'],
   ['v_mov_b32 v0, src_shared_base', 'gfx942', 'v0', 'exec'],
 ]);
 
@@ -155,6 +155,10 @@ rows('DPP and SDWA: kept destination bits are read', [
   ['v_mov_b32_sdwa v0, v1 dst_sel:WORD_1 dst_unused:UNUSED_PAD', 'gfx942', 'v0', 'v1 exec'],
   ['v_mov_b32_sdwa v0, v1 dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:WORD_1', 'gfx942', 'v0', 'v1 exec'],
   ['v_add_u16_sdwa v0, v1, v2 dst_sel:BYTE_0 dst_unused:UNUSED_PRESERVE', 'gfx906', 'v0', 'v0 v1 v2 exec'],
+  // VOP3 op_sel: the last bit selects the high half of vdst; the low half is kept
+  ['v_mad_u16 v0, v1, v2, v3 op_sel:[1,1,0,1]', 'gfx942', 'v0', 'v0 v1 v2 v3 exec'],
+  ['v_mad_u16 v0, v1, v2, v3 op_sel:[1,1,0,0]', 'gfx942', 'v0', 'v1 v2 v3 exec'],
+  ['v_pk_add_f16 v0, v1, v2 op_sel:[1,0] op_sel_hi:[0,1]', 'gfx942', 'v0', 'v1 v2 exec mode'],
 ]);
 
 rows('MAI: accvgpr moves, MFMA (srcC read), SMFMAC (vdst read as C, index operand)', [

@@ -44,6 +44,7 @@ const ROWS: Row[] = [
   ['exp mrt0 v0, v0, v0, v0', 'gfx942', /'exp' is not available on gfx942/],
   ['ds_add_u32 v0, v1 gds', 'gfx90a', /the gds modifier is not available on gfx90a/],
   ['v_pk_fma_f32 v[0:1], v[2:3], v[4:5], v[6:7]', 'gfx908', /not available on gfx908 \(needs packed-fp32\)/],
+  ['global_atomic_add_f32 v0, v[0:1], v2, off glc', 'gfx908', /'global_atomic_add_f32' with a return value is not available on gfx908 \(needs atomic-fadd-rtn\)/],
   // operand kind and width
   ['global_load_dwordx4 v[0:1], v[2:3], off', 'gfx942', /invalid operand for instruction: vdst of 'global_load_dwordx4' is 4 registers wide, 'v\[0:1\]' is 2/],
   ['global_load_dword v0, v2, off', 'gfx942', /invalid operand for instruction: vaddr of 'global_load_dword' is 2 registers wide/],

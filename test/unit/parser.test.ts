@@ -123,6 +123,20 @@ test('operands without commas; greedy expressions; modifiers', () => {
   assert.deepEqual((r.operands[2] as { symbols: string[] }).symbols, ['sym@rel32@lo']);
 });
 
+test('a16 is AGPR 16 except on image instructions; symbolic format lists', () => {
+  const a = insn('v_accvgpr_write_b32 a16, v0');
+  assert.equal(reg(a, 0).first, AGPR_BASE + 16);
+  assert.equal(a.modifiers.length, 0);
+  const b = insn('image_load v[0:3], v[4:5], s[8:15] dmask:0xf a16');
+  assert.deepEqual(b.modifiers.map((m) => m.name), ['dmask', 'a16']);
+  const c = insn('buffer_store_dword v1, off, s[4:7], 0 format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT]');
+  assert.equal(c.modifiers[0]!.name, 'format');
+  assert.equal(c.modifiers[0]!.list, undefined);
+  assert.throws(() => insn('v_dot2_f32_f16 v0, v1, v2, v3 op_sel:[,0]'), /unknown token/);
+  assert.throws(() => insn('v_dot2_f32_f16 v0, v1, v2, v3 op_sel:[0,2]'), /invalid op_sel value/);
+  assert.throws(() => insn('v_dot2_f32_f16 v0, v1, v2, v3 op_sel:0'), /left square bracket/);
+});
+
 test('s_waitcnt in every spelling', () => {
   const w = (t: string) => insn(t).operands[0] as { vmcnt?: number; expcnt?: number; lgkmcnt?: number };
   assert.deepEqual([w('s_waitcnt 0').vmcnt, w('s_waitcnt 0').lgkmcnt, w('s_waitcnt 0').expcnt], [0, 0, 0]);

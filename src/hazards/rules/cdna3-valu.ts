@@ -2,8 +2,7 @@
  * gfx942/gfx950 VALU forwarding hazards (feature 'gfx940-insts'; LLVM's hasVDecCoExecHazard,
  * hasDstSelForwardingHazard, hasTransForwardingHazard):
  *   - a VALU writes an SGPR/VCC/EXEC/M0 that a VALU reads as a constant: 2
- *   - ... that a VALU reads as a lane mask or carry-in (v_cndmask select, v_addc carry-in, VCC
- *     read implicitly): 2 (LLVM; the ISA says 0 for carry-in: a separate rule id)
+ *   - (a lane-mask or carry-in read needs 0 per the ISA: see NOT_CHECKED in rules/index.ts)
  *   - a VALU writes EXEC, then v_readlane/v_readfirstlane/v_writelane: 4
  *   - a VALU writes a VGPR that v_readlane/v_readfirstlane reads as src0: 1
  *   - a VALU writes its result at a shifted bit position (SDWA dst_sel, op_sel dst, FP8 byte
@@ -23,19 +22,13 @@ const SGPR_FACT: WaitStateFact = {
   w: all(2, CDNA3_UP),
   source: `${REF.hazards} §2.1 row 12 (checkVALUHazards, hasVDecCoExecHazard); ${REF.cdna3} Table 11 Case 18; ${REF.cdna4} Table 11`,
 };
-const MASK_FACT: WaitStateFact = {
-  what: 'VALU writes SGPR/VCC -> VALU reads it as a lane mask or carry-in (v_cndmask select, v_addc/v_subb carry-in, implicit VCC)',
-  w: all(2, CDNA3_UP),
-  source: `${REF.hazards} §2.1 row 12 and §2.7; ${REF.cdna3} Table 11 Case 18 ("VALU reads SGPR as carry-in: 0")`,
-  note: `${REF.cdna3} Case 18 and rocRoller (facts §5.2) need 0 for a carry-in read; LLVM applies 2 to every explicit SGPR `
-    + 'operand and every read of VCC. The references disagree: 2 (safe) is used. A v_cndmask select is read per lane like a carry-in; '
-    + 'this rule is kept apart from the constant-read rule so the two can be told apart.',
-};
 const EXEC_RWLANE_FACT: WaitStateFact = {
   what: 'VALU writes EXEC -> v_readlane/v_readfirstlane/v_writelane',
   w: all(4, CDNA3_UP),
   source: `${REF.hazards} §2.1 row 13; ${REF.cdna3} Table 11 Case 18 (v_cmpx rows); ${REF.cdna4} Table 11`,
-  note: 'A later SALU write of EXEC in between does not end the hazard (as in LLVM, which ignores intervening writes).',
+  note: 'The hazard is about the VALU-written EXEC value: when a non-VALU instruction (s_mov_b64 exec, ...) overwrites all of EXEC '
+    + 'between the producer and the consumer in the same block, the consumer reads that value instead and the hazard ends. '
+    + 'LLVM ignores intervening writes and pads anyway (stricter); AMD\'s gfx942 Tensile kernels rely on the overwrite.',
 };
 const READLANE_FACT: WaitStateFact = {
   what: 'VALU writes VGPR -> v_readlane/v_readfirstlane reads it as src0',
@@ -67,18 +60,6 @@ function constantReads(c: InsnFacts): number[] {
   return out;
 }
 
-/** Scalar units a VALU reads as a lane mask or carry-in, plus VCC however it is read. */
-function maskReads(c: InsnFacts): number[] {
-  const out: number[] = [];
-  for (const o of c.ops) {
-    if (!o.use || o.lo >= 128 || (o.role !== 'mask' && o.role !== 'carryIn')) continue;
-    for (let u = o.lo; u < o.hi; u++) if (!out.includes(u)) out.push(u);
-  }
-  const uses = c.uses;
-  for (const u of [VCC_LO, VCC_HI]) if (uses.includes(u) && !out.includes(u)) out.push(u);
-  return out;
-}
-
 export const valuSgprWriteValuRead: HazardRule = {
   id: 'valu-sgpr-write-valu-read',
   present: (h) => h.has(...P.valuSdef),
@@ -98,27 +79,19 @@ export const valuSgprWriteValuRead: HazardRule = {
   },
 };
 
-export const valuSgprWriteValuMaskRead: HazardRule = {
-  id: 'valu-sgpr-write-valu-mask-read',
-  present: (h) => h.has(...P.valuSdef),
-  description: 'A VALU reads as lane mask or carry-in (or reads VCC) an SGPR that a VALU wrote less than 2 wait states before.',
-  appliesTo: gfx940,
-  source: MASK_FACT.source,
-  facts: [MASK_FACT],
-  check(h, i) {
-    const c = h.f[i]!;
-    if (!c.valu) return undefined;
-    let any = false;
-    for (const u of c.uses) if (u < 128 && u !== EXEC_LO && u !== EXEC_HI) { any = true; break; }
-    if (!any) return undefined;
-    const reads = maskReads(c).filter((u) => !constantReads(c).includes(u));
-    if (reads.length === 0) return undefined;
-    return scalarRaw(h, i, reads, 2, MASK_FACT, ...P.valuSdef, 'reads as mask/carry-in');
-  },
-};
-
 function isRwLane(n: string): boolean {
   return n === 'v_readlane_b32' || n === 'v_readfirstlane_b32' || n === 'v_writelane_b32';
+}
+
+/** A non-VALU instruction writes all of EXEC strictly between producer j and consumer i, all in one block. */
+function execOverwrittenBetween(h: { f: readonly InsnFacts[]; ctx: { cfg: { blockOf: Int32Array } } }, j: number, i: number): boolean {
+  const blockOf = h.ctx.cfg.blockOf;
+  if (j >= i || blockOf[j] !== blockOf[i]) return false;
+  for (let k = j + 1; k < i; k++) {
+    const f = h.f[k]!;
+    if (!f.valu && f.sdefs.includes(EXEC_LO) && f.sdefs.includes(EXEC_HI)) return true;
+  }
+  return false;
 }
 
 export const valuExecWriteRwLane: HazardRule = {
@@ -130,7 +103,8 @@ export const valuExecWriteRwLane: HazardRule = {
   facts: [EXEC_RWLANE_FACT],
   check(h, i) {
     if (!isRwLane(h.f[i]!.name)) return undefined;
-    return scalarRaw(h, i, [EXEC_LO, EXEC_HI], 4, EXEC_RWLANE_FACT, ...P.valuExec, 'depends on');
+    const needs = scalarRaw(h, i, [EXEC_LO, EXEC_HI], 4, EXEC_RWLANE_FACT, ...P.valuExec, 'depends on');
+    return needs.filter((n) => !execOverwrittenBetween(h, n.producer, i));
   },
 };
 

@@ -16,16 +16,15 @@ import type { Target } from '../../targets/types.js';
 import type { HazardContext, InsnFacts, OpRange } from '../context.js';
 import { overlaps } from '../context.js';
 import type { Generation, HazardRule, Need, WaitStateFact } from '../types.js';
-import { maxWaitOf, waitOf } from '../types.js';
-import { all, CDNA2_UP, CDNA3_UP, mfmaNote, need, REF, vecUses } from './util.js';
+import { waitOf } from '../types.js';
+import { all, CDNA2_UP, mfmaNote, need, REF, scalarRaw, vecUses } from './util.js';
 import { EXEC_HI, EXEC_LO, VGPR_BASE, AGPR_BASE, rangeName } from '../../isa/registers.js';
-import { scalarRaw } from './util.js';
 
 const H = REF.hazards;
 const C3 = REF.cdna3;
 const T37 = `${C3} Table 37`;
 
-/** N+k per pass count for the generations given. */
+/** A table of wait states per producer pass count, per generation. */
 function passTable(entries: Partial<Record<Generation, Record<number, number>>>): Partial<Record<Generation, Record<number, number>>> {
   return entries;
 }
@@ -496,5 +495,3 @@ export const MFMA_RULES: readonly HazardRule[] = [
   mfmaSrcCReadOverwrite,
 ];
 
-export { maxWaitOf };
-void CDNA3_UP;

@@ -32,16 +32,8 @@ const ANY_WRITER: WaitStateFact = {
 };
 
 /** The data range of a store whose data is wider than 64 bits, or undefined. */
-function wideStoreData(p: InsnFacts): { lo: number; hi: number; sgprOffset: boolean; buffer: boolean } | undefined {
-  if (!p.vmem || p.ldsDma) return undefined;
-  const mem = p.ri.info.mem;
-  if (!mem || (mem.op !== 'store' && mem.op !== 'atomic' && mem.op !== 'atomic-rtn')) return undefined;
-  const data = p.ops.find((o) => o.role === 'vdata');
-  if (!data || data.hi - data.lo <= 2) return undefined;
-  const enc = p.ri.info.encoding;
-  const buffer = enc === 'mubuf' || enc === 'mtbuf';
-  const soff = p.ops.find((o) => o.role === 'soffset');
-  return { lo: data.lo, hi: data.hi, sgprOffset: buffer && !!soff && soff.lo < 128, buffer };
+function wideStoreData(p: InsnFacts) {
+  return p.wideStore;
 }
 
 function storeDataRule(id: string, valu: boolean): HazardRule {

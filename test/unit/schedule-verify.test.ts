@@ -1,0 +1,167 @@
+/**
+ * verify on hand-written pairs (legal reorders accepted, each kind of illegal one rejected), and
+ * the emitted text of a schedule: untouched lines byte-identical, moved lines with their
+ * comments, macro invocations written out expanded, waits re-derived, verified equivalent.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadText } from '../../src/load.js';
+import { verifyLoaded, formatVerify } from '../../src/verify/verify.js';
+import { pickKernel } from '../../src/schedule/kernel.js';
+import { ScheduleState, applyCommand, isFailure } from '../../src/schedule/state.js';
+import { parseCommand, type Command } from '../../src/schedule/commands.js';
+import { emitSchedule, reorderedText } from '../../src/schedule/emit.js';
+import { CHECKERS } from '../../src/check/checkers.js';
+import { resetMachinery } from '../../src/schedule/machinery.js';
+
+const HEAD = '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\n.text\n';
+const load = (body: string[], name = 'a.s') => loadText(HEAD + body.join('\n') + '\n', name);
+const verify = (a: string[], b: string[]) => verifyLoaded(load(a, 'orig.s'), load(b, 'sched.s'));
+
+const ORIGINAL = [
+  'k:',
+  '  v_mov_b32 v1, 1',
+  '  v_mov_b32 v2, 2',
+  '  v_add_u32 v3, v1, v2',
+  '  ds_write_b32 v0, v3',
+  '  ds_write_b32 v0, v1 offset:4',
+  '  v_mov_b32 v1, 7',
+  '  s_waitcnt lgkmcnt(0)',
+  '  s_barrier',
+  '  ds_read_b32 v4, v0',
+  '  v_mov_b32 v5, 5',
+  '  s_waitcnt lgkmcnt(0)',
+  '  v_add_u32 v6, v4, v5',
+  '  s_endpgm',
+];
+
+function permute(lines: string[], ...swaps: [number, number][]): string[] {
+  const out = lines.slice();
+  for (const [a, b] of swaps) { const t = out[a]!; out[a] = out[b]!; out[b] = t; }
+  return out;
+}
+
+test('verify: the identity and legal reorders are equivalent', () => {
+  assert.equal(verify(ORIGINAL, ORIGINAL).equivalent, true);
+  // v_mov_b32 v2 before v_mov_b32 v1; the two LDS writes to disjoint offsets of the same base
+  const legal = permute(ORIGINAL, [1, 2], [4, 5]);
+  const r = verify(ORIGINAL, legal);
+  assert.equal(r.equivalent, true, r.difference?.message);
+  assert.match(formatVerify(r, 'orig.s', 'sched.s'), /equivalent/);
+  // waits may differ (they are re-derived): the second wait earlier, an extra nop
+  const rewaited = permute(ORIGINAL, [10, 11]);
+  rewaited.splice(3, 0, '  s_nop 1');
+  assert.equal(verify(ORIGINAL, rewaited).equivalent, true, verify(ORIGINAL, rewaited).difference?.message);
+});
+
+test('verify rejects: RAW, WAR and WAW broken, with the lines in both files', () => {
+  let r = verify(ORIGINAL, permute(ORIGINAL, [2, 3])); // v_add_u32 before v_mov_b32 v2
+  assert.equal(r.equivalent, false);
+  assert.equal(r.difference!.kind, 'reaching-definition');
+  assert.match(r.difference!.message, /v_add_u32 \(orig\.s:6\) reads v2 from the value from before the region in the original but from .* in the scheduled|v_add_u32 .* reads v2 from v_mov_b32/);
+  assert.ok(r.difference!.original && r.difference!.scheduled);
+  r = verify(ORIGINAL, permute(ORIGINAL, [5, 6])); // v_mov_b32 v1, 7 before ds_write ... v1
+  assert.equal(r.difference!.kind, 'reaching-definition');
+  assert.match(r.difference!.message, /ds_write_b32 .* reads v1/);
+  const waw = ['k:', '  v_mov_b32 v1, 1', '  v_mov_b32 v1, 2', '  s_endpgm'];
+  r = verify(waw, permute(waw, [1, 2]));
+  assert.equal(r.difference!.kind, 'exit-definition');
+  assert.match(formatVerify(r, 'orig.s', 'sched.s'), /NOT equivalent.*exit-definition.*\n  at orig\.s:\d+ vs sched\.s:\d+/);
+});
+
+test('verify rejects: memory order, pinned instruction moved, region contents, completion before a barrier', () => {
+  const mem = ['k:', '  ds_write_b32 v0, v3', '  ds_read_b32 v4, v0', '  s_endpgm'];
+  let r = verify(mem, permute(mem, [1, 2]));
+  assert.equal(r.difference!.kind, 'memory-order');
+  assert.match(r.difference!.message, /may alias/);
+  // disjoint offsets from the same base may reorder
+  const disjoint = ['k:', '  ds_write_b32 v0, v3', '  ds_read_b32 v4, v0 offset:16', '  s_endpgm'];
+  assert.equal(verify(disjoint, permute(disjoint, [1, 2])).equivalent, true);
+  // the barrier moved up past the ds_write / instruction moved across the barrier
+  r = verify(ORIGINAL, permute(ORIGINAL, [8, 9]));
+  assert.equal(r.equivalent, false);
+  assert.ok(['anchor', 'region-contents'].includes(r.difference!.kind), r.difference!.kind);
+  r = verify(ORIGINAL, permute(ORIGINAL, [6, 7], [7, 8])); // v_mov_b32 v1, 7 moved below the barrier
+  assert.equal(r.difference!.kind, 'region-contents');
+  assert.match(r.difference!.message, /v_mov_b32/);
+  const p = ['k:', '  s_setprio 3', '  v_mov_b32 v1, 1', '  s_endpgm'];
+  r = verify(p, permute(p, [1, 2]));
+  assert.equal(r.difference!.kind, 'region-contents');
+  // the LDS write no longer complete at the barrier
+  const fence = ['k:', '  ds_write_b32 v0, v3', '  v_mov_b32 v9, 0', '  s_waitcnt lgkmcnt(0)', '  s_barrier', '  s_endpgm'];
+  r = verify(fence, ['k:', '  v_mov_b32 v9, 0', '  s_waitcnt lgkmcnt(0)', '  ds_write_b32 v0, v3', '  s_barrier', '  s_endpgm']);
+  assert.equal(r.difference!.kind, 'completion');
+  assert.match(r.difference!.message, /ds_write_b32 .* is complete before s_barrier/);
+});
+
+test('verify rejects a scheduled file that does not check clean', () => {
+  const fake = { name: 'test-fake', description: 'flags v_mov_b32 v9', run: (ctx: Parameters<(typeof CHECKERS)[number]['run']>[0]) => ctx.insns.flatMap((r, i) => (r.insn.text === 'v_mov_b32 v9, 0' ? [{ rule: 'fake', severity: 'error' as const, message: 'fake error', loc: r.insn.loc, insn: i, related: [] }] : [])) };
+  CHECKERS.push(fake);
+  try {
+    const a = ['k:', '  v_mov_b32 v9, 0', '  s_endpgm'];
+    const r = verify(a, a);
+    assert.equal(r.difference!.kind, 'check');
+    assert.match(r.difference!.message, /does not check clean: fake error/);
+  } finally {
+    CHECKERS.splice(CHECKERS.indexOf(fake), 1);
+    resetMachinery();
+  }
+});
+
+const cmd = (t: string): Command => parseCommand(t) as Command;
+
+test('emit: untouched lines byte-identical, moved lines keep their comments, waits re-derived', () => {
+  const text = [
+    '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"',
+    '.text',
+    'k:',
+    '  s_load_dword s4, s[0:1], 0x0   ; kernel argument',
+    '  ds_read_b32 v1, v0             // the first read',
+    '  // comment about the second read',
+    '  ds_read_b32 v2, v0 offset:4',
+    '  s_waitcnt lgkmcnt(0)',
+    '  v_add_u32 v3, v1, v2',
+    '  s_barrier',
+    '  v_mov_b32 v9, s4',
+    '  s_endpgm',
+    '',
+  ].join('\r\n');
+  const l = loadText(text, 'e.s');
+  const k = pickKernel(l);
+  const s = new ScheduleState(k);
+  assert.ok(!isFailure(applyCommand(s, cmd('swap ds_read_b32_0 ds_read_b32_1'))));
+  const stripped = reorderedText(s);
+  assert.ok(stripped.includes('  // comment about the second read\r\n  ds_read_b32 v2, v0 offset:4\r\n  ds_read_b32 v1, v0             // the first read\r\n'), stripped);
+  assert.ok(!stripped.includes('s_waitcnt lgkmcnt(0)\r\n  v_add'), 'the dependency wait is removed');
+  const e = emitSchedule(s);
+  assert.deepEqual(e.changedRegions, [0]);
+  // lines outside the region are byte-identical, CRLF kept
+  assert.ok(e.text.startsWith('.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\r\n.text\r\nk:\r\n  s_load_dword s4, s[0:1], 0x0   ; kernel argument\r\n'), e.text);
+  assert.ok(e.text.endsWith('  s_barrier\r\n  v_mov_b32 v9, s4\r\n  s_endpgm\r\n'), e.text);
+  assert.match(e.text, /ds_read_b32 v1, v0 {13}\/\/ the first read\r\n\s*s_waitcnt lgkmcnt\(0\)\r\n\s*v_add_u32 v3, v1, v2/);
+  const v = verifyLoaded(l, loadText(e.text, 'e2.s'));
+  assert.equal(v.equivalent, true, v.difference?.message);
+});
+
+test('emit: a macro invocation whose expansion is reordered is written out expanded', () => {
+  const text = HEAD + [
+    '.macro PAIR a, b',
+    '  v_mov_b32 v\\a, 1',
+    '  v_mov_b32 v\\b, 2',
+    '.endm',
+    'k:',
+    '  PAIR 1, 2',
+    '  v_add_u32 v3, v1, v2',
+    '  PAIR 5, 6',
+    '  s_endpgm',
+    '',
+  ].join('\n');
+  const l = loadText(text, 'm.s');
+  const k = pickKernel(l);
+  const s = new ScheduleState(k);
+  assert.ok(!isFailure(applyCommand(s, cmd('swap v_mov_b32_0 v_mov_b32_1'))));
+  const e = emitSchedule(s);
+  assert.match(e.text, /  \/\/ expanded from: PAIR 1, 2\n  v_mov_b32 v2, 2\n  v_mov_b32 v1, 1\n  v_add_u32 v3, v1, v2\n  PAIR 5, 6\n/);
+  const v = verifyLoaded(l, loadText(e.text, 'm2.s'));
+  assert.equal(v.equivalent, true, v.difference?.message);
+});

@@ -1,0 +1,160 @@
+/**
+ * Waitcnt across control flow: loops (back-edges), joins (pessimistic merge), correlated
+ * branches, s_barrier (full wait on targets without back-off barrier), calls, returns and
+ * function entry. Sources: hazards-and-waitcnt-facts.md §4.3 (CFG merge, fixed point) and §4.4
+ * (barriers, program end, calls); targets' 'back-off-barrier' feature (oracle probe).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { check, ctxOf, summary } from './waitcnt-helpers.js';
+import { minimalWaits, rederiveWaits } from '../../src/waitcnt/index.js';
+
+test('loop: a load at the bottom used at the top through the back-edge', () => {
+  assert.deepEqual(summary(check([
+    's_mov_b32 s4, 0',
+    'loop_top:',
+    'v_add_f32 v0, v1, v0',
+    'global_load_dword v1, v[2:3], off',
+    'global_load_dword v5, v[2:3], off',
+    's_add_u32 s4, s4, 1',
+    's_cmp_lt_u32 s4, 10',
+    's_cbranch_scc1 loop_top',
+    's_endpgm',
+  ])), ['3 waitcnt-missing vmcnt=1']);
+  // the wait inside the loop covers it; the loop reaches a fixed point
+  assert.deepEqual(check([
+    's_mov_b32 s4, 0',
+    'loop_top:',
+    's_waitcnt vmcnt(1)',
+    'v_add_f32 v0, v1, v0',
+    'global_load_dword v1, v[2:3], off',
+    'global_load_dword v5, v[2:3], off',
+    's_add_u32 s4, s4, 1',
+    's_cmp_lt_u32 s4, 10',
+    's_cbranch_scc1 loop_top',
+    's_endpgm',
+  ]), []);
+});
+
+test('loop: a load before the loop, used inside it', () => {
+  assert.deepEqual(summary(check([
+    'global_load_dword v1, v[2:3], off',
+    's_mov_b32 s4, 0',
+    'loop_top:',
+    'v_add_f32 v0, v1, v0',
+    'global_store_dword v[2:3], v0, off',
+    's_add_u32 s4, s4, 1',
+    's_cmp_lt_u32 s4, 10',
+    's_cbranch_scc1 loop_top',
+    's_endpgm',
+  ])), ['4 waitcnt-missing vmcnt=0']);
+});
+
+test('join: the pessimistic merge of the predecessors', () => {
+  // one side loads two more: the other side (fewer younger loads) decides the value
+  const lines = [
+    'global_load_dword v1, v[2:3], off',
+    's_cmp_eq_u32 s4, 0',
+    's_cbranch_scc1 other',
+    'global_load_dword v5, v[2:3], off',
+    'global_load_dword v6, v[2:3], off',
+    's_branch join',
+    'other:',
+    'global_load_dword v7, v[2:3], off',
+    'join:',
+    'v_mov_b32 v0, v1',
+  ];
+  assert.deepEqual(summary(check(lines)), ['10 waitcnt-missing vmcnt=1']);
+  // a load on one side only is still outstanding at the join
+  assert.deepEqual(summary(check([
+    's_cmp_eq_u32 s4, 0',
+    's_cbranch_scc1 join',
+    'ds_read_b32 v1, v0',
+    'join:',
+    'v_mov_b32 v2, v1',
+  ])), ['5 waitcnt-missing lgkmcnt=0']);
+  // waited for on one side only
+  assert.deepEqual(summary(check([
+    'ds_read_b32 v1, v0',
+    's_cmp_eq_u32 s4, 0',
+    's_cbranch_scc1 join',
+    's_waitcnt lgkmcnt(0)',
+    'join:',
+    'v_mov_b32 v2, v1',
+  ])), ['6 waitcnt-missing lgkmcnt=0']);
+});
+
+test('correlated branches: a second branch on the same unchanged comparison goes the same way', () => {
+  const body = (mid: string[]) => [
+    's_cmp_eq_u32 s4, 0',
+    's_cbranch_scc1 skip', // s4 == 0: no load
+    'global_load_dword v1, v[2:3], off',
+    'skip:',
+    ...mid,
+    's_cbranch_scc0 waited', // s4 != 0: the path with the load
+    'v_mov_b32 v0, v1', // only when s4 == 0: nothing is pending
+    's_endpgm',
+    'waited:',
+    's_waitcnt vmcnt(0)',
+    'v_mov_b32 v0, v1',
+    's_endpgm',
+  ];
+  assert.deepEqual(check(body(['s_cmp_eq_u32 s4, 0'])), []);
+  // the same test written as its negation (lg with the opposite branch sense)
+  assert.deepEqual(check(body(['s_cmp_lg_u32 s4, 0', 's_cmp_lg_u32 s4, 0', 's_nop 0']).map((l) => l === 's_cbranch_scc0 waited' ? 's_cbranch_scc1 waited' : l)), []);
+  // s4 written in between: the comparison may differ, the path with the load reaches the read
+  assert.deepEqual(summary(check(body(['s_add_u32 s4, s4, 1', 's_cmp_eq_u32 s4, 0']))), ['8 waitcnt-missing vmcnt=0']);
+});
+
+test('s_barrier: full wait required on gfx906/gfx908 (no back-off barrier), not on gfx90a+', () => {
+  const lines = [
+    'global_store_dword v[2:3], v1, off',
+    'ds_write_b32 v0, v1',
+    's_barrier',
+  ];
+  for (const arch of ['gfx906', 'gfx908']) {
+    const fs = check(lines, arch);
+    assert.deepEqual(summary(fs).sort(), ['3 waitcnt-fence lgkmcnt=0', '3 waitcnt-fence vmcnt=0'], arch);
+    assert.match(fs[0]!.message, /no back-off barrier/);
+    assert.match(fs[0]!.source!, /hazards-and-waitcnt-facts\.md §4\.4/);
+    assert.deepEqual(check(['global_store_dword v[2:3], v1, off', 'ds_write_b32 v0, v1', 's_waitcnt vmcnt(0) lgkmcnt(0)', 's_barrier'], arch), []);
+    assert.deepEqual(minimalWaits(ctxOf(lines, arch)), [{ before: 2, vmcnt: 0, lgkmcnt: 0 }]);
+  }
+  for (const arch of ['gfx90a', 'gfx942', 'gfx950']) assert.deepEqual(check(lines, arch), [], arch);
+});
+
+test('a call: its own operands are checked, afterwards every counter is zero', () => {
+  assert.deepEqual(summary(check([
+    's_load_dwordx2 s[16:17], s[0:1], 0x0',
+    'global_load_dword v1, v[2:3], off',
+    's_swappc_b64 s[30:31], s[16:17]',
+    'v_mov_b32 v0, v1',
+  ])), ['3 waitcnt-missing lgkmcnt=0']);
+});
+
+test('a callable function: full wait at entry and before the return', () => {
+  const head = ['.text', '.globl f', '.type f,@function', 'f:'];
+  const fs = check([...head, '  v_mov_b32 v0, v1', '  global_load_dword v1, v[2:3], off', '  s_setpc_b64 s[30:31]']);
+  assert.deepEqual(summary(fs), ['5 waitcnt-fence vmcnt=0', '5 waitcnt-fence lgkmcnt=0', '5 waitcnt-fence expcnt=0', '7 waitcnt-fence vmcnt=0']);
+  assert.match(fs[0]!.message, /first instruction of function f/);
+  assert.match(fs[3]!.message, /returns with memory operations outstanding/);
+  // as LLVM writes it: clean, and the two waits are fences
+  assert.deepEqual(check([...head, '  s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)', '  v_mov_b32 v0, v1',
+    '  global_load_dword v1, v[2:3], off', '  s_waitcnt vmcnt(0)', '  s_setpc_b64 s[30:31]']), []);
+});
+
+test('rederiveWaits: strip the dependency waits, keep fences, derive the waits again', () => {
+  const ctx = ctxOf([
+    'global_load_dword v1, v[2:3], off',
+    'global_load_dword v4, v[2:3], off',
+    's_waitcnt vmcnt(0)', // too strong: vmcnt(1) is enough
+    'v_mov_b32 v0, v1',
+    'ds_write_b32 v0, v4',
+    's_waitcnt lgkmcnt(0)', // fence (before the barrier)
+    's_barrier',
+    'v_mov_b32 v0, v4',
+  ]);
+  // the barrier fence stays; v4 is still pending after the stripped vmcnt(0) until the fence
+  // (which waits lgkmcnt only), so its read needs a wait of its own
+  assert.deepEqual(rederiveWaits(ctx), [{ before: 3, vmcnt: 1 }, { before: 4, vmcnt: 0 }]);
+});
