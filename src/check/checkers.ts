@@ -1,5 +1,7 @@
 /** The registry of checkers run by `check` (resources are always computed). */
 import type { Finding, KernelContext } from './types.js';
+import { checkHazards } from '../hazards/index.js';
+import { checkWaitcnt } from '../waitcnt/index.js';
 
 export interface Checker {
   name: string;
@@ -7,4 +9,7 @@ export interface Checker {
   run(ctx: KernelContext): Finding[];
 }
 
-export const CHECKERS: Checker[] = [];
+export const CHECKERS: Checker[] = [
+  { name: 'hazards', description: 'missing s_nop wait states (software hazard rules per target)', run: checkHazards },
+  { name: 'waitcnt', description: 'registers read before their memory operation returned; redundant and too-strong waits', run: checkWaitcnt },
+];

@@ -256,7 +256,7 @@ function classify(m: CycleModel, p: CycleParams, r: ResolvedInsn, i: number, nop
   let memLat = -1;
   switch (info.cls) {
     case 'salu':
-      if (/_saveexec_b64$/.test(base) || /^s_(and|or|xor|andn2|orn2|nand|nor|xnor)n?\d?_wrexec_b64$/.test(base)) { issue = v('salu.long'); lat = v('salu.long'); }
+      if (/_saveexec_b64$/.test(base)) { issue = v('salu.long'); lat = v('salu.long'); }
       issueTaken = issue;
       break;
     case 'other':

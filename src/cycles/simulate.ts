@@ -16,7 +16,7 @@ import { cycleEngineFor, lowerBoundOf, type LowerBound } from './estimate.js';
 import {
   type TraceRow, W_BARRIER, W_DEP, W_FULL, W_PIPE, W_PORT, W_WAIT, W_WAW,
   D_BRANCH, D_DOT, D_MEM, D_MFMA_MEM, D_MFMA_SAME, D_MFMA_SRCAB, D_MFMA_SRCC, D_MFMA_VALU, D_RESULT, D_SGPR_SALU,
-  D_SGPR_VALU, D_SGPR_VMEM, D_TRANS, D_VALU_MFMA, K_EXP, K_LGKM, K_VM, CycleEngine,
+  D_SGPR_VALU, D_SGPR_VMEM, D_TRANS, D_VALU_MFMA, K_LGKM, K_VM, CycleEngine,
 } from './engine.js';
 import { F_BARRIER, F_CJUMP, F_JUMP, PIPE_NAMES, type CycleModel } from './model.js';
 import { ConductorError } from '../errors.js';
@@ -86,7 +86,7 @@ export interface KernelCycleReport {
 }
 
 /** Largest walk (instructions issued); beyond it --trip is refused. */
-const MAX_WALK = 20_000_000;
+const MAX_WALK = 5_000_000;
 /** Steady state: iterations simulated at most, and equal deltas needed. */
 const MAX_ITER = 64;
 const STABLE_RUN = 3;

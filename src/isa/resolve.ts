@@ -11,6 +11,7 @@
  *
  * Hot path: the catalogue lookup is one Map access; no regular expression runs per instruction.
  */
+import { legalityError } from './legality.js';
 import type { Diagnostic, Instruction, Modifier, Operand, Program, RegOperand } from '../asm/ast.js';
 import { ConductorError } from '../errors.js';
 import type { Target } from '../targets/types.js';
@@ -396,6 +397,16 @@ export function resolveInstruction(insn: Instruction, target: Target): ResolvedI
   const min = desc.minOperands - (desc.ops.length - specs.length);
   if (operands.length < min || operands.length > max) {
     fail(insn, `'${insn.mnemonic}' takes ${countText(min, max)}, got ${operands.length}`);
+  }
+  const illegal = legalityError(insn, desc, variant, specs, target);
+  if (illegal) fail(insn, illegal);
+  // SMEM: `offset:` is the immediate added to an SGPR offset operand (s_load_dword s5, s[8:9], s2 offset:0x10);
+  // without an SGPR offset it is not a valid operand (oracle: llvm-mc 22 -mcpu=gfx90a rejects `s_load_dword s5, s[8:9] offset:0x10`).
+  if (desc.encoding === 'smem' && hasMod(mods, 'offset')) {
+    const last = operands.length === max ? operands[max - 1] : undefined;
+    if (!last || last.kind !== 'reg') {
+      fail(insn, `not a valid operand: '${insn.mnemonic}' accepts offset: only after an SGPR offset operand (write the immediate offset as an operand)`);
+    }
   }
 
   // --- DPP / SDWA / op_sel: destination bits that are kept are read ---------------------------

@@ -9,8 +9,10 @@
  * scheduled program has completed, and puts a wait in front of the point for any that is
  * missing.
  *
- * Completion model (per basic block, nothing assumed about earlier blocks): counters retire in
- * issue order; an operation of a kind that completes out of order (scalar memory, FLAT,
+ * Completion model (per basic block, nothing assumed about earlier blocks): operations of one
+ * type complete in issue order (VMEM loads and stores on vmcnt, LDS on lgkmcnt, exports on
+ * expcnt: CDNA3 ISA §4.4), so `cnt(k)` completes an operation with k or more younger operations
+ * of its type; an operation of a kind that completes out of order (scalar memory, FLAT,
  * messages, GDS) is complete only after a wait for 0 on its counters.
  */
 import type { WaitcntOperand } from '../asm/ast.js';
@@ -31,7 +33,16 @@ export function isSyncPoint(ctx: KernelContext, i: number): boolean {
   return false;
 }
 
-interface Pending { at: number; mask: number; ooo: boolean; stamp: number[] }
+interface Pending { at: number; mask: number; ooo: boolean; type: number; stamp: number[] }
+
+/** In-order type of an operation per counter: 0 VMEM (vm), 1 LDS (lgkm), 2 export (exp); -1 out of order. */
+function orderType(r: ResolvedInsn): number {
+  if (outOfOrder(r)) return -1;
+  const c = r.info.counters;
+  if (c.vm > 0) return 0;
+  if (c.lgkm > 0) return 1;
+  return 2;
+}
 
 function countersOf(r: ResolvedInsn): number {
   const c = r.info.counters;
@@ -55,6 +66,7 @@ export function syncStates(ctx: KernelContext): Map<number, SyncState> {
   const { cfg, insns } = ctx;
   for (const b of cfg.blocks) {
     let pending: Pending[] = [];
+    /** Operations issued so far per in-order type (VMEM, LDS, export). */
     const issued = [0, 0, 0];
     const done: number[] = [];
     for (let i = b.start; i < b.end; i++) {
@@ -70,7 +82,7 @@ export function syncStates(ctx: KernelContext): Map<number, SyncState> {
             if (!(p.mask & (1 << c))) continue;
             const k = lim[c];
             if (k === undefined) open = true;
-            else if (p.ooo ? k !== 0 : issued[c]! - p.stamp[c]! < k) open = true;
+            else if (p.ooo ? k !== 0 : issued[p.type]! - p.stamp[p.type]! < k) open = true;
           }
           if (open) still.push(p); else done.push(p.at);
         }
@@ -80,14 +92,15 @@ export function syncStates(ctx: KernelContext): Map<number, SyncState> {
       if (isSyncPoint(ctx, i)) {
         out.set(i, {
           done: done.slice(),
-          pending: pending.map((p) => ({ at: p.at, mask: p.mask, ooo: p.ooo, younger: [0, 1, 2].map((c) => issued[c]! - p.stamp[c]!) })),
+          pending: pending.map((p) => ({ at: p.at, mask: p.mask, ooo: p.ooo, younger: [0, 1, 2].map(() => (p.ooo ? 0 : issued[p.type]! - p.stamp[p.type]!)) })),
         });
       }
       const mask = countersOf(r);
       if (mask) {
+        const type = orderType(r);
         const stamp = [0, 0, 0];
-        for (let c = 0; c < 3; c++) if (mask & (1 << c)) stamp[c] = ++issued[c]!;
-        pending.push({ at: i, mask, ooo: outOfOrder(r), stamp });
+        if (type >= 0) stamp[type] = ++issued[type]!;
+        pending.push({ at: i, mask, ooo: type < 0, type, stamp });
       }
     }
   }

@@ -7,27 +7,36 @@
  *    lines directly above it. A macro invocation whose expansion holds a changed region is
  *    written out expanded (`// expanded from: ...`, one statement per line), since the macro
  *    body is shared by every call.
- * 2. `rederive`: minimal s_waitcnt and s_nop for the new order. The check machinery decides
- *    (`fixLoaded`, which applies the fixes of the registered waitcnt and hazard checkers); when
- *    it has no waitcnt checker the scheduler's own model (waits.ts) inserts the waits, and when
- *    it has no hazard checker the hazard engine's minimal padding (src/hazards) inserts the nops.
- *    The result is checked again: any error left (a hazard, a missing wait, a descriptor that
- *    does not cover the registers used) is an exception, never a written program.
+ * 2. `emitSchedule`: minimal s_waitcnt and s_nop for the new order, then checked.
+ *    - waits: the waitcnt analysis' minimal waits (src/waitcnt, when its checker is registered)
+ *      or the scheduler's model (waits.ts); outside the changed regions only waits the original
+ *      does not do without are added, and every changed region ends with no more memory
+ *      operations pending than the original region left (scheduleWaits);
+ *    - nops: the hazard engine's minimal padding (src/hazards), all of it inside the changed
+ *      regions and what exceeds the original's padding elsewhere;
+ *    - memory operations complete at barriers, cache operations, messages, calls and returns in
+ *      the original stay complete (completion.ts);
+ *    - the registered checkers then run: an error the original does not have is fixed with the
+ *      finding's fix (fix.ts planFixes) or, when it cannot be, is an exception — a program with
+ *      a new hazard, a new missing wait or a descriptor that does not cover its registers is
+ *      never returned.
  */
 import type { Program, Statement } from '../asm/ast.js';
 import { loadText, type Loaded } from '../load.js';
 import { kernelContexts } from '../check/context.js';
 import { checkContexts } from '../check/check.js';
-import { fixLoaded, nopLines, waitcntText } from '../check/fix.js';
+import { nopLines, planFixes, waitcntText } from '../check/fix.js';
 import { addInsert, applyStatementEdits, emptyEdits } from '../check/edit.js';
 import type { KernelContext } from '../check/types.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import { ConductorError } from '../errors.js';
 import { MOVABLE, type ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
-import { counterMax, kernelWaits, waitFacts } from './waits.js';
+import { counterMax, kernelWaits, waitFacts, W_EXP, W_FLAT, W_LDS, W_LGKM, W_VMEM } from './waits.js';
 import { hazardEngine, hazardEngineError } from './hazard-model.js';
 import { machinery } from './machinery.js';
+import { minimalWaits } from '../waitcnt/index.js';
+import type { Finding } from '../check/types.js';
 import { missingCompletions } from './completion.js';
 import { programMetrics, type Metrics } from './metrics.js';
 
@@ -187,8 +196,9 @@ function commentOnlyLines(program: Program): Uint8Array {
 export interface Rederived {
   text: string;
   loaded: Loaded;
-  /** How waits and nops were derived. */
+  /** How waits were derived: the waitcnt analysis (src/waitcnt) or the scheduler's model. */
   waits: 'checkers' | 'schedule-model';
+  /** How nops were derived: the hazard engine (src/hazards), with the hazard checker's check. */
   nops: 'checkers' | 'hazard-engine' | 'unavailable';
   notes: string[];
 }
@@ -197,74 +207,6 @@ function contextOf(l: Loaded, name: string): KernelContext {
   const c = kernelContexts(l).find((x) => x.kernel.name === name);
   if (!c) throw new ConductorError(`internal: kernel '${name}' disappeared from the scheduled program`);
   return c;
-}
-
-/**
- * Minimal s_waitcnt and s_nop for kernel `name` of `text` (whose dependency waits and nops of
- * changed regions were removed), then the whole file checked: throws when an error is left.
- */
-export function rederive(text: string, file: string, arch: string, name: string,
-  opts: {
-    loaded?: Loaded;
-    /** The waits were derived already (no waitcnt checker: the caller used its own model). */
-    skipWaits?: boolean;
-    /** Wait states to insert before instruction i given the engine's padding there (default: all of it). */
-    nopPolicy?: (ctx: KernelContext, i: number, pad: number) => number;
-  } = {}): Rederived {
-  const m = machinery(arch);
-  const notes: string[] = [];
-  let cur = opts.loaded ?? loadText(text, file, { arch });
-  let curText = text;
-  let waits: Rederived['waits'] = 'checkers';
-  let nops: Rederived['nops'] = 'checkers';
-  if (!m.waits && !opts.skipWaits) {
-    waits = 'schedule-model';
-    const ctx = contextOf(cur, name);
-    const f = waitFacts(ctx.insns, ctx.cfg.control);
-    const kw = kernelWaits(ctx.cfg, f, counterMax(ctx.target));
-    if (kw.inserted.size > 0) {
-      const e = emptyEdits();
-      for (const [i, w] of kw.inserted) {
-        addInsert(e, ctx.cfg.insns[i]!.stmt, waitcntText({
-          vmcnt: w.vm >= 0 ? w.vm : undefined, lgkmcnt: w.lgkm >= 0 ? w.lgkm : undefined, expcnt: w.exp >= 0 ? w.exp : undefined,
-        }));
-      }
-      curText = applyStatementEdits(cur.program, e);
-      cur = loadText(curText, file, { arch });
-    }
-  }
-  if (!m.hazards) {
-    const eng = hazardEngine();
-    if (eng) {
-      nops = 'hazard-engine';
-      const ctx = contextOf(cur, name);
-      const plan = eng.computeNops(ctx);
-      if (plan.total > 0) {
-        const e = emptyEdits();
-        const maxImm = ctx.target.maxNopImm.value;
-        for (let i = 0; i < plan.pads.length; i++) {
-          const w = opts.nopPolicy ? opts.nopPolicy(ctx, i, plan.pads[i]!) : plan.pads[i]!;
-          if (w > 0) for (const l of nopLines(w, maxImm)) addInsert(e, ctx.cfg.insns[i]!.stmt, l);
-        }
-        curText = applyStatementEdits(cur.program, e);
-        cur = loadText(curText, file, { arch });
-      }
-    } else {
-      nops = 'unavailable';
-      notes.push(`no hazard rules available (${hazardEngineError() || 'no hazard checker registered'}): s_nop were not re-derived`);
-    }
-  }
-  const fixed = fixLoaded(cur, { arch });
-  if (fixed.text !== curText) {
-    curText = fixed.text;
-    cur = loadText(curText, file, { arch });
-  }
-  const errors = checkContexts(kernelContexts(cur)).flatMap((k) => k.findings.filter((f) => f.severity === 'error'));
-  if (errors.length > 0) {
-    const f = errors[0]!;
-    throw new ConductorError(`the scheduled program does not check clean: ${f.message} [${f.rule}]`, f.loc);
-  }
-  return { text: curText, loaded: cur, waits, nops, notes };
 }
 
 export interface Emitted extends Rederived {
@@ -287,49 +229,167 @@ export function emitSchedule(s: ScheduleState): Emitted {
     return { text, loaded: k.loaded, waits: 'checkers', nops: 'checkers', notes: [], changedRegions, metrics: programMetrics(k.loaded, k.name) };
   }
   const m = machinery(arch);
-  const keepNops = !m.hazards && !hazardEngine();
+  const eng = hazardEngine();
+  const keepNops = !eng;
+  const notes: string[] = [];
   const text = reorderedText(s, { keepNops });
-  // Without a waitcnt checker the scheduler's own model derives the waits of the changed
-  // regions (see scheduleWaits); the rest of the kernel keeps the waits it has.
   let loaded = loadText(text, file, { arch });
-  let builtin = false;
-  if (!m.waits) {
-    builtin = true;
-    const ctx1 = contextOf(loaded, k.name);
-    const ins = scheduleWaits(s, ctx1);
-    if (ins.size > 0) {
-      const e = emptyEdits();
-      for (const [j, w] of ins) {
-        addInsert(e, ctx1.cfg.insns[j]!.stmt, waitcntText({
-          vmcnt: w.vm >= 0 ? w.vm : undefined, lgkmcnt: w.lgkm >= 0 ? w.lgkm : undefined, expcnt: w.exp >= 0 ? w.exp : undefined,
-        }));
-      }
-      const t2 = applyStatementEdits(loaded.program, e);
-      loaded = loadText(t2, file, { arch });
+
+  // 1. Waits. With the waitcnt analysis (src/waitcnt) its minimal waits are used; without it the
+  //    scheduler's own model (waits.ts). Either way a wait the original program does without at
+  //    an instruction outside the changed regions is not added (the analyses are pessimistic on
+  //    paths that cannot run), and each changed region ends with no more memory operations
+  //    pending than the original region left (scheduleWaits), which makes that sound.
+  let ctx = contextOf(loaded, k.name);
+  let waits: Rederived['waits'];
+  let ins: Map<number, { vm: number; lgkm: number; exp: number }>;
+  if (m.waits) {
+    waits = 'checkers';
+    const toOrig = alignToOriginal(s, ctx);
+    const changed = new Set(changedRegions);
+    const orig = originalAnalysisWaits(k);
+    const theirs = new Map<number, { vm: number; lgkm: number; exp: number }>();
+    for (const w of minimalWaits(ctx)) {
+      const v = { vm: w.vmcnt ?? -1, lgkm: w.lgkmcnt ?? -1, exp: w.expcnt ?? -1 };
+      const i = toOrig[w.before]!;
+      const inChanged = i >= 0 && k.role[i] === MOVABLE && changed.has(k.regionOf[i]!);
+      if (!inChanged && i >= 0 && !stronger(v, orig.get(i))) continue;
+      theirs.set(w.before, v);
     }
+    ins = scheduleWaits(s, ctx, { given: theirs });
+  } else {
+    waits = 'schedule-model';
+    ins = scheduleWaits(s, ctx);
   }
-  const r = rederive(loaded.program.lines.map((l) => l.text + l.eol).join(''), file, arch, k.name, { loaded, skipWaits: builtin, nopPolicy: nopPolicy(s) });
-  if (builtin) r.waits = 'schedule-model';
-  if (keepNops) r.notes.push('s_nop of the reordered regions were kept where they were');
-  // Memory operations complete at barriers, cache operations, messages, calls and returns stay complete.
-  const sched = contextOf(r.loaded, k.name);
-  const missing = missingCompletions(k.ctx, sched, alignToOriginal(s, sched));
-  if (missing.size > 0) {
-    const e = emptyEdits();
-    for (const [i, w] of missing) addInsert(e, sched.cfg.insns[i]!.stmt, waitcntText({ vmcnt: w.vm, lgkmcnt: w.lgkm, expcnt: w.exp }));
-    r.text = applyStatementEdits(r.loaded.program, e);
-    r.loaded = loadText(r.text, file, { arch });
-    r.notes.push(`${missing.size} wait${missing.size === 1 ? '' : 's'} kept in front of barriers, cache operations, messages, calls or returns`);
-    const errors = checkContexts(kernelContexts(r.loaded)).flatMap((x) => x.findings.filter((f) => f.severity === 'error'));
-    if (errors.length > 0) throw new ConductorError(`the scheduled program does not check clean: ${errors[0]!.message} [${errors[0]!.rule}]`, errors[0]!.loc);
+  if (ins.size > 0) loaded = insertWaits(loaded, ctx, ins, file, arch);
+
+  // 2. Nops (the hazard engine's minimal padding, kept to what the schedule needs) and the
+  //    waits that keep memory operations complete at synchronization points.
+  ctx = contextOf(loaded, k.name);
+  let nops: Rederived['nops'] = eng ? 'hazard-engine' : 'unavailable';
+  const e = emptyEdits();
+  let edits = 0;
+  if (eng) {
+    const plan = eng.computeNops(ctx);
+    const policy = nopPolicy(s);
+    const maxImm = ctx.target.maxNopImm.value;
+    for (let j = 0; j < plan.pads.length; j++) {
+      const w = policy(ctx, j, plan.pads[j]!);
+      if (w > 0) for (const l of nopLines(w, maxImm)) { addInsert(e, ctx.cfg.insns[j]!.stmt, l); edits++; }
+    }
+  } else {
+    notes.push(`no hazard engine (${hazardEngineError() || 'not loaded'}): the s_nop of the reordered regions were kept where they were`);
   }
-  return { ...r, changedRegions, metrics: programMetrics(r.loaded, k.name) };
+  const missing = missingCompletions(k.ctx, ctx, alignToOriginal(s, ctx));
+  for (const [j, w] of missing) { addInsert(e, ctx.cfg.insns[j]!.stmt, waitcntText({ vmcnt: w.vm, lgkmcnt: w.lgkm, expcnt: w.exp })); edits++; }
+  if (missing.size > 0) notes.push(`${missing.size} wait${missing.size === 1 ? '' : 's'} kept in front of barriers, cache operations, messages, calls or returns`);
+  let curText = edits > 0 ? applyStatementEdits(loaded.program, e) : loaded.program.lines.map((l) => l.text + l.eol).join('');
+  if (edits > 0) loaded = loadText(curText, file, { arch });
+
+  // 3. Whatever the registered checkers still find that the original does not have: fixed with
+  //    their fixes (s_nop / s_waitcnt), then nothing new may be left.
+  if (m.hazards) nops = 'checkers';
+  for (let round = 0; round < 4; round++) {
+    const fresh = newErrors(s, loaded);
+    if (fresh.length === 0) break;
+    const fixable = fresh.filter((f) => f.finding.fix && (f.finding.fix.kind === 'nop' || f.finding.fix.kind === 'waitcnt'));
+    if (fixable.length === 0 || round === 3) {
+      const f = fresh[0]!.finding;
+      throw new ConductorError(`the scheduled program does not check clean: ${f.message} [${f.rule}]`, f.loc);
+    }
+    const byCtx = new Map<KernelContext, Finding[]>();
+    for (const f of fixable) { const l = byCtx.get(f.ctx) ?? []; l.push(f.finding); byCtx.set(f.ctx, l); }
+    const plan = planFixes([...byCtx].map(([c, findings]) => ({ ctx: c, findings })));
+    curText = applyStatementEdits(loaded.program, plan.edits);
+    loaded = loadText(curText, file, { arch });
+  }
+  return { text: curText, loaded, waits, nops, notes, changedRegions, metrics: programMetrics(loaded, k.name) };
+}
+
+function stronger(a: { vm: number; lgkm: number; exp: number }, b?: { vm: number; lgkm: number; exp: number }): boolean {
+  if (!b) return true;
+  const st = (x: number, y: number) => x >= 0 && (y < 0 || x < y);
+  return st(a.vm, b.vm) || st(a.lgkm, b.lgkm) || st(a.exp, b.exp);
+}
+
+function insertWaits(loaded: Loaded, ctx: KernelContext, ins: Map<number, { vm: number; lgkm: number; exp: number }>, file: string, arch: string): Loaded {
+  const e = emptyEdits();
+  for (const [j, w] of ins) {
+    addInsert(e, ctx.cfg.insns[j]!.stmt, waitcntText({
+      vmcnt: w.vm >= 0 ? w.vm : undefined, lgkmcnt: w.lgkm >= 0 ? w.lgkm : undefined, expcnt: w.exp >= 0 ? w.exp : undefined,
+    }));
+  }
+  return loadText(applyStatementEdits(loaded.program, e), file, { arch });
+}
+
+const analysisCache = new WeakMap<ScheduleKernel, Map<number, { vm: number; lgkm: number; exp: number }>>();
+
+/** The waits the waitcnt analysis would add to the original kernel (what it does without). */
+function originalAnalysisWaits(k: ScheduleKernel): Map<number, { vm: number; lgkm: number; exp: number }> {
+  let m = analysisCache.get(k);
+  if (!m) {
+    m = new Map();
+    for (const w of minimalWaits(k.ctx)) m.set(w.before, { vm: w.vmcnt ?? -1, lgkm: w.lgkmcnt ?? -1, exp: w.expcnt ?? -1 });
+    analysisCache.set(k, m);
+  }
+  return m;
+}
+
+const originalErrorsCache = new WeakMap<ScheduleKernel, Map<string, number>>();
+
+function errorKey(rule: string, where: string): string { return `${rule}|${where}`; }
+
+/** Error findings of the original file, counted by rule and instruction (see newErrors). */
+function originalErrors(k: ScheduleKernel): Map<string, number> {
+  let m = originalErrorsCache.get(k);
+  if (!m) {
+    m = new Map();
+    const ctxs = kernelContexts(k.loaded);
+    const checks = checkContexts(ctxs);
+    ctxs.forEach((c, x) => {
+      for (const f of checks[x]!.findings) {
+        if (f.severity !== 'error') continue;
+        const where = c.kernel.name === k.name ? (f.insn >= 0 ? `#${f.insn}` : 'kernel') : `${c.kernel.name}:${f.insn >= 0 ? c.insns[f.insn]!.insn.text : 'kernel'}`;
+        const key = errorKey(f.rule, where);
+        m!.set(key, (m!.get(key) ?? 0) + 1);
+      }
+    });
+    originalErrorsCache.set(k, m);
+  }
+  return m;
+}
+
+/**
+ * Error findings of a scheduled program that the original does not have (the schedule must not
+ * add any; what the original already had is the original's business). Findings of the scheduled
+ * kernel are matched by rule and original instruction, those of other kernels by rule and text.
+ */
+function newErrors(s: ScheduleState, loaded: Loaded): { ctx: KernelContext; finding: Finding }[] {
+  const k = s.k;
+  const orig = new Map(originalErrors(k));
+  const ctxs = kernelContexts(loaded);
+  const checks = checkContexts(ctxs);
+  const out: { ctx: KernelContext; finding: Finding }[] = [];
+  ctxs.forEach((c, x) => {
+    const toOrig = c.kernel.name === k.name ? alignToOriginal(s, c) : undefined;
+    for (const f of checks[x]!.findings) {
+      if (f.severity !== 'error') continue;
+      let where: string;
+      if (toOrig) where = f.insn >= 0 && toOrig[f.insn]! >= 0 ? `#${toOrig[f.insn]}` : f.insn >= 0 ? `new:${f.insn}` : 'kernel';
+      else where = `${c.kernel.name}:${f.insn >= 0 ? c.insns[f.insn]!.insn.text : 'kernel'}`;
+      const key = errorKey(f.rule, where);
+      const n = orig.get(key) ?? 0;
+      if (n > 0) { orig.set(key, n - 1); continue; }
+      out.push({ ctx: c, finding: f });
+    }
+  });
+  return out;
 }
 
 interface RegionExit { pending: number[] }
 const exitCache = new WeakMap<ScheduleKernel, RegionExit[]>();
 
-/** Pending event counts (vm, lgkm, exp) right after each region of the original, under the model. */
+/** Operations pending per window (waits.ts W_*) right after each region of the original, under the model. */
 function originalExits(k: ScheduleKernel): RegionExit[] {
   let e = exitCache.get(k);
   if (!e) {
@@ -338,11 +398,27 @@ function originalExits(k: ScheduleKernel): RegionExit[] {
     });
     e = k.regions.map((r) => {
       const st = kw.after.get(r.last);
-      return { pending: st ? [0, 1, 2].map((c) => st.ub[c]! - st.lb[c]!) : [0, 0, 0] };
+      return { pending: WINDOWS.map((w) => (st ? st.ub[w]! - st.lb[w]! : 0)) };
     });
     exitCache.set(k, e);
   }
   return e;
+}
+
+const WINDOWS = [W_VMEM, W_FLAT, W_LDS, W_LGKM, W_EXP];
+const WINDOW_COUNTER = [0, 0, 1, 1, 2];
+const WINDOW_IN_ORDER = [true, false, true, false, true];
+
+/** Does an instruction issue an operation in window w? */
+function inWindow(r: ResolvedInsn, w: number): boolean {
+  const ev = r.info.events;
+  switch (w) {
+    case W_VMEM: return ev.includes('vmem-load') || ev.includes('vmem-store');
+    case W_FLAT: return ev.includes('flat');
+    case W_LDS: return ev.includes('lds');
+    case W_LGKM: return ev.includes('flat') || ev.includes('smem') || ev.includes('message') || ev.includes('gds');
+    default: return ev.includes('export') || ev.includes('gds');
+  }
 }
 
 /**
@@ -354,7 +430,8 @@ function originalExits(k: ScheduleKernel): RegionExit[] {
  * counter, the operations still pending are among those the original left pending; otherwise a
  * wait closes the region).
  */
-export function scheduleWaits(s: ScheduleState, ctx: KernelContext): Map<number, { vm: number; lgkm: number; exp: number }> {
+export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
+  opts: { given?: ReadonlyMap<number, { vm: number; lgkm: number; exp: number }> } = {}): Map<number, { vm: number; lgkm: number; exp: number }> {
   const k = s.k;
   const toOrig = alignToOriginal(s, ctx);
   const newOf = new Int32Array(k.n).fill(-1);
@@ -370,10 +447,22 @@ export function scheduleWaits(s: ScheduleState, ctx: KernelContext): Map<number,
   const f = waitFacts(ctx.insns, ctx.cfg.control);
   const max = counterMax(ctx.target);
   const exits = originalExits(k);
-  const ooo = (i: number) => { const r = k.insns[i]!; return r.info.cls === 'smem' || r.info.cls === 'flat' || r.info.events.includes('message') || r.info.events.includes('gds'); };
-  const counts = (r: ResolvedInsn, c: number) => (c === 0 ? r.info.counters.vm : c === 1 ? r.info.counters.lgkm : r.info.counters.exp) > 0;
+  // With `given` waits (the waitcnt analysis' choice) the model adds none of its own but the
+  // waits that close the regions.
+  const given = opts.given;
+  const accept = given ? () => false : (i: number) => inChanged[i] === 1;
+  const withGiven = (extra: Map<number, { vm: number; lgkm: number; exp: number }>) => {
+    if (!given) return extra;
+    const all = new Map(given);
+    for (const [j, w] of extra) {
+      const o = all.get(j);
+      const mn = (a: number, b: number) => (a < 0 ? b : b < 0 ? a : Math.min(a, b));
+      all.set(j, o ? { vm: mn(o.vm, w.vm), lgkm: mn(o.lgkm, w.lgkm), exp: mn(o.exp, w.exp) } : w);
+    }
+    return all;
+  };
   let forced = new Map<number, { vm: number; lgkm: number; exp: number }>();
-  let kw = kernelWaits(ctx.cfg, f, max, { accept: (i) => inChanged[i] === 1, after: lastNew });
+  let kw = kernelWaits(ctx.cfg, f, max, { accept, after: lastNew, forced: withGiven(forced) });
   for (let iter = 0; iter < 4; iter++) {
     const next = new Map<number, { vm: number; lgkm: number; exp: number }>();
     changed.forEach((r, x) => {
@@ -382,28 +471,37 @@ export function scheduleWaits(s: ScheduleState, ctx: KernelContext): Map<number,
       const st = kw.after.get(jl);
       if (!st || jl + 1 >= ctx.insns.length) return;
       const w = [-1, -1, -1];
-      for (let c = 0; c < 3; c++) {
-        const pn = st.ub[c]! - st.lb[c]!;
-        const po = exits[r]!.pending[c]!;
-        const eo = Array.from(rg.nodes).filter((i) => counts(k.insns[i]!, c));
-        const en = Array.from(s.order[r]!, (q) => rg.nodes[q]!).filter((i) => counts(k.insns[i]!, c));
+      const tighten = (c: number, v: number) => { if (w[c]! < 0 || v < w[c]!) w[c] = v; };
+      for (const win of WINDOWS) {
+        const pn = st.ub[win]! - st.lb[win]!;
+        if (pn === 0) continue;
+        const po = exits[r]!.pending[win]!;
+        const eo = Array.from(rg.nodes).filter((i) => inWindow(k.insns[i]!, win));
+        const en = Array.from(s.order[r]!, (q) => rg.nodes[q]!).filter((i) => inWindow(k.insns[i]!, win));
+        const c = WINDOW_COUNTER[win]!;
+        if (!WINDOW_IN_ORDER[win]) {
+          // any order: only "nothing of the region more pending than before" is safe, else wait for 0
+          if (pn > po || (en.length > 0 && po < en.length)) tighten(c, 0);
+          continue;
+        }
         let allowed: number;
         if (po >= eo.length) allowed = po;
         else {
-          const keep = new Set(eo.slice(eo.length - po));
+          const keepSet = new Set(eo.slice(eo.length - po));
           let n = 0;
-          while (n < en.length && keep.has(en[en.length - 1 - n]!)) n++;
+          while (n < en.length && keepSet.has(en[en.length - 1 - n]!)) n++;
           allowed = Math.min(n, po);
-          if (en.some(ooo) && allowed < pn) allowed = 0;
         }
-        if (pn > allowed) w[c] = allowed;
+        // an in-order window on a counter shared with an out-of-order one: cnt(allowed) still
+        // completes its older operations (they count only operations of their own kind)
+        if (pn > allowed) tighten(c, allowed);
       }
       if (w.some((x2) => x2 >= 0)) next.set(jl + 1, { vm: w[0]!, lgkm: w[1]!, exp: w[2]! });
     });
     const same = next.size === forced.size && [...next].every(([j, w]) => { const o = forced.get(j); return o && o.vm === w.vm && o.lgkm === w.lgkm && o.exp === w.exp; });
     if (same) break;
     forced = next;
-    kw = kernelWaits(ctx.cfg, f, max, { accept: (i) => inChanged[i] === 1, after: lastNew, forced });
+    kw = kernelWaits(ctx.cfg, f, max, { accept, after: lastNew, forced: withGiven(forced) });
   }
   return kw.inserted;
 }

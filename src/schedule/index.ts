@@ -33,7 +33,7 @@ export { simpleCycleModel, cycleFacts, runCycles, CycleState, latencyOf, LATENCY
 export type { CycleModel, CycleFacts, CycleEntry } from './cycles.js';
 export { WaitState, waitFacts, kernelWaits, sequenceWaits, counterMax } from './waits.js';
 export type { WaitFacts, KernelWaits } from './waits.js';
-export { reorderedText, rederive, emitSchedule } from './emit.js';
+export { reorderedText, emitSchedule, scheduleWaits, alignToOriginal } from './emit.js';
 export type { Emitted, Rederived } from './emit.js';
 export { machinery } from './machinery.js';
 export { moveWarnings, ADDRESS_FAR } from './warnings.js';

@@ -17,7 +17,9 @@
  * operation, a message, a call or a return (only waits and nops between), or after a cache
  * operation with only instructions that increment no counter between. (Memory operations that
  * other waits happen to complete before such a point stay complete: completion.ts.)
- * `ScheduleOptions.isFence` lets a waitcnt analysis decide instead. Every other s_waitcnt and
+ * The waitcnt analysis (src/waitcnt, fenceWaits) adds the waits it finds to be fences (for
+ * example a wait that completes stores before a release). `ScheduleOptions.isFence` decides
+ * instead when given. Every other s_waitcnt and
  * every s_nop inside a region is a dependency wait/nop: stripped before scheduling, re-derived
  * after. Waits and nops in a run without movable instructions are kept as they are.
  *
@@ -35,6 +37,7 @@ import type { Target } from '../targets/types.js';
 import { ConductorError } from '../errors.js';
 import { memAccessOf, type MemAccess } from './memory.js';
 import { buildGraph, type DepGraph } from './deps.js';
+import { fenceWaits } from '../waitcnt/index.js';
 
 export const MOVABLE = 0;
 export const PINNED = 1;
@@ -247,11 +250,16 @@ export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: Schedule
       if (role[j] !== PINNED) { role[j] = PINNED; pinReason[j] = 'inside a PC-relative sequence (s_getpc_b64 .. its last symbol)'; }
     }
   }
+  let analysisFences: ReadonlyMap<number, unknown> | undefined;
   for (let i = 0; i < n; i++) {
     const r = insns[i]!;
     if (!isWait(r) || role[i] === PINNED) continue;
-    const decided = opts.isFence?.(ctx, i);
-    if (decided ?? builtinFence(ctx, i)) { role[i] = PINNED; pinReason[i] = 'a fence wait (completes memory operations for a barrier, message, call or cache operation)'; }
+    let decided = opts.isFence?.(ctx, i);
+    if (decided === undefined) {
+      analysisFences ??= fenceWaits(ctx);
+      decided = analysisFences.has(i) || builtinFence(ctx, i);
+    }
+    if (decided) { role[i] = PINNED; pinReason[i] = 'a fence wait (completes memory operations for a barrier, message, call or cache operation)'; }
   }
   for (let i = 0; i < n; i++) {
     if (role[i] === PINNED) continue;

@@ -12,10 +12,11 @@
  *
  * Two ways to get them:
  *   - `Evaluator.evaluate(state)`: fast, per region and cached on the region's version. Peaks are
- *     exact (waits and nops hold no registers). Waits of a changed region come from waits.ts
- *     (from the region's entry state in the original program), nops from the hazard engine on a
- *     window around the region, est_cycles as the original's estimate plus the change of each
- *     changed region. An unchanged region counts what it has.
+ *     exact (waits and nops hold no registers). A changed region counts the waits it has plus the
+ *     change that the wait model (waits.ts, from the region's entry state in the original
+ *     program) sees between the original order and the new one, the s_nop the hazard engine pads
+ *     it with (on a window around the region), and est_cycles as the original's plus the change.
+ *     An unchanged region counts what it has.
  *   - `programMetrics(loaded, kernel)`: exact, on a program text (what `apply` reports and
  *     compares after re-deriving waits and nops).
  */
@@ -189,6 +190,7 @@ export class Evaluator {
   private readonly nopModel?: WindowNopModel;
   private readonly nopWindow: number;
   private readonly nopCache: (Map<number, number> | undefined)[] = [];
+  private readonly idWaits: Int32Array;
   private readonly scanner = new PressureScanner();
   private readonly out3 = new Int32Array(3);
   private readonly need = new Int32Array(3);
@@ -224,6 +226,7 @@ export class Evaluator {
     this.nopWindow = opts.nopWindow ?? 24;
     if (opts.nops !== false) this.nopModel = windowNopModel(k.ctx);
     this.seqs = k.regions.map((r) => new Int32Array(r.nodes.length));
+    this.idWaits = new Int32Array(k.regions.length).fill(-1);
     this.slots = new Array(k.regions.length);
     this.identityCycles = new Float64Array(k.regions.length);
     this.identity = k.regions.map((r) => {
@@ -256,7 +259,10 @@ export class Evaluator {
     this.scanner.scan(k, seq, rg.liveOut, this.out3);
     const st = this.scratchWait;
     st.copy(this.waitEntry[r]!);
-    const waits = sequenceWaits(this.waitFacts, st, seq, this.max, this.need);
+    // Waits: the region's own count plus the change the model sees against the original order
+    // (the model's pessimism about the region's entry cancels out). Nops: the hazard engine's
+    // padding, which is what emission inserts.
+    const waits = Math.max(0, rg.strippedWaits + sequenceWaits(this.waitFacts, st, seq, this.max, this.need) - this.identityModelWaits(r));
     const nops = this.nopModel ? this.regionNops(r, seq) : rg.strippedNops;
     const cycles = this.cycleModel.regionCycles(this.cycleFacts, this.cycleEntry[r]!, seq);
     return {
@@ -271,7 +277,7 @@ export class Evaluator {
    * instructions, so a move re-pads only the segments it touches. (Padding decided in an earlier
    * segment is not counted as distance in the next one: at worst an overestimate.)
    */
-  private regionNops(r: number, seq: Int32Array): number {
+  private regionNops(r: number, seq: Int32Array | ArrayLike<number>): number {
     const k = this.k;
     const rg = k.regions[r]!;
     const W = this.nopWindow;
@@ -299,12 +305,23 @@ export class Evaluator {
         for (let p = Math.max(0, a - W); p < a; p++) before.push(seq[p]!);
         const after: number[] = [];
         if (last) for (let i = rg.last + 1; i < Math.min(k.n, rg.last + 1 + W); i++) after.push(i);
-        n = this.nopModel!.nops(before, seq.subarray(a, b), after);
+        n = this.nopModel!.nops(before, Array.prototype.slice.call(seq, a, b) as number[], after);
         cache.set(key, n);
       }
       total += n;
     }
     return total;
+  }
+
+  private identityModelWaits(r: number): number {
+    let v = this.idWaits[r];
+    if (v === undefined || v < 0) {
+      const st = this.scratchWait;
+      st.copy(this.waitEntry[r]!);
+      v = sequenceWaits(this.waitFacts, st, this.k.regions[r]!.nodes, this.max, this.need);
+      this.idWaits[r] = v;
+    }
+    return v;
   }
 
   /** Metrics of the whole kernel under the state's schedule. */

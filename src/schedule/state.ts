@@ -236,16 +236,21 @@ export function resolveCommand(s: ScheduleState, cmd: Command): ResolvedMove | C
   }
   const pa = s.pos[ra]![k.localOf[a]!]!;
   const pb = s.pos[ra]![k.localOf[b]!]!;
+  // "A and B may alias (...)" between the command's own two instructions reads better as "may alias (...)"
+  const own = (b2: { kind: DepKind; reason: string }) => {
+    for (const p of [`${cmd.a} and ${cmd.b} `, `${cmd.b} and ${cmd.a} `]) if (b2.kind === 'memory' && b2.reason.startsWith(p)) return b2.reason.slice(p.length);
+    return b2.reason;
+  };
   if (cmd.op === 'swap') {
     const bad = firstSwapConflict(s, ra, pa, pb);
-    if (bad) return fail(cmd, bad.kind, bad.reason);
+    if (bad) return fail(cmd, bad.kind, own(bad));
     return { op: 'swap', region: ra, from: pa, to: pb, a, b };
   }
   let to: number;
   if (cmd.where === 'after') to = pa < pb ? pb : pb + 1;
   else to = pa < pb ? pb - 1 : pb;
   const bad = firstMoveConflict(s, ra, pa, to);
-  if (bad) return fail(cmd, bad.kind, bad.reason);
+  if (bad) return fail(cmd, bad.kind, own(bad));
   return { op: 'move', region: ra, from: pa, to, a, b };
 }
 

@@ -5,15 +5,15 @@
  * and the minimal waits a kernel needs.
  *
  * It follows hazards-and-waitcnt-facts.md §4 (LLVM's SIInsertWaitcnts rules for GFX9):
- *   - per counter (vmcnt, lgkmcnt, expcnt) a score window: every counted event gets the next
- *     score; a register written by a pending load carries its event's score; `cnt(k)` retires
- *     every event with k or more younger events; a register is covered by `cnt(ub - score)`;
+ *   - per kind of operation a score window: every operation gets the next score of its window;
+ *     a register written by a pending load carries its operation's score;
  *   - a use or a def of a VGPR/AGPR/SGPR written by a pending load waits (RAW, WAW), except a
  *     VMEM load overwriting a pending VMEM load's destination (VGPRs are written in order);
  *     a def of a VGPR still read by a pending export/GDS operation waits on expcnt;
  *   - an LDS access after LDS-DMA waits on vmcnt (the DMA's LDS write);
- *   - lgkmcnt counts exactly only when just LDS operations are pending; with scalar memory,
- *     messages, GDS or FLAT pending the wait is lgkmcnt(0); with FLAT pending, vmcnt(0);
+ *   - operations of one kind complete in order (VMEM, LDS, exports): a result is covered by
+ *     `cnt(younger operations of its kind)`; scalar memory, messages, GDS and FLAT complete in
+ *     any order and need a wait for 0 (see the windows below);
  *   - at most `max` events can be outstanding (the counter's width), so older ones are done.
  * It is the schedule's estimate for `evaluate` and the re-derivation used when the check
  * machinery has no waitcnt checker; when it has one, emitted programs go through it.
@@ -129,17 +129,34 @@ export function waitFacts(insns: readonly ResolvedInsn[], control?: readonly str
   };
 }
 
-/** Pending memory operations: one score window per counter. */
+/**
+ * Score windows, one per kind of operation that completes in its own order:
+ *   W_VMEM  vmcnt, VMEM loads and stores (in issue order)
+ *   W_FLAT  vmcnt, FLAT (may go to memory or LDS: only vmcnt(0) completes it)
+ *   W_LDS   lgkmcnt, LDS (in issue order among themselves)
+ *   W_LGKM  lgkmcnt, scalar memory, messages, GDS, FLAT (out of order: only lgkmcnt(0))
+ *   W_EXP   expcnt, exports and GDS (in order)
+ * `cnt(k)` completes, in an in-order window, every operation with k or more younger operations
+ * of the window (if one were outstanding, all younger ones of its kind would be too: more than
+ * k); in an out-of-order window, everything when k is 0. CDNA3 ISA §4.4 ("instructions of the
+ * same type are returned in the order they were issued").
+ */
+export const W_VMEM = 0;
+export const W_FLAT = 1;
+export const W_LDS = 2;
+export const W_LGKM = 3;
+export const W_EXP = 4;
+const NW = 5;
+/** Counter of each window and whether it is in order. */
+const COUNTER_OF = [VM, VM, LGKM, LGKM, EXP];
+const IN_ORDER = [true, false, true, false, true];
+
+/** Pending memory operations: one score window per kind. */
 export class WaitState {
-  readonly ub = new Int32Array(3);
-  readonly lb = new Int32Array(3);
-  /** score[c * NU + u]: score of the event that writes (reads, for expcnt) unit u. */
-  readonly score = new Int32Array(3 * NU);
-  /** Score of the youngest event of each kind: smem, flat (vm), flat (lgkm), message/GDS (lgkm). */
-  lastSmem = 0;
-  lastFlatVm = 0;
-  lastFlatLgkm = 0;
-  lastOtherLgkm = 0;
+  readonly ub = new Int32Array(NW);
+  readonly lb = new Int32Array(NW);
+  /** score[w * NU + u]: score in window w of the operation that writes (for W_EXP: reads) unit u. */
+  readonly score = new Int32Array(NW * NU);
 
   clone(): WaitState {
     const s = new WaitState();
@@ -149,117 +166,98 @@ export class WaitState {
 
   copy(o: WaitState): void {
     this.ub.set(o.ub); this.lb.set(o.lb); this.score.set(o.score);
-    this.lastSmem = o.lastSmem; this.lastFlatVm = o.lastFlatVm; this.lastFlatLgkm = o.lastFlatLgkm; this.lastOtherLgkm = o.lastOtherLgkm;
   }
 
   equals(o: WaitState): boolean {
-    for (let c = 0; c < 3; c++) if (this.ub[c]! - this.lb[c]! !== o.ub[c]! - o.lb[c]!) return false;
-    if (this.age(VM, this.lastFlatVm) !== o.age(VM, o.lastFlatVm) || this.age(LGKM, this.lastFlatLgkm) !== o.age(LGKM, o.lastFlatLgkm)
-      || this.age(LGKM, this.lastSmem) !== o.age(LGKM, o.lastSmem) || this.age(LGKM, this.lastOtherLgkm) !== o.age(LGKM, o.lastOtherLgkm)) return false;
-    for (let c = 0; c < 3; c++) {
-      for (let u = 0; u < NU; u++) if (this.age(c, this.score[c * NU + u]!) !== o.age(c, o.score[c * NU + u]!)) return false;
+    for (let w = 0; w < NW; w++) if (this.ub[w]! - this.lb[w]! !== o.ub[w]! - o.lb[w]!) return false;
+    for (let w = 0; w < NW; w++) {
+      for (let u = 0; u < NU; u++) if (this.age(w, this.score[w * NU + u]!) !== o.age(w, o.score[w * NU + u]!)) return false;
     }
     return true;
   }
 
-  /** Younger events than `score` while pending, -1 when not pending. */
-  age(c: number, score: number): number {
-    return score > this.lb[c]! ? this.ub[c]! - score : -1;
+  /** Younger operations of window w than `score` while pending, -1 when not pending. */
+  age(w: number, score: number): number {
+    return score > this.lb[w]! ? this.ub[w]! - score : -1;
+  }
+
+  /** Operations outstanding per counter (vm, lgkm, exp), at most. */
+  pending(c: number): number {
+    let n = 0;
+    for (let w = 0; w < NW; w++) if (COUNTER_OF[w] === c) n += this.ub[w]! - this.lb[w]!;
+    return n;
   }
 
   /** Pessimistic merge (CFG join): pending in either, with the smaller age. */
   merge(o: WaitState): void {
-    for (let c = 0; c < 3; c++) {
-      const ub = Math.max(this.ub[c]!, o.ub[c]!);
-      const pend = Math.max(this.ub[c]! - this.lb[c]!, o.ub[c]! - o.lb[c]!);
-      const sh1 = ub - this.ub[c]!;
-      const base = c * NU;
+    for (let w = 0; w < NW; w++) {
+      const ub = Math.max(this.ub[w]!, o.ub[w]!);
+      const pend = Math.max(this.ub[w]! - this.lb[w]!, o.ub[w]! - o.lb[w]!);
+      const base = w * NU;
       for (let u = 0; u < NU; u++) {
-        const a1 = this.age(c, this.score[base + u]!);
-        const a2 = o.age(c, o.score[base + u]!);
+        const a1 = this.age(w, this.score[base + u]!);
+        const a2 = o.age(w, o.score[base + u]!);
         const a = a1 < 0 ? a2 : a2 < 0 ? a1 : Math.min(a1, a2);
         this.score[base + u] = a < 0 ? 0 : ub - a;
       }
-      void sh1;
-      if (c === VM) this.lastFlatVm = mergeLast(this, o, VM, this.lastFlatVm, o.lastFlatVm, ub);
-      if (c === LGKM) {
-        this.lastFlatLgkm = mergeLast(this, o, LGKM, this.lastFlatLgkm, o.lastFlatLgkm, ub);
-        this.lastSmem = mergeLast(this, o, LGKM, this.lastSmem, o.lastSmem, ub);
-        this.lastOtherLgkm = mergeLast(this, o, LGKM, this.lastOtherLgkm, o.lastOtherLgkm, ub);
-      }
-      this.ub[c] = ub;
-      this.lb[c] = ub - pend;
+      this.ub[w] = ub;
+      this.lb[w] = ub - pend;
     }
   }
 
   reset(): void {
-    for (let c = 0; c < 3; c++) this.lb[c] = this.ub[c]!;
+    for (let w = 0; w < NW; w++) this.lb[w] = this.ub[w]!;
   }
 }
-
-function mergeLast(a: WaitState, b: WaitState, c: number, sa: number, sb: number, ub: number): number {
-  const x = a.age(c, sa);
-  const y = b.age(c, sb);
-  const m = x < 0 ? y : y < 0 ? x : Math.min(x, y);
-  return m < 0 ? 0 : ub - m;
-}
-
-/** A wait: -1 means "not waited on". */
-export interface Need { vm: number; lgkm: number; exp: number }
 
 const NONE = 1 << 30;
 
 /**
- * The wait instruction `i` needs in state `s` (written into `need`, NONE = no wait on that
- * counter). Returns true when any counter must be waited on.
+ * The wait instruction `i` needs in state `s` (written into `need` per counter, NONE = no wait
+ * on that counter). Returns true when any counter must be waited on.
  */
 export function needBefore(f: WaitFacts, s: WaitState, i: number, need: Int32Array): boolean {
   need[0] = NONE; need[1] = NONE; need[2] = NONE;
-  const lbV = s.lb[VM]!; const ubV = s.ub[VM]!;
-  const lbL = s.lb[LGKM]!; const ubL = s.ub[LGKM]!;
-  const lbE = s.lb[EXP]!; const ubE = s.ub[EXP]!;
+  let pendingAny = false;
+  for (let w = 0; w < NW; w++) if (s.ub[w]! > s.lb[w]!) { pendingAny = true; break; }
+  if (!pendingAny) return false;
   const sc = s.score;
   let any = false;
-  if (ubV > lbV || ubL > lbL) {
-    for (let p = f.useOff[i]!; p < f.useOff[i + 1]!; p++) {
-      const u = f.useUnits[p]!;
-      const v = sc[u]!;
-      if (v > lbV && ubV - v < need[0]!) { need[0] = ubV - v; any = true; }
-      const l = sc[NU + u]!;
-      if (l > lbL && ubL - l < need[1]!) { need[1] = ubL - l; any = true; }
+  const check = (u: number, isDef: boolean) => {
+    for (let w = 0; w < NW; w++) {
+      if (w === W_EXP && !isDef) continue; // expcnt: only overwriting a register an export still reads
+      if (w === W_VMEM && isDef && f.vmemLoad[i] === 1) continue; // VMEM writes VGPRs in order
+      const v = sc[w * NU + u]!;
+      if (v <= s.lb[w]!) continue;
+      const k = IN_ORDER[w] ? s.ub[w]! - v : 0;
+      const c = COUNTER_OF[w]!;
+      if (k < need[c]!) { need[c] = k; any = true; }
     }
-    const wawFree = f.vmemLoad[i] === 1;
-    for (let p = f.defOff[i]!; p < f.defOff[i + 1]!; p++) {
-      const u = f.defUnits[p]!;
-      const v = sc[u]!;
-      if (!wawFree && v > lbV && ubV - v < need[0]!) { need[0] = ubV - v; any = true; }
-      const l = sc[NU + u]!;
-      if (l > lbL && ubL - l < need[1]!) { need[1] = ubL - l; any = true; }
-    }
-    if (f.ldsAccess[i]) {
-      const v = sc[LDS_DMA_UNIT]!;
-      if (v > lbV && ubV - v < need[0]!) { need[0] = ubV - v; any = true; }
-    }
+  };
+  for (let p = f.useOff[i]!; p < f.useOff[i + 1]!; p++) check(f.useUnits[p]!, false);
+  for (let p = f.defOff[i]!; p < f.defOff[i + 1]!; p++) check(f.defUnits[p]!, true);
+  if (f.ldsAccess[i]) {
+    const v = sc[W_VMEM * NU + LDS_DMA_UNIT]!;
+    if (v > s.lb[W_VMEM]!) { const k = s.ub[W_VMEM]! - v; if (k < need[VM]!) { need[VM] = k; any = true; } }
   }
-  if (ubE > lbE) {
-    for (let p = f.defOff[i]!; p < f.defOff[i + 1]!; p++) {
-      const u = f.defUnits[p]!;
-      const e = sc[2 * NU + u]!;
-      if (e > lbE && ubE - e < need[2]!) { need[2] = ubE - e; any = true; }
-    }
-  }
-  if (!any) return false;
-  // Counters with events that complete out of order can only be waited to 0.
-  if (need[0]! !== NONE && s.lastFlatVm > lbV) need[0] = 0;
-  if (need[1]! !== NONE && (s.lastSmem > lbL || s.lastFlatLgkm > lbL || s.lastOtherLgkm > lbL)) need[1] = 0;
-  return true;
+  return any;
 }
 
 /** Apply a wait (NONE / negative = counter not waited on). */
 export function applyWait(s: WaitState, vm: number, lgkm: number, exp: number): void {
-  if (vm >= 0 && vm < NONE) s.lb[VM] = Math.max(s.lb[VM]!, s.ub[VM]! - vm);
-  if (lgkm >= 0 && lgkm < NONE) s.lb[LGKM] = Math.max(s.lb[LGKM]!, s.ub[LGKM]! - lgkm);
-  if (exp >= 0 && exp < NONE) s.lb[EXP] = Math.max(s.lb[EXP]!, s.ub[EXP]! - exp);
+  const lim = [vm, lgkm, exp];
+  for (let w = 0; w < NW; w++) {
+    const k = lim[COUNTER_OF[w]!]!;
+    if (k < 0 || k >= NONE) continue;
+    if (IN_ORDER[w]) s.lb[w] = Math.max(s.lb[w]!, s.ub[w]! - k);
+    else if (k === 0) s.lb[w] = s.ub[w]!;
+  }
+}
+
+function bump(s: WaitState, w: number, maxCount: number): number {
+  const v = ++s.ub[w]!;
+  if (s.ub[w]! - s.lb[w]! > maxCount) s.lb[w] = s.ub[w]! - maxCount;
+  return v;
 }
 
 /** Issue instruction i's events. */
@@ -270,25 +268,27 @@ export function issue(f: WaitFacts, s: WaitState, i: number, max: CounterMax): v
   const e = f.events[i]!;
   if (e === 0) return;
   const sc = s.score;
-  if (e & (E_VM_LOAD | E_VM_STORE | E_FLAT)) {
-    const v = ++s.ub[VM]!;
-    if (e & (E_VM_LOAD | E_FLAT)) for (let p = f.stampOff[i]!; p < f.stampOff[i + 1]!; p++) sc[f.stampUnits[p]!] = v;
-    if (f.ldsDma[i]) sc[LDS_DMA_UNIT] = v;
-    if (e & E_FLAT) s.lastFlatVm = v;
-    if (s.ub[VM]! - s.lb[VM]! > max.vm) s.lb[VM] = s.ub[VM]! - max.vm;
+  const stamp = (w: number, v: number) => {
+    const base = w * NU;
+    for (let p = f.stampOff[i]!; p < f.stampOff[i + 1]!; p++) sc[base + f.stampUnits[p]!] = v;
+  };
+  if (e & (E_VM_LOAD | E_VM_STORE)) {
+    const v = bump(s, W_VMEM, max.vm);
+    if (e & E_VM_LOAD) stamp(W_VMEM, v);
+    if (f.ldsDma[i]) sc[W_VMEM * NU + LDS_DMA_UNIT] = v;
   }
-  if (e & (E_LDS | E_SMEM | E_FLAT | E_MSG | E_GDS)) {
-    const l = ++s.ub[LGKM]!;
-    if (e & (E_LDS | E_SMEM | E_FLAT | E_GDS)) for (let p = f.stampOff[i]!; p < f.stampOff[i + 1]!; p++) sc[NU + f.stampUnits[p]!] = l;
-    if (e & E_SMEM) s.lastSmem = l;
-    if (e & E_FLAT) s.lastFlatLgkm = l;
-    if (e & (E_MSG | E_GDS)) s.lastOtherLgkm = l;
-    if (s.ub[LGKM]! - s.lb[LGKM]! > max.lgkm) s.lb[LGKM] = s.ub[LGKM]! - max.lgkm;
+  if (e & E_FLAT) {
+    stamp(W_FLAT, bump(s, W_FLAT, max.vm));
+    stamp(W_LGKM, bump(s, W_LGKM, max.lgkm));
+  }
+  if (e & E_LDS) stamp(W_LDS, bump(s, W_LDS, max.lgkm));
+  if (e & (E_SMEM | E_MSG | E_GDS)) {
+    const v = bump(s, W_LGKM, max.lgkm);
+    if (e & (E_SMEM | E_GDS)) stamp(W_LGKM, v);
   }
   if (e & (E_EXPORT | E_GDS)) {
-    const x = ++s.ub[EXP]!;
-    for (let p = f.expOff[i]!; p < f.expOff[i + 1]!; p++) sc[2 * NU + f.expUnits[p]!] = x;
-    if (s.ub[EXP]! - s.lb[EXP]! > max.exp) s.lb[EXP] = s.ub[EXP]! - max.exp;
+    const x = bump(s, W_EXP, max.exp);
+    for (let p = f.expOff[i]!; p < f.expOff[i + 1]!; p++) sc[W_EXP * NU + f.expUnits[p]!] = x;
   }
 }
 

@@ -255,7 +255,9 @@ function mfmaTable(t: TargetName): Record<MfmaParamKey, Sourced<number>> {
       put('xdl', 'valu', n, rd, `${src}: -> v_accvgpr_read 4/10/18 for 2/8/16 passes`, n === 4 ? 'no 4-pass MFMA on gfx908; interpolated (N+2)' : undefined);
       put('xdl', 'mem', n, rd, `${src}: memory instructions cannot read AGPRs on gfx908; the v_accvgpr_read value is used`);
     }
-    none('sgemm', 'no SGEMM/XDL split on gfx908 (every MFMA is XDL)');
+    for (const c of MFMA_CONSUMERS) for (const n of MFMA_PASS_COUNTS) {
+      put('sgemm', c, n, out[mfmaParamKey('xdl', c, n)].value, `${HZ} §3.1 (on gfx908 every MFMA counts as XDL: the XDL values apply)`);
+    }
     none('dgemm', 'no DGEMM on gfx908');
     return out;
   }

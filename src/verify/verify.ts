@@ -19,7 +19,9 @@
  *  5. Completion: the memory operations of a block that the waits in front of a barrier, cache
  *     operation, message, call or return have completed in the original are completed in the
  *     scheduled file too.
- *  6. The scheduled file checks clean (no hazard, missing-wait or descriptor error).
+ *  6. The scheduled file checks clean: no hazard, missing-wait or descriptor error that the
+ *     original does not have (an error already in the original, such as a wait a pessimistic
+ *     analysis asks for on a path that cannot run, is matched by rule and instruction).
  *
  * The first difference is reported with its place in both files.
  */
@@ -344,7 +346,9 @@ function completions(v: KernelView, idOf: Map<number, string>): Map<string, Set<
           if (!(p.counters & (1 << c))) continue;
           const k = lim[c];
           if (k === undefined) return true;
-          const younger = issued[c]! - p.t[c]!;
+          // an in-order operation counts the younger ones of its own type (its only t[] entry)
+          const ty = p.t.findIndex((x) => x > 0);
+          const younger = ty >= 0 ? issued[ty]! - p.t[ty]! : 0;
           if (p.ooo ? k !== 0 : younger < k) return true;
         }
         return false;
@@ -369,9 +373,11 @@ function completions(v: KernelView, idOf: Map<number, string>): Map<string, Set<
     const c = r.info.counters;
     const counters = (c.vm > 0 ? 1 : 0) | (c.lgkm > 0 ? 2 : 0) | (c.exp > 0 ? 4 : 0);
     if (counters) {
-      const t = [0, 0, 0];
-      for (let k = 0; k < 3; k++) if (counters & (1 << k)) t[k] = ++issued[k]!;
+      // operations of one type complete in order: VMEM (vm), LDS (lgkm), export (exp); the rest
+      // (scalar memory, FLAT, messages, GDS) in any order
       const ooo = cls === 'smem' || cls === 'flat' || r.info.events.includes('message') || r.info.events.includes('gds');
+      const t = [0, 0, 0];
+      if (!ooo) { const ty = c.vm > 0 ? 0 : c.lgkm > 0 ? 1 : 2; t[ty] = ++issued[ty]!; }
       const id = idOf.get(i);
       pending.push({ id: id ?? `#${i}`, counters, ooo, t });
     }
@@ -499,15 +505,44 @@ export function verifyLoaded(orig: Loaded, sched: Loaded, opts: VerifyOptions = 
     }
     kernels.push({ name, regions: a.regions.length, instructions, memoryPairs });
   }
-  // 6. the scheduled file checks clean
+  // 6. the scheduled file checks clean: no error the original does not have (matched by rule
+  //    and instruction: the original's own errors are not the schedule's doing)
   if (!opts.skipCheck) {
-    const errors = checkContexts(kernelContexts(sched)).flatMap((k) => k.findings.filter((f) => f.severity === 'error'));
-    if (errors.length > 0) {
-      const f = errors[0]!;
-      return { ...diff('check', '', `the scheduled file does not check clean: ${f.message} [${f.rule}]`, undefined, f.loc), kernels };
-    }
+    const fresh = newCheckErrors(orig, sched);
+    if (fresh) return { ...diff('check', fresh.kernel, `the scheduled file does not check clean: ${fresh.message}`, undefined, fresh.loc), kernels };
   }
   return { equivalent: true, kernels };
+}
+
+/** Canonical text of an instruction for matching findings between the two files. */
+function findingKey(rule: string, r: ResolvedInsn | undefined): string {
+  return `${rule}|${r ? keyOf(r.insn) : 'kernel'}`;
+}
+
+/** The first error of the scheduled file's check that the original's check does not have. */
+function newCheckErrors(orig: Loaded, sched: Loaded): { kernel: string; message: string; loc: Loc } | undefined {
+  const count = new Map<string, number>();
+  const oc = kernelContexts(orig);
+  checkContexts(oc).forEach((k, x) => {
+    for (const f of k.findings) {
+      if (f.severity !== 'error') continue;
+      const key = `${k.name}|${findingKey(f.rule, f.insn >= 0 ? oc[x]!.insns[f.insn] : undefined)}`;
+      count.set(key, (count.get(key) ?? 0) + 1);
+    }
+  });
+  const sc = kernelContexts(sched);
+  const checks = checkContexts(sc);
+  for (let x = 0; x < checks.length; x++) {
+    const k = checks[x]!;
+    for (const f of k.findings) {
+      if (f.severity !== 'error') continue;
+      const key = `${k.name}|${findingKey(f.rule, f.insn >= 0 ? sc[x]!.insns[f.insn] : undefined)}`;
+      const n = count.get(key) ?? 0;
+      if (n > 0) { count.set(key, n - 1); continue; }
+      return { kernel: k.name, message: `${f.message} [${f.rule}]`, loc: f.loc };
+    }
+  }
+  return undefined;
 }
 
 export function formatVerify(r: VerifyResult, original: string, scheduled: string): string {

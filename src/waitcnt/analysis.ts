@@ -18,7 +18,9 @@
  * such waits is exactly `minimalWaits`.
  *
  * Calls (s_swappc_b64 / s_call_b64): the call's own operands are checked like any read; after
- * the call every counter is taken as zero (the callee waits before it returns). s_endpgm needs
+ * the call every counter is taken as zero (the callee waits before it returns), except for a
+ * call of a subroutine inside the kernel (model.ts, `callWaits`), which leaves the counters as
+ * they are. s_endpgm needs
  * nothing: the wave may end with operations in flight (LLVM inserts no wait there on GFX9,
  * hazards §4.4; the CDNA4 guide says s_endpgm waits implicitly).
  *
@@ -46,7 +48,7 @@
 import type { Finding, KernelContext, Related } from '../check/types.js';
 import { unitsToString } from '../isa/registers.js';
 import {
-  CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COUNTER_NAMES, EXP, K_BARRIER, K_CALL, K_END, K_NOP, K_RETURN, K_WAIT,
+  CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COUNTER_CLASSES, COUNTER_NAMES, EXP, K_BARRIER, K_CALL, K_END, K_NOP, K_RETURN, K_WAIT,
   LDS_MEM, NCLS, NO_WAIT, SOURCES, STORES, C_VMEM, counterMax, kernelEffects, type InsnFx,
 } from './model.js';
 import { WState, joinInto, sameCore, type Ent, type Shadow } from './state.js';
@@ -67,6 +69,14 @@ export interface AnalysisOptions {
   skip?: ReadonlySet<number>;
   /** Record, before every instruction, the bound on outstanding operations per counter (`pendAt`). */
   pendAt?: boolean;
+  /**
+   * How a result is waited for while other kinds of operation are pending on the same counter:
+   *  - 'per-type' (default): its own type's order still holds (CDNA3 ISA §4.4: "Instructions of
+   *    the same type are returned in the order they were issued"), so an LDS result with k later
+   *    LDS operations needs lgkmcnt(k) even with SMEM pending;
+   *  - 'force-zero': LLVM's rule (hazards §4.3): any mix of types on the counter forces 0.
+   */
+  mixed?: 'per-type' | 'force-zero';
 }
 
 export type FenceKind = 'barrier' | 'cache' | 'return' | 'entry' | 'store';
@@ -172,6 +182,13 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
   const cfg = ctx.cfg;
   const nb = cfg.blocks.length;
   const callable = isCallable(ctx);
+  const forceZero = opts.mixed === 'force-zero';
+  /** More than one type of operation may be pending on counter c. */
+  const mixedOn = (st: WState, c: number): boolean => {
+    let n = 0;
+    for (const k of COUNTER_CLASSES[c]!) if (st.pend[k]! > 0) n++;
+    return n > 1;
+  };
 
   // ---- reporting-pass records ----
   let report = false;
@@ -197,7 +214,7 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
   const consider = (st: WState, unit: number, cls: number, e: Ent, reason: NeedReason) => {
     const c = CLASS_COUNTER[cls]!;
     const y = st.issued[cls]! - e.s;
-    const v = CLASS_IN_ORDER[cls] ? Math.min(y, max[c]! - 1) : 0;
+    const v = CLASS_IN_ORDER[cls] && !(forceZero && mixedOn(st, c)) ? Math.min(y, max[c]! - 1) : 0;
     const cur = needD[c];
     if (v < needV[c]!) {
       needV[c] = v;
@@ -309,7 +326,7 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
       if (f.lds) chargeShadows(st, LDS_MEM, false, false);
       if ((kind === K_BARRIER && !backOff) || (kind === K_RETURN && callable)) chargeAllShadows(st);
     }
-    if (kind === K_CALL) { st.clearAll(); return; }
+    if (kind === K_CALL && f.callWaits) { st.clearAll(); return; }
     for (const is of f.issues) st.issue(is.cls, is.inc, i, is.units, capC);
   };
 

@@ -14,16 +14,21 @@
  *    dependency waits were deleted gives the same answer.
  */
 import type { Finding, KernelContext } from '../check/types.js';
-import { COUNTER_NAMES, NO_WAIT, SOURCES, kernelEffects } from './model.js';
+import { COUNTER_NAMES, NO_WAIT, SOURCES } from './model.js';
 import { analyzeWaitcnt, waitText, type Counts, type WaitInsertion, type WaitJudgement } from './analysis.js';
 
 export { analyzeWaitcnt, positionalFences, isCallable, waitText } from './analysis.js';
 export type { WaitInsertion, WaitJudgement, WaitcntResult, FenceKind, AnalysisOptions, NeedReason, Counts } from './analysis.js';
 export { kernelEffects, NO_WAIT, COUNTER_NAMES } from './model.js';
 
+/** Options shared by the entry points (see AnalysisOptions.mixed). */
+export interface WaitcntOptions {
+  mixed?: 'per-type' | 'force-zero';
+}
+
 /** All waitcnt findings of one kernel. */
-export function checkWaitcnt(ctx: KernelContext): Finding[] {
-  const r = analyzeWaitcnt(ctx, { judge: true });
+export function checkWaitcnt(ctx: KernelContext, opts: WaitcntOptions = {}): Finding[] {
+  const r = analyzeWaitcnt(ctx, { ...opts, judge: true });
   const out: Finding[] = [...r.missing];
   for (const j of r.judgements) {
     const f = judgementFinding(ctx, j);
@@ -83,13 +88,13 @@ function countersOf(v: Counts): string {
 }
 
 /** Waits to insert so that every read is covered (existing waits kept). */
-export function minimalWaits(ctx: KernelContext): WaitInsertion[] {
-  return analyzeWaitcnt(ctx).insertions;
+export function minimalWaits(ctx: KernelContext, opts: WaitcntOptions = {}): WaitInsertion[] {
+  return analyzeWaitcnt(ctx, opts).insertions;
 }
 
 /** The existing s_waitcnt instructions that are dependency waits (not fences): what rescheduling strips. */
-export function dependencyWaits(ctx: KernelContext): number[] {
-  return analyzeWaitcnt(ctx, { judge: true }).judgements.filter((j) => j.verdict !== 'fence' && j.verdict !== 'unreachable').map((j) => j.insn);
+export function dependencyWaits(ctx: KernelContext, opts: WaitcntOptions = {}): number[] {
+  return analyzeWaitcnt(ctx, { ...opts, judge: true }).judgements.filter((j) => j.verdict !== 'fence' && j.verdict !== 'unreachable').map((j) => j.insn);
 }
 
 /** Indexes of the s_waitcnt instructions that are fences, with the kind of fence. */
@@ -103,10 +108,7 @@ export function fenceWaits(ctx: KernelContext): Map<number, NonNullable<WaitJudg
  * The waits to insert once every dependency wait is set aside (fences stay): what the scheduler
  * uses after reordering. `strip` overrides which waits are set aside.
  */
-export function rederiveWaits(ctx: KernelContext, strip?: Iterable<number>): WaitInsertion[] {
-  const skip = new Set(strip ?? dependencyWaits(ctx));
-  return analyzeWaitcnt(ctx, { skip }).insertions;
+export function rederiveWaits(ctx: KernelContext, strip?: Iterable<number>, opts: WaitcntOptions = {}): WaitInsertion[] {
+  const skip = new Set(strip ?? dependencyWaits(ctx, opts));
+  return analyzeWaitcnt(ctx, { ...opts, skip }).insertions;
 }
-
-/** Number of instructions the analysis looked at (for benchmarks). */
-export function effectsCount(ctx: KernelContext): number { return kernelEffects(ctx).length; }

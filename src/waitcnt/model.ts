@@ -15,6 +15,15 @@
  *    LDS; messages in order. Scalar memory returns out of order: only lgkmcnt(0) is safe.
  *    FLAT counts on both vmcnt and lgkmcnt and may complete through either (ISA §10.2.2):
  *    only a wait for 0 on both is safe.
+ *  - expcnt: exports and GDS/GWS operations hold their source VGPRs until they have read them
+ *    (CDNA3 ISA §4.4 EXP_CNT; hazards §4.3). VMEM stores are not tracked on expcnt: the CDNA3
+ *    text and LLVM (hazards §4.3, "not tracked on these targets") agree that GFX9 reads store
+ *    data at issue; mi200-isa-facts.md "Counters" also lists "VMEM writes that have not yet sent
+ *    their write data" under EXP_CNT, which the catalogue (exp = 0 for VMEM stores) and LLVM's
+ *    output do not follow.
+ *  - Register units a pending operation will write: VGPR/AGPR destinations of VMEM, DS and FLAT
+ *    loads and atomics with return; SGPR destinations of SMEM loads. Implicit operands of
+ *    memory instructions are ignored (hazards §4.3).
  *
  * Per-class reasoning. The analysis keeps, for each class, how many operations of that class
  * may be outstanding and, for each pending operation, how many later operations of the SAME
@@ -123,6 +132,14 @@ export interface InsnFx {
   cacheOp: boolean;
   /** Memory access, message, barrier, cache op, branch or call: something that can observe memory ordering. */
   ordersMemory: boolean;
+  /**
+   * K_CALL: the callee follows the calling convention (it waits for every counter at entry and
+   * before it returns, hazards §4.4), so every counter is zero after the call. False for a
+   * subroutine inside the kernel (the target address is s_getpc_b64 plus kernel labels, as
+   * Tensile's activation routines): such code keeps the caller's counters, so the call is
+   * transparent to the analysis (the subroutine's own code is analysed where it stands).
+   */
+  callWaits: boolean;
 }
 
 /** A counter value meaning "not waited on". */
@@ -168,6 +185,7 @@ export function kernelEffects(ctx: KernelContext): InsnFx[] {
 function computeEffects(ctx: KernelContext): InsnFx[] {
   const max = counterMax(ctx);
   const longSetpc = new Set(ctx.cfg.longBranches.map((l) => l.setpc));
+  const functions = new Set(ctx.program.kernels.filter((k) => k.kind === 'function').map((k) => k.name));
   const out: InsnFx[] = new Array(ctx.insns.length);
   for (let i = 0; i < ctx.insns.length; i++) {
     const r = ctx.insns[i]!;
@@ -229,7 +247,7 @@ function computeEffects(ctx: KernelContext): InsnFx[] {
     const vmemLoad = info.cls === 'vmem' && info.events.includes('vmem-load');
     const lds = info.events.includes('lds') || info.events.includes('flat');
     out[i] = {
-      kind,
+      kind, callWaits: kind === K_CALL && !isLocalSubroutineCall(ctx, i, functions),
       wait: kind === K_WAIT ? waitValues(r, max) : undefined,
       issues, uses: r.uses, defs: r.defs, vmemLoad, d16Load: vmemLoad && !!mem?.d16, lds, writesExec, cacheOp,
       ordersMemory: issues.length > 0 || cacheOp || kind === K_BARRIER || kind === K_CALL || kind === K_RETURN
@@ -237,4 +255,32 @@ function computeEffects(ctx: KernelContext): InsnFx[] {
     };
   }
   return out;
+}
+
+/**
+ * The call at `i` jumps to code of this kernel: the nearest s_getpc_b64 before it that writes the
+ * call's target register, and the few instructions after that one, name labels but no function
+ * symbol. A target loaded from memory, passed in, or naming a function follows the ABI.
+ */
+function isLocalSubroutineCall(ctx: KernelContext, i: number, functions: ReadonlySet<string>): boolean {
+  const target = ctx.insns[i]!.insn.operands[1];
+  if (!target || target.kind !== 'reg') return false;
+  for (let g = i - 1; g >= 0; g--) {
+    const r = ctx.insns[g]!;
+    if (r.insn.base !== 's_getpc_b64') continue;
+    const d = r.insn.operands[0];
+    if (!d || d.kind !== 'reg' || d.first !== target.first) continue;
+    let named = false;
+    for (let k = g + 1; k < Math.min(i, g + 8); k++) {
+      for (const o of ctx.insns[k]!.insn.operands) {
+        if (o.kind !== 'expr') continue;
+        for (const sym of o.symbols) {
+          if (functions.has(sym.split('@')[0]!)) return false;
+          named = true;
+        }
+      }
+    }
+    return named;
+  }
+  return false;
 }

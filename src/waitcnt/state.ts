@@ -30,9 +30,7 @@ export interface Shadow {
   readonly p: number;
 }
 
-export const keyOf = (unit: number, cls: number): number => unit * 16 + cls;
-export const unitOfKey = (key: number): number => key >>> 4;
-export const clsOfKey = (key: number): number => key & 15;
+/** Entries and shadows are keyed by `unit * 16 + class`. */
 
 export class WState {
   issued = new Int32Array(NCLS);
@@ -61,8 +59,6 @@ export class WState {
     return s;
   }
 
-  younger(cls: number, e: { s: number }): number { return this.issued[cls]! - e.s; }
-
   /** Record an issued operation of class `cls` writing (or holding) `units`. */
   issue(cls: number, inc: number, p: number, units: readonly number[], capC: readonly number[]): void {
     const c = CLASS_COUNTER[cls]!;
@@ -75,13 +71,6 @@ export class WState {
     for (const u of units) {
       this.ent.set(u * 16 + cls, e);
       this.mask[u]! |= bit;
-    }
-  }
-
-  dropEntry(key: number): void {
-    if (this.ent.delete(key)) {
-      const u = key >>> 4;
-      this.mask[u]! &= ~(1 << (key & 15));
     }
   }
 

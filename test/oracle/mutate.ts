@@ -103,6 +103,10 @@ export function illegalMutations(k: ScheduleKernel, kind: IllegalKind, rand: (n:
       for (let a = 0; a < m && cands.length < 5000; a++) {
         for (let b = a + 1; b < Math.min(m, a + 12); b++) {
           if (!dependent(rg.graph, a, b)) continue;
+          // exchanging the lines must break this dependency only: nothing between depends on either
+          let clean = true;
+          for (let x = a + 1; x < b && clean; x++) if (dependent(rg.graph, a, x) || dependent(rg.graph, b, x)) clean = false;
+          if (!clean) continue;
           const i = rg.nodes[a]!;
           const j = rg.nodes[b]!;
           if (!simpleLine(k, i) || !simpleLine(k, j) || key(k, i) === key(k, j)) continue;

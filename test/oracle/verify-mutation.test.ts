@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { buildKernels } from '../../scripts/build-kernels.js';
 import { loadText, type Loaded } from '../../src/load.js';
 import { prepareKernels, type ScheduleKernel } from '../../src/schedule/kernel.js';
-import { ScheduleState } from '../../src/schedule/state.js';
+import { ScheduleState, canMove, moveTo } from '../../src/schedule/state.js';
+import { Evaluator } from '../../src/schedule/metrics.js';
 import { emitSchedule } from '../../src/schedule/emit.js';
 import { verifyLoaded } from '../../src/verify/verify.js';
 import { corpusDir, runLlvmMc } from './llvm.js';
@@ -44,7 +45,13 @@ const failures: string[] = [];
 interface Plan { schedules: number; moves: number; perKind: number }
 
 async function exercise(name: string, text: string, arch: string | undefined, plan: Plan, seed: number): Promise<void> {
-  const orig: Loaded = loadText(text, name, { arch });
+  let orig: Loaded;
+  try {
+    orig = loadText(text, name, { arch });
+  } catch (e) {
+    failures.push(`${name}: the original does not load: ${(e as Error).message}`);
+    return;
+  }
   const target = orig.target.name;
   const kernels = prepareKernels(orig).filter((k: ScheduleKernel) => k.regions.some((r) => r.nodes.length >= 2));
   if (kernels.length === 0) return;
@@ -122,10 +129,47 @@ test('tensile corpus: legal schedules verify and assemble, illegal ones are reje
     if (!mc.ok) continue; // the corpus keeps one file LLVM rejects
     const big = text.length > 1_000_000;
     const before = figures.files;
-    await exercise(path, text, undefined, big ? { schedules: 1, moves: 400, perKind: 2 } : { schedules: 2, moves: 150, perKind: 3 }, seed++);
+    await exercise(path, text, undefined, big ? { schedules: 1, moves: 400, perKind: 1 } : { schedules: 2, moves: 150, perKind: 3 }, seed++);
     if (figures.files > before) used++;
   }
   assert.ok(used >= 5, `expected at least 5 Tensile kernels with code, used ${used}`);
+});
+
+test('speed: validate + apply + evaluate per candidate on the largest region of the largest Tensile kernel', () => {
+  const dir = join(corpusDir(), 'tensile');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.s')).map((f) => join(dir, f));
+  let best: { k: ScheduleKernel; n: number } | undefined;
+  for (const f of files) {
+    const text = readFileSync(f, 'utf8');
+    if (best && text.length < 1_000_000) continue;
+    let l: Loaded;
+    try { l = loadText(text, f); } catch { continue; }
+    for (const k of prepareKernels(l)) if (!best || k.n > best.n) best = { k, n: k.n };
+  }
+  assert.ok(best, 'no Tensile kernel loaded');
+  const k = best.k;
+  const rg = k.regions.reduce((a, b) => (a.nodes.length >= b.nodes.length ? a : b));
+  for (const nops of [false, true]) {
+    const ev = new Evaluator(k, { nops });
+    const s = new ScheduleState(k);
+    const rand = rng(99);
+    const m = rg.nodes.length;
+    const step = () => {
+      const from = rand(m);
+      const to = Math.max(0, Math.min(m - 1, from + rand(41) - 20));
+      if (canMove(s, rg.id, from, to)) moveTo(s, rg.id, from, to);
+      ev.evaluate(s);
+    };
+    for (let i = 0; i < 200; i++) step();
+    const N = 2000;
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < N; i++) step();
+    const c = process.cpuUsage(c0);
+    const us = (c.user + c.system) / N;
+    console.log(`  speed: ${k.name.slice(0, 40)}... (${k.n} instructions), region ${rg.id} (${m} movable), s_nop estimate ${nops ? 'on' : 'off'}: ` +
+      `${us.toFixed(0)} us CPU per candidate (${Math.round(1e6 / us)} per second)`);
+    assert.ok(us < 20000, 'a candidate takes more than 20 ms');
+  }
 });
 
 test('figures: 100% of illegal mutations rejected, every legal schedule equivalent and assembled', () => {

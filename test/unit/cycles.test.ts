@@ -16,7 +16,7 @@ import { simulateKernel, formatKernelReport } from '../../src/cycles/simulate.js
 import { buildCycleModel } from '../../src/cycles/model.js';
 import { CycleEngine } from '../../src/cycles/engine.js';
 import { applyLatencyFile, defaultCycleParams, allParamKeys, LatencyFileError } from '../../src/targets/latency.js';
-import { knownMnemonic } from '../../src/cycles/model.js';
+import { knownMnemonic, instructionDwords } from '../../src/cycles/model.js';
 import { TARGET_NAMES } from '../../src/targets/index.js';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -370,4 +370,14 @@ test('conductor simulate: text, JSON, --list-params and a bad latency file', () 
   assert.equal(b.code, 2);
   assert.match(b.err, /key 'vmem\.latencyy': unknown parameter \(did you mean 'vmem\.latency'\?\)/);
   assert.equal(run('simulate', f, '--waves', 'x').code, 2);
+});
+
+test('2-dword instructions: sizes, and the optional issue penalty', () => {
+  const ctx = ctxOf(['v_add_f32 v0, v1, v2', 'v_add_f32_e64 v0, v1, v2', 'v_add_f32 v0, 0x1234, v2', 's_mov_b32 s0, 0x12345',
+    's_movk_i32 s0, 0x1234', 'global_load_dword v0, v[2:3], off', 'v_add_f32 v0, 1.0, v2', 'v_add_u32 v0, 64, v2', 'v_add_u32 v0, 65, v2']);
+  assert.deepEqual(ctx.insns.map((r) => instructionDwords(r)), [1, 2, 2, 2, 1, 2, 1, 1, 2]);
+  const two = ['v_add_f32_e64 v0, v1, v2', 'v_add_f32 v3, v1, v2'];
+  assert.equal(est(two), 8);
+  const p = applyLatencyFile(defaultCycleParams('gfx942'), { 'issue.twoDword': 4 }, 'x', knownMnemonic);
+  assert.equal(estimateCycles(ctxOf(two), { params: p }), 12);
 });

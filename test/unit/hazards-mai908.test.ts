@@ -5,7 +5,7 @@ import { runCase, type Case } from './hazards-harness.js';
 const M4 = 'v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]';
 const CASES: Case[] = [
   { name: 'MFMA -> overlapping SrcC', arch: 'gfx908', rule: 'mfma-agpr-write-srcc', required: 2, actual: 0,
-    asm: `${M4}\nv_mfma_f32_4x4x1f32 a[4:7], v0, v1, a[2:5]` },
+    asm: `${M4}\nv_mfma_f32_4x4x1f32 a[8:11], v0, v1, a[2:5]` },
   { name: 'identical tuple: accumulation', arch: 'gfx908', rule: 'mfma-agpr-write-srcc', asm: `${M4}\n${M4}` },
   { name: 'MFMA -> SrcA in an AGPR', arch: 'gfx908', rule: 'mfma-agpr-write-srcab', required: 4, actual: 1,
     asm: `${M4}\ns_nop 0\nv_mfma_f32_4x4x1f32 a[4:7], a0, v1, a[4:7]` },
@@ -25,7 +25,7 @@ const CASES: Case[] = [
   { name: 'VALU, v_accvgpr_write, then a store of the VALU result', arch: 'gfx908', rule: 'accvgpr-after-valu-mem-read', required: 1, actual: 0,
     asm: 'v_mov_b32 v2, 0\nv_accvgpr_write_b32 a0, v3\nglobal_store_dword v[4:5], v2, off' },
   { name: 'not on gfx90a', arch: 'gfx90a', rule: 'mfma-agpr-write-srcc',
-    asm: 'v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]\ns_nop 2\nv_mfma_f32_4x4x1f32 a[4:7], v0, v1, a[2:5]' },
+    asm: 'v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]\ns_nop 2\nv_mfma_f32_4x4x1f32 a[8:11], v0, v1, a[2:5]' },
 ];
 
 describe('gfx908 MAI hazards', () => {

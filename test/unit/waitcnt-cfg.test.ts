@@ -7,7 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { check, ctxOf, summary } from './waitcnt-helpers.js';
-import { minimalWaits, rederiveWaits } from '../../src/waitcnt/index.js';
+import { checkWaitcnt, minimalWaits, rederiveWaits } from '../../src/waitcnt/index.js';
+import { kernelContextsFromText } from '../../src/check/context.js';
 
 test('loop: a load at the bottom used at the top through the back-edge', () => {
   assert.deepEqual(summary(check([
@@ -130,6 +131,39 @@ test('a call: its own operands are checked, afterwards every counter is zero', (
     's_swappc_b64 s[30:31], s[16:17]',
     'v_mov_b32 v0, v1',
   ])), ['3 waitcnt-missing lgkmcnt=0']);
+});
+
+test('a call of a function (calling convention) clears the counters; a subroutine of the kernel does not', () => {
+  // the callee names a function symbol: it waits at entry and before it returns
+  const abi = kernelContextsFromText([
+    's_getpc_b64 s[4:5]',
+    's_add_u32 s4, s4, f@rel32@lo+4',
+    's_addc_u32 s5, s5, f@rel32@hi+12',
+    'global_load_dword v1, v[2:3], off',
+    's_swappc_b64 s[30:31], s[4:5]',
+    'v_mov_b32 v0, v1',
+    's_endpgm',
+    '.text', '.globl f', '.type f,@function', 'f:',
+    '  s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)',
+    '  s_setpc_b64 s[30:31]',
+  ].join('\n') + '\n', 'snippet.s', 'gfx942');
+  assert.equal(abi.length, 2);
+  assert.deepEqual(abi.flatMap((c) => summary(checkWaitcnt(c))), []);
+  // the target is s_getpc_b64 plus a label of the kernel (Tensile's activation routines): the
+  // routine keeps the caller's counters, so the load is still outstanding after the call
+  assert.deepEqual(summary(check([
+    's_getpc_b64 s[4:5]',
+    's_add_i32 s8, sub_label, 0x4',
+    's_add_u32 s4, s4, s8',
+    's_addc_u32 s5, s5, 0',
+    'global_load_dword v1, v[2:3], off',
+    's_swappc_b64 s[30:31], s[4:5]',
+    'v_mov_b32 v0, v1',
+    's_endpgm',
+    'sub_label:',
+    'v_mov_b32 v9, 0',
+    's_setpc_b64 s[30:31]',
+  ])), ['7 waitcnt-missing vmcnt=0']);
 });
 
 test('a callable function: full wait at entry and before the return', () => {

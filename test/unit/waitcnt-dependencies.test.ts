@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { check, ctxOf, errors, summary } from './waitcnt-helpers.js';
-import { minimalWaits } from '../../src/waitcnt/index.js';
+import { checkWaitcnt, minimalWaits } from '../../src/waitcnt/index.js';
 
 test('load then use: missing vmcnt(0), with the producer and the register', () => {
   const fs = check([
@@ -118,6 +118,10 @@ test('mixed SMEM and LDS on lgkmcnt: an LDS result needs only its younger LDS co
   assert.deepEqual(summary(check([...lines, 's_mov_b32 s5, s4'])), ['4 waitcnt-missing lgkmcnt=0']);
   // an lgkmcnt(1) present does not complete the SMEM load
   assert.deepEqual(summary(check([...lines, 's_waitcnt lgkmcnt(1)', 's_mov_b32 s5, s4'])), ['5 waitcnt-missing lgkmcnt=0']);
+  // LLVM's rule as an option: any mix of types on the counter forces 0
+  assert.deepEqual(summary(checkWaitcnt(ctxOf([...lines, 'v_mov_b32 v3, v1']), { mixed: 'force-zero' })), ['4 waitcnt-missing lgkmcnt=0']);
+  // without the SMEM load, LDS alone: lgkmcnt(1) either way
+  assert.deepEqual(summary(checkWaitcnt(ctxOf(['ds_read_b32 v1, v0', 'ds_read_b32 v2, v0 offset:4', 'v_mov_b32 v3, v1']), { mixed: 'force-zero' })), ['3 waitcnt-missing lgkmcnt=1']);
 });
 
 test('WAW: overwriting a pending load destination waits, except a VMEM load over a VMEM load', () => {
