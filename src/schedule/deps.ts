@@ -13,6 +13,7 @@
  * moving one instruction past others changes the relative order of that instruction and the
  * ones it passes only, so a move is checked in O(distance) with `dependent`.
  */
+import { VGPR_BASE } from '../isa/registers.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import { EXEC_LO, EXEC_HI, VCC_LO, VCC_HI, FLAT_SCRATCH_LO, FLAT_SCRATCH_HI, rangeName, unitName, isVgprUnit, isAgprUnit, isSgprUnit, TTMP_BASE, UNIT_COUNT } from '../isa/registers.js';
 import { aliasReason, conflictMems, rangesOverlap, type MemAccess } from './memory.js';
@@ -55,7 +56,7 @@ function link(g: DepGraph, a: number, b: number): void {
 }
 
 /** Build the graph of the movable instructions `nodes` (kernel indexes, original order). */
-export function buildGraph(k: GraphInput, nodes: Int32Array, disambiguate: boolean): DepGraph {
+export function buildGraph(k: GraphInput, nodes: Int32Array, disambiguate: Disambiguation): DepGraph {
   const m = nodes.length;
   const words = (m + 31) >>> 5;
   const g: DepGraph = { m, words, bits: new Uint32Array(m * words), edges: 0 };
@@ -114,11 +115,21 @@ export function buildGraph(k: GraphInput, nodes: Int32Array, disambiguate: boole
  * Do two accesses (a before b in the original order) have to keep their order? `redefined`
  * says whether a base register is written in [a, b) (by a itself or between them).
  */
-export function memoryConflict(ma: MemAccess, mb: MemAccess, disambiguate: boolean, redefined: () => boolean): boolean {
+/**
+ * How far memory accesses are told apart: false never; true (the default) only through a
+ * uniform base (SGPRs only: every lane uses the same address, so disjoint constant offsets
+ * cannot meet); 'per-lane' also through a VGPR base, which assumes that lanes never exchange
+ * data through memory without synchronisation (wave-synchronous code, e.g. an LDS exchange
+ * within a wave without a barrier, breaks that assumption: two lanes' addresses may coincide).
+ */
+export type Disambiguation = boolean | 'per-lane';
+
+export function memoryConflict(ma: MemAccess, mb: MemAccess, disambiguate: Disambiguation, redefined: () => boolean): boolean {
   const c = conflictMems(ma, mb);
   if (c === 0) return false;
   if (!disambiguate) return true;
   if (ma.baseKey === undefined || ma.baseKey !== mb.baseKey) return true;
+  if (disambiguate !== 'per-lane' && ma.baseUnits.some((u) => u >= VGPR_BASE)) return true;
   // The base only speaks for the memories it addresses.
   if ((c & ~(ma.baseMems & mb.baseMems)) !== 0) return true;
   if (rangesOverlap(ma, mb)) return true;
@@ -184,7 +195,7 @@ function intersect(a: readonly number[], b: readonly number[]): number[] {
  * subject ("x reads v[8:9] which <y> writes"). `xFirst`: x comes first in the original order.
  * Returns undefined when they do not conflict on registers or memory.
  */
-export function explainDependency(k: GraphInput, x: number, y: number, xFirst: boolean, yName: string, disambiguate: boolean,
+export function explainDependency(k: GraphInput, x: number, y: number, xFirst: boolean, yName: string, disambiguate: Disambiguation,
   redefined: () => boolean): DepExplanation | undefined {
   const rx = k.insns[x]!;
   const ry = k.insns[y]!;

@@ -9,9 +9,10 @@
  *    body is shared by every call.
  * 2. `emitSchedule`: minimal s_waitcnt and s_nop for the new order, then checked.
  *    - waits: the waitcnt analysis' minimal waits (src/waitcnt, when its checker is registered)
- *      or the scheduler's model (waits.ts); outside the changed regions only waits the original
- *      does not do without are added, and every changed region ends with no more memory
- *      operations pending than the original region left (scheduleWaits);
+ *      or the scheduler's model (waits.ts); outside the changed regions no wait is added that the
+ *      analysis would also ask of the original (its pessimism about paths that cannot run), and
+ *      every changed region ends with no more memory operations pending than the original
+ *      region left (scheduleWaits), which is what makes trusting the rest sound;
  *    - nops: the hazard engine's minimal padding (src/hazards), all of it inside the changed
  *      regions and what exceeds the original's padding elsewhere;
  *    - memory operations complete at barriers, cache operations, messages, calls and returns in

@@ -19,13 +19,14 @@
  * other waits happen to complete before such a point stay complete: completion.ts.)
  * The waitcnt analysis (src/waitcnt, fenceWaits) adds the waits it finds to be fences (for
  * example a wait that completes stores before a release). `ScheduleOptions.isFence` decides
- * instead when given. Every other s_waitcnt and
- * every s_nop inside a region is a dependency wait/nop: stripped before scheduling, re-derived
- * after. Waits and nops in a run without movable instructions are kept as they are.
+ * instead when given. Every other s_waitcnt and every s_nop inside a region is a dependency
+ * wait/nop: stripped before scheduling, re-derived after. Waits and nops in a run without
+ * movable instructions are kept as they are.
  *
  * Tags: `<mnemonic>_<n>`, n counting the tagged instructions (movable and pinned) with that
  * mnemonic in kernel order, from 0. A tag names an instruction, not a position.
  */
+import type { Disambiguation } from './deps.js';
 import type { KernelSymbol } from '../asm/ast.js';
 import type { Loaded } from '../load.js';
 import type { KernelContext } from '../check/types.js';
@@ -47,8 +48,11 @@ export const STRIPPED = 2;
 export const KEPT = 3;
 
 export interface ScheduleOptions {
-  /** Tell apart accesses through the same base with disjoint constant offsets (default true). */
-  disambiguate?: boolean;
+  /**
+   * Tell apart accesses through the same base with disjoint constant offsets: true (default)
+   * for uniform (SGPR) bases only, 'per-lane' also for VGPR bases, false never (see Disambiguation).
+   */
+  disambiguate?: Disambiguation;
   /**
    * Decide whether the s_waitcnt at kernel instruction `i` is a fence (pinned). Return undefined
    * to use the built-in rule.

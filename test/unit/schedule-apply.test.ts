@@ -178,8 +178,21 @@ test('refused: memory accesses that may alias; disjoint offsets from the same ba
   const third = kernelOf(['global_store_dword v[2:3], v4, off', 'global_store_dword v[6:7], v8, off', 'global_load_dword v5, v[2:3], off offset:16', 's_endpgm']);
   assert.equal(tryCommand(third, 'move global_load_dword_0 before global_store_dword_0')!.reason,
     'global_load_dword_0 and global_store_dword_1 may alias (both global, bases v[2:3] and v[6:7])');
-  assert.equal(tryCommand(k, 'move global_load_dword_1 before global_store_dword_0'), undefined);
-  assert.equal(tryCommand(k, 'move ds_read_b32_0 before ds_write_b32_0'), undefined);
+  // A VGPR base differs per lane: lanes' addresses may meet, so disjoint offsets still conflict by default ...
+  assert.equal(tryCommand(k, 'move global_load_dword_1 before global_store_dword_0')?.kind, 'memory');
+  assert.equal(tryCommand(k, 'move ds_read_b32_0 before ds_write_b32_0')?.kind, 'memory');
+  // ... and reorder when the user accepts the per-lane model
+  const lanes = kernelOf([
+    'global_store_dword v[2:3], v4, off', 'global_load_dword v6, v[2:3], off offset:4',
+    'ds_write_b32 v0, v4', 'ds_read_b32 v8, v0 offset:8', 's_endpgm',
+  ], 'gfx90a', { disambiguate: 'per-lane' });
+  assert.equal(tryCommand(lanes, 'move global_load_dword_0 before global_store_dword_0'), undefined);
+  assert.equal(tryCommand(lanes, 'move ds_read_b32_0 before ds_write_b32_0'), undefined);
+  // A uniform base (buffer resource and offsets in SGPRs / immediates only) reorders by default
+  const uniform = kernelOf(['buffer_store_dword v4, off, s[8:11], 0', 'buffer_load_dword v6, off, s[8:11], 0 offset:4', 's_endpgm']);
+  assert.equal(tryCommand(uniform, 'swap buffer_store_dword_0 buffer_load_dword_0'), undefined);
+  const uniformSame = kernelOf(['buffer_store_dword v4, off, s[8:11], 0', 'buffer_load_dword v6, off, s[8:11], 0', 's_endpgm']);
+  assert.equal(tryCommand(uniformSame, 'swap buffer_store_dword_0 buffer_load_dword_0')?.kind, 'memory');
   f = tryCommand(k, 'move ds_read_b32_1 before ds_write_b32_0');
   assert.equal(f?.kind, 'memory');
   // loads reorder among themselves; LDS and global memory do not alias
