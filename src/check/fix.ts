@@ -11,8 +11,11 @@ import { loadText, type Loaded } from '../load.js';
 import { kernelContexts } from './context.js';
 import { checkContexts, type KernelCheck } from './check.js';
 import { ConductorError } from '../errors.js';
+import { ALL_RULES, computeNops } from '../hazards/index.js';
 
-const MAX_ROUNDS = 4;
+const MAX_ROUNDS = 6;
+const ALL_KINDS: ReadonlySet<'nop' | 'waitcnt'> = new Set(['nop', 'waitcnt']);
+const WAITS_ONLY: ReadonlySet<'nop' | 'waitcnt'> = new Set(['waitcnt']);
 
 export interface FixResult {
   text: string;
@@ -52,7 +55,7 @@ export function nopLines(waitStates: number, maxImm: number): string[] {
 }
 
 /** Edits for the error fixes of one round. */
-export function planFixes(checks: { ctx: KernelContext; findings: Finding[] }[]): { edits: StatementEdits; nops: number; waitStates: number; waits: number } {
+export function planFixes(checks: { ctx: KernelContext; findings: Finding[] }[], kinds: ReadonlySet<'nop' | 'waitcnt'> = ALL_KINDS): { edits: StatementEdits; nops: number; waitStates: number; waits: number } {
   const edits = emptyEdits();
   let nops = 0;
   let waitStates = 0;
@@ -61,12 +64,19 @@ export function planFixes(checks: { ctx: KernelContext; findings: Finding[] }[])
     const maxImm = ctx.target.maxNopImm.value;
     const nopNeed = new Map<number, number>();
     const waitNeed = new Map<number, Counters>();
+    const nopRules = new Set<string>();
     for (const f of findings) {
-      if (f.severity !== 'error' || !f.fix) continue;
-      if (f.fix.kind === 'nop') nopNeed.set(f.fix.before, Math.max(nopNeed.get(f.fix.before) ?? 0, f.fix.waitStates));
+      if (f.severity !== 'error' || !f.fix || !(kinds as ReadonlySet<string>).has(f.fix.kind)) continue;
+      if (f.fix.kind === 'nop') nopRules.add(f.rule);
       else if (f.fix.kind === 'waitcnt') {
         waitNeed.set(f.fix.before, minCounters(waitNeed.get(f.fix.before) ?? {}, f.fix));
       }
+    }
+    if (nopRules.size > 0) {
+      // The hazard engine's minimal padding: consumers in order, counting the padding already
+      // placed before earlier ones (independent per-finding shortfalls would over-pad).
+      const rules = ALL_RULES.filter((r) => nopRules.has(r.id));
+      for (const site of computeNops(ctx, { rules }).sites) nopNeed.set(site.insn, site.waitStates);
     }
     const stmtOf = (i: number) => ctx.cfg.insns[i]!.stmt;
     const sameLineStandalone = (i: number) => {
@@ -130,7 +140,9 @@ export function fixLoaded(l: Loaded, opts: { arch?: string } = {}): FixResult {
       const f = unfixable[0]!;
       throw new ConductorError(`cannot fix: ${f.message} [${f.rule}] (${unfixable.length} error${unfixable.length === 1 ? '' : 's'} need a change other than s_nop or s_waitcnt)`, f.loc);
     }
-    const plan = planFixes(contexts.map((ctx, k) => ({ ctx, findings: checks[k]!.findings })));
+    // Waits first: an inserted s_waitcnt is itself a wait state, so NOPs are planned once the waits are in.
+    const anyWait = errors.some((f) => f.fix?.kind === 'waitcnt');
+    const plan = planFixes(contexts.map((ctx, k) => ({ ctx, findings: checks[k]!.findings })), anyWait ? WAITS_ONLY : ALL_KINDS);
     nops += plan.nops;
     waitStates += plan.waitStates;
     waits += plan.waits;

@@ -120,6 +120,9 @@ export function legalityError(insn: Instruction, desc: InsnDesc, variant: string
   const general = generalError(insn, desc, target);
   if (general) return general;
   if (desc.cls !== 'valu' && desc.cls !== 'mfma') return undefined;
+  // Interpolation (VINTRP and its VOP3 f16 forms) names attributes and parameters (attr0.x, p10):
+  // they are neither literals nor scalar registers.
+  if (desc.encoding === 'vintrp' || desc.name.startsWith('v_interp_')) return undefined;
   const ops = insn.operands;
   // VOP3B (an SGPR carry-out or condition destination) has no abs modifier.
   const vop3b = specs.some((sp) => sp.role === 'carryOut') || /^v_(div_scale_f(32|64)|mad_[iu]64_[iu]32)$/.test(desc.name);

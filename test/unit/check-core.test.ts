@@ -4,6 +4,7 @@ import { kernelContextsFromText } from '../../src/check/context.js';
 import { kernelResources } from '../../src/check/resources.js';
 import { applyStatementEdits, emptyEdits, addInsert } from '../../src/check/edit.js';
 import { nopLines, planFixes, waitcntText } from '../../src/check/fix.js';
+import { checkContexts } from '../../src/check/check.js';
 import { formatReportJson, formatReportSarif, formatFindingClang } from '../../src/check/format.js';
 import type { Finding } from '../../src/check/types.js';
 import { parseProgram } from '../../src/asm/parser.js';
@@ -100,13 +101,17 @@ test('edits: an edited macro invocation is written out expanded; other calls kee
 test('fix planning: nops merge with an s_nop in front and split into chunks of maxNopImm+1', () => {
   assert.deepEqual(nopLines(19, 7), ['s_nop 7', 's_nop 7', 's_nop 2']);
   assert.equal(waitcntText({ vmcnt: 0, lgkmcnt: 2 }), 's_waitcnt vmcnt(0) lgkmcnt(2)');
-  const [c] = ctxOf('v_mov_b32 v0, 1\ns_nop 1\nv_mov_b32_dpp v1, v0 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf\n');
-  const f: Finding = { rule: 'test', severity: 'error', message: 'm', loc: c!.cfg.insns[2]!.loc, insn: 2, related: [], fix: { kind: 'nop', before: 2, waitStates: 9 } };
-  const plan = planFixes([{ ctx: c!, findings: [f] }]);
-  // s_nop 1 becomes s_nop 7 (6 more), then 3 more in a new s_nop 2
+  // gfx90a: a 16-pass XDL result read by a VALU needs 19 wait states; s_nop 1 gives 2.
+  const [c] = ctxOf('v_mfma_f32_32x32x1f32 a[0:31], v0, v1, a[0:31]\ns_nop 1\nv_accvgpr_read_b32 v2, a0\n');
+  const [k] = checkContexts([c!]);
+  const f = k!.findings.find((x) => x.severity === 'error');
+  assert.equal(f?.required, 19);
+  assert.equal(f?.actual, 2);
+  const plan = planFixes([{ ctx: c!, findings: k!.findings }]);
+  // s_nop 1 becomes s_nop 7 (6 more), then 11 more as s_nop 7 and s_nop 2
   const out = applyStatementEdits(c!.program, plan.edits);
-  assert.equal(out, 'v_mov_b32 v0, 1\ns_nop 7\ns_nop 2\nv_mov_b32_dpp v1, v0 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf\n');
-  assert.equal(plan.waitStates, 9);
+  assert.equal(out, 'v_mfma_f32_32x32x1f32 a[0:31], v0, v1, a[0:31]\ns_nop 7\ns_nop 7\ns_nop 2\nv_accvgpr_read_b32 v2, a0\n');
+  assert.equal(plan.waitStates, 17);
 });
 
 test('fix planning: waits merge with an s_waitcnt in front (the smaller value per counter)', () => {
