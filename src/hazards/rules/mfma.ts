@@ -312,29 +312,43 @@ function mfmaSrcRule(kind: Kind, operand: 'srcc' | 'srcab'): HazardRule {
       if (list.length === 0) return undefined;
       const reads = mfmaReads(c).filter((r) => r.srcC === (operand === 'srcc'));
       const out: Need[] = [];
-      for (let k = 0; k < list.length; k += 2) {
-        const j = list[k]!;
-        const d = list[k + 1]!;
-        const p = h.f[j]!;
-        if (kindOf(p) !== kind) continue;
-        const dst = vdstOf(p);
-        if (!dst) continue;
-        for (const r of reads) {
-          if (!overlaps(dst.lo, dst.hi, r.op.lo, r.op.hi)) continue;
-          const full = dst.lo === r.op.lo && dst.hi === r.op.hi;
-          const fact = operand === 'srcc' ? srcCFact(h.gen, p, c, full) : srcABFact(p);
-          if (!fact) continue;
-          const w = waitOf(fact, h.gen, p.passes) ?? 0;
-          if (w <= d) continue;
-          const a = Math.max(dst.lo, r.op.lo);
-          const b = Math.min(dst.hi, r.op.hi);
-          const how = operand === 'srcc' ? (full ? 'as SrcC (same tuple)' : 'as SrcC') : `as ${r.op.role === 'idx' ? 'index' : r.op.role}`;
-          out.push(need(j, d, w, `reads ${rangeName(a, b - a)} ${how}, written by`, fact, mfmaNote(p)));
-        }
-      }
+      overlappingWrites(h, list, kind, reads, (r) => r.op, (j, d, p, dst, r) => {
+        const full = dst.lo === r.op.lo && dst.hi === r.op.hi;
+        const fact = operand === 'srcc' ? srcCFact(h.gen, p, c, full) : srcABFact(p);
+        if (!fact) return false;
+        const w = waitOf(fact, h.gen, p.passes) ?? 0;
+        if (w <= d) return false;
+        const a = Math.max(dst.lo, r.op.lo);
+        const b = Math.min(dst.hi, r.op.hi);
+        const how = operand === 'srcc' ? (full ? 'as SrcC (same tuple)' : 'as SrcC') : `as ${r.op.role === 'idx' ? 'index' : r.op.role}`;
+        out.push(need(j, d, w, `reads ${rangeName(a, b - a)} ${how}, written by`, fact, mfmaNote(p)));
+        return false;
+      });
       return out;
     },
   };
+}
+
+/**
+ * For each MFMA producer of `kind` in `list` (pairs of index and distance, from mfmaProducers)
+ * and each of `ranges` that its destination overlaps, call `fn`; `fn` returns true to stop
+ * looking at that producer's other ranges.
+ */
+function overlappingWrites<R>(h: HazardContext, list: readonly number[], kind: Kind, ranges: readonly R[],
+  span: (r: R) => { lo: number; hi: number },
+  fn: (j: number, d: number, p: InsnFacts, dst: { lo: number; hi: number }, r: R) => boolean): void {
+  for (let k = 0; k < list.length; k += 2) {
+    const j = list[k]!;
+    const d = list[k + 1]!;
+    const p = h.f[j]!;
+    if (kindOf(p) !== kind) continue;
+    const dst = vdstOf(p);
+    if (!dst) continue;
+    for (const r of ranges) {
+      const x = span(r);
+      if (overlaps(dst.lo, dst.hi, x.lo, x.hi) && fn(j, d, p, dst, r)) break;
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -366,24 +380,15 @@ function mfmaValuRule(kind: Kind, what: 'valu-read' | 'mem-read' | 'vgpr-overwri
       if (regs.length === 0) return undefined;
       const list = mfmaProducers(h, i);
       const out: Need[] = [];
-      for (let k = 0; k < list.length; k += 2) {
-        const j = list[k]!;
-        const d = list[k + 1]!;
-        const p = h.f[j]!;
-        if (kindOf(p) !== kind) continue;
-        const dst = vdstOf(p);
-        if (!dst) continue;
-        for (const r of regs) {
-          if (!overlaps(dst.lo, dst.hi, r.lo, r.hi)) continue;
-          const fact = what === 'vgpr-overwrite' ? writeFact(p) : readFact(p, mem);
-          const w = waitOf(fact, h.gen, p.passes) ?? 0;
-          if (w <= d) continue;
-          const a = Math.max(dst.lo, r.lo);
-          const b = Math.min(dst.hi, r.hi);
-          out.push(need(j, d, w, `${what === 'vgpr-overwrite' ? 'overwrites' : 'reads'} ${rangeName(a, b - a)} written by`, fact, mfmaNote(p)));
-          break;
-        }
-      }
+      overlappingWrites(h, list, kind, regs, (r) => r, (j, d, p, dst, r) => {
+        const fact = what === 'vgpr-overwrite' ? writeFact(p) : readFact(p, mem);
+        const w = waitOf(fact, h.gen, p.passes) ?? 0;
+        if (w <= d) return false;
+        const a = Math.max(dst.lo, r.lo);
+        const b = Math.min(dst.hi, r.hi);
+        out.push(need(j, d, w, `${what === 'vgpr-overwrite' ? 'overwrites' : 'reads'} ${rangeName(a, b - a)} written by`, fact, mfmaNote(p)));
+        return true;
+      });
       return out;
     },
   };
