@@ -15,7 +15,8 @@
  *     region's exit is the same. Identical instructions are told apart by their occurrence.
  *  4. Memory: two accesses of a region that may alias (one writes, same memory; FLAT reaches
  *     LDS and global memory; the same base with disjoint constant offsets does not alias when the
- *     base registers hold the same values) keep their order.
+ *     base registers hold the same values, and the base is uniform unless per-lane disambiguation
+ *     is asked for) keep their order.
  *  5. Completion: the memory operations of a block that the waits in front of a barrier, cache
  *     operation, message, call or return have completed in the original are completed in the
  *     scheduled file too.
@@ -31,7 +32,7 @@ import { buildCfg } from '../analysis/cfg.js';
 import { kernelContexts } from '../check/context.js';
 import { checkContexts } from '../check/check.js';
 import type { ResolvedInsn } from '../isa/types.js';
-import { rangeName } from '../isa/registers.js';
+import { rangeName, VGPR_BASE } from '../isa/registers.js';
 
 export type DifferenceKind =
   | 'kernels' | 'anchor' | 'region-contents' | 'reaching-definition' | 'exit-definition' | 'memory-order' | 'completion' | 'check';
@@ -45,8 +46,13 @@ export interface Difference {
 }
 
 export interface VerifyOptions {
-  /** Tell apart accesses through the same base with disjoint offsets (default true, as the scheduler). */
-  disambiguate?: boolean;
+  /**
+   * Tell apart accesses through the same base with disjoint offsets: true (default, as the
+   * scheduler) only through uniform bases (SGPRs only: every lane uses the same address);
+   * 'per-lane' also through VGPR bases (assumes lanes never exchange data through memory
+   * without synchronisation); false never.
+   */
+  disambiguate?: boolean | 'per-lane';
   /** Skip check 6 (tests of the other checks on snippets that are not clean on purpose). */
   skipCheck?: boolean;
 }
@@ -314,10 +320,12 @@ function unitsName(us: number[]): string {
   return us.map((u) => rangeName(u, 1)).join(', ');
 }
 
-function mayAlias(a: Access, b: Access, sameBaseValues: boolean, disambiguate: boolean): boolean {
+function mayAlias(a: Access, b: Access, sameBaseValues: boolean, disambiguate: boolean | 'per-lane'): boolean {
   const clash = (a.wr & (b.rd | b.wr)) | (b.wr & (a.rd | a.wr));
   if (!clash) return false;
   if (!disambiguate || a.family === undefined || a.family !== b.family) return true;
+  // A VGPR base differs per lane: two lanes' addresses may meet whatever the constant offsets.
+  if (disambiguate !== 'per-lane' && (a.base.some((u) => u >= VGPR_BASE) || b.base.some((u) => u >= VGPR_BASE))) return true;
   if ((clash & a.addressed & b.addressed) !== clash) return true;
   if (a.base.length !== b.base.length || a.base.some((u, i) => u !== b.base[i])) return true;
   if (!sameBaseValues) return true;

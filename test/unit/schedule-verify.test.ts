@@ -43,10 +43,14 @@ function permute(lines: string[], ...swaps: [number, number][]): string[] {
 
 test('verify: the identity and legal reorders are equivalent', () => {
   assert.equal(verify(ORIGINAL, ORIGINAL).equivalent, true);
-  // v_mov_b32 v2 before v_mov_b32 v1; the two LDS writes to disjoint offsets of the same base
-  const legal = permute(ORIGINAL, [1, 2], [4, 5]);
+  // v_mov_b32 v2 before v_mov_b32 v1
+  const legal = permute(ORIGINAL, [1, 2]);
   const r = verify(ORIGINAL, legal);
   assert.equal(r.equivalent, true, r.difference?.message);
+  // the two LDS writes to disjoint offsets of the same VGPR base: only under the per-lane model
+  const lanes = permute(ORIGINAL, [1, 2], [4, 5]);
+  assert.equal(verify(ORIGINAL, lanes).difference?.kind, 'memory-order');
+  assert.equal(verifyLoaded(load(ORIGINAL, 'orig.s'), load(lanes, 'sched.s'), { disambiguate: 'per-lane' }).equivalent, true);
   assert.match(formatVerify(r, 'orig.s', 'sched.s'), /equivalent/);
   // waits may differ (they are re-derived): the second wait earlier, an extra nop
   const rewaited = permute(ORIGINAL, [10, 11]);
@@ -74,9 +78,13 @@ test('verify rejects: memory order, pinned instruction moved, region contents, c
   let r = verify(mem, permute(mem, [1, 2]));
   assert.equal(r.difference!.kind, 'memory-order');
   assert.match(r.difference!.message, /may alias/);
-  // disjoint offsets from the same base may reorder
+  // disjoint offsets from the same VGPR base may reorder only under the per-lane model (lanes' addresses may meet)
   const disjoint = ['k:', '  ds_write_b32 v0, v3', '  ds_read_b32 v4, v0 offset:16', '  s_endpgm'];
-  assert.equal(verify(disjoint, permute(disjoint, [1, 2])).equivalent, true);
+  assert.equal(verify(disjoint, permute(disjoint, [1, 2])).difference?.kind, 'memory-order');
+  assert.equal(verifyLoaded(load(disjoint, 'orig.s'), load(permute(disjoint, [1, 2]), 'sched.s'), { disambiguate: 'per-lane' }).equivalent, true);
+  // a uniform base (buffer resource, no VGPR address) with disjoint offsets reorders by default
+  const uniform = ['k:', '  buffer_store_dword v3, off, s[8:11], 0', '  buffer_load_dword v4, off, s[8:11], 0 offset:16', '  s_endpgm'];
+  assert.equal(verify(uniform, permute(uniform, [1, 2])).equivalent, true, verify(uniform, permute(uniform, [1, 2])).difference?.message);
   // the barrier moved up past the ds_write / instruction moved across the barrier
   r = verify(ORIGINAL, permute(ORIGINAL, [8, 9]));
   assert.equal(r.equivalent, false);
