@@ -156,18 +156,9 @@ function parseItem(cur: Cursor, lookup: SymbolLookup, operands: Operand[], modif
       operands.push({ kind: 'off', text: id });
       return;
     }
-    if (next === '(' && (lower === 'abs' || lower === 'neg' || lower === 'sext')) {
-      cur.pos++;
-      const inner = parseOperand(cur, lookup);
-      cur.ws();
-      if (cur.peek() !== ')') throw cur.error(`expected ')' to close ${lower}(`);
-      cur.pos++;
-      addMod(inner, lower === 'abs' ? { abs: true } : lower === 'neg' ? { neg: true } : { sext: true });
-      inner.text = t.slice(start, cur.pos);
-      operands.push(inner);
-      return;
-    }
-    if (next === '(' && /^[a-z_][a-z0-9_]*$/.test(lower) && lookup(id) === undefined) {
+    // abs(...), neg(...), sext(...) are operand modifiers: parseOperand reads them.
+    const isSourceMod = lower === 'abs' || lower === 'neg' || lower === 'sext';
+    if (next === '(' && !isSourceMod && /^[a-z_][a-z0-9_]*$/.test(lower) && lookup(id) === undefined) {
       // hwreg(...), sendmsg(...), swizzle(...), gpr_idx(...)
       const close = matchClose(t, cur.pos, '(', ')');
       if (close < 0) throw cur.error(`missing ')' in ${id}(`);
@@ -213,7 +204,6 @@ function parseOperand(cur: Cursor, lookup: SymbolLookup): Operand {
   if (ch === '[') return parseRegisterList(cur, lookup);
   const reg = tryRegister(cur, lookup);
   if (reg) return reg;
-  // abs(...)/neg(...)/sext(...) nested inside -: handled by parseItem at top level; here read expressions.
   const c = t.charCodeAt(start);
   if (isIdentStart(c)) {
     const id = cur.ident();

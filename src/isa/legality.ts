@@ -70,9 +70,6 @@ function isScalarReg(o: Operand): boolean {
 /** Registers of older generations that these targets do not have (GFX9 removed TBA/TMA as operands). */
 const REMOVED_REGISTERS = new Set(['tba', 'tba_lo', 'tba_hi', 'tma', 'tma_lo', 'tma_hi']);
 
-/** Modifiers of later generations (GFX10+) that no GFX9 target accepts. */
-const LATER_MODIFIERS = new Set(['dlc', 'scc']);
-
 /** Offset ranges of memory instructions, the same on all five targets (oracle: llvm-mc 22 probes). */
 const OFFSET_RANGES: Partial<Record<string, [number, number, string]>> = {
   flat: [0, 4095, 'expected a 12-bit unsigned offset'],
@@ -97,7 +94,6 @@ function generalError(insn: Instruction, desc: InsnDesc, target: Target): string
     if (m.name === 'dlc') return `dlc modifier is not supported on ${target.name} (GFX10+) [${MEASURED}]`;
     if (m.name === 'scc' && target.has('gfx940-insts')) return `scc modifier is not supported on ${target.name} (use sc0/sc1/nt) [${MEASURED}]`;
   }
-  void LATER_MODIFIERS;
   const range = OFFSET_RANGES[desc.encoding];
   const off = modValue(insn, 'offset');
   if (range && off !== undefined && (off < range[0] || off > range[1])) return `${range[2]}: offset:${off} is outside ${range[0]}..${range[1]} [${MEASURED}]`;

@@ -214,12 +214,12 @@ function hashStep(h: number, x: number): number {
   return Math.imul(h ^ x, 0x9e3779b1) ^ (h >>> 15);
 }
 
-/** The shared frozen copy of a unit list. */
-function internUnits(a: readonly RegUnit[]): readonly RegUnit[] {
-  if (a.length === 0) return EMPTY;
-  let h = a.length;
-  for (let i = 0; i < a.length; i++) h = hashStep(h, a[i]!);
-  let bucket = unitSets.get(h);
+/**
+ * The shared frozen copy of a list whose elements compare by identity, from the bucket of its
+ * hash in `table` (cleared when it grows past INTERN_LIMIT).
+ */
+function internList<T>(table: Map<number, (readonly T[])[]>, a: readonly T[], h: number): readonly T[] {
+  let bucket = table.get(h);
   if (bucket) {
     outer: for (const c of bucket) {
       if (c.length !== a.length) continue;
@@ -227,35 +227,29 @@ function internUnits(a: readonly RegUnit[]): readonly RegUnit[] {
       return c;
     }
   } else {
-    if (unitSets.size > INTERN_LIMIT) unitSets.clear();
+    if (table.size > INTERN_LIMIT) table.clear();
     bucket = [];
-    unitSets.set(h, bucket);
+    table.set(h, bucket);
   }
   const frozen = Object.isFrozen(a) ? a : Object.freeze(a.slice());
   bucket.push(frozen);
   return frozen;
 }
 
-/** The shared frozen copy of an operand-record list (records are interned, compared by identity). */
+/** The shared frozen copy of a unit list. */
+function internUnits(a: readonly RegUnit[]): readonly RegUnit[] {
+  if (a.length === 0) return EMPTY;
+  let h = a.length;
+  for (let i = 0; i < a.length; i++) h = hashStep(h, a[i]!);
+  return internList(unitSets, a, h);
+}
+
 /** Scratch list reused by every call (interned lists are copies). */
 const scratchOps: ResolvedOperand[] = [];
 
+/** The shared frozen copy of an operand-record list (records are interned, compared by identity). */
 function internOperands(a: ResolvedOperand[], h: number): readonly ResolvedOperand[] {
-  let bucket = operandLists.get(h);
-  if (bucket) {
-    outer: for (const c of bucket) {
-      if (c.length !== a.length) continue;
-      for (let i = 0; i < a.length; i++) if (c[i] !== a[i]) continue outer;
-      return c;
-    }
-  } else {
-    if (operandLists.size > INTERN_LIMIT) operandLists.clear();
-    bucket = [];
-    operandLists.set(h, bucket);
-  }
-  const frozen = Object.freeze(a.slice());
-  bucket.push(frozen);
-  return frozen;
+  return internList(operandLists, a, h);
 }
 
 const unions = new Map<readonly RegUnit[], Map<readonly RegUnit[], readonly RegUnit[]>>();
