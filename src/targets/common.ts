@@ -369,3 +369,15 @@ export function unifiedRegisters(T: string): RegisterFiles {
   ...sgprFile(T, `${REF.gfx906wiki} §1 (SGPR file 12.5 KiB per CU = 800 per SIMD, stated for gfx906; assumed for the GFX9 family); ${REF.mi200} "Registers"`),
   extraSgprs: extraSgprs(T),  };
 }
+
+/**
+ * LDS per CU and the largest workgroup allocation: `bytes`, as llc measures it (one byte more is
+ * "exceeds limit"), with the reference that states it when there is one.
+ */
+export function ldsSize(T: string, bytes: number, reference?: string, note?: string): Pick<OccupancyRules, 'ldsBytesPerCu' | 'maxLdsPerWorkgroup'> {
+  return {
+    ldsBytesPerCu: sourced(bytes, (reference ? `${reference}; ` : '')
+      + oracle(`llc -mcpu=${T} on a kernel with a ${bytes + 1}-byte LDS array`, `"local memory (${bytes + 1}) exceeds limit (${bytes})"`), note),
+    maxLdsPerWorkgroup: sourced(bytes, oracle(`llc -mcpu=${T}, LDS array of ${bytes} / ${bytes + 1} bytes`, `accepted / "exceeds limit (${bytes})"`)),
+  };
+}

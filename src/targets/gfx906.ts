@@ -6,6 +6,7 @@
 import {
   REF, MC, sourced, oracle, makeTarget, gfx9Counters, maxSgprs, maxVgprs, maxAgprs, maxNextFreeSgpr,
   sgprFile, extraSgprs, ldsGranule512, WAVE64, SIMDS_PER_CU, MAX_WAVES_PER_WG, descriptorDefaults, targetIdFeatures,
+  ldsSize,
 } from './common.js';
 
 const T = 'gfx906';
@@ -45,9 +46,7 @@ export const gfx906 = makeTarget({
       `${REF.gfx906wiki} §3 (up to 40 resident wavefronts per CU, 4 pools x up to 10); ${REF.gcnTimings} "Occupancy table" (10 waves); ` +
       oracle(`llc -mcpu=${T} on an empty kernel`, '"; Occupancy: 10"')),
     simdsPerCu: SIMDS_PER_CU,
-    ldsBytesPerCu: sourced(65536, `${REF.gfx906wiki} §1 (LDS/CU 64 KiB); ` +
-      oracle(`llc -mcpu=${T} on a kernel with a 65537-byte LDS array`, '"local memory (65537) exceeds limit (65536)"')),
-    maxLdsPerWorkgroup: sourced(65536, oracle(`llc -mcpu=${T}, LDS array of 65536 / 65537 bytes`, 'accepted / "exceeds limit (65536)"')),
+    ...ldsSize(T, 65536, `${REF.gfx906wiki} §1 (LDS/CU 64 KiB)`),
     ldsAllocGranule: ldsGranule512(T, 'Stated in the MI200 (gfx90a) ISA; for gfx906 the LLVM measurement agrees. LLVM ignores the granule in its occupancy.'),
     wavefrontSize: WAVE64(T),
     maxWavesPerWorkgroup: MAX_WAVES_PER_WG,

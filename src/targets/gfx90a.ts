@@ -1,6 +1,7 @@
 /** gfx90a: CDNA2, Instinct MI200 series (MI210, MI250, MI250X). One unified VGPR/AGPR file per wave (AGPRs from .amdhsa_accum_offset). */
 import {
   REF, sourced, oracle, makeTarget, gfx9Counters, ldsGranule512, WAVE64, SIMDS_PER_CU, MAX_WAVES_PER_WG, descriptorDefaults, targetIdFeatures, unifiedRegisters,
+  ldsSize,
 } from './common.js';
 
 const T = 'gfx90a';
@@ -28,8 +29,7 @@ export const gfx90a = makeTarget({
     maxWavesPerSimd: sourced(8, oracle(`llc -mcpu=${T} on an empty kernel`, '"; Occupancy: 8"'),
       `No reference states the MI200 wave slots; ${REF.cdna4} gives 8 for the same 512-entry file on gfx950. LLVM 22 uses 8.`),
     simdsPerCu: SIMDS_PER_CU,
-    ldsBytesPerCu: sourced(65536, `${REF.mi200} "LDS" (64 KiB per CU); ` + oracle(`llc -mcpu=${T} on a kernel with a 65537-byte LDS array`, '"local memory (65537) exceeds limit (65536)"')),
-    maxLdsPerWorkgroup: sourced(65536, oracle(`llc -mcpu=${T}, LDS array of 65536 / 65537 bytes`, 'accepted / "exceeds limit (65536)"')),
+    ...ldsSize(T, 65536, `${REF.mi200} "LDS" (64 KiB per CU)`),
     ldsAllocGranule: ldsGranule512(T),
     wavefrontSize: WAVE64(T),
     maxWavesPerWorkgroup: MAX_WAVES_PER_WG,

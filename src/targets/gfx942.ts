@@ -1,6 +1,7 @@
 /** gfx942: CDNA3, Instinct MI300X, MI300A, MI325X. One unified VGPR/AGPR file per wave (AGPRs from .amdhsa_accum_offset). */
 import {
   REF, sourced, oracle, makeTarget, gfx9Counters, ldsGranule512, WAVE64, SIMDS_PER_CU, MAX_WAVES_PER_WG, descriptorDefaults, targetIdFeatures, unifiedRegisters,
+  ldsSize,
 } from './common.js';
 
 const T = 'gfx942';
@@ -21,9 +22,7 @@ export const gfx942 = makeTarget({
     maxWavesPerSimd: sourced(8, oracle(`llc -mcpu=${T} on an empty kernel`, '"; Occupancy: 8"'),
       `No reference states the MI300 wave slots; ${REF.cdna4} gives 8 for the same 512-entry file on gfx950. LLVM 22 uses 8.`),
     simdsPerCu: SIMDS_PER_CU,
-    ldsBytesPerCu: sourced(65536, oracle(`llc -mcpu=${T} on a kernel with a 65537-byte LDS array`, '"local memory (65537) exceeds limit (65536)"'),
-      'No reference states the MI300 LDS size; LLVM 22 allows 64 KiB.'),
-    maxLdsPerWorkgroup: sourced(65536, oracle(`llc -mcpu=${T}, LDS array of 65536 / 65537 bytes`, 'accepted / "exceeds limit (65536)"')),
+    ...ldsSize(T, 65536, undefined, 'No reference states the MI300 LDS size; LLVM 22 allows 64 KiB.'),
     ldsAllocGranule: ldsGranule512(T, 'Stated in the MI200 ISA; no CDNA3 reference gives it; the LLVM measurement agrees. LLVM ignores the granule in its occupancy.'),
     wavefrontSize: WAVE64(T),
     maxWavesPerWorkgroup: MAX_WAVES_PER_WG,

@@ -1,6 +1,7 @@
 /** gfx950: CDNA4, Instinct MI350X, MI355X. One unified VGPR/AGPR file per wave (AGPRs from .amdhsa_accum_offset). */
 import {
   REF, sourced, oracle, makeTarget, gfx9Counters, WAVE64, SIMDS_PER_CU, MAX_WAVES_PER_WG, descriptorDefaults, targetIdFeatures, unifiedRegisters,
+  ldsSize,
 } from './common.js';
 
 const T = 'gfx950';
@@ -24,8 +25,7 @@ export const gfx950 = makeTarget({
   occupancy: {
     maxWavesPerSimd: sourced(8, `${REF.cdna4} "Occupancy and Register Pressure" (at most 8 waves/SIMD, 32/CU); ` + oracle(`llc -mcpu=${T} on an empty kernel`, '"; Occupancy: 8"')),
     simdsPerCu: SIMDS_PER_CU,
-    ldsBytesPerCu: sourced(163840, `${REF.cdna4} "Architecture Overview" and "LDS Details" (160 KiB per CU); ` + oracle(`llc -mcpu=${T} on a kernel with a 163841-byte LDS array`, '"local memory (163841) exceeds limit (163840)"')),
-    maxLdsPerWorkgroup: sourced(163840, oracle(`llc -mcpu=${T}, LDS array of 163840 / 163841 bytes`, 'accepted / "exceeds limit (163840)"')),
+    ...ldsSize(T, 163840, `${REF.cdna4} "Architecture Overview" and "LDS Details" (160 KiB per CU)`),
     ldsAllocGranule: sourced(1280, `${REF.cdna4} "Architecture Overview" (1280-byte allocation granularity)`,
       'The references disagree. Only the CDNA4 guide states the gfx950 granule (1280 bytes = 320 dwords; 160 KiB = 128 such blocks). ' +
       'LLVM 22 encodes gfx950 LDS in 2048-byte units: ' +
