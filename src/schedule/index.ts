@@ -42,3 +42,4 @@ export { ScheduleSession, applyRounds } from './session.js';
 export type { SessionOptions, RoundReport, RoundOutcome, ApplyResult } from './session.js';
 export { kernelListing, formatListing } from './listing.js';
 export type { KernelListing, RegionListing, TaggedInsn } from './listing.js';
+export { movesFromState, replayMoves } from './replay.js';

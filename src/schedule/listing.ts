@@ -4,6 +4,7 @@
  * s_waitcnt, s_nop, instructions) — the view a person or a model schedules from.
  */
 import { PINNED, type ScheduleKernel } from './kernel.js';
+import type { ScheduleState } from './state.js';
 import { PressureScanner } from './metrics.js';
 
 export interface TaggedInsn {
@@ -37,7 +38,8 @@ export interface KernelListing {
   pinnedAfter: TaggedInsn[];
 }
 
-export function kernelListing(k: ScheduleKernel, only?: number): KernelListing {
+/** The listing of `k`, regions in the order of `state` when given (else the original order). */
+export function kernelListing(k: ScheduleKernel, only?: number, state?: ScheduleState): KernelListing {
   const cfg = k.ctx.cfg;
   const scanner = new PressureScanner();
   const out3 = new Int32Array(3);
@@ -53,7 +55,8 @@ export function kernelListing(k: ScheduleKernel, only?: number): KernelListing {
     for (let i = prevEnd; i < rg.first; i++) if (k.role[i] === PINNED) pinnedBefore.push(tagged(i));
     prevEnd = rg.last + 1;
     if (only !== undefined && rg.id !== only) continue;
-    scanner.scan(k, rg.nodes, rg.liveOut, out3);
+    const seq = state ? state.regionSequence(rg.id) : rg.nodes;
+    scanner.scan(k, seq, rg.liveOut, out3);
     const block = cfg.blocks[rg.block]!;
     regions.push({
       region: rg.id, block: rg.block, labels: block.start === rg.first ? block.labels : [], lines: rg.lines,
@@ -62,7 +65,7 @@ export function kernelListing(k: ScheduleKernel, only?: number): KernelListing {
         instructions: rg.nodes.length + rg.stripped.length,
       },
       pinnedBefore,
-      instructions: Array.from(rg.nodes, (i) => tagged(i)),
+      instructions: Array.from(seq, (i) => tagged(i)),
     });
   }
   const pinnedAfter: TaggedInsn[] = [];
