@@ -1,0 +1,339 @@
+/**
+ * The report's data: one typed JSON model per kernel, built from the engine (check, resources,
+ * liveness, occupancy, the cycle model) and, with a scheduled file, the moves and metric deltas.
+ * The HTML page (html.ts) only draws this model; tests read it to know what the page must show.
+ *
+ * Per-instruction data is stored in columns (one array per field) to keep the page small.
+ */
+import type { Loaded } from '../load.js';
+import { ConductorError } from '../errors.js';
+import { kernelContexts } from '../check/context.js';
+import { checkContexts } from '../check/check.js';
+import type { KernelContext, Severity } from '../check/types.js';
+import { computeOccupancy, type OccupancyLimiter, type OccupancyResult } from '../analysis/occupancy.js';
+import { simulateKernel } from '../cycles/simulate.js';
+import { cycleEngineFor } from '../cycles/estimate.js';
+import { defaultCycleParams, type CycleParams } from '../targets/latency.js';
+import { contextMetrics, METRIC_NAMES, higherIsBetter, type Metrics, type MetricName } from '../schedule/index.js';
+import { alignScheduled } from './align.js';
+
+export const REPORT_MODEL_VERSION = 1;
+
+export type RegFile = 'vgpr' | 'agpr' | 'sgpr';
+export const REG_FILES: readonly RegFile[] = ['vgpr', 'agpr', 'sgpr'];
+
+/** Row kinds of the code listing. */
+export const KIND_PLAIN = 0;
+export const KIND_WAIT = 1;
+export const KIND_NOP = 2;
+
+/** Highest finding severity on a row. */
+export const DIAG_NONE = 0;
+export const DIAG_NOTE = 1;
+export const DIAG_WARNING = 2;
+export const DIAG_ERROR = 3;
+
+export interface ReportDiagnostic {
+  severity: Severity;
+  rule: string;
+  message: string;
+  line: number;
+  col: number;
+  /** Row of the code listing (instruction index), -1 when the finding is not on an instruction. */
+  insn: number;
+  /** A hazard (missing wait states) rather than a wait or resource finding. */
+  hazard: boolean;
+  related: { line: number; message: string; insn: number }[];
+}
+
+export interface OccupancyView {
+  wavesPerSimd: number;
+  limiter: OccupancyLimiter;
+  byResource: OccupancyResult['byResource'];
+  notes: string[];
+}
+
+/** With at most `regs` registers of the file (others as used), `waves` waves per SIMD fit. */
+export interface Breakpoint { regs: number; waves: number }
+
+export interface BlockView {
+  id: number;
+  line: number;
+  labels: string[];
+  /** Rows [start, end) of the code listing. */
+  start: number;
+  end: number;
+  /** Cycles the single-wave walk spent in the block. */
+  walkCycles: number;
+  /** The block alone from an idle wave. */
+  alone: number;
+}
+
+/** Per-instruction columns, all of length `instructions`. */
+export interface CodeColumns {
+  line: number[];
+  text: string[];
+  block: number[];
+  /** Issue cycle in the single-wave walk (-1 when not reached). */
+  issue: number[];
+  /** Stall cycles as `simulate` reports them (waited before issue plus issue beyond one slot). */
+  stall: number[];
+  /** Cycles waited before issue (the visible stall of the timeline). */
+  wait: number[];
+  /** Index into `reasons` ('' is 0). */
+  reason: number[];
+  /** Cycles the instruction holds the wave's issue. */
+  cost: number[];
+  /** Cycles from issue until the result is there (ALU) or the access completed (memory). */
+  latency: number[];
+  /** Live registers at the instruction. */
+  vgpr: number[];
+  agpr: number[];
+  sgpr: number[];
+  /** KIND_PLAIN, KIND_WAIT, KIND_NOP. */
+  kind: number[];
+  /** Highest severity of a finding on the instruction: DIAG_*. */
+  diag: number[];
+  /** 1 when a hazard finding points at the instruction (consumer) or its producer. */
+  hazard: number[];
+}
+
+export interface KernelView {
+  name: string;
+  kind: 'kernel' | 'function';
+  file: string;
+  target: string;
+  line: number;
+  instructions: number;
+  resources: {
+    peak: Record<RegFile, { value: number; line?: number }>;
+    used: Record<RegFile, number>;
+    declared?: { vgpr: number; agpr: number; sgpr: number; lds: number };
+    /** Register file sizes per wave on this target (the chart's ceiling). */
+    fileMax: Record<RegFile, number>;
+    occupancy: { computed: OccupancyView; declared?: OccupancyView };
+    /** Where waves per SIMD change as one file's registers grow (others as used). */
+    breakpoints: Record<RegFile, Breakpoint[]>;
+  };
+  diagnostics: ReportDiagnostic[];
+  counts: { errors: number; warnings: number; notes: number };
+  cycles: {
+    single: number;
+    lowerBound: number;
+    multi: { waves: number; cycles: number; perWave: number };
+    loops: { headerLine: number; latchLine: number; perIteration: number; instructions: number }[];
+  };
+  metrics: Metrics;
+  blocks: BlockView[];
+  reasons: string[];
+  code: CodeColumns;
+}
+
+export interface MetricDelta { metric: MetricName; before: number; after: number; delta: number; better: boolean | null }
+
+export interface Comparison {
+  original: string;
+  scheduled: string;
+  kernel: string;
+  moves: string[];
+  changedRegions: number;
+  deltas: MetricDelta[];
+}
+
+export interface ReportModel {
+  version: number;
+  tool: string;
+  file: string;
+  target: string;
+  notes: string[];
+  /** One view per kernel (before scheduling when `after` is set). */
+  kernels: KernelView[];
+  /** With a scheduled file: the scheduled kernel, side by side with kernels[0]. */
+  after?: KernelView;
+  comparison?: Comparison;
+}
+
+export interface ReportOptions {
+  /** Only this kernel (default: every kernel with instructions; with `after`, the kernel `apply` picks). */
+  kernel?: string;
+  /** The scheduled version of the file. */
+  after?: Loaded;
+  params?: CycleParams;
+  tool?: string;
+}
+
+function occView(o: OccupancyResult): OccupancyView {
+  return { wavesPerSimd: o.wavesPerSimd, limiter: o.limiter, byResource: o.byResource, notes: o.notes };
+}
+
+/**
+ * Breakpoints per register file: the largest register counts at which the file alone still
+ * allows some number of waves per SIMD (the other files as the kernel uses them: on targets with
+ * one VGPR/AGPR file they share it). LDS and wave slots are left out: these are the steps a
+ * schedule can reach by changing register pressure.
+ */
+export function occupancyBreakpoints(ctx: KernelContext, used: Record<RegFile, number>): Record<RegFile, Breakpoint[]> {
+  const reg = ctx.target.registers;
+  const max: Record<RegFile, number> = { vgpr: reg.maxVgprs.value, agpr: reg.maxAgprs.value, sgpr: reg.maxSgprs.value };
+  const out: Record<RegFile, Breakpoint[]> = { vgpr: [], agpr: [], sgpr: [] };
+  for (const f of REG_FILES) {
+    if (max[f] === 0) continue;
+    const waves = (x: number): number => {
+      const o = computeOccupancy(ctx.target, {
+        vgprs: f === 'vgpr' ? x : used.vgpr, agprs: f === 'agpr' ? x : used.agpr, sgprs: f === 'sgpr' ? x : used.sgpr, ldsBytes: 0,
+      });
+      const b = o.byResource;
+      return f === 'sgpr' ? b.sgpr : f === 'agpr' ? (b.agpr ?? b.vgpr) : b.vgpr;
+    };
+    let prev = waves(1);
+    for (let x = 1; x <= max[f]; x++) {
+      const next = x < max[f] ? waves(x + 1) : -1;
+      if (next !== prev) {
+        if (prev > 0) out[f].push({ regs: x, waves: prev });
+        prev = next;
+      }
+    }
+  }
+  return out;
+}
+
+function severityRank(s: Severity): number {
+  return s === 'error' ? DIAG_ERROR : s === 'warning' ? DIAG_WARNING : DIAG_NOTE;
+}
+
+/** Waits, resources and parse findings are not hazards; every other rule is a hazard rule. */
+function isHazardRule(rule: string): boolean {
+  return !/^(waitcnt|descriptor|occupancy|pressure|parse|resource)/.test(rule);
+}
+
+function round2(x: number): number { return Math.round(x * 100) / 100; }
+
+/** The view of one kernel. */
+export function kernelView(ctx: KernelContext, file: string, params?: CycleParams): KernelView {
+  const p = params ?? defaultCycleParams(ctx.target);
+  const [chk] = checkContexts([ctx]);
+  const res = chk!.resources;
+  const sim = simulateKernel(ctx, { params: p });
+  const m = cycleEngineFor(ctx, p).m;
+  const n = ctx.insns.length;
+  const cfg = ctx.cfg;
+
+  const reasons: string[] = [''];
+  const reasonId = new Map<string, number>([['', 0]]);
+  const code: CodeColumns = {
+    line: [], text: [], block: [], issue: [], stall: [], wait: [], reason: [], cost: [], latency: [],
+    vgpr: [], agpr: [], sgpr: [], kind: [], diag: [], hazard: [],
+  };
+  for (let i = 0; i < n; i++) {
+    const row = sim.rows[i]!;
+    const insn = cfg.insns[i]!;
+    const pt = res.pressure.points[i]!;
+    let rid = reasonId.get(row.reason);
+    if (rid === undefined) { rid = reasons.length; reasons.push(row.reason); reasonId.set(row.reason, rid); }
+    const cost = round2(m.issue[i]!);
+    code.line.push(insn.loc.line);
+    code.text.push(insn.text.trim());
+    code.block.push(row.block);
+    code.issue.push(round2(row.issue));
+    code.stall.push(round2(row.stall));
+    code.wait.push(row.issue < 0 ? 0 : round2(Math.max(0, row.stall - Math.max(0, cost - m.slot))));
+    code.reason.push(rid);
+    code.cost.push(cost);
+    code.latency.push(round2(m.lat[i]!));
+    code.vgpr.push(pt.vgpr);
+    code.agpr.push(pt.agpr);
+    code.sgpr.push(pt.sgpr);
+    code.kind.push(insn.base === 's_waitcnt' ? KIND_WAIT : insn.base === 's_nop' ? KIND_NOP : KIND_PLAIN);
+    code.diag.push(DIAG_NONE);
+    code.hazard.push(0);
+  }
+
+  const diagnostics: ReportDiagnostic[] = chk!.findings.map((f) => {
+    const insn = f.insn >= 0 && f.insn < n ? f.insn : -1;
+    const hazard = isHazardRule(f.rule);
+    if (insn >= 0) {
+      code.diag[insn] = Math.max(code.diag[insn]!, severityRank(f.severity));
+      if (hazard) code.hazard[insn] = 1;
+    }
+    const related = f.related.map((r) => {
+      const ri = r.insn !== undefined && r.insn >= 0 && r.insn < n ? r.insn : -1;
+      if (hazard && ri >= 0) code.hazard[ri] = 1;
+      return { line: r.loc.line, message: r.message, insn: ri };
+    });
+    return { severity: f.severity, rule: f.rule, message: f.message, line: f.loc.line, col: f.loc.col, insn, hazard, related };
+  });
+
+  const reg = ctx.target.registers;
+  const blocks: BlockView[] = cfg.blocks.map((b) => {
+    const br = sim.blocks[b.id]!;
+    return { id: b.id, line: b.loc.line, labels: b.labels, start: b.start, end: b.end, walkCycles: round2(br.walkCycles), alone: round2(br.alone) };
+  });
+  return {
+    name: ctx.kernel.name, kind: ctx.kernel.kind, file, target: ctx.target.name, line: ctx.kernel.loc.line, instructions: n,
+    resources: {
+      peak: res.peak,
+      used: res.used,
+      declared: res.declared,
+      fileMax: { vgpr: reg.maxVgprs.value, agpr: reg.maxAgprs.value, sgpr: reg.maxSgprs.value },
+      occupancy: { computed: occView(res.occupancy.computed), declared: res.occupancy.declared ? occView(res.occupancy.declared) : undefined },
+      breakpoints: occupancyBreakpoints(ctx, res.used),
+    },
+    diagnostics,
+    counts: {
+      errors: diagnostics.filter((d) => d.severity === 'error').length,
+      warnings: diagnostics.filter((d) => d.severity === 'warning').length,
+      notes: diagnostics.filter((d) => d.severity === 'note').length,
+    },
+    cycles: {
+      single: round2(sim.single.cycles),
+      lowerBound: round2(sim.single.lowerBound.bound),
+      multi: { waves: sim.multi.waves, cycles: round2(sim.multi.cycles), perWave: sim.multi.perWave },
+      loops: sim.loops.map((l) => ({ headerLine: l.headerLine, latchLine: l.latchLine, perIteration: l.perIteration, instructions: l.instructions })),
+    },
+    metrics: contextMetrics(ctx),
+    blocks,
+    reasons,
+    code,
+  };
+}
+
+/** Metric deltas, after - before, with whether the change is an improvement (null when equal). */
+export function metricDeltas(before: Metrics, after: Metrics): MetricDelta[] {
+  return METRIC_NAMES.map((metric) => {
+    const delta = after[metric] - before[metric];
+    const better = delta === 0 ? null : higherIsBetter(metric) ? delta > 0 : delta < 0;
+    return { metric, before: before[metric], after: after[metric], delta, better };
+  });
+}
+
+/** The report model of a loaded file, optionally against its scheduled version. */
+export function buildReportModel(loaded: Loaded, opts: ReportOptions = {}): ReportModel {
+  const file = loaded.program.file;
+  const notes: string[] = [];
+  if (loaded.targetNote) notes.push(loaded.targetNote);
+  const base = { version: REPORT_MODEL_VERSION, tool: opts.tool ?? 'conductor', file, target: loaded.target.name, notes };
+  if (opts.after) {
+    const a = alignScheduled(loaded, opts.after, opts.kernel);
+    const before = kernelView(a.k.ctx, file, opts.params);
+    const after = kernelView(a.scheduled, opts.after.program.file, opts.params);
+    return {
+      ...base, kernels: [before], after,
+      comparison: {
+        original: file, scheduled: opts.after.program.file, kernel: a.k.name, moves: a.moves,
+        changedRegions: a.changedRegions.length, deltas: metricDeltas(before.metrics, after.metrics),
+      },
+    };
+  }
+  const ctxs = kernelContexts(loaded);
+  let chosen: KernelContext[];
+  if (opts.kernel !== undefined) {
+    chosen = ctxs.filter((c) => c.kernel.name === opts.kernel);
+    if (chosen.length === 0) {
+      throw new ConductorError(`no kernel named '${opts.kernel}' in ${file} (kernels: ${ctxs.map((c) => c.kernel.name).join(', ') || 'none'})`);
+    }
+  } else {
+    chosen = ctxs.filter((c) => c.insns.length > 0);
+    if (chosen.length === 0) throw new ConductorError(`${file} has no instructions to report on`);
+  }
+  return { ...base, kernels: chosen.map((c) => kernelView(c, file, opts.params)) };
+}
