@@ -12,6 +12,7 @@ import { commandTag } from './tag.js';
 import { commandApply } from './apply.js';
 import { commandVerify } from './verify.js';
 import { commandSimulate } from './simulate.js';
+import { commandReport } from './report.js';
 import { VERSION } from '../version.js';
 
 export const EXIT_OK = 0;
@@ -99,6 +100,16 @@ function program(): Command {
     .option('--json', 'print JSON')
     .action(async (original: string, scheduled: string, opts: { arch?: string; json?: boolean }) => {
       process.exitCode = await commandVerify(original, scheduled, opts);
+    });
+  cmd.command('report')
+    .description('a self-contained HTML report: resources, occupancy, diagnostics, code with cycles and stalls, timeline, register pressure; with --after the schedule side by side')
+    .argument('<file>', 'assembly file (.s)')
+    .option('--after <scheduled>', 'the scheduled version of FILE: both side by side, the moves between them, metric deltas')
+    .option('--arch <target>', 'target; default: the file\'s .amdgcn_target')
+    .option('--kernel <name>', 'only this kernel')
+    .requiredOption('-o, --output <out>', 'output HTML file')
+    .action(async (file: string, opts: { after?: string; arch?: string; kernel?: string; output: string }) => {
+      process.exitCode = await commandReport(file, opts);
     });
   return cmd;
 }

@@ -15,7 +15,8 @@ import { simulateKernel } from '../cycles/simulate.js';
 import { cycleEngineFor } from '../cycles/estimate.js';
 import { defaultCycleParams, type CycleParams } from '../targets/latency.js';
 import { contextMetrics, METRIC_NAMES, higherIsBetter, type Metrics, type MetricName } from '../schedule/index.js';
-import { alignScheduled } from './align.js';
+import { alignScheduled, type Alignment } from './align.js';
+import { alignToOriginal, MOVABLE } from '../schedule/index.js';
 
 export const REPORT_MODEL_VERSION = 1;
 
@@ -96,6 +97,8 @@ export interface CodeColumns {
   diag: number[];
   /** 1 when a hazard finding points at the instruction (consumer) or its producer. */
   hazard: number[];
+  /** With a scheduled file: 1 for the instructions the moves move. */
+  moved?: number[];
 }
 
 export interface KernelView {
@@ -316,6 +319,7 @@ export function buildReportModel(loaded: Loaded, opts: ReportOptions = {}): Repo
     const a = alignScheduled(loaded, opts.after, opts.kernel);
     const before = kernelView(a.k.ctx, file, opts.params);
     const after = kernelView(a.scheduled, opts.after.program.file, opts.params);
+    markMoved(a, before, after);
     return {
       ...base, kernels: [before], after,
       comparison: {
@@ -336,4 +340,18 @@ export function buildReportModel(loaded: Loaded, opts: ReportOptions = {}): Repo
     if (chosen.length === 0) throw new ConductorError(`${file} has no instructions to report on`);
   }
   return { ...base, kernels: chosen.map((c) => kernelView(c, file, opts.params)) };
+}
+
+/** Mark the instructions the moves move (the first tag of each `move X before Y`) in both kernels. */
+function markMoved(a: Alignment, before: KernelView, after: KernelView): void {
+  const k = a.k;
+  const movedOrig = new Uint8Array(k.n);
+  for (const m of a.moves) {
+    const tag = /^move (\S+) /.exec(m)?.[1];
+    const i = tag !== undefined ? k.byTag.get(tag) : undefined;
+    if (i !== undefined) movedOrig[i] = 1;
+  }
+  before.code.moved = Array.from(movedOrig);
+  const orig = alignToOriginal(a.state, a.scheduled);
+  after.code.moved = Array.from(orig, (o) => (o >= 0 && k.role[o] === MOVABLE && movedOrig[o] ? 1 : 0));
 }

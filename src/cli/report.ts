@@ -1,0 +1,18 @@
+import { reportFile } from '../report/index.js';
+import { writeOutputAtomic } from '../io.js';
+
+export interface ReportCliOptions {
+  arch?: string;
+  kernel?: string;
+  after?: string;
+  output: string;
+}
+
+/** `conductor report FILE [--after SCHEDULED] [--arch T] [--kernel K] -o OUT`: 0 written, 2 bad input (nothing written). */
+export async function commandReport(file: string, opts: ReportCliOptions): Promise<number> {
+  const { model, html } = await reportFile(file, { arch: opts.arch, kernel: opts.kernel, after: opts.after });
+  await writeOutputAtomic(opts.output, html);
+  const kernels = model.after ? `${model.comparison!.kernel}, ${model.comparison!.moves.length} moves` : model.kernels.map((k) => k.name).join(', ');
+  process.stderr.write(`${opts.output}: ${html.length} bytes (${kernels})\n`);
+  return 0;
+}
