@@ -11,11 +11,14 @@
  * With a scheduled file: metric deltas, the moves, and both kernels side by side.
  * When everything is drawn, body[data-ready] is set (the browser tests wait for it).
  */
+/** Instructions per page of the timeline. */
+export const TIMELINE_PAGE = 400;
+
 export const CLIENT_SCRIPT = String.raw`
 (function () {
   'use strict';
   var ROW_H = 18;
-  var TL_PAGE = 400;
+  var TL_PAGE = ${TIMELINE_PAGE};
   var TL_ROW = 9;
   var OVERSCAN = 30;
   var COLORS = { vgpr: '#1f6fd1', agpr: '#c2410c', sgpr: '#15803d' };
@@ -361,12 +364,6 @@ export const CLIENT_SCRIPT = String.raw`
   }
 
   // ------------------------------------------------------------------ one kernel
-  function busiestBlock(k) {
-    var best = 0;
-    k.blocks.forEach(function (b) { if (b.end > b.start && (b.walkCycles > k.blocks[best].walkCycles || k.blocks[best].end <= k.blocks[best].start)) best = b.id; });
-    return best;
-  }
-
   function kernelPanel(k, side, parent, yMax, block) {
     var sec = el('section', 'kernel');
     sec.setAttribute('data-kernel', k.name);
@@ -392,7 +389,7 @@ export const CLIENT_SCRIPT = String.raw`
     sec.appendChild(el('h3', '', 'Timeline <span class="dim">(one wave; click a bar to see its line)</span>'));
     var tl = el('div', 'tl-host');
     sec.appendChild(tl);
-    Timeline(k, tl, view, block === undefined ? busiestBlock(k) : block);
+    Timeline(k, tl, view, block === undefined ? k.timelineBlock : block);
     sec.appendChild(el('h3', '', 'Register pressure <span class="dim">(click to see the instruction)</span>'));
     var pr = el('div', 'pressure-host');
     sec.appendChild(pr);
@@ -423,7 +420,7 @@ export const CLIENT_SCRIPT = String.raw`
       var grid = el('div', 'side-by-side');
       app.appendChild(grid);
       var yMax = yMaxOf([model.kernels[0], model.after]);
-      var block = busiestBlock(model.kernels[0]);
+      var block = model.kernels[0].timelineBlock;
       var left = el('div', 'col'), right = el('div', 'col');
       grid.appendChild(left); grid.appendChild(right);
       kernelPanel(model.kernels[0], 'before', left, yMax, block);

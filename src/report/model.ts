@@ -128,6 +128,8 @@ export interface KernelView {
   };
   metrics: Metrics;
   blocks: BlockView[];
+  /** The block the timeline shows first: the one the single-wave walk spends most cycles in. */
+  timelineBlock: number;
   reasons: string[];
   code: CodeColumns;
 }
@@ -295,9 +297,20 @@ export function kernelView(ctx: KernelContext, file: string, params?: CycleParam
     },
     metrics: contextMetrics(ctx),
     blocks,
+    timelineBlock: busiestBlock(blocks),
     reasons,
     code,
   };
+}
+
+/** The non-empty block with the most cycles in the walk (the first such; 0 when all are empty). */
+export function busiestBlock(blocks: readonly BlockView[]): number {
+  let best = -1;
+  for (const b of blocks) {
+    if (b.end <= b.start) continue;
+    if (best < 0 || b.walkCycles > blocks[best]!.walkCycles) best = b.id;
+  }
+  return Math.max(0, best);
 }
 
 /** Metric deltas, after - before, with whether the change is an improvement (null when equal). */
