@@ -1,0 +1,220 @@
+/**
+ * The HTML report in a real browser: Debian's chromium (/usr/bin/chromium, installed by .ci/run)
+ * driven by playwright-core. A missing browser fails the suite; nothing is skipped.
+ *
+ *  - a Tensile kernel with findings: no console error, the diagnostics list, the timeline and the
+ *    pressure chart hold as many items as the model says, clicking a diagnostic brings its line
+ *    into view; screenshot artifacts/report.png;
+ *  - the example kernel against a schedule of it (--after): both kernels, the moves, the deltas;
+ *    screenshot artifacts/report-after.png;
+ *  - the largest Tensile kernel: generation time, page size, and the page opens in under 3 s.
+ * Corpus files that llvm-mc rejects (one is rejected on purpose) are left out, as in tensile.test.ts.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { loadFile, loadText } from '../../src/load.js';
+import { pickKernel, replayMoves, emitSchedule } from '../../src/schedule/index.js';
+import { reportFile, buildReportModel, type KernelView, type ReportModel } from '../../src/report/index.js';
+import { TIMELINE_PAGE } from '../../src/report/client.js';
+import { corpusDir, repoRoot, runLlvmMc } from './llvm.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const OPEN_BUDGET_MS = 3000;
+const root = repoRoot();
+const artifacts = join(root, 'artifacts');
+const work = mkdtempSync(join(tmpdir(), 'conductor-report-browser-'));
+const bin = join(root, 'dist', 'src', 'cli', 'bin.js');
+let browser: Browser;
+
+before(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: the report's browser tests need Debian's chromium (apt-get install -y chromium; .ci/run installs it)`);
+  }
+  mkdirSync(artifacts, { recursive: true });
+  browser = await chromium.launch({ executablePath: CHROMIUM });
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** Corpus files llvm-mc accepts, smallest first. */
+async function acceptedTensile(): Promise<string[]> {
+  const dir = join(corpusDir(), 'tensile');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.s')).map((f) => join(dir, f))
+    .sort((a, b) => statSync(a).size - statSync(b).size);
+  const out: string[] = [];
+  for (const f of files) {
+    const target = /\.amdgcn_target\s+"amdgcn-amd-amdhsa--(gfx[0-9a-f]+)/.exec(readFileSync(f, 'utf8'))?.[1];
+    assert.ok(target, `${f} declares its target`);
+    const mc = await runLlvmMc(f, target);
+    if (mc.ok) out.push(f);
+  }
+  return out;
+}
+
+interface Opened { page: Page; ms: number; errors: string[] }
+
+/** Open a report and wait until it is drawn; the time from navigation to drawn, and every console error. */
+async function open(file: string): Promise<Opened> {
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  const errors: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('request', (r) => { if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) errors.push(`network request: ${r.url()}`); });
+  const t0 = performance.now();
+  await page.goto(pathToFileURL(file).href);
+  await page.waitForSelector('body[data-ready]', { timeout: 30_000 });
+  return { page, ms: performance.now() - t0, errors };
+}
+
+function reachedInBlock(k: KernelView, block: number): number {
+  const b = k.blocks[block]!;
+  let n = 0;
+  for (let i = b.start; i < b.end; i++) if (k.code.issue[i]! >= 0) n++;
+  return n;
+}
+
+/** What every kernel panel must show, counted in the DOM against the model. */
+async function checkPanel(page: Page, k: KernelView, side: string): Promise<void> {
+  const sec = page.locator(`section.kernel[data-side="${side}"]`);
+  assert.equal(await sec.count(), 1);
+  // diagnostics: one item per finding, in the model's order
+  const lines = await sec.locator('ol.diagnostics > li.diag').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-line'))));
+  assert.deepEqual(lines, k.diagnostics.map((d) => d.line));
+  // timeline: one item per reached instruction of the block shown, a page at a time
+  const shown = Number(await sec.locator('select.tl-block').inputValue());
+  assert.equal(shown, k.timelineBlock);
+  const items = await sec.locator('svg.timeline g.tl-item').count();
+  assert.equal(items, Math.min(TIMELINE_PAGE, reachedInBlock(k, shown)));
+  assert.ok(items > 0);
+  assert.equal(await sec.locator('svg.timeline').getAttribute('data-items'), String(items));
+  assert.equal(await sec.locator('select.tl-block option').count(), k.blocks.filter((b) => b.end > b.start).length);
+  // every bar's instruction belongs to the block, in issue order
+  const ids = await sec.locator('svg.timeline g.tl-item').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-i'))));
+  const b = k.blocks[shown]!;
+  assert.ok(ids.every((i, n) => i >= b.start && i < b.end && (n === 0 || i > ids[n - 1]!)));
+  // pressure: one point per instruction, one series per register file of the target
+  const files = (['vgpr', 'agpr', 'sgpr'] as const).filter((f) => k.resources.fileMax[f] > 0);
+  const chart = sec.locator('div.pressure');
+  assert.equal(await chart.getAttribute('data-points'), String(k.instructions));
+  assert.equal(await chart.locator('canvas').count(), 1);
+  const legend = await chart.locator('.u-legend .u-series').evaluateAll((els) => els.map((e) => e.querySelector('.u-label')?.textContent?.trim()));
+  assert.deepEqual(legend, ['instruction', ...files.map((f) => f.toUpperCase())]);
+  const declared = await sec.locator('ul.pressure-lines li.declared').count();
+  assert.equal(declared, files.filter((f) => (k.resources.declared?.[f] ?? 0) > 0).length);
+  assert.ok(await sec.locator('ul.pressure-lines li.breakpoint').count() >= 1);
+  // the listing is virtualized: far fewer rows in the DOM than instructions in big kernels
+  const rows = await sec.locator('.code .row').count();
+  assert.ok(rows > 0 && rows <= Math.min(k.instructions + k.blocks.length, 200), `${rows} rows in the DOM`);
+}
+
+/** Click the diagnostic furthest down the code: its row must be marked and in view. */
+async function clickDiagnostic(page: Page, k: KernelView, side: string): Promise<number> {
+  const sec = page.locator(`section.kernel[data-side="${side}"]`);
+  const n = k.diagnostics.reduce((best, d, i) => (d.insn >= 0 && (best < 0 || d.line > k.diagnostics[best]!.line) ? i : best), -1);
+  assert.ok(n >= 0, 'a diagnostic on an instruction');
+  const d = k.diagnostics[n]!;
+  const row = sec.locator(`.code .row[data-i="${d.insn}"]`);
+  if (d.insn > 150) assert.equal(await row.count(), 0, 'the row is not drawn before the click');
+  await sec.locator(`li.diag[data-n="${n}"]`).click();
+  await row.waitFor();
+  assert.equal(await row.getAttribute('data-line'), String(d.line));
+  assert.match((await row.getAttribute('class'))!, /\btarget\b/);
+  const inView = await row.evaluate((e) => {
+    const r = e.getBoundingClientRect();
+    const s = e.closest('.code')!.getBoundingClientRect();
+    return r.top >= s.top && r.bottom <= s.bottom && r.top >= 0 && r.bottom <= window.innerHeight;
+  });
+  assert.ok(inView, `line ${d.line} is in view after the click`);
+  return d.line;
+}
+
+test('report of a Tensile kernel in chromium: items counted, a click on a diagnostic shows its line', async () => {
+  let chosen: { file: string; model: ReportModel; html: string } | undefined;
+  for (const f of await acceptedTensile()) {
+    if ((await loadFile(f)).program.instructions.length === 0) continue; // code as raw .long words
+    const { model, html } = await reportFile(f);
+    const k = model.kernels[0];
+    if (k && k.instructions > 300 && k.diagnostics.filter((d) => d.insn > 150).length >= 1) { chosen = { file: f, model, html }; break; }
+  }
+  assert.ok(chosen, 'a Tensile kernel with findings');
+  const out = join(work, 'tensile.html');
+  writeFileSync(out, chosen.html);
+  const k = chosen.model.kernels[0]!;
+  const { page, ms, errors } = await open(out);
+  console.log(`  ${chosen.file.split('/').pop()}: ${k.instructions} instructions, ${k.diagnostics.length} diagnostics, ${chosen.html.length} bytes, opened in ${ms.toFixed(0)} ms`);
+  assert.equal(await page.locator('section.kernel').count(), chosen.model.kernels.length);
+  await checkPanel(page, k, 'only');
+  const line = await clickDiagnostic(page, k, 'only');
+  // a timeline bar leads to its row as well
+  const bar = page.locator('svg.timeline g.tl-item').nth(3);
+  const i = Number(await bar.getAttribute('data-i'));
+  await bar.locator('rect.tl-issue').click({ force: true });
+  await page.locator(`.code .row.target[data-i="${i}"]`).waitFor();
+  assert.notEqual(String(k.code.line[i]), String(line));
+  // paging the timeline when the block has more than a page
+  if (reachedInBlock(k, k.timelineBlock) > TIMELINE_PAGE) {
+    await page.locator('button.tl-next').click();
+    assert.equal(await page.locator('svg.timeline g.tl-item').count(), Math.min(TIMELINE_PAGE, reachedInBlock(k, k.timelineBlock) - TIMELINE_PAGE));
+  }
+  await page.screenshot({ path: join(artifacts, 'report.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('report --after in chromium: both kernels side by side, the moves and the metric deltas', async () => {
+  const example = join(root, 'examples', 'mfma_lds_gemm.gfx942.s');
+  const loaded = await loadFile(example);
+  const k = pickKernel(loaded);
+  const moves = ['move v_mov_b32_e32_0 before s_load_dword_0', 'move v_mov_b32_e32_33 before v_mov_b32_e32_1', 'move v_add_u32_e32_0 before v_lshlrev_b64_0'];
+  const st = replayMoves(k, moves);
+  assert.ok('state' in st);
+  const sched = join(work, 'sched.s');
+  writeFileSync(sched, emitSchedule(st.state).text);
+  const out = join(work, 'after.html');
+  const r = spawnSync(process.execPath, [bin, 'report', example, '--after', sched, '-o', out], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const model = buildReportModel(loaded, { after: loadText(readFileSync(sched, 'utf8'), sched) });
+  const { page, errors } = await open(out);
+  assert.deepEqual(await page.locator('ol.moves > li').allTextContents(), moves);
+  const deltas = await page.locator('table.deltas tbody tr').evaluateAll((els) => els.map((e) => [e.querySelector('th')!.textContent, e.className]));
+  assert.deepEqual(deltas, model.comparison!.deltas.map((d) => [d.metric, d.better === null ? 'same' : d.better ? 'better' : 'worse']));
+  await checkPanel(page, model.kernels[0]!, 'before');
+  await checkPanel(page, model.after!, 'after');
+  // the moved instructions are marked on both sides (all three are near the top, in view)
+  assert.equal(await page.locator('section.kernel[data-side="before"] .row.moved').count(), 3);
+  assert.equal(await page.locator('section.kernel[data-side="after"] .row.moved').count(), 3);
+  assert.equal(await page.locator('section.kernel[data-side="after"] .row[data-i="0"] .tx').textContent(), 'v_mov_b32_e32 v35, 0');
+  await page.screenshot({ path: join(artifacts, 'report-after.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('report of the largest Tensile kernel opens in under 3 s', async () => {
+  const files = await acceptedTensile();
+  const largest = files[files.length - 1]!;
+  const out = join(work, 'largest.html');
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [bin, 'report', largest, '-o', out], { encoding: 'utf8' });
+  const genMs = performance.now() - t0;
+  assert.equal(r.status, 0, r.stderr);
+  const size = statSync(out).size;
+  const { model } = await reportFile(largest);
+  const k = model.kernels[0]!;
+  const { page, ms, errors } = await open(out);
+  console.log(`  largest: ${largest.split('/').pop()} (${statSync(largest).size} bytes, ${k.instructions} instructions): ` +
+    `report ${size} bytes (${(size / 1024).toFixed(0)} KiB), generated in ${(genMs / 1000).toFixed(2)} s, opened in ${ms.toFixed(0)} ms (budget ${OPEN_BUDGET_MS} ms)`);
+  assert.ok(k.instructions > 40_000);
+  assert.ok(ms < OPEN_BUDGET_MS, `opened in ${ms.toFixed(0)} ms`);
+  await checkPanel(page, k, 'only');
+  await clickDiagnostic(page, k, 'only');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
