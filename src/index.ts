@@ -28,3 +28,4 @@ export { checkWaitcnt, minimalWaits, rederiveWaits } from './waitcnt/index.js';
 export { estimateCycles, lowerBound, simulateKernel, formatKernelReport, defaultCycleParams, applyLatencyFile } from './cycles/index.js';
 export type { EstimateOptions, KernelCycleReport, SimulateOptions, CycleParams } from './cycles/index.js';
 export { computeOccupancy, declaredResources } from './analysis/occupancy.js';
+export * from './agent/index.js';

@@ -12,6 +12,7 @@ import { commandTag } from './tag.js';
 import { commandApply } from './apply.js';
 import { commandVerify } from './verify.js';
 import { commandSimulate } from './simulate.js';
+import { commandAgent, type AgentCliOptions } from './agent.js';
 import { VERSION } from '../version.js';
 
 export const EXIT_OK = 0;
@@ -99,6 +100,36 @@ function program(): Command {
     .option('--json', 'print JSON')
     .action(async (original: string, scheduled: string, opts: { arch?: string; json?: boolean }) => {
       process.exitCode = await commandVerify(original, scheduled, opts);
+    });
+  cmd.command('agent')
+    .description('model-guided scheduling of one region with any OpenAI-compatible model (optional; key from the environment)')
+    .argument('<file>', 'assembly file (.s)')
+    .requiredOption('--model <name>', 'model name as the server knows it (e.g. openai/gpt-5-mini on OpenRouter)')
+    .option('--kernel <name>', 'kernel to schedule (default: the only kernel)')
+    .option('--region <n>', 'region to schedule (default: the one with the most movable instructions)')
+    .option('--arch <target>', 'target; default: the file\'s .amdgcn_target')
+    .option('--base-url <url>', 'OpenAI-compatible API base URL (default https://openrouter.ai/api/v1)')
+    .option('--api-key-env <var>', 'environment variable holding the key (default OPENROUTER_API_KEY, then OPENAI_API_KEY)')
+    .option('--temperature <t>', 'sampling temperature')
+    .option('--reasoning-effort <e>', 'reasoning effort (low, medium, high) where the model supports it')
+    .option('--rounds <n>', 'model turns per agent (default 10)')
+    .option('--agents <p>', 'agents in parallel (default 1)')
+    .option('--checkpoint <k>', 'every K rounds keep the best agents and refill the pool (default: never)')
+    .option('--keep <k>', 'agents kept at a checkpoint (default half of --agents)')
+    .option('--variants', 'give agents differently worded goals (register pressure, latency hiding)')
+    .option('--prompt-file <file>', 'prompt template replacing the built-in one ({{placeholders}}: see README)')
+    .option('--transcript <file>', 'write every request, tool call, result and token count as JSONL')
+    .option('--objective <list>', 'metrics compared in order (default peak_vgpr,s_waitcnt,s_nop,total_instructions)')
+    .option('--fast', 'measure rounds with the fast estimate (the result is re-derived exactly)')
+    .option('--text-protocol', 'fenced-JSON text protocol for models without tool calling')
+    .option('--timeout <s>', 'seconds per request before it is retried (default 120)')
+    .option('--max-retries <n>', 'retries on 429, 5xx, timeouts and connection errors (default 4)')
+    .option('--no-cache', 'neither read nor write the move-list cache')
+    .option('-q, --quiet', 'no progress lines on stderr')
+    .option('-o, --output <out>', 'write the best schedule')
+    .option('--json', 'print JSON')
+    .action(async (file: string, opts: AgentCliOptions) => {
+      process.exitCode = await commandAgent(file, opts);
     });
   return cmd;
 }
