@@ -134,9 +134,6 @@ export async function runAgentSchedule(loaded: Loaded, opts: AgentOptions): Prom
   if (keep > agents) throw new ConductorError(`--keep ${keep} exceeds --agents ${agents}`);
   if (opts.template !== undefined) checkTemplate(opts.template, '--prompt-file');
   const baseUrl = (opts.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-  // The key is needed before anything else happens (no key: exit 2, nothing written).
-  const secret = opts.provider ? '' : resolveApiKey(baseUrl, opts.apiKeyEnv, opts.env).key;
-
   const k = pickKernel(loaded, opts.kernel);
   const { region, reason } = chooseRegion(k, opts.region);
   const useCache = opts.cache ?? true;
@@ -145,7 +142,7 @@ export async function runAgentSchedule(loaded: Loaded, opts: AgentOptions): Prom
   const notes: string[] = [];
   const totals: Usage & { requests: number; rounds: number } = { prompt: 0, completion: 0, total: 0, requests: 0, rounds: 0 };
   const model = opts.provider?.model ?? opts.model;
-  const transcript = new Transcript(opts.transcriptFile, secret);
+  let transcript = new Transcript(opts.transcriptFile);
   const start = {
     type: 'start', version: 1, model, base_url: opts.provider?.baseUrl ?? baseUrl, kernel: k.name, arch: k.target.name, region, region_reason: reason,
     objective, rounds, agents, checkpoint, keep, variants: !!opts.variants, text_protocol: !!opts.textProtocol, exact: !opts.fast,
@@ -189,6 +186,10 @@ export async function runAgentSchedule(loaded: Loaded, opts: AgentOptions): Prom
     }
   }
 
+  // A cache miss needs the model: the key is read now (no key: exit 2, nothing written), and the
+  // transcript scrubs it from every line.
+  const secret = opts.provider ? '' : resolveApiKey(baseUrl, opts.apiKeyEnv, opts.env).key;
+  transcript = new Transcript(opts.transcriptFile, secret);
   const provider = opts.provider ?? createProvider({
     model: opts.model, baseUrl, apiKeyEnv: opts.apiKeyEnv, temperature: opts.temperature, reasoningEffort: opts.reasoningEffort,
     timeoutMs: opts.timeoutMs, maxRetries: opts.maxRetries, env: opts.env,
