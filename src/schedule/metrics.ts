@@ -31,6 +31,7 @@ import { ConductorError } from '../errors.js';
 import type { KernelContext } from '../check/types.js';
 import { AGPR_BASE, FLAT_SCRATCH_LO, VGPR_BASE, UNIT_COUNT } from '../isa/registers.js';
 import type { ScheduleKernel } from './kernel.js';
+import { rederiveWaits } from '../waitcnt/index.js';
 import type { ScheduleState } from './state.js';
 import { counterMax, kernelWaits, sequenceWaits, waitFacts, WaitState, type CounterMax, type WaitFacts } from './waits.js';
 import { estimateCycles, type EstimateOptions } from '../cycles/estimate.js';
@@ -192,6 +193,8 @@ export class Evaluator {
   private readonly nopWindow: number;
   private readonly nopCache: (Map<number, number> | undefined)[] = [];
   private readonly idWaits: Int32Array;
+  /** Per region: the waits the waitcnt analysis re-derives for the original order (what emission writes for a changed region). */
+  private readonly anchorWaits: Int32Array;
   private readonly scanner = new PressureScanner();
   private readonly out3 = new Int32Array(3);
   private readonly need = new Int32Array(3);
@@ -212,6 +215,16 @@ export class Evaluator {
     const kw = kernelWaits(cfg, this.waitFacts, this.max, { at: firsts });
     this.waitEntry = k.regions.map((r) => kw.before.get(r.first) ?? new WaitState());
     this.cycleOpts = { params: opts.cycleParams };
+    // Emission re-derives every wait of a changed region with the waitcnt analysis (weakest
+    // waits, so often more of them than a hand-placed wait that covers several reads). A changed
+    // region is counted from that baseline plus the change the wait model sees.
+    this.anchorWaits = new Int32Array(k.regions.length);
+    const stripped: number[] = [];
+    for (const rg of k.regions) for (const i of rg.stripped) if (k.insns[i]!.insn.base === 's_waitcnt') stripped.push(i);
+    for (const w of rederiveWaits(k.ctx, stripped)) {
+      const r = k.regionOf[w.before]!;
+      if (r >= 0) this.anchorWaits[r]!++;
+    }
     this.baseCycles = estimateCycles(k.ctx, this.cycleOpts);
     this.nopWindow = opts.nopWindow ?? 24;
     if (opts.nops !== false) this.nopModel = windowNopModel(k.ctx);
@@ -257,7 +270,7 @@ export class Evaluator {
     // Waits: the region's own count plus the change the model sees against the original order
     // (the model's pessimism about the region's entry cancels out). Nops: the hazard engine's
     // padding, which is what emission inserts.
-    const waits = Math.max(0, rg.strippedWaits + sequenceWaits(this.waitFacts, st, seq, this.max, this.need) - this.identityModelWaits(r));
+    const waits = Math.max(0, this.anchorWaits[r]! + sequenceWaits(this.waitFacts, st, seq, this.max, this.need) - this.identityModelWaits(r));
     const nops = this.nopModel ? this.regionNops(r, seq) : rg.strippedNops;
     const cycles = this.regionCycles(seq);
     return {
