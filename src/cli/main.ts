@@ -11,6 +11,7 @@ import { commandCheck } from './check.js';
 import { commandTag } from './tag.js';
 import { commandApply } from './apply.js';
 import { commandVerify } from './verify.js';
+import { commandSchedule } from './schedule.js';
 import { commandSimulate } from './simulate.js';
 import { VERSION } from '../version.js';
 
@@ -90,6 +91,25 @@ function program(): Command {
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { moves?: string[]; movesFile?: string; kernel?: string; arch?: string; objective?: string; fast?: boolean; output?: string; json?: boolean }) => {
       process.exitCode = await commandApply(file, opts);
+    });
+  cmd.command('schedule')
+    .description('automatic scheduling (list scheduler, beam search, simulated annealing); never worse than the input under the objective')
+    .argument('<file>', 'assembly file (.s)')
+    .option('--strategy <names>', 'list, beam, anneal, a comma list, or all (default all: list and beam in parallel, then anneal from the best)')
+    .option('--objective <list>', 'metrics compared in order (default peak_vgpr,s_waitcnt,s_nop,total_instructions; est_cycles breaks ties)')
+    .option('--budget <n>', 'evaluations per strategy run (default 2000); with a budget the result depends only on the seed')
+    .option('--seconds <s>', 'wall-clock seconds per strategy run (default 10)')
+    .option('--jobs <n>', 'worker threads (default: up to 4, the machine\'s parallelism)')
+    .option('--seed <n>', 'random seed (default 1)')
+    .option('--kernel <name>', 'kernel to schedule (default: the only kernel)')
+    .option('--arch <target>', 'target; default: the file\'s .amdgcn_target')
+    .option('--per-lane', 'also tell apart memory accesses through the same VGPR base (assumes no cross-lane memory exchange without a barrier)')
+    .option('--no-cache', 'do not read or write the result cache')
+    .option('-o, --output <out>', 'write the scheduled kernel')
+    .option('--save-moves <file>', 'write the moves from the input to the result (replay with apply --moves-file)')
+    .option('--json', 'print JSON')
+    .action(async (file: string, opts: Record<string, string | boolean | undefined>) => {
+      process.exitCode = await commandSchedule(file, opts as never);
     });
   cmd.command('verify')
     .description('is SCHEDULED a legal reordering of ORIGINAL? exit 0 equivalent, 1 not')
