@@ -9,6 +9,9 @@
  *            exactly; the best one that beats the input under the objective wins. When none
  *            does, the input is returned unchanged: never worse than the input.
  *
+ * An input with errors (missing s_waitcnt or s_nop) is fixed first, as `check --fix` does, and
+ * scheduled from there: the output always checks clean.
+ *
  * Results are cached under the SHA-256 of (input text, target, kernel, options, version) in the
  * user's cache directory (src/cache.ts); a hit replays the cached moves through validation.
  * With a budget (evaluations) the result depends only on the seed, not on --jobs.
@@ -16,7 +19,10 @@
 import * as os from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { Loaded } from '../../load.js';
+import { loadText, type Loaded } from '../../load.js';
+import { checkContexts } from '../../check/check.js';
+import { kernelContexts } from '../../check/context.js';
+import { fixLoaded } from '../../check/fix.js';
 import { ConductorError } from '../../errors.js';
 import { cacheKey, ResultCache, sha256 } from '../../cache.js';
 import { VERSION } from '../../version.js';
@@ -100,13 +106,23 @@ export async function scheduleLoaded(loaded: Loaded, text: string, opts: Schedul
   const seed = opts.seed ?? 1;
   if (!(budget >= 1) || !(seconds > 0)) throw new ConductorError('--budget must be at least 1 and --seconds above 0');
   const disambiguate = opts.disambiguate ?? true;
+  const notes: string[] = [];
+  // A kernel with errors (missing waits or nops) is scheduled from its fixed version, so the
+  // result always checks clean.
+  const inputErrors = checkContexts(kernelContexts(loaded)).reduce((n, c) => n + c.findings.filter((f) => f.severity === 'error').length, 0);
+  if (inputErrors > 0) {
+    const fixed = fixLoaded(loaded);
+    notes.push(`the input has ${inputErrors} error${inputErrors === 1 ? '' : 's'} (see conductor check); scheduled from its fixed version ` +
+      `(${fixed.insertedWaits} s_waitcnt inserted or strengthened, ${fixed.insertedWaitStates} s_nop wait states inserted)`);
+    text = fixed.text;
+    loaded = loadText(text, loaded.program.file, { arch: loaded.target.name });
+  }
   const k = pickKernel(loaded, opts.kernel, { disambiguate });
   const arch = k.target.name;
   const file = loaded.program.file;
   const before = programMetrics(loaded, k.name);
   const jobs = Math.max(1, Math.floor(opts.jobs ?? Math.min(4, os.availableParallelism())));
   const annealReplicas = strategies.includes('anneal') ? Math.max(1, Math.floor(opts.annealReplicas ?? 2)) : 0;
-  const notes: string[] = [];
   const key = cacheKey({
     version: VERSION, text: sha256(text), arch, kernel: k.name, strategies, objective, budget, seconds, seed, disambiguate, annealReplicas,
   });
