@@ -87,9 +87,10 @@ function program(): Command {
     .option('--arch <target>', 'target; default: the file\'s .amdgcn_target')
     .option('--objective <list>', 'metrics compared in order (default peak_vgpr,s_waitcnt,s_nop,total_instructions)')
     .option('--fast', 'measure rounds with the fast estimate instead of the re-derived program')
+    .option('--per-lane', 'also tell apart memory accesses through the same VGPR base (assumes no cross-lane memory exchange without a barrier)')
     .option('-o, --output <out>', 'write the best schedule reached')
     .option('--json', 'print JSON')
-    .action(async (file: string, opts: { moves?: string[]; movesFile?: string; kernel?: string; arch?: string; objective?: string; fast?: boolean; output?: string; json?: boolean }) => {
+    .action(async (file: string, opts: { moves?: string[]; movesFile?: string; kernel?: string; arch?: string; objective?: string; fast?: boolean; perLane?: boolean; output?: string; json?: boolean }) => {
       process.exitCode = await commandApply(file, opts);
     });
   cmd.command('schedule')
@@ -116,8 +117,9 @@ function program(): Command {
     .argument('<original>', 'original assembly file')
     .argument('<scheduled>', 'scheduled assembly file')
     .option('--arch <target>', 'target; default: the files\' .amdgcn_target')
+    .option('--per-lane', 'tell apart memory accesses through the same VGPR base (assumes no cross-lane memory exchange without a barrier)')
     .option('--json', 'print JSON')
-    .action(async (original: string, scheduled: string, opts: { arch?: string; json?: boolean }) => {
+    .action(async (original: string, scheduled: string, opts: { arch?: string; json?: boolean; perLane?: boolean }) => {
       process.exitCode = await commandVerify(original, scheduled, opts);
     });
   return cmd;
