@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadText } from '../../src/load.js';
+import { checkLoaded } from '../../src/check/check.js';
 import { pickKernel } from '../../src/schedule/kernel.js';
 import { dependent } from '../../src/schedule/deps.js';
 import { Evaluator, DEFAULT_OBJECTIVE, compareMetrics } from '../../src/schedule/metrics.js';
@@ -123,6 +124,16 @@ test('schedule run: nothing to gain returns the input unchanged', async () => {
   assert.equal(r.text, chain);
   assert.deepEqual(r.after, r.before);
   assert.deepEqual(r.moves, []);
+});
+
+test('schedule run: an input with a missing wait is scheduled from its fixed version and comes out clean', async () => {
+  const broken = ['global_load_dword v1, v[2:3], off', 'v_mov_b32 v5, 3', 'v_add_u32 v4, v1, v1', 'v_mov_b32 v6, v5', 's_endpgm'].join('\n') + '\n';
+  const r = await scheduleLoaded(loadText(broken, 'broken.s', { arch: 'gfx90a' }), broken, { budget: 50, cache: false, jobs: 1 });
+  assert.ok(r.notes.some((n) => /the input has 1 error .*scheduled from its fixed version/.test(n)), r.notes.join('\n'));
+  const out = loadText(r.text, 'out.s', { arch: 'gfx90a' });
+  const errors = checkLoaded(out).kernels.flatMap((c) => c.findings.filter((f) => f.severity === 'error'));
+  assert.deepEqual(errors.map((f) => f.message), []);
+  assert.match(r.text, /s_waitcnt vmcnt\(0\)/);
 });
 
 test('schedule run: a second run is a cache hit that replays to the same text; a stale entry is searched again', async () => {

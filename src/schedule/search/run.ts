@@ -112,10 +112,17 @@ export async function scheduleLoaded(loaded: Loaded, text: string, opts: Schedul
   const inputErrors = checkContexts(kernelContexts(loaded)).reduce((n, c) => n + c.findings.filter((f) => f.severity === 'error').length, 0);
   if (inputErrors > 0) {
     const fixed = fixLoaded(loaded);
-    notes.push(`the input has ${inputErrors} error${inputErrors === 1 ? '' : 's'} (see conductor check); scheduled from its fixed version ` +
-      `(${fixed.insertedWaits} s_waitcnt inserted or strengthened, ${fixed.insertedWaitStates} s_nop wait states inserted)`);
+    const count = (l: Loaded) => {
+      let w = 0; let n = 0;
+      for (const r of l.resolved) { if (r.insn.base === 's_waitcnt') w++; else if (r.insn.base === 's_nop') n++; }
+      return [w, n];
+    };
+    const [w0, n0] = count(loaded);
     text = fixed.text;
     loaded = loadText(text, loaded.program.file, { arch: loaded.target.name });
+    const [w1, n1] = count(loaded);
+    notes.push(`the input has ${inputErrors} error${inputErrors === 1 ? '' : 's'} (see conductor check); scheduled from its fixed version, as check --fix writes it ` +
+      `(s_waitcnt ${w0} -> ${w1}, s_nop ${n0} -> ${n1}; a wait in front of the read is strengthened rather than a new one added)`);
   }
   const k = pickKernel(loaded, opts.kernel, { disambiguate });
   const arch = k.target.name;
