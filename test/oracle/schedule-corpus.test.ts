@@ -8,6 +8,9 @@
  *   - verifies as equivalent to the input (independent verifier),
  *   - is not worse than the input under the objective, and whose reported metrics are those of
  *     the text written.
+ * Then verify is tried on the scheduler's outputs made illegal: random swaps that break a
+ * read-after-write, a write-after-read, the order of two accesses that may alias, or move a
+ * pinned instruction, written into the scheduled text; verify must reject every one.
  * The budget per run is small (CI time); the figures (gains per strategy) are printed.
  * Needs LLVM 22 and ../shared/corpus: fails, never skips, when they are missing.
  */
@@ -25,6 +28,7 @@ import { compareMetrics, DEFAULT_OBJECTIVE, programMetrics, type MetricName, typ
 import { scheduleLoaded } from '../../src/schedule/search/run.js';
 import { STRATEGIES, type StrategyName } from '../../src/schedule/search/search.js';
 import { corpusDir, runLlvmMc } from './llvm.js';
+import { ILLEGAL_KINDS, illegalMutations, rng, type IllegalKind } from './mutate.js';
 
 const work = mkdtempSync(join(tmpdir(), 'conductor-schedule-corpus-'));
 
@@ -32,6 +36,8 @@ interface Row { name: string; strategy: StrategyName; before: Metrics; after: Me
 const rows: Row[] = [];
 const failures: string[] = [];
 let outputs = 0;
+const illegal: Record<IllegalKind, { made: number; rejected: number }> = { raw: { made: 0, rejected: 0 }, war: { made: 0, rejected: 0 }, memory: { made: 0, rejected: 0 }, pinned: { made: 0, rejected: 0 } };
+const mutRand = rng(4242);
 
 async function scheduleAll(name: string, text: string, arch: string | undefined, budget: number, objective: readonly MetricName[]): Promise<boolean> {
   const orig = loadText(text, name, { arch });
@@ -64,6 +70,19 @@ async function scheduleAll(name: string, text: string, arch: string | undefined,
       if (compareMetrics(r.after, r.before, objective) > 0) failures.push(`${label}: worse than the input`);
       const measured = programMetrics(out, k.name);
       if (JSON.stringify(measured) !== JSON.stringify(r.after)) failures.push(`${label}: reported ${JSON.stringify(r.after)}, measured ${JSON.stringify(measured)}`);
+      if (r.strategy === 'input' || (text.length > 1_000_000 && strategy !== 'list')) continue; // large files: one strategy's output (CI time)
+      // the scheduled output made illegal must be rejected
+      const ks = prepareKernels(out).find((x) => x.name === k.name);
+      if (!ks) { failures.push(`${label}: the output has no kernel ${k.name}`); continue; }
+      for (const kind of ILLEGAL_KINDS) {
+        for (const m of illegalMutations(ks, kind, mutRand, 1)) {
+          illegal[kind].made++;
+          let rejected = true;
+          try { rejected = !verifyLoaded(orig, loadText(m.text, `${file}.mutated.s`, { arch: target })).equivalent; } catch { rejected = true; }
+          if (rejected) illegal[kind].rejected++;
+          else failures.push(`${label}: illegal ${kind} mutation of the output accepted: ${m.what}`);
+        }
+      }
     }
   }
   return true;
@@ -120,7 +139,9 @@ test('figures: every output assembles, checks clean, verifies, and is not worse'
   for (const [name, s] of by) {
     console.log(`  schedule-corpus ${name}: ${s.runs} kernels, ${s.better} improved; total change: peak_vgpr ${s.vgpr}, s_waitcnt ${s.waits}, s_nop ${s.nops}, est_cycles ${s.cycles}; ${s.evals} evaluations, ${s.secs.toFixed(0)} s`);
   }
+  console.log(`  schedule-corpus mutations of the outputs rejected by verify: ${ILLEGAL_KINDS.map((k) => `${k} ${illegal[k].rejected}/${illegal[k].made}`).join(', ')}`);
   for (const f of failures.slice(0, 30)) console.log(`  FAIL ${f}`);
+  for (const k of ILLEGAL_KINDS) assert.ok(illegal[k].made >= 10, `only ${illegal[k].made} illegal ${k} mutations of outputs`);
   assert.ok(outputs >= 3 * 36, `only ${outputs} outputs`);
   assert.equal(failures.length, 0, `${failures.length} failures (first: ${failures[0]})`);
   assert.ok(rows.some((r) => r.won !== 'input'), 'no strategy improved any kernel');
