@@ -17,6 +17,7 @@ export interface ApplyCliOptions {
   json?: boolean;
   objective?: string;
   fast?: boolean;
+  perLane?: boolean;
 }
 
 /**
@@ -31,7 +32,7 @@ export async function commandApply(file: string, opts: ApplyCliOptions): Promise
   const objective = opts.objective !== undefined ? parseObjective(opts.objective) : undefined;
   const rounds = opts.moves !== undefined ? parseCommandArgs(opts.moves) : movesFileRounds(await readInput(opts.movesFile!), opts.movesFile!);
   const loaded = await loadFile(file, { arch: opts.arch });
-  const r = applyRounds(loaded, rounds, { kernel: opts.kernel, objective, exact: !opts.fast });
+  const r = applyRounds(loaded, rounds, { kernel: opts.kernel, objective, exact: !opts.fast, disambiguate: opts.perLane ? 'per-lane' : true });
   if (opts.output) await writeOutputAtomic(opts.output, r.text);
   if (opts.json) {
     process.stdout.write(JSON.stringify({
