@@ -159,6 +159,17 @@ export function targetFacts(t: Target, params: CycleParams = defaultCycleParams(
   return out.join('\n');
 }
 
+/** The MFMAs the kernel uses, with their class, passes and cycles on the target (empty when none). */
+export function kernelMfmaFacts(k: ScheduleKernel, params: CycleParams = defaultCycleParams(k.target)): string {
+  const seen = new Map<string, { kind: string; passes: number }>();
+  for (const r of k.insns) if (r.info.mfma && !seen.has(r.insn.mnemonic)) seen.set(r.insn.mnemonic, r.info.mfma);
+  if (seen.size === 0) return '';
+  const pass = param(params, 'mfma.pass');
+  const out = ['### MFMAs in this kernel', '', '| instruction | class | passes | cycles in the matrix pipe |', '|---|---|---|---|'];
+  for (const [m, f] of [...seen].sort((a, b) => a[0].localeCompare(b[0]))) out.push(`| ${m} | ${f.kind.toUpperCase()} | ${f.passes} | ${f.passes * pass} |`);
+  return out.join('\n') + '\n';
+}
+
 export interface PromptInputs {
   template?: string;
   k: ScheduleKernel;
@@ -187,7 +198,7 @@ export function renderPrompt(p: PromptInputs): string {
   const t = p.k.target;
   const values: Record<string, string> = {
     target: `${t.name} (${t.products})`,
-    target_facts: p.facts ?? targetFacts(t),
+    target_facts: `${p.facts ?? targetFacts(t)}\n${kernelMfmaFacts(p.k)}`,
     kernel: p.k.name,
     region: String(p.region),
     listing: p.listing,

@@ -104,7 +104,7 @@ test('agent CLI: the whole scripted loop ends with the best state, a verified ou
     const tr = join(dir, 'loop.jsonl');
     const cache = mkdtempSync(join(tmpdir(), 'conductor-agent-cache-'));
     const args = ['agent', input, '--arch', 'gfx90a', '--model', 'test/scripted', '--base-url', server.url, '--rounds', '10',
-      '--timeout', '0.4', '--max-retries', '2', '--transcript', tr, '-o', out, '--json'];
+      '--timeout', '1', '--max-retries', '2', '--transcript', tr, '-o', out, '--json'];
     const t0 = performance.now();
     const r = await run(args, { OPENAI_API_KEY: KEY, CONDUCTOR_CACHE_DIR: cache });
     const ms = performance.now() - t0;

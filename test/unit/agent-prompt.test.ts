@@ -78,6 +78,9 @@ test('prompt: the default template is filled; a user template with placeholders;
   assert.match(text, /peak_vgpr, s_waitcnt, s_nop, total_instructions/);
   assert.match(text, /v_mfma_f32_16x16x16f16_0/);
   assert.match(text, /### gfx90a/);
+  // the kernel's MFMA with its pass count on the target, from the instruction catalogue
+  const passes = k.insns.find((r) => r.info.mfma)!.info.mfma!.passes;
+  assert.ok(text.includes(`| v_mfma_f32_16x16x16f16 | XDL | ${passes} | ${passes * 4} |`), 'MFMA row');
   assert.match(text, /evaluate_moves\(moves, summary\)/);
   const textMode = renderPrompt({ k, region: 0, listing, baseline: sess.metrics, objective: DEFAULT_OBJECTIVE, textProtocol: true });
   assert.ok(textMode.includes(TEXT_PROTOCOL));
