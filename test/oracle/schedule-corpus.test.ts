@@ -16,7 +16,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildKernels } from '../../scripts/build-kernels.js';
@@ -27,7 +27,7 @@ import { prepareKernels } from '../../src/schedule/kernel.js';
 import { compareMetrics, DEFAULT_OBJECTIVE, programMetrics, type MetricName, type Metrics } from '../../src/schedule/metrics.js';
 import { scheduleLoaded } from '../../src/schedule/search/run.js';
 import { STRATEGIES, type StrategyName } from '../../src/schedule/search/search.js';
-import { corpusDir, runLlvmMc } from './llvm.js';
+import { acceptedTensileKernels, runLlvmMc } from './llvm.js';
 import { ILLEGAL_KINDS, illegalMutations, rng, type IllegalKind } from './mutate.js';
 
 const work = mkdtempSync(join(tmpdir(), 'conductor-schedule-corpus-'));
@@ -102,16 +102,8 @@ test('project kernels: every MFMA build and the largest gfx906 builds, each stra
 });
 
 test('tensile corpus: every kernel llvm-mc accepts, each strategy', async () => {
-  const dir = join(corpusDir(), 'tensile');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.s')).sort();
-  assert.ok(files.length >= 8, `expected the Tensile corpus in ${dir}`);
   let used = 0;
-  for (const f of files) {
-    const path = join(dir, f);
-    const text = readFileSync(path, 'utf8');
-    const target = /\.amdgcn_target "amdgcn-amd-amdhsa--(gfx[0-9a-z]+)/.exec(text)?.[1];
-    const mc = await runLlvmMc(path, target ?? 'gfx942');
-    if (!mc.ok) continue; // the corpus keeps one file LLVM rejects
+  for (const { path, text } of await acceptedTensileKernels()) {
     let ok = false;
     try { ok = await scheduleAll(path, text, undefined, 150, DEFAULT_OBJECTIVE); } catch (e) {
       if (/no decodable instructions/.test((e as Error).message)) continue; // the raw .long kernel

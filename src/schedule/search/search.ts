@@ -84,6 +84,17 @@ function regionsBySize(k: ScheduleKernel): number[] {
   return k.regions.filter((r) => r.nodes.length >= 2).map((r) => r.id).sort((a, b) => k.regions[b]!.nodes.length - k.regions[a]!.nodes.length || a - b);
 }
 
+/** Draws a region with probability proportional to its movable instructions. */
+function regionPicker(k: ScheduleKernel, regions: number[], rand: () => number): () => number {
+  const weights = regions.map((r) => k.regions[r]!.nodes.length);
+  const total = weights.reduce((a, b) => a + b, 0);
+  return () => {
+    let x = rand() * total;
+    for (let j = 0; j < regions.length; j++) { x -= weights[j]!; if (x < 0) return regions[j]!; }
+    return regions[regions.length - 1]!;
+  };
+}
+
 /** The legal window of the instruction at position p of region r: [lo, hi]. */
 export function legalWindow(s: ScheduleState, r: number, p: number): [number, number] {
   const g = s.k.regions[r]!.graph;
@@ -175,13 +186,7 @@ function beamStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, op
   const budget = new Budget(ev, opts, () => best);
   const detail: string[] = [];
   if (regions.length === 0) return { strategy: 'beam', state: bestState, metrics: best, start: first, evaluations: 0, seconds: 0, detail };
-  const weights = regions.map((r) => k.regions[r]!.nodes.length);
-  const total = weights.reduce((a, b) => a + b, 0);
-  const pickRegion = () => {
-    let x = rand() * total;
-    for (let j = 0; j < regions.length; j++) { x -= weights[j]!; if (x < 0) return regions[j]!; }
-    return regions[regions.length - 1]!;
-  };
+  const pickRegion = regionPicker(k, regions, rand);
   const seen = new Set<string>();
   let steps = 0;
   let stale = 0;
@@ -254,13 +259,7 @@ function annealStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, 
   if (regions.length === 0) return { strategy: 'anneal', state: bestState, metrics: best, start: first, evaluations: 0, seconds: 0, detail };
   const order = opts.objective.includes('est_cycles') ? opts.objective : [...opts.objective, 'est_cycles' as MetricName];
   const limit = opts.budget ?? 2000;
-  const weights = regions.map((r) => k.regions[r]!.nodes.length);
-  const total = weights.reduce((a, b) => a + b, 0);
-  const pickRegion = () => {
-    let x = rand() * total;
-    for (let j = 0; j < regions.length; j++) { x -= weights[j]!; if (x < 0) return regions[j]!; }
-    return regions[regions.length - 1]!;
-  };
+  const pickRegion = regionPicker(k, regions, rand);
   let sinceBest = 0;
   while (!budget.exhausted) {
     const frac = Math.min(1, budget.evaluations / limit);
