@@ -5,9 +5,10 @@
  * and s_nop, and return the program like any other schedule. Nothing here writes the output.
  */
 import type { Loaded } from '../load.js';
+import { findLoops } from '../cycles/simulate.js';
 import { ConductorError } from '../errors.js';
 import { cacheKey, ResultCache } from '../cache.js';
-import { pickKernel, type ScheduleKernel } from '../schedule/kernel.js';
+import { pickKernel, type Region, type ScheduleKernel } from '../schedule/kernel.js';
 import { parseCommand, type Command } from '../schedule/commands.js';
 import { ScheduleSession } from '../schedule/session.js';
 import { DEFAULT_OBJECTIVE, compareMetrics, type MetricName, type Metrics } from '../schedule/metrics.js';
@@ -79,7 +80,10 @@ export interface AgentRunResult {
   baseUrl: string;
 }
 
-/** The region to schedule: the given one, or the one with the most movable instructions. */
+/**
+ * The region to schedule: the given one; else the region with the most movable instructions
+ * inside a loop (where the time goes), and the largest region when the kernel has no loop.
+ */
 export function chooseRegion(k: ScheduleKernel, region?: number): { region: number; reason: string } {
   if (region !== undefined) {
     if (!Number.isInteger(region) || region < 0 || region >= k.regions.length) {
@@ -88,10 +92,18 @@ export function chooseRegion(k: ScheduleKernel, region?: number): { region: numb
     if (k.regions[region]!.nodes.length < 2) throw new ConductorError(`region ${region} of ${k.name} has ${k.regions[region]!.nodes.length} movable instruction(s): nothing to reorder`);
     return { region, reason: '--region' };
   }
-  let bestR = -1;
-  for (const r of k.regions) if (bestR < 0 || r.nodes.length > k.regions[bestR]!.nodes.length) bestR = r.id;
-  if (bestR < 0 || k.regions[bestR]!.nodes.length < 2) throw new ConductorError(`kernel ${k.name} has no region with two movable instructions: nothing to schedule`);
-  return { region: bestR, reason: `the region with the most movable instructions (${k.regions[bestR]!.nodes.length})` };
+  const loops = findLoops(k.ctx);
+  const inLoop = (b: number) => loops.some((l) => b >= l.header && b <= l.latch);
+  const pick = (cands: readonly Region[]) => {
+    let best: Region | undefined;
+    for (const r of cands) if (r.nodes.length >= 2 && (!best || r.nodes.length > best.nodes.length)) best = r;
+    return best;
+  };
+  const looped = pick(k.regions.filter((r) => inLoop(r.block)));
+  if (looped) return { region: looped.id, reason: `the largest region inside a loop (${looped.nodes.length} movable instructions)` };
+  const any = pick(k.regions);
+  if (!any) throw new ConductorError(`kernel ${k.name} has no region with two movable instructions: nothing to schedule`);
+  return { region: any.id, reason: `the region with the most movable instructions (${any.nodes.length}; the kernel has no loop)` };
 }
 
 /** The cache key: the tagged kernel, the target, the objective and the region. */

@@ -34,7 +34,7 @@ test('agent on mfma_lds_gemm.gfx942.s: the best schedule assembles with llvm-mc,
     const dir = mkdtempSync(join(tmpdir(), 'conductor-agent-oracle-'));
     const t0 = performance.now();
     const r = await runAgentSchedule(loaded, {
-      model: 'test/oracle', baseUrl: server.url, env: { OPENAI_API_KEY: 'sk-oracle-test-key' }, rounds: 6, cache: false, region: 2,
+      model: 'test/oracle', baseUrl: server.url, env: { OPENAI_API_KEY: 'sk-oracle-test-key' }, rounds: 6, cache: false,
       transcriptFile: join(dir, 't.jsonl'),
     });
     const ms = performance.now() - t0;

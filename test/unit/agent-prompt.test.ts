@@ -90,12 +90,17 @@ test('prompt: the default template is filled; a user template with placeholders;
   for (const m of DEFAULT_TEMPLATE.matchAll(/\{\{(\w+)\}\}/g)) assert.ok(m[1]! in PLACEHOLDERS);
 });
 
-test('region choice: the most movable instructions by default; --region checked', () => {
+test('region choice: the largest region inside a loop by default, else the largest; --region checked', () => {
+  const ex = pickKernel(loadText(readFileSync(resolve(root, 'examples', 'mfma_lds_gemm.gfx942.s'), 'utf8'), 'mfma_lds_gemm.gfx942.s'));
+  const inLoop = chooseRegion(ex);
+  assert.match(inLoop.reason, /the largest region inside a loop \(\d+ movable instructions\)/);
+  // the main loop starts at .LBB0_2 (its first region has the global loads and LDS writes)
+  assert.deepEqual(ex.ctx.cfg.blocks[ex.regions[inLoop.region]!.block]!.labels, ['.LBB0_2']);
   const k = pickKernel(loadText(SNIPPET, 'p.s', { arch: 'gfx90a' }));
   assert.equal(k.regions.length, 2);
   const c = chooseRegion(k);
   assert.equal(c.region, 0);
-  assert.match(c.reason, /most movable instructions \(4\)/);
+  assert.match(c.reason, /most movable instructions \(4; the kernel has no loop\)/);
   assert.equal(chooseRegion(k, 1).region, 1);
   assert.throws(() => chooseRegion(k, 5), /no region 5/);
   // the cache key changes with the objective, the region and the input
