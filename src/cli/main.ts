@@ -128,7 +128,7 @@ function program(): Command {
     .argument('<file>', 'assembly file (.s)')
     .requiredOption('--model <name>', 'model name as the server knows it (e.g. openai/gpt-5-mini on OpenRouter)')
     .option('--kernel <name>', 'kernel to schedule (default: the only kernel)')
-    .option('--region <n>', 'region to schedule (default: the one with the most movable instructions)')
+    .option('--region <n>', 'region to schedule (default: the largest inside a loop, else the largest)')
     .option('--arch <target>', 'target; default: the file\'s .amdgcn_target')
     .option('--base-url <url>', 'OpenAI-compatible API base URL (default https://openrouter.ai/api/v1)')
     .option('--api-key-env <var>', 'environment variable holding the key (default OPENROUTER_API_KEY, then OPENAI_API_KEY)')
