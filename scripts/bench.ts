@@ -2,6 +2,11 @@
  * `npm run bench`: times `conductor analyze` against `llvm-mc -filetype=obj` on the largest
  * Tensile kernel of ../shared/corpus, in the same run, and prints the ratio. A benchmark, not a
  * test: it never fails on a number.
+ *
+ * Then the scheduler: candidates evaluated per second on the largest region of that kernel
+ * (a random legal move, then the incremental evaluation), and the metrics per kernel of the
+ * Tensile corpus and the bundled example, input against each strategy (BENCH_BUDGET
+ * evaluations per run, default 400). BENCH_SCHEDULE=0 skips this part.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -10,6 +15,12 @@ import { llvmTool, repoRoot } from './build-kernels.js';
 import { parseProgram } from '../src/asm/parser.js';
 import { loadText } from '../src/load.js';
 import { analyzeLoaded } from '../src/analysis/analyze.js';
+import { prepareKernels, type ScheduleKernel } from '../src/schedule/kernel.js';
+import { Evaluator, type Metrics } from '../src/schedule/metrics.js';
+import { ScheduleState, canMove, moveTo } from '../src/schedule/state.js';
+import { scheduleLoaded } from '../src/schedule/search/run.js';
+import { STRATEGIES } from '../src/schedule/search/search.js';
+import { mulberry32 } from '../src/schedule/search/rng.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
 
@@ -41,7 +52,63 @@ function timeInProcess<T>(f: () => T): number {
   return median(times);
 }
 
-function main(): void {
+async function benchSchedule(files: string[], largest: string, tMc: number): Promise<void> {
+  // 1. Evaluations per second on the largest region of the largest kernel.
+  const loaded = loadText(readFileSync(largest, 'utf8'), largest);
+  const k = prepareKernels(loaded).reduce((a: ScheduleKernel, b: ScheduleKernel) => (a.n >= b.n ? a : b));
+  const rg = k.regions.reduce((a, b) => (a.nodes.length >= b.nodes.length ? a : b));
+  const ev = new Evaluator(k);
+  const s = new ScheduleState(k);
+  const rand = mulberry32(7);
+  const m = rg.nodes.length;
+  const step = () => {
+    const from = Math.floor(rand() * m);
+    const to = Math.max(0, Math.min(m - 1, from + Math.floor(rand() * 41) - 20));
+    if (canMove(s, rg.id, from, to)) moveTo(s, rg.id, from, to);
+    ev.evaluate(s);
+  };
+  for (let i = 0; i < 300; i++) step();
+  const N = 3000;
+  const t0 = performance.now();
+  for (let i = 0; i < N; i++) step();
+  const per = (performance.now() - t0) / N;
+  console.log(`schedule: largest region ${rg.id} of ${k.name.slice(0, 48)}... (${m} movable of ${k.n} instructions)`);
+  console.log(`  ${Math.round(1000 / per)} evaluations per second (${(per * 1000).toFixed(0)} us each: move, validate, incremental metrics incl. s_nop padding); ` +
+    `one evaluation = ${((per / tMc) * 100).toFixed(2)}% of llvm-mc assembling the file`);
+
+  // 2. Gains per kernel: input against each strategy.
+  const budget = Number(process.env['BENCH_BUDGET'] ?? 400);
+  const kernels = [join(repoRoot(), 'examples', 'mfma_lds_gemm.gfx942.s'), ...files.sort()];
+  const mc = llvmTool('llvm-mc');
+  const cell = (x: Metrics) => `${x.peak_vgpr}/${x.s_waitcnt}/${x.s_nop}/${x.est_cycles}`;
+  console.log(`  metrics per kernel (peak_vgpr/s_waitcnt/s_nop/est_cycles; objective peak_vgpr,s_waitcnt,s_nop,total_instructions; ${budget} evaluations per run, seed 1):`);
+  console.log(`  | kernel | input | ${STRATEGIES.join(' | ')} | evaluations/s |`);
+  console.log(`  |---|---|${STRATEGIES.map(() => '---').join('|')}|---|`);
+  for (const f of kernels) {
+    const text = readFileSync(f, 'utf8');
+    const target = /\.amdgcn_target "amdgcn-amd-amdhsa--(gfx[0-9a-z]+)/.exec(text)?.[1] ?? 'gfx942';
+    if (spawnSync(mc, ['-triple=amdgcn-amd-amdhsa', `-mcpu=${target}`, '-filetype=obj', f, '-o', '/dev/null']).status !== 0) continue;
+    let input: Metrics | undefined;
+    const cells: string[] = [];
+    let evals = 0;
+    let secs = 0;
+    try {
+      for (const strategy of STRATEGIES) {
+        const r = await scheduleLoaded(loadText(text, f), text, { strategies: [strategy], budget, seconds: 60, seed: 1, jobs: 1, cache: false, annealReplicas: 1 });
+        input ??= r.before;
+        cells.push(r.strategy === 'input' ? `${cell(r.after)} (input)` : cell(r.after));
+        for (const run of r.runs) { evals += run.evaluations; secs += run.seconds; }
+      }
+    } catch (e) {
+      if (/no decodable instructions|no kernel|no instructions to schedule/.test((e as Error).message)) continue;
+      throw e;
+    }
+    const name = f.split('/').pop()!.replace(/^Custom_Cijk_/, '').slice(0, 40);
+    console.log(`  | ${name} | ${cell(input!)} | ${cells.join(' | ')} | ${Math.round(evals / Math.max(secs, 1e-3))} |`);
+  }
+}
+
+async function main(): Promise<void> {
   const corpus = process.env['CONDUCTOR_CORPUS'] ?? resolve(repoRoot(), '..', 'shared', 'corpus');
   const dir = join(corpus, 'tensile');
   const files = readdirSync(dir).filter((f) => f.endsWith('.s')).map((f) => join(dir, f));
@@ -74,6 +141,7 @@ function main(): void {
   for (const [name, ms] of rows) console.log(`  ${name.padEnd(52)} ${ms.toFixed(1).padStart(8)} ms`);
   console.log(`  ratio conductor analyze / llvm-mc: ${(tCli / tMc).toFixed(2)}x (process wall time, same run)`);
   console.log(`  ratio in-process parse+resolve+analyze / llvm-mc: ${((tLoad + tAnalyze) / tMc).toFixed(2)}x`);
+  if (process.env['BENCH_SCHEDULE'] !== '0') await benchSchedule(files, largest, tMc);
 }
 
-main();
+await main();

@@ -28,5 +28,6 @@ export { checkWaitcnt, minimalWaits, rederiveWaits } from './waitcnt/index.js';
 export { estimateCycles, lowerBound, simulateKernel, formatKernelReport, defaultCycleParams, applyLatencyFile } from './cycles/index.js';
 export type { EstimateOptions, KernelCycleReport, SimulateOptions, CycleParams } from './cycles/index.js';
 export { computeOccupancy, declaredResources } from './analysis/occupancy.js';
+export * from './agent/index.js';
 export { reportFile, buildReportModel, kernelView, renderReportHtml, alignScheduled, occupancyBreakpoints, metricDeltas } from './report/index.js';
 export type { ReportModel, KernelView, ReportOptions, ReportFileOptions, Comparison, MetricDelta, Alignment } from './report/index.js';

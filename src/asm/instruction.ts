@@ -389,17 +389,6 @@ function parseRegisterList(cur: Cursor, lookup: SymbolLookup): RegOperand {
   return { kind: 'reg', file: first.file, first: first.first, count, index: first.index, text: t.slice(start, cur.pos) };
 }
 
-function topLevelColon(s: string): number {
-  let depth = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (c === '(' || c === '[') depth++;
-    else if (c === ')' || c === ']') depth--;
-    else if (c === ':' && depth === 0) return i;
-  }
-  return -1;
-}
-
 export function matchClose(t: string, openPos: number, open: string, close: string): number {
   let depth = 0;
   for (let i = openPos; i < t.length; i++) {

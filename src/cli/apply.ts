@@ -5,6 +5,8 @@ import { ConductorError } from '../errors.js';
 import { parseCommandArgs, parseRoundsOrThrow } from '../schedule/commands.js';
 import { applyRounds, type ApplyResult } from '../schedule/session.js';
 import { formatMetrics, parseObjective } from '../schedule/metrics.js';
+import { isTranscript, movesFromTranscript } from '../agent/transcript.js';
+import { parseCommand, type Command } from '../schedule/commands.js';
 
 export interface ApplyCliOptions {
   moves?: string[];
@@ -15,6 +17,7 @@ export interface ApplyCliOptions {
   json?: boolean;
   objective?: string;
   fast?: boolean;
+  perLane?: boolean;
 }
 
 /**
@@ -27,11 +30,9 @@ export async function commandApply(file: string, opts: ApplyCliOptions): Promise
     throw new ConductorError('give the commands with --moves "CMD" ... or --moves-file F (one of them)');
   }
   const objective = opts.objective !== undefined ? parseObjective(opts.objective) : undefined;
-  const rounds = opts.moves !== undefined
-    ? parseCommandArgs(opts.moves)
-    : parseRoundsOrThrow(await readInput(opts.movesFile!), opts.movesFile);
+  const rounds = opts.moves !== undefined ? parseCommandArgs(opts.moves) : movesFileRounds(await readInput(opts.movesFile!), opts.movesFile!);
   const loaded = await loadFile(file, { arch: opts.arch });
-  const r = applyRounds(loaded, rounds, { kernel: opts.kernel, objective, exact: !opts.fast });
+  const r = applyRounds(loaded, rounds, { kernel: opts.kernel, objective, exact: !opts.fast, disambiguate: opts.perLane ? 'per-lane' : true });
   if (opts.output) await writeOutputAtomic(opts.output, r.text);
   if (opts.json) {
     process.stdout.write(JSON.stringify({
@@ -43,6 +44,22 @@ export async function commandApply(file: string, opts: ApplyCliOptions): Promise
     process.stdout.write(formatApply(file, r, opts.output) + '\n');
   }
   return r.failed ? 1 : 0;
+}
+
+/**
+ * The rounds of a moves file: one command per line, or an agent transcript (JSONL), detected by
+ * its first line, whose final best move list is replayed as one round.
+ */
+export function movesFileRounds(text: string, file: string): Command[][] {
+  if (!isTranscript(text)) return parseRoundsOrThrow(text, file);
+  const t = movesFromTranscript(text, file);
+  const round: Command[] = [];
+  for (const m of t.moves) {
+    const c = parseCommand(m);
+    if (typeof c === 'string') throw new ConductorError(`${file}: the transcript's ${t.from} move list holds a malformed command: ${c}`);
+    round.push(c);
+  }
+  return round.length > 0 ? [round] : [];
 }
 
 export function formatApply(file: string, r: ApplyResult, output?: string): string {

@@ -11,8 +11,10 @@ import { commandCheck } from './check.js';
 import { commandTag } from './tag.js';
 import { commandApply } from './apply.js';
 import { commandVerify } from './verify.js';
+import { commandSchedule } from './schedule.js';
 import { commandSimulate } from './simulate.js';
 import { commandReport } from './report.js';
+import { commandAgent, type AgentCliOptions } from './agent.js';
 import { VERSION } from '../version.js';
 
 export const EXIT_OK = 0;
@@ -87,19 +89,70 @@ function program(): Command {
     .option('--arch <target>', 'target; default: the file\'s .amdgcn_target')
     .option('--objective <list>', 'metrics compared in order (default peak_vgpr,s_waitcnt,s_nop,total_instructions)')
     .option('--fast', 'measure rounds with the fast estimate instead of the re-derived program')
+    .option('--per-lane', 'also tell apart memory accesses through the same VGPR base (assumes no cross-lane memory exchange without a barrier)')
     .option('-o, --output <out>', 'write the best schedule reached')
     .option('--json', 'print JSON')
-    .action(async (file: string, opts: { moves?: string[]; movesFile?: string; kernel?: string; arch?: string; objective?: string; fast?: boolean; output?: string; json?: boolean }) => {
+    .action(async (file: string, opts: { moves?: string[]; movesFile?: string; kernel?: string; arch?: string; objective?: string; fast?: boolean; perLane?: boolean; output?: string; json?: boolean }) => {
       process.exitCode = await commandApply(file, opts);
+    });
+  cmd.command('schedule')
+    .description('automatic scheduling (list scheduler, beam search, simulated annealing); never worse than the input under the objective')
+    .argument('<file>', 'assembly file (.s)')
+    .option('--strategy <names>', 'list, beam, anneal, a comma list, or all (default all: list and beam in parallel, then anneal from the best)')
+    .option('--objective <list>', 'metrics compared in order (default peak_vgpr,s_waitcnt,s_nop,total_instructions; est_cycles breaks ties)')
+    .option('--budget <n>', 'evaluations per strategy run (default 2000); with a budget the result depends only on the seed')
+    .option('--seconds <s>', 'wall-clock seconds per strategy run (default 10)')
+    .option('--jobs <n>', 'worker threads (default: up to 4, the machine\'s parallelism)')
+    .option('--seed <n>', 'random seed (default 1)')
+    .option('--kernel <name>', 'kernel to schedule (default: the only kernel)')
+    .option('--arch <target>', 'target; default: the file\'s .amdgcn_target')
+    .option('--per-lane', 'also tell apart memory accesses through the same VGPR base (assumes no cross-lane memory exchange without a barrier)')
+    .option('--no-cache', 'do not read or write the result cache')
+    .option('-o, --output <out>', 'write the scheduled kernel')
+    .option('--save-moves <file>', 'write the moves from the input to the result (replay with apply --moves-file)')
+    .option('--json', 'print JSON')
+    .action(async (file: string, opts: Record<string, string | boolean | undefined>) => {
+      process.exitCode = await commandSchedule(file, opts as never);
     });
   cmd.command('verify')
     .description('is SCHEDULED a legal reordering of ORIGINAL? exit 0 equivalent, 1 not')
     .argument('<original>', 'original assembly file')
     .argument('<scheduled>', 'scheduled assembly file')
     .option('--arch <target>', 'target; default: the files\' .amdgcn_target')
+    .option('--per-lane', 'tell apart memory accesses through the same VGPR base (assumes no cross-lane memory exchange without a barrier)')
     .option('--json', 'print JSON')
-    .action(async (original: string, scheduled: string, opts: { arch?: string; json?: boolean }) => {
+    .action(async (original: string, scheduled: string, opts: { arch?: string; json?: boolean; perLane?: boolean }) => {
       process.exitCode = await commandVerify(original, scheduled, opts);
+    });
+  cmd.command('agent')
+    .description('model-guided scheduling of one region with any OpenAI-compatible model (optional; key from the environment)')
+    .argument('<file>', 'assembly file (.s)')
+    .requiredOption('--model <name>', 'model name as the server knows it (e.g. openai/gpt-5-mini on OpenRouter)')
+    .option('--kernel <name>', 'kernel to schedule (default: the only kernel)')
+    .option('--region <n>', 'region to schedule (default: the largest inside a loop, else the largest)')
+    .option('--arch <target>', 'target; default: the file\'s .amdgcn_target')
+    .option('--base-url <url>', 'OpenAI-compatible API base URL (default https://openrouter.ai/api/v1)')
+    .option('--api-key-env <var>', 'environment variable holding the key (default OPENROUTER_API_KEY, then OPENAI_API_KEY)')
+    .option('--temperature <t>', 'sampling temperature')
+    .option('--reasoning-effort <e>', 'reasoning effort (low, medium, high) where the model supports it')
+    .option('--rounds <n>', 'model turns per agent (default 10)')
+    .option('--agents <p>', 'agents in parallel (default 1)')
+    .option('--checkpoint <k>', 'every K rounds keep the best agents and refill the pool (default: never)')
+    .option('--keep <k>', 'agents kept at a checkpoint (default half of --agents)')
+    .option('--variants', 'give agents differently worded goals (register pressure, latency hiding)')
+    .option('--prompt-file <file>', 'prompt template replacing the built-in one ({{placeholders}}: see README)')
+    .option('--transcript <file>', 'write every request, tool call, result and token count as JSONL')
+    .option('--objective <list>', 'metrics compared in order (default peak_vgpr,s_waitcnt,s_nop,total_instructions)')
+    .option('--fast', 'measure rounds with the fast estimate (the result is re-derived exactly)')
+    .option('--text-protocol', 'fenced-JSON text protocol for models without tool calling')
+    .option('--timeout <s>', 'seconds per request before it is retried (default 120)')
+    .option('--max-retries <n>', 'retries on 429, 5xx, timeouts and connection errors (default 4)')
+    .option('--no-cache', 'neither read nor write the move-list cache')
+    .option('-q, --quiet', 'no progress lines on stderr')
+    .option('-o, --output <out>', 'write the best schedule')
+    .option('--json', 'print JSON')
+    .action(async (file: string, opts: AgentCliOptions) => {
+      process.exitCode = await commandAgent(file, opts);
     });
   cmd.command('report')
     .description('a self-contained HTML report: resources, occupancy, diagnostics, code with cycles and stalls, timeline, register pressure; with --after the schedule side by side')

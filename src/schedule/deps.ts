@@ -62,7 +62,6 @@ export function buildGraph(k: GraphInput, nodes: Int32Array, disambiguate: Disam
   const g: DepGraph = { m, words, bits: new Uint32Array(m * words), edges: 0 };
   // Per unit: local indexes of the writers and the readers seen so far.
   const writers = new Map<number, number[]>();
-  const readers = new Map<number, number[]>();
   const W = SCRATCH_W;
   const R = SCRATCH_R;
   const touched: number[] = [];

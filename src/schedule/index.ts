@@ -29,8 +29,6 @@ export {
   higherIsBetter, occupancyOf, METRIC_NAMES, DEFAULT_OBJECTIVE,
 } from './metrics.js';
 export type { Metrics, MetricName, EvaluatorOptions, RegionEval } from './metrics.js';
-export { simpleCycleModel, cycleFacts, runCycles, CycleState, latencyOf, LATENCY_SOURCE } from './cycles.js';
-export type { CycleModel, CycleFacts, CycleEntry } from './cycles.js';
 export { WaitState, waitFacts, kernelWaits, sequenceWaits, counterMax } from './waits.js';
 export type { WaitFacts, KernelWaits } from './waits.js';
 export { reorderedText, emitSchedule, scheduleWaits, alignToOriginal } from './emit.js';

@@ -8,14 +8,17 @@
  *                                      the descriptor's LDS); reordering does not change which
  *                                      registers are named, so this is the occupancy a register
  *                                      allocation of the schedule could reach
- *   est_cycles                         cycles.ts (a simple per-wave model)
+ *   est_cycles                         the cycle model (src/cycles, `estimateCycles`): one wave,
+ *                                      the kernel's instructions once in layout order
  *
  * Two ways to get them:
  *   - `Evaluator.evaluate(state)`: fast, per region and cached on the region's version. Peaks are
  *     exact (waits and nops hold no registers). A changed region counts the waits it has plus the
  *     change that the wait model (waits.ts, from the region's entry state in the original
  *     program) sees between the original order and the new one, the s_nop the hazard engine pads
- *     it with (on a window around the region), and est_cycles as the original's plus the change.
+ *     it with (on a window around the region), and est_cycles as the original's plus the change
+ *     the cycle model sees between the region's original order and the new one (both without
+ *     waits: the model stalls a read until the memory result arrives).
  *     An unchanged region counts what it has.
  *   - `programMetrics(loaded, kernel)`: exact, on a program text (what `apply` reports and
  *     compares after re-deriving waits and nops).
@@ -28,9 +31,10 @@ import { ConductorError } from '../errors.js';
 import type { KernelContext } from '../check/types.js';
 import { AGPR_BASE, FLAT_SCRATCH_LO, VGPR_BASE, UNIT_COUNT } from '../isa/registers.js';
 import type { ScheduleKernel } from './kernel.js';
+import { rederiveWaits } from '../waitcnt/index.js';
 import type { ScheduleState } from './state.js';
 import { counterMax, kernelWaits, sequenceWaits, waitFacts, WaitState, type CounterMax, type WaitFacts } from './waits.js';
-import { cycleFacts, CycleState, EMPTY_ENTRY, runCycles, simpleCycleModel, type CycleEntry, type CycleFacts, type CycleModel } from './cycles.js';
+import { estimateCycles, type EstimateOptions } from '../cycles/estimate.js';
 import { windowNopModel, type WindowNopModel } from './hazard-model.js';
 
 export const METRIC_NAMES = ['peak_vgpr', 'peak_agpr', 'peak_sgpr', 's_waitcnt', 's_nop', 'total_instructions', 'occupancy', 'est_cycles'] as const;
@@ -154,7 +158,8 @@ export class PressureScanner {
 /* ---------------------------------------------------------------------------------------------- */
 
 export interface EvaluatorOptions {
-  cycleModel?: CycleModel;
+  /** Cycle model parameters (default: the target's). */
+  cycleParams?: EstimateOptions['params'];
   /** Estimate s_nop of changed regions with the hazard engine (default true when it is available). */
   nops?: boolean;
   /** Instructions before and after a region given to the hazard engine (default 24). */
@@ -179,11 +184,8 @@ interface Slot extends RegionEval { version: number }
 export class Evaluator {
   readonly k: ScheduleKernel;
   readonly waitFacts: WaitFacts;
-  readonly cycleFacts: CycleFacts;
-  readonly cycleModel: CycleModel;
   readonly max: CounterMax;
   private readonly waitEntry: WaitState[];
-  private readonly cycleEntry: CycleEntry[];
   private readonly identity: RegionEval[];
   private readonly identityCycles: Float64Array;
   private readonly slots: (Slot | undefined)[];
@@ -191,38 +193,39 @@ export class Evaluator {
   private readonly nopWindow: number;
   private readonly nopCache: (Map<number, number> | undefined)[] = [];
   private readonly idWaits: Int32Array;
+  /** Per region: the waits the waitcnt analysis re-derives for the original order (what emission writes for a changed region). */
+  private readonly anchorWaits: Int32Array;
   private readonly scanner = new PressureScanner();
   private readonly out3 = new Int32Array(3);
   private readonly need = new Int32Array(3);
   private readonly scratchWait = new WaitState();
   private readonly seqs: Int32Array[];
+  private readonly cycleOpts: EstimateOptions;
   /** est_cycles of the original program (layout order, waits and nops included). */
   readonly baseCycles: number;
   readonly ldsBytes: number;
 
   constructor(k: ScheduleKernel, opts: EvaluatorOptions = {}) {
     this.k = k;
-    this.cycleModel = opts.cycleModel ?? simpleCycleModel;
     this.max = counterMax(k.target);
     const cfg = k.ctx.cfg;
     this.waitFacts = waitFacts(k.insns, cfg.control);
-    this.cycleFacts = cycleFacts(k.insns);
     this.ldsBytes = k.kernel.descriptor?.values['group_segment_fixed_size'] ?? 0;
     const firsts = k.regions.map((r) => r.first);
     const kw = kernelWaits(cfg, this.waitFacts, this.max, { at: firsts });
     this.waitEntry = k.regions.map((r) => kw.before.get(r.first) ?? new WaitState());
-    // Baseline cycles: the whole kernel in layout order, recording each region's entry state.
-    const cs = new CycleState();
-    this.cycleEntry = new Array(k.regions.length);
-    let next = 0;
-    const order = k.regions.map((r) => r.id).sort((a, b) => k.regions[a]!.first - k.regions[b]!.first);
-    const one = new Int32Array(1);
-    for (let i = 0; i < k.n; i++) {
-      while (next < order.length && k.regions[order[next]!]!.first === i) { this.cycleEntry[order[next]!] = cs.relative(); next++; }
-      one[0] = i;
-      runCycles(this.cycleFacts, cs, one);
+    this.cycleOpts = { params: opts.cycleParams };
+    // Emission re-derives every wait of a changed region with the waitcnt analysis (weakest
+    // waits, so often more of them than a hand-placed wait that covers several reads). A changed
+    // region is counted from that baseline plus the change the wait model sees.
+    this.anchorWaits = new Int32Array(k.regions.length);
+    const stripped: number[] = [];
+    for (const rg of k.regions) for (const i of rg.stripped) if (k.insns[i]!.insn.base === 's_waitcnt') stripped.push(i);
+    for (const w of rederiveWaits(k.ctx, stripped)) {
+      const r = k.regionOf[w.before]!;
+      if (r >= 0) this.anchorWaits[r]!++;
     }
-    this.baseCycles = cs.t;
+    this.baseCycles = estimateCycles(k.ctx, this.cycleOpts);
     this.nopWindow = opts.nopWindow ?? 24;
     if (opts.nops !== false) this.nopModel = windowNopModel(k.ctx);
     this.seqs = k.regions.map((r) => new Int32Array(r.nodes.length));
@@ -231,9 +234,14 @@ export class Evaluator {
     this.identityCycles = new Float64Array(k.regions.length);
     this.identity = k.regions.map((r) => {
       this.scanner.scan(k, r.nodes, r.liveOut, this.out3);
-      this.identityCycles[r.id] = this.cycleModel.regionCycles(this.cycleFacts, this.cycleEntry[r.id]!, r.nodes);
+      this.identityCycles[r.id] = this.regionCycles(r.nodes);
       return { peak_vgpr: this.out3[0]!, peak_agpr: this.out3[1]!, peak_sgpr: this.out3[2]!, waits: r.strippedWaits, nops: r.strippedNops, cyclesDelta: 0 };
     });
+  }
+
+  /** Cycles of a region sequence (kernel instruction indexes) alone, nothing outstanding before it. */
+  regionCycles(seq: ArrayLike<number>): number {
+    return estimateCycles(this.k.ctx, { params: this.cycleOpts.params, order: seq });
   }
 
   /** Is a hazard engine estimating s_nop of changed regions? */
@@ -262,9 +270,9 @@ export class Evaluator {
     // Waits: the region's own count plus the change the model sees against the original order
     // (the model's pessimism about the region's entry cancels out). Nops: the hazard engine's
     // padding, which is what emission inserts.
-    const waits = Math.max(0, rg.strippedWaits + sequenceWaits(this.waitFacts, st, seq, this.max, this.need) - this.identityModelWaits(r));
+    const waits = Math.max(0, this.anchorWaits[r]! + sequenceWaits(this.waitFacts, st, seq, this.max, this.need) - this.identityModelWaits(r));
     const nops = this.nopModel ? this.regionNops(r, seq) : rg.strippedNops;
-    const cycles = this.cycleModel.regionCycles(this.cycleFacts, this.cycleEntry[r]!, seq);
+    const cycles = this.regionCycles(seq);
     return {
       peak_vgpr: this.out3[0]!, peak_agpr: this.out3[1]!, peak_sgpr: this.out3[2]!, waits, nops,
       cyclesDelta: cycles - this.identityCycles[r]!,
@@ -367,13 +375,13 @@ export function occupancyOf(ctx: KernelContext, vgpr: number, agpr: number, sgpr
 /* ---------------------------------------------------------------------------------------------- */
 
 /** Metrics of kernel `name` of a loaded program (the program as written, waits and nops included). */
-export function programMetrics(loaded: Loaded, name: string, model: CycleModel = simpleCycleModel): Metrics {
+export function programMetrics(loaded: Loaded, name: string): Metrics {
   const ctx = kernelContexts(loaded).find((c) => c.kernel.name === name);
   if (!ctx) throw new ConductorError(`no kernel named '${name}' in ${loaded.program.file}`);
-  return contextMetrics(ctx, model);
+  return contextMetrics(ctx);
 }
 
-export function contextMetrics(ctx: KernelContext, model: CycleModel = simpleCycleModel): Metrics {
+export function contextMetrics(ctx: KernelContext): Metrics {
   const { resources } = kernelResources(ctx);
   let waits = 0;
   let nops = 0;
@@ -381,10 +389,7 @@ export function contextMetrics(ctx: KernelContext, model: CycleModel = simpleCyc
     if (r.insn.base === 's_waitcnt') waits++;
     else if (r.insn.base === 's_nop') nops++;
   }
-  const f = cycleFacts(ctx.insns);
-  const all = new Int32Array(ctx.insns.length);
-  for (let i = 0; i < all.length; i++) all[i] = i;
-  const cycles = model.regionCycles(f, EMPTY_ENTRY, all);
+  const cycles = estimateCycles(ctx);
   const lds = ctx.kernel.descriptor?.values['group_segment_fixed_size'] ?? 0;
   const pv = resources.peak.vgpr.value;
   const pa = resources.peak.agpr.value;

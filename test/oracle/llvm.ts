@@ -3,7 +3,7 @@
  * Missing tools are an error (the oracle suite fails loudly, it never skips).
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { llvmTool, repoRoot } from '../../scripts/build-kernels.js';
 
@@ -76,4 +76,24 @@ export function readManifest(text: string): Record<string, string>[] {
   const [head, ...rows] = text.trim().split('\n');
   const keys = head!.split('\t');
   return rows.map((r) => Object.fromEntries(r.split('\t').map((v, i) => [keys[i], v])));
+}
+
+export interface TensileKernel { path: string; text: string; target: string }
+
+/**
+ * The Tensile kernels of the corpus that llvm-mc accepts, in name order (the corpus keeps one
+ * file LLVM rejects on purpose). Fails when the corpus has fewer than 8 files.
+ */
+export async function acceptedTensileKernels(): Promise<TensileKernel[]> {
+  const dir = join(corpusDir(), 'tensile');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.s')).sort();
+  if (files.length < 8) throw new Error(`expected the Tensile corpus in ${dir}, found ${files.length} files`);
+  const out: TensileKernel[] = [];
+  for (const f of files) {
+    const path = join(dir, f);
+    const text = readFileSync(path, 'utf8');
+    const target = /\.amdgcn_target "amdgcn-amd-amdhsa--(gfx[0-9a-z]+)/.exec(text)?.[1] ?? 'gfx942';
+    if ((await runLlvmMc(path, target)).ok) out.push({ path, text, target });
+  }
+  return out;
 }

@@ -20,7 +20,7 @@ import { ScheduleState, canMove, moveTo } from '../../src/schedule/state.js';
 import { Evaluator } from '../../src/schedule/metrics.js';
 import { emitSchedule } from '../../src/schedule/emit.js';
 import { verifyLoaded } from '../../src/verify/verify.js';
-import { corpusDir, runLlvmMc } from './llvm.js';
+import { acceptedTensileKernels, corpusDir, runLlvmMc } from './llvm.js';
 import { ILLEGAL_KINDS, illegalMutations, randomLegalMoves, rng, type IllegalKind } from './mutate.js';
 
 const work = mkdtempSync(join(tmpdir(), 'conductor-verify-mutation-'));
@@ -116,17 +116,9 @@ test('project kernels: legal schedules verify and assemble, illegal ones are rej
 });
 
 test('tensile corpus: legal schedules verify and assemble, illegal ones are rejected', async () => {
-  const dir = join(corpusDir(), 'tensile');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.s')).sort();
-  assert.ok(files.length >= 8, `expected the Tensile corpus in ${dir}`);
   let seed = 1000;
   let used = 0;
-  for (const f of files) {
-    const path = join(dir, f);
-    const text = readFileSync(path, 'utf8');
-    const target = /\.amdgcn_target "amdgcn-amd-amdhsa--(gfx[0-9a-z]+)/.exec(text)?.[1];
-    const mc = await runLlvmMc(path, target ?? 'gfx942');
-    if (!mc.ok) continue; // the corpus keeps one file LLVM rejects
+  for (const { path, text } of await acceptedTensileKernels()) {
     const big = text.length > 1_000_000;
     const before = figures.files;
     await exercise(path, text, undefined, big ? { schedules: 1, moves: 400, perKind: 1 } : { schedules: 2, moves: 150, perKind: 3 }, seed++);

@@ -72,13 +72,6 @@ function loadExpected(b: KernelBuild): { l: Loaded; text: string } | undefined {
   return { l, text };
 }
 
-/** Instruction -> index in the kernel context, per context. */
-function indexOf(ctx: KernelContext): Map<Instruction, number> {
-  const m = new Map<Instruction, number>();
-  ctx.insns.forEach((r, i) => m.set(r.insn, i));
-  return m;
-}
-
 /**
  * The instructions an LLVM wait at `i` covers: from the next instruction up to (not including)
  * the next s_waitcnt or the end of its block. Our error may sit later than LLVM's wait: LLVM

@@ -10,6 +10,7 @@ import { loadText } from '../../src/load.js';
 import { pickKernel } from '../../src/schedule/kernel.js';
 import { ScheduleState, canMove, moveTo } from '../../src/schedule/state.js';
 import { movesFromState, replayMoves } from '../../src/schedule/replay.js';
+import { mulberry32 } from '../../src/schedule/search/rng.js';
 import { cacheKey, canonicalJson, ResultCache } from '../../src/cache.js';
 
 const SNIPPET = [
@@ -29,24 +30,12 @@ const SNIPPET = [
   's_endpgm',
 ];
 
-/** A tiny deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 test('movesFromState: the move list replays, validated, to the same order (200 random legal schedules)', () => {
   const k = pickKernel(loadText(SNIPPET.join('\n') + '\n', 't.s', { arch: 'gfx90a' }));
   const r = 0;
   const m = k.regions[r]!.nodes.length;
   assert.ok(m >= 10, `region has ${m} instructions`);
-  const rand = rng(7);
+  const rand = mulberry32(7);
   let changed = 0;
   for (let t = 0; t < 200; t++) {
     const s = new ScheduleState(k);

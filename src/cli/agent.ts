@@ -1,0 +1,102 @@
+import { loadFile } from '../load.js';
+import { readInput, writeOutputAtomic } from '../io.js';
+import { ConductorError } from '../errors.js';
+import { formatMetrics, parseObjective } from '../schedule/metrics.js';
+import { runAgentSchedule, usageLine, type AgentRunResult } from '../agent/run.js';
+
+export interface AgentCliOptions {
+  model: string;
+  kernel?: string;
+  region?: string;
+  arch?: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  temperature?: string;
+  reasoningEffort?: string;
+  rounds?: string;
+  agents?: string;
+  checkpoint?: string;
+  keep?: string;
+  variants?: boolean;
+  promptFile?: string;
+  transcript?: string;
+  objective?: string;
+  fast?: boolean;
+  textProtocol?: boolean;
+  timeout?: string;
+  maxRetries?: string;
+  cache?: boolean;
+  output?: string;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+function int(name: string, v: string | undefined, min: number): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v) || Number(v) < min) throw new ConductorError(`${name} takes an integer >= ${min}, got '${v}'`);
+  return Number(v);
+}
+
+function num(name: string, v: string | undefined, min: number, max: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new ConductorError(`${name} takes a number in [${min}, ${max}], got '${v}'`);
+  return n;
+}
+
+/**
+ * `conductor agent FILE --model M ...`: model-guided scheduling of one region. Exit 0 (whether or
+ * not the model improved the schedule), 2 for bad input, no key, or a model server that cannot be
+ * reached (nothing written then). Progress goes to stderr, the report to stdout.
+ */
+export async function commandAgent(file: string, opts: AgentCliOptions): Promise<number> {
+  const objective = opts.objective !== undefined ? parseObjective(opts.objective) : undefined;
+  const timeout = num('--timeout', opts.timeout, 0.001, 86_400);
+  const template = opts.promptFile !== undefined ? await readInput(opts.promptFile) : undefined;
+  const loaded = await loadFile(file, { arch: opts.arch });
+  const r = await runAgentSchedule(loaded, {
+    model: opts.model,
+    kernel: opts.kernel,
+    region: int('--region', opts.region, 0),
+    baseUrl: opts.baseUrl,
+    apiKeyEnv: opts.apiKeyEnv,
+    temperature: num('--temperature', opts.temperature, 0, 2),
+    reasoningEffort: opts.reasoningEffort,
+    timeoutMs: timeout !== undefined ? Math.round(timeout * 1000) : undefined,
+    maxRetries: int('--max-retries', opts.maxRetries, 0),
+    rounds: int('--rounds', opts.rounds, 1),
+    agents: int('--agents', opts.agents, 1),
+    checkpoint: int('--checkpoint', opts.checkpoint, 0),
+    keep: int('--keep', opts.keep, 1),
+    variants: opts.variants,
+    template,
+    transcriptFile: opts.transcript,
+    objective,
+    fast: opts.fast,
+    textProtocol: opts.textProtocol,
+    cache: opts.cache,
+    log: opts.quiet ? undefined : (line) => process.stderr.write(`conductor agent: ${line}\n`),
+  });
+  if (opts.output) await writeOutputAtomic(opts.output, r.text);
+  if (opts.json) {
+    const { text: _text, ...rest } = r;
+    process.stdout.write(JSON.stringify({ file, ...rest, output: opts.output ?? null, transcript: opts.transcript ?? null }, null, 2) + '\n');
+  } else {
+    process.stdout.write(formatAgent(file, r, opts.output, opts.transcript) + '\n');
+  }
+  return 0;
+}
+
+export function formatAgent(file: string, r: AgentRunResult, output?: string, transcript?: string): string {
+  const out = [`${file}: kernel ${r.kernel} (${r.arch}), region ${r.region}: ${r.regionReason}`];
+  out.push(`model ${r.model} at ${r.baseUrl}`);
+  out.push(r.improved ? `improved with ${r.moves.length} move${r.moves.length === 1 ? '' : 's'}${r.bestAgent !== null ? ` (best: agent ${r.bestAgent})` : ''}:` : 'no improvement: the input schedule is kept');
+  for (const m of r.moves) out.push(`  ${m}`);
+  out.push(`before: ${formatMetrics(r.before)}`);
+  out.push(`after:  ${formatMetrics(r.after)}`);
+  for (const n of r.notes) out.push(`note: ${n}`);
+  out.push(`summary: ${usageLine(r)}`);
+  if (transcript) out.push(`transcript ${transcript}`);
+  if (output) out.push(`wrote ${output}`);
+  return out.join('\n');
+}

@@ -1,0 +1,109 @@
+import { SingleBar, Presets } from 'cli-progress';
+import { loadText } from '../load.js';
+import { readInput, writeOutputAtomic } from '../io.js';
+import { ConductorError } from '../errors.js';
+import { formatMetrics, METRIC_NAMES, parseObjective, type Metrics } from '../schedule/metrics.js';
+import { scheduleLoaded, type ScheduleRunResult } from '../schedule/search/run.js';
+import { STRATEGIES, type StrategyName } from '../schedule/search/search.js';
+
+export interface ScheduleCliOptions {
+  strategy?: string;
+  objective?: string;
+  seconds?: string;
+  budget?: string;
+  jobs?: string;
+  seed?: string;
+  kernel?: string;
+  arch?: string;
+  perLane?: boolean;
+  cache?: boolean;
+  output?: string;
+  saveMoves?: string;
+  json?: boolean;
+}
+
+function intOption(name: string, v: string | undefined, min: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new ConductorError(`${name} must be an integer of at least ${min}, got '${v}'`);
+  return n;
+}
+
+function parseStrategies(v: string | undefined): StrategyName[] | undefined {
+  if (v === undefined || v === 'all') return undefined;
+  const names = v.split(',').map((x) => x.trim()).filter((x) => x !== '');
+  for (const n of names) if (!(STRATEGIES as readonly string[]).includes(n)) throw new ConductorError(`unknown strategy '${n}' (strategies: ${STRATEGIES.join(', ')}, all)`);
+  return names as StrategyName[];
+}
+
+/**
+ * `conductor schedule FILE [--strategy list|beam|anneal|all] [--objective ...] [--seconds S]
+ * [--budget N] [--jobs N] [--seed N] [-o OUT] [--json]`. Exit 0 (the result, possibly the input
+ * unchanged when nothing beat it), 2 bad input. Nothing is written when it fails.
+ */
+export async function commandSchedule(file: string, opts: ScheduleCliOptions): Promise<number> {
+  const objective = opts.objective !== undefined ? parseObjective(opts.objective) : undefined;
+  const strategies = parseStrategies(opts.strategy);
+  const budget = intOption('--budget', opts.budget, 1);
+  const jobs = intOption('--jobs', opts.jobs, 1);
+  const seed = intOption('--seed', opts.seed, 0);
+  let seconds: number | undefined;
+  if (opts.seconds !== undefined) {
+    seconds = Number(opts.seconds);
+    if (!(seconds > 0)) throw new ConductorError(`--seconds must be a number above 0, got '${opts.seconds}'`);
+  }
+  const text = await readInput(file);
+  const loaded = loadText(text, file, { arch: opts.arch });
+  const showBar = !opts.json && process.stderr.isTTY === true;
+  const bar = showBar ? new SingleBar({ format: 'schedule {phase} [{bar}] {percentage}% | {value}/{total} evaluations | {duration}s', hideCursor: true, clearOnComplete: true, stream: process.stderr }, Presets.shades_classic) : undefined;
+  let started = false;
+  let r: ScheduleRunResult;
+  try {
+    r = await scheduleLoaded(loaded, text, {
+      kernel: opts.kernel, strategies, objective, budget, seconds, seed, jobs,
+      disambiguate: opts.perLane ? 'per-lane' : true, cache: opts.cache !== false,
+      progress: bar ? (done, total, phase) => {
+        if (!started) { bar.start(total, 0, { phase }); started = true; }
+        bar.update(done, { phase });
+      } : undefined,
+    });
+  } finally {
+    if (started) bar!.stop();
+  }
+  if (opts.output) await writeOutputAtomic(opts.output, r.text);
+  if (opts.saveMoves) await writeOutputAtomic(opts.saveMoves, r.moves.map((m) => m + '\n').join(''));
+  if (opts.json) {
+    process.stdout.write(JSON.stringify({
+      strategy: r.strategy, evaluations: r.evaluations, seconds: round(r.seconds), before: r.before, after: r.after,
+      file: r.file, kernel: r.kernel, arch: r.arch, objective: r.objective, evaluationsPerSecond: r.evaluationsPerSecond,
+      cached: r.cached, moves: r.moves, runs: r.runs, notes: r.notes, output: opts.output ?? null,
+    }, null, 2) + '\n');
+  } else {
+    process.stdout.write(formatSchedule(r, opts.output) + '\n');
+  }
+  return 0;
+}
+
+function round(x: number): number { return Math.round(x * 1000) / 1000; }
+
+function deltaText(a: Metrics, b: Metrics): string {
+  const parts: string[] = [];
+  for (const n of METRIC_NAMES) if (a[n] !== b[n]) parts.push(`${n} ${b[n]} -> ${a[n]}`);
+  return parts.length ? parts.join(', ') : 'no change';
+}
+
+export function formatSchedule(r: ScheduleRunResult, output?: string): string {
+  const out: string[] = [`${r.file}: kernel ${r.kernel} (${r.arch}), objective ${r.objective.join(',')}`];
+  if (r.cached) out.push('cached result (replayed and validated)');
+  for (const run of r.runs) {
+    const est = `estimate: ${run.estimate.s_waitcnt} waits, ${run.estimate.s_nop} nops, peak VGPR ${run.estimate.peak_vgpr}, est_cycles ${run.estimate.est_cycles}`;
+    out.push(`  ${run.label.padEnd(9)} ${String(run.evaluations).padStart(6)} evaluations in ${run.seconds.toFixed(2)} s; ${run.moves} moves; ${est}${run.rejected ? ` (${run.rejected})` : ''}`);
+  }
+  out.push(`result: ${r.strategy === 'input' ? 'the input (nothing beat it)' : `${r.strategy}, ${r.moves.length} moves`}; ${r.evaluations} evaluations, ${r.evaluationsPerSecond}/s; ${r.seconds.toFixed(1)} s in all`);
+  out.push(`before: ${formatMetrics(r.before)}`);
+  out.push(`after:  ${formatMetrics(r.after)}`);
+  out.push(`change: ${deltaText(r.after, r.before)}`);
+  for (const n of r.notes) out.push(`note: ${n}`);
+  if (output) out.push(`wrote ${output}`);
+  return out.join('\n');
+}

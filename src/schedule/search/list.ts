@@ -1,0 +1,288 @@
+/**
+ * A latency- and pressure-aware list scheduler for one region (the CDNA4 scheduling guide's
+ * rules, "Scheduling Heuristics"): global loads as early as their operands allow, LDS reads
+ * interleaved with MFMA, MFMA dependency gaps filled with independent work, and live ranges
+ * kept short by not letting the region's VGPR/AGPR pressure rise above its original peak.
+ *
+ * Cycle-driven: an instruction becomes a candidate when every instruction it depends on is
+ * placed; it may issue once its producers' results are ready (the cycle model's result and
+ * memory latencies, src/cycles) and its pipe is free (the model's pipe occupancy: MFMA passes
+ * on the matrix pipe). Among the candidates that may issue now, the highest priority wins:
+ * critical-path height (latency to the end of the region), plus the guide's bonuses, minus a
+ * pressure penalty. Every order it returns keeps every dependency edge of the region graph, so
+ * it is legal by construction.
+ */
+import { AGPR_BASE, VGPR_BASE } from '../../isa/registers.js';
+import { cycleEngineFor } from '../../cycles/estimate.js';
+import { PIPE_MATRIX } from '../../cycles/model.js';
+import type { ScheduleKernel } from '../kernel.js';
+
+export interface ListVariant {
+  name: string;
+  /** Weight of the critical-path height (cycles). */
+  latency: number;
+  /** Penalty per register unit the instruction adds to the live set (cycles per unit). */
+  pressure: number;
+  /** Never exceed the region's original VGPR/AGPR peak when another candidate does not. */
+  cap: boolean;
+  /** Priority bonus (cycles) for global/buffer loads: issue them early. */
+  globalEarly: number;
+  /** Priority bonus (cycles) for alternating LDS reads and MFMA. */
+  interleave: number;
+  /** Random perturbation of the priority (cycles, times a uniform [0,1) draw). */
+  jitter: number;
+}
+
+export const LIST_VARIANTS: readonly ListVariant[] = [
+  { name: 'latency', latency: 1, pressure: 0, cap: true, globalEarly: 400, interleave: 16, jitter: 0 },
+  { name: 'latency-uncapped', latency: 1, pressure: 0, cap: false, globalEarly: 400, interleave: 16, jitter: 0 },
+  { name: 'pressure', latency: 0.05, pressure: 50, cap: true, globalEarly: 0, interleave: 0, jitter: 0 },
+  { name: 'critical-path', latency: 1, pressure: 0, cap: true, globalEarly: 0, interleave: 0, jitter: 0 },
+  { name: 'balanced', latency: 1, pressure: 8, cap: true, globalEarly: 200, interleave: 8, jitter: 0 },
+];
+
+/** Precomputed per-region facts for list scheduling (built once per region). */
+export interface RegionFacts {
+  m: number;
+  /** Successors and predecessors (local indexes) with the edge latency. */
+  succ: Int32Array[]; succLat: Float64Array[];
+  predCount: Int32Array;
+  height: Float64Array;
+  issue: Float64Array;
+  pipe: Uint8Array;
+  occ: Float64Array;
+  isGlobalLoad: Uint8Array;
+  isLdsRead: Uint8Array;
+  isMfma: Uint8Array;
+  /** Per node: register events (unit file 0 VGPR / 1 AGPR), as flat lists. */
+  evOff: Int32Array;
+  /** Segment id of the event; the segment's reader count is segReaders[seg]. */
+  evSeg: Int32Array;
+  /** 1 read, 2 def, 3 both. */
+  evKind: Uint8Array;
+  evFile: Uint8Array;
+  segReaders: Int32Array;
+  /** Segment stays live after its last reader (last segment of a unit live out of the region). */
+  segLiveOut: Uint8Array;
+  /** Segment live at the region entry (its unit is read before any def in the region). */
+  entrySeg: Uint8Array;
+  /** Live units at region entry per file (touched live-in plus untouched live-through). */
+  liveIn: [number, number];
+  /** The original order's peak per file (the cap). */
+  cap: [number, number];
+}
+
+export function regionFacts(k: ScheduleKernel, r: number, originalPeak: [number, number]): RegionFacts {
+  const rg = k.regions[r]!;
+  const nodes = rg.nodes;
+  const m = nodes.length;
+  const g = rg.graph;
+  const model = cycleEngineFor(k.ctx).m;
+  const succ: Int32Array[] = new Array(m);
+  const succLat: Float64Array[] = new Array(m);
+  const predCount = new Int32Array(m);
+  const defMark = new Int32Array(1024).fill(-1);
+  for (let a = 0; a < m; a++) {
+    const ia = nodes[a]!;
+    for (let p = k.defOff[ia]!; p < k.defOff[ia + 1]!; p++) defMark[k.defUnits[p]!] = a;
+    const s: number[] = [];
+    const l: number[] = [];
+    const row = a * g.words;
+    for (let w = (a + 1) >>> 5; w < g.words; w++) {
+      let bits = g.bits[row + w]!;
+      while (bits) {
+        const t = bits & -bits;
+        bits ^= t;
+        const b = (w << 5) + (31 - Math.clz32(t));
+        if (b <= a) continue;
+        const ib = nodes[b]!;
+        let raw = false;
+        for (let p = k.useOff[ib]!; p < k.useOff[ib + 1]! && !raw; p++) if (defMark[k.useUnits[p]!] === a) raw = true;
+        s.push(b);
+        l.push(raw ? model.lat[ia]! : 0);
+        predCount[b]!++;
+      }
+    }
+    for (let p = k.defOff[ia]!; p < k.defOff[ia + 1]!; p++) defMark[k.defUnits[p]!] = -1;
+    succ[a] = Int32Array.from(s);
+    succLat[a] = Float64Array.from(l);
+  }
+  const issue = new Float64Array(m);
+  const pipe = new Uint8Array(m);
+  const occ = new Float64Array(m);
+  const isGlobalLoad = new Uint8Array(m);
+  const isLdsRead = new Uint8Array(m);
+  const isMfma = new Uint8Array(m);
+  for (let a = 0; a < m; a++) {
+    const i = nodes[a]!;
+    issue[a] = model.issue[i]!;
+    pipe[a] = model.pipeA[i]!;
+    occ[a] = model.occA[i]!;
+    const info = k.insns[i]!.info;
+    const mem = info.mem;
+    if (mem && mem.op === 'load' && mem.space !== 'lds') isGlobalLoad[a] = 1;
+    if (mem && mem.op === 'load' && mem.space === 'lds') isLdsRead[a] = 1;
+    if (info.mfma || model.pipeA[i] === PIPE_MATRIX) isMfma[a] = 1;
+  }
+  const height = new Float64Array(m);
+  for (let a = m - 1; a >= 0; a--) {
+    let h = issue[a]!;
+    const s = succ[a]!;
+    const l = succLat[a]!;
+    for (let x = 0; x < s.length; x++) { const v = Math.max(l[x]!, issue[a]!) + height[s[x]!]!; if (v > h) h = v; }
+    height[a] = h;
+  }
+  // Register segments per unit (VGPR and AGPR units): the order of a unit's defs and reads is
+  // fixed by the graph up to the order of reads between two defs, so a segment (a def, or the
+  // region entry, and the reads up to the next def) dies when its last reader is placed.
+  const liveOutBit = (u: number) => (rg.liveOut[u >>> 5]! >>> (u & 31)) & 1;
+  const segOfUnit = new Map<number, number>();
+  const segReaders: number[] = [];
+  const entry: number[] = [];
+  const evs: number[][] = new Array(m);
+  const touched = new Set<number>();
+  const liveIn: [number, number] = [0, 0];
+  for (let a = 0; a < m; a++) {
+    const i = nodes[a]!;
+    const list: number[] = [];
+    const reads = new Set<number>();
+    for (let p = k.useOff[i]!; p < k.useOff[i + 1]!; p++) { const u = k.useUnits[p]!; if (u >= VGPR_BASE) reads.add(u); }
+    const defs = new Set<number>();
+    for (let p = k.defOff[i]!; p < k.defOff[i + 1]!; p++) { const u = k.defUnits[p]!; if (u >= VGPR_BASE) defs.add(u); }
+    for (const u of reads) {
+      let seg = segOfUnit.get(u);
+      if (seg === undefined) {
+        seg = segReaders.length; segReaders.push(0); entry[seg] = 1; segOfUnit.set(u, seg);
+        liveIn[u >= AGPR_BASE ? 1 : 0]++;
+      }
+      segReaders[seg]!++;
+      touched.add(u);
+      list.push(seg, 1, u >= AGPR_BASE ? 1 : 0);
+    }
+    for (const u of defs) {
+      const seg = segReaders.length; segReaders.push(0); segOfUnit.set(u, seg);
+      touched.add(u);
+      list.push(seg, 2, u >= AGPR_BASE ? 1 : 0);
+    }
+    evs[a] = list;
+  }
+  const segLiveOut = new Uint8Array(segReaders.length);
+  const entrySeg = new Uint8Array(segReaders.length);
+  entry.forEach((x, seg) => { if (x) entrySeg[seg] = 1; });
+  for (const [u, seg] of segOfUnit) if (liveOutBit(u)) segLiveOut[seg] = 1;
+  for (let w = 0; w < rg.liveOut.length; w++) {
+    let bits = rg.liveOut[w]!;
+    while (bits) {
+      const t = bits & -bits;
+      bits ^= t;
+      const u = (w << 5) + (31 - Math.clz32(t));
+      if (u >= VGPR_BASE && !touched.has(u)) liveIn[u >= AGPR_BASE ? 1 : 0]++;
+    }
+  }
+  const evOff = new Int32Array(m + 1);
+  for (let a = 0; a < m; a++) evOff[a + 1] = evOff[a]! + evs[a]!.length / 3;
+  const total = evOff[m]!;
+  const evSeg = new Int32Array(total);
+  const evKind = new Uint8Array(total);
+  const evFile = new Uint8Array(total);
+  for (let a = 0; a < m; a++) {
+    const l = evs[a]!;
+    for (let x = 0; x < l.length / 3; x++) {
+      const q = evOff[a]! + x;
+      evSeg[q] = l[3 * x]!; evKind[q] = l[3 * x + 1]!; evFile[q] = l[3 * x + 2]!;
+    }
+  }
+  return {
+    m, succ, succLat, predCount, height, issue, pipe, occ, isGlobalLoad, isLdsRead, isMfma,
+    evOff, evSeg, evKind, evFile, segReaders: Int32Array.from(segReaders), segLiveOut, entrySeg, liveIn, cap: originalPeak,
+  };
+}
+
+/**
+ * One list schedule of a region: the order as local node indexes by position (a permutation
+ * that keeps every edge). `rand` is used only when the variant has jitter.
+ */
+export function listSchedule(f: RegionFacts, v: ListVariant, rand: () => number): Int32Array {
+  const m = f.m;
+  const npred = f.predCount.slice();
+  const est = new Float64Array(m);
+  const remaining = f.segReaders.slice();
+  const segLive = f.entrySeg.slice();
+  const pipeFree = new Float64Array(8);
+  const ready: number[] = [];
+  for (let a = 0; a < m; a++) if (npred[a] === 0) ready.push(a);
+  const live: [number, number] = [f.liveIn[0], f.liveIn[1]];
+  const out = new Int32Array(m);
+  const noise = new Float64Array(m);
+  if (v.jitter > 0) for (let a = 0; a < m; a++) noise[a] = rand() * v.jitter;
+  let t = 0;
+  let lastMfma = false;
+  let lastLds = false;
+  const delta: [number, number] = [0, 0];
+  const peakAfter: [number, number] = [0, 0];
+  for (let n = 0; n < m; n++) {
+    // earliest issue among the candidates
+    let tMin = Infinity;
+    for (const a of ready) { const e = Math.max(est[a]!, pipeFree[f.pipe[a]!]!); if (e < tMin) tMin = e; }
+    if (tMin > t) t = tMin;
+    let best = -1;
+    let bestScore = -Infinity;
+    let bestOver = true;
+    for (const a of ready) {
+      const e = Math.max(est[a]!, pipeFree[f.pipe[a]!]!);
+      if (e > t) continue;
+      pressureDelta(f, a, remaining, segLive, delta, peakAfter);
+      const over = v.cap && (live[0] + peakAfter[0] > f.cap[0] || live[1] + peakAfter[1] > f.cap[1]);
+      let score = v.latency * f.height[a]! - v.pressure * (delta[0] + delta[1]) + noise[a]!;
+      if (f.isGlobalLoad[a]) score += v.globalEarly;
+      if (v.interleave > 0 && ((lastMfma && f.isLdsRead[a]) || (lastLds && f.isMfma[a]))) score += v.interleave;
+      score -= a * 1e-6; // original order among equals
+      if ((bestOver && !over) || (over === bestOver && score > bestScore)) { best = a; bestScore = score; bestOver = over; }
+    }
+    if (best < 0) throw new Error('internal: list scheduler found no candidate');
+    out[n] = best;
+    ready.splice(ready.indexOf(best), 1);
+    // place it
+    pressureDelta(f, best, remaining, segLive, delta, peakAfter);
+    for (let q = f.evOff[best]!; q < f.evOff[best + 1]!; q++) {
+      const seg = f.evSeg[q]!;
+      if (f.evKind[q] === 1) { remaining[seg]!--; if (remaining[seg] === 0 && !f.segLiveOut[seg]) segLive[seg] = 0; }
+      else if (remaining[seg]! > 0 || f.segLiveOut[seg]) segLive[seg] = 1;
+    }
+    live[0] += delta[0]; live[1] += delta[1];
+    const start = t;
+    pipeFree[f.pipe[best]!] = start + f.occ[best]!;
+    t = start + f.issue[best]!;
+    lastMfma = f.isMfma[best] === 1;
+    lastLds = f.isLdsRead[best] === 1;
+    const s = f.succ[best]!;
+    const l = f.succLat[best]!;
+    for (let x = 0; x < s.length; x++) {
+      const b = s[x]!;
+      const r = start + Math.max(l[x]!, f.issue[best]!);
+      if (r > est[b]!) est[b] = r;
+      if (--npred[b]! === 0) ready.push(b);
+    }
+  }
+  return out;
+}
+
+/**
+ * Change of live units per file if node a were placed now (`delta`), and the transient peak
+ * it reaches over the current live count (`peak`: its defs are live while it executes).
+ */
+function pressureDelta(f: RegionFacts, a: number, remaining: Int32Array, segLive: Uint8Array, delta: [number, number], peak: [number, number]): void {
+  let d0 = 0; let d1 = 0; let w0 = 0; let w1 = 0;
+  for (let q = f.evOff[a]!; q < f.evOff[a + 1]!; q++) {
+    const seg = f.evSeg[q]!;
+    const file = f.evFile[q]!;
+    if (f.evKind[q] === 1) {
+      if (segLive[seg] === 1 && remaining[seg] === 1 && !f.segLiveOut[seg]) { if (file) d1--; else d0--; }
+    } else {
+      if (file) w1++; else w0++;
+      if (remaining[seg]! > 0 || f.segLiveOut[seg]) { if (file) d1++; else d0++; }
+    }
+  }
+  delta[0] = d0; delta[1] = d1;
+  peak[0] = Math.max(d0, w0 + Math.min(0, d0)); peak[1] = Math.max(d1, w1 + Math.min(0, d1));
+}

@@ -1,0 +1,303 @@
+/**
+ * Automatic scheduling strategies that need no model, on the fast incremental evaluator:
+ *
+ *   list    per region (largest first), the list scheduler's variants (list.ts), then jittered
+ *           variants while the budget lasts; a region's new order is kept when the kernel's
+ *           metrics get better.
+ *   beam    a beam search over moves: each step, every state of the beam proposes moves of
+ *           sampled instructions to the ends of their legal window and to a random legal
+ *           position; the best distinct children form the next beam.
+ *   anneal  simulated annealing over single legal moves, from the best state so far.
+ *
+ * All three compare states lexicographically under the objective, with est_cycles as the last
+ * tie-break when the objective does not name it (equal on what was asked, faster otherwise),
+ * and return the best state seen, which is never worse than where they started. Runs are
+ * deterministic for a given seed and budget; `seconds` caps the wall-clock time as well (a run
+ * stopped by the clock depends on the machine).
+ */
+import { compareMetrics, Evaluator, type MetricName, type Metrics } from '../metrics.js';
+import { ScheduleState, moveTo } from '../state.js';
+import type { ScheduleKernel } from '../kernel.js';
+import { dependent } from '../deps.js';
+import { LIST_VARIANTS, listSchedule, regionFacts, type ListVariant, type RegionFacts } from './list.js';
+import { mulberry32 } from './rng.js';
+
+export const STRATEGIES = ['list', 'beam', 'anneal'] as const;
+export type StrategyName = (typeof STRATEGIES)[number];
+
+export interface SearchOptions {
+  objective: readonly MetricName[];
+  /** Evaluations allowed (default 2000). */
+  budget?: number;
+  /** Wall-clock seconds allowed (default 10). */
+  seconds?: number;
+  seed?: number;
+  /** Beam width (default 6). */
+  beamWidth?: number;
+  /** Called now and then with the evaluations done so far. */
+  progress?: (evaluations: number, best: Metrics) => void;
+}
+
+export interface SearchResult {
+  strategy: StrategyName;
+  state: ScheduleState;
+  metrics: Metrics;
+  /** Metrics of the starting state (fast estimate). */
+  start: Metrics;
+  evaluations: number;
+  seconds: number;
+  /** What produced the best state (e.g. the list variants kept per region). */
+  detail: string[];
+}
+
+/** Search comparison: the objective, then est_cycles when the objective does not name it. */
+export function searchCompare(a: Metrics, b: Metrics, objective: readonly MetricName[]): number {
+  const c = compareMetrics(a, b, objective);
+  if (c !== 0 || objective.includes('est_cycles')) return c;
+  return a.est_cycles - b.est_cycles;
+}
+
+class Budget {
+  evaluations = 0;
+  private readonly t0 = Date.now();
+  private readonly limit: number;
+  private readonly deadline: number;
+  private lastReport = 0;
+  constructor(private readonly ev: Evaluator, opts: SearchOptions, private readonly best: () => Metrics) {
+    this.limit = opts.budget ?? 2000;
+    this.deadline = this.t0 + 1000 * (opts.seconds ?? 10);
+    this.progress = opts.progress;
+  }
+  private readonly progress?: (evaluations: number, best: Metrics) => void;
+  get exhausted(): boolean { return this.evaluations >= this.limit || Date.now() >= this.deadline; }
+  get seconds(): number { return (Date.now() - this.t0) / 1000; }
+  evaluate(s: ScheduleState): Metrics {
+    this.evaluations++;
+    const m = this.ev.evaluate(s);
+    if (this.progress && this.evaluations - this.lastReport >= 25) { this.lastReport = this.evaluations; this.progress(this.evaluations, this.best()); }
+    return m;
+  }
+}
+
+/** Regions worth scheduling (two or more movable instructions), largest first. */
+function regionsBySize(k: ScheduleKernel): number[] {
+  return k.regions.filter((r) => r.nodes.length >= 2).map((r) => r.id).sort((a, b) => k.regions[b]!.nodes.length - k.regions[a]!.nodes.length || a - b);
+}
+
+/** Draws a region with probability proportional to its movable instructions. */
+function regionPicker(k: ScheduleKernel, regions: number[], rand: () => number): () => number {
+  const weights = regions.map((r) => k.regions[r]!.nodes.length);
+  const total = weights.reduce((a, b) => a + b, 0);
+  return () => {
+    let x = rand() * total;
+    for (let j = 0; j < regions.length; j++) { x -= weights[j]!; if (x < 0) return regions[j]!; }
+    return regions[regions.length - 1]!;
+  };
+}
+
+/** The legal window of the instruction at position p of region r: [lo, hi]. */
+export function legalWindow(s: ScheduleState, r: number, p: number): [number, number] {
+  const g = s.k.regions[r]!.graph;
+  const o = s.order[r]!;
+  const a = o[p]!;
+  let lo = p;
+  while (lo > 0 && !dependent(g, a, o[lo - 1]!)) lo--;
+  let hi = p;
+  while (hi < o.length - 1 && !dependent(g, a, o[hi + 1]!)) hi++;
+  return [lo, hi];
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+
+export function runStrategy(name: StrategyName, k: ScheduleKernel, ev: Evaluator, start: ScheduleState, opts: SearchOptions): SearchResult {
+  switch (name) {
+    case 'list': return listStrategy(k, ev, start, opts);
+    case 'beam': return beamStrategy(k, ev, start, opts);
+    case 'anneal': return annealStrategy(k, ev, start, opts);
+  }
+}
+
+function listStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, opts: SearchOptions): SearchResult {
+  const s = start.clone();
+  let best = ev.evaluate(s);
+  const first = best;
+  const budget = new Budget(ev, opts, () => best);
+  const rand = mulberry32(opts.seed ?? 1);
+  const detail: string[] = [];
+  const regions = regionsBySize(k);
+  const facts = new Map<number, RegionFacts>();
+  const factsOf = (r: number) => {
+    let f = facts.get(r);
+    if (!f) {
+      const id = ev.region(new ScheduleState(k), r);
+      f = regionFacts(k, r, [id.peak_vgpr, id.peak_agpr]);
+      facts.set(r, f);
+    }
+    return f;
+  };
+  const tryOrder = (r: number, order: Int32Array, label: string): boolean => {
+    const cur = s.order[r]!;
+    let same = true;
+    for (let p = 0; p < order.length && same; p++) if (order[p] !== cur[p]) same = false;
+    if (same) return false;
+    const snap = s.snapshot(r);
+    s.setOrder(r, order);
+    const m = budget.evaluate(s);
+    if (searchCompare(m, best, opts.objective) < 0) { best = m; detail.push(`region ${r}: ${label}`); return true; }
+    s.restore(snap);
+    return false;
+  };
+  // Pass 1: the fixed variants on every region, largest first.
+  for (const r of regions) {
+    if (budget.exhausted) break;
+    const f = factsOf(r);
+    for (const v of LIST_VARIANTS) {
+      if (budget.exhausted) break;
+      tryOrder(r, listSchedule(f, v, rand), v.name);
+    }
+  }
+  // Pass 2: jittered variants, round-robin over the regions, while the budget lasts.
+  let round = 0;
+  while (!budget.exhausted && regions.length > 0 && round < 64) {
+    round++;
+    let tried = 0;
+    for (const r of regions) {
+      if (budget.exhausted) break;
+      const base = LIST_VARIANTS[round % LIST_VARIANTS.length]!;
+      const v: ListVariant = { ...base, name: `${base.name}+jitter`, jitter: 4 + 4 * (round % 8) };
+      tried++;
+      tryOrder(r, listSchedule(factsOf(r), v, rand), v.name);
+    }
+    if (tried === 0) break;
+  }
+  return { strategy: 'list', state: s, metrics: best, start: first, evaluations: budget.evaluations, seconds: budget.seconds, detail };
+}
+
+interface Child { parent: number; r: number; from: number; to: number; m: Metrics; key: string }
+
+function beamStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, opts: SearchOptions): SearchResult {
+  const width = opts.beamWidth ?? 6;
+  const rand = mulberry32((opts.seed ?? 1) ^ 0x5bd1e995);
+  const regions = regionsBySize(k);
+  let beam: { s: ScheduleState; m: Metrics }[] = [{ s: start.clone(), m: ev.evaluate(start) }];
+  const first = beam[0]!.m;
+  let bestState = beam[0]!.s.clone();
+  let best = first;
+  const budget = new Budget(ev, opts, () => best);
+  const detail: string[] = [];
+  if (regions.length === 0) return { strategy: 'beam', state: bestState, metrics: best, start: first, evaluations: 0, seconds: 0, detail };
+  const pickRegion = regionPicker(k, regions, rand);
+  const seen = new Set<string>();
+  let steps = 0;
+  let stale = 0;
+  while (!budget.exhausted && stale < 8) {
+    steps++;
+    const children: Child[] = [];
+    const per = Math.max(2, Math.ceil(24 / beam.length));
+    beam.forEach((b, parent) => {
+      for (let c = 0; c < per && !budget.exhausted; c++) {
+        const r = pickRegion();
+        const m = k.regions[r]!.nodes.length;
+        const from = Math.floor(rand() * m);
+        const [lo, hi] = legalWindow(b.s, r, from);
+        if (lo === hi) continue;
+        const targets = new Set([lo, hi, lo + Math.floor(rand() * (hi - lo + 1))]);
+        targets.delete(from);
+        for (const to of targets) {
+          if (budget.exhausted) break;
+          const snap = b.s.snapshot(r);
+          moveTo(b.s, r, from, to);
+          const key = `${r}:${b.s.order[r]!.join(',')}`;
+          if (!seen.has(key)) {
+            const mm = budget.evaluate(b.s);
+            children.push({ parent, r, from, to, m: mm, key });
+          }
+          b.s.restore(snap);
+        }
+      }
+    });
+    if (children.length === 0) { stale++; continue; }
+    children.sort((a, b) => searchCompare(a.m, b.m, opts.objective));
+    const next: { s: ScheduleState; m: Metrics }[] = [];
+    for (const c of children) {
+      if (next.length >= width) break;
+      if (seen.has(c.key)) continue;
+      seen.add(c.key);
+      const s = beam[c.parent]!.s.clone();
+      moveTo(s, c.r, c.from, c.to);
+      next.push({ s, m: c.m });
+    }
+    // Keep the parents that beat every child, so the beam never gets worse.
+    for (const b of beam) if (next.length < width || searchCompare(b.m, next[next.length - 1]!.m, opts.objective) < 0) next.push(b);
+    next.sort((a, b) => searchCompare(a.m, b.m, opts.objective));
+    beam = next.slice(0, width);
+    if (searchCompare(beam[0]!.m, best, opts.objective) < 0) {
+      best = beam[0]!.m;
+      bestState = beam[0]!.s.clone();
+      detail.push(`step ${steps}: ${fmt(best)}`);
+      stale = 0;
+    } else stale = children.length > 0 ? stale : stale + 1;
+  }
+  return { strategy: 'beam', state: bestState, metrics: best, start: first, evaluations: budget.evaluations, seconds: budget.seconds, detail };
+}
+
+/**
+ * Simulated annealing. A worse state is accepted with probability exp(-d / T), where d is the
+ * relative change of the first metric that differs, times 4 per rank above the last metric of
+ * the comparison; T falls geometrically from 0.05 to 0.0005 over the budget.
+ */
+function annealStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, opts: SearchOptions): SearchResult {
+  const rand = mulberry32((opts.seed ?? 1) ^ 0x2545f491);
+  const regions = regionsBySize(k);
+  const s = start.clone();
+  let cur = ev.evaluate(s);
+  const first = cur;
+  let best = cur;
+  let bestState = s.clone();
+  const budget = new Budget(ev, opts, () => best);
+  const detail: string[] = [];
+  if (regions.length === 0) return { strategy: 'anneal', state: bestState, metrics: best, start: first, evaluations: 0, seconds: 0, detail };
+  const order = opts.objective.includes('est_cycles') ? opts.objective : [...opts.objective, 'est_cycles' as MetricName];
+  const limit = opts.budget ?? 2000;
+  const pickRegion = regionPicker(k, regions, rand);
+  let sinceBest = 0;
+  while (!budget.exhausted) {
+    const frac = Math.min(1, budget.evaluations / limit);
+    const T = 0.05 * Math.pow(0.01, frac);
+    const r = pickRegion();
+    const m = k.regions[r]!.nodes.length;
+    const from = Math.floor(rand() * m);
+    const [lo, hi] = legalWindow(s, r, from);
+    if (lo === hi) { sinceBest++; if (sinceBest > 50 * limit) break; continue; }
+    let to = lo + Math.floor(rand() * (hi - lo));
+    if (to >= from) to++;
+    const snap = s.snapshot(r);
+    moveTo(s, r, from, to);
+    const mm = budget.evaluate(s);
+    const c = searchCompare(mm, cur, opts.objective);
+    let accept = c <= 0;
+    if (!accept) {
+      let d = 0;
+      for (let j = 0; j < order.length; j++) {
+        const n = order[j]!;
+        if (mm[n] === cur[n]) continue;
+        d = (Math.abs(mm[n] - cur[n]) / Math.max(1, Math.abs(cur[n]))) * Math.pow(4, order.length - 1 - j);
+        break;
+      }
+      accept = rand() < Math.exp(-d / T);
+    }
+    if (accept) {
+      cur = mm;
+      if (searchCompare(cur, best, opts.objective) < 0) {
+        best = cur;
+        bestState = s.clone();
+        detail.push(`evaluation ${budget.evaluations}: ${fmt(best)}`);
+      }
+    } else s.restore(snap);
+  }
+  return { strategy: 'anneal', state: bestState, metrics: best, start: first, evaluations: budget.evaluations, seconds: budget.seconds, detail };
+}
+
+function fmt(m: Metrics): string {
+  return `peak_vgpr ${m.peak_vgpr}, s_waitcnt ${m.s_waitcnt}, s_nop ${m.s_nop}, est_cycles ${m.est_cycles}`;
+}
