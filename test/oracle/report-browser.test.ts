@@ -13,7 +13,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,7 +22,7 @@ import { loadFile, loadText } from '../../src/load.js';
 import { pickKernel, replayMoves, emitSchedule } from '../../src/schedule/index.js';
 import { reportFile, buildReportModel, type KernelView, type ReportModel } from '../../src/report/index.js';
 import { TIMELINE_PAGE } from '../../src/report/client.js';
-import { corpusDir, repoRoot, runLlvmMc } from './llvm.js';
+import { acceptedTensileKernels, repoRoot } from './llvm.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const OPEN_BUDGET_MS = 3000;
@@ -44,19 +44,9 @@ after(async () => {
   await browser?.close();
 });
 
-/** Corpus files llvm-mc accepts, smallest first. */
+/** Corpus files llvm-mc accepts (acceptedTensileKernels), smallest first. */
 async function acceptedTensile(): Promise<string[]> {
-  const dir = join(corpusDir(), 'tensile');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.s')).map((f) => join(dir, f))
-    .sort((a, b) => statSync(a).size - statSync(b).size);
-  const out: string[] = [];
-  for (const f of files) {
-    const target = /\.amdgcn_target\s+"amdgcn-amd-amdhsa--(gfx[0-9a-f]+)/.exec(readFileSync(f, 'utf8'))?.[1];
-    assert.ok(target, `${f} declares its target`);
-    const mc = await runLlvmMc(f, target);
-    if (mc.ok) out.push(f);
-  }
-  return out;
+  return (await acceptedTensileKernels()).map((k) => k.path).sort((a, b) => statSync(a).size - statSync(b).size);
 }
 
 interface Opened { page: Page; ms: number; errors: string[] }
