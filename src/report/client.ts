@@ -65,9 +65,13 @@ export const CLIENT_SCRIPT = String.raw`
         '</td><td>' + r.used[f] + '</td><td>' + (r.declared ? r.declared[f] : '-') + '</td><td>' + r.fileMax[f] + '</td></tr>';
     });
     var c = k.cycles;
-    var loops = c.loops.map(function (l) {
+    var loopText = c.loops.map(function (l) {
       return 'loop at line ' + l.headerLine + ': ' + fmt(l.perIteration) + ' cycles/iteration (' + l.instructions + ' instructions)';
-    }).join('<br>');
+    });
+    var loops = loopText.slice(0, 4).join('<br>');
+    if (loopText.length > 4) {
+      loops += '<details class="more"><summary>' + (loopText.length - 4) + ' more loops</summary>' + loopText.slice(4).join('<br>') + '</details>';
+    }
     return '<table class="res"><thead><tr><th></th><th>peak live</th><th>used</th><th>declared</th><th>file</th></tr></thead><tbody>' + rows + '</tbody></table>' +
       '<div class="facts">' +
       '<div><span class="k">LDS</span> ' + (r.declared ? r.declared.lds + ' bytes' : '-') + '</div>' +

@@ -39,7 +39,8 @@ const STYLE = `
 :root { --fg: #1c1f24; --dim: #6b7280; --line: #e5e7eb; --err: #b91c1c; --warn: #b45309; --note: #2563eb; --wait: #eef2ff; --nop: #f5f5f4; }
 * { box-sizing: border-box; }
 body { font: 13px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); margin: 0; padding: 12px 16px 40px; }
-header h1 { font-size: 16px; margin: 0 0 8px; }
+header h1 { font-size: 16px; margin: 0 0 8px; overflow-wrap: anywhere; }
+p, .facts { overflow-wrap: anywhere; }
 h2 { font-size: 15px; margin: 18px 0 6px; border-bottom: 1px solid var(--line); padding-bottom: 4px; word-break: break-all; }
 h3 { font-size: 13px; margin: 14px 0 4px; }
 .dim { color: var(--dim); font-weight: normal; }
@@ -49,7 +50,8 @@ th:first-child { text-align: left; }
 .summary { display: flex; gap: 24px; flex-wrap: wrap; align-items: flex-start; }
 .facts .k { color: var(--dim); display: inline-block; min-width: 190px; }
 .side-by-side { display: grid; grid-template-columns: 1fr 1fr; gap: 16px; }
-.side-by-side .col { min-width: 0; }
+.side-by-side .col { min-width: 0; overflow: hidden; }
+details.more summary { cursor: pointer; color: var(--dim); }
 .diag-box { max-height: 180px; overflow: auto; border: 1px solid var(--line); }
 ol.diagnostics { margin: 0; padding: 0 0 0 36px; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
 li.diag { cursor: pointer; padding: 1px 4px; }
