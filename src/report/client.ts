@@ -378,6 +378,7 @@ export const CLIENT_SCRIPT = String.raw`
     sec.appendChild(el('div', 'summary', summary(k)));
     var codeHost = el('div', 'code-host');
     var view = CodeView(k, codeHost);
+    performance.mark('report:code');
     sec.appendChild(el('h3', '', 'Diagnostics (' + k.diagnostics.length + ')'));
     sec.appendChild(diagnosticsList(k, view));
     sec.appendChild(el('h3', '', 'Code <span class="dim">(issue cycle and stall from the single-wave walk; live VGPR/AGPR/SGPR)</span>'));
@@ -394,6 +395,7 @@ export const CLIENT_SCRIPT = String.raw`
     var tl = el('div', 'tl-host');
     sec.appendChild(tl);
     Timeline(k, tl, view, block === undefined ? k.timelineBlock : block);
+    performance.mark('report:timeline');
     sec.appendChild(el('h3', '', 'Register pressure <span class="dim">(click to see the instruction)</span>'));
     var pr = el('div', 'pressure-host');
     sec.appendChild(pr);
@@ -416,6 +418,7 @@ export const CLIENT_SCRIPT = String.raw`
 
   async function main() {
     var model = await readModel();
+    performance.mark('report:model');
     var app = document.getElementById('app');
     var notes = model.notes.length ? ' <span class="dim">' + esc(model.notes.join('; ')) + '</span>' : '';
     document.getElementById('title').innerHTML = esc(model.tool) + ' report: ' + esc(model.file) + ' <span class="dim">(' + esc(model.target) + ')</span>' + notes;
@@ -432,6 +435,7 @@ export const CLIENT_SCRIPT = String.raw`
     } else {
       model.kernels.forEach(function (k) { kernelPanel(k, 'only', app, yMaxOf([k])); });
     }
+    performance.mark('report:drawn');
     document.body.setAttribute('data-ready', '1');
   }
   main().catch(function (e) {
