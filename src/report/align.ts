@@ -10,13 +10,13 @@
  * Instructions are matched inside a region by their canonical text (mnemonic, operands and
  * modifiers, spelling-independent); identical instructions are told apart by their occurrence.
  */
-import type { Instruction, Operand } from '../asm/ast.js';
+import type { Instruction } from '../asm/ast.js';
 import type { Loaded } from '../load.js';
 import { ConductorError } from '../errors.js';
 import { kernelContexts } from '../check/context.js';
 import type { KernelContext } from '../check/types.js';
 import { MOVABLE, pickKernel, ScheduleState, movesFromState, replayMoves, type ScheduleKernel } from '../schedule/index.js';
-import { verifyLoaded, type VerifyOptions } from '../verify/verify.js';
+import { keyOf, verifyLoaded, type VerifyOptions } from '../verify/verify.js';
 
 export interface Alignment {
   /** The original kernel prepared for scheduling. */
@@ -31,20 +31,8 @@ export interface Alignment {
   changedRegions: number[];
 }
 
-function operandKey(o: Operand): string {
-  switch (o.kind) {
-    case 'reg': return `${o.file}${o.first}:${o.count}${o.mods ? JSON.stringify(o.mods) : ''}`;
-    case 'imm': return `#${o.value}${o.float ? 'f' : ''}${o.mods ? JSON.stringify(o.mods) : ''}`;
-    case 'waitcnt': return `w${o.vmcnt}/${o.expcnt}/${o.lgkmcnt}`;
-    default: return o.text.replace(/\s+/g, '');
-  }
-}
-
-/** Canonical text of an instruction: the same for two spellings of the same instruction. */
-export function instructionKey(insn: Instruction): string {
-  const mods = insn.modifiers.map((m) => m.text.replace(/\s+/g, '')).sort().join(' ');
-  return `${insn.mnemonic} ${insn.operands.map(operandKey).join(',')}${mods ? ' ' + mods : ''}`;
-}
+/** Canonical text of an instruction (verify's): the same for two spellings of the same instruction. */
+export const instructionKey: (insn: Instruction) => string = keyOf;
 
 function isWaitOrNop(insn: Instruction): boolean {
   return insn.base === 's_waitcnt' || insn.base === 's_nop';

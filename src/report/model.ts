@@ -16,6 +16,7 @@ import { cycleEngineFor } from '../cycles/estimate.js';
 import { defaultCycleParams, type CycleParams } from '../targets/latency.js';
 import { contextMetrics, METRIC_NAMES, higherIsBetter, type Metrics, type MetricName } from '../schedule/index.js';
 import { alignScheduled, type Alignment } from './align.js';
+import { ruleById } from '../hazards/index.js';
 import { alignToOriginal, MOVABLE } from '../schedule/index.js';
 
 export const REPORT_MODEL_VERSION = 1;
@@ -206,9 +207,9 @@ function severityRank(s: Severity): number {
   return s === 'error' ? DIAG_ERROR : s === 'warning' ? DIAG_WARNING : DIAG_NOTE;
 }
 
-/** Waits, resources and parse findings are not hazards; every other rule is a hazard rule. */
+/** A finding of one of the hazard engine's rules (missing wait states), not a wait or resource finding. */
 function isHazardRule(rule: string): boolean {
-  return !/^(waitcnt|descriptor|occupancy|pressure|parse|resource)/.test(rule);
+  return ruleById(rule) !== undefined;
 }
 
 function round2(x: number): number { return Math.round(x * 100) / 100; }

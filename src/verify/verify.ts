@@ -105,7 +105,8 @@ function operandKey(o: Operand): string {
   }
 }
 
-function keyOf(insn: Instruction): string {
+/** Canonical text of an instruction: mnemonic, operands and modifiers, spelling-independent. */
+export function keyOf(insn: Instruction): string {
   const mods = insn.modifiers.map((m) => m.text.replace(/\s+/g, '')).sort().join(' ');
   return `${insn.mnemonic} ${insn.operands.map(operandKey).join(',')}${mods ? ' ' + mods : ''}`;
 }
