@@ -19,17 +19,10 @@ import { runPool, type PoolResult } from './pool.js';
 import { checkTemplate, targetFacts } from './prompt.js';
 import type { LoopContext } from './loop.js';
 
-export interface AgentOptions {
-  model: string;
+export interface AgentOptions extends Omit<ProviderOptions, 'onHttp'> {
   kernel?: string;
-  /** Region to schedule (default: the one with the most movable instructions). */
+  /** Region to schedule (default: see chooseRegion). */
   region?: number;
-  baseUrl?: string;
-  apiKeyEnv?: string;
-  temperature?: number;
-  reasoningEffort?: string;
-  timeoutMs?: number;
-  maxRetries?: number;
   rounds?: number;
   agents?: number;
   checkpoint?: number;
@@ -44,8 +37,6 @@ export interface AgentOptions {
   textProtocol?: boolean;
   /** Use the cache (default true). */
   cache?: boolean;
-  /** Environment for the key (default process.env). */
-  env?: NodeJS.ProcessEnv;
   /** A provider to use instead of the OpenAI-compatible client (tests, embedding). */
   provider?: ChatProvider;
   /** Progress lines. */

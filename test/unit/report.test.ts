@@ -20,6 +20,7 @@ import { simulateKernel } from '../../src/cycles/simulate.js';
 import { computeOccupancy } from '../../src/analysis/occupancy.js';
 import { ConductorError } from '../../src/errors.js';
 import { pickKernel, ScheduleState, canMove, moveTo, emitSchedule, replayMoves, programMetrics } from '../../src/schedule/index.js';
+import { mulberry32 } from '../../src/schedule/search/rng.js';
 import {
   alignScheduled, buildReportModel, busiestBlock, metricDeltas, renderReportHtml, DIAG_ERROR, KIND_WAIT, KIND_NOP, REG_FILES,
   type ReportModel,
@@ -52,17 +53,6 @@ const HAZARDS = [
   's_endpgm',
 ].join('\n') + '\n';
 
-/** A small random generator (mulberry32) for reproducible schedules. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 test('model of the example: every column row by row from simulate, liveness and the cycle model', async () => {
   const loaded = await loadFile(example);
@@ -156,7 +146,7 @@ test('findings: listed with their rows; hazards mark consumer and producer; erro
 test('alignScheduled: 30 random legal schedules of the example come back as the same orders', async () => {
   const loaded = await loadFile(example);
   const k = pickKernel(loaded);
-  const rand = rng(11);
+  const rand = mulberry32(11);
   let checked = 0;
   for (let t = 0; t < 30; t++) {
     const s = new ScheduleState(k);
