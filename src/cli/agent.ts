@@ -1,6 +1,6 @@
 import { loadFile } from '../load.js';
 import { readInput, writeOutputAtomic } from '../io.js';
-import { ConductorError } from '../errors.js';
+import { intOption, numberOption } from './options.js';
 import { formatMetrics, parseObjective } from '../schedule/metrics.js';
 import { runAgentSchedule, usageLine, type AgentRunResult } from '../agent/run.js';
 
@@ -31,19 +31,6 @@ export interface AgentCliOptions {
   quiet?: boolean;
 }
 
-function int(name: string, v: string | undefined, min: number): number | undefined {
-  if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v) || Number(v) < min) throw new ConductorError(`${name} takes an integer >= ${min}, got '${v}'`);
-  return Number(v);
-}
-
-function num(name: string, v: string | undefined, min: number, max: number): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (v.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new ConductorError(`${name} takes a number in [${min}, ${max}], got '${v}'`);
-  return n;
-}
-
 /**
  * `conductor agent FILE --model M ...`: model-guided scheduling of one region. Exit 0 (whether or
  * not the model improved the schedule), 2 for bad input, no key, or a model server that cannot be
@@ -51,23 +38,23 @@ function num(name: string, v: string | undefined, min: number, max: number): num
  */
 export async function commandAgent(file: string, opts: AgentCliOptions): Promise<number> {
   const objective = opts.objective !== undefined ? parseObjective(opts.objective) : undefined;
-  const timeout = num('--timeout', opts.timeout, 0.001, 86_400);
+  const timeout = numberOption('--timeout', opts.timeout, 0.001, 86_400);
   const template = opts.promptFile !== undefined ? await readInput(opts.promptFile) : undefined;
   const loaded = await loadFile(file, { arch: opts.arch });
   const r = await runAgentSchedule(loaded, {
     model: opts.model,
     kernel: opts.kernel,
-    region: int('--region', opts.region, 0),
+    region: intOption('--region', opts.region, 0),
     baseUrl: opts.baseUrl,
     apiKeyEnv: opts.apiKeyEnv,
-    temperature: num('--temperature', opts.temperature, 0, 2),
+    temperature: numberOption('--temperature', opts.temperature, 0, 2),
     reasoningEffort: opts.reasoningEffort,
     timeoutMs: timeout !== undefined ? Math.round(timeout * 1000) : undefined,
-    maxRetries: int('--max-retries', opts.maxRetries, 0),
-    rounds: int('--rounds', opts.rounds, 1),
-    agents: int('--agents', opts.agents, 1),
-    checkpoint: int('--checkpoint', opts.checkpoint, 0),
-    keep: int('--keep', opts.keep, 1),
+    maxRetries: intOption('--max-retries', opts.maxRetries, 0),
+    rounds: intOption('--rounds', opts.rounds, 1),
+    agents: intOption('--agents', opts.agents, 1),
+    checkpoint: intOption('--checkpoint', opts.checkpoint, 0),
+    keep: intOption('--keep', opts.keep, 1),
     variants: opts.variants,
     template,
     transcriptFile: opts.transcript,

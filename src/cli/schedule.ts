@@ -2,6 +2,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { loadText } from '../load.js';
 import { readInput, writeOutputAtomic } from '../io.js';
 import { ConductorError } from '../errors.js';
+import { intOption, numberOption } from './options.js';
 import { formatMetrics, METRIC_NAMES, parseObjective, type Metrics } from '../schedule/metrics.js';
 import { scheduleLoaded, type ScheduleRunResult } from '../schedule/search/run.js';
 import { STRATEGIES, type StrategyName } from '../schedule/search/search.js';
@@ -22,13 +23,6 @@ export interface ScheduleCliOptions {
   json?: boolean;
 }
 
-function intOption(name: string, v: string | undefined, min: number): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new ConductorError(`${name} must be an integer of at least ${min}, got '${v}'`);
-  return n;
-}
-
 function parseStrategies(v: string | undefined): StrategyName[] | undefined {
   if (v === undefined || v === 'all') return undefined;
   const names = v.split(',').map((x) => x.trim()).filter((x) => x !== '');
@@ -47,11 +41,7 @@ export async function commandSchedule(file: string, opts: ScheduleCliOptions): P
   const budget = intOption('--budget', opts.budget, 1);
   const jobs = intOption('--jobs', opts.jobs, 1);
   const seed = intOption('--seed', opts.seed, 0);
-  let seconds: number | undefined;
-  if (opts.seconds !== undefined) {
-    seconds = Number(opts.seconds);
-    if (!(seconds > 0)) throw new ConductorError(`--seconds must be a number above 0, got '${opts.seconds}'`);
-  }
+  const seconds = numberOption('--seconds', opts.seconds, 0.001, 86_400);
   const text = await readInput(file);
   const loaded = loadText(text, file, { arch: opts.arch });
   const showBar = !opts.json && process.stderr.isTTY === true;

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { loadFile } from '../load.js';
 import { kernelContexts } from '../check/context.js';
 import { ConductorError } from '../errors.js';
+import { intOption } from './options.js';
 import { resolveTarget } from '../targets/index.js';
 import { applyLatencyFile, defaultCycleParams, type CycleParams } from '../targets/latency.js';
 import { knownMnemonic } from '../cycles/model.js';
@@ -17,12 +18,6 @@ export interface SimulateCliOptions {
   json?: boolean;
   listParams?: boolean;
   insns?: boolean;
-}
-
-function intOption(name: string, v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v)) throw new ConductorError(`${name} takes a positive integer, got '${v}'`);
-  return Number(v);
 }
 
 async function paramsFor(target: Target, file: string | undefined): Promise<CycleParams> {

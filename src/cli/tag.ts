@@ -1,5 +1,6 @@
 import { loadFile } from '../load.js';
 import { ConductorError } from '../errors.js';
+import { intOption } from './options.js';
 import { prepareKernels } from '../schedule/kernel.js';
 import { formatListing, kernelListing } from '../schedule/listing.js';
 
@@ -12,11 +13,7 @@ export interface TagCliOptions {
 
 /** `conductor tag FILE [--kernel K] [--region R] [--arch T] [--json]`: regions, tags, lines and metrics. */
 export async function commandTag(file: string, opts: TagCliOptions): Promise<number> {
-  let region: number | undefined;
-  if (opts.region !== undefined) {
-    if (!/^\d+$/.test(opts.region)) throw new ConductorError(`--region takes a region number, got '${opts.region}'`);
-    region = Number(opts.region);
-  }
+  const region = intOption('--region', opts.region);
   const loaded = await loadFile(file, { arch: opts.arch });
   const kernels = prepareKernels(loaded, { kernel: opts.kernel }).filter((k) => k.n > 0);
   if (region !== undefined) {
