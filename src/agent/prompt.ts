@@ -7,7 +7,7 @@
  */
 import type { Target } from '../targets/types.js';
 import { defaultCycleParams, type CycleParams, type ParamKey } from '../targets/latency.js';
-import { computeOccupancy } from '../analysis/occupancy.js';
+import { computeOccupancy, occupancyRuns, type OccupancyRun } from '../analysis/occupancy.js';
 import { ALL_RULES } from '../hazards/rules/index.js';
 import { generationOf, type WaitValue } from '../hazards/types.js';
 import { ConductorError } from '../errors.js';
@@ -83,15 +83,9 @@ const fmtWait = (v: WaitValue): string =>
 function param(p: CycleParams, key: ParamKey): number { return p.values[key].value; }
 
 /** VGPR counts at which the waves per SIMD change (from the target's occupancy rules). */
-export function occupancyBreakpoints(t: Target): { from: number; to: number; waves: number }[] {
+export function occupancyBreakpoints(t: Target): OccupancyRun[] {
   const max = t.registers.unifiedVgprFile.value ? t.registers.maxNextFreeVgpr.value : t.registers.maxVgprs.value;
-  const rows: { from: number; to: number; waves: number }[] = [];
-  for (let v = 1; v <= max; v++) {
-    const w = computeOccupancy(t, { vgprs: v, agprs: 0, sgprs: 1, ldsBytes: 0, wavesPerWorkgroup: 1 }).wavesPerSimd;
-    const last = rows[rows.length - 1];
-    if (last && last.waves === w) last.to = v; else rows.push({ from: v, to: v, waves: w });
-  }
-  return rows;
+  return occupancyRuns(max, (v) => computeOccupancy(t, { vgprs: v, agprs: 0, sgprs: 1, ldsBytes: 0, wavesPerWorkgroup: 1 }).wavesPerSimd);
 }
 
 /** The target's facts in Markdown, generated from the target and cycle-model data. */

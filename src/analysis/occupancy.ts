@@ -206,6 +206,23 @@ function directiveValue(values: Record<string, number>, key: string): number | u
   return undefined;
 }
 
+/** A run of register counts [from, to] with the same waves per SIMD. */
+export interface OccupancyRun { from: number; to: number; waves: number }
+
+/**
+ * The register counts 1..max grouped into runs of equal waves per SIMD, `wavesAt(count)` giving
+ * the waves for a count: where the runs change are the occupancy breakpoints.
+ */
+export function occupancyRuns(max: number, wavesAt: (regs: number) => number): OccupancyRun[] {
+  const runs: OccupancyRun[] = [];
+  for (let x = 1; x <= max; x++) {
+    const w = wavesAt(x);
+    const last = runs[runs.length - 1];
+    if (last && last.waves === w) last.to = x; else runs.push({ from: x, to: x, waves: w });
+  }
+  return runs;
+}
+
 /**
  * Turns the .amdhsa_* values of a kernel descriptor into occupancy inputs. Keys may be
  * written with or without the `.amdhsa_` prefix. Absent reserve_* directives take the

@@ -10,7 +10,7 @@ import { ConductorError } from '../errors.js';
 import { kernelContexts } from '../check/context.js';
 import { checkContexts } from '../check/check.js';
 import type { KernelContext, Severity } from '../check/types.js';
-import { computeOccupancy, type OccupancyLimiter, type OccupancyResult } from '../analysis/occupancy.js';
+import { computeOccupancy, occupancyRuns, type OccupancyLimiter, type OccupancyResult } from '../analysis/occupancy.js';
 import { simulateKernel } from '../cycles/simulate.js';
 import { cycleEngineFor } from '../cycles/estimate.js';
 import { defaultCycleParams, type CycleParams } from '../targets/latency.js';
@@ -191,14 +191,7 @@ export function occupancyBreakpoints(ctx: KernelContext, used: Record<RegFile, n
       const b = o.byResource;
       return f === 'sgpr' ? b.sgpr : f === 'agpr' ? (b.agpr ?? b.vgpr) : b.vgpr;
     };
-    let prev = waves(1);
-    for (let x = 1; x <= max[f]; x++) {
-      const next = x < max[f] ? waves(x + 1) : -1;
-      if (next !== prev) {
-        if (prev > 0) out[f].push({ regs: x, waves: prev });
-        prev = next;
-      }
-    }
+    out[f] = occupancyRuns(max[f], waves).filter((r) => r.waves > 0).map((r) => ({ regs: r.to, waves: r.waves }));
   }
   return out;
 }

@@ -244,6 +244,9 @@ export class Evaluator {
     return estimateCycles(this.k.ctx, { params: this.cycleOpts.params, order: seq });
   }
 
+  /** Metrics of region r in the original order. */
+  originalRegion(r: number): RegionEval { return this.identity[r]!; }
+
   /** Is a hazard engine estimating s_nop of changed regions? */
   get estimatesNops(): boolean { return this.nopModel !== undefined; }
 

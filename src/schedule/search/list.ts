@@ -12,7 +12,7 @@
  * pressure penalty. Every order it returns keeps every dependency edge of the region graph, so
  * it is legal by construction.
  */
-import { AGPR_BASE, VGPR_BASE } from '../../isa/registers.js';
+import { AGPR_BASE, UNIT_COUNT, VGPR_BASE } from '../../isa/registers.js';
 import { cycleEngineFor } from '../../cycles/estimate.js';
 import { PIPE_MATRIX } from '../../cycles/model.js';
 import type { ScheduleKernel } from '../kernel.js';
@@ -81,7 +81,7 @@ export function regionFacts(k: ScheduleKernel, r: number, originalPeak: [number,
   const succ: Int32Array[] = new Array(m);
   const succLat: Float64Array[] = new Array(m);
   const predCount = new Int32Array(m);
-  const defMark = new Int32Array(1024).fill(-1);
+  const defMark = new Int32Array(UNIT_COUNT).fill(-1);
   for (let a = 0; a < m; a++) {
     const ia = nodes[a]!;
     for (let p = k.defOff[ia]!; p < k.defOff[ia + 1]!; p++) defMark[k.defUnits[p]!] = a;

@@ -27,7 +27,7 @@ import { ConductorError } from '../../errors.js';
 import { cacheKey, ResultCache, sha256 } from '../../cache.js';
 import { VERSION } from '../../version.js';
 import { pickKernel, type ScheduleKernel } from '../kernel.js';
-import { DEFAULT_OBJECTIVE, Evaluator, compareMetrics, programMetrics, type MetricName, type Metrics } from '../metrics.js';
+import { DEFAULT_OBJECTIVE, Evaluator, programMetrics, type MetricName, type Metrics } from '../metrics.js';
 import { emitSchedule } from '../emit.js';
 import { replayMoves } from '../replay.js';
 import type { Disambiguation } from '../deps.js';
@@ -246,7 +246,6 @@ export async function scheduleLoaded(loaded: Loaded, text: string, opts: Schedul
 function bestOutcome(outcomes: StrategyOutcome[], objective: readonly MetricName[]): StrategyOutcome | undefined {
   let best: StrategyOutcome | undefined;
   for (const o of outcomes) if (!best || searchCompare(o.metrics, best.metrics, objective) < 0) best = o;
-  if (best && compareMetrics(best.metrics, best.start, objective) > 0) return undefined;
   return best;
 }
 

@@ -129,7 +129,7 @@ function listStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, op
   const factsOf = (r: number) => {
     let f = facts.get(r);
     if (!f) {
-      const id = ev.region(new ScheduleState(k), r);
+      const id = ev.originalRegion(r);
       f = regionFacts(k, r, [id.peak_vgpr, id.peak_agpr]);
       facts.set(r, f);
     }
