@@ -145,7 +145,12 @@ function opRanges(ri: ResolvedInsn): OpRange[] {
     const o = ops[k]!;
     const n = o.units.length;
     if (n === 0) continue;
-    out.push({ role: o.role, index: o.index, def: o.def, use: o.use, lo: o.units[0]!, hi: o.units[0]! + n });
+    // one range per run of consecutive units (a tuple across a unified file's accum_offset has two)
+    for (let s = 0, p = 1; p <= n; p++) {
+      if (p < n && o.units[p] === o.units[p - 1]! + 1) continue;
+      out.push({ role: o.role, index: o.index, def: o.def, use: o.use, lo: o.units[s]!, hi: o.units[p - 1]! + 1 });
+      s = p;
+    }
   }
   return out;
 }
