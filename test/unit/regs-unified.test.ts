@@ -142,6 +142,10 @@ test('waitcnt: a load into v128 must return before a0 is read', () => {
   assert.equal(fs.length, 1);
   assert.equal(fs[0]!.rule, 'waitcnt-missing');
   assert.equal(fs[0]!.loc.line, 8);
+  assert.match(fs[0]!.message, /v_accvgpr_read_b32 reads a0 loaded by global_load_dword \(line 7\)/);
+  // named as the reader writes it
+  const v = checkWaitcnt(kernelContexts(load(kernel('gfx942', ['global_load_dword a0, v[4:5], off', 'v_mov_b32 v2, v128'], 132, 128)))[0]!);
+  assert.match(v.find((f) => f.severity === 'error')!.message, /v_mov_b32 reads v128 loaded by global_load_dword/);
   assert.equal(checkWaitcnt(kernelContexts(load(kernel('gfx942', body, 136, 132)))[0]!).filter((f) => f.severity === 'error').length, 0);
   assert.equal(checkWaitcnt(kernelContexts(load(kernel('gfx908', body, 132)))[0]!).filter((f) => f.severity === 'error').length, 0);
 });
@@ -187,4 +191,13 @@ test('verify folds the unified file on its own: it rejects the swap even when th
   const v = verifyLoaded(a, raw(swapped('gfx90a', 128), 'b.s'), { skipCheck: true });
   assert.equal(v.equivalent, false);
   assert.equal(v.difference!.kind, 'reaching-definition');
+});
+
+test('hazard messages name registers as the consumer writes them', () => {
+  // the MFMA writes a[0:3]; the VALU reads them as v[128:129]
+  const body = ['v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]', 'v_add_f32_e32 v5, v128, v1'];
+  const fs = checkHazards(kernelContexts(load(kernel('gfx90a', body, 136, 128)))[0]!);
+  const hit = fs.filter((f) => f.loc.line === 8);
+  assert.equal(hit.length, 1, fs.map((f) => f.message).join('\n'));
+  assert.match(hit[0]!.message, /v_add_f32_e32 reads v128 written by v_mfma_f32_4x4x1f32/);
 });
