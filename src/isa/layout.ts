@@ -80,12 +80,15 @@ export function kernelLayout(program: Program, kernel: KernelSymbol, target: Tar
   let accumOffset = values?.accum_offset;
   let accumFrom: RegisterLayout['accumFrom'] = 'descriptor';
   let note: string | undefined;
-  if (accumOffset === undefined || !Number.isInteger(accumOffset) || accumOffset < 0) {
+  if (accumOffset === undefined || !validAccumOffset(accumOffset, target)) {
+    const why = !kernel.descriptor ? 'no kernel descriptor'
+      : accumOffset === undefined ? '.amdhsa_accum_offset is missing'
+        : `.amdhsa_accum_offset ${accumOffset} is not a multiple of ${granule} in [${granule}, ${maxV}]`;
+    const given = accumOffset !== undefined;
     accumFrom = 'assumed';
     accumOffset = Math.min(maxV, alignTo(Math.max(namedVgprs, 1), granule));
-    if (namedAgprs > 0) {
-      note = `${kernel.descriptor ? '.amdhsa_accum_offset is missing' : 'no kernel descriptor'}: `
-        + `accum_offset ${accumOffset} assumed (a0 is v${accumOffset}: the AGPRs follow the highest VGPR the code names, rounded up to ${granule}, as LLVM places them)`;
+    if (namedAgprs > 0 || given) {
+      note = `${why}: accum_offset ${accumOffset} assumed (a0 is v${accumOffset}: the AGPRs follow the highest VGPR the code names, rounded up to ${granule}, as LLVM places them)`;
     }
   }
   const reusesAgprs = namedVgprs > accumOffset;
@@ -97,6 +100,12 @@ export function kernelLayout(program: Program, kernel: KernelSymbol, target: Tar
     agprEnd: Math.min(regs.maxAgprs.value, Math.max(namedAgprs, physical - accumOffset)),
     note,
   };
+}
+
+/** Is `n` an .amdhsa_accum_offset the target takes (a multiple of the granule in [granule, maxVgprs])? */
+export function validAccumOffset(n: number, target: Target): boolean {
+  const g = target.registers.accumOffsetGranule?.value ?? 4;
+  return Number.isInteger(n) && n >= g && n <= target.registers.maxVgprs.value && n % g === 0;
 }
 
 /** The unit of VGPR index j in this layout (an AGPR unit at or above a unified file's accum_offset). */

@@ -13,6 +13,9 @@
  *  3. Registers: inside every region each register read sees the same producing instruction
  *     (or the region's entry value) as in the original, and every register's last writer at the
  *     region's exit is the same. Identical instructions are told apart by their occurrence.
+ *     Registers are physical registers in verify's own reckoning: on a unified VGPR/AGPR file
+ *     a_k and v(accum_offset+k) are one, and inside the VGPR indexing mode an indexed operand
+ *     reaches every register the index may select (regView, indexModeRanges).
  *  4. Memory: two accesses of a region that may alias (one writes, same memory; FLAT reaches
  *     LDS and global memory; the same base with disjoint constant offsets does not alias when the
  *     base registers hold the same values, and the base is uniform unless per-lane disambiguation
@@ -35,6 +38,7 @@ import type { ResolvedInsn } from '../isa/types.js';
 import { AGPR_BASE, M0, rangeName, VGPR_BASE } from '../isa/registers.js';
 import { HWREG_MODE, hwregField, hwregId } from '../isa/hwreg.js';
 import { gprIdxModeBits, statedIndexRange } from '../isa/kernel-effects.js';
+import { validAccumOffset } from '../isa/layout.js';
 import type { Cfg } from '../analysis/cfg.js';
 
 export type DifferenceKind =
@@ -298,8 +302,8 @@ function accessOf(r: ResolvedInsn): Access | undefined {
 /**
  * Physical register keys. On a unified VGPR/AGPR file (gfx90a+) AGPR k is VGPR accum_offset+k
  * (AMD MI200 ISA, "Registers"; .amdhsa_accum_offset), read here from the descriptor: both
- * spellings get the key of the VGPR. Without the directive nothing is folded (the resolver then
- * places the AGPRs above every VGPR the code names, so no two spellings meet).
+ * spellings get the key of the VGPR. Without a valid directive nothing is folded (the resolver
+ * then places the AGPRs above every VGPR the code names, so no two spellings meet).
  */
 interface RegView {
   key(u: number): number;
@@ -309,7 +313,9 @@ interface RegView {
 
 function regView(l: Loaded, kernel: KernelSymbol): RegView {
   const accum = kernel.descriptor?.values.accum_offset;
-  if (!l.target.registers.unifiedVgprFile.value || accum === undefined) return { key: (u) => u, name: (k) => rangeName(k, 1) };
+  if (!l.target.registers.unifiedVgprFile.value || accum === undefined || !validAccumOffset(accum, l.target)) {
+    return { key: (u) => u, name: (k) => rangeName(k, 1) };
+  }
   const top = VGPR_BASE + accum;
   return {
     key: (u) => (u >= AGPR_BASE ? top + (u - AGPR_BASE) : u),
