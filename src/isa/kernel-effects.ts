@@ -174,7 +174,7 @@ function setregGprIdxEn(insn: Instruction): 0 | 1 | 'unknown' | undefined {
   return 'unknown';
 }
 
-/** Per-kernel result: the layout and, per program instruction index, the replaced resolution. */
+/** Per-kernel result: the register layout, and warnings (a malformed `conductor: gpr-idx` comment). */
 export interface KernelEffects {
   layout: RegisterLayout;
   diagnostics: Diagnostic[];
@@ -272,9 +272,9 @@ function indexMode(program: Program, kernel: KernelSymbol, insns: ResolvedInsn[]
     for (let i = first; i < first + count; i++) {
       const labels = labelsBefore.get(i);
       if (labels) {
-        const joined: boolean = (reachable && on) || onAnywhere || labels.some((l) => onAt.has(l));
-        if (joined) m0 = M0_UNKNOWN;
-        on = joined;
+        // other paths reach the label: M0 and the SGPR values are unknown there
+        on = (reachable && on) || onAnywhere || labels.some((l) => onAt.has(l));
+        m0 = M0_UNKNOWN;
         reachable = true;
         facts.clear();
       }
