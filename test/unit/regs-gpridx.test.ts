@@ -180,3 +180,14 @@ test('waitcnt: a load into a register the index may select must return first', (
   assert.deepEqual(errs(15).map((f) => `${f.loc.line} ${f.rule}`), ['10 waitcnt-missing']);
   assert.deepEqual(errs(3), []);
 });
+
+test('every instruction that sets the mode or the index is pinned, as verify pins it', () => {
+  const k = pickKernel(load(['s_mov_b32 s1, 2', 's_set_gpr_idx_on s0, gpr_idx(SRC0)', 's_set_gpr_idx_idx s1', 's_set_gpr_idx_mode 2',
+    'v_add_f32_e32 v20, v1, v0', 's_set_gpr_idx_off']));
+  for (const tag of ['s_set_gpr_idx_on_0', 's_set_gpr_idx_idx_0', 's_set_gpr_idx_mode_0', 's_set_gpr_idx_off_0']) {
+    const s = new ScheduleState(k);
+    const r = applyCommand(s, cmd(`move ${tag} before s_mov_b32_0`));
+    assert.ok(isFailure(r), tag);
+    assert.match(r.reason, /pinned|mode instruction/, tag);
+  }
+});
