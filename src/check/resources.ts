@@ -104,25 +104,28 @@ function uncovered(ctx: KernelContext, layout: RegisterLayout, values: Record<st
   const nextV = values.next_free_vgpr ?? 0;
   const nextS = values.next_free_sgpr ?? 0;
   const out: Uncovered[] = [];
-  // per file: [highest physical end, its name, first offending operand text, loc, insn]
+  // per file: the highest register's end and name, and the first operand beyond the descriptor
   const worst = new Map<string, { end: number; name: string; first?: { text: string; loc: Loc; insn: number } }>();
   ctx.insns.forEach((r, i) => {
     for (const o of r.insn.operands) {
       if (o.kind !== 'reg') continue;
       let file: string;
+      let last: number;
       let end: number;
       let limit: number;
       if (o.file === 'v' || o.file === 'a') {
         file = layout.unified ? 'v' : o.file;
-        end = physicalIndex(layout, o.file, o.index + o.count - 1) + 1;
+        last = o.index + o.count - 1;
+        end = physicalIndex(layout, o.file, last) + 1;
         limit = nextV;
-      } else if (o.file === 's' && o.first + o.count <= FLAT_SCRATCH_LO) {
+      } else if (o.file === 's' && o.first < FLAT_SCRATCH_LO) {
         file = 's';
-        end = o.index + o.count;
+        last = Math.min(o.first + o.count, FLAT_SCRATCH_LO) - 1;
+        end = last + 1;
         limit = nextS;
       } else continue;
       const w = worst.get(file) ?? { end: 0, name: '' };
-      if (end > w.end) { w.end = end; w.name = spelled(o.file, o.index + o.count - 1, layout); }
+      if (end > w.end) { w.end = end; w.name = spelled(o.file, last, layout); }
       if (end > limit && !w.first) w.first = { text: `${o.text} at line ${r.insn.loc.line} ('${r.insn.text}')`, loc: r.insn.loc, insn: i };
       worst.set(file, w);
     }
@@ -139,7 +142,7 @@ function uncovered(ctx: KernelContext, layout: RegisterLayout, values: Record<st
   return out;
 }
 
-/** v12, or a3 (v131 at .amdhsa_accum_offset 128) on a unified file. */
+/** v12, s40, or on a unified file a3 (v131 with accum_offset 128). */
 function spelled(file: 'v' | 'a' | 's', index: number, layout: RegisterLayout): string {
   if (file === 'a' && layout.unified) return `a${index} (v${physicalIndex(layout, 'a', index)} with accum_offset ${layout.accumOffset})`;
   return `${file}${index}`;

@@ -100,6 +100,9 @@ test('descriptor check: AGPR space reused as VGPRs is covered by next_free_vgpr;
   // a VGPR beyond the descriptor
   const v = checkLoaded(load(kernel('gfx942', ['v_mov_b32 v40, 0'], 32, 32))).findings.filter((x) => x.rule === 'descriptor-registers');
   assert.match(v[0]!.message, /v40 is used but \.amdhsa_next_free_vgpr is 32 \(the first register beyond it: v40 at line 7/);
+  const sg = checkLoaded(load(kernel('gfx942', ['s_mov_b32 s9, 0', 's_mov_b64 s[40:41], 0'], 32, 32))).findings.filter((x) => x.rule === 'descriptor-registers');
+  assert.equal(sg.length, 1);
+  assert.match(sg[0]!.message, /s41 is used but \.amdhsa_next_free_sgpr is 8 \(the first register beyond it: s9 at line 7/);
   // gfx908: next_free_vgpr is max(VGPRs, AGPRs); separate files
   assert.equal(checkLoaded(load(kernel('gfx908', amd, 132))).findings.filter((x) => x.rule === 'descriptor-registers').length, 0);
   const a908 = checkLoaded(load(kernel('gfx908', ['v_accvgpr_write_b32 a40, v1'], 32))).findings.filter((x) => x.rule === 'descriptor-registers');
