@@ -31,7 +31,7 @@
  */
 import type { Instruction, KernelSymbol, Loc, Operand, Program, WaitcntOperand } from '../asm/ast.js';
 import type { Loaded } from '../load.js';
-import { buildCfg } from '../analysis/cfg.js';
+import { buildCfg, type Cfg } from '../analysis/cfg.js';
 import { kernelContexts } from '../check/context.js';
 import { checkContexts } from '../check/check.js';
 import type { ResolvedInsn } from '../isa/types.js';
@@ -39,7 +39,6 @@ import { AGPR_BASE, M0, rangeName, VGPR_BASE } from '../isa/registers.js';
 import { HWREG_MODE, hwregField, hwregId } from '../isa/hwreg.js';
 import { gprIdxModeBits, statedIndexRange } from '../isa/kernel-effects.js';
 import { validAccumOffset } from '../isa/layout.js';
-import type { Cfg } from '../analysis/cfg.js';
 
 export type DifferenceKind =
   | 'kernels' | 'anchor' | 'region-contents' | 'reaching-definition' | 'exit-definition' | 'memory-order' | 'completion' | 'check';
