@@ -208,3 +208,10 @@ test('hazard messages name registers as the consumer writes them', () => {
   assert.equal(hit.length, 1, fs.map((f) => f.message).join('\n'));
   assert.match(hit[0]!.message, /v_add_f32_e32 reads v128 written by v_mfma_f32_4x4x1f32/);
 });
+
+test('hazards: a DPP read of a VGPR above accum_offset is still a VGPR read', () => {
+  const body = ['v_mov_b32_e32 v128, 1', 'v_mov_b32_dpp v1, v128 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf'];
+  const fs = checkHazards(kernelContexts(load(kernel('gfx90a', body, 132, 128)))[0]!).filter((f) => f.rule === 'vgpr-write-dpp-read');
+  assert.equal(fs.length, 1);
+  assert.match(fs[0]!.message, /reads v128 written by v_mov_b32_e32/);
+});
