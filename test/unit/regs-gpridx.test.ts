@@ -10,8 +10,7 @@ import { kernelContexts } from '../../src/check/context.js';
 import { kernelResources } from '../../src/check/resources.js';
 import { checkWaitcnt } from '../../src/waitcnt/index.js';
 import { pickKernel } from '../../src/schedule/kernel.js';
-import { ScheduleState, applyCommand, isFailure } from '../../src/schedule/state.js';
-import { parseCommand, type Command } from '../../src/schedule/commands.js';
+import { tryMove } from './regs-helpers.js';
 import { verifyLoaded } from '../../src/verify/verify.js';
 import { unitsToString } from '../../src/isa/registers.js';
 import { resolveInstruction } from '../../src/isa/resolve.js';
@@ -138,12 +137,6 @@ test('a `conductor: gpr-idx` comment states the range; a malformed one is a warn
   assert.deepEqual(du(bad, 'v_mov_b32_e32 v20, v0'), spec('v20', 'v[0:23] m0 exec'));
 });
 
-const cmd = (text: string): Command => {
-  const c = parseCommand(text);
-  assert.ok(typeof c !== 'string', c as string);
-  return c;
-};
-
 const REGION = ['s_and_b32 s0, s0, 15', 's_set_gpr_idx_on s0, gpr_idx(SRC0)', 'v_mov_b32_e32 v20, v0', 'v_mov_b32_e32 v5, 1',
   'v_mov_b32_e32 v17, 1', 's_set_gpr_idx_off', 'global_store_dword v[22:23], v20, off'];
 
@@ -154,12 +147,10 @@ test('liveness, the dependency graph and verify see the whole range', () => {
   assert.ok(resources.peak.vgpr.value >= 18, `peak ${resources.peak.vgpr.value}`);
   assert.equal(resources.used.vgpr, 24, 'the range stays within the kernel\'s registers');
   // v5 is in the range the read may select, v17 is not
-  const s = new ScheduleState(pickKernel(l));
-  const refused = applyCommand(s, cmd('swap v_mov_b32_e32_0 v_mov_b32_e32_1'));
-  assert.ok(isFailure(refused));
+  const refused = tryMove(pickKernel(l), 'swap v_mov_b32_e32_0 v_mov_b32_e32_1');
+  assert.ok(refused);
   assert.match(refused.reason, /v_mov_b32_e32_0 reads v5 which v_mov_b32_e32_1 writes/);
-  const s2 = new ScheduleState(pickKernel(l));
-  assert.ok(!isFailure(applyCommand(s2, cmd('move v_mov_b32_e32_2 before v_mov_b32_e32_0'))));
+  assert.equal(tryMove(pickKernel(l), 'move v_mov_b32_e32_2 before v_mov_b32_e32_0'), undefined);
   // verify agrees, on its own reading of the mode
   const swap = (a: number, b: number) => { const x = [...REGION]; [x[a], x[b]] = [x[b]!, x[a]!]; return x; };
   const bad = verifyLoaded(l, load(swap(2, 3), undefined, undefined, 'b.s'));
@@ -185,9 +176,8 @@ test('every instruction that sets the mode or the index is pinned, as verify pin
   const k = pickKernel(load(['s_mov_b32 s1, 2', 's_set_gpr_idx_on s0, gpr_idx(SRC0)', 's_set_gpr_idx_idx s1', 's_set_gpr_idx_mode 2',
     'v_add_f32_e32 v20, v1, v0', 's_set_gpr_idx_off']));
   for (const tag of ['s_set_gpr_idx_on_0', 's_set_gpr_idx_idx_0', 's_set_gpr_idx_mode_0', 's_set_gpr_idx_off_0']) {
-    const s = new ScheduleState(k);
-    const r = applyCommand(s, cmd(`move ${tag} before s_mov_b32_0`));
-    assert.ok(isFailure(r), tag);
+    const r = tryMove(k, `move ${tag} before s_mov_b32_0`);
+    assert.ok(r, tag);
     assert.match(r.reason, /pinned|mode instruction/, tag);
   }
 });
