@@ -46,6 +46,7 @@ export function analyzeLoaded(l: Loaded): FileAnalysis {
   const kernels = contexts.map((ctx, k) => analyzeKernel(ctx, checks[k]!));
   const notes: string[] = [];
   if (l.targetNote) notes.push(l.targetNote);
+  checks.forEach((c) => { for (const n of c.resources.notes) notes.push(`${c.name}: ${n}`); });
   if (program.instructions.length === 0 && program.rawWords > 0) {
     notes.push(`no decodable instructions: the code is ${program.rawWords} raw data words (.long); nothing to analyse`);
   }

@@ -56,6 +56,7 @@ export function checkLoaded(l: Loaded, opts: CheckOptions = {}): CheckReport {
   findings.sort(byLocation);
   const notes: string[] = [];
   if (l.targetNote) notes.push(l.targetNote);
+  for (const k of kernels) for (const n of k.resources.notes) notes.push(`${k.name}: ${n}`);
   if (l.program.instructions.length === 0 && l.program.rawWords > 0) {
     notes.push(`no decodable instructions: the code is ${l.program.rawWords} raw data words (.long); nothing to check`);
   }

@@ -2,12 +2,20 @@
  * Register pressure and occupancy of one kernel: peak live VGPR / AGPR / SGPR (where it is
  * reached), the highest registers used, what the descriptor declares, and waves per SIMD for
  * both with the limiting resource. A descriptor that does not cover the registers the code
- * uses is an error (the hardware would allocate too few).
+ * uses is an error (the hardware would allocate too few), naming the first instruction that
+ * uses a register beyond it.
+ *
+ * On a unified VGPR/AGPR file (gfx90a+) the allocation is .amdhsa_next_free_vgpr, counting
+ * both parts: a_k sits at v(accum_offset+k), and VGPRs at or above accum_offset are AGPR space
+ * (layout.ts). Pressure and `used` split the file at accum_offset: what lies above it counts as
+ * AGPRs, however the code names it.
  */
 import { computeLiveness, computePressure, type Pressure } from '../analysis/liveness.js';
 import { computeOccupancy, declaredResources, type OccupancyResult } from '../analysis/occupancy.js';
 import type { Finding, KernelContext } from './types.js';
 import type { Loc } from '../asm/ast.js';
+import { kernelLayout, physicalIndex, type RegisterLayout } from '../isa/layout.js';
+import { FLAT_SCRATCH_LO } from '../isa/registers.js';
 
 export interface PeakInfo {
   value: number;
@@ -28,6 +36,10 @@ export interface KernelResources {
     declared?: OccupancyResult;
   };
   pressure: Pressure;
+  /** Where the kernel's AGPRs sit (accum_offset, declared or assumed). */
+  layout: RegisterLayout;
+  /** What was assumed (e.g. an accum_offset a snippet does not declare). */
+  notes: string[];
 }
 
 export function kernelResources(ctx: KernelContext): { resources: KernelResources; findings: Finding[] } {
@@ -55,32 +67,83 @@ export function kernelResources(ctx: KernelContext): { resources: KernelResource
   let declared: KernelResources['declared'];
   let declaredOcc: OccupancyResult | undefined;
   const ldsBytes = values?.group_segment_fixed_size ?? 0;
+  const layout = kernelLayout(ctx.program, ctx.kernel, target);
   if (values) {
     const d = declaredResources(values, target, { xnack: ctx.xnack });
     declared = { vgpr: d.vgprs, agpr: d.agprs, sgpr: d.sgprs, lds: d.ldsBytes };
     declaredOcc = computeOccupancy(target, { vgprs: d.vgprs, agprs: d.agprs, sgprs: d.sgprs, ldsBytes: d.ldsBytes, extraSgprs: d.extraSgprs });
     const at: Loc = ctx.kernel.descriptor!.loc;
-    const used = pressure.used;
-    const unified = target.registers.unifiedVgprFile.value;
-    const over: string[] = [];
-    if (used.vgpr > d.vgprs) over.push(`v${used.vgpr - 1} is used but the descriptor declares ${d.vgprs} VGPRs`);
-    if (used.agpr > d.agprs && (unified || used.agpr > Math.max(d.agprs, d.vgprs))) {
-      over.push(`a${used.agpr - 1} is used but the descriptor declares ${d.agprs} AGPRs`);
-    }
-    if (used.sgpr > d.sgprs) over.push(`s${used.sgpr - 1} is used but .amdhsa_next_free_sgpr is ${d.sgprs}`);
-    for (const o of over) {
+    for (const o of uncovered(ctx, layout, values)) {
       findings.push({
-        rule: 'descriptor-registers', severity: 'error', loc: at, insn: -1, related: [],
-        message: `kernel descriptor of '${ctx.kernel.name}' does not cover the registers used: ${o}`,
+        rule: 'descriptor-registers', severity: 'error', loc: at, insn: -1,
+        related: [{ loc: o.loc, message: `first use of ${o.first} beyond the descriptor`, insn: o.insn }],
+        message: `kernel descriptor of '${ctx.kernel.name}' does not cover the registers used: ${o.message}`,
         source: 'AMDGPU code object: .amdhsa_next_free_vgpr/_sgpr/.amdhsa_accum_offset size the register allocation',
       });
     }
   }
+  // Code that names VGPRs at or above accum_offset pins the AGPRs there: the allocation starts at it.
+  const vgprs = layout.reusesAgprs ? Math.max(pressure.used.vgpr, layout.accumOffset!) : pressure.used.vgpr;
   const computed = computeOccupancy(target, {
-    vgprs: pressure.used.vgpr, agprs: pressure.used.agpr, sgprs: pressure.used.sgpr, ldsBytes,
+    vgprs, agprs: pressure.used.agpr, sgprs: pressure.used.sgpr, ldsBytes,
   });
+  const notes = layout.note ? [layout.note] : [];
   return {
-    resources: { peak, used: pressure.used, perBlock, declared, occupancy: { computed, declared: declaredOcc }, pressure },
+    resources: { peak, used: pressure.used, perBlock, declared, occupancy: { computed, declared: declaredOcc }, pressure, layout, notes },
     findings,
   };
+}
+
+interface Uncovered { message: string; first: string; loc: Loc; insn: number }
+
+/**
+ * Registers the descriptor does not cover, per file: the highest one the code names and the
+ * first instruction that names one beyond the descriptor. Registers as the code writes them.
+ */
+function uncovered(ctx: KernelContext, layout: RegisterLayout, values: Record<string, number>): Uncovered[] {
+  const nextV = values.next_free_vgpr ?? 0;
+  const nextS = values.next_free_sgpr ?? 0;
+  const out: Uncovered[] = [];
+  // per file: the highest register's end and name, and the first operand beyond the descriptor
+  const worst = new Map<string, { end: number; name: string; first?: { text: string; loc: Loc; insn: number } }>();
+  ctx.insns.forEach((r, i) => {
+    for (const o of r.insn.operands) {
+      if (o.kind !== 'reg') continue;
+      let file: string;
+      let last: number;
+      let end: number;
+      let limit: number;
+      if (o.file === 'v' || o.file === 'a') {
+        file = layout.unified ? 'v' : o.file;
+        last = o.index + o.count - 1;
+        end = physicalIndex(layout, o.file, last) + 1;
+        limit = nextV;
+      } else if (o.file === 's' && o.first < FLAT_SCRATCH_LO) {
+        file = 's';
+        last = Math.min(o.first + o.count, FLAT_SCRATCH_LO) - 1;
+        end = last + 1;
+        limit = nextS;
+      } else continue;
+      const w = worst.get(file) ?? { end: 0, name: '' };
+      if (end > w.end) { w.end = end; w.name = spelled(o.file, last, layout); }
+      if (end > limit && !w.first) w.first = { text: `${o.text} at line ${r.insn.loc.line} ('${r.insn.text}')`, loc: r.insn.loc, insn: i };
+      worst.set(file, w);
+    }
+  });
+  for (const [file, w] of worst) {
+    if (!w.first) continue;
+    const what = file === 's' ? `.amdhsa_next_free_sgpr is ${nextS}`
+      : `.amdhsa_next_free_vgpr is ${nextV}${layout.unified ? '' : ` (on ${ctx.target.name} it counts max(VGPRs, AGPRs))`}`;
+    out.push({
+      message: `${w.name} is used but ${what} (the first register beyond it: ${w.first.text})`,
+      first: w.first.text.replace(/ at line .*/, ''), loc: w.first.loc, insn: w.first.insn,
+    });
+  }
+  return out;
+}
+
+/** v12, s40, or on a unified file a3 (v131 with accum_offset 128). */
+function spelled(file: 'v' | 'a' | 's', index: number, layout: RegisterLayout): string {
+  if (file === 'a' && layout.unified) return `a${index} (v${physicalIndex(layout, 'a', index)} with accum_offset ${layout.accumOffset})`;
+  return `${file}${index}`;
 }

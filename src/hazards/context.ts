@@ -25,6 +25,7 @@ import type { KernelContext } from '../check/types.js';
 import type { OperandRole, ResolvedInsn } from '../isa/types.js';
 import { EXEC_HI, EXEC_LO, M0, VCC_HI, VCC_LO, VGPR_BASE, AGPR_BASE, rangeName } from '../isa/registers.js';
 import type { Target } from '../targets/types.js';
+import { unitsAsWritten } from '../isa/names.js';
 import { generationOf, type Generation } from './types.js';
 
 /** A register operand as a half-open unit range [lo, hi). */
@@ -145,7 +146,12 @@ function opRanges(ri: ResolvedInsn): OpRange[] {
     const o = ops[k]!;
     const n = o.units.length;
     if (n === 0) continue;
-    out.push({ role: o.role, index: o.index, def: o.def, use: o.use, lo: o.units[0]!, hi: o.units[0]! + n });
+    // one range per run of consecutive units (a tuple across a unified file's accum_offset has two)
+    for (let s = 0, p = 1; p <= n; p++) {
+      if (p < n && o.units[p] === o.units[p - 1]! + 1) continue;
+      out.push({ role: o.role, index: o.index, def: o.def, use: o.use, lo: o.units[s]!, hi: o.units[p - 1]! + 1 });
+      s = p;
+    }
   }
   return out;
 }
@@ -301,6 +307,13 @@ export function unitsText(units: readonly number[]): string {
     i = j + 1;
   }
   return parts.join(', ');
+}
+
+/** Units [lo, hi) named as instruction `f` writes them (v130, not a2, when it wrote v130 on a unified file). */
+export function regText(f: InsnFacts, lo: number, hi: number): string {
+  const units: number[] = [];
+  for (let u = lo; u < hi; u++) units.push(u);
+  return unitsAsWritten(f.ri, units, unitsText);
 }
 
 export type Visit = (producer: number, distance: number) => void;

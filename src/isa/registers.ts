@@ -11,6 +11,11 @@
  *   129       MODE (the FP mode register, read by floating point VALU instructions)
  *   256..767  v0..v511 (architectural VGPRs; targets allow at most v255)
  *   768..1023 a0..a255 (accumulation VGPRs, "AGPRs", gfx908+)
+ *
+ * One unit per physical register: on a unified VGPR/AGPR file (gfx90a+) a VGPR at or above the
+ * kernel's accum_offset is the AGPR it aliases, v(accum_offset+k) resolving to the unit of a_k
+ * (layout.ts). A unit's name (unitName, rangeName) is then its AGPR name; names.ts names units
+ * as an instruction writes them.
  */
 
 export type RegUnit = number;

@@ -16,6 +16,7 @@ import type { Diagnostic, Instruction, Modifier, Operand, Program, RegOperand } 
 import { ConductorError } from '../errors.js';
 import type { Target } from '../targets/types.js';
 import { lookupInsn } from './catalogue.js';
+import { applyKernelEffects } from './kernel-effects.js';
 import { f8f6f4Units, mfmaKindOn, mfmaPasses, parseMfma } from './mfma.js';
 import type { MfmaShape } from './mfma.js';
 import { M0 } from './registers.js';
@@ -540,7 +541,10 @@ export interface ResolvedProgram {
 /**
  * Resolve every instruction of a program. Instructions that fail get a conservative placeholder
  * (class 'other', every register operand both read and written, marked `unknown`) and an error
- * diagnostic; nothing is thrown for them.
+ * diagnostic; nothing is thrown for them. Then, per kernel, the effects that depend on the
+ * kernel around an instruction (kernel-effects.ts): on a unified VGPR/AGPR file the VGPRs at or
+ * above accum_offset become the AGPR units they are, and inside the VGPR indexing mode the
+ * indexed operands reach the registers the index may select.
  */
 export function resolveProgram(program: Program, target: Target): ResolvedProgram {
   const insns: ResolvedInsn[] = new Array(program.instructions.length);
@@ -554,6 +558,14 @@ export function resolveProgram(program: Program, target: Target): ResolvedProgra
       diagnostics.push({ severity: 'error', message: e.message, loc: e.loc ?? insn.loc, rule: 'isa' });
       insns[i] = placeholder(insn);
     }
+  }
+  let first = 0;
+  for (const kernel of program.kernels) {
+    while (first < insns.length && program.instructions[first]!.stmt < kernel.start) first++;
+    let end = first;
+    while (end < insns.length && program.instructions[end]!.stmt < kernel.end) end++;
+    if (end > first) diagnostics.push(...applyKernelEffects(program, kernel, target, insns, first, end - first).diagnostics);
+    first = end;
   }
   return { insns, diagnostics };
 }

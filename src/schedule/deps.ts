@@ -15,6 +15,7 @@
  */
 import { VGPR_BASE } from '../isa/registers.js';
 import type { ResolvedInsn } from '../isa/types.js';
+import { unitsAsWritten } from '../isa/names.js';
 import { EXEC_LO, EXEC_HI, VCC_LO, VCC_HI, FLAT_SCRATCH_LO, FLAT_SCRATCH_HI, rangeName, unitName, isVgprUnit, isAgprUnit, isSgprUnit, TTMP_BASE, UNIT_COUNT } from '../isa/registers.js';
 import { aliasReason, conflictMems, rangesOverlap, type MemAccess } from './memory.js';
 
@@ -202,22 +203,28 @@ export function explainDependency(k: GraphInput, x: number, y: number, xFirst: b
   const xReadsYWrites = intersect(rx.uses, ry.defs);
   const xWritesYReads = intersect(rx.defs, ry.uses);
   const both = intersect(rx.defs, ry.defs);
+  // Registers as each instruction writes them (on a unified file v130 and a2 can be one register).
+  const regs = (units: number[], verbY: string) => {
+    const asX = unitsAsWritten(rx, units, regsText);
+    const asY = unitsAsWritten(ry, units, regsText);
+    return `${asX} which ${yName} ${verbY}${asY !== asX ? ` as ${asY}` : ''}`;
+  };
   const candidates: { units: number[]; kind: DepKind; text: string; implicit: boolean }[] = [];
   if (xReadsYWrites.length) {
     candidates.push({
-      units: xReadsYWrites, kind: xFirst ? 'war' : 'raw', text: `reads ${regsText(xReadsYWrites)} which ${yName} writes`,
+      units: xReadsYWrites, kind: xFirst ? 'war' : 'raw', text: `reads ${regs(xReadsYWrites, 'writes')}`,
       implicit: isImplicit(xReadsYWrites, rx.implicitUses, ry.implicitDefs),
     });
   }
   if (xWritesYReads.length) {
     candidates.push({
-      units: xWritesYReads, kind: xFirst ? 'raw' : 'war', text: `writes ${regsText(xWritesYReads)} which ${yName} reads`,
+      units: xWritesYReads, kind: xFirst ? 'raw' : 'war', text: `writes ${regs(xWritesYReads, 'reads')}`,
       implicit: isImplicit(xWritesYReads, rx.implicitDefs, ry.implicitUses),
     });
   }
   if (both.length) {
     candidates.push({
-      units: both, kind: 'waw', text: `writes ${regsText(both)} which ${yName} also writes`,
+      units: both, kind: 'waw', text: `writes ${regs(both, 'also writes')}`,
       implicit: isImplicit(both, rx.implicitDefs, ry.implicitDefs),
     });
   }

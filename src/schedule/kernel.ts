@@ -120,7 +120,7 @@ export interface ScheduleKernel {
 }
 
 const CACHE_NAMES = /^(buffer_wbl2|buffer_inv|buffer_wbinvl1|s_dcache_|s_icache_inv)/;
-const MODE_NAMES = new Set(['s_setvskip', 's_set_gpr_idx_on', 's_set_gpr_idx_off', 's_set_gpr_idx_mode']);
+const MODE_NAMES = new Set(['s_setvskip', 's_set_gpr_idx_on', 's_set_gpr_idx_off', 's_set_gpr_idx_mode', 's_set_gpr_idx_idx']);
 
 function isCacheOp(r: ResolvedInsn): boolean {
   return r.info.mem?.op === 'cache' || CACHE_NAMES.test(r.insn.base);

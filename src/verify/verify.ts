@@ -13,6 +13,9 @@
  *  3. Registers: inside every region each register read sees the same producing instruction
  *     (or the region's entry value) as in the original, and every register's last writer at the
  *     region's exit is the same. Identical instructions are told apart by their occurrence.
+ *     Registers are physical registers in verify's own reckoning: on a unified VGPR/AGPR file
+ *     a_k and v(accum_offset+k) are one, and inside the VGPR indexing mode an indexed operand
+ *     reaches every register the index may select (regView, indexModeRanges).
  *  4. Memory: two accesses of a region that may alias (one writes, same memory; FLAT reaches
  *     LDS and global memory; the same base with disjoint constant offsets does not alias when the
  *     base registers hold the same values, and the base is uniform unless per-lane disambiguation
@@ -26,13 +29,16 @@
  *
  * The first difference is reported with its place in both files.
  */
-import type { Instruction, Loc, Operand, Program, WaitcntOperand } from '../asm/ast.js';
+import type { Instruction, KernelSymbol, Loc, Operand, Program, WaitcntOperand } from '../asm/ast.js';
 import type { Loaded } from '../load.js';
-import { buildCfg } from '../analysis/cfg.js';
+import { buildCfg, type Cfg } from '../analysis/cfg.js';
 import { kernelContexts } from '../check/context.js';
 import { checkContexts } from '../check/check.js';
 import type { ResolvedInsn } from '../isa/types.js';
-import { rangeName, VGPR_BASE } from '../isa/registers.js';
+import { AGPR_BASE, M0, rangeName, VGPR_BASE } from '../isa/registers.js';
+import { HWREG_MODE, hwregField, hwregId } from '../isa/hwreg.js';
+import { gprIdxModeBits, statedIndexRange } from '../isa/kernel-effects.js';
+import { validAccumOffset } from '../isa/layout.js';
 
 export type DifferenceKind =
   | 'kernels' | 'anchor' | 'region-contents' | 'reaching-definition' | 'exit-definition' | 'memory-order' | 'completion' | 'check';
@@ -75,6 +81,9 @@ interface Item {
   loc: Loc;
   /** Index in the kernel's instruction list (cfg order). */
   index: number;
+  /** Registers read and written, as verify's own physical register keys (see regView). */
+  reads: readonly number[];
+  writes: readonly number[];
 }
 
 interface Token { anchor: string; loc: Loc; item?: Item }
@@ -87,6 +96,7 @@ interface Region {
 
 interface KernelView {
   name: string;
+  regs: RegView;
   tokens: Token[];
   regions: Region[];
   /** All instructions (cfg order) with waits, for the completion check. */
@@ -140,6 +150,8 @@ function kernelView(l: Loaded, name: string): KernelView | undefined {
   const all = cfg.insns.map((i) => byStmt.get(i.stmt)!);
   const indexOfStmt = new Map<number, number>();
   cfg.insns.forEach((i, k) => indexOfStmt.set(i.stmt, k));
+  const regs = regView(l, kernel);
+  const indexed = indexModeRanges(l, cfg, all, regs);
   const tokens: Token[] = [];
   const regions: Region[] = [{ after: '(kernel start)', items: [] }];
   // Long-branch setpc are jumps, not returns.
@@ -156,7 +168,10 @@ function kernelView(l: Loaded, name: string): KernelView | undefined {
       const r = byStmt.get(s)!;
       if (isWaitOrNop(r)) continue;
       const idx = indexOfStmt.get(s) ?? -1;
-      item = { key: keyOf(r.insn), r, loc: r.insn.loc, index: idx };
+      const extra = indexed.get(idx);
+      const reads = [...new Set([...r.uses.map(regs.key), ...(extra?.reads ?? [])])];
+      const writes = [...new Set([...r.defs.map(regs.key), ...(extra?.writes ?? [])])];
+      item = { key: keyOf(r.insn), r, loc: r.insn.loc, index: idx, reads, writes };
       if (isAnchor(r)) anchor = `instruction ${item.key}`;
     } else continue; // macro invocations: their statements follow
     if (anchor !== undefined) {
@@ -168,7 +183,7 @@ function kernelView(l: Loaded, name: string): KernelView | undefined {
   }
   const blockStart = new Int32Array(cfg.blocks.length);
   for (const b of cfg.blocks) blockStart[b.id] = b.start;
-  return { name, tokens, regions, all, blockOf: cfg.blockOf, blockStart, isReturnOrCall };
+  return { name, regs, tokens, regions, all, blockOf: cfg.blockOf, blockStart, isReturnOrCall };
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -280,6 +295,121 @@ function accessOf(r: ResolvedInsn): Access | undefined {
 }
 
 /* ---------------------------------------------------------------------------------------------- */
+/* Registers: verify's own physical numbering and reading of the VGPR indexing mode                */
+/* ---------------------------------------------------------------------------------------------- */
+
+/**
+ * Physical register keys. On a unified VGPR/AGPR file (gfx90a+) AGPR k is VGPR accum_offset+k
+ * (AMD MI200 ISA, "Registers"; .amdhsa_accum_offset), read here from the descriptor: both
+ * spellings get the key of the VGPR. Without a valid directive nothing is folded (the resolver
+ * then places the AGPRs above every VGPR the code names, so no two spellings meet).
+ */
+interface RegView {
+  key(u: number): number;
+  /** Printable name of a key. */
+  name(k: number): string;
+}
+
+function regView(l: Loaded, kernel: KernelSymbol): RegView {
+  const accum = kernel.descriptor?.values.accum_offset;
+  if (!l.target.registers.unifiedVgprFile.value || accum === undefined || !validAccumOffset(accum, l.target)) {
+    return { key: (u) => u, name: (k) => rangeName(k, 1) };
+  }
+  const top = VGPR_BASE + accum;
+  return {
+    key: (u) => (u >= AGPR_BASE ? top + (u - AGPR_BASE) : u),
+    name: (k) => (k >= top && k < AGPR_BASE ? `v${k - VGPR_BASE} (a${k - top} with accum_offset ${accum})` : rangeName(k, 1)),
+  };
+}
+
+const GPR_IDX_ROLES: Readonly<Record<string, number>> = { src0: 1, srcA: 1, src1: 2, srcB: 2, src2: 4, srcC: 4, vdst: 8 };
+
+/**
+ * Registers VALU instructions reach inside the VGPR indexing mode (s_set_gpr_idx_on ..
+ * s_set_gpr_idx_off, or an s_setreg of MODE covering gpr_idx_en, bit 27): an operand the mode
+ * bits select, v_k of n registers with the index (M0[7:0]) in [lo, hi], reads or may write
+ * v(k+lo)..v(k+hi+n-1) up to the end of the file (and reads v0 past it), and the instruction
+ * reads M0. The mode is followed block by block over the CFG (on at a block's entry when it is on
+ * at the end of a predecessor; the index and mode bits are then unknown). The index range: a
+ * `conductor: gpr-idx LO..HI` comment on the instruction that sets it, else the last write of
+ * the index SGPR in the same block when it is an s_mov_b32 of a constant, an s_and_b32 with a
+ * constant or an s_bfe_u32 of fewer than 8 bits, else [0, 255].
+ * Keyed by the kernel's instruction index (cfg order).
+ */
+function indexModeRanges(l: Loaded, cfg: Cfg, all: ResolvedInsn[], regs: RegView): Map<number, { reads: number[]; writes: number[] }> {
+  const out = new Map<number, { reads: number[]; writes: number[] }>();
+  const enables = (insn: Instruction): boolean | undefined => {
+    if (insn.base !== 's_setreg_b32' && insn.base !== 's_setreg_imm32_b32') return undefined;
+    const f = hwregField(insn);
+    const id = hwregId(insn);
+    if ((id !== undefined && id !== HWREG_MODE) || (f && (f.offset > 27 || f.offset + f.size <= 27))) return undefined;
+    const v = insn.operands[1];
+    return insn.base === 's_setreg_imm32_b32' && f && v?.kind === 'imm' ? ((v.value >>> (27 - f.offset)) & 1) === 1 : true;
+  };
+  if (!all.some((r) => r.insn.base.startsWith('s_set_gpr_idx_') || enables(r.insn) !== undefined)) return out;
+  const t = l.target.registers;
+  const bound = (i: number, sreg: Operand | undefined): [number, number] => {
+    const said = statedIndexRange(l.program, all[i]!.insn).range;
+    if (said) return [said.lo, said.hi];
+    if (!sreg || sreg.kind !== 'reg') return [0, 255];
+    for (let j = i - 1; j >= cfg.blocks[cfg.blockOf[i]!]!.start; j--) {
+      const w = all[j]!;
+      if (!w.defs.includes(sreg.first)) continue;
+      const [, x, y] = w.insn.operands;
+      const c = (o: Operand | undefined) => (o?.kind === 'imm' && !o.float ? o.value : undefined);
+      switch (w.insn.base) {
+        case 's_mov_b32': case 's_movk_i32': { const v = c(x); return v === undefined ? [0, 255] : [v & 0xff, v & 0xff]; }
+        case 's_and_b32': { const v = c(x) ?? c(y); return v === undefined ? [0, 255] : [0, v & 0xff]; }
+        case 's_bfe_u32': { const v = c(y); const width = v === undefined ? 32 : (v >> 16) & 0x7f; return width < 8 ? [0, (1 << width) - 1] : [0, 255]; }
+        default: return [0, 255];
+      }
+    }
+    return [0, 255];
+  };
+  const nb = cfg.blocks.length;
+  const onIn = new Uint8Array(nb);
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const b of cfg.blocks) {
+      let on = onIn[b.id] === 1;
+      let modes = 15;
+      let range: [number, number] = [0, 255];
+      for (let i = b.start; i < b.end; i++) {
+        const r = all[i]!;
+        const base = r.insn.base;
+        const e = enables(r.insn);
+        if (on && (r.info.cls === 'valu' || r.info.cls === 'mfma')) {
+          const reads: number[] = [];
+          const writes: number[] = [];
+          for (const op of r.operands) {
+            const o = r.insn.operands[op.index];
+            if (!((GPR_IDX_ROLES[op.role] ?? 0) & modes) || !o || o.kind !== 'reg' || (o.file !== 'v' && o.file !== 'a')) continue;
+            const max = o.file === 'v' ? t.maxVgprs.value : t.maxAgprs.value;
+            const baseUnit = o.file === 'v' ? VGPR_BASE : AGPR_BASE;
+            const last = o.index + range[1] + o.count - 1;
+            for (let j = o.index + range[0]; j <= Math.min(last, max - 1); j++) {
+              if (op.use || (op.def && (range[0] !== range[1] || last >= max))) reads.push(regs.key(baseUnit + j));
+              if (op.def) writes.push(regs.key(baseUnit + j));
+            }
+            if (op.use && last >= max) reads.push(regs.key(baseUnit));
+            reads.push(M0);
+          }
+          if (reads.length) out.set(i, { reads, writes });
+        }
+        if (base === 's_set_gpr_idx_on') { on = true; modes = gprIdxModeBits(r.insn); range = bound(i, r.insn.operands[0]); }
+        else if (base === 's_set_gpr_idx_idx') range = bound(i, r.insn.operands[0]);
+        else if (base === 's_set_gpr_idx_mode') modes = gprIdxModeBits(r.insn);
+        else if (base === 's_set_gpr_idx_off') on = false;
+        else if (e !== undefined) on = e;
+        else if (r.defs.includes(M0)) { modes = 15; range = [0, 255]; }
+      }
+      for (const s2 of b.succs) if (on && !onIn[s2]) { onIn[s2] = 1; changed = true; }
+    }
+  }
+  return out;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
 /* Comparison                                                                                      */
 /* ---------------------------------------------------------------------------------------------- */
 
@@ -310,16 +440,13 @@ function flowOf(items: Item[], ids: string[]): Flow {
     const id = ids[p]!;
     pos.set(id, p);
     const m = new Map<number, string>();
-    for (const u of it.r.uses) m.set(u, last.get(u) ?? '(entry)');
+    for (const u of it.reads) m.set(u, last.get(u) ?? '(entry)');
     reads.set(id, m);
-    for (const u of it.r.defs) last.set(u, id);
+    for (const u of it.writes) last.set(u, id);
   });
   return { reads, exit: last, pos };
 }
 
-function unitsName(us: number[]): string {
-  return us.map((u) => rangeName(u, 1)).join(', ');
-}
 
 function mayAlias(a: Access, b: Access, sameBaseValues: boolean, disambiguate: boolean | 'per-lane'): boolean {
   const clash = (a.wr & (b.rd | b.wr)) | (b.wr & (a.rd | a.wr));
@@ -463,7 +590,7 @@ export function verifyLoaded(orig: Loaded, sched: Loaded, opts: VerifyOptions = 
             const ia = itemA.get(id)!;
             const ib = itemB.get(id)!;
             const src = (p?: string, m?: Map<string, Item>) => (p === undefined || p === '(entry)' ? 'the value from before the region' : `${p.replace(/#\d+$/, '')} (${locText(m!.get(p)!.loc)})`);
-            return diff('reaching-definition', name, `${ia.r.insn.mnemonic} (${locText(ia.loc)}) reads ${unitsName([u])} from ${src(pa, itemA)} in the original but from ${src(pb, itemB)} in the scheduled file (${locText(ib.loc)})`, ia.loc, ib.loc);
+            return diff('reaching-definition', name, `${ia.r.insn.mnemonic} (${locText(ia.loc)}) reads ${a.regs.name(u)} from ${src(pa, itemA)} in the original but from ${src(pb, itemB)} in the scheduled file (${locText(ib.loc)})`, ia.loc, ib.loc);
           }
         }
       }
@@ -472,7 +599,7 @@ export function verifyLoaded(orig: Loaded, sched: Loaded, opts: VerifyOptions = 
         if (wa !== wb) {
           const ia = itemA.get(wa)!;
           const ib = wb ? itemB.get(wb) : undefined;
-          return diff('exit-definition', name, `${where}: ${unitsName([u])} is last written by ${ia.r.insn.mnemonic} (${locText(ia.loc)}) in the original but by ${ib ? `${ib.r.insn.mnemonic} (${locText(ib.loc)})` : 'nothing'} in the scheduled file`, ia.loc, ib?.loc);
+          return diff('exit-definition', name, `${where}: ${a.regs.name(u)} is last written by ${ia.r.insn.mnemonic} (${locText(ia.loc)}) in the original but by ${ib ? `${ib.r.insn.mnemonic} (${locText(ib.loc)})` : 'nothing'} in the scheduled file`, ia.loc, ib?.loc);
         }
       }
       // 4. memory order
@@ -486,7 +613,7 @@ export function verifyLoaded(orig: Loaded, sched: Loaded, opts: VerifyOptions = 
           const idx = ida[x]!;
           const idy = ida[y]!;
           // the base holds the same value at both accesses: same producers of every base unit
-          const same = ax.base.every((u) => fa.reads.get(idx)!.get(u) === fa.reads.get(idy)!.get(u));
+          const same = ax.base.every((u) => fa.reads.get(idx)!.get(a.regs.key(u)) === fa.reads.get(idy)!.get(a.regs.key(u)));
           if (!mayAlias(ax, ay, same, disambiguate)) continue;
           memoryPairs++;
           if (fb.pos.get(idx)! > fb.pos.get(idy)!) {

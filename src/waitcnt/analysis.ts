@@ -47,6 +47,7 @@
  */
 import type { Finding, KernelContext, Related } from '../check/types.js';
 import { unitsToString } from '../isa/registers.js';
+import { unitsAsWritten } from '../isa/names.js';
 import {
   CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COUNTER_CLASSES, COUNTER_NAMES, EXP, K_BARRIER, K_CALL, K_END, K_NOP, K_RETURN, K_WAIT,
   LDS_MEM, NCLS, NO_WAIT, SOURCES, STORES, C_VMEM, counterMax, kernelEffects, type InsnFx,
@@ -623,7 +624,7 @@ function missingFinding(ctx: KernelContext, fx: InsnFx[], i: number, d: NeedDeta
   let rule = 'waitcnt-missing';
   let source: string = SOURCES.missing;
   const regs = d.units.filter((u) => u < LDS_MEM);
-  const regText = unitsToString(regs);
+  const regText = unitsAsWritten(ctx.insns[i], regs, unitsToString);
   if (d.producer >= 0) {
     const p = ctx.insns[d.producer]!.insn;
     related.push({ loc: p.loc, message: `${p.mnemonic} issued here`, insn: d.producer });

@@ -3,8 +3,9 @@
  *
  * For every project kernel built for every target (build/kernels, made by buildKernels()), the
  * i-th instruction of a function in the final MIR that the assembly printer prints is the i-th
- * instruction line of that function in the .s file. We resolve the .s instruction with the
- * catalogue and compare its def set and use set (explicit + implicit, as 32-bit register units)
+ * instruction line of that function in the .s file. We resolve the .s file as a program (the
+ * catalogue, plus what depends on the kernel: the unified VGPR/AGPR file, the VGPR indexing mode)
+ * and compare its def set and use set (explicit + implicit, as 32-bit register units)
  * with LLVM's. Differences that are LLVM modelling choices rather than errors of ours are listed
  * with a reason in defuse-exceptions.json, keyed by MIR opcode (a regular expression) and the
  * exact pattern of differing register classes. The figure printed per target and overall is the
@@ -21,7 +22,8 @@ import { fileURLToPath } from 'node:url';
 import { buildKernels } from '../../scripts/build-kernels.js';
 import { parseProgram } from '../../src/asm/parser.js';
 import type { Instruction } from '../../src/asm/ast.js';
-import { resolveInstruction } from '../../src/isa/resolve.js';
+import { resolveProgram } from '../../src/isa/resolve.js';
+import type { ResolvedInsn } from '../../src/isa/types.js';
 import {
   AGPR_BASE, EXEC_HI, EXEC_LO, FLAT_SCRATCH_HI, FLAT_SCRATCH_LO, M0, MODE, SCC, TTMP_BASE, VCC_HI, VCC_LO, VGPR_BASE,
   XNACK_MASK_HI, XNACK_MASK_LO, unitsToString,
@@ -148,8 +150,11 @@ test('def/use of every instruction of the project kernels equals LLVM 22 MIR (>=
     const target = TARGETS[b.target as TargetName];
     const sText = readFileSync(b.s, 'utf8');
     const program = parseProgram(sText, b.s);
-    const byLine = new Map<number, Instruction>();
-    for (const insn of program.instructions) byLine.set(insn.loc.line, insn);
+    // Resolved as a program: per kernel, the unified VGPR/AGPR file and the VGPR indexing mode apply.
+    const resolved = resolveProgram(program, target);
+    const failed = new Map(resolved.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.loc.line, d.message]));
+    const byLine = new Map<number, { insn: Instruction; r: ResolvedInsn }>();
+    program.instructions.forEach((insn, k) => byLine.set(insn.loc.line, { insn, r: resolved.insns[k]! }));
     const asmFuncs = scanAsmFunctions(sText);
     const mirFuncs = parseMir(readFileSync(b.mir, 'utf8'));
     const tally = perTarget.get(b.target) ?? { total: 0, equal: 0, excepted: 0 };
@@ -168,25 +173,21 @@ test('def/use of every instruction of the project kernels equals LLVM 22 MIR (>=
         const line = lines[i]!;
         tally.total++;
         const where = `${b.name}.${b.target}.s:${line.line}`;
-        const insn = byLine.get(line.line);
-        if (!insn) {
+        const at = byLine.get(line.line);
+        if (!at) {
           unexplained.push(`${where}: '${line.text}' was not parsed as an instruction (MIR ${m.opcode})`);
           failures.push(unexplained[unexplained.length - 1]!);
           continue;
         }
-        let ourDefs: Set<number>;
-        let ourUses: Set<number>;
-        let ourExplicitDefs: Set<number>;
-        try {
-          const r = resolveInstruction(insn, target);
-          ourDefs = new Set(r.defs);
-          ourUses = new Set(r.uses);
-          ourExplicitDefs = new Set(r.explicitDefs);
-        } catch (e) {
-          unexplained.push(`${where}: '${insn.text}': ${(e as Error).message} (MIR ${m.opcode})`);
+        const { insn, r } = at;
+        if (r.unknown) {
+          unexplained.push(`${where}: '${insn.text}': ${failed.get(line.line) ?? 'not resolved'} (MIR ${m.opcode})`);
           failures.push(unexplained[unexplained.length - 1]!);
           continue;
         }
+        const ourDefs = new Set(r.defs);
+        const ourUses = new Set(r.uses);
+        const ourExplicitDefs = new Set(r.explicitDefs);
         const ms = mirSets(m);
         const mirDefs = ms.defs;
         const mirUses = ms.uses;

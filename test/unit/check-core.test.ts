@@ -74,7 +74,8 @@ test('descriptor that does not cover the registers used is an error', () => {
   const { findings } = kernelResources(c!);
   assert.equal(findings.length, 1);
   assert.equal(findings[0]!.rule, 'descriptor-registers');
-  assert.match(findings[0]!.message, /v40 is used but the descriptor declares 32 VGPRs/);
+  assert.match(findings[0]!.message, /v40 is used but \.amdhsa_next_free_vgpr is 32 \(the first register beyond it: v40 at line 6/);
+  assert.equal(findings[0]!.related[0]!.loc.line, 6);
 });
 
 test('edits: insert before an instruction keeps indentation and the rest byte-identical', () => {

@@ -11,9 +11,9 @@
  */
 import type { HazardRule, WaitStateFact, Need } from '../types.js';
 import { all, CDNA3_UP, need, P, REF, scalarRaw, vecUses, vectorRaw } from './util.js';
-import { EXEC_HI, EXEC_LO, VGPR_BASE, rangeName } from '../../isa/registers.js';
+import { EXEC_HI, EXEC_LO, VGPR_BASE } from '../../isa/registers.js';
 import type { InsnFacts } from '../context.js';
-import { overlaps } from '../context.js';
+import { overlaps, regText } from '../context.js';
 
 const gfx940 = (t: { has(f: 'gfx940-insts'): boolean }) => t.has('gfx940-insts');
 
@@ -144,7 +144,7 @@ export const dstSelForwarding: HazardRule = {
         if (o.lo < VGPR_BASE || !overlaps(o.lo, o.hi, dst.lo, dst.hi)) continue;
         const a = Math.max(o.lo, dst.lo);
         const b = Math.min(o.hi, dst.hi);
-        out.push(need(j, d, 1, `${o.def && !o.use ? 'writes' : 'reads'} ${rangeName(a, b - a)} written at a shifted bit position by`, DSTSEL_FACT));
+        out.push(need(j, d, 1, `${o.def && !o.use ? 'writes' : 'reads'} ${regText(c, a, b)} written at a shifted bit position by`, DSTSEL_FACT));
         break;
       }
     }

@@ -5,8 +5,8 @@
  */
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
 import { all, anyWithin, CDNA2_UP, need, REF } from './util.js';
-import { VGPR_BASE, rangeName } from '../../isa/registers.js';
-import { overlaps } from '../context.js';
+import { VGPR_BASE } from '../../isa/registers.js';
+import { overlaps, regText } from '../context.js';
 
 const FMA64_FACT: WaitStateFact = {
   what: 'any DGEMM -> v_fma_f64 / v_fmac_f64 (no register dependence needed)',
@@ -64,7 +64,7 @@ export const valuDgemmMemRead: HazardRule = {
           if (!overlaps(def.lo, def.hi, r.lo, r.hi)) continue;
           const a = Math.max(def.lo, r.lo);
           const b = Math.min(def.hi, r.hi);
-          out.push(need(j, d, 2, `reads ${rangeName(a, b - a)} (a DGEMM issued in between) written by`, BETWEEN_FACT));
+          out.push(need(j, d, 2, `reads ${regText(c, a, b)} (a DGEMM issued in between) written by`, BETWEEN_FACT));
           break;
         }
       }

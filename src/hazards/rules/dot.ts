@@ -5,9 +5,9 @@
  */
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
 import { all, CDNA2_UP, need, REF } from './util.js';
-import { VGPR_BASE, rangeName } from '../../isa/registers.js';
+import { VGPR_BASE } from '../../isa/registers.js';
 import type { InsnFacts, OpRange } from '../context.js';
-import { overlaps } from '../context.js';
+import { overlaps, regText } from '../context.js';
 
 const READ_FACT: WaitStateFact = {
   what: 'DOT writes VGPR -> another opcode reads it, or the same opcode reads it as SrcA/SrcB (RAW)',
@@ -64,7 +64,7 @@ function dotScan(h: Parameters<HazardRule['check']>[0], i: number, regs: OpRange
       if (w <= d) continue;
       const a = Math.max(o.lo, dst.lo);
       const b = Math.min(o.hi, dst.hi);
-      out.push(need(j, d, w, `${verb} ${rangeName(a, b - a)} written by`, f));
+      out.push(need(j, d, w, `${verb} ${regText(h.f[i]!, a, b)} written by`, f));
       break;
     }
   }

@@ -4,7 +4,7 @@
  */
 import type { HazardRule, WaitStateFact } from '../types.js';
 import { all, P, REF, vecUses, vectorRaw, scalarRaw } from './util.js';
-import { EXEC_HI, EXEC_LO, VGPR_BASE, AGPR_BASE } from '../../isa/registers.js';
+import { EXEC_HI, EXEC_LO } from '../../isa/registers.js';
 
 const VGPR_FACT: WaitStateFact = {
   what: 'any instruction writes a VGPR -> a DPP instruction reads it (any VGPR operand)',
@@ -30,7 +30,8 @@ export const vgprWriteDppRead: HazardRule = {
   check(h, i) {
     const c = h.f[i]!;
     if (!c.dpp) return undefined;
-    const reads = vecUses(c).filter((o) => o.lo < AGPR_BASE && o.lo >= VGPR_BASE);
+    // DPP operands are VGPRs as written (on a unified file one above accum_offset has an AGPR unit)
+    const reads = vecUses(c);
     return vectorRaw(h, i, reads, 2, ...P.vdef, () => ({ w: 2, fact: VGPR_FACT }));
   },
 };

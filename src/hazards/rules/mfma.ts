@@ -14,11 +14,11 @@
  */
 import type { Target } from '../../targets/types.js';
 import type { HazardContext, InsnFacts, OpRange } from '../context.js';
-import { overlaps } from '../context.js';
+import { overlaps, regText } from '../context.js';
 import type { Generation, HazardRule, Need, WaitStateFact } from '../types.js';
 import { waitOf } from '../types.js';
 import { all, CDNA2_UP, mfmaNote, need, REF, scalarRaw, vecUses } from './util.js';
-import { EXEC_HI, EXEC_LO, VGPR_BASE, AGPR_BASE, rangeName } from '../../isa/registers.js';
+import { EXEC_HI, EXEC_LO, VGPR_BASE, AGPR_BASE } from '../../isa/registers.js';
 
 const H = REF.hazards;
 const C3 = REF.cdna3;
@@ -321,7 +321,7 @@ function mfmaSrcRule(kind: Kind, operand: 'srcc' | 'srcab'): HazardRule {
         const a = Math.max(dst.lo, r.op.lo);
         const b = Math.min(dst.hi, r.op.hi);
         const how = operand === 'srcc' ? (full ? 'as SrcC (same tuple)' : 'as SrcC') : `as ${r.op.role === 'idx' ? 'index' : r.op.role}`;
-        out.push(need(j, d, w, `reads ${rangeName(a, b - a)} ${how}, written by`, fact, mfmaNote(p)));
+        out.push(need(j, d, w, `reads ${regText(c, a, b)} ${how}, written by`, fact, mfmaNote(p)));
         return false;
       });
       return out;
@@ -386,7 +386,7 @@ function mfmaValuRule(kind: Kind, what: 'valu-read' | 'mem-read' | 'vgpr-overwri
         if (w <= d) return false;
         const a = Math.max(dst.lo, r.lo);
         const b = Math.min(dst.hi, r.hi);
-        out.push(need(j, d, w, `${what === 'vgpr-overwrite' ? 'overwrites' : 'reads'} ${rangeName(a, b - a)} written by`, fact, mfmaNote(p)));
+        out.push(need(j, d, w, `${what === 'vgpr-overwrite' ? 'overwrites' : 'reads'} ${regText(c, a, b)} written by`, fact, mfmaNote(p)));
         return true;
       });
       return out;
@@ -422,7 +422,7 @@ export const mfmaSrcCReadOverwrite: HazardRule = {
         if (w <= d) continue;
         const a = Math.max(o.lo, sc.lo);
         const b = Math.min(o.hi, sc.hi);
-        out.push(need(j, d, w, `overwrites ${rangeName(a, b - a)} read as SrcC by`, SRCC_WAR, mfmaNote(p)));
+        out.push(need(j, d, w, `overwrites ${regText(c, a, b)} read as SrcC by`, SRCC_WAR, mfmaNote(p)));
         break;
       }
     }
@@ -465,7 +465,7 @@ export const valuWriteMfmaRead: HazardRule = {
           if (!overlaps(def.lo, def.hi, r.lo, r.hi)) continue;
           const a = Math.max(def.lo, r.lo);
           const b = Math.min(def.hi, r.hi);
-          out.push(need(j, d, 2, `reads ${rangeName(a, b - a)} written by`, VALU_MFMA_FACT));
+          out.push(need(j, d, 2, `reads ${regText(c, a, b)} written by`, VALU_MFMA_FACT));
           done = true;
           break;
         }

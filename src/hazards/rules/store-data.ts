@@ -5,9 +5,9 @@
  */
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
 import { all, CDNA3_UP, need, REF } from './util.js';
-import { VGPR_BASE, rangeName } from '../../isa/registers.js';
+import { VGPR_BASE } from '../../isa/registers.js';
 import type { InsnFacts } from '../context.js';
-import { overlaps } from '../context.js';
+import { overlaps, regText } from '../context.js';
 
 const PRE940 = ['gcn5', 'cdna1', 'cdna2'] as const;
 
@@ -71,7 +71,7 @@ function storeDataRule(id: string, valu: boolean): HazardRule {
           if (w <= d) continue;
           const a = Math.max(o.lo, s.lo);
           const b = Math.min(o.hi, s.hi);
-          out.push(need(j, d, w, `overwrites ${rangeName(a, b - a)} still read as store data by`, fact));
+          out.push(need(j, d, w, `overwrites ${regText(c, a, b)} still read as store data by`, fact));
           break;
         }
       }

@@ -5,7 +5,7 @@
 import { REF } from '../../targets/common.js';
 import { rangeName, VGPR_BASE } from '../../isa/registers.js';
 import type { HazardContext, InsnFacts, OpRange } from '../context.js';
-import { overlaps, unitsText } from '../context.js';
+import { overlaps, regText, unitsText } from '../context.js';
 import type { Generation, Need, WaitStateFact } from '../types.js';
 import { GENERATIONS } from '../types.js';
 
@@ -82,7 +82,7 @@ export function vectorRaw(h: HazardContext, consumer: number, reads: readonly Op
         if (q && q.w > d) {
           const a = Math.max(def.lo, r.lo);
           const b = Math.min(def.hi, r.hi);
-          out.push(need(j, d, q.w, q.relation ?? `reads ${rangeName(a, b - a)} written by`, q.fact, q.note));
+          out.push(need(j, d, q.w, q.relation ?? `reads ${regText(h.f[consumer]!, a, b)} written by`, q.fact, q.note));
         }
       }
     }
