@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { loadFile } from '../load.js';
+import { loadInput } from './input.js';
 import { kernelContexts } from '../check/context.js';
 import { ConductorError } from '../errors.js';
 import { intOption } from './options.js';
@@ -51,7 +51,7 @@ export async function commandSimulate(file: string | undefined, opts: SimulateCl
     return 0;
   }
   if (!file) throw new ConductorError('simulate needs a FILE');
-  const loaded = await loadFile(file, { arch: opts.arch });
+  const loaded = await loadInput(file, { arch: opts.arch });
   const params = await paramsFor(loaded.target, opts.latencyFile);
   if (opts.listParams) {
     process.stdout.write((opts.json ? JSON.stringify(params, null, 2) : formatParams(params)) + '\n');
