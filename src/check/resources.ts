@@ -1,7 +1,7 @@
 /**
  * Register pressure and occupancy of one kernel: peak live VGPR / AGPR / SGPR (where it is
  * reached), the highest registers used, what the descriptor declares, and waves per SIMD for
- * both with the limiting resource. A descriptor that does not cover the registers the code
+ * each of the three with the limiting resource (OCCUPANCY_LABELS names them). A descriptor that does not cover the registers the code
  * uses is an error (the hardware would allocate too few).
  */
 import { computeLiveness, computePressure, type Pressure } from '../analysis/liveness.js';
@@ -22,10 +22,12 @@ export interface KernelResources {
   perBlock: { block: number; line: number; vgpr: PeakInfo; agpr: PeakInfo; sgpr: PeakInfo }[];
   declared?: { vgpr: number; agpr: number; sgpr: number; lds: number };
   occupancy: {
-    /** From the registers the code uses and the declared LDS. */
-    computed: OccupancyResult;
-    /** From the descriptor. */
-    declared?: OccupancyResult;
+    /** From the descriptor: what the hardware runs (absent without an .amdhsa_kernel descriptor). */
+    descriptor?: OccupancyResult;
+    /** From the registers the code uses (highest index + 1 per file) and the declared LDS. */
+    registersUsed: OccupancyResult;
+    /** From the peak live registers and the declared LDS: what a register allocation could reach. */
+    peakLive: OccupancyResult;
   };
   pressure: Pressure;
 }
@@ -76,11 +78,14 @@ export function kernelResources(ctx: KernelContext): { resources: KernelResource
       });
     }
   }
-  const computed = computeOccupancy(target, {
+  const registersUsed = computeOccupancy(target, {
     vgprs: pressure.used.vgpr, agprs: pressure.used.agpr, sgprs: pressure.used.sgpr, ldsBytes,
   });
+  const peakLive = computeOccupancy(target, {
+    vgprs: peak.vgpr.value, agprs: target.registers.maxAgprs.value === 0 ? 0 : peak.agpr.value, sgprs: peak.sgpr.value, ldsBytes,
+  });
   return {
-    resources: { peak, used: pressure.used, perBlock, declared, occupancy: { computed, declared: declaredOcc }, pressure },
+    resources: { peak, used: pressure.used, perBlock, declared, occupancy: { descriptor: declaredOcc, registersUsed, peakLive }, pressure },
     findings,
   };
 }

@@ -1,4 +1,4 @@
-import { loadInput } from './input.js';
+import { loadInput } from '../input.js';
 import { checkOutputs, outputName, readInput, summaryStream, writeOutput } from '../io.js';
 import { intOption, numberOption } from './options.js';
 import { formatMetrics, parseObjective } from '../schedule/metrics.js';

@@ -1,4 +1,4 @@
-import { loadInput } from './input.js';
+import { loadInput } from '../input.js';
 import { analyzeLoaded, formatAnalysis } from '../analysis/analyze.js';
 
 /** `conductor analyze FILE [--arch T] [--json]`. */

@@ -1,4 +1,5 @@
-import { loadInput } from './input.js';
+import { loadInput } from '../input.js';
+import { fixedOccupancies } from './occupancy.js';
 import { checkOutputs, outputName, readInput, summaryStream, writeOutput } from '../io.js';
 
 import { ConductorError } from '../errors.js';
@@ -38,14 +39,15 @@ export async function commandApply(file: string, opts: ApplyCliOptions): Promise
   const r = applyRounds(loaded, rounds, { kernel: opts.kernel, objective, exact: !opts.fast, disambiguate: opts.perLane ? 'per-lane' : true });
   const write = opts.output !== undefined && !r.failed;
   if (write) await writeOutput(opts.output!, r.text);
+  const occupancy = fixedOccupancies(loaded, r.kernel);
   if (opts.json) {
     process.stdout.write(JSON.stringify({
       file, kernel: r.kernel, arch: r.arch, applied: r.applied, failed: r.failed, warnings: r.warnings,
-      before: r.before, after: r.after, rounds: r.rounds, changedRegions: r.changedRegions, notes: r.notes,
+      before: r.before, after: r.after, occupancy: occupancy?.json, rounds: r.rounds, changedRegions: r.changedRegions, notes: r.notes,
       output: write ? opts.output : null,
     }, null, 2) + '\n');
   } else {
-    summaryStream([opts.output]).write(formatApply(file, r, opts.output) + '\n');
+    summaryStream([opts.output]).write(formatApply(file, r, opts.output, occupancy?.text) + '\n');
   }
   return r.failed ? 1 : 0;
 }
@@ -66,7 +68,7 @@ export function movesFileRounds(text: string, file: string): Command[][] {
   return round.length > 0 ? [round] : [];
 }
 
-export function formatApply(file: string, r: ApplyResult, output?: string): string {
+export function formatApply(file: string, r: ApplyResult, output?: string, occupancy?: string): string {
   const out: string[] = [`${file}: kernel ${r.kernel} (${r.arch})`];
   for (const rd of r.rounds) {
     const head = `round ${rd.round}: `;
@@ -83,6 +85,7 @@ export function formatApply(file: string, r: ApplyResult, output?: string): stri
   }
   out.push(`before: ${formatMetrics(r.before)}`);
   out.push(`after:  ${formatMetrics(r.after)}`);
+  if (occupancy) out.push(occupancy);
   for (const n of r.notes) out.push(`note: ${n}`);
   if (output && r.failed) out.push(`nothing written to ${outputName(output)}: round ${r.failed.round} failed (drop or fix its command to write the rest)`);
   else if (output) out.push(`wrote ${outputName(output)}`);

@@ -1,4 +1,4 @@
-import { loadInput } from './input.js';
+import { loadInput } from '../input.js';
 import { checkLoaded } from '../check/check.js';
 import { formatReportClang, formatReportJson, formatReportSarif, type OutputFormat } from '../check/format.js';
 import { fixLoaded } from '../check/fix.js';

@@ -1,4 +1,4 @@
-import { loadInput } from './input.js';
+import { loadInput } from '../input.js';
 import { ConductorError } from '../errors.js';
 import { intOption } from './options.js';
 import { prepareKernels } from '../schedule/kernel.js';

@@ -1,4 +1,4 @@
-import { loadInput } from './input.js';
+import { loadInput } from '../input.js';
 import { verifyLoaded, formatVerify } from '../verify/verify.js';
 
 export interface VerifyCliOptions {

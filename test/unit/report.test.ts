@@ -79,7 +79,7 @@ test('model of the example: every column row by row from simulate, liveness and 
   assert.ok(k.code.stall.some((s) => s > 0), 'the example stalls somewhere');
   assert.ok(k.code.latency.every((l) => l >= 0));
   assert.equal(k.resources.peak.vgpr.value, resources.peak.vgpr.value);
-  assert.equal(k.resources.occupancy.computed.wavesPerSimd, resources.occupancy.computed.wavesPerSimd);
+  assert.equal(k.resources.occupancy.registersUsed.wavesPerSimd, resources.occupancy.registersUsed.wavesPerSimd);
   assert.equal(k.resources.declared?.vgpr, resources.declared?.vgpr);
   assert.deepEqual(k.metrics, programMetrics(loaded, k.name));
   assert.equal(k.cycles.single, sim.single.cycles);

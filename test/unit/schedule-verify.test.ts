@@ -62,7 +62,8 @@ test('verify rejects: RAW, WAR and WAW broken, with the lines in both files', ()
   let r = verify(ORIGINAL, permute(ORIGINAL, [2, 3])); // v_add_u32 before v_mov_b32 v2
   assert.equal(r.equivalent, false);
   assert.equal(r.difference!.kind, 'reaching-definition');
-  assert.match(r.difference!.message, /v_add_u32 \(orig\.s:6\) reads v2 from the value from before the region in the original but from .* in the scheduled|v_add_u32 .* reads v2 from v_mov_b32/);
+  // in the source's terms: instructions as written, registers by name, never unit numbers
+  assert.match(r.difference!.message, /^'v_add_u32 v3, v1, v2' \(orig\.s:6\) reads v2 from 'v_mov_b32 v2, 2' \(orig\.s:5\) in the original but from the value from before the region in the scheduled file \(sched\.s:5\)$/);
   assert.ok(r.difference!.original && r.difference!.scheduled);
   r = verify(ORIGINAL, permute(ORIGINAL, [5, 6])); // v_mov_b32 v1, 7 before ds_write ... v1
   assert.equal(r.difference!.kind, 'reaching-definition');
@@ -99,7 +100,7 @@ test('verify rejects: memory order, pinned instruction moved, region contents, c
   const fence = ['k:', '  ds_write_b32 v0, v3', '  v_mov_b32 v9, 0', '  s_waitcnt lgkmcnt(0)', '  s_barrier', '  s_endpgm'];
   r = verify(fence, ['k:', '  v_mov_b32 v9, 0', '  s_waitcnt lgkmcnt(0)', '  ds_write_b32 v0, v3', '  s_barrier', '  s_endpgm']);
   assert.equal(r.difference!.kind, 'completion');
-  assert.match(r.difference!.message, /ds_write_b32 .* is complete before s_barrier/);
+  assert.match(r.difference!.message, /^'ds_write_b32 v0, v3' \(orig\.s:\d+\) is complete before 's_barrier' in the original but not in the scheduled file \(sched\.s:\d+\)$/);
 });
 
 test('verify rejects a scheduled file with a check error the original does not have', () => {

@@ -1,6 +1,6 @@
 /** Loading a command's input: the file must hold code to work on. */
-import { loadFile, type LoadOptions, type Loaded } from '../load.js';
-import { ConductorError } from '../errors.js';
+import { loadFile, type LoadOptions, type Loaded } from './load.js';
+import { ConductorError } from './errors.js';
 
 /**
  * A file with nothing to work on is bad input (exit 2) with the reason: no instructions at all, or
