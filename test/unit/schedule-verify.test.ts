@@ -155,6 +155,34 @@ test('emit: untouched lines byte-identical, moved lines keep their comments, wai
   assert.equal(v.equivalent, true, v.difference?.message);
 });
 
+test('emit: a comment heading a block (; %bb.N:) stays at the block start when its first instruction moves', () => {
+  const text = [
+    '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"',
+    '.text',
+    'k:',
+    '; %bb.0:',
+    '  s_load_dword s4, s[0:1], 0x0',
+    '  v_mov_b32 v1, 1',
+    '  ; about the add',
+    '  v_add_u32 v2, v0, v0',
+    '  s_cbranch_scc1 .LBB0_2',
+    '; %bb.1:                                ; %then',
+    '  v_mov_b32 v3, 3',
+    '  v_mov_b32 v4, 4',
+    '.LBB0_2:',
+    '  s_endpgm',
+    '',
+  ].join('\n');
+  const l = loadText(text, 'b.s');
+  const s = new ScheduleState(pickKernel(l));
+  for (const c of ['move v_mov_b32_0 before s_load_dword_0', 'move v_add_u32_0 before v_mov_b32_0', 'swap v_mov_b32_1 v_mov_b32_2']) {
+    assert.ok(!isFailure(applyCommand(s, cmd(c))), c);
+  }
+  const out = reorderedText(s);
+  assert.ok(out.includes('k:\n; %bb.0:\n  ; about the add\n  v_add_u32 v2, v0, v0\n  v_mov_b32 v1, 1\n  s_load_dword s4, s[0:1], 0x0\n'), out);
+  assert.ok(out.includes('  s_cbranch_scc1 .LBB0_2\n; %bb.1:                                ; %then\n  v_mov_b32 v4, 4\n  v_mov_b32 v3, 3\n'), out);
+});
+
 test('emit: a macro invocation whose expansion is reordered is written out expanded', () => {
   const text = HEAD + [
     '.macro PAIR a, b',
