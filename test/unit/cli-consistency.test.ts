@@ -6,24 +6,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { ReportModel } from '../../src/report/model.js';
-
-const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
-const bin = join(root, 'dist', 'src', 'cli', 'bin.js');
-const example = join(root, 'examples', 'mfma_lds_gemm.gfx942.s');
+import { example, run } from './cli-harness.js';
 const lines = readFileSync(example, 'utf8').split('\n');
 const dir = mkdtempSync(join(tmpdir(), 'conductor-consistency-'));
-
-function run(...args: string[]): { code: number; out: string; err: string } {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
-  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
-}
 
 function ok(...args: string[]): string {
   const r = run(...args);

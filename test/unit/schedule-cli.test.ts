@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SMALL_KERNEL } from './cli-harness.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
 const bin = join(root, 'dist', 'src', 'cli', 'bin.js');
@@ -25,20 +26,7 @@ function write(name: string, text: string): string {
   return p;
 }
 
-const SRC = [
-  '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"',
-  '.text',
-  'k:',
-  '  v_mov_b32 v1, 1',
-  '  v_mov_b32 v2, 2',
-  '  v_add_u32 v3, v1, v2',
-  '  ds_write_b32 v0, v3',
-  '  s_waitcnt lgkmcnt(0)',
-  '  s_barrier',
-  '  v_mov_b32 v4, 4',
-  '  s_endpgm',
-  '',
-].join('\n');
+const SRC = SMALL_KERNEL;
 
 test('tag: regions with tags, lines and metrics; JSON; bad region', () => {
   const f = write('t.s', SRC);
