@@ -1,30 +1,236 @@
-import { promises as fs } from 'node:fs';
+/**
+ * Reading inputs and writing outputs. Every command that writes a file goes through
+ * `writeOutputs`, which decides per output how it is written:
+ *
+ *  - `-`, or a path that is the standard output itself (`/dev/stdout`, `/proc/self/fd/1`, or the
+ *    file the standard output is redirected to): written to the standard output;
+ *  - a path that is not a regular file (a device, a FIFO, a socket, a terminal) or that leads to
+ *    one through a link the kernel makes (`/proc/<pid>/fd/N`): opened and written directly,
+ *    never replaced;
+ *  - a regular file, a symlink to one (written through: its final target is replaced, the link
+ *    stays) or a new file: written to a temporary file beside the target and renamed over it,
+ *    so a reader never sees half a file and a failure leaves the old file as it was; an existing
+ *    file keeps its permission bits (and, when run as root, its owner).
+ *
+ * Several outputs of one command are staged together (every temporary file written) before any
+ * is put in place, so a failure while writing leaves none of them behind.
+ */
+import { constants as fsc, fstatSync, promises as fs, statSync, type Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { ConductorError } from './errors.js';
 
-/** Read an input file; a missing or unreadable file is a ConductorError (exit code 2). */
+/** The output path that means the standard output. */
+export const STDOUT_PATH = '-';
+
+function reason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'ENOENT': return 'no such file or directory';
+    case 'EISDIR': return 'is a directory';
+    case 'EACCES': case 'EPERM': return 'permission denied';
+    case 'ENOTDIR': return 'a component of the path is not a directory';
+    case 'EROFS': return 'read-only file system';
+    case 'ENOSPC': return 'no space left on the device';
+    case 'ELOOP': return 'too many levels of symbolic links';
+    default: return e instanceof Error ? e.message : String(e);
+  }
+}
+
+/** Read a file as UTF-8 text; a missing or unreadable file is a ConductorError (exit code 2). */
 export async function readInput(file: string): Promise<string> {
   try {
     return await fs.readFile(file, 'utf8');
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : String(e);
-    throw new ConductorError(`cannot read '${file}': ${why}`);
+    throw new ConductorError(`cannot read '${file}': ${reason(e)}`);
   }
 }
 
 /**
- * Write a whole output file or nothing: the text goes to a temporary file beside the target,
- * which is then renamed over it, so a failure never leaves a partial file.
+ * Read an assembly source: as `readInput`, and the file must be text (no NUL byte, valid UTF-8)
+ * holding something besides blanks. An empty or binary file is a ConductorError (exit code 2).
  */
-export async function writeOutputAtomic(file: string, text: string): Promise<void> {
-  const dir = path.dirname(path.resolve(file));
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
+export async function readSource(file: string): Promise<string> {
+  let bytes: Buffer;
   try {
-    await fs.writeFile(tmp, text, 'utf8');
-    await fs.rename(tmp, file);
+    bytes = await fs.readFile(file);
   } catch (e) {
-    await fs.rm(tmp, { force: true });
-    throw new ConductorError(`cannot write '${file}': ${(e as Error).message}`);
+    throw new ConductorError(`cannot read '${file}': ${reason(e)}`);
   }
+  return sourceText(bytes, file);
+}
+
+/** The text of a source file's bytes, or the reason it is not an assembly source. */
+export function sourceText(bytes: Uint8Array, file: string): string {
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) throw new ConductorError(`${file}: not a text file (a NUL byte at offset ${nul}); expected assembly source (.s)`);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ConductorError(`${file}: not a text file (not valid UTF-8); expected assembly source (.s)`);
+  }
+  if (text.trim() === '') throw new ConductorError(`${file}: the file is empty${text.length > 0 ? ' (only blanks)' : ''}: nothing to read`);
+  return text;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Writing                                                                                         */
+/* ---------------------------------------------------------------------------------------------- */
+
+export interface Output {
+  /** Where: a path, or `-` for the standard output. */
+  path: string;
+  text: string;
+}
+
+/** How an output is written. */
+export type WriteMode =
+  | { kind: 'stdout' }
+  | { kind: 'direct'; path: string }
+  | { kind: 'replace'; path: string; existing?: { mode: number; uid: number; gid: number } };
+
+function sameFile(a: Stats, b: Stats): boolean {
+  return a.dev === b.dev && a.ino === b.ino;
+}
+
+/** True when `file` is `-` or names the file the standard output writes to. */
+export function isStandardOutput(file: string): boolean {
+  if (file === STDOUT_PATH) return true;
+  try {
+    return sameFile(statSync(file), fstatSync(1));
+  } catch {
+    return false;
+  }
+}
+
+/** How the text of an output will be written (see the file comment). */
+export async function writeMode(file: string): Promise<WriteMode> {
+  if (file === '') throw new ConductorError('empty output path');
+  if (isStandardOutput(file)) return { kind: 'stdout' };
+  let st: Stats | undefined;
+  try {
+    st = await fs.stat(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') throw new ConductorError(`cannot write '${file}': ${reason(e)}`);
+  }
+  if (st?.isDirectory()) throw new ConductorError(`cannot write '${file}': is a directory`);
+  if (st && !st.isFile()) return { kind: 'direct', path: file };
+  // A regular file or a new one: follow the symlinks to the file that gets replaced.
+  let p = path.resolve(file);
+  for (let hops = 0; ; hops++) {
+    let l: Stats;
+    try {
+      l = await fs.lstat(p);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') break; // a new file (or a dangling link's target)
+      throw new ConductorError(`cannot write '${file}': ${reason(e)}`);
+    }
+    if (!l.isSymbolicLink()) break;
+    if (hops >= 40) throw new ConductorError(`cannot write '${file}': too many levels of symbolic links`);
+    // The kernel's links to open files (/proc/<pid>/fd/N) are written through, never replaced.
+    if (p.startsWith('/proc/')) return { kind: 'direct', path: file };
+    p = path.resolve(path.dirname(p), await fs.readlink(p));
+  }
+  return { kind: 'replace', path: p, existing: st ? { mode: st.mode & 0o7777, uid: st.uid, gid: st.gid } : undefined };
+}
+
+interface Staged { out: Output; mode: WriteMode; tmp?: string }
+
+let tmpCounter = 0;
+
+async function stage(out: Output, mode: WriteMode): Promise<Staged> {
+  if (mode.kind !== 'replace') return { out, mode };
+  const dir = path.dirname(mode.path);
+  const tmp = path.join(dir, `.${path.basename(mode.path)}.${process.pid}.${Date.now()}.${tmpCounter++}.tmp`);
+  let h: FileHandle | undefined;
+  try {
+    h = await fs.open(tmp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL, mode.existing ? 0o600 : 0o666);
+    await h.writeFile(out.text, 'utf8');
+    if (mode.existing) {
+      const { mode: bits, uid, gid } = mode.existing;
+      if (process.getuid?.() === 0) await h.chown(uid, gid).catch(() => undefined);
+      await h.chmod(bits);
+    }
+    await h.sync();
+    await h.close();
+    h = undefined;
+    return { out, mode, tmp };
+  } catch (e) {
+    await h?.close().catch(() => undefined);
+    await fs.rm(tmp, { force: true });
+    throw new ConductorError(`cannot write '${out.path}': ${reason(e)}`);
+  }
+}
+
+/**
+ * Write every output, or none when one cannot be written: the regular files are staged first,
+ * then put in place; the standard output and direct writes (devices, FIFOs) come last.
+ */
+export async function writeOutputs(outputs: readonly Output[]): Promise<void> {
+  checkOutputs(false, outputs.map((o) => o.path));
+  const modes = [];
+  for (const o of outputs) modes.push(await writeMode(o.path));
+  const staged: Staged[] = [];
+  try {
+    for (let x = 0; x < outputs.length; x++) staged.push(await stage(outputs[x]!, modes[x]!));
+  } catch (e) {
+    for (const s of staged) if (s.tmp) await fs.rm(s.tmp, { force: true });
+    throw e;
+  }
+  for (const s of staged) {
+    if (!s.tmp || s.mode.kind !== 'replace') continue;
+    try {
+      await fs.rename(s.tmp, s.mode.path);
+    } catch (e) {
+      await fs.rm(s.tmp, { force: true });
+      throw new ConductorError(`cannot write '${s.out.path}': ${reason(e)}`);
+    }
+  }
+  for (const s of staged) {
+    if (s.mode.kind === 'direct') {
+      try {
+        await fs.writeFile(s.mode.path, s.out.text, 'utf8');
+      } catch (e) {
+        throw new ConductorError(`cannot write '${s.out.path}': ${reason(e)}`);
+      }
+    } else if (s.mode.kind === 'stdout') {
+      await writeStdout(s.out.text);
+    }
+  }
+}
+
+/** Write one output (see writeOutputs). */
+export async function writeOutput(file: string, text: string): Promise<void> {
+  await writeOutputs([{ path: file, text }]);
+}
+
+function writeStdout(text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    process.stdout.write(text, (e) => (e ? reject(new ConductorError(`cannot write to the standard output: ${e.message}`)) : resolve()));
+  });
+}
+
+/** How an output path is named in messages. */
+export function outputName(file: string): string {
+  return file === STDOUT_PATH ? 'the standard output' : file;
+}
+
+/**
+ * Where a command prints its summary: the standard error when one of its outputs goes to the
+ * standard output (so the two never mix), else the standard output.
+ */
+export function summaryStream(outputs: readonly (string | undefined)[]): NodeJS.WriteStream {
+  return outputs.some((o) => o !== undefined && isStandardOutput(o)) ? process.stderr : process.stdout;
+}
+
+/**
+ * Usage errors found before any work: two outputs to the standard output, or one there beside a
+ * JSON report (which is printed there too).
+ */
+export function checkOutputs(json: boolean | undefined, outputs: readonly (string | undefined)[]): void {
+  const toStdout = outputs.filter((x): x is string => x !== undefined && isStandardOutput(x));
+  if (toStdout.length > 1) throw new ConductorError(`only one output can go to the standard output (${toStdout.join(', ')})`);
+  if (json && toStdout.length > 0) throw new ConductorError(`--json and -o ${toStdout[0]} both print to the standard output; write the output to a file`);
 }

@@ -5,7 +5,7 @@
  */
 import type { Diagnostic, Program } from './asm/ast.js';
 import { parseProgram } from './asm/parser.js';
-import { readInput } from './io.js';
+import { readSource } from './io.js';
 import { ConductorError, InputErrors } from './errors.js';
 import { resolveTarget, TARGET_NAMES, type Target } from './targets/index.js';
 import { resolveProgram } from './isa/resolve.js';
@@ -31,7 +31,7 @@ export interface LoadOptions {
 }
 
 export async function loadFile(file: string, opts: LoadOptions = {}): Promise<Loaded> {
-  const text = await readInput(file);
+  const text = await readSource(file);
   return loadText(text, opts.displayName ?? file, opts);
 }
 
@@ -67,7 +67,7 @@ export function loadText(text: string, file: string, opts: LoadOptions = {}): Lo
 
 /** Parse only (emit): syntax errors are fatal, the target is not needed. */
 export async function loadSyntax(file: string): Promise<Program> {
-  const text = await readInput(file);
+  const text = await readSource(file);
   const program = parseProgram(text, file);
   const errors = program.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) throw new InputErrors(errors.map((e) => ({ message: e.message, loc: e.loc })));

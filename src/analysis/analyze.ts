@@ -6,6 +6,8 @@ import type { Loaded } from '../load.js';
 import { kernelContexts } from '../check/context.js';
 import { checkContexts, type KernelCheck } from '../check/check.js';
 import type { KernelContext } from '../check/types.js';
+import { occupancyJson } from '../check/format.js';
+import { formatOccupancies, type OccupancyKind } from './occupancy.js';
 
 export interface KernelAnalysis {
   name: string;
@@ -24,8 +26,11 @@ export interface KernelAnalysis {
   pressure: { vgpr: number; agpr: number; sgpr: number; lines: { vgpr?: number; agpr?: number; sgpr?: number } };
   /** Highest register index used + 1 per file (what the hardware must allocate). */
   used: { vgpr: number; agpr: number; sgpr: number };
-  /** Waves per SIMD from the registers used (and the declared LDS), and from the descriptor. */
-  occupancy: { wavesPerSimd: number; limiter: string; declared?: { wavesPerSimd: number; limiter: string } };
+  /**
+   * Waves per SIMD from the descriptor (what the hardware runs; absent without one), from the
+   * registers used and from the peak live registers (each with the declared LDS).
+   */
+  occupancy: Partial<Record<OccupancyKind, { wavesPerSimd: number; limiter: string }>>;
   /** Findings of check. */
   diagnostics: { errors: number; warnings: number };
 }
@@ -69,7 +74,6 @@ function analyzeKernel(ctx: KernelContext, check: KernelCheck): KernelAnalysis {
   counts.s_waitcnt = waits;
   counts.s_nop = nops;
   const res = check.resources;
-  const occ = res.occupancy;
   return {
     name: k.name, kind: k.kind, arch: ctx.target.name, line: k.loc.line, instructions: cfg.insns.length,
     blocks: cfg.blocks.length, counts, mfma, declared: res.declared,
@@ -78,10 +82,7 @@ function analyzeKernel(ctx: KernelContext, check: KernelCheck): KernelAnalysis {
       lines: { vgpr: res.peak.vgpr.line, agpr: res.peak.agpr.line, sgpr: res.peak.sgpr.line },
     },
     used: res.used,
-    occupancy: {
-      wavesPerSimd: occ.computed.wavesPerSimd, limiter: occ.computed.limiter,
-      declared: occ.declared ? { wavesPerSimd: occ.declared.wavesPerSimd, limiter: occ.declared.limiter } : undefined,
-    },
+    occupancy: occupancyJson(res.occupancy),
     diagnostics: {
       errors: check.findings.filter((f) => f.severity === 'error').length,
       warnings: check.findings.filter((f) => f.severity === 'warning').length,
@@ -109,8 +110,7 @@ export function formatAnalysis(a: FileAnalysis): string {
     const ln = (x?: number) => (x === undefined ? '' : ` (line ${x})`);
     out.push(`  peak live: ${p.vgpr} VGPRs${ln(p.lines.vgpr)}, ${p.agpr} AGPRs${ln(p.lines.agpr)}, ${p.sgpr} SGPRs${ln(p.lines.sgpr)}; ` +
       `used: ${k.used.vgpr} VGPRs, ${k.used.agpr} AGPRs, ${k.used.sgpr} SGPRs`);
-    out.push(`  occupancy: ${k.occupancy.wavesPerSimd} waves/SIMD (limited by ${k.occupancy.limiter})` +
-      (k.occupancy.declared ? `; declared resources: ${k.occupancy.declared.wavesPerSimd} (limited by ${k.occupancy.declared.limiter})` : ''));
+    out.push(`  ${formatOccupancies(k.occupancy)}`);
     out.push(`  check: ${k.diagnostics.errors} errors, ${k.diagnostics.warnings} warnings`);
   }
   return out.join('\n');

@@ -284,3 +284,38 @@ export function declaredResources(values: Record<string, number>, target: Target
 
   return { vgprs, agprs, sgprs: nextFreeSgpr, extraSgprs, ldsBytes: lds, notes };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The three occupancies of a kernel, named the same way by every command
+// ---------------------------------------------------------------------------------------------
+
+export type OccupancyKind = 'descriptor' | 'registersUsed' | 'peakLive';
+
+/**
+ * Labels, printed as `occupancy (<label>)`:
+ *  - descriptor: from .amdhsa_next_free_vgpr / _sgpr, .amdhsa_accum_offset and the LDS size:
+ *    what the hardware will run;
+ *  - registers used: from the highest register of each file the code names (what a descriptor
+ *    sized to the code would give);
+ *  - peak live: from the most registers live at once (what a register allocation of this code
+ *    could reach; the scheduler's `occupancy` metric).
+ */
+export const OCCUPANCY_LABELS: Record<OccupancyKind, string> = {
+  descriptor: 'descriptor',
+  registersUsed: 'registers used',
+  peakLive: 'peak live',
+};
+
+export const OCCUPANCY_KINDS: readonly OccupancyKind[] = ['descriptor', 'registersUsed', 'peakLive'];
+
+/** `occupancy (descriptor) 4 waves/SIMD, limited by vgpr; occupancy (registers used) 7, limited by vgpr; ...` */
+export function formatOccupancies(o: Partial<Record<OccupancyKind, { wavesPerSimd: number; limiter: string }>>): string {
+  const parts: string[] = [];
+  for (const kind of OCCUPANCY_KINDS) {
+    const x = o[kind];
+    if (x === undefined) continue;
+    parts.push(`occupancy (${OCCUPANCY_LABELS[kind]}) ${x.wavesPerSimd}${parts.length === 0 ? ' waves/SIMD' : ''}, limited by ${x.limiter}`);
+  }
+  if (o.descriptor === undefined) parts.push('no descriptor');
+  return parts.join('; ');
+}

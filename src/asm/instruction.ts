@@ -452,7 +452,7 @@ function readModifierValue(cur: Cursor): string {
 /**
  * s_waitcnt operands: `0`, an expression, or `vmcnt(N) expcnt(N) lgkmcnt(N)` joined by blanks,
  * `&` or `,`. A raw immediate is decoded with the GFX9 layout (vmcnt bits 3:0 and 15:14,
- * expcnt 6:4, lgkmcnt 11:8; ../shared/reference/hazards-and-waitcnt-facts.md §4.1).
+ * expcnt 6:4, lgkmcnt 11:8; LLVM AMDGPUBaseInfo.cpp (waitcnt bit widths) and llvm/docs/AMDGPU/gfx9_waitcnt.rst).
  */
 function parseWaitcnt(cur: Cursor, lookup: SymbolLookup): WaitcntOperand {
   const t = cur.text;

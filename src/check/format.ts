@@ -4,6 +4,7 @@
 import type { CheckReport } from './check.js';
 import type { Finding } from './types.js';
 import { formatLoc } from '../errors.js';
+import { formatOccupancies, OCCUPANCY_KINDS, type OccupancyKind } from '../analysis/occupancy.js';
 
 export type OutputFormat = 'clang' | 'json' | 'sarif';
 
@@ -20,14 +21,11 @@ export function formatReportClang(r: CheckReport, opts: { summary?: boolean } = 
   if (opts.summary !== false) {
     for (const k of r.kernels) {
       const res = k.resources;
-      const occ = res.occupancy.computed;
-      const dOcc = res.occupancy.declared;
       const peak = `peak live VGPR ${res.peak.vgpr.value}${at(res.peak.vgpr.line)}, AGPR ${res.peak.agpr.value}${at(res.peak.agpr.line)}, SGPR ${res.peak.sgpr.value}${at(res.peak.sgpr.line)}`;
-      const used = `used v0..v${res.used.vgpr - 1}${res.used.agpr ? `, a0..a${res.used.agpr - 1}` : ''}, s0..s${res.used.sgpr - 1}`;
+      const used = usedText(res.used);
       const decl = res.declared ? `declared ${res.declared.vgpr} VGPR, ${res.declared.agpr} AGPR, ${res.declared.sgpr} SGPR, ${res.declared.lds} B LDS` : 'no descriptor';
       out.push(`${r.file}:${k.line}: ${k.kind} ${k.name}: ${k.instructions} instructions; ${peak}; ${used}; ${decl}`);
-      out.push(`  occupancy: ${occ.wavesPerSimd} waves/SIMD from the registers used (limited by ${occ.limiter})` +
-        (dOcc ? `, ${dOcc.wavesPerSimd} from the descriptor (limited by ${dOcc.limiter})` : ''));
+      out.push(`  ${formatOccupancies(res.occupancy)}`);
     }
     out.push(`${r.errors} error${r.errors === 1 ? '' : 's'}, ${r.warnings} warning${r.warnings === 1 ? '' : 's'}`);
   }
@@ -36,6 +34,25 @@ export function formatReportClang(r: CheckReport, opts: { summary?: boolean } = 
 
 function at(line: number | undefined): string {
   return line === undefined ? '' : ` (line ${line})`;
+}
+
+/** `used v0..v65, s0..s9` (a file with no register used is left out; `none` when nothing is). */
+export function usedText(u: { vgpr: number; agpr: number; sgpr: number }): string {
+  const parts: string[] = [];
+  if (u.vgpr > 0) parts.push(`v0..v${u.vgpr - 1}`);
+  if (u.agpr > 0) parts.push(`a0..a${u.agpr - 1}`);
+  if (u.sgpr > 0) parts.push(`s0..s${u.sgpr - 1}`);
+  return `used ${parts.length ? parts.join(', ') : 'no register'}`;
+}
+
+/** The occupancies as JSON: `{descriptor?, registersUsed?, peakLive?}`, each `{wavesPerSimd, limiter}`. */
+export function occupancyJson(o: Partial<Record<OccupancyKind, { wavesPerSimd: number; limiter: string }>>): Partial<Record<OccupancyKind, { wavesPerSimd: number; limiter: string }>> {
+  const out: Partial<Record<OccupancyKind, { wavesPerSimd: number; limiter: string }>> = {};
+  for (const kind of OCCUPANCY_KINDS) {
+    const x = o[kind];
+    if (x) out[kind] = { wavesPerSimd: x.wavesPerSimd, limiter: x.limiter };
+  }
+  return out;
 }
 
 export interface JsonDiagnostic {
@@ -69,11 +86,7 @@ export function formatReportJson(r: CheckReport): string {
       pressure: { vgpr: k.resources.peak.vgpr, agpr: k.resources.peak.agpr, sgpr: k.resources.peak.sgpr },
       used: k.resources.used,
       declared: k.resources.declared,
-      occupancy: {
-        wavesPerSimd: k.resources.occupancy.computed.wavesPerSimd, limiter: k.resources.occupancy.computed.limiter,
-        declared: k.resources.occupancy.declared
-          ? { wavesPerSimd: k.resources.occupancy.declared.wavesPerSimd, limiter: k.resources.occupancy.declared.limiter } : undefined,
-      },
+      occupancy: occupancyJson(k.resources.occupancy),
     })),
     errors: r.errors, warnings: r.warnings,
   }, null, 2);

@@ -1,9 +1,9 @@
 /**
  * Register pressure and occupancy of one kernel: peak live VGPR / AGPR / SGPR (where it is
  * reached), the highest registers used, what the descriptor declares, and waves per SIMD for
- * both with the limiting resource. A descriptor that does not cover the registers the code
- * uses is an error (the hardware would allocate too few), naming the first instruction that
- * uses a register beyond it.
+ * each of the three with the limiting resource (OCCUPANCY_LABELS names them). A descriptor that
+ * does not cover the registers the code uses is an error (the hardware would allocate too few),
+ * naming the first instruction that uses a register beyond it.
  *
  * On a unified VGPR/AGPR file (gfx90a+) the allocation is .amdhsa_next_free_vgpr, counting
  * both parts: a_k sits at v(accum_offset+k), and VGPRs at or above accum_offset are AGPR space
@@ -30,10 +30,12 @@ export interface KernelResources {
   perBlock: { block: number; line: number; vgpr: PeakInfo; agpr: PeakInfo; sgpr: PeakInfo }[];
   declared?: { vgpr: number; agpr: number; sgpr: number; lds: number };
   occupancy: {
-    /** From the registers the code uses and the declared LDS. */
-    computed: OccupancyResult;
-    /** From the descriptor. */
-    declared?: OccupancyResult;
+    /** From the descriptor: what the hardware runs (absent without an .amdhsa_kernel descriptor). */
+    descriptor?: OccupancyResult;
+    /** From the registers the code uses (highest index + 1 per file) and the declared LDS. */
+    registersUsed: OccupancyResult;
+    /** From the peak live registers and the declared LDS: what a register allocation could reach. */
+    peakLive: OccupancyResult;
   };
   pressure: Pressure;
   /** Where the kernel's AGPRs sit (accum_offset, declared or assumed). */
@@ -84,12 +86,17 @@ export function kernelResources(ctx: KernelContext): { resources: KernelResource
   }
   // Code that names VGPRs at or above accum_offset pins the AGPRs there: the allocation starts at it.
   const vgprs = layout.reusesAgprs ? Math.max(pressure.used.vgpr, layout.accumOffset!) : pressure.used.vgpr;
-  const computed = computeOccupancy(target, {
+  const registersUsed = computeOccupancy(target, {
     vgprs, agprs: pressure.used.agpr, sgprs: pressure.used.sgpr, ldsBytes,
+  });
+  const peakLive = computeOccupancy(target, {
+    vgprs: peak.vgpr.value, agprs: target.registers.maxAgprs.value === 0 ? 0 : peak.agpr.value, sgprs: peak.sgpr.value, ldsBytes,
   });
   const notes = layout.note ? [layout.note] : [];
   return {
-    resources: { peak, used: pressure.used, perBlock, declared, occupancy: { computed, declared: declaredOcc }, pressure, layout, notes },
+    resources: {
+      peak, used: pressure.used, perBlock, declared, occupancy: { descriptor: declaredOcc, registersUsed, peakLive }, pressure, layout, notes,
+    },
     findings,
   };
 }

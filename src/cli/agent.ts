@@ -1,5 +1,5 @@
-import { loadFile } from '../load.js';
-import { readInput, writeOutputAtomic } from '../io.js';
+import { loadInput } from '../input.js';
+import { checkOutputs, outputName, readInput, summaryStream, writeOutput } from '../io.js';
 import { intOption, numberOption } from './options.js';
 import { formatMetrics, parseObjective } from '../schedule/metrics.js';
 import { runAgentSchedule, usageLine, type AgentRunResult } from '../agent/run.js';
@@ -37,10 +37,11 @@ export interface AgentCliOptions {
  * reached (nothing written then). Progress goes to stderr, the report to stdout.
  */
 export async function commandAgent(file: string, opts: AgentCliOptions): Promise<number> {
+  checkOutputs(opts.json, [opts.output]);
   const objective = opts.objective !== undefined ? parseObjective(opts.objective) : undefined;
   const timeout = numberOption('--timeout', opts.timeout, 0.001, 86_400);
   const template = opts.promptFile !== undefined ? await readInput(opts.promptFile) : undefined;
-  const loaded = await loadFile(file, { arch: opts.arch });
+  const loaded = await loadInput(file, { arch: opts.arch });
   const r = await runAgentSchedule(loaded, {
     model: opts.model,
     kernel: opts.kernel,
@@ -64,12 +65,12 @@ export async function commandAgent(file: string, opts: AgentCliOptions): Promise
     cache: opts.cache,
     log: opts.quiet ? undefined : (line) => process.stderr.write(`conductor agent: ${line}\n`),
   });
-  if (opts.output) await writeOutputAtomic(opts.output, r.text);
+  if (opts.output) await writeOutput(opts.output, r.text);
   if (opts.json) {
     const { text: _text, ...rest } = r;
     process.stdout.write(JSON.stringify({ file, ...rest, output: opts.output ?? null, transcript: opts.transcript ?? null }, null, 2) + '\n');
   } else {
-    process.stdout.write(formatAgent(file, r, opts.output, opts.transcript) + '\n');
+    summaryStream([opts.output]).write(formatAgent(file, r, opts.output, opts.transcript) + '\n');
   }
   return 0;
 }
@@ -84,6 +85,6 @@ export function formatAgent(file: string, r: AgentRunResult, output?: string, tr
   for (const n of r.notes) out.push(`note: ${n}`);
   out.push(`summary: ${usageLine(r)}`);
   if (transcript) out.push(`transcript ${transcript}`);
-  if (output) out.push(`wrote ${output}`);
+  if (output) out.push(`wrote ${outputName(output)}`);
   return out.join('\n');
 }

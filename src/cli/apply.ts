@@ -1,5 +1,6 @@
-import { loadFile } from '../load.js';
-import { readInput, writeOutputAtomic } from '../io.js';
+import { loadInput } from '../input.js';
+import { fixedOccupancies } from './occupancy.js';
+import { checkOutputs, outputName, readInput, summaryStream, writeOutput } from '../io.js';
 
 import { ConductorError } from '../errors.js';
 import { parseCommandArgs, parseRoundsOrThrow } from '../schedule/commands.js';
@@ -23,25 +24,30 @@ export interface ApplyCliOptions {
 /**
  * `conductor apply FILE (--moves "CMD" ... | --moves-file F) [--kernel K] [-o OUT] [--json]`.
  * Exit 0 when every round applied, 1 when a round failed (it was undone), 2 for bad input.
- * With -o the best schedule reached is written (re-derived and checked clean), never a partial one.
+ * With -o the best schedule reached is written (re-derived and checked clean) when every round
+ * applied; when a round failed nothing is written (the result would lack commands the user asked
+ * for): the report says which command failed and why.
  */
 export async function commandApply(file: string, opts: ApplyCliOptions): Promise<number> {
   if ((opts.moves === undefined) === (opts.movesFile === undefined)) {
     throw new ConductorError('give the commands with --moves "CMD" ... or --moves-file F (one of them)');
   }
+  checkOutputs(opts.json, [opts.output]);
   const objective = opts.objective !== undefined ? parseObjective(opts.objective) : undefined;
   const rounds = opts.moves !== undefined ? parseCommandArgs(opts.moves) : movesFileRounds(await readInput(opts.movesFile!), opts.movesFile!);
-  const loaded = await loadFile(file, { arch: opts.arch });
+  const loaded = await loadInput(file, { arch: opts.arch });
   const r = applyRounds(loaded, rounds, { kernel: opts.kernel, objective, exact: !opts.fast, disambiguate: opts.perLane ? 'per-lane' : true });
-  if (opts.output) await writeOutputAtomic(opts.output, r.text);
+  const write = opts.output !== undefined && !r.failed;
+  if (write) await writeOutput(opts.output!, r.text);
+  const occupancy = fixedOccupancies(loaded, r.kernel);
   if (opts.json) {
     process.stdout.write(JSON.stringify({
       file, kernel: r.kernel, arch: r.arch, applied: r.applied, failed: r.failed, warnings: r.warnings,
-      before: r.before, after: r.after, rounds: r.rounds, changedRegions: r.changedRegions, notes: r.notes,
-      output: opts.output ?? null,
+      before: r.before, after: r.after, occupancy: occupancy?.json, rounds: r.rounds, changedRegions: r.changedRegions, notes: r.notes,
+      output: write ? opts.output : null,
     }, null, 2) + '\n');
   } else {
-    process.stdout.write(formatApply(file, r, opts.output) + '\n');
+    summaryStream([opts.output]).write(formatApply(file, r, opts.output, occupancy?.text) + '\n');
   }
   return r.failed ? 1 : 0;
 }
@@ -62,7 +68,7 @@ export function movesFileRounds(text: string, file: string): Command[][] {
   return round.length > 0 ? [round] : [];
 }
 
-export function formatApply(file: string, r: ApplyResult, output?: string): string {
+export function formatApply(file: string, r: ApplyResult, output?: string, occupancy?: string): string {
   const out: string[] = [`${file}: kernel ${r.kernel} (${r.arch})`];
   for (const rd of r.rounds) {
     const head = `round ${rd.round}: `;
@@ -79,7 +85,9 @@ export function formatApply(file: string, r: ApplyResult, output?: string): stri
   }
   out.push(`before: ${formatMetrics(r.before)}`);
   out.push(`after:  ${formatMetrics(r.after)}`);
+  if (occupancy) out.push(occupancy);
   for (const n of r.notes) out.push(`note: ${n}`);
-  if (output) out.push(`wrote ${output}`);
+  if (output && r.failed) out.push(`nothing written to ${outputName(output)}: round ${r.failed.round} failed (drop or fix its command to write the rest)`);
+  else if (output) out.push(`wrote ${outputName(output)}`);
   return out.join('\n');
 }

@@ -1,8 +1,8 @@
-import { loadFile } from '../load.js';
+import { loadInput } from '../input.js';
 import { checkLoaded } from '../check/check.js';
 import { formatReportClang, formatReportJson, formatReportSarif, type OutputFormat } from '../check/format.js';
 import { fixLoaded } from '../check/fix.js';
-import { writeOutputAtomic } from '../io.js';
+import { outputName, summaryStream, writeOutput } from '../io.js';
 import { ConductorError } from '../errors.js';
 import { VERSION } from '../version.js';
 
@@ -18,13 +18,13 @@ export interface CheckCliOptions {
 export async function commandCheck(file: string, opts: CheckCliOptions): Promise<number> {
   const format = (opts.json ? 'json' : opts.format ?? 'clang') as OutputFormat;
   if (!['clang', 'json', 'sarif'].includes(format)) throw new ConductorError(`unknown --format '${opts.format}' (clang, json or sarif)`);
-  if (opts.fix && !opts.output) throw new ConductorError('--fix needs -o OUT (the input is never overwritten in place)');
+  if (opts.fix && !opts.output) throw new ConductorError('--fix needs -o OUT (or -o - for the standard output; the input is never overwritten in place)');
   if (!opts.fix && opts.output) throw new ConductorError('-o is only used with --fix');
-  const loaded = await loadFile(file, { arch: opts.arch });
+  const loaded = await loadInput(file, { arch: opts.arch });
   if (opts.fix) {
     const r = fixLoaded(loaded, { arch: opts.arch });
-    await writeOutputAtomic(opts.output!, r.text);
-    process.stdout.write(`${file}: fixed: inserted ${r.insertedNops} s_nop (${r.insertedWaitStates} wait states) and ${r.insertedWaits} s_waitcnt in ${r.rounds} round${r.rounds === 1 ? '' : 's'}; wrote ${opts.output}\n`);
+    await writeOutput(opts.output!, r.text);
+    summaryStream([opts.output]).write(`${file}: fixed: inserted ${r.insertedNops} s_nop (${r.insertedWaitStates} wait states) and ${r.insertedWaits} s_waitcnt in ${r.rounds} round${r.rounds === 1 ? '' : 's'}; wrote ${outputName(opts.output!)}\n`);
     return 0;
   }
   const report = checkLoaded(loaded);

@@ -32,7 +32,7 @@ function program(): Command {
   cmd.command('emit')
     .description('parse FILE and print it again (byte-identical when nothing changes)')
     .argument('<file>', 'assembly file (.s)')
-    .requiredOption('-o, --output <out>', 'output file')
+    .requiredOption('-o, --output <out>', 'output file (- for the standard output)')
     .action(async (file: string, opts: { output: string }) => {
       process.exitCode = await commandEmit(file, opts);
     });
@@ -52,7 +52,7 @@ function program(): Command {
     .option('--json', 'same as --format json')
     .option('--format <fmt>', 'clang (default), json or sarif')
     .option('--fix', 'insert the minimal s_nop and s_waitcnt; needs -o')
-    .option('-o, --output <out>', 'output file for --fix')
+    .option('-o, --output <out>', 'output file for --fix (- for the standard output)')
     .action(async (file: string, opts: { arch?: string; json?: boolean; format?: string; fix?: boolean; output?: string }) => {
       process.exitCode = await commandCheck(file, opts);
     });
@@ -90,7 +90,7 @@ function program(): Command {
     .option('--objective <list>', 'metrics compared in order (default peak_vgpr,s_waitcnt,s_nop,total_instructions)')
     .option('--fast', 'measure rounds with the fast estimate instead of the re-derived program')
     .option('--per-lane', 'also tell apart memory accesses through the same VGPR base (assumes no cross-lane memory exchange without a barrier)')
-    .option('-o, --output <out>', 'write the best schedule reached')
+    .option('-o, --output <out>', 'write the best schedule reached, when every round applied (- for the standard output)')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { moves?: string[]; movesFile?: string; kernel?: string; arch?: string; objective?: string; fast?: boolean; perLane?: boolean; output?: string; json?: boolean }) => {
       process.exitCode = await commandApply(file, opts);
@@ -108,7 +108,7 @@ function program(): Command {
     .option('--arch <target>', 'target; default: the file\'s .amdgcn_target')
     .option('--per-lane', 'also tell apart memory accesses through the same VGPR base (assumes no cross-lane memory exchange without a barrier)')
     .option('--no-cache', 'do not read or write the result cache')
-    .option('-o, --output <out>', 'write the scheduled kernel')
+    .option('-o, --output <out>', 'write the scheduled kernel (- for the standard output)')
     .option('--save-moves <file>', 'write the moves from the input to the result (replay with apply --moves-file)')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: Record<string, string | boolean | undefined>) => {
@@ -149,7 +149,7 @@ function program(): Command {
     .option('--max-retries <n>', 'retries on 429, 5xx, timeouts and connection errors (default 4)')
     .option('--no-cache', 'neither read nor write the move-list cache')
     .option('-q, --quiet', 'no progress lines on stderr')
-    .option('-o, --output <out>', 'write the best schedule')
+    .option('-o, --output <out>', 'write the best schedule (- for the standard output)')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: AgentCliOptions) => {
       process.exitCode = await commandAgent(file, opts);
@@ -160,7 +160,7 @@ function program(): Command {
     .option('--after <scheduled>', 'the scheduled version of FILE: both side by side, the moves between them, metric deltas')
     .option('--arch <target>', 'target; default: the file\'s .amdgcn_target')
     .option('--kernel <name>', 'only this kernel')
-    .requiredOption('-o, --output <out>', 'output HTML file')
+    .requiredOption('-o, --output <out>', 'output HTML file (- for the standard output)')
     .action(async (file: string, opts: { after?: string; arch?: string; kernel?: string; output: string }) => {
       process.exitCode = await commandReport(file, opts);
     });

@@ -1,5 +1,5 @@
 import { reportFile } from '../report/index.js';
-import { writeOutputAtomic } from '../io.js';
+import { outputName, writeOutput } from '../io.js';
 
 export interface ReportCliOptions {
   arch?: string;
@@ -11,8 +11,8 @@ export interface ReportCliOptions {
 /** `conductor report FILE [--after SCHEDULED] [--arch T] [--kernel K] -o OUT`: 0 written, 2 bad input (nothing written). */
 export async function commandReport(file: string, opts: ReportCliOptions): Promise<number> {
   const { model, html } = await reportFile(file, { arch: opts.arch, kernel: opts.kernel, after: opts.after });
-  await writeOutputAtomic(opts.output, html);
+  await writeOutput(opts.output, html);
   const kernels = model.after ? `${model.comparison!.kernel}, ${model.comparison!.moves.length} moves` : model.kernels.map((k) => k.name).join(', ');
-  process.stderr.write(`${opts.output}: ${html.length} bytes (${kernels})\n`);
+  process.stderr.write(`${outputName(opts.output)}: ${html.length} bytes (${kernels})\n`);
   return 0;
 }

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { loadFile } from '../load.js';
+import { loadInput } from '../input.js';
 import { kernelContexts } from '../check/context.js';
 import { ConductorError } from '../errors.js';
 import { intOption } from './options.js';
 import { resolveTarget } from '../targets/index.js';
 import { applyLatencyFile, defaultCycleParams, type CycleParams } from '../targets/latency.js';
 import { knownMnemonic } from '../cycles/model.js';
-import { formatKernelReport, formatParams, simulateKernel } from '../cycles/simulate.js';
+import { checkWaves, formatKernelReport, formatParams, simulateKernel } from '../cycles/simulate.js';
 import type { Target } from '../targets/types.js';
 
 export interface SimulateCliOptions {
@@ -51,7 +51,8 @@ export async function commandSimulate(file: string | undefined, opts: SimulateCl
     return 0;
   }
   if (!file) throw new ConductorError('simulate needs a FILE');
-  const loaded = await loadFile(file, { arch: opts.arch });
+  const loaded = await loadInput(file, { arch: opts.arch });
+  if (waves !== undefined) checkWaves(loaded.target, waves);
   const params = await paramsFor(loaded.target, opts.latencyFile);
   if (opts.listParams) {
     process.stdout.write((opts.json ? JSON.stringify(params, null, 2) : formatParams(params)) + '\n');

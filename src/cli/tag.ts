@@ -1,4 +1,4 @@
-import { loadFile } from '../load.js';
+import { loadInput } from '../input.js';
 import { ConductorError } from '../errors.js';
 import { intOption } from './options.js';
 import { prepareKernels } from '../schedule/kernel.js';
@@ -14,7 +14,7 @@ export interface TagCliOptions {
 /** `conductor tag FILE [--kernel K] [--region R] [--arch T] [--json]`: regions, tags, lines and metrics. */
 export async function commandTag(file: string, opts: TagCliOptions): Promise<number> {
   const region = intOption('--region', opts.region);
-  const loaded = await loadFile(file, { arch: opts.arch });
+  const loaded = await loadInput(file, { arch: opts.arch });
   const kernels = prepareKernels(loaded, { kernel: opts.kernel }).filter((k) => k.n > 0);
   if (region !== undefined) {
     for (const k of kernels) {

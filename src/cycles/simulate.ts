@@ -10,6 +10,7 @@
  */
 import type { KernelContext } from '../check/types.js';
 import { kernelResources } from '../check/resources.js';
+import { OCCUPANCY_LABELS } from '../analysis/occupancy.js';
 import type { CycleParams, ParamKey } from '../targets/latency.js';
 import { allParamKeys, defaultCycleParams, paramDoc } from '../targets/latency.js';
 import { cycleEngineFor, lowerBoundOf, type LowerBound } from './estimate.js';
@@ -20,9 +21,13 @@ import {
 } from './engine.js';
 import { F_BARRIER, F_CJUMP, F_JUMP, PIPE_NAMES, type CycleModel } from './model.js';
 import { ConductorError } from '../errors.js';
+import type { Target } from '../targets/types.js';
 
 export interface SimulateOptions {
-  /** Waves for the multi-wave figure (default: the occupancy computed from the registers used). */
+  /**
+   * Waves for the multi-wave figure (default: occupancy (descriptor), what the hardware runs;
+   * occupancy (registers used) for code without a descriptor).
+   */
   waves?: number;
   /** Loop trip count (default: the walk runs loops once and loops are reported per iteration in steady state). */
   trip?: number;
@@ -60,7 +65,11 @@ export interface BlockReport {
 }
 
 export interface LoopReport {
+  /** Line of the loop header block's first instruction. */
   headerLine: number;
+  /** The header block's labels. */
+  labels: string[];
+  /** Line of the back edge: the branch that ends the latch block. */
   latchLine: number;
   blocks: [number, number];
   instructions: number;
@@ -277,11 +286,12 @@ export function simulateKernel(ctx: KernelContext, opts: SimulateOptions = {}): 
   let waves = opts.waves;
   let wavesFrom = '--waves';
   if (waves === undefined) {
-    const occ = kernelResources(ctx).resources.occupancy.computed;
+    const o = kernelResources(ctx).resources.occupancy;
+    const occ = o.descriptor ?? o.registersUsed;
     waves = Math.max(1, occ.wavesPerSimd);
-    wavesFrom = `occupancy (limited by ${occ.limiter})`;
-  } else if (!Number.isInteger(waves) || waves < 1 || waves > 64) {
-    throw new ConductorError(`--waves must be an integer from 1 to 64, got ${waves}`);
+    wavesFrom = `occupancy (${OCCUPANCY_LABELS[o.descriptor ? 'descriptor' : 'registersUsed']}), limited by ${occ.limiter}`;
+  } else {
+    checkWaves(ctx.target, waves);
   }
   const multiCycles = engine.runMulti(walk.seq, waves, { taken: walk.taken });
   const multiLb = lowerBoundOf(engine, walk.seq, waves, walk.taken);
@@ -297,6 +307,14 @@ export function simulateKernel(ctx: KernelContext, opts: SimulateOptions = {}): 
   };
 }
 
+/** Waves for the multi-wave figure must fit on one SIMD of the target (its wave slots). */
+export function checkWaves(target: Target, waves: number): void {
+  const max = target.occupancy.maxWavesPerSimd;
+  if (!Number.isInteger(waves) || waves < 1 || waves > max.value) {
+    throw new ConductorError(`--waves ${waves}: a ${target.name} SIMD holds 1 to ${max.value} waves`);
+  }
+}
+
 /** One loop: steady state per iteration (or `trip` iterations), single wave and `waves` waves. */
 export function simulateLoop(ctx: KernelContext, engine: CycleEngine, l: Loop, trip: number | undefined, waves: number): LoopReport {
   const body = Int32Array.from(blockSeq(ctx, l.header, l.latch));
@@ -306,7 +324,9 @@ export function simulateLoop(ctx: KernelContext, engine: CycleEngine, l: Loop, t
   if (len > 0) takenBack[len - 1] = 1;
   const lb1 = lowerBoundOf(engine, body, 1, takenBack);
   const headerLine = ctx.cfg.blocks[l.header]!.loc.line;
-  const latchLine = ctx.cfg.blocks[l.latch]!.loc.line;
+  // the back edge: the latch block's last instruction (the branch to the header)
+  const latchBlock = ctx.cfg.blocks[l.latch]!;
+  const latchLine = latchBlock.end > latchBlock.start ? ctx.cfg.insns[latchBlock.end - 1]!.loc.line : latchBlock.loc.line;
   let perIteration: number;
   let iterations: number;
   let stable = false;
@@ -348,7 +368,7 @@ export function simulateLoop(ctx: KernelContext, engine: CycleEngine, l: Loop, t
   const resourceOnly = limiter === 'issue' ? lb1.issue : lb1.pipes[limiter]!;
   const lbPer = bound({ ...lb1, bound: resourceOnly, limiter }, perIteration);
   return {
-    headerLine, latchLine, blocks: [l.header, l.latch], instructions: len,
+    headerLine, labels: ctx.cfg.blocks[l.header]!.labels, latchLine, blocks: [l.header, l.latch], instructions: len,
     perIteration: round2(perIteration), total, iterations, stable,
     lowerBoundPerIteration: lbPer,
     multi: { waves, perIteration: round2(multiPer), perIterationPerWave: round2(multiPer / waves) },
@@ -398,9 +418,11 @@ export function formatKernelReport(r: KernelCycleReport, opts: { insns?: boolean
     if (block >= 0) flush(block);
   }
   out.push(`  total: ${fmt(r.single.cycles)} cycles single wave (last issue slot ends at ${fmt(r.single.issueEnd)}); ${fmtBound(r.single.lowerBound)}`);
-  out.push(`  ${r.multi.waves} waves (${r.multi.wavesFrom}) on one SIMD: ${fmt(r.multi.cycles)} cycles for all, ${fmt(r.multi.perWave)} per wave; ${fmtBound(r.multi.lowerBound)}`);
+  const asked = r.multi.wavesFrom === '--waves' ? 'as --waves asks' : `as ${r.multi.wavesFrom.replace(/, limited by /, ' allows (limited by ')})`;
+  out.push(`  ${r.multi.waves} waves on one SIMD, ${asked}: ${fmt(r.multi.cycles)} cycles for all, ${fmt(r.multi.perWave)} per wave; ${fmtBound(r.multi.lowerBound)}`);
   for (const l of r.loops) {
-    const head = `  loop at line ${l.headerLine} (back edge at block ${l.blocks[1]}, line ${l.latchLine}; ${l.instructions} instructions): `;
+    const blocks = l.blocks[0] === l.blocks[1] ? `block ${l.blocks[0]}` : `blocks ${l.blocks[0]}-${l.blocks[1]}`;
+    const head = `  loop at line ${l.headerLine} (${l.labels.length ? `${l.labels[0]}, ` : ''}${blocks}, back edge at line ${l.latchLine}; ${l.instructions} instructions): `;
     const single = l.total !== undefined
       ? `${fmt(l.total)} cycles for ${l.iterations} iterations (${fmt(l.perIteration)} per iteration)`
       : `${fmt(l.perIteration)} cycles per iteration in steady state (${l.stable ? `stable after ${l.iterations}` : `not stable after ${l.iterations}; mean of the last 8`})`;

@@ -3,20 +3,21 @@
  * wait states each instruction counts for, the padding already decided before each instruction,
  * and the backward walk through the CFG that every rule uses.
  *
- * Wait-state counting (hazards-and-waitcnt-facts.md §1):
+ * Wait-state counting (LLVM GCNHazardRecognizer::getWaitStatesSince and SIInstrInfo::getNumWaitStates):
  *   - every instruction issued counts 1 — VALU, SALU, SMEM, VMEM, DS, s_waitcnt, s_branch,
- *     v_nop, everything; the facts document lists no instruction that counts 0 in assembly text
+ *     v_nop, everything; no instruction counts 0 in assembly text
  *     (LLVM's 0-count meta instructions and inline-asm markers do not exist in assembly);
  *   - `s_nop N` counts N+1, crediting N up to target.maxNopImmCounted (15; LLVM's 4-bit reading,
- *     §1.2) — an immediate above that counts maxNopImmCounted+1. The MI200 ISA text says s_nop
+ *     SIInstrInfo::getNumWaitStates) — an immediate above that counts maxNopImmCounted+1. The MI200 ISA text says s_nop
  *     repeats at most eight times, so N > 7 relies on LLVM's reading (targets' NOP_IMM_NOTE);
  *     the fixer emits chunks of at most target.maxNopImm;
  *   - labels, directives and comments are not instructions and count 0.
- * ISA caveat (§1.10): the CDNA3/CDNA4 MFMA tables speak of "NOPs or independent VALU
+ * ISA caveat: the CDNA3/CDNA4 MFMA tables (CDNA3 ISA §7.5 Table 37, CDNA4 ISA §7.6 Table 38) speak of "NOPs or independent VALU
  * instructions"; like LLVM we count every instruction.
  *
  * Distance: the wait states strictly between producer and consumer, the minimum over every CFG
- * path (across branches and loop back-edges, into every predecessor; §1.6, §1.8). Padding that
+ * path (across branches and loop back-edges, into every predecessor, as
+ * GCNHazardRecognizer::getWaitStatesSince walks them). Padding that
  * the engine has decided to insert before an instruction k (`pad[k]`) lies between k-1 and k
  * on every path into k, so walking past k adds ws(k) + pad(k).
  */
@@ -113,8 +114,8 @@ export interface WideStore {
 }
 
 /**
- * Stores that still read more than 64 bits of data after issue (hazards-and-waitcnt-facts.md
- * §2.1 row 9): MUBUF/MTBUF/FLAT/global/scratch stores and atomics whose data operand is wider
+ * Stores that still read more than 64 bits of data after issue (LLVM
+ * GCNHazardRecognizer::createsVALUHazard): MUBUF/MTBUF/FLAT/global/scratch stores and atomics whose data operand is wider
  * than two dwords (dwordx3/x4, format xyz/xyzw, cmpswap_x2). LDS-DMA has no data operand.
  */
 function wideStoreOf(ri: ResolvedInsn, ops: readonly OpRange[]): WideStore | undefined {
@@ -167,7 +168,7 @@ const FP4_SR = /^v_cvt_scalef32_sr_pk_fp4_/;
 
 /**
  * The destination of a VALU that writes its result at a shifted bit position
- * (hazards-and-waitcnt-facts.md §2.1 row 15; CDNA3 Table 11 Case 20):
+ * (LLVM GCNHazardRecognizer::checkVALUHazards; CDNA3 Table 11 Case 20):
  *   - SDWA with dst_sel other than DWORD;
  *   - VOP3 (not VOP3P) whose op_sel sets the destination bit: op_sel[k] with k = the number of
  *     source operands (op_sel lists one bit per source, then the destination);

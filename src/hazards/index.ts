@@ -1,6 +1,8 @@
 /**
  * The hazard checker (s_nop wait states): rules in ./rules, the engine in ./engine.ts.
- * hazards-and-waitcnt-facts.md §1-§3 and the ISA tables in shared/reference are the sources.
+ * Sources: LLVM's GCNHazardRecognizer (each rule names its check) and the ISA wait-state tables
+ * (CDNA3 ISA §4.5 Table 11 and §7.5 Table 37, MI200 ISA §4.5 Table 9, CDNA4 ISA §4.5 Table 11 and
+ * §7.6 Table 38).
  */
 export { checkHazards, computeNops, minimalPadding, activeRules, checkContext, computeNopsIn, checkWithPadding } from './engine.js';
 export type { HazardOptions, NopPlan } from './engine.js';

@@ -10,8 +10,8 @@
  *   attaches to each opcode (its MIR verifier names them; measured the same way by the oracle
  *   test) and the def/use oracle on our clang-built kernels (test/oracle/defuse.test.ts).
  *   Where hardware and LLVM differ the choice is noted next to the rule.
- * - Counters: hazards-and-waitcnt-facts.md §4.2 and the CDNA3 ISA §4.4 text in
- *   cdna3-isa-waitcnt-and-hazard-tables.txt. MFMA kinds and passes: mfma.ts.
+ * - Counters: LLVM SIInsertWaitcnts::updateEventWaitcntAfter and CDNA3 ISA §4.4. MFMA kinds and
+ *   passes: mfma.ts.
  *
  * Lookup is a Map from mnemonic (without _e32/_e64/_sdwa/_dpp) to an InsnDesc, built once.
  */
@@ -410,7 +410,7 @@ function buildScalar(): void {
   }
   add({ name: 's_endpgm', cls: 'endpgm', encoding: 'sopp', ops: sig('i'), minOperands: 0, latency: 'endpgm' });
   add({ name: 's_waitcnt', cls: 'waitcnt', encoding: 'sopp', ops: [op('waitcnt', 'u', 'any', 0)], latency: 'waitcnt' });
-  // The split counter waits are GFX10+ (hazards-and-waitcnt-facts.md §4.1: "The SOPK forms
+  // The split counter waits are GFX10+ (LLVM's AMDGPU assembler: "The SOPK forms
   // s_waitcnt_vmcnt/expcnt/lgkmcnt/vscnt are GFX10+ only"); known, so the error says so.
   for (const name of words('s_waitcnt_vmcnt s_waitcnt_expcnt s_waitcnt_lgkmcnt s_waitcnt_vscnt')) {
     add({
@@ -595,12 +595,12 @@ G x | v_accvgpr_write_b32
 x x | v_mfma_ld_scale_b32
 `;
 
-/** Transcendental VALU ops: CDNA3 ISA Table 12 (cdna3-isa-waitcnt-and-hazard-tables.txt). */
+/** Transcendental VALU ops: CDNA3 ISA §4.5 Table 12. */
 const TRANS = new Set(words(`v_exp_f32 v_log_f32 v_rcp_f32 v_rcp_iflag_f32 v_rsq_f32 v_rcp_f64 v_rsq_f64
   v_sqrt_f32 v_sqrt_f64 v_sin_f32 v_cos_f32 v_rcp_f16 v_sqrt_f16 v_rsq_f16 v_log_f16 v_exp_f16 v_sin_f16
   v_cos_f16 v_exp_legacy_f32 v_log_legacy_f32`));
 
-/** Quarter-rate integer ops (gcn-instruction-timings.txt: 32-bit multiplies run at 1/4 rate). */
+/** Quarter-rate integer ops (CLRX GCN instruction timings: 32-bit multiplies run at 1/4 rate). */
 const QUARTER = new Set(words('v_mul_lo_u32 v_mul_hi_u32 v_mul_hi_i32 v_mad_u64_u32 v_mad_i64_i32'));
 
 /** 64-bit non-FP ops issued at half rate (shifts and moves on 64-bit data). */
@@ -951,7 +951,7 @@ function buildBuffer(): void {
   }
   // buffer_store_lds_dword: LDS (at M0) to memory
   add({ ...vmemInit('buffer_store_lds_dword', 'buffer', 'store-lds', 1, false), name: 'buffer_store_lds_dword', encoding: 'mubuf', ops: [srsrc, soffset] });
-  // cache control: LLVM does not count the invalidates as memory accesses (facts §4.2); buffer_wbl2
+  // cache control: LLVM does not count the invalidates as memory accesses (SIInsertWaitcnts); buffer_wbl2
   // completes through vmcnt (the memory model waits vmcnt(0) after it).
   for (const name of words('buffer_wbinvl1 buffer_wbinvl1_vol buffer_inv buffer_invl2 buffer_wbl2')) {
     const wb = name === 'buffer_wbl2';

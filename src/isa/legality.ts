@@ -10,7 +10,7 @@
  *   - VOP3P (packed math, dot, MFMA) sources take no -x / |x| / abs() / neg() modifiers
  *     (they use neg_lo / neg_hi);
  *   - MFMA SrcA/SrcB are VGPRs or AGPRs; SrcC may not be an inline constant on targets with the
- *     MFMA inline-literal bug (gfx908; hazards-and-waitcnt-facts.md §0.1);
+ *     MFMA inline-literal bug (gfx908; LLVM AMDGPU.td / GCNSubtarget.h feature predicates);
  *   - v_accvgpr_write reads a VGPR or an inline constant (gfx90a+: also an SGPR), never an AGPR
  *     or a literal;
  *   - MFMA vdst and SrcC are AGPRs on gfx908 and in one file from gfx90a, and SrcC is either the
@@ -30,7 +30,7 @@ const MEASURED = 'oracle: llvm-mc 22 probes';
  * FeatureMFMAInlineLiteralBug: MFMA SrcC may not be an inline constant. The first MFMA
  * generation has it; the gfx90a generation and later fixed it.
  */
-const MFMA_INLINE_LITERAL_BUG_SOURCE = 'hazards-and-waitcnt-facts.md §0.1 (FeatureMFMAInlineLiteralBug: gfx908 yes, gfx90a/942/950 no); '
+const MFMA_INLINE_LITERAL_BUG_SOURCE = 'LLVM AMDGPU.td / GCNSubtarget.h feature predicates (FeatureMFMAInlineLiteralBug: gfx908 yes, gfx90a/942/950 no); '
   + 'oracle: llvm-mc 22 -mcpu=gfx908 rejects `v_mfma_f32_4x4x1f32 a[0:3], v0, v1, 0`, -mcpu=gfx90a accepts it';
 function hasMfmaInlineLiteralBug(t: Target): boolean {
   return t.has('mai') && !t.has('gfx90a-insts');

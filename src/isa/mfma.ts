@@ -7,9 +7,9 @@
  * A/B hold B*M*K elements (SMFMAC: A is half of that, being 2:4 sparse). Checked against the
  * LLVM 22 disassembler on all five targets (test/oracle/isa-catalogue.test.ts).
  *
- * Kinds and pass counts: hazards-and-waitcnt-facts.md §3.1 and §3.2 (from LLVM's SISchedule.td
- * and VOP3PInstructions.td); the CDNA3 ISA table in cdna3-isa-waitcnt-and-hazard-tables.txt and
- * the CDNA4 guide (cdna4-scheduling-guide.md) agree.
+ * Kinds: LLVM VOP3PInstructions.td (is_dgemm, is_gfx940_xdl) and GCNHazardRecognizer isXDL; pass
+ * counts: LLVM SISchedule.td (the scheduling model of each target); the CDNA3 ISA (§7.5 Table 37)
+ * and the CDNA4 ISA agree.
  */
 import type { Target } from '../targets/types.js';
 import type { MfmaKind } from './types.js';
@@ -104,7 +104,7 @@ export function mfmaKind(s: MfmaShape): MfmaKind {
 
 /**
  * Kind as the hazard rules of a target see it: without gfx940-insts every non-DGEMM MFMA is
- * XDL (hazards-and-waitcnt-facts.md §3.1).
+ * XDL (LLVM VOP3PInstructions.td (is_dgemm, is_gfx940_xdl) and GCNHazardRecognizer isXDL).
  */
 export function mfmaKindOn(s: MfmaShape, target: Target): MfmaKind {
   const k = mfmaKind(s);
@@ -121,9 +121,9 @@ export function f8f6f4Units(code: number): number {
   return (32 * bits) / 32;
 }
 
-const SRC_942 = 'hazards-and-waitcnt-facts.md §3.2 (SISchedule.td SIDPGFX942FullSpeedModel)';
-const SRC_950 = 'hazards-and-waitcnt-facts.md §3.2 (SISchedule.td SIDPGFX950FullSpeedModel)';
-const SRC_908 = 'hazards-and-waitcnt-facts.md §3.2 (SISchedule.td SIQuarterSpeedModel / SIDPFullSpeedModel)';
+const SRC_942 = 'LLVM SISchedule.td (SIDPGFX942FullSpeedModel)';
+const SRC_950 = 'LLVM SISchedule.td (SIDPGFX950FullSpeedModel)';
+const SRC_908 = 'LLVM SISchedule.td (SIQuarterSpeedModel / SIDPFullSpeedModel)';
 
 /**
  * Pass count (1 pass = 4 cycles) of an MFMA on a target. `cbsz`/`blgp` select the f8f6f4

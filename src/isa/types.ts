@@ -37,7 +37,7 @@ export type Encoding =
   | 'ds' | 'mubuf' | 'mtbuf' | 'flat' | 'global' | 'scratch' | 'exp';
 
 /**
- * MFMA kinds (hazards-and-waitcnt-facts.md §3.1): XDL (on gfx908/gfx90a every non-DGEMM MFMA
+ * MFMA kinds (LLVM VOP3PInstructions.td (is_dgemm, is_gfx940_xdl) and GCNHazardRecognizer isXDL): XDL (on gfx908/gfx90a every non-DGEMM MFMA
  * counts as XDL), SGEMM (f32-input MFMAs on gfx942+), DGEMM (f64) and SMFMAC (sparse, XDL).
  */
 export type MfmaKind = 'xdl' | 'sgemm' | 'dgemm' | 'smfmac';
@@ -52,7 +52,7 @@ export type MemOp = 'load' | 'store' | 'atomic' | 'atomic-rtn' | 'load-lds' | 's
 
 /**
  * Events that increment the waitcnt counters, named after what they complete (LLVM's
- * SIInsertWaitcnts uses the same split). hazards-and-waitcnt-facts.md §4.2.
+ * SIInsertWaitcnts uses the same split). LLVM SIInsertWaitcnts::updateEventWaitcntAfter.
  */
 export type WaitEvent =
   | 'vmem-load'     // buffer/global/scratch load or atomic with return: VGPRs written at completion (vmcnt)
@@ -157,7 +157,7 @@ export const SUFFIX_SDWA = 4;
 export const SUFFIX_DPP = 8;
 
 export interface ValuDesc {
-  /** Transcendental (hazards-and-waitcnt-facts.md §2.1 #16; CDNA3 ISA Table 12). */
+  /** Transcendental (LLVM GCNHazardRecognizer::checkVALUHazards; CDNA3 ISA Table 12). */
   trans: boolean;
   /** VOPC compare (writes VCC or an SGPR pair). */
   vopc: boolean;

@@ -47,8 +47,7 @@ export function alignScheduled(original: Loaded, scheduled: Loaded, kernel?: str
   const v = verifyLoaded(original, scheduled, opts);
   if (!v.equivalent) {
     const d = v.difference!;
-    const where = [d.original ? `original line ${d.original.line}` : '', d.scheduled ? `scheduled line ${d.scheduled.line}` : ''].filter(Boolean).join(', ');
-    throw new ConductorError(`${scheduled.program.file} is not a legal reordering of ${original.program.file}: ${d.message}${where ? ` (${where})` : ''} [${d.kind}]`);
+    throw new ConductorError(`${scheduled.program.file} is not a legal reordering of ${original.program.file}: ${d.message} [${d.kind}]`);
   }
   const k = pickKernel(original, kernel, opts.disambiguate !== undefined ? { disambiguate: opts.disambiguate } : {});
   const sctx = kernelContexts(scheduled).find((c) => c.kernel.name === k.name);

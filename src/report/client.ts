@@ -24,6 +24,8 @@ export const CLIENT_SCRIPT = String.raw`
   var COLORS = { vgpr: '#1f6fd1', agpr: '#c2410c', sgpr: '#15803d' };
   var KIND_WAIT = 1, KIND_NOP = 2;
   var SEV = ['', 'note', 'warning', 'error'];
+  /** Up to this many moves, every region's group starts open. */
+  var MOVES_OPEN = 40;
 
   function esc(s) {
     return String(s).replace(/[&<>"']/g, function (c) {
@@ -66,7 +68,7 @@ export const CLIENT_SCRIPT = String.raw`
     });
     var c = k.cycles;
     var loopText = c.loops.map(function (l) {
-      return 'loop at line ' + l.headerLine + ': ' + fmt(l.perIteration) + ' cycles/iteration (' + l.instructions + ' instructions)';
+      return 'loop at line ' + l.headerLine + ' (back edge at line ' + l.latchLine + '): ' + fmt(l.perIteration) + ' cycles/iteration (' + l.instructions + ' instructions)';
     });
     var loops = loopText.slice(0, 4).join('<br>');
     if (loopText.length > 4) {
@@ -75,8 +77,9 @@ export const CLIENT_SCRIPT = String.raw`
     return '<table class="res"><thead><tr><th></th><th>peak live</th><th>used</th><th>declared</th><th>file</th></tr></thead><tbody>' + rows + '</tbody></table>' +
       '<div class="facts">' +
       '<div><span class="k">LDS</span> ' + (r.declared ? r.declared.lds + ' bytes' : '-') + '</div>' +
-      '<div><span class="k">occupancy (registers used)</span> ' + occText(r.occupancy.computed) + '</div>' +
-      '<div><span class="k">occupancy (descriptor)</span> ' + occText(r.occupancy.declared) + '</div>' +
+      '<div><span class="k">occupancy (descriptor)</span> ' + occText(r.occupancy.descriptor) + '</div>' +
+      '<div><span class="k">occupancy (registers used)</span> ' + occText(r.occupancy.registersUsed) + '</div>' +
+      '<div><span class="k">occupancy (peak live)</span> ' + occText(r.occupancy.peakLive) + '</div>' +
       '<div><span class="k">cycles, one wave</span> ' + fmt(c.single) + ' <span class="dim">(lower bound ' + fmt(c.lowerBound) + ')</span>; ' +
       c.multi.waves + ' waves: ' + fmt(c.multi.cycles) + ' (' + fmt(c.multi.perWave) + ' per wave)</div>' +
       (loops ? '<div><span class="k">loops</span> ' + loops + '</div>' : '') +
@@ -304,8 +307,6 @@ export const CLIENT_SCRIPT = String.raw`
         draw: [function (u) {
           var ctx = u.ctx;
           ctx.save();
-          ctx.font = (10 * devicePixelRatio) + 'px sans-serif';
-          var labelled = {};
           refs.forEach(function (x) {
             if (x.regs > yMaxShared) return;
             var y = u.valToPos(x.regs, 'y', true);
@@ -317,15 +318,9 @@ export const CLIENT_SCRIPT = String.raw`
             ctx.moveTo(u.bbox.left, y);
             ctx.lineTo(u.bbox.left + u.bbox.width, y);
             ctx.stroke();
-            // one label per height: lines at the same register count share it
-            var key = String(Math.round(y / (12 * devicePixelRatio)));
-            var text = labelled[key] === undefined ? x.short : null;
-            if (text !== null) {
-              labelled[key] = true;
-              ctx.fillText(text, u.bbox.left + u.bbox.width - ctx.measureText(text).width - 4, y - 3);
-            }
           });
           ctx.restore();
+          placeLabels(u, refs, yMaxShared);
         }],
       },
     };
@@ -335,6 +330,42 @@ export const CLIENT_SCRIPT = String.raw`
       if (idx !== null && idx !== undefined) view.show(idx);
     });
     return u;
+  }
+
+  /**
+   * The reference lines' labels, as elements over the chart: each goes just above or below its
+   * line, at the right or the left end, wherever it overlaps no label placed before it; declared
+   * limits are placed first. A label that fits nowhere near its line is left out (the list under
+   * the chart names every line).
+   */
+  function placeLabels(u, refs, yMax) {
+    var layer = u.over.querySelector('.ref-labels');
+    if (!layer) { layer = el('div', 'ref-labels'); u.over.appendChild(layer); }
+    layer.innerHTML = '';
+    var W = u.over.clientWidth, H = u.over.clientHeight;
+    var placed = [];
+    var order = refs.filter(function (x) { return x.kind === 'declared'; }).concat(refs.filter(function (x) { return x.kind !== 'declared'; }));
+    order.forEach(function (x) {
+      if (x.regs > yMax) return;
+      var y = u.valToPos(x.regs, 'y');
+      var span = el('span', 'ref-label ' + x.kind, esc(x.short));
+      span.style.color = COLORS[x.file];
+      span.setAttribute('data-regs', String(x.regs));
+      layer.appendChild(span);
+      var w = span.offsetWidth, h = span.offsetHeight;
+      var spots = [[W - w - 4, y - h], [W - w - 4, y + 1], [4, y - h], [4, y + 1]];
+      var spot = null;
+      for (var s = 0; s < spots.length && !spot; s++) {
+        var r = { x: spots[s][0], y: spots[s][1], w: w, h: h };
+        if (r.x < 0 || r.y < 0 || r.y + h > H) continue;
+        var free = placed.every(function (p) { return r.x + r.w <= p.x || p.x + p.w <= r.x || r.y + r.h <= p.y || p.y + p.h <= r.y; });
+        if (free) spot = r;
+      }
+      if (!spot) { layer.removeChild(span); return; }
+      placed.push(spot);
+      span.style.left = spot.x + 'px';
+      span.style.top = spot.y + 'px';
+    });
   }
 
   /** Reference lines: declared limits and, per file, the occupancy steps up to the first above the peak. */
@@ -350,7 +381,7 @@ export const CLIENT_SCRIPT = String.raw`
       r.breakpoints[f].forEach(function (b) {
         if (b.regs < top || shown === 0 && b.regs >= top) {
           if (b.regs >= top) shown++;
-          out.push({ file: f, kind: 'breakpoint', regs: b.regs, short: f.toUpperCase() + ' ' + b.regs + ': ' + b.waves + ' w', label: f.toUpperCase() + ': up to ' + b.regs + ' registers, ' + b.waves + ' waves/SIMD' });
+          out.push({ file: f, kind: 'breakpoint', regs: b.regs, short: f.toUpperCase() + ' \u2264' + b.regs + ': ' + b.waves + ' waves', label: f.toUpperCase() + ': up to ' + b.regs + ' registers, ' + b.waves + ' waves/SIMD' });
         }
       });
     });
@@ -407,13 +438,46 @@ export const CLIENT_SCRIPT = String.raw`
     var sec = el('section', 'comparison');
     var rows = c.deltas.map(function (d) {
       var cls = d.better === null ? 'same' : d.better ? 'better' : 'worse';
-      return '<tr class="' + cls + '"><th>' + esc(d.metric) + '</th><td>' + fmt(d.before) + '</td><td>' + fmt(d.after) + '</td><td>' + (d.delta > 0 ? '+' : '') + fmt(d.delta) + '</td></tr>';
+      return '<tr class="' + cls + '"><th>' + esc(d.label) + '</th><td>' + fmt(d.before) + '</td><td>' + fmt(d.after) + '</td><td>' + (d.delta > 0 ? '+' : '') + fmt(d.delta) + '</td></tr>';
     }).join('');
     sec.innerHTML = '<h2>Schedule of ' + esc(c.kernel) + '</h2><p class="dim">' + esc(c.original) + ' &rarr; ' + esc(c.scheduled) + ': ' +
-      c.moves.length + ' moves in ' + c.changedRegions + ' regions</p>' +
+      c.moves.length + ' move' + (c.moves.length === 1 ? '' : 's') + ' in ' + c.regions.length + ' region' + (c.regions.length === 1 ? '' : 's') + '</p>' +
       '<div class="cmp"><table class="deltas"><thead><tr><th>metric</th><th>before</th><th>after</th><th>delta</th></tr></thead><tbody>' + rows + '</tbody></table>' +
-      '<div class="moves-box"><h3>Moves</h3><ol class="moves">' + c.moves.map(function (m) { return '<li><code>' + esc(m) + '</code></li>'; }).join('') + '</ol></div></div>';
+      '<div class="moves-box"></div></div>';
+    sec.querySelector('.moves-box').appendChild(movesByRegion(c));
     parent.appendChild(sec);
+  }
+
+  /** The moves, one collapsible group per region (open when there are few); a group's list is drawn when opened. */
+  function movesByRegion(c) {
+    var box = el('div', 'region-moves-box');
+    var fewMoves = c.moves.length <= MOVES_OPEN;
+    var head = el('h3', '', 'Moves by region ');
+    if (c.regions.length > 1) {
+      var openAll = el('button', 'moves-open-all', 'open all');
+      var closeAll = el('button', 'moves-close-all', 'close all');
+      head.appendChild(openAll); head.appendChild(closeAll);
+      openAll.addEventListener('click', function () { box.querySelectorAll('details.region-moves').forEach(function (d) { d.open = true; }); });
+      closeAll.addEventListener('click', function () { box.querySelectorAll('details.region-moves').forEach(function (d) { d.open = false; }); });
+    }
+    box.appendChild(head);
+    c.regions.forEach(function (g) {
+      var d = el('details', 'region-moves');
+      d.setAttribute('data-region', String(g.region));
+      var where = g.region < 0 ? 'outside any region' : 'region ' + g.region + ': lines ' + g.lines[0] + '-' + g.lines[1] +
+        ' (block ' + g.block + (g.labels.length ? ', ' + g.labels.join(', ') : '') + '; ' + g.instructions + ' instructions)';
+      d.appendChild(el('summary', '', esc(where) + ': <b>' + g.moves.length + '</b> move' + (g.moves.length === 1 ? '' : 's')));
+      var ol = el('ol', 'moves');
+      d.appendChild(ol);
+      function fill() {
+        if (ol.childElementCount || !d.open) return;
+        ol.innerHTML = g.moves.map(function (m) { return '<li><code>' + esc(m) + '</code></li>'; }).join('');
+      }
+      d.addEventListener('toggle', fill);
+      if (fewMoves) { d.open = true; fill(); }
+      box.appendChild(d);
+    });
+    return box;
   }
 
   async function main() {

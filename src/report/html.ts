@@ -99,12 +99,16 @@ svg.timeline .tl-line { fill: var(--dim); }
 svg.timeline g.tl-item { cursor: pointer; }
 svg.timeline g.tl-item.wait .tl-issue { fill: #7c3aed; }
 svg.timeline g.tl-item:hover rect { stroke: #111; stroke-width: .5; }
+.ref-labels { position: absolute; left: 0; top: 0; right: 0; bottom: 0; pointer-events: none; overflow: hidden; }
+.ref-label { position: absolute; font: 10px/12px sans-serif; white-space: nowrap; background: rgba(255, 255, 255, .85); padding: 0 2px; }
 ul.pressure-lines { list-style: none; padding: 0; margin: 4px 0; font-size: 11px; display: flex; flex-wrap: wrap; gap: 4px 14px; }
 .cmp { display: flex; gap: 24px; align-items: flex-start; flex-wrap: wrap; }
 table.deltas tr.better td:last-child { color: #15803d; font-weight: 600; }
 table.deltas tr.worse td:last-child { color: var(--err); font-weight: 600; }
 .moves-box { flex: 1; min-width: 300px; }
-ol.moves { max-height: 220px; overflow: auto; margin: 0; border: 1px solid var(--line); padding-left: 44px; font-size: 12px; }
+ol.moves { max-height: 220px; overflow: auto; margin: 2px 0 6px; border: 1px solid var(--line); padding-left: 44px; font-size: 12px; }
+details.region-moves summary { cursor: pointer; font-size: 12px; padding: 2px 0; }
+.region-moves-box h3 button { font-size: 11px; margin-left: 6px; }
 pre.fatal { color: var(--err); }
 `;
 

@@ -3,7 +3,7 @@
  * JSON model, html.ts the page around it (client.ts draws it in the browser), align.ts turns a
  * scheduled file into the moves that lead to it.
  */
-import { loadFile } from '../load.js';
+import { loadInput } from '../input.js';
 import { buildReportModel, type ReportModel } from './model.js';
 import { renderReportHtml } from './html.js';
 
@@ -22,8 +22,8 @@ export interface ReportFileOptions {
 
 /** Load FILE (and the scheduled file), build the model and the page. Throws ConductorError on bad input. */
 export async function reportFile(file: string, opts: ReportFileOptions = {}): Promise<{ model: ReportModel; html: string }> {
-  const loaded = await loadFile(file, { arch: opts.arch });
-  const after = opts.after !== undefined ? await loadFile(opts.after, { arch: opts.arch ?? loaded.target.name }) : undefined;
+  const loaded = await loadInput(file, { arch: opts.arch });
+  const after = opts.after !== undefined ? await loadInput(opts.after, { arch: opts.arch ?? loaded.target.name }) : undefined;
   const model = buildReportModel(loaded, { kernel: opts.kernel, after });
   return { model, html: renderReportHtml(model) };
 }

@@ -14,7 +14,7 @@ import { computeOccupancy, occupancyRuns, type OccupancyLimiter, type OccupancyR
 import { simulateKernel } from '../cycles/simulate.js';
 import { cycleEngineFor } from '../cycles/estimate.js';
 import { defaultCycleParams, type CycleParams } from '../targets/latency.js';
-import { contextMetrics, METRIC_NAMES, higherIsBetter, type Metrics, type MetricName } from '../schedule/index.js';
+import { contextMetrics, METRIC_NAMES, higherIsBetter, metricLabel, type Metrics, type MetricName } from '../schedule/index.js';
 import { alignScheduled, type Alignment } from './align.js';
 import { ruleById } from '../hazards/index.js';
 import { alignToOriginal, MOVABLE } from '../schedule/index.js';
@@ -115,7 +115,8 @@ export interface KernelView {
     declared?: { vgpr: number; agpr: number; sgpr: number; lds: number };
     /** Register file sizes per wave on this target (the chart's ceiling). */
     fileMax: Record<RegFile, number>;
-    occupancy: { computed: OccupancyView; declared?: OccupancyView };
+    /** occupancy (descriptor), (registers used) and (peak live): OCCUPANCY_LABELS. */
+    occupancy: { descriptor?: OccupancyView; registersUsed: OccupancyView; peakLive: OccupancyView };
     /** Where waves per SIMD change as one file's registers grow (others as used). */
     breakpoints: Record<RegFile, Breakpoint[]>;
   };
@@ -135,7 +136,21 @@ export interface KernelView {
   code: CodeColumns;
 }
 
-export interface MetricDelta { metric: MetricName; before: number; after: number; delta: number; better: boolean | null }
+export interface MetricDelta { metric: MetricName; label: string; before: number; after: number; delta: number; better: boolean | null }
+
+/** The moves of one scheduling region (numbered as `tag` numbers them). */
+export interface RegionMoves {
+  region: number;
+  /** Basic block of the region (numbered as `analyze`, `simulate` and the code listing number them). */
+  block: number;
+  /** Labels at the region's start. */
+  labels: string[];
+  /** First and last line of the region's movable instructions. */
+  lines: [number, number];
+  /** Movable instructions in the region. */
+  instructions: number;
+  moves: string[];
+}
 
 export interface Comparison {
   original: string;
@@ -143,6 +158,8 @@ export interface Comparison {
   kernel: string;
   moves: string[];
   changedRegions: number;
+  /** The moves grouped by the region they reorder, in region order. */
+  regions: RegionMoves[];
   deltas: MetricDelta[];
 }
 
@@ -274,7 +291,10 @@ export function kernelView(ctx: KernelContext, file: string, params?: CycleParam
       used: res.used,
       declared: res.declared,
       fileMax: { vgpr: reg.maxVgprs.value, agpr: reg.maxAgprs.value, sgpr: reg.maxSgprs.value },
-      occupancy: { computed: occView(res.occupancy.computed), declared: res.occupancy.declared ? occView(res.occupancy.declared) : undefined },
+      occupancy: {
+        descriptor: res.occupancy.descriptor ? occView(res.occupancy.descriptor) : undefined,
+        registersUsed: occView(res.occupancy.registersUsed), peakLive: occView(res.occupancy.peakLive),
+      },
       breakpoints: occupancyBreakpoints(ctx, res.used),
     },
     diagnostics,
@@ -312,7 +332,7 @@ export function metricDeltas(before: Metrics, after: Metrics): MetricDelta[] {
   return METRIC_NAMES.map((metric) => {
     const delta = after[metric] - before[metric];
     const better = delta === 0 ? null : higherIsBetter(metric) ? delta > 0 : delta < 0;
-    return { metric, before: before[metric], after: after[metric], delta, better };
+    return { metric, label: metricLabel(metric), before: before[metric], after: after[metric], delta, better };
   });
 }
 
@@ -331,7 +351,7 @@ export function buildReportModel(loaded: Loaded, opts: ReportOptions = {}): Repo
       ...base, kernels: [before], after,
       comparison: {
         original: file, scheduled: opts.after.program.file, kernel: a.k.name, moves: a.moves,
-        changedRegions: a.changedRegions.length, deltas: metricDeltas(before.metrics, after.metrics),
+        changedRegions: a.changedRegions.length, regions: movesByRegion(a), deltas: metricDeltas(before.metrics, after.metrics),
       },
     };
   }
@@ -349,12 +369,39 @@ export function buildReportModel(loaded: Loaded, opts: ReportOptions = {}): Repo
   return { ...base, kernels: chosen.map((c) => kernelView(c, file, opts.params)) };
 }
 
+/** The tag a move command moves: X of `move X before|after Y`. */
+function movedTag(move: string): string | undefined {
+  return /^move (\S+) /.exec(move)?.[1];
+}
+
+/** The moves grouped by the region of the instruction each moves, in region order. */
+export function movesByRegion(a: Alignment): RegionMoves[] {
+  const k = a.k;
+  const byRegion = new Map<number, string[]>();
+  for (const m of a.moves) {
+    const tag = movedTag(m);
+    const i = tag !== undefined ? k.byTag.get(tag) : undefined;
+    const r = i !== undefined ? k.regionOf[i]! : -1;
+    let list = byRegion.get(r);
+    if (!list) { list = []; byRegion.set(r, list); }
+    list.push(m);
+  }
+  return [...byRegion.entries()].sort((x, y) => x[0] - y[0]).map(([r, moves]) => {
+    const rg = k.regions[r];
+    if (!rg) return { region: r, block: -1, labels: [], lines: [0, 0], instructions: 0, moves };
+    const block = k.ctx.cfg.blocks[rg.block]!;
+    return {
+      region: r, block: rg.block, labels: block.start === rg.first ? block.labels : [], lines: rg.lines, instructions: rg.nodes.length, moves,
+    };
+  });
+}
+
 /** Mark the instructions the moves move (the first tag of each `move X before Y`) in both kernels. */
 function markMoved(a: Alignment, before: KernelView, after: KernelView): void {
   const k = a.k;
   const movedOrig = new Uint8Array(k.n);
   for (const m of a.moves) {
-    const tag = /^move (\S+) /.exec(m)?.[1];
+    const tag = movedTag(m);
     const i = tag !== undefined ? k.byTag.get(tag) : undefined;
     if (i !== undefined) movedOrig[i] = 1;
   }

@@ -4,7 +4,8 @@
  * 1. `reorderedText`: the regions whose order changed are written in the new order with their
  *    dependency s_waitcnt / s_nop removed; every other line is byte-identical. An instruction
  *    alone on its line moves with its line (trailing comment included) and with the comment
- *    lines directly above it. A macro invocation whose expansion holds a changed region is
+ *    lines directly above it, except the comments that head a basic block (above its first
+ *    instruction, such as LLVM's `; %bb.1:`), which stay where the block starts. A macro invocation whose expansion holds a changed region is
  *    written out expanded (`// expanded from: ...`, one statement per line), since the macro
  *    body is shared by every call.
  * 2. `emitSchedule`: minimal s_waitcnt and s_nop for the new order, then checked.
@@ -94,11 +95,13 @@ export function reorderedText(s: ScheduleState, opts: { keepNops?: boolean } = {
 
   const isSimpleLine = (li: number) => stmtsOfLine.get(li)!.every((x) => !program.statements[x]!.expansion);
 
-  // Owned comment lines: comment-only lines right above a simple line whose only instruction moves.
+  // Owned comment lines: comment-only lines right above a simple line whose only instruction
+  // moves. The comments above a block's first instruction head the block: they stay in place.
   const owned = new Map<number, number[]>(); // insn -> owned line indexes (top to bottom)
   const ownedLine = new Set<number>();
   const code = commentOnlyLines(program);
   for (const i of movedNodes) {
+    if (cfg.blocks[cfg.blockOf[i]!]!.start === i) continue;
     const st = cfg.insns[i]!.stmt;
     const li = program.statements[st]!.lineIndex;
     if (!isSimpleLine(li) || stmtsOfLine.get(li)![0] !== st) continue;

@@ -25,7 +25,7 @@ export {
 } from './state.js';
 export type { CommandFailure, FailKind, ResolvedMove, RegionSnapshot } from './state.js';
 export {
-  Evaluator, PressureScanner, programMetrics, contextMetrics, compareMetrics, parseObjective, formatMetrics, worseningText,
+  Evaluator, PressureScanner, programMetrics, contextMetrics, compareMetrics, parseObjective, formatMetrics, metricLabel, worseningText,
   higherIsBetter, occupancyOf, METRIC_NAMES, DEFAULT_OBJECTIVE,
 } from './metrics.js';
 export type { Metrics, MetricName, EvaluatorOptions, RegionEval } from './metrics.js';

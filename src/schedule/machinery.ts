@@ -2,7 +2,7 @@
  * What the check machinery (checkContexts / fixLoaded) can re-derive, found by asking it about
  * two snippets whose answers are known: a load result used without a wait (a waitcnt checker
  * must ask for a wait) and an SGPR written by a VALU and read by a VMEM instruction at once (a
- * hazard checker must ask for 5 wait states; hazards-and-waitcnt-facts.md §2.1 #1, every target).
+ * hazard checker must ask for 5 wait states; LLVM GCNHazardRecognizer::checkVMEMHazards, every target).
  * Answers are cached per target.
  */
 import { loadText } from '../load.js';

@@ -5,9 +5,10 @@
  *   s_waitcnt / s_nop                  waits and nops in the kernel
  *   total_instructions                 instructions in the kernel
  *   occupancy                          waves per SIMD that the peak live registers allow (with
- *                                      the descriptor's LDS); reordering does not change which
- *                                      registers are named, so this is the occupancy a register
- *                                      allocation of the schedule could reach
+ *                                      the descriptor's LDS), printed `occupancy (peak live)`;
+ *                                      reordering does not change which registers are named, so
+ *                                      this is the occupancy a register allocation of the
+ *                                      schedule could reach (check/resources.ts: peakLive)
  *   est_cycles                         the cycle model (src/cycles, `estimateCycles`): one wave,
  *                                      the kernel's instructions once in layout order
  *
@@ -85,8 +86,13 @@ export function worseningText(a: Metrics, b: Metrics, objective: readonly Metric
   return '';
 }
 
+/** How a metric is named in output: its name, `occupancy (peak live)` for occupancy. */
+export function metricLabel(n: MetricName): string {
+  return n === 'occupancy' ? 'occupancy (peak live)' : n;
+}
+
 export function formatMetrics(m: Metrics): string {
-  return METRIC_NAMES.map((n) => `${n} ${m[n]}`).join(', ');
+  return METRIC_NAMES.map((n) => `${metricLabel(n)} ${m[n]}`).join(', ');
 }
 
 /* ---------------------------------------------------------------------------------------------- */

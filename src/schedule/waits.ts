@@ -4,7 +4,7 @@
  * over the CFG to a fixed point) that gives the pending memory operations at every region entry
  * and the minimal waits a kernel needs.
  *
- * It follows hazards-and-waitcnt-facts.md §4 (LLVM's SIInsertWaitcnts rules for GFX9):
+ * It follows LLVM SIInsertWaitcnts.cpp (LLVM's SIInsertWaitcnts rules for GFX9):
  *   - per kind of operation a score window: every operation gets the next score of its window;
  *     a register written by a pending load carries its operation's score;
  *   - a use or a def of a VGPR/AGPR/SGPR written by a pending load waits (RAW, WAW), except a

@@ -4,19 +4,33 @@
  * same everywhere (with its source) and the citation strings.
  *
  * Citation conventions:
- *  - a reference file is named by its file name in shared/reference and a section;
+ *  - a document is named by its public title (REF: the AMD ISA reference guides, LLVM's AMDGPU
+ *    sources and documentation, ROCm's documentation) with its section, table or function;
  *  - an oracle measurement is written `oracle (LLVM 22.1.8): <command> -> <what it showed>`.
  *    `llvm-mc`, `llc` and `clang` are the tools in /usr/lib/llvm-22/bin.
  */
 import type { Feature, Sourced, TargetName, Target, RegisterFiles, OccupancyRules, CounterWidths, DescriptorDefaults } from './types.js';
 
 export const REF = {
-  hazards: 'hazards-and-waitcnt-facts.md',
-  mi200: 'mi200-isa-facts.md',
-  cdna3: 'cdna3-isa-waitcnt-and-hazard-tables.txt',
-  cdna4: 'cdna4-scheduling-guide.md',
-  gfx906wiki: 'gfx906-wiki-mi50-mi60-notes.txt',
-  gcnTimings: 'gcn-instruction-timings.txt',
+  /** "AMD Instinct MI200" Instruction Set Architecture Reference Guide (2022). */
+  mi200: 'AMD MI200 ISA',
+  /** "AMD Instinct MI300" (CDNA3) Instruction Set Architecture Reference Guide. */
+  cdna3: 'AMD CDNA3 ISA',
+  /** AMD Instinct CDNA4 Instruction Set Architecture Reference Guide (gfx950). */
+  cdna4: 'AMD CDNA4 ISA',
+  /**
+   * Approximate CDNA4 figures (latencies, an occupancy table) from scheduling notes written for
+   * this project, not a published document: cited where they are compared with the sources.
+   */
+  cdna4Notes: 'the project\'s CDNA4 scheduling notes (approximate, unpublished)',
+  /** AMD ROCm documentation, "GPU hardware specifications" (rocm.docs.amd.com/en/latest/reference/gpu-arch-specs.html). */
+  rocmSpecs: 'ROCm GPU hardware specifications',
+  /** AMD HIP documentation, "Hardware implementation" (rocm.docs.amd.com/projects/HIP). */
+  hipHardware: 'HIP documentation, hardware implementation',
+  /** LLVM "User Guide for AMDGPU Backend" (llvm.org/docs/AMDGPUUsage.html) and its per-target syntax pages (AMDGPUAsmGFX906). */
+  llvmUsage: 'LLVM AMDGPUUsage and AMDGPUAsmGFX906',
+  /** CLRX documentation, "GCN ISA Instruction Timings" (clrx.nativeboinc.org/wiki/GcnTimings). */
+  gcnTimings: 'CLRX GCN instruction timings',
 } as const;
 
 /** LLVM release used for every oracle measurement quoted in the target files. */
@@ -143,20 +157,20 @@ export function probeCommand(f: Feature, target: string): string {
  * instruction availability.
  */
 const FEATURE_REFERENCES: Partial<Record<Feature, string>> = {
-  'mai': `${REF.hazards} §0.1 (hasMAIInsts)`,
-  'gfx90a-insts': `${REF.hazards} §0.1 (hasGFX90AInsts); ${REF.mi200} "What changed in MI200"`,
-  'gfx940-insts': `${REF.hazards} §0.1 (hasGFX940Insts)`,
-  'gfx950-insts': `${REF.hazards} §0.1 (hasGFX950Insts); ${REF.cdna4} (scaled_mfma)`,
-  'xf32-insts': `${REF.hazards} §3.2 (xf32: 942 only, "not available" on 950)`,
-  'export': `${REF.hazards} §0.1 (hasExportInsts = !GFX940Insts)`,
-  'gds': `${REF.mi200} "What changed in MI200" (GDS operations removed, GWS kept); ${REF.hazards} §4.2`,
-  'packed-fp32': `${REF.mi200} "What changed in MI200" (V_PK_FMA_F32 ...)`,
-  'atomic-f64': `${REF.mi200} "What changed in MI200" (FP64 memory atomics)`,
-  'back-off-barrier': `${REF.hazards} §0.1 (FeatureBackOffBarrier) and §4.4`,
-  'dot1-insts': `${REF.gfx906wiki} §5 (v_dot4_i32_i8, v_dot8_i32_i4 on gfx906)`,
-  'dot10-insts': `${REF.gfx906wiki} §5 (v_dot2_f32_f16 on gfx906)`,
-  'lds-dma-dwordx3-4': `${REF.hazards} §4.2 (gfx950 also dwordx3/x4 LDS-DMA)`,
-  'permlane-swap': `${REF.hazards} §2.1 rows 17-18 (gfx950 only)`,
+  'mai': `LLVM AMDGPU.td / GCNSubtarget.h feature predicates (hasMAIInsts)`,
+  'gfx90a-insts': `LLVM AMDGPU.td / GCNSubtarget.h feature predicates (hasGFX90AInsts); ${REF.mi200} (what changed from MI100)`,
+  'gfx940-insts': `LLVM AMDGPU.td / GCNSubtarget.h feature predicates (hasGFX940Insts)`,
+  'gfx950-insts': `LLVM AMDGPU.td / GCNSubtarget.h feature predicates (hasGFX950Insts); ${REF.cdna4} (v_mfma_scale_*)`,
+  'xf32-insts': `LLVM SISchedule.td and VOP3PInstructions.td (xf32: gfx942 only, not on gfx950)`,
+  'export': `LLVM AMDGPU.td / GCNSubtarget.h feature predicates (hasExportInsts = !GFX940Insts)`,
+  'gds': `${REF.mi200} (what changed from MI100: GDS operations removed, GWS kept); LLVM SIInsertWaitcnts::updateEventWaitcntAfter`,
+  'packed-fp32': `${REF.mi200} (what changed from MI100: V_PK_FMA_F32 ...)`,
+  'atomic-f64': `${REF.mi200} (what changed from MI100: FP64 memory atomics)`,
+  'back-off-barrier': `LLVM AMDGPU.td (FeatureBackOffBarrier) and SIInsertWaitcnts (no wait before s_barrier with it)`,
+  'dot1-insts': `${REF.llvmUsage} (v_dot4_i32_i8, v_dot8_i32_i4 on gfx906)`,
+  'dot10-insts': `${REF.llvmUsage} (v_dot2_f32_f16 on gfx906)`,
+  'lds-dma-dwordx3-4': `LLVM SIInsertWaitcnts::updateEventWaitcntAfter (gfx950 also dwordx3/x4 LDS-DMA)`,
+  'permlane-swap': `LLVM GCNHazardRecognizer::checkPermlaneHazards (gfx950 only)`,
 };
 
 /**
@@ -189,40 +203,40 @@ export function gfx9Counters(target: string, expcntNote?: string): CounterWidths
   const probe = (c: string, max: number) =>
     oracle(`echo 's_waitcnt ${c}(${max + 1})' | ${MC} -mcpu=${target}`, `"too large value for ${c}"; ${c}(${max}) accepted`);
   return {
-    vmcnt: sourced(63, `${REF.hazards} §4.1 (6 bits, split field); ${REF.mi200} "Counters"; ${probe('vmcnt', 63)}`),
-    expcnt: sourced(7, `${REF.hazards} §4.1 (3 bits); ${probe('expcnt', 7)}`, expcntNote),
-    lgkmcnt: sourced(15, `${REF.hazards} §4.1 (4 bits); ${REF.cdna4} "Waitcnt Counters"; ${probe('lgkmcnt', 15)}`),
+    vmcnt: sourced(63, `LLVM AMDGPUBaseInfo.cpp (waitcnt bit widths) and llvm/docs/AMDGPU/gfx9_waitcnt.rst (6 bits, split field); ${REF.mi200} §4.4 (S_WAITCNT counters); ${probe('vmcnt', 63)}`),
+    expcnt: sourced(7, `LLVM AMDGPUBaseInfo.cpp (waitcnt bit widths) and llvm/docs/AMDGPU/gfx9_waitcnt.rst (3 bits); ${probe('expcnt', 7)}`, expcntNote),
+    lgkmcnt: sourced(15, `LLVM AMDGPUBaseInfo.cpp (waitcnt bit widths) and llvm/docs/AMDGPU/gfx9_waitcnt.rst (4 bits); ${REF.cdna4} §4.4 (S_WAITCNT counters); ${probe('lgkmcnt', 15)}`),
   };
 }
 
 export const NOP_IMM_NOTE =
-  `The references disagree. ${REF.hazards} §1.2: LLVM counts s_nop N as N+1 for the 4-bit immediate and emits up to s_nop 15, ` +
-  `while ${REF.mi200} "Counters" says s_nop "can be repeated in hardware up to eight times" (3 bits). ` +
+  `The references disagree. LLVM SIInstrInfo::getNumWaitStates / insertNoops: LLVM counts s_nop N as N+1 for the 4-bit immediate and emits up to s_nop 15, ` +
+  `while ${REF.mi200} §4.4 (S_WAITCNT counters) says s_nop "can be repeated in hardware up to eight times" (3 bits). ` +
   `The fixer emits chunks of at most s_nop 7 (safe for both readings); the checker credits up to 15 as LLVM does. ` +
   `llvm-mc itself accepts any 16-bit immediate (oracle: echo 's_nop 0xffff' | ${MC} -mcpu=gfx906 -> accepted), so the assembler sets no limit.`;
 
 export function nopImm(): { maxNopImm: Sourced<number>; maxNopImmCounted: Sourced<number> } {
   return {
-    maxNopImm: sourced(7, `${REF.mi200} "Counters" (S_NOP repeats up to eight times); ${REF.hazards} §1.2`, NOP_IMM_NOTE),
-    maxNopImmCounted: sourced(15, `${REF.hazards} §1.2 (LLVM 22.1 emits s_nop 15 on gfx908/90a/942/950)`, NOP_IMM_NOTE),
+    maxNopImm: sourced(7, `${REF.mi200} §4.4 (S_NOP repeats up to eight times); LLVM SIInstrInfo::getNumWaitStates / insertNoops`, NOP_IMM_NOTE),
+    maxNopImmCounted: sourced(15, `LLVM SIInstrInfo::getNumWaitStates / insertNoops (LLVM 22.1 emits s_nop 15 on gfx908/90a/942/950)`, NOP_IMM_NOTE),
   };
 }
 
 export function maxSgprs(target: string): Sourced<number> {
   return sourced(102,
-    `${REF.mi200} "Registers" (16 to 102 SGPRs per wave); ${REF.cdna4} "Architecture Overview"; ` +
+    `${REF.mi200} (GPR allocation: 16 to 102 SGPRs per wave); ${REF.cdna4} (architecture overview); ` +
     oracle(`echo 's_mov_b32 s102, 0' | ${MC} -mcpu=${target}`, 'error; s101 accepted'));
 }
 
 export function maxVgprs(target: string): Sourced<number> {
   return sourced(256,
-    `${REF.mi200} "What changed" (v0-v255); ${REF.cdna4} "Architecture Overview"; ` +
+    `${REF.mi200} (what changed from MI100: v0-v255); ${REF.cdna4} (architecture overview); ` +
     oracle(`echo 'v_mov_b32 v256, 0' | ${MC} -mcpu=${target}`, 'error; v255 accepted'));
 }
 
 export function maxAgprs(target: string, has: boolean): Sourced<number> {
   return has
-    ? sourced(256, `${REF.mi200} "What changed" (a0-a255); ` +
+    ? sourced(256, `${REF.mi200} (what changed from MI100: a0-a255); ` +
       oracle(`echo 'v_accvgpr_write_b32 a256, 0' | ${MC} -mcpu=${target}`, 'error; a255 accepted'))
     : sourced(0, oracle(`echo 'v_accvgpr_write_b32 a0, 0' | ${MC} -mcpu=${target}`, 'error (no AGPRs)'));
 }
@@ -248,7 +262,7 @@ export function sgprFile(target: string, perSimdSource: string): Pick<RegisterFi
   return {
     sgprsPerSimd: sourced(800, perSimdSource, SGPR_FILE_NOTE),
     sgprAllocGranule: sourced(16,
-      `${REF.mi200} "Registers" (SGPRs allocated in units of 16); ${REF.cdna4} "Architecture Overview" (SGPRs in groups of 16)`,
+      `${REF.mi200} (GPR allocation: SGPRs allocated in units of 16); ${REF.cdna4} (architecture overview: SGPRs in groups of 16)`,
       SGPR_FILE_NOTE + ` (target ${target})`),
   };
 }
@@ -260,7 +274,7 @@ export function sgprFile(target: string, perSimdSource: string): Pick<RegisterFi
  */
 export function extraSgprs(target: string): Sourced<{ vcc: number; flatScratch: number; xnack: number }> {
   return sourced({ vcc: 2, xnack: 4, flatScratch: 6 },
-    `${REF.mi200} "Registers" (VCC in SGPR 106-107); ` +
+    `${REF.mi200} (GPR allocation: VCC in SGPR 106-107); ` +
     oracle(`${MC} -mcpu=${target} -mattr=-xnack -filetype=obj kd.s, varying .amdhsa_next_free_sgpr and .amdhsa_reserve_{vcc,flat_scratch,xnack_mask}, reading GRANULATED_WAVEFRONT_SGPR_COUNT`,
       'VCC alone adds 2, XNACK_MASK 4, FLAT_SCRATCH 6; VCC+XNACK adds 4 (largest, not sum)'));
 }
@@ -268,20 +282,20 @@ export function extraSgprs(target: string): Sourced<{ vcc: number; flatScratch: 
 /** LDS blocks of 512 bytes, as measured on the PAL resource register and stated for MI200. */
 export function ldsGranule512(target: string, referenceNote?: string): Sourced<number> {
   return sourced(512,
-    `${REF.mi200} "LDS" (allocated per work-group in blocks of 128 dwords); ` +
+    `${REF.mi200} (LDS allocation: allocated per work-group in blocks of 128 dwords); ` +
     oracle(`llc -mtriple=amdgcn--amdpal -mcpu=${target} on an amdgpu_cs function with an LDS array, reading COMPUTE_PGM_RSRC2.LDS_SIZE`,
       'field 1 for 512 bytes, 2 for 513 and 1024, 3 for 1025'),
     referenceNote);
 }
 
 export const WAVE64 = (target: string): Sourced<number> =>
-  sourced(64, `${REF.gfx906wiki} §3 (64 lanes); ${REF.cdna4} "Architecture Overview" (wave size 64); target ${target}`);
+  sourced(64, `${REF.hipHardware} (64 lanes); ${REF.cdna4} (architecture overview: wave size 64); target ${target}`);
 
 export const SIMDS_PER_CU: Sourced<number> = sourced(4,
-  `${REF.gfx906wiki} §3 (four SIMD16 units per CU); ${REF.gcnTimings} "Occupancy table"; ${REF.cdna4} "Occupancy" (Waves/CU = 4 SIMDs)`);
+  `${REF.hipHardware} (four SIMD16 units per CU); ${REF.gcnTimings} (occupancy table); ${REF.cdna4} (architecture overview: 4 SIMDs per CU)`);
 
 export const MAX_WAVES_PER_WG: Sourced<number> = sourced(16,
-  `${REF.mi200} "Work-groups and barriers" (up to 16 waves, 1024 work-items, per work-group)`);
+  `${REF.mi200} (work-groups and barriers: up to 16 waves, 1024 work-items, per work-group)`);
 
 export function descriptorDefaults(target: string, opts: { architectedFlatScratch: boolean; unified: boolean }): DescriptorDefaults {
   const kd = `${MC} -mcpu=${target} -filetype=obj kd.s`;
@@ -338,7 +352,7 @@ export function targetIdFeatures(target: string): Sourced<readonly ('sramecc' | 
   return sourced(['sramecc', 'xnack'] as const,
     oracle(`${MC} -mcpu=${target} -mattr=+sramecc,-xnack on '.amdgcn_target "amdgcn-amd-amdhsa--${target}:sramecc+:xnack-"'`, 'accepted'),
     target === 'gfx906'
-      ? `${REF.gfx906wiki} §5 says "sramecc not available on gfx906" and lists only gfx906:sramecc-:xnack±; LLVM 22 accepts gfx906:sramecc+. We accept both spellings (parsing only; no rule depends on sramecc).`
+      ? `${REF.llvmUsage} says "sramecc not available on gfx906" and lists only gfx906:sramecc-:xnack±; LLVM 22 accepts gfx906:sramecc+. We accept both spellings (parsing only; no rule depends on sramecc).`
       : undefined);
 }
 
@@ -351,22 +365,22 @@ export function unifiedRegisters(T: string): RegisterFiles {
   maxVgprs: maxVgprs(T),
   maxAgprs: maxAgprs(T, true),
   maxSgprs: maxSgprs(T),
-  unifiedVgprFile: sourced(true, `${REF.mi200} "What changed in MI200" and "Registers" (one unified pool of up to 512: v0-v255 and a0-a255); ${REF.hazards} §0.1 (hasGFX90AInsts)`),
+  unifiedVgprFile: sourced(true, `${REF.mi200} (what changed from MI100; GPR allocation: one unified pool of up to 512: v0-v255 and a0-a255); LLVM AMDGPU.td / GCNSubtarget.h feature predicates (hasGFX90AInsts)`),
   vgprsPerSimd: sourced(512,
-    `${REF.cdna4} "Occupancy and Register Pressure" (512-slot pool, 8-register granularity); ` +
+    `${REF.cdna4Notes} (512-slot pool, 8-register granularity); ` +
     oracle(`llc -mcpu=${T} on kernels clobbering v0..v{n-1}`, 'occupancy 8/7/6/5/4/3/2 from 1/65/73/81/97/129/169 VGPRs; 128 VGPRs + 129 AGPRs (TotalNumVgprs 257) -> 1'),
-    `${REF.cdna4} also says "AGPRs use an independent pool with the same formula" and takes the minimum; ` +
+    `${REF.cdna4Notes} also say "AGPRs use an independent pool with the same formula" and take the minimum; ` +
     `that contradicts ${REF.mi200} (one unified pool) and LLVM 22 (oracle: llc -mcpu=${T}, 10 VGPRs + 100 AGPRs -> TotalNumVgprs 112, Occupancy 4, where separate pools would give 5). ` +
     'The unified count align(VGPRs, 4) + AGPRs is never smaller than max(VGPRs, AGPRs), so it is also the safe choice.'),
   agprsPerSimd: sourced(0, 'AGPRs live in the unified file (vgprsPerSimd)'),
   vgprAllocGranule: sourced(8,
-    `${REF.mi200} "Registers" (VGPRs are allocated in groups of 8); ${REF.cdna4} "Architecture Overview"; ` +
+    `${REF.mi200} (GPR allocation: VGPRs are allocated in groups of 8); ${REF.cdna4} (architecture overview); ` +
     oracle(`${MC} -mcpu=${T} -filetype=obj kd.s`, 'next_free_vgpr 8 -> GRANULATED_WORKITEM_VGPR_COUNT 0, 9 -> 1, 512 -> 63')),
   accumOffsetGranule: sourced(4, oracle(`${MC} -mcpu=${T} -filetype=obj kd.s with .amdhsa_accum_offset 6`,
     '"accum_offset should be in range [4..256] in increments of 4"; "accum_offset exceeds total VGPR allocation" when above next_free_vgpr')),
   maxNextFreeVgpr: sourced(512, oracle(`${MC} -mcpu=${T} -filetype=obj kd.s with .amdhsa_next_free_vgpr 513`, '"value out of range"; 512 accepted')),
   maxNextFreeSgpr: maxNextFreeSgpr(T),
-  ...sgprFile(T, `${REF.gfx906wiki} §1 (SGPR file 12.5 KiB per CU = 800 per SIMD, stated for gfx906; assumed for the GFX9 family); ${REF.mi200} "Registers"`),
+  ...sgprFile(T, `${REF.rocmSpecs} (SGPR file 12.5 KiB per CU = 800 per SIMD, stated for gfx906; assumed for the GFX9 family); ${REF.mi200} (GPR allocation)`),
   extraSgprs: extraSgprs(T),  };
 }
 

@@ -7,7 +7,7 @@ import {
 
 const T = 'gfx908';
 
-const NO_REF_908 = 'No file in shared/reference gives the gfx908 register files or wave slots; the value is the LLVM 22 measurement.';
+const NO_REF_908 = 'None of the documents cited here states the gfx908 register files or wave slots; the value is the LLVM 22 measurement.';
 
 export const gfx908 = makeTarget({
   name: T,
@@ -25,7 +25,7 @@ export const gfx908 = makeTarget({
     maxVgprs: maxVgprs(T),
     maxAgprs: maxAgprs(T, true),
     maxSgprs: maxSgprs(T),
-    unifiedVgprFile: sourced(false, `${REF.hazards} §0.1 (hasGFX90AInsts: no); ${REF.mi200} "What changed in MI200 (versus MI100)" (the unified pool is new in MI200)`),
+    unifiedVgprFile: sourced(false, `LLVM AMDGPU.td / GCNSubtarget.h feature predicates (hasGFX90AInsts: no); ${REF.mi200} (what changed from MI100) (the unified pool is new in MI200)`),
     vgprsPerSimd: sourced(256,
       oracle(`llc -mcpu=${T} on kernels clobbering v0..v{n-1}`, 'same breakpoints as gfx906: occupancy 10/9/8/7/6/5/4/3/2/1 from 1/25/29/33/37/41/49/65/85/129 VGPRs'),
       NO_REF_908),
@@ -40,7 +40,7 @@ export const gfx908 = makeTarget({
     maxNextFreeVgpr: sourced(256, oracle(`${MC} -mcpu=${T} -filetype=obj kd.s with .amdhsa_next_free_vgpr 257`, '"value out of range"; 256 accepted'),
       'On gfx908 the descriptor VGPR count is max(VGPRs, AGPRs) (oracle: llc -mcpu=gfx908, 10 VGPRs + 100 AGPRs -> .amdhsa_next_free_vgpr 100).'),
     maxNextFreeSgpr: maxNextFreeSgpr(T),
-    ...sgprFile(T, `${REF.gfx906wiki} §1 (SGPR file 12.5 KiB per CU = 800 per SIMD, stated for gfx906; assumed for the GFX9 family)`),
+    ...sgprFile(T, `${REF.rocmSpecs} (SGPR file 12.5 KiB per CU = 800 per SIMD, stated for gfx906; assumed for the GFX9 family)`),
     extraSgprs: extraSgprs(T),
   },
   occupancy: {

@@ -16,7 +16,7 @@ export const gfx90a = makeTarget({
     'back-off-barrier', 'xnack',
   ],
   featureNotes: {
-    'export': `References disagree. ${REF.hazards} §0.1 says exports exist on gfx90a (LLVM hasExportInsts = !GFX940Insts), and ` +
+    'export': `References disagree. LLVM AMDGPU.td / GCNSubtarget.h feature predicates says exports exist on gfx90a (LLVM hasExportInsts = !GFX940Insts), and ` +
       'llc 22 does emit `exp mrt0 ... done` for an amdgpu_ps function on gfx90a; but llvm-mc 22 rejects every exp form on gfx90a ' +
       '("instruction not supported on this GPU") and llvm-objdump --mcpu=gfx90a does not decode the llc-encoded word (prints .long 0xc400080f). ' +
       'Chosen: absent, since llvm-mc is the judge of what assembles; compute kernels do not export.',
@@ -27,9 +27,9 @@ export const gfx90a = makeTarget({
 
   occupancy: {
     maxWavesPerSimd: sourced(8, oracle(`llc -mcpu=${T} on an empty kernel`, '"; Occupancy: 8"'),
-      `No reference states the MI200 wave slots; ${REF.cdna4} gives 8 for the same 512-entry file on gfx950. LLVM 22 uses 8.`),
+      `No reference states the MI200 wave slots; ${REF.cdna4Notes} give 8 for the same 512-entry file on gfx950. LLVM 22 uses 8.`),
     simdsPerCu: SIMDS_PER_CU,
-    ...ldsSize(T, 65536, `${REF.mi200} "LDS" (64 KiB per CU)`),
+    ...ldsSize(T, 65536, `${REF.mi200} (LDS allocation) (64 KiB per CU)`),
     ldsAllocGranule: ldsGranule512(T),
     wavefrontSize: WAVE64(T),
     maxWavesPerWorkgroup: MAX_WAVES_PER_WG,

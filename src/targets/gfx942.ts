@@ -20,7 +20,7 @@ export const gfx942 = makeTarget({
 
   occupancy: {
     maxWavesPerSimd: sourced(8, oracle(`llc -mcpu=${T} on an empty kernel`, '"; Occupancy: 8"'),
-      `No reference states the MI300 wave slots; ${REF.cdna4} gives 8 for the same 512-entry file on gfx950. LLVM 22 uses 8.`),
+      `No reference states the MI300 wave slots; ${REF.cdna4Notes} give 8 for the same 512-entry file on gfx950. LLVM 22 uses 8.`),
     simdsPerCu: SIMDS_PER_CU,
     ...ldsSize(T, 65536, undefined, 'No reference states the MI300 LDS size; LLVM 22 allows 64 KiB.'),
     ldsAllocGranule: ldsGranule512(T, 'Stated in the MI200 ISA; no CDNA3 reference gives it; the LLVM measurement agrees. LLVM ignores the granule in its occupancy.'),
@@ -28,5 +28,5 @@ export const gfx942 = makeTarget({
     maxWavesPerWorkgroup: MAX_WAVES_PER_WG,
   },
   descriptor: descriptorDefaults(T, { architectedFlatScratch: true, unified: true }),
-  counters: gfx9Counters(T, `No export instructions on gfx942 (${REF.hazards} §0.1); ${REF.cdna3} §4.4 counts only GWS on EXP_CNT`),
+  counters: gfx9Counters(T, `No export instructions on gfx942 (LLVM AMDGPU.td / GCNSubtarget.h feature predicates); ${REF.cdna3} §4.4 counts only GWS on EXP_CNT`),
 });

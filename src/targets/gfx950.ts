@@ -17,17 +17,17 @@ export const gfx950 = makeTarget({
     'dot13-insts', 'lds-dma-dwordx3-4', 'bf16-cvt-insts', 'permlane-swap', 'prng', 'ashr-pk', 'minimum3-maximum3-f32',
   ],
   featureNotes: {
-    'xf32-insts': `xf32 MFMA removed on gfx950 (${REF.hazards} §3.2 "not available"; llvm-mc rejects it)`,
+    'xf32-insts': `xf32 MFMA removed on gfx950 (LLVM SISchedule.td has no gfx950 entry; llvm-mc rejects it)`,
   },
   targetIdFeatures: targetIdFeatures(T),
   registers: unifiedRegisters(T),
 
   occupancy: {
-    maxWavesPerSimd: sourced(8, `${REF.cdna4} "Occupancy and Register Pressure" (at most 8 waves/SIMD, 32/CU); ` + oracle(`llc -mcpu=${T} on an empty kernel`, '"; Occupancy: 8"')),
+    maxWavesPerSimd: sourced(8, `${REF.cdna4Notes} (at most 8 waves/SIMD, 32/CU); ` + oracle(`llc -mcpu=${T} on an empty kernel`, '"; Occupancy: 8"')),
     simdsPerCu: SIMDS_PER_CU,
-    ...ldsSize(T, 163840, `${REF.cdna4} "Architecture Overview" and "LDS Details" (160 KiB per CU)`),
-    ldsAllocGranule: sourced(1280, `${REF.cdna4} "Architecture Overview" (1280-byte allocation granularity)`,
-      'The references disagree. Only the CDNA4 guide states the gfx950 granule (1280 bytes = 320 dwords; 160 KiB = 128 such blocks). ' +
+    ...ldsSize(T, 163840, `${REF.cdna4} (architecture overview: 160 KiB LDS per CU)`),
+    ldsAllocGranule: sourced(1280, `${REF.cdna4Notes} (1280-byte LDS allocation granularity)`,
+      'The references disagree. Only the project\'s CDNA4 scheduling notes state the gfx950 granule (1280 bytes = 320 dwords; 160 KiB = 128 such blocks). ' +
       'LLVM 22 encodes gfx950 LDS in 2048-byte units: ' +
       oracle('llc -mtriple=amdgcn--amdpal -mcpu=gfx950, COMPUTE_PGM_RSRC2.LDS_SIZE', 'field 1 for 512..2048 bytes, 2 for 2049..4096') +
       ' (gfx906-gfx942 measure 512). Neither choice is lower for every size (32 KiB: 1280 gives 4 workgroups per CU, 2048 gives 5; ' +
@@ -36,5 +36,5 @@ export const gfx950 = makeTarget({
     maxWavesPerWorkgroup: MAX_WAVES_PER_WG,
   },
   descriptor: descriptorDefaults(T, { architectedFlatScratch: true, unified: true }),
-  counters: gfx9Counters(T, `${REF.cdna4} omits expcnt; the CDNA4 ISA calls it unused (${REF.hazards} §4.1); no export instructions`),
+  counters: gfx9Counters(T, `${REF.cdna4Notes} omit expcnt; ${REF.cdna4} §4.4 calls it unused; no export instructions`),
 });

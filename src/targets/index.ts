@@ -25,19 +25,19 @@ export const TARGET_ALIASES: Readonly<Record<string, { target: TargetName; note:
   gfx900: {
     target: 'gfx906',
     note: 'gfx900 (Vega 10) is checked as gfx906: LLVM\'s hazard tests use gfx900 for the GCN5 family and the hazard ' +
-      `predicates are the same for both (${REF.hazards} §0.1 lists no gfx900/gfx906 difference). Instruction availability is ` +
+      `predicates are the same for both (LLVM AMDGPU.td / GCNSubtarget.h feature predicates lists no gfx900/gfx906 difference). Instruction availability is ` +
       'gfx906\'s, which is not gfx900\'s: gfx900 lacks dl-insts and dot1/2/7/10 (oracle (LLVM 22.1.8): llvm-mc -mcpu=gfx900 ' +
       'rejects v_fmac_f32 and v_dot4_i32_i8) and has v_mad_mix_* instead of v_fma_mix_*.',
   },
   gfx940: {
     target: 'gfx942',
     note: 'gfx940 is checked as gfx942: LLVM removed gfx940/gfx941 (LLVM 22 llvm-mc -mcpu=gfx940 warns "not a recognized ' +
-      `processor" and falls back to a generic target); older LLVMs gave all three the same hazard rules (${REF.hazards}, conventions: target columns).`,
+      `processor" and falls back to a generic target); older LLVMs gave all three the same hazard rules (GCNSubtarget::hasGFX940Insts).`,
   },
   gfx941: {
     target: 'gfx942',
     note: 'gfx941 is checked as gfx942: LLVM removed gfx940/gfx941 (LLVM 22 llvm-mc -mcpu=gfx941 warns "not a recognized ' +
-      `processor" and falls back to a generic target); older LLVMs gave all three the same hazard rules (${REF.hazards}, conventions: target columns).`,
+      `processor" and falls back to a generic target); older LLVMs gave all three the same hazard rules (GCNSubtarget::hasGFX940Insts).`,
   },
 });
 

@@ -1,7 +1,7 @@
 /**
  * Cycle-model parameters per target: issue costs, pipe occupancies, result latencies and the
  * MFMA dependency wait states the cycle model (src/cycles) uses. Every number is data with its
- * source: a file in ../shared/reference with its section, an oracle measurement (llvm-mca 22,
+ * source: a public document with its section (targets/common.ts REF), an oracle measurement (llvm-mca 22,
  * whose AMDGPU scheduling model counts in issue slots of 4 cycles: VALU 1, trans 4, SMEM/LDS 5,
  * VMEM 80, MFMA passes + 4), or "estimate" with the reasoning. Where references disagree the
  * note says so and why the value was chosen.
@@ -10,11 +10,12 @@
  * calibration file (`--latency-file F`, JSON) can override any of them by name, and so that
  * per-instruction overrides ("insn.v_exp_f32.latency") fit the same scheme. Units are clock
  * cycles unless the key ends in `.ws` or sits under `mfma.` (wait states: one wait state is one
- * issue slot of `slot` cycles, hazards-and-waitcnt-facts.md §1; one MFMA pass is `mfma.pass`
- * cycles, ibid. §3).
+ * issue slot of `slot` cycles, LLVM SIInstrInfo::getNumWaitStates; one MFMA pass is `mfma.pass`
+ * cycles, LLVM SISchedule.td).
  */
 import type { Sourced, Target, TargetName } from './types.js';
 import { ConductorError } from '../errors.js';
+import { REF } from './common.js';
 
 export const MFMA_PASS_COUNTS = [2, 4, 8, 16] as const;
 export const MFMA_TABLE_KINDS = ['xdl', 'sgemm', 'dgemm'] as const;
@@ -127,11 +128,9 @@ export function paramDoc(key: string): string | undefined {
 // ------------------------------------------------------------------------------------------------
 // Sources
 
-const GCN = 'gcn-instruction-timings.txt';
-const HZ = 'hazards-and-waitcnt-facts.md';
-const C3 = 'cdna3-isa-waitcnt-and-hazard-tables.txt';
-const C4 = 'cdna4-scheduling-guide.md';
-const WIKI = 'gfx906-wiki-mi50-mi60-notes.txt';
+const GCN = REF.gcnTimings;
+const C3 = REF.cdna3;
+const C4 = REF.cdna4Notes;
 const MCA = 'oracle: llvm-mca-22 -mtriple=amdgcn-amd-amdhsa (LLVM 22.1.8), instruction-info latency';
 
 const s = (value: number, source: string, note?: string): Sourced<number> => (note ? { value, source, note } : { value, source });
@@ -144,7 +143,7 @@ function common(t: TargetName): Omit<Table, MfmaParamKey> {
   const hasDotHazard = t === 'gfx90a' || cdna3plus;
   const LLVM_SLOT = 'llvm-mca counts in issue slots; x4 cycles';
   return {
-    'slot': s(4, `${GCN} "Preliminary explanations" (almost all instructions take 4 cycles); ${HZ} §1 (one instruction = one wait state); ${WIKI} §3 (four SIMD16 units, wave64)`),
+    'slot': s(4, `${GCN} "Preliminary explanations" (almost all instructions take 4 cycles); LLVM SIInstrInfo::getNumWaitStates (one instruction = one wait state); ${REF.hipHardware} (four SIMD16 units, wave64)`),
     'salu': s(4, `${GCN} "SOP2/SOPK/SOP1/SOPC Instruction timings" (4 cycles); ${MCA}: s_add_u32 1 slot`),
     'issue.twoDword': s(0, `estimate: 0. ${GCN} "Preliminary explanations" and "Instruction alignment": a 2-dword instruction "can require" 4 extra cycles depending on where it falls in a 32-byte fetch block (stated for GCN 1.0/1.1)`,
       'the model does not track code addresses, so no penalty is charged by default; set 4 to charge every 2-dword instruction (an upper bound of the reference rule)'),
@@ -154,15 +153,15 @@ function common(t: TargetName): Omit<Table, MfmaParamKey> {
     'smem.issue.x16': s(16, `${GCN} "SMRD Instruction timings" (S_LOAD_DWORDX16 16-24 cycles)`,
       'the table gives a range 16-24; the lower end is used (a cache hit)'),
     'smem.latency': s(20, `${MCA}: s_load_* 5 slots (${LLVM_SLOT})`,
-      `${C4} "Instruction Latencies" says only "variable"; LLVM's figure stands for a scalar-cache hit`),
+      `${C4} say only "variable"; LLVM's figure stands for a scalar-cache hit`),
     'valu': s(4, `${GCN} "VOP2 Instruction timings" (4 cycles, 1 per cycle); ${MCA}: 1 slot`),
     'valu.trans': cdna3plus
-      ? s(8, `${C4} "Instruction Latencies" (transcendental 2 vs VALU 1, in issue slots)`,
-        `estimate for the pipe occupancy: ${C4} gives only the latency ratio and the model assumes throughput = latency; ` +
-        `${GCN} (GCN) gives 16 cycles and ${MCA} 4 slots (16 cycles); ${t === 'gfx942' ? 'the CDNA4 figure is assumed for CDNA3 (no CDNA3 timing reference)' : 'the CDNA4 guide is this target\'s own reference'}`)
+      ? s(8, `${C4} (transcendental 2 vs VALU 1, in issue slots)`,
+        `estimate for the pipe occupancy: ${C4} give only the latency ratio and the model assumes throughput = latency; ` +
+        `${GCN} (GCN) gives 16 cycles and ${MCA} 4 slots (16 cycles); ${t === 'gfx942' ? 'the CDNA4 figure is assumed for CDNA3 (no CDNA3 timing reference)' : 'the CDNA4 notes are this target\'s own figures'}`)
       : s(16, `${GCN} "VOP1 Instruction timings" (V_EXP_F32, V_RCP_F32 ... 16 cycles); ${MCA}: 4 slots`),
     'valu.trans.latency': cdna3plus
-      ? s(8, `${C4} "Instruction Latencies" (2 slots); ${C3} Table 11 case 21 (one extra wait state before a non-trans consumer: 4 + 4)`,
+      ? s(8, `${C4} (2 slots); ${C3} §4.5 Table 11 case 21 (one extra wait state before a non-trans consumer: 4 + 4)`,
         `${MCA} says 4 slots (16 cycles); the two ISA-side references agree on 8`)
       : s(16, `${GCN} "VOP1 Instruction timings" (16 cycles); ${MCA}: 4 slots`),
     'valu.quarter': s(16, `${GCN} "VOP3 Instruction timings" (V_MUL_LO_U32, V_MUL_HI_U32, V_MAD_U64_U32 16 cycles)`,
@@ -171,32 +170,32 @@ function common(t: TargetName): Omit<Table, MfmaParamKey> {
       ? s(4, `${MCA}: v_lshlrev_b64 1 slot on ${t}`, `${GCN} "VOP3" gives DPFACTOR*4 (4 at full-rate FP64): the two agree`)
       : s(8, `${MCA}: v_lshlrev_b64 2 slots on ${t}`, `${GCN} "VOP3" gives V_LSHL_B64 DPFACTOR*4 = 4 at DPFACTOR 1: the sources disagree; the slower is used`),
     'valu.dpFactor': t === 'gfx906'
-      ? s(1, `${WIKI} §2 (MI50/MI60 FP64 peak is half of FP32: 6.7 vs 13.4 TFLOPS) with ${GCN} "DPFACTOR" table (1 = 1/2 DP speed)`,
-        `LLVM schedules gfx906 with SIQuarterSpeedModel (${HZ} §0.1) and ${MCA} gives v_fma_f64 8 slots: the sources disagree; the product figure is used`)
+      ? s(1, `AMD's MI50/MI60 launch release of 6 Nov 2018 (FP64 peak is half of FP32: 6.7 vs 13.4 TFLOPS) with ${GCN} "DPFACTOR" table (1 = 1/2 DP speed)`,
+        `LLVM schedules gfx906 with SIQuarterSpeedModel (LLVM AMDGPU.td / GCNSubtarget.h feature predicates) and ${MCA} gives v_fma_f64 8 slots: the sources disagree; the product figure is used`)
       : t === 'gfx908'
         ? s(1, 'estimate: CDNA1 keeps the GCN5 FP64 datapath of gfx906 (half rate)',
-          `no reference gives the MI100 FP64 rate; LLVM uses SIQuarterSpeedModel (${HZ} §0.1; ${MCA}: v_fma_f64 8 slots)`)
-        : s(0.5, `${HZ} §0.1 (sched model ${t === 'gfx90a' ? 'SIDPFullSpeedModel' : t === 'gfx942' ? 'SIDPGFX942FullSpeedModel' : 'SIDPGFX950FullSpeedModel'}: FP64 at full rate); ${MCA}: v_fma_f64 1 slot`),
+          `no reference gives the MI100 FP64 rate; LLVM uses SIQuarterSpeedModel (LLVM AMDGPU.td / GCNSubtarget.h feature predicates; ${MCA}: v_fma_f64 8 slots)`)
+        : s(0.5, `LLVM AMDGPU.td / GCNSubtarget.h feature predicates (sched model ${t === 'gfx90a' ? 'SIDPFullSpeedModel' : t === 'gfx942' ? 'SIDPGFX942FullSpeedModel' : 'SIDPGFX950FullSpeedModel'}: FP64 at full rate); ${MCA}: v_fma_f64 1 slot`),
     'valu.dp.fast': s(4, `${GCN} "VOP1"/"VOP3" (V_ADD_F64, V_CVT_*_F64, V_LDEXP_F64 ... DPFACTOR*4)`),
     'valu.dp.slow': s(8, `${GCN} "VOP1"/"VOP3" (V_FMA_F64, V_MUL_F64, V_RCP_F64, V_DIV_FMAS_F64 ... DPFACTOR*8)`),
     'valu.dot': s(4, `${MCA}: v_dot2_f32_f16 1 slot`),
     'valu.dot.ws': hasDotHazard
-      ? s(3, `${HZ} §2.4 "DOT" (DOT write -> other opcode or SrcA/B: 3); ${C3} Table 37 case 101`)
-      : s(0, `${HZ} §2.4 (the DOT rule applies to gfx90a/942/950 only)`),
+      ? s(3, `LLVM GCNHazardRecognizer::checkMAIVALUHazards (DOT write -> other opcode or SrcA/B: 3); ${C3} §7.5 Table 37 case 101`)
+      : s(0, `LLVM GCNHazardRecognizer::checkMAIVALUHazards (the DOT rule applies to gfx90a/942/950 only)`),
     'valu.toMfma.ws': t === 'gfx906'
       ? s(0, 'no MFMA on gfx906')
-      : s(2, `${HZ} §2.2/§2.3 (VALU writes VGPR -> MFMA reads it: 2); ${C3} Table 37 case 100`),
+      : s(2, `LLVM GCNHazardRecognizer::checkMAIHazards908 / checkMAIHazards90A (VALU writes VGPR -> MFMA reads it: 2); ${C3} §7.5 Table 37 case 100`),
     'valu.sgprToSalu': s(16, `${GCN} "Instruction scheduling" (16-cycle delay between V_ADD*/V_READLANE/V_READFIRSTLANE and a scalar instruction)`,
       'stated for GCN; assumed for every GFX9 target (hidden when other waves run)'),
-    'valu.sgprToVmem.ws': s(5, `${HZ} §2.1 row 1; ${C3} Table 11 case 10; mi200-isa-facts.md Table 9`),
+    'valu.sgprToVmem.ws': s(5, `LLVM GCNHazardRecognizer::checkVMEMHazards; ${C3} §4.5 Table 11 case 10; ${REF.mi200} §4.5 Table 9`),
     'valu.sgprToValu.ws': cdna3plus
-      ? s(2, `${HZ} §2.1 row 12 (hasVDecCoExecHazard); ${C3} Table 11 case 18`)
-      : s(0, `${HZ} §2.1 row 12 (gfx942/950 only)`),
+      ? s(2, `LLVM GCNHazardRecognizer::checkVALUHazards (hasVDecCoExecHazard); ${C3} §4.5 Table 11 case 18`)
+      : s(0, `LLVM GCNHazardRecognizer::checkVALUHazards (gfx942/950 only)`),
     'valu.transToValu.ws': cdna3plus
-      ? s(1, `${HZ} §2.1 row 16; ${C3} Table 11 case 21`)
-      : s(0, `${HZ} §2.1 row 16 (gfx942/950 only)`),
-    'mfma.pass': s(4, `${HZ} §3 ("1 pass = 4 cycles"); ${C3} §7.5 ("PASS 4 clock cycles")`),
-    'mfma.issue': s(4, `${HZ} §1 (an MFMA is one instruction, one wait state); ${C4} "Fill MFMA pipeline bubbles" (independent VALU issues while the MFMA runs)`),
+      ? s(1, `LLVM GCNHazardRecognizer::checkVALUHazards; ${C3} §4.5 Table 11 case 21`)
+      : s(0, `LLVM GCNHazardRecognizer::checkVALUHazards (gfx942/950 only)`),
+    'mfma.pass': s(4, `LLVM SISchedule.td (MFMA latency = 4 cycles per pass); ${C3} §7.5 ("PASS 4 clock cycles")`),
+    'mfma.issue': s(4, `LLVM SIInstrInfo::getNumWaitStates (an MFMA is one instruction, one wait state); ${REF.cdna3} §7.5 ("Dependency Resolution: Required Independent Instructions": independent instructions fill the wait after an MFMA)`),
     'vmem.issue.load.x1': s(8, `${GCN} "MUBUF Instruction timings" (BUFFER_LOAD_DWORD 8)`, 'GCN table, assumed for every GFX9 target; applied to global_/scratch_ too'),
     'vmem.issue.load.x2': s(16, `${GCN} "MUBUF Instruction timings" (BUFFER_LOAD_DWORDX2 18, FORMAT_XY 18?)`,
       'the table gives 18 for x2 but 16 for x3/x4; read as a measurement artefact, 16 is used'),
@@ -205,7 +204,7 @@ function common(t: TargetName): Omit<Table, MfmaParamKey> {
     'vmem.issue.atomic': s(16, `${GCN} "MUBUF Instruction timings" (BUFFER_ATOMIC_* 16+GLC)`),
     'vmem.issue.cmpswap': s(32, `${GCN} "MUBUF Instruction timings" (BUFFER_ATOMIC_CMPSWAP 32)`),
     'vmem.latency': s(320, `${MCA}: global_load_*/buffer_load_* 80 slots (${LLVM_SLOT})`,
-      `${C4} "Instruction Latencies" says ~100 cycles for a global load; LLVM's figure is kept for every target (consistent across targets; calibrate with --latency-file)`),
+      `${C4} say ~100 cycles for a global load; LLVM's figure is kept for every target (consistent across targets; calibrate with --latency-file)`),
     'vmem.store.latency': s(320, `${MCA}: global_store_* 80 slots`),
     'flat.latency': s(320, `${MCA}: flat_load_* 80 slots`),
     'ds.read.x1': s(4, `${GCN} "DS Instruction timings" (DS_READ_B32 4)`),
@@ -218,8 +217,8 @@ function common(t: TargetName): Omit<Table, MfmaParamKey> {
     'ds.atomic.x1': s(8, `${GCN} "DS Instruction timings" (DS_ADD_U32 ... 8)`),
     'ds.atomic.x2': s(12, `${GCN} "DS Instruction timings" (DS_ADD_U64 ... 12)`),
     'ds.other': s(4, `${GCN} "DS Instruction timings" (DS_SWIZZLE_B32, DS_APPEND, DS_NOP 4)`),
-    'ds.latency': s(20, `${C4} "Instruction Latencies" (LDS read/write ~20); ${MCA}: ds_* 5 slots (20 cycles)`,
-      'both sources agree; bank conflicts (up to 64 cycles, ' + C4 + ' "LDS Details") are not modelled'),
+    'ds.latency': s(20, `${C4} (LDS read/write ~20); ${MCA}: ds_* 5 slots (20 cycles)`,
+      'both sources agree; bank conflicts (up to 64 cycles, ' + C4 + ') are not modelled'),
     'branch': s(4, `${GCN} "SOPP Instruction timings" (jumps cost 4 when not taken)`, `${MCA} gives 8 slots whether taken or not`),
     'branch.taken': s(20, `${GCN} "SOPP Instruction timings" (20 cycles "(???)" when taken)`,
       `the reference marks the figure as uncertain; ${MCA} gives 8 slots (32 cycles)`),
@@ -232,7 +231,7 @@ function common(t: TargetName): Omit<Table, MfmaParamKey> {
   };
 }
 
-/** The MFMA wait-state table (hazards-and-waitcnt-facts.md §2.2-§2.5, CDNA3 ISA Table 37). */
+/** The MFMA wait-state table (LLVM GCNHazardRecognizer::checkMAIHazards908 / checkMAILdStHazards, CDNA3 ISA Table 37). */
 function mfmaTable(t: TargetName): Record<MfmaParamKey, Sourced<number>> {
   const out = {} as Record<MfmaParamKey, Sourced<number>>;
   const put = (kind: MfmaTableKind, c: MfmaConsumer, n: number, v: number, src: string, note?: string) => {
@@ -246,7 +245,7 @@ function mfmaTable(t: TargetName): Record<MfmaParamKey, Sourced<number>> {
     return out;
   }
   if (t === 'gfx908') {
-    const src = `${HZ} §2.2 (gfx908, AGPR based)`;
+    const src = `LLVM GCNHazardRecognizer::checkMAIHazards908 / checkMAILdStHazards (gfx908, AGPR based)`;
     for (const n of MFMA_PASS_COUNTS) {
       put('xdl', 'srcCSame', n, 0, `${src}: identical tuple -> SrcC 0`);
       put('xdl', 'srcC', n, 2, `${src}: overlap -> SrcC 2`);
@@ -256,31 +255,31 @@ function mfmaTable(t: TargetName): Record<MfmaParamKey, Sourced<number>> {
       put('xdl', 'mem', n, rd, `${src}: memory instructions cannot read AGPRs on gfx908; the v_accvgpr_read value is used`);
     }
     for (const c of MFMA_CONSUMERS) for (const n of MFMA_PASS_COUNTS) {
-      put('sgemm', c, n, out[mfmaParamKey('xdl', c, n)].value, `${HZ} §3.1 (on gfx908 every MFMA counts as XDL: the XDL values apply)`);
+      put('sgemm', c, n, out[mfmaParamKey('xdl', c, n)].value, `LLVM VOP3PInstructions.td (is_dgemm, is_gfx940_xdl) and GCNHazardRecognizer isXDL (on gfx908 every MFMA counts as XDL: the XDL values apply)`);
     }
     none('dgemm', 'no DGEMM on gfx908');
     return out;
   }
   const is950 = t === 'gfx950';
   const is942 = t === 'gfx942';
-  const src23 = `${HZ} §2.3 (MFMA consumer) / §2.5`;
-  const src24 = `${HZ} §2.4 (VALU/memory consumer)`;
+  const src23 = `LLVM GCNHazardRecognizer::checkMAIHazards90A (MFMA consumer)`;
+  const src24 = `LLVM GCNHazardRecognizer::checkMAIVALUHazards (VALU/memory consumer)`;
   for (const n of MFMA_PASS_COUNTS) {
     // XDL (every non-DGEMM MFMA on gfx90a)
     put('xdl', 'srcCSame', n, t !== 'gfx90a' && n === 2 ? 2 : 0, `${src23}: identical tuple -> SrcC`, t !== 'gfx90a' && n === 2 ? 'LLVM needs 2 for any 2-pass producer on gfx942/950' : undefined);
     put('xdl', 'srcC', n, t === 'gfx90a' ? n : is942 ? n + 1 : n + 2, `${src23}: XDL overlap -> XDL SrcC (${t === 'gfx90a' ? 'N' : is942 ? 'N+1' : 'N+2'})`,
       'the value for an XDL consumer; S/DGEMM consumers differ by one wait state or less and are not told apart');
     const ab = t === 'gfx90a' || is942 ? n + 3 : n === 2 ? 5 : n + 4;
-    put('xdl', 'srcAB', n, ab, `${src23}: XDL -> SrcA/SrcB (${t === 'gfx90a' || is942 ? 'N+3' : 'N=2: 5, else N+4'}); ${C3} Table 37 case 105`);
+    put('xdl', 'srcAB', n, ab, `${src23}: XDL -> SrcA/SrcB (${t === 'gfx90a' || is942 ? 'N+3' : 'N=2: 5, else N+4'}); ${C3} §7.5 Table 37 case 105`);
     put('xdl', 'valu', n, ab, `${src24}: XDL -> VALU read/write (same formula)`);
     put('xdl', 'mem', n, ab, `${src24}: XDL -> VMEM/LDS/FLAT read (same formula)`);
     if (t === 'gfx90a') {
       // no SGEMM class on gfx90a: the XDL values apply
-      for (const c of MFMA_CONSUMERS) put('sgemm', c, n, out[mfmaParamKey('xdl', c, n)].value, `${HZ} §3.1 (on gfx90a every non-DGEMM MFMA counts as XDL)`);
+      for (const c of MFMA_CONSUMERS) put('sgemm', c, n, out[mfmaParamKey('xdl', c, n)].value, `LLVM VOP3PInstructions.td (is_dgemm, is_gfx940_xdl) and GCNHazardRecognizer isXDL (on gfx90a every non-DGEMM MFMA counts as XDL)`);
     } else {
       put('sgemm', 'srcCSame', n, n === 2 ? 2 : 0, `${src23}: identical tuple -> SrcC`, n === 2 ? 'LLVM 2; the CDNA3 ISA table says 0 (SGEMM -> XDL)' : undefined);
       put('sgemm', 'srcC', n, n, `${src23}: SGEMM overlap -> S/DGEMM SrcC (N)`, 'SGEMM -> XDL SrcC needs 0 (XDL reads SrcC faster); the S/DGEMM value is used');
-      put('sgemm', 'srcAB', n, n + 2, `${src23}: SGEMM -> SrcA/SrcB (N+2); ${C3} Table 37 case 110`);
+      put('sgemm', 'srcAB', n, n + 2, `${src23}: SGEMM -> SrcA/SrcB (N+2); ${C3} §7.5 Table 37 case 110`);
       put('sgemm', 'valu', n, n + 2, `${src24}: SGEMM -> VALU (N+2)`);
       put('sgemm', 'mem', n, n + 2, `${src24}: SGEMM -> memory read (N+2)`);
     }
@@ -295,10 +294,10 @@ function mfmaTable(t: TargetName): Record<MfmaParamKey, Sourced<number>> {
     } else if (n === big) {
       put('dgemm', 'srcCSame', n, 0, `${src23}: f64 16x16x4 identical tuple -> 0`);
       put('dgemm', 'srcC', n, is950 ? 17 : 9, `${src23}: f64 16x16x4 overlap -> SrcC ${is950 ? 17 : 9}`);
-      put('dgemm', 'srcAB', n, is950 ? 19 : 11, `${src23}: f64 16x16x4 -> SrcA/B ${is950 ? 19 : 11}; ${C3} Table 37 case 116`);
+      put('dgemm', 'srcAB', n, is950 ? 19 : 11, `${src23}: f64 16x16x4 -> SrcA/B ${is950 ? 19 : 11}; ${C3} §7.5 Table 37 case 116`);
       put('dgemm', 'valu', n, is950 ? 19 : 11, `${src24}: f64 16x16x4 -> VALU read ${is950 ? 19 : 11}`,
         is950 ? 'WAW: LLVM 11, CDNA4 ISA Table 38 19; the read value (19) is used for both' : undefined);
-      put('dgemm', 'mem', n, 18, `${src24}: f64 16x16x4 -> memory read 18; ${C3} Table 37 case 120`);
+      put('dgemm', 'mem', n, 18, `${src24}: f64 16x16x4 -> memory read 18; ${C3} §7.5 Table 37 case 120`);
     } else {
       for (const c of MFMA_CONSUMERS) {
         const v = c === 'srcCSame' ? 0 : c === 'srcC' ? n + 1 : c === 'mem' ? n + 10 : n + 3;

@@ -1,5 +1,5 @@
 /**
- * A target is data: every number carries the document (in ../shared/reference) or the oracle
+ * A target is data: every number carries the public document (targets/common.ts REF) or the oracle
  * measurement it comes from. Algorithms ask the Target for a feature; they never test its name.
  */
 

@@ -67,7 +67,8 @@ export interface VerifyResult {
   equivalent: boolean;
   /** The first difference (undefined when equivalent). */
   difference?: Difference;
-  kernels: { name: string; regions: number; instructions: number; memoryPairs: number }[];
+  /** Per kernel: the instructions that may move (neither pinned, nor a wait or nop), and the pairs of memory accesses kept in order. */
+  kernels: { name: string; instructions: number; memoryPairs: number }[];
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -86,10 +87,17 @@ interface Item {
   writes: readonly number[];
 }
 
-interface Token { anchor: string; loc: Loc; item?: Item }
+interface Token {
+  /** Identity of the anchor (canonical text). */
+  anchor: string;
+  /** As the source wrote it. */
+  shown: string;
+  loc: Loc;
+  item?: Item;
+}
 
 interface Region {
-  /** Anchor (or kernel start) before the region. */
+  /** Anchor (or kernel start) before the region, as the source wrote it. */
   after: string;
   items: Item[];
 }
@@ -161,9 +169,10 @@ function kernelView(l: Loaded, name: string): KernelView | undefined {
   for (let s = kernel.start; s < kernel.end; s++) {
     const st = program.statements[s]!;
     let anchor: string | undefined;
+    let shown = '';
     let item: Item | undefined;
-    if (st.kind === 'label') anchor = `label ${st.name}`;
-    else if (st.kind === 'directive' || st.kind === 'raw') anchor = `directive ${st.text.replace(/\s+/g, ' ')}`;
+    if (st.kind === 'label') { anchor = `label ${st.name}`; shown = `label ${st.name}`; }
+    else if (st.kind === 'directive' || st.kind === 'raw') { anchor = `directive ${st.text.replace(/\s+/g, ' ')}`; shown = `directive ${st.text.trim()}`; }
     else if (st.kind === 'instruction') {
       const r = byStmt.get(s)!;
       if (isWaitOrNop(r)) continue;
@@ -172,11 +181,11 @@ function kernelView(l: Loaded, name: string): KernelView | undefined {
       const reads = [...new Set([...r.uses.map(regs.key), ...(extra?.reads ?? [])])];
       const writes = [...new Set([...r.defs.map(regs.key), ...(extra?.writes ?? [])])];
       item = { key: keyOf(r.insn), r, loc: r.insn.loc, index: idx, reads, writes };
-      if (isAnchor(r)) anchor = `instruction ${item.key}`;
+      if (isAnchor(r)) { anchor = `instruction ${item.key}`; shown = `'${textOf(item)}'`; }
     } else continue; // macro invocations: their statements follow
     if (anchor !== undefined) {
-      tokens.push({ anchor, loc: st.loc, item });
-      regions.push({ after: anchor, items: [] });
+      tokens.push({ anchor, shown, loc: st.loc, item });
+      regions.push({ after: shown, items: [] });
     } else if (item) {
       regions[regions.length - 1]!.items.push(item);
     }
@@ -447,6 +456,15 @@ function flowOf(items: Item[], ids: string[]): Flow {
   return { reads, exit: last, pos };
 }
 
+/** An instruction as the source wrote it. */
+function textOf(it: Item): string {
+  return it.r.insn.text.trim();
+}
+
+/** An instruction as the source wrote it, with its place: `v_lshlrev_b64 v[38:39], 3, v[34:35] (k.s:56)`. */
+function shownAt(it: Item): string {
+  return `'${textOf(it)}' (${locText(it.loc)})`;
+}
 
 function mayAlias(a: Access, b: Access, sameBaseValues: boolean, disambiguate: boolean | 'per-lane'): boolean {
   const clash = (a.wr & (b.rd | b.wr)) | (b.wr & (a.rd | a.wr));
@@ -461,8 +479,8 @@ function mayAlias(a: Access, b: Access, sameBaseValues: boolean, disambiguate: b
   return false;
 }
 
-/** Completed (by identity) memory operations at each completion point, per block. */
-function completions(v: KernelView, idOf: Map<number, string>): Map<string, Set<string>> {
+/** Completed (by identity) memory operations at each completion point, per block; `texts` gets each point's source text. */
+function completions(v: KernelView, idOf: Map<number, string>, texts?: Map<string, string>): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   const n = v.all.length;
   let pending: { id: string; counters: number; ooo: boolean; t: number[] }[] = [];
@@ -505,6 +523,7 @@ function completions(v: KernelView, idOf: Map<number, string>): Map<string, Set<
         if (id !== undefined && v.all[j]!.info.mem && !pending.some((p) => p.id === id)) done.add(id);
       }
       out.set(`${key}#${nth}`, done);
+      texts?.set(`${key}#${nth}`, r.insn.text.trim());
     }
     const c = r.info.counters;
     const counters = (c.vm > 0 ? 1 : 0) | (c.lgkm > 0 ? 2 : 0) | (c.exp > 0 ? 4 : 0);
@@ -542,12 +561,12 @@ export function verifyLoaded(orig: Loaded, sched: Loaded, opts: VerifyOptions = 
     const na = Math.min(a.tokens.length, b.tokens.length);
     for (let t = 0; t < na; t++) {
       if (a.tokens[t]!.anchor !== b.tokens[t]!.anchor) {
-        return diff('anchor', name, `pinned ${a.tokens[t]!.anchor} (${locText(a.tokens[t]!.loc)}) is not where it was: the scheduled file has ${b.tokens[t]!.anchor} (${locText(b.tokens[t]!.loc)}) in its place`, a.tokens[t]!.loc, b.tokens[t]!.loc);
+        return diff('anchor', name, `pinned ${a.tokens[t]!.shown} (${locText(a.tokens[t]!.loc)}) is not where it was: the scheduled file has ${b.tokens[t]!.shown} (${locText(b.tokens[t]!.loc)}) in its place`, a.tokens[t]!.loc, b.tokens[t]!.loc);
       }
     }
     if (a.tokens.length !== b.tokens.length) {
       const extra = a.tokens.length > b.tokens.length ? a.tokens[na]! : b.tokens[na]!;
-      return diff('anchor', name, `${a.tokens.length > b.tokens.length ? 'the scheduled file lacks' : 'the scheduled file adds'} ${extra.anchor} (${locText(extra.loc)})`,
+      return diff('anchor', name, `${a.tokens.length > b.tokens.length ? 'the scheduled file lacks' : 'the scheduled file adds'} ${extra.shown} (${locText(extra.loc)})`,
         a.tokens[na]?.loc, b.tokens[na]?.loc);
     }
     let memoryPairs = 0;
@@ -568,7 +587,7 @@ export function verifyLoaded(orig: Loaded, sched: Loaded, opts: VerifyOptions = 
         const [k, c] = [...ca.entries()].find(([, c2]) => c2 !== 0)!;
         const ia = ra.items.find((x) => x.key === k);
         const ib = rb.items.find((x) => x.key === k);
-        return diff('region-contents', name, `${where}: '${k}' appears ${c > 0 ? 'more' : 'fewer'} times in the original (${ia ? locText(ia.loc) : 'absent'}) than in the scheduled file (${ib ? locText(ib.loc) : 'absent'})`,
+        return diff('region-contents', name, `${where}: '${textOf((ia ?? ib)!)}' appears ${c > 0 ? 'more' : 'fewer'} times in the original (${ia ? locText(ia.loc) : 'absent'}) than in the scheduled file (${ib ? locText(ib.loc) : 'absent'})`,
           ia?.loc ?? ra.items[0]?.loc, ib?.loc ?? rb.items[0]?.loc);
       }
       instructions += ra.items.length;
@@ -589,8 +608,8 @@ export function verifyLoaded(orig: Loaded, sched: Loaded, opts: VerifyOptions = 
           if (pa !== pb) {
             const ia = itemA.get(id)!;
             const ib = itemB.get(id)!;
-            const src = (p?: string, m?: Map<string, Item>) => (p === undefined || p === '(entry)' ? 'the value from before the region' : `${p.replace(/#\d+$/, '')} (${locText(m!.get(p)!.loc)})`);
-            return diff('reaching-definition', name, `${ia.r.insn.mnemonic} (${locText(ia.loc)}) reads ${a.regs.name(u)} from ${src(pa, itemA)} in the original but from ${src(pb, itemB)} in the scheduled file (${locText(ib.loc)})`, ia.loc, ib.loc);
+            const src = (p?: string, m?: Map<string, Item>) => (p === undefined || p === '(entry)' ? 'the value from before the region' : shownAt(m!.get(p)!));
+            return diff('reaching-definition', name, `${shownAt(ia)} reads ${a.regs.name(u)} from ${src(pa, itemA)} in the original but from ${src(pb, itemB)} in the scheduled file (${locText(ib.loc)})`, ia.loc, ib.loc);
           }
         }
       }
@@ -599,7 +618,7 @@ export function verifyLoaded(orig: Loaded, sched: Loaded, opts: VerifyOptions = 
         if (wa !== wb) {
           const ia = itemA.get(wa)!;
           const ib = wb ? itemB.get(wb) : undefined;
-          return diff('exit-definition', name, `${where}: ${a.regs.name(u)} is last written by ${ia.r.insn.mnemonic} (${locText(ia.loc)}) in the original but by ${ib ? `${ib.r.insn.mnemonic} (${locText(ib.loc)})` : 'nothing'} in the scheduled file`, ia.loc, ib?.loc);
+          return diff('exit-definition', name, `${where}: ${a.regs.name(u)} is last written by ${shownAt(ia)} in the original but by ${ib ? shownAt(ib) : 'nothing'} in the scheduled file`, ia.loc, ib?.loc);
         }
       }
       // 4. memory order
@@ -618,28 +637,29 @@ export function verifyLoaded(orig: Loaded, sched: Loaded, opts: VerifyOptions = 
           memoryPairs++;
           if (fb.pos.get(idx)! > fb.pos.get(idy)!) {
             const bx = itemB.get(idx)!;
-            return diff('memory-order', name, `${ra.items[x]!.r.insn.mnemonic} (${locText(ra.items[x]!.loc)}) and ${ra.items[y]!.r.insn.mnemonic} (${locText(ra.items[y]!.loc)}) may alias (${ax.what} and ${ay.what}) and changed order (scheduled: ${locText(bx.loc)} and ${locText(itemB.get(idy)!.loc)})`,
+            return diff('memory-order', name, `${shownAt(ra.items[x]!)} and ${shownAt(ra.items[y]!)} may alias (${ax.what} and ${ay.what}) and changed order (scheduled: ${locText(bx.loc)} and ${locText(itemB.get(idy)!.loc)})`,
               ra.items[x]!.loc, bx.loc);
           }
         }
       }
     }
     // 5. completion before barriers, cache operations, messages, calls and returns
-    const ca = completions(a, idOfA);
+    const pointText = new Map<string, string>();
+    const ca = completions(a, idOfA, pointText);
     const cb = completions(b, idOfB);
     for (const [point, doneA] of ca) {
       const doneB = cb.get(point) ?? new Set<string>();
       for (const id of doneA) {
         if (!doneB.has(id)) {
-          const [, key] = /^\d+:(.*)#\d+$/.exec(point) ?? [];
-          const find = (v: KernelView, m: Map<number, string>) => { for (const [i, x] of m) if (x === id) return v.all[i]!.insn.loc; return undefined; };
-          const la = find(a, idOfA);
-          const lb = find(b, idOfB);
-          return diff('completion', name, `${id.replace(/^\d+\|/, '').replace(/#\d+$/, '')} (${locText(la)}) is complete before ${key ?? point} in the original but not in the scheduled file (${locText(lb)})`, la, lb);
+          const find = (v: KernelView, m: Map<number, string>) => { for (const [i, x] of m) if (x === id) return v.all[i]!.insn; return undefined; };
+          const ia = find(a, idOfA);
+          const lb = find(b, idOfB)?.loc;
+          const before = pointText.get(point) ?? point;
+          return diff('completion', name, `'${ia?.text.trim() ?? id}' (${locText(ia?.loc)}) is complete before '${before}' in the original but not in the scheduled file (${locText(lb)})`, ia?.loc, lb);
         }
       }
     }
-    kernels.push({ name, regions: a.regions.length, instructions, memoryPairs });
+    kernels.push({ name, instructions, memoryPairs });
   }
   // 6. the scheduled file checks clean: no error the original does not have (matched by rule
   //    and instruction: the original's own errors are not the schedule's doing)
@@ -684,7 +704,7 @@ function newCheckErrors(orig: Loaded, sched: Loaded): { kernel: string; message:
 export function formatVerify(r: VerifyResult, original: string, scheduled: string): string {
   if (r.equivalent) {
     const n = r.kernels.reduce((s, k) => s + k.instructions, 0);
-    return `${scheduled}: equivalent to ${original} (${r.kernels.length} kernel${r.kernels.length === 1 ? '' : 's'}, ${r.kernels.reduce((s, k) => s + k.regions, 0)} regions, ${n} instructions, ${r.kernels.reduce((s, k) => s + k.memoryPairs, 0)} ordered memory pairs)`;
+    return `${scheduled}: equivalent to ${original} (${r.kernels.length} kernel${r.kernels.length === 1 ? '' : 's'}; ${n} movable instructions, each reading the same producers; ${r.kernels.reduce((s, k) => s + k.memoryPairs, 0)} memory pairs kept in order)`;
   }
   const d = r.difference!;
   const where = [d.original ? `${d.original.file}:${d.original.line}` : '', d.scheduled ? `${d.scheduled.file}:${d.scheduled.line}` : ''].filter((x) => x).join(' vs ');

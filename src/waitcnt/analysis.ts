@@ -5,14 +5,14 @@
  * Before every instruction the analysis works out what must be complete:
  *  - RAW: a register it reads that a pending VMEM / DS / FLAT / SMEM operation will write;
  *  - WAW: a register it writes that a pending operation will write, except a VMEM load over a
- *    pending VMEM load (VMEM writes VGPRs in issue order; hazards §4.3);
+ *    pending VMEM load (VMEM writes VGPRs in issue order; SIInsertWaitcnts);
  *  - WAR: a register it writes that a pending export / GDS operation still reads (expcnt);
  *  - LDS after LDS-DMA: a DS (or FLAT) instruction while an LDS-DMA may be writing LDS;
- *  - EXEC written while an export / GDS operation is pending: expcnt(0) (hazards §4.4);
- *  - s_barrier on targets without 'back-off-barrier' (gfx906, gfx908): everything (hazards §4.4);
- *  - a return (s_setpc_b64 that is not a long branch): everything (hazards §4.4);
+ *  - EXEC written while an export / GDS operation is pending: expcnt(0) (SIInsertWaitcnts);
+ *  - s_barrier on targets without 'back-off-barrier' (gfx906, gfx908): everything (SIInsertWaitcnts);
+ *  - a return (s_setpc_b64 that is not a long branch): everything (SIInsertWaitcnts);
  *  - the first instruction of a callable function: everything the caller may have left
- *    outstanding (hazards §4.4: LLVM waits for all counters at function entry).
+ *    outstanding (SIInsertWaitcnts waits for all counters at function entry).
  * The weakest wait that satisfies it is applied (as if inserted right before the instruction),
  * so each missing wait is reported once, at the first instruction that needs it; the set of
  * such waits is exactly `minimalWaits`.
@@ -22,7 +22,7 @@
  * call of a subroutine inside the kernel (model.ts, `callWaits`), which leaves the counters as
  * they are. s_endpgm needs
  * nothing: the wave may end with operations in flight (LLVM inserts no wait there on GFX9,
- * hazards §4.4; the CDNA4 guide says s_endpgm waits implicitly).
+ * SIInsertWaitcnts; the project's CDNA4 scheduling notes say s_endpgm waits implicitly).
  *
  * Existing waits are judged with "shadows" (state.ts): a read (or overwrite) of a register whose
  * operation was completed by an existing wait is charged to the first wait on the path that
@@ -75,7 +75,7 @@ export interface AnalysisOptions {
    *  - 'per-type' (default): its own type's order still holds (CDNA3 ISA §4.4: "Instructions of
    *    the same type are returned in the order they were issued"), so an LDS result with k later
    *    LDS operations needs lgkmcnt(k) even with SMEM pending;
-   *  - 'force-zero': LLVM's rule (hazards §4.3): any mix of types on the counter forces 0.
+   *  - 'force-zero': LLVM's rule (SIInsertWaitcnts): any mix of types on the counter forces 0.
    */
   mixed?: 'per-type' | 'force-zero';
 }

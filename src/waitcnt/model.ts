@@ -3,27 +3,26 @@
  * which classes complete in issue order, and what each instruction of a kernel does to the
  * counters (precomputed once per kernel).
  *
- * Facts and where they come from (files in shared/reference):
+ * Facts and where they come from:
  *  - Three counters, all GFX9 encoding: vmcnt (max 63), expcnt (7), lgkmcnt (15); the maxima
- *    are target data (`target.counters`). hazards-and-waitcnt-facts.md §4.1.
+ *    are target data (`target.counters`): LLVM AMDGPUBaseInfo.cpp (waitcnt bit widths).
  *  - What increments which counter, and by how much: the instruction catalogue
- *    (`info.events`, `info.counters`), which follows hazards §4.2 and CDNA3 ISA §4.4.
- *  - Ordering (CDNA3 ISA §4.4 in cdna3-isa-waitcnt-and-hazard-tables.txt; mi200-isa-facts.md
- *    "Counters"): "Instructions of a given type return in order, but instructions of different
+ *    (`info.events`, `info.counters`), which follows LLVM SIInsertWaitcnts and CDNA3 ISA §4.4.
+ *  - Ordering (CDNA3 ISA §4.4; MI200 ISA §4.4): "Instructions of a given type return in order, but instructions of different
  *    types can complete out-of-order". VMEM reads and writes return in issue order, mixed
  *    (buffer/global/scratch, stores, LDS-DMA). LDS in order; GDS/GWS in order but not with
  *    LDS; messages in order. Scalar memory returns out of order: only lgkmcnt(0) is safe.
  *    FLAT counts on both vmcnt and lgkmcnt and may complete through either (ISA §10.2.2):
  *    only a wait for 0 on both is safe.
  *  - expcnt: exports and GDS/GWS operations hold their source VGPRs until they have read them
- *    (CDNA3 ISA §4.4 EXP_CNT; hazards §4.3). VMEM stores are not tracked on expcnt: the CDNA3
- *    text and LLVM (hazards §4.3, "not tracked on these targets") agree that GFX9 reads store
- *    data at issue; mi200-isa-facts.md "Counters" also lists "VMEM writes that have not yet sent
+ *    (CDNA3 ISA §4.4 EXP_CNT; LLVM SIInsertWaitcnts::generateWaitcntInstBefore). VMEM stores are not tracked on expcnt: the CDNA3
+ *    text and LLVM (SIInsertWaitcnts tracks no store data on GFX9) agree that GFX9 reads store
+ *    data at issue; MI200 ISA §4.4 also lists "VMEM writes that have not yet sent
  *    their write data" under EXP_CNT, which the catalogue (exp = 0 for VMEM stores) and LLVM's
  *    output do not follow.
  *  - Register units a pending operation will write: VGPR/AGPR destinations of VMEM, DS and FLAT
  *    loads and atomics with return; SGPR destinations of SMEM loads. Implicit operands of
- *    memory instructions are ignored (hazards §4.3).
+ *    memory instructions are ignored (as SIInsertWaitcnts::generateWaitcntInstBefore does).
  *
  * Per-class reasoning. The analysis keeps, for each class, how many operations of that class
  * may be outstanding and, for each pending operation, how many later operations of the SAME
@@ -69,7 +68,7 @@ export const COUNTER_CLASSES: readonly (readonly number[])[] = [[C_VMEM, C_VM_FL
 /**
  * Pseudo register units beyond the real ones:
  *  - LDS_MEM: "LDS written by a pending LDS-DMA" (buffer/global load ... lds). An instruction
- *    that accesses LDS waits for it on vmcnt (hazards §4.2 LDS-DMA row, §4.3 "memory-based
+ *    that accesses LDS waits for it on vmcnt (LLVM SIInsertWaitcnts: LDS-DMA, "memory-based
  *    dependencies"; without alias information every LDS access is assumed to overlap).
  *  - STORES: the youngest pending operation of each class that writes no register (stores,
  *    atomics without return, cache writebacks, messages). Nothing reads it; it tells which
@@ -80,14 +79,14 @@ export const STORES = UNIT_COUNT + 1;
 export const NUNITS = UNIT_COUNT + 2;
 
 export const SOURCES = {
-  counters: `${REF.hazards} §4.1; target.counters`,
-  missing: `${REF.hazards} §4.2-§4.3; ${REF.cdna3} §4.4 (Data Dependency Resolution)`,
-  ordering: `${REF.cdna3} §4.4 and §10.2.2; ${REF.mi200} "Counters"`,
-  barrier: `${REF.hazards} §4.4 (s_barrier: without FeatureBackOffBarrier a full s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0) precedes every s_barrier); target feature 'back-off-barrier'`,
-  ret: `${REF.hazards} §4.4 (return: wait vmcnt(0) expcnt(0) lgkmcnt(0) before returning)`,
-  entry: `${REF.hazards} §4.4 (non-kernel function entry: s_waitcnt 0; calls wait only for the call's own registers)`,
-  exec: `${REF.hazards} §4.4 (an instruction writing EXEC while an export/GDS is pending waits expcnt(0))`,
-  ldsDma: `${REF.hazards} §4.2 (LDS-DMA row) and §4.3 (memory-based dependencies)`,
+  counters: `LLVM AMDGPUBaseInfo.cpp (waitcnt bit widths) and llvm/docs/AMDGPU/gfx9_waitcnt.rst; target.counters`,
+  missing: `LLVM SIInsertWaitcnts::generateWaitcntInstBefore; ${REF.cdna3} §4.4 (Data Dependency Resolution)`,
+  ordering: `${REF.cdna3} §4.4 and §10.2.2; ${REF.mi200} §4.4`,
+  barrier: `LLVM SIInsertWaitcnts (s_barrier: without FeatureBackOffBarrier a full s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0) precedes every s_barrier); target feature 'back-off-barrier'`,
+  ret: `LLVM SIInsertWaitcnts (return: wait vmcnt(0) expcnt(0) lgkmcnt(0) before returning)`,
+  entry: `LLVM SIInsertWaitcnts (non-kernel function entry: s_waitcnt 0; calls wait only for the call's own registers)`,
+  exec: `LLVM SIInsertWaitcnts (an instruction writing EXEC while an export/GDS is pending waits expcnt(0))`,
+  ldsDma: `LLVM SIInsertWaitcnts (LDS-DMA events and memory-based dependencies)`,
 } as const;
 
 /** One counter increment an instruction makes, and the units it will write (or hold). */
@@ -117,7 +116,7 @@ export interface InsnFx {
   issues: readonly Issue[];
   uses: readonly RegUnit[];
   defs: readonly RegUnit[];
-  /** A VMEM (not FLAT) load: VMEM writes VGPRs in issue order, so a pending VMEM load's destination may be overwritten without a wait (WAW exception, hazards §4.3). */
+  /** A VMEM (not FLAT) load: VMEM writes VGPRs in issue order, so a pending VMEM load's destination may be overwritten without a wait (WAW exception, SIInsertWaitcnts::generateWaitcntInstBefore). */
   vmemLoad: boolean;
   /**
    * A VMEM d16 load: it "reads" its destination only in the sense that it keeps the other half;
@@ -134,7 +133,7 @@ export interface InsnFx {
   ordersMemory: boolean;
   /**
    * K_CALL: the callee follows the calling convention (it waits for every counter at entry and
-   * before it returns, hazards §4.4), so every counter is zero after the call. False for a
+   * before it returns, SIInsertWaitcnts), so every counter is zero after the call. False for a
    * subroutine inside the kernel (the target address is s_getpc_b64 plus kernel labels, as
    * Tensile's activation routines): such code keeps the caller's counters, so the call is
    * transparent to the analysis (the subroutine's own code is analysed where it stands).

@@ -5,8 +5,11 @@
  *  - a Tensile kernel with findings: no console error, the diagnostics list, the timeline and the
  *    pressure chart hold as many items as the model says, clicking a diagnostic brings its line
  *    into view; screenshot artifacts/report.png;
- *  - the example kernel against a schedule of it (--after): both kernels, the moves, the deltas;
- *    screenshot artifacts/report-after.png;
+ *  - the example kernel against a schedule of it (--after): both kernels, the moves grouped by
+ *    region, the deltas; screenshot artifacts/report-after.png; a schedule with many moves: the
+ *    groups start closed and one opened lists its moves;
+ *  - in every panel the pressure chart's line labels lie inside the chart and overlap no other
+ *    (bounding boxes), and the declared limits are labelled;
  *  - the largest Tensile kernel: generation time, page size, and the page opens in under 3 s.
  * Corpus files that llvm-mc rejects (one is rejected on purpose) are left out, as in tensile.test.ts.
  */
@@ -103,9 +106,42 @@ async function checkPanel(page: Page, k: KernelView, side: string): Promise<void
   const declared = await sec.locator('ul.pressure-lines li.declared').count();
   assert.equal(declared, files.filter((f) => (k.resources.declared?.[f] ?? 0) > 0).length);
   assert.ok(await sec.locator('ul.pressure-lines li.breakpoint').count() >= 1);
+  await checkChartLabels(page, k, side);
   // the listing is virtualized: far fewer rows in the DOM than instructions in big kernels
   const rows = await sec.locator('.code .row').count();
   assert.ok(rows > 0 && rows <= Math.min(k.instructions + k.blocks.length, 200), `${rows} rows in the DOM`);
+}
+
+/** The chart's line labels: inside the plot, no two overlapping, every declared limit labelled. */
+async function checkChartLabels(page: Page, k: KernelView, side: string): Promise<void> {
+  const over = page.locator(`section.kernel[data-side="${side}"] div.pressure .u-over`);
+  const { plot, boxes } = await over.evaluate((e) => {
+    const r = e.getBoundingClientRect();
+    return {
+      plot: { left: r.left, top: r.top, right: r.right, bottom: r.bottom },
+      boxes: [...e.querySelectorAll('.ref-label')].map((l) => {
+        const b = l.getBoundingClientRect();
+        return { text: l.textContent ?? '', left: b.left, top: b.top, right: b.right, bottom: b.bottom, visible: b.width > 0 && b.height > 0 };
+      }),
+    };
+  });
+  assert.ok(boxes.length > 0, 'labels drawn');
+  for (const b of boxes) {
+    assert.ok(b.visible, `${b.text} is visible`);
+    assert.ok(b.left >= plot.left - 0.5 && b.right <= plot.right + 0.5 && b.top >= plot.top - 0.5 && b.bottom <= plot.bottom + 0.5, `${b.text} lies inside the chart`);
+  }
+  for (let x = 0; x < boxes.length; x++) {
+    for (let y = x + 1; y < boxes.length; y++) {
+      const a = boxes[x]!;
+      const b = boxes[y]!;
+      const overlap = a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+      assert.ok(!overlap, `labels '${a.text}' and '${b.text}' overlap`);
+    }
+  }
+  for (const f of ['vgpr', 'agpr', 'sgpr'] as const) {
+    const d = k.resources.declared?.[f] ?? 0;
+    if (d > 0 && k.resources.fileMax[f] > 0) assert.ok(boxes.some((b) => b.text === `${f.toUpperCase()} declared ${d}`), `${f} declared ${d} is labelled`);
+  }
 }
 
 /** Click the diagnostic furthest down the code: its row must be marked and in view. */
@@ -176,9 +212,14 @@ test('report --after in chromium: both kernels side by side, the moves and the m
   assert.equal(r.status, 0, r.stderr);
   const model = buildReportModel(loaded, { after: loadText(readFileSync(sched, 'utf8'), sched) });
   const { page, errors } = await open(out);
-  assert.deepEqual(await page.locator('ol.moves > li').allTextContents(), moves);
+  // few moves: every region's group is open, in the model's order
+  assert.deepEqual(await page.locator('details.region-moves').evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-region')), (e as HTMLDetailsElement).open])),
+    model.comparison!.regions.map((g) => [g.region, true]));
+  assert.deepEqual(await page.locator('ol.moves > li').allTextContents(), model.comparison!.regions.flatMap((g) => g.moves));
+  assert.deepEqual([...await page.locator('ol.moves > li').allTextContents()].sort(), [...moves].sort());
   const deltas = await page.locator('table.deltas tbody tr').evaluateAll((els) => els.map((e) => [e.querySelector('th')!.textContent, e.className]));
-  assert.deepEqual(deltas, model.comparison!.deltas.map((d) => [d.metric, d.better === null ? 'same' : d.better ? 'better' : 'worse']));
+  assert.deepEqual(deltas, model.comparison!.deltas.map((d) => [d.label, d.better === null ? 'same' : d.better ? 'better' : 'worse']));
+  assert.ok(deltas.some(([label]) => label === 'occupancy (peak live)'));
   await checkPanel(page, model.kernels[0]!, 'before');
   await checkPanel(page, model.after!, 'after');
   // the moved instructions are marked on both sides (all three are near the top, in view)
@@ -186,6 +227,34 @@ test('report --after in chromium: both kernels side by side, the moves and the m
   assert.equal(await page.locator('section.kernel[data-side="after"] .row.moved').count(), 3);
   assert.equal(await page.locator('section.kernel[data-side="after"] .row[data-i="0"] .tx').textContent(), 'v_mov_b32_e32 v35, 0');
   await page.screenshot({ path: join(artifacts, 'report-after.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('report --after with many moves: one closed group per region, a group lists its moves when opened', async () => {
+  const example = join(root, 'examples', 'mfma_lds_gemm.gfx942.s');
+  const sched = join(work, 'many.s');
+  let r = spawnSync(process.execPath, [bin, 'schedule', example, '--strategy', 'anneal', '--budget', '400', '--seed', '1', '--no-cache', '-o', sched], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const out = join(work, 'many.html');
+  r = spawnSync(process.execPath, [bin, 'report', example, '--after', sched, '-o', out], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const model = buildReportModel(await loadFile(example), { after: loadText(readFileSync(sched, 'utf8'), sched) });
+  const c = model.comparison!;
+  assert.ok(c.moves.length > 40 && c.regions.length > 1, `${c.moves.length} moves in ${c.regions.length} regions`);
+  const { page, errors } = await open(out);
+  assert.match(await page.locator('section.comparison p').first().textContent() ?? '', new RegExp(`${c.moves.length} moves in ${c.regions.length} regions`));
+  const groups = page.locator('details.region-moves');
+  assert.equal(await groups.count(), c.regions.length);
+  assert.equal(await page.locator('details.region-moves[open]').count(), 0);
+  assert.equal(await page.locator('ol.moves > li').count(), 0, 'no move drawn while every group is closed');
+  const g = c.regions.reduce((a, b) => (b.moves.length > a.moves.length ? b : a));
+  const d = page.locator(`details.region-moves[data-region="${g.region}"]`);
+  assert.match(await d.locator('summary').textContent() ?? '', new RegExp(`^region ${g.region}: lines ${g.lines[0]}-${g.lines[1]} \\(block ${g.block}.*: ${g.moves.length} moves$`));
+  await d.locator('summary').click();
+  assert.deepEqual(await d.locator('ol.moves > li').allTextContents(), g.moves);
+  await page.locator('button.moves-open-all').click();
+  assert.equal(await page.locator('ol.moves > li').count(), c.moves.length);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -290,7 +290,7 @@ test('blocks and kernels report their lower bound; the report prints', () => {
   assert.equal(r.blocks[0]!.lowerBound.limiter, 'latency');
   const text = formatKernelReport(r);
   assert.match(text, /wait vmcnt\(0\) for global_load_dword at line 1/);
-  assert.match(text, /3 waves \(--waves\) on one SIMD/);
+  assert.match(text, /3 waves on one SIMD, as --waves asks:/);
 });
 
 test('every target has every parameter, each with a source', () => {
@@ -357,7 +357,7 @@ test('conductor simulate: text, JSON, --list-params and a bad latency file', () 
   const text = run('simulate', f, '--waves', '2');
   assert.equal(text.code, 0, text.err);
   assert.match(text.out, /wait vmcnt\(0\) for global_load_dword at line 2/);
-  assert.match(text.out, /2 waves \(--waves\) on one SIMD/);
+  assert.match(text.out, /2 waves on one SIMD, as --waves asks:/);
   const json = run('simulate', f, '--json', '--trip', '3');
   assert.equal(json.code, 0, json.err);
   const j = JSON.parse(json.out);

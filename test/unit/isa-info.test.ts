@@ -120,7 +120,7 @@ test('VALU flags: trans, VOPC/cmpx, DOT, MODE, SGPR result, encoding variant', (
 
 type MfmaRow = [text: string, target: TargetName, kind: string, passes: number];
 
-// hazards-and-waitcnt-facts.md §3.1 (kinds) and §3.2 (passes per target)
+// kinds: LLVM VOP3PInstructions.td (is_dgemm, is_gfx940_xdl); passes per target: LLVM SISchedule.td
 const MFMA: MfmaRow[] = [
   ['v_mfma_f32_32x32x1f32 a[0:31], v0, v1, a[0:31]', 'gfx908', 'xdl', 16],
   ['v_mfma_f32_16x16x1f32 a[0:15], v0, v1, a[0:15]', 'gfx908', 'xdl', 8],
@@ -166,7 +166,7 @@ test('MFMA kind and pass count per target', () => {
     assert.ok(m, `'${text}' is an MFMA`);
     assert.equal(m.kind, kind, `kind of '${text}' on ${target}`);
     assert.equal(m.passes, passes, `passes of '${text}' on ${target}`);
-    assert.match(m.source, /hazards-and-waitcnt-facts\.md §3\.2/);
+    assert.match(m.source, /^LLVM SISchedule\.td \(/);
   }
 });
 

@@ -1,13 +1,14 @@
 /**
  * Occupancy cases computed by hand from the references:
- *  - gcn-instruction-timings.txt "Occupancy table" (GCN: waves / max VGPRs: 10/24, 9/28, 8/32,
- *    7/36, 6/40, 5/48, 4/64, 3/84, 2/128, 1/256), for gfx906;
- *  - cdna4-scheduling-guide.md "Occupancy and Register Pressure" (512-entry pool, granule 8:
- *    <=64 -> 8, 65-72 -> 7, 73-80 -> 6, 81-96 -> 5, 97-128 -> 4, 129-168 -> 3, 169-256 -> 2)
- *    and mi200-isa-facts.md "Registers" (unified pool, groups of 8), for gfx90a+;
- *  - 800 SGPRs per SIMD (gfx906-wiki §1), granule 16 (mi200-isa-facts.md "Registers");
- *  - LDS per CU: 64 KiB (gfx906-wiki §1, mi200-isa-facts.md "LDS", blocks of 512 bytes),
- *    160 KiB on gfx950 with 1280-byte granules (cdna4-scheduling-guide.md).
+ *  - CLRX "GCN ISA Instruction Timings", occupancy table (GCN: waves / max VGPRs: 10/24, 9/28,
+ *    8/32, 7/36, 6/40, 5/48, 4/64, 3/84, 2/128, 1/256), for gfx906;
+ *  - a 512-entry pool with granule 8 (<=64 -> 8, 65-72 -> 7, 73-80 -> 6, 81-96 -> 5,
+ *    97-128 -> 4, 129-168 -> 3, 169-256 -> 2) as the AMD MI200 ISA guide describes the unified
+ *    file (allocated in groups of 8), for gfx90a+;
+ *  - 800 SGPRs per SIMD (ROCm GPU hardware specifications: 12.5 KiB SGPR file per CU), granule 16
+ *    (AMD MI200 ISA);
+ *  - LDS per CU: 64 KiB (ROCm GPU hardware specifications; AMD MI200 ISA, blocks of 512 bytes),
+ *    160 KiB on gfx950 (AMD CDNA4 ISA) with 1280-byte granules (targets/gfx950.ts).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -155,7 +155,7 @@ test('liveness, the dependency graph and verify see the whole range', () => {
   const swap = (a: number, b: number) => { const x = [...REGION]; [x[a], x[b]] = [x[b]!, x[a]!]; return x; };
   const bad = verifyLoaded(l, load(swap(2, 3), undefined, undefined, 'b.s'));
   assert.equal(bad.equivalent, false);
-  assert.match(bad.difference!.message, /v_mov_b32_e32 \(k\.s:9\) reads v5 from the value from before the region in the original but from v_mov_b32_e32/);
+  assert.match(bad.difference!.message, /'v_mov_b32_e32 v20, v0' \(k\.s:9\) reads v5 from the value from before the region in the original but from 'v_mov_b32_e32 v5, 1'/);
   const hoisted = [...REGION.slice(0, 2), REGION[4]!, REGION[2]!, REGION[3]!, ...REGION.slice(5)];
   assert.equal(verifyLoaded(l, load(hoisted, undefined, undefined, 'b.s')).equivalent, true);
   // verify reads the mode itself: instructions resolved one by one (no index ranges) are still told apart

@@ -117,8 +117,8 @@ test('liveness, pressure and occupancy count the unified file once', () => {
     assert.equal(resources.peak.agpr.value, 1, arch);
     assert.equal(resources.used.agpr, 1, `${arch}: a0 and v128 are one register`);
     // the code pins the AGPRs at v128: the allocation it needs is 128 + 1, not align(6, 4) + 1
-    assert.equal(resources.occupancy.computed.allocated.vgprs, 136, arch);
-    assert.equal(resources.occupancy.computed.wavesPerSimd, resources.occupancy.declared!.wavesPerSimd, arch);
+    assert.equal(resources.occupancy.registersUsed.allocated.vgprs, 136, arch);
+    assert.equal(resources.occupancy.registersUsed.wavesPerSimd, resources.occupancy.descriptor!.wavesPerSimd, arch);
   }
   // gfx908: two files; v128 is a VGPR
   const [c908] = kernelContexts(load(kernel('gfx908', body, 132)));
@@ -173,7 +173,7 @@ test('verify: the reordered file is rejected on a unified file, accepted on gfx9
     const v = verifyLoaded(load(repro(arch), 'a.s'), load(swapped(arch, 128), 'b.s'));
     assert.equal(v.equivalent, false, arch);
     assert.equal(v.difference!.kind, 'reaching-definition');
-    assert.match(v.difference!.message, /v_accvgpr_read_b32 \(a\.s:9\) reads v128 \(a0 with accum_offset 128\)/);
+    assert.match(v.difference!.message, /'v_accvgpr_read_b32 v2, a0' \(a\.s:9\) reads v128 \(a0 with accum_offset 128\)/);
   }
   assert.equal(verifyLoaded(load(repro('gfx908'), 'a.s'), load(swapped('gfx908'), 'b.s')).equivalent, true);
 });

@@ -79,7 +79,7 @@ test('model of the example: every column row by row from simulate, liveness and 
   assert.ok(k.code.stall.some((s) => s > 0), 'the example stalls somewhere');
   assert.ok(k.code.latency.every((l) => l >= 0));
   assert.equal(k.resources.peak.vgpr.value, resources.peak.vgpr.value);
-  assert.equal(k.resources.occupancy.computed.wavesPerSimd, resources.occupancy.computed.wavesPerSimd);
+  assert.equal(k.resources.occupancy.registersUsed.wavesPerSimd, resources.occupancy.registersUsed.wavesPerSimd);
   assert.equal(k.resources.declared?.vgpr, resources.declared?.vgpr);
   assert.deepEqual(k.metrics, programMetrics(loaded, k.name));
   assert.equal(k.cycles.single, sim.single.cycles);
@@ -203,6 +203,14 @@ test('with a scheduled file: both kernels, the moves, the moved rows and the met
   assert.ok(model.after && model.comparison);
   assert.deepEqual(model.comparison.moves, moves);
   assert.equal(model.comparison.changedRegions, 2);
+  // grouped by the region of the instruction each moves, with tag's numbers, lines and blocks
+  const r0 = k.regionOf[k.byTag.get('v_mov_b32_e32_0')!]!;
+  const r1 = k.regionOf[k.byTag.get('v_add_u32_e32_0')!]!;
+  assert.ok(r0 < r1);
+  assert.deepEqual(model.comparison.regions, [r0, r1].map((r, x) => ({
+    region: r, block: k.regions[r]!.block, labels: r === r1 ? ['.LBB0_2'] : [], lines: k.regions[r]!.lines,
+    instructions: k.regions[r]!.nodes.length, moves: [moves[x]!],
+  })));
   assert.equal(model.after.file, 'sched.s');
   const before = model.kernels[0]!;
   assert.equal(before.code.moved!.reduce((x, y) => x + y, 0), 2);

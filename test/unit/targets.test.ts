@@ -4,6 +4,7 @@ import {
   TARGETS, TARGET_NAMES, getTarget, resolveTarget, parseTargetId, FEATURE_PROBES, ALL_FEATURES,
 } from '../../src/targets/index.js';
 import type { Feature, Target } from '../../src/targets/index.js';
+import { defaultCycleParams } from '../../src/targets/latency.js';
 
 const { gfx906, gfx908, gfx90a, gfx942, gfx950 } = TARGETS;
 
@@ -41,7 +42,7 @@ test('every feature has exactly one kind of probe', () => {
   }
 });
 
-test('feature sets: the facts the hazard rules rely on (hazards-and-waitcnt-facts.md §0.1)', () => {
+test('feature sets: the facts the hazard rules rely on (LLVM AMDGPU.td / GCNSubtarget.h)', () => {
   const has = (t: Target, f: Feature) => t.has(f);
   const row = (f: Feature) => [gfx906, gfx908, gfx90a, gfx942, gfx950].map((t) => has(t, f));
   assert.deepEqual(row('mai'), [false, true, true, true, true]);
@@ -91,7 +92,7 @@ test('register files: gfx906/gfx908 separate 256-entry files, gfx90a+ unified 51
   }
 });
 
-test('LDS: 64 KiB per CU, 160 KiB on gfx950 (cdna4-scheduling-guide.md)', () => {
+test('LDS: 64 KiB per CU, 160 KiB on gfx950 (AMD CDNA4 ISA)', () => {
   for (const t of [gfx906, gfx908, gfx90a, gfx942]) {
     assert.equal(t.occupancy.ldsBytesPerCu.value, 65536, t.name);
     assert.equal(t.occupancy.ldsAllocGranule.value, 512, t.name);
@@ -101,7 +102,7 @@ test('LDS: 64 KiB per CU, 160 KiB on gfx950 (cdna4-scheduling-guide.md)', () => 
   assert.equal(gfx950.occupancy.ldsAllocGranule.value, 1280);
 });
 
-test('counters and s_nop (hazards-and-waitcnt-facts.md §4.1, §1.2)', () => {
+test('counters and s_nop (LLVM AMDGPUBaseInfo.cpp waitcnt widths, SIInstrInfo::getNumWaitStates)', () => {
   for (const t of Object.values(TARGETS)) {
     assert.equal(t.counters.vmcnt.value, 63);
     assert.equal(t.counters.expcnt.value, 7);
@@ -153,4 +154,26 @@ test('resolveTarget says why an alias was used', () => {
 test('targets are immutable data', () => {
   assert.ok(Object.isFrozen(gfx90a));
   assert.throws(() => { (gfx90a as { name: string }).name = 'x'; });
+});
+
+test('sources are public documents or files the package ships: no reference file a user does not have', async () => {
+  const { readdirSync, readFileSync, statSync } = await import('node:fs');
+  const { join, resolve } = await import('node:path');
+  const { fileURLToPath } = await import('node:url');
+  const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
+  const unshipped = /hazards-and-waitcnt-facts|mi200-isa-facts|cdna3-isa-waitcnt|cdna4-scheduling-guide|gfx906-wiki|gcn-instruction-timings|shared\/reference|\.\.\/shared/;
+  const bad: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (p.endsWith('.ts')) readFileSync(p, 'utf8').split('\n').forEach((l, i) => { if (unshipped.test(l)) bad.push(`${p.slice(root.length + 1)}:${i + 1}: ${l.trim()}`); });
+    }
+  };
+  walk(join(root, 'src'));
+  assert.deepEqual(bad, []);
+  // what --list-params prints: every parameter's source
+  for (const t of Object.values(TARGETS)) {
+    for (const [k, v] of Object.entries(defaultCycleParams(t).values)) assert.doesNotMatch(`${v.source} ${v.note ?? ''}`, unshipped, `${t.name} ${k}`);
+  }
 });

@@ -1,8 +1,8 @@
 /**
  * Waitcnt across control flow: loops (back-edges), joins (pessimistic merge), correlated
  * branches, s_barrier (full wait on targets without back-off barrier), calls, returns and
- * function entry. Sources: hazards-and-waitcnt-facts.md §4.3 (CFG merge, fixed point) and §4.4
- * (barriers, program end, calls); targets' 'back-off-barrier' feature (oracle probe).
+ * function entry. Sources: LLVM SIInsertWaitcnts (CFG merge to a fixed point; barriers, program
+ * end, calls, function entry); targets' 'back-off-barrier' feature (oracle probe).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -117,7 +117,7 @@ test('s_barrier: full wait required on gfx906/gfx908 (no back-off barrier), not 
     const fs = check(lines, arch);
     assert.deepEqual(summary(fs).sort(), ['3 waitcnt-fence lgkmcnt=0', '3 waitcnt-fence vmcnt=0'], arch);
     assert.match(fs[0]!.message, /no back-off barrier/);
-    assert.match(fs[0]!.source!, /hazards-and-waitcnt-facts\.md §4\.4/);
+    assert.match(fs[0]!.source!, /^LLVM SIInsertWaitcnts \(s_barrier: without FeatureBackOffBarrier/);
     assert.deepEqual(check(['global_store_dword v[2:3], v1, off', 'ds_write_b32 v0, v1', 's_waitcnt vmcnt(0) lgkmcnt(0)', 's_barrier'], arch), []);
     assert.deepEqual(minimalWaits(ctxOf(lines, arch)), [{ before: 2, vmcnt: 0, lgkmcnt: 0 }]);
   }

@@ -1,7 +1,6 @@
 /**
  * Waitcnt dependencies on straight-line snippets. Expected values are worked out by hand from
- * hazards-and-waitcnt-facts.md §4.1-§4.3 and the CDNA3 ISA §4.4 text in
- * cdna3-isa-waitcnt-and-hazard-tables.txt (in-order return per type; SMEM out of order; FLAT
+ * LLVM SIInsertWaitcnts and the AMD CDNA3 ISA §4.4 and §10.2.2 (in-order return per type; SMEM out of order; FLAT
  * only 0; vmcnt(N) lets the N youngest operations stay outstanding).
  */
 import { test } from 'node:test';

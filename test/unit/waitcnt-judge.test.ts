@@ -1,7 +1,7 @@
 /**
  * Judging the waits that are present: redundant (waits for nothing outstanding), too strong
  * (weakest safe value given), and fences (memory ordering for other waves: never judged).
- * Sources: hazards-and-waitcnt-facts.md §4.3-§4.4; cdna3 ISA §4.4; see src/waitcnt/analysis.ts
+ * Sources: LLVM SIInsertWaitcnts::generateWaitcntInstBefore; AMD CDNA3 ISA §4.4; see src/waitcnt/analysis.ts
  * for the fence rules.
  */
 import { test } from 'node:test';

@@ -20,12 +20,12 @@ const gfx940 = (t: { has(f: 'gfx940-insts'): boolean }) => t.has('gfx940-insts')
 const SGPR_FACT: WaitStateFact = {
   what: 'VALU writes SGPR/VCC/EXEC/M0 -> VALU reads it as a constant (explicit source operand or lane select)',
   w: all(2, CDNA3_UP),
-  source: `${REF.hazards} §2.1 row 12 (checkVALUHazards, hasVDecCoExecHazard); ${REF.cdna3} Table 11 Case 18; ${REF.cdna4} Table 11`,
+  source: `LLVM GCNHazardRecognizer::checkVALUHazards (hasVDecCoExecHazard); ${REF.cdna3} Table 11 Case 18; ${REF.cdna4} §4.5 Table 11`,
 };
 const EXEC_RWLANE_FACT: WaitStateFact = {
   what: 'VALU writes EXEC -> v_readlane/v_readfirstlane/v_writelane',
   w: all(4, CDNA3_UP),
-  source: `${REF.hazards} §2.1 row 13; ${REF.cdna3} Table 11 Case 18 (v_cmpx rows); ${REF.cdna4} Table 11`,
+  source: `LLVM GCNHazardRecognizer::checkVALUHazards; ${REF.cdna3} Table 11 Case 18 (v_cmpx rows); ${REF.cdna4} §4.5 Table 11`,
   note: 'The hazard is about the VALU-written EXEC value: when a non-VALU instruction (s_mov_b64 exec, ...) overwrites all of EXEC '
     + 'between the producer and the consumer in the same block, the consumer reads that value instead and the hazard ends. '
     + 'LLVM ignores intervening writes and pads anyway (stricter); AMD\'s gfx942 Tensile kernels rely on the overwrite.',
@@ -33,13 +33,13 @@ const EXEC_RWLANE_FACT: WaitStateFact = {
 const READLANE_FACT: WaitStateFact = {
   what: 'VALU writes VGPR -> v_readlane/v_readfirstlane reads it as src0',
   w: all(1, CDNA3_UP),
-  source: `${REF.hazards} §2.1 row 14; ${REF.cdna3} Table 11 Case 19`,
+  source: `LLVM GCNHazardRecognizer::checkVALUHazards; ${REF.cdna3} Table 11 Case 19`,
   note: 'The ISA names v_readlane; LLVM also checks v_readfirstlane: both are checked.',
 };
 const DSTSEL_FACT: WaitStateFact = {
   what: 'VALU writes its result at a shifted bit position (SDWA dst_sel != DWORD, op_sel dst bit, FP8 byte select, gfx950 FP4 SR cvt_scale) -> any VALU operand overlaps that VGPR',
   w: all(1, CDNA3_UP),
-  source: `${REF.hazards} §2.1 row 15 (getDstSelForwardingOperand); ${REF.cdna3} Table 11 Case 20`,
+  source: `LLVM GCNHazardRecognizer::checkVALUHazards (getDstSelForwardingOperand); ${REF.cdna3} Table 11 Case 20`,
   note: 'The ISA names the consumer that reads the result; LLVM also counts writes of it (ECC parity read with preserve semantics): both are checked. '
     + 'LLVM also treats every VOP3P whose src0 op_sel_hi bit is set as such a producer (that bit shares its place with the destination select '
     + 'in LLVM\'s operand modifiers); VOP3P has no destination select in the ISA, so VOP3P producers are not checked.',
@@ -47,7 +47,7 @@ const DSTSEL_FACT: WaitStateFact = {
 const TRANS_FACT: WaitStateFact = {
   what: 'transcendental VALU writes VGPR -> non-transcendental VALU reads it',
   w: all(1, CDNA3_UP),
-  source: `${REF.hazards} §2.1 row 16; ${REF.cdna3} Table 11 Case 21 and Table 12; ${REF.cdna4} Table 11`,
+  source: `LLVM GCNHazardRecognizer::checkVALUHazards; ${REF.cdna3} Table 11 Case 21 and Table 12; ${REF.cdna4} §4.5 Table 11`,
 };
 
 /** Scalar units a VALU reads as constants (explicit scalar sources other than a mask or carry-in). */

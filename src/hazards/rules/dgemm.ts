@@ -11,12 +11,12 @@ import { overlaps, regText } from '../context.js';
 const FMA64_FACT: WaitStateFact = {
   what: 'any DGEMM -> v_fma_f64 / v_fmac_f64 (no register dependence needed)',
   w: all(2, CDNA2_UP),
-  source: `${REF.hazards} §2.4 ("Other MFMA-related rules": DGEMM -> v_fma_f64/v_fmac_f64)`,
+  source: `LLVM GCNHazardRecognizer::checkMAIVALUHazards (DGEMM -> v_fma_f64/v_fmac_f64)`,
 };
 const BETWEEN_FACT: WaitStateFact = {
   what: 'VALU writes VGPR, a DGEMM issues, then VMEM/DS reads the VGPR (counted from the VALU write)',
   w: { cdna2: 2 },
-  source: `${REF.hazards} §2.4 ("Other MFMA-related rules", gfx90a only hardware bug workaround)`,
+  source: `LLVM GCNHazardRecognizer::checkMAIVALUHazards (gfx90a only, a hardware bug workaround)`,
 };
 
 export const dgemmFma64: HazardRule = {

@@ -6,7 +6,7 @@ import { VCC_HI, VCC_LO } from '../../isa/registers.js';
 const FACT: WaitStateFact = {
   what: 'VALU writes VCC (incl. v_div_scale) -> v_div_fmas_f32/f64',
   w: all(4),
-  source: `${REF.hazards} §2.1 row 4 (checkDivFMasHazards); ${REF.cdna3} Table 11 Case 7; ${REF.mi200} Table 9; ${REF.cdna4} Table 11`,
+  source: `LLVM GCNHazardRecognizer::checkDivFMasHazards; ${REF.cdna3} Table 11 Case 7; ${REF.mi200} §4.5 Table 9; ${REF.cdna4} §4.5 Table 11`,
 };
 
 export const valuVccWriteDivFmas: HazardRule = {

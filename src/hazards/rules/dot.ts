@@ -12,23 +12,23 @@ import { overlaps, regText } from '../context.js';
 const READ_FACT: WaitStateFact = {
   what: 'DOT writes VGPR -> another opcode reads it, or the same opcode reads it as SrcA/SrcB (RAW)',
   w: all(3, CDNA2_UP),
-  source: `${REF.hazards} §2.4 (DOT table); ${REF.cdna3} Table 37 Case 101`,
+  source: `LLVM GCNHazardRecognizer::checkMAIVALUHazards (DOT producers); ${REF.cdna3} Table 37 Case 101`,
 };
 const SAME_SRCC_FACT: WaitStateFact = {
   what: 'DOT writes VGPR -> the same opcode reads it as SrcC (accumulation)',
   w: all(0, CDNA2_UP),
-  source: `${REF.hazards} §2.4 (DOT table); ${REF.cdna3} Table 37 Case 101`,
+  source: `LLVM GCNHazardRecognizer::checkMAIVALUHazards (DOT producers); ${REF.cdna3} Table 37 Case 101`,
 };
 const WRITE_FACT: WaitStateFact = {
   what: 'DOT writes VGPR -> another opcode writes it (WAW)',
   w: all(3, CDNA2_UP),
-  source: `${REF.hazards} §2.4 (DOT table); ${REF.cdna3} Table 37 Case 101 ("RAW + WAW")`,
+  source: `LLVM GCNHazardRecognizer::checkMAIVALUHazards (DOT producers); ${REF.cdna3} Table 37 Case 101 ("RAW + WAW")`,
 };
 const MFMA_FACT: WaitStateFact = {
   what: 'DOT writes VGPR -> an MFMA reads or writes it',
   w: all(3, CDNA2_UP),
   llvm: all(0, CDNA2_UP),
-  source: `${REF.cdna3} Table 37 Case 101 ("Any opcode read/write VGPR that is not the same as 1st DLops opcode"); ${REF.hazards} §2.4 and §2.6`,
+  source: `${REF.cdna3} Table 37 Case 101 ("Any opcode read/write VGPR that is not the same as 1st DLops opcode"); LLVM GCNHazardRecognizer::checkMAIVALUHazards (0 for an MFMA consumer: LLVM does not implement the ISA rule)`,
   note: 'LLVM needs 0 (DOT is excluded from its VALU -> MFMA rule and MFMA consumers are skipped by its DOT rule); the ISA needs 3: 3 is used.',
 };
 

@@ -9,15 +9,15 @@ import { EXEC_HI, EXEC_LO } from '../../isa/registers.js';
 const VGPR_FACT: WaitStateFact = {
   what: 'any instruction writes a VGPR -> a DPP instruction reads it (any VGPR operand)',
   w: all(2),
-  source: `${REF.hazards} §2.1 row 2 (checkDPPHazards); ${REF.cdna3} Table 11 Case 12; ${REF.mi200} Table 9`,
-  note: `${REF.cdna4} ("Software Hazards") says 1; the CDNA3 and MI200 ISA tables and LLVM say 2: 2 is used. `
+  source: `LLVM GCNHazardRecognizer::checkDPPHazards; ${REF.cdna3} Table 11 Case 12; ${REF.mi200} §4.5 Table 9`,
+  note: `${REF.cdna4} §4.5 Table 11 says 1; the CDNA3 and MI200 ISA tables and LLVM say 2: 2 is used. `
     + 'LLVM counts any writer (not only VALU); so do we.',
 };
 
 const EXEC_FACT: WaitStateFact = {
   what: 'VALU writes EXEC -> any DPP instruction',
   w: all(5),
-  source: `${REF.hazards} §2.1 row 3; ${REF.cdna3} Table 11 Case 13; ${REF.mi200} Table 9; ${REF.cdna4} Table 11`,
+  source: `LLVM GCNHazardRecognizer::checkDPPHazards; ${REF.cdna3} Table 11 Case 13; ${REF.mi200} §4.5 Table 9; ${REF.cdna4} §4.5 Table 11`,
 };
 
 export const vgprWriteDppRead: HazardRule = {

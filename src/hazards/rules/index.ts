@@ -64,30 +64,30 @@ export function ruleById(id: string): HazardRule | undefined {
 export const NOT_CHECKED: readonly { what: string; source: string; reason: string }[] = [
   {
     what: 'Mixed use of VCC: written through its SGPR alias and read by name, or the other way round -> VALU reads VCC as a constant: 1',
-    source: 'cdna3-isa-waitcnt-and-hazard-tables.txt Table 11 Case 14; mi200-isa-facts.md Table 9',
+    source: 'CDNA3 ISA §4.5 Table 11 Case 14; MI200 ISA §4.5 Table 9',
     reason: 'Not expressible in assembly for these targets: VCC can only be named vcc/vcc_lo/vcc_hi; the SGPR numbers that alias it '
       + '(s106-s107) are rejected (s101 is the last SGPR: targets maxSgprs, measured with llvm-mc), so every access is by name.',
   },
   {
     what: 'SALU writes the SGPRs that hold VCC -> s_cbranch_vccz/vccnz: 1',
-    source: 'mi200-isa-facts.md "Also (section 3.9)"',
+    source: 'MI200 ISA §3.9',
     reason: 'Same: the SGPR alias of VCC cannot be written in assembly; an SALU write that names VCC is interlocked by hardware (same section).',
   },
   {
     what: 'VALU writes SGPR/VCC -> VALU reads it as a lane mask or carry-in (v_cndmask select, v_addc/v_subb carry-in, implicit VCC of e32 forms)',
-    source: 'cdna3-isa-waitcnt-and-hazard-tables.txt Table 11 Case 18 ("VALU reads SGPR as carry-in: 0"); hazards-and-waitcnt-facts.md §2.1 row 12 and §2.7',
+    source: 'CDNA3 ISA §4.5 Table 11 Case 18 ("VALU reads SGPR as carry-in: 0"); LLVM GCNHazardRecognizer::checkVALUHazards (2: stricter than the ISA)',
     reason: 'The ISA requires 0 wait states for a carry-in / lane-mask read (a v_cndmask select is read per lane like a carry-in); '
-      + 'LLVM pads 2 (stricter than the ISA, facts §2.7). AMD\'s gfx942 Tensile kernels issue v_cndmask/v_addc right after the v_cmp that '
+      + 'LLVM pads 2 (GCNHazardRecognizer::checkVALUHazards, stricter than the ISA). AMD\'s gfx942 Tensile kernels issue v_cndmask/v_addc right after the v_cmp that '
       + 'writes their mask 1,606 times. Reading the SGPR as a constant operand still needs 2 (rule valu-sgpr-write-valu-read).',
   },
   {
     what: 'LLVM -amdgpu-mfma-padding-ratio padding between neighbouring MFMAs',
-    source: 'hazards-and-waitcnt-facts.md §2.3 (last bullet)',
+    source: 'LLVM GCNHazardRecognizer::checkMAIHazards90A (the optional -amdgpu-mfma-padding-ratio padding is for performance only)',
     reason: 'Performance padding, off by default; not a correctness rule.',
   },
   {
     what: 'GFX10+ hazards (VcmpxPermlane, VMEMtoScalarWrite, SMEMtoVectorWrite, LdsBranchVmemWAR, NSAtoVMEM, VALU partial forwarding, trans use, mask write, WMMA)',
-    source: 'hazards-and-waitcnt-facts.md §0.1 ("Not applicable to any of these targets")',
+    source: 'LLVM GCNSubtarget.h (the predicate is false on every GFX9 target)',
     reason: 'The features are false on gfx906, gfx908, gfx90a, gfx942 and gfx950.',
   },
 ];

@@ -5,7 +5,7 @@ import { all, P, REF, scalarRaw } from './util.js';
 const FACT: WaitStateFact = {
   what: 'VALU writes SGPR/VCC -> v_readlane/v_writelane uses it as lane select',
   w: all(4),
-  source: `${REF.hazards} §2.1 row 5 (checkRWLaneHazards); ${REF.cdna3} Table 11 Case 6 and Case 18; ${REF.mi200} Table 9; ${REF.cdna4} Table 11`,
+  source: `LLVM GCNHazardRecognizer::checkRWLaneHazards; ${REF.cdna3} Table 11 Case 6 and Case 18; ${REF.mi200} §4.5 Table 9; ${REF.cdna4} §4.5 Table 11`,
 };
 
 export const valuSgprWriteLaneSelect: HazardRule = {

@@ -12,12 +12,12 @@ import type { InsnFacts } from '../context.js';
 const MSG_FACT: WaitStateFact = {
   what: 'SALU writes M0 -> s_sendmsg/s_sendmsghalt/s_ttracedata or GDS/GWS',
   w: all(1),
-  source: `${REF.hazards} §2.1 row 10 (checkReadM0Hazards, isSendMsgTraceDataOrGDS); ${REF.cdna3} Table 11 Case 11; ${REF.mi200} Table 9`,
+  source: `LLVM GCNHazardRecognizer::checkReadM0Hazards (isSendMsgTraceDataOrGDS); ${REF.cdna3} Table 11 Case 11; ${REF.mi200} §4.5 Table 9`,
 };
 const LDS_FACT: WaitStateFact = {
   what: 'SALU writes M0 -> s_movrel*, ds_read/write_addtid, VINTRP, LDS-DMA, buffer_store_lds_dword, LDS_DIRECT',
   w: all(1),
-  source: `${REF.hazards} §2.1 row 11; ${REF.cdna3} Table 11 Cases 16-17; ${REF.mi200} Table 9; ${REF.cdna4} Table 11`,
+  source: `LLVM GCNHazardRecognizer::checkReadM0Hazards; ${REF.cdna3} Table 11 Cases 16-17; ${REF.mi200} §4.5 Table 9; ${REF.cdna4} §4.5 Table 11`,
 };
 
 function msgConsumer(c: InsnFacts): boolean {

@@ -1,7 +1,7 @@
 /**
  * gfx908 (CDNA1; 'mai' without 'gfx90a-insts') MFMA hazards. MFMA SrcC/vDst are AGPRs; VMEM
  * and DS cannot touch AGPRs, so values move through v_accvgpr_read/write.
- * Source: hazards-and-waitcnt-facts.md §2.2 (checkMAIHazards908, checkMAILdStHazards; rocRoller's
+ * Source: LLVM GCNHazardRecognizer::checkMAIHazards908 / checkMAILdStHazards (rocRoller's
  * XDLWrite908 agrees). N = passes of the producing MFMA (2/8/16).
  */
 import type { Target } from '../../targets/types.js';
@@ -12,7 +12,7 @@ import { waitOf } from '../types.js';
 import { mfmaNote, need, REF } from './util.js';
 import { AGPR_BASE, VGPR_BASE, rangeName } from '../../isa/registers.js';
 
-const S22 = `${REF.hazards} §2.2`;
+const S22 = `LLVM GCNHazardRecognizer::checkMAIHazards908 / checkMAILdStHazards`;
 const gfx908 = (t: Target) => t.has('mai') && !t.has('gfx90a-insts');
 
 const F = {
@@ -26,7 +26,7 @@ const F = {
   accAccRead: { what: 'v_accvgpr_write writes an AGPR -> v_accvgpr_read reads it', w: { cdna1: 3 }, source: `${S22} (v_accvgpr_write -> v_accvgpr_read)` },
   accAccWrite: { what: 'v_accvgpr_write writes an AGPR -> v_accvgpr_write overwrites it (WAW)', w: { cdna1: 3 },
     source: 'oracle (LLVM 22.1.8): llc -mtriple=amdgcn -mcpu=gfx908 -start-before=post-RA-hazard-rec on two V_ACCVGPR_WRITE_B32 of $agpr0 -> s_nop 2 between them (test/oracle/hazards-llc-probes.test.ts)',
-    note: `Not in the ${REF.hazards} §2.2 table (LLVM checks the v_accvgpr_write destination like a SrcA/SrcB read); measured and kept (larger value).` },
+    note: `Not in the LLVM GCNHazardRecognizer::checkMAIHazards908 / checkMAILdStHazards table (LLVM checks the v_accvgpr_write destination like a SrcA/SrcB read); measured and kept (larger value).` },
   srcCWar: { what: 'MFMA reads AGPRs as SrcC -> v_accvgpr_write overwrites one (WAR)', w: { cdna1: { 2: 0, 8: 5, 16: 13 } }, source: `${S22} (SrcC read -> v_accvgpr_write)` },
   accReadMem: { what: 'v_accvgpr_read writes a VGPR -> VMEM/FLAT/DS reads it', w: { cdna1: 2 }, source: `${S22} (v_accvgpr_read -> VMEM/FLAT/DS)` },
   accAfterValuMem: { what: 'VALU writes a VGPR, then v_accvgpr_read/write, then VMEM/FLAT/DS reads the VGPR', w: { cdna1: 1 }, source: `${S22} (last row)` },

@@ -5,7 +5,7 @@
  * an MFMA is still reading as SrcC. Plus the two rules for VALU producers before an MFMA (a VALU
  * write of a source, a VALU write of EXEC), which also exist on gfx908.
  *
- * N = passes of the producer (hazards-and-waitcnt-facts.md §3.2). X = XDL or SMFMAC (on gfx90a
+ * N = passes of the producer (LLVM SISchedule.td, src/isa/mfma.ts). X = XDL or SMFMAC (on gfx90a
  * every non-DGEMM MFMA), S = SGEMM (f32-input MFMAs, gfx942+), D = DGEMM (f64; 16x16x4 and 4x4x4).
  *
  * Unlike LLVM, which looks only at the nearest overlapping MFMA, every MFMA producer within the
@@ -20,7 +20,11 @@ import { waitOf } from '../types.js';
 import { all, CDNA2_UP, mfmaNote, need, REF, scalarRaw, vecUses } from './util.js';
 import { EXEC_HI, EXEC_LO, VGPR_BASE, AGPR_BASE } from '../../isa/registers.js';
 
-const H = REF.hazards;
+/** LLVM's checks for an MFMA consumer (gfx90a+) and for a VALU or memory consumer of an MFMA result. */
+const H90A = 'LLVM GCNHazardRecognizer::checkMAIHazards90A';
+const HVALU = 'LLVM GCNHazardRecognizer::checkMAIVALUHazards';
+/** CDNA4 ISA §7.6 Table 38 (gfx950's MFMA dependency table). */
+const T38 = `${REF.cdna4} §7.6 Table 38`;
 const C3 = REF.cdna3;
 const T37 = `${C3} Table 37`;
 
@@ -36,85 +40,85 @@ function passTable(entries: Partial<Record<Generation, Record<number, number>>>)
 const CHAIN_NOTE = 'Identical tuple (same first register and width) with the same pass count is an accumulation chain. '
   + `${T37} Cases 102/107 state the exact-same rows for XDL consumers (0, or 2 after a 2-pass producer) and require the `
   + 'same pass count; Cases 104/109 (S/DGEMM consumers) list only an "overlapped" row. LLVM, rocRoller and '
-  + `${REF.cdna4} ("Accumulator chains") treat every identical-tuple chain the same way; we read "overlapped" as `
+  + `${REF.cdna4} §7.6 Table 38 treat every identical-tuple chain the same way; we read "overlapped" as `
   + '"overlapped but not identical" as in the paired rows 102/103 and 112/113. A different pass count is checked as overlapped '
   + '(ISA condition) on gfx942/gfx950; gfx90a follows LLVM (no pass-count condition in our references).';
 
 export const X_SRCC_SAME: WaitStateFact = {
   what: 'XDL/SMFMAC writes VGPRs -> MFMA reads the identical tuple as SrcC (accumulation chain)',
   w: { cdna2: 0, cdna3: { 2: 2, 4: 0, 8: 0, 16: 0 }, cdna4: { 2: 2, 4: 0, 8: 0, 16: 0 } },
-  source: `${H} §2.3 (rows "identical tuple"); ${T37} Case 102`,
+  source: `${H90A} (identical tuple); ${T37} Case 102`,
   note: CHAIN_NOTE,
 };
 export const S_SRCC_SAME: WaitStateFact = {
   what: 'SGEMM writes VGPRs -> MFMA reads the identical tuple as SrcC (accumulation chain)',
   w: { cdna3: { 2: 2, 4: 0, 8: 0, 16: 0 }, cdna4: { 2: 2, 4: 0, 8: 0, 16: 0 } },
-  source: `${H} §2.3 and §2.7; ${T37} Case 107`,
+  source: `${H90A} (stricter than the ISA here); ${T37} Case 107`,
   note: `${T37} Case 107 gives 0 for SGEMM -> XDL exact-same SrcC at every pass count; LLVM needs 2 after a 2-pass producer: 2 is used. ` + CHAIN_NOTE,
 };
 export const D_SRCC_SAME: WaitStateFact = {
   what: 'v_mfma_f64_16x16x4 writes VGPRs -> MFMA reads the identical tuple as SrcC',
   w: all(0, CDNA2_UP),
-  source: `${H} §2.3; ${T37} Case 112`,
+  source: `${H90A}; ${T37} Case 112`,
 };
 export const D4_SRCC_SAME: WaitStateFact = {
   what: 'v_mfma_f64_4x4x4 writes VGPRs -> v_mfma_f64_4x4x4 reads the identical tuple as SrcC',
   w: all(4, CDNA2_UP),
-  source: `${H} §2.3 (row "v_mfma_f64_4x4x4f64 -> SrcC of v_mfma_f64_4x4x4f64, identical tuple")`,
+  source: `${H90A} (v_mfma_f64_4x4x4f64 -> SrcC of v_mfma_f64_4x4x4f64, identical tuple)`,
 };
 export const X_SRCC_X: WaitStateFact = {
   what: 'XDL/SMFMAC writes VGPRs -> XDL/SMFMAC reads an overlapping SrcC',
   w: passTable({ cdna2: { 2: 2, 8: 8, 16: 16 }, cdna3: { 2: 3, 4: 5, 8: 9, 16: 17 }, cdna4: { 2: 4, 4: 6, 8: 10, 16: 18 } }),
-  source: `${H} §2.3 (X overlap -> SrcC of X) and §2.5; ${T37} Case 103; CDNA4 ISA Table 38 as summarised in ${H} §2.3`,
+  source: `${H90A} (X overlap -> SrcC of X); ${T37} Case 103; ${T38}`,
 };
 export const X_SRCC_SD: WaitStateFact = {
   what: 'XDL/SMFMAC writes VGPRs -> SGEMM/DGEMM reads an overlapping SrcC',
   w: passTable({ cdna2: { 2: 3, 8: 9, 16: 17 }, cdna3: { 2: 3, 4: 5, 8: 9, 16: 17 }, cdna4: { 2: 3, 4: 6, 8: 10, 16: 18 } }),
-  source: `${H} §2.3 (X overlap -> SrcC of D (gfx90a) / of S or D); ${T37} Case 104`,
+  source: `${H90A} (X overlap -> SrcC of D (gfx90a) / of S or D); ${T37} Case 104`,
 };
 export const S_SRCC_X: WaitStateFact = {
   what: 'SGEMM writes VGPRs -> XDL/SMFMAC reads an overlapping SrcC',
   w: passTable({ cdna3: { 2: 2, 4: 4, 8: 8, 16: 16 }, cdna4: { 2: 0, 4: 0, 8: 0, 16: 0 } }),
   llvm: { cdna3: 0, cdna4: 0 },
-  source: `${T37} Case 108 (gfx942); ${H} §2.3 and ${REF.cdna4} "Cross-type forwarding" (gfx950)`,
+  source: `${T37} Case 108 (gfx942); ${H90A} and ${T38} (gfx950)`,
   note: `The CDNA3 ISA (${T37} Case 108) needs N (2/4/8/16); LLVM needs 0 ("XDL reads SrcC 2x faster"). `
-    + `gfx942 uses the ISA value (safe). For gfx950 the CDNA4 ISA Table 38 (per ${H} §2.3), ${REF.cdna4} and LLVM agree on 0.`,
+    + `gfx942 uses the ISA value (safe). For gfx950 ${T38} and LLVM agree on 0.`,
 };
 export const S_SRCC_SD: WaitStateFact = {
   what: 'SGEMM writes VGPRs -> SGEMM/DGEMM reads an overlapping SrcC',
   w: passTable({ cdna3: { 2: 2, 4: 4, 8: 8, 16: 16 }, cdna4: { 2: 2, 4: 4, 8: 8, 16: 16 } }),
-  source: `${H} §2.3 (S overlap -> SrcC of S or D); ${T37} Case 109`,
+  source: `${H90A} (S overlap -> SrcC of S or D); ${T37} Case 109`,
 };
 export const D16_SRCC_NONXDL: WaitStateFact = {
   what: 'v_mfma_f64_16x16x4 writes VGPRs -> DGEMM (gfx90a) / SGEMM or DGEMM (gfx942+) reads an overlapping SrcC',
   w: { cdna2: 9, cdna3: 9, cdna4: 17 },
-  source: `${H} §2.3 (D 16x16x4 overlap -> SrcC); ${T37} Case 113; CDNA4 Table 38 (gfx950: 17) per ${H} §2.3`,
+  source: `${H90A} (D 16x16x4 overlap -> SrcC); ${T37} Case 113; ${T38} (gfx950: 17)`,
 };
 export const D4_SRCC_NONXDL: WaitStateFact = {
   what: 'v_mfma_f64_4x4x4 writes VGPRs -> DGEMM (gfx90a) / SGEMM or DGEMM (gfx942+) reads an overlapping SrcC',
   w: all(4, CDNA2_UP),
-  source: `${H} §2.3 (D 4x4x4 overlap -> SrcC)`,
+  source: `${H90A} (D 4x4x4 overlap -> SrcC)`,
 };
 export const X_SRCAB: WaitStateFact = {
   what: 'XDL/SMFMAC writes VGPRs -> MFMA reads them as SrcA/SrcB (or the SMFMAC index, or a gfx950 scale operand)',
   w: passTable({ cdna2: { 2: 5, 8: 11, 16: 19 }, cdna3: { 2: 5, 4: 7, 8: 11, 16: 19 }, cdna4: { 2: 5, 4: 8, 8: 12, 16: 20 } }),
-  source: `${H} §2.3 (X overlap -> SrcA/SrcB/index) and §2.6 (gfx950 16 passes: 20, beyond LLVM's search limit of 19); ${T37} Case 105`,
-  note: 'LLVM searches only 19 wait states back and so misses a 16-pass XDL producer at distance 19 on gfx950 (facts §1.7); the true 20 is used.',
+  source: `${H90A} (X overlap -> SrcA/SrcB/index); ${T37} Case 105; ${T38} (gfx950 16 passes: 20, beyond LLVM's search limit of 19)`,
+  note: 'LLVM searches only 19 wait states back and so misses a 16-pass XDL producer at distance 19 on gfx950 (the MFMA search limit of GCNHazardRecognizer); the true 20 is used.',
 };
 export const S_SRCAB: WaitStateFact = {
   what: 'SGEMM writes VGPRs -> MFMA reads them as SrcA/SrcB/index',
   w: passTable({ cdna3: { 2: 4, 4: 6, 8: 10, 16: 18 }, cdna4: { 2: 4, 4: 6, 8: 10, 16: 18 } }),
-  source: `${H} §2.3 (S overlap -> SrcA/SrcB/index); ${T37} Case 110`,
+  source: `${H90A} (S overlap -> SrcA/SrcB/index); ${T37} Case 110`,
 };
 export const D16_SRCAB: WaitStateFact = {
   what: 'v_mfma_f64_16x16x4 writes VGPRs -> MFMA reads them as SrcA/SrcB/index',
   w: { cdna2: 11, cdna3: 11, cdna4: 19 },
-  source: `${H} §2.3 (D 16x16x4 -> SrcA/SrcB/index); ${T37} Cases 116-118`,
+  source: `${H90A} (D 16x16x4 -> SrcA/SrcB/index); ${T37} Cases 116-118`,
 };
 export const D4_SRCAB: WaitStateFact = {
   what: 'v_mfma_f64_4x4x4 writes VGPRs -> MFMA reads them as SrcA/SrcB/index',
   w: all(6, CDNA2_UP),
-  source: `${H} §2.3 (D 4x4x4 -> SrcA/SrcB/index)`,
+  source: `${H90A} (D 4x4x4 -> SrcA/SrcB/index)`,
 };
 
 const X_READ = { cdna2: { 2: 5, 8: 11, 16: 19 }, cdna3: { 2: 5, 4: 7, 8: 11, 16: 19 }, cdna4: { 2: 5, 4: 8, 8: 12, 16: 20 } };
@@ -123,75 +127,75 @@ const S_READ = { cdna3: { 2: 4, 4: 6, 8: 10, 16: 18 }, cdna4: { 2: 4, 4: 6, 8: 1
 export const X_VALU_READ: WaitStateFact = {
   what: 'XDL/SMFMAC writes VGPRs -> VALU reads them',
   w: X_READ,
-  source: `${H} §2.4 (RAW, X -> VALU read); ${T37} Case 106; ${REF.cdna4} "Cross-dependencies"`,
+  source: `${HVALU} (RAW, X -> VALU read); ${T37} Case 106; ${T38}`,
 };
 export const X_MEM_READ: WaitStateFact = {
   what: 'XDL/SMFMAC writes VGPRs -> VMEM/FLAT/DS/export reads them',
   w: X_READ,
-  source: `${H} §2.4 (RAW, X -> Mem/EXP read); ${T37} Case 106`,
+  source: `${HVALU} (RAW, X -> Mem/EXP read); ${T37} Case 106`,
 };
 export const X_WRITE: WaitStateFact = {
   what: 'XDL/SMFMAC writes VGPRs -> VALU (or a VMEM/DS load) writes them (WAW)',
   w: X_READ,
-  source: `${H} §2.4 (WAW, X); ${T37} Case 106 ("VALU read/write VGPR (RAW + WAW)")`,
+  source: `${HVALU} (WAW, X); ${T37} Case 106 ("VALU read/write VGPR (RAW + WAW)")`,
   note: 'The ISA names VALU writes; LLVM also checks the destinations of VMEM/DS loads: both are checked.',
 };
 export const S_VALU_READ: WaitStateFact = {
   what: 'SGEMM writes VGPRs -> VALU reads them', w: S_READ,
-  source: `${H} §2.4 (RAW, S); ${T37} Case 111`,
+  source: `${HVALU} (RAW, S); ${T37} Case 111`,
 };
 export const S_MEM_READ: WaitStateFact = {
   what: 'SGEMM writes VGPRs -> VMEM/FLAT/DS/export reads them', w: S_READ,
-  source: `${H} §2.4 (RAW, S); ${T37} Case 111`,
+  source: `${HVALU} (RAW, S); ${T37} Case 111`,
 };
 export const S_WRITE: WaitStateFact = {
   what: 'SGEMM writes VGPRs -> VALU (or a VMEM/DS load) writes them (WAW)', w: S_READ,
-  source: `${H} §2.4 (WAW, S); ${T37} Case 111`,
+  source: `${HVALU} (WAW, S); ${T37} Case 111`,
 };
 export const D16_VALU_READ: WaitStateFact = {
   what: 'v_mfma_f64_16x16x4 writes VGPRs -> VALU reads them',
   w: { cdna2: 11, cdna3: 11, cdna4: 19 },
-  source: `${H} §2.4 (D 16x16x4 -> VALU read); ${T37} Case 119`,
+  source: `${HVALU} (D 16x16x4 -> VALU read); ${T37} Case 119`,
 };
 export const D16_MEM_READ: WaitStateFact = {
   what: 'v_mfma_f64_16x16x4 writes VGPRs -> VMEM/FLAT/DS/export reads them',
   w: all(18, CDNA2_UP),
-  source: `${H} §2.4 (D 16x16x4 -> Mem/EXP read); ${T37} Case 120`,
+  source: `${HVALU} (D 16x16x4 -> Mem/EXP read); ${T37} Case 120`,
 };
 export const D16_WRITE: WaitStateFact = {
   what: 'v_mfma_f64_16x16x4 writes VGPRs -> VALU (or a VMEM/DS load) writes them (WAW)',
   w: { cdna2: 11, cdna3: 11, cdna4: 19 },
   llvm: { cdna2: 11, cdna3: 11, cdna4: 11 },
-  source: `${H} §2.4 (WAW, D 16x16x4) and §2.6; ${T37} Case 119; CDNA4 ISA Table 38 per ${H} §2.4`,
+  source: `${HVALU} (WAW, D 16x16x4; LLVM 11 on gfx950); ${T37} Case 119; ${T38} (gfx950: 19)`,
   note: 'gfx950: the CDNA4 ISA Table 38 needs 19, LLVM inserts 11 (under-pads): 19 is used.',
 };
 export const D4_VALU_READ: WaitStateFact = {
   what: 'v_mfma_f64_4x4x4 writes VGPRs -> VALU reads them', w: all(6, CDNA2_UP),
-  source: `${H} §2.4 (D 4x4x4 -> VALU read)`,
+  source: `${HVALU} (D 4x4x4 -> VALU read)`,
 };
 export const D4_MEM_READ: WaitStateFact = {
   what: 'v_mfma_f64_4x4x4 writes VGPRs -> VMEM/FLAT/DS/export reads them', w: all(9, CDNA2_UP),
-  source: `${H} §2.4 (D 4x4x4 -> Mem/EXP read)`,
+  source: `${HVALU} (D 4x4x4 -> Mem/EXP read)`,
 };
 export const D4_WRITE: WaitStateFact = {
   what: 'v_mfma_f64_4x4x4 writes VGPRs -> VALU (or a VMEM/DS load) writes them (WAW)', w: all(6, CDNA2_UP),
-  source: `${H} §2.4 (WAW, D 4x4x4)`,
+  source: `${HVALU} (WAW, D 4x4x4)`,
 };
 export const SRCC_WAR: WaitStateFact = {
   what: 'MFMA reads VGPRs as SrcC -> VALU (or a VMEM/DS load) overwrites them (WAR); non-DGEMM readers (gfx942+: XDL/SMFMAC only)',
   w: passTable({ cdna2: { 2: 1, 8: 7, 16: 15 }, cdna3: { 2: 1, 4: 3, 8: 7, 16: 15 }, cdna4: { 2: 1, 4: 3, 8: 7, 16: 15 } }),
-  source: `${H} §2.4 (WAR table) and §2.5`,
+  source: `${HVALU} (WAR: an MFMA still reading SrcC)`,
 };
 const VALU_MFMA_FACT: WaitStateFact = {
   what: 'VALU (not MFMA, not DOT on gfx90a+) writes VGPRs/AGPRs -> MFMA (gfx908: or v_accvgpr_write) reads them',
   w: all(2, ['cdna1', 'cdna2', 'cdna3', 'cdna4']),
-  source: `${H} §2.2 row "VALU writes VGPR" and §2.3 "Always"; ${T37} Case 100`,
+  source: `LLVM GCNHazardRecognizer::checkMAIHazards908 and checkMAIHazards90A (VALU writes VGPR -> MFMA reads it); ${T37} Case 100`,
   note: 'gfx908 (checkMAIHazards908): any VALU writer, VGPR sources only; gfx90a+: every explicit source, DOT writers handled by the DOT rule (3).',
 };
 const EXEC_MFMA_FACT: WaitStateFact = {
   what: 'VALU (not MFMA) writes EXEC (e.g. v_cmpx) -> MFMA (gfx908: or v_accvgpr_write)',
   w: all(4, ['cdna1', 'cdna2', 'cdna3', 'cdna4']),
-  source: `${H} §2.2 row 1 and §2.3 "Always"; ${REF.cdna4} "Cross-type forwarding" (v_cmpx -> any V_MFMA: 4)`,
+  source: `LLVM GCNHazardRecognizer::checkMAIHazards908 and checkMAIHazards90A (VALU writes EXEC -> MFMA); ${T38} (v_cmpx -> any V_MFMA: 4)`,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -240,7 +244,7 @@ function mfmaProducers(h: HazardContext, consumer: number): readonly number[] {
 /** The fact and wait states for an MFMA producer P and an MFMA consumer C reading SrcC. */
 export function srcCFact(gen: Generation, p: InsnFacts, c: InsnFacts, fullReg: boolean): WaitStateFact | undefined {
   const cdna2 = gen === 'cdna2';
-  if (cdna2 && !c.dgemm && p.dgemm) return undefined; // gfx90a: DGEMM -> non-DGEMM SrcC is 0 (§2.3 details)
+  if (cdna2 && !c.dgemm && p.dgemm) return undefined; // gfx90a: DGEMM -> non-DGEMM SrcC is 0 (checkMAIHazards90A)
   if (fullReg) {
     if (p.dgemm4 && c.dgemm4) return D4_SRCC_SAME;
     if (cdna2 || p.passes === c.passes) {

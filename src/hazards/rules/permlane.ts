@@ -6,12 +6,12 @@ import { VGPR_BASE } from '../../isa/registers.js';
 const VALU_FACT: WaitStateFact = {
   what: 'VALU writes a VGPR -> v_permlane16/32_swap_b32 reads it (either swapped operand)',
   w: all(2, ['cdna4']),
-  source: `${REF.hazards} §2.1 row 17 (checkPermlaneHazards)`,
+  source: `LLVM GCNHazardRecognizer::checkPermlaneHazards`,
 };
 const CMPX_FACT: WaitStateFact = {
   what: 'v_cmpx (writes EXEC) -> v_permlane16/32_swap_b32',
   w: all(4, ['cdna4']),
-  source: `${REF.hazards} §2.1 row 18 (checkPermlaneHazards); ${REF.hazards} §5.2 (rocRoller VCMPXWrite94x: 4 on gfx950)`,
+  source: `LLVM GCNHazardRecognizer::checkPermlaneHazards; ROCm rocRoller WaitState observers (lib/include/rocRoller/Scheduling/Observers/WaitState) (rocRoller VCMPXWrite94x: 4 on gfx950)`,
 };
 
 function isSwap(n: string): boolean {

@@ -16,7 +16,7 @@ const ID_TRAPSTS = 3;
 
 /**
  * Bit position of VSKIP within the MODE register. The references (CDNA3 Table 11 Case 4,
- * MI200 Table 9, the CDNA4 guide) name MODE.vskip but not its bit, so it is unknown here and
+ * MI200 Table 9, the CDNA4 ISA) name MODE.vskip but not its bit, so it is unknown here and
  * every s_setreg of MODE is treated as possibly writing it. With a sourced bit position this
  * becomes a number and only s_setreg fields that cover it count.
  */
@@ -42,33 +42,33 @@ function sameHwreg(a: number | undefined, b: number | undefined): boolean {
 const GET_FACT: WaitStateFact = {
   what: 's_setreg of hwreg X -> s_getreg of hwreg X',
   w: all(2),
-  source: `${REF.hazards} §2.1 row 6 (checkGetRegHazards); ${REF.cdna3} Table 11 Case 1; ${REF.mi200} Table 9`,
+  source: `LLVM GCNHazardRecognizer::checkGetRegHazards; ${REF.cdna3} Table 11 Case 1; ${REF.mi200} §4.5 Table 9`,
   note: 'Same register id (offset/size ignored), as LLVM; an id we cannot decode is assumed to be the same.',
 };
 const SET_FACT: WaitStateFact = {
   what: 's_setreg of hwreg X -> s_setreg of hwreg X',
   w: all(2),
-  source: `${REF.hazards} §2.1 row 7 (checkSetRegHazards, getSetRegWaitStates() = 2 on all five); ${REF.cdna3} Table 11 Case 2; ${REF.mi200} Table 9`,
+  source: `LLVM GCNHazardRecognizer::checkSetRegHazards (getSetRegWaitStates() = 2 on all five); ${REF.cdna3} Table 11 Case 2; ${REF.mi200} §4.5 Table 9`,
 };
 const RFE_FACT: WaitStateFact = {
   what: 's_setreg of TRAPSTS -> s_rfe_b64 / s_rfe_restore_b64',
   w: all(1),
-  source: `${REF.hazards} §2.1 row 8 (checkRFEHazards); ${REF.cdna3} Table 11 Case 15 ("RFE, RFE_restore"); ${REF.mi200} Table 9`,
+  source: `LLVM GCNHazardRecognizer::checkRFEHazards; ${REF.cdna3} Table 11 Case 15 ("RFE, RFE_restore"); ${REF.mi200} §4.5 Table 9`,
   note: 'LLVM checks s_rfe_b64 only; the ISA names RFE_restore too: both are checked.',
 };
 const VSKIP_FACT: WaitStateFact = {
   what: 's_setreg of MODE (may set MODE.vskip) -> any vector instruction',
   w: all(2),
-  source: `${REF.cdna3} Table 11 Case 4; ${REF.mi200} Table 9; ${REF.cdna4} Table 11; ${REF.hazards} §2.6`,
+  source: `${REF.cdna3} Table 11 Case 4; ${REF.mi200} §4.5 Table 9; ${REF.cdna4} §4.5 Table 11; the ISA wait-state tables (CDNA3 ISA §4.5 Table 11, MI200 ISA §4.5 Table 9, CDNA4 ISA §4.5 Table 11; rules LLVM does not implement)`,
   llvm: all(0),
-  note: 'Not modeled by LLVM (Mesa ACO does it, facts §5.1). The references do not give the bit position of VSKIP '
+  note: 'Not modeled by LLVM (Mesa ACO does it, aco_insert_NOPs.cpp). The references do not give the bit position of VSKIP '
     + 'within MODE, so every s_setreg of MODE is treated as possibly writing it (safe). "Requires two nops or '
     + 'non-vector instructions": a vector instruction in between is itself a consumer of this rule.',
 };
 const SETVSKIP_FACT: WaitStateFact = {
   what: 's_setvskip -> s_getreg of MODE',
   w: all(2),
-  source: `${REF.cdna3} Table 11 Case 3; ${REF.mi200} Table 9; ${REF.hazards} §2.6`,
+  source: `${REF.cdna3} Table 11 Case 3; ${REF.mi200} §4.5 Table 9; the ISA wait-state tables (CDNA3 ISA §4.5 Table 11, MI200 ISA §4.5 Table 9, CDNA4 ISA §4.5 Table 11; rules LLVM does not implement)`,
   llvm: all(0),
   note: 'Not modeled by LLVM.',
 };

@@ -10,7 +10,7 @@ import { VGPR_BASE, AGPR_BASE } from '../../isa/registers.js';
 const FACT: WaitStateFact = {
   what: '64-bit shift whose amount is v(8k+7) with v(8k+8) unused (or v255) -> wrong result',
   w: {},
-  source: `${REF.hazards} §2.1 ("Non-nop fix", hasShift64HighRegBug = gfx90a-insts; LLVM fixShift64HighRegBug)`,
+  source: `LLVM GCNHazardRecognizer::fixShift64HighRegBug (not an s_nop fix; GCNSubtarget::hasShift64HighRegBug = gfx90a-insts)`,
   note: 'Not a wait-state rule; reported without an s_nop fix. "Used" follows LLVM: the next VGPR is named by no instruction of the kernel.',
 };
 

@@ -7,7 +7,7 @@
  *
  * Decision (documented): this is not in the ISA wait-state tables (CDNA3 Table 11, MI200 Table 9);
  * it is a correctness requirement of XNACK replay, implemented by LLVM (checkSoftClauseHazards,
- * hazards-and-waitcnt-facts.md §2.1 row 19), active when XNACK is on or "any". We check it when
+ * LLVM GCNHazardRecognizer::checkSoftClauseHazards), active when XNACK is on or "any". We check it when
  * the code object may run with XNACK on: an error with xnack+, a warning when the target id
  * leaves XNACK unspecified ("any"), and not at all with xnack-.
  */
@@ -18,7 +18,7 @@ import { unitsText } from '../context.js';
 const FACT: WaitStateFact = {
   what: 'soft clause (consecutive SMEM, or consecutive VMEM) with a write the clause reads, or a store joining a clause that writes -> break it',
   w: all(1),
-  source: `${REF.hazards} §2.1 row 19 (checkSoftClauseHazards; XNACK on or any)`,
+  source: `LLVM GCNHazardRecognizer::checkSoftClauseHazards (XNACK on or any)`,
   note: 'Not an ISA wait-state table entry: required by XNACK replay of memory clauses. Checked unless the target id says xnack-.',
 };
 

@@ -14,19 +14,19 @@ const PRE940 = ['gcn5', 'cdna1', 'cdna2'] as const;
 const VALU_BUF_SGPR: WaitStateFact = {
   what: 'buffer store > 64 bits with an SGPR soffset -> VALU writes its data VGPRs',
   w: all(1, CDNA3_UP),
-  source: `${REF.hazards} §2.1 row 9 and §2.7 (checkSOFFSETWindowVALUHazardsHelper; "measured on gfx950")`,
+  source: `LLVM GCNHazardRecognizer::checkVALUHazards (checkSOFFSETWindowVALUHazardsHelper, "measured on gfx950"; stricter than the ISA)`,
   note: `${REF.cdna3} Table 11 Cases 8/9 ("BUFFER_STORE_* operations that use an SGPR for offset do not require any wait states") `
     + 'and rocRoller say 0; LLVM inserts 1 on gfx942/gfx950 (measured on gfx950): 1 is used there. Before gfx940 all sources say 0.',
 };
 const VALU_OTHER: WaitStateFact = {
   what: 'buffer store > 64 bits without SGPR soffset, or FLAT/global/scratch store > 64 bits / cmpswap_x2 -> VALU writes its data VGPRs',
   w: { ...all(1, PRE940), ...all(2, CDNA3_UP) },
-  source: `${REF.hazards} §2.1 row 9 (createsVALUHazard); ${REF.cdna3} Table 11 Case 9 (VALU: 2); ${REF.mi200} Table 9 (1); ${REF.cdna4} Table 11`,
+  source: `LLVM GCNHazardRecognizer::checkVALUHazards (createsVALUHazard); ${REF.cdna3} Table 11 Case 9 (VALU: 2); ${REF.mi200} §4.5 Table 9 (1); ${REF.cdna4} §4.5 Table 11`,
 };
 const ANY_WRITER: WaitStateFact = {
   what: 'store > 64 bits (buffer stores: without SGPR soffset) -> a non-VALU instruction writes its data VGPRs',
   w: all(1),
-  source: `${REF.cdna3} Table 11 Case 8 ("Write VGPRs holding writedata from those instructions: 1"); ${REF.mi200} Table 9; ${REF.hazards} §5.2 (rocRoller BufferStoreDwordXXRead applies 1 to non-VALU writers)`,
+  source: `${REF.cdna3} Table 11 Case 8 ("Write VGPRs holding writedata from those instructions: 1"); ${REF.mi200} §4.5 Table 9; ROCm rocRoller WaitState observers (lib/include/rocRoller/Scheduling/Observers/WaitState) (rocRoller BufferStoreDwordXXRead applies 1 to non-VALU writers)`,
   llvm: all(0),
   note: 'LLVM checks VALU writers only; the ISA tables name any write of the data VGPRs. The ISA value (1) is used.',
 };

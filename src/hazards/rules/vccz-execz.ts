@@ -5,7 +5,7 @@ import { all, anyWithin, REF } from './util.js';
 const FACT: WaitStateFact = {
   what: 'VALU writes VCC or EXEC -> VALU reads src_vccz/src_execz as data',
   w: all(5),
-  source: `${REF.cdna3} Table 11 Case 5; ${REF.mi200} Table 9; ${REF.cdna4} Table 11; ${REF.hazards} §2.6`,
+  source: `${REF.cdna3} Table 11 Case 5; ${REF.mi200} §4.5 Table 9; ${REF.cdna4} §4.5 Table 11; the ISA wait-state tables (CDNA3 ISA §4.5 Table 11, MI200 ISA §4.5 Table 9, CDNA4 ISA §4.5 Table 11; rules LLVM does not implement)`,
   llvm: all(0),
   note: 'Not modeled by LLVM.',
 };

@@ -7,9 +7,9 @@ import { all, P, REF, scalarRaw, isScalar } from './util.js';
 const FACT: WaitStateFact = {
   what: 'VALU writes an SGPR (incl. VCC, EXEC, M0) -> VMEM/FLAT reads it',
   w: all(5),
-  source: `${REF.hazards} §2.1 row 1; ${REF.cdna3} Table 11 Case 10; ${REF.mi200} Table 9; ${REF.cdna4} Table 11`,
+  source: `LLVM GCNHazardRecognizer::checkVMEMHazards; ${REF.cdna3} Table 11 Case 10; ${REF.mi200} §4.5 Table 9; ${REF.cdna4} §4.5 Table 11`,
   note: 'Implicit reads count (the EXEC every VMEM reads, M0 of LDS-DMA) as LLVM does (checkVMEMHazards); '
-    + 'Mesa ACO looks at explicit operands only (facts §5.1). The larger set is used.',
+    + 'Mesa ACO looks at explicit operands only (aco_insert_NOPs.cpp). The larger set is used.',
 };
 
 export const valuSgprWriteVmemRead: HazardRule = {

@@ -109,7 +109,9 @@ export async function scheduleLoaded(loaded: Loaded, text: string, opts: Schedul
   const notes: string[] = [];
   // A kernel with errors (missing waits or nops) is scheduled from its fixed version, so the
   // result always checks clean.
-  const inputErrors = checkContexts(kernelContexts(loaded)).reduce((n, c) => n + c.findings.filter((f) => f.severity === 'error').length, 0);
+  const errorsByKernel = new Map(checkContexts(kernelContexts(loaded)).map((c) => [c.name, c.findings.filter((f) => f.severity === 'error').length]));
+  const inputErrors = [...errorsByKernel.values()].reduce((n, e) => n + e, 0);
+  let fixNote: ((kernel: string) => string) | undefined;
   if (inputErrors > 0) {
     const fixed = fixLoaded(loaded);
     const count = (l: Loaded) => {
@@ -121,10 +123,16 @@ export async function scheduleLoaded(loaded: Loaded, text: string, opts: Schedul
     text = fixed.text;
     loaded = loadText(text, loaded.program.file, { arch: loaded.target.name });
     const [w1, n1] = count(loaded);
-    notes.push(`the input has ${inputErrors} error${inputErrors === 1 ? '' : 's'} (see conductor check); scheduled from its fixed version, as check --fix writes it ` +
-      `(s_waitcnt ${w0} -> ${w1}, s_nop ${n0} -> ${n1}; a wait in front of the read is strengthened rather than a new one added)`);
+    // counted for the kernel scheduled, whose metrics are reported (other kernels' errors aside)
+    fixNote = (kernel) => {
+      const own = errorsByKernel.get(kernel) ?? 0;
+      const others = inputErrors - own;
+      return `kernel ${kernel} has ${own} check error${own === 1 ? '' : 's'}${others > 0 ? ` (the file ${inputErrors})` : ''} (see conductor check); ` +
+        `scheduled from the file as check --fix writes it, which 'before' measures (in the file: s_waitcnt ${w0} -> ${w1}, s_nop ${n0} -> ${n1}; a wait in front of the read is strengthened rather than a new one added)`;
+    };
   }
   const k = pickKernel(loaded, opts.kernel, { disambiguate });
+  if (fixNote) notes.push(fixNote(k.name));
   const arch = k.target.name;
   const file = loaded.program.file;
   const before = programMetrics(loaded, k.name);
@@ -236,7 +244,8 @@ export async function scheduleLoaded(loaded: Loaded, text: string, opts: Schedul
     ? finish(win.label, win.moves, win.metrics, win.text, runs, evaluations, searchSeconds, false)
     : finish('input', [], before, text, runs, evaluations, searchSeconds, false);
   if (win) notes.push(...win.notes);
-  else notes.push('no schedule beat the input under the objective; the input is returned unchanged');
+  else notes.push(fixNote ? 'no schedule beat the input under the objective; the output is the input with its check errors fixed, in its original order'
+    : 'no schedule beat the input under the objective; the input is returned unchanged');
   if (cache && !cache.set(key, { version: VERSION, strategy: result.strategy, moves: result.moves, evaluations, seconds: searchSeconds, runs } satisfies CacheEntry)) {
     notes.push(cache.lastError ?? 'the result could not be cached');
   }
