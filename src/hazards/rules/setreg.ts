@@ -7,6 +7,7 @@ import type { Instruction } from '../../asm/ast.js';
 import type { HazardRule, WaitStateFact } from '../types.js';
 import { all, anyWithin, need, REF } from './util.js';
 import type { InsnFacts } from '../context.js';
+import { MODE_SOURCE, MODE_VSKIP_BIT, modeFieldsIn } from '../mode-register.js';
 
 /**
  * Hardware register ids by symbolic name (the GFX9 encoding: simm16 = id | offset << 6 |
@@ -23,34 +24,42 @@ export const HWREG_IDS: Readonly<Record<string, number>> = {
 const ID_MODE = 1;
 const ID_TRAPSTS = 3;
 
-/**
- * Bit position of VSKIP within the MODE register. The references (CDNA3 Table 11 Case 4,
- * MI200 Table 9, the CDNA4 guide) name MODE.vskip but not its bit, so it is unknown here and
- * every s_setreg of MODE is treated as possibly writing it. With a sourced bit position this
- * becomes a number and only s_setreg fields that cover it count.
- */
-export const MODE_VSKIP_BIT: number | undefined = undefined;
-
 /** Bit field [offset, offset+size) an s_setreg writes, or undefined when it cannot be decided. */
 export function hwregField(insn: Instruction): { offset: number; size: number } | undefined {
   for (const o of insn.operands) {
     if (o.kind === 'func' && o.name === 'hwreg') {
-      const off = o.args[1] !== undefined ? Number(o.args[1].trim()) : 0;
-      const size = o.args[2] !== undefined ? Number(o.args[2].trim()) : 32;
-      return Number.isFinite(off) && Number.isFinite(size) ? { offset: off, size } : undefined;
+      const off = o.args[1] !== undefined ? intArg(o.args[1]) : 0;
+      const size = o.args[2] !== undefined ? intArg(o.args[2]) : 32;
+      return off !== undefined && size !== undefined ? { offset: off, size } : undefined;
     }
   }
+  // numeric simm16 form: id | offset << 6 | (size - 1) << 11
   const n = insn.operands[0];
   if (n && n.kind === 'imm' && Number.isInteger(n.value)) return { offset: (n.value >> 6) & 0x1f, size: ((n.value >> 11) & 0x1f) + 1 };
   return undefined;
 }
 
-/** Does this s_setreg possibly write MODE.vskip? */
-function mayWriteVskip(p: InsnFacts): boolean {
+function intArg(a: string): number | undefined {
+  const t = a.trim();
+  return /^(0x[0-9a-f]+|\d+)$/i.test(t) ? Number(t) : undefined;
+}
+
+/**
+ * Does this s_setreg possibly write MODE.VSKIP? Only a write whose bit field covers bit 28
+ * (mode-register.ts) does; a field that cannot be decoded is assumed to cover it (safe).
+ */
+export function mayWriteVskip(p: InsnFacts): boolean {
   if (!isSetreg(p) || !sameHwreg(ID_MODE, hwregId(p.insn))) return false;
-  if (MODE_VSKIP_BIT === undefined) return true;
   const f = hwregField(p.insn);
   return !f || (MODE_VSKIP_BIT >= f.offset && MODE_VSKIP_BIT < f.offset + f.size);
+}
+
+/** "bits 27..28 (GPR_IDX_EN, VSKIP)" for the MODE write of an s_setreg, or "" when undecidable. */
+function modeWriteText(p: InsnFacts): string {
+  const f = hwregField(p.insn);
+  if (!f) return 'a MODE field it names by expression, possibly VSKIP';
+  const names = modeFieldsIn(f.offset, f.size).map((x) => x.name).join(', ');
+  return `MODE bits ${f.offset}..${f.offset + f.size - 1} (${names})`;
 }
 
 /** The hardware register id an s_setreg/s_getreg names, or undefined when it cannot be decided. */
@@ -95,13 +104,14 @@ const RFE_FACT: WaitStateFact = {
   note: 'LLVM checks s_rfe_b64 only; the ISA names RFE_restore too: both are checked.',
 };
 const VSKIP_FACT: WaitStateFact = {
-  what: 's_setreg of MODE (may set MODE.vskip) -> any vector instruction',
+  what: 's_setreg whose MODE bit field covers VSKIP (bit 28) -> any vector instruction',
   w: all(2),
-  source: `${REF.cdna3} Table 11 Case 4; ${REF.mi200} Table 9; ${REF.cdna4} Table 11; ${REF.hazards} §2.6`,
+  source: `${REF.cdna3} Table 11 Case 4; ${REF.mi200} Table 9; ${REF.cdna4} Table 11; ${REF.hazards} §2.6; MODE layout: ${MODE_SOURCE}`,
   llvm: all(0),
-  note: 'Not modeled by LLVM (Mesa ACO does it, facts §5.1). The references do not give the bit position of VSKIP '
-    + 'within MODE, so every s_setreg of MODE is treated as possibly writing it (safe). "Requires two nops or '
-    + 'non-vector instructions": a vector instruction in between is itself a consumer of this rule.',
+  note: 'Not modeled by LLVM (Mesa ACO does it, facts §5.1). Only a write whose hwreg(HW_REG_MODE, offset, size) '
+    + 'field (or raw simm16) covers bit 28 (VSKIP) is a producer; the FP round/denorm writes compilers emit are not. '
+    + 'A field given by an expression is assumed to cover it. "Requires two nops or non-vector instructions": a vector '
+    + 'instruction in between is itself a consumer of this rule.',
 };
 const SETVSKIP_FACT: WaitStateFact = {
   what: 's_setvskip -> s_getreg of MODE',
@@ -174,14 +184,13 @@ function isVectorOp(f: InsnFacts): boolean {
 export const setregModeVector: HazardRule = {
   id: 'setreg-mode-vskip',
   present: (h) => h.has('setreg-vskip', mayWriteVskip),
-  description: 'A vector instruction issues less than 2 wait states after an s_setreg of MODE (which may set MODE.vskip).',
+  description: 'A vector instruction issues less than 2 wait states after an s_setreg that writes MODE.VSKIP (bit 28).',
   appliesTo: () => true,
   source: VSKIP_FACT.source,
   facts: [VSKIP_FACT],
   check(h, i) {
     if (!isVectorOp(h.f[i]!)) return undefined;
-    return anyWithin(h, i, 2, VSKIP_FACT, 'setreg-vskip', mayWriteVskip,
-      'follows the MODE write (which may set MODE.vskip) of');
+    return anyWithin(h, i, 2, VSKIP_FACT, 'setreg-vskip', mayWriteVskip, 'follows the write of MODE.VSKIP by', modeWriteText);
   },
 };
 
