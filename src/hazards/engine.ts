@@ -47,7 +47,7 @@ function findingOf(h: HazardContext, rule: HazardRule, consumer: number, need: N
   if (rule.noNopFix) {
     return {
       rule: rule.id, severity,
-      message: `${c.mnemonic} ${need.relation}${need.producer === consumer ? '' : ` ${where}`}${note} [${rule.id}]`,
+      message: `${c.mnemonic} ${need.relation}${need.producer === consumer ? '' : ` ${where}`}${note}`,
       loc: c.loc, insn: consumer, related: need.producer === consumer ? [] : [{ loc: p.loc, message: `${p.mnemonic} is here`, insn: need.producer }],
       source: need.fact.source,
     };
@@ -55,7 +55,7 @@ function findingOf(h: HazardContext, rule: HazardRule, consumer: number, need: N
   return {
     rule: rule.id,
     severity,
-    message: `${c.mnemonic} ${need.relation} ${where}${note}: ${plural(need.required)} required on ${h.target.name}, ${need.distance} present [${rule.id}]`,
+    message: `${c.mnemonic} ${need.relation} ${where}${note}: ${plural(need.required)} required on ${h.target.name}, ${need.distance} present`,
     loc: c.loc,
     insn: consumer,
     required: need.required,

@@ -108,7 +108,7 @@ describe('hazard engine: findings and padding', () => {
     assert.ok(f);
     assert.equal(f.rule, 'mfma-xdl-write-valu-read');
     assert.equal(f.severity, 'error');
-    assert.match(f.message, /^v_add_f32 reads v5 written by v_mfma_f32_16x16x16_f16 at line \d+ \(XDL, 4 passes\): 7 wait states required on gfx942, 3 present \[mfma-xdl-write-valu-read\]$/);
+    assert.match(f.message, /^v_add_f32 reads v5 written by v_mfma_f32_16x16x16_f16 at line \d+ \(XDL, 4 passes\): 7 wait states required on gfx942, 3 present$/);
     assert.equal(f.required, 7);
     assert.equal(f.actual, 3);
     assert.deepEqual(f.fix, { kind: 'nop', before: 2, waitStates: 4 });
