@@ -400,6 +400,51 @@ export class HazardContext {
     }
   }
 
+  private avoidBest?: Int32Array;
+  private avoidStamp?: Uint32Array;
+  private avoidEpoch = 0;
+
+  /**
+   * The wait states between `producer` and `consumer` (minimum over paths, as `walk`) counting
+   * only the paths on which no instruction accepted by `ends` lies between them; undefined when
+   * no such path is shorter than `limit`.
+   */
+  distanceAvoiding(consumer: number, producer: number, limit: number, ends: (k: number) => boolean): number | undefined {
+    const cfg = this.ctx.cfg;
+    const blocks = cfg.blocks;
+    const nb = blocks.length;
+    if (!this.avoidBest) { this.avoidBest = new Int32Array(nb); this.avoidStamp = new Uint32Array(nb); }
+    const bestAt = this.avoidBest;
+    const stamp = this.avoidStamp!;
+    let epoch = ++this.avoidEpoch;
+    if (epoch === 0xffffffff) { stamp.fill(0); this.avoidEpoch = epoch = 1; }
+    let found: number | undefined;
+    const stack: number[] = [cfg.blockOf[consumer]!, consumer, this.pad[consumer]!];
+    let first = true;
+    while (stack.length > 0) {
+      let d = stack.pop()!;
+      const end = stack.pop()!;
+      const b = stack.pop()!;
+      if (!first) {
+        if (stamp[b] === epoch && bestAt[b]! <= d) continue;
+        stamp[b] = epoch;
+        bestAt[b] = d;
+      }
+      first = false;
+      const blk = blocks[b]!;
+      let j = end - 1;
+      let open = true;
+      for (; j >= blk.start; j--) {
+        if (d >= limit || (found !== undefined && d >= found)) { open = false; break; }
+        if (j === producer) { found = d; open = false; break; }
+        if (ends(j)) { open = false; break; }
+        d += this.weight(j);
+      }
+      if (open && d < limit) for (const p of blk.preds) stack.push(p, blocks[p]!.end, d);
+    }
+    return found;
+  }
+
   /** True when some instruction of the kernel names VGPR index n (in any operand or tuple). */
   vgprUsed(n: number): boolean {
     if (!this.usedVgprs) {
