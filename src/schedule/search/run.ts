@@ -22,7 +22,8 @@ import { Piscina } from 'piscina';
 import { loadText, type Loaded } from '../../load.js';
 import { checkContexts } from '../../check/check.js';
 import { kernelContexts } from '../../check/context.js';
-import { fixLoaded } from '../../check/fix.js';
+import { changeText, fixLoaded, fixSummary } from '../../check/fix.js';
+import type { PathsMode } from '../../waitcnt/index.js';
 import { ConductorError } from '../../errors.js';
 import { cacheKey, ResultCache, sha256 } from '../../cache.js';
 import { VERSION } from '../../version.js';
@@ -57,6 +58,8 @@ export interface ScheduleRunOptions {
   candidates?: number;
   /** Progress: total evaluations planned, and done so far over all runs. */
   progress?: (done: number, total: number, phase: string) => void;
+  /** Which missing waits of the input are errors and fixed first (waitcnt PathsMode; default 'every'). */
+  paths?: PathsMode;
 }
 
 export interface StrategyReport {
@@ -109,20 +112,16 @@ export async function scheduleLoaded(loaded: Loaded, text: string, opts: Schedul
   const notes: string[] = [];
   // A kernel with errors (missing waits or nops) is scheduled from its fixed version, so the
   // result always checks clean.
-  const inputErrors = checkContexts(kernelContexts(loaded)).reduce((n, c) => n + c.findings.filter((f) => f.severity === 'error').length, 0);
+  const paths = opts.paths ? { paths: opts.paths } : {};
+  const inputErrors = checkContexts(kernelContexts(loaded), paths).reduce((n, c) => n + c.findings.filter((f) => f.severity === 'error').length, 0);
   if (inputErrors > 0) {
-    const fixed = fixLoaded(loaded);
-    const count = (l: Loaded) => {
-      let w = 0; let n = 0;
-      for (const r of l.resolved) { if (r.insn.base === 's_waitcnt') w++; else if (r.insn.base === 's_nop') n++; }
-      return [w, n];
-    };
-    const [w0, n0] = count(loaded);
+    const fixed = fixLoaded(loaded, paths);
     text = fixed.text;
     loaded = loadText(text, loaded.program.file, { arch: loaded.target.name });
-    const [w1, n1] = count(loaded);
-    notes.push(`the input has ${inputErrors} error${inputErrors === 1 ? '' : 's'} (see conductor check); scheduled from its fixed version, as check --fix writes it ` +
-      `(s_waitcnt ${w0} -> ${w1}, s_nop ${n0} -> ${n1}; a wait in front of the read is strengthened rather than a new one added)`);
+    const shown = fixed.changes.slice(0, 20).map(changeText);
+    if (fixed.changes.length > shown.length) shown.push(`... ${fixed.changes.length - shown.length} more`);
+    notes.push(`the input has ${inputErrors} error${inputErrors === 1 ? '' : 's'} (see conductor check); scheduled from its fixed version, as check --fix writes it: ` +
+      `${fixSummary(fixed)} (${shown.join('; ')})`);
   }
   const k = pickKernel(loaded, opts.kernel, { disambiguate });
   const arch = k.target.name;
