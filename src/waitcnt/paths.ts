@@ -16,7 +16,8 @@
  *    of one SGPR with a constant (s_cmp_{eq,lg,lt,le,gt,ge}_{u32,i32}, s_cmpk_*) bounds that
  *    SGPR on each edge ([lo, hi], unsigned 32-bit); s_mov / s_movk of a constant, a copy from a
  *    bounded SGPR and s_add / s_sub / s_addk of a constant carry the bound along (a result that
- *    may wrap around is unbounded); any other write forgets it. An edge whose comparison no value
+ *    may wrap around is unbounded); any other write forgets it, and a call or s_movreld (which
+ *    may write SGPRs it does not name) forgets every fact. An edge whose comparison no value
  *    of the range satisfies is not followed, e.g. the loop entry `s_cmp_le_u32 s12, 3 ;
  *    s_cbranch_scc1 skip_loop` on a path where `s_cmp_le_u32 s12, 2 ; s_cbranch_scc1 skip_loads`
  *    was taken.
@@ -305,10 +306,19 @@ function rangeAfter(insn: Instruction, facts: readonly Fact[]): [number, number]
   }
 }
 
+/**
+ * Instructions that may write SGPRs their operands do not name: a call (the callee may change
+ * any SGPR the calling convention does not preserve, and a subroutine of the kernel any at all)
+ * and s_movreld (writes the SGPR M0 selects).
+ */
+const WRITES_UNNAMED = /^(s_swappc_b64|s_call_b64|s_movreld_b(32|64))$/;
+
 /** Facts after instruction `r`: comparisons whose registers it writes end, ranges follow it. */
 export function afterInsn(facts: Fact[], r: ResolvedInsn): Fact[] {
   const defs = r.defs;
-  if (facts.length === 0 || defs.length === 0) return facts;
+  if (facts.length === 0) return facts;
+  if (WRITES_UNNAMED.test(r.insn.base)) return [];
+  if (defs.length === 0) return facts;
   let hit = false;
   for (let i = 0; i < facts.length && !hit; i++) {
     const f = facts[i]!;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { ctxOf, summary } from './waitcnt-helpers.js';
 import { checkWaitcnt, minimalWaits } from '../../src/waitcnt/index.js';
 import type { Finding } from '../../src/check/types.js';
-import { refineRange, rangeTest } from '../../src/waitcnt/paths.js';
+import { afterInsn, refineRange, rangeTest } from '../../src/waitcnt/paths.js';
 import { parseProgram } from '../../src/asm/parser.js';
 
 const run = (lines: string[], paths?: 'every' | 'all', arch = 'gfx942'): Finding[] => checkWaitcnt(ctxOf(lines, arch), paths ? { paths } : {});
@@ -131,6 +131,13 @@ describe('value analysis of SGPR loop counters', () => {
     const moved = guarded('s_cmp_le_u32 s12, 3');
     moved.splice(6, 0, 's_lshl_b32 s12, s12, 1');
     assert.equal(missing(run(moved)).length, 1);
+    // a call may change any SGPR: no fact survives it
+    const fact = { key: 'v12', val: true, units: [12], lo: 0, hi: 2 };
+    assert.deepEqual(afterInsn([fact], ctxOf(['s_swappc_b64 s[30:31], s[16:17]']).insns[0]!), []);
+    assert.deepEqual(afterInsn([fact], ctxOf(['s_mov_b32 s13, 1']).insns[0]!), [fact]);
+    const movreld = guarded('s_cmp_le_u32 s12, 3');
+    movreld.splice(6, 0, 's_movreld_b32 s0, s1');
+    assert.equal(missing(run(movreld)).length, 1, 's_movreld may write s12 (M0 = 12)');
     // ... but a constant step is carried along: s12 + 1 <= 3 when s12 <= 2 still excludes it (s12 + 1 > 4 needed)
     const stepped = guarded('s_cmp_le_u32 s12, 4');
     stepped.splice(6, 0, 's_add_u32 s12, s12, 1');
