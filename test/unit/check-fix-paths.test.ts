@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { loadText } from '../../src/load.js';
 import { changeText, fixLoaded, fixSummary } from '../../src/check/fix.js';
 import { lineHunks } from '../../src/check/line-diff.js';
+import { scheduleLoaded } from '../../src/schedule/search/run.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
 const bin = join(root, 'dist', 'src', 'cli', 'bin.js');
@@ -94,6 +95,19 @@ describe('check --paths', () => {
     assert.equal(run('check', f, '--fix', '--paths', 'all', '-o', out).code, 0);
     assert.equal(run('check', out, '--paths', 'all').code, 0);
     assert.match(readFileSync(out, 'utf8'), /s_waitcnt lgkmcnt\(0\)\n\s+v_mov_b32 v2, v1/);
+  });
+});
+
+describe('schedule fixes its input as check --fix does, and says what it changed', () => {
+  it('an error on every path: fixed first, the note lists the change', async () => {
+    const r = await scheduleLoaded(loadText(EVERY, 'k.s'), EVERY, { budget: 20, cache: false, jobs: 1, strategies: ['list'] });
+    assert.ok(r.notes.some((n) => /scheduled from its fixed version, as check --fix writes it: .*strengthened 1 s_waitcnt .*\(line 6: s_waitcnt vmcnt\(1\) -> s_waitcnt vmcnt\(0\); before line 9: \+ s_nop \d+\)/.test(n)), r.notes.join('\n'));
+  });
+  it('a shortfall on some paths only: left as it is by default, fixed with paths all', async () => {
+    const d = await scheduleLoaded(loadText(SOME, 'k.s'), SOME, { budget: 20, cache: false, jobs: 1, strategies: ['list'] });
+    assert.deepEqual(d.notes.filter((n) => /fixed version/.test(n)), []);
+    const a = await scheduleLoaded(loadText(SOME, 'k.s'), SOME, { budget: 20, cache: false, jobs: 1, strategies: ['list'], paths: 'all' });
+    assert.ok(a.notes.some((n) => /the input has 1 error .*before line 8: \+ s_waitcnt lgkmcnt\(0\)/.test(n)), a.notes.join('\n'));
   });
 });
 
