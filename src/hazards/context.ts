@@ -303,7 +303,8 @@ export function unitsText(units: readonly number[]): string {
   return parts.join(', ');
 }
 
-export type Visit = (producer: number, distance: number) => void;
+/** Called for each instruction the walk reaches; returning true ends the path there. */
+export type Visit = (producer: number, distance: number) => boolean | void;
 
 const FACTS_CACHE = new WeakMap<KernelContext, InsnFacts[]>();
 
@@ -359,7 +360,7 @@ export class HazardContext {
    * j whose distance d (wait states strictly between j and the consumer, minimum over paths) is
    * below `limit`. An instruction may be visited more than once, each time with a smaller d
    * (when a shorter path reaches it). Predecessors are followed across branches and loop
-   * back-edges; the kernel entry ends the walk.
+   * back-edges; the kernel entry ends the walk, and so does `visit` returning true for that path.
    */
   walk(consumer: number, limit: number, visit: Visit): void {
     if (limit <= 0) return;
@@ -390,8 +391,7 @@ export class HazardContext {
       const blk = blocks[b]!;
       let j = end - 1;
       for (; j >= blk.start; j--) {
-        if (d >= limit) break;
-        visit(j, d);
+        if (d >= limit || visit(j, d) === true) break;
         d += f[j]!.ws + pad[j]!;
       }
       if (j < blk.start && d < limit) {
@@ -400,48 +400,18 @@ export class HazardContext {
     }
   }
 
-  private avoidBest?: Int32Array;
-  private avoidStamp?: Uint32Array;
-  private avoidEpoch = 0;
-
   /**
    * The wait states between `producer` and `consumer` (minimum over paths, as `walk`) counting
    * only the paths on which no instruction accepted by `ends` lies between them; undefined when
    * no such path is shorter than `limit`.
    */
   distanceAvoiding(consumer: number, producer: number, limit: number, ends: (k: number) => boolean): number | undefined {
-    const cfg = this.ctx.cfg;
-    const blocks = cfg.blocks;
-    const nb = blocks.length;
-    if (!this.avoidBest) { this.avoidBest = new Int32Array(nb); this.avoidStamp = new Uint32Array(nb); }
-    const bestAt = this.avoidBest;
-    const stamp = this.avoidStamp!;
-    let epoch = ++this.avoidEpoch;
-    if (epoch === 0xffffffff) { stamp.fill(0); this.avoidEpoch = epoch = 1; }
     let found: number | undefined;
-    const stack: number[] = [cfg.blockOf[consumer]!, consumer, this.pad[consumer]!];
-    let first = true;
-    while (stack.length > 0) {
-      let d = stack.pop()!;
-      const end = stack.pop()!;
-      const b = stack.pop()!;
-      if (!first) {
-        if (stamp[b] === epoch && bestAt[b]! <= d) continue;
-        stamp[b] = epoch;
-        bestAt[b] = d;
-      }
-      first = false;
-      const blk = blocks[b]!;
-      let j = end - 1;
-      let open = true;
-      for (; j >= blk.start; j--) {
-        if (d >= limit || (found !== undefined && d >= found)) { open = false; break; }
-        if (j === producer) { found = d; open = false; break; }
-        if (ends(j)) { open = false; break; }
-        d += this.weight(j);
-      }
-      if (open && d < limit) for (const p of blk.preds) stack.push(p, blocks[p]!.end, d);
-    }
+    this.walk(consumer, limit, (j, d) => {
+      if (j !== producer) return ends(j);
+      if (found === undefined || d < found) found = d;
+      return true;
+    });
     return found;
   }
 
