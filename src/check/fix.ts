@@ -201,7 +201,7 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
 export function fixChanges(input: string, output: string): FixChange[] {
   const a = input.split('\n');
   const b = output.split('\n');
-  return lineHunks(a, b).map((h) => ({
+  return (lineHunks(a, b) ?? []).map((h) => ({
     line: h.a0 + 1,
     before: a.slice(h.a0, h.a1).map((x) => x.trim()),
     after: b.slice(h.b0, h.b1).map((x) => x.trim()),
@@ -222,7 +222,9 @@ export function fixSummary(r: FixResult): string {
   if (r.extendedNops > 0) parts.push(`lengthened ${n(r.extendedNops, 's_nop')}`);
   parts.push(`inserted ${n(r.insertedWaits, 's_waitcnt')}`);
   parts.push(`strengthened ${n(r.strengthenedWaits, 's_waitcnt')}`);
-  return `${parts.join(', ')} at ${r.changes.length} place${r.changes.length === 1 ? '' : 's'} in ${r.rounds} round${r.rounds === 1 ? '' : 's'}`;
+  const changed = r.insertedNops + r.insertedWaits + r.strengthenedWaits + r.extendedNops > 0;
+  const places = r.changes.length === 0 && changed ? 'at too many places to list' : `at ${r.changes.length} place${r.changes.length === 1 ? '' : 's'}`;
+  return `${parts.join(', ')} ${places} in ${r.rounds} round${r.rounds === 1 ? '' : 's'}`;
 }
 
 function originalText(l: Loaded): string {

@@ -121,7 +121,7 @@ describe('line hunks', () => {
       const b = gen();
       const out: string[] = [];
       let i = 0;
-      for (const h of lineHunks(a, b)) {
+      for (const h of lineHunks(a, b)!) {
         assert.equal(h.a0 - i >= 0, true);
         out.push(...a.slice(i, h.a0), ...b.slice(h.b0, h.b1));
         i = h.a1;
@@ -130,5 +130,6 @@ describe('line hunks', () => {
       assert.deepEqual(out, b, `${a.join('')} -> ${b.join('')}`);
     }
     assert.deepEqual(lineHunks(['x', 'y', 'z'], ['x', 'n', 'y', 'z']), [{ a0: 1, a1: 1, b0: 1, b1: 2 }]);
+    assert.equal(lineHunks(['a', 'b'], ['c', 'd'], 3), undefined, 'more lines differ than allowed');
   });
 });
