@@ -1,92 +1,18 @@
 /**
- * Which paths a wait falls short on (waitcnt/index.ts classifyPaths, witness.ts) and the value
- * analysis of SGPR loop counters that excludes paths the program cannot take (paths.ts).
+ * The value analysis of SGPR loop counters that excludes paths the program cannot take
+ * (paths.ts), with which paths a wait then falls short on (waitcnt/index.ts classifyPaths,
+ * witness.ts; the basic every-path / some-paths cases are in waitcnt-cfg.test.ts).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ctxOf, summary } from './waitcnt-helpers.js';
-import { checkWaitcnt, minimalWaits } from '../../src/waitcnt/index.js';
+import { ctxOf, pathShape, summary } from './waitcnt-helpers.js';
+import { checkWaitcnt } from '../../src/waitcnt/index.js';
 import type { Finding } from '../../src/check/types.js';
 import { afterInsn, refineRange, rangeTest } from '../../src/waitcnt/paths.js';
 import { parseProgram } from '../../src/asm/parser.js';
 
 const run = (lines: string[], paths?: 'every' | 'all', arch = 'gfx942'): Finding[] => checkWaitcnt(ctxOf(lines, arch), paths ? { paths } : {});
 const missing = (fs: Finding[]) => fs.filter((f) => f.rule === 'waitcnt-missing');
-/** "severity line" plus the lines of the related notes after the producer's. */
-const shape = (f: Finding) => `${f.severity} ${f.loc.line} [${f.related.slice(1).map((r) => `${r.loc.line}: ${r.message}`).join('; ')}]`;
-
-describe('paths: every path or some paths', () => {
-  it('a load before the loop read in it with no wait falls short on every path: error', () => {
-    const fs = missing(run([
-      'global_load_dword v1, v[2:3], off',
-      'loop_top:',
-      'v_add_f32 v0, v1, v0',
-      's_add_u32 s4, s4, 1',
-      's_cmp_lt_u32 s4, 10',
-      's_cbranch_scc1 loop_top',
-      's_endpgm',
-    ]));
-    assert.deepEqual(fs.map(shape), ['error 3 []']);
-  });
-
-  it('a load at the bottom of a loop read at the top: short through the back-edge only (warning naming it)', () => {
-    const lines = [
-      's_mov_b32 s4, 0',
-      'loop_top:',
-      'v_add_f32 v0, v1, v0',
-      'global_load_dword v1, v[2:3], off',
-      's_add_u32 s4, s4, 1',
-      's_cmp_lt_u32 s4, 10',
-      's_cbranch_scc1 loop_top',
-      's_endpgm',
-    ];
-    const [f] = missing(run(lines));
-    assert.equal(shape(f!), 'warning 3 [7: on that path s_cbranch_scc1 branches (back to the loop head)]');
-    assert.match(f!.message, /falls short only on some paths into it \(one of them goes through the branch noted\); an error with --paths all$/);
-    assert.deepEqual(f!.fix, { kind: 'waitcnt', before: 1, vmcnt: 0 }, 'the warning keeps its fix');
-    // --paths all: every path is feasible, every shortfall an error
-    assert.deepEqual(missing(run(lines, 'all')).map(shape), ['error 3 []']);
-  });
-
-  it('a load on one side of a branch read after the join: warning with the branch line', () => {
-    const fs = missing(run([
-      's_cmp_eq_u32 s4, 0',
-      's_cbranch_scc1 join',
-      'ds_read_b32 v1, v0',
-      'join:',
-      'v_mov_b32 v2, v1',
-    ]));
-    assert.deepEqual(fs.map(shape), ['warning 5 [2: on that path s_cbranch_scc1 falls through]']);
-  });
-
-  it('fewer younger loads on one side: the side that falls short is the one named', () => {
-    const fs = missing(run([
-      'global_load_dword v1, v[2:3], off',
-      's_cmp_eq_u32 s4, 0',
-      's_cbranch_scc1 other',
-      'global_load_dword v5, v[2:3], off',
-      'global_load_dword v6, v[2:3], off',
-      's_branch join',
-      'other:',
-      'global_load_dword v7, v[2:3], off',
-      'join:',
-      's_waitcnt vmcnt(2)',
-      'v_mov_b32 v0, v1',
-    ]));
-    assert.deepEqual(fs.map(shape), ['warning 11 [3: on that path s_cbranch_scc1 branches]']);
-    assert.match(fs[0]!.message, /needs vmcnt\(1\), present: vmcnt\(2\)/);
-  });
-
-  it('the minimal waits still cover every path (the scheduler re-derives them)', () => {
-    assert.deepEqual(minimalWaits(ctxOf([
-      's_cmp_eq_u32 s4, 0',
-      's_cbranch_scc1 join',
-      'ds_read_b32 v1, v0',
-      'join:',
-      'v_mov_b32 v2, v1',
-    ])), [{ before: 3, lgkmcnt: 0 }]);
-  });
-});
 
 /**
  * The prefetch loads are skipped when the counter is at most 2, the loop runs only when it
@@ -123,7 +49,7 @@ describe('value analysis of SGPR loop counters', () => {
   it('the same loop without the guard: a finding along the skip and the loop entry', () => {
     // the loop also runs for s12 = 2, when the loads are skipped
     const fs = missing(run(guarded('s_cmp_le_u32 s12, 1')));
-    assert.deepEqual(fs.map(shape), ['warning 11 [3: on that path s_cbranch_scc1 branches; 8: on that path s_cbranch_scc1 falls through]']);
+    assert.deepEqual(fs.map(pathShape), ['warning 11 [3: on that path s_cbranch_scc1 branches; 8: on that path s_cbranch_scc1 falls through]']);
     assert.deepEqual(summary(run(guarded('s_cmp_le_u32 s12, 1'), 'all')), ['11 waitcnt-missing vmcnt=0']);
     // a guard on another register proves nothing
     assert.equal(missing(run(guarded('s_cmp_le_u32 s13, 3'))).length, 1);
