@@ -13,6 +13,8 @@ import { loadText } from '../../src/load.js';
 import { changeText, fixLoaded, fixSummary } from '../../src/check/fix.js';
 import { lineHunks } from '../../src/check/line-diff.js';
 import { scheduleLoaded } from '../../src/schedule/search/run.js';
+import { verifyLoaded } from '../../src/verify/verify.js';
+import { checkLoaded } from '../../src/check/check.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
 const bin = join(root, 'dist', 'src', 'cli', 'bin.js');
@@ -131,5 +133,28 @@ describe('line hunks', () => {
     }
     assert.deepEqual(lineHunks(['x', 'y', 'z'], ['x', 'n', 'y', 'z']), [{ a0: 1, a1: 1, b0: 1, b1: 2 }]);
     assert.equal(lineHunks(['a', 'b'], ['c', 'd'], 3), undefined, 'more lines differ than allowed');
+  });
+});
+
+describe('verify counts a missing wait on any path', () => {
+  it('a reordering that leaves a read short through the loop back-edge only is rejected', () => {
+    const orig = kernel([
+      's_mov_b32 s4, 0',
+      '.Lloop:',
+      's_waitcnt vmcnt(0)',
+      'v_add_f32 v0, v1, v0',
+      'global_load_dword v1, v[2:3], off',
+      's_add_u32 s4, s4, 1',
+      's_cmp_lt_u32 s4, 10',
+      's_cbranch_scc1 .Lloop',
+    ]);
+    const moved = orig.replace('  s_waitcnt vmcnt(0)\n  v_add_f32 v0, v1, v0\n', '  v_add_f32 v0, v1, v0\n  s_waitcnt vmcnt(0)\n');
+    assert.notEqual(moved, orig);
+    // short on the back-edge only: a warning for check, an error for verify
+    assert.equal(checkLoaded(loadText(moved, 'k.s')).errors, 0);
+    const r = verifyLoaded(loadText(orig, 'k.s'), loadText(moved, 'k.s'));
+    assert.equal(r.equivalent, false);
+    assert.equal(r.difference?.kind, 'check');
+    assert.match(r.difference!.message, /v_add_f32 reads v1 .* \[waitcnt-missing\]/);
   });
 });
