@@ -8,6 +8,7 @@ import { kernelContexts } from './context.js';
 import { kernelResources, type KernelResources } from './resources.js';
 import type { Finding, KernelContext } from './types.js';
 import { CHECKERS } from './checkers.js';
+import type { PathsMode } from '../waitcnt/index.js';
 
 export interface KernelCheck {
   name: string;
@@ -32,13 +33,15 @@ export interface CheckReport {
 export interface CheckOptions {
   /** Only these checkers (by name); default all. */
   only?: string[];
+  /** Which missing waits are errors (waitcnt PathsMode; default 'every'). */
+  paths?: PathsMode;
 }
 
 export function checkContexts(contexts: KernelContext[], opts: CheckOptions = {}): KernelCheck[] {
   const checkers = opts.only ? CHECKERS.filter((c) => opts.only!.includes(c.name)) : CHECKERS;
   return contexts.map((ctx) => {
     const { resources, findings } = kernelResources(ctx);
-    for (const c of checkers) findings.push(...c.run(ctx));
+    for (const c of checkers) findings.push(...c.run(ctx, opts));
     findings.sort(byLocation);
     return {
       name: ctx.kernel.name, kind: ctx.kernel.kind, line: ctx.kernel.loc.line, instructions: ctx.insns.length,

@@ -12,6 +12,8 @@ import { kernelContexts } from './context.js';
 import { checkContexts, type KernelCheck } from './check.js';
 import { ConductorError } from '../errors.js';
 import { ALL_RULES, computeNops } from '../hazards/index.js';
+import type { PathsMode } from '../waitcnt/index.js';
+import { lineHunks } from './line-diff.js';
 
 const MAX_ROUNDS = 6;
 const ALL_KINDS: ReadonlySet<'nop' | 'waitcnt'> = new Set(['nop', 'waitcnt']);
@@ -23,8 +25,29 @@ export interface FixResult {
   insertedNops: number;
   insertedWaitStates: number;
   insertedWaits: number;
+  /** Existing s_waitcnt made stronger (a missing wait merged into the one right before). */
+  strengthenedWaits: number;
+  /** Existing s_nop given more wait states. */
+  extendedNops: number;
+  /** Every change, by line of the input (see fixChanges). */
+  changes: FixChange[];
   /** Findings that remain (errors only when the fix failed; warnings/notes are not fixed). */
   remaining: Finding[];
+}
+
+/** One place the fixed text differs from the input. */
+export interface FixChange {
+  /** 1-based input line: the line changed, or the line the new lines were inserted before. */
+  line: number;
+  /** The input lines replaced (empty for an insertion) and the lines written instead. */
+  before: string[];
+  after: string[];
+}
+
+export interface FixOptions {
+  arch?: string;
+  /** Which missing waits are errors, and so fixed (waitcnt PathsMode; default 'every'). */
+  paths?: PathsMode;
 }
 
 interface Counters { vmcnt?: number; expcnt?: number; lgkmcnt?: number }
@@ -55,11 +78,13 @@ export function nopLines(waitStates: number, maxImm: number): string[] {
 }
 
 /** Edits for the error fixes of one round. */
-export function planFixes(checks: { ctx: KernelContext; findings: Finding[] }[], kinds: ReadonlySet<'nop' | 'waitcnt'> = ALL_KINDS): { edits: StatementEdits; nops: number; waitStates: number; waits: number } {
+export function planFixes(checks: { ctx: KernelContext; findings: Finding[] }[], kinds: ReadonlySet<'nop' | 'waitcnt'> = ALL_KINDS): { edits: StatementEdits; nops: number; waitStates: number; waits: number; strengthened: number; extended: number } {
   const edits = emptyEdits();
   let nops = 0;
   let waitStates = 0;
   let waits = 0;
+  let strengthened = 0;
+  let extended = 0;
   for (const { ctx, findings } of checks) {
     const maxImm = ctx.target.maxNopImm.value;
     const nopNeed = new Map<number, number>();
@@ -95,6 +120,7 @@ export function planFixes(checks: { ctx: KernelContext; findings: Finding[] }[],
           lgkmcnt: old.lgkmcnt !== undefined && old.lgkmcnt < max.lgkmcnt.value ? old.lgkmcnt : undefined,
         };
         edits.replace.set(stmtOf(prev), waitcntText(minCounters(cur, c)));
+        strengthened++;
       } else {
         addInsert(edits, stmtOf(before), waitcntText(c));
         waits++;
@@ -112,29 +138,42 @@ export function planFixes(checks: { ctx: KernelContext; findings: Finding[] }[],
           edits.replace.set(stmtOf(prev), `s_nop ${n + take}`);
           left -= take;
           waitStates += take;
+          extended++;
         }
       }
       for (const line of nopLines(left, maxImm)) { addInsert(edits, stmtOf(before), line); nops++; }
       waitStates += left;
     }
   }
-  return { edits, nops, waitStates, waits };
+  return { edits, nops, waitStates, waits, strengthened, extended };
 }
 
-/** Fix a loaded program: returns the fixed text, or throws when the errors cannot all be fixed. */
-export function fixLoaded(l: Loaded, opts: { arch?: string } = {}): FixResult {
+/**
+ * Fix a loaded program: returns the fixed text, or throws when the errors cannot all be fixed.
+ * Only errors are fixed: with the default `paths: 'every'`, a wait that falls short only on some
+ * paths is a warning and stays as it is.
+ */
+export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
   let current = l;
   let text: string | undefined;
   let nops = 0;
   let waitStates = 0;
   let waits = 0;
+  let strengthened = 0;
+  let extended = 0;
+  const checkOpts = opts.paths ? { paths: opts.paths } : {};
+  const done = (rounds: number): FixResult => {
+    const out = text ?? originalText(l);
+    return {
+      text: out, rounds, insertedNops: nops, insertedWaitStates: waitStates, insertedWaits: waits,
+      strengthenedWaits: strengthened, extendedNops: extended, changes: fixChanges(originalText(l), out), remaining: [],
+    };
+  };
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     const contexts = kernelContexts(current);
-    const checks: KernelCheck[] = checkContexts(contexts);
+    const checks: KernelCheck[] = checkContexts(contexts, checkOpts);
     const errors = checks.flatMap((k) => k.findings.filter((f) => f.severity === 'error'));
-    if (errors.length === 0) {
-      return { text: text ?? originalText(l), rounds: round - 1, insertedNops: nops, insertedWaitStates: waitStates, insertedWaits: waits, remaining: [] };
-    }
+    if (errors.length === 0) return done(round - 1);
     const unfixable = errors.filter((f) => !f.fix || (f.fix.kind !== 'nop' && f.fix.kind !== 'waitcnt'));
     if (unfixable.length > 0) {
       const f = unfixable[0]!;
@@ -146,14 +185,46 @@ export function fixLoaded(l: Loaded, opts: { arch?: string } = {}): FixResult {
     nops += plan.nops;
     waitStates += plan.waitStates;
     waits += plan.waits;
+    strengthened += plan.strengthened;
+    extended += plan.extended;
     text = applyStatementEdits(current.program, plan.edits);
     current = loadText(text, l.program.file, { arch: opts.arch ?? l.target.name });
   }
-  const left = checkContexts(kernelContexts(current)).flatMap((k) => k.findings.filter((f) => f.severity === 'error'));
+  const left = checkContexts(kernelContexts(current), checkOpts).flatMap((k) => k.findings.filter((f) => f.severity === 'error'));
   if (left.length > 0) {
     throw new ConductorError(`fix did not converge after ${MAX_ROUNDS} rounds: ${left[0]!.message} [${left[0]!.rule}]`, left[0]!.loc);
   }
-  return { text: text!, rounds: MAX_ROUNDS, insertedNops: nops, insertedWaitStates: waitStates, insertedWaits: waits, remaining: [] };
+  return done(MAX_ROUNDS);
+}
+
+/** What the fixed text changed, by line of the input (a line diff of the two texts). */
+export function fixChanges(input: string, output: string): FixChange[] {
+  const a = input.split('\n');
+  const b = output.split('\n');
+  return (lineHunks(a, b) ?? []).map((h) => ({
+    line: h.a0 + 1,
+    before: a.slice(h.a0, h.a1).map((x) => x.trim()),
+    after: b.slice(h.b0, h.b1).map((x) => x.trim()),
+  }));
+}
+
+/** "line 12: s_waitcnt vmcnt(3) -> s_waitcnt vmcnt(1)", "before line 40: + s_nop 1". */
+export function changeText(c: FixChange): string {
+  const after = c.after.join(' ; ');
+  return c.before.length === 0 ? `before line ${c.line}: + ${after}` : `line ${c.line}: ${c.before.join(' ; ')} -> ${after}`;
+}
+
+/** One line saying what the fixer did ("inserted 2 s_nop (3 wait states), strengthened 1 s_waitcnt"). */
+export function fixSummary(r: FixResult): string {
+  const n = (k: number, what: string) => `${k} ${what}`;
+  const parts: string[] = [];
+  parts.push(`inserted ${n(r.insertedNops, 's_nop')} (${r.insertedWaitStates} wait state${r.insertedWaitStates === 1 ? '' : 's'} in all)`);
+  if (r.extendedNops > 0) parts.push(`lengthened ${n(r.extendedNops, 's_nop')}`);
+  parts.push(`inserted ${n(r.insertedWaits, 's_waitcnt')}`);
+  parts.push(`strengthened ${n(r.strengthenedWaits, 's_waitcnt')}`);
+  const changed = r.insertedNops + r.insertedWaits + r.strengthenedWaits + r.extendedNops > 0;
+  const places = r.changes.length === 0 && changed ? 'at too many places to list' : `at ${r.changes.length} place${r.changes.length === 1 ? '' : 's'}`;
+  return `${parts.join(', ')} ${places} in ${r.rounds} round${r.rounds === 1 ? '' : 's'}`;
 }
 
 function originalText(l: Loaded): string {

@@ -53,7 +53,8 @@ function program(): Command {
     .option('--format <fmt>', 'clang (default), json or sarif')
     .option('--fix', 'insert the minimal s_nop and s_waitcnt; needs -o')
     .option('-o, --output <out>', 'output file for --fix (- for the standard output)')
-    .action(async (file: string, opts: { arch?: string; json?: boolean; format?: string; fix?: boolean; output?: string }) => {
+    .option('--paths <mode>', 'every (default): a wait short on every path into it is an error, short only on some paths a warning naming one; all: every path is feasible, every shortfall an error (and fixed by --fix)')
+    .action(async (file: string, opts: { arch?: string; json?: boolean; format?: string; fix?: boolean; output?: string; paths?: string }) => {
       process.exitCode = await commandCheck(file, opts);
     });
   cmd.command('simulate')
@@ -110,6 +111,7 @@ function program(): Command {
     .option('--no-cache', 'do not read or write the result cache')
     .option('-o, --output <out>', 'write the scheduled kernel (- for the standard output)')
     .option('--save-moves <file>', 'write the moves from the input to the result (replay with apply --moves-file)')
+    .option('--paths <mode>', 'which missing waits of the input are errors fixed before scheduling: every (default: short on every path) or all (as check --paths)')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: Record<string, string | boolean | undefined>) => {
       process.exitCode = await commandSchedule(file, opts as never);

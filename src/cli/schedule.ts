@@ -8,6 +8,7 @@ import { intOption, numberOption } from './options.js';
 import { formatMetrics, metricLabel, METRIC_NAMES, parseObjective, type Metrics } from '../schedule/metrics.js';
 import { scheduleLoaded, type ScheduleRunResult } from '../schedule/search/run.js';
 import { STRATEGIES, type StrategyName } from '../schedule/search/search.js';
+import { pathsMode } from '../waitcnt/index.js';
 
 export interface ScheduleCliOptions {
   strategy?: string;
@@ -23,6 +24,7 @@ export interface ScheduleCliOptions {
   output?: string;
   saveMoves?: string;
   json?: boolean;
+  paths?: string;
 }
 
 function parseStrategies(v: string | undefined): StrategyName[] | undefined {
@@ -45,6 +47,7 @@ export async function commandSchedule(file: string, opts: ScheduleCliOptions): P
   const jobs = intOption('--jobs', opts.jobs, 1);
   const seed = intOption('--seed', opts.seed, 0);
   const seconds = numberOption('--seconds', opts.seconds, 0.001, 86_400);
+  const paths = pathsMode(opts.paths);
   const text = await readSource(file);
   const loaded = loadText(text, file, { arch: opts.arch });
   requireCode(loaded);
@@ -55,7 +58,7 @@ export async function commandSchedule(file: string, opts: ScheduleCliOptions): P
   try {
     r = await scheduleLoaded(loaded, text, {
       kernel: opts.kernel, strategies, objective, budget, seconds, seed, jobs,
-      disambiguate: opts.perLane ? 'per-lane' : true, cache: opts.cache !== false,
+      disambiguate: opts.perLane ? 'per-lane' : true, cache: opts.cache !== false, paths,
       progress: bar ? (done, total, phase) => {
         if (!started) { bar.start(total, 0, { phase }); started = true; }
         bar.update(done, { phase });

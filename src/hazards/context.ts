@@ -317,7 +317,8 @@ export function regText(f: InsnFacts, lo: number, hi: number): string {
   return unitsAsWritten(f.ri, units, unitsText);
 }
 
-export type Visit = (producer: number, distance: number) => void;
+/** Called for each instruction the walk reaches; returning true ends the path there. */
+export type Visit = (producer: number, distance: number) => boolean | void;
 
 const FACTS_CACHE = new WeakMap<KernelContext, InsnFacts[]>();
 
@@ -373,7 +374,7 @@ export class HazardContext {
    * j whose distance d (wait states strictly between j and the consumer, minimum over paths) is
    * below `limit`. An instruction may be visited more than once, each time with a smaller d
    * (when a shorter path reaches it). Predecessors are followed across branches and loop
-   * back-edges; the kernel entry ends the walk.
+   * back-edges; the kernel entry ends the walk, and so does `visit` returning true for that path.
    */
   walk(consumer: number, limit: number, visit: Visit): void {
     if (limit <= 0) return;
@@ -404,14 +405,28 @@ export class HazardContext {
       const blk = blocks[b]!;
       let j = end - 1;
       for (; j >= blk.start; j--) {
-        if (d >= limit) break;
-        visit(j, d);
+        if (d >= limit || visit(j, d) === true) break;
         d += f[j]!.ws + pad[j]!;
       }
       if (j < blk.start && d < limit) {
         for (const p of blk.preds) stack.push(p, blocks[p]!.end, d);
       }
     }
+  }
+
+  /**
+   * The wait states between `producer` and `consumer` (minimum over paths, as `walk`) counting
+   * only the paths on which no instruction accepted by `ends` lies between them; undefined when
+   * no such path is shorter than `limit`.
+   */
+  distanceAvoiding(consumer: number, producer: number, limit: number, ends: (k: number) => boolean): number | undefined {
+    let found: number | undefined;
+    this.walk(consumer, limit, (j, d) => {
+      if (j !== producer) return ends(j);
+      if (found === undefined || d < found) found = d;
+      return true;
+    });
+    return found;
   }
 
   /** True when some instruction of the kernel names VGPR index n (in any operand or tuple). */

@@ -349,7 +349,7 @@ function originalErrors(k: ScheduleKernel): Map<string, number> {
   if (!m) {
     m = new Map();
     const ctxs = kernelContexts(k.loaded);
-    const checks = checkContexts(ctxs);
+    const checks = checkContexts(ctxs, { paths: 'all' });
     ctxs.forEach((c, x) => {
       for (const f of checks[x]!.findings) {
         if (f.severity !== 'error') continue;
@@ -372,7 +372,7 @@ function newErrors(s: ScheduleState, loaded: Loaded): { ctx: KernelContext; find
   const k = s.k;
   const orig = new Map(originalErrors(k));
   const ctxs = kernelContexts(loaded);
-  const checks = checkContexts(ctxs);
+  const checks = checkContexts(ctxs, { paths: 'all' }); // a shortfall on any path counts
   const out: { ctx: KernelContext; finding: Finding }[] = [];
   ctxs.forEach((c, x) => {
     const toOrig = c.kernel.name === k.name ? alignToOriginal(s, c) : undefined;

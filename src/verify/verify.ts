@@ -679,7 +679,7 @@ function findingKey(rule: string, r: ResolvedInsn | undefined): string {
 function newCheckErrors(orig: Loaded, sched: Loaded): { kernel: string; message: string; loc: Loc } | undefined {
   const count = new Map<string, number>();
   const oc = kernelContexts(orig);
-  checkContexts(oc).forEach((k, x) => {
+  checkContexts(oc, { paths: 'all' }).forEach((k, x) => { // a missing wait on any path counts
     for (const f of k.findings) {
       if (f.severity !== 'error') continue;
       const key = `${k.name}|${findingKey(f.rule, f.insn >= 0 ? oc[x]!.insns[f.insn] : undefined)}`;
@@ -687,7 +687,7 @@ function newCheckErrors(orig: Loaded, sched: Loaded): { kernel: string; message:
     }
   });
   const sc = kernelContexts(sched);
-  const checks = checkContexts(sc);
+  const checks = checkContexts(sc, { paths: 'all' });
   for (let x = 0; x < checks.length; x++) {
     const k = checks[x]!;
     for (const f of k.findings) {

@@ -52,8 +52,8 @@ import {
   CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COUNTER_CLASSES, COUNTER_NAMES, EXP, K_BARRIER, K_CALL, K_END, K_NOP, K_RETURN, K_WAIT,
   LDS_MEM, NCLS, NO_WAIT, SOURCES, STORES, C_VMEM, counterMax, kernelEffects, type InsnFx,
 } from './model.js';
-import { WState, joinInto, sameCore, type Ent, type Shadow } from './state.js';
-import { afterDefs, commonFacts, edgeConditions, factsKey, liveConditions, type Fact } from './paths.js';
+import { WState, joinInto, meetInto, sameCore, type Ent, type Shadow } from './state.js';
+import { afterInsn, commonFacts, edgeConditions, factsKey, feasibleSuccessors, liveConditions, sameShape, widenFacts, type Fact } from './paths.js';
 
 /** Path partitions kept apart per block before they are merged (paths.ts). */
 const MAX_PARTITIONS = 16;
@@ -78,6 +78,12 @@ export interface AnalysisOptions {
    *  - 'force-zero': LLVM's rule (SIInsertWaitcnts): any mix of types on the counter forces 0.
    */
   mixed?: 'per-type' | 'force-zero';
+  /**
+   * Merge paths optimistically (state.ts meetInto), insert no wait, and report in `everyPath`
+   * the waits the program as written needs on every path into an instruction. Not for anything
+   * else: its insertions are not safe.
+   */
+  meet?: boolean;
 }
 
 export type FenceKind = 'barrier' | 'cache' | 'return' | 'entry' | 'store';
@@ -123,9 +129,20 @@ interface NeedDetail {
   cls: number;
 }
 
+/** What a missing wait is for: the counter, and (when a register needs it) the producer's class and a unit. */
+export interface MissingNeed {
+  c: number;
+  reason: NeedReason;
+  producer: number;
+  cls: number;
+  units: readonly number[];
+}
+
 export interface WaitcntResult {
   /** 'waitcnt-missing' and 'waitcnt-fence' errors. */
   missing: Finding[];
+  /** For each of `missing` (same order), what it needs. */
+  missingNeeds: MissingNeed[];
   insertions: WaitInsertion[];
   judgements: WaitJudgement[];
   /**
@@ -134,6 +151,8 @@ export interface WaitcntResult {
    * before any wait the analysis inserts); -1 for instructions after an s_endpgm in a block.
    */
   pendAt?: Int32Array;
+  /** With `meet`: keys `3 * insn + counter` of the waits needed on every path into the instruction. */
+  everyPath?: Set<number>;
 }
 
 const INF = NO_WAIT;
@@ -193,13 +212,18 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
 
   // ---- reporting-pass records ----
   let report = false;
-  const missingAt = new Map<number, Finding>();
+  const missingAt = new Map<number, { f: Finding; d: NeedDetail }>();
   const insert = new Map<number, Counts>();
   const demand = new Map<number, Counts>();
   const pendBefore = new Map<number, Counts>();
   const storeNeed = new Map<number, Counts>();
   const unreachableBlock = new Uint8Array(nb);
   const pendAt = opts.pendAt ? new Int32Array(3 * fx.length).fill(-1) : undefined;
+  const meet = !!opts.meet;
+  const combine = meet ? meetInto : joinInto;
+  /** With `meet`: how many path classes reach each instruction, and how many of them need a wait per counter. */
+  const visits = meet ? new Int32Array(fx.length) : undefined;
+  const needs = meet ? new Int32Array(3 * fx.length) : undefined;
 
   const addDemand = (w: number, c: number, need: number) => {
     if (w < 0) return;
@@ -244,7 +268,7 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
       const need = CLASS_IN_ORDER[k] ? Math.min(y, max[c]! - 1) : 0;
       if (sn && key >>> 4 === STORES && need < sn[c]!) sn[c] = need;
       if (st.sh && w >= 0) st.setShadows(key, mergeShadows(st.sh.get(key) ?? [], [{ w, need, p: e.p }]));
-    } : undefined);
+    } : undefined, meet);
   };
 
   const chargeShadows = (st: WState, u: number, write: boolean, vmemLoad: boolean) => {
@@ -282,6 +306,7 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
     if (pendAt && report) {
       for (let c = 0; c < 3; c++) pendAt[3 * i + c] = Math.max(pendAt[3 * i + c]!, (st.wild >> c) & 1 ? capC[c]! : st.pendC[c]!);
     }
+    if (visits && report) visits[i]!++;
     needV[0] = needV[1] = needV[2] = INF;
     needD[0] = needD[1] = needD[2] = undefined;
     if (st.wild && kind !== K_NOP) needAll(st, 'entry');
@@ -315,11 +340,11 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
     }
     if ((kind === K_BARRIER && !backOff) || (kind === K_RETURN && callable)) needAll(st, kind === K_RETURN ? 'return' : 'barrier');
 
-    // inserted waits
+    // inserted waits (with `meet`, the program as written: nothing is inserted)
     for (let c = 0; c < 3; c++) {
       if (needV[c] === INF) continue;
       if (report) recordMissing(i, needD[c]!);
-      applyWait(st, c, needV[c]!, -1);
+      if (!meet) applyWait(st, c, needV[c]!, -1);
     }
     if (st.sh) {
       for (const u of f.uses) chargeShadows(st, u, false, f.d16Load && f.defs.includes(u));
@@ -332,13 +357,14 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
   };
 
   const recordMissing = (i: number, d: NeedDetail) => {
+    if (needs) needs[3 * i + d.c]!++;
     let ins = insert.get(i);
     if (!ins) { ins = [INF, INF, INF]; insert.set(i, ins); }
     if (d.value < ins[d.c]!) ins[d.c] = d.value;
     // one finding per instruction and counter: the strongest need over the path partitions
     const key = i * 3 + d.c;
     const old = missingAt.get(key);
-    if (!old || d.value < old.required!) missingAt.set(key, missingFinding(ctx, fx, i, d, max));
+    if (!old || d.value < old.f.required!) missingAt.set(key, { f: missingFinding(ctx, fx, i, d, max), d: { ...d, units: [...d.units] } });
   };
 
   // ---- fixed point over path partitions (paths.ts) ----
@@ -350,6 +376,9 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
   const order = reversePostOrder(cfg.blocks.map((b) => b.succs), nb);
   const rank = new Int32Array(nb);
   order.forEach((b, r) => { rank[b] = r; });
+  /** Loop headers: targets of an edge that does not go forward in reverse post-order. */
+  const header = new Uint8Array(nb);
+  for (const blk of cfg.blocks) for (const p of blk.preds) if (rank[p]! >= rank[blk.id]!) header[blk.id] = 1;
   const entry = new WState(judge);
   if (callable) { entry.wild = 7; entry.pendC.set(capC); }
 
@@ -359,7 +388,7 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
     let facts = part.facts;
     for (let i = blk.start; i < blk.end; i++) {
       step(st, i);
-      facts = afterDefs(facts, fx[i]!.defs);
+      facts = afterInsn(facts, ctx.insns[i]!);
       if (fx[i]!.kind === K_END) break;
     }
     return { facts, st, dirty: false };
@@ -369,50 +398,56 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
   const joinIntoBlock = (s: number, facts: Fact[], st: WState): boolean => {
     let parts = inParts[s];
     if (!parts) { parts = new Map(); inParts[s] = parts; }
+    // the facts two path classes share (at a loop header, with widening: a counter stepped in the
+    // loop must not make a path class per iteration)
+    const merge = (old: Fact[], add: Fact[]) => (header[s] ? widenFacts(old, commonFacts(old, add)) : commonFacts(old, add));
     if (collapsed[s]) {
       const only = parts.get('')!;
-      const common = commonFacts(only.facts, facts);
-      const changed = joinInto(only.st, st, capY) || common.length !== only.facts.length;
+      const common = merge(only.facts, facts);
+      const changed = combine(only.st, st, capY) || factsKey(common) !== factsKey(only.facts);
       if (changed) { only.facts = common; only.dirty = true; }
       return changed;
     }
     const key = factsKey(facts);
     const old = parts.get(key);
     if (old) {
-      if (!joinInto(old.st, st, capY)) return false;
+      if (!combine(old.st, st, capY)) return false;
       old.dirty = true;
       return true;
     }
-    // a path class whose state equals another's behaves the same from here: merge them, keeping
-    // the facts they share (no precision is lost)
+    // a path class whose state equals another's behaves the same from here (and at a loop header,
+    // one whose facts differ only in ranges): merge them, keeping the facts they share
     for (const [k2, p] of parts) {
-      if (!sameCore(p.st, st, capY)) continue;
-      const common = commonFacts(p.facts, facts);
-      const grew = joinInto(p.st, st, capY);
-      if (!grew && common.length === p.facts.length) return false;
+      if (!sameCore(p.st, st, capY) && !(header[s] && sameShape(p.facts, facts))) continue;
+      const common = merge(p.facts, facts);
+      const grew = combine(p.st, st, capY);
+      const nk = factsKey(common);
+      if (!grew && nk === k2) return false;
       p.facts = common;
       p.dirty = true;
       parts.delete(k2);
-      const nk = factsKey(common);
       const other = parts.get(nk);
-      if (other) { joinInto(other.st, p.st, capY); other.facts = commonFacts(other.facts, common); other.dirty = true; }
+      if (other) { combine(other.st, p.st, capY); other.facts = merge(other.facts, common); other.dirty = true; }
       else parts.set(nk, p);
       return true;
     }
     parts.set(key, { facts, st: st.clone(), dirty: true });
-    if (parts.size > MAX_PARTITIONS) {
-      // too many path classes: merge them, keeping the facts they share
-      let common: Fact[] | undefined;
-      const merged = new WState(judge);
-      for (const p of parts.values()) {
-        common = common ? commonFacts(common, p.facts) : p.facts;
-        joinInto(merged, p.st, capY);
-      }
-      parts.clear();
-      parts.set('', { facts: common ?? [], st: merged, dirty: true });
-      collapsed[s] = 1;
-    }
+    if (parts.size > MAX_PARTITIONS) collapse(s);
     return true;
+  };
+
+  /** Merge the path classes of block s into one, keeping the facts they share. */
+  const collapse = (s: number) => {
+    const parts = inParts[s]!;
+    let common: Fact[] | undefined;
+    let merged: WState | undefined;
+    for (const p of parts.values()) {
+      common = common ? commonFacts(common, p.facts) : p.facts;
+      if (merged) combine(merged, p.st, capY); else merged = p.st.clone();
+    }
+    parts.clear();
+    parts.set('', { facts: common ?? [], st: merged!, dirty: true });
+    collapsed[s] = 1;
   };
 
   const liveFacts = (s: number, facts: Fact[]): Fact[] => {
@@ -421,35 +456,12 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
     return keep ? facts : facts.filter((f) => live.get(f.key)![s]);
   };
 
-  const successors = (b: number, facts: Fact[]): [number, Fact[]][] => {
-    const blk = cfg.blocks[b]!;
-    const cond = conds[b];
-    if (!cond) return blk.succs.map((s) => [s, liveFacts(s, facts)]);
-    const known = facts.find((f) => f.key === cond.key);
-    const rest = facts.filter((f) => f.key !== cond.key);
-    const out: [number, Fact[]][] = [];
-    for (const [s, val] of [[cond.taken, cond.takenVal], [cond.fall, !cond.takenVal]] as [number, boolean][]) {
-      if (known && known.val !== val) continue; // contradicts an earlier branch on the same comparison
-      out.push([s, liveFacts(s, [...rest, { key: cond.key, val, units: cond.units }])]);
-    }
-    return out;
-  };
+  const successors = (b: number, facts: Fact[]): [number, Fact[]][] =>
+    feasibleSuccessors(conds[b], cfg.blocks[b]!.succs, facts, liveFacts);
 
   /** Merge every block's path classes (a safety net against pathological path counts). */
   const collapseAll = () => {
-    for (let b = 0; b < nb; b++) {
-      const parts = inParts[b];
-      if (!parts || collapsed[b]) continue;
-      let common: Fact[] | undefined;
-      const merged = new WState(judge);
-      for (const p of parts.values()) {
-        common = common ? commonFacts(common, p.facts) : p.facts;
-        joinInto(merged, p.st, capY);
-      }
-      parts.clear();
-      parts.set('', { facts: common ?? [], st: merged, dirty: true });
-      collapsed[b] = 1;
-    }
+    for (let b = 0; b < nb; b++) if (inParts[b] && !collapsed[b]) collapse(b);
   };
   let budget = 64 * nb + 4096;
 
@@ -493,7 +505,9 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
   // ---- reporting pass ----
   report = true;
   for (let b = 0; b < nb; b++) for (const part of inParts[b]!.values()) runBlock(b, part);
-  const missing = [...missingAt.values()].sort((a, b) => a.insn - b.insn);
+  const found = [...missingAt.values()].sort((a, b) => a.f.insn - b.f.insn);
+  const missing = found.map((x) => x.f);
+  const missingNeeds = found.map(({ d }) => ({ c: d.c, reason: d.reason, producer: d.producer, cls: d.cls, units: d.units }));
 
   const insertions: WaitInsertion[] = [...insert.entries()].sort((a, b) => a[0] - b[0]).map(([before, v]) => {
     const w: WaitInsertion = { before };
@@ -538,8 +552,13 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
       judgements.push(j);
     }
   }
-  const result: WaitcntResult = { missing, insertions, judgements };
+  const result: WaitcntResult = { missing, missingNeeds, insertions, judgements };
   if (pendAt) result.pendAt = pendAt;
+  if (needs) {
+    const every = new Set<number>();
+    for (let k = 0; k < needs.length; k++) if (needs[k]! > 0 && needs[k] === visits![Math.floor(k / 3)]) every.add(k);
+    result.everyPath = every;
+  }
   return result;
 }
 

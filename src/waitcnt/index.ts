@@ -14,22 +14,42 @@
  *    dependency waits were deleted gives the same answer.
  */
 import type { Finding, KernelContext } from '../check/types.js';
-import { COUNTER_NAMES, NO_WAIT, SOURCES } from './model.js';
-import { analyzeWaitcnt, waitText, type Counts, type WaitInsertion, type WaitJudgement } from './analysis.js';
+import { COUNTER_NAMES, NO_WAIT, SOURCES, counterMax, kernelEffects } from './model.js';
+import { analyzeWaitcnt, isCallable, waitText, type Counts, type WaitcntResult, type WaitInsertion, type WaitJudgement } from './analysis.js';
+import { shortPath } from './witness.js';
+import { ConductorError } from '../errors.js';
 
 export { analyzeWaitcnt, positionalFences, isCallable, waitText } from './analysis.js';
-export type { WaitInsertion, WaitJudgement, WaitcntResult, FenceKind, AnalysisOptions, NeedReason, Counts } from './analysis.js';
+export type { WaitInsertion, WaitJudgement, WaitcntResult, FenceKind, AnalysisOptions, NeedReason, Counts, MissingNeed } from './analysis.js';
 export { kernelEffects, NO_WAIT, COUNTER_NAMES } from './model.js';
+
+/**
+ * Which missing waits are errors:
+ *  - 'every' (default): a wait that falls short on every path into the instruction is an error;
+ *    one that falls short only on some paths (a branch edge, a loop entry or back-edge the value
+ *    analysis of paths.ts cannot exclude) is a warning whose related notes name one such path;
+ *  - 'all': every path is treated as feasible, every shortfall is an error.
+ */
+export type PathsMode = 'every' | 'all';
+export const PATHS_MODES: readonly PathsMode[] = ['every', 'all'];
+
+/** The --paths option: undefined when not given, an input error (exit 2) when unknown. */
+export function pathsMode(v: string | undefined): PathsMode | undefined {
+  if (v === undefined) return undefined;
+  if (!(PATHS_MODES as readonly string[]).includes(v)) throw new ConductorError(`--paths takes ${PATHS_MODES.join(' or ')}, got '${v}'`);
+  return v as PathsMode;
+}
 
 /** Options shared by the entry points (see AnalysisOptions.mixed). */
 export interface WaitcntOptions {
   mixed?: 'per-type' | 'force-zero';
+  paths?: PathsMode;
 }
 
 /** All waitcnt findings of one kernel. */
 export function checkWaitcnt(ctx: KernelContext, opts: WaitcntOptions = {}): Finding[] {
-  const r = analyzeWaitcnt(ctx, { ...opts, judge: true });
-  const out: Finding[] = [...r.missing];
+  const r = analyzeWaitcnt(ctx, { mixed: opts.mixed, judge: true });
+  const out: Finding[] = (opts.paths ?? 'every') === 'all' || r.missing.length === 0 ? [...r.missing] : classifyPaths(ctx, r, opts);
   for (const j of r.judgements) {
     const f = judgementFinding(ctx, j);
     if (f) out.push(f);
@@ -80,6 +100,38 @@ function judgementFinding(ctx: KernelContext, j: WaitJudgement): Finding | undef
     message: `${written} is stronger than needed: ${waitText(next)} is the weakest wait that covers every later read`,
     fix,
   };
+}
+
+/**
+ * Missing waits needed on every path stay errors; the others become warnings naming one path on
+ * which the wait falls short (the branches on it, from the producer to the instruction).
+ */
+function classifyPaths(ctx: KernelContext, r: WaitcntResult, opts: WaitcntOptions): Finding[] {
+  const every = analyzeWaitcnt(ctx, { mixed: opts.mixed, meet: true }).everyPath!;
+  const fx = kernelEffects(ctx);
+  const max = counterMax(ctx);
+  const insns = ctx.cfg.insns;
+  return r.missing.map((f, k) => {
+    const need = r.missingNeeds[k]!;
+    if (every.has(3 * f.insn + need.c)) return f;
+    const related = [...f.related];
+    const unit = need.units[0];
+    const path = need.producer >= 0 && unit !== undefined
+      ? shortPath(ctx, fx, {
+        producer: need.producer, consumer: f.insn, unit, cls: need.cls, max,
+        backOff: ctx.target.has('back-off-barrier'), callable: isCallable(ctx),
+      })
+      : undefined;
+    for (const s of path ?? []) {
+      const b = insns[s.branch]!;
+      related.push({ loc: b.loc, insn: s.branch, message: `on that path ${b.mnemonic} ${s.taken ? 'branches' : 'falls through'}${s.back ? ' (back to the loop head)' : ''}` });
+    }
+    const where = path && path.length > 0 ? ` (one of them goes through the ${path.length === 1 ? 'branch' : `${path.length} branches`} noted)` : '';
+    return {
+      ...f, severity: 'warning' as const, related,
+      message: `${f.message}; it falls short only on some paths into it${where}; an error with --paths all`,
+    };
+  });
 }
 
 function countersOf(v: Counts): string {

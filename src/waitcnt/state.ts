@@ -76,10 +76,12 @@ export class WState {
 
   /**
    * Wait until counter `c` is at most `n`. Entries that are complete afterwards are removed and,
-   * if `done` is given, passed to it (key, entry, younger count).
+   * if `done` is given, passed to it (key, entry, younger count). `must`: a state of meetInto,
+   * whose bounds and younger counts come from different paths: an in-order entry is complete
+   * exactly when its (largest) younger count reaches n, as on any one path.
    */
-  waitCounter(c: number, n: number, done?: (key: number, e: Ent, y: number) => void): void {
-    if (this.pendC[c]! <= n && (this.wild & (1 << c)) === 0) return;
+  waitCounter(c: number, n: number, done?: (key: number, e: Ent, y: number) => void, must = false): void {
+    if (!must && this.pendC[c]! <= n && (this.wild & (1 << c)) === 0) return;
     if (n === 0) this.wild &= ~(1 << c);
     this.pendC[c] = Math.min(this.pendC[c]!, n);
     let clsMask = 0;
@@ -91,7 +93,7 @@ export class WState {
       const k = key & 15;
       if (((clsMask >> k) & 1) === 0) continue;
       const y = this.issued[k]! - e.s;
-      const complete = CLASS_IN_ORDER[k] ? y >= this.pend[k]! : this.pend[k] === 0;
+      const complete = CLASS_IN_ORDER[k] ? y >= (must ? n : this.pend[k]!) : this.pend[k] === 0;
       if (complete) {
         this.ent.delete(key);
         this.mask[key >>> 4]! &= ~(1 << k);
@@ -170,6 +172,36 @@ export function joinInto(dst: WState, src: WState, capY: readonly number[]): boo
       }
       if (out) { dst.setShadows(key, out.sort((a, b) => a.w - b.w)); changed = true; }
     }
+  }
+  return changed;
+}
+
+/**
+ * Meet `src` into `dst` in place, the optimistic dual of joinInto: what is outstanding on every
+ * path. Bounds take the minimum, an entry stays only when both states have it (keyed by unit and
+ * class), with the larger younger count. A need that arises in the meet of two states arises in
+ * both (the analysis' transfer functions are monotone), so a need of the meet over all paths
+ * into an instruction is a need on every path. Shadows are not kept. True when `dst` changed.
+ */
+export function meetInto(dst: WState, src: WState, capY: readonly number[]): boolean {
+  let changed = false;
+  for (let k = 0; k < NCLS; k++) if (src.pend[k]! < dst.pend[k]!) { dst.pend[k] = src.pend[k]!; changed = true; }
+  for (let c = 0; c < 3; c++) if (src.pendC[c]! < dst.pendC[c]!) { dst.pendC[c] = src.pendC[c]!; changed = true; }
+  if ((dst.wild & src.wild) !== dst.wild) { dst.wild &= src.wild; changed = true; }
+  const di = dst.issued;
+  const si = src.issued;
+  for (const [key, cur] of dst.ent) {
+    const e = src.ent.get(key);
+    if (!e) {
+      dst.ent.delete(key);
+      dst.mask[key >>> 4]! &= ~(1 << (key & 15));
+      changed = true;
+      continue;
+    }
+    const k = key & 15;
+    const y = Math.min(si[k]! - e.s, capY[k]!);
+    const cy = Math.min(di[k]! - cur.s, capY[k]!);
+    if (y > cy) { dst.ent.set(key, { s: di[k]! - y, p: cur.p }); changed = true; }
   }
   return changed;
 }

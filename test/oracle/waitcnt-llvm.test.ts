@@ -124,7 +124,7 @@ for (const target of KERNEL_TARGETS) {
     });
 
     it('(b) every LLVM dependency wait matches one of our errors once all waits are deleted', () => {
-      let total = 0; let matched = 0;
+      let total = 0; let matched = 0; let someOnly = 0;
       const misses: string[] = [];
       for (const b of mine()) {
         const e = loadExpected(b);
@@ -136,8 +136,13 @@ for (const target of KERNEL_TARGETS) {
         const ordS = ordinals(stripped.program);
         // ordinals (in the original) of the instructions our check reports an error before
         const flagged = new Set<number>();
+        const flaggedEvery = new Set<number>();
         for (const ctx of kernelContexts(stripped)) {
-          for (const f of checkWaitcnt(ctx)) if (isError(f)) flagged.add(back[ordS.get(ctx.insns[f.insn]!.insn)!]!);
+          for (const f of checkWaitcnt(ctx)) {
+            if (!isError(f)) continue;
+            flagged.add(back[ordS.get(ctx.insns[f.insn]!.insn)!]!);
+            if (f.severity === 'error') flaggedEvery.add(back[ordS.get(ctx.insns[f.insn]!.insn)!]!);
+          }
         }
         for (const ctx of kernelContexts(e.l)) {
           const backOff = ctx.target.has('back-off-barrier');
@@ -149,13 +154,17 @@ for (const target of KERNEL_TARGETS) {
             total++;
             const [from, to] = coveredRange(ctx, j.insn);
             let hit = false;
+            let every = false;
             for (let g = from; g < to && !hit; g++) hit = flagged.has(ords.get(ctx.insns[g]!.insn)!);
+            for (let g = from; g < to && !every; g++) every = flaggedEvery.has(ords.get(ctx.insns[g]!.insn)!);
+            if (hit && !every) someOnly++;
             if (hit) matched++;
             else misses.push(`${b.s}:${ctx.insns[j.insn]!.insn.loc.line}: ${ctx.insns[j.insn]!.insn.text}`);
           }
         }
       }
-      console.log(`  ${target}: recall ${matched}/${total} = ${fmt(total ? matched / total : 1)} of LLVM's dependency waits`);
+      console.log(`  ${target}: recall ${matched}/${total} = ${fmt(total ? matched / total : 1)} of LLVM's dependency waits `
+        + `(${someOnly} of them by a warning: short on some paths only)`);
       for (const m of misses.slice(0, 20)) console.log(`    unmatched: ${m}`);
       assert.ok(total > 0);
       assert.deepEqual(misses, [], 'LLVM waits without a matching error');

@@ -53,7 +53,9 @@ for (const f of files) {
       console.log(`  ${ctx.kernel.name.slice(0, 60)}: ${ctx.insns.length} instructions, ${JSON.stringify(by)}; `
         + `check ${(t1 - t0).toFixed(0)} ms, minimalWaits ${(t2 - t1).toFixed(0)} ms, re-derive ${(t3 - t2).toFixed(0)} ms `
         + `(${strip.size} dependency waits stripped, ${rederived.insertions.length} re-derived)`);
-      for (const x of findings.filter((y) => y.severity === 'error')) console.log(`    ${x.loc.line}: ${x.message}`);
+      for (const x of findings.filter((y) => y.rule === 'waitcnt-missing' || y.rule === 'waitcnt-fence')) console.log(`    ${x.loc.line}: ${x.severity}: ${x.message}`);
+      const every = checkWaitcnt(ctx, { paths: 'all' }).filter((x) => x.severity === 'error').length;
+      assert.equal(every, findings.filter((x) => x.fix?.kind === 'waitcnt').length, '--paths all: every missing wait an error');
       assert.equal(minimal.length, findings.filter((x) => x.fix?.kind === 'waitcnt').map((x) => x.insn).filter((v, i, a) => a.indexOf(v) === i).length,
         'one inserted wait per instruction the check flags');
       assert.ok((t1 - t0) / 1000 < MAX_SECONDS_PER_KERNEL, `check took ${(t1 - t0).toFixed(0)} ms`);

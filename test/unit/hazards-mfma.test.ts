@@ -6,6 +6,9 @@ import { describe, it } from 'node:test';
 import { runCase, type Case } from './hazards-harness.js';
 
 const X4 = 'v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[0:3]';
+/** gfx90a: 16 passes and 8 passes on the same 16-register accumulator (identical tuple: no wait between them). */
+const X32 = 'v_mfma_f32_32x32x8f16 a[0:15], v[0:1], v[2:3], a[0:15]';
+const X16_1 = 'v_mfma_f32_16x16x1f32 a[0:15], v0, v1, a[0:15]';
 const CASES: Case[] = [
   // MFMA -> MFMA SrcC
   { name: 'XDL -> XDL overlapping SrcC (4 passes: N+1)', arch: 'gfx942', rule: 'mfma-xdl-write-mfma-srcc', required: 5, actual: 0,
@@ -58,6 +61,13 @@ const CASES: Case[] = [
     asm: `${X4}\ns_cbranch_scc0 .L1\ns_nop 0\n.L1:\nv_add_f32 v8, v1, v1` },
   { name: 'across a loop back-edge', arch: 'gfx942', rule: 'mfma-xdl-write-mfma-srcab', required: 7, actual: 1,
     asm: `.L0:\nv_mfma_f32_16x16x16_f16 v[8:11], v[0:1], v[6:7], v[8:11]\n${X4}\ns_cbranch_scc1 .L0` },
+  // A later MFMA that read the result as SrcC and rewrote the register ends the earlier producer's hazard.
+  { name: 'identical tuple, fewer passes, rewritten: the second MFMA\'s 11 count (not the first\'s 19)', arch: 'gfx90a',
+    rule: 'mfma-xdl-write-valu-read', required: 11, actual: 10, asm: `${X32}\n${X16_1}\ns_nop 7\ns_nop 1\nv_accvgpr_read_b32 v0, a0` },
+  { name: 'identical tuple, rewritten, 11 wait states: clean', arch: 'gfx90a', rule: 'mfma-xdl-write-valu-read',
+    asm: `${X32}\n${X16_1}\ns_nop 7\ns_nop 2\nv_accvgpr_read_b32 v0, a0` },
+  { name: 'rewritten on one path only: the first MFMA counts on the other', arch: 'gfx90a', rule: 'mfma-xdl-write-valu-read',
+    required: 19, actual: 11, asm: `${X32}\ns_cbranch_scc0 .L1\n${X16_1}\n.L1:\ns_nop 7\ns_nop 1\nv_accvgpr_read_b32 v0, a0` },
   // VALU -> MFMA
   { name: 'VALU writes SrcA', arch: 'gfx90a', rule: 'valu-write-mfma-read', required: 2, actual: 0,
     asm: 'v_mov_b32 v4, 0\nv_mfma_f32_4x4x4f16 a[0:3], v[4:5], v[6:7], a[0:3]' },

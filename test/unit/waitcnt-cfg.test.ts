@@ -1,17 +1,18 @@
 /**
- * Waitcnt across control flow: loops (back-edges), joins (pessimistic merge), correlated
- * branches, s_barrier (full wait on targets without back-off barrier), calls, returns and
- * function entry. Sources: LLVM SIInsertWaitcnts (CFG merge to a fixed point; barriers, program
- * end, calls, function entry); targets' 'back-off-barrier' feature (oracle probe).
+ * Waitcnt across control flow: loops (back-edges), joins (pessimistic merge), which paths a
+ * wait falls short on (every path: error; some paths: warning naming one), correlated branches,
+ * s_barrier (full wait on targets without back-off barrier), calls, returns and function entry.
+ * Sources: LLVM SIInsertWaitcnts (CFG merge to a fixed point; barriers, program end, calls,
+ * function entry); targets' 'back-off-barrier' feature (oracle probe).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { check, ctxOf, summary } from './waitcnt-helpers.js';
+import { check, ctxOf, pathShape, summary } from './waitcnt-helpers.js';
 import { checkWaitcnt, minimalWaits, rederiveWaits } from '../../src/waitcnt/index.js';
 import { kernelContextsFromText } from '../../src/check/context.js';
 
 test('loop: a load at the bottom used at the top through the back-edge', () => {
-  assert.deepEqual(summary(check([
+  const lines = [
     's_mov_b32 s4, 0',
     'loop_top:',
     'v_add_f32 v0, v1, v0',
@@ -21,7 +22,13 @@ test('loop: a load at the bottom used at the top through the back-edge', () => {
     's_cmp_lt_u32 s4, 10',
     's_cbranch_scc1 loop_top',
     's_endpgm',
-  ])), ['3 waitcnt-missing vmcnt=1']);
+  ];
+  assert.deepEqual(summary(check(lines)), ['3 waitcnt-missing vmcnt=1']);
+  // short through the back-edge only (not on the loop entry): a warning naming that edge
+  const [f] = check(lines);
+  assert.equal(pathShape(f!), 'warning 3 [8: on that path s_cbranch_scc1 branches (back to the loop head)]');
+  assert.match(f!.message, /falls short only on some paths into it \(one of them goes through the branch noted\); an error with --paths all$/);
+  assert.deepEqual(checkWaitcnt(ctxOf(lines), { paths: 'all' }).map(pathShape), ['error 3 []'], '--paths all: every shortfall an error');
   // the wait inside the loop covers it; the loop reaches a fixed point
   assert.deepEqual(check([
     's_mov_b32 s4, 0',
@@ -38,7 +45,7 @@ test('loop: a load at the bottom used at the top through the back-edge', () => {
 });
 
 test('loop: a load before the loop, used inside it', () => {
-  assert.deepEqual(summary(check([
+  const fs = check([
     'global_load_dword v1, v[2:3], off',
     's_mov_b32 s4, 0',
     'loop_top:',
@@ -48,7 +55,9 @@ test('loop: a load before the loop, used inside it', () => {
     's_cmp_lt_u32 s4, 10',
     's_cbranch_scc1 loop_top',
     's_endpgm',
-  ])), ['4 waitcnt-missing vmcnt=0']);
+  ]);
+  assert.deepEqual(summary(fs), ['4 waitcnt-missing vmcnt=0']);
+  assert.equal(pathShape(fs[0]!), 'error 4 []', 'no wait anywhere: short on the entry and on the back-edge');
 });
 
 test('join: the pessimistic merge of the predecessors', () => {
@@ -66,14 +75,23 @@ test('join: the pessimistic merge of the predecessors', () => {
     'v_mov_b32 v0, v1',
   ];
   assert.deepEqual(summary(check(lines)), ['10 waitcnt-missing vmcnt=1']);
+  assert.equal(pathShape(check(lines)[0]!), 'error 10 []', 'no wait: short on both sides');
+  // with vmcnt(2) only the side with fewer younger loads falls short: that side is named
+  const waited = check([...lines.slice(0, 9), 's_waitcnt vmcnt(2)', lines[9]!]);
+  assert.deepEqual(waited.map(pathShape), ['warning 11 [3: on that path s_cbranch_scc1 branches]']);
+  assert.match(waited[0]!.message, /needs vmcnt\(1\), present: vmcnt\(2\)/);
   // a load on one side only is still outstanding at the join
-  assert.deepEqual(summary(check([
+  const oneSide = [
     's_cmp_eq_u32 s4, 0',
     's_cbranch_scc1 join',
     'ds_read_b32 v1, v0',
     'join:',
     'v_mov_b32 v2, v1',
-  ])), ['5 waitcnt-missing lgkmcnt=0']);
+  ];
+  assert.deepEqual(summary(check(oneSide)), ['5 waitcnt-missing lgkmcnt=0']);
+  assert.deepEqual(check(oneSide).map(pathShape), ['warning 5 [2: on that path s_cbranch_scc1 falls through]']);
+  // the minimal waits (what the scheduler re-derives) still cover every path
+  assert.deepEqual(minimalWaits(ctxOf(oneSide)), [{ before: 3, lgkmcnt: 0 }]);
   // waited for on one side only
   assert.deepEqual(summary(check([
     'ds_read_b32 v1, v0',

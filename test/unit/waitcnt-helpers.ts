@@ -28,3 +28,8 @@ export function summary(fs: Finding[]): string[] {
 }
 
 export const errors = (fs: Finding[]) => fs.filter((f) => f.severity === 'error');
+
+/** A missing wait as "severity line [notes after the producer's: line: message; ...]" (the paths it falls short on). */
+export function pathShape(f: Finding): string {
+  return `${f.severity} ${f.loc.line} [${f.related.slice(1).map((r) => `${r.loc.line}: ${r.message}`).join('; ')}]`;
+}

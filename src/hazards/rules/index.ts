@@ -1,11 +1,12 @@
 /** Every hazard rule, in the order findings are reported for one instruction. */
 import type { HazardRule } from '../types.js';
+import { REF } from './util.js';
 import { valuSgprWriteVmemRead } from './vmem-sgpr.js';
 import { vgprWriteDppRead, valuExecWriteDpp } from './dpp.js';
 import { valuVccWriteDivFmas } from './div-fmas.js';
 import { valuSgprWriteLaneSelect } from './lane-select.js';
 import { setregGetreg, setregSetreg, setregTrapstsRfe, setregModeVector, setvskipGetregMode } from './setreg.js';
-import { storeDataValuOverwrite, storeDataLoadOverwrite } from './store-data.js';
+import { storeDataValuOverwrite } from './store-data.js';
 import { saluM0WriteMsgGds, saluM0WriteLdsM0Read } from './m0.js';
 import { valuVccExecWriteVcczRead } from './vccz-execz.js';
 import {
@@ -31,7 +32,6 @@ export const ALL_RULES: readonly HazardRule[] = [
   setregModeVector,
   setvskipGetregMode,
   storeDataValuOverwrite,
-  storeDataLoadOverwrite,
   saluM0WriteMsgGds,
   saluM0WriteLdsM0Read,
   valuVccExecWriteVcczRead,
@@ -79,6 +79,15 @@ export const NOT_CHECKED: readonly { what: string; source: string; reason: strin
     reason: 'The ISA requires 0 wait states for a carry-in / lane-mask read (a v_cndmask select is read per lane like a carry-in); '
       + 'LLVM pads 2 (GCNHazardRecognizer::checkVALUHazards, stricter than the ISA). AMD\'s gfx942 Tensile kernels issue v_cndmask/v_addc right after the v_cmp that '
       + 'writes their mask 1,606 times. Reading the SGPR as a constant operand still needs 2 (rule valu-sgpr-write-valu-read).',
+  },
+  {
+    what: 'Store wider than 64 bits -> a VMEM, FLAT or DS load overwrites its data VGPRs right after it',
+    source: `${REF.cdna3} Table 11 Case 8 ("Write VGPRs holding writedata from those instructions: 1"); ${REF.mi200} §4.5 Table 9`,
+    reason: 'A load writes its VGPRs when its data returns (counted by vmcnt/lgkmcnt, hundreds of cycles later), not at issue, so it '
+      + 'cannot overwrite the data in the 1 wait state the store still reads it; only instructions that write VGPRs at issue (VALU, '
+      + 'incl. v_accvgpr_write and v_writelane: rule store-data-valu-overwrite) can. LLVM checks VALU writers only '
+      + '(GCNHazardRecognizer::checkVALUHazards -> checkVALUHazardsHelper) and its own output '
+      + 'issues loads right after wide spill stores.',
   },
   {
     what: 'LLVM -amdgpu-mfma-padding-ratio padding between neighbouring MFMAs',

@@ -9,7 +9,7 @@ import type { HazardContext, InsnFacts, OpRange } from '../context.js';
 import { overlaps } from '../context.js';
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
 import { waitOf } from '../types.js';
-import { mfmaNote, need, REF } from './util.js';
+import { distanceUnlessRewritten, mfmaNote, need, REF } from './util.js';
 import { AGPR_BASE, VGPR_BASE, rangeName } from '../../isa/registers.js';
 
 const S22 = `LLVM GCNHazardRecognizer::checkMAIHazards908 / checkMAILdStHazards`;
@@ -70,9 +70,11 @@ function scan(h: HazardContext, i: number, producer: 'mfma' | 'accWrite', kinds:
       if (w <= d) continue;
       const a = Math.max(dst.lo, u.op.lo);
       const b = Math.min(dst.hi, u.op.hi);
+      const d2 = producer === 'mfma' ? distanceUnlessRewritten(h, i, j, d, w, a, b) : d;
+      if (w <= d2) continue;
       const verb = u.kind === 'accWrite' ? 'overwrites' : 'reads';
       const as = u.kind === 'srcC' ? ' as SrcC' : u.kind === 'srcAB' ? ` as ${u.op.role}` : '';
-      out.push(need(j, d, w, `${verb} ${rangeName(a, b - a)}${as}, written by`, fact, producer === 'mfma' ? mfmaNote(p) : undefined));
+      out.push(need(j, d2, w, `${verb} ${rangeName(a, b - a)}${as}, written by`, fact, producer === 'mfma' ? mfmaNote(p) : undefined));
       break;
     }
   }

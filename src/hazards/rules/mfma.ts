@@ -10,14 +10,16 @@
  *
  * Unlike LLVM, which looks only at the nearest overlapping MFMA, every MFMA producer within the
  * largest wait-state count is checked (a farther producer with a longer latency can still be in
- * flight): never fewer wait states than LLVM.
+ * flight), except along paths where a later instruction that waited for its result (e.g. an MFMA
+ * reading it as SrcC) has rewritten the register: that write lands after the producer's, so the
+ * producer no longer decides the value (distanceUnlessRewritten).
  */
 import type { Target } from '../../targets/types.js';
 import type { HazardContext, InsnFacts, OpRange } from '../context.js';
 import { overlaps, regText } from '../context.js';
 import type { Generation, HazardRule, Need, WaitStateFact } from '../types.js';
 import { waitOf } from '../types.js';
-import { all, CDNA2_UP, mfmaNote, need, REF, scalarRaw, vecUses } from './util.js';
+import { all, CDNA2_UP, distanceUnlessRewritten, mfmaNote, need, REF, scalarRaw, vecUses } from './util.js';
 import { EXEC_HI, EXEC_LO, VGPR_BASE, AGPR_BASE } from '../../isa/registers.js';
 
 /** LLVM's checks for an MFMA consumer (gfx90a+) and for a VALU or memory consumer of an MFMA result. */
@@ -324,8 +326,10 @@ function mfmaSrcRule(kind: Kind, operand: 'srcc' | 'srcab'): HazardRule {
         if (w <= d) return false;
         const a = Math.max(dst.lo, r.op.lo);
         const b = Math.min(dst.hi, r.op.hi);
+        const d2 = distanceUnlessRewritten(h, i, j, d, w, a, b);
+        if (w <= d2) return false;
         const how = operand === 'srcc' ? (full ? 'as SrcC (same tuple)' : 'as SrcC') : `as ${r.op.role === 'idx' ? 'index' : r.op.role}`;
-        out.push(need(j, d, w, `reads ${regText(c, a, b)} ${how}, written by`, fact, mfmaNote(p)));
+        out.push(need(j, d2, w, `reads ${regText(c, a, b)} ${how}, written by`, fact, mfmaNote(p)));
         return false;
       });
       return out;
@@ -390,7 +394,9 @@ function mfmaValuRule(kind: Kind, what: 'valu-read' | 'mem-read' | 'vgpr-overwri
         if (w <= d) return false;
         const a = Math.max(dst.lo, r.lo);
         const b = Math.min(dst.hi, r.hi);
-        out.push(need(j, d, w, `${what === 'vgpr-overwrite' ? 'overwrites' : 'reads'} ${regText(c, a, b)} written by`, fact, mfmaNote(p)));
+        const d2 = distanceUnlessRewritten(h, i, j, d, w, a, b);
+        if (w <= d2) return false;
+        out.push(need(j, d2, w, `${what === 'vgpr-overwrite' ? 'overwrites' : 'reads'} ${regText(c, a, b)} written by`, fact, mfmaNote(p)));
         return true;
       });
       return out;

@@ -10,24 +10,27 @@ import { HWREG_IDS, hwregField, hwregId } from '../../isa/hwreg.js';
 
 /** Moved to src/isa/hwreg.ts (the index-mode tracking in src/isa reads s_setreg of MODE too). */
 export { HWREG_IDS, hwregField, hwregId };
+import { MODE_SOURCE, MODE_VSKIP_BIT, modeFieldsIn } from '../mode-register.js';
 
 const ID_MODE = 1;
 const ID_TRAPSTS = 3;
 
 /**
- * Bit position of VSKIP within the MODE register. The references (CDNA3 Table 11 Case 4,
- * MI200 Table 9, the CDNA4 ISA) name MODE.vskip but not its bit, so it is unknown here and
- * every s_setreg of MODE is treated as possibly writing it. With a sourced bit position this
- * becomes a number and only s_setreg fields that cover it count.
+ * Does this s_setreg possibly write MODE.VSKIP? Only a write whose bit field covers bit 28
+ * (mode-register.ts) does; a field that cannot be decoded is assumed to cover it (safe).
  */
-export const MODE_VSKIP_BIT: number | undefined = undefined;
-
-/** Does this s_setreg possibly write MODE.vskip? */
-function mayWriteVskip(p: InsnFacts): boolean {
+export function mayWriteVskip(p: InsnFacts): boolean {
   if (!isSetreg(p) || !sameHwreg(ID_MODE, hwregId(p.insn))) return false;
-  if (MODE_VSKIP_BIT === undefined) return true;
   const f = hwregField(p.insn);
   return !f || (MODE_VSKIP_BIT >= f.offset && MODE_VSKIP_BIT < f.offset + f.size);
+}
+
+/** "bits 27..28 (GPR_IDX_EN, VSKIP)" for the MODE write of an s_setreg, or "" when undecidable. */
+function modeWriteText(p: InsnFacts): string {
+  const f = hwregField(p.insn);
+  if (!f) return 'a MODE field it names by expression, possibly VSKIP';
+  const names = modeFieldsIn(f.offset, f.size).map((x) => x.name).join(', ');
+  return `MODE bits ${f.offset}..${f.offset + f.size - 1} (${names})`;
 }
 
 function isSetreg(f: InsnFacts): boolean {
@@ -57,13 +60,14 @@ const RFE_FACT: WaitStateFact = {
   note: 'LLVM checks s_rfe_b64 only; the ISA names RFE_restore too: both are checked.',
 };
 const VSKIP_FACT: WaitStateFact = {
-  what: 's_setreg of MODE (may set MODE.vskip) -> any vector instruction',
+  what: 's_setreg whose MODE bit field covers VSKIP (bit 28) -> any vector instruction',
   w: all(2),
-  source: `${REF.cdna3} Table 11 Case 4; ${REF.mi200} §4.5 Table 9; ${REF.cdna4} §4.5 Table 11; the ISA wait-state tables (CDNA3 ISA §4.5 Table 11, MI200 ISA §4.5 Table 9, CDNA4 ISA §4.5 Table 11; rules LLVM does not implement)`,
+  source: `${REF.cdna3} Table 11 Case 4; ${REF.mi200} §4.5 Table 9; ${REF.cdna4} §4.5 Table 11; MODE layout: ${MODE_SOURCE}`,
   llvm: all(0),
-  note: 'Not modeled by LLVM (Mesa ACO does it, aco_insert_NOPs.cpp). The references do not give the bit position of VSKIP '
-    + 'within MODE, so every s_setreg of MODE is treated as possibly writing it (safe). "Requires two nops or '
-    + 'non-vector instructions": a vector instruction in between is itself a consumer of this rule.',
+  note: 'Not modeled by LLVM (Mesa ACO does it, aco_insert_NOPs.cpp). Only a write whose hwreg(HW_REG_MODE, offset, size) '
+    + 'field (or raw simm16) covers bit 28 (VSKIP) is a producer; the FP round/denorm writes compilers emit are not. '
+    + 'A field given by an expression is assumed to cover it. "Requires two nops or non-vector instructions": a vector '
+    + 'instruction in between is itself a consumer of this rule.',
 };
 const SETVSKIP_FACT: WaitStateFact = {
   what: 's_setvskip -> s_getreg of MODE',
@@ -136,14 +140,13 @@ function isVectorOp(f: InsnFacts): boolean {
 export const setregModeVector: HazardRule = {
   id: 'setreg-mode-vskip',
   present: (h) => h.has('setreg-vskip', mayWriteVskip),
-  description: 'A vector instruction issues less than 2 wait states after an s_setreg of MODE (which may set MODE.vskip).',
+  description: 'A vector instruction issues less than 2 wait states after an s_setreg that writes MODE.VSKIP (bit 28).',
   appliesTo: () => true,
   source: VSKIP_FACT.source,
   facts: [VSKIP_FACT],
   check(h, i) {
     if (!isVectorOp(h.f[i]!)) return undefined;
-    return anyWithin(h, i, 2, VSKIP_FACT, 'setreg-vskip', mayWriteVskip,
-      'follows the MODE write (which may set MODE.vskip) of');
+    return anyWithin(h, i, 2, VSKIP_FACT, 'setreg-vskip', mayWriteVskip, 'follows the write of MODE.VSKIP by', modeWriteText);
   },
 };
 

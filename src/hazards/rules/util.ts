@@ -135,3 +135,31 @@ export function mfmaNote(p: InsnFacts): string {
   const kind = p.smfmac ? 'SMFMAC' : p.xdl ? 'XDL' : p.sgemm ? 'SGEMM' : p.dgemm ? 'DGEMM' : 'MFMA';
   return `${kind}, ${p.passes} passes`;
 }
+
+/**
+ * The distance that counts for a producer `j` of [lo, hi) (its explicit vector destination) seen
+ * from `consumer` at distance `d` with `w` wait states required: a later instruction that reads
+ * a register `j` writes and then overwrites all of [lo, hi) can only write after `j`'s result is
+ * in place (it waited for it), so along paths through it `j` no longer decides what [lo, hi)
+ * holds and its hazard ends there (the later writer's own hazards take over; e.g. an MFMA that
+ * reads `j`'s accumulator as SrcC and rewrites it). Returns the distance over the other paths,
+ * or Infinity when every path within `w` goes through such a writer. Writers that do not read
+ * `j`'s result (two MFMAs of different pass counts sharing an accumulator without a SrcC read)
+ * do not end it: they may complete out of order.
+ */
+export function distanceUnlessRewritten(h: HazardContext, consumer: number, j: number, d: number, w: number, lo: number, hi: number): number {
+  if (d >= w) return d;
+  const dst = vecDefs(h.f[j]!);
+  const ends = (k: number): boolean => {
+    const x = h.f[k]!;
+    let covers = false;
+    for (const o of x.ops) if (o.def && o.lo <= lo && o.hi >= hi) { covers = true; break; }
+    if (!covers) return false;
+    for (const o of x.ops) {
+      if (!o.use || o.lo < VGPR_BASE) continue;
+      for (const t of dst) if (overlaps(o.lo, o.hi, t.lo, t.hi)) return true;
+    }
+    return false;
+  };
+  return h.distanceAvoiding(consumer, j, w, ends) ?? Infinity;
+}

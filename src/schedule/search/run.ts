@@ -22,7 +22,8 @@ import { Piscina } from 'piscina';
 import { loadText, type Loaded } from '../../load.js';
 import { checkContexts } from '../../check/check.js';
 import { kernelContexts } from '../../check/context.js';
-import { fixLoaded } from '../../check/fix.js';
+import { changeText, fixLoaded, fixSummary } from '../../check/fix.js';
+import type { PathsMode } from '../../waitcnt/index.js';
 import { ConductorError } from '../../errors.js';
 import { cacheKey, ResultCache, sha256 } from '../../cache.js';
 import { VERSION } from '../../version.js';
@@ -57,6 +58,8 @@ export interface ScheduleRunOptions {
   candidates?: number;
   /** Progress: total evaluations planned, and done so far over all runs. */
   progress?: (done: number, total: number, phase: string) => void;
+  /** Which missing waits of the input are errors and fixed first (waitcnt PathsMode; default 'every'). */
+  paths?: PathsMode;
 }
 
 export interface StrategyReport {
@@ -109,26 +112,22 @@ export async function scheduleLoaded(loaded: Loaded, text: string, opts: Schedul
   const notes: string[] = [];
   // A kernel with errors (missing waits or nops) is scheduled from its fixed version, so the
   // result always checks clean.
-  const errorsByKernel = new Map(checkContexts(kernelContexts(loaded)).map((c) => [c.name, c.findings.filter((f) => f.severity === 'error').length]));
+  const paths = opts.paths ? { paths: opts.paths } : {};
+  const errorsByKernel = new Map(checkContexts(kernelContexts(loaded), paths).map((c) => [c.name, c.findings.filter((f) => f.severity === 'error').length]));
   const inputErrors = [...errorsByKernel.values()].reduce((n, e) => n + e, 0);
   let fixNote: ((kernel: string) => string) | undefined;
   if (inputErrors > 0) {
-    const fixed = fixLoaded(loaded);
-    const count = (l: Loaded) => {
-      let w = 0; let n = 0;
-      for (const r of l.resolved) { if (r.insn.base === 's_waitcnt') w++; else if (r.insn.base === 's_nop') n++; }
-      return [w, n];
-    };
-    const [w0, n0] = count(loaded);
+    const fixed = fixLoaded(loaded, paths);
     text = fixed.text;
     loaded = loadText(text, loaded.program.file, { arch: loaded.target.name });
-    const [w1, n1] = count(loaded);
+    const shown = fixed.changes.slice(0, 20).map(changeText);
+    if (fixed.changes.length > shown.length) shown.push(`... ${fixed.changes.length - shown.length} more`);
     // counted for the kernel scheduled, whose metrics are reported (other kernels' errors aside)
     fixNote = (kernel) => {
       const own = errorsByKernel.get(kernel) ?? 0;
       const others = inputErrors - own;
       return `kernel ${kernel} has ${own} check error${own === 1 ? '' : 's'}${others > 0 ? ` (the file ${inputErrors})` : ''} (see conductor check); ` +
-        `scheduled from the file as check --fix writes it, which 'before' measures (in the file: s_waitcnt ${w0} -> ${w1}, s_nop ${n0} -> ${n1}; a wait in front of the read is strengthened rather than a new one added)`;
+        `scheduled from the file as check --fix writes it, which 'before' measures: ${fixSummary(fixed)} (${shown.join('; ')})`;
     };
   }
   const k = pickKernel(loaded, opts.kernel, { disambiguate });

@@ -1,0 +1,163 @@
+/**
+ * A witness of a wait that falls short on some paths only: one path from the producer to the
+ * instruction that needs it on which the producer's operation is still outstanding, told by the
+ * conditional branches on it and the way each goes.
+ *
+ * Along one path the in-order counters are exact: an operation with y younger same-class
+ * operations is complete after a wait for a value n exactly when y >= n (an out-of-order class
+ * only at n = 0). The search walks forward from the producer, breadth-first over (block,
+ * younger count, path facts), and drops a path where the operation completes, where another
+ * instruction reads or writes its register first (the analysis puts the wait there), where the
+ * program ends, a call returns with every counter zero, a barrier or a return waits for
+ * everything, or an edge the path facts exclude (paths.ts). It is bounded; undefined when it
+ * finds nothing within the bound.
+ */
+import type { KernelContext } from '../check/types.js';
+import {
+  CLASS_COUNTER, CLASS_IN_ORDER, K_BARRIER, K_CALL, K_END, K_RETURN, K_WAIT, NO_WAIT, type InsnFx,
+} from './model.js';
+import { afterInsn, edgeConditions, factsKey, feasibleSuccessors, liveConditions, type Fact } from './paths.js';
+
+export interface PathStep {
+  /** Index (KernelContext.insns) of a conditional branch on the path. */
+  branch: number;
+  /** The branch is taken (else it falls through). */
+  taken: boolean;
+  /** The edge goes back to an earlier block (a loop's back-edge). */
+  back: boolean;
+}
+
+const MAX_STATES = 20_000;
+
+export interface WitnessQuery {
+  producer: number;
+  consumer: number;
+  unit: number;
+  cls: number;
+  /** Counter maxima [vm, lgkm, exp]. */
+  max: readonly number[];
+  /** The target has back-off barriers (s_barrier needs no wait), the kernel is callable. */
+  backOff: boolean;
+  callable: boolean;
+}
+
+interface Node { b: number; y: number; facts: Fact[]; parent?: Node; from?: number }
+
+/** Younger count while the producer has not issued yet on the path (phase 0). */
+const BEFORE = -1;
+
+export function shortPath(ctx: KernelContext, fx: readonly InsnFx[], q: WitnessQuery): PathStep[] | undefined {
+  const cfg = ctx.cfg;
+  const c = CLASS_COUNTER[q.cls]!;
+  const inOrder = CLASS_IN_ORDER[q.cls]!;
+  const cap = q.max[c]! + 1;
+  const conds = edgeConditions(ctx);
+  const live = liveConditions(ctx, conds);
+  const liveFacts = (s: number, facts: Fact[]): Fact[] => facts.filter((f) => live.get(f.key)?.[s]);
+
+  /** Walk [from, end) of a block: the younger count at its end, 'found', or undefined (the path ends). */
+  const run = (from: number, end: number, y0: number, facts0: Fact[]): { y: number; facts: Fact[] } | 'found' | undefined => {
+    let y = y0;
+    let facts = facts0;
+    for (let k = from; k < end; k++) {
+      const f = fx[k]!;
+      if (y === BEFORE) {
+        if (k === q.producer) y = 0;
+        else if (f.kind === K_END) return undefined;
+        facts = afterInsn(facts, ctx.insns[k]!);
+        continue;
+      }
+      if (k === q.consumer) return 'found';
+      if (f.kind === K_WAIT) {
+        const n = f.wait![c]!;
+        if (n !== NO_WAIT && (inOrder ? y >= n : n === 0)) return undefined;
+        continue;
+      }
+      if (f.kind === K_END || (f.kind === K_CALL && f.callWaits)) return undefined;
+      if ((f.kind === K_BARRIER && !q.backOff) || (f.kind === K_RETURN && q.callable)) return undefined;
+      if (f.uses.includes(q.unit) || f.defs.includes(q.unit)) return undefined;
+      for (const is of f.issues) if (is.cls === q.cls) y = Math.min(cap, y + is.inc);
+      facts = afterInsn(facts, ctx.insns[k]!);
+    }
+    return { y, facts };
+  };
+
+  // Start where the paths to the producer and to the instruction part (their nearest common
+  // dominator), so that the branches that lead to the producer are named too.
+  const pb = cfg.blockOf[q.producer]!;
+  const d = commonDominator(cfg.blocks, pb, cfg.blockOf[q.consumer]!) ?? pb;
+  const seen = new Set<string>();
+  const queue: Node[] = [{ b: d, y: BEFORE, facts: [] }];
+  for (let head = 0; head < queue.length && head < MAX_STATES; head++) {
+    const n = queue[head]!;
+    const blk = cfg.blocks[n.b]!;
+    const r = run(blk.start, blk.end, n.y, n.facts);
+    if (r === 'found') return steps(ctx, n);
+    if (!r) continue;
+    for (const [s, f] of feasibleSuccessors(conds[n.b], blk.succs, r.facts, liveFacts)) {
+      const key = `${s}|${r.y}|${factsKey(f)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      queue.push({ b: s, y: r.y, facts: f, parent: n, from: n.b });
+    }
+  }
+  return undefined;
+}
+
+/** The nearest block that dominates both a and b (undefined when either is unreachable from the entry). */
+function commonDominator(blocks: readonly { succs: number[]; preds: number[] }[], a: number, b: number): number | undefined {
+  const n = blocks.length;
+  const order: number[] = [];
+  const seen = new Uint8Array(n);
+  const stack: [number, number][] = [[0, 0]];
+  seen[0] = 1;
+  while (stack.length) {
+    const top = stack[stack.length - 1]!;
+    const ss = blocks[top[0]]!.succs;
+    if (top[1] < ss.length) {
+      const s = ss[top[1]++]!;
+      if (!seen[s]) { seen[s] = 1; stack.push([s, 0]); }
+    } else { order.push(top[0]); stack.pop(); }
+  }
+  order.reverse();
+  const rank = new Int32Array(n).fill(-1);
+  order.forEach((x, r) => { rank[x] = r; });
+  if (rank[a]! < 0 || rank[b]! < 0) return undefined;
+  // Cooper, Harvey and Kennedy, "A Simple, Fast Dominance Algorithm" (2001)
+  const idom = new Int32Array(n).fill(-1);
+  idom[0] = 0;
+  const meet = (x: number, y: number): number => {
+    while (x !== y) {
+      while (rank[x]! > rank[y]!) x = idom[x]!;
+      while (rank[y]! > rank[x]!) y = idom[y]!;
+    }
+    return x;
+  };
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const x of order) {
+      if (x === 0) continue;
+      let m = -1;
+      for (const p of blocks[x]!.preds) if (idom[p]! >= 0 && rank[p]! >= 0) m = m < 0 ? p : meet(p, m);
+      if (m >= 0 && idom[x] !== m) { idom[x] = m; changed = true; }
+    }
+  }
+  return meet(a, b);
+}
+
+function steps(ctx: KernelContext, end: Node): PathStep[] {
+  const cfg = ctx.cfg;
+  const out: PathStep[] = [];
+  let n = end;
+  while (n.parent) {
+    const from = cfg.blocks[n.from!]!;
+    const last = from.end - 1;
+    if (cfg.control[last] === 'cjump' && from.succs.length === 2) {
+      out.push({ branch: last, taken: n.b === from.succs[0], back: n.b <= from.id });
+    } else if (n.b <= from.id && cfg.control[last] === 'jump') {
+      out.push({ branch: last, taken: true, back: true });
+    }
+    n = n.parent;
+  }
+  return out.reverse();
+}
