@@ -184,6 +184,8 @@ export interface Diagnostic {
   message: string;
   loc: Loc;
   rule?: string;
+  /** Where the rule comes from (the LLVM check, the ISA section), when it is not the parser's own. */
+  source?: string;
 }
 
 export interface Program {

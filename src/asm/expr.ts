@@ -9,7 +9,8 @@
  *   - integers: decimal `[1-9][0-9]*`, octal `0[0-7]*`, hexadecimal `0x[0-9a-f]+`, binary
  *     `0b[01]+`, each followed by an ignored C suffix `U`, `L`, `UL`, `LL` or `ULL` in any case
  *     (AsmLexer's SkipIgnoredIntegerSuffix; `LU` is not one); there are no `0o` prefixes and no
- *     `h`/`b`/`o` radix suffixes (those are MASM-only); `08` is an invalid octal number;
+ *     `h`/`b`/`o` radix suffixes (those are MASM-only); `08` is an invalid octal number; a
+ *     value of 64 bits is signed (`0xffffffffffffffff` is -1), one of more bits an error;
  *   - characters: `'a'` and the escapes `'\n'`, `'\t'`, `'\r'`, `'\b'`, `'\f'`, `'\''`, `'\\'`;
  *   - floats: `1.5`, `1.`, `.5`, `1e3`, `2E-1`, and hexadecimal `0x1.8p1`;
  *   - directional labels: `1b` and `1f` name the nearest numeric label `1:` before or after
@@ -227,7 +228,8 @@ export function parseExpr(text: string, start: number, lookup: (name: string) =>
     } else {
       const big = BigInt((radix === 16 ? '0x' : radix === 2 ? '0b' : radix === 8 ? '0o' : '') + digits);
       if (big >= 2n ** 64n) throw new ExprError('integer literal does not fit in 64 bits', s);
-      value = Number(big);
+      // A 64-bit integer token is a signed 64-bit value (0xffffffffffffffff is -1), as LLVM reads it.
+      value = Number(BigInt.asIntN(64, big));
     }
     if (radix !== 16 && radix !== 2) {
       const d = text[pos];

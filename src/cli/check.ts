@@ -20,7 +20,8 @@ export async function commandCheck(file: string, opts: CheckCliOptions): Promise
   if (!['clang', 'json', 'sarif'].includes(format)) throw new ConductorError(`unknown --format '${opts.format}' (clang, json or sarif)`);
   if (opts.fix && !opts.output) throw new ConductorError('--fix needs -o OUT (the input is never overwritten in place)');
   if (!opts.fix && opts.output) throw new ConductorError('-o is only used with --fix');
-  const loaded = await loadFile(file, { arch: opts.arch });
+  // Operand-legality errors are findings of check (exit 1, the rest of the file still checked); --fix refuses them.
+  const loaded = await loadFile(file, { arch: opts.arch, operandErrors: opts.fix ? 'refuse' : 'report' });
   if (opts.fix) {
     const r = fixLoaded(loaded, { arch: opts.arch });
     await writeOutputAtomic(opts.output!, r.text);
