@@ -23,7 +23,7 @@ export function formatReportClang(r: CheckReport, opts: { summary?: boolean } = 
       const occ = res.occupancy.computed;
       const dOcc = res.occupancy.declared;
       const peak = `peak live VGPR ${res.peak.vgpr.value}${at(res.peak.vgpr.line)}, AGPR ${res.peak.agpr.value}${at(res.peak.agpr.line)}, SGPR ${res.peak.sgpr.value}${at(res.peak.sgpr.line)}`;
-      const used = `used v0..v${res.used.vgpr - 1}${res.used.agpr ? `, a0..a${res.used.agpr - 1}` : ''}, s0..s${res.used.sgpr - 1}`;
+      const used = `used ${usedRange('v', res.used.vgpr, 'VGPRs')}${res.used.agpr ? `, ${usedRange('a', res.used.agpr, 'AGPRs')}` : ''}, ${usedRange('s', res.used.sgpr, 'SGPRs')}`;
       const decl = res.declared ? `declared ${res.declared.vgpr} VGPR, ${res.declared.agpr} AGPR, ${res.declared.sgpr} SGPR, ${res.declared.lds} B LDS` : 'no descriptor';
       out.push(`${r.file}:${k.line}: ${k.kind} ${k.name}: ${k.instructions} instructions; ${peak}; ${used}; ${decl}`);
       out.push(`  occupancy: ${occ.wavesPerSimd} waves/SIMD from the registers used (limited by ${occ.limiter})` +
@@ -32,6 +32,12 @@ export function formatReportClang(r: CheckReport, opts: { summary?: boolean } = 
     out.push(`${r.errors} error${r.errors === 1 ? '' : 's'}, ${r.warnings} warning${r.warnings === 1 ? '' : 's'}`);
   }
   return out.join('\n');
+}
+
+/** The registers of one file a kernel uses, `n` of them from 0: `v0..v7`, `a0`, `no SGPRs`. */
+export function usedRange(prefix: string, n: number, none: string): string {
+  if (n <= 0) return `no ${none}`;
+  return n === 1 ? `${prefix}0` : `${prefix}0..${prefix}${n - 1}`;
 }
 
 function at(line: number | undefined): string {

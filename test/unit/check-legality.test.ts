@@ -3,6 +3,7 @@
  * its rule id (exit 1) and still checks the rest of the file; text that cannot be read stays
  * exit 2; `check --fix`, `schedule`, `apply` and `agent` refuse a program with such errors and
  * list every problem. A warning (llvm-mc takes it, LLVM never generates it) refuses nothing.
+ * Also the resources line of `check` for files that use no register of a kind.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +16,7 @@ import { loadText } from '../../src/load.js';
 import { checkLoaded } from '../../src/check/check.js';
 import { InputErrors } from '../../src/errors.js';
 import { VGPR_BASE } from '../../src/isa/registers.js';
+import { usedRange } from '../../src/check/format.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
 const bin = join(root, 'dist', 'src', 'cli', 'bin.js');
@@ -142,4 +144,14 @@ test('every legality rule is a finding with its rule id (each measured against l
     const l = loadText(`${insn}\n`, 'r.s', { arch, operandErrors: 'report' });
     assert.deepEqual(l.operandErrors, [], `${arch}: ${insn}`);
   }
+});
+
+test('the resources line: empty and one-register ranges read sensibly', () => {
+  assert.equal(usedRange('v', 129, 'VGPRs'), 'v0..v128');
+  assert.equal(usedRange('a', 1, 'AGPRs'), 'a0');
+  assert.equal(usedRange('s', 0, 'SGPRs'), 'no SGPRs');
+  const f = write('nosgpr.s', ['.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:', '  v_mov_b32 v0, 1', '  v_accvgpr_write_b32 a0, v0', '  s_endpgm']);
+  const r = run('check', f);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /used v0, a0, no SGPRs;/);
 });
