@@ -33,6 +33,15 @@ const CONDITIONALS = new Set([
 /** Repeat blocks, closed by `.endr` (`.rep` is LLVM's other spelling of `.rept`). */
 const REPEATS = new Set(['.rept', '.rep', '.irp', '.irpc']);
 const MAX_MACRO_DEPTH = 64;
+/** The text of a quoted string or symbol name between its quotes (a backslash escapes the next character). */
+const QUOTED_BODY = '(?:[^"\\\\]|\\\\.)*';
+/** A symbol name: an identifier or a quoted name. */
+const SYMBOL = `"${QUOTED_BODY}"|[A-Za-z_.$][\\w.$]*`;
+const TWO_STRINGS = new RegExp(`^("${QUOTED_BODY}")\\s*,\\s*("${QUOTED_BODY}")$`);
+/** `.irp sym, values` / `.irpc sym, chars`. */
+const REPEAT_PARAM = new RegExp(`^(${SYMBOL})\\s*,(.*)$`);
+/** `name = expr` (also `"quoted name" = expr`). */
+const ASSIGNMENT = new RegExp(`^(${SYMBOL})\\s*=(?!=)\\s*(.*)$`);
 /** LLVM's identifier characters in macro bodies (`\name` runs over them: `\a.b` is the parameter `a.b`). */
 const MACRO_NAME_CHAR = /[A-Za-z0-9_$.]/;
 
@@ -242,7 +251,7 @@ function conditionValue(st: State, name: string, args: string, at: Loc, lookup: 
       return (args.slice(0, comma).trim() === args.slice(comma + 1).trim()) === (name === '.ifc');
     }
     case '.ifeqs': case '.ifnes': {
-      const m = /^("(?:[^"\\]|\\.)*")\s*,\s*("(?:[^"\\]|\\.)*")$/.exec(args);
+      const m = TWO_STRINGS.exec(args);
       if (!m) { report(st, `expected two quoted strings in '${name}'`, at); return false; }
       return (m[1] === m[2]) === (name === '.ifeqs');
     }
@@ -282,7 +291,7 @@ function repeatBlock(st: State, texts: readonly string[], lineIndexes: readonly 
     if (n < 0) { report(st, `${name} count is negative (${n})`, at); return i + 1; }
     values = new Array<string>(n).fill('');
   } else {
-    const m = /^("(?:[^"\\]|\\.)*"|[A-Za-z_.$][\w.$]*)\s*,(.*)$/.exec(args);
+    const m = REPEAT_PARAM.exec(args);
     if (!m) { report(st, `expected a symbol name and a comma after ${name}`, at); return i + 1; }
     param = symbolName(m[1]!);
     if (name === '.irp') {
@@ -379,7 +388,7 @@ function pushStatement(st: State, s: Statement): void {
 type Expansion = Statement['expansion'];
 
 /** `name:`, `"quoted name":` or a numeric local label `1:` at the start of a statement. */
-const LABEL = /^(?:([A-Za-z_.$][\w.$@]*)|"((?:[^"\\]|\\.)*)"|(\d+))\s*:(?!:)/;
+const LABEL = new RegExp(`^(?:([A-Za-z_.$][\\w.$@]*)|"(${QUOTED_BODY})"|(\\d+))\\s*:(?!:)`);
 
 function isLabelStart(t: string): boolean {
   return LABEL.test(t);
@@ -443,7 +452,7 @@ function statement(st: State, t: string, lineIndex: number, col: number, lookup:
     return;
   }
   // Symbol assignment: name = expr ("quoted name" = expr)
-  const assign = /^("(?:[^"\\]|\\.)*"|[A-Za-z_.$][\w.$]*)\s*=(?!=)\s*(.*)$/.exec(t);
+  const assign = ASSIGNMENT.exec(t);
   if (assign) {
     defineSymbol(st, symbolName(assign[1]!), assign[2]!, lookup, mkLoc(col));
     pushStatement(st, { kind: 'directive', text: t, name: '=', args: t, loc: mkLoc(col), lineIndex, expansion: exp });
