@@ -8,7 +8,7 @@
  * Every rule was measured with llvm-mc 22 (-triple=amdgcn-amd-amdhsa, each of the five targets)
  * on test/oracle/probes/legality.s, which the oracle suite re-runs, and names the check of
  * LLVM's AMDGPUAsmParser that refuses it (validateInstruction's validators, or the operand
- * matcher of MatchAndEmitInstruction):
+ * matcher of MatchAndEmitInstruction; LEGALITY_RULES lists them by rule id):
  *   - registers the target does not have as operands (tba/tma; lds_direct from gfx90a on);
  *   - cache-policy bits per target: dlc is GFX10+; glc/slc on memory instructions before gfx940,
  *     sc0/sc1/nt from gfx940 on; scc on gfx90a only;
@@ -35,8 +35,8 @@ import type { InsnDesc, OpSpec } from './types.js';
 import { M0, VCC_HI, VCC_LO } from './registers.js';
 
 export interface LegalityIssue {
-  /** Rule id (`operand-constant-bus`, ...). */
-  rule: string;
+  /** Rule id (`operand-constant-bus`, ...: LEGALITY_RULES). */
+  rule: LegalityRule;
   /** error: llvm-mc refuses the instruction; warning: llvm-mc takes it but the cited source forbids it. */
   severity: 'error' | 'warning';
   message: string;
@@ -45,13 +45,29 @@ export interface LegalityIssue {
 }
 
 const PROBES = 'test/oracle/probes/legality.s';
-/** The source of a rule llvm-mc 22 enforces with the named AMDGPUAsmParser check. */
-export function measured(check: string): string {
-  return `llvm-mc 22 (AMDGPUAsmParser::${check}); measured by ${PROBES}`;
-}
 
-export function issue(rule: string, message: string, check: string, severity: LegalityIssue['severity'] = 'error'): LegalityIssue {
-  return { rule, severity, message, source: measured(check) };
+/** Every legality rule and the checks of LLVM's AMDGPUAsmParser that refuse what it reports. */
+export const LEGALITY_RULES = {
+  'operand-register': 'subtargetHasRegister, validateLdsDirect',
+  'operand-cache-policy': 'validateCoherencyBits and the operand matcher',
+  'operand-offset': 'validateOffset',
+  'operand-scalar-literals': 'validateSOPLiteral',
+  'operand-literal-range': 'the operand matcher (AMDGPUOperand::isLiteralImm)',
+  'operand-vop3-literal': 'validateVOPLiteral',
+  'operand-constant-bus': 'validateConstantBusLimitations',
+  'operand-modifier': 'validateDivScale and the operand matcher',
+  'operand-accvgpr-write': 'validateMAIAccWrite and the operand matcher',
+  'operand-mfma': 'the operand matcher',
+  'operand-mfma-inline-srcc': 'validateMAISrc2 (FeatureMFMAInlineLiteralBug)',
+  'operand-mfma-overlap': 'validateMFMA',
+  'operand-alignment': 'validateVGPRAlign and the operand matcher',
+  'operand-address': 'the operand matcher',
+} as const;
+export type LegalityRule = keyof typeof LEGALITY_RULES;
+
+/** An error of a rule llvm-mc 22 enforces (its source: the LLVM check and the probe file that measured it). */
+export function issue(rule: LegalityRule, message: string): LegalityIssue {
+  return { rule, severity: 'error', message, source: `llvm-mc 22 (AMDGPUAsmParser: ${LEGALITY_RULES[rule]}); measured by ${PROBES}` };
 }
 
 /**
@@ -150,10 +166,10 @@ export function legalityIssues(insn: Instruction, desc: InsnDesc, variant: strin
 function generalIssues(insn: Instruction, desc: InsnDesc, specs: readonly OpSpec[], target: Target, out: LegalityIssue[]): void {
   for (const o of insn.operands) {
     if (o.kind === 'expr' && o.symbols.length === 1 && REMOVED_REGISTERS.has(o.symbols[0]!.toLowerCase())) {
-      out.push(issue('operand-register', `${o.symbols[0]} register not available on ${target.name}`, 'subtargetHasRegister'));
+      out.push(issue('operand-register', `${o.symbols[0]} register not available on ${target.name}`));
     }
     if (o.kind === 'const' && (o.name === 'lds_direct' || o.name === 'src_lds_direct') && target.has('gfx90a-insts')) {
-      out.push(issue('operand-register', `lds_direct is not supported on ${target.name}`, 'validateLdsDirect'));
+      out.push(issue('operand-register', `lds_direct is not supported on ${target.name}`));
     }
   }
   for (const m of insn.modifiers) {
@@ -162,17 +178,17 @@ function generalIssues(insn: Instruction, desc: InsnDesc, specs: readonly OpSpec
     else if (m.name === 'scc' && !(target.has('gfx90a-insts') && !target.has('gfx940-insts'))) why = 'scc is a cache bit of gfx90a only';
     else if (VECTOR_MEMORY.has(desc.encoding) && OLD_POLICY.has(m.name) && target.has('gfx940-insts')) why = `${target.name} writes the cache policy as sc0/sc1/nt`;
     else if (VECTOR_MEMORY.has(desc.encoding) && NEW_POLICY.has(m.name) && !target.has('gfx940-insts')) why = `${m.name} is a gfx940+ cache bit (${target.name} uses glc/slc)`;
-    if (why) out.push(issue('operand-cache-policy', `${m.name} modifier is not supported on ${target.name}: ${why}`, 'validateCoherencyBits'));
+    if (why) out.push(issue('operand-cache-policy', `${m.name} modifier is not supported on ${target.name}: ${why}`));
   }
   const range = OFFSET_RANGES[desc.encoding];
   const off = modValue(insn, 'offset');
   if (range && off !== undefined && outside(off, range)) {
-    out.push(issue('operand-offset', `${range[2]}: offset:${off} is outside ${range[0]}..${range[1]}`, 'validateOffset'));
+    out.push(issue('operand-offset', `${range[2]}: offset:${off} is outside ${range[0]}..${range[1]}`));
   }
   if (desc.encoding === 'ds') {
     for (const n of ['offset0', 'offset1']) {
       const v = modValue(insn, n);
-      if (v !== undefined && (v < 0 || v > 255)) out.push(issue('operand-offset', `expected an 8-bit unsigned offset: ${n}:${v} is outside 0..255`, 'validateOffset'));
+      if (v !== undefined && (v < 0 || v > 255)) out.push(issue('operand-offset', `expected an 8-bit unsigned offset: ${n}:${v} is outside 0..255`));
     }
   }
   if (desc.encoding === 'smem') {
@@ -180,13 +196,13 @@ function generalIssues(insn: Instruction, desc: InsnDesc, specs: readonly OpSpec
     const k = specs.findIndex((sp) => sp.role === 'soff');
     const o = k >= 0 ? insn.operands[k] : undefined;
     const v = o && o.kind === 'imm' ? o.value : off;
-    if (v !== undefined && outside(v, r)) out.push(issue('operand-offset', `${r[2]}: ${v} is outside ${r[0]}..${r[1]}`, 'validateOffset'));
+    if (v !== undefined && outside(v, r)) out.push(issue('operand-offset', `${r[2]}: ${v} is outside ${r[0]}..${r[1]}`));
   }
   if (desc.cls === 'salu' || desc.cls === 'branch') {
     // SALU encodings hold one 32-bit literal: two different literals cannot both be encoded.
     const lits = new Set<string>();
     insn.operands.forEach((o, k) => { if (isLiteral(o, isFp64(desc, specs[k]))) lits.add(o.kind === 'imm' ? String(o.value) : o.text); });
-    if (lits.size > 1) out.push(issue('operand-literal', `only one unique literal operand is allowed: '${insn.mnemonic}' has ${[...lits].join(', ')}`, 'validateSOPLiteral'));
+    if (lits.size > 1) out.push(issue('operand-scalar-literals', `only one unique literal operand is allowed: '${insn.mnemonic}' has ${[...lits].join(', ')}`));
   }
   // Integer literals are 32 bits (GFX9 has no 64-bit literals): a 64-bit integer operand takes a
   // sign- or zero-extended 32-bit one, a 64-bit float operand one whose low dword is 0.
@@ -198,7 +214,7 @@ function generalIssues(insn: Instruction, desc: InsnDesc, specs: readonly OpSpec
     const v = o.value;
     const fits = v >= -(2 ** 31) && v <= 0xffffffff;
     if (!fits && !(fp64 && v % TWO32 === 0 && v / TWO32 <= 0xffffffff)) {
-      out.push(issue('operand-literal', `invalid operand for instruction: the literal '${o.text}' of '${insn.mnemonic}' does not fit in 32 bits`, 'MatchAndEmitInstruction'));
+      out.push(issue('operand-literal-range', `invalid operand for instruction: the literal '${o.text}' of '${insn.mnemonic}' does not fit in 32 bits`));
     }
   });
 }
@@ -209,7 +225,7 @@ function vectorIssues(insn: Instruction, desc: InsnDesc, variant: string | undef
   // VOP3B (an SGPR carry-out or condition destination) has no abs modifier.
   const vop3b = specs.some((sp) => sp.role === 'carryOut') || /^v_(div_scale_f(32|64)|mad_[iu]64_[iu]32)$/.test(desc.name);
   if (vop3b && ops.some((o) => (o.kind === 'reg' || o.kind === 'imm') && o.mods?.abs)) {
-    out.push(issue('operand-modifier', `ABS not allowed in VOP3B instructions: '${insn.mnemonic}'`, 'validateDivScale'));
+    out.push(issue('operand-modifier', `ABS not allowed in VOP3B instructions: '${insn.mnemonic}'`));
   }
   const vop3p = desc.encoding === 'vop3p' || desc.mfma !== undefined;
   const vop3Form = vop3p || desc.encoding === 'vop3' || variant === 'e64';
@@ -217,7 +233,7 @@ function vectorIssues(insn: Instruction, desc: InsnDesc, variant: string | undef
   if (vop3p) {
     const o = ops.find((x) => (x.kind === 'reg' || x.kind === 'imm' || x.kind === 'const') && x.mods && (x.mods.neg || x.mods.abs));
     if (o) {
-      out.push(issue('operand-modifier', `not a valid operand: '${insn.mnemonic}' takes no source modifier on '${o.text}' (packed and matrix instructions use neg_lo/neg_hi)`, 'MatchAndEmitInstruction'));
+      out.push(issue('operand-modifier', `not a valid operand: '${insn.mnemonic}' takes no source modifier on '${o.text}' (packed and matrix instructions use neg_lo/neg_hi)`));
     }
   }
 
@@ -225,24 +241,24 @@ function vectorIssues(insn: Instruction, desc: InsnDesc, variant: string | undef
 
   if (desc.name === 'v_mfma_ld_scale_b32') {
     const bad = insn.modifiers.find((m) => m.name !== 'op_sel' && m.name !== 'op_sel_hi');
-    if (bad) out.push(issue('operand-modifier', `not a valid operand: v_mfma_ld_scale_b32 takes op_sel/op_sel_hi only, not '${bad.text}'`, 'MatchAndEmitInstruction'));
+    if (bad) out.push(issue('operand-modifier', `not a valid operand: v_mfma_ld_scale_b32 takes op_sel/op_sel_hi only, not '${bad.text}'`));
   }
 
   if (desc.name === 'v_accvgpr_write_b32') {
     const src = ops[1];
     if (src && src.kind === 'reg' && src.file === 'a') {
-      out.push(issue('operand-accvgpr-write', `invalid operand for instruction: v_accvgpr_write_b32 reads a VGPR or an inline constant, not '${src.text}'`, 'MatchAndEmitInstruction'));
+      out.push(issue('operand-accvgpr-write', `invalid operand for instruction: v_accvgpr_write_b32 reads a VGPR or an inline constant, not '${src.text}'`));
     } else if (src && isLiteral(src)) {
-      out.push(issue('operand-accvgpr-write', `invalid operand for instruction: v_accvgpr_write_b32 takes no literal constant ('${src.text}')`, 'MatchAndEmitInstruction'));
+      out.push(issue('operand-accvgpr-write', `invalid operand for instruction: v_accvgpr_write_b32 takes no literal constant ('${src.text}')`));
     } else if (src && scalarKey(src) !== undefined && !target.has('gfx90a-insts')) {
-      out.push(issue('operand-accvgpr-write', `source operand must be either a VGPR or an inline constant: v_accvgpr_write_b32 on ${target.name}`, 'validateMAIAccWrite'));
+      out.push(issue('operand-accvgpr-write', `source operand must be either a VGPR or an inline constant: v_accvgpr_write_b32 on ${target.name}`));
     }
   }
 
   if (vop3Form) {
     const k = ops.findIndex((o, i) => isLiteral(o, isFp64(desc, specs[i])));
     if (k >= 0) {
-      out.push(issue('operand-literal', `literal operands are not supported: '${insn.mnemonic}' is a VOP3/VOP3P encoding, which takes only inline constants on ${target.name} ('${ops[k]!.text}')`, 'validateVOPLiteral'));
+      out.push(issue('operand-vop3-literal', `literal operands are not supported: '${insn.mnemonic}' is a VOP3/VOP3P encoding, which takes only inline constants on ${target.name} ('${ops[k]!.text}')`));
     }
   }
 
@@ -262,7 +278,7 @@ function vectorIssues(insn: Instruction, desc: InsnDesc, variant: string | undef
   }
   if (desc.implicitUses.includes(VCC_LO) || desc.implicitUses.includes(VCC_HI)) seen.add(`${VCC_LO}:2`);
   if (seen.size + literals > 1) {
-    out.push(issue('operand-constant-bus', `invalid operand (violates constant bus restrictions): '${insn.mnemonic}' reads ${seen.size + literals} scalar values; a vector instruction may read one`, 'validateConstantBusLimitations'));
+    out.push(issue('operand-constant-bus', `invalid operand (violates constant bus restrictions): '${insn.mnemonic}' reads ${seen.size + literals} scalar values; a vector instruction may read one`));
   }
 }
 
@@ -273,9 +289,9 @@ function mfmaIssues(insn: Instruction, desc: InsnDesc, specs: readonly OpSpec[],
   const c = cIdx >= 0 ? ops[cIdx] : undefined;
   if (dst && dst.kind === 'reg' && c && c.kind === 'reg') {
     if (!target.has('gfx90a-insts') && (dst.file !== 'a' || c.file !== 'a')) {
-      out.push(issue('operand-mfma', `invalid operand for instruction: '${insn.mnemonic}' vdst and SrcC are AGPRs on ${target.name}`, 'MatchAndEmitInstruction'));
+      out.push(issue('operand-mfma', `invalid operand for instruction: '${insn.mnemonic}' vdst and SrcC are AGPRs on ${target.name}`));
     } else if (dst.file !== c.file) {
-      out.push(issue('operand-mfma', `invalid operand for instruction: '${insn.mnemonic}' vdst and SrcC must be in the same register file`, 'MatchAndEmitInstruction'));
+      out.push(issue('operand-mfma', `invalid operand for instruction: '${insn.mnemonic}' vdst and SrcC must be in the same register file`));
     }
     const overlap = dst.first < c.first + c.count && c.first < dst.first + dst.count;
     // Results of at most 128 bits may overlap SrcC in any way (llvm-mc 22 accepts
@@ -293,7 +309,7 @@ function mfmaIssues(insn: Instruction, desc: InsnDesc, specs: readonly OpSpec[],
             + `llvm-mc 22 accepts it for the f8f6f4 forms (measured by ${PROBES})`,
         });
       } else {
-        out.push(issue('operand-mfma-overlap', message, 'validateMFMA'));
+        out.push(issue('operand-mfma-overlap', message));
       }
     }
   }
@@ -301,13 +317,13 @@ function mfmaIssues(insn: Instruction, desc: InsnDesc, specs: readonly OpSpec[],
     const role = specs[i]?.role;
     const o = ops[i]!;
     if ((role === 'srcA' || role === 'srcB') && !(o.kind === 'reg' && (o.file === 'v' || o.file === 'a'))) {
-      out.push(issue('operand-mfma', `invalid operand for instruction: '${insn.mnemonic}' ${role} must be a VGPR or AGPR, not '${o.text}'`, 'MatchAndEmitInstruction'));
+      out.push(issue('operand-mfma', `invalid operand for instruction: '${insn.mnemonic}' ${role} must be a VGPR or AGPR, not '${o.text}'`));
     }
     if ((role === 'scaleA' || role === 'scaleB') && !(o.kind === 'reg' && o.file === 'v')) {
-      out.push(issue('operand-mfma', `invalid operand for instruction: '${insn.mnemonic}' scale operand must be a VGPR, not '${o.text}'`, 'MatchAndEmitInstruction'));
+      out.push(issue('operand-mfma', `invalid operand for instruction: '${insn.mnemonic}' scale operand must be a VGPR, not '${o.text}'`));
     }
     if (role === 'srcC' && o.kind === 'imm' && hasMfmaInlineLiteralBug(target)) {
-      out.push(issue('operand-mfma', `inline constants are not allowed for this operand: '${insn.mnemonic}' SrcC on ${target.name} (FeatureMFMAInlineLiteralBug)`, 'validateMAISrc2'));
+      out.push(issue('operand-mfma-inline-srcc', `inline constants are not allowed for this operand: '${insn.mnemonic}' SrcC on ${target.name} (FeatureMFMAInlineLiteralBug)`));
     }
   }
 }

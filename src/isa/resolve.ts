@@ -146,24 +146,24 @@ function kindAccepts(spec: OpSpec, o: Operand): boolean {
  */
 function checkRegister(insn: Instruction, r: RegOperand, target: Target, found: LegalityIssue[]): void {
   const regs = target.registers;
-  const misaligned = (what: string, check: string) => {
-    found.push(issue('operand-alignment', `invalid register alignment: ${r.text} must start at ${what} ('${insn.mnemonic}')`, check));
+  const misaligned = (what: string) => {
+    found.push(issue('operand-alignment', `invalid register alignment: ${r.text} must start at ${what} ('${insn.mnemonic}')`));
   };
   if (r.file === 'v') {
     const max = regs.maxVgprs.value;
     if (r.index + r.count > max) fail(insn, `register ${r.text} is out of range: ${target.name} has v0..v${max - 1} ('${insn.mnemonic}')`);
-    if (r.count > 1 && (r.index & 1) && target.has('gfx90a-insts')) misaligned(`an even register on ${target.name}`, 'validateVGPRAlign');
+    if (r.count > 1 && (r.index & 1) && target.has('gfx90a-insts')) misaligned(`an even register on ${target.name}`);
   } else if (r.file === 'a') {
     const max = regs.maxAgprs.value;
     if (max === 0) fail(insn, `register ${r.text} does not exist: ${target.name} has no AGPRs ('${insn.mnemonic}')`);
     if (r.index + r.count > max) fail(insn, `register ${r.text} is out of range: ${target.name} has a0..a${max - 1} ('${insn.mnemonic}')`);
-    if (r.count > 1 && (r.index & 1) && target.has('gfx90a-insts')) misaligned(`an even register on ${target.name}`, 'validateVGPRAlign');
+    if (r.count > 1 && (r.index & 1) && target.has('gfx90a-insts')) misaligned(`an even register on ${target.name}`);
   } else if (r.file === 's') {
     const max = regs.maxSgprs.value;
     if (r.index + r.count > max) fail(insn, `register ${r.text} is out of range: ${target.name} has s0..s${max - 1} ('${insn.mnemonic}')`);
-    if (r.count > 1 && r.index % (r.count >= 4 ? 4 : 2) !== 0) misaligned(`a multiple of ${r.count >= 4 ? 4 : 2}`, 'MatchAndEmitInstruction');
+    if (r.count > 1 && r.index % (r.count >= 4 ? 4 : 2) !== 0) misaligned(`a multiple of ${r.count >= 4 ? 4 : 2}`);
   } else if (r.file === 'ttmp') {
-    if (r.count > 1 && (r.index % (r.count >= 4 ? 4 : 2)) !== 0) misaligned(`a multiple of ${r.count >= 4 ? 4 : 2}`, 'MatchAndEmitInstruction');
+    if (r.count > 1 && (r.index % (r.count >= 4 ? 4 : 2)) !== 0) misaligned(`a multiple of ${r.count >= 4 ? 4 : 2}`);
   }
 }
 
@@ -409,13 +409,13 @@ export function resolveInstruction(insn: Instruction, target: Target, issues?: L
   if (desc.encoding === 'smem' && hasMod(mods, 'offset')) {
     const last = operands.length === max ? operands[max - 1] : undefined;
     if (!last || last.kind !== 'reg') {
-      found.push(issue('operand-address', `not a valid operand: '${insn.mnemonic}' accepts offset: only after an SGPR offset operand (write the immediate offset as an operand)`, 'MatchAndEmitInstruction'));
+      found.push(issue('operand-address', `not a valid operand: '${insn.mnemonic}' accepts offset: only after an SGPR offset operand (write the immediate offset as an operand)`));
     }
   }
   // MUBUF with both: `idxen offen` is the only order llvm-mc 22 takes (`offen idxen` is refused).
   if ((desc.encoding === 'mubuf' || desc.encoding === 'mtbuf') && hasMod(mods, 'offen') && hasMod(mods, 'idxen')
     && mods.findIndex((m) => m.name === 'offen') < mods.findIndex((m) => m.name === 'idxen')) {
-    found.push(issue('operand-address', `invalid operand for instruction: '${insn.mnemonic}' writes offen before idxen (the order is idxen offen)`, 'MatchAndEmitInstruction'));
+    found.push(issue('operand-address', `invalid operand for instruction: '${insn.mnemonic}' writes offen before idxen (the order is idxen offen)`));
   }
 
   // --- DPP / SDWA / op_sel: destination bits that are kept are read ---------------------------
