@@ -3,8 +3,9 @@
  * expanded statement stream that analysis works on: macros, `.rept` / `.irp` / `.irpc` blocks
  * and conditional assembly (`.if` and its family) expanded as LLVM's assembler expands them
  * (AsmParser: parseDirectiveIf/Ifdef/Ifb/Ifc/ElseIf/Else/EndIf, parseDirectiveRept/Irp/Irpc,
- * expandMacro), `.set` / `=` symbols evaluated in file order (they may be redefined mid-file),
- * kernel descriptors read.
+ * expandMacro, parseDirectiveExitMacro, parseDirectivePurgeMacro, parseDirectiveError/Warning),
+ * `.set` / `=` symbols evaluated in file order (they may be redefined mid-file), kernel
+ * descriptors read.
  *
  * Expansions are analysed and printed as written: a statement produced by a macro call or a
  * repeat block carries `expansion` (where it was expanded); the lines of an inactive
@@ -124,9 +125,10 @@ export function parseProgram(text: string, file: string, options: ParseOptions =
  * `lineIndexes` undefined: line k is source line k) or an expansion's body (after
  * substitution), whose line k came from source line lineIndexes[k]. Conditional assembly is
  * tracked per sequence, as LLVM requires it balanced within each macro instantiation.
+ * Returns true when an `.exitm` ended the expansion early.
  */
 function processLines(st: State, texts: readonly string[], lineIndexes: readonly number[] | undefined, from: Expanding | undefined,
-  lookup: (n: string) => number | undefined): void {
+  lookup: (n: string) => number | undefined): boolean {
   const cond: { cur: Cond; stack: Cond[] } = { cur: { kind: 'none', met: false, ignore: false }, stack: [] };
   let i = 0;
   while (i < texts.length) {
@@ -181,6 +183,13 @@ function processLines(st: State, texts: readonly string[], lineIndexes: readonly
       i++;
       continue;
     }
+    if (first === '.exitm') {
+      // Leaves the innermost expansion (a repeat block's remaining iterations too) and its open conditionals.
+      if (from) return true;
+      report(st, '.exitm outside a macro or repeat block', at);
+      i++;
+      continue;
+    }
     statement(st, t, exp ? exp.callLine - 1 : li, exp ? exp.callCol : col, lookup, exp);
     i++;
   }
@@ -189,6 +198,7 @@ function processLines(st: State, texts: readonly string[], lineIndexes: readonly
     report(st, `unmatched .if: ${cond.stack.length} conditional block${cond.stack.length > 1 ? 's are' : ' is'} not closed by .endif${from ? ` in this expansion of '${from.name}'` : ''}`,
       open.at ?? (from ? { file: st.file, line: from.callLine, col: from.callCol } : loc(st, texts.length - 1, 1)));
   }
+  return false;
 }
 
 /**
@@ -327,11 +337,12 @@ function repeatBlock(st: State, texts: readonly string[], lineIndexes: readonly 
   const bodyLines = lineIndexes ? lineIndexes.slice(i + 1, j) : Array.from({ length: j - i - 1 }, (_, k) => i + 1 + k);
   const inner: Expanding = from ? { ...from, name, depth: depthNow } : { name, callLine: at.line, callCol: at.col, depth: depthNow };
   const isRept = param === '';
-  values.forEach((v, k) => {
+  for (let k = 0; k < values.length; k++) {
     // `\@` is the macro instantiation count in .irp and .irpc bodies, and is not replaced in .rept bodies.
-    const subst = substituter(isRept ? new Map() : new Map([[param, v]]), isRept ? undefined : String(st.macroCounter), String(k));
-    processLines(st, body.map(subst), bodyLines, inner, lookup);
-  });
+    const subst = substituter(isRept ? new Map() : new Map([[param, values[k]!]]), isRept ? undefined : String(st.macroCounter), String(k));
+    // All iterations are one instantiation for LLVM: an `.exitm` ends the remaining ones.
+    if (processLines(st, body.map(subst), bodyLines, inner, lookup)) break;
+  }
   return j + 1;
 }
 
@@ -545,6 +556,21 @@ function directive(st: State, t: string, name: string, lineIndex: number, col: n
     }
     case '.endm': case '.endmacro':
       report(st, `${name} without .macro`, at);
+      return;
+    case '.purgem': {
+      const m = symbolName(args);
+      if (!st.macros.delete(m)) report(st, `.purgem: macro '${m}' is not defined`, at);
+      return;
+    }
+    // Assembly-time assertions (written in conditional blocks): llvm-mc stops on an active .error / .err.
+    case '.error': case '.err':
+      report(st, name === '.err' ? '.err encountered' : symbolName(args) || '.error directive invoked in source file', at);
+      return;
+    case '.warning':
+      report(st, symbolName(args) || '.warning directive invoked in source file', at, 'warning');
+      return;
+    case '.altmacro':
+      report(st, '.altmacro is not supported: macro arguments would not be read as LLVM reads them', at);
       return;
     default:
       if (DATA_DIRECTIVES.has(name)) {

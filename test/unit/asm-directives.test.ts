@@ -166,6 +166,21 @@ test('macro arguments split as LLVM splits them: blanks around an operator join,
     's_mov_b32 s2, 7']);
 });
 
+test('.exitm leaves the innermost expansion (all remaining iterations of a repeat block); .purgem; .error, .err and .warning', () => {
+  const p = parseProgram([
+    '.macro M a', 's_mov_b32 s1, \\a', '.if \\a > 1', '.exitm', '.endif', 's_mov_b32 s2, \\a', '.endm', 'M 1', 'M 2',
+    '.rept 3', 's_mov_b32 s3, \\+', '.if \\+ == 1', '.exitm', '.endif', '.endr',
+    '.purgem M', '.macro M a', 's_mov_b32 s4, \\a', '.endm', 'M 5',
+    '.if 0', '.error "never"', '.endif', '.warning "careful"', '.error "boom"', '.err', '.exitm', '',
+  ].join('\n'), 'x.s');
+  // llvm-mc 22 on the same text: these instructions, a warning at line 24 and errors at lines 25 and 26.
+  assert.deepEqual(expanded(p), ['s_mov_b32 s1, 1', 's_mov_b32 s2, 1', 's_mov_b32 s1, 2', 's_mov_b32 s3, 0', 's_mov_b32 s3, 1', 's_mov_b32 s4, 5']);
+  assert.deepEqual(p.diagnostics.map((d) => [d.loc.line, d.severity, d.message]), [
+    [24, 'warning', 'careful'], [25, 'error', 'boom'], [26, 'error', '.err encountered'], [27, 'error', '.exitm outside a macro or repeat block'],
+  ]);
+  assert.match(errors(parseProgram('.purgem Q\n', 'x.s'))[0]![1], /macro 'Q' is not defined/);
+});
+
 const HEAD = '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\n.text\n';
 
 test('edits: an edit inside a repeat block writes the expansion in place of the whole block', () => {

@@ -147,3 +147,26 @@ S 25 (2 + 3)
 s_mov_b32 s26, 1b-1b
 "quoted sym" = 27
 s_mov_b32 s27, "quoted sym"
+.macro X a
+s_mov_b32 s28, \a
+.if \a > 1
+.exitm
+.endif
+s_mov_b32 s29, \a
+.endm
+X 1
+X 2
+.rept 3
+s_mov_b32 s30, \+
+.if \+ == 1
+.exitm
+.endif
+.endr
+.purgem X
+.macro X a
+s_mov_b32 s31, \a
+.endm
+X 5
+.if 0
+.error "never"
+.endif
