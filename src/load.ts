@@ -1,14 +1,17 @@
 /**
  * The front of every command: read a file, parse it, pick its target, resolve every
- * instruction against the target. Any error in the input becomes an InputErrors listing
+ * instruction against the target. Input that cannot be read (a syntax error, an unknown
+ * mnemonic or target, a register the target does not have) becomes an InputErrors listing
  * every problem with file:line:col (exit code 2), so no command works on a partial program.
+ * Operand-legality errors (operands llvm-mc refuses to combine; the instruction is readable)
+ * refuse the program the same way, unless the caller asks to report them (`check`).
  */
 import type { Diagnostic, Program } from './asm/ast.js';
 import { parseProgram } from './asm/parser.js';
 import { readSource } from './io.js';
 import { ConductorError, InputErrors } from './errors.js';
 import { resolveTarget, TARGET_NAMES, type Target } from './targets/index.js';
-import { resolveProgram } from './isa/resolve.js';
+import { isOperandLegality, resolveProgram } from './isa/resolve.js';
 import type { ResolvedInsn } from './isa/types.js';
 
 export interface Loaded {
@@ -22,12 +25,22 @@ export interface Loaded {
   resolved: ResolvedInsn[];
   /** Warnings from parsing and resolving (errors throw). */
   warnings: Diagnostic[];
+  /**
+   * Operand-legality errors (rule `operand-*`): instructions llvm-mc would refuse, whose
+   * registers and effects are known. Empty unless loaded with `operandErrors: 'report'`.
+   */
+  operandErrors: Diagnostic[];
 }
 
 export interface LoadOptions {
   arch?: string;
   /** Display name for the file in messages (defaults to the path). */
   displayName?: string;
+  /**
+   * Operand-legality errors: 'refuse' (default) fails the load like any bad input; 'report'
+   * keeps them in `operandErrors` and loads the program.
+   */
+  operandErrors?: 'refuse' | 'report';
 }
 
 export async function loadFile(file: string, opts: LoadOptions = {}): Promise<Loaded> {
@@ -56,13 +69,17 @@ export function loadText(text: string, file: string, opts: LoadOptions = {}): Lo
   const parseErrors = program.diagnostics.filter((d) => d.severity === 'error');
   const { target, source, note } = chooseTarget(program, opts.arch);
   const r = resolveProgram(program, target);
-  const errors = [...parseErrors, ...r.diagnostics.filter((d) => d.severity === 'error')];
-  if (errors.length > 0) {
+  const report = opts.operandErrors === 'report';
+  const operandErrors = r.diagnostics.filter((d) => d.severity === 'error' && isOperandLegality(d));
+  const unreadable = [...parseErrors, ...r.diagnostics.filter((d) => d.severity === 'error' && !isOperandLegality(d))];
+  if (unreadable.length > 0 || (operandErrors.length > 0 && !report)) {
+    // Refused: every problem is listed, the operand errors with their rule.
+    const errors = [...unreadable, ...operandErrors];
     errors.sort((a, b) => a.loc.line - b.loc.line || a.loc.col - b.loc.col);
-    throw new InputErrors(errors.map((e) => ({ message: e.message, loc: e.loc })));
+    throw new InputErrors(errors.map((e) => ({ message: isOperandLegality(e) ? `${e.message} [${e.rule}]` : e.message, loc: e.loc })));
   }
   const warnings = [...program.diagnostics, ...r.diagnostics].filter((d) => d.severity !== 'error');
-  return { program, target, targetSource: source, targetNote: note, resolved: r.insns, warnings };
+  return { program, target, targetSource: source, targetNote: note, resolved: r.insns, warnings, operandErrors: report ? operandErrors : [] };
 }
 
 /** Parse only (emit): syntax errors are fatal, the target is not needed. */

@@ -120,9 +120,11 @@ export interface Instruction {
 export type StatementKind = 'instruction' | 'label' | 'directive' | 'macroCall' | 'raw';
 
 /**
- * One statement of the expanded program. Statements that come from a macro expansion carry
- * the invocation they came from; their `loc` is the invocation line (that is where a user
- * can act), and `macroLoc` is the line inside the macro body.
+ * One statement of the expanded program. Statements that come from a macro expansion or a
+ * repeat block carry the invocation they came from; their `loc` is the invocation line (the
+ * macro call, or the block's `.rept` line: where a user can act), and `macroLoc` is the line
+ * inside the body. Labels keep `text` as written (`"my func"`, `1`) and `name` as the symbol
+ * (`my func`; numeric local labels get a unique internal name, `1#2` for the second `1:`).
  */
 export interface Statement {
   kind: StatementKind;
@@ -137,8 +139,17 @@ export interface Statement {
   name?: string;
   /** For directives: the argument text. */
   args?: string;
-  /** Set when the statement was produced by expanding a macro. */
+  /**
+   * Set when the statement was produced by expanding a macro or a repeat block (`macro` is the
+   * macro name, or `.rept` / `.irp` / `.irpc`).
+   */
   expansion?: { macro: string; callLine: number; callCol: number; macroLoc: Loc; depth: number };
+  /**
+   * For a `.rept` / `.irp` / `.irpc` block written in the file (a 'macroCall' statement on its
+   * first line): the 0-based line index of its `.endr`. An edit that writes the expansion out
+   * in place of the block replaces the lines up to it.
+   */
+  blockEnd?: number;
 }
 
 /** One physical source line, kept byte-exact so that printing is lossless. */
@@ -173,6 +184,8 @@ export interface Diagnostic {
   message: string;
   loc: Loc;
   rule?: string;
+  /** Where the rule comes from (the LLVM check, the ISA section), when it is not the parser's own. */
+  source?: string;
 }
 
 export interface Program {

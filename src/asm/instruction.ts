@@ -7,7 +7,7 @@
 import type {
   EncodingSuffix, ImmOperand, Instruction, Loc, Modifier, Operand, RegOperand, SourceMods, WaitcntOperand,
 } from './ast.js';
-import { ExprError, evalExpr, parseExpr } from './expr.js';
+import { ExprError, charLiteralLength, evalExpr, parseExpr, quotedEnd } from './expr.js';
 import { ConductorError } from '../errors.js';
 import { AGPR_BASE, CONSTANT_SOURCES, SPECIAL_REGISTERS, TTMP_BASE, VGPR_BASE } from '../isa/registers.js';
 
@@ -402,12 +402,20 @@ export function matchClose(t: string, openPos: number, open: string, close: stri
   return -1;
 }
 
+/** Split at `sep` outside parentheses, brackets, quoted strings and character literals; pieces trimmed. */
 export function splitTopLevel(s: string, sep = ','): string[] {
   const out: string[] = [];
   let depth = 0;
   let last = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
+    if (c === '"') {
+      const e = quotedEnd(s, i);
+      if (e > 0) { i = e; continue; }
+    } else if (c === "'") {
+      const n = charLiteralLength(s, i);
+      if (n > 0) { i += n - 1; continue; }
+    }
     if (c === '(' || c === '[') depth++;
     else if (c === ')' || c === ']') depth--;
     else if (c === sep && depth === 0) { out.push(s.slice(last, i).trim()); last = i + 1; }
@@ -452,7 +460,8 @@ function readModifierValue(cur: Cursor): string {
 /**
  * s_waitcnt operands: `0`, an expression, or `vmcnt(N) expcnt(N) lgkmcnt(N)` joined by blanks,
  * `&` or `,`. A raw immediate is decoded with the GFX9 layout (vmcnt bits 3:0 and 15:14,
- * expcnt 6:4, lgkmcnt 11:8; LLVM AMDGPUBaseInfo.cpp (waitcnt bit widths) and llvm/docs/AMDGPU/gfx9_waitcnt.rst).
+ * expcnt 6:4, lgkmcnt 11:8; LLVM AMDGPUBaseInfo.cpp decodeWaitcnt / getVmcntBitShiftLo/Hi,
+ * getExpcntBitShift, getLgkmcntBitShift for GFX9).
  */
 function parseWaitcnt(cur: Cursor, lookup: SymbolLookup): WaitcntOperand {
   const t = cur.text;

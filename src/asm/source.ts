@@ -1,4 +1,5 @@
 import type { SourceLine } from './ast.js';
+import { charLiteralLength } from './expr.js';
 
 /** Split text into lines, keeping each terminator so that joining them gives the text back. */
 export function splitLines(text: string): SourceLine[] {
@@ -28,7 +29,8 @@ export function joinLines(lines: readonly SourceLine[]): string {
 /**
  * Remove comments from every line: `;`, `//` (and `///`) to the end of the line, a `#` that
  * starts a line, and `/* ... *\/` (which may span lines). Comment characters are replaced by
- * spaces so that columns stay valid. Text inside double quotes is kept.
+ * spaces so that columns stay valid. Text inside double quotes and character literals (`';'`)
+ * is kept.
  * Returns the code part of each line with trailing blanks removed.
  */
 export function stripComments(lines: readonly SourceLine[]): string[] {
@@ -69,6 +71,10 @@ export function stripComments(lines: readonly SourceLine[]): string[] {
         continue;
       }
       if (c === 34) { inString = true; j++; continue; }
+      if (c === 39) {
+        const len = charLiteralLength(t, j);
+        if (len > 0) { j += len; continue; }
+      }
       if (c === 59 || (c === 47 && t.charCodeAt(j + 1) === 47)) { // ';' or '//'
         code += t.slice(segStart, j);
         ended = true;

@@ -53,8 +53,9 @@ export function checkContexts(contexts: KernelContext[], opts: CheckOptions = {}
 export function checkLoaded(l: Loaded, opts: CheckOptions = {}): CheckReport {
   const kernels = checkContexts(kernelContexts(l), opts);
   const findings: Finding[] = kernels.flatMap((k) => k.findings);
-  for (const w of l.warnings) {
-    findings.push({ rule: w.rule ?? 'parse', severity: w.severity, message: w.message, loc: w.loc, insn: -1, related: [] });
+  // Warnings of parsing and resolving, and the operand-legality errors of a program loaded to report them.
+  for (const w of [...l.warnings, ...l.operandErrors]) {
+    findings.push({ rule: w.rule ?? 'parse', severity: w.severity, message: w.message, loc: w.loc, insn: -1, related: [], source: w.source });
   }
   findings.sort(byLocation);
   const notes: string[] = [];

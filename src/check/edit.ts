@@ -2,7 +2,8 @@
  * Source edits at statement granularity: insert lines before a statement, replace a
  * statement's text, remove a statement. Untouched lines stay byte-identical. A macro invocation
  * whose expansion is edited is written out expanded (its statements one per line, with the
- * edits applied) because the macro body is shared by every call.
+ * edits applied) because the macro body is shared by every call; so is a `.rept` / `.irp` /
+ * `.irpc` block, whose lines up to its `.endr` are replaced by the expansion.
  */
 import type { Program, Statement } from '../asm/ast.js';
 import { printProgram } from '../asm/printer.js';
@@ -54,6 +55,7 @@ export function applyStatementEdits(program: Program, edits: StatementEdits): st
     const out: string[] = [];
     if (expanded) {
       const call = stmts.map((k) => program.statements[k]!).find((s) => s.kind === 'macroCall' && !s.expansion);
+      for (let b = lineIndex + 1; b <= (call?.blockEnd ?? lineIndex); b++) lineEdits.set(b, '');
       out.push(`${indent}// expanded from: ${call ? call.text : original.trim()}`);
       for (const k of stmts) {
         const s = program.statements[k]!;
@@ -103,7 +105,7 @@ export function applyStatementEdits(program: Program, edits: StatementEdits): st
   return result.map((l) => l.text + l.eol).join('');
 }
 
-function statementText(s: Statement): string {
-  if (s.kind === 'label') return `${s.name}:`;
+export function statementText(s: Statement): string {
+  if (s.kind === 'label') return `${s.text}:`;
   return s.insn ? s.insn.text : s.text;
 }

@@ -32,17 +32,19 @@ export function formatReportClang(r: CheckReport, opts: { summary?: boolean } = 
   return out.join('\n');
 }
 
+/** The registers of one file a kernel uses, `n` of them from 0: `v0..v7`, `a0`, `no SGPRs`. */
+export function usedRange(prefix: string, n: number, none: string): string {
+  if (n <= 0) return `no ${none}`;
+  return n === 1 ? `${prefix}0` : `${prefix}0..${prefix}${n - 1}`;
+}
+
 function at(line: number | undefined): string {
   return line === undefined ? '' : ` (line ${line})`;
 }
 
-/** `used v0..v65, s0..s9` (a file with no register used is left out; `none` when nothing is). */
+/** `used v0..v65, s0..s9`, `used v0, a0, no SGPRs` (AGPRs only when some are used). */
 export function usedText(u: { vgpr: number; agpr: number; sgpr: number }): string {
-  const parts: string[] = [];
-  if (u.vgpr > 0) parts.push(`v0..v${u.vgpr - 1}`);
-  if (u.agpr > 0) parts.push(`a0..a${u.agpr - 1}`);
-  if (u.sgpr > 0) parts.push(`s0..s${u.sgpr - 1}`);
-  return `used ${parts.length ? parts.join(', ') : 'no register'}`;
+  return `used ${usedRange('v', u.vgpr, 'VGPRs')}${u.agpr ? `, ${usedRange('a', u.agpr, 'AGPRs')}` : ''}, ${usedRange('s', u.sgpr, 'SGPRs')}`;
 }
 
 /** The occupancies as JSON: `{descriptor?, registersUsed?, peakLive?}`, each `{wavesPerSimd, limiter}`. */

@@ -23,7 +23,8 @@ export async function commandCheck(file: string, opts: CheckCliOptions): Promise
   if (opts.fix && !opts.output) throw new ConductorError('--fix needs -o OUT (or -o - for the standard output; the input is never overwritten in place)');
   if (!opts.fix && opts.output) throw new ConductorError('-o is only used with --fix');
   const paths = pathsMode(opts.paths);
-  const loaded = await loadInput(file, { arch: opts.arch });
+  // Operand-legality errors are findings of check (exit 1, the rest of the file still checked); --fix refuses them.
+  const loaded = await loadInput(file, { arch: opts.arch, operandErrors: opts.fix ? 'refuse' : 'report' });
   if (opts.fix) {
     const r = fixLoaded(loaded, { arch: opts.arch, paths });
     await writeOutput(opts.output!, r.text);

@@ -4,14 +4,20 @@
  * reads and writes (explicit operands as written, plus implicit registers).
  *
  * Errors: `resolveInstruction` throws a ConductorError (clang-style message, with the
- * instruction's location). `resolveProgram` never throws for bad instructions: it returns one
- * ResolvedInsn per program instruction (a conservative placeholder marked `unknown` for the ones
- * that failed) plus an error Diagnostic for each failure, so a caller can report them all and
- * must refuse to write output while any error diagnostic exists.
+ * instruction's location) for an instruction it cannot read. `resolveProgram` never throws for
+ * bad instructions: it returns one ResolvedInsn per program instruction (a conservative
+ * placeholder marked `unknown` for the ones that failed) plus an error Diagnostic (rule 'isa')
+ * for each failure, so a caller can report them all and must refuse to write output while any
+ * error diagnostic exists.
+ *
+ * Operand-legality violations (legality.ts: operands llvm-mc refuses to combine, although every
+ * one of them is readable) do not stop resolution: the instruction resolves normally and each
+ * violation is a Diagnostic with its own rule id (`operand-*`) and source. Callers choose whether
+ * they refuse such a program (scheduling, fixing) or report it (check).
  *
  * Hot path: the catalogue lookup is one Map access; no regular expression runs per instruction.
  */
-import { legalityError } from './legality.js';
+import { issue, legalityIssues, type LegalityIssue } from './legality.js';
 import type { Diagnostic, Instruction, Modifier, Operand, Program, RegOperand } from '../asm/ast.js';
 import { ConductorError } from '../errors.js';
 import type { Target } from '../targets/types.js';
@@ -135,42 +141,40 @@ function kindAccepts(spec: OpSpec, o: Operand): boolean {
   }
 }
 
-/** Check a register against the target's register files (range, AGPR presence, alignment). */
-function checkRegister(insn: Instruction, r: RegOperand, target: Target): void {
+/**
+ * Check a register against the target's register files: a register the target does not have is
+ * unreadable (thrown); a misaligned tuple is an operand-legality issue (pushed to `found`).
+ */
+function checkRegister(insn: Instruction, r: RegOperand, target: Target, found: LegalityIssue[]): void {
   const regs = target.registers;
+  const misaligned = (what: string) => {
+    found.push(issue('operand-alignment', `invalid register alignment: ${r.text} must start at ${what} ('${insn.mnemonic}')`));
+  };
   if (r.file === 'v') {
     const max = regs.maxVgprs.value;
     if (r.index + r.count > max) fail(insn, `register ${r.text} is out of range: ${target.name} has v0..v${max - 1} ('${insn.mnemonic}')`);
-    if (r.count > 1 && (r.index & 1) && target.has('gfx90a-insts')) {
-      fail(insn, `invalid register alignment: ${r.text} must start at an even register on ${target.name} ('${insn.mnemonic}')`);
-    }
+    if (r.count > 1 && (r.index & 1) && target.has('gfx90a-insts')) misaligned(`an even register on ${target.name}`);
   } else if (r.file === 'a') {
     const max = regs.maxAgprs.value;
     if (max === 0) fail(insn, `register ${r.text} does not exist: ${target.name} has no AGPRs ('${insn.mnemonic}')`);
     if (r.index + r.count > max) fail(insn, `register ${r.text} is out of range: ${target.name} has a0..a${max - 1} ('${insn.mnemonic}')`);
-    if (r.count > 1 && (r.index & 1) && target.has('gfx90a-insts')) {
-      fail(insn, `invalid register alignment: ${r.text} must start at an even register on ${target.name} ('${insn.mnemonic}')`);
-    }
+    if (r.count > 1 && (r.index & 1) && target.has('gfx90a-insts')) misaligned(`an even register on ${target.name}`);
   } else if (r.file === 's') {
     const max = regs.maxSgprs.value;
     if (r.index + r.count > max) fail(insn, `register ${r.text} is out of range: ${target.name} has s0..s${max - 1} ('${insn.mnemonic}')`);
-    if (r.count > 1 && r.index % (r.count >= 4 ? 4 : 2) !== 0) {
-      fail(insn, `invalid register alignment: ${r.text} must start at a multiple of ${r.count >= 4 ? 4 : 2} ('${insn.mnemonic}')`);
-    }
+    if (r.count > 1 && r.index % (r.count >= 4 ? 4 : 2) !== 0) misaligned(`a multiple of ${r.count >= 4 ? 4 : 2}`);
   } else if (r.file === 'ttmp') {
-    if (r.count > 1 && (r.index % (r.count >= 4 ? 4 : 2)) !== 0) {
-      fail(insn, `invalid register alignment: ${r.text} must start at a multiple of ${r.count >= 4 ? 4 : 2} ('${insn.mnemonic}')`);
-    }
+    if (r.count > 1 && (r.index % (r.count >= 4 ? 4 : 2)) !== 0) misaligned(`a multiple of ${r.count >= 4 ? 4 : 2}`);
   }
 }
 
-function checkOperand(insn: Instruction, spec: OpSpec, o: Operand, width: number, target: Target): void {
+function checkOperand(insn: Instruction, spec: OpSpec, o: Operand, width: number, target: Target, found: LegalityIssue[]): void {
   if (!kindAccepts(spec, o)) {
     const what = o.kind === 'reg' ? fileName(o) : o.kind === 'off' ? "'off'" : `'${o.text}'`;
     fail(insn, `invalid operand for instruction: '${insn.mnemonic}' does not take ${what} as ${spec.role} ('${o.text}')`);
   }
   if (o.kind !== 'reg') return;
-  checkRegister(insn, o, target);
+  checkRegister(insn, o, target, found);
   if (width > 0 && o.count !== width && (o.file !== 'special' || o.count > 1 || width > 1)) {
     fail(insn, `invalid operand for instruction: ${spec.role} of '${insn.mnemonic}' is ${width} register${width > 1 ? 's' : ''} wide, '${o.text}' is ${o.count}`);
   }
@@ -304,12 +308,17 @@ function countText(min: number, max: number): string {
   return min === max ? `${max} operand${max === 1 ? '' : 's'}` : `${min} to ${max} operands`;
 }
 
+/** Scratch list of the legality issues of the instruction being resolved (copied out when not empty). */
+const scratchIssues: LegalityIssue[] = [];
+
 /**
  * Resolve one instruction. Throws ConductorError for an unknown mnemonic, an encoding suffix the
  * instruction lacks, an instruction the target does not have, a wrong operand count, an operand
- * of the wrong kind or width, and a register the target does not have.
+ * of the wrong kind or width, and a register the target does not have. Operand-legality issues
+ * are appended to `issues` when it is given (the instruction still resolves); without it, the
+ * first legality error is thrown like the others.
  */
-export function resolveInstruction(insn: Instruction, target: Target): ResolvedInsn {
+export function resolveInstruction(insn: Instruction, target: Target, issues?: LegalityIssue[]): ResolvedInsn {
   let desc = lookupInsn(insn.base);
   let suffix = insn.suffix;
   if (!desc && suffix) { desc = lookupInsn(insn.mnemonic); suffix = undefined; }
@@ -393,15 +402,21 @@ export function resolveInstruction(insn: Instruction, target: Target): ResolvedI
   if (operands.length < min || operands.length > max) {
     fail(insn, `'${insn.mnemonic}' takes ${countText(min, max)}, got ${operands.length}`);
   }
-  const illegal = legalityError(insn, desc, variant, specs, target);
-  if (illegal) fail(insn, illegal);
+  const found = scratchIssues;
+  found.length = 0;
+  legalityIssues(insn, desc, variant, specs, target, found);
   // SMEM: `offset:` is the immediate added to an SGPR offset operand (s_load_dword s5, s[8:9], s2 offset:0x10);
-  // without an SGPR offset it is not a valid operand (oracle: llvm-mc 22 -mcpu=gfx90a rejects `s_load_dword s5, s[8:9] offset:0x10`).
+  // without an SGPR offset it is not a valid operand (llvm-mc 22 -mcpu=gfx90a rejects `s_load_dword s5, s[8:9] offset:0x10`).
   if (desc.encoding === 'smem' && hasMod(mods, 'offset')) {
     const last = operands.length === max ? operands[max - 1] : undefined;
     if (!last || last.kind !== 'reg') {
-      fail(insn, `not a valid operand: '${insn.mnemonic}' accepts offset: only after an SGPR offset operand (write the immediate offset as an operand)`);
+      found.push(issue('operand-address', `not a valid operand: '${insn.mnemonic}' accepts offset: only after an SGPR offset operand (write the immediate offset as an operand)`));
     }
+  }
+  // MUBUF with both: `idxen offen` is the only order llvm-mc 22 takes (`offen idxen` is refused).
+  if ((desc.encoding === 'mubuf' || desc.encoding === 'mtbuf') && hasMod(mods, 'offen') && hasMod(mods, 'idxen')
+    && mods.findIndex((m) => m.name === 'offen') < mods.findIndex((m) => m.name === 'idxen')) {
+    found.push(issue('operand-address', `invalid operand for instruction: '${insn.mnemonic}' writes offen before idxen (the order is idxen offen)`));
   }
 
   // --- DPP / SDWA / op_sel: destination bits that are kept are read ---------------------------
@@ -446,7 +461,7 @@ export function resolveInstruction(insn: Instruction, target: Target): ResolvedI
         fail(insn, `invalid operand for instruction: '${insn.mnemonic}' has an address VGPR '${o.text}' but neither offen nor idxen`);
       }
     }
-    checkOperand(insn, spec, o, width, target);
+    checkOperand(insn, spec, o, width, target, found);
     let def = spec.access !== 'u';
     let use = spec.access !== 'd';
     if (i === 0 && def && dstAlsoRead) use = true;
@@ -503,6 +518,13 @@ export function resolveInstruction(insn: Instruction, target: Target): ResolvedI
     return i;
   });
 
+  if (found.length > 0) {
+    if (issues) issues.push(...found);
+    else {
+      const e = found.find((f) => f.severity === 'error');
+      if (e) fail(insn, e.message);
+    }
+  }
   return {
     insn, info, operands: ropsShared, defs, uses, explicitDefs, explicitUses,
     implicitDefs, implicitUses,
@@ -534,14 +556,23 @@ function vaddrWidth(desc: InsnDesc, mods: readonly Modifier[], operands: readonl
 export interface ResolvedProgram {
   /** One entry per program.instructions[i]; failed ones are placeholders with `unknown: true`. */
   insns: ResolvedInsn[];
-  /** One error per instruction that could not be resolved (rule 'isa'). */
+  /**
+   * One error per instruction that could not be resolved (rule 'isa'), and one diagnostic per
+   * operand-legality violation (rule 'operand-*', error or warning; the instruction resolved).
+   */
   diagnostics: Diagnostic[];
+}
+
+/** True for the diagnostics of operand legality (the instruction is readable and resolved). */
+export function isOperandLegality(d: Diagnostic): boolean {
+  return d.rule !== undefined && d.rule.startsWith('operand-');
 }
 
 /**
  * Resolve every instruction of a program. Instructions that fail get a conservative placeholder
  * (class 'other', every register operand both read and written, marked `unknown`) and an error
- * diagnostic; nothing is thrown for them. Then, per kernel, the effects that depend on the
+ * diagnostic; nothing is thrown for them. Legality violations become diagnostics with their
+ * rule. Then, per kernel, the effects that depend on the
  * kernel around an instruction (kernel-effects.ts): on a unified VGPR/AGPR file the VGPRs at or
  * above accum_offset become the AGPR units they are, and inside the VGPR indexing mode the
  * indexed operands reach the registers the index may select.
@@ -549,10 +580,15 @@ export interface ResolvedProgram {
 export function resolveProgram(program: Program, target: Target): ResolvedProgram {
   const insns: ResolvedInsn[] = new Array(program.instructions.length);
   const diagnostics: Diagnostic[] = [];
+  const issues: LegalityIssue[] = [];
   for (let i = 0; i < program.instructions.length; i++) {
     const insn = program.instructions[i]!;
     try {
-      insns[i] = resolveInstruction(insn, target);
+      insns[i] = resolveInstruction(insn, target, issues);
+      if (issues.length > 0) {
+        for (const f of issues) diagnostics.push({ severity: f.severity, message: f.message, loc: insn.loc, rule: f.rule, source: f.source });
+        issues.length = 0;
+      }
     } catch (e) {
       if (!(e instanceof ConductorError)) throw e;
       diagnostics.push({ severity: 'error', message: e.message, loc: e.loc ?? insn.loc, rule: 'isa' });

@@ -23,12 +23,12 @@
  *      a new hazard, a new missing wait or a descriptor that does not cover its registers is
  *      never returned.
  */
-import type { Program, Statement } from '../asm/ast.js';
+import type { Program } from '../asm/ast.js';
 import { loadText, type Loaded } from '../load.js';
 import { kernelContexts } from '../check/context.js';
 import { checkContexts } from '../check/check.js';
 import { nopLines, planFixes, waitcntText } from '../check/fix.js';
-import { addInsert, applyStatementEdits, emptyEdits } from '../check/edit.js';
+import { addInsert, applyStatementEdits, emptyEdits, statementText } from '../check/edit.js';
 import type { KernelContext } from '../check/types.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import { ConductorError } from '../errors.js';
@@ -128,9 +128,10 @@ export function reorderedText(s: ScheduleState, opts: { keepNops?: boolean } = {
   };
 
   const out: string[] = [];
+  let skipTo = -1;
   for (let li = 0; li < program.lines.length; li++) {
     const line = program.lines[li]!;
-    if (ownedLine.has(li)) continue;
+    if (ownedLine.has(li) || li <= skipTo) continue;
     const stmts = stmtsOfLine.get(li);
     if (!stmts) { out.push(line.text + line.eol); continue; }
     const indent = indentOf(line.text);
@@ -139,6 +140,7 @@ export function reorderedText(s: ScheduleState, opts: { keepNops?: boolean } = {
     const emitted: string[] = [];
     if (!simple) {
       const call = stmts.map((x) => program.statements[x]!).find((x) => x.kind === 'macroCall' && !x.expansion);
+      if (call?.blockEnd !== undefined) skipTo = call.blockEnd; // the rest of a repeat block's lines
       emitted.push(`${indent}// expanded from: ${call ? call.text : line.text.trim()}${eol}`);
     }
     let restFrom = 0;
@@ -155,7 +157,7 @@ export function reorderedText(s: ScheduleState, opts: { keepNops?: boolean } = {
       }
       if (simple) {
         // an untouched statement on a simple line that also holds a moved or dropped one: a label
-        if (S.kind === 'label') { emitted.push(`${indent}${S.name}:${eol}`); restFrom = S.loc.col - 1 + S.text.length + 1; continue; }
+        if (S.kind === 'label') { emitted.push(`${indent}${S.text}:${eol}`); restFrom = S.loc.col - 1 + S.text.length + 1; continue; }
         emitted.push(indent + line.text.slice(Math.max(restFrom, S.loc.col - 1)).trimStart() + eol);
         continue;
       }
@@ -169,10 +171,6 @@ export function reorderedText(s: ScheduleState, opts: { keepNops?: boolean } = {
   return out.join('');
 }
 
-function statementText(s: Statement): string {
-  if (s.kind === 'label') return `${s.name}:`;
-  return s.insn ? s.insn.text : s.text;
-}
 
 /** 1 for lines holding only a comment (no code, not blank). */
 function commentOnlyLines(program: Program): Uint8Array {
