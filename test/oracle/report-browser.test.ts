@@ -252,8 +252,11 @@ test('report --after with many moves: one closed group per region, a group lists
   const d = page.locator(`details.region-moves[data-region="${g.region}"]`);
   assert.match(await d.locator('summary').textContent() ?? '', new RegExp(`^region ${g.region}: lines ${g.lines[0]}-${g.lines[1]} \\(block ${g.block}.*: ${g.moves.length} moves$`));
   await d.locator('summary').click();
+  // the list is drawn on the group's toggle event, which the browser dispatches after the click
+  await d.locator('ol.moves > li').first().waitFor();
   assert.deepEqual(await d.locator('ol.moves > li').allTextContents(), g.moves);
   await page.locator('button.moves-open-all').click();
+  await page.waitForFunction((n) => document.querySelectorAll('ol.moves > li').length === n, c.moves.length);
   assert.equal(await page.locator('ol.moves > li').count(), c.moves.length);
   assert.deepEqual(errors, []);
   await page.close();
