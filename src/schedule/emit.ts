@@ -227,7 +227,7 @@ export function emitSchedule(s: ScheduleState): Emitted {
   const changedRegions = s.changedRegions();
   if (changedRegions.length === 0) {
     const text = k.loaded.program.lines.map((l) => l.text + l.eol).join('');
-    return { text, loaded: k.loaded, waits: 'checkers', nops: 'checkers', notes: [], changedRegions, metrics: programMetrics(k.loaded, k.name) };
+    return { text, loaded: k.loaded, waits: 'checkers', nops: 'checkers', notes: [], changedRegions, metrics: programMetrics(k.loaded, k.name, { trip: k.options.trip }) };
   }
   const m = machinery(arch);
   const eng = hazardEngine();
@@ -304,7 +304,7 @@ export function emitSchedule(s: ScheduleState): Emitted {
     curText = applyStatementEdits(loaded.program, plan.edits);
     loaded = loadText(curText, file, { arch });
   }
-  return { text: curText, loaded, waits, nops, notes, changedRegions, metrics: programMetrics(loaded, k.name) };
+  return { text: curText, loaded, waits, nops, notes, changedRegions, metrics: programMetrics(loaded, k.name, { trip: k.options.trip }) };
 }
 
 function stronger(a: { vm: number; lgkm: number; exp: number }, b?: { vm: number; lgkm: number; exp: number }): boolean {

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import type { Instruction, Modifier, Operand } from '../../src/asm/ast.js';
 import type { KernelContext } from '../../src/check/types.js';
 import { rangeName } from '../../src/isa/registers.js';
+import { kernelLoops } from '../../src/cycles/kernel-time.js';
 import { llvmTool } from './llvm.js';
 
 function opText(o: Operand): string {
@@ -73,24 +74,17 @@ export function runMca(target: string, file: string, timeout: number, args: stri
 export interface HotLoop { header: number; latch: number; instructions: number; line: number }
 
 /**
- * Loops of a kernel, largest body first: a block ending in s_cbranch_* / s_branch whose target is
- * a block at or before it. The body is every block from the header to the latch in layout order.
+ * Loops of a kernel, largest body first: a block ending in s_cbranch_* / s_branch to a block at
+ * or before it that can reach the branch again (kernelLoops: a backward jump its target cannot
+ * reach again is a jump to shared code, such as Tensile's branch back to its epilogue, not a
+ * loop). The body is every block from the header to the latch in layout order.
  */
 export function loopsBySize(ctx: KernelContext): HotLoop[] {
   const { cfg } = ctx;
-  const out: HotLoop[] = [];
-  for (const b of cfg.blocks) {
-    if (b.end <= b.start) continue;
-    const kind = cfg.control[b.end - 1];
-    if (kind !== 'jump' && kind !== 'cjump') continue;
-    for (const s of b.succs) {
-      if (s > b.id) continue;
-      if (kind === 'cjump' && s === b.id + 1) continue; // the fall-through edge
-      const h = cfg.blocks[s]!;
-      out.push({ header: s, latch: b.id, instructions: b.end - h.start, line: h.loc.line });
-    }
-  }
-  return out.sort((a, b) => b.instructions - a.instructions || a.header - b.header);
+  return kernelLoops(ctx)
+    .filter((l) => { const k = cfg.control[cfg.blocks[l.latch]!.end - 1]; return k === 'jump' || k === 'cjump'; })
+    .map((l) => ({ header: l.header, latch: l.latch, instructions: l.end - l.start, line: l.line }))
+    .sort((a, b) => b.instructions - a.instructions || a.header - b.header);
 }
 
 /** The hottest loop of a kernel (the largest), or undefined when it has none. */

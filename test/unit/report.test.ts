@@ -259,7 +259,7 @@ test('conductor report: writes the page; --kernel, --after and bad input (exit 2
   assert.ok(!existsSync(join(dir, 'none.html')));
 
   const sched = join(dir, 'sched.s');
-  r = run('apply', example, '--moves', 'move v_mov_b32_e32_0 before s_load_dword_0', '-o', sched);
+  r = run('apply', example, '--objective', 'conductor', '--moves', 'move v_mov_b32_e32_0 before s_load_dword_0', '-o', sched);
   assert.equal(r.code, 0, r.err);
   r = run('report', example, '--after', sched, '-o', join(dir, 'cmp.html'));
   assert.equal(r.code, 0, r.err);

@@ -16,7 +16,7 @@
  * stopped by the clock depends on the machine).
  */
 import { compareMetrics, Evaluator, type MetricName, type Metrics } from '../metrics.js';
-import { ScheduleState, moveTo } from '../state.js';
+import { ScheduleState, canMove, moveTo } from '../state.js';
 import type { ScheduleKernel } from '../kernel.js';
 import { dependent } from '../deps.js';
 import { LIST_VARIANTS, listSchedule, regionFacts, type ListVariant, type RegionFacts } from './list.js';
@@ -27,6 +27,8 @@ export type StrategyName = (typeof STRATEGIES)[number];
 
 export interface SearchOptions {
   objective: readonly MetricName[];
+  /** Occupancy (waves per SIMD) no state may fall below (default 0: none). */
+  minOccupancy?: number;
   /** Evaluations allowed (default 2000). */
   budget?: number;
   /** Wall-clock seconds allowed (default 10). */
@@ -50,9 +52,12 @@ export interface SearchResult {
   detail: string[];
 }
 
-/** Search comparison: the objective, then est_cycles when the objective does not name it. */
-export function searchCompare(a: Metrics, b: Metrics, objective: readonly MetricName[]): number {
-  const c = compareMetrics(a, b, objective);
+/**
+ * Search comparison: the occupancy floor, the objective, then est_cycles when the objective
+ * does not name it.
+ */
+export function searchCompare(a: Metrics, b: Metrics, objective: readonly MetricName[], minOccupancy = 0): number {
+  const c = compareMetrics(a, b, objective, minOccupancy);
   if (c !== 0 || objective.includes('est_cycles')) return c;
   return a.est_cycles - b.est_cycles;
 }
@@ -143,7 +148,7 @@ function listStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, op
     const snap = s.snapshot(r);
     s.setOrder(r, order);
     const m = budget.evaluate(s);
-    if (searchCompare(m, best, opts.objective) < 0) { best = m; detail.push(`region ${r}: ${label}`); return true; }
+    if (searchCompare(m, best, opts.objective, opts.minOccupancy) < 0) { best = m; detail.push(`region ${r}: ${label}`); return true; }
     s.restore(snap);
     return false;
   };
@@ -217,7 +222,7 @@ function beamStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, op
       }
     });
     if (children.length === 0) { stale++; continue; }
-    children.sort((a, b) => searchCompare(a.m, b.m, opts.objective));
+    children.sort((a, b) => searchCompare(a.m, b.m, opts.objective, opts.minOccupancy));
     const next: { s: ScheduleState; m: Metrics }[] = [];
     for (const c of children) {
       if (next.length >= width) break;
@@ -228,10 +233,10 @@ function beamStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, op
       next.push({ s, m: c.m });
     }
     // Keep the parents that beat every child, so the beam never gets worse.
-    for (const b of beam) if (next.length < width || searchCompare(b.m, next[next.length - 1]!.m, opts.objective) < 0) next.push(b);
-    next.sort((a, b) => searchCompare(a.m, b.m, opts.objective));
+    for (const b of beam) if (next.length < width || searchCompare(b.m, next[next.length - 1]!.m, opts.objective, opts.minOccupancy) < 0) next.push(b);
+    next.sort((a, b) => searchCompare(a.m, b.m, opts.objective, opts.minOccupancy));
     beam = next.slice(0, width);
-    if (searchCompare(beam[0]!.m, best, opts.objective) < 0) {
+    if (searchCompare(beam[0]!.m, best, opts.objective, opts.minOccupancy) < 0) {
       best = beam[0]!.m;
       bestState = beam[0]!.s.clone();
       detail.push(`step ${steps}: ${fmt(best)}`);
@@ -274,7 +279,7 @@ function annealStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, 
     const snap = s.snapshot(r);
     moveTo(s, r, from, to);
     const mm = budget.evaluate(s);
-    const c = searchCompare(mm, cur, opts.objective);
+    const c = searchCompare(mm, cur, opts.objective, opts.minOccupancy);
     let accept = c <= 0;
     if (!accept) {
       let d = 0;
@@ -288,7 +293,7 @@ function annealStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, 
     }
     if (accept) {
       cur = mm;
-      if (searchCompare(cur, best, opts.objective) < 0) {
+      if (searchCompare(cur, best, opts.objective, opts.minOccupancy) < 0) {
         best = cur;
         bestState = s.clone();
         detail.push(`evaluation ${budget.evaluations}: ${fmt(best)}`);
@@ -300,4 +305,47 @@ function annealStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, 
 
 function fmt(m: Metrics): string {
   return `peak_vgpr ${m.peak_vgpr}, s_waitcnt ${m.s_waitcnt}, s_nop ${m.s_nop}, est_cycles ${m.est_cycles}`;
+}
+
+/**
+ * A state brought back toward the original order wherever that loses nothing (equal or better
+ * under the objective, fast estimate): each changed region is first tried in its original order
+ * whole; then, position by position from the top, the instruction that comes first in the
+ * original order among those not yet placed is moved up to the position when that is legal and
+ * not worse. Among equal schedules the input's order is preferred, so an output does not shuffle
+ * instructions for nothing. At most `budget` evaluations (default 1000).
+ */
+export function preferOriginal(k: ScheduleKernel, ev: Evaluator, state: ScheduleState,
+  opts: { objective: readonly MetricName[]; minOccupancy?: number; budget?: number }): { state: ScheduleState; metrics: Metrics } {
+  const s = state.clone();
+  let cur = ev.evaluate(s);
+  let left = opts.budget ?? 1000;
+  const notWorse = (m: Metrics) => searchCompare(m, cur, opts.objective, opts.minOccupancy) <= 0;
+  for (const r of s.changedRegions()) {
+    if (left-- <= 0) break;
+    const snap = s.snapshot(r);
+    const n = k.regions[r]!.nodes.length;
+    s.setOrder(r, Int32Array.from({ length: n }, (_, i) => i));
+    const whole = ev.evaluate(s);
+    if (notWorse(whole)) { cur = whole; continue; }
+    s.restore(snap);
+    const placed = new Uint8Array(n);
+    let first = 0;
+    for (let p = 0; p < n && left > 0; p++) {
+      while (first < n && placed[first]) first++;
+      const c = first;
+      if (s.order[r]![p] !== c) {
+        const from = s.pos[r]![c]!;
+        if (canMove(s, r, from, p)) {
+          const back = s.snapshot(r);
+          moveTo(s, r, from, p);
+          left--;
+          const m = ev.evaluate(s);
+          if (notWorse(m)) cur = m; else s.restore(back);
+        }
+      }
+      placed[s.order[r]![p]!] = 1;
+    }
+  }
+  return { state: s, metrics: cur };
 }
