@@ -59,7 +59,7 @@ export interface SearchResult {
 export function searchCompare(a: Metrics, b: Metrics, objective: readonly MetricName[], minOccupancy = 0): number {
   const c = compareMetrics(a, b, objective, minOccupancy);
   if (c !== 0 || objective.includes('est_cycles')) return c;
-  return a.est_cycles - b.est_cycles;
+  return a.est_cycles - b.est_cycles || (a.wave_cycles ?? 0) - (b.wave_cycles ?? 0);
 }
 
 class Budget {
