@@ -309,11 +309,12 @@ function fmt(m: Metrics): string {
 
 /**
  * A state brought back toward the original order wherever that loses nothing (equal or better
- * under the objective, fast estimate): each changed region is first tried in its original order
- * whole; then, position by position from the top, the instruction that comes first in the
- * original order among those not yet placed is moved up to the position when that is legal and
- * not worse. Among equal schedules the input's order is preferred, so an output does not shuffle
- * instructions for nothing. At most `budget` evaluations (default 1000).
+ * under the objective, fast estimate): every changed region is first tried in its original order
+ * whole; then, in the regions that keep a new order, position by position from the top, the
+ * instruction that comes first in the original order among those not yet placed is moved up to
+ * the position when that is legal and not worse. Among equal schedules the input's order is
+ * preferred, so an output does not shuffle instructions for nothing. The second pass takes at
+ * most `budget` evaluations (default 1000).
  */
 export function preferOriginal(k: ScheduleKernel, ev: Evaluator, state: ScheduleState,
   opts: { objective: readonly MetricName[]; minOccupancy?: number; budget?: number }): { state: ScheduleState; metrics: Metrics } {
@@ -321,14 +322,16 @@ export function preferOriginal(k: ScheduleKernel, ev: Evaluator, state: Schedule
   let cur = ev.evaluate(s);
   let left = opts.budget ?? 1000;
   const notWorse = (m: Metrics) => searchCompare(m, cur, opts.objective, opts.minOccupancy) <= 0;
+  // whole regions first (one evaluation each), then instruction by instruction
+  const kept: number[] = [];
   for (const r of s.changedRegions()) {
-    if (left-- <= 0) break;
     const snap = s.snapshot(r);
-    const n = k.regions[r]!.nodes.length;
-    s.setOrder(r, Int32Array.from({ length: n }, (_, i) => i));
+    s.setOrder(r, Int32Array.from({ length: k.regions[r]!.nodes.length }, (_, i) => i));
     const whole = ev.evaluate(s);
-    if (notWorse(whole)) { cur = whole; continue; }
-    s.restore(snap);
+    if (notWorse(whole)) cur = whole; else { s.restore(snap); kept.push(r); }
+  }
+  for (const r of kept) {
+    const n = k.regions[r]!.nodes.length;
     const placed = new Uint8Array(n);
     let first = 0;
     for (let p = 0; p < n && left > 0; p++) {
