@@ -110,10 +110,21 @@ export interface SpeedSummary {
   judged: number;
   geomean: number;
   slowerByModel: SpeedRow[];
-  /** Kernels where est_cycles or llvm-mca changed by more than 2%, and where their directions agree. */
+  /**
+   * Kernels where our change or llvm-mca's is above 2%, and where their directions agree. Our
+   * change is est_cycles' as the objective compares it: the time at the kernel's occupancy, and
+   * where that ties, one wave's time (wave_cycles).
+   */
   changed: number;
   agree: number;
   disagreements: SpeedRow[];
+  /** The same with est_cycles alone (a tie counts as no change). */
+  changedStrict: number;
+  agreeStrict: number;
+  /** The same with our estimate of the hottest loop (like for like with llvm-mca's). */
+  changedLoop: number;
+  agreeLoop: number;
+  loopDisagreements: SpeedRow[];
   /** Largest |estimate - exact| / exact of est_cycles over the results written. */
   drift: number;
   driftRow?: SpeedRow;
@@ -124,11 +135,22 @@ const rel = (a: number, b: number) => (b === 0 ? 0 : (a - b) / b);
 export function summarize(rows: readonly SpeedRow[]): SpeedSummary {
   const judged = rows.filter((r) => r.mcaBefore !== undefined && r.mcaAfter !== undefined && r.mcaBefore > 0);
   const ratios = judged.map((r) => r.mcaAfter! / r.mcaBefore!);
-  let changed = 0; let agree = 0;
+  let changed = 0; let agree = 0; let changedStrict = 0; let agreeStrict = 0; let changedLoop = 0; let agreeLoop = 0;
   const disagreements: SpeedRow[] = [];
+  const loopDisagreements: SpeedRow[] = [];
   for (const r of judged) {
-    const ours = rel(r.after.est_cycles, r.before.est_cycles);
+    const strict = rel(r.after.est_cycles, r.before.est_cycles);
+    const ours = oursChange(r);
     const theirs = rel(r.mcaAfter!, r.mcaBefore!);
+    if (Math.abs(strict) > 0.02 || Math.abs(theirs) > 0.02) {
+      changedStrict++;
+      if (Math.sign(strict) === Math.sign(theirs) && strict !== 0) agreeStrict++;
+    }
+    const lc = loopChange(r) ?? 0;
+    if (Math.abs(lc) > 0.02 || Math.abs(theirs) > 0.02) {
+      changedLoop++;
+      if (Math.sign(lc) === Math.sign(theirs) && lc !== 0) agreeLoop++; else loopDisagreements.push(r);
+    }
     if (Math.abs(ours) <= 0.02 && Math.abs(theirs) <= 0.02) continue;
     changed++;
     if (Math.sign(ours) === Math.sign(theirs) && ours !== 0) agree++;
@@ -142,8 +164,23 @@ export function summarize(rows: readonly SpeedRow[]): SpeedSummary {
   }
   return {
     kernels: rows.length, judged: judged.length, geomean: geomean(ratios),
-    slowerByModel: rows.filter((r) => r.after.est_cycles > r.before.est_cycles), changed, agree, disagreements, drift, driftRow,
+    slowerByModel: rows.filter((r) => r.after.est_cycles > r.before.est_cycles), changed, agree, disagreements, changedStrict, agreeStrict, changedLoop, agreeLoop, loopDisagreements, drift, driftRow,
   };
+}
+
+/** Our relative change: est_cycles', or where it ties, one wave's (wave_cycles). */
+export function oursChange(r: SpeedRow): number {
+  const strict = rel(r.after.est_cycles, r.before.est_cycles);
+  if (strict !== 0) return strict;
+  return rel(r.after.wave_cycles ?? 0, r.before.wave_cycles ?? 0);
+}
+
+/** Our relative change on the hottest loop alone: per iteration at the occupancy, or where that ties, one wave's. */
+export function loopChange(r: SpeedRow): number | undefined {
+  const l = hotLoopChange(r);
+  if (!l) return undefined;
+  const all = rel(l.after, l.before);
+  return all !== 0 ? all : rel(l.afterOne, l.beforeOne);
 }
 
 function pct(a: number, b: number): string {
@@ -171,9 +208,16 @@ export function formatSpeed(rows: readonly SpeedRow[]): string {
   const s = summarize(rows);
   out.push(`kernels ${s.kernels}, judged by llvm-mca ${s.judged}; geomean llvm-mca after/before ${s.geomean.toFixed(3)}`);
   out.push(`slower by our model: ${s.slowerByModel.length}${s.slowerByModel.length ? ` (${s.slowerByModel.map((r) => r.file).join(', ')})` : ''}`);
-  out.push(`direction agreement (est_cycles vs llvm-mca, either > 2%): ${s.agree}/${s.changed}${s.changed ? ` = ${((100 * s.agree) / s.changed).toFixed(0)}%` : ''}`);
+  const share = (a: number, b: number) => `${a}/${b}${b ? ` = ${((100 * a) / b).toFixed(0)}%` : ''}`;
+  out.push(`direction agreement with llvm-mca where either changes > 2% (est_cycles as the objective compares it: at the occupancy, then one wave): ${share(s.agree, s.changed)}`);
+  out.push(`  est_cycles at the occupancy alone (a tie is no change): ${share(s.agreeStrict, s.changedStrict)}`);
+  out.push(`  our estimate of the hottest loop (per iteration at the occupancy, then one wave; like for like): ${share(s.agreeLoop, s.changedLoop)}`);
+  for (const r of s.loopDisagreements) {
+    const l = hotLoopChange(r);
+    out.push(`    loop disagreement: ${r.file}: ${l ? `${l.before} -> ${l.after} at ${r.waves} waves, one wave ${l.beforeOne} -> ${l.afterOne}` : 'no loop estimate'}; llvm-mca ${pct(r.mcaAfter!, r.mcaBefore!)}`);
+  }
   for (const r of s.disagreements) {
-    out.push(`  disagreement: ${r.file}: est_cycles ${pct(r.after.est_cycles, r.before.est_cycles)} (${r.waves} waves), llvm-mca ${pct(r.mcaAfter!, r.mcaBefore!)}`);
+    out.push(`  disagreement: ${r.file}: est_cycles ${pct(r.after.est_cycles, r.before.est_cycles)} at ${r.waves} waves, one wave ${pct(r.after.wave_cycles ?? 0, r.before.wave_cycles ?? 0)}; llvm-mca ${pct(r.mcaAfter!, r.mcaBefore!)}`);
   }
   out.push(`largest drift of the estimate from the exact measure of the text written: ${(s.drift * 100).toFixed(2)}%${s.driftRow ? ` (${s.driftRow.file}: estimate ${s.driftRow.estimate.est_cycles}, exact ${s.driftRow.after.est_cycles})` : ''}`);
   return out.join('\n');

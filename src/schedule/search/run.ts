@@ -97,6 +97,9 @@ export interface LoopChange {
   weight: number;
   before: number;
   after: number;
+  /** The same for one wave alone. */
+  beforeOne: number;
+  afterOne: number;
   /** Lower bound per iteration (no order of the body beats it) and what sets it. */
   bound: number;
   limiter: string;
@@ -275,7 +278,8 @@ function loopChanges(before: KernelContext, after: KernelContext, trip: number |
     const bound = l.bound!;
     return {
       line: o?.loop.line ?? l.loop.line, instructions: l.loop.end - l.loop.start, trip: l.loop.trip, tripFrom: l.loop.tripFrom, weight: l.loop.weight,
-      before: round2(o?.perIteration ?? l.perIteration), after: round2(l.perIteration), bound: round2(bound.bound), limiter: bound.limiter,
+      before: round2(o?.perIteration ?? l.perIteration), after: round2(l.perIteration),
+      beforeOne: round2(o?.perIterationOne ?? l.perIterationOne), afterOne: round2(l.perIterationOne), bound: round2(bound.bound), limiter: bound.limiter,
       gapPercent: bound.bound > 0 ? round2(((l.perIteration - bound.bound) / bound.bound) * 100) : 0,
     };
   });

@@ -100,6 +100,58 @@ function regionPicker(k: ScheduleKernel, regions: number[], rand: () => number):
   };
 }
 
+/** Kind of a region's node for the pattern moves. */
+const K_OTHER = 0;
+const K_GLOBAL_LOAD = 1;
+const K_LDS_READ = 2;
+const K_MFMA = 3;
+const K_VALU = 4;
+
+/** Per region (lazily): the kind of each local node. */
+function regionKinds(k: ScheduleKernel): (r: number) => Uint8Array {
+  const cache = new Map<number, Uint8Array>();
+  return (r) => {
+    let a = cache.get(r);
+    if (!a) {
+      const nodes = k.regions[r]!.nodes;
+      a = new Uint8Array(nodes.length);
+      for (let x = 0; x < nodes.length; x++) {
+        const info = k.insns[nodes[x]!]!.info;
+        const mem = info.mem;
+        a[x] = info.cls === 'mfma' ? K_MFMA : mem && mem.op === 'load' && mem.space === 'lds' ? K_LDS_READ
+          : mem && (mem.op === 'load' || mem.op === 'load-lds') && info.cls !== 'smem' && info.cls !== 'ds' ? K_GLOBAL_LOAD
+            : info.cls === 'valu' ? K_VALU : K_OTHER;
+      }
+      cache.set(r, a);
+    }
+    return a;
+  };
+}
+
+/**
+ * The CDNA4 scheduling guide's patterns as moves (cdna4-scheduling-guide.md, "Scheduling
+ * Strategy"): a global load goes to the top of its legal window (issued as early as its operands
+ * allow); an LDS read or an independent VALU instruction goes right after the nearest MFMA of
+ * its window (LDS reads between MFMAs, VALU work in the MFMA's shadow); an MFMA goes right
+ * after the nearest other MFMA (the matrix pipe kept busy). -1 when no pattern applies.
+ */
+export function patternTarget(kind: Uint8Array, order: Int32Array, from: number, lo: number, hi: number): number {
+  const kd = kind[order[from]!]!;
+  if (kd === K_GLOBAL_LOAD) return lo;
+  if (kd !== K_LDS_READ && kd !== K_VALU && kd !== K_MFMA) return -1;
+  // the nearest MFMA (other than itself) within [lo - 1, hi]: go right after it
+  let best = -1;
+  let dist = Infinity;
+  for (let q = Math.max(0, lo - 1); q <= hi; q++) {
+    if (q === from || kind[order[q]!] !== K_MFMA) continue;
+    const to = q < from ? q + 1 : q;
+    if (to < lo || to > hi) continue;
+    const d = Math.abs(q - from);
+    if (d < dist) { dist = d; best = to; }
+  }
+  return best;
+}
+
 /** The legal window of the instruction at position p of region r: [lo, hi]. */
 export function legalWindow(s: ScheduleState, r: number, p: number): [number, number] {
   const g = s.k.regions[r]!.graph;
@@ -192,6 +244,7 @@ function beamStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, op
   const detail: string[] = [];
   if (regions.length === 0) return { strategy: 'beam', state: bestState, metrics: best, start: first, evaluations: 0, seconds: 0, detail };
   const pickRegion = regionPicker(k, regions, rand);
+  const kinds = regionKinds(k);
   const seen = new Set<string>();
   let steps = 0;
   let stale = 0;
@@ -207,6 +260,8 @@ function beamStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, op
         const [lo, hi] = legalWindow(b.s, r, from);
         if (lo === hi) continue;
         const targets = new Set([lo, hi, lo + Math.floor(rand() * (hi - lo + 1))]);
+        const pat = patternTarget(kinds(r), b.s.order[r]!, from, lo, hi);
+        if (pat >= 0) targets.add(pat);
         targets.delete(from);
         for (const to of targets) {
           if (budget.exhausted) break;
@@ -265,6 +320,7 @@ function annealStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, 
   const order = opts.objective.includes('est_cycles') ? opts.objective : [...opts.objective, 'est_cycles' as MetricName];
   const limit = opts.budget ?? 2000;
   const pickRegion = regionPicker(k, regions, rand);
+  const kinds = regionKinds(k);
   let sinceBest = 0;
   while (!budget.exhausted) {
     const frac = Math.min(1, budget.evaluations / limit);
@@ -276,6 +332,7 @@ function annealStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, 
     if (lo === hi) { sinceBest++; if (sinceBest > 50 * limit) break; continue; }
     let to = lo + Math.floor(rand() * (hi - lo));
     if (to >= from) to++;
+    if (rand() < 1 / 3) { const pat = patternTarget(kinds(r), s.order[r]!, from, lo, hi); if (pat >= 0 && pat !== from) to = pat; }
     const snap = s.snapshot(r);
     moveTo(s, r, from, to);
     const mm = budget.evaluate(s);
