@@ -15,11 +15,12 @@ import { syntheticWait } from '../../src/cycles/model.js';
 import { loadText } from '../../src/load.js';
 import { pickKernel } from '../../src/schedule/kernel.js';
 import { CONDUCTOR_OBJECTIVE, DEFAULT_OBJECTIVE, Evaluator, compareMetrics, parseObjective, programMetrics, type Metrics } from '../../src/schedule/metrics.js';
-import { ScheduleState, canMove, moveTo } from '../../src/schedule/state.js';
+import { ScheduleState, moveTo } from '../../src/schedule/state.js';
 import { emitSchedule } from '../../src/schedule/emit.js';
 import { preferOriginal } from '../../src/schedule/search/search.js';
 import { scheduleLoaded } from '../../src/schedule/search/run.js';
 import { mulberry32 } from '../../src/schedule/search/rng.js';
+import { randomSchedule } from './schedule-helpers.js';
 
 const ctxOf = (lines: string[], arch = 'gfx942'): KernelContext => kernelContextsFromText(lines.join('\n') + '\n', 't.s', arch)[0]!;
 
@@ -124,14 +125,7 @@ test('the fast estimate of est_cycles and the exact measure of the written progr
   let compared = 0;
   let worst = 0;
   for (let t = 0; t < 60; t++) {
-    const s = new ScheduleState(k);
-    for (let m = 0; m < 4; m++) {
-      const r = Math.floor(rand() * k.regions.length);
-      const n = k.regions[r]!.nodes.length;
-      const from = Math.floor(rand() * n);
-      const to = Math.floor(rand() * n);
-      if (canMove(s, r, from, to)) moveTo(s, r, from, to);
-    }
+    const s = randomSchedule(k, rand, 4);
     if (s.changedRegions().length === 0) continue;
     const fast = ev.evaluate(s).est_cycles;
     const exact = emitSchedule(s).metrics.est_cycles;

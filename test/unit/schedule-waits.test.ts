@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { loadText } from '../../src/load.js';
 import { checkLoaded } from '../../src/check/check.js';
 import { pickKernel } from '../../src/schedule/kernel.js';
-import { ScheduleState, canMove, moveTo } from '../../src/schedule/state.js';
+import { randomSchedule } from './schedule-helpers.js';
 import { emitSchedule } from '../../src/schedule/emit.js';
 import { mulberry32 } from '../../src/schedule/search/rng.js';
 
@@ -36,14 +36,7 @@ test('random legal schedules of a real kernel: no redundant wait the input lacks
   const rand = mulberry32(5);
   let written = 0;
   for (let t = 0; t < 25; t++) {
-    const s = new ScheduleState(k);
-    for (let m = 0; m < 12; m++) {
-      const r = Math.floor(rand() * k.regions.length);
-      const n = k.regions[r]!.nodes.length;
-      const from = Math.floor(rand() * n);
-      const to = Math.floor(rand() * n);
-      if (canMove(s, r, from, to)) moveTo(s, r, from, to);
-    }
+    const s = randomSchedule(k, rand, 12);
     if (s.changedRegions().length === 0) continue;
     const e = emitSchedule(s);
     written++;
