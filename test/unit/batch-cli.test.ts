@@ -77,6 +77,11 @@ test('schedule: every kernel of a file by default; --kernel changes that kernel 
   r = run('schedule', f, '--kernel', 'kc');
   assert.equal(r.code, 2);
   assert.match(r.err, /no kernel named 'kc'/);
+  // the cache serves a rerun, kernel by kernel, with the same text
+  const again = join(dir, 'two.again.s');
+  const j = JSON.parse(run('schedule', f, '--budget', '100', '--jobs', '1', '-o', again, '--json').out);
+  assert.deepEqual(j.files[0].kernels.map((k: { cached: boolean }) => k.cached), [true, true]);
+  assert.equal(readFileSync(again, 'utf8'), readFileSync(out, 'utf8'));
 });
 
 test('schedule: several files and a directory, -o OUTDIR/, one summary, the same result as alone, --shard', () => {
