@@ -290,29 +290,33 @@ export function emitSchedule(s: ScheduleState): Emitted {
   // 3. Whatever the registered checkers still find that the original does not have: fixed with
   //    their fixes (s_nop / s_waitcnt), then nothing new may be left.
   if (m.hazards) nops = 'checkers';
-  for (let round = 0; round < 4; round++) {
-    const fresh = newErrors(s, loaded);
-    if (fresh.length === 0) break;
-    const fixable = fresh.filter((f) => f.finding.fix && (f.finding.fix.kind === 'nop' || f.finding.fix.kind === 'waitcnt'));
-    if (fixable.length === 0 || round === 3) {
-      const f = fresh[0]!.finding;
-      throw new ConductorError(`the scheduled program does not check clean: ${f.message} [${f.rule}]`, f.loc);
+  const fixNew = () => {
+    for (let round = 0; round < 4; round++) {
+      const fresh = newErrors(s, loaded);
+      if (fresh.length === 0) break;
+      const fixable = fresh.filter((f) => f.finding.fix && (f.finding.fix.kind === 'nop' || f.finding.fix.kind === 'waitcnt'));
+      if (fixable.length === 0 || round === 3) {
+        const f = fresh[0]!.finding;
+        throw new ConductorError(`the scheduled program does not check clean: ${f.message} [${f.rule}]`, f.loc);
+      }
+      const byCtx = new Map<KernelContext, Finding[]>();
+      for (const f of fixable) { const l = byCtx.get(f.ctx) ?? []; l.push(f.finding); byCtx.set(f.ctx, l); }
+      const plan = planFixes([...byCtx].map(([c, findings]) => ({ ctx: c, findings })));
+      curText = applyStatementEdits(loaded.program, plan.edits);
+      loaded = loadText(curText, file, { arch });
     }
-    const byCtx = new Map<KernelContext, Finding[]>();
-    for (const f of fixable) { const l = byCtx.get(f.ctx) ?? []; l.push(f.finding); byCtx.set(f.ctx, l); }
-    const plan = planFixes([...byCtx].map(([c, findings]) => ({ ctx: c, findings })));
-    curText = applyStatementEdits(loaded.program, plan.edits);
-    loaded = loadText(curText, file, { arch });
-  }
+  };
+  fixNew();
   // 4. Minimal and merged: a wait the analysis finds waits for nothing, where the input had
-  //    none, is removed; waits standing together before one instruction become one wait.
+  //    none, is removed; waits standing together before one instruction become one wait. A
+  //    removed wait was also an issue slot: a hazard it happened to cover gets its s_nop (step 3
+  //    again).
   if (m.waits) {
     const tidy = tidyWaits(s, loaded);
     if (tidy.edits > 0) {
       curText = applyStatementEdits(loaded.program, tidy.plan);
       loaded = loadText(curText, file, { arch });
-      const fresh = newErrors(s, loaded);
-      if (fresh.length > 0) throw new ConductorError(`internal: tidying the waits left ${fresh[0]!.finding.message} [${fresh[0]!.finding.rule}]`, fresh[0]!.finding.loc);
+      fixNew();
     }
   }
   return { text: curText, loaded, waits, nops, notes, changedRegions, metrics: programMetrics(loaded, k.name, { trip: k.options.trip }) };

@@ -111,7 +111,10 @@ export function compareMetrics(a: Metrics, b: Metrics, objective: readonly Metri
 export function worseningText(a: Metrics, b: Metrics, objective: readonly MetricName[] = DEFAULT_OBJECTIVE, minOccupancy = 0): string {
   if (a.occupancy < minOccupancy && b.occupancy >= minOccupancy) return `occupancy ${b.occupancy} -> ${a.occupancy} waves per SIMD`;
   for (const m of objective) {
-    if (a[m] === b[m]) continue;
+    if (a[m] === b[m]) {
+      if (m === 'est_cycles' && (a.wave_cycles ?? 0) !== (b.wave_cycles ?? 0)) return `est_cycles ${a[m]}, one wave ${b.wave_cycles} -> ${a.wave_cycles}`;
+      continue;
+    }
     return `${m} ${b[m]} -> ${a[m]}`;
   }
   return '';
