@@ -8,17 +8,21 @@
  *                                      the descriptor's LDS); reordering does not change which
  *                                      registers are named, so this is the occupancy a register
  *                                      allocation of the schedule could reach
- *   est_cycles                         the cycle model (src/cycles, `estimateCycles`): one wave,
- *                                      the kernel's instructions once in layout order
+ *   est_cycles                         the kernel as it runs (src/cycles/kernel-time.ts): every
+ *                                      block once plus each loop's steady state times its trip
+ *                                      count, the waves of the kernel's occupancy sharing the
+ *                                      SIMD; `wave_cycles` (the same for one wave) breaks its ties
  *
  * Two ways to get them:
  *   - `Evaluator.evaluate(state)`: fast, per region and cached on the region's version. Peaks are
  *     exact (waits and nops hold no registers). A changed region counts the waits it has plus the
  *     change that the wait model (waits.ts, from the region's entry state in the original
  *     program) sees between the original order and the new one, the s_nop the hazard engine pads
- *     it with (on a window around the region), and est_cycles as the original's plus the change
- *     the cycle model sees between the region's original order and the new one (both without
- *     waits: the model stalls a read until the memory result arrives).
+ *     it with (on a window around the region). est_cycles is the original's plus, per changed
+ *     region, the change of the region alone between its original order and the new one, and
+ *     per loop holding a changed region, the weight times the change of its steady state; the
+ *     loop body is simulated as it will be written: the new orders with the waits the wait
+ *     model gives them (synthetic waits of the cycle model), the rest as written.
  *     An unchanged region counts what it has.
  *   - `programMetrics(loaded, kernel)`: exact, on a program text (what `apply` reports and
  *     compares after re-deriving waits and nops).
