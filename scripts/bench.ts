@@ -7,6 +7,10 @@
  * (a random legal move, then the incremental evaluation), and the metrics per kernel of the
  * Tensile corpus and the bundled example, input against each strategy (BENCH_BUDGET
  * evaluations per run, default 400). BENCH_SCHEDULE=0 skips this part.
+ *
+ * Last, the speedup table: every MFMA kernel of the corpus scheduled with the default objective
+ * and budget, our estimate and llvm-mca's cycles of the hottest loop before and after, with the
+ * geometric mean and the direction agreement (test/oracle/speedup.ts). BENCH_SPEEDUP=0 skips it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -21,6 +25,8 @@ import { ScheduleState, canMove, moveTo } from '../src/schedule/state.js';
 import { scheduleLoaded } from '../src/schedule/search/run.js';
 import { STRATEGIES } from '../src/schedule/search/search.js';
 import { mulberry32 } from '../src/schedule/search/rng.js';
+import { DEFAULT_OBJECTIVE } from '../src/schedule/metrics.js';
+import { formatSpeed, speedCorpus, speedRun } from '../test/oracle/speedup.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
 
@@ -81,7 +87,7 @@ async function benchSchedule(files: string[], largest: string, tMc: number): Pro
   const kernels = [join(repoRoot(), 'examples', 'mfma_lds_gemm.gfx942.s'), ...files.sort()];
   const mc = llvmTool('llvm-mc');
   const cell = (x: Metrics) => `${x.peak_vgpr}/${x.s_waitcnt}/${x.s_nop}/${x.est_cycles}`;
-  console.log(`  metrics per kernel (peak_vgpr/s_waitcnt/s_nop/est_cycles; objective peak_vgpr,s_waitcnt,s_nop,total_instructions; ${budget} evaluations per run, seed 1):`);
+  console.log(`  metrics per kernel (peak_vgpr/s_waitcnt/s_nop/est_cycles; default objective ${DEFAULT_OBJECTIVE.join(',')}; ${budget} evaluations per run, seed 1):`);
   console.log(`  | kernel | input | ${STRATEGIES.join(' | ')} | evaluations/s |`);
   console.log(`  |---|---|${STRATEGIES.map(() => '---').join('|')}|---|`);
   for (const f of kernels) {
@@ -142,6 +148,12 @@ async function main(): Promise<void> {
   console.log(`  ratio conductor analyze / llvm-mc: ${(tCli / tMc).toFixed(2)}x (process wall time, same run)`);
   console.log(`  ratio in-process parse+resolve+analyze / llvm-mc: ${((tLoad + tAnalyze) / tMc).toFixed(2)}x`);
   if (process.env['BENCH_SCHEDULE'] !== '0') await benchSchedule(files, largest, tMc);
+  if (process.env['BENCH_SPEEDUP'] !== '0') {
+    const t0 = performance.now();
+    console.log('speedup: every MFMA kernel of the corpus, default objective and budget; the hottest loop judged by llvm-mca (50 iterations)');
+    console.log(formatSpeed(await speedRun(await speedCorpus(), { jobs: 2 })));
+    console.log(`  ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  }
 }
 
 await main();

@@ -48,6 +48,8 @@ export interface FixOptions {
   arch?: string;
   /** Which missing waits are errors, and so fixed (waitcnt PathsMode; default 'every'). */
   paths?: PathsMode;
+  /** Fix only these kernels' errors; every other kernel stays as written (default: every kernel). */
+  kernels?: ReadonlySet<string>;
 }
 
 interface Counters { vmcnt?: number; expcnt?: number; lgkmcnt?: number }
@@ -169,10 +171,14 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
       strengthenedWaits: strengthened, extendedNops: extended, changes: fixChanges(originalText(l), out), remaining: [],
     };
   };
-  for (let round = 1; round <= MAX_ROUNDS; round++) {
-    const contexts = kernelContexts(current);
+  const inScope = (c: KernelContext) => !opts.kernels || opts.kernels.has(c.kernel.name);
+  const errorsOf = (l2: Loaded) => {
+    const contexts = kernelContexts(l2).filter(inScope);
     const checks: KernelCheck[] = checkContexts(contexts, checkOpts);
-    const errors = checks.flatMap((k) => k.findings.filter((f) => f.severity === 'error'));
+    return { contexts, checks, errors: checks.flatMap((k) => k.findings.filter((f) => f.severity === 'error')) };
+  };
+  for (let round = 1; round <= MAX_ROUNDS; round++) {
+    const { contexts, checks, errors } = errorsOf(current);
     if (errors.length === 0) return done(round - 1);
     const unfixable = errors.filter((f) => !f.fix || (f.fix.kind !== 'nop' && f.fix.kind !== 'waitcnt'));
     if (unfixable.length > 0) {
@@ -190,7 +196,7 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
     text = applyStatementEdits(current.program, plan.edits);
     current = loadText(text, l.program.file, { arch: opts.arch ?? l.target.name });
   }
-  const left = checkContexts(kernelContexts(current), checkOpts).flatMap((k) => k.findings.filter((f) => f.severity === 'error'));
+  const left = errorsOf(current).errors;
   if (left.length > 0) {
     throw new ConductorError(`fix did not converge after ${MAX_ROUNDS} rounds: ${left[0]!.message} [${left[0]!.rule}]`, left[0]!.loc);
   }

@@ -1,10 +1,43 @@
 import { loadInput } from '../input.js';
-import { analyzeLoaded, formatAnalysis } from '../analysis/analyze.js';
+import { analyzeLoaded, formatAnalysis, type FileAnalysis } from '../analysis/analyze.js';
+import { ConductorError } from '../errors.js';
+import { expandInputs, formatTable, parseShard, shardFiles, worstExit } from './files.js';
+import { colourDiagnostic } from './main.js';
 
-/** `conductor analyze FILE [--arch T] [--json]`. */
-export async function commandAnalyze(file: string, opts: { arch?: string; json?: boolean }): Promise<number> {
-  const loaded = await loadInput(file, { arch: opts.arch });
-  const a = analyzeLoaded(loaded);
-  process.stdout.write((opts.json ? JSON.stringify(a, null, 2) : formatAnalysis(a)) + '\n');
-  return 0;
+/** `conductor analyze FILE|DIR... [--arch T] [--json] [--shard i/N]`: exit 0, or 2 when a file is bad input. */
+export async function commandAnalyze(args: string[], opts: { arch?: string; json?: boolean; shard?: string }): Promise<number> {
+  const all = await expandInputs(args);
+  const shard = parseShard(opts.shard);
+  const files = shardFiles(all, shard);
+  if (all.length === 1 && args.length === 1) {
+    const a = analyzeLoaded(await loadInput(files[0]!.path, { arch: opts.arch }));
+    process.stdout.write((opts.json ? JSON.stringify(a, null, 2) : formatAnalysis(a)) + '\n');
+    return 0;
+  }
+  const results: { file: string; analysis?: FileAnalysis; error?: string; exit: number }[] = [];
+  for (const f of files) {
+    try {
+      if (f.error) throw new ConductorError(f.error);
+      const a = analyzeLoaded(await loadInput(f.path, { arch: opts.arch }));
+      results.push({ file: f.path, analysis: a, exit: 0 });
+      if (!opts.json) process.stdout.write(formatAnalysis(a) + '\n');
+    } catch (e) {
+      if (!(e instanceof ConductorError)) throw e;
+      process.stderr.write(colourDiagnostic(e.format()) + '\n');
+      results.push({ file: f.path, error: e.message, exit: 2 });
+    }
+  }
+  const code = worstExit(results.map((r) => r.exit));
+  if (opts.json) {
+    process.stdout.write(JSON.stringify({ files: results.map((r) => r.analysis ? { ...r.analysis, exit: 0 } : { file: r.file, error: r.error, exit: r.exit }), exit: code }, null, 2) + '\n');
+    return code;
+  }
+  const rows: (string | number)[][] = [];
+  for (const r of results) {
+    if (!r.analysis) { rows.push([r.file, '-', '-', '-', '-', '-', '-', `exit 2: ${r.error!.slice(0, 50)}`]); continue; }
+    for (const k of r.analysis.kernels) rows.push([r.file, k.name, k.arch, k.instructions, k.counts['s_waitcnt'] ?? 0, k.occupancy.descriptor?.wavesPerSimd ?? '-', k.occupancy.registersUsed?.wavesPerSimd ?? '-', 'ok']);
+  }
+  process.stdout.write(formatTable(['file', 'kernel', 'target', 'instructions', 's_waitcnt', 'occupancy (descriptor)', 'occupancy (registers used)', 'result'], rows) + '\n' +
+    `${results.length} files${shard ? ` (shard ${shard.index}/${shard.count} of ${all.length})` : ''}, ${results.filter((r) => r.analysis).reduce((a, r) => a + r.analysis!.kernels.length, 0)} kernels, ${results.filter((r) => !r.analysis).length} failed to load\n`);
+  return code;
 }

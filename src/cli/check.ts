@@ -1,11 +1,15 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { loadInput } from '../input.js';
 import { checkLoaded } from '../check/check.js';
 import { formatReportClang, formatReportJson, formatReportSarif, type OutputFormat } from '../check/format.js';
 import { changeText, fixLoaded, fixSummary } from '../check/fix.js';
-import { pathsMode } from '../waitcnt/index.js';
-import { outputName, summaryStream, writeOutput } from '../io.js';
+import { pathsMode, type PathsMode } from '../waitcnt/index.js';
+import { isStandardOutput, outputName, summaryStream, writeOutput } from '../io.js';
 import { ConductorError } from '../errors.js';
 import { VERSION } from '../version.js';
+import { expandInputs, formatTable, outputPaths, parseShard, shardFiles, worstExit } from './files.js';
+import { colourDiagnostic } from './main.js';
 
 export interface CheckCliOptions {
   arch?: string;
@@ -14,25 +18,80 @@ export interface CheckCliOptions {
   fix?: boolean;
   output?: string;
   paths?: string;
+  shard?: string;
 }
 
-/** `conductor check FILE [--arch T] [--json] [--format clang|json|sarif] [--paths every|all] [--fix -o OUT]`. Exit 0 clean, 1 errors. */
-export async function commandCheck(file: string, opts: CheckCliOptions): Promise<number> {
+interface Outcome { file: string; code: number; errors?: number; warnings?: number; report?: string; fixed?: string; failure?: string }
+
+/** One file, as `check` has always done it: the report (or the fix) and its exit code. */
+async function checkOne(file: string, opts: CheckCliOptions, paths: PathsMode | undefined, format: OutputFormat, out: string | undefined, error?: string): Promise<Outcome> {
+  if (error) throw new ConductorError(error);
+  // Operand-legality errors are findings of check (exit 1, the rest of the file still checked); --fix refuses them.
+  const loaded = await loadInput(file, { arch: opts.arch, operandErrors: opts.fix ? 'refuse' : 'report' });
+  if (opts.fix) {
+    const r = fixLoaded(loaded, { arch: opts.arch, paths });
+    if (!isStandardOutput(out!)) await mkdir(dirname(out!), { recursive: true });
+    await writeOutput(out!, r.text);
+    return { file, code: 0, errors: 0, fixed: `${file}: fixed: ${fixSummary(r)}; wrote ${outputName(out!)}\n${r.changes.map((c) => `  ${changeText(c)}\n`).join('')}`.trimEnd() };
+  }
+  const report = checkLoaded(loaded, { paths });
+  const text = format === 'json' ? formatReportJson(report) : format === 'sarif' ? formatReportSarif(report, VERSION) : formatReportClang(report);
+  return { file, code: report.errors > 0 ? 1 : 0, errors: report.errors, warnings: report.warnings, report: text };
+}
+
+/**
+ * `conductor check FILE|DIR... [--arch T] [--json] [--format clang|json|sarif] [--paths every|all] [--fix -o OUT|OUTDIR/|-]
+ * [--shard i/N]`. Exit 0 clean, 1 errors, 2 bad input: the worst over the files.
+ */
+export async function commandCheck(args: string[], opts: CheckCliOptions): Promise<number> {
   const format = (opts.json ? 'json' : opts.format ?? 'clang') as OutputFormat;
   if (!['clang', 'json', 'sarif'].includes(format)) throw new ConductorError(`unknown --format '${opts.format}' (clang, json or sarif)`);
   if (opts.fix && !opts.output) throw new ConductorError('--fix needs -o OUT (or -o - for the standard output; the input is never overwritten in place)');
   if (!opts.fix && opts.output) throw new ConductorError('-o is only used with --fix');
   const paths = pathsMode(opts.paths);
-  // Operand-legality errors are findings of check (exit 1, the rest of the file still checked); --fix refuses them.
-  const loaded = await loadInput(file, { arch: opts.arch, operandErrors: opts.fix ? 'refuse' : 'report' });
-  if (opts.fix) {
-    const r = fixLoaded(loaded, { arch: opts.arch, paths });
-    await writeOutput(opts.output!, r.text);
-    summaryStream([opts.output]).write(`${file}: fixed: ${fixSummary(r)}; wrote ${outputName(opts.output!)}\n${r.changes.map((c) => `  ${changeText(c)}\n`).join('')}`);
-    return 0;
+  const all = await expandInputs(args);
+  const several = all.length > 1 || args.length > 1;
+  const shard = parseShard(opts.shard);
+  const files = shardFiles(all, shard);
+  const outs = await outputPaths(files, opts.output, several);
+  if (!several) {
+    const o = await checkOne(files[0]!.path, opts, paths, format, outs.get(files[0]!.path));
+    (o.fixed ? summaryStream([opts.output]) : process.stdout).write((o.fixed ?? o.report!) + '\n');
+    return o.code;
   }
-  const report = checkLoaded(loaded, { paths });
-  const text = format === 'json' ? formatReportJson(report) : format === 'sarif' ? formatReportSarif(report, VERSION) : formatReportClang(report);
-  process.stdout.write(text + '\n');
-  return report.errors > 0 ? 1 : 0;
+  const outcomes: Outcome[] = [];
+  for (const f of files) {
+    try {
+      const o = await checkOne(f.path, opts, paths, format, outs.get(f.path), f.error);
+      outcomes.push(o);
+      if (format === 'clang' || o.fixed) process.stdout.write((o.fixed ?? o.report!) + '\n');
+    } catch (e) {
+      if (!(e instanceof ConductorError)) throw e;
+      process.stderr.write(colourDiagnostic(e.format()) + '\n');
+      outcomes.push({ file: f.path, code: 2, failure: e.message });
+    }
+  }
+  const code = worstExit(outcomes.map((o) => o.code));
+  if (format === 'json' && !opts.fix) {
+    const files2 = outcomes.map((o) => (o.report ? { ...JSON.parse(o.report) as object, exit: o.code } : { file: o.file, error: o.failure, exit: o.code }));
+    process.stdout.write(JSON.stringify({ files: files2, summary: summary(outcomes), exit: code }, null, 2) + '\n');
+  } else if (format === 'sarif' && !opts.fix) {
+    // one SARIF log with one run per file
+    const logs = outcomes.filter((o) => o.report).map((o) => JSON.parse(o.report!) as { runs: unknown[] } & Record<string, unknown>);
+    const merged = logs.length > 0 ? { ...logs[0]!, runs: logs.flatMap((l) => l.runs) } : { version: '2.1.0', runs: [] };
+    process.stdout.write(JSON.stringify(merged, null, 2) + '\n');
+  } else {
+    const rows = outcomes.map((o) => [o.file, o.errors ?? '-', o.warnings ?? '-', o.failure ? `exit 2: ${o.failure.slice(0, 60)}` : `exit ${o.code}`]);
+    const s = summary(outcomes);
+    process.stdout.write(formatTable(['file', 'errors', 'warnings', 'result'], rows) + '\n' +
+      `${s.files} files${shard ? ` (shard ${shard.index}/${shard.count} of ${all.length})` : ''}: ${s.clean} clean, ${s.withErrors} with errors, ${s.failed} failed to load; ${s.errors} errors, ${s.warnings} warnings\n`);
+  }
+  return code;
+}
+
+function summary(outcomes: Outcome[]): { files: number; clean: number; withErrors: number; failed: number; errors: number; warnings: number } {
+  return {
+    files: outcomes.length, clean: outcomes.filter((o) => o.code === 0).length, withErrors: outcomes.filter((o) => o.code === 1).length,
+    failed: outcomes.filter((o) => o.code === 2).length, errors: outcomes.reduce((a, o) => a + (o.errors ?? 0), 0), warnings: outcomes.reduce((a, o) => a + (o.warnings ?? 0), 0),
+  };
 }

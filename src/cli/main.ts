@@ -11,7 +11,7 @@ import { commandCheck } from './check.js';
 import { commandTag } from './tag.js';
 import { commandApply } from './apply.js';
 import { commandVerify } from './verify.js';
-import { commandSchedule } from './schedule.js';
+import { collectNames, commandSchedule } from './schedule.js';
 import { commandSimulate } from './simulate.js';
 import { commandReport } from './report.js';
 import { commandAgent, type AgentCliOptions } from './agent.js';
@@ -39,23 +39,25 @@ function program(): Command {
 
   cmd.command('analyze')
     .description('per kernel: target, instructions, basic blocks, counts by class, waits and NOPs, declared resources')
-    .argument('<file>', 'assembly file (.s)')
+    .argument('<files...>', 'assembly files (.s) or directories of them')
     .option('--arch <target>', 'target (gfx906, gfx908, gfx90a, gfx942, gfx950); default: the file\'s .amdgcn_target')
+    .option('--shard <i/N>', 'only the i-th of every N files of the batch (split a library across machines)')
     .option('--json', 'print JSON')
-    .action(async (file: string, opts: { arch?: string; json?: boolean }) => {
-      process.exitCode = await commandAnalyze(file, opts);
+    .action(async (files: string[], opts: { arch?: string; json?: boolean; shard?: string }) => {
+      process.exitCode = await commandAnalyze(files, opts);
     });
   cmd.command('check')
     .description('hazards (missing s_nop wait states), missing or wasted s_waitcnt, register pressure and occupancy')
-    .argument('<file>', 'assembly file (.s)')
+    .argument('<files...>', 'assembly files (.s) or directories of them')
     .option('--arch <target>', 'target; default: the file\'s .amdgcn_target')
     .option('--json', 'same as --format json')
     .option('--format <fmt>', 'clang (default), json or sarif')
     .option('--fix', 'insert the minimal s_nop and s_waitcnt; needs -o')
-    .option('-o, --output <out>', 'output file for --fix (- for the standard output)')
+    .option('-o, --output <out>', 'output file for --fix (- for the standard output; a directory, ending in /, for several inputs)')
     .option('--paths <mode>', 'every (default): a wait short on every path into it is an error, short only on some paths a warning naming one; all: every path is feasible, every shortfall an error (and fixed by --fix)')
-    .action(async (file: string, opts: { arch?: string; json?: boolean; format?: string; fix?: boolean; output?: string; paths?: string }) => {
-      process.exitCode = await commandCheck(file, opts);
+    .option('--shard <i/N>', 'only the i-th of every N files of the batch (split a library across machines)')
+    .action(async (files: string[], opts: { arch?: string; json?: boolean; format?: string; fix?: boolean; output?: string; paths?: string; shard?: string }) => {
+      process.exitCode = await commandCheck(files, opts);
     });
   cmd.command('simulate')
     .description('cycle model: per instruction issue cycle, stall and reason; totals per block, kernel and loop; lower bounds; multi-wave at the occupancy')
@@ -88,7 +90,7 @@ function program(): Command {
     .option('--moves-file <file>', 'commands, one per line; rounds separated by a line --- or round')
     .option('--kernel <name>', 'kernel to schedule (default: the only kernel)')
     .option('--arch <target>', 'target; default: the file\'s .amdgcn_target')
-    .option('--objective <list>', 'metrics compared in order (default peak_vgpr,s_waitcnt,s_nop,total_instructions)')
+    .option('--objective <list>', 'metrics compared in order, or conductor (default est_cycles,peak_vgpr,s_waitcnt,s_nop,total_instructions)')
     .option('--fast', 'measure rounds with the fast estimate instead of the re-derived program')
     .option('--per-lane', 'also tell apart memory accesses through the same VGPR base (assumes no cross-lane memory exchange without a barrier)')
     .option('-o, --output <out>', 'write the best schedule reached, when every round applied (- for the standard output)')
@@ -97,24 +99,26 @@ function program(): Command {
       process.exitCode = await commandApply(file, opts);
     });
   cmd.command('schedule')
-    .description('automatic scheduling (list scheduler, beam search, simulated annealing); never worse than the input under the objective')
-    .argument('<file>', 'assembly file (.s)')
+    .description('automatic scheduling of every kernel of each file (list scheduler, beam search, simulated annealing); never worse than the input under the objective, never a lower occupancy')
+    .argument('<files...>', 'assembly files (.s) or directories of them')
     .option('--strategy <names>', 'list, beam, anneal, a comma list, or all (default all: list and beam in parallel, then anneal from the best)')
-    .option('--objective <list>', 'metrics compared in order (default peak_vgpr,s_waitcnt,s_nop,total_instructions; est_cycles breaks ties)')
+    .option('--objective <list>', 'metrics compared in order, or conductor for peak_vgpr,s_waitcnt,s_nop,total_instructions (default est_cycles,peak_vgpr,s_waitcnt,s_nop,total_instructions)')
+    .option('--trip <n>', 'trip count of loops whose count the code does not give, for est_cycles (default 64)')
     .option('--budget <n>', 'evaluations per strategy run (default 2000); with a budget the result depends only on the seed')
     .option('--seconds <s>', 'wall-clock seconds per strategy run (default 10)')
     .option('--jobs <n>', 'worker threads (default: up to 4, the machine\'s parallelism)')
     .option('--seed <n>', 'random seed (default 1)')
-    .option('--kernel <name>', 'kernel to schedule (default: the only kernel)')
+    .option('--kernel <name>', 'only this kernel (repeat or comma-separate for several; default: every kernel with code)', collectNames)
     .option('--arch <target>', 'target; default: the file\'s .amdgcn_target')
     .option('--per-lane', 'also tell apart memory accesses through the same VGPR base (assumes no cross-lane memory exchange without a barrier)')
+    .option('--shard <i/N>', 'only the i-th of every N files of the batch (split a library across machines)')
     .option('--no-cache', 'do not read or write the result cache')
-    .option('-o, --output <out>', 'write the scheduled kernel (- for the standard output)')
+    .option('-o, --output <out>', 'write the scheduled file (a directory, ending in /, for several inputs; - for standard output)')
     .option('--save-moves <file>', 'write the moves from the input to the result (replay with apply --moves-file)')
     .option('--paths <mode>', 'which missing waits of the input are errors fixed before scheduling: every (default: short on every path) or all (as check --paths)')
     .option('--json', 'print JSON')
-    .action(async (file: string, opts: Record<string, string | boolean | undefined>) => {
-      process.exitCode = await commandSchedule(file, opts as never);
+    .action(async (files: string[], opts: Record<string, string | boolean | string[] | undefined>) => {
+      process.exitCode = await commandSchedule(files, opts as never);
     });
   cmd.command('verify')
     .description('is SCHEDULED a legal reordering of ORIGINAL? exit 0 equivalent, 1 not')

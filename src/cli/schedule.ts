@@ -1,14 +1,18 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
-import { loadText } from '../load.js';
-import { checkOutputs, outputName, readSource, summaryStream, writeOutputs, type Output } from '../io.js';
+import { loadText, type Loaded } from '../load.js';
+import { checkOutputs, isStandardOutput, outputName, readSource, summaryStream, writeOutputs, type Output } from '../io.js';
 import { requireCode } from '../input.js';
 import { fixedOccupancies } from './occupancy.js';
 import { ConductorError } from '../errors.js';
 import { intOption, numberOption } from './options.js';
 import { formatMetrics, metricLabel, METRIC_NAMES, parseObjective, type Metrics } from '../schedule/metrics.js';
-import { scheduleLoaded, type ScheduleRunResult } from '../schedule/search/run.js';
+import { scheduleFile, type ScheduleFileResult, type ScheduleRunResult } from '../schedule/search/run.js';
 import { STRATEGIES, type StrategyName } from '../schedule/search/search.js';
 import { pathsMode } from '../waitcnt/index.js';
+import { expandInputs, formatTable, outputPaths, parseShard, shardFiles, worstExit, type InputFile } from './files.js';
+import { colourDiagnostic } from './main.js';
 
 export interface ScheduleCliOptions {
   strategy?: string;
@@ -17,14 +21,17 @@ export interface ScheduleCliOptions {
   budget?: string;
   jobs?: string;
   seed?: string;
-  kernel?: string;
+  /** Kernel names (repeated or comma-separated). */
+  kernel?: string[];
   arch?: string;
+  trip?: string;
+  shard?: string;
   perLane?: boolean;
   cache?: boolean;
   output?: string;
   saveMoves?: string;
-  json?: boolean;
   paths?: string;
+  json?: boolean;
 }
 
 function parseStrategies(v: string | undefined): StrategyName[] | undefined {
@@ -34,57 +41,127 @@ function parseStrategies(v: string | undefined): StrategyName[] | undefined {
   return names as StrategyName[];
 }
 
+/** `--kernel` values: repeated and comma-separated. */
+export function collectNames(v: string, prev: string[] = []): string[] {
+  return [...prev, ...v.split(',').map((x) => x.trim()).filter((x) => x !== '')];
+}
+
+interface FileOutcome { input: InputFile; loaded?: Loaded; result?: ScheduleFileResult; error?: string; code: number; output?: string }
+
 /**
- * `conductor schedule FILE [--strategy list|beam|anneal|all] [--objective ...] [--seconds S]
- * [--budget N] [--jobs N] [--seed N] [-o OUT] [--json]`. Exit 0 (the result, possibly the input
- * unchanged when nothing beat it), 2 bad input. Nothing is written when it fails.
+ * `conductor schedule FILE|DIR... [--kernel K]... [--strategy ...] [--objective ...] [--trip N]
+ * [--seconds S] [--budget N] [--jobs N] [--seed N] [--shard i/N] [-o OUT | -o OUTDIR/] [--json]`.
+ * Every kernel of each file is scheduled (or the ones named). Exit 0 (each result, possibly the
+ * input unchanged when nothing beat it), 2 bad input (the worst over the files; a file that fails
+ * is reported, writes nothing, and the batch goes on).
  */
-export async function commandSchedule(file: string, opts: ScheduleCliOptions): Promise<number> {
+export async function commandSchedule(args: string[], opts: ScheduleCliOptions): Promise<number> {
   checkOutputs(opts.json, [opts.output, opts.saveMoves]);
   const objective = opts.objective !== undefined ? parseObjective(opts.objective) : undefined;
   const strategies = parseStrategies(opts.strategy);
   const budget = intOption('--budget', opts.budget, 1);
   const jobs = intOption('--jobs', opts.jobs, 1);
   const seed = intOption('--seed', opts.seed, 0);
+  const trip = intOption('--trip', opts.trip, 1);
   const seconds = numberOption('--seconds', opts.seconds, 0.001, 86_400);
   const paths = pathsMode(opts.paths);
-  const text = await readSource(file);
-  const loaded = loadText(text, file, { arch: opts.arch });
-  requireCode(loaded);
+  const shard = parseShard(opts.shard);
+  const all = await expandInputs(args);
+  const files = shardFiles(all, shard);
+  const several = all.length > 1 || args.length > 1;
+  if (several && opts.saveMoves) throw new ConductorError('--save-moves takes a single input file');
+  if (opts.output !== undefined && isStandardOutput(opts.output) && several) throw new ConductorError('-o - takes a single input');
+  const outs = await outputPaths(files, opts.output, several);
+  const kernels = opts.kernel && opts.kernel.length > 0 ? opts.kernel : undefined;
+  const outcomes: FileOutcome[] = [];
   const showBar = !opts.json && process.stderr.isTTY === true;
-  const bar = showBar ? new SingleBar({ format: 'schedule {phase} [{bar}] {percentage}% | {value}/{total} evaluations | {duration}s', hideCursor: true, clearOnComplete: true, stream: process.stderr }, Presets.shades_classic) : undefined;
-  let started = false;
-  let r: ScheduleRunResult;
-  try {
-    r = await scheduleLoaded(loaded, text, {
-      kernel: opts.kernel, strategies, objective, budget, seconds, seed, jobs,
-      disambiguate: opts.perLane ? 'per-lane' : true, cache: opts.cache !== false, paths,
-      progress: bar ? (done, total, phase) => {
-        if (!started) { bar.start(total, 0, { phase }); started = true; }
-        bar.update(done, { phase });
-      } : undefined,
-    });
-  } finally {
-    if (started) bar!.stop();
+  for (const input of files) {
+    const o: FileOutcome = { input, code: 0 };
+    outcomes.push(o);
+    const bar = showBar ? new SingleBar({ format: `schedule {phase} [{bar}] {percentage}% | {value}/{total} evaluations | {duration}s`, hideCursor: true, clearOnComplete: true, stream: process.stderr }, Presets.shades_classic) : undefined;
+    let started = false;
+    try {
+      if (input.error) throw new ConductorError(input.error);
+      const text = await readSource(input.path);
+      const loaded = loadText(text, input.path, { arch: opts.arch });
+      requireCode(loaded);
+      o.loaded = loaded;
+      o.result = await scheduleFile(loaded, text, {
+        kernels, strategies, objective, budget, seconds, seed, jobs, trip, paths,
+        disambiguate: opts.perLane ? 'per-lane' : true, cache: opts.cache !== false,
+        progress: bar ? (done, total, phase) => {
+          if (!started) { bar.start(total, 0, { phase }); started = true; }
+          bar.setTotal(total);
+          bar.update(done, { phase });
+        } : undefined,
+      });
+    } catch (e) {
+      if (!(e instanceof ConductorError)) throw e;
+      if (!several) throw e;
+      o.code = 2;
+      o.error = e.format();
+      process.stderr.write(colourDiagnostic(o.error) + '\n');
+    } finally {
+      if (started) bar!.stop();
+    }
+    if (!o.result) continue;
+    // the scheduled file and its moves are written together, or neither
+    const outputs: Output[] = [];
+    const out = outs.get(input.path);
+    if (out) {
+      if (!isStandardOutput(out)) await mkdir(dirname(out), { recursive: true });
+      outputs.push({ path: out, text: o.result.text });
+      o.output = out;
+    }
+    if (opts.saveMoves) {
+      const moves = o.result.kernels.flatMap((k) => (o.result!.kernels.length > 1 ? [`# kernel ${k.kernel}`, ...k.moves] : k.moves));
+      outputs.push({ path: opts.saveMoves, text: moves.map((m) => m + '\n').join('') });
+    }
+    await writeOutputs(outputs);
+    if (!opts.json) summaryStream([opts.output, opts.saveMoves]).write(formatFileSchedule(o.result, o.loaded, o.output, opts.saveMoves) + '\n');
   }
-  const outputs: Output[] = [];
-  if (opts.output) outputs.push({ path: opts.output, text: r.text });
-  if (opts.saveMoves) outputs.push({ path: opts.saveMoves, text: r.moves.map((m) => m + '\n').join('') });
-  await writeOutputs(outputs);
-  const occupancy = fixedOccupancies(loaded, r.kernel);
   if (opts.json) {
-    process.stdout.write(JSON.stringify({
-      strategy: r.strategy, evaluations: r.evaluations, seconds: round(r.seconds), before: r.before, after: r.after, occupancy: occupancy?.json,
-      file: r.file, kernel: r.kernel, arch: r.arch, objective: r.objective, evaluationsPerSecond: r.evaluationsPerSecond,
-      cached: r.cached, moves: r.moves, runs: r.runs, notes: r.notes, output: opts.output ?? null,
-    }, null, 2) + '\n');
-  } else {
-    summaryStream([opts.output, opts.saveMoves]).write(formatSchedule(r, opts.output, opts.saveMoves, occupancy?.text) + '\n');
+    const single = !several && outcomes.length === 1 && outcomes[0]!.result?.kernels.length === 1;
+    const j = single ? kernelJson(outcomes[0]!.result!.kernels[0]!, outcomes[0]!.output ?? null, outcomes[0]!.loaded)
+      : { files: outcomes.map(fileJson), summary: summaryJson(outcomes), shard: shard ? `${shard.index}/${shard.count}` : null };
+    process.stdout.write(JSON.stringify(j, null, 2) + '\n');
+  } else if (!(opts.output !== undefined && isStandardOutput(opts.output)) && (several || outcomes.some((o) => (o.result?.kernels.length ?? 0) > 1))) {
+    process.stdout.write(formatSummary(outcomes, shard ? `shard ${shard.index}/${shard.count}: ${files.length} of ${all.length} files` : undefined) + '\n');
   }
-  return 0;
+  return worstExit(outcomes.map((o) => o.code));
 }
 
 function round(x: number): number { return Math.round(x * 1000) / 1000; }
+
+function kernelJson(r: ScheduleRunResult, output: string | null, loaded?: Loaded): Record<string, unknown> {
+  return {
+    strategy: r.strategy, evaluations: r.evaluations, seconds: round(r.seconds), before: r.before, after: r.after, estimate: r.estimate,
+    occupancy: loaded ? fixedOccupancies(loaded, r.kernel)?.json : undefined,
+    file: r.file, kernel: r.kernel, arch: r.arch, objective: r.objective, waves: r.waves, loops: r.loops,
+    evaluationsPerSecond: r.evaluationsPerSecond, cached: r.cached, moves: r.moves, runs: r.runs, notes: r.notes, output,
+  };
+}
+
+function fileJson(o: FileOutcome): Record<string, unknown> {
+  if (!o.result) return { file: o.input.path, error: o.error ?? 'failed', exit: o.code };
+  return {
+    file: o.input.path, output: o.output ?? null, seconds: round(o.result.seconds), notes: o.result.notes, exit: o.code,
+    kernels: o.result.kernels.map((k) => { const j = kernelJson(k, o.output ?? null, o.loaded); delete j['file']; delete j['output']; return j; }),
+  };
+}
+
+function summaryJson(outcomes: FileOutcome[]): Record<string, unknown> {
+  const ks = outcomes.flatMap((o) => o.result?.kernels ?? []);
+  return {
+    files: outcomes.length, failed: outcomes.filter((o) => !o.result).length, kernels: ks.length,
+    improved: ks.filter((k) => k.strategy !== 'input').length,
+    geomeanCycles: geomean(ks.filter((k) => k.before.est_cycles > 0).map((k) => k.after.est_cycles / k.before.est_cycles)),
+  };
+}
+
+function geomean(xs: number[]): number | null {
+  return xs.length === 0 ? null : round(Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length));
+}
 
 function deltaText(a: Metrics, b: Metrics): string {
   const parts: string[] = [];
@@ -92,11 +169,20 @@ function deltaText(a: Metrics, b: Metrics): string {
   return parts.length ? parts.join(', ') : 'no change';
 }
 
+function pct(a: number, b: number): string {
+  if (b === 0) return '-';
+  const x = ((a - b) / b) * 100;
+  return `${x > 0 ? '+' : ''}${x.toFixed(1)}%`;
+}
+
+function fmt(x: number): string { return Number.isInteger(x) ? String(x) : x.toFixed(1); }
+
+/** One kernel's report: runs, winner, metrics before and after, loops with their bounds. */
 export function formatSchedule(r: ScheduleRunResult, output?: string, savedMoves?: string, occupancy?: string): string {
-  const out: string[] = [`${r.file}: kernel ${r.kernel} (${r.arch}), objective ${r.objective.join(',')}`];
+  const out: string[] = [`${r.file}: kernel ${r.kernel} (${r.arch}), objective ${r.objective.join(',')}; est_cycles for ${r.waves} wave${r.waves === 1 ? '' : 's'} per SIMD`];
   if (r.cached) out.push('cached result (replayed and validated)');
   for (const run of r.runs) {
-    const est = `estimate: ${run.estimate.s_waitcnt} waits, ${run.estimate.s_nop} nops, peak VGPR ${run.estimate.peak_vgpr}, est_cycles ${run.estimate.est_cycles}`;
+    const est = `estimate: est_cycles ${run.estimate.est_cycles}, peak VGPR ${run.estimate.peak_vgpr}, ${run.estimate.s_waitcnt} waits, ${run.estimate.s_nop} nops`;
     out.push(`  ${run.label.padEnd(9)} ${String(run.evaluations).padStart(6)} evaluations in ${run.seconds.toFixed(2)} s; ${run.moves} moves; ${est}${run.rejected ? ` (${run.rejected})` : ''}`);
   }
   out.push(`result: ${r.strategy === 'input' ? 'the input order (nothing beat it)' : `${r.strategy}, ${r.moves.length} moves`}; ${r.evaluations} evaluations, ${r.evaluationsPerSecond}/s; ${r.seconds.toFixed(1)} s in all`);
@@ -104,8 +190,39 @@ export function formatSchedule(r: ScheduleRunResult, output?: string, savedMoves
   out.push(`after:  ${formatMetrics(r.after)}`);
   out.push(`change: ${deltaText(r.after, r.before)}`);
   if (occupancy) out.push(occupancy);
+  for (const l of r.loops) {
+    const at = l.gapPercent <= 1 ? `at its bound: ${l.limiter} binds` : `bound ${fmt(l.bound)} (${l.limiter}), gap ${l.gapPercent.toFixed(1)}%`;
+    out.push(`loop at line ${l.line} (${l.instructions} instructions, trip ${l.trip} ${l.tripFrom === 'code' ? 'from the code' : l.tripFrom === 'option' ? 'from --trip' : 'by default'}): ` +
+      `${fmt(l.before)} -> ${fmt(l.after)} cycles per iteration (${pct(l.after, l.before)}); ${at}`);
+  }
   for (const n of r.notes) out.push(`note: ${n}`);
   if (output) out.push(`wrote ${outputName(output)}`);
   if (savedMoves) out.push(`wrote the moves to ${outputName(savedMoves)}`);
   return out.join('\n');
+}
+
+/** A file's report: each kernel's, then the file's own notes. */
+export function formatFileSchedule(f: ScheduleFileResult, loaded?: Loaded, output?: string, savedMoves?: string): string {
+  const parts = f.kernels.map((k) => formatSchedule(k, undefined, undefined, loaded ? fixedOccupancies(loaded, k.kernel)?.text : undefined));
+  for (const n of f.notes) parts.push(`note: ${n}`);
+  if (output) parts.push(`wrote ${outputName(output)}`);
+  if (savedMoves) parts.push(`wrote the moves to ${outputName(savedMoves)}`);
+  return parts.join('\n');
+}
+
+/** One row per kernel of every file, then the totals. */
+export function formatSummary(outcomes: readonly FileOutcome[], heading?: string): string {
+  const rows: (string | number)[][] = [];
+  for (const o of outcomes) {
+    if (!o.result) { rows.push([o.input.path, '-', '-', '-', '-', '-', '-', 'error (exit 2)']); continue; }
+    for (const k of o.result.kernels) {
+      rows.push([o.input.path, k.kernel, k.arch, k.before.est_cycles, k.after.est_cycles, pct(k.after.est_cycles, k.before.est_cycles), `${k.before.peak_vgpr}->${k.after.peak_vgpr}`,
+        k.strategy === 'input' ? 'unchanged' : `${k.moves.length} moves`]);
+    }
+  }
+  const s = summaryJson(outcomes as FileOutcome[]);
+  const lines = [formatTable(['file', 'kernel', 'target', 'est_cycles', 'after', 'change', 'peak_vgpr', 'result'], rows)];
+  lines.push(`${s['files']} file${s['files'] === 1 ? '' : 's'}, ${s['kernels']} kernels, ${s['improved']} faster, ${s['failed']} failed; geomean est_cycles after/before ${s['geomeanCycles'] ?? '-'}`);
+  if (heading) lines.unshift(heading);
+  return lines.join('\n');
 }

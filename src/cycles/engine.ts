@@ -14,7 +14,7 @@
  * has arrived (the waves are assumed to be one workgroup), `barrier` cycles after the last one.
  */
 import {
-  type CycleModel, C_BRANCH, C_DS, C_MFMA, C_SCALAR, C_VALU, C_VMEM, F_BARRIER, F_DOT, F_JUMP, F_TRANS, F_VMLOAD,
+  type CycleModel, C_BRANCH, C_DS, C_MFMA, C_SCALAR, C_VALU, C_VMEM, F_BARRIER, F_DOT, F_FREE, F_JUMP, F_TRANS, F_VMLOAD,
   G_EXP, G_SMEM, G_VM, M_MEM, M_SAME, M_SRCAB, M_SRCC, M_VALU, NGROUPS, NPIPES, P_MEM, P_MFMA, P_SALU, P_VALU,
   R_IMPL, R_SRC2, R_SRCC,
 } from './model.js';
@@ -221,9 +221,10 @@ export class CycleEngine {
       let bw = 0; let ba = -1; let bb = 0;
       for (let w = 0; w < waves; w++) {
         if (pos[w]! >= len || atBarrier[w]) continue;
-        let e = this.earliest(w, seq[pos[w]!]!);
+        const iw = seq[pos[w]!]!;
+        let e = this.earliest(w, iw);
         let why = e > this.t[w]! ? this.why : 0;
-        if (this.resources && this.portFree > e) { e = this.portFree; why = W_PORT; }
+        if (this.resources && this.portFree > e && (this.m.flags[iw]! & F_FREE) === 0) { e = this.portFree; why = W_PORT; }
         if (e < bestE) { bestE = e; best = w; bw = why; ba = this.whyA; bb = this.whyB; }
       }
       if (best < 0) break;
@@ -232,7 +233,7 @@ export class CycleEngine {
       const before = this.t[best]!;
       const tk = taken !== undefined ? taken[p] === 1 : (this.m.flags[i]! & F_JUMP) !== 0;
       this.commit(best, i, bestE, tk);
-      if (this.resources) this.portFree = bestE + 1;
+      if (this.resources && (this.m.flags[i]! & F_FREE) === 0) this.portFree = bestE + 1;
       if (trace) trace.push({ pos: p, insn: i, wave: best, issue: bestE, stall: bestE - before, why: bestE > before ? bw : 0, whyA: ba, whyB: bb, cost: this.t[best]! - bestE });
       pos[best] = p + 1;
       if (p + 1 >= len) active--;

@@ -73,6 +73,8 @@ export const F_CJUMP = 8;
 export const F_JUMP = 16;
 export const F_END = 32;
 export const F_BARRIER = 64;
+/** Takes no issue-port cycle (synthetic wait parts: the wait's slot is charged once by SYN_SLOT). */
+export const F_FREE = 128;
 
 /** Counter groups (completion order is kept within a group). */
 export const G_VM = 0;
@@ -95,7 +97,18 @@ export interface CycleModel {
   ctx: KernelContext;
   params: CycleParams;
   target: Target;
+  /** Instructions of the kernel (indices 0..n-1). */
   n: number;
+  /**
+   * Synthetic s_waitcnt parts after the kernel's instructions, for sequences that hold waits a
+   * program does not have yet (the scheduler's candidates): `synVm + k` waits for vmcnt(k),
+   * `synLgkm + k` for lgkmcnt(k), `synExp + k` for expcnt(k) (no issue cost), and `synSlot` is
+   * the wait's issue slot. `syntheticWait` gives the parts of one s_waitcnt.
+   */
+  synVm: number;
+  synLgkm: number;
+  synExp: number;
+  synSlot: number;
   pipeA: Uint8Array;
   occA: Float64Array;
   pipeB: Uint8Array;
@@ -160,6 +173,17 @@ export function isScalarUnit(u: number): boolean {
   return u < VGPR_BASE;
 }
 
+/**
+ * The model entries of one s_waitcnt that is not in the program (counter values, -1 = not
+ * waited on; a value at or above the counter's maximum waits for nothing), pushed onto `out`.
+ */
+export function syntheticWait(m: CycleModel, vm: number, lgkm: number, exp: number, out: number[]): void {
+  if (vm >= 0 && vm < m.vmMax) out.push(m.synVm + vm);
+  if (lgkm >= 0 && lgkm < m.lgkmMax) out.push(m.synLgkm + lgkm);
+  if (exp >= 0 && exp < m.expMax) out.push(m.synExp + exp);
+  out.push(m.synSlot);
+}
+
 const DP_SLOW = /^v_(fma|fmac|mul|rcp|rsq|sqrt|div_fmas|trig_preop)_f64$/;
 
 /** Build the model of a kernel (the engine caches it per context and parameter set). */
@@ -168,18 +192,23 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
   const insns = ctx.insns;
   const n = insns.length;
   const slot = num(p, 'slot');
+  const vmMax = ctx.target.counters.vmcnt.value;
+  const lgkmMax = ctx.target.counters.lgkmcnt.value;
+  const expMax = ctx.target.counters.expcnt.value;
+  const total = n + vmMax + lgkmMax + expMax + 4;
   const m: CycleModel = {
     ctx, params: p, target: ctx.target, n,
-    pipeA: new Uint8Array(n), occA: new Float64Array(n), pipeB: new Uint8Array(n), occB: new Float64Array(n),
-    issue: new Float64Array(n), issueTaken: new Float64Array(n), lat: new Float64Array(n),
-    cc: new Uint8Array(n), pk: new Uint8Array(n), flags: new Uint8Array(n), opId: new Int32Array(n),
-    passes: new Uint8Array(n), mfmaLat: new Float64Array(n * 5),
-    mfmaDstFirst: new Int32Array(n).fill(-1), mfmaDstCount: new Int32Array(n),
-    mfmaCFirst: new Int32Array(n).fill(-1), mfmaCCount: new Int32Array(n),
-    vmInc: new Uint8Array(n), lgkmInc: new Uint8Array(n), expInc: new Uint8Array(n), lgkmGroup: new Uint8Array(n),
-    wVm: new Int8Array(n).fill(-1), wLgkm: new Int8Array(n).fill(-1), wExp: new Int8Array(n).fill(-1),
-    useStart: new Int32Array(n + 1), useUnit: new Int16Array(0), useRole: new Uint8Array(0),
-    defStart: new Int32Array(n + 1), defUnit: new Int16Array(0),
+    synVm: n, synLgkm: n + vmMax + 1, synExp: n + vmMax + lgkmMax + 2, synSlot: total - 1,
+    pipeA: new Uint8Array(total), occA: new Float64Array(total), pipeB: new Uint8Array(total), occB: new Float64Array(total),
+    issue: new Float64Array(total), issueTaken: new Float64Array(total), lat: new Float64Array(total),
+    cc: new Uint8Array(total), pk: new Uint8Array(total), flags: new Uint8Array(total), opId: new Int32Array(total),
+    passes: new Uint8Array(total), mfmaLat: new Float64Array(total * 5),
+    mfmaDstFirst: new Int32Array(total).fill(-1), mfmaDstCount: new Int32Array(total),
+    mfmaCFirst: new Int32Array(total).fill(-1), mfmaCCount: new Int32Array(total),
+    vmInc: new Uint8Array(total), lgkmInc: new Uint8Array(total), expInc: new Uint8Array(total), lgkmGroup: new Uint8Array(total),
+    wVm: new Int8Array(total).fill(-1), wLgkm: new Int8Array(total).fill(-1), wExp: new Int8Array(total).fill(-1),
+    useStart: new Int32Array(total + 1), useUnit: new Int16Array(0), useRole: new Uint8Array(0),
+    defStart: new Int32Array(total + 1), defUnit: new Int16Array(0),
     slot,
     valuToMfma: slot * (1 + num(p, 'valu.toMfma.ws')),
     sgprToSalu: num(p, 'valu.sgprToSalu'),
@@ -188,9 +217,7 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
     transToValu: num(p, 'valu.trans.latency') + slot * num(p, 'valu.transToValu.ws'),
     dotLat: slot * (1 + num(p, 'valu.dot.ws')),
     afterWrite: num(p, 'branch.afterWrite'),
-    vmMax: ctx.target.counters.vmcnt.value,
-    lgkmMax: ctx.target.counters.lgkmcnt.value,
-    expMax: ctx.target.counters.expcnt.value,
+    vmMax, lgkmMax, expMax,
   };
   const ids = new Map<string, number>();
   const useU: number[] = [];
@@ -236,8 +263,20 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
       if (d && d.units.length > 0) { m.mfmaDstFirst[i] = d.units[0]!; m.mfmaDstCount[i] = d.units.length; }
     }
   }
-  m.useStart[n] = useU.length;
-  m.defStart[n] = defU.length;
+  // synthetic wait parts: no registers, no pipe
+  for (let i = n; i < total; i++) {
+    m.useStart[i] = useU.length;
+    m.defStart[i] = defU.length;
+    m.cc[i] = C_NONE; m.pk[i] = P_OTHER;
+    m.issue[i] = m.issueTaken[i] = i === m.synSlot ? slot : 0;
+    if (i !== m.synSlot) m.flags[i] = F_FREE;
+    m.opId[i] = -1;
+  }
+  for (let k = 0; k <= vmMax; k++) m.wVm[m.synVm + k] = k;
+  for (let k = 0; k <= lgkmMax; k++) m.wLgkm[m.synLgkm + k] = k;
+  for (let k = 0; k <= expMax; k++) m.wExp[m.synExp + k] = k;
+  m.useStart[total] = useU.length;
+  m.defStart[total] = defU.length;
   m.useUnit = Int16Array.from(useU);
   m.useRole = Uint8Array.from(useR);
   m.defUnit = Int16Array.from(defU);

@@ -14,6 +14,7 @@ import { OCCUPANCY_LABELS } from '../analysis/occupancy.js';
 import type { CycleParams, ParamKey } from '../targets/latency.js';
 import { allParamKeys, defaultCycleParams, paramDoc } from '../targets/latency.js';
 import { cycleEngineFor, lowerBoundOf, type LowerBound } from './estimate.js';
+import { kernelTime } from './kernel-time.js';
 import {
   type TraceRow, W_BARRIER, W_DEP, W_FULL, W_PIPE, W_PORT, W_WAIT, W_WAW,
   D_BRANCH, D_DOT, D_MEM, D_MFMA_MEM, D_MFMA_SAME, D_MFMA_SRCAB, D_MFMA_SRCC, D_MFMA_VALU, D_RESULT, D_SGPR_SALU,
@@ -92,6 +93,8 @@ export interface KernelCycleReport {
   loops: LoopReport[];
   single: { cycles: number; issueEnd: number; lowerBound: BoundReport };
   multi: { waves: number; wavesFrom: string; cycles: number; perWave: number; lowerBound: BoundReport };
+  /** est_cycles, the kernel as it runs (kernel-time.ts): the scheduler's objective. */
+  asItRuns: { cycles: number; waveCycles: number; waves: number; loops: { line: number; trip: number; tripFrom: string; perIteration: number }[] };
 }
 
 /** Largest walk (instructions issued); beyond it --trip is refused. */
@@ -298,12 +301,17 @@ export function simulateKernel(ctx: KernelContext, opts: SimulateOptions = {}): 
 
   // --- loops
   const loops = findLoops(ctx).map((l) => simulateLoop(ctx, engine, l, opts.trip, waves!));
+  const kt = kernelTime(ctx, { trip: opts.trip, params, waves: opts.waves });
 
   return {
     kernel: ctx.kernel.name, target: ctx.target.name, trip,
     rows, blocks, loops,
     single: { cycles: singleCycles, issueEnd, lowerBound: bound(singleLb, singleCycles) },
     multi: { waves, wavesFrom, cycles: multiCycles, perWave: round2(multiCycles / waves), lowerBound: bound(multiLb, multiCycles) },
+    asItRuns: {
+      cycles: Math.round(kt.cycles), waveCycles: Math.round(kt.cyclesOne), waves: kt.waves,
+      loops: kt.loops.map((l) => ({ line: l.loop.line, trip: l.loop.trip, tripFrom: l.loop.tripFrom, perIteration: round2(l.perIteration) })),
+    },
   };
 }
 
@@ -420,6 +428,9 @@ export function formatKernelReport(r: KernelCycleReport, opts: { insns?: boolean
   out.push(`  total: ${fmt(r.single.cycles)} cycles single wave (last issue slot ends at ${fmt(r.single.issueEnd)}); ${fmtBound(r.single.lowerBound)}`);
   const asked = r.multi.wavesFrom === '--waves' ? 'as --waves asks' : `as ${r.multi.wavesFrom.replace(/, limited by /, ' allows (limited by ')})`;
   out.push(`  ${r.multi.waves} waves on one SIMD, ${asked}: ${fmt(r.multi.cycles)} cycles for all, ${fmt(r.multi.perWave)} per wave; ${fmtBound(r.multi.lowerBound)}`);
+  const a = r.asItRuns;
+  out.push(`  as it runs (est_cycles, the scheduler's objective): ${a.cycles} cycles for ${a.waves} wave${a.waves === 1 ? '' : 's'} per SIMD (${a.waveCycles} for one wave)` +
+    (a.loops.length ? `; loops ${a.loops.map((l) => `line ${l.line} x${l.trip} (${l.tripFrom === 'code' ? 'from the code' : l.tripFrom === 'option' ? '--trip' : 'default'})`).join(', ')}` : ''));
   for (const l of r.loops) {
     const blocks = l.blocks[0] === l.blocks[1] ? `block ${l.blocks[0]}` : `blocks ${l.blocks[0]}-${l.blocks[1]}`;
     const head = `  loop at line ${l.headerLine} (${l.labels.length ? `${l.labels[0]}, ` : ''}${blocks}, back edge at line ${l.latchLine}; ${l.instructions} instructions): `;

@@ -37,7 +37,7 @@ import type { ScheduleState } from './state.js';
 import { counterMax, kernelWaits, waitFacts, W_EXP, W_FLAT, W_LDS, W_LGKM, W_VMEM } from './waits.js';
 import { hazardEngine, hazardEngineError } from './hazard-model.js';
 import { machinery } from './machinery.js';
-import { minimalWaits } from '../waitcnt/index.js';
+import { checkWaitcnt, minimalWaits } from '../waitcnt/index.js';
 import type { Finding } from '../check/types.js';
 import { missingCompletions } from './completion.js';
 import { programMetrics, type Metrics } from './metrics.js';
@@ -228,7 +228,7 @@ export function emitSchedule(s: ScheduleState): Emitted {
   const changedRegions = s.changedRegions();
   if (changedRegions.length === 0) {
     const text = k.loaded.program.lines.map((l) => l.text + l.eol).join('');
-    return { text, loaded: k.loaded, waits: 'checkers', nops: 'checkers', notes: [], changedRegions, metrics: programMetrics(k.loaded, k.name) };
+    return { text, loaded: k.loaded, waits: 'checkers', nops: 'checkers', notes: [], changedRegions, metrics: programMetrics(k.loaded, k.name, { trip: k.options.trip }) };
   }
   const m = machinery(arch);
   const eng = hazardEngine();
@@ -291,22 +291,129 @@ export function emitSchedule(s: ScheduleState): Emitted {
   // 3. Whatever the registered checkers still find that the original does not have: fixed with
   //    their fixes (s_nop / s_waitcnt), then nothing new may be left.
   if (m.hazards) nops = 'checkers';
-  for (let round = 0; round < 4; round++) {
-    const fresh = newErrors(s, loaded);
-    if (fresh.length === 0) break;
-    const fixable = fresh.filter((f) => f.finding.fix && (f.finding.fix.kind === 'nop' || f.finding.fix.kind === 'waitcnt'));
-    if (fixable.length === 0 || round === 3) {
-      const f = fresh[0]!.finding;
-      throw new ConductorError(`the scheduled program does not check clean: ${f.message} [${f.rule}]`, f.loc);
+  const fixNew = () => {
+    for (let round = 0; round < 4; round++) {
+      const fresh = newErrors(s, loaded);
+      if (fresh.length === 0) break;
+      const fixable = fresh.filter((f) => f.finding.fix && (f.finding.fix.kind === 'nop' || f.finding.fix.kind === 'waitcnt'));
+      if (fixable.length === 0 || round === 3) {
+        const f = fresh[0]!.finding;
+        throw new ConductorError(`the scheduled program does not check clean: ${f.message} [${f.rule}]`, f.loc);
+      }
+      const byCtx = new Map<KernelContext, Finding[]>();
+      for (const f of fixable) { const l = byCtx.get(f.ctx) ?? []; l.push(f.finding); byCtx.set(f.ctx, l); }
+      const plan = planFixes([...byCtx].map(([c, findings]) => ({ ctx: c, findings })));
+      curText = applyStatementEdits(loaded.program, plan.edits);
+      loaded = loadText(curText, file, { arch });
     }
-    const byCtx = new Map<KernelContext, Finding[]>();
-    for (const f of fixable) { const l = byCtx.get(f.ctx) ?? []; l.push(f.finding); byCtx.set(f.ctx, l); }
-    const plan = planFixes([...byCtx].map(([c, findings]) => ({ ctx: c, findings })));
-    curText = applyStatementEdits(loaded.program, plan.edits);
-    loaded = loadText(curText, file, { arch });
+  };
+  fixNew();
+  // 4. Minimal and merged: a wait the analysis finds waits for nothing, where the input had
+  //    none, is removed; waits standing together before one instruction become one wait. A
+  //    removed wait was also an issue slot: a hazard it happened to cover gets its s_nop (step 3
+  //    again).
+  if (m.waits) {
+    const tidy = tidyWaits(s, loaded);
+    if (tidy.edits > 0) {
+      curText = applyStatementEdits(loaded.program, tidy.plan);
+      loaded = loadText(curText, file, { arch });
+      fixNew();
+    }
   }
-  return { text: curText, loaded, waits, nops, notes, changedRegions, metrics: programMetrics(loaded, k.name) };
+  return { text: curText, loaded, waits, nops, notes, changedRegions, metrics: programMetrics(loaded, k.name, { trip: k.options.trip }) };
 }
+
+const WAIT_BASE = 's_waitcnt';
+
+/** The next instruction after i in its block that is neither s_waitcnt nor s_nop (-1 at the block's end). */
+function nextNonWait(ctx: KernelContext, i: number): number {
+  const b = ctx.cfg.blocks[ctx.cfg.blockOf[i]!]!;
+  for (let j = i + 1; j < b.end; j++) { const base = ctx.insns[j]!.insn.base; if (base !== WAIT_BASE && base !== 's_nop') return j; }
+  return -1;
+}
+
+const inputRedundant = new WeakMap<ScheduleKernel, Map<number, number>>();
+
+/** The input's waits that wait for nothing, counted by the instruction they stand before. */
+function redundantOfInput(k: ScheduleKernel): Map<number, number> {
+  let m = inputRedundant.get(k);
+  if (!m) {
+    m = new Map();
+    for (const f of checkWaitcnt(k.ctx)) {
+      if (f.rule !== 'waitcnt-redundant' || f.insn < 0) continue;
+      const at = nextNonWait(k.ctx, f.insn);
+      m.set(at, (m.get(at) ?? 0) + 1);
+    }
+    inputRedundant.set(k, m);
+  }
+  return m;
+}
+
+/** Waits written right before each instruction of the input (by the instruction). */
+function waitsBefore(ctx: KernelContext): Map<number, number> {
+  const m = new Map<number, number>();
+  for (let i = 0; i < ctx.insns.length; i++) {
+    if (ctx.insns[i]!.insn.base !== WAIT_BASE) continue;
+    const at = nextNonWait(ctx, i);
+    m.set(at, (m.get(at) ?? 0) + 1);
+  }
+  return m;
+}
+
+/**
+ * The edits that make the scheduled kernel's waits minimal and merged: every s_waitcnt the waitcnt
+ * analysis judges to wait for nothing is removed unless the input had such a wait before the same
+ * instruction (what the input does is its own business), and a run of waits with nothing between
+ * them, longer than the input's run before the same instruction, becomes one wait (the smallest
+ * count per counter: the same effect). Removing a wait that waits for nothing changes no state,
+ * so no other wait's need changes.
+ */
+export function tidyWaits(s: ScheduleState, loaded: Loaded): { plan: ReturnType<typeof emptyEdits>; edits: number } {
+  const k = s.k;
+  const ctx = contextOf(loaded, k.name);
+  const plan = emptyEdits();
+  let edits = 0;
+  const toOrig = alignToOriginal(s, ctx);
+  const origOf = (j: number) => (j < 0 ? -1 : toOrig[j]!);
+  const allowed = new Map(redundantOfInput(k));
+  const removed = new Set<number>();
+  for (const f of checkWaitcnt(ctx)) {
+    if (f.rule !== 'waitcnt-redundant' || f.insn < 0) continue;
+    const at = origOf(nextNonWait(ctx, f.insn));
+    const n = allowed.get(at) ?? 0;
+    if (n > 0) { allowed.set(at, n - 1); continue; }
+    plan.remove.add(ctx.cfg.insns[f.insn]!.stmt);
+    removed.add(f.insn);
+    edits++;
+  }
+  // runs of waits before one instruction
+  const inputRuns = waitsBefore(k.ctx);
+  for (let i = 0; i < ctx.insns.length; i++) {
+    if (ctx.insns[i]!.insn.base !== WAIT_BASE || removed.has(i)) continue;
+    if (i > 0 && ctx.insns[i - 1]!.insn.base === WAIT_BASE && ctx.cfg.blockOf[i - 1] === ctx.cfg.blockOf[i]) continue; // not the first of its run
+    const run: number[] = [];
+    let j = i;
+    for (; j < ctx.insns.length && ctx.insns[j]!.insn.base === WAIT_BASE && ctx.cfg.blockOf[j] === ctx.cfg.blockOf[i]; j++) if (!removed.has(j)) run.push(j);
+    const at = j < ctx.insns.length && ctx.cfg.blockOf[j] === ctx.cfg.blockOf[i] ? origOf(j) : -1;
+    if (run.length < 2 || run.length <= (inputRuns.get(at) ?? 0)) continue;
+    const v = { vmcnt: NONE, lgkmcnt: NONE, expcnt: NONE };
+    for (const w of run) {
+      const op = ctx.insns[w]!.insn.operands[0];
+      if (!op || op.kind !== 'waitcnt') { v.vmcnt = v.lgkmcnt = v.expcnt = 0; continue; }
+      if (op.vmcnt !== undefined) v.vmcnt = Math.min(v.vmcnt, op.vmcnt);
+      if (op.lgkmcnt !== undefined) v.lgkmcnt = Math.min(v.lgkmcnt, op.lgkmcnt);
+      if (op.expcnt !== undefined) v.expcnt = Math.min(v.expcnt, op.expcnt);
+    }
+    plan.replace.set(ctx.cfg.insns[run[0]!]!.stmt, waitcntText({
+      vmcnt: v.vmcnt === NONE ? undefined : v.vmcnt, lgkmcnt: v.lgkmcnt === NONE ? undefined : v.lgkmcnt, expcnt: v.expcnt === NONE ? undefined : v.expcnt,
+    }));
+    for (const w of run.slice(1)) plan.remove.add(ctx.cfg.insns[w]!.stmt);
+    edits += run.length - 1;
+  }
+  return { plan, edits };
+}
+
+const NONE = 1 << 20;
 
 function stronger(a: { vm: number; lgkm: number; exp: number }, b?: { vm: number; lgkm: number; exp: number }): boolean {
   if (!b) return true;

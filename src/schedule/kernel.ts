@@ -58,6 +58,8 @@ export interface ScheduleOptions {
    * to use the built-in rule.
    */
   isFence?: (ctx: KernelContext, i: number) => boolean | undefined;
+  /** Trip count of loops whose count the code does not give, for est_cycles (default DEFAULT_TRIP). */
+  trip?: number;
 }
 
 export interface Region {

@@ -9,17 +9,21 @@
  *                                      reordering does not change which registers are named, so
  *                                      this is the occupancy a register allocation of the
  *                                      schedule could reach (check/resources.ts: peakLive)
- *   est_cycles                         the cycle model (src/cycles, `estimateCycles`): one wave,
- *                                      the kernel's instructions once in layout order
+ *   est_cycles                         the kernel as it runs (src/cycles/kernel-time.ts): every
+ *                                      block once plus each loop's steady state times its trip
+ *                                      count, the waves of the kernel's occupancy sharing the
+ *                                      SIMD; `wave_cycles` (the same for one wave) breaks its ties
  *
  * Two ways to get them:
  *   - `Evaluator.evaluate(state)`: fast, per region and cached on the region's version. Peaks are
  *     exact (waits and nops hold no registers). A changed region counts the waits it has plus the
  *     change that the wait model (waits.ts, from the region's entry state in the original
  *     program) sees between the original order and the new one, the s_nop the hazard engine pads
- *     it with (on a window around the region), and est_cycles as the original's plus the change
- *     the cycle model sees between the region's original order and the new one (both without
- *     waits: the model stalls a read until the memory result arrives).
+ *     it with (on a window around the region). est_cycles is the original's plus, per changed
+ *     region, the change of the region alone between its original order and the new one, and
+ *     per loop holding a changed region, the weight times the change of its steady state; the
+ *     loop body is simulated as it will be written: the new orders with the waits the wait
+ *     model gives them (synthetic waits of the cycle model), the rest as written.
  *     An unchanged region counts what it has.
  *   - `programMetrics(loaded, kernel)`: exact, on a program text (what `apply` reports and
  *     compares after re-deriving waits and nops).
@@ -35,7 +39,11 @@ import type { ScheduleKernel } from './kernel.js';
 import { rederiveWaits } from '../waitcnt/index.js';
 import type { ScheduleState } from './state.js';
 import { counterMax, kernelWaits, sequenceWaits, waitFacts, WaitState, type CounterMax, type WaitFacts } from './waits.js';
-import { estimateCycles, type EstimateOptions } from '../cycles/estimate.js';
+import { cycleEngineFor } from '../cycles/estimate.js';
+import type { CycleEngine } from '../cycles/engine.js';
+import { syntheticWait } from '../cycles/model.js';
+import { kernelTime, runWaves, steadyState, type KernelLoop, type WaveCycles } from '../cycles/kernel-time.js';
+import type { CycleParams } from '../targets/latency.js';
 import { windowNopModel, type WindowNopModel } from './hazard-model.js';
 
 export const METRIC_NAMES = ['peak_vgpr', 'peak_agpr', 'peak_sgpr', 's_waitcnt', 's_nop', 'total_instructions', 'occupancy', 'est_cycles'] as const;
@@ -50,37 +58,68 @@ export interface Metrics {
   total_instructions: number;
   occupancy: number;
   est_cycles: number;
+  /**
+   * est_cycles of one wave alone; breaks ties of est_cycles (equal at the kernel's occupancy,
+   * the schedule with more slack wins: a wave that runs with fewer co-resident waves, at the
+   * end of a dispatch or beside other kernels, shows it). Not an objective name of its own.
+   */
+  wave_cycles?: number;
 }
 
-export const DEFAULT_OBJECTIVE: readonly MetricName[] = ['peak_vgpr', 's_waitcnt', 's_nop', 'total_instructions'];
+/**
+ * The default objective: the kernel's time (est_cycles), then register pressure, waits, nops and
+ * instructions. Whatever the objective, a schedule that lowers the occupancy its peak live
+ * registers allow is never better (compareMetrics' `minOccupancy`).
+ */
+export const DEFAULT_OBJECTIVE: readonly MetricName[] = ['est_cycles', 'peak_vgpr', 's_waitcnt', 's_nop', 'total_instructions'];
+/** `--objective conductor`: the original Conductor's order (registers first; est_cycles breaks ties in the search). */
+export const CONDUCTOR_OBJECTIVE: readonly MetricName[] = ['peak_vgpr', 's_waitcnt', 's_nop', 'total_instructions'];
+/** Named objectives `--objective` accepts besides a metric list. */
+export const NAMED_OBJECTIVES: Readonly<Record<string, readonly MetricName[]>> = { default: DEFAULT_OBJECTIVE, conductor: CONDUCTOR_OBJECTIVE };
 
 /** Higher is better only for occupancy. */
 export function higherIsBetter(m: MetricName): boolean { return m === 'occupancy'; }
 
 export function parseObjective(text: string): MetricName[] {
+  const named = NAMED_OBJECTIVES[text.trim()];
+  if (named) return [...named];
   const names = text.split(',').map((x) => x.trim()).filter((x) => x !== '');
   if (names.length === 0) throw new ConductorError('empty objective');
   for (const n of names) {
     if (!(METRIC_NAMES as readonly string[]).includes(n)) {
-      throw new ConductorError(`unknown metric '${n}' in the objective (metrics: ${METRIC_NAMES.join(', ')})`);
+      throw new ConductorError(`unknown metric '${n}' in the objective (metrics: ${METRIC_NAMES.join(', ')}; or one of: ${Object.keys(NAMED_OBJECTIVES).join(', ')})`);
     }
   }
   return names as MetricName[];
 }
 
-/** Negative when a is better than b, positive when worse, 0 when equal on the objective. */
-export function compareMetrics(a: Metrics, b: Metrics, objective: readonly MetricName[] = DEFAULT_OBJECTIVE): number {
+/**
+ * Negative when a is better than b, positive when worse, 0 when equal on the objective. With
+ * `minOccupancy`, a schedule below it (its peak live registers cross an occupancy breakpoint
+ * the input stays inside) is worse than any that is not.
+ */
+export function compareMetrics(a: Metrics, b: Metrics, objective: readonly MetricName[] = DEFAULT_OBJECTIVE, minOccupancy = 0): number {
+  const fa = a.occupancy >= minOccupancy;
+  if (fa !== (b.occupancy >= minOccupancy)) return fa ? -1 : 1;
   for (const m of objective) {
     const d = a[m] - b[m];
     if (d !== 0) return higherIsBetter(m) ? -d : d;
+    if (m === 'est_cycles') {
+      const w = (a.wave_cycles ?? 0) - (b.wave_cycles ?? 0);
+      if (w !== 0) return w;
+    }
   }
   return 0;
 }
 
 /** The first metric of the objective on which a is worse than b ("s_waitcnt 12 -> 14"). */
-export function worseningText(a: Metrics, b: Metrics, objective: readonly MetricName[] = DEFAULT_OBJECTIVE): string {
+export function worseningText(a: Metrics, b: Metrics, objective: readonly MetricName[] = DEFAULT_OBJECTIVE, minOccupancy = 0): string {
+  if (a.occupancy < minOccupancy && b.occupancy >= minOccupancy) return `occupancy ${b.occupancy} -> ${a.occupancy} waves per SIMD`;
   for (const m of objective) {
-    if (a[m] === b[m]) continue;
+    if (a[m] === b[m]) {
+      if (m === 'est_cycles' && (a.wave_cycles ?? 0) !== (b.wave_cycles ?? 0)) return `est_cycles ${a[m]}, one wave ${b.wave_cycles} -> ${a.wave_cycles}`;
+      continue;
+    }
     return `${m} ${b[m]} -> ${a[m]}`;
   }
   return '';
@@ -165,7 +204,9 @@ export class PressureScanner {
 
 export interface EvaluatorOptions {
   /** Cycle model parameters (default: the target's). */
-  cycleParams?: EstimateOptions['params'];
+  cycleParams?: CycleParams;
+  /** Trip count of loops whose count the code does not give (default: the kernel's option, else DEFAULT_TRIP). */
+  trip?: number;
   /** Estimate s_nop of changed regions with the hazard engine (default true when it is available). */
   nops?: boolean;
   /** Instructions before and after a region given to the hazard engine (default 24). */
@@ -181,11 +222,18 @@ export interface RegionEval {
   peak_sgpr: number;
   waits: number;
   nops: number;
-  /** Change of est_cycles against the original order. */
+  /** Change of the walk's cycles against the original order (the region alone, every wave). */
   cyclesDelta: number;
+  /** The same for one wave alone. */
+  cyclesDeltaOne: number;
+  /** The region in this order with the waits the wait model gives it (synthetic model entries), for loop bodies. */
+  cycleSeq?: Int32Array;
 }
 
 interface Slot extends RegionEval { version: number }
+
+/** Loop bodies cached per loop (keyed on the versions of its regions). */
+const LOOP_CACHE_MAX = 4096;
 
 export class Evaluator {
   readonly k: ScheduleKernel;
@@ -194,6 +242,16 @@ export class Evaluator {
   private readonly waitEntry: WaitState[];
   private readonly identity: RegionEval[];
   private readonly identityCycles: Float64Array;
+  private readonly identityCyclesOne: Float64Array;
+  private readonly engine: CycleEngine;
+  /** Waves sharing a SIMD (the kernel's occupancy): est_cycles simulates them together. */
+  readonly waves: number;
+  /** The kernel's loops (kernel-time.ts) and, per loop, its regions and original cycles per iteration. */
+  readonly loops: readonly KernelLoop[];
+  private readonly loopRegions: Int32Array[];
+  private readonly loopOrig: Float64Array;
+  private readonly loopOrigOne: Float64Array;
+  private readonly loopCache: Map<string, WaveCycles>[];
   private readonly slots: (Slot | undefined)[];
   private readonly nopModel?: WindowNopModel;
   private readonly nopWindow: number;
@@ -206,9 +264,9 @@ export class Evaluator {
   private readonly need = new Int32Array(3);
   private readonly scratchWait = new WaitState();
   private readonly seqs: Int32Array[];
-  private readonly cycleOpts: EstimateOptions;
-  /** est_cycles of the original program (layout order, waits and nops included). */
+  /** est_cycles of the original program as written (kernel-time.ts), and of one wave alone. */
   readonly baseCycles: number;
+  readonly baseCyclesOne: number;
   readonly ldsBytes: number;
 
   constructor(k: ScheduleKernel, opts: EvaluatorOptions = {}) {
@@ -220,7 +278,6 @@ export class Evaluator {
     const firsts = k.regions.map((r) => r.first);
     const kw = kernelWaits(cfg, this.waitFacts, this.max, { at: firsts });
     this.waitEntry = k.regions.map((r) => kw.before.get(r.first) ?? new WaitState());
-    this.cycleOpts = { params: opts.cycleParams };
     // Emission re-derives every wait of a changed region with the waitcnt analysis (weakest
     // waits, so often more of them than a hand-placed wait that covers several reads). A changed
     // region is counted from that baseline plus the change the wait model sees.
@@ -231,23 +288,50 @@ export class Evaluator {
       const r = k.regionOf[w.before]!;
       if (r >= 0) this.anchorWaits[r]!++;
     }
-    this.baseCycles = estimateCycles(k.ctx, this.cycleOpts);
+    this.engine = cycleEngineFor(k.ctx, opts.cycleParams);
+    const kt = kernelTime(k.ctx, { trip: opts.trip ?? k.options.trip, params: opts.cycleParams });
+    this.baseCycles = kt.cycles;
+    this.baseCyclesOne = kt.cyclesOne;
+    this.waves = kt.waves;
+    this.loops = kt.loops.map((l) => l.loop);
+    this.loopOrig = Float64Array.from(kt.loops, (l) => l.perIteration);
+    this.loopOrigOne = Float64Array.from(kt.loops, (l) => l.perIterationOne);
+    this.loopRegions = this.loops.map((l) => Int32Array.from(k.regions.filter((r) => r.first >= l.start && r.last < l.end).map((r) => r.id)));
+    this.loopCache = this.loops.map(() => new Map());
     this.nopWindow = opts.nopWindow ?? 24;
     if (opts.nops !== false) this.nopModel = windowNopModel(k.ctx);
     this.seqs = k.regions.map((r) => new Int32Array(r.nodes.length));
     this.idWaits = new Int32Array(k.regions.length).fill(-1);
     this.slots = new Array(k.regions.length);
-    this.identityCycles = new Float64Array(k.regions.length);
+    this.identityCycles = new Float64Array(k.regions.length).fill(NaN);
+    this.identityCyclesOne = new Float64Array(k.regions.length);
     this.identity = k.regions.map((r) => {
       this.scanner.scan(k, r.nodes, r.liveOut, this.out3);
-      this.identityCycles[r.id] = this.regionCycles(r.nodes);
-      return { peak_vgpr: this.out3[0]!, peak_agpr: this.out3[1]!, peak_sgpr: this.out3[2]!, waits: r.strippedWaits, nops: r.strippedNops, cyclesDelta: 0 };
+      return { peak_vgpr: this.out3[0]!, peak_agpr: this.out3[1]!, peak_sgpr: this.out3[2]!, waits: r.strippedWaits, nops: r.strippedNops, cyclesDelta: 0, cyclesDeltaOne: 0 };
     });
   }
 
-  /** Cycles of a region sequence (kernel instruction indexes) alone, nothing outstanding before it. */
-  regionCycles(seq: ArrayLike<number>): number {
-    return estimateCycles(this.k.ctx, { params: this.cycleOpts.params, order: seq });
+  /**
+   * A region sequence (kernel instruction indexes) with the waits the wait model gives it from
+   * the region's entry state, as cycle-model entries; `count` gets the number of waits.
+   */
+  private withWaits(r: number, seq: ArrayLike<number>, count: { waits: number }): Int32Array {
+    const st = this.scratchWait;
+    st.copy(this.waitEntry[r]!);
+    const at: { at: number; vm: number; lgkm: number; exp: number }[] = [];
+    count.waits = sequenceWaits(this.waitFacts, st, seq, this.max, this.need, at);
+    const out: number[] = [];
+    let q = 0;
+    for (let p = 0; p < seq.length; p++) {
+      while (q < at.length && at[q]!.at === p) { const w = at[q++]!; syntheticWait(this.engine.m, w.vm, w.lgkm, w.exp, out); }
+      out.push(seq[p]!);
+    }
+    return Int32Array.from(out);
+  }
+
+  /** Cycles of a sequence alone (nothing outstanding before it): one wave, all waves. */
+  private aloneCycles(seq: ArrayLike<number>): WaveCycles {
+    return runWaves(this.engine, seq, this.waves);
   }
 
   /** Metrics of region r in the original order. */
@@ -274,17 +358,23 @@ export class Evaluator {
     const o = s.order[r]!;
     for (let p = 0; p < o.length; p++) seq[p] = rg.nodes[o[p]!]!;
     this.scanner.scan(k, seq, rg.liveOut, this.out3);
-    const st = this.scratchWait;
-    st.copy(this.waitEntry[r]!);
     // Waits: the region's own count plus the change the model sees against the original order
     // (the model's pessimism about the region's entry cancels out). Nops: the hazard engine's
-    // padding, which is what emission inserts.
-    const waits = Math.max(0, this.anchorWaits[r]! + sequenceWaits(this.waitFacts, st, seq, this.max, this.need) - this.identityModelWaits(r));
+    // padding, which is what emission inserts. Cycles: the region alone with the model's
+    // waits, against the original order with the model's waits (so the change is the order's).
+    const count = { waits: 0 };
+    const cycleSeq = this.withWaits(r, seq, count);
+    const waits = Math.max(0, this.anchorWaits[r]! + count.waits - this.identityModelWaits(r));
     const nops = this.nopModel ? this.regionNops(r, seq) : rg.strippedNops;
-    const cycles = this.regionCycles(seq);
+    if (Number.isNaN(this.identityCycles[r]!)) {
+      const id = this.aloneCycles(this.withWaits(r, rg.nodes, { waits: 0 }));
+      this.identityCycles[r] = id.all;
+      this.identityCyclesOne[r] = id.one;
+    }
+    const now = this.aloneCycles(cycleSeq);
     return {
       peak_vgpr: this.out3[0]!, peak_agpr: this.out3[1]!, peak_sgpr: this.out3[2]!, waits, nops,
-      cyclesDelta: cycles - this.identityCycles[r]!,
+      cyclesDelta: now.all - this.identityCycles[r]!, cyclesDeltaOne: now.one - this.identityCyclesOne[r]!, cycleSeq,
     };
   }
 
@@ -341,11 +431,49 @@ export class Evaluator {
     return v;
   }
 
+  /**
+   * Cycles per iteration of loop l in steady state under the state's schedule, all waves: the
+   * body as written with each changed region in its new order and the wait model's waits
+   * (cached on the versions of the loop's regions).
+   */
+  loopIteration(s: ScheduleState, l: number): WaveCycles {
+    const regions = this.loopRegions[l]!;
+    let changed = false;
+    let key = '';
+    for (let x = 0; x < regions.length; x++) {
+      const r = regions[x]!;
+      const v = s.version[r]!;
+      key += `${v},`;
+      if (v !== 0 && this.region(s, r).cycleSeq) changed = true;
+    }
+    if (!changed) return { all: this.loopOrig[l]!, one: this.loopOrigOne[l]! };
+    const cache = this.loopCache[l]!;
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+    const k = this.k;
+    const loop = this.loops[l]!;
+    const body: number[] = [];
+    for (let i = loop.start; i < loop.end; i++) {
+      const r = k.regionOf[i]!;
+      const e = r >= 0 ? this.region(s, r) : undefined;
+      if (e?.cycleSeq) {
+        for (let q = 0; q < e.cycleSeq.length; q++) body.push(e.cycleSeq[q]!);
+        i = k.regions[r]!.last;
+        continue;
+      }
+      body.push(i);
+    }
+    const per = steadyState(this.engine, body, this.waves);
+    if (cache.size >= LOOP_CACHE_MAX) cache.clear();
+    cache.set(key, per);
+    return per;
+  }
+
   /** Metrics of the whole kernel under the state's schedule. */
   evaluate(s: ScheduleState): Metrics {
     const k = this.k;
     let pv = k.fixedPeak.vgpr; let pa = k.fixedPeak.agpr; let ps = k.fixedPeak.sgpr;
-    let waits = k.fixedWaits; let nops = k.fixedNops; let cycles = this.baseCycles;
+    let waits = k.fixedWaits; let nops = k.fixedNops; let cycles = this.baseCycles; let cyclesOne = this.baseCyclesOne;
     for (let r = 0; r < k.regions.length; r++) {
       const e = this.region(s, r);
       if (e.peak_vgpr > pv) pv = e.peak_vgpr;
@@ -354,11 +482,19 @@ export class Evaluator {
       waits += e.waits;
       nops += e.nops;
       cycles += e.cyclesDelta;
+      cyclesOne += e.cyclesDeltaOne;
+    }
+    for (let l = 0; l < this.loops.length; l++) {
+      const w = this.loops[l]!.weight;
+      if (w === 0) continue;
+      const it = this.loopIteration(s, l);
+      cycles += w * (it.all - this.loopOrig[l]!);
+      cyclesOne += w * (it.one - this.loopOrigOne[l]!);
     }
     const total = k.fixedInstructions + (waits - k.fixedWaits) + (nops - k.fixedNops);
     return {
       peak_vgpr: pv, peak_agpr: pa, peak_sgpr: ps, s_waitcnt: waits, s_nop: nops, total_instructions: total,
-      occupancy: occupancyOf(this.k.ctx, pv, pa, ps, this.ldsBytes), est_cycles: Math.round(cycles),
+      occupancy: occupancyOf(this.k.ctx, pv, pa, ps, this.ldsBytes), est_cycles: Math.round(cycles), wave_cycles: Math.round(cyclesOne),
     };
   }
 }
@@ -383,14 +519,19 @@ export function occupancyOf(ctx: KernelContext, vgpr: number, agpr: number, sgpr
 /* Exact metrics of a program                                                                      */
 /* ---------------------------------------------------------------------------------------------- */
 
-/** Metrics of kernel `name` of a loaded program (the program as written, waits and nops included). */
-export function programMetrics(loaded: Loaded, name: string): Metrics {
-  const ctx = kernelContexts(loaded).find((c) => c.kernel.name === name);
-  if (!ctx) throw new ConductorError(`no kernel named '${name}' in ${loaded.program.file}`);
-  return contextMetrics(ctx);
+export interface MetricOptions {
+  /** Trip count of loops whose count the code does not give (default DEFAULT_TRIP). */
+  trip?: number;
 }
 
-export function contextMetrics(ctx: KernelContext): Metrics {
+/** Metrics of kernel `name` of a loaded program (the program as written, waits and nops included). */
+export function programMetrics(loaded: Loaded, name: string, opts: MetricOptions = {}): Metrics {
+  const ctx = kernelContexts(loaded).find((c) => c.kernel.name === name);
+  if (!ctx) throw new ConductorError(`no kernel named '${name}' in ${loaded.program.file}`);
+  return contextMetrics(ctx, opts);
+}
+
+export function contextMetrics(ctx: KernelContext, opts: MetricOptions = {}): Metrics {
   const { resources } = kernelResources(ctx);
   let waits = 0;
   let nops = 0;
@@ -398,13 +539,14 @@ export function contextMetrics(ctx: KernelContext): Metrics {
     if (r.insn.base === 's_waitcnt') waits++;
     else if (r.insn.base === 's_nop') nops++;
   }
-  const cycles = estimateCycles(ctx);
+  const occ = resources.occupancy.descriptor ?? resources.occupancy.registersUsed;
+  const kt = kernelTime(ctx, { trip: opts.trip, waves: Math.max(1, occ.wavesPerSimd) });
   const lds = ctx.kernel.descriptor?.values['group_segment_fixed_size'] ?? 0;
   const pv = resources.peak.vgpr.value;
   const pa = resources.peak.agpr.value;
   const ps = resources.peak.sgpr.value;
   return {
     peak_vgpr: pv, peak_agpr: pa, peak_sgpr: ps, s_waitcnt: waits, s_nop: nops, total_instructions: ctx.insns.length,
-    occupancy: occupancyOf(ctx, pv, pa, ps, lds), est_cycles: Math.round(cycles),
+    occupancy: occupancyOf(ctx, pv, pa, ps, lds), est_cycles: Math.round(kt.cycles), wave_cycles: Math.round(kt.cyclesOne),
   };
 }

@@ -122,10 +122,13 @@ export class ScheduleSession {
       report.reason = report.failed.reason;
       return report;
     }
-    if (compareMetrics(after, before, this.objective) > 0) {
+    const floor = this.initial.occupancy;
+    if (compareMetrics(after, before, this.objective, floor) > 0) {
       undo();
       report.outcome = 'worse';
-      report.reason = `the objective got worse (${worseningText(after, before, this.objective)}); round reverted`;
+      report.reason = after.occupancy < floor
+        ? `the occupancy would drop (${worseningText(after, before, this.objective, floor)}); round reverted`
+        : `the objective got worse (${worseningText(after, before, this.objective, floor)}); round reverted`;
       return report;
     }
     report.outcome = 'accepted';

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadFile, loadText } from '../../src/load.js';
 import { runAgentSchedule } from '../../src/agent/run.js';
+import { CONDUCTOR_OBJECTIVE } from '../../src/schedule/metrics.js';
 import { verifyLoaded } from '../../src/verify/verify.js';
 import { checkLoaded } from '../../src/check/check.js';
 import { runLlvmMc, repoRoot, llvmTool } from './llvm.js';
@@ -35,7 +36,7 @@ test('agent on mfma_lds_gemm.gfx942.s: the best schedule assembles with llvm-mc,
     const t0 = performance.now();
     const r = await runAgentSchedule(loaded, {
       model: 'test/oracle', baseUrl: server.url, env: { OPENAI_API_KEY: 'sk-oracle-test-key' }, rounds: 6, cache: false,
-      transcriptFile: join(dir, 't.jsonl'),
+      transcriptFile: join(dir, 't.jsonl'), objective: CONDUCTOR_OBJECTIVE, // the moves below trade waits, not cycles
     });
     const ms = performance.now() - t0;
     assert.equal(r.region, 2);

@@ -20,17 +20,15 @@
  */
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { buildKernels, type KernelBuild } from '../../scripts/build-kernels.js';
 import { corpusDir, llvmTool, readManifest } from './llvm.js';
+import { mcaRewrites, mcaText, pool, runMca } from './mca.js';
 import { loadText } from '../../src/load.js';
 import { kernelContexts } from '../../src/check/context.js';
 import type { KernelContext } from '../../src/check/types.js';
-import type { Instruction, Modifier, Operand } from '../../src/asm/ast.js';
-import { rangeName } from '../../src/isa/registers.js';
 import { estimateCycles } from '../../src/cycles/estimate.js';
 
 const MIN_BLOCK = 10;
@@ -57,41 +55,6 @@ interface Block {
 }
 
 // -------------------------------------------------------------------------------------------------
-// Instruction text for llvm-mca: registers by number (the .set symbols of Tensile files are gone),
-// immediates by value, modifiers by value.
-
-function opText(o: Operand): string {
-  let t: string;
-  switch (o.kind) {
-    case 'reg': t = rangeName(o.first, o.count); break;
-    case 'imm': t = /^-?(0x[0-9a-f]+|\d+(\.\d*)?(e[-+]?\d+)?)$/i.test(o.text.trim()) ? o.text.trim() : String(o.value); break;
-    default: return o.text;
-  }
-  const m = o.mods;
-  if (m?.sext) t = `sext(${t})`;
-  if (m?.abs) t = `|${t}|`;
-  if (m?.neg) t = `-${t}`;
-  return t;
-}
-
-function modText(m: Modifier): string {
-  if (m.value === undefined) return m.name;
-  if (m.list) return `${m.name}:[${m.list.join(',')}]`;
-  if (m.num !== undefined) return `${m.name}:${m.num}`;
-  return m.text;
-}
-
-const D16_CRASH = /^buffer_load_(ubyte|sbyte|short)_d16(_hi)?$/;
-let d16Rewrites = 0;
-
-function mcaText(insn: Instruction): string {
-  let mn = insn.mnemonic;
-  const m = D16_CRASH.exec(mn);
-  if (m) { mn = `buffer_load_${m[1] === 'short' ? 'ushort' : m[1]}`; d16Rewrites++; }
-  return [mn, insn.operands.map(opText).join(', '), insn.modifiers.map(modText).join(' ')].filter((x) => x).join(' ');
-}
-
-// -------------------------------------------------------------------------------------------------
 
 function collect(ctxs: KernelContext[], source: string, out: Block[]): void {
   for (const ctx of ctxs) {
@@ -106,21 +69,6 @@ function collect(ctxs: KernelContext[], source: string, out: Block[]): void {
       });
     }
   }
-}
-
-function runMca(target: string, file: string, timeout: number): Promise<{ ok: boolean; out: string; why: string }> {
-  return new Promise((res) => {
-    execFile(llvmTool('llvm-mca'), ['-mtriple=amdgcn-amd-amdhsa', `-mcpu=${target}`, '-iterations=1',
-      '--instruction-info=false', '--resource-pressure=false', file],
-    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout, killSignal: 'SIGKILL' },
-    (err, stdout, stderr) => {
-      if (!err) { res({ ok: true, out: stdout, why: '' }); return; }
-      const why = err.killed || err.signal === 'SIGKILL' ? `timed out after ${timeout / 1000} s`
-        : err.signal ? `killed by ${err.signal}` : /Aborted|Stack dump|PLEASE submit/.test(stderr) ? 'crashed'
-          : `exit ${err.code}: ${stderr.split('\n').find((l) => /error/.test(l)) ?? stderr.slice(0, 200)}`;
-      res({ ok: false, out: stdout, why });
-    });
-  });
 }
 
 /** Total Cycles of each region, by region name. */
@@ -155,12 +103,6 @@ async function mcaBatch(ids: number[], all: Block[], timeout: number): Promise<b
     if (v === undefined) { complete = false; if (ids.length === 1) all[id]!.mcaError = 'no Total Cycles in the output'; } else all[id]!.mca = v;
   }
   return complete;
-}
-
-async function pool<T>(items: readonly T[], limit: number, fn: (x: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => { while (next < items.length) { const k = next++; await fn(items[k]!); } };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 /** Spearman rank correlation (average ranks for ties). */
@@ -280,7 +222,7 @@ test('every block of >= 10 instructions of the clang kernels and the Tensile cor
   const fromTensile = blocks.filter((b) => tensileFiles.includes(b.source)).length;
   console.log(`  blocks >= ${MIN_BLOCK} instructions: ${expectedBlocks} (${expectedBlocks - fromTensile} from ${builds.length} clang kernel builds, ${fromTensile} from Tensile); compared ${compared.length}; llvm-mca failed on ${failed.length}`);
   for (const e of excluded) console.log(`  excluded: ${e}`);
-  if (d16Rewrites > 0) console.log(`  ${d16Rewrites} buffer_load_*_d16 instructions given to llvm-mca as the non-d16 load (llvm-mca 22 aborts on them)`);
+  if (mcaRewrites.d16 > 0) console.log(`  ${mcaRewrites.d16} buffer_load_*_d16 instructions given to llvm-mca as the non-d16 load (llvm-mca 22 aborts on them)`);
   for (const b of failed) console.log(`  llvm-mca failed: ${b.source} block ${b.block} (line ${b.line}, ${b.insns} instructions): ${b.mcaError}`);
   assert.deepEqual(loadFailures, [], `conductor could not load ${loadFailures.length} file(s); their blocks are missing from the comparison`);
   assert.ok(compared.length > 0);

@@ -18,6 +18,7 @@ import { NUDGE_NATIVE, NUDGE_TEXT } from '../../src/agent/protocol.js';
 import { movesFromTranscript } from '../../src/agent/transcript.js';
 import { pickKernel } from '../../src/schedule/kernel.js';
 import { replayMoves } from '../../src/schedule/replay.js';
+import { CONDUCTOR_OBJECTIVE } from '../../src/schedule/metrics.js';
 import { startServer, feedback, ofAgent, USAGE, type Action, type SeenRequest } from './agent-server.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
@@ -259,7 +260,7 @@ test('agent: parallel agents, a checkpoint keeps the k best and refills from the
     const tr = join(dir, 'pool.jsonl');
     const r = await runAgentSchedule(loadText(SNIPPET, 'pool.s', { arch: 'gfx90a' }), {
       model: 'test/pool', baseUrl: server.url, env: { OPENAI_API_KEY: KEY }, agents: 4, checkpoint: 1, keep: 2, rounds: 2, variants: true, cache: false,
-      transcriptFile: tr,
+      transcriptFile: tr, objective: CONDUCTOR_OBJECTIVE,
     });
     const recs = readFileSync(tr, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const cp = recs.filter((x) => x['type'] === 'checkpoint');

@@ -21,6 +21,7 @@ import { computeOccupancy } from '../../src/analysis/occupancy.js';
 import { ConductorError } from '../../src/errors.js';
 import { pickKernel, ScheduleState, canMove, moveTo, emitSchedule, replayMoves, programMetrics } from '../../src/schedule/index.js';
 import { mulberry32 } from '../../src/schedule/search/rng.js';
+import { randomSchedule } from './schedule-helpers.js';
 import {
   alignScheduled, buildReportModel, busiestBlock, metricDeltas, renderReportHtml, DIAG_ERROR, KIND_WAIT, KIND_NOP, REG_FILES,
   type ReportModel,
@@ -149,15 +150,7 @@ test('alignScheduled: 30 random legal schedules of the example come back as the 
   const rand = mulberry32(11);
   let checked = 0;
   for (let t = 0; t < 30; t++) {
-    const s = new ScheduleState(k);
-    for (let step = 0; step < 25; step++) {
-      const r = Math.floor(rand() * k.regions.length);
-      const m = k.regions[r]!.nodes.length;
-      if (m < 2) continue;
-      const from = Math.floor(rand() * m);
-      const to = Math.floor(rand() * m);
-      if (canMove(s, r, from, to)) moveTo(s, r, from, to);
-    }
+    const s = randomSchedule(k, rand, 25);
     if (s.changedRegions().length === 0) continue;
     const text = emitSchedule(s).text;
     const a = alignScheduled(loaded, loadText(text, `sched${t}.s`));
@@ -267,7 +260,7 @@ test('conductor report: writes the page; --kernel, --after and bad input (exit 2
   assert.ok(!existsSync(join(dir, 'none.html')));
 
   const sched = join(dir, 'sched.s');
-  r = run('apply', example, '--moves', 'move v_mov_b32_e32_0 before s_load_dword_0', '-o', sched);
+  r = run('apply', example, '--objective', 'conductor', '--moves', 'move v_mov_b32_e32_0 before s_load_dword_0', '-o', sched);
   assert.equal(r.code, 0, r.err);
   r = run('report', example, '--after', sched, '-o', join(dir, 'cmp.html'));
   assert.equal(r.code, 0, r.err);

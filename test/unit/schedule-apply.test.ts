@@ -10,6 +10,7 @@ import { ScheduleState, applyCommand, isFailure, type CommandFailure } from '../
 import { parseCommand, parseRounds, parseRoundsOrThrow, type Command } from '../../src/schedule/commands.js';
 import { ScheduleSession } from '../../src/schedule/session.js';
 import { ConductorError } from '../../src/errors.js';
+import { CONDUCTOR_OBJECTIVE } from '../../src/schedule/metrics.js';
 
 const kernelOf = (lines: string[], arch = 'gfx90a', opts = {}): ScheduleKernel =>
   pickKernel(loadText(lines.join('\n') + '\n', 't.s', { arch }), undefined, opts);
@@ -220,7 +221,8 @@ test('tags follow their instruction across moves', () => {
 
 test('a round aborted by an invalid command is undone and reported', () => {
   const k = kernelOf(BASIC);
-  const sess = new ScheduleSession(k, { exact: false });
+  // the register objective: the rounds below are judged on what they change there
+  const sess = new ScheduleSession(k, { exact: false, objective: CONDUCTOR_OBJECTIVE });
   const rounds = parseRoundsOrThrow(['move v_mov_b32_0 before ds_read_b64_0', 'move v_mov_b32_2 after v_mov_b32_0', 'swap v_add_f32_0 ds_read_b64_0', 'move v_mov_b32_0 after v_mov_b32_1'].join('\n'));
   const r = sess.applyRound(rounds[0]!);
   assert.equal(r.outcome, 'failed');

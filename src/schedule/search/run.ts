@@ -1,20 +1,24 @@
 /**
- * `conductor schedule`: automatic scheduling of one kernel.
+ * `conductor schedule`: automatic scheduling of the kernels of a file, one after the other.
  *
+ * Per kernel:
  *   phase 1  list and beam (whichever are asked for), in parallel on worker threads;
  *   phase 2  anneal from the best state of phase 1 (or from the input), two replicas by default
  *            (seeds seed, seed+1), in parallel;
  *   choose   candidates in order of their fast estimate are replayed through validation in the
- *            main thread, emitted (waits and nops re-derived, checked clean) and measured
+ *            main thread, brought back toward the input's order where that loses nothing
+ *            (`preferOriginal`), emitted (waits and nops re-derived, checked clean) and measured
  *            exactly; the best one that beats the input under the objective wins. When none
- *            does, the input is returned unchanged: never worse than the input.
+ *            does, the input is returned unchanged: never worse than the input, and never a
+ *            lower occupancy than the input's (compareMetrics' floor).
  *
- * An input with errors (missing s_waitcnt or s_nop) is fixed first, as `check --fix` does, and
- * scheduled from there: the output always checks clean.
+ * Only the kernels asked for change (all kernels with code by default). A kernel asked for with
+ * errors (missing s_waitcnt or s_nop) is fixed first, as `check --fix` does, and scheduled from
+ * there: its output always checks clean. Other kernels are left exactly as written.
  *
- * Results are cached under the SHA-256 of (input text, target, kernel, options, version) in the
- * user's cache directory (src/cache.ts); a hit replays the cached moves through validation.
- * With a budget (evaluations) the result depends only on the seed, not on --jobs.
+ * Results are cached per kernel under the SHA-256 of (input text, target, kernel, options,
+ * version) in the user's cache directory (src/cache.ts); a hit replays the cached moves through
+ * validation. With a budget (evaluations) the result depends only on the seed, not on --jobs.
  */
 import * as os from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
@@ -24,19 +28,24 @@ import { checkContexts } from '../../check/check.js';
 import { kernelContexts } from '../../check/context.js';
 import { changeText, fixLoaded, fixSummary } from '../../check/fix.js';
 import type { PathsMode } from '../../waitcnt/index.js';
+import type { KernelContext } from '../../check/types.js';
 import { ConductorError } from '../../errors.js';
 import { cacheKey, ResultCache, sha256 } from '../../cache.js';
 import { VERSION } from '../../version.js';
-import { pickKernel, type ScheduleKernel } from '../kernel.js';
+import { pickKernel, prepareKernel, type ScheduleKernel } from '../kernel.js';
 import { DEFAULT_OBJECTIVE, Evaluator, programMetrics, type MetricName, type Metrics } from '../metrics.js';
 import { emitSchedule } from '../emit.js';
-import { replayMoves } from '../replay.js';
+import { movesFromState, replayMoves } from '../replay.js';
 import type { Disambiguation } from '../deps.js';
-import { searchCompare, STRATEGIES, type StrategyName } from './search.js';
+import { preferOriginal, searchCompare, STRATEGIES, type StrategyName } from './search.js';
 import { runTask, type StrategyOutcome, type StrategyTask } from './task.js';
+import { kernelTime, type TripSource } from '../../cycles/kernel-time.js';
 
 export interface ScheduleRunOptions {
+  /** One kernel (error when the file has no such kernel). */
   kernel?: string;
+  /** Several kernels; default: every kernel of the file with instructions. */
+  kernels?: string[];
   /** Strategies to run (default all three). */
   strategies?: StrategyName[];
   objective?: readonly MetricName[];
@@ -48,6 +57,8 @@ export interface ScheduleRunOptions {
   /** Worker threads (default: the machine's parallelism, at most the runs of a phase; 1: in this thread). */
   jobs?: number;
   disambiguate?: Disambiguation;
+  /** Trip count of loops whose count the code does not give (est_cycles; default DEFAULT_TRIP). */
+  trip?: number;
   /** Use the result cache (default true). */
   cache?: boolean;
   /** Cache directory (default: the user's cache directory). */
@@ -56,7 +67,7 @@ export interface ScheduleRunOptions {
   annealReplicas?: number;
   /** Candidates measured exactly, best fast estimate first (default 3). */
   candidates?: number;
-  /** Progress: total evaluations planned, and done so far over all runs. */
+  /** Progress: total evaluations planned, and done so far over all runs (of the kernel being scheduled). */
   progress?: (done: number, total: number, phase: string) => void;
   /** Which missing waits of the input are errors and fixed first (waitcnt PathsMode; default 'every'). */
   paths?: PathsMode;
@@ -77,6 +88,27 @@ export interface StrategyReport {
   rejected?: string;
 }
 
+/** One loop of a kernel before and after: cycles per iteration (all waves), its bound and the gap. */
+export interface LoopChange {
+  /** Line of the loop header in the input. */
+  line: number;
+  instructions: number;
+  trip: number;
+  tripFrom: TripSource;
+  /** Iterations beyond the walk's one that est_cycles counts. */
+  weight: number;
+  before: number;
+  after: number;
+  /** The same for one wave alone. */
+  beforeOne: number;
+  afterOne: number;
+  /** Lower bound per iteration (no order of the body beats it) and what sets it. */
+  bound: number;
+  limiter: string;
+  /** (after - bound) / bound, in percent. */
+  gapPercent: number;
+}
+
 export interface ScheduleRunResult {
   file: string;
   kernel: string;
@@ -89,75 +121,181 @@ export interface ScheduleRunResult {
   evaluationsPerSecond: number;
   before: Metrics;
   after: Metrics;
+  /** The search's fast estimate of the result (equal to `after` when it is the input). */
+  estimate: Metrics;
+  /** Waves sharing a SIMD in est_cycles. */
+  waves: number;
+  loops: LoopChange[];
   /** Moves from the input to the result (replayable with `conductor apply --moves-file`). */
   moves: string[];
+  /** The whole file's text after this kernel (and the ones before it) were scheduled. */
   text: string;
   runs: StrategyReport[];
   cached: boolean;
   notes: string[];
 }
 
-interface CacheEntry { version: string; strategy: string; moves: string[]; evaluations: number; seconds: number; runs: StrategyReport[] }
+export interface ScheduleFileResult {
+  file: string;
+  arch: string;
+  /** The file with every scheduled kernel written in its new order. */
+  text: string;
+  kernels: ScheduleRunResult[];
+  /** About the file as a whole (inputs fixed, kernels left alone). */
+  notes: string[];
+  seconds: number;
+}
 
-export async function scheduleLoaded(loaded: Loaded, text: string, opts: ScheduleRunOptions = {}): Promise<ScheduleRunResult> {
-  const t0 = Date.now();
+interface CacheEntry { version: string; strategy: string; moves: string[]; evaluations: number; seconds: number; runs: StrategyReport[]; estimate: Metrics }
+
+interface Settings {
+  objective: MetricName[];
+  strategies: StrategyName[];
+  budget: number;
+  seconds: number;
+  seed: number;
+  disambiguate: Disambiguation;
+  jobs: number;
+  annealReplicas: number;
+}
+
+function settings(opts: ScheduleRunOptions): Settings {
   const objective = [...(opts.objective ?? DEFAULT_OBJECTIVE)];
   const strategies = opts.strategies ?? [...STRATEGIES];
   for (const s of strategies) if (!(STRATEGIES as readonly string[]).includes(s)) throw new ConductorError(`unknown strategy '${s}' (strategies: ${STRATEGIES.join(', ')})`);
   const budget = opts.budget ?? 2000;
   const seconds = opts.seconds ?? 10;
-  const seed = opts.seed ?? 1;
   if (!(budget >= 1) || !(seconds > 0)) throw new ConductorError('--budget must be at least 1 and --seconds above 0');
-  const disambiguate = opts.disambiguate ?? true;
-  const notes: string[] = [];
-  // A kernel with errors (missing waits or nops) is scheduled from its fixed version, so the
-  // result always checks clean.
-  const paths = opts.paths ? { paths: opts.paths } : {};
-  const errorsByKernel = new Map(checkContexts(kernelContexts(loaded), paths).map((c) => [c.name, c.findings.filter((f) => f.severity === 'error').length]));
-  const inputErrors = [...errorsByKernel.values()].reduce((n, e) => n + e, 0);
-  let fixNote: ((kernel: string) => string) | undefined;
-  if (inputErrors > 0) {
-    const fixed = fixLoaded(loaded, paths);
-    text = fixed.text;
-    loaded = loadText(text, loaded.program.file, { arch: loaded.target.name });
-    const shown = fixed.changes.slice(0, 20).map(changeText);
-    if (fixed.changes.length > shown.length) shown.push(`... ${fixed.changes.length - shown.length} more`);
-    // counted for the kernel scheduled, whose metrics are reported (other kernels' errors aside)
-    fixNote = (kernel) => {
-      const own = errorsByKernel.get(kernel) ?? 0;
-      const others = inputErrors - own;
-      return `kernel ${kernel} has ${own} check error${own === 1 ? '' : 's'}${others > 0 ? ` (the file ${inputErrors})` : ''} (see conductor check); ` +
-        `scheduled from the file as check --fix writes it, which 'before' measures: ${fixSummary(fixed)} (${shown.join('; ')})`;
-    };
+  if (opts.trip !== undefined && (!Number.isInteger(opts.trip) || opts.trip < 1)) throw new ConductorError(`--trip must be a positive integer, got ${opts.trip}`);
+  return {
+    objective, strategies, budget, seconds, seed: opts.seed ?? 1, disambiguate: opts.disambiguate ?? true,
+    jobs: Math.max(1, Math.floor(opts.jobs ?? Math.min(4, os.availableParallelism()))),
+    annealReplicas: strategies.includes('anneal') ? Math.max(1, Math.floor(opts.annealReplicas ?? 2)) : 0,
+  };
+}
+
+/**
+ * The errors (missing s_waitcnt / s_nop) of the named kernels fixed as `check --fix` fixes them
+ * (with the same `paths`); every other kernel stays as written. Returns the input when there is
+ * nothing to fix; the note gives the errors of the kernels scheduled and every line changed.
+ */
+function fixKernels(loaded: Loaded, text: string, names: ReadonlySet<string>, paths: PathsMode | undefined): { loaded: Loaded; text: string; errors: number; note?: string } {
+  const checkOpts = paths ? { paths } : {};
+  const errorsByKernel = new Map(checkContexts(kernelContexts(loaded), checkOpts).map((c) => [c.name, c.findings.filter((f) => f.severity === 'error').length]));
+  let own = 0;
+  let others = 0;
+  for (const [name, n] of errorsByKernel) if (names.has(name)) own += n; else others += n;
+  if (own === 0) return { loaded, text, errors: 0 };
+  const fixed = fixLoaded(loaded, { ...checkOpts, kernels: names });
+  const shown = fixed.changes.slice(0, 20).map(changeText);
+  if (fixed.changes.length > shown.length) shown.push(`... ${fixed.changes.length - shown.length} more`);
+  const which = names.size === 1 ? `kernel ${[...names][0]}` : `the kernels scheduled`;
+  return {
+    loaded: loadText(fixed.text, loaded.program.file, { arch: loaded.target.name }), text: fixed.text, errors: own,
+    note: `${which} ha${names.size === 1 ? 's' : 've'} ${own} check error${own === 1 ? '' : 's'}${others > 0 ? ` (the file ${own + others})` : ''} (see conductor check); ` +
+      `scheduled from the file as check --fix writes it, which 'before' measures: ${fixSummary(fixed)} (${shown.join('; ')})`,
+  };
+}
+
+/** The kernels a run schedules: the ones named, else every one with instructions. */
+function chosenKernels(loaded: Loaded, opts: ScheduleRunOptions): string[] {
+  const ctxs = kernelContexts(loaded);
+  const names = opts.kernels ?? (opts.kernel !== undefined ? [opts.kernel] : undefined);
+  if (names) {
+    for (const n of names) {
+      if (!ctxs.some((c) => c.kernel.name === n)) {
+        throw new ConductorError(`no kernel named '${n}' in ${loaded.program.file} (kernels: ${ctxs.map((c) => c.kernel.name).join(', ') || 'none'})`);
+      }
+    }
+    return [...new Set(names)];
   }
-  const k = pickKernel(loaded, opts.kernel, { disambiguate });
-  if (fixNote) notes.push(fixNote(k.name));
+  const withCode = ctxs.filter((c) => c.insns.length > 0).map((c) => c.kernel.name);
+  if (withCode.length === 0) throw new ConductorError(`${loaded.program.file} has no instructions to schedule`);
+  return withCode;
+}
+
+/** Schedule the kernels of a file (every kernel with code, or the ones named), one after the other. */
+export async function scheduleFile(loaded: Loaded, text: string, opts: ScheduleRunOptions = {}): Promise<ScheduleFileResult> {
+  const t0 = Date.now();
+  const set = settings(opts);
+  const names = chosenKernels(loaded, opts);
+  const fixed = fixKernels(loaded, text, new Set(names), opts.paths);
+  const notes: string[] = fixed.note ? [fixed.note] : [];
+  const kernels: ScheduleRunResult[] = [];
+  let cur = fixed.loaded;
+  let curText = fixed.text;
+  for (const name of names) {
+    const r = await scheduleKernel(cur, curText, name, opts, set, fixed.errors > 0);
+    kernels.push(r);
+    if (r.text !== curText) { curText = r.text; cur = loadText(curText, loaded.program.file, { arch: loaded.target.name }); }
+  }
+  const others = kernelContexts(loaded).filter((c) => c.insns.length > 0 && !names.includes(c.kernel.name)).map((c) => c.kernel.name);
+  if (others.length > 0) notes.push(`left as written (not asked for): ${others.join(', ')}`);
+  return { file: loaded.program.file, arch: loaded.target.name, text: curText, kernels, notes, seconds: (Date.now() - t0) / 1000 };
+}
+
+/**
+ * Schedule one kernel (the one named, else the only one; a file with several kernels needs
+ * `kernel`, or scheduleFile). The result's text is the whole file.
+ */
+export async function scheduleLoaded(loaded: Loaded, text: string, opts: ScheduleRunOptions = {}): Promise<ScheduleRunResult> {
+  const name = opts.kernel ?? pickKernel(loaded).name;
+  const r = await scheduleFile(loaded, text, { ...opts, kernel: name, kernels: [name] });
+  const k = r.kernels[0]!;
+  return { ...k, notes: [...r.notes.filter((n) => !n.startsWith('left as written')), ...k.notes] };
+}
+
+/** Per loop, before and after (with the bound of the scheduled body). */
+function loopChanges(before: KernelContext, after: KernelContext, trip: number | undefined): LoopChange[] {
+  const a = kernelTime(before, { trip });
+  const b = kernelTime(after, { trip, bounds: true });
+  return b.loops.map((l, x) => {
+    const o = a.loops[x];
+    const bound = l.bound!;
+    return {
+      line: o?.loop.line ?? l.loop.line, instructions: l.loop.end - l.loop.start, trip: l.loop.trip, tripFrom: l.loop.tripFrom, weight: l.loop.weight,
+      before: round2(o?.perIteration ?? l.perIteration), after: round2(l.perIteration),
+      beforeOne: round2(o?.perIterationOne ?? l.perIterationOne), afterOne: round2(l.perIterationOne), bound: round2(bound.bound), limiter: bound.limiter,
+      gapPercent: bound.bound > 0 ? round2(((l.perIteration - bound.bound) / bound.bound) * 100) : 0,
+    };
+  });
+}
+
+async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: ScheduleRunOptions, set: Settings, fixedInput: boolean): Promise<ScheduleRunResult> {
+  const t0 = Date.now();
+  const { objective, strategies, budget, seconds, seed, disambiguate, jobs, annealReplicas } = set;
+  const notes: string[] = [];
+  const ctx = kernelContexts(loaded).find((c) => c.kernel.name === name)!;
+  const k = prepareKernel(loaded, ctx, { disambiguate, trip: opts.trip });
   const arch = k.target.name;
   const file = loaded.program.file;
-  const before = programMetrics(loaded, k.name);
-  const jobs = Math.max(1, Math.floor(opts.jobs ?? Math.min(4, os.availableParallelism())));
-  const annealReplicas = strategies.includes('anneal') ? Math.max(1, Math.floor(opts.annealReplicas ?? 2)) : 0;
+  const before = programMetrics(loaded, k.name, { trip: opts.trip });
+  const floor = before.occupancy;
   const key = cacheKey({
-    version: VERSION, text: sha256(text), arch, kernel: k.name, strategies, objective, budget, seconds, seed, disambiguate, annealReplicas,
+    version: VERSION, text: sha256(text), arch, kernel: k.name, strategies, objective, budget, seconds, seed, disambiguate, annealReplicas, trip: opts.trip,
   });
   const cache = opts.cache === false ? undefined : new ResultCache('schedule', opts.cacheDir);
+  let waves = 1;
 
-  const finish = (strategy: string, moves: string[], after: Metrics, out: string, runs: StrategyReport[], evaluations: number, searchSeconds: number, cached: boolean): ScheduleRunResult => ({
+  const finish = (strategy: string, moves: string[], after: Metrics, estimate: Metrics, out: string, runs: StrategyReport[], evaluations: number,
+    searchSeconds: number, cached: boolean, outCtx: KernelContext): ScheduleRunResult => ({
     file, kernel: k.name, arch, strategy, objective, evaluations, seconds: (Date.now() - t0) / 1000,
     evaluationsPerSecond: searchSeconds > 0 ? Math.round(evaluations / searchSeconds) : 0,
-    before, after, moves, text: out, runs, cached, notes,
+    before, after, estimate, waves, loops: loopChanges(ctx, outCtx, opts.trip), moves, text: out, runs, cached, notes,
   });
+  const ctxOf = (l: Loaded) => kernelContexts(l).find((c) => c.kernel.name === name)!;
 
-  // Cache hit: replay through validation, emit, and check it is still not worse.
+  // Cache hit: replay through validation, emit, and check it is still better.
   const hit = cache?.get<CacheEntry>(key);
   if (hit && hit.version === VERSION) {
-    if (hit.moves.length === 0) return finish(hit.strategy, [], before, text, hit.runs, hit.evaluations, hit.seconds, true);
+    waves = new Evaluator(k).waves;
+    if (hit.moves.length === 0) return finish(hit.strategy, [], before, before, text, hit.runs, hit.evaluations, hit.seconds, true, ctx);
     const r = replayMoves(k, hit.moves);
     if ('state' in r) {
       const e = emitSchedule(r.state);
-      if (searchCompare(e.metrics, before, objective) < 0) {
+      if (searchCompare(e.metrics, before, objective, floor) < 0) {
         notes.push(...e.notes);
-        return finish(hit.strategy, hit.moves, e.metrics, e.text, hit.runs, hit.evaluations, hit.seconds, true);
+        return finish(hit.strategy, hit.moves, e.metrics, hit.estimate ?? e.metrics, e.text, hit.runs, hit.evaluations, hit.seconds, true, ctxOf(e.loaded));
       }
     }
     notes.push('the cached result no longer replays or no longer beats the input; searched again');
@@ -166,7 +304,7 @@ export async function scheduleLoaded(loaded: Loaded, text: string, opts: Schedul
 
   // Phases.
   const base: Omit<StrategyTask, 'strategy' | 'startMoves' | 'seed' | 'label'> = {
-    text, file, arch, kernel: k.name, disambiguate, objective, budget, seconds,
+    text, file, arch, kernel: k.name, disambiguate, objective, minOccupancy: floor, trip: opts.trip, budget, seconds,
   };
   const phase1 = strategies.filter((s) => s !== 'anneal').map((s): StrategyTask => ({ ...base, strategy: s, startMoves: [], seed, label: s }));
   const totalPlanned = budget * (phase1.length + annealReplicas);
@@ -176,13 +314,11 @@ export async function scheduleLoaded(loaded: Loaded, text: string, opts: Schedul
     if (opts.progress) { let s = 0; for (const v of done.values()) s += v; opts.progress(Math.min(s, totalPlanned), totalPlanned, phase); }
   };
   let pool: Piscina | undefined;
-  let local: { k: ScheduleKernel; ev: Evaluator } | undefined;
+  const local: { k: ScheduleKernel; ev: Evaluator } = { k, ev: new Evaluator(k) };
+  waves = local.ev.waves;
   const run = async (tasks: StrategyTask[], phase: string): Promise<StrategyOutcome[]> => {
     if (tasks.length === 0) return [];
-    if (jobs <= 1 || tasks.length === 1) {
-      local ??= { k, ev: new Evaluator(k) };
-      return tasks.map((t) => runTask(t, report(phase), local));
-    }
+    if (jobs <= 1 || tasks.length === 1) return tasks.map((t) => runTask(t, report(phase), local));
     pool ??= new Piscina({ filename: new URL('./task.js', import.meta.url).href, maxThreads: jobs, minThreads: 0, idleTimeout: 1000 });
     const p = pool;
     return Promise.all(tasks.map((t) => {
@@ -196,7 +332,7 @@ export async function scheduleLoaded(loaded: Loaded, text: string, opts: Schedul
   try {
     outcomes = await run(phase1, 'list/beam');
     if (annealReplicas > 0) {
-      const from = bestOutcome(outcomes, objective);
+      const from = bestOutcome(outcomes, objective, floor);
       const tasks = Array.from({ length: annealReplicas }, (_, x): StrategyTask => ({
         ...base, strategy: 'anneal', startMoves: from?.moves ?? [], seed: seed + x, label: annealReplicas > 1 ? `anneal#${x + 1}` : 'anneal',
       }));
@@ -213,11 +349,12 @@ export async function scheduleLoaded(loaded: Loaded, text: string, opts: Schedul
     label: o.label, strategy: o.strategy, seed: o.seed, evaluations: o.evaluations, seconds: round3(o.seconds), estimate: o.metrics, moves: o.moves.length,
   }));
 
-  // Choose: exact measurement of the best few distinct candidates.
+  // Choose: the best few distinct candidates, brought back toward the input's order where that
+  // loses nothing, measured exactly.
   const order = outcomes.map((o, x) => ({ o, x })).filter(({ o }) => o.moves.length > 0)
-    .sort((a, b) => searchCompare(a.o.metrics, b.o.metrics, objective) || a.x - b.x);
+    .sort((a, b) => searchCompare(a.o.metrics, b.o.metrics, objective, floor) || a.x - b.x);
   const tried = new Set<string>();
-  let win: { label: string; moves: string[]; metrics: Metrics; text: string; notes: string[] } | undefined;
+  let win: { label: string; moves: string[]; metrics: Metrics; estimate: Metrics; text: string; notes: string[]; ctx: KernelContext } | undefined;
   for (const { o, x } of order) {
     if (tried.size >= (opts.candidates ?? 3)) break;
     const sig = o.moves.join('\n');
@@ -225,36 +362,40 @@ export async function scheduleLoaded(loaded: Loaded, text: string, opts: Schedul
     tried.add(sig);
     const r = replayMoves(k, o.moves);
     if ('failure' in r) { runs[x]!.rejected = `does not replay: ${r.failure.command}: ${r.failure.reason}`; continue; }
+    const simple = preferOriginal(k, local.ev, r.state, { objective, minOccupancy: floor });
+    const moves = movesFromState(simple.state);
+    if (moves.length === 0) { runs[x]!.rejected = 'no better than the input once moves that gain nothing are undone'; continue; }
     let e;
     try {
-      e = emitSchedule(r.state);
+      e = emitSchedule(simple.state);
     } catch (err) {
       if (!(err instanceof ConductorError)) throw err;
       runs[x]!.rejected = `could not be emitted: ${err.message}`;
       continue;
     }
     runs[x]!.exact = e.metrics;
-    if (searchCompare(e.metrics, before, objective) >= 0) { runs[x]!.rejected = 'not better than the input when measured exactly'; continue; }
-    if (win && searchCompare(e.metrics, win.metrics, objective) >= 0) { runs[x]!.rejected = `not better than ${win.label}`; continue; }
+    if (searchCompare(e.metrics, before, objective, floor) >= 0) { runs[x]!.rejected = 'not better than the input when measured exactly'; continue; }
+    if (win && searchCompare(e.metrics, win.metrics, objective, floor) >= 0) { runs[x]!.rejected = `not better than ${win.label}`; continue; }
     if (win) for (const rr of runs) if (rr.label === win.label) rr.rejected = `not better than ${o.label}`;
-    win = { label: o.label, moves: o.moves, metrics: e.metrics, text: e.text, notes: e.notes };
+    win = { label: o.label, moves, metrics: e.metrics, estimate: simple.metrics, text: e.text, notes: e.notes, ctx: ctxOf(e.loaded) };
   }
   const result = win
-    ? finish(win.label, win.moves, win.metrics, win.text, runs, evaluations, searchSeconds, false)
-    : finish('input', [], before, text, runs, evaluations, searchSeconds, false);
+    ? finish(win.label, win.moves, win.metrics, win.estimate, win.text, runs, evaluations, searchSeconds, false, win.ctx)
+    : finish('input', [], before, before, text, runs, evaluations, searchSeconds, false, ctx);
   if (win) notes.push(...win.notes);
-  else notes.push(fixNote ? 'no schedule beat the input under the objective; the output is the input with its check errors fixed, in its original order'
+  else notes.push(fixedInput ? 'no schedule beat the input under the objective; the output is the input with its check errors fixed, in its original order'
     : 'no schedule beat the input under the objective; the input is returned unchanged');
-  if (cache && !cache.set(key, { version: VERSION, strategy: result.strategy, moves: result.moves, evaluations, seconds: searchSeconds, runs } satisfies CacheEntry)) {
+  if (cache && !cache.set(key, { version: VERSION, strategy: result.strategy, moves: result.moves, evaluations, seconds: searchSeconds, runs, estimate: result.estimate } satisfies CacheEntry)) {
     notes.push(cache.lastError ?? 'the result could not be cached');
   }
   return result;
 }
 
-function bestOutcome(outcomes: StrategyOutcome[], objective: readonly MetricName[]): StrategyOutcome | undefined {
+function bestOutcome(outcomes: StrategyOutcome[], objective: readonly MetricName[], floor: number): StrategyOutcome | undefined {
   let best: StrategyOutcome | undefined;
-  for (const o of outcomes) if (!best || searchCompare(o.metrics, best.metrics, objective) < 0) best = o;
+  for (const o of outcomes) if (!best || searchCompare(o.metrics, best.metrics, objective, floor) < 0) best = o;
   return best;
 }
 
 function round3(x: number): number { return Math.round(x * 1000) / 1000; }
+function round2(x: number): number { return Math.round(x * 100) / 100; }

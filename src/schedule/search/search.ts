@@ -16,7 +16,7 @@
  * stopped by the clock depends on the machine).
  */
 import { compareMetrics, Evaluator, type MetricName, type Metrics } from '../metrics.js';
-import { ScheduleState, moveTo } from '../state.js';
+import { ScheduleState, canMove, moveTo } from '../state.js';
 import type { ScheduleKernel } from '../kernel.js';
 import { dependent } from '../deps.js';
 import { LIST_VARIANTS, listSchedule, regionFacts, type ListVariant, type RegionFacts } from './list.js';
@@ -27,6 +27,8 @@ export type StrategyName = (typeof STRATEGIES)[number];
 
 export interface SearchOptions {
   objective: readonly MetricName[];
+  /** Occupancy (waves per SIMD) no state may fall below (default 0: none). */
+  minOccupancy?: number;
   /** Evaluations allowed (default 2000). */
   budget?: number;
   /** Wall-clock seconds allowed (default 10). */
@@ -50,11 +52,14 @@ export interface SearchResult {
   detail: string[];
 }
 
-/** Search comparison: the objective, then est_cycles when the objective does not name it. */
-export function searchCompare(a: Metrics, b: Metrics, objective: readonly MetricName[]): number {
-  const c = compareMetrics(a, b, objective);
+/**
+ * Search comparison: the occupancy floor, the objective, then est_cycles when the objective
+ * does not name it.
+ */
+export function searchCompare(a: Metrics, b: Metrics, objective: readonly MetricName[], minOccupancy = 0): number {
+  const c = compareMetrics(a, b, objective, minOccupancy);
   if (c !== 0 || objective.includes('est_cycles')) return c;
-  return a.est_cycles - b.est_cycles;
+  return a.est_cycles - b.est_cycles || (a.wave_cycles ?? 0) - (b.wave_cycles ?? 0);
 }
 
 class Budget {
@@ -93,6 +98,59 @@ function regionPicker(k: ScheduleKernel, regions: number[], rand: () => number):
     for (let j = 0; j < regions.length; j++) { x -= weights[j]!; if (x < 0) return regions[j]!; }
     return regions[regions.length - 1]!;
   };
+}
+
+/** Kind of a region's node for the pattern moves. */
+const K_OTHER = 0;
+const K_GLOBAL_LOAD = 1;
+const K_LDS_READ = 2;
+const K_MFMA = 3;
+const K_VALU = 4;
+
+/** Per region (lazily): the kind of each local node. */
+function regionKinds(k: ScheduleKernel): (r: number) => Uint8Array {
+  const cache = new Map<number, Uint8Array>();
+  return (r) => {
+    let a = cache.get(r);
+    if (!a) {
+      const nodes = k.regions[r]!.nodes;
+      a = new Uint8Array(nodes.length);
+      for (let x = 0; x < nodes.length; x++) {
+        const info = k.insns[nodes[x]!]!.info;
+        const mem = info.mem;
+        a[x] = info.cls === 'mfma' ? K_MFMA : mem && mem.op === 'load' && mem.space === 'lds' ? K_LDS_READ
+          : mem && (mem.op === 'load' || mem.op === 'load-lds') && info.cls !== 'smem' && info.cls !== 'ds' ? K_GLOBAL_LOAD
+            : info.cls === 'valu' ? K_VALU : K_OTHER;
+      }
+      cache.set(r, a);
+    }
+    return a;
+  };
+}
+
+/**
+ * Latency-hiding patterns for MFMA loops as moves (the interleavings LLVM's AMDGPUIGroupLP
+ * builds for iglp_opt, e.g. MFMASmallGemmOpt, and the project's CDNA4 scheduling notes, "Scheduling
+ * Strategy"): a global load goes to the top of its legal window (issued as early as its operands
+ * allow); an LDS read or an independent VALU instruction goes right after the nearest MFMA of
+ * its window (LDS reads between MFMAs, VALU work in the MFMA's shadow); an MFMA goes right
+ * after the nearest other MFMA (the matrix pipe kept busy). -1 when no pattern applies.
+ */
+export function patternTarget(kind: Uint8Array, order: Int32Array, from: number, lo: number, hi: number): number {
+  const kd = kind[order[from]!]!;
+  if (kd === K_GLOBAL_LOAD) return lo;
+  if (kd !== K_LDS_READ && kd !== K_VALU && kd !== K_MFMA) return -1;
+  // the nearest MFMA (other than itself) within [lo - 1, hi]: go right after it
+  let best = -1;
+  let dist = Infinity;
+  for (let q = Math.max(0, lo - 1); q <= hi; q++) {
+    if (q === from || kind[order[q]!] !== K_MFMA) continue;
+    const to = q < from ? q + 1 : q;
+    if (to < lo || to > hi) continue;
+    const d = Math.abs(q - from);
+    if (d < dist) { dist = d; best = to; }
+  }
+  return best;
 }
 
 /** The legal window of the instruction at position p of region r: [lo, hi]. */
@@ -143,7 +201,7 @@ function listStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, op
     const snap = s.snapshot(r);
     s.setOrder(r, order);
     const m = budget.evaluate(s);
-    if (searchCompare(m, best, opts.objective) < 0) { best = m; detail.push(`region ${r}: ${label}`); return true; }
+    if (searchCompare(m, best, opts.objective, opts.minOccupancy) < 0) { best = m; detail.push(`region ${r}: ${label}`); return true; }
     s.restore(snap);
     return false;
   };
@@ -187,6 +245,7 @@ function beamStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, op
   const detail: string[] = [];
   if (regions.length === 0) return { strategy: 'beam', state: bestState, metrics: best, start: first, evaluations: 0, seconds: 0, detail };
   const pickRegion = regionPicker(k, regions, rand);
+  const kinds = regionKinds(k);
   const seen = new Set<string>();
   let steps = 0;
   let stale = 0;
@@ -202,6 +261,8 @@ function beamStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, op
         const [lo, hi] = legalWindow(b.s, r, from);
         if (lo === hi) continue;
         const targets = new Set([lo, hi, lo + Math.floor(rand() * (hi - lo + 1))]);
+        const pat = patternTarget(kinds(r), b.s.order[r]!, from, lo, hi);
+        if (pat >= 0) targets.add(pat);
         targets.delete(from);
         for (const to of targets) {
           if (budget.exhausted) break;
@@ -217,7 +278,7 @@ function beamStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, op
       }
     });
     if (children.length === 0) { stale++; continue; }
-    children.sort((a, b) => searchCompare(a.m, b.m, opts.objective));
+    children.sort((a, b) => searchCompare(a.m, b.m, opts.objective, opts.minOccupancy));
     const next: { s: ScheduleState; m: Metrics }[] = [];
     for (const c of children) {
       if (next.length >= width) break;
@@ -228,10 +289,10 @@ function beamStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, op
       next.push({ s, m: c.m });
     }
     // Keep the parents that beat every child, so the beam never gets worse.
-    for (const b of beam) if (next.length < width || searchCompare(b.m, next[next.length - 1]!.m, opts.objective) < 0) next.push(b);
-    next.sort((a, b) => searchCompare(a.m, b.m, opts.objective));
+    for (const b of beam) if (next.length < width || searchCompare(b.m, next[next.length - 1]!.m, opts.objective, opts.minOccupancy) < 0) next.push(b);
+    next.sort((a, b) => searchCompare(a.m, b.m, opts.objective, opts.minOccupancy));
     beam = next.slice(0, width);
-    if (searchCompare(beam[0]!.m, best, opts.objective) < 0) {
+    if (searchCompare(beam[0]!.m, best, opts.objective, opts.minOccupancy) < 0) {
       best = beam[0]!.m;
       bestState = beam[0]!.s.clone();
       detail.push(`step ${steps}: ${fmt(best)}`);
@@ -260,6 +321,7 @@ function annealStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, 
   const order = opts.objective.includes('est_cycles') ? opts.objective : [...opts.objective, 'est_cycles' as MetricName];
   const limit = opts.budget ?? 2000;
   const pickRegion = regionPicker(k, regions, rand);
+  const kinds = regionKinds(k);
   let sinceBest = 0;
   while (!budget.exhausted) {
     const frac = Math.min(1, budget.evaluations / limit);
@@ -271,10 +333,11 @@ function annealStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, 
     if (lo === hi) { sinceBest++; if (sinceBest > 50 * limit) break; continue; }
     let to = lo + Math.floor(rand() * (hi - lo));
     if (to >= from) to++;
+    if (rand() < 1 / 3) { const pat = patternTarget(kinds(r), s.order[r]!, from, lo, hi); if (pat >= 0 && pat !== from) to = pat; }
     const snap = s.snapshot(r);
     moveTo(s, r, from, to);
     const mm = budget.evaluate(s);
-    const c = searchCompare(mm, cur, opts.objective);
+    const c = searchCompare(mm, cur, opts.objective, opts.minOccupancy);
     let accept = c <= 0;
     if (!accept) {
       let d = 0;
@@ -288,7 +351,7 @@ function annealStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, 
     }
     if (accept) {
       cur = mm;
-      if (searchCompare(cur, best, opts.objective) < 0) {
+      if (searchCompare(cur, best, opts.objective, opts.minOccupancy) < 0) {
         best = cur;
         bestState = s.clone();
         detail.push(`evaluation ${budget.evaluations}: ${fmt(best)}`);
@@ -300,4 +363,50 @@ function annealStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, 
 
 function fmt(m: Metrics): string {
   return `peak_vgpr ${m.peak_vgpr}, s_waitcnt ${m.s_waitcnt}, s_nop ${m.s_nop}, est_cycles ${m.est_cycles}`;
+}
+
+/**
+ * A state brought back toward the original order wherever that loses nothing (equal or better
+ * under the objective, fast estimate): every changed region is first tried in its original order
+ * whole; then, in the regions that keep a new order, position by position from the top, the
+ * instruction that comes first in the original order among those not yet placed is moved up to
+ * the position when that is legal and not worse. Among equal schedules the input's order is
+ * preferred, so an output does not shuffle instructions for nothing. The second pass takes at
+ * most `budget` evaluations (default 1000).
+ */
+export function preferOriginal(k: ScheduleKernel, ev: Evaluator, state: ScheduleState,
+  opts: { objective: readonly MetricName[]; minOccupancy?: number; budget?: number }): { state: ScheduleState; metrics: Metrics } {
+  const s = state.clone();
+  let cur = ev.evaluate(s);
+  let left = opts.budget ?? 1000;
+  const notWorse = (m: Metrics) => searchCompare(m, cur, opts.objective, opts.minOccupancy) <= 0;
+  // whole regions first (one evaluation each), then instruction by instruction
+  const kept: number[] = [];
+  for (const r of s.changedRegions()) {
+    const snap = s.snapshot(r);
+    s.setOrder(r, Int32Array.from({ length: k.regions[r]!.nodes.length }, (_, i) => i));
+    const whole = ev.evaluate(s);
+    if (notWorse(whole)) cur = whole; else { s.restore(snap); kept.push(r); }
+  }
+  for (const r of kept) {
+    const n = k.regions[r]!.nodes.length;
+    const placed = new Uint8Array(n);
+    let first = 0;
+    for (let p = 0; p < n && left > 0; p++) {
+      while (first < n && placed[first]) first++;
+      const c = first;
+      if (s.order[r]![p] !== c) {
+        const from = s.pos[r]![c]!;
+        if (canMove(s, r, from, p)) {
+          const back = s.snapshot(r);
+          moveTo(s, r, from, p);
+          left--;
+          const m = ev.evaluate(s);
+          if (notWorse(m)) cur = m; else s.restore(back);
+        }
+      }
+      placed[s.order[r]![p]!] = 1;
+    }
+  }
+  return { state: s, metrics: cur };
 }

@@ -22,6 +22,10 @@ export interface StrategyTask {
   /** Moves from the input to the starting state. */
   startMoves: string[];
   objective: MetricName[];
+  /** Occupancy no state may fall below (the input's). */
+  minOccupancy: number;
+  /** Trip count of loops the code does not give a count for. */
+  trip?: number;
   budget: number;
   seconds: number;
   seed: number;
@@ -49,11 +53,11 @@ const prepared = new Map<string, { k: ScheduleKernel; ev: Evaluator }>();
 /** Run a task; kernels are prepared once per (text, options) and kept for the next task. */
 export function runTask(t: StrategyTask, progress?: (label: string, evaluations: number) => void,
   ready?: { k: ScheduleKernel; ev: Evaluator }): StrategyOutcome {
-  const key = `${t.file}\0${t.arch ?? ''}\0${t.kernel}\0${String(t.disambiguate)}\0${sha256(t.text)}`;
+  const key = `${t.file}\0${t.arch ?? ''}\0${t.kernel}\0${String(t.disambiguate)}\0${t.trip ?? ''}\0${sha256(t.text)}`;
   let p = ready ?? prepared.get(key);
   if (!p) {
     const loaded = loadText(t.text, t.file, { arch: t.arch });
-    const k = pickKernel(loaded, t.kernel, { disambiguate: t.disambiguate });
+    const k = pickKernel(loaded, t.kernel, { disambiguate: t.disambiguate, trip: t.trip });
     p = { k, ev: new Evaluator(k) };
     prepared.clear();
     prepared.set(key, p);
@@ -65,7 +69,7 @@ export function runTask(t: StrategyTask, progress?: (label: string, evaluations:
     progress?.(t.label, n);
   };
   const r = runStrategy(t.strategy, p.k, p.ev, start.state, {
-    objective: t.objective, budget: t.budget, seconds: t.seconds, seed: t.seed, progress: report,
+    objective: t.objective, minOccupancy: t.minOccupancy, budget: t.budget, seconds: t.seconds, seed: t.seed, progress: report,
   });
   report(r.evaluations);
   return {

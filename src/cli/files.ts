@@ -1,0 +1,130 @@
+/**
+ * Several input files in one command (`schedule`, `check`, `analyze`): directories expand to the
+ * assembly files under them, `--shard i/N` keeps a deterministic share of the batch, each file is
+ * processed exactly as it would be alone, and the exit code is the worst of the files' (0 clean,
+ * 1 findings, 2 bad input). A file that fails is reported and the batch goes on.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { ConductorError } from '../errors.js';
+
+export interface InputFile {
+  /** Path as it is opened. */
+  path: string;
+  /** Path relative to the directory argument it was found under (the file name for a file argument). */
+  rel: string;
+  /** Why the argument cannot be read (it stays in the batch as a failed file). */
+  error?: string;
+}
+
+/** Assembly file extensions a directory contributes. */
+const ASM = /\.(s|S|asm)$/;
+
+async function walk(dir: string, base: string, out: InputFile[]): Promise<void> {
+  const entries = await fs.readdir(dir, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) await walk(p, base, out);
+    else if (e.isFile() && ASM.test(e.name)) out.push({ path: p, rel: path.relative(base, p) });
+  }
+}
+
+/**
+ * The files named by the arguments: a file as it is, a directory as every assembly file under it
+ * (recursively, sorted by path). With one argument a missing file is bad input (thrown); with
+ * several it is a failed entry of the batch (`error`), so the others still run.
+ */
+export async function expandInputs(args: readonly string[]): Promise<InputFile[]> {
+  const out: InputFile[] = [];
+  for (const a of args) {
+    let st;
+    try {
+      st = await fs.stat(a);
+    } catch {
+      const why = `cannot read '${a}': no such file or directory`;
+      if (args.length === 1) throw new ConductorError(why);
+      out.push({ path: a, rel: path.basename(a), error: why });
+      continue;
+    }
+    if (st.isDirectory()) {
+      const before = out.length;
+      await walk(a, a, out);
+      if (out.length === before) {
+        const why = `'${a}' holds no assembly files (*.s)`;
+        if (args.length === 1) throw new ConductorError(why);
+        out.push({ path: a, rel: path.basename(a), error: why });
+      }
+    } else out.push({ path: a, rel: path.basename(a) });
+  }
+  const seen = new Set<string>();
+  return out.filter((f) => { const k = path.resolve(f.path); if (seen.has(k)) return false; seen.add(k); return true; });
+}
+
+export interface Shard { index: number; count: number }
+
+/** `--shard i/N` (1 <= i <= N). */
+export function parseShard(v: string | undefined): Shard | undefined {
+  if (v === undefined) return undefined;
+  const m = /^(\d+)\/(\d+)$/.exec(v.trim());
+  if (!m || Number(m[2]) < 1 || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) {
+    throw new ConductorError(`--shard takes i/N with 1 <= i <= N (e.g. 2/8), got '${v}'`);
+  }
+  return { index: Number(m[1]), count: Number(m[2]) };
+}
+
+/**
+ * The files of shard i of N: in the order of the batch (files in argument order, directories
+ * sorted), every N-th file starting with the i-th. The same inputs always split the same way,
+ * so N machines given shards 1/N .. N/N process every file exactly once.
+ */
+export function shardFiles<T>(files: readonly T[], shard: Shard | undefined): T[] {
+  if (!shard) return [...files];
+  return files.filter((_, x) => x % shard.count === shard.index - 1);
+}
+
+/** Is `out` a directory to write several outputs into (ends with a separator or is a directory)? */
+export async function isOutputDir(out: string): Promise<boolean> {
+  if (out.endsWith('/') || out.endsWith(path.sep)) return true;
+  try { return (await fs.stat(out)).isDirectory(); } catch { return false; }
+}
+
+/**
+ * Where each file's output goes: OUT for a single file, OUTDIR/<rel> for a directory. Two inputs
+ * that would write the same output are bad input (nothing is written).
+ */
+export async function outputPaths(files: readonly InputFile[], out: string | undefined, several: boolean): Promise<Map<string, string>> {
+  const map = new Map<string, string>();
+  if (out === undefined) return map;
+  const dir = await isOutputDir(out);
+  if (!dir) {
+    if (several) throw new ConductorError(`-o ${out}: several inputs need an output directory (-o DIR/)`);
+    if (files.length === 1) map.set(files[0]!.path, out);
+    return map;
+  }
+  if (out === '-') throw new ConductorError('-o - takes a single input');
+  const taken = new Map<string, string>();
+  for (const f of files) {
+    const o = path.join(out, f.rel);
+    const prev = taken.get(path.resolve(o));
+    if (prev !== undefined) throw new ConductorError(`'${prev}' and '${f.path}' would both be written to ${o}`);
+    taken.set(path.resolve(o), f.path);
+    if (path.resolve(o) === path.resolve(f.path)) throw new ConductorError(`${o} is the input itself: write to another directory`);
+    map.set(f.path, o);
+  }
+  return map;
+}
+
+/** Worst exit code: 2 (bad input) over 1 (findings) over 0. */
+export function worstExit(codes: readonly number[]): number {
+  return codes.reduce((a, b) => Math.max(a, b), 0);
+}
+
+/** A plain text table: a header row, a rule and the rows, columns padded; numbers right-aligned. */
+export function formatTable(head: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
+  const cells = [head, ...rows].map((r) => r.map((c) => String(c)));
+  const width = head.map((_, x) => Math.max(...cells.map((r) => r[x]?.length ?? 0)));
+  const numeric = head.map((_, x) => rows.length > 0 && rows.every((r) => typeof r[x] === 'number' || /^[-+]?[\d.]+%?$|^-$/.test(String(r[x]))));
+  const line = (r: readonly string[]) => r.map((c, x) => (numeric[x] ? c.padStart(width[x]!) : c.padEnd(width[x]!))).join('  ').trimEnd();
+  return [line(cells[0]!), width.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+}

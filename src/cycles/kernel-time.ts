@@ -1,0 +1,433 @@
+/**
+ * The kernel as it runs: the scheduler's `est_cycles`.
+ *
+ *   est_cycles = walk + sum over loops of weight x perIteration
+ *
+ * - walk: every basic block once in layout order (loops once), run by the waves that share a
+ *   SIMD at the kernel's occupancy, until every wave has drained;
+ * - perIteration: the loop body (its blocks from the header to the latch, the back edge taken)
+ *   in steady state, for the same waves together: cycles per iteration of all of them;
+ * - weight: the iterations the walk does not run, (trip - 1) times the trip counts of the
+ *   enclosing loops. The trip count comes from the code when a simple scalar counter gives it
+ *   (tripFromCode), else from the caller (`--trip N`), else DEFAULT_TRIP.
+ *
+ * With W waves est_cycles is the time the SIMD needs to run W waves of the kernel (the
+ * hardware's view at that occupancy: one wave's stalls are filled by the others), so a kernel at
+ * occupancy 8 depends much less on its instruction order than one at occupancy 1 or 2.
+ * Waves: the occupancy the descriptor gives (what the hardware launches), else the one the
+ * registers used allow. W co-resident waves of the same code (`coResident`): each wave runs at
+ * its own pace (the single-wave simulation: its dependencies, waits and issue), and the SIMD's
+ * pipes and its issue port serve all W, so the time is the larger of one wave's time and W
+ * times the busiest pipe's (or the port's) share. The interleaved simulation (engine.ts
+ * runMulti, `simulate --waves`) is not used here: with the waves started together its steady
+ * state depends on their phase (lockstep starts, oldest-first arbitration starving the youngest
+ * wave) by up to 10% between run lengths on the corpus' LDS GEMM loops, more than the order
+ * changes it would be asked to judge.
+ *
+ * Per loop there is also a lower bound per iteration that no instruction order can beat: the
+ * busiest pipe (all waves), the issue port, the longest dependency chain of one iteration and
+ * the loop-carried recurrence (both latency-only, without waits: the order of a legal schedule
+ * does not change them), with the constraint that binds.
+ */
+import type { KernelContext } from '../check/types.js';
+import { kernelResources } from '../check/resources.js';
+import type { CycleParams } from '../targets/latency.js';
+import { cycleEngineFor } from './estimate.js';
+import type { CycleEngine } from './engine.js';
+import { F_FREE, F_JUMP, NPIPES, PIPE_NAMES } from './model.js';
+import { SCC } from '../isa/registers.js';
+
+/**
+ * Trip count of a loop whose count the code does not give and the caller does not set: a GEMM
+ * main loop over K = 4096 at a depth of 64 runs 64 iterations. Not a hardware fact: the weight
+ * given to loop bodies against straight-line code; `--trip N` replaces it.
+ */
+export const DEFAULT_TRIP = 64;
+/** Largest trip count read from the code (beyond it the count is treated as unknown). */
+const MAX_CODE_TRIP = 1 << 20;
+
+export type TripSource = 'code' | 'option' | 'default';
+
+export interface KernelLoop {
+  header: number;
+  latch: number;
+  /** Kernel instruction range of the body [start, end): blocks header..latch in layout order. */
+  start: number;
+  end: number;
+  /** Index of the innermost enclosing loop in the list, -1 at the top level. */
+  parent: number;
+  trip: number;
+  tripFrom: TripSource;
+  /** Iterations beyond the walk's one: (trip - 1) x the trips of the enclosing loops. */
+  weight: number;
+  /** Line of the header's first instruction. */
+  line: number;
+}
+
+/**
+ * Loops of a kernel: a block ending in a branch to a block at or before it that can reach the
+ * branch again inside that range (a backward jump its target cannot reach again is a jump to
+ * shared code, not a loop). Outer loops first.
+ */
+export function kernelLoops(ctx: KernelContext, trip?: number): KernelLoop[] {
+  const { cfg } = ctx;
+  const found: { header: number; latch: number }[] = [];
+  for (const b of cfg.blocks) {
+    if (b.end <= b.start) continue;
+    for (const s of b.succs) {
+      if (s > b.id || found.some((l) => l.header === s && l.latch === b.id)) continue;
+      if (reaches(ctx, s, b.id)) found.push({ header: s, latch: b.id });
+    }
+  }
+  found.sort((a, b) => a.header - b.header || b.latch - a.latch);
+  const loops: KernelLoop[] = found.map((l) => {
+    const start = cfg.blocks[l.header]!.start;
+    const end = cfg.blocks[l.latch]!.end;
+    const code = tripFromCode(ctx, l.header, l.latch);
+    const t = code ?? trip ?? DEFAULT_TRIP;
+    return {
+      header: l.header, latch: l.latch, start, end, parent: -1, trip: t,
+      tripFrom: code !== undefined ? 'code' : trip !== undefined ? 'option' : 'default', weight: 0,
+      line: cfg.insns[start]?.loc.line ?? cfg.blocks[l.header]!.loc.line,
+    };
+  });
+  loops.forEach((l, x) => {
+    for (let y = 0; y < loops.length; y++) {
+      const o = loops[y]!;
+      if (y === x || o.header > l.header || o.latch < l.latch || (o.header === l.header && o.latch === l.latch)) continue;
+      if (l.parent < 0 || o.end - o.start < loops[l.parent]!.end - loops[l.parent]!.start) l.parent = y;
+    }
+  });
+  for (const l of loops) {
+    let outer = 1;
+    for (let p = l.parent; p >= 0; p = loops[p]!.parent) outer *= loops[p]!.trip;
+    l.weight = (l.trip - 1) * outer;
+  }
+  return loops;
+}
+
+/** Can block `to` be reached from block `from` through blocks inside [from, to]? */
+function reaches(ctx: KernelContext, from: number, to: number): boolean {
+  if (from === to) return true;
+  const seen = new Set<number>([from]);
+  const stack = [from];
+  while (stack.length > 0) {
+    const b = stack.pop()!;
+    for (const s of ctx.cfg.blocks[b]!.succs) {
+      if (s === to) return true;
+      if (s < from || s > to || seen.has(s)) continue;
+      seen.add(s);
+      stack.push(s);
+    }
+  }
+  return false;
+}
+
+function imm(r: KernelContext['insns'][number], k: number): number | undefined {
+  const o = r.insn.operands[k];
+  return o && o.kind === 'imm' && Number.isInteger(o.value) ? o.value : undefined;
+}
+
+function sgprOf(r: KernelContext['insns'][number], k: number): number | undefined {
+  const o = r.insn.operands[k];
+  return o && o.kind === 'reg' && o.file === 's' && o.count === 1 ? o.first : undefined;
+}
+
+const CMP = /^s_cmpk?_(eq|lg|gt|ge|lt|le)_(i32|u32)$/;
+
+/**
+ * Trip count from a simple scalar counter, or undefined: the latch ends in s_cbranch_scc0/1
+ * after an s_cmp(k) of an SGPR with a constant; that SGPR is written once in the body, by
+ * s_add/s_sub of a constant to itself (or s_addk_i32); before the header (in the blocks that
+ * lead to it alone) it is set by s_mov_b32 / s_movk_i32 of a constant. The loop is then run on
+ * those values (32-bit wrap, signed or unsigned compare as the s_cmp says).
+ */
+export function tripFromCode(ctx: KernelContext, header: number, latch: number): number | undefined {
+  const { cfg, insns } = ctx;
+  const lb = cfg.blocks[latch]!;
+  const br = insns[lb.end - 1]!;
+  const onTrue = br.insn.base === 's_cbranch_scc1' ? true : br.insn.base === 's_cbranch_scc0' ? false : undefined;
+  if (onTrue === undefined) return undefined;
+  const start = cfg.blocks[header]!.start;
+  // the compare: last SCC writer before the branch
+  let cmpAt = -1;
+  for (let i = lb.end - 2; i >= start; i--) {
+    if (CMP.test(insns[i]!.insn.base)) { cmpAt = i; break; }
+    if (insns[i]!.defs.includes(SCC)) return undefined;
+  }
+  if (cmpAt < 0) return undefined;
+  const cmp = insns[cmpAt]!;
+  const [, op, ty] = CMP.exec(cmp.insn.base)!;
+  let counter = sgprOf(cmp, 0);
+  let bound = imm(cmp, 1);
+  let swapped = false;
+  if (counter === undefined || bound === undefined) {
+    counter = sgprOf(cmp, 1); bound = imm(cmp, 0); swapped = true;
+  }
+  if (counter === undefined || bound === undefined) return undefined;
+  const unit = counter;
+  // the step: the only write of the counter in the body
+  let step: number | undefined;
+  let stepAt = -1;
+  for (let i = start; i < lb.end; i++) {
+    const r = insns[i]!;
+    if (!r.defs.includes(unit)) continue;
+    if (stepAt >= 0) return undefined;
+    stepAt = i;
+    const b = r.insn.base;
+    if ((b === 's_add_i32' || b === 's_add_u32' || b === 's_sub_i32' || b === 's_sub_u32') && sgprOf(r, 0) === counter) {
+      const x = sgprOf(r, 1) === counter ? imm(r, 2) : sgprOf(r, 2) === counter && b.startsWith('s_add') ? imm(r, 1) : undefined;
+      if (x === undefined) return undefined;
+      step = b.startsWith('s_sub') ? -x : x;
+    } else if (b === 's_addk_i32' && sgprOf(r, 0) === counter) {
+      step = imm(r, 1);
+    } else return undefined;
+  }
+  if (step === undefined || step === 0) return undefined;
+  // the initial value: the last write before the header on the only way into it
+  const init = initialValue(ctx, header, latch, counter);
+  if (init === undefined) return undefined;
+  const signed = ty === 'i32';
+  const norm = (v: number) => (signed ? v | 0 : v >>> 0);
+  const test = (v: number) => {
+    let a = norm(v); let b = norm(bound!);
+    if (swapped) { const t = a; a = b; b = t; }
+    switch (op) {
+      case 'eq': return a === b;
+      case 'lg': return a !== b;
+      case 'gt': return a > b;
+      case 'ge': return a >= b;
+      case 'lt': return a < b;
+      default: return a <= b;
+    }
+  };
+  let v = init;
+  for (let n = 1; n <= MAX_CODE_TRIP; n++) {
+    // one iteration: the step, and the compare (before or after the step, in body order)
+    let c: boolean;
+    if (stepAt < cmpAt) { v = norm(v + step); c = test(v); } else { c = test(v); v = norm(v + step); }
+    if (c !== onTrue) return n;
+  }
+  return undefined;
+}
+
+function initialValue(ctx: KernelContext, header: number, latch: number, sgpr: number): number | undefined {
+  const { cfg, insns } = ctx;
+  let b = header;
+  let fromLoop = true;
+  for (let hops = 0; hops < 8; hops++) {
+    const preds = cfg.blocks[b]!.preds.filter((p) => !(fromLoop && p >= header && p <= latch));
+    fromLoop = false;
+    if (preds.length !== 1) return undefined;
+    b = preds[0]!;
+    const blk = cfg.blocks[b]!;
+    for (let i = blk.end - 1; i >= blk.start; i--) {
+      const r = insns[i]!;
+      if (!r.defs.includes(sgpr)) continue;
+      if ((r.insn.base === 's_mov_b32' || r.insn.base === 's_movk_i32') && sgprOf(r, 0) === sgpr) return imm(r, 1);
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Waves of the kernel on one SIMD: occupancy (descriptor), what the hardware runs, else occupancy (registers used). */
+export function kernelWaves(ctx: KernelContext): { waves: number; from: string } {
+  const occ = kernelResources(ctx).resources.occupancy;
+  const o = occ.descriptor ?? occ.registersUsed;
+  return { waves: Math.max(1, o.wavesPerSimd), from: `occupancy (${occ.descriptor ? 'descriptor' : 'registers used'}), limited by ${o.limiter}` };
+}
+
+/**
+ * What W waves of a sequence share: the busiest pipe's cycles per wave, and the instructions
+ * that take an issue-port cycle (synthetic wait parts take none).
+ */
+function shared(engine: CycleEngine, seq: ArrayLike<number>, taken?: ArrayLike<number>): { pipe: number; port: number } {
+  const sums = engine.resourceSums(seq, 0, seq.length, taken);
+  let pipe = 0;
+  for (let p = 1; p < NPIPES; p++) if (sums.pipes[p]! > pipe) pipe = sums.pipes[p]!;
+  let port = 0;
+  const f = engine.m.flags;
+  for (let k = 0; k < seq.length; k++) if ((f[seq[k]!]! & F_FREE) === 0) port++;
+  return { pipe, port };
+}
+
+/**
+ * Cycles for W co-resident waves given one wave's cycles for a sequence: the larger of that and
+ * W times the busiest pipe's or the issue port's share.
+ */
+export function coResident(engine: CycleEngine, seq: ArrayLike<number>, waves: number, single: number, taken?: ArrayLike<number>): number {
+  if (waves <= 1) return single;
+  const s = shared(engine, seq, taken);
+  return Math.max(single, waves * s.pipe, waves * s.port);
+}
+
+/** Per position of a loop body: 1 when the branch there is taken (the last one: the back edge). */
+export function bodyTaken(engine: CycleEngine, body: ArrayLike<number>): Uint8Array {
+  const t = new Uint8Array(body.length);
+  const f = engine.m.flags;
+  for (let k = 0; k < body.length; k++) t[k] = (f[body[k]!]! & F_JUMP) !== 0 ? 1 : 0;
+  if (body.length > 0) t[body.length - 1] = 1;
+  return t;
+}
+
+function repeat(body: ArrayLike<number>, taken: Uint8Array, k: number): { seq: Int32Array; tk: Uint8Array } {
+  const len = body.length;
+  const seq = new Int32Array(len * k);
+  const tk = new Uint8Array(len * k);
+  for (let j = 0; j < k; j++) { for (let x = 0; x < len; x++) seq[j * len + x] = body[x]!; tk.set(taken, j * len); }
+  return { seq, tk };
+}
+
+/** Iterations simulated for a steady state: enough to cover the latencies in flight. */
+function reps(len: number): number {
+  return Math.max(2, Math.min(8, Math.ceil(256 / Math.max(1, len))));
+}
+
+/** Cycles of one wave alone and of the W co-resident waves together. */
+export interface WaveCycles { one: number; all: number }
+
+/**
+ * Cycles per iteration of a loop body in steady state: one wave's (the difference between
+ * running 2k and k iterations, divided by k), and `waves` waves together: that, or W times the
+ * busiest pipe's or the issue port's share when that is larger (coResident).
+ */
+export function steadyState(engine: CycleEngine, body: ArrayLike<number>, waves: number, taken?: Uint8Array): WaveCycles {
+  const len = body.length;
+  if (len === 0) return { one: 0, all: 0 };
+  const tk = taken ?? bodyTaken(engine, body);
+  const k = reps(len);
+  const run = (n: number) => {
+    const r = repeat(body, tk, n);
+    engine.reset(1);
+    engine.runSingle(r.seq, 0, r.seq.length, { taken: r.tk });
+    return engine.drained(0);
+  };
+  const one = (run(2 * k) - run(k)) / k;
+  return { one, all: coResident(engine, body, waves, one, tk) };
+}
+
+export interface LoopBound {
+  /** The largest of the constraints below: no order of the body beats it. */
+  bound: number;
+  /** What sets it: a pipe name, 'issue', 'port', 'critical path' or 'recurrence'. */
+  limiter: string;
+  /** Cycles each pipe is busy per iteration, all waves together. */
+  pipes: Record<string, number>;
+  /** One wave's issue cycles per iteration. */
+  issue: number;
+  /** Instructions x waves: the SIMD issues one instruction per cycle. */
+  port: number;
+  /** Longest dependency chain of one iteration (latency only, issue to issue). */
+  criticalPath: number;
+  /** Loop-carried recurrence: latency-only cycles per iteration in steady state. */
+  recurrence: number;
+}
+
+/** Lower bound per iteration of a loop body for `waves` waves (waits and nops left out). */
+export function loopBound(engine: CycleEngine, body: ArrayLike<number>, waves: number): LoopBound {
+  const m = engine.m;
+  const core: number[] = [];
+  for (let k = 0; k < body.length; k++) {
+    const i = body[k]!;
+    if (i >= m.n) continue;
+    const base = m.ctx.insns[i]!.insn.base;
+    if (base === 's_waitcnt' || base === 's_nop') continue;
+    core.push(i);
+  }
+  const taken = bodyTaken(engine, core);
+  const sums = engine.resourceSums(core, 0, core.length, taken);
+  engine.reset(1, false);
+  engine.runSingle(core, 0, core.length, { taken });
+  const criticalPath = engine.time(0);
+  const k = reps(core.length);
+  const lat = (n: number) => {
+    const r = repeat(core, taken, n);
+    engine.reset(1, false);
+    engine.runSingle(r.seq, 0, r.seq.length, { taken: r.tk });
+    return engine.time(0);
+  };
+  const recurrence = core.length > 0 ? (lat(2 * k) - lat(k)) / k : 0;
+  const pipes: Record<string, number> = {};
+  let bound = sums.issue;
+  let limiter = 'issue';
+  for (let p = 1; p < NPIPES; p++) {
+    const v = sums.pipes[p]! * waves;
+    pipes[PIPE_NAMES[p]!] = v;
+    if (v > bound) { bound = v; limiter = PIPE_NAMES[p]!; }
+  }
+  const port = waves > 1 ? core.length * waves : 0;
+  if (port > bound) { bound = port; limiter = 'port'; }
+  if (criticalPath > bound) { bound = criticalPath; limiter = 'critical path'; }
+  if (recurrence > bound) { bound = recurrence; limiter = 'recurrence'; }
+  return { bound, limiter, pipes, issue: sums.issue, port, criticalPath, recurrence };
+}
+
+export interface LoopTime {
+  loop: KernelLoop;
+  /** Cycles per iteration, all waves together, in steady state. */
+  perIteration: number;
+  /** The same for one wave alone. */
+  perIterationOne: number;
+  bound?: LoopBound;
+}
+
+export interface KernelTime {
+  /** walk + sum of weight x perIteration. */
+  cycles: number;
+  /** The same for one wave alone (what breaks ties of est_cycles). */
+  cyclesOne: number;
+  waves: number;
+  wavesFrom: string;
+  /** Every block once (loops once), all waves. */
+  walk: number;
+  loops: LoopTime[];
+}
+
+export interface KernelTimeOptions {
+  /** Trip count of loops whose count the code does not give (default DEFAULT_TRIP). */
+  trip?: number;
+  /** Waves on the SIMD (default kernelWaves). */
+  waves?: number;
+  params?: CycleParams;
+  /** Compute each loop's lower bound too. */
+  bounds?: boolean;
+}
+
+/** The block walk of a kernel: every block once in layout order, unconditional branches taken. */
+export function walkOf(engine: CycleEngine, ctx: KernelContext): { seq: Int32Array; taken: Uint8Array } {
+  const n = ctx.insns.length;
+  const seq = new Int32Array(n);
+  const taken = new Uint8Array(n);
+  const f = engine.m.flags;
+  for (let i = 0; i < n; i++) { seq[i] = i; taken[i] = (f[i]! & F_JUMP) !== 0 ? 1 : 0; }
+  return { seq, taken };
+}
+
+/** Cycles of a sequence from an idle SIMD until every wave has drained: one wave, and `waves` co-resident waves. */
+export function runWaves(engine: CycleEngine, seq: ArrayLike<number>, waves: number, taken?: ArrayLike<number>): WaveCycles {
+  engine.reset(1);
+  engine.runSingle(seq, 0, seq.length, taken ? { taken } : {});
+  const one = engine.drained(0);
+  return { one, all: coResident(engine, seq, waves, one, taken) };
+}
+
+/** est_cycles of a kernel as written (see the file comment). */
+export function kernelTime(ctx: KernelContext, opts: KernelTimeOptions = {}): KernelTime {
+  const engine = cycleEngineFor(ctx, opts.params);
+  const kw = opts.waves !== undefined ? { waves: opts.waves, from: 'given' } : kernelWaves(ctx);
+  const waves = kw.waves;
+  const w = walkOf(engine, ctx);
+  const walk = runWaves(engine, w.seq, waves, w.taken);
+  let cycles = walk.all;
+  let cyclesOne = walk.one;
+  const loops: LoopTime[] = [];
+  for (const loop of kernelLoops(ctx, opts.trip)) {
+    const body = w.seq.subarray(loop.start, loop.end);
+    const per = steadyState(engine, body, waves);
+    cycles += loop.weight * per.all;
+    cyclesOne += loop.weight * per.one;
+    loops.push({ loop, perIteration: per.all, perIterationOne: per.one, bound: opts.bounds ? loopBound(engine, body, waves) : undefined });
+  }
+  return { cycles, cyclesOne, waves, wavesFrom: kw.from, walk: walk.all, loops };
+}
