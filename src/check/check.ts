@@ -4,9 +4,9 @@
  * place that lists them.
  */
 import type { Loaded } from '../load.js';
-import { kernelContexts } from './context.js';
-import { kernelResources, type KernelResources } from './resources.js';
-import type { Finding, KernelContext } from './types.js';
+import { kernelContexts } from '../analysis/context.js';
+import { kernelResources, type KernelResources } from '../analysis/resources.js';
+import type { Finding, KernelContext } from '../analysis/types.js';
 import { CHECKERS } from './checkers.js';
 import type { PathsMode } from '../waitcnt/index.js';
 

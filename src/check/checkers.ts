@@ -1,5 +1,5 @@
 /** The registry of checkers run by `check` (resources are always computed). */
-import type { Finding, KernelContext } from './types.js';
+import type { Finding, KernelContext } from '../analysis/types.js';
 import { checkHazards } from '../hazards/index.js';
 import { checkWaitcnt, type PathsMode } from '../waitcnt/index.js';
 

@@ -18,7 +18,7 @@ import {
   G_EXP, G_SMEM, G_VM, M_MEM, M_SAME, M_SRCAB, M_SRCC, M_VALU, NGROUPS, NPIPES, P_MEM, P_MFMA, P_SALU, P_VALU,
   R_IMPL, R_SRC2, R_SRCC,
 } from './model.js';
-import { UNIT_COUNT, VGPR_BASE } from '../isa/registers.js';
+import { UNIT_COUNT, VGPR_BASE } from '../asm/registers.js';
 
 const U = UNIT_COUNT;
 const VMCAP = 64;

@@ -29,13 +29,13 @@
  * the loop-carried recurrence (both latency-only, without waits: the order of a legal schedule
  * does not change them), with the constraint that binds.
  */
-import type { KernelContext } from '../check/types.js';
-import { kernelResources } from '../check/resources.js';
+import type { KernelContext } from '../analysis/types.js';
+import { kernelResources } from '../analysis/resources.js';
 import type { CycleParams } from '../targets/latency.js';
 import { cycleEngineFor } from './estimate.js';
 import type { CycleEngine } from './engine.js';
 import { F_FREE, F_JUMP, NPIPES, PIPE_NAMES } from './model.js';
-import { SCC } from '../isa/registers.js';
+import { SCC } from '../asm/registers.js';
 
 /**
  * Trip count of a loop whose count the code does not give and the caller does not set: a GEMM

@@ -24,12 +24,12 @@
  *   named counter has at most N operations outstanding. A memory instruction whose counter is
  *   full waits for the oldest to complete.
  */
-import type { KernelContext } from '../check/types.js';
+import type { KernelContext } from '../analysis/types.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import { lookupInsn } from '../isa/catalogue.js';
-import { UNIT_COUNT, VGPR_BASE } from '../isa/registers.js';
+import { UNIT_COUNT, VGPR_BASE } from '../asm/registers.js';
 import { defaultCycleParams, MFMA_PASS_COUNTS, mfmaParamKey, type CycleParams, type MfmaTableKind, type ParamKey } from '../targets/latency.js';
-import type { Target } from '../targets/types.js';
+import type { Target } from '../isa/target.js';
 
 export const PIPE_NONE = 0;
 export const PIPE_SALU = 1;

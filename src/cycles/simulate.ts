@@ -8,8 +8,8 @@
  * repeats its blocks `trip` times (default 1). Unconditional branches are taken, conditional
  * ones are not, except a loop's back edge while it repeats.
  */
-import type { KernelContext } from '../check/types.js';
-import { kernelResources } from '../check/resources.js';
+import type { KernelContext } from '../analysis/types.js';
+import { kernelResources } from '../analysis/resources.js';
 import { OCCUPANCY_LABELS } from '../analysis/occupancy.js';
 import type { CycleParams, ParamKey } from '../targets/latency.js';
 import { allParamKeys, defaultCycleParams, paramDoc } from '../targets/latency.js';
@@ -22,7 +22,7 @@ import {
 } from './engine.js';
 import { F_BARRIER, F_CJUMP, F_JUMP, PIPE_NAMES, type CycleModel } from './model.js';
 import { ConductorError } from '../errors.js';
-import type { Target } from '../targets/types.js';
+import type { Target } from '../isa/target.js';
 
 export interface SimulateOptions {
   /**

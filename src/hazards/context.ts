@@ -22,10 +22,10 @@
  * on every path into k, so walking past k adds ws(k) + pad(k).
  */
 import type { Instruction } from '../asm/ast.js';
-import type { KernelContext } from '../check/types.js';
+import type { KernelContext } from '../analysis/types.js';
 import type { OperandRole, ResolvedInsn } from '../isa/types.js';
-import { EXEC_HI, EXEC_LO, M0, VCC_HI, VCC_LO, VGPR_BASE, AGPR_BASE, rangeName } from '../isa/registers.js';
-import type { Target } from '../targets/types.js';
+import { EXEC_HI, EXEC_LO, M0, VCC_HI, VCC_LO, VGPR_BASE, AGPR_BASE, rangeName } from '../asm/registers.js';
+import type { Target } from '../isa/target.js';
 import { unitsAsWritten } from '../isa/names.js';
 import { generationOf, type Generation } from './types.js';
 

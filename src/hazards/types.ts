@@ -7,7 +7,7 @@
  * that looks backwards from one consumer instruction and returns every producer that is too
  * close. The engine (engine.ts) owns wait-state counting, the CFG walk and the findings.
  */
-import type { Target } from '../targets/types.js';
+import type { Target } from '../isa/target.js';
 import type { HazardContext } from './context.js';
 
 /**

@@ -15,9 +15,9 @@
  *
  * Lookup is a Map from mnemonic (without _e32/_e64/_sdwa/_dpp) to an InsnDesc, built once.
  */
-import type { Feature } from '../targets/types.js';
-import { EXEC_LO, EXEC_HI, M0, MODE, SCC, VCC_LO, VCC_HI, FLAT_SCRATCH_LO, FLAT_SCRATCH_HI } from './registers.js';
-import type { RegUnit } from './registers.js';
+import type { Feature } from './target.js';
+import { EXEC_LO, EXEC_HI, M0, MODE, SCC, VCC_LO, VCC_HI, FLAT_SCRATCH_LO, FLAT_SCRATCH_HI } from '../asm/registers.js';
+import type { RegUnit } from '../asm/registers.js';
 import { parseMfma, mfma940Name, mfmaKind } from './mfma.js';
 import type {
   Access, Counters, Encoding, InsnClass, InsnDesc, LatencyClass, MemDesc, MemOp, MemSpace, OperandKind,

@@ -36,11 +36,11 @@
  *    label, the index and mode bits there are unknown ([0, 255], all four operands).
  */
 import type { Diagnostic, Instruction, KernelSymbol, Program } from '../asm/ast.js';
-import type { Target } from '../targets/types.js';
+import type { Target } from './target.js';
 import { controlKind } from './control.js';
 import { HWREG_MODE, hwregField, hwregId } from './hwreg.js';
 import { kernelLayout, vgprUnitIn, type RegisterLayout } from './layout.js';
-import { AGPR_BASE, M0, VGPR_BASE, type RegUnit } from './registers.js';
+import { AGPR_BASE, M0, VGPR_BASE, type RegUnit } from '../asm/registers.js';
 import type { OperandRole, ResolvedInsn, ResolvedOperand } from './types.js';
 
 /** MODE.gpr_idx_en (MI200 ISA, Table 4 "Mode Register Fields"). */

@@ -20,13 +20,13 @@
 import { issue, legalityIssues, type LegalityIssue } from './legality.js';
 import type { Diagnostic, Instruction, Modifier, Operand, Program, RegOperand } from '../asm/ast.js';
 import { ConductorError } from '../errors.js';
-import type { Target } from '../targets/types.js';
+import type { Target } from './target.js';
 import { lookupInsn } from './catalogue.js';
 import { applyKernelEffects } from './kernel-effects.js';
 import { f8f6f4Units, mfmaKindOn, mfmaPasses, parseMfma } from './mfma.js';
 import type { MfmaShape } from './mfma.js';
-import { M0 } from './registers.js';
-import type { RegUnit } from './registers.js';
+import { M0 } from '../asm/registers.js';
+import type { RegUnit } from '../asm/registers.js';
 import type {
   InsnDesc, InsnInfo, MemDesc, OpSpec, ResolvedInsn, ResolvedOperand,
 } from './types.js';

@@ -9,8 +9,8 @@
  * a `ResolvedInsn`.
  */
 import type { Instruction } from '../asm/ast.js';
-import type { Feature } from '../targets/types.js';
-import type { RegUnit } from './registers.js';
+import type { Feature } from './target.js';
+import type { RegUnit } from '../asm/registers.js';
 
 /** The instruction's class, as the scheduler, the hazard rules and the waitcnt analysis see it. */
 export type InsnClass =

@@ -13,8 +13,8 @@
 import type { Instruction } from '../asm/ast.js';
 import type { Loaded } from '../load.js';
 import { ConductorError } from '../errors.js';
-import { kernelContexts } from '../check/context.js';
-import type { KernelContext } from '../check/types.js';
+import { kernelContexts } from '../analysis/context.js';
+import type { KernelContext } from '../analysis/types.js';
 import { MOVABLE, pickKernel, ScheduleState, movesFromState, replayMoves, type ScheduleKernel } from '../schedule/index.js';
 import { keyOf, verifyLoaded, type VerifyOptions } from '../verify/verify.js';
 

@@ -7,9 +7,9 @@
  */
 import type { Loaded } from '../load.js';
 import { ConductorError } from '../errors.js';
-import { kernelContexts } from '../check/context.js';
+import { kernelContexts } from '../analysis/context.js';
 import { checkContexts } from '../check/check.js';
-import type { KernelContext, Severity } from '../check/types.js';
+import type { KernelContext, Severity } from '../analysis/types.js';
 import { computeOccupancy, occupancyRuns, type OccupancyLimiter, type OccupancyResult } from '../analysis/occupancy.js';
 import { simulateKernel } from '../cycles/simulate.js';
 import { cycleEngineFor } from '../cycles/estimate.js';

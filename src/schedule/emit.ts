@@ -25,11 +25,11 @@
  */
 import type { Program } from '../asm/ast.js';
 import { loadText, type Loaded } from '../load.js';
-import { kernelContexts } from '../check/context.js';
+import { kernelContexts } from '../analysis/context.js';
 import { checkContexts } from '../check/check.js';
 import { nopLines, planFixes, waitcntText } from '../check/fix.js';
 import { addInsert, applyStatementEdits, emptyEdits, statementText } from '../check/edit.js';
-import type { KernelContext } from '../check/types.js';
+import type { KernelContext } from '../analysis/types.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import { ConductorError } from '../errors.js';
 import { MOVABLE, type ScheduleKernel } from './kernel.js';
@@ -38,7 +38,7 @@ import { counterMax, kernelWaits, waitFacts, W_EXP, W_FLAT, W_LDS, W_LGKM, W_VME
 import { hazardEngine, hazardEngineError } from './hazard-model.js';
 import { machinery } from './machinery.js';
 import { checkWaitcnt, minimalWaits } from '../waitcnt/index.js';
-import type { Finding } from '../check/types.js';
+import type { Finding } from '../analysis/types.js';
 import { missingCompletions } from './completion.js';
 import { programMetrics, type Metrics } from './metrics.js';
 

@@ -9,7 +9,7 @@
  * says so (`hazardEngine()` is undefined; emission then keeps the original s_nop in front of the
  * instruction that followed them and reports it).
  */
-import type { KernelContext } from '../check/types.js';
+import type { KernelContext } from '../analysis/types.js';
 import type { Cfg } from '../analysis/cfg.js';
 import type { ResolvedInsn } from '../isa/types.js';
 

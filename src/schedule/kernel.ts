@@ -29,12 +29,12 @@
 import type { Disambiguation } from './deps.js';
 import type { KernelSymbol } from '../asm/ast.js';
 import type { Loaded } from '../load.js';
-import type { KernelContext } from '../check/types.js';
-import { kernelContexts } from '../check/context.js';
+import type { KernelContext } from '../analysis/types.js';
+import { kernelContexts } from '../analysis/context.js';
 import { computeLiveness } from '../analysis/liveness.js';
-import { AGPR_BASE, FLAT_SCRATCH_LO, VGPR_BASE } from '../isa/registers.js';
+import { AGPR_BASE, FLAT_SCRATCH_LO, VGPR_BASE } from '../asm/registers.js';
 import type { ResolvedInsn } from '../isa/types.js';
-import type { Target } from '../targets/types.js';
+import type { Target } from '../isa/target.js';
 import { ConductorError } from '../errors.js';
 import { memAccessOf, type MemAccess } from './memory.js';
 import { buildGraph, type DepGraph } from './deps.js';

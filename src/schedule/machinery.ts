@@ -6,7 +6,7 @@
  * Answers are cached per target.
  */
 import { loadText } from '../load.js';
-import { kernelContexts } from '../check/context.js';
+import { kernelContexts } from '../analysis/context.js';
 import { checkContexts } from '../check/check.js';
 
 export interface Machinery {

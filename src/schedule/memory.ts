@@ -22,7 +22,7 @@
  */
 import type { Instruction, Operand } from '../asm/ast.js';
 import type { ResolvedInsn } from '../isa/types.js';
-import { rangeName } from '../isa/registers.js';
+import { rangeName } from '../asm/registers.js';
 
 export const MEM_LDS = 1;
 export const MEM_GLOBAL = 2;

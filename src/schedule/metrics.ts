@@ -29,12 +29,12 @@
  *     compares after re-deriving waits and nops).
  */
 import type { Loaded } from '../load.js';
-import { kernelContexts } from '../check/context.js';
-import { kernelResources } from '../check/resources.js';
+import { kernelContexts } from '../analysis/context.js';
+import { kernelResources } from '../analysis/resources.js';
 import { computeOccupancy } from '../analysis/occupancy.js';
 import { ConductorError } from '../errors.js';
-import type { KernelContext } from '../check/types.js';
-import { AGPR_BASE, FLAT_SCRATCH_LO, VGPR_BASE, UNIT_COUNT } from '../isa/registers.js';
+import type { KernelContext } from '../analysis/types.js';
+import { AGPR_BASE, FLAT_SCRATCH_LO, VGPR_BASE, UNIT_COUNT } from '../asm/registers.js';
 import type { ScheduleKernel } from './kernel.js';
 import { rederiveWaits } from '../waitcnt/index.js';
 import type { ScheduleState } from './state.js';

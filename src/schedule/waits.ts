@@ -21,8 +21,8 @@
 import type { WaitcntOperand } from '../asm/ast.js';
 import type { Cfg } from '../analysis/cfg.js';
 import type { ResolvedInsn } from '../isa/types.js';
-import type { Target } from '../targets/types.js';
-import { UNIT_COUNT } from '../isa/registers.js';
+import type { Target } from '../isa/target.js';
+import { UNIT_COUNT } from '../asm/registers.js';
 
 export const VM = 0;
 export const LGKM = 1;

@@ -13,7 +13,7 @@
  * issue slot of `slot` cycles, LLVM SIInstrInfo::getNumWaitStates; one MFMA pass is `mfma.pass`
  * cycles, LLVM SISchedule.td).
  */
-import type { Sourced, Target, TargetName } from './types.js';
+import type { Sourced, Target, TargetName } from '../isa/target.js';
 import { ConductorError } from '../errors.js';
 import { REF } from './common.js';
 

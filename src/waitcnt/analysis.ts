@@ -45,8 +45,8 @@
  *    becomes a bare lgkmcnt(0) after ds_write when no s_barrier is needed). A wait whose only
  *    effect is to let stores finish right before s_endpgm is not a fence: it is reported.
  */
-import type { Finding, KernelContext, Related } from '../check/types.js';
-import { unitsToString } from '../isa/registers.js';
+import type { Finding, KernelContext, Related } from '../analysis/types.js';
+import { unitsToString } from '../asm/registers.js';
 import { unitsAsWritten } from '../isa/names.js';
 import {
   CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COUNTER_CLASSES, COUNTER_NAMES, EXP, K_BARRIER, K_CALL, K_END, K_NOP, K_RETURN, K_WAIT,

@@ -13,7 +13,7 @@
  *    are not fences) — what the scheduler uses after reordering. minimalWaits on a kernel whose
  *    dependency waits were deleted gives the same answer.
  */
-import type { Finding, KernelContext } from '../check/types.js';
+import type { Finding, KernelContext } from '../analysis/types.js';
 import { COUNTER_NAMES, NO_WAIT, SOURCES, counterMax, kernelEffects } from './model.js';
 import { analyzeWaitcnt, isCallable, waitText, type Counts, type WaitcntResult, type WaitInsertion, type WaitJudgement } from './analysis.js';
 import { shortPath } from './witness.js';

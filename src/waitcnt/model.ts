@@ -34,9 +34,9 @@
  * comment notes that lgkmcnt(i) would suffice). Out-of-order classes (SMEM, FLAT) complete only
  * at a wait for 0.
  */
-import type { KernelContext } from '../check/types.js';
+import type { KernelContext } from '../analysis/types.js';
 import type { ResolvedInsn } from '../isa/types.js';
-import { EXEC_HI, EXEC_LO, UNIT_COUNT, isAgprUnit, isVgprUnit, type RegUnit } from '../isa/registers.js';
+import { EXEC_HI, EXEC_LO, UNIT_COUNT, isAgprUnit, isVgprUnit, type RegUnit } from '../asm/registers.js';
 import type { WaitcntOperand } from '../asm/ast.js';
 import { REF } from '../targets/common.js';
 

@@ -31,9 +31,9 @@
  * ever describes every path it is carried on; without facts every edge is followed.
  */
 import type { Instruction, Operand } from '../asm/ast.js';
-import type { KernelContext } from '../check/types.js';
+import type { KernelContext } from '../analysis/types.js';
 import type { ResolvedInsn } from '../isa/types.js';
-import { SCC } from '../isa/registers.js';
+import { SCC } from '../asm/registers.js';
 
 const U32_MAX = 0xffffffff;
 const I32_MIN = 0x80000000;

@@ -12,7 +12,7 @@
  * everything, or an edge the path facts exclude (paths.ts). It is bounded; undefined when it
  * finds nothing within the bound.
  */
-import type { KernelContext } from '../check/types.js';
+import type { KernelContext } from '../analysis/types.js';
 import {
   CLASS_COUNTER, CLASS_IN_ORDER, K_BARRIER, K_CALL, K_END, K_RETURN, K_WAIT, NO_WAIT, type InsnFx,
 } from './model.js';

@@ -15,11 +15,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { buildKernels, type KernelBuild } from '../../scripts/build-kernels.js';
-import { kernelContextsFromText } from '../../src/check/context.js';
-import type { KernelContext } from '../../src/check/types.js';
+import { kernelContextsFromText } from '../../src/analysis/context.js';
+import type { KernelContext } from '../../src/analysis/types.js';
 import { checkHazards, checkWithPadding, computeNops, computeFacts } from '../../src/hazards/index.js';
 import { overlaps } from '../../src/hazards/context.js';
-import { VGPR_BASE } from '../../src/isa/registers.js';
+import { VGPR_BASE } from '../../src/asm/registers.js';
 import { parseMir, scanAsmFunctions, type MirInstr } from './mir.js';
 import { loadHazardExceptions, shortfallByLine, stripNops, type KernelCount } from './hazards-common.js';
 

@@ -30,7 +30,7 @@
 import {
   AGPR_BASE, CONSTANT_SOURCES, EXEC_HI, EXEC_LO, FLAT_SCRATCH_HI, FLAT_SCRATCH_LO, M0, MODE,
   SCC, SGPR_BASE, TTMP_BASE, VCC_HI, VCC_LO, VGPR_BASE, XNACK_MASK_HI, XNACK_MASK_LO,
-} from '../../src/isa/registers.js';
+} from '../../src/asm/registers.js';
 
 export interface MirInstr {
   /** LLVM opcode name, e.g. V_ADD_U32_e32, S_LOAD_DWORDX2_IMM, BUNDLE, KILL. */

@@ -11,7 +11,7 @@
  */
 import type { HazardRule, WaitStateFact, Need } from '../types.js';
 import { all, CDNA3_UP, need, P, REF, scalarRaw, vecUses, vectorRaw } from './util.js';
-import { EXEC_HI, EXEC_LO, VGPR_BASE } from '../../isa/registers.js';
+import { EXEC_HI, EXEC_LO, VGPR_BASE } from '../../asm/registers.js';
 import type { InsnFacts } from '../context.js';
 import { overlaps, regText } from '../context.js';
 

@@ -5,7 +5,7 @@
  */
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
 import { all, anyWithin, CDNA2_UP, need, REF } from './util.js';
-import { VGPR_BASE } from '../../isa/registers.js';
+import { VGPR_BASE } from '../../asm/registers.js';
 import { overlaps, regText } from '../context.js';
 
 const FMA64_FACT: WaitStateFact = {

@@ -1,7 +1,7 @@
 /** VALU writes VCC, then v_div_fmas_f32/f64 (which reads VCC): 4 wait states. */
 import type { HazardRule, WaitStateFact } from '../types.js';
 import { all, P, REF, scalarRaw } from './util.js';
-import { VCC_HI, VCC_LO } from '../../isa/registers.js';
+import { VCC_HI, VCC_LO } from '../../asm/registers.js';
 
 const FACT: WaitStateFact = {
   what: 'VALU writes VCC (incl. v_div_scale) -> v_div_fmas_f32/f64',

@@ -5,7 +5,7 @@
  */
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
 import { all, CDNA2_UP, need, REF } from './util.js';
-import { VGPR_BASE } from '../../isa/registers.js';
+import { VGPR_BASE } from '../../asm/registers.js';
 import type { InsnFacts, OpRange } from '../context.js';
 import { overlaps, regText } from '../context.js';
 

@@ -4,7 +4,7 @@
  */
 import type { HazardRule, WaitStateFact } from '../types.js';
 import { all, P, REF, vecUses, vectorRaw, scalarRaw } from './util.js';
-import { EXEC_HI, EXEC_LO } from '../../isa/registers.js';
+import { EXEC_HI, EXEC_LO } from '../../asm/registers.js';
 
 const VGPR_FACT: WaitStateFact = {
   what: 'any instruction writes a VGPR -> a DPP instruction reads it (any VGPR operand)',

@@ -6,7 +6,7 @@
  */
 import type { HazardRule, WaitStateFact } from '../types.js';
 import { all, P, REF, scalarRaw } from './util.js';
-import { M0 } from '../../isa/registers.js';
+import { M0 } from '../../asm/registers.js';
 import type { InsnFacts } from '../context.js';
 
 const MSG_FACT: WaitStateFact = {

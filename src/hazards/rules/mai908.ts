@@ -4,13 +4,13 @@
  * Source: LLVM GCNHazardRecognizer::checkMAIHazards908 / checkMAILdStHazards (rocRoller's
  * XDLWrite908 agrees). N = passes of the producing MFMA (2/8/16).
  */
-import type { Target } from '../../targets/types.js';
+import type { Target } from '../../isa/target.js';
 import type { HazardContext, InsnFacts, OpRange } from '../context.js';
 import { overlaps } from '../context.js';
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
 import { waitOf } from '../types.js';
 import { distanceUnlessRewritten, mfmaNote, need, REF } from './util.js';
-import { AGPR_BASE, VGPR_BASE, rangeName } from '../../isa/registers.js';
+import { AGPR_BASE, VGPR_BASE, rangeName } from '../../asm/registers.js';
 
 const S22 = `LLVM GCNHazardRecognizer::checkMAIHazards908 / checkMAILdStHazards`;
 const gfx908 = (t: Target) => t.has('mai') && !t.has('gfx90a-insts');

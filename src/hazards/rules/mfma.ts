@@ -14,13 +14,13 @@
  * reading it as SrcC) has rewritten the register: that write lands after the producer's, so the
  * producer no longer decides the value (distanceUnlessRewritten).
  */
-import type { Target } from '../../targets/types.js';
+import type { Target } from '../../isa/target.js';
 import type { HazardContext, InsnFacts, OpRange } from '../context.js';
 import { overlaps, regText } from '../context.js';
 import type { Generation, HazardRule, Need, WaitStateFact } from '../types.js';
 import { waitOf } from '../types.js';
 import { all, CDNA2_UP, distanceUnlessRewritten, mfmaNote, need, REF, scalarRaw, vecUses } from './util.js';
-import { EXEC_HI, EXEC_LO, VGPR_BASE, AGPR_BASE } from '../../isa/registers.js';
+import { EXEC_HI, EXEC_LO, VGPR_BASE, AGPR_BASE } from '../../asm/registers.js';
 
 /** LLVM's checks for an MFMA consumer (gfx90a+) and for a VALU or memory consumer of an MFMA result. */
 const H90A = 'LLVM GCNHazardRecognizer::checkMAIHazards90A';

@@ -1,7 +1,7 @@
 /** gfx950 v_permlane16/32_swap_b32: VALU write of an operand (2) and v_cmpx before it (4). */
 import type { HazardRule, WaitStateFact } from '../types.js';
 import { all, anyWithin, P, REF, vectorRaw } from './util.js';
-import { VGPR_BASE } from '../../isa/registers.js';
+import { VGPR_BASE } from '../../asm/registers.js';
 
 const VALU_FACT: WaitStateFact = {
   what: 'VALU writes a VGPR -> v_permlane16/32_swap_b32 reads it (either swapped operand)',

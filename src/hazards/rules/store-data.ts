@@ -4,7 +4,7 @@
  */
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
 import { all, CDNA3_UP, need, REF } from './util.js';
-import { VGPR_BASE } from '../../isa/registers.js';
+import { VGPR_BASE } from '../../asm/registers.js';
 import { overlaps, regText } from '../context.js';
 
 const PRE940 = ['gcn5', 'cdna1', 'cdna2'] as const;

@@ -3,7 +3,7 @@
  * common "find the producers of what this consumer reads" search.
  */
 import { REF } from '../../targets/common.js';
-import { rangeName, VGPR_BASE } from '../../isa/registers.js';
+import { rangeName, VGPR_BASE } from '../../asm/registers.js';
 import type { HazardContext, InsnFacts, OpRange } from '../context.js';
 import { overlaps, regText, unitsText } from '../context.js';
 import type { Generation, Need, WaitStateFact } from '../types.js';

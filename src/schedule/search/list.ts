@@ -12,7 +12,7 @@
  * pressure penalty. Every order it returns keeps every dependency edge of the region graph, so
  * it is legal by construction.
  */
-import { AGPR_BASE, UNIT_COUNT, VGPR_BASE } from '../../isa/registers.js';
+import { AGPR_BASE, UNIT_COUNT, VGPR_BASE } from '../../asm/registers.js';
 import { cycleEngineFor } from '../../cycles/estimate.js';
 import { PIPE_MATRIX } from '../../cycles/model.js';
 import type { ScheduleKernel } from '../kernel.js';

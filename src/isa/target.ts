@@ -1,4 +1,8 @@
 /**
+ * What a target is, as the ISA layer and everything above it ask about it: register files,
+ * counters, features, occupancy rules. The five targets themselves are data in src/targets
+ * (one file each), which sits above this layer.
+ *
  * A target is data: every number carries the public document (targets/common.ts REF) or the oracle
  * measurement it comes from. Algorithms ask the Target for a feature; they never test its name.
  */
