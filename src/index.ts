@@ -22,7 +22,7 @@ export { kernelContexts, kernelContextsFromText } from './analysis/context.js';
 export type { Finding, Fix, KernelContext, Severity } from './analysis/types.js';
 export { fixLoaded } from './check/fix.js';
 export { formatReportClang, formatReportJson, formatReportSarif } from './check/format.js';
-export { CHECKERS } from './check/checkers.js';
+export { DEFAULT_CHECKERS, type Checker } from './check/checkers.js';
 export { checkHazards, computeNops, ALL_RULES } from './hazards/index.js';
 export { checkWaitcnt, minimalWaits, rederiveWaits } from './waitcnt/index.js';
 export { estimateCycles, lowerBound, simulateKernel, formatKernelReport, defaultCycleParams, applyLatencyFile } from './cycles/index.js';

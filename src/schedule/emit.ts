@@ -9,16 +9,15 @@
  *    written out expanded (`// expanded from: ...`, one statement per line), since the macro
  *    body is shared by every call.
  * 2. `emitSchedule`: minimal s_waitcnt and s_nop for the new order, then checked.
- *    - waits: the waitcnt analysis' minimal waits (src/waitcnt, when its checker is registered)
- *      or the scheduler's model (waits.ts); outside the changed regions no wait is added that the
- *      analysis would also ask of the original (its pessimism about paths that cannot run), and
- *      every changed region ends with no more memory operations pending than the original
- *      region left (scheduleWaits), which is what makes trusting the rest sound;
+ *    - waits: the waitcnt analysis' minimal waits (src/waitcnt); outside the changed regions no
+ *      wait is added that the analysis would also ask of the original (its pessimism about paths
+ *      that cannot run), and every changed region ends with no more memory operations pending
+ *      than the original region left (scheduleWaits), which is what makes trusting the rest sound;
  *    - nops: the hazard engine's minimal padding (src/hazards), all of it inside the changed
  *      regions and what exceeds the original's padding elsewhere;
  *    - memory operations complete at barriers, cache operations, messages, calls and returns in
  *      the original stay complete (completion.ts);
- *    - the registered checkers then run: an error the original does not have is fixed with the
+ *    - the default checkers then run: an error the original does not have is fixed with the
  *      finding's fix (fix.ts planFixes) or, when it cannot be, is an exception — a program with
  *      a new hazard, a new missing wait or a descriptor that does not cover its registers is
  *      never returned.
@@ -35,8 +34,7 @@ import { ConductorError } from '../errors.js';
 import { MOVABLE, type ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
 import { counterMax, kernelWaits, waitFacts, W_EXP, W_FLAT, W_LDS, W_LGKM, W_VMEM } from './waits.js';
-import { hazardEngine, hazardEngineError } from './hazard-model.js';
-import { machinery } from './machinery.js';
+import { computeNops } from '../hazards/engine.js';
 import { checkWaitcnt, minimalWaits } from '../waitcnt/index.js';
 import type { Finding } from '../analysis/types.js';
 import { missingCompletions } from './completion.js';
@@ -50,7 +48,7 @@ function indentOf(text: string): string {
 }
 
 /** Text of the program with the changed regions of `s` reordered and their waits/nops removed. */
-export function reorderedText(s: ScheduleState, opts: { keepNops?: boolean } = {}): string {
+export function reorderedText(s: ScheduleState): string {
   const k = s.k;
   const program = k.loaded.program;
   const cfg = k.ctx.cfg;
@@ -71,10 +69,7 @@ export function reorderedText(s: ScheduleState, opts: { keepNops?: boolean } = {
       slotOf.set(cfg.insns[slotInsn]!.stmt, now);
       movedNodes.add(now);
     }
-    for (const i of rg.stripped) {
-      if (opts.keepNops && k.insns[i]!.insn.base === 's_nop') continue;
-      drop.add(cfg.insns[i]!.stmt);
-    }
+    for (const i of rg.stripped) drop.add(cfg.insns[i]!.stmt);
   }
 
   // statements per line (only the lines we touch are needed, but the map is cheap)
@@ -198,10 +193,6 @@ function commentOnlyLines(program: Program): Uint8Array {
 export interface Rederived {
   text: string;
   loaded: Loaded;
-  /** How waits were derived: the waitcnt analysis (src/waitcnt) or the scheduler's model. */
-  waits: 'checkers' | 'schedule-model';
-  /** How nops were derived: the hazard engine (src/hazards), with the hazard checker's check. */
-  nops: 'checkers' | 'hazard-engine' | 'unavailable';
   notes: string[];
 }
 
@@ -228,59 +219,44 @@ export function emitSchedule(s: ScheduleState): Emitted {
   const changedRegions = s.changedRegions();
   if (changedRegions.length === 0) {
     const text = k.loaded.program.lines.map((l) => l.text + l.eol).join('');
-    return { text, loaded: k.loaded, waits: 'checkers', nops: 'checkers', notes: [], changedRegions, metrics: programMetrics(k.loaded, k.name, { trip: k.options.trip }) };
+    return { text, loaded: k.loaded, notes: [], changedRegions, metrics: programMetrics(k.loaded, k.name, { trip: k.options.trip }) };
   }
-  const m = machinery(arch);
-  const eng = hazardEngine();
-  const keepNops = !eng;
   const notes: string[] = [];
-  const text = reorderedText(s, { keepNops });
+  const text = reorderedText(s);
   let loaded = loadText(text, file, { arch });
 
-  // 1. Waits. With the waitcnt analysis (src/waitcnt) its minimal waits are used; without it the
-  //    scheduler's own model (waits.ts). Either way a wait the original program does without at
-  //    an instruction outside the changed regions is not added (the analyses are pessimistic on
-  //    paths that cannot run), and each changed region ends with no more memory operations
-  //    pending than the original region left (scheduleWaits), which makes that sound.
+  // 1. Waits: the waitcnt analysis' minimal waits (src/waitcnt). A wait the original program
+  //    does without at an instruction outside the changed regions is not added (the analysis is
+  //    pessimistic on paths that cannot run), and each changed region ends with no more memory
+  //    operations pending than the original region left (scheduleWaits), which makes that sound.
   let ctx = contextOf(loaded, k.name);
-  let waits: Rederived['waits'];
-  let ins: Map<number, { vm: number; lgkm: number; exp: number }>;
-  if (m.waits) {
-    waits = 'checkers';
-    const toOrig = alignToOriginal(s, ctx);
-    const changed = new Set(changedRegions);
-    const orig = originalAnalysisWaits(k);
-    const theirs = new Map<number, { vm: number; lgkm: number; exp: number }>();
-    for (const w of minimalWaits(ctx)) {
-      const v = { vm: w.vmcnt ?? -1, lgkm: w.lgkmcnt ?? -1, exp: w.expcnt ?? -1 };
-      const i = toOrig[w.before]!;
-      const inChanged = i >= 0 && k.role[i] === MOVABLE && changed.has(k.regionOf[i]!);
-      if (!inChanged && i >= 0 && !stronger(v, orig.get(i))) continue;
-      theirs.set(w.before, v);
-    }
-    ins = scheduleWaits(s, ctx, { given: theirs });
-  } else {
-    waits = 'schedule-model';
-    ins = scheduleWaits(s, ctx);
+  const toOrig = alignToOriginal(s, ctx);
+  const changed = new Set(changedRegions);
+  const orig = originalAnalysisWaits(k);
+  const theirs = new Map<number, { vm: number; lgkm: number; exp: number }>();
+  for (const w of minimalWaits(ctx)) {
+    const v = { vm: w.vmcnt ?? -1, lgkm: w.lgkmcnt ?? -1, exp: w.expcnt ?? -1 };
+    const i = toOrig[w.before]!;
+    const inChanged = i >= 0 && k.role[i] === MOVABLE && changed.has(k.regionOf[i]!);
+    if (!inChanged && i >= 0 && !stronger(v, orig.get(i))) continue;
+    theirs.set(w.before, v);
   }
+  const ins = scheduleWaits(s, ctx, theirs);
   if (ins.size > 0) loaded = insertWaits(loaded, ctx, ins, file, arch);
 
   // 2. Nops (the hazard engine's minimal padding, kept to what the schedule needs) and the
   //    waits that keep memory operations complete at synchronization points.
   ctx = contextOf(loaded, k.name);
-  let nops: Rederived['nops'] = eng ? 'hazard-engine' : 'unavailable';
   const e = emptyEdits();
   let edits = 0;
-  if (eng) {
-    const plan = eng.computeNops(ctx);
+  {
+    const plan = computeNops(ctx);
     const policy = nopPolicy(s);
     const maxImm = ctx.target.maxNopImm.value;
     for (let j = 0; j < plan.pads.length; j++) {
       const w = policy(ctx, j, plan.pads[j]!);
       if (w > 0) for (const l of nopLines(w, maxImm)) { addInsert(e, ctx.cfg.insns[j]!.stmt, l); edits++; }
     }
-  } else {
-    notes.push(`no hazard engine (${hazardEngineError() || 'not loaded'}): the s_nop of the reordered regions were kept where they were`);
   }
   const missing = missingCompletions(k.ctx, ctx, alignToOriginal(s, ctx));
   for (const [j, w] of missing) { addInsert(e, ctx.cfg.insns[j]!.stmt, waitcntText({ vmcnt: w.vm, lgkmcnt: w.lgkm, expcnt: w.exp })); edits++; }
@@ -288,9 +264,8 @@ export function emitSchedule(s: ScheduleState): Emitted {
   let curText = edits > 0 ? applyStatementEdits(loaded.program, e) : loaded.program.lines.map((l) => l.text + l.eol).join('');
   if (edits > 0) loaded = loadText(curText, file, { arch });
 
-  // 3. Whatever the registered checkers still find that the original does not have: fixed with
-  //    their fixes (s_nop / s_waitcnt), then nothing new may be left.
-  if (m.hazards) nops = 'checkers';
+  // 3. Whatever the checkers still find that the original does not have: fixed with their
+  //    fixes (s_nop / s_waitcnt), then nothing new may be left.
   const fixNew = () => {
     for (let round = 0; round < 4; round++) {
       const fresh = newErrors(s, loaded);
@@ -312,15 +287,13 @@ export function emitSchedule(s: ScheduleState): Emitted {
   //    none, is removed; waits standing together before one instruction become one wait. A
   //    removed wait was also an issue slot: a hazard it happened to cover gets its s_nop (step 3
   //    again).
-  if (m.waits) {
-    const tidy = tidyWaits(s, loaded);
-    if (tidy.edits > 0) {
-      curText = applyStatementEdits(loaded.program, tidy.plan);
-      loaded = loadText(curText, file, { arch });
-      fixNew();
-    }
+  const tidy = tidyWaits(s, loaded);
+  if (tidy.edits > 0) {
+    curText = applyStatementEdits(loaded.program, tidy.plan);
+    loaded = loadText(curText, file, { arch });
+    fixNew();
   }
-  return { text: curText, loaded, waits, nops, notes, changedRegions, metrics: programMetrics(loaded, k.name, { trip: k.options.trip }) };
+  return { text: curText, loaded, notes, changedRegions, metrics: programMetrics(loaded, k.name, { trip: k.options.trip }) };
 }
 
 const WAIT_BASE = 's_waitcnt';
@@ -531,37 +504,39 @@ function inWindow(r: ResolvedInsn, w: number): boolean {
 }
 
 /**
- * The waits of the changed regions of a schedule, with the scheduler's model, for the scheduled
- * kernel `ctx` (its waits and nops of changed regions removed). Outside the changed regions the
- * program's own waits are trusted (the model is pessimistic on paths that cannot run, so it would
- * ask for waits the program rightly does without). That is sound because each changed region is
- * made to end with no more memory operations pending than the original region left (per
- * counter, the operations still pending are among those the original left pending; otherwise a
- * wait closes the region).
+ * Rounds of closing waits: each round's waits can only lower the pending counts the next round
+ * sees, so the rounds settle within a few (one per region a wait can influence in turn).
+ */
+const CLOSING_ROUNDS = 4;
+
+/**
+ * The waits of the changed regions of a schedule for the scheduled kernel `ctx` (its waits and
+ * nops of changed regions removed): the waitcnt analysis' choice `given`, plus the waits the
+ * scheduler's model (waits.ts) finds to close each changed region. Outside the changed regions
+ * the program's own waits are trusted (the analysis is pessimistic on paths that cannot run, so
+ * it would ask for waits the program rightly does without). That is sound because each changed
+ * region is made to end with no more memory operations pending than the original region left
+ * (per counter, the operations still pending are among those the original left pending;
+ * otherwise a wait closes the region).
  */
 export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
-  opts: { given?: ReadonlyMap<number, { vm: number; lgkm: number; exp: number }> } = {}): Map<number, { vm: number; lgkm: number; exp: number }> {
+  given: ReadonlyMap<number, { vm: number; lgkm: number; exp: number }>): Map<number, { vm: number; lgkm: number; exp: number }> {
   const k = s.k;
   const toOrig = alignToOriginal(s, ctx);
   const newOf = new Int32Array(k.n).fill(-1);
   for (let j = 0; j < toOrig.length; j++) if (toOrig[j]! >= 0) newOf[toOrig[j]!] = j;
   const changed = s.changedRegions();
-  const inChanged = new Uint8Array(ctx.insns.length);
   const lastNew: number[] = [];
   for (const r of changed) {
     const rg = k.regions[r]!;
-    for (const i of rg.nodes) inChanged[newOf[i]!] = 1;
     lastNew.push(newOf[rg.nodes[s.order[r]![rg.nodes.length - 1]!]!]!);
   }
   const f = waitFacts(ctx.insns, ctx.cfg.control);
   const max = counterMax(ctx.target);
   const exits = originalExits(k);
-  // With `given` waits (the waitcnt analysis' choice) the model adds none of its own but the
-  // waits that close the regions.
-  const given = opts.given;
-  const accept = given ? () => false : (i: number) => inChanged[i] === 1;
+  // the model adds none of its own waits but the ones that close the regions
+  const accept = () => false;
   const withGiven = (extra: Map<number, { vm: number; lgkm: number; exp: number }>) => {
-    if (!given) return extra;
     const all = new Map(given);
     for (const [j, w] of extra) {
       const o = all.get(j);
@@ -572,7 +547,7 @@ export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
   };
   let forced = new Map<number, { vm: number; lgkm: number; exp: number }>();
   let kw = kernelWaits(ctx.cfg, f, max, { accept, after: lastNew, forced: withGiven(forced) });
-  for (let iter = 0; iter < 4; iter++) {
+  for (let iter = 0; ; iter++) {
     const next = new Map<number, { vm: number; lgkm: number; exp: number }>();
     changed.forEach((r, x) => {
       const rg = k.regions[r]!;
@@ -609,6 +584,9 @@ export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
     });
     const same = next.size === forced.size && [...next].every(([j, w]) => { const o = forced.get(j); return o && o.vm === w.vm && o.lgkm === w.lgkm && o.exp === w.exp; });
     if (same) break;
+    if (iter === CLOSING_ROUNDS) {
+      throw new Error(`internal: the waits that close the changed regions of ${k.name} did not settle in ${CLOSING_ROUNDS} rounds`);
+    }
     forced = next;
     kw = kernelWaits(ctx.cfg, f, max, { accept, after: lastNew, forced: withGiven(forced) });
   }
@@ -635,7 +613,7 @@ function nopPolicy(s: ScheduleState): (ctx: KernelContext, j: number, pad: numbe
     if (k.role[i] === MOVABLE && changed.has(k.regionOf[i]!)) return pad;
     let orig = padCache.get(k);
     if (!orig) {
-      orig = hazardEngine()?.computeNops(k.ctx).pads ?? new Int32Array(k.n);
+      orig = computeNops(k.ctx).pads;
       padCache.set(k, orig);
     }
     return Math.max(0, pad - orig[i]!);

@@ -33,7 +33,6 @@ export { WaitState, waitFacts, kernelWaits, sequenceWaits, counterMax } from './
 export type { WaitFacts, KernelWaits } from './waits.js';
 export { reorderedText, emitSchedule, scheduleWaits, alignToOriginal } from './emit.js';
 export type { Emitted, Rederived } from './emit.js';
-export { machinery } from './machinery.js';
 export { moveWarnings, ADDRESS_FAR } from './warnings.js';
 export type { MoveWarning, Severity, WarningKind } from './warnings.js';
 export { ScheduleSession, applyRounds } from './session.js';

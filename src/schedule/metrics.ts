@@ -232,6 +232,15 @@ export interface RegionEval {
 
 interface Slot extends RegionEval { version: number }
 
+/** A padded s_nop segment: its position in the region, whether it ends it, the instructions from the window before it to its end. */
+interface NopSegment { at: number; last: boolean; window: Int32Array; nops: number }
+
+function sameSegment(e: NopSegment, at: number, last: boolean, seq: ArrayLike<number>, from: number, to: number): boolean {
+  if (e.at !== at || e.last !== last || e.window.length !== to - from) return false;
+  for (let p = from; p < to; p++) if (e.window[p - from] !== seq[p]) return false;
+  return true;
+}
+
 /** Loop bodies cached per loop (keyed on the versions of its regions). */
 const LOOP_CACHE_MAX = 4096;
 
@@ -255,7 +264,7 @@ export class Evaluator {
   private readonly slots: (Slot | undefined)[];
   private readonly nopModel?: WindowNopModel;
   private readonly nopWindow: number;
-  private readonly nopCache: (Map<number, number> | undefined)[] = [];
+  private readonly nopCache: (Map<number, NopSegment> | undefined)[] = [];
   private readonly idWaits: Int32Array;
   /** Per region: the waits the waitcnt analysis re-derives for the original order (what emission writes for a changed region). */
   private readonly anchorWaits: Int32Array;
@@ -380,9 +389,10 @@ export class Evaluator {
 
   /**
    * s_nop of a region sequence, by segments of NOP_SEGMENT positions: each segment is padded by
-   * the hazard engine after the `nopWindow` instructions before it, and cached on a hash of those
-   * instructions, so a move re-pads only the segments it touches. (Padding decided in an earlier
-   * segment is not counted as distance in the next one: at worst an overestimate.)
+   * the hazard engine after the `nopWindow` instructions before it, and cached on those
+   * instructions (a hash finds the entry, the instructions themselves confirm it), so a move
+   * re-pads only the segments it touches. (Padding decided in an earlier segment is not counted
+   * as distance in the next one: at worst an overestimate.)
    */
   private regionNops(r: number, seq: Int32Array | ArrayLike<number>): number {
     const k = this.k;
@@ -398,23 +408,23 @@ export class Evaluator {
     for (let a = 0; a < m; a += NOP_SEGMENT) {
       const b = Math.min(m, a + NOP_SEGMENT);
       const last = b === m;
+      const from = Math.max(0, a - W);
       let h1 = 0x811c9dc5 ^ a;
       let h2 = 0x9e3779b9 ^ (last ? 1 : 0);
-      for (let p = Math.max(0, a - W); p < b; p++) {
+      for (let p = from; p < b; p++) {
         const x = seq[p]!;
         h1 = Math.imul(h1 ^ x, 0x01000193);
         h2 = Math.imul(h2 + x, 0x85ebca6b) ^ (h2 >>> 13);
       }
       const key = (h1 >>> 0) * 2097152 + ((h2 >>> 0) & 0x1fffff);
-      let n = cache.get(key);
-      if (n === undefined) {
-        const before: number[] = a - W < 0 ? pre.slice(Math.max(0, pre.length - (W - a))) : [];
-        for (let p = Math.max(0, a - W); p < a; p++) before.push(seq[p]!);
-        const after: number[] = [];
-        if (last) for (let i = rg.last + 1; i < Math.min(k.n, rg.last + 1 + W); i++) after.push(i);
-        n = this.nopModel!.nops(before, Array.prototype.slice.call(seq, a, b) as number[], after);
-        cache.set(key, n);
-      }
+      const hit = cache.get(key);
+      if (hit !== undefined && sameSegment(hit, a, last, seq, from, b)) { total += hit.nops; continue; }
+      const before: number[] = a - W < 0 ? pre.slice(Math.max(0, pre.length - (W - a))) : [];
+      for (let p = from; p < a; p++) before.push(seq[p]!);
+      const after: number[] = [];
+      if (last) for (let i = rg.last + 1; i < Math.min(k.n, rg.last + 1 + W); i++) after.push(i);
+      const n = this.nopModel!.nops(before, Array.prototype.slice.call(seq, a, b) as number[], after);
+      cache.set(key, { at: a, last, window: Int32Array.from(Array.prototype.slice.call(seq, from, b) as number[]), nops: n });
       total += n;
     }
     return total;

@@ -321,6 +321,12 @@ export interface KernelWaits {
 }
 
 /**
+ * Passes over the CFG before giving up: every pass either changes nothing (the fixed point) or
+ * strengthens an inserted wait or raises a block's exit state, which are bounded.
+ */
+const MAX_PASSES = 20;
+
+/**
  * The whole-kernel pass: forward over the CFG to a fixed point, applying the waits present and
  * inserting the missing ones (strengthened only, so the iteration ends). `skip` marks waits to
  * ignore (stripped). `at` lists instructions whose entry state the caller wants.
@@ -343,7 +349,8 @@ export function kernelWaits(cfg: Cfg, f: WaitFacts, max: CounterMax,
   if (opts.forced) for (const [i, w] of opts.forced) inserted.set(i, { ...w });
   const need = new Int32Array(3);
   const s = new WaitState();
-  for (let iter = 0; iter < 20; iter++) {
+  for (let iter = 0; ; iter++) {
+    if (iter === MAX_PASSES) throw new Error(`internal: the scheduler's wait model did not reach a fixed point in ${MAX_PASSES} passes over the CFG`);
     let changed = false;
     for (const b of cfg.blocks) {
       let started = false;
