@@ -321,10 +321,15 @@ export interface KernelWaits {
 }
 
 /**
- * Passes over the CFG before giving up: every pass either changes nothing (the fixed point) or
- * strengthens an inserted wait or raises a block's exit state, which are bounded.
+ * Passes over the CFG before the pass gives up (and throws: an answer short of the fixed point
+ * would understate what is pending at loop heads). A pass that changes something raises a
+ * pending count or strengthens an inserted wait; around a loop that issues an operation and
+ * never waits, the pending count of its window grows by one per pass until the counter's width
+ * bounds it (64 passes for vmcnt on GFX9), so the bound is twice the counters' widths together.
  */
-const MAX_PASSES = 20;
+function maxPasses(max: CounterMax): number {
+  return 2 * (max.vm + max.lgkm + max.exp + NW) + 4;
+}
 
 /**
  * The whole-kernel pass: forward over the CFG to a fixed point, applying the waits present and
@@ -349,8 +354,9 @@ export function kernelWaits(cfg: Cfg, f: WaitFacts, max: CounterMax,
   if (opts.forced) for (const [i, w] of opts.forced) inserted.set(i, { ...w });
   const need = new Int32Array(3);
   const s = new WaitState();
+  const passes = maxPasses(max);
   for (let iter = 0; ; iter++) {
-    if (iter === MAX_PASSES) throw new Error(`internal: the scheduler's wait model did not reach a fixed point in ${MAX_PASSES} passes over the CFG`);
+    if (iter === passes) throw new Error(`internal: the scheduler's wait model did not reach a fixed point in ${passes} passes over the CFG`);
     let changed = false;
     for (const b of cfg.blocks) {
       let started = false;
