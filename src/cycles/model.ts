@@ -27,6 +27,7 @@
 import type { KernelContext } from '../analysis/types.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import { lookupInsn } from '../isa/catalogue.js';
+import { CLS, EVENT, has, isClass, isMemSpace, isMfmaKind, issues, LATENCY, MEM_OP, TRAIT, traitsOf, type KernelTraits } from '../isa/traits.js';
 import { UNIT_COUNT, VGPR_BASE } from '../asm/registers.js';
 import { defaultCycleParams, MFMA_PASS_COUNTS, mfmaParamKey, type CycleParams, type MfmaTableKind, type ParamKey } from '../targets/latency.js';
 import type { Target } from '../isa/target.js';
@@ -225,16 +226,17 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
   const defU: number[] = [];
   const roleOf = new Map<number, number>();
   const nopMax = ctx.target.maxNopImmCounted.value;
+  const traits = traitsOf(insns);
   for (let i = 0; i < n; i++) {
     const r = insns[i]!;
-    classify(m, p, r, i, nopMax, ctx.cfg.control[i]!);
+    classify(m, p, r, traits, i, nopMax, ctx.cfg.control[i]!);
     const base = r.insn.base;
     let id = ids.get(base);
     if (id === undefined) { id = ids.size; ids.set(base, id); }
     m.opId[i] = id;
     // uses with roles
     roleOf.clear();
-    const isMfma = r.info.cls === 'mfma';
+    const isMfma = isClass(traits, i, 'mfma');
     for (const o of r.operands) {
       if (!o.use) continue;
       let role = R_EXPL;
@@ -284,26 +286,29 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
   return m;
 }
 
-function classify(m: CycleModel, p: CycleParams, r: ResolvedInsn, i: number, nopMax: number, control: string): void {
+function classify(m: CycleModel, p: CycleParams, r: ResolvedInsn, t: KernelTraits, i: number, nopMax: number, control: string): void {
   const slot = m.slot;
-  const info = r.info;
   const base = r.insn.base;
+  const cls = t.cls[i]!;
+  const counts = t.vmInc[i]! + t.lgkmInc[i]! + t.expInc[i]! > 0;
+  const op = t.memOp[i]!;
+  const dw = t.memDwords[i]!;
   const v = (k: ParamKey) => num(p, k);
   let pipeA = PIPE_SALU; let occA = slot; let pipeB = PIPE_NONE; let occB = 0;
   let issue = slot; let issueTaken = slot; let lat = v('salu');
   let cc = C_SCALAR; let pk = P_SALU; let flags = 0;
   let memLat = -1;
-  switch (info.cls) {
-    case 'salu':
+  switch (cls) {
+    case CLS.salu:
       if (/_saveexec_b64$/.test(base)) { issue = v('salu.long'); lat = v('salu.long'); }
       issueTaken = issue;
       break;
-    case 'other':
-      if (info.mem) {
-        const scalar = info.mem.space === 'scalar';
+    case CLS.other:
+      if (op !== MEM_OP.none) {
+        const scalar = isMemSpace(t, i, 'scalar');
         pipeA = scalar ? PIPE_SMEM : PIPE_VMEM;
         if (!scalar) cc = C_VMEM;
-        if (info.counters.vm + info.counters.lgkm + info.counters.exp > 0) { pk = P_MEM; memLat = scalar ? v('smem.latency') : v('vmem.latency'); }
+        if (counts) { pk = P_MEM; memLat = scalar ? v('smem.latency') : v('vmem.latency'); }
       }
       if (base.startsWith('s_setreg')) { issue = v('salu.long'); lat = v('salu.long'); }
       else if (base === 's_sleep') {
@@ -313,17 +318,16 @@ function classify(m: CycleModel, p: CycleParams, r: ResolvedInsn, i: number, nop
       }
       issueTaken = issue;
       break;
-    case 'smem': {
+    case CLS.smem: {
       pipeA = PIPE_SMEM;
-      const dw = info.mem?.dwords ?? 1;
-      occA = dw <= 4 ? v('smem.issue.x4') : dw <= 8 ? v('smem.issue.x8') : v('smem.issue.x16');
+      occA = op === MEM_OP.none || dw <= 4 ? v('smem.issue.x4') : dw <= 8 ? v('smem.issue.x8') : v('smem.issue.x16');
       memLat = v('smem.latency');
       pk = P_MEM;
       break;
     }
-    case 'valu':
-    case 'nop':
-      if (info.cls === 'nop' && base === 's_nop') {
+    case CLS.valu:
+    case CLS.nop:
+      if (cls === CLS.nop && base === 's_nop') {
         pipeA = PIPE_NONE; occA = 0; cc = C_NONE; pk = P_OTHER;
         const op = r.insn.operands[0];
         const k = op && op.kind === 'imm' ? Math.max(0, Math.min(op.value, nopMax)) : 0;
@@ -331,38 +335,38 @@ function classify(m: CycleModel, p: CycleParams, r: ResolvedInsn, i: number, nop
         lat = 0;
         break;
       }
-      if (info.cls === 'nop' && base === 'ds_nop') {
+      if (cls === CLS.nop && base === 'ds_nop') {
         pipeA = PIPE_LDS; occA = v('ds.other'); cc = C_NONE; pk = P_OTHER; lat = 0;
         break;
       }
       pipeA = PIPE_VALU; cc = C_VALU; pk = P_VALU;
-      switch (info.latency) {
-        case 'valu_trans':
+      switch (t.latency[i]) {
+        case LATENCY.valu_trans:
           occA = v('valu.trans'); lat = v('valu.trans.latency'); flags |= F_TRANS; break;
-        case 'valu_quarter':
+        case LATENCY.valu_quarter:
           occA = lat = v('valu.quarter'); break;
-        case 'valu_64':
+        case LATENCY.valu_64:
           occA = lat = v('valu.64'); break;
-        case 'valu_dp': {
+        case LATENCY.valu_dp: {
           const f = v('valu.dpFactor') * (DP_SLOW.test(base) ? v('valu.dp.slow') : v('valu.dp.fast'));
           occA = lat = Math.max(v('valu'), f);
-          if (info.desc.valu?.trans) { occA = Math.max(occA, v('valu.trans')); lat = Math.max(lat, v('valu.trans.latency')); flags |= F_TRANS; }
+          if (has(t, i, TRAIT.trans)) { occA = Math.max(occA, v('valu.trans')); lat = Math.max(lat, v('valu.trans.latency')); flags |= F_TRANS; }
           break;
         }
-        case 'valu_dot':
+        case LATENCY.valu_dot:
           occA = lat = v('valu.dot'); flags |= F_DOT; break;
         default:
           occA = lat = v('valu');
       }
-      if (info.cls === 'nop') { cc = C_NONE; pk = P_OTHER; lat = 0; }
+      if (cls === CLS.nop) { cc = C_NONE; pk = P_OTHER; lat = 0; }
       break;
-    case 'mfma': {
+    case CLS.mfma: {
       pipeA = PIPE_VALU; occA = v('mfma.issue');
-      const passes = info.mfma?.passes ?? 8;
+      const passes = isMfmaKind(t, i, 'none') ? 8 : t.passes[i]!;
       pipeB = PIPE_MATRIX; occB = passes * v('mfma.pass');
       cc = C_MFMA; pk = P_MFMA;
       m.passes[i] = passes;
-      const kind: MfmaTableKind = info.mfma?.kind === 'sgemm' ? 'sgemm' : info.mfma?.kind === 'dgemm' ? 'dgemm' : 'xdl';
+      const kind: MfmaTableKind = isMfmaKind(t, i, 'sgemm') ? 'sgemm' : isMfmaKind(t, i, 'dgemm') ? 'dgemm' : 'xdl';
       const pn = passIndexValue(passes);
       const ws = (c: 'srcCSame' | 'srcC' | 'srcAB' | 'valu' | 'mem') => {
         // wait states are counted in slots beyond the producer's own slot
@@ -379,37 +383,31 @@ function classify(m: CycleModel, p: CycleParams, r: ResolvedInsn, i: number, nop
       lat = m.mfmaLat[i * 5 + M_VALU]!;
       break;
     }
-    case 'vmem':
-    case 'flat': {
+    case CLS.vmem:
+    case CLS.flat: {
       pipeA = PIPE_VMEM; cc = C_VMEM; pk = P_MEM;
-      const mem = info.mem;
-      const dw = mem?.dwords ?? 1;
-      const op = mem?.op ?? 'load';
-      if (op === 'load' || op === 'load-lds') occA = dw <= 1 ? v('vmem.issue.load.x1') : dw <= 2 ? v('vmem.issue.load.x2') : v('vmem.issue.load.x4');
-      else if (op === 'store' || op === 'store-lds') occA = v('vmem.issue.store');
-      else if (op === 'atomic' || op === 'atomic-rtn') occA = /cmpswap/.test(base) ? v('vmem.issue.cmpswap') : v('vmem.issue.atomic');
+      if (op === MEM_OP.none || op === MEM_OP.load || op === MEM_OP['load-lds']) occA = op === MEM_OP.none || dw <= 1 ? v('vmem.issue.load.x1') : dw <= 2 ? v('vmem.issue.load.x2') : v('vmem.issue.load.x4');
+      else if (op === MEM_OP.store || op === MEM_OP['store-lds']) occA = v('vmem.issue.store');
+      else if (op === MEM_OP.atomic || op === MEM_OP['atomic-rtn']) occA = /cmpswap/.test(base) ? v('vmem.issue.cmpswap') : v('vmem.issue.atomic');
       else occA = slot;
-      if (info.cls === 'flat') memLat = v('flat.latency');
-      else memLat = op === 'store' || op === 'atomic' ? v('vmem.store.latency') : v('vmem.latency');
-      if (info.events.includes('vmem-load')) flags |= F_VMLOAD;
+      if (cls === CLS.flat) memLat = v('flat.latency');
+      else memLat = op === MEM_OP.store || op === MEM_OP.atomic ? v('vmem.store.latency') : v('vmem.latency');
+      if (issues(t, i, EVENT['vmem-load'])) flags |= F_VMLOAD;
       break;
     }
-    case 'ds': {
+    case CLS.ds: {
       pipeA = PIPE_LDS; cc = C_DS; pk = P_MEM;
-      const mem = info.mem;
-      const dw = mem?.dwords ?? 1;
-      const op = mem?.op ?? 'other';
-      if (op === 'load') occA = dw <= 1 ? v('ds.read.x1') : dw <= 2 ? v('ds.read.x2') : v('ds.read.x4');
-      else if (op === 'store') occA = dw <= 1 ? v('ds.write.x1') : dw <= 2 ? v('ds.write.x2') : dw <= 3 ? v('ds.write.x3') : v('ds.write.x4');
-      else if ((op === 'atomic' || op === 'atomic-rtn') && mem?.space === 'lds' && !/^ds_(append|consume)$/.test(base)) occA = dw <= 1 ? v('ds.atomic.x1') : v('ds.atomic.x2');
+      if (op === MEM_OP.load) occA = dw <= 1 ? v('ds.read.x1') : dw <= 2 ? v('ds.read.x2') : v('ds.read.x4');
+      else if (op === MEM_OP.store) occA = dw <= 1 ? v('ds.write.x1') : dw <= 2 ? v('ds.write.x2') : dw <= 3 ? v('ds.write.x3') : v('ds.write.x4');
+      else if ((op === MEM_OP.atomic || op === MEM_OP['atomic-rtn']) && isMemSpace(t, i, 'lds') && !/^ds_(append|consume)$/.test(base)) occA = dw <= 1 ? v('ds.atomic.x1') : v('ds.atomic.x2');
       else occA = v('ds.other');
       memLat = Math.max(v('ds.latency'), occA + slot);
       break;
     }
-    case 'export':
+    case CLS.export:
       pipeA = PIPE_VMEM; cc = C_VMEM; pk = P_MEM; memLat = v('export.latency');
       break;
-    case 'branch':
+    case CLS.branch:
       if (control === 'none') break; // s_getpc_b64: a scalar ALU op
       pipeA = PIPE_BRANCH; occA = slot; cc = C_BRANCH; pk = P_OTHER; lat = slot;
       issue = v('branch');
@@ -417,11 +415,11 @@ function classify(m: CycleModel, p: CycleParams, r: ResolvedInsn, i: number, nop
       if (control === 'cjump') flags |= F_CJUMP;
       else flags |= F_JUMP;
       break;
-    case 'barrier':
+    case CLS.barrier:
       pipeA = PIPE_NONE; occA = 0; cc = C_NONE; pk = P_OTHER; lat = 0;
       issue = issueTaken = v('barrier'); flags |= F_BARRIER;
       break;
-    case 'waitcnt': {
+    case CLS.waitcnt: {
       pipeA = PIPE_NONE; occA = 0; cc = C_NONE; pk = P_OTHER; lat = 0;
       const op = r.insn.operands[0];
       if (op && op.kind === 'waitcnt') {
@@ -431,17 +429,17 @@ function classify(m: CycleModel, p: CycleParams, r: ResolvedInsn, i: number, nop
       }
       break;
     }
-    case 'message':
+    case CLS.message:
       pipeA = PIPE_SALU; cc = C_SCALAR; pk = P_MEM; memLat = v('message.latency');
       if (control === 'trap') { flags |= F_JUMP; issueTaken = v('branch.taken'); }
       break;
-    case 'endpgm':
+    case CLS.endpgm:
       pipeA = PIPE_NONE; occA = 0; cc = C_NONE; pk = P_OTHER; lat = 0; flags |= F_END;
       break;
   }
   // 2-dword instructions (an extra issue penalty, 0 by default)
   const twoDword = v('issue.twoDword');
-  if (twoDword > 0 && info.cls !== 'nop' && info.cls !== 'waitcnt' && instructionDwords(r) >= 2) {
+  if (twoDword > 0 && cls !== CLS.nop && cls !== CLS.waitcnt && instructionDwords(r) >= 2) {
     issue += twoDword;
     issueTaken += twoDword;
   }
@@ -463,12 +461,11 @@ function classify(m: CycleModel, p: CycleParams, r: ResolvedInsn, i: number, nop
   m.cc[i] = cc; m.pk[i] = pk; m.flags[i] = flags;
   if (memLat >= 0) {
     m.lat[i] = memLat;
-    m.vmInc[i] = info.counters.vm;
-    m.lgkmInc[i] = info.counters.lgkm;
-    m.expInc[i] = info.counters.exp;
-    const ev = info.events;
-    m.lgkmGroup[i] = ev.includes('smem') ? G_SMEM : ev.includes('flat') ? G_FLAT : ev.includes('gds') ? G_GDS : ev.includes('message') ? G_MSG : G_LDS;
-    if (info.counters.vm + info.counters.lgkm + info.counters.exp === 0) {
+    m.vmInc[i] = t.vmInc[i]!;
+    m.lgkmInc[i] = t.lgkmInc[i]!;
+    m.expInc[i] = t.expInc[i]!;
+    m.lgkmGroup[i] = issues(t, i, EVENT.smem) ? G_SMEM : issues(t, i, EVENT.flat) ? G_FLAT : issues(t, i, EVENT.gds) ? G_GDS : issues(t, i, EVENT.message) ? G_MSG : G_LDS;
+    if (!counts) {
       // a memory-class instruction that counts nothing (cache invalidates): its effects are not
       // waited on; treat it as an ALU op of its pipe
       m.pk[i] = P_OTHER;

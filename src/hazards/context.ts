@@ -27,6 +27,7 @@ import type { OperandRole, ResolvedInsn } from '../isa/types.js';
 import { EXEC_HI, EXEC_LO, M0, VCC_HI, VCC_LO, VGPR_BASE, AGPR_BASE, rangeName } from '../asm/registers.js';
 import type { Target } from '../isa/target.js';
 import { unitsAsWritten } from '../isa/names.js';
+import { has, isClass, isMfmaKind, traitsOf, TRAIT, type KernelTraits } from '../isa/traits.js';
 import { generationOf, type Generation } from './types.js';
 
 /** A register operand as a half-open unit range [lo, hi). */
@@ -113,26 +114,12 @@ export interface WideStore {
   buffer: boolean;
 }
 
-/**
- * Stores that still read more than 64 bits of data after issue (LLVM
- * GCNHazardRecognizer::createsVALUHazard): MUBUF/MTBUF/FLAT/global/scratch stores and atomics whose data operand is wider
- * than two dwords (dwordx3/x4, format xyz/xyzw, cmpswap_x2). LDS-DMA has no data operand.
- */
-function wideStoreOf(ri: ResolvedInsn, ops: readonly OpRange[]): WideStore | undefined {
-  const cls = ri.info.cls;
-  if (cls !== 'vmem' && cls !== 'flat') return undefined;
-  const mem = ri.info.mem;
-  if (!mem || (mem.op !== 'store' && mem.op !== 'atomic' && mem.op !== 'atomic-rtn')) return undefined;
+/** The data range of a wide store (TRAIT.wideStore): its vdata operand (the last run of a split tuple). */
+function wideStoreOf(t: KernelTraits, i: number, ops: readonly OpRange[]): WideStore | undefined {
+  if (!has(t, i, TRAIT.wideStore)) return undefined;
   let data: OpRange | undefined;
-  let soff: OpRange | undefined;
-  for (const o of ops) {
-    if (o.role === 'vdata') data = o;
-    else if (o.role === 'soffset') soff = o;
-  }
-  if (!data || data.hi - data.lo <= 2) return undefined;
-  const enc = ri.info.encoding;
-  const buffer = enc === 'mubuf' || enc === 'mtbuf';
-  return { lo: data.lo, hi: data.hi, sgprOffset: buffer && !!soff && soff.lo < 128, buffer };
+  for (const o of ops) if (o.role === 'vdata') data = o;
+  return { lo: data!.lo, hi: data!.hi, sgprOffset: has(t, i, TRAIT.sgprOffset), buffer: has(t, i, TRAIT.bufferEncoding) };
 }
 
 const EMPTY: readonly number[] = Object.freeze([]);
@@ -200,16 +187,11 @@ export function dstSelOperand(ri: ResolvedInsn, ops: readonly OpRange[], target:
   return undefined;
 }
 
-export function computeFacts(ri: ResolvedInsn, target: Target): InsnFacts {
-  const info = ri.info;
-  const cls = info.cls;
-  const name = info.desc.name;
+/** The facts of instruction i of a kernel, from its traits (isa/traits.ts) and its operands. */
+export function computeFacts(ri: ResolvedInsn, target: Target, t: KernelTraits, i: number): InsnFacts {
+  const name = ri.info.desc.name;
   const insn = ri.insn;
-  const mf = info.mfma;
-  const mfma = cls === 'mfma';
-  const kind = mf?.kind;
-  const valuDesc = info.desc.valu;
-  const mem = info.mem;
+  const mfma = isClass(t, i, 'mfma');
   const defs = ri.defs;
   let sdefs: number[] | undefined;
   let writesExec = false;
@@ -228,40 +210,37 @@ export function computeFacts(ri: ResolvedInsn, target: Target): InsnFacts {
   let consts: string[] | undefined;
   for (const o of insn.operands) if (o.kind === 'const') (consts ??= []).push(o.name);
   const ws = name === 's_nop' ? nopCount(insn, target.maxNopImmCounted.value) : 1;
-  const ldsDma = !!mem && (mem.op === 'load-lds' || mem.op === 'store-lds') && (cls === 'vmem' || cls === 'flat');
-  const mayStore = !!mem && (mem.op === 'store' || mem.op === 'atomic' || mem.op === 'atomic-rtn' || mem.op === 'load-lds' || mem.op === 'store-lds');
-  const shape = mfma ? info.desc.mfma : undefined;
-  const enc = info.encoding;
+  const mayStore = has(t, i, TRAIT.mayStore);
   const ops = opRanges(ri);
   const f: InsnFacts = {
     ri,
     insn,
     name,
     ws,
-    valu: cls === 'valu' || mfma,
+    valu: isClass(t, i, 'valu') || mfma,
     mfma,
-    xdl: mfma && (kind === 'xdl' || kind === 'smfmac'),
-    sgemm: mfma && kind === 'sgemm',
-    dgemm: mfma && kind === 'dgemm',
-    dgemm16: mfma && kind === 'dgemm' && shape?.m === 16,
-    dgemm4: mfma && kind === 'dgemm' && shape?.m === 4,
-    smfmac: mfma && kind === 'smfmac',
-    passes: mf?.passes ?? 0,
-    accRead: name === 'v_accvgpr_read_b32',
-    accWrite: name === 'v_accvgpr_write_b32',
-    mai: mfma || name === 'v_accvgpr_read_b32' || name === 'v_accvgpr_write_b32' || name === 'v_accvgpr_mov_b32',
-    dot: !!valuDesc?.dot,
-    trans: !!valuDesc?.trans,
-    cmpx: !!valuDesc?.cmpx,
-    salu: cls === 'salu',
-    smem: cls === 'smem',
-    vmem: cls === 'vmem' || cls === 'flat',
-    flat: enc === 'flat' || enc === 'global' || enc === 'scratch',
-    ds: cls === 'ds',
-    exp: cls === 'export',
-    ldsDma,
-    dpp: info.variant === 'dpp',
-    sdwa: info.variant === 'sdwa',
+    xdl: isMfmaKind(t, i, 'xdl') || isMfmaKind(t, i, 'smfmac'),
+    sgemm: isMfmaKind(t, i, 'sgemm'),
+    dgemm: isMfmaKind(t, i, 'dgemm'),
+    dgemm16: has(t, i, TRAIT.dgemm16),
+    dgemm4: has(t, i, TRAIT.dgemm4),
+    smfmac: isMfmaKind(t, i, 'smfmac'),
+    passes: t.passes[i]!,
+    accRead: has(t, i, TRAIT.accRead),
+    accWrite: has(t, i, TRAIT.accWrite),
+    mai: mfma || (t.flags[i]! & (TRAIT.accRead | TRAIT.accWrite | TRAIT.accMov)) !== 0,
+    dot: has(t, i, TRAIT.dot),
+    trans: has(t, i, TRAIT.trans),
+    cmpx: has(t, i, TRAIT.cmpx),
+    salu: isClass(t, i, 'salu'),
+    smem: isClass(t, i, 'smem'),
+    vmem: isClass(t, i, 'vmem') || isClass(t, i, 'flat'),
+    flat: has(t, i, TRAIT.flatEncoding),
+    ds: isClass(t, i, 'ds'),
+    exp: isClass(t, i, 'export'),
+    ldsDma: has(t, i, TRAIT.ldsDma),
+    dpp: has(t, i, TRAIT.dpp),
+    sdwa: has(t, i, TRAIT.sdwa),
     mayStore,
     ops,
     defs,
@@ -275,10 +254,8 @@ export function computeFacts(ri: ResolvedInsn, target: Target): InsnFacts {
   };
   const ds = dstSelOperand(ri, ops, target);
   if (ds) f.dstSel = ds;
-  if (mayStore) {
-    const w = wideStoreOf(ri, ops);
-    if (w) f.wideStore = w;
-  }
+  const w = wideStoreOf(t, i, ops);
+  if (w) f.wideStore = w;
   return f;
 }
 
@@ -328,8 +305,9 @@ export function factsOf(ctx: KernelContext): InsnFacts[] {
   if (!f) {
     const t = ctx.target;
     const insns = ctx.insns;
+    const traits = traitsOf(insns);
     f = new Array<InsnFacts>(insns.length);
-    for (let i = 0; i < insns.length; i++) f[i] = computeFacts(insns[i]!, t);
+    for (let i = 0; i < insns.length; i++) f[i] = computeFacts(insns[i]!, t, traits, i);
     FACTS_CACHE.set(ctx, f);
   }
   return f;

@@ -37,6 +37,7 @@ import type { ResolvedInsn } from '../isa/types.js';
 import type { Target } from '../isa/target.js';
 import { ConductorError } from '../errors.js';
 import { memAccessOf, type MemAccess } from './memory.js';
+import { traitsOf } from '../isa/traits.js';
 import { buildGraph, type DepGraph } from './deps.js';
 import { fenceWaits } from '../waitcnt/index.js';
 
@@ -294,13 +295,14 @@ export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: Schedule
   const useUnits = new Int32Array(nu);
   nd = 0; nu = 0;
   const mem: (MemAccess | undefined)[] = new Array(n);
+  const traits = traitsOf(insns);
   for (let i = 0; i < n; i++) {
     const r = insns[i]!;
     defOff[i] = nd;
     for (const u of r.defs) defUnits[nd++] = u;
     useOff[i] = nu;
     for (const u of r.uses) useUnits[nu++] = u;
-    mem[i] = memAccessOf(r);
+    mem[i] = memAccessOf(r, traits, i);
   }
   defOff[n] = nd;
   useOff[n] = nu;

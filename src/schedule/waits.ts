@@ -23,6 +23,7 @@ import type { Cfg } from '../analysis/cfg.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import type { Target } from '../isa/target.js';
 import { UNIT_COUNT } from '../asm/registers.js';
+import { EVENT, has, traitsOf, TRAIT } from '../isa/traits.js';
 
 export const VM = 0;
 export const LGKM = 1;
@@ -31,15 +32,19 @@ export const EXP = 2;
 const LDS_DMA_UNIT = UNIT_COUNT;
 const NU = UNIT_COUNT + 1;
 
-// Event bits per instruction.
-const E_VM_LOAD = 1;      // vmcnt, stamps destinations
-const E_VM_STORE = 2;     // vmcnt, no destination
-const E_LDS = 4;          // lgkmcnt (in order), stamps destinations
-const E_SMEM = 8;         // lgkmcnt (out of order), stamps destinations
-const E_FLAT = 16;        // vmcnt + lgkmcnt, stamps destinations, forces 0
-const E_MSG = 32;         // lgkmcnt
-const E_GDS = 64;         // lgkmcnt + expcnt (stamps sources on expcnt)
-const E_EXPORT = 128;     // expcnt (stamps sources)
+// The events of an instruction (isa/traits.ts EVENT bits) and what each does here:
+//   vmem-load   vmcnt, stamps destinations        vmem-store  vmcnt, no destination
+//   lds         lgkmcnt (in order), stamps        smem        lgkmcnt (out of order), stamps
+//   flat        vmcnt + lgkmcnt, stamps, only 0   message     lgkmcnt
+//   gds         lgkmcnt + expcnt (stamps sources on expcnt)   export  expcnt (stamps sources)
+const E_VM_LOAD = EVENT['vmem-load'];
+const E_VM_STORE = EVENT['vmem-store'];
+const E_LDS = EVENT.lds;
+const E_SMEM = EVENT.smem;
+const E_FLAT = EVENT.flat;
+const E_MSG = EVENT.message;
+const E_GDS = EVENT.gds;
+const E_EXPORT = EVENT.export;
 
 /** Per-instruction facts the model needs, as flat arrays. */
 export interface WaitFacts {
@@ -83,6 +88,7 @@ export function waitFacts(insns: readonly ResolvedInsn[], control?: readonly str
   const defs: number[] = []; const defOff = new Int32Array(n + 1);
   const stamps: number[] = []; const stampOff = new Int32Array(n + 1);
   const exps: number[] = []; const expOff = new Int32Array(n + 1);
+  const t = traitsOf(insns);
   for (let i = 0; i < n; i++) {
     const r = insns[i]!;
     useOff[i] = uses.length; defOff[i] = defs.length; stampOff[i] = stamps.length; expOff[i] = exps.length;
@@ -99,27 +105,13 @@ export function waitFacts(insns: readonly ResolvedInsn[], control?: readonly str
       continue;
     }
     if (control && control[i] === 'call') special[i] = 2;
-    let e = 0;
-    for (const ev of r.info.events) {
-      switch (ev) {
-        case 'vmem-load': e |= E_VM_LOAD; break;
-        case 'vmem-store': e |= E_VM_STORE; break;
-        case 'lds': e |= E_LDS; break;
-        case 'smem': e |= E_SMEM; break;
-        case 'flat': e |= E_FLAT; break;
-        case 'message': e |= E_MSG; break;
-        case 'gds': e |= E_GDS; break;
-        case 'export': e |= E_EXPORT; break;
-      }
-    }
+    const e = t.events[i]!;
     events[i] = e;
-    const mem = r.info.mem;
     if (e & (E_VM_LOAD | E_LDS | E_SMEM | E_FLAT | E_GDS)) for (const u of r.explicitDefs) stamps.push(u);
     if (e & (E_GDS | E_EXPORT)) for (const u of r.explicitUses) if (u >= 256) exps.push(u);
-    if ((e & E_VM_LOAD) && !(e & E_FLAT)) vmemLoad[i] = 1;
-    if (mem && (mem.op === 'load-lds')) ldsDma[i] = 1;
-    if (mem && r.info.cls === 'ds' && mem.space === 'lds' && mem.op !== 'other') ldsAccess[i] = 1;
-    if (e & E_FLAT) ldsAccess[i] = 1;
+    if (has(t, i, TRAIT.vmemLoad)) vmemLoad[i] = 1;
+    if (has(t, i, TRAIT.ldsDmaLoad)) ldsDma[i] = 1;
+    if (has(t, i, TRAIT.ldsMemory) || (e & E_FLAT)) ldsAccess[i] = 1;
   }
   useOff[n] = uses.length; defOff[n] = defs.length; stampOff[n] = stamps.length; expOff[n] = exps.length;
   return {

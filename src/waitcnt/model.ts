@@ -38,6 +38,7 @@ import type { KernelContext } from '../analysis/types.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import { EXEC_HI, EXEC_LO, UNIT_COUNT, isAgprUnit, isVgprUnit, type RegUnit } from '../asm/registers.js';
 import type { WaitcntOperand } from '../asm/ast.js';
+import { EVENT, has, isClass, issues as issues_, traitsOf, TRAIT, type KernelTraits } from '../isa/traits.js';
 import { REF } from '../targets/common.js';
 
 /** Counter indexes. */
@@ -183,75 +184,84 @@ export function kernelEffects(ctx: KernelContext): InsnFx[] {
 
 function computeEffects(ctx: KernelContext): InsnFx[] {
   const max = counterMax(ctx);
+  const t = traitsOf(ctx.insns);
   const longSetpc = new Set(ctx.cfg.longBranches.map((l) => l.setpc));
   const functions = new Set(ctx.program.kernels.filter((k) => k.kind === 'function').map((k) => k.name));
   const out: InsnFx[] = new Array(ctx.insns.length);
   for (let i = 0; i < ctx.insns.length; i++) {
     const r = ctx.insns[i]!;
-    const info = r.info;
     const control = ctx.cfg.control[i];
     let kind = K_NORMAL;
-    if (info.cls === 'waitcnt') kind = K_WAIT;
-    else if (info.cls === 'barrier') kind = K_BARRIER;
+    if (isClass(t, i, 'waitcnt')) kind = K_WAIT;
+    else if (isClass(t, i, 'barrier')) kind = K_BARRIER;
     else if (control === 'indirect' && !longSetpc.has(i)) kind = K_RETURN;
     else if (control === 'call') kind = K_CALL;
-    else if (info.cls === 'endpgm') kind = K_END;
-    else if (info.cls === 'nop') kind = K_NOP;
-    const issues: Issue[] = [];
-    const mem = info.mem;
-    const cn = info.counters;
-    const vaDefs = vaUnits(r.explicitDefs);
-    for (const ev of info.events) {
-      switch (ev) {
-        case 'vmem-load':
-          issues.push({ cls: C_VMEM, inc: cn.vm || 1, units: vaDefs.length ? vaDefs : STORE_UNITS });
-          break;
-        case 'vmem-store':
-          issues.push({ cls: C_VMEM, inc: cn.vm || 1, units: mem?.op === 'load-lds' ? LDS_UNITS : STORE_UNITS });
-          break;
-        case 'flat': {
-          const units = vaDefs.length ? vaDefs : STORE_UNITS;
-          issues.push({ cls: C_VM_FLAT, inc: cn.vm || 1, units });
-          issues.push({ cls: C_LGKM_FLAT, inc: cn.lgkm || 1, units });
-          break;
-        }
-        case 'lds':
-          issues.push({ cls: C_LDS, inc: cn.lgkm || 1, units: vaDefs.length ? vaDefs : STORE_UNITS });
-          break;
-        case 'gds':
-          issues.push({ cls: C_GDS, inc: cn.lgkm || 1, units: vaDefs.length ? vaDefs : STORE_UNITS });
-          if (cn.exp > 0) {
-            const src = vaUnits(r.explicitUses);
-            if (src.length) issues.push({ cls: C_EXP_GDS, inc: cn.exp, units: src });
-          }
-          break;
-        case 'smem': {
-          const d = r.explicitDefs;
-          issues.push({ cls: C_SMEM, inc: cn.lgkm || 1, units: d.length ? d : STORE_UNITS });
-          break;
-        }
-        case 'message':
-          issues.push({ cls: C_MSG, inc: cn.lgkm || 1, units: STORE_UNITS });
-          break;
-        case 'export': {
-          const src = vaUnits(r.explicitUses);
-          if (src.length) issues.push({ cls: C_EXP, inc: cn.exp || 1, units: src });
-          break;
-        }
-      }
-    }
+    else if (isClass(t, i, 'endpgm')) kind = K_END;
+    else if (isClass(t, i, 'nop')) kind = K_NOP;
+    const issues = issuesOf(r, t, i);
     let writesExec = false;
     for (const u of r.defs) if (u === EXEC_LO || u === EXEC_HI) { writesExec = true; break; }
-    const cacheOp = mem?.op === 'cache';
-    const vmemLoad = info.cls === 'vmem' && info.events.includes('vmem-load');
-    const lds = info.events.includes('lds') || info.events.includes('flat');
+    const cacheOp = has(t, i, TRAIT.cacheOp);
+    const vmemLoad = has(t, i, TRAIT.vmemLoad);
     out[i] = {
       kind, callWaits: kind === K_CALL && !isLocalSubroutineCall(ctx, i, functions),
       wait: kind === K_WAIT ? waitValues(r, max) : undefined,
-      issues, uses: r.uses, defs: r.defs, vmemLoad, d16Load: vmemLoad && !!mem?.d16, lds, writesExec, cacheOp,
+      issues, uses: r.uses, defs: r.defs, vmemLoad, d16Load: vmemLoad && has(t, i, TRAIT.d16),
+      lds: issues_(t, i, EVENT.lds | EVENT.flat), writesExec, cacheOp,
       ordersMemory: issues.length > 0 || cacheOp || kind === K_BARRIER || kind === K_CALL || kind === K_RETURN
         || control === 'jump' || control === 'cjump' || control === 'indirect',
     };
+  }
+  return out;
+}
+
+/** The counter increments of instruction i, one per class it counts on. */
+function issuesOf(r: ResolvedInsn, t: KernelTraits, i: number): Issue[] {
+  const out: Issue[] = [];
+  const vm = t.vmInc[i]!;
+  const lgkm = t.lgkmInc[i]!;
+  const exp = t.expInc[i]!;
+  const vaDefs = vaUnits(r.explicitDefs);
+  const events = t.events[i]!;
+  for (let bit = 1; bit <= events; bit <<= 1) {
+    if ((events & bit) === 0) continue;
+    switch (bit) {
+      case EVENT['vmem-load']:
+        out.push({ cls: C_VMEM, inc: vm || 1, units: vaDefs.length ? vaDefs : STORE_UNITS });
+        break;
+      case EVENT['vmem-store']:
+        out.push({ cls: C_VMEM, inc: vm || 1, units: has(t, i, TRAIT.ldsDmaLoad) ? LDS_UNITS : STORE_UNITS });
+        break;
+      case EVENT.flat: {
+        const units = vaDefs.length ? vaDefs : STORE_UNITS;
+        out.push({ cls: C_VM_FLAT, inc: vm || 1, units });
+        out.push({ cls: C_LGKM_FLAT, inc: lgkm || 1, units });
+        break;
+      }
+      case EVENT.lds:
+        out.push({ cls: C_LDS, inc: lgkm || 1, units: vaDefs.length ? vaDefs : STORE_UNITS });
+        break;
+      case EVENT.gds:
+        out.push({ cls: C_GDS, inc: lgkm || 1, units: vaDefs.length ? vaDefs : STORE_UNITS });
+        if (exp > 0) {
+          const src = vaUnits(r.explicitUses);
+          if (src.length) out.push({ cls: C_EXP_GDS, inc: exp, units: src });
+        }
+        break;
+      case EVENT.smem: {
+        const d = r.explicitDefs;
+        out.push({ cls: C_SMEM, inc: lgkm || 1, units: d.length ? d : STORE_UNITS });
+        break;
+      }
+      case EVENT.message:
+        out.push({ cls: C_MSG, inc: lgkm || 1, units: STORE_UNITS });
+        break;
+      case EVENT.export: {
+        const src = vaUnits(r.explicitUses);
+        if (src.length) out.push({ cls: C_EXP, inc: exp || 1, units: src });
+        break;
+      }
+    }
   }
   return out;
 }
