@@ -202,6 +202,10 @@ function kernelView(l: Loaded, name: string): KernelView | undefined {
 /* Memory: verify's own may-alias                                                                  */
 /* ---------------------------------------------------------------------------------------------- */
 
+// verify reads the catalogue (InsnInfo) itself instead of the traits table (isa/traits.ts) that
+// the scheduler's models read, and decides on its own what each instruction touches: a proof
+// that shared the scheduler's classification would share its mistakes.
+
 interface Access {
   /** Memories read / written: bit 1 LDS, bit 2 global, bit 4 GDS. */
   rd: number;
