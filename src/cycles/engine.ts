@@ -13,9 +13,10 @@
  * waits on is filled by the others. s_barrier releases when every unfinished wave of the SIMD
  * has arrived (the waves are assumed to be one workgroup), `barrier` cycles after the last one.
  */
+import { NCLASSES, OP_CLASS } from '../targets/counters.js';
 import {
   type CycleModel, C_BRANCH, C_DS, C_MFMA, C_SCALAR, C_VALU, C_VMEM, F_BARRIER, F_DOT, F_FREE, F_JUMP, F_TRANS, F_VMLOAD,
-  G_EXP, G_SMEM, G_VM, M_MEM, M_SAME, M_SRCAB, M_SRCC, M_VALU, NGROUPS, NPIPES, P_MEM, P_MFMA, P_SALU, P_VALU,
+  EXP_QUEUE, VM_QUEUE, M_MEM, M_SAME, M_SRCAB, M_SRCC, M_VALU, NPIPES, P_MEM, P_MFMA, P_SALU, P_VALU,
   R_IMPL, R_SRC2, R_SRCC,
 } from './model.js';
 import { UNIT_COUNT, VGPR_BASE } from '../asm/registers.js';
@@ -145,7 +146,7 @@ export class CycleEngine {
     this.exDone = new Float64Array(c * EXPCAP);
     this.exIdx = new Int32Array(c * EXPCAP);
     this.exLen = new Int32Array(c);
-    this.lastDone = new Float64Array(c * NGROUPS);
+    this.lastDone = new Float64Array(c * NCLASSES);
     this.gen = 0;
     this.cap = c;
   }
@@ -161,7 +162,7 @@ export class CycleEngine {
     this.vmLen.fill(0, 0, waves);
     this.lgLen.fill(0, 0, waves);
     this.exLen.fill(0, 0, waves);
-    this.lastDone.fill(0, 0, waves * NGROUPS);
+    this.lastDone.fill(0, 0, waves * NCLASSES);
     this.pipeFree.fill(0);
     this.pipeBy.fill(-1);
     this.portFree = 0;
@@ -438,12 +439,12 @@ export class CycleEngine {
     if (m.pk[i] === P_MEM) {
       const lat = m.lat[i]!;
       ready = e + lat;
-      const lg = w * NGROUPS;
+      const lg = w * NCLASSES;
       const vi = m.vmInc[i]!;
       if (vi > 0) {
         let d = e + lat;
-        if (this.lastDone[lg + G_VM]! > d) d = this.lastDone[lg + G_VM]!;
-        this.lastDone[lg + G_VM] = d;
+        if (this.lastDone[lg + VM_QUEUE]! > d) d = this.lastDone[lg + VM_QUEUE]!;
+        this.lastDone[lg + VM_QUEUE] = d;
         const off = w * VMCAP;
         let len = this.prune(this.vmDone, this.vmIdx, off, this.vmLen[w]!, e);
         for (let k = 0; k < vi && len < VMCAP; k++) { this.vmDone[off + len] = d; this.vmIdx[off + len] = i; len++; }
@@ -452,9 +453,9 @@ export class CycleEngine {
       }
       const li = m.lgkmInc[i]!;
       if (li > 0) {
-        const g = m.lgkmGroup[i]!;
+        const g = m.lgkmClass[i]!;
         let d = e + lat;
-        if (g !== G_SMEM) {
+        if (g !== OP_CLASS.smem) {
           if (this.lastDone[lg + g]! > d) d = this.lastDone[lg + g]!;
           this.lastDone[lg + g] = d;
         }
@@ -467,8 +468,8 @@ export class CycleEngine {
       const xi = m.expInc[i]!;
       if (xi > 0) {
         let d = e + lat;
-        if (this.lastDone[lg + G_EXP]! > d) d = this.lastDone[lg + G_EXP]!;
-        this.lastDone[lg + G_EXP] = d;
+        if (this.lastDone[lg + EXP_QUEUE]! > d) d = this.lastDone[lg + EXP_QUEUE]!;
+        this.lastDone[lg + EXP_QUEUE] = d;
         const off = w * EXPCAP;
         let len = this.prune(this.exDone, this.exIdx, off, this.exLen[w]!, e);
         for (let k = 0; k < xi && len < EXPCAP; k++) { this.exDone[off + len] = d; this.exIdx[off + len] = i; len++; }

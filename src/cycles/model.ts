@@ -27,6 +27,7 @@
 import type { KernelContext } from '../analysis/types.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import { lookupInsn } from '../isa/catalogue.js';
+import { OP_CLASS } from '../targets/counters.js';
 import { CLS, EVENT, has, isClass, isMemSpace, isMfmaKind, issues, LATENCY, MEM_OP, TRAIT, traitsOf, type KernelTraits } from '../isa/traits.js';
 import { UNIT_COUNT, VGPR_BASE } from '../asm/registers.js';
 import { defaultCycleParams, MFMA_PASS_COUNTS, mfmaParamKey, type CycleParams, type MfmaTableKind, type ParamKey } from '../targets/latency.js';
@@ -77,15 +78,15 @@ export const F_BARRIER = 64;
 /** Takes no issue-port cycle (synthetic wait parts: the wait's slot is charged once by SYN_SLOT). */
 export const F_FREE = 128;
 
-/** Counter groups (completion order is kept within a group). */
-export const G_VM = 0;
-export const G_LDS = 1;
-export const G_GDS = 2;
-export const G_SMEM = 3; // out of order
-export const G_MSG = 4;
-export const G_FLAT = 5;
-export const G_EXP = 6;
-export const NGROUPS = 7;
+/**
+ * When memory operations complete, in time: the operation classes of the counter model
+ * (targets/counters.ts) time their completions in issue order among their own kind, except
+ * scalar memory, whose results return in any order. Everything counted on vmcnt shares one
+ * queue (VMEM and FLAT alike), and so does everything counted on expcnt: `VM_QUEUE` and
+ * `EXP_QUEUE` are the classes whose slots they use.
+ */
+export const VM_QUEUE = OP_CLASS.vmem;
+export const EXP_QUEUE = OP_CLASS.export;
 
 /** MFMA consumer slots in CycleModel.mfmaLat (5 per instruction). */
 export const M_SAME = 0;
@@ -135,8 +136,8 @@ export interface CycleModel {
   vmInc: Uint8Array;
   lgkmInc: Uint8Array;
   expInc: Uint8Array;
-  /** Counter group of the lgkm increment (G_LDS, G_GDS, G_SMEM, G_MSG, G_FLAT). */
-  lgkmGroup: Uint8Array;
+  /** Operation class (targets/counters.ts OP_CLASS) of the lgkm increment. */
+  lgkmClass: Uint8Array;
   /** s_waitcnt counts (-1 = not waited on). */
   wVm: Int8Array;
   wLgkm: Int8Array;
@@ -206,7 +207,7 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
     passes: new Uint8Array(total), mfmaLat: new Float64Array(total * 5),
     mfmaDstFirst: new Int32Array(total).fill(-1), mfmaDstCount: new Int32Array(total),
     mfmaCFirst: new Int32Array(total).fill(-1), mfmaCCount: new Int32Array(total),
-    vmInc: new Uint8Array(total), lgkmInc: new Uint8Array(total), expInc: new Uint8Array(total), lgkmGroup: new Uint8Array(total),
+    vmInc: new Uint8Array(total), lgkmInc: new Uint8Array(total), expInc: new Uint8Array(total), lgkmClass: new Uint8Array(total),
     wVm: new Int8Array(total).fill(-1), wLgkm: new Int8Array(total).fill(-1), wExp: new Int8Array(total).fill(-1),
     useStart: new Int32Array(total + 1), useUnit: new Int16Array(0), useRole: new Uint8Array(0),
     defStart: new Int32Array(total + 1), defUnit: new Int16Array(0),
@@ -464,7 +465,8 @@ function classify(m: CycleModel, p: CycleParams, r: ResolvedInsn, t: KernelTrait
     m.vmInc[i] = t.vmInc[i]!;
     m.lgkmInc[i] = t.lgkmInc[i]!;
     m.expInc[i] = t.expInc[i]!;
-    m.lgkmGroup[i] = issues(t, i, EVENT.smem) ? G_SMEM : issues(t, i, EVENT.flat) ? G_FLAT : issues(t, i, EVENT.gds) ? G_GDS : issues(t, i, EVENT.message) ? G_MSG : G_LDS;
+    m.lgkmClass[i] = issues(t, i, EVENT.smem) ? OP_CLASS.smem : issues(t, i, EVENT.flat) ? OP_CLASS.lgkmFlat
+      : issues(t, i, EVENT.gds) ? OP_CLASS.gds : issues(t, i, EVENT.message) ? OP_CLASS.message : OP_CLASS.lds;
     if (!counts) {
       // a memory-class instruction that counts nothing (cache invalidates): its effects are not
       // waited on; treat it as an ALU op of its pipe

@@ -33,7 +33,10 @@ import type { ResolvedInsn } from '../isa/types.js';
 import { ConductorError } from '../errors.js';
 import { MOVABLE, type ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
-import { counterMax, kernelWaits, waitFacts, W_EXP, W_FLAT, W_LDS, W_LGKM, W_VMEM } from './waits.js';
+import { counterMax, kernelWaits, waitFacts } from './waits.js';
+import { CLASS_COUNTER, CLASS_IN_ORDER, EVENT_CLASSES, NCLASSES, type OpClass } from '../targets/counters.js';
+import { EVENT, issues, traitsOf, type KernelTraits } from '../isa/traits.js';
+import type { WaitEvent } from '../isa/types.js';
 import { computeNops } from '../hazards/engine.js';
 import { checkWaitcnt, minimalWaits } from '../waitcnt/index.js';
 import type { Finding } from '../analysis/types.js';
@@ -471,7 +474,7 @@ function newErrors(s: ScheduleState, loaded: Loaded): { ctx: KernelContext; find
 interface RegionExit { pending: number[] }
 const exitCache = new WeakMap<ScheduleKernel, RegionExit[]>();
 
-/** Operations pending per window (waits.ts W_*) right after each region of the original, under the model. */
+/** Operations pending per class (targets/counters.ts) right after each region of the original, under the model. */
 function originalExits(k: ScheduleKernel): RegionExit[] {
   let e = exitCache.get(k);
   if (!e) {
@@ -480,27 +483,25 @@ function originalExits(k: ScheduleKernel): RegionExit[] {
     });
     e = k.regions.map((r) => {
       const st = kw.after.get(r.last);
-      return { pending: WINDOWS.map((w) => (st ? st.ub[w]! - st.lb[w]! : 0)) };
+      return { pending: CLASSES.map((c) => (st ? st.ub[c]! - st.lb[c]! : 0)) };
     });
     exitCache.set(k, e);
   }
   return e;
 }
 
-const WINDOWS = [W_VMEM, W_FLAT, W_LDS, W_LGKM, W_EXP];
-const WINDOW_COUNTER = [0, 0, 1, 1, 2];
-const WINDOW_IN_ORDER = [true, false, true, false, true];
+const CLASSES: readonly OpClass[] = Array.from({ length: NCLASSES }, (_, c) => c as OpClass);
 
-/** Does an instruction issue an operation in window w? */
-function inWindow(r: ResolvedInsn, w: number): boolean {
-  const ev = r.info.events;
-  switch (w) {
-    case W_VMEM: return ev.includes('vmem-load') || ev.includes('vmem-store');
-    case W_FLAT: return ev.includes('flat');
-    case W_LDS: return ev.includes('lds');
-    case W_LGKM: return ev.includes('flat') || ev.includes('smem') || ev.includes('message') || ev.includes('gds');
-    default: return ev.includes('export') || ev.includes('gds');
-  }
+/** The events (isa/traits.ts EVENT bits) that issue an operation of each class. */
+const CLASS_EVENTS: readonly number[] = CLASSES.map((c) => {
+  let bits = 0;
+  for (const [ev, classes] of Object.entries(EVENT_CLASSES)) if (classes.includes(c)) bits |= EVENT[ev as WaitEvent];
+  return bits;
+});
+
+/** Does instruction i issue an operation of class c? */
+function issuesOn(t: KernelTraits, i: number, c: OpClass): boolean {
+  return issues(t, i, CLASS_EVENTS[c]!);
 }
 
 /**
@@ -534,6 +535,7 @@ export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
   const f = waitFacts(ctx.insns, ctx.cfg.control);
   const max = counterMax(ctx.target);
   const exits = originalExits(k);
+  const traits = traitsOf(k.insns);
   // the model adds none of its own waits but the ones that close the regions
   const accept = () => false;
   const withGiven = (extra: Map<number, { vm: number; lgkm: number; exp: number }>) => {
@@ -556,14 +558,14 @@ export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
       if (!st || jl + 1 >= ctx.insns.length) return;
       const w = [-1, -1, -1];
       const tighten = (c: number, v: number) => { if (w[c]! < 0 || v < w[c]!) w[c] = v; };
-      for (const win of WINDOWS) {
-        const pn = st.ub[win]! - st.lb[win]!;
+      for (const cls of CLASSES) {
+        const pn = st.ub[cls]! - st.lb[cls]!;
         if (pn === 0) continue;
-        const po = exits[r]!.pending[win]!;
-        const eo = Array.from(rg.nodes).filter((i) => inWindow(k.insns[i]!, win));
-        const en = Array.from(s.order[r]!, (q) => rg.nodes[q]!).filter((i) => inWindow(k.insns[i]!, win));
-        const c = WINDOW_COUNTER[win]!;
-        if (!WINDOW_IN_ORDER[win]) {
+        const po = exits[r]!.pending[cls]!;
+        const eo = Array.from(rg.nodes).filter((i) => issuesOn(traits, i, cls));
+        const en = Array.from(s.order[r]!, (q) => rg.nodes[q]!).filter((i) => issuesOn(traits, i, cls));
+        const c = CLASS_COUNTER[cls]!;
+        if (!CLASS_IN_ORDER[cls]) {
           // any order: only "nothing of the region more pending than before" is safe, else wait for 0
           if (pn > po || (en.length > 0 && po < en.length)) tighten(c, 0);
           continue;
@@ -576,7 +578,7 @@ export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
           while (n < en.length && keepSet.has(en[en.length - 1 - n]!)) n++;
           allowed = Math.min(n, po);
         }
-        // an in-order window on a counter shared with an out-of-order one: cnt(allowed) still
+        // an in-order class on a counter shared with an out-of-order one: cnt(allowed) still
         // completes its older operations (they count only operations of their own kind)
         if (pn > allowed) tighten(c, allowed);
       }

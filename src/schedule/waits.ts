@@ -1,22 +1,24 @@
 /**
- * The scheduler's own s_waitcnt model: which waits a straight-line sequence needs, fast enough
- * to run on every candidate schedule of a region, and a whole-kernel pass (forward dataflow
- * over the CFG to a fixed point) that gives the pending memory operations at every region entry
- * and the minimal waits a kernel needs.
+ * The scheduler's fast s_waitcnt estimate: which waits a straight-line sequence needs, fast
+ * enough to run on every candidate schedule of a region, and a whole-kernel pass (forward
+ * dataflow over the CFG to a fixed point) that gives the pending memory operations at every
+ * region entry and at every region exit.
  *
- * It follows LLVM SIInsertWaitcnts.cpp (LLVM's SIInsertWaitcnts rules for GFX9):
- *   - per kind of operation a score window: every operation gets the next score of its window;
+ * It runs the counter model of src/targets/counters.ts (the operation classes the waitcnt
+ * analysis uses, LLVM SIInsertWaitcnts for GFX9) over flat arrays:
+ *   - per operation class a score window: every operation gets the next score of its class;
  *     a register written by a pending load carries its operation's score;
  *   - a use or a def of a VGPR/AGPR/SGPR written by a pending load waits (RAW, WAW), except a
  *     VMEM load overwriting a pending VMEM load's destination (VGPRs are written in order);
  *     a def of a VGPR still read by a pending export/GDS operation waits on expcnt;
  *   - an LDS access after LDS-DMA waits on vmcnt (the DMA's LDS write);
- *   - operations of one kind complete in order (VMEM, LDS, exports): a result is covered by
- *     `cnt(younger operations of its kind)`; scalar memory, messages, GDS and FLAT complete in
- *     any order and need a wait for 0 (see the windows below);
- *   - at most `max` events can be outstanding (the counter's width), so older ones are done.
- * It is the schedule's estimate for `evaluate` and the re-derivation used when the check
- * machinery has no waitcnt checker; when it has one, emitted programs go through it.
+ *   - an in-order class covers a result with `cnt(younger operations of its class)`; an
+ *     out-of-order class (scalar memory, FLAT) needs a wait for 0;
+ *   - at most `max` operations of a class can be outstanding (the counter's width), so older
+ *     ones are done.
+ * Unlike the waitcnt analysis it keeps one state per program point (no path classes) and
+ * counts every operation as one increment: it is an estimate, and emission re-derives the
+ * waits with the analysis itself (src/schedule/emit.ts).
  */
 import type { WaitcntOperand } from '../asm/ast.js';
 import type { Cfg } from '../analysis/cfg.js';
@@ -24,10 +26,8 @@ import type { ResolvedInsn } from '../isa/types.js';
 import type { Target } from '../isa/target.js';
 import { UNIT_COUNT } from '../asm/registers.js';
 import { EVENT, has, traitsOf, TRAIT } from '../isa/traits.js';
+import { CLASS_COUNTER, CLASS_IN_ORDER, COUNTER, NCLASSES, OP_CLASS } from '../targets/counters.js';
 
-export const VM = 0;
-export const LGKM = 1;
-export const EXP = 2;
 /** Pseudo register unit standing for "LDS written by a pending LDS-DMA". */
 const LDS_DMA_UNIT = UNIT_COUNT;
 const NU = UNIT_COUNT + 1;
@@ -122,32 +122,21 @@ export function waitFacts(insns: readonly ResolvedInsn[], control?: readonly str
 }
 
 /**
- * Score windows, one per kind of operation that completes in its own order:
- *   W_VMEM  vmcnt, VMEM loads and stores (in issue order)
- *   W_FLAT  vmcnt, FLAT (may go to memory or LDS: only vmcnt(0) completes it)
- *   W_LDS   lgkmcnt, LDS (in issue order among themselves)
- *   W_LGKM  lgkmcnt, scalar memory, messages, GDS, FLAT (out of order: only lgkmcnt(0))
- *   W_EXP   expcnt, exports and GDS (in order)
- * `cnt(k)` completes, in an in-order window, every operation with k or more younger operations
- * of the window (if one were outstanding, all younger ones of its kind would be too: more than
- * k); in an out-of-order window, everything when k is 0. CDNA3 ISA §4.4 ("instructions of the
- * same type are returned in the order they were issued").
+ * One score window per operation class. `cnt(k)` completes, in an in-order class, every
+ * operation with k or more younger operations of the class (if one were outstanding, all
+ * younger ones of its class would be too: more than k); in an out-of-order class, everything
+ * when k is 0. CDNA3 ISA §4.4 ("instructions of the same type are returned in the order they
+ * were issued").
  */
-export const W_VMEM = 0;
-export const W_FLAT = 1;
-export const W_LDS = 2;
-export const W_LGKM = 3;
-export const W_EXP = 4;
-const NW = 5;
-/** Counter of each window and whether it is in order. */
-const COUNTER_OF = [VM, VM, LGKM, LGKM, EXP];
-const IN_ORDER = [true, false, true, false, true];
+const NW = NCLASSES;
+const COUNTER_OF = CLASS_COUNTER;
+const IN_ORDER = CLASS_IN_ORDER;
 
-/** Pending memory operations: one score window per kind. */
+/** Pending memory operations: one score window per operation class. */
 export class WaitState {
   readonly ub = new Int32Array(NW);
   readonly lb = new Int32Array(NW);
-  /** score[w * NU + u]: score in window w of the operation that writes (for W_EXP: reads) unit u. */
+  /** score[w * NU + u]: score in window w of the operation that writes (expcnt classes: reads) unit u. */
   readonly score = new Int32Array(NW * NU);
 
   clone(): WaitState {
@@ -217,8 +206,8 @@ export function needBefore(f: WaitFacts, s: WaitState, i: number, need: Int32Arr
   let any = false;
   const check = (u: number, isDef: boolean) => {
     for (let w = 0; w < NW; w++) {
-      if (w === W_EXP && !isDef) continue; // expcnt: only overwriting a register an export still reads
-      if (w === W_VMEM && isDef && f.vmemLoad[i] === 1) continue; // VMEM writes VGPRs in order
+      if (COUNTER_OF[w] === COUNTER.exp && !isDef) continue; // expcnt: only overwriting a register an export still reads
+      if (w === OP_CLASS.vmem && isDef && f.vmemLoad[i] === 1) continue; // VMEM writes VGPRs in order
       const v = sc[w * NU + u]!;
       if (v <= s.lb[w]!) continue;
       const k = IN_ORDER[w] ? s.ub[w]! - v : 0;
@@ -229,8 +218,8 @@ export function needBefore(f: WaitFacts, s: WaitState, i: number, need: Int32Arr
   for (let p = f.useOff[i]!; p < f.useOff[i + 1]!; p++) check(f.useUnits[p]!, false);
   for (let p = f.defOff[i]!; p < f.defOff[i + 1]!; p++) check(f.defUnits[p]!, true);
   if (f.ldsAccess[i]) {
-    const v = sc[W_VMEM * NU + LDS_DMA_UNIT]!;
-    if (v > s.lb[W_VMEM]!) { const k = s.ub[W_VMEM]! - v; if (k < need[VM]!) { need[VM] = k; any = true; } }
+    const v = sc[OP_CLASS.vmem * NU + LDS_DMA_UNIT]!;
+    if (v > s.lb[OP_CLASS.vmem]!) { const k = s.ub[OP_CLASS.vmem]! - v; if (k < need[COUNTER.vm]!) { need[COUNTER.vm] = k; any = true; } }
   }
   return any;
 }
@@ -265,22 +254,22 @@ export function issue(f: WaitFacts, s: WaitState, i: number, max: CounterMax): v
     for (let p = f.stampOff[i]!; p < f.stampOff[i + 1]!; p++) sc[base + f.stampUnits[p]!] = v;
   };
   if (e & (E_VM_LOAD | E_VM_STORE)) {
-    const v = bump(s, W_VMEM, max.vm);
-    if (e & E_VM_LOAD) stamp(W_VMEM, v);
-    if (f.ldsDma[i]) sc[W_VMEM * NU + LDS_DMA_UNIT] = v;
+    const v = bump(s, OP_CLASS.vmem, max.vm);
+    if (e & E_VM_LOAD) stamp(OP_CLASS.vmem, v);
+    if (f.ldsDma[i]) sc[OP_CLASS.vmem * NU + LDS_DMA_UNIT] = v;
   }
   if (e & E_FLAT) {
-    stamp(W_FLAT, bump(s, W_FLAT, max.vm));
-    stamp(W_LGKM, bump(s, W_LGKM, max.lgkm));
+    stamp(OP_CLASS.vmFlat, bump(s, OP_CLASS.vmFlat, max.vm));
+    stamp(OP_CLASS.lgkmFlat, bump(s, OP_CLASS.lgkmFlat, max.lgkm));
   }
-  if (e & E_LDS) stamp(W_LDS, bump(s, W_LDS, max.lgkm));
-  if (e & (E_SMEM | E_MSG | E_GDS)) {
-    const v = bump(s, W_LGKM, max.lgkm);
-    if (e & (E_SMEM | E_GDS)) stamp(W_LGKM, v);
-  }
-  if (e & (E_EXPORT | E_GDS)) {
-    const x = bump(s, W_EXP, max.exp);
-    for (let p = f.expOff[i]!; p < f.expOff[i + 1]!; p++) sc[W_EXP * NU + f.expUnits[p]!] = x;
+  if (e & E_LDS) stamp(OP_CLASS.lds, bump(s, OP_CLASS.lds, max.lgkm));
+  if (e & E_SMEM) stamp(OP_CLASS.smem, bump(s, OP_CLASS.smem, max.lgkm));
+  if (e & E_MSG) bump(s, OP_CLASS.message, max.lgkm);
+  if (e & E_GDS) stamp(OP_CLASS.gds, bump(s, OP_CLASS.gds, max.lgkm));
+  const held = e & E_GDS ? OP_CLASS.expGds : e & E_EXPORT ? OP_CLASS.export : -1;
+  if (held >= 0) {
+    const x = bump(s, held, max.exp);
+    for (let p = f.expOff[i]!; p < f.expOff[i + 1]!; p++) sc[held * NU + f.expUnits[p]!] = x;
   }
 }
 

@@ -49,8 +49,8 @@ import type { Finding, KernelContext, Related } from '../analysis/types.js';
 import { unitsToString } from '../asm/registers.js';
 import { unitsAsWritten } from '../isa/names.js';
 import {
-  CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COUNTER_CLASSES, COUNTER_NAMES, EXP, K_BARRIER, K_CALL, K_END, K_NOP, K_RETURN, K_WAIT,
-  LDS_MEM, NCLS, NO_WAIT, SOURCES, STORES, C_VMEM, counterMax, kernelEffects, type InsnFx,
+  CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COUNTER, COUNTER_CLASSES, COUNTER_NAMES, INSN_KIND,
+  LDS_MEM, NCLASSES, NO_WAIT, OP_CLASS, SOURCES, STORES, counterMax, kernelEffects, type InsnFx,
 } from './model.js';
 import { WState, joinInto, meetInto, sameCore, type Ent, type Shadow } from './state.js';
 import { afterInsn, commonFacts, edgeConditions, factsKey, feasibleSuccessors, liveConditions, sameShape, widenFacts, type Fact } from './paths.js';
@@ -168,18 +168,18 @@ export function positionalFences(ctx: KernelContext, fx: InsnFx[]): Map<number, 
   const callable = isCallable(ctx);
   for (const b of ctx.cfg.blocks) {
     for (let i = b.start; i < b.end; i++) {
-      if (fx[i]!.kind !== K_WAIT) continue;
+      if (fx[i]!.kind !== INSN_KIND.wait) continue;
       let j = i + 1;
-      while (j < b.end && (fx[j]!.kind === K_WAIT || fx[j]!.kind === K_NOP)) j++;
+      while (j < b.end && (fx[j]!.kind === INSN_KIND.wait || fx[j]!.kind === INSN_KIND.nop)) j++;
       if (j < b.end) {
         const f = fx[j]!;
-        if (f.kind === K_BARRIER) out.set(i, 'barrier');
+        if (f.kind === INSN_KIND.barrier) out.set(i, 'barrier');
         else if (f.cacheOp) out.set(i, 'cache');
-        else if (f.kind === K_RETURN) out.set(i, 'return');
+        else if (f.kind === INSN_KIND.return) out.set(i, 'return');
       }
       if (!out.has(i) && callable && b.id === 0) {
         let k = b.start;
-        while (k < i && (fx[k]!.kind === K_WAIT || fx[k]!.kind === K_NOP)) k++;
+        while (k < i && (fx[k]!.kind === INSN_KIND.wait || fx[k]!.kind === INSN_KIND.nop)) k++;
         if (k === i) out.set(i, 'entry');
       }
     }
@@ -275,11 +275,11 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
     // vmemLoad: the instruction is a VMEM load and u its destination (VMEM writes VGPRs in order)
     const m = st.shMask![u]!;
     if (m === 0) return;
-    for (let k = 0; k < NCLS; k++) {
+    for (let k = 0; k < NCLASSES; k++) {
       if (((m >> k) & 1) === 0) continue;
       const c = CLASS_COUNTER[k]!;
-      if (c === EXP && !write) continue;
-      if (vmemLoad && k === C_VMEM) continue;
+      if (c === COUNTER.exp && !write) continue;
+      if (vmemLoad && k === OP_CLASS.vmem) continue;
       for (const x of st.sh!.get(u * 16 + k)!) addDemand(x.w, c, x.need);
     }
   };
@@ -291,7 +291,7 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
   const step = (st: WState, i: number) => {
     const f = fx[i]!;
     const kind = f.kind;
-    if (kind === K_WAIT) {
+    if (kind === INSN_KIND.wait) {
       if (skip?.has(i)) return;
       const v = f.wait!;
       if (report) {
@@ -309,15 +309,15 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
     if (visits && report) visits[i]!++;
     needV[0] = needV[1] = needV[2] = INF;
     needD[0] = needD[1] = needD[2] = undefined;
-    if (st.wild && kind !== K_NOP) needAll(st, 'entry');
+    if (st.wild && kind !== INSN_KIND.nop) needAll(st, 'entry');
     const mask = st.mask;
     // reads
     for (const u of f.uses) {
       const m = mask[u]!;
       if (m === 0) continue;
-      for (let k = 0; k < NCLS; k++) {
-        if (((m >> k) & 1) === 0 || CLASS_COUNTER[k] === EXP) continue;
-        if (k === C_VMEM && f.d16Load && f.defs.includes(u)) continue;
+      for (let k = 0; k < NCLASSES; k++) {
+        if (((m >> k) & 1) === 0 || CLASS_COUNTER[k] === COUNTER.exp) continue;
+        if (k === OP_CLASS.vmem && f.d16Load && f.defs.includes(u)) continue;
         consider(st, u, k, st.ent.get(u * 16 + k)!, 'raw');
       }
     }
@@ -325,20 +325,20 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
     for (const u of f.defs) {
       const m = mask[u]!;
       if (m === 0) continue;
-      for (let k = 0; k < NCLS; k++) {
+      for (let k = 0; k < NCLASSES; k++) {
         if (((m >> k) & 1) === 0) continue;
-        if (k === C_VMEM && f.vmemLoad) continue;
-        consider(st, u, k, st.ent.get(u * 16 + k)!, CLASS_COUNTER[k] === EXP ? 'war' : 'waw');
+        if (k === OP_CLASS.vmem && f.vmemLoad) continue;
+        consider(st, u, k, st.ent.get(u * 16 + k)!, CLASS_COUNTER[k] === COUNTER.exp ? 'war' : 'waw');
       }
     }
     if (f.lds && mask[LDS_MEM]) {
-      for (let k = 0; k < NCLS; k++) if ((mask[LDS_MEM]! >> k) & 1) consider(st, LDS_MEM, k, st.ent.get(LDS_MEM * 16 + k)!, 'lds-dma');
+      for (let k = 0; k < NCLASSES; k++) if ((mask[LDS_MEM]! >> k) & 1) consider(st, LDS_MEM, k, st.ent.get(LDS_MEM * 16 + k)!, 'lds-dma');
     }
-    if (f.writesExec && st.pendC[EXP]! > 0 && (0 < needV[EXP]! || !needD[EXP])) {
-      needV[EXP] = 0;
-      needD[EXP] = { c: EXP, value: 0, reason: 'exec', producer: -1, units: [], cls: -1 };
+    if (f.writesExec && st.pendC[COUNTER.exp]! > 0 && (0 < needV[COUNTER.exp]! || !needD[COUNTER.exp])) {
+      needV[COUNTER.exp] = 0;
+      needD[COUNTER.exp] = { c: COUNTER.exp, value: 0, reason: 'exec', producer: -1, units: [], cls: -1 };
     }
-    if ((kind === K_BARRIER && !backOff) || (kind === K_RETURN && callable)) needAll(st, kind === K_RETURN ? 'return' : 'barrier');
+    if ((kind === INSN_KIND.barrier && !backOff) || (kind === INSN_KIND.return && callable)) needAll(st, kind === INSN_KIND.return ? 'return' : 'barrier');
 
     // inserted waits (with `meet`, the program as written: nothing is inserted)
     for (let c = 0; c < 3; c++) {
@@ -350,9 +350,9 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
       for (const u of f.uses) chargeShadows(st, u, false, f.d16Load && f.defs.includes(u));
       for (const u of f.defs) { chargeShadows(st, u, true, f.vmemLoad); st.dropShadowsOfUnit(u); }
       if (f.lds) chargeShadows(st, LDS_MEM, false, false);
-      if ((kind === K_BARRIER && !backOff) || (kind === K_RETURN && callable)) chargeAllShadows(st);
+      if ((kind === INSN_KIND.barrier && !backOff) || (kind === INSN_KIND.return && callable)) chargeAllShadows(st);
     }
-    if (kind === K_CALL && f.callWaits) { st.clearAll(); return; }
+    if (kind === INSN_KIND.call && f.callWaits) { st.clearAll(); return; }
     for (const is of f.issues) st.issue(is.cls, is.inc, i, is.units, capC);
   };
 
@@ -389,7 +389,7 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
     for (let i = blk.start; i < blk.end; i++) {
       step(st, i);
       facts = afterInsn(facts, ctx.insns[i]!);
-      if (fx[i]!.kind === K_END) break;
+      if (fx[i]!.kind === INSN_KIND.end) break;
     }
     return { facts, st, dirty: false };
   };
@@ -524,11 +524,11 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
     const merged = new Set<number>();
     for (const before of insert.keys()) {
       const b = cfg.blocks[cfg.blockOf[before]!]!;
-      for (let j = before - 1; j >= b.start && (fx[j]!.kind === K_WAIT || fx[j]!.kind === K_NOP); j--) if (fx[j]!.kind === K_WAIT) merged.add(j);
+      for (let j = before - 1; j >= b.start && (fx[j]!.kind === INSN_KIND.wait || fx[j]!.kind === INSN_KIND.nop); j--) if (fx[j]!.kind === INSN_KIND.wait) merged.add(j);
     }
     for (let i = 0; i < fx.length; i++) {
       const f = fx[i]!;
-      if (f.kind !== K_WAIT || skip?.has(i)) continue;
+      if (f.kind !== INSN_KIND.wait || skip?.has(i)) continue;
       const values = [...f.wait!] as Counts;
       const unreachable = unreachableBlock[cfg.blockOf[i]!] === 1 || !pendBefore.has(i);
       const pb = pendBefore.get(i) ?? [INF, INF, INF];
@@ -580,7 +580,7 @@ function memoryFollows(ctx: KernelContext, fx: InsnFx[], i: number): boolean {
   const b = ctx.cfg.blocks[ctx.cfg.blockOf[i]!]!;
   for (let j = i + 1; j < b.end; j++) {
     const f = fx[j]!;
-    if (f.kind === K_END) return false;
+    if (f.kind === INSN_KIND.end) return false;
     if (f.ordersMemory) return true;
   }
   return !b.exits || b.succs.length > 0;
@@ -623,8 +623,8 @@ export function waitText(v: readonly number[]): string {
 export function waitsRightBefore(ctx: KernelContext, fx: InsnFx[], i: number): Counts | undefined {
   const b = ctx.cfg.blocks[ctx.cfg.blockOf[i]!]!;
   let out: Counts | undefined;
-  for (let j = i - 1; j >= b.start && (fx[j]!.kind === K_WAIT || fx[j]!.kind === K_NOP); j--) {
-    if (fx[j]!.kind !== K_WAIT) continue;
+  for (let j = i - 1; j >= b.start && (fx[j]!.kind === INSN_KIND.wait || fx[j]!.kind === INSN_KIND.nop); j--) {
+    if (fx[j]!.kind !== INSN_KIND.wait) continue;
     const w = fx[j]!.wait!;
     if (!out) out = [INF, INF, INF];
     for (let c = 0; c < 3; c++) out[c] = Math.min(out[c]!, w[c]!);

@@ -13,7 +13,7 @@
  * still have completed it; a later read (or overwrite) of the unit charges that demand to the
  * wait. A shadow lives until the unit is written again.
  */
-import { CLASS_COUNTER, CLASS_IN_ORDER, COUNTER_CLASSES, NCLS, NUNITS } from './model.js';
+import { CLASS_COUNTER, CLASS_IN_ORDER, COUNTER_CLASSES, NCLASSES, NUNITS } from './model.js';
 
 export interface Ent {
   /** Stamp: issued[cls] right after the producer was issued. */
@@ -33,8 +33,8 @@ export interface Shadow {
 /** Entries and shadows are keyed by `unit * 16 + class`. */
 
 export class WState {
-  issued = new Int32Array(NCLS);
-  pend = new Int32Array(NCLS);
+  issued = new Int32Array(NCLASSES);
+  pend = new Int32Array(NCLASSES);
   pendC = new Int32Array(3);
   /** Bit c: the caller's operations may be outstanding on counter c (entry of a callable function). */
   wild = 0;
@@ -126,7 +126,7 @@ export class WState {
   dropShadowsOfUnit(u: number): void {
     const m = this.shMask![u]!;
     if (m === 0) return;
-    for (let k = 0; k < NCLS; k++) if ((m >> k) & 1) this.sh!.delete(u * 16 + k);
+    for (let k = 0; k < NCLASSES; k++) if ((m >> k) & 1) this.sh!.delete(u * 16 + k);
     this.shMask![u] = 0;
   }
 }
@@ -138,7 +138,7 @@ export class WState {
  */
 export function joinInto(dst: WState, src: WState, capY: readonly number[]): boolean {
   let changed = false;
-  for (let k = 0; k < NCLS; k++) if (src.pend[k]! > dst.pend[k]!) { dst.pend[k] = src.pend[k]!; changed = true; }
+  for (let k = 0; k < NCLASSES; k++) if (src.pend[k]! > dst.pend[k]!) { dst.pend[k] = src.pend[k]!; changed = true; }
   for (let c = 0; c < 3; c++) if (src.pendC[c]! > dst.pendC[c]!) { dst.pendC[c] = src.pendC[c]!; changed = true; }
   if ((dst.wild | src.wild) !== dst.wild) { dst.wild |= src.wild; changed = true; }
   const di = dst.issued;
@@ -185,7 +185,7 @@ export function joinInto(dst: WState, src: WState, capY: readonly number[]): boo
  */
 export function meetInto(dst: WState, src: WState, capY: readonly number[]): boolean {
   let changed = false;
-  for (let k = 0; k < NCLS; k++) if (src.pend[k]! < dst.pend[k]!) { dst.pend[k] = src.pend[k]!; changed = true; }
+  for (let k = 0; k < NCLASSES; k++) if (src.pend[k]! < dst.pend[k]!) { dst.pend[k] = src.pend[k]!; changed = true; }
   for (let c = 0; c < 3; c++) if (src.pendC[c]! < dst.pendC[c]!) { dst.pendC[c] = src.pendC[c]!; changed = true; }
   if ((dst.wild & src.wild) !== dst.wild) { dst.wild &= src.wild; changed = true; }
   const di = dst.issued;
@@ -213,7 +213,7 @@ export function meetInto(dst: WState, src: WState, capY: readonly number[]): boo
  */
 export function sameCore(a: WState, b: WState, capY: readonly number[]): boolean {
   if (a.wild !== b.wild || a.ent.size !== b.ent.size) return false;
-  for (let k = 0; k < NCLS; k++) if (a.pend[k] !== b.pend[k]) return false;
+  for (let k = 0; k < NCLASSES; k++) if (a.pend[k] !== b.pend[k]) return false;
   for (let c = 0; c < 3; c++) if (a.pendC[c] !== b.pendC[c]) return false;
   for (const [key, e] of a.ent) {
     const f = b.ent.get(key);

@@ -14,7 +14,7 @@
  */
 import type { KernelContext } from '../analysis/types.js';
 import {
-  CLASS_COUNTER, CLASS_IN_ORDER, K_BARRIER, K_CALL, K_END, K_RETURN, K_WAIT, NO_WAIT, type InsnFx,
+  CLASS_COUNTER, CLASS_IN_ORDER, INSN_KIND, NO_WAIT, type InsnFx,
 } from './model.js';
 import { afterInsn, edgeConditions, factsKey, feasibleSuccessors, liveConditions, type Fact } from './paths.js';
 
@@ -63,18 +63,18 @@ export function shortPath(ctx: KernelContext, fx: readonly InsnFx[], q: WitnessQ
       const f = fx[k]!;
       if (y === BEFORE) {
         if (k === q.producer) y = 0;
-        else if (f.kind === K_END) return undefined;
+        else if (f.kind === INSN_KIND.end) return undefined;
         facts = afterInsn(facts, ctx.insns[k]!);
         continue;
       }
       if (k === q.consumer) return 'found';
-      if (f.kind === K_WAIT) {
+      if (f.kind === INSN_KIND.wait) {
         const n = f.wait![c]!;
         if (n !== NO_WAIT && (inOrder ? y >= n : n === 0)) return undefined;
         continue;
       }
-      if (f.kind === K_END || (f.kind === K_CALL && f.callWaits)) return undefined;
-      if ((f.kind === K_BARRIER && !q.backOff) || (f.kind === K_RETURN && q.callable)) return undefined;
+      if (f.kind === INSN_KIND.end || (f.kind === INSN_KIND.call && f.callWaits)) return undefined;
+      if ((f.kind === INSN_KIND.barrier && !q.backOff) || (f.kind === INSN_KIND.return && q.callable)) return undefined;
       if (f.uses.includes(q.unit) || f.defs.includes(q.unit)) return undefined;
       for (const is of f.issues) if (is.cls === q.cls) y = Math.min(cap, y + is.inc);
       facts = afterInsn(facts, ctx.insns[k]!);
