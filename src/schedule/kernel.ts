@@ -14,8 +14,9 @@
  * not know, and fence waits.
  *
  * Waits: an s_waitcnt is a fence (pinned) when it stands right before an s_barrier, a cache
- * operation, a message, a call or a return (only waits and nops between), or after a cache
- * operation with only instructions that increment no counter between. (Memory operations that
+ * operation, a message, a call or a return (only waits and nops between: waitcnt's
+ * waitPositions, the rule the waitcnt analysis judges fences by), or after a cache operation
+ * with only instructions that increment no counter between. (Memory operations that
  * other waits happen to complete before such a point stay complete: completion.ts.)
  * The waitcnt analysis (src/waitcnt, fenceWaits) adds the waits it finds to be fences (for
  * example a wait that completes stores before a release). `ScheduleOptions.isFence` decides
@@ -39,7 +40,7 @@ import { ConductorError } from '../errors.js';
 import { memAccessOf, type MemAccess } from './memory.js';
 import { traitsOf } from '../isa/traits.js';
 import { buildGraph, type DepGraph } from './deps.js';
-import { fenceWaits } from '../waitcnt/index.js';
+import { fenceWaits, waitPositions, type WaitPosition } from '../waitcnt/index.js';
 
 export const MOVABLE = 0;
 export const PINNED = 1;
@@ -164,28 +165,10 @@ export function pinnedReason(r: ResolvedInsn): string {
   return '';
 }
 
-/** Barrier-like instructions that a wait in front of them fences. */
-function fencesBefore(k: KernelContext, i: number): boolean {
-  const r = k.insns[i]!;
-  const cls = r.info.cls;
-  if (cls === 'barrier' || isCacheOp(r)) return true;
-  if (cls === 'message') return true;
-  const ck = k.cfg.control[i];
-  if (ck === 'call') return true;
-  if (ck === 'indirect' && !k.cfg.longBranches.some((lb) => lb.setpc === i)) return true;
-  return false;
-}
-
-function builtinFence(k: KernelContext, i: number): boolean {
+/** A wait right after a cache operation, with only instructions that count nothing between (the acquire side). */
+function afterCacheOp(k: KernelContext, i: number): boolean {
   const { cfg, insns } = k;
-  const b = cfg.blockOf[i]!;
-  const block = cfg.blocks[b]!;
-  // right before a barrier, cache operation, message, call or return (other waits and nops between)
-  for (let j = i + 1; j < block.end; j++) {
-    if (fencesBefore(k, j)) return true;
-    if (!isWait(insns[j]!) && !isSNop(insns[j]!)) break;
-  }
-  // after a cache operation, with only instructions that count nothing between
+  const block = cfg.blocks[cfg.blockOf[i]!]!;
   for (let j = i - 1; j >= block.start; j--) {
     const r = insns[j]!;
     if (isCacheOp(r)) return true;
@@ -258,13 +241,15 @@ export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: Schedule
     }
   }
   let analysisFences: ReadonlyMap<number, unknown> | undefined;
+  let positions: ReadonlyMap<number, WaitPosition> | undefined;
   for (let i = 0; i < n; i++) {
     const r = insns[i]!;
     if (!isWait(r) || role[i] === PINNED) continue;
     let decided = opts.isFence?.(ctx, i);
     if (decided === undefined) {
       analysisFences ??= fenceWaits(ctx);
-      decided = analysisFences.has(i) || builtinFence(ctx, i);
+      positions ??= waitPositions(ctx);
+      decided = analysisFences.has(i) || positions.get(i)?.before !== undefined || afterCacheOp(ctx, i);
     }
     if (decided) { role[i] = PINNED; pinReason[i] = 'a fence wait (completes memory operations for a barrier, message, call or cache operation)'; }
   }

@@ -48,6 +48,7 @@
 import type { Finding, KernelContext, Related } from '../analysis/types.js';
 import { unitsToString } from '../asm/registers.js';
 import { unitsAsWritten } from '../isa/names.js';
+import { isClass, traitsOf } from '../isa/traits.js';
 import {
   CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COUNTER, COUNTER_CLASSES, COUNTER_NAMES, INSN_KIND,
   LDS_MEM, NCLASSES, NO_WAIT, OP_CLASS, SOURCES, STORES, counterMax, kernelEffects, type InsnFx,
@@ -162,29 +163,56 @@ export function analyzeWaitcnt(ctx: KernelContext, opts: AnalysisOptions = {}): 
   return runAnalysis(ctx, fx, opts);
 }
 
-/** The s_waitcnt instructions that are fences by position (see the file comment). */
-export function positionalFences(ctx: KernelContext, fx: InsnFx[]): Map<number, FenceKind> {
-  const out = new Map<number, FenceKind>();
+/** What an s_waitcnt stands right in front of (other waits and nops between): where memory ordering is observed. */
+export type FenceTarget = 'barrier' | 'cache' | 'return' | 'message' | 'call';
+
+/** Where an s_waitcnt stands: in front of a fence target, and/or at the entry of a callable function. */
+export interface WaitPosition {
+  before?: FenceTarget;
+  /** Only waits and nops before it in the entry block of a callable function. */
+  entry: boolean;
+}
+
+/**
+ * The position of every s_waitcnt of a kernel. The waitcnt analysis judges a wait before a
+ * barrier, a cache operation or a return, or at a function's entry, as a fence (see the file
+ * comment); the scheduler pins a wait before any fence target (src/schedule/kernel.ts).
+ */
+export function waitPositions(ctx: KernelContext, fx: InsnFx[] = kernelEffects(ctx)): Map<number, WaitPosition> {
+  const out = new Map<number, WaitPosition>();
   const callable = isCallable(ctx);
+  const t = traitsOf(ctx.insns);
+  const skipped = (k: number) => fx[k]!.kind === INSN_KIND.wait || fx[k]!.kind === INSN_KIND.nop;
   for (const b of ctx.cfg.blocks) {
     for (let i = b.start; i < b.end; i++) {
       if (fx[i]!.kind !== INSN_KIND.wait) continue;
       let j = i + 1;
-      while (j < b.end && (fx[j]!.kind === INSN_KIND.wait || fx[j]!.kind === INSN_KIND.nop)) j++;
+      while (j < b.end && skipped(j)) j++;
+      const pos: WaitPosition = { entry: false };
       if (j < b.end) {
         const f = fx[j]!;
-        if (f.kind === INSN_KIND.barrier) out.set(i, 'barrier');
-        else if (f.cacheOp) out.set(i, 'cache');
-        else if (f.kind === INSN_KIND.return) out.set(i, 'return');
+        if (f.kind === INSN_KIND.barrier) pos.before = 'barrier';
+        else if (f.cacheOp) pos.before = 'cache';
+        else if (f.kind === INSN_KIND.return) pos.before = 'return';
+        else if (isClass(t, j, 'message')) pos.before = 'message';
+        else if (f.kind === INSN_KIND.call) pos.before = 'call';
       }
-      if (!out.has(i) && callable && b.id === 0) {
+      if (callable && b.id === 0) {
         let k = b.start;
-        while (k < i && (fx[k]!.kind === INSN_KIND.wait || fx[k]!.kind === INSN_KIND.nop)) k++;
-        if (k === i) out.set(i, 'entry');
+        while (k < i && skipped(k)) k++;
+        pos.entry = k === i;
       }
+      out.set(i, pos);
     }
   }
   return out;
+}
+
+/** The fence a wait's position makes it for the analysis (see the file comment), if any. */
+function positionalFence(p: WaitPosition | undefined): FenceKind | undefined {
+  if (!p) return undefined;
+  if (p.before === 'barrier' || p.before === 'cache' || p.before === 'return') return p.before;
+  return p.entry ? 'entry' : undefined;
 }
 
 /** A callable function (entered through its label by a call), as opposed to a kernel or a snippet. */
@@ -519,7 +547,7 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
 
   const judgements: WaitJudgement[] = [];
   if (judge) {
-    const fences = positionalFences(ctx, fx);
+    const positions = waitPositions(ctx, fx);
     // waits right before an instruction that needs a stronger wait: the fix merges into them
     const merged = new Set<number>();
     for (const before of insert.keys()) {
@@ -535,7 +563,7 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
       const effect: [boolean, boolean, boolean] = [0, 1, 2].map((c) => values[c] !== INF && pb[c]! > values[c]!) as [boolean, boolean, boolean];
       const d = demand.get(i) ?? [INF, INF, INF];
       const weakest: Counts = [0, 1, 2].map((c) => (effect[c] ? d[c]! : INF)) as Counts;
-      let fence = fences.get(i);
+      let fence = positionalFence(positions.get(i));
       if (!fence && !unreachable) {
         const sn = storeNeed.get(i)!;
         if ([0, 1, 2].some((c) => effect[c] && sn[c]! < weakest[c]!) && memoryFollows(ctx, fx, i)) fence = 'store';

@@ -19,8 +19,8 @@ import { analyzeWaitcnt, isCallable, waitText, type Counts, type WaitcntResult, 
 import { shortPath } from './witness.js';
 import { ConductorError } from '../errors.js';
 
-export { analyzeWaitcnt, positionalFences, isCallable, waitText } from './analysis.js';
-export type { WaitInsertion, WaitJudgement, WaitcntResult, FenceKind, AnalysisOptions, NeedReason, Counts, MissingNeed } from './analysis.js';
+export { analyzeWaitcnt, waitPositions, isCallable, waitText } from './analysis.js';
+export type { WaitInsertion, WaitJudgement, WaitcntResult, FenceKind, FenceTarget, WaitPosition, AnalysisOptions, NeedReason, Counts, MissingNeed } from './analysis.js';
 export { kernelEffects, NO_WAIT, COUNTER_NAMES } from './model.js';
 
 /**

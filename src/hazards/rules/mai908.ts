@@ -15,7 +15,7 @@ import { AGPR_BASE, VGPR_BASE, rangeName } from '../../asm/registers.js';
 const S22 = `LLVM GCNHazardRecognizer::checkMAIHazards908 / checkMAILdStHazards`;
 const gfx908 = (t: Target) => t.has('mai') && !t.has('gfx90a-insts');
 
-const F = {
+export const MAI908_FACTS = {
   mfmaSrcC: { what: 'MFMA writes AGPRs -> MFMA reads an overlapping (not identical) tuple as SrcC', w: { cdna1: 2 }, source: `${S22} (MFMA -> SrcC, overlap)` },
   mfmaSrcAB: { what: 'MFMA writes AGPRs -> MFMA reads them as SrcA/SrcB', w: { cdna1: 4 }, source: `${S22} (MFMA -> SrcA/SrcB)` },
   mfmaAccRead: { what: 'MFMA writes AGPRs -> v_accvgpr_read reads one', w: { cdna1: { 2: 4, 8: 10, 16: 18 } }, source: `${S22} (MFMA -> v_accvgpr_read)`,
@@ -90,19 +90,19 @@ function rule(id: string, description: string, facts: WaitStateFact[], check: Ha
 
 export const MAI908_RULES: readonly HazardRule[] = [
   rule('mfma-agpr-write-srcc', 'gfx908: an MFMA reads as SrcC AGPRs an earlier MFMA wrote (overlapping, not identical) less than 2 wait states before.',
-    [F.mfmaSrcC], (h, i) => scan(h, i, 'mfma', ['srcC'], () => F.mfmaSrcC)),
+    [MAI908_FACTS.mfmaSrcC], (h, i) => scan(h, i, 'mfma', ['srcC'], () => MAI908_FACTS.mfmaSrcC)),
   rule('mfma-agpr-write-srcab', 'gfx908: an MFMA reads as SrcA/SrcB AGPRs an MFMA wrote less than 4 wait states before.',
-    [F.mfmaSrcAB], (h, i) => scan(h, i, 'mfma', ['srcAB'], () => F.mfmaSrcAB)),
+    [MAI908_FACTS.mfmaSrcAB], (h, i) => scan(h, i, 'mfma', ['srcAB'], () => MAI908_FACTS.mfmaSrcAB)),
   rule('mfma-agpr-write-accvgpr-read', 'gfx908: v_accvgpr_read reads an AGPR an MFMA is still writing.',
-    [F.mfmaAccRead], (h, i) => scan(h, i, 'mfma', ['accRead'], () => F.mfmaAccRead)),
+    [MAI908_FACTS.mfmaAccRead], (h, i) => scan(h, i, 'mfma', ['accRead'], () => MAI908_FACTS.mfmaAccRead)),
   rule('mfma-agpr-write-accvgpr-write', 'gfx908: v_accvgpr_write overwrites an AGPR an MFMA is still writing.',
-    [F.mfmaAccWrite], (h, i) => scan(h, i, 'mfma', ['accWrite'], () => F.mfmaAccWrite)),
+    [MAI908_FACTS.mfmaAccWrite], (h, i) => scan(h, i, 'mfma', ['accWrite'], () => MAI908_FACTS.mfmaAccWrite)),
   rule('accvgpr-write-agpr-read', 'gfx908: an MFMA or v_accvgpr_read reads (or v_accvgpr_write overwrites) an AGPR that v_accvgpr_write wrote too recently.',
-    [F.accSrcC, F.accSrcAB, F.accAccRead, F.accAccWrite],
+    [MAI908_FACTS.accSrcC, MAI908_FACTS.accSrcAB, MAI908_FACTS.accAccRead, MAI908_FACTS.accAccWrite],
     (h, i) => scan(h, i, 'accWrite', ['srcC', 'srcAB', 'accRead', 'accWrite'],
-      (k) => (k === 'srcC' ? F.accSrcC : k === 'srcAB' ? F.accSrcAB : k === 'accRead' ? F.accAccRead : F.accAccWrite))),
+      (k) => (k === 'srcC' ? MAI908_FACTS.accSrcC : k === 'srcAB' ? MAI908_FACTS.accSrcAB : k === 'accRead' ? MAI908_FACTS.accAccRead : MAI908_FACTS.accAccWrite))),
   rule('mfma-srcc-read-accvgpr-write', 'gfx908: v_accvgpr_write overwrites an AGPR an MFMA may still be reading as SrcC.',
-    [F.srcCWar], (h, i) => {
+    [MAI908_FACTS.srcCWar], (h, i) => {
       const c = h.f[i]!;
       if (!c.accWrite) return undefined;
       const dst = c.ops.find((o) => o.def && o.lo >= AGPR_BASE);
@@ -115,13 +115,13 @@ export const MAI908_RULES: readonly HazardRule[] = [
         const p = h.f[j]!;
         const sc = p.ops.find((o) => o.role === 'srcC' && o.use);
         if (!sc || !overlaps(sc.lo, sc.hi, dst.lo, dst.hi)) continue;
-        const w = waitOf(F.srcCWar, 'cdna1', p.passes) ?? 0;
-        if (w > d) out.push(need(j, d, w, `overwrites ${rangeName(dst.lo, dst.hi - dst.lo)} read as SrcC by`, F.srcCWar, mfmaNote(p)));
+        const w = waitOf(MAI908_FACTS.srcCWar, 'cdna1', p.passes) ?? 0;
+        if (w > d) out.push(need(j, d, w, `overwrites ${rangeName(dst.lo, dst.hi - dst.lo)} read as SrcC by`, MAI908_FACTS.srcCWar, mfmaNote(p)));
       }
       return out;
     }),
   rule('accvgpr-read-mem-read', 'gfx908: a VMEM/FLAT/DS instruction reads a VGPR that v_accvgpr_read wrote less than 2 wait states before.',
-    [F.accReadMem], (h, i) => {
+    [MAI908_FACTS.accReadMem], (h, i) => {
       const c = h.f[i]!;
       if (!(c.vmem || c.ds)) return undefined;
       const regs = c.ops.filter((o) => o.use && o.lo >= VGPR_BASE && o.lo < AGPR_BASE);
@@ -133,13 +133,13 @@ export const MAI908_RULES: readonly HazardRule[] = [
         const d = list[k + 1]!;
         const dst = h.f[j]!.ops.find((o) => o.def && o.role === 'vdst');
         if (dst && regs.some((r) => overlaps(r.lo, r.hi, dst.lo, dst.hi))) {
-          out.push(need(j, d, 2, `reads ${rangeName(dst.lo, dst.hi - dst.lo)} written by`, F.accReadMem));
+          out.push(need(j, d, 2, `reads ${rangeName(dst.lo, dst.hi - dst.lo)} written by`, MAI908_FACTS.accReadMem));
         }
       }
       return out;
     }),
   rule('accvgpr-after-valu-mem-read', 'gfx908: a VMEM/FLAT/DS instruction right after v_accvgpr_read/write reads a VGPR a VALU wrote just before that.',
-    [F.accAfterValuMem], (h, i) => {
+    [MAI908_FACTS.accAfterValuMem], (h, i) => {
       const c = h.f[i]!;
       if (!(c.vmem || c.ds)) return undefined;
       const regs = c.ops.filter((o) => o.use && o.lo >= VGPR_BASE && o.lo < AGPR_BASE);
@@ -161,7 +161,7 @@ export const MAI908_RULES: readonly HazardRule[] = [
       if (valu < 0) return undefined;
       const out: Need[] = [];
       for (let k = 0; k < acc.length; k += 2) {
-        out.push(need(acc[k]!, acc[k + 1]!, 1, `reads ${reg} (written by the VALU at line ${h.line(valu)}) right after`, F.accAfterValuMem));
+        out.push(need(acc[k]!, acc[k + 1]!, 1, `reads ${reg} (written by the VALU at line ${h.line(valu)}) right after`, MAI908_FACTS.accAfterValuMem));
       }
       return out;
     }),
