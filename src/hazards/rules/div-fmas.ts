@@ -19,6 +19,6 @@ export const valuVccWriteDivFmas: HazardRule = {
   check(h, i) {
     const n = h.f[i]!.name;
     if (n !== 'v_div_fmas_f32' && n !== 'v_div_fmas_f64') return undefined;
-    return scalarRaw(h, i, [VCC_LO, VCC_HI], 4, FACT, ...P.valuVcc);
+    return scalarRaw(h, i, [VCC_LO, VCC_HI], FACT, ...P.valuVcc);
   },
 };

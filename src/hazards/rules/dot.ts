@@ -4,7 +4,7 @@
  * (accumulation) needs none.
  */
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
-import { all, CDNA2_UP, need, REF } from './util.js';
+import { all, CDNA2_UP, factsReach, need, REF } from './util.js';
 import { VGPR_BASE } from '../../asm/registers.js';
 import type { InsnFacts, OpRange } from '../context.js';
 import { overlaps, regText } from '../context.js';
@@ -49,7 +49,7 @@ function dotScan(h: Parameters<HazardRule['check']>[0], i: number, regs: OpRange
   fact: (p: InsnFacts, o: OpRange) => WaitStateFact | undefined, verb: string): Need[] {
   const out: Need[] = [];
   if (regs.length === 0) return out;
-  const list = h.producers(i, 'dot', 3, (p) => p.dot);
+  const list = h.producers(i, 'dot', factsReach(h, READ_FACT, WRITE_FACT, MFMA_FACT), (p) => p.dot);
   for (let k = 0; k < list.length; k += 2) {
     const j = list[k]!;
     const d = list[k + 1]!;

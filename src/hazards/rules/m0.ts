@@ -47,7 +47,7 @@ export const saluM0WriteMsgGds: HazardRule = {
   facts: [MSG_FACT],
   check(h, i) {
     if (!msgConsumer(h.f[i]!)) return undefined;
-    return scalarRaw(h, i, [M0], 1, MSG_FACT, ...P.saluM0, 'reads');
+    return scalarRaw(h, i, [M0], MSG_FACT, ...P.saluM0, 'reads');
   },
 };
 
@@ -60,6 +60,6 @@ export const saluM0WriteLdsM0Read: HazardRule = {
   facts: [LDS_FACT],
   check(h, i) {
     if (!ldsConsumer(h.f[i]!)) return undefined;
-    return scalarRaw(h, i, [M0], 1, LDS_FACT, ...P.saluM0, 'reads');
+    return scalarRaw(h, i, [M0], LDS_FACT, ...P.saluM0, 'reads');
   },
 };

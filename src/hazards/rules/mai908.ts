@@ -9,7 +9,7 @@ import type { HazardContext, InsnFacts, OpRange } from '../context.js';
 import { overlaps } from '../context.js';
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
 import { waitOf } from '../types.js';
-import { distanceUnlessRewritten, mfmaNote, need, REF } from './util.js';
+import { distanceUnlessRewritten, factsReach, factWait, mfmaNote, need, REF } from './util.js';
 import { AGPR_BASE, VGPR_BASE, rangeName } from '../../asm/registers.js';
 
 const S22 = `LLVM GCNHazardRecognizer::checkMAIHazards908 / checkMAILdStHazards`;
@@ -54,7 +54,7 @@ function scan(h: HazardContext, i: number, producer: 'mfma' | 'accWrite', kinds:
   if (!c.mai) return [];
   const uses = agprOperands(c).filter((u) => kinds.includes(u.kind));
   if (uses.length === 0) return [];
-  const list = h.producers(i, producer, 18, producer === 'mfma' ? (f) => f.mfma : (f) => f.accWrite);
+  const list = h.producers(i, producer, factsReach(h, ...kinds.map(factOf)), producer === 'mfma' ? (f) => f.mfma : (f) => f.accWrite);
   const out: Need[] = [];
   for (let k = 0; k < list.length; k += 2) {
     const j = list[k]!;
@@ -66,7 +66,7 @@ function scan(h: HazardContext, i: number, producer: 'mfma' | 'accWrite', kinds:
       if (!overlaps(dst.lo, dst.hi, u.op.lo, u.op.hi)) continue;
       if (producer === 'mfma' && dst.lo === u.op.lo && dst.hi === u.op.hi) continue; // identical tuple: chain
       const fact = factOf(u.kind);
-      const w = waitOf(fact, 'cdna1', p.passes) ?? 0;
+      const w = waitOf(fact, h.gen, p.passes) ?? 0;
       if (w <= d) continue;
       const a = Math.max(dst.lo, u.op.lo);
       const b = Math.min(dst.hi, u.op.hi);
@@ -107,7 +107,7 @@ export const MAI908_RULES: readonly HazardRule[] = [
       if (!c.accWrite) return undefined;
       const dst = c.ops.find((o) => o.def && o.lo >= AGPR_BASE);
       if (!dst) return undefined;
-      const list = h.producers(i, 'mfma', 18, (f) => f.mfma);
+      const list = h.producers(i, 'mfma', factsReach(h, MAI908_FACTS.srcCWar), (f) => f.mfma);
       const out: Need[] = [];
       for (let k = 0; k < list.length; k += 2) {
         const j = list[k]!;
@@ -115,7 +115,7 @@ export const MAI908_RULES: readonly HazardRule[] = [
         const p = h.f[j]!;
         const sc = p.ops.find((o) => o.role === 'srcC' && o.use);
         if (!sc || !overlaps(sc.lo, sc.hi, dst.lo, dst.hi)) continue;
-        const w = waitOf(MAI908_FACTS.srcCWar, 'cdna1', p.passes) ?? 0;
+        const w = waitOf(MAI908_FACTS.srcCWar, h.gen, p.passes) ?? 0;
         if (w > d) out.push(need(j, d, w, `overwrites ${rangeName(dst.lo, dst.hi - dst.lo)} read as SrcC by`, MAI908_FACTS.srcCWar, mfmaNote(p)));
       }
       return out;
@@ -127,13 +127,14 @@ export const MAI908_RULES: readonly HazardRule[] = [
       const regs = c.ops.filter((o) => o.use && o.lo >= VGPR_BASE && o.lo < AGPR_BASE);
       if (regs.length === 0) return undefined;
       const out: Need[] = [];
-      const list = h.producers(i, 'accread', 2, (p) => p.accRead);
+      const w = factWait(h, MAI908_FACTS.accReadMem);
+      const list = h.producers(i, 'accread', w, (p) => p.accRead);
       for (let k = 0; k < list.length; k += 2) {
         const j = list[k]!;
         const d = list[k + 1]!;
         const dst = h.f[j]!.ops.find((o) => o.def && o.role === 'vdst');
         if (dst && regs.some((r) => overlaps(r.lo, r.hi, dst.lo, dst.hi))) {
-          out.push(need(j, d, 2, `reads ${rangeName(dst.lo, dst.hi - dst.lo)} written by`, MAI908_FACTS.accReadMem));
+          out.push(need(j, d, w, `reads ${rangeName(dst.lo, dst.hi - dst.lo)} written by`, MAI908_FACTS.accReadMem));
         }
       }
       return out;
@@ -144,12 +145,13 @@ export const MAI908_RULES: readonly HazardRule[] = [
       if (!(c.vmem || c.ds)) return undefined;
       const regs = c.ops.filter((o) => o.use && o.lo >= VGPR_BASE && o.lo < AGPR_BASE);
       if (regs.length === 0) return undefined;
-      const acc = h.producers(i, 'accrw', 1, (p) => p.accRead || p.accWrite);
+      const w = factWait(h, MAI908_FACTS.accAfterValuMem);
+      const acc = h.producers(i, 'accrw', w, (p) => p.accRead || p.accWrite);
       if (acc.length === 0) return undefined;
-      // a non-MAI VALU wrote one of the VGPRs within 2 wait states of the consumer
+      // a non-MAI VALU wrote one of the VGPRs right before that v_accvgpr (one more wait state back)
       let valu = -1;
       let reg = '';
-      const list = h.producers(i, 'valu-nonmai-vdef', 2, (p) => p.valu && !p.mai && p.writesVector);
+      const list = h.producers(i, 'valu-nonmai-vdef', w + 1, (p) => p.valu && !p.mai && p.writesVector);
       for (let k = 0; k < list.length && valu < 0; k += 2) {
         const j = list[k]!;
         for (const def of h.f[j]!.ops) {
@@ -161,7 +163,7 @@ export const MAI908_RULES: readonly HazardRule[] = [
       if (valu < 0) return undefined;
       const out: Need[] = [];
       for (let k = 0; k < acc.length; k += 2) {
-        out.push(need(acc[k]!, acc[k + 1]!, 1, `reads ${reg} (written by the VALU at line ${h.line(valu)}) right after`, MAI908_FACTS.accAfterValuMem));
+        out.push(need(acc[k]!, acc[k + 1]!, w, `reads ${reg} (written by the VALU at line ${h.line(valu)}) right after`, MAI908_FACTS.accAfterValuMem));
       }
       return out;
     }),

@@ -19,7 +19,7 @@ import type { HazardContext, InsnFacts, OpRange } from '../context.js';
 import { overlaps, regText } from '../context.js';
 import type { Generation, HazardRule, Need, WaitStateFact } from '../types.js';
 import { waitOf } from '../types.js';
-import { all, CDNA2_UP, distanceUnlessRewritten, mfmaNote, need, REF, scalarRaw, vecUses } from './util.js';
+import { all, CDNA2_UP, distanceUnlessRewritten, factWait, mfmaNote, need, REF, scalarRaw, vecUses } from './util.js';
 import { EXEC_HI, EXEC_LO, VGPR_BASE, AGPR_BASE } from '../../asm/registers.js';
 
 /** LLVM's checks for an MFMA consumer (gfx90a+) and for a VALU or memory consumer of an MFMA result. */
@@ -460,9 +460,10 @@ export const valuWriteMfmaRead: HazardRule = {
       : vecUses(c);
     if (reads.length === 0) return undefined;
     const out: Need[] = [];
+    const w = factWait(h, VALU_MFMA_FACT);
     const list = gfx908
-      ? h.producers(i, 'valu-vdef', 2, (p) => p.valu && p.writesVector)
-      : h.producers(i, 'valu-nomfma-nodot-vdef', 2, (p) => p.valu && !p.mfma && !p.dot && p.writesVector);
+      ? h.producers(i, 'valu-vdef', w, (p) => p.valu && p.writesVector)
+      : h.producers(i, 'valu-nomfma-nodot-vdef', w, (p) => p.valu && !p.mfma && !p.dot && p.writesVector);
     for (let k = 0; k < list.length; k += 2) {
       const j = list[k]!;
       const d = list[k + 1]!;
@@ -475,7 +476,7 @@ export const valuWriteMfmaRead: HazardRule = {
           if (!overlaps(def.lo, def.hi, r.lo, r.hi)) continue;
           const a = Math.max(def.lo, r.lo);
           const b = Math.min(def.hi, r.hi);
-          out.push(need(j, d, 2, `reads ${regText(c, a, b)} written by`, VALU_MFMA_FACT));
+          out.push(need(j, d, w, `reads ${regText(c, a, b)} written by`, VALU_MFMA_FACT));
           done = true;
           break;
         }
@@ -496,7 +497,7 @@ export const valuExecWriteMfma: HazardRule = {
     const c = h.f[i]!;
     const gfx908 = h.gen === 'cdna1';
     if (!(c.mfma || (gfx908 && c.accWrite))) return undefined;
-    return scalarRaw(h, i, [EXEC_LO, EXEC_HI], 4, EXEC_MFMA_FACT, 'valu-exec', (p) => p.valu && p.writesExec, 'depends on');
+    return scalarRaw(h, i, [EXEC_LO, EXEC_HI], EXEC_MFMA_FACT, 'valu-exec', (p) => p.valu && p.writesExec, 'depends on');
   },
 };
 

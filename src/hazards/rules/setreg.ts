@@ -4,7 +4,7 @@
  * the VSKIP rule) and s_setvskip followed by s_getreg of MODE (2).
  */
 import type { HazardRule, WaitStateFact } from '../types.js';
-import { all, anyWithin, need, REF } from './util.js';
+import { all, anyWithin, factWait, need, REF } from './util.js';
 import type { InsnFacts } from '../context.js';
 import { HWREG_IDS, hwregField, hwregId } from '../../isa/hwreg.js';
 
@@ -77,9 +77,10 @@ const SETVSKIP_FACT: WaitStateFact = {
   note: 'Not modeled by LLVM.',
 };
 
-function setregWithin(h: Parameters<HazardRule['check']>[0], i: number, w: number, fact: WaitStateFact,
+function setregWithin(h: Parameters<HazardRule['check']>[0], i: number, fact: WaitStateFact,
   id: number | undefined, match: (pid: number | undefined) => boolean) {
   const out = [] as ReturnType<typeof need>[];
+  const w = factWait(h, fact);
   const list = h.producers(i, 'setreg', w, isSetreg);
   for (let k = 0; k < list.length; k += 2) {
     const j = list[k]!;
@@ -100,7 +101,7 @@ export const setregGetreg: HazardRule = {
     const c = h.f[i]!;
     if (c.name !== 's_getreg_b32') return undefined;
     const id = hwregId(c.insn);
-    return setregWithin(h, i, 2, GET_FACT, id, (pid) => sameHwreg(id, pid));
+    return setregWithin(h, i, GET_FACT, id, (pid) => sameHwreg(id, pid));
   },
 };
 
@@ -115,7 +116,7 @@ export const setregSetreg: HazardRule = {
     const c = h.f[i]!;
     if (!isSetreg(c)) return undefined;
     const id = hwregId(c.insn);
-    return setregWithin(h, i, 2, SET_FACT, id, (pid) => sameHwreg(id, pid));
+    return setregWithin(h, i, SET_FACT, id, (pid) => sameHwreg(id, pid));
   },
 };
 
@@ -129,7 +130,7 @@ export const setregTrapstsRfe: HazardRule = {
   check(h, i) {
     const c = h.f[i]!;
     if (c.name !== 's_rfe_b64' && c.name !== 's_rfe_restore_b64') return undefined;
-    return setregWithin(h, i, 1, RFE_FACT, ID_TRAPSTS, (pid) => sameHwreg(ID_TRAPSTS, pid));
+    return setregWithin(h, i, RFE_FACT, ID_TRAPSTS, (pid) => sameHwreg(ID_TRAPSTS, pid));
   },
 };
 
@@ -146,7 +147,7 @@ export const setregModeVector: HazardRule = {
   facts: [VSKIP_FACT],
   check(h, i) {
     if (!isVectorOp(h.f[i]!)) return undefined;
-    return anyWithin(h, i, 2, VSKIP_FACT, 'setreg-vskip', mayWriteVskip, 'follows the write of MODE.VSKIP by', modeWriteText);
+    return anyWithin(h, i, VSKIP_FACT, 'setreg-vskip', mayWriteVskip, 'follows the write of MODE.VSKIP by', modeWriteText);
   },
 };
 
@@ -160,6 +161,6 @@ export const setvskipGetregMode: HazardRule = {
   check(h, i) {
     const c = h.f[i]!;
     if (c.name !== 's_getreg_b32' || !sameHwreg(ID_MODE, hwregId(c.insn))) return undefined;
-    return anyWithin(h, i, 2, SETVSKIP_FACT, 'setvskip', (p) => p.name === 's_setvskip', 'reads MODE.vskip set by');
+    return anyWithin(h, i, SETVSKIP_FACT, 'setvskip', (p) => p.name === 's_setvskip', 'reads MODE.vskip set by');
   },
 };

@@ -7,7 +7,7 @@ import { rangeName, VGPR_BASE } from '../../asm/registers.js';
 import type { HazardContext, InsnFacts, OpRange } from '../context.js';
 import { overlaps, regText, unitsText } from '../context.js';
 import type { Generation, Need, WaitStateFact } from '../types.js';
-import { GENERATIONS } from '../types.js';
+import { GENERATIONS, maxWaitOf, waitOf } from '../types.js';
 
 export { REF };
 
@@ -90,10 +90,28 @@ export function vectorRaw(h: HazardContext, consumer: number, reads: readonly Op
   return out;
 }
 
-/** Producers (accepted by isProducer) that write one of the scalar units `reads`, within W. */
-export function scalarRaw(h: HazardContext, consumer: number, reads: readonly number[], w: number, fact: WaitStateFact,
+/**
+ * The wait states a fact demands on the kernel's generation (a fact without a pass table; a
+ * rule only runs where its facts hold, so a missing value is an error in the rule).
+ */
+export function factWait(h: HazardContext, fact: WaitStateFact): number {
+  const w = waitOf(fact, h.gen);
+  if (w === undefined) throw new Error(`hazard fact '${fact.what}' has no value on ${h.gen}`);
+  return w;
+}
+
+/** The farthest any of the facts reaches on the kernel's generation (a producer search bound). */
+export function factsReach(h: HazardContext, ...facts: readonly WaitStateFact[]): number {
+  let w = 0;
+  for (const f of facts) w = Math.max(w, maxWaitOf(f, h.gen));
+  return w;
+}
+
+/** Producers (accepted by isProducer) that write one of the scalar units `reads`, within the fact's W. */
+export function scalarRaw(h: HazardContext, consumer: number, reads: readonly number[], fact: WaitStateFact,
   key: string, isProducer: (p: InsnFacts) => boolean, verb = 'reads'): Need[] {
   const out: Need[] = [];
+  const w = factWait(h, fact);
   if (reads.length === 0) return out;
   const list = h.producers(consumer, key, w, isProducer);
   for (let k = 0; k < list.length; k += 2) {
@@ -106,10 +124,11 @@ export function scalarRaw(h: HazardContext, consumer: number, reads: readonly nu
   return out;
 }
 
-/** Any producer accepted by `isProducer` within W (no register relation). */
-export function anyWithin(h: HazardContext, consumer: number, w: number, fact: WaitStateFact,
+/** Any producer accepted by `isProducer` within the fact's W (no register relation). */
+export function anyWithin(h: HazardContext, consumer: number, fact: WaitStateFact,
   key: string, isProducer: (p: InsnFacts) => boolean, relation: string, note?: (p: InsnFacts) => string | undefined): Need[] {
   const out: Need[] = [];
+  const w = factWait(h, fact);
   const list = h.producers(consumer, key, w, isProducer);
   for (let k = 0; k < list.length; k += 2) {
     const j = list[k]!;
@@ -117,6 +136,13 @@ export function anyWithin(h: HazardContext, consumer: number, w: number, fact: W
     if (d < w) out.push(need(j, d, w, relation, fact, note?.(h.f[j]!)));
   }
   return out;
+}
+
+/** Producers (accepted by isProducer) of the vector registers `reads` overlaps, within the fact's W. */
+export function vectorRawFact(h: HazardContext, consumer: number, reads: readonly OpRange[], fact: WaitStateFact,
+  key: string, isProducer: (p: InsnFacts) => boolean): Need[] {
+  const w = factWait(h, fact);
+  return vectorRaw(h, consumer, reads, w, key, isProducer, () => ({ w, fact }));
 }
 
 /** Shared producer predicates, each with the key it is memoized under. */
