@@ -35,7 +35,7 @@ import { computeOccupancy } from '../analysis/occupancy.js';
 import { ConductorError } from '../errors.js';
 import type { KernelContext } from '../analysis/types.js';
 import { AGPR_BASE, FLAT_SCRATCH_LO, VGPR_BASE, UNIT_COUNT } from '../asm/registers.js';
-import type { ScheduleKernel } from './kernel.js';
+import type { Region, ScheduleKernel } from './kernel.js';
 import { rederiveWaits } from '../waitcnt/index.js';
 import type { ScheduleState } from './state.js';
 import { counterMax, kernelWaits, sequenceWaits, waitFacts, WaitState, type CounterMax, type WaitFacts } from './waits.js';
@@ -125,6 +125,23 @@ export function worseningText(a: Metrics, b: Metrics, objective: readonly Metric
   return '';
 }
 
+/**
+ * How far a fast estimate (Evaluator.evaluate) was from the exact metrics of the same schedule
+ * (programMetrics after emission): estimate minus exact per metric, and est_cycles' difference
+ * relative to the exact value.
+ */
+export interface MetricDrift {
+  difference: Record<MetricName, number>;
+  estCyclesRelative: number;
+}
+
+export function metricDrift(estimate: Metrics, exact: Metrics): MetricDrift {
+  const difference = {} as Record<MetricName, number>;
+  for (const m of METRIC_NAMES) difference[m] = estimate[m] - exact[m];
+  const rel = exact.est_cycles === 0 ? 0 : (estimate.est_cycles - exact.est_cycles) / exact.est_cycles;
+  return { difference, estCyclesRelative: Math.round(rel * 1e6) / 1e6 };
+}
+
 /** How a metric is named in output: its name, `occupancy (peak live)` for occupancy. */
 export function metricLabel(n: MetricName): string {
   return n === 'occupancy' ? 'occupancy (peak live)' : n;
@@ -211,6 +228,53 @@ export interface EvaluatorOptions {
   nops?: boolean;
   /** Instructions before and after a region given to the hazard engine (default 24). */
   nopWindow?: number;
+  /**
+   * Recompute every cached or incremental result from scratch when it is used and throw when
+   * the two differ (default: the CONDUCTOR_CHECK_FAST environment variable is 1). Slow: for
+   * tests and for hunting a wrong estimate.
+   */
+  checkFast?: boolean;
+}
+
+/** Whether the environment asks for the fast paths to be checked (CONDUCTOR_CHECK_FAST=1). */
+export function checkFastFromEnv(): boolean {
+  return process.env['CONDUCTOR_CHECK_FAST'] === '1';
+}
+
+/** A cached or incremental result that differs from the same thing computed from scratch. */
+export class FastPathMismatch extends Error {
+  override name = 'FastPathMismatch';
+}
+
+function expectSame(what: string, cached: unknown, exact: unknown): void {
+  const a = JSON.stringify(cached, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Int32Array) : v));
+  const b = JSON.stringify(exact, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Int32Array) : v));
+  if (a !== b) throw new FastPathMismatch(`fast path check: ${what}: cached ${a}, recomputed ${b}`);
+}
+
+/**
+ * Peak live VGPR / AGPR / SGPR of a sequence ending with `liveOut` live, computed the plain way
+ * (a set of live units, walked backwards; per instruction max(live before, live after + written),
+ * as computePressure defines it): the reference the PressureScanner is checked against.
+ */
+export function exactSequencePeaks(k: Pick<ScheduleKernel, 'insns'>, seq: ArrayLike<number>, liveOut: Uint32Array): [number, number, number] {
+  const live = new Set<number>();
+  for (let u = 0; u < liveOut.length * 32; u++) if ((liveOut[u >>> 5]! >>> (u & 31)) & 1) live.add(u);
+  const count = (set: Iterable<number>): [number, number, number] => {
+    let v = 0; let a = 0; let sg = 0;
+    for (const u of set) { if (u >= AGPR_BASE) a++; else if (u >= VGPR_BASE) v++; else if (u < SGPR_END) sg++; }
+    return [v, a, sg];
+  };
+  const peak: [number, number, number] = [0, 0, 0];
+  const raise = (c: [number, number, number]) => { for (let x = 0; x < 3; x++) if (c[x]! > peak[x]!) peak[x] = c[x]!; };
+  for (let p = seq.length - 1; p >= 0; p--) {
+    const r = k.insns[seq[p]!]!;
+    raise(count(new Set([...live, ...r.defs])));
+    for (const u of r.defs) live.delete(u);
+    for (const u of r.uses) live.add(u);
+    raise(count(live));
+  }
+  return peak;
 }
 
 /** Positions per s_nop estimation segment (see Evaluator.regionNops). */
@@ -277,9 +341,12 @@ export class Evaluator {
   readonly baseCycles: number;
   readonly baseCyclesOne: number;
   readonly ldsBytes: number;
+  /** Every cached result is checked against a fresh computation (EvaluatorOptions.checkFast). */
+  readonly checkFast: boolean;
 
   constructor(k: ScheduleKernel, opts: EvaluatorOptions = {}) {
     this.k = k;
+    this.checkFast = opts.checkFast ?? checkFastFromEnv();
     this.max = counterMax(k.target);
     const cfg = k.ctx.cfg;
     this.waitFacts = waitFacts(k.insns, cfg.control);
@@ -314,10 +381,14 @@ export class Evaluator {
     this.slots = new Array(k.regions.length);
     this.identityCycles = new Float64Array(k.regions.length).fill(NaN);
     this.identityCyclesOne = new Float64Array(k.regions.length);
-    this.identity = k.regions.map((r) => {
-      this.scanner.scan(k, r.nodes, r.liveOut, this.out3);
-      return { peak_vgpr: this.out3[0]!, peak_agpr: this.out3[1]!, peak_sgpr: this.out3[2]!, waits: r.strippedWaits, nops: r.strippedNops, cyclesDelta: 0, cyclesDeltaOne: 0 };
-    });
+    this.identity = k.regions.map((r) => this.identityRegion(r));
+  }
+
+  /** Metrics of region r in its original order (what it has: its own waits and nops). */
+  private identityRegion(r: Region): RegionEval {
+    this.scanner.scan(this.k, r.nodes, r.liveOut, this.out3);
+    if (this.checkFast) expectSame(`peaks of region ${r.id} as written`, Array.from(this.out3), exactSequencePeaks(this.k, r.nodes, r.liveOut));
+    return { peak_vgpr: this.out3[0]!, peak_agpr: this.out3[1]!, peak_sgpr: this.out3[2]!, waits: r.strippedWaits, nops: r.strippedNops, cyclesDelta: 0, cyclesDeltaOne: 0 };
   }
 
   /**
@@ -352,9 +423,18 @@ export class Evaluator {
   /** Metrics of one region in the state's order (cached on the region's version). */
   region(s: ScheduleState, r: number): RegionEval {
     const v = s.version[r]!;
-    if (v === 0) return this.identity[r]!;
+    if (v === 0 || !s.isChanged(r)) {
+      if (this.checkFast && v === 0) expectSame(`region ${r} as written`, this.identity[r], this.identityRegion(this.k.regions[r]!));
+      if (v === 0) return this.identity[r]!;
+    }
     const slot = this.slots[r];
-    if (slot && slot.version === v) return slot;
+    if (slot && slot.version === v) {
+      if (this.checkFast) {
+        const { version: _v, ...cached } = slot;
+        expectSame(`region ${r} at version ${v}`, cached, s.isChanged(r) ? this.computeRegion(s, r) : this.identity[r]);
+      }
+      return slot;
+    }
     const e = s.isChanged(r) ? this.computeRegion(s, r) : this.identity[r]!;
     this.slots[r] = { ...e, version: v };
     return e;
@@ -367,6 +447,7 @@ export class Evaluator {
     const o = s.order[r]!;
     for (let p = 0; p < o.length; p++) seq[p] = rg.nodes[o[p]!]!;
     this.scanner.scan(k, seq, rg.liveOut, this.out3);
+    if (this.checkFast) expectSame(`peaks of region ${r}`, Array.from(this.out3), exactSequencePeaks(k, seq, rg.liveOut));
     // Waits: the region's own count plus the change the model sees against the original order
     // (the model's pessimism about the region's entry cancels out). Nops: the hazard engine's
     // padding, which is what emission inserts. Cycles: the region alone with the model's
@@ -379,6 +460,9 @@ export class Evaluator {
       const id = this.aloneCycles(this.withWaits(r, rg.nodes, { waits: 0 }));
       this.identityCycles[r] = id.all;
       this.identityCyclesOne[r] = id.one;
+    } else if (this.checkFast) {
+      const id = this.aloneCycles(this.withWaits(r, rg.nodes, { waits: 0 }));
+      expectSame(`cycles of region ${r} as written`, [this.identityCycles[r], this.identityCyclesOne[r]], [id.all, id.one]);
     }
     const now = this.aloneCycles(cycleSeq);
     return {
@@ -418,12 +502,19 @@ export class Evaluator {
       }
       const key = (h1 >>> 0) * 2097152 + ((h2 >>> 0) & 0x1fffff);
       const hit = cache.get(key);
-      if (hit !== undefined && sameSegment(hit, a, last, seq, from, b)) { total += hit.nops; continue; }
-      const before: number[] = a - W < 0 ? pre.slice(Math.max(0, pre.length - (W - a))) : [];
-      for (let p = from; p < a; p++) before.push(seq[p]!);
-      const after: number[] = [];
-      if (last) for (let i = rg.last + 1; i < Math.min(k.n, rg.last + 1 + W); i++) after.push(i);
-      const n = this.nopModel!.nops(before, Array.prototype.slice.call(seq, a, b) as number[], after);
+      const pad = () => {
+        const before: number[] = a - W < 0 ? pre.slice(Math.max(0, pre.length - (W - a))) : [];
+        for (let p = from; p < a; p++) before.push(seq[p]!);
+        const after: number[] = [];
+        if (last) for (let i = rg.last + 1; i < Math.min(k.n, rg.last + 1 + W); i++) after.push(i);
+        return this.nopModel!.nops(before, Array.prototype.slice.call(seq, a, b) as number[], after);
+      };
+      if (hit !== undefined && sameSegment(hit, a, last, seq, from, b)) {
+        if (this.checkFast) expectSame(`s_nop of segment ${a} of region ${r}`, hit.nops, pad());
+        total += hit.nops;
+        continue;
+      }
+      const n = pad();
       cache.set(key, { at: a, last, window: Int32Array.from(Array.prototype.slice.call(seq, from, b) as number[]), nops: n });
       total += n;
     }
@@ -433,12 +524,19 @@ export class Evaluator {
   private identityModelWaits(r: number): number {
     let v = this.idWaits[r];
     if (v === undefined || v < 0) {
-      const st = this.scratchWait;
-      st.copy(this.waitEntry[r]!);
-      v = sequenceWaits(this.waitFacts, st, this.k.regions[r]!.nodes, this.max, this.need);
+      v = this.modelWaits(r);
       this.idWaits[r] = v;
+    } else if (this.checkFast) {
+      expectSame(`model waits of region ${r} as written`, v, this.modelWaits(r));
     }
     return v;
+  }
+
+  /** The waits the wait model gives region r in its original order, from its entry state. */
+  private modelWaits(r: number): number {
+    const st = this.scratchWait;
+    st.copy(this.waitEntry[r]!);
+    return sequenceWaits(this.waitFacts, st, this.k.regions[r]!.nodes, this.max, this.need);
   }
 
   /**
@@ -459,7 +557,18 @@ export class Evaluator {
     if (!changed) return { all: this.loopOrig[l]!, one: this.loopOrigOne[l]! };
     const cache = this.loopCache[l]!;
     const hit = cache.get(key);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      if (this.checkFast) expectSame(`cycles per iteration of loop ${l} at versions ${key}`, hit, this.loopBody(s, l));
+      return hit;
+    }
+    const per = this.loopBody(s, l);
+    if (cache.size >= LOOP_CACHE_MAX) cache.clear();
+    cache.set(key, per);
+    return per;
+  }
+
+  /** Cycles per iteration of loop l's body as the state will write it (see loopIteration). */
+  private loopBody(s: ScheduleState, l: number): WaveCycles {
     const k = this.k;
     const loop = this.loops[l]!;
     const body: number[] = [];
@@ -473,10 +582,7 @@ export class Evaluator {
       }
       body.push(i);
     }
-    const per = steadyState(this.engine, body, this.waves);
-    if (cache.size >= LOOP_CACHE_MAX) cache.clear();
-    cache.set(key, per);
-    return per;
+    return steadyState(this.engine, body, this.waves);
   }
 
   /** Metrics of the whole kernel under the state's schedule. */
