@@ -31,7 +31,10 @@ export {
 export type { Metrics, MetricName, EvaluatorOptions, RegionEval } from './metrics.js';
 export { WaitState, waitFacts, kernelWaits, sequenceWaits, counterMax } from './waits.js';
 export type { WaitFacts, KernelWaits } from './waits.js';
-export { reorderedText, emitSchedule, scheduleWaits, alignToOriginal } from './emit.js';
+export { emitSchedule } from './emit.js';
+export { reorderedText } from './reorder.js';
+export { alignToOriginal } from './align.js';
+export { scheduleWaits, tidyWaits } from './rederive.js';
 export type { Emitted, Rederived } from './emit.js';
 export { moveWarnings, ADDRESS_FAR } from './warnings.js';
 export type { MoveWarning, Severity, WarningKind } from './warnings.js';
