@@ -211,12 +211,41 @@ export function pickKernel(loaded: Loaded, name?: string, opts: ScheduleOptions 
 }
 
 export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: ScheduleOptions = {}): ScheduleKernel {
+  const { role, pinReason } = classifyRoles(ctx, opts);
+  const flat = flattenOperands(ctx);
+  const disambiguate = opts.disambiguate ?? true;
+  const { regions, regionOf, localOf } = buildRegions(loaded, ctx, role, flat, disambiguate);
+  const { tags, byTag } = assignTags(ctx, role);
+  const fixedPeak = liveness(ctx, role, regions);
+  const used = { vgpr: 0, agpr: 0, sgpr: 0 };
+  for (let p = 0; p < flat.defUnits.length; p++) noteUsed(used, flat.defUnits[p]!);
+  for (let p = 0; p < flat.useUnits.length; p++) noteUsed(used, flat.useUnits[p]!);
+  const { insns } = ctx;
+  const n = insns.length;
+  let fixedWaits = 0;
+  let fixedNops = 0;
+  let fixedInstructions = 0;
+  for (let i = 0; i < n; i++) {
+    if (role[i] !== STRIPPED) {
+      fixedInstructions++;
+      if (isWait(insns[i]!)) fixedWaits++;
+      else if (isSNop(insns[i]!)) fixedNops++;
+    }
+  }
+  return {
+    loaded, ctx, target: loaded.target, kernel: ctx.kernel, name: ctx.kernel.name,
+    options: { ...opts, disambiguate },
+    n, insns, role, pinReason, regionOf, localOf, tags, byTag, ...flat, regions,
+    fixedPeak, used, fixedWaits, fixedNops, fixedInstructions,
+  };
+}
+
+/** Every instruction's role (MOVABLE, PINNED or STRIPPED; KEPT comes with the regions) and why a pinned one is. */
+function classifyRoles(ctx: KernelContext, opts: ScheduleOptions): { role: Uint8Array; pinReason: string[] } {
   const { cfg, insns } = ctx;
   const n = insns.length;
-  const program = loaded.program;
   const role = new Uint8Array(n);
   const pinReason: string[] = new Array(n).fill('');
-
   // --- pinned instructions ------------------------------------------------------------------
   for (let i = 0; i < n; i++) {
     const r = insns[i]!;
@@ -259,18 +288,13 @@ export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: Schedule
     role[i] = isWait(r) || isSNop(r) ? STRIPPED : MOVABLE;
   }
 
-  // --- directives between instructions split regions ----------------------------------------
-  const stmtDirectiveBefore = new Uint8Array(n); // 1 when a directive statement lies between insn i-1 and i
-  for (let i = 1; i < n; i++) {
-    const a = cfg.insns[i - 1]!.stmt;
-    const b = cfg.insns[i]!.stmt;
-    for (let s = a + 1; s < b; s++) {
-      const st = program.statements[s]!;
-      if (st.kind === 'directive' || st.kind === 'raw') { stmtDirectiveBefore[i] = 1; break; }
-    }
-  }
+  return { role, pinReason };
+}
 
-  // --- defs / uses, memory --------------------------------------------------------------------
+/** Flattened defs and uses (explicit + implicit) and the memory access of every instruction. */
+function flattenOperands(ctx: KernelContext): Pick<ScheduleKernel, 'defOff' | 'defUnits' | 'useOff' | 'useUnits' | 'mem'> {
+  const { insns } = ctx;
+  const n = insns.length;
   let nd = 0;
   let nu = 0;
   for (const r of insns) { nd += r.defs.length; nu += r.uses.length; }
@@ -292,6 +316,31 @@ export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: Schedule
   defOff[n] = nd;
   useOff[n] = nu;
 
+  return { defOff, defUnits, useOff, useUnits, mem };
+}
+
+/**
+ * Scheduling regions: the runs of a basic block between pinned instructions and directives, with
+ * their dependency graphs. A run of stripped waits and nops without a movable instruction is
+ * KEPT as it is.
+ */
+function buildRegions(loaded: Loaded, ctx: KernelContext, role: Uint8Array,
+  flat: Pick<ScheduleKernel, 'defOff' | 'defUnits' | 'useOff' | 'useUnits' | 'mem'>, disambiguate: Disambiguation,
+): { regions: Region[]; regionOf: Int32Array; localOf: Int32Array } {
+  const { cfg, insns } = ctx;
+  const n = insns.length;
+  const program = loaded.program;
+  // --- directives between instructions split regions ----------------------------------------
+  const stmtDirectiveBefore = new Uint8Array(n); // 1 when a directive statement lies between insn i-1 and i
+  for (let i = 1; i < n; i++) {
+    const a = cfg.insns[i - 1]!.stmt;
+    const b = cfg.insns[i]!.stmt;
+    for (let s = a + 1; s < b; s++) {
+      const st = program.statements[s]!;
+      if (st.kind === 'directive' || st.kind === 'raw') { stmtDirectiveBefore[i] = 1; break; }
+    }
+  }
+
   // --- regions --------------------------------------------------------------------------------
   const regionOf = new Int32Array(n).fill(-1);
   const localOf = new Int32Array(n).fill(-1);
@@ -305,8 +354,7 @@ export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: Schedule
       from = role[i] === PINNED ? i + 1 : i;
     }
   }
-  const kernelBase = { loaded, ctx, n, insns, role, defOff, defUnits, useOff, useUnits, mem };
-  const disambiguate = opts.disambiguate ?? true;
+  const kernelBase = { loaded, ctx, n, insns, role, ...flat };
   const regions: Region[] = [];
   for (const run of runs) {
     const nodes: number[] = [];
@@ -334,6 +382,13 @@ export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: Schedule
     });
   }
 
+  return { regions, regionOf, localOf };
+}
+
+/** Stable tags `<mnemonic>_<n>` of the movable and pinned instructions. */
+function assignTags(ctx: KernelContext, role: Uint8Array): { tags: string[]; byTag: Map<string, number> } {
+  const { insns } = ctx;
+  const n = insns.length;
   // --- tags --------------------------------------------------------------------------------------
   const tags: string[] = new Array(n).fill('');
   const byTag = new Map<string, number>();
@@ -348,6 +403,12 @@ export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: Schedule
     byTag.set(tag, i);
   }
 
+  return { tags, byTag };
+}
+
+/** Fills each region's live-out set; returns the highest pressure at pinned and kept instructions. */
+function liveness(ctx: KernelContext, role: Uint8Array, regions: readonly Region[]): ScheduleKernel['fixedPeak'] {
+  const { cfg, insns } = ctx;
   // --- liveness: live-out of every region, pressure at fixed instructions ------------------------
   const du = insns.map((r) => ({ defs: r.defs, uses: r.uses }));
   const live = computeLiveness(cfg, du);
@@ -373,26 +434,7 @@ export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: Schedule
       if (fixed) notePeak(fixedPeak, cur);
     }
   }
-  const used = { vgpr: 0, agpr: 0, sgpr: 0 };
-  for (let p = 0; p < defUnits.length; p++) noteUsed(used, defUnits[p]!);
-  for (let p = 0; p < useUnits.length; p++) noteUsed(used, useUnits[p]!);
-  let fixedWaits = 0;
-  let fixedNops = 0;
-  let fixedInstructions = 0;
-  for (let i = 0; i < n; i++) {
-    if (role[i] !== STRIPPED) {
-      fixedInstructions++;
-      if (isWait(insns[i]!)) fixedWaits++;
-      else if (isSNop(insns[i]!)) fixedNops++;
-    }
-  }
-
-  return {
-    loaded, ctx, target: loaded.target, kernel: ctx.kernel, name: ctx.kernel.name,
-    options: { ...opts, disambiguate },
-    n, insns, role, pinReason, regionOf, localOf, tags, byTag, defOff, defUnits, useOff, useUnits, mem, regions,
-    fixedPeak, used, fixedWaits, fixedNops, fixedInstructions,
-  };
+  return fixedPeak;
 }
 
 /** The instruction a tag names, or undefined. */
