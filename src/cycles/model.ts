@@ -30,7 +30,7 @@ import { lookupInsn } from '../isa/catalogue.js';
 import { OP_CLASS } from '../targets/counters.js';
 import { CLS, EVENT, has, isClass, isMemSpace, isMfmaKind, issues, LATENCY, MEM_OP, TRAIT, traitsOf, type KernelTraits } from '../isa/traits.js';
 import { UNIT_COUNT, VGPR_BASE } from '../asm/registers.js';
-import { defaultCycleParams, MFMA_PASS_COUNTS, mfmaParamKey, type CycleParams, type MfmaTableKind, type ParamKey } from '../targets/latency.js';
+import { defaultCycleParams, MFMA_PASS_COUNTS, mfmaParamKey, type CycleParams, type MfmaConsumer, type MfmaTableKind, type ParamKey } from '../targets/latency.js';
 import type { Target } from '../isa/target.js';
 
 export const PIPE_NONE = 0;
@@ -287,194 +287,244 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
   return m;
 }
 
+/** What the timing of one instruction is decided from. */
+interface TimingInput {
+  m: CycleModel;
+  p: CycleParams;
+  r: ResolvedInsn;
+  t: KernelTraits;
+  i: number;
+  nopMax: number;
+  control: string;
+  base: string;
+  slot: number;
+  /** Memory operation (MEM_OP), data dwords, and whether it counts on a waitcnt counter. */
+  op: number;
+  dw: number;
+  counts: boolean;
+  v: (k: ParamKey) => number;
+}
+
+/** The timing of one instruction (see CycleModel); memLat < 0: not a memory completion. */
+interface Timing {
+  pipeA: number; occA: number; pipeB: number; occB: number;
+  issue: number; issueTaken: number; lat: number;
+  cc: number; pk: number; flags: number;
+  memLat: number;
+}
+
+/** One instruction of the kernel into the model's arrays: its class's timing, then the calibration. */
 function classify(m: CycleModel, p: CycleParams, r: ResolvedInsn, t: KernelTraits, i: number, nopMax: number, control: string): void {
   const slot = m.slot;
-  const base = r.insn.base;
-  const cls = t.cls[i]!;
-  const counts = t.vmInc[i]! + t.lgkmInc[i]! + t.expInc[i]! > 0;
-  const op = t.memOp[i]!;
-  const dw = t.memDwords[i]!;
-  const v = (k: ParamKey) => num(p, k);
-  let pipeA = PIPE_SALU; let occA = slot; let pipeB = PIPE_NONE; let occB = 0;
-  let issue = slot; let issueTaken = slot; let lat = v('salu');
-  let cc = C_SCALAR; let pk = P_SALU; let flags = 0;
-  let memLat = -1;
-  switch (cls) {
-    case CLS.salu:
-      if (/_saveexec_b64$/.test(base)) { issue = v('salu.long'); lat = v('salu.long'); }
-      issueTaken = issue;
-      break;
-    case CLS.other:
-      if (op !== MEM_OP.none) {
-        const scalar = isMemSpace(t, i, 'scalar');
-        pipeA = scalar ? PIPE_SMEM : PIPE_VMEM;
-        if (!scalar) cc = C_VMEM;
-        if (counts) { pk = P_MEM; memLat = scalar ? v('smem.latency') : v('vmem.latency'); }
-      }
-      if (base.startsWith('s_setreg')) { issue = v('salu.long'); lat = v('salu.long'); }
-      else if (base === 's_sleep') {
-        const imm = r.insn.operands[0];
-        const k = imm && imm.kind === 'imm' ? imm.value & 0x7f : 1;
-        issue = Math.max(slot, k * v('sleep.unit'));
-      }
-      issueTaken = issue;
-      break;
-    case CLS.smem: {
-      pipeA = PIPE_SMEM;
-      occA = op === MEM_OP.none || dw <= 4 ? v('smem.issue.x4') : dw <= 8 ? v('smem.issue.x8') : v('smem.issue.x16');
-      memLat = v('smem.latency');
-      pk = P_MEM;
+  const x: TimingInput = {
+    m, p, r, t, i, nopMax, control, base: r.insn.base, slot, op: t.memOp[i]!, dw: t.memDwords[i]!,
+    counts: t.vmInc[i]! + t.lgkmInc[i]! + t.expInc[i]! > 0, v: (k) => num(p, k),
+  };
+  // by default a scalar ALU operation
+  const tm: Timing = {
+    pipeA: PIPE_SALU, occA: slot, pipeB: PIPE_NONE, occB: 0, issue: slot, issueTaken: slot, lat: x.v('salu'),
+    cc: C_SCALAR, pk: P_SALU, flags: 0, memLat: -1,
+  };
+  CLASS_TIMING[t.cls[i]!]?.(x, tm);
+  addTwoDwordPenalty(x, tm);
+  calibrate(x, tm);
+  store(x, tm);
+}
+
+const CLASS_TIMING: Partial<Record<number, (x: TimingInput, tm: Timing) => void>> = {
+  [CLS.salu]: (x, tm) => {
+    if (/_saveexec_b64$/.test(x.base)) { tm.issue = x.v('salu.long'); tm.lat = x.v('salu.long'); }
+    tm.issueTaken = tm.issue;
+  },
+  [CLS.other]: (x, tm) => {
+    const { v, base } = x;
+    if (x.op !== MEM_OP.none) {
+      const scalar = isMemSpace(x.t, x.i, 'scalar');
+      tm.pipeA = scalar ? PIPE_SMEM : PIPE_VMEM;
+      if (!scalar) tm.cc = C_VMEM;
+      if (x.counts) { tm.pk = P_MEM; tm.memLat = scalar ? v('smem.latency') : v('vmem.latency'); }
+    }
+    if (base.startsWith('s_setreg')) { tm.issue = v('salu.long'); tm.lat = v('salu.long'); } else if (base === 's_sleep') {
+      const imm = x.r.insn.operands[0];
+      const k = imm && imm.kind === 'imm' ? imm.value & 0x7f : 1;
+      tm.issue = Math.max(x.slot, k * v('sleep.unit'));
+    }
+    tm.issueTaken = tm.issue;
+  },
+  [CLS.smem]: (x, tm) => {
+    const { v, dw } = x;
+    tm.pipeA = PIPE_SMEM;
+    tm.occA = x.op === MEM_OP.none || dw <= 4 ? v('smem.issue.x4') : dw <= 8 ? v('smem.issue.x8') : v('smem.issue.x16');
+    tm.memLat = v('smem.latency');
+    tm.pk = P_MEM;
+  },
+  [CLS.valu]: (x, tm) => valuTiming(x, tm),
+  [CLS.nop]: (x, tm) => {
+    if (x.base === 's_nop') {
+      tm.pipeA = PIPE_NONE; tm.occA = 0; tm.cc = C_NONE; tm.pk = P_OTHER;
+      const op = x.r.insn.operands[0];
+      const k = op && op.kind === 'imm' ? Math.max(0, Math.min(op.value, x.nopMax)) : 0;
+      tm.issue = tm.issueTaken = x.slot * (k + 1);
+      tm.lat = 0;
+      return;
+    }
+    if (x.base === 'ds_nop') {
+      tm.pipeA = PIPE_LDS; tm.occA = x.v('ds.other'); tm.cc = C_NONE; tm.pk = P_OTHER; tm.lat = 0;
+      return;
+    }
+    valuTiming(x, tm);
+    tm.cc = C_NONE; tm.pk = P_OTHER; tm.lat = 0;
+  },
+  [CLS.mfma]: (x, tm) => mfmaTiming(x, tm),
+  [CLS.vmem]: (x, tm) => vmemTiming(x, tm),
+  [CLS.flat]: (x, tm) => vmemTiming(x, tm),
+  [CLS.ds]: (x, tm) => {
+    const { v, op, dw } = x;
+    tm.pipeA = PIPE_LDS; tm.cc = C_DS; tm.pk = P_MEM;
+    if (op === MEM_OP.load) tm.occA = dw <= 1 ? v('ds.read.x1') : dw <= 2 ? v('ds.read.x2') : v('ds.read.x4');
+    else if (op === MEM_OP.store) tm.occA = dw <= 1 ? v('ds.write.x1') : dw <= 2 ? v('ds.write.x2') : dw <= 3 ? v('ds.write.x3') : v('ds.write.x4');
+    else if ((op === MEM_OP.atomic || op === MEM_OP['atomic-rtn']) && isMemSpace(x.t, x.i, 'lds') && !/^ds_(append|consume)$/.test(x.base)) tm.occA = dw <= 1 ? v('ds.atomic.x1') : v('ds.atomic.x2');
+    else tm.occA = v('ds.other');
+    tm.memLat = Math.max(v('ds.latency'), tm.occA + x.slot);
+  },
+  [CLS.export]: (x, tm) => {
+    tm.pipeA = PIPE_VMEM; tm.cc = C_VMEM; tm.pk = P_MEM; tm.memLat = x.v('export.latency');
+  },
+  [CLS.branch]: (x, tm) => {
+    if (x.control === 'none') return; // s_getpc_b64: a scalar ALU op
+    tm.pipeA = PIPE_BRANCH; tm.occA = x.slot; tm.cc = C_BRANCH; tm.pk = P_OTHER; tm.lat = x.slot;
+    tm.issue = x.v('branch');
+    tm.issueTaken = x.v('branch.taken');
+    tm.flags |= x.control === 'cjump' ? F_CJUMP : F_JUMP;
+  },
+  [CLS.barrier]: (x, tm) => {
+    tm.pipeA = PIPE_NONE; tm.occA = 0; tm.cc = C_NONE; tm.pk = P_OTHER; tm.lat = 0;
+    tm.issue = tm.issueTaken = x.v('barrier'); tm.flags |= F_BARRIER;
+  },
+  [CLS.waitcnt]: (x, tm) => {
+    tm.pipeA = PIPE_NONE; tm.occA = 0; tm.cc = C_NONE; tm.pk = P_OTHER; tm.lat = 0;
+    const { m, i } = x;
+    const op = x.r.insn.operands[0];
+    if (op && op.kind === 'waitcnt') {
+      if (op.vmcnt !== undefined && op.vmcnt < m.target.counters.vmcnt.value) m.wVm[i] = op.vmcnt;
+      if (op.lgkmcnt !== undefined && op.lgkmcnt < m.target.counters.lgkmcnt.value) m.wLgkm[i] = op.lgkmcnt;
+      if (op.expcnt !== undefined && op.expcnt < m.target.counters.expcnt.value) m.wExp[i] = op.expcnt;
+    }
+  },
+  [CLS.message]: (x, tm) => {
+    tm.pipeA = PIPE_SALU; tm.cc = C_SCALAR; tm.pk = P_MEM; tm.memLat = x.v('message.latency');
+    if (x.control === 'trap') { tm.flags |= F_JUMP; tm.issueTaken = x.v('branch.taken'); }
+  },
+  [CLS.endpgm]: (_x, tm) => {
+    tm.pipeA = PIPE_NONE; tm.occA = 0; tm.cc = C_NONE; tm.pk = P_OTHER; tm.lat = 0; tm.flags |= F_END;
+  },
+};
+
+/** A vector ALU operation: its rate by latency class. */
+function valuTiming(x: TimingInput, tm: Timing): void {
+  const { v, t, i } = x;
+  tm.pipeA = PIPE_VALU; tm.cc = C_VALU; tm.pk = P_VALU;
+  switch (t.latency[i]) {
+    case LATENCY.valu_trans:
+      tm.occA = v('valu.trans'); tm.lat = v('valu.trans.latency'); tm.flags |= F_TRANS; break;
+    case LATENCY.valu_quarter:
+      tm.occA = tm.lat = v('valu.quarter'); break;
+    case LATENCY.valu_64:
+      tm.occA = tm.lat = v('valu.64'); break;
+    case LATENCY.valu_dp: {
+      const f = v('valu.dpFactor') * (DP_SLOW.test(x.base) ? v('valu.dp.slow') : v('valu.dp.fast'));
+      tm.occA = tm.lat = Math.max(v('valu'), f);
+      if (has(t, i, TRAIT.trans)) { tm.occA = Math.max(tm.occA, v('valu.trans')); tm.lat = Math.max(tm.lat, v('valu.trans.latency')); tm.flags |= F_TRANS; }
       break;
     }
-    case CLS.valu:
-    case CLS.nop:
-      if (cls === CLS.nop && base === 's_nop') {
-        pipeA = PIPE_NONE; occA = 0; cc = C_NONE; pk = P_OTHER;
-        const op = r.insn.operands[0];
-        const k = op && op.kind === 'imm' ? Math.max(0, Math.min(op.value, nopMax)) : 0;
-        issue = issueTaken = slot * (k + 1);
-        lat = 0;
-        break;
-      }
-      if (cls === CLS.nop && base === 'ds_nop') {
-        pipeA = PIPE_LDS; occA = v('ds.other'); cc = C_NONE; pk = P_OTHER; lat = 0;
-        break;
-      }
-      pipeA = PIPE_VALU; cc = C_VALU; pk = P_VALU;
-      switch (t.latency[i]) {
-        case LATENCY.valu_trans:
-          occA = v('valu.trans'); lat = v('valu.trans.latency'); flags |= F_TRANS; break;
-        case LATENCY.valu_quarter:
-          occA = lat = v('valu.quarter'); break;
-        case LATENCY.valu_64:
-          occA = lat = v('valu.64'); break;
-        case LATENCY.valu_dp: {
-          const f = v('valu.dpFactor') * (DP_SLOW.test(base) ? v('valu.dp.slow') : v('valu.dp.fast'));
-          occA = lat = Math.max(v('valu'), f);
-          if (has(t, i, TRAIT.trans)) { occA = Math.max(occA, v('valu.trans')); lat = Math.max(lat, v('valu.trans.latency')); flags |= F_TRANS; }
-          break;
-        }
-        case LATENCY.valu_dot:
-          occA = lat = v('valu.dot'); flags |= F_DOT; break;
-        default:
-          occA = lat = v('valu');
-      }
-      if (cls === CLS.nop) { cc = C_NONE; pk = P_OTHER; lat = 0; }
-      break;
-    case CLS.mfma: {
-      pipeA = PIPE_VALU; occA = v('mfma.issue');
-      const passes = isMfmaKind(t, i, 'none') ? 8 : t.passes[i]!;
-      pipeB = PIPE_MATRIX; occB = passes * v('mfma.pass');
-      cc = C_MFMA; pk = P_MFMA;
-      m.passes[i] = passes;
-      const kind: MfmaTableKind = isMfmaKind(t, i, 'sgemm') ? 'sgemm' : isMfmaKind(t, i, 'dgemm') ? 'dgemm' : 'xdl';
-      const pn = passIndexValue(passes);
-      const ws = (c: 'srcCSame' | 'srcC' | 'srcAB' | 'valu' | 'mem') => {
-        // wait states are counted in slots beyond the producer's own slot
-        const w = num(p, mfmaParamKey(kind, c, pn));
-        return slot * (1 + w);
-      };
-      // the matrix pipe is busy for the passes anyway: a consumer never sees the result before
-      // the producer's passes end (SrcC chains forward at that point)
-      m.mfmaLat[i * 5 + M_SAME] = Math.max(ws('srcCSame'), occB);
-      m.mfmaLat[i * 5 + M_SRCC] = Math.max(ws('srcC'), occB);
-      m.mfmaLat[i * 5 + M_SRCAB] = Math.max(ws('srcAB'), occB);
-      m.mfmaLat[i * 5 + M_VALU] = Math.max(ws('valu'), occB);
-      m.mfmaLat[i * 5 + M_MEM] = Math.max(ws('mem'), occB);
-      lat = m.mfmaLat[i * 5 + M_VALU]!;
-      break;
-    }
-    case CLS.vmem:
-    case CLS.flat: {
-      pipeA = PIPE_VMEM; cc = C_VMEM; pk = P_MEM;
-      if (op === MEM_OP.none || op === MEM_OP.load || op === MEM_OP['load-lds']) occA = op === MEM_OP.none || dw <= 1 ? v('vmem.issue.load.x1') : dw <= 2 ? v('vmem.issue.load.x2') : v('vmem.issue.load.x4');
-      else if (op === MEM_OP.store || op === MEM_OP['store-lds']) occA = v('vmem.issue.store');
-      else if (op === MEM_OP.atomic || op === MEM_OP['atomic-rtn']) occA = /cmpswap/.test(base) ? v('vmem.issue.cmpswap') : v('vmem.issue.atomic');
-      else occA = slot;
-      if (cls === CLS.flat) memLat = v('flat.latency');
-      else memLat = op === MEM_OP.store || op === MEM_OP.atomic ? v('vmem.store.latency') : v('vmem.latency');
-      if (issues(t, i, EVENT['vmem-load'])) flags |= F_VMLOAD;
-      break;
-    }
-    case CLS.ds: {
-      pipeA = PIPE_LDS; cc = C_DS; pk = P_MEM;
-      if (op === MEM_OP.load) occA = dw <= 1 ? v('ds.read.x1') : dw <= 2 ? v('ds.read.x2') : v('ds.read.x4');
-      else if (op === MEM_OP.store) occA = dw <= 1 ? v('ds.write.x1') : dw <= 2 ? v('ds.write.x2') : dw <= 3 ? v('ds.write.x3') : v('ds.write.x4');
-      else if ((op === MEM_OP.atomic || op === MEM_OP['atomic-rtn']) && isMemSpace(t, i, 'lds') && !/^ds_(append|consume)$/.test(base)) occA = dw <= 1 ? v('ds.atomic.x1') : v('ds.atomic.x2');
-      else occA = v('ds.other');
-      memLat = Math.max(v('ds.latency'), occA + slot);
-      break;
-    }
-    case CLS.export:
-      pipeA = PIPE_VMEM; cc = C_VMEM; pk = P_MEM; memLat = v('export.latency');
-      break;
-    case CLS.branch:
-      if (control === 'none') break; // s_getpc_b64: a scalar ALU op
-      pipeA = PIPE_BRANCH; occA = slot; cc = C_BRANCH; pk = P_OTHER; lat = slot;
-      issue = v('branch');
-      issueTaken = v('branch.taken');
-      if (control === 'cjump') flags |= F_CJUMP;
-      else flags |= F_JUMP;
-      break;
-    case CLS.barrier:
-      pipeA = PIPE_NONE; occA = 0; cc = C_NONE; pk = P_OTHER; lat = 0;
-      issue = issueTaken = v('barrier'); flags |= F_BARRIER;
-      break;
-    case CLS.waitcnt: {
-      pipeA = PIPE_NONE; occA = 0; cc = C_NONE; pk = P_OTHER; lat = 0;
-      const op = r.insn.operands[0];
-      if (op && op.kind === 'waitcnt') {
-        if (op.vmcnt !== undefined && op.vmcnt < m.target.counters.vmcnt.value) m.wVm[i] = op.vmcnt;
-        if (op.lgkmcnt !== undefined && op.lgkmcnt < m.target.counters.lgkmcnt.value) m.wLgkm[i] = op.lgkmcnt;
-        if (op.expcnt !== undefined && op.expcnt < m.target.counters.expcnt.value) m.wExp[i] = op.expcnt;
-      }
-      break;
-    }
-    case CLS.message:
-      pipeA = PIPE_SALU; cc = C_SCALAR; pk = P_MEM; memLat = v('message.latency');
-      if (control === 'trap') { flags |= F_JUMP; issueTaken = v('branch.taken'); }
-      break;
-    case CLS.endpgm:
-      pipeA = PIPE_NONE; occA = 0; cc = C_NONE; pk = P_OTHER; lat = 0; flags |= F_END;
-      break;
+    case LATENCY.valu_dot:
+      tm.occA = tm.lat = v('valu.dot'); tm.flags |= F_DOT; break;
+    default:
+      tm.occA = tm.lat = v('valu');
   }
-  // 2-dword instructions (an extra issue penalty, 0 by default)
-  const twoDword = v('issue.twoDword');
-  if (twoDword > 0 && cls !== CLS.nop && cls !== CLS.waitcnt && instructionDwords(r) >= 2) {
-    issue += twoDword;
-    issueTaken += twoDword;
+}
+
+/**
+ * An MFMA: the VALU port for its issue, the matrix pipe for its passes, and the latency each
+ * kind of consumer sees (the dependency wait states of the target's table, in slots).
+ */
+function mfmaTiming(x: TimingInput, tm: Timing): void {
+  const { m, t, i, v, slot } = x;
+  tm.pipeA = PIPE_VALU; tm.occA = v('mfma.issue');
+  const passes = isMfmaKind(t, i, 'none') ? 8 : t.passes[i]!;
+  tm.pipeB = PIPE_MATRIX; tm.occB = passes * v('mfma.pass');
+  tm.cc = C_MFMA; tm.pk = P_MFMA;
+  m.passes[i] = passes;
+  const kind: MfmaTableKind = isMfmaKind(t, i, 'sgemm') ? 'sgemm' : isMfmaKind(t, i, 'dgemm') ? 'dgemm' : 'xdl';
+  const pn = passIndexValue(passes);
+  // wait states are counted in slots beyond the producer's own slot
+  const ws = (c: MfmaConsumer) => slot * (1 + num(x.p, mfmaParamKey(kind, c, pn)));
+  // the matrix pipe is busy for the passes anyway: a consumer never sees the result before
+  // the producer's passes end (SrcC chains forward at that point)
+  m.mfmaLat[i * 5 + M_SAME] = Math.max(ws('srcCSame'), tm.occB);
+  m.mfmaLat[i * 5 + M_SRCC] = Math.max(ws('srcC'), tm.occB);
+  m.mfmaLat[i * 5 + M_SRCAB] = Math.max(ws('srcAB'), tm.occB);
+  m.mfmaLat[i * 5 + M_VALU] = Math.max(ws('valu'), tm.occB);
+  m.mfmaLat[i * 5 + M_MEM] = Math.max(ws('mem'), tm.occB);
+  tm.lat = m.mfmaLat[i * 5 + M_VALU]!;
+}
+
+/** A VMEM or FLAT access: the memory pipe by operation and width, completion by kind. */
+function vmemTiming(x: TimingInput, tm: Timing): void {
+  const { v, op, dw, t, i } = x;
+  tm.pipeA = PIPE_VMEM; tm.cc = C_VMEM; tm.pk = P_MEM;
+  if (op === MEM_OP.none || op === MEM_OP.load || op === MEM_OP['load-lds']) tm.occA = op === MEM_OP.none || dw <= 1 ? v('vmem.issue.load.x1') : dw <= 2 ? v('vmem.issue.load.x2') : v('vmem.issue.load.x4');
+  else if (op === MEM_OP.store || op === MEM_OP['store-lds']) tm.occA = v('vmem.issue.store');
+  else if (op === MEM_OP.atomic || op === MEM_OP['atomic-rtn']) tm.occA = /cmpswap/.test(x.base) ? v('vmem.issue.cmpswap') : v('vmem.issue.atomic');
+  else tm.occA = x.slot;
+  if (isClass(t, i, 'flat')) tm.memLat = v('flat.latency');
+  else tm.memLat = op === MEM_OP.store || op === MEM_OP.atomic ? v('vmem.store.latency') : v('vmem.latency');
+  if (issues(t, i, EVENT['vmem-load'])) tm.flags |= F_VMLOAD;
+}
+
+/** 2-dword instructions (an extra issue penalty, 0 by default). */
+function addTwoDwordPenalty(x: TimingInput, tm: Timing): void {
+  const twoDword = x.v('issue.twoDword');
+  const cls = x.t.cls[x.i];
+  if (twoDword > 0 && cls !== CLS.nop && cls !== CLS.waitcnt && instructionDwords(x.r) >= 2) {
+    tm.issue += twoDword;
+    tm.issueTaken += twoDword;
   }
-  // per-instruction calibration
-  const o = p.insn[base];
-  if (o) {
-    if (o.occupancy) { if (pipeB === PIPE_MATRIX) occB = o.occupancy.value; else occA = o.occupancy.value; }
-    if (o.issue) { issue = o.issue.value; if (!(flags & (F_CJUMP | F_JUMP))) issueTaken = issue; }
-    if (o.latency) {
-      if (pk === P_MFMA) {
-        for (let k = M_SRCC; k <= M_MEM; k++) m.mfmaLat[i * 5 + k] = o.latency.value;
-        lat = o.latency.value;
-      } else if (memLat >= 0) memLat = o.latency.value;
-      else lat = o.latency.value;
-    }
+}
+
+/** Per-instruction calibration (`insn.<mnemonic>.<field>` of a latency file). */
+function calibrate(x: TimingInput, tm: Timing): void {
+  const o = x.p.insn[x.base];
+  if (!o) return;
+  if (o.occupancy) { if (tm.pipeB === PIPE_MATRIX) tm.occB = o.occupancy.value; else tm.occA = o.occupancy.value; }
+  if (o.issue) { tm.issue = o.issue.value; if (!(tm.flags & (F_CJUMP | F_JUMP))) tm.issueTaken = tm.issue; }
+  if (o.latency) {
+    if (tm.pk === P_MFMA) {
+      for (let k = M_SRCC; k <= M_MEM; k++) x.m.mfmaLat[x.i * 5 + k] = o.latency.value;
+      tm.lat = o.latency.value;
+    } else if (tm.memLat >= 0) tm.memLat = o.latency.value;
+    else tm.lat = o.latency.value;
   }
-  m.pipeA[i] = pipeA; m.occA[i] = occA; m.pipeB[i] = pipeB; m.occB[i] = occB;
-  m.issue[i] = issue; m.issueTaken[i] = issueTaken;
-  m.cc[i] = cc; m.pk[i] = pk; m.flags[i] = flags;
-  if (memLat >= 0) {
-    m.lat[i] = memLat;
-    m.vmInc[i] = t.vmInc[i]!;
-    m.lgkmInc[i] = t.lgkmInc[i]!;
-    m.expInc[i] = t.expInc[i]!;
-    m.lgkmClass[i] = issues(t, i, EVENT.smem) ? OP_CLASS.smem : issues(t, i, EVENT.flat) ? OP_CLASS.lgkmFlat
-      : issues(t, i, EVENT.gds) ? OP_CLASS.gds : issues(t, i, EVENT.message) ? OP_CLASS.message : OP_CLASS.lds;
-    if (!counts) {
-      // a memory-class instruction that counts nothing (cache invalidates): its effects are not
-      // waited on; treat it as an ALU op of its pipe
-      m.pk[i] = P_OTHER;
-      m.lat[i] = slot;
-    }
-  } else {
-    m.lat[i] = lat;
+}
+
+/** The timing into the model's arrays, with the counter effects of a memory operation. */
+function store(x: TimingInput, tm: Timing): void {
+  const { m, t, i } = x;
+  m.pipeA[i] = tm.pipeA; m.occA[i] = tm.occA; m.pipeB[i] = tm.pipeB; m.occB[i] = tm.occB;
+  m.issue[i] = tm.issue; m.issueTaken[i] = tm.issueTaken;
+  m.cc[i] = tm.cc; m.pk[i] = tm.pk; m.flags[i] = tm.flags;
+  if (tm.memLat < 0) { m.lat[i] = tm.lat; return; }
+  m.lat[i] = tm.memLat;
+  m.vmInc[i] = t.vmInc[i]!;
+  m.lgkmInc[i] = t.lgkmInc[i]!;
+  m.expInc[i] = t.expInc[i]!;
+  m.lgkmClass[i] = issues(t, i, EVENT.smem) ? OP_CLASS.smem : issues(t, i, EVENT.flat) ? OP_CLASS.lgkmFlat
+    : issues(t, i, EVENT.gds) ? OP_CLASS.gds : issues(t, i, EVENT.message) ? OP_CLASS.message : OP_CLASS.lds;
+  if (!x.counts) {
+    // a memory-class instruction that counts nothing (cache invalidates): its effects are not
+    // waited on; treat it as an ALU op of its pipe
+    m.pk[i] = P_OTHER;
+    m.lat[i] = x.slot;
   }
 }
 
