@@ -149,5 +149,3 @@ export function checkWithPadding(ctx: KernelContext, pads: ArrayLike<number>, op
   return checkContext(h, activeRules(h, opts.rules));
 }
 
-/** Alias of computeNops (the name the issue uses). */
-export const minimalPadding = computeNops;
