@@ -5,8 +5,12 @@
  */
 import type { KernelContext } from '../analysis/types.js';
 import { defaultCycleParams, type CycleParams } from '../targets/latency.js';
-import { buildCycleModel, NPIPES, PIPE_NAMES, type CycleModel } from './model.js';
-import { CycleEngine, type RunOptions } from './engine.js';
+import {
+  buildCycleModel, NPIPES, PIPE_NAMES, type CycleModel,
+} from './model.js';
+import {
+  CycleEngine, type RunOptions,
+} from './engine.js';
 
 interface Cached { params: CycleParams; model: CycleModel; engine: CycleEngine }
 const CACHE = new WeakMap<KernelContext, Cached[]>();

@@ -33,50 +33,25 @@ import { UNIT_COUNT, VGPR_BASE } from '../asm/registers.js';
 import { defaultCycleParams, MFMA_PASS_COUNTS, mfmaParamKey, type CycleParams, type MfmaConsumer, type MfmaTableKind, type ParamKey } from '../targets/latency.js';
 import type { Target } from '../isa/target.js';
 
-export const PIPE_NONE = 0;
-export const PIPE_SALU = 1;
-export const PIPE_VALU = 2;
-export const PIPE_MATRIX = 3;
-export const PIPE_LDS = 4;
-export const PIPE_VMEM = 5;
-export const PIPE_SMEM = 6;
-export const PIPE_BRANCH = 7;
+/** The pipes an instruction holds while it issues. */
+export const PIPE = { none: 0, salu: 1, valu: 2, matrix: 3, lds: 4, vmem: 5, smem: 6, branch: 7 } as const;
 export const NPIPES = 8;
-export const PIPE_NAMES = ['none', 'salu', 'valu', 'matrix', 'lds', 'vmem', 'smem', 'branch'] as const;
+export const PIPE_NAMES = Object.keys(PIPE) as (keyof typeof PIPE)[];
 
-/** Consumer class. */
-export const C_SCALAR = 0;
-export const C_VALU = 1;
-export const C_MFMA = 2;
-export const C_VMEM = 3;
-export const C_DS = 4;
-export const C_BRANCH = 5;
-export const C_NONE = 6;
+/** What kind of consumer an instruction is (which forwarding and MFMA latencies it sees). */
+export const CONSUMER = { scalar: 0, valu: 1, mfma: 2, vmem: 3, ds: 4, branch: 5, none: 6 } as const;
 
-/** Producer kind. */
-export const P_SALU = 0;
-export const P_VALU = 1;
-export const P_MFMA = 2;
-export const P_MEM = 3;
-export const P_OTHER = 4;
+/** What kind of producer an instruction is. */
+export const PRODUCER = { salu: 0, valu: 1, mfma: 2, mem: 3, other: 4 } as const;
 
 /** Operand roles of a register read, ordered by strictness (the strictest wins per unit). */
-export const R_IMPL = 1;
-export const R_SRC2 = 2;
-export const R_SRCC = 3;
-export const R_EXPL = 4;
-export const R_SRCAB = 5;
+export const READ_ROLE = { implicit: 1, src2: 2, srcC: 3, explicit: 4, srcAB: 5 } as const;
 
-/** Flags. */
-export const F_TRANS = 1;
-export const F_DOT = 2;
-export const F_VMLOAD = 4;
-export const F_CJUMP = 8;
-export const F_JUMP = 16;
-export const F_END = 32;
-export const F_BARRIER = 64;
-/** Takes no issue-port cycle (synthetic wait parts: the wait's slot is charged once by SYN_SLOT). */
-export const F_FREE = 128;
+/**
+ * Flags. `free`: takes no issue-port cycle (synthetic wait parts: the wait's slot is charged
+ * once by its slot entry).
+ */
+export const FLAG = { trans: 1, dot: 2, vmemLoad: 4, cjump: 8, jump: 16, end: 32, barrier: 64, free: 128 } as const;
 
 /**
  * When memory operations complete, in time: the operation classes of the counter model
@@ -89,11 +64,7 @@ export const VM_QUEUE = OP_CLASS.vmem;
 export const EXP_QUEUE = OP_CLASS.export;
 
 /** MFMA consumer slots in CycleModel.mfmaLat (5 per instruction). */
-export const M_SAME = 0;
-export const M_SRCC = 1;
-export const M_SRCAB = 2;
-export const M_VALU = 3;
-export const M_MEM = 4;
+export const MFMA_SLOT = { same: 0, srcC: 1, srcAB: 2, valu: 3, mem: 4 } as const;
 
 export interface CycleModel {
   ctx: KernelContext;
@@ -127,7 +98,7 @@ export interface CycleModel {
   /** Interned mnemonic (DOT same-opcode chains). */
   opId: Int32Array;
   passes: Uint8Array;
-  /** 5 latencies (cycles from issue) per instruction for MFMA producers: M_SAME..M_MEM. */
+  /** 5 latencies (cycles from issue) per instruction for MFMA producers: MFMA_SLOT.same..M_MEM. */
   mfmaLat: Float64Array;
   mfmaDstFirst: Int32Array;
   mfmaDstCount: Int32Array;
@@ -240,23 +211,23 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
     const isMfma = isClass(traits, i, 'mfma');
     for (const o of r.operands) {
       if (!o.use) continue;
-      let role = R_EXPL;
+      let role: number = READ_ROLE.explicit;
       if (isMfma) {
-        if (o.role === 'srcC' || o.role === 'vdst') role = R_SRCC;
-        else role = R_SRCAB;
+        if (o.role === 'srcC' || o.role === 'vdst') role = READ_ROLE.srcC;
+        else role = READ_ROLE.srcAB;
       } else if (o.role === 'src2' || (o.role === 'vdst' && o.def)) {
-        role = R_SRC2;
+        role = READ_ROLE.src2;
       }
       for (const u of o.units) {
         const prev = roleOf.get(u);
         if (prev === undefined || role > prev) roleOf.set(u, role);
       }
-      if (isMfma && role === R_SRCC && o.units.length > 0) {
+      if (isMfma && role === READ_ROLE.srcC && o.units.length > 0) {
         m.mfmaCFirst[i] = o.units[0]!;
         m.mfmaCCount[i] = o.units.length;
       }
     }
-    for (const u of r.uses) if (!roleOf.has(u)) roleOf.set(u, R_IMPL);
+    for (const u of r.uses) if (!roleOf.has(u)) roleOf.set(u, READ_ROLE.implicit);
     m.useStart[i] = useU.length;
     for (const [u, role] of roleOf) { useU.push(u); useR.push(role); }
     m.defStart[i] = defU.length;
@@ -270,9 +241,9 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
   for (let i = n; i < total; i++) {
     m.useStart[i] = useU.length;
     m.defStart[i] = defU.length;
-    m.cc[i] = C_NONE; m.pk[i] = P_OTHER;
+    m.cc[i] = CONSUMER.none; m.pk[i] = PRODUCER.other;
     m.issue[i] = m.issueTaken[i] = i === m.synSlot ? slot : 0;
-    if (i !== m.synSlot) m.flags[i] = F_FREE;
+    if (i !== m.synSlot) m.flags[i] = FLAG.free;
     m.opId[i] = -1;
   }
   for (let k = 0; k <= vmMax; k++) m.wVm[m.synVm + k] = k;
@@ -322,8 +293,8 @@ function classify(m: CycleModel, p: CycleParams, r: ResolvedInsn, t: KernelTrait
   };
   // by default a scalar ALU operation
   const tm: Timing = {
-    pipeA: PIPE_SALU, occA: slot, pipeB: PIPE_NONE, occB: 0, issue: slot, issueTaken: slot, lat: x.v('salu'),
-    cc: C_SCALAR, pk: P_SALU, flags: 0, memLat: -1,
+    pipeA: PIPE.salu, occA: slot, pipeB: PIPE.none, occB: 0, issue: slot, issueTaken: slot, lat: x.v('salu'),
+    cc: CONSUMER.scalar, pk: PRODUCER.salu, flags: 0, memLat: -1,
   };
   CLASS_TIMING[t.cls[i]!]?.(x, tm);
   addTwoDwordPenalty(x, tm);
@@ -340,9 +311,9 @@ const CLASS_TIMING: Partial<Record<number, (x: TimingInput, tm: Timing) => void>
     const { v, base } = x;
     if (x.op !== MEM_OP.none) {
       const scalar = isMemSpace(x.t, x.i, 'scalar');
-      tm.pipeA = scalar ? PIPE_SMEM : PIPE_VMEM;
-      if (!scalar) tm.cc = C_VMEM;
-      if (x.counts) { tm.pk = P_MEM; tm.memLat = scalar ? v('smem.latency') : v('vmem.latency'); }
+      tm.pipeA = scalar ? PIPE.smem : PIPE.vmem;
+      if (!scalar) tm.cc = CONSUMER.vmem;
+      if (x.counts) { tm.pk = PRODUCER.mem; tm.memLat = scalar ? v('smem.latency') : v('vmem.latency'); }
     }
     if (base.startsWith('s_setreg')) { tm.issue = v('salu.long'); tm.lat = v('salu.long'); } else if (base === 's_sleep') {
       const imm = x.r.insn.operands[0];
@@ -353,15 +324,15 @@ const CLASS_TIMING: Partial<Record<number, (x: TimingInput, tm: Timing) => void>
   },
   [CLS.smem]: (x, tm) => {
     const { v, dw } = x;
-    tm.pipeA = PIPE_SMEM;
+    tm.pipeA = PIPE.smem;
     tm.occA = x.op === MEM_OP.none || dw <= 4 ? v('smem.issue.x4') : dw <= 8 ? v('smem.issue.x8') : v('smem.issue.x16');
     tm.memLat = v('smem.latency');
-    tm.pk = P_MEM;
+    tm.pk = PRODUCER.mem;
   },
   [CLS.valu]: (x, tm) => valuTiming(x, tm),
   [CLS.nop]: (x, tm) => {
     if (x.base === 's_nop') {
-      tm.pipeA = PIPE_NONE; tm.occA = 0; tm.cc = C_NONE; tm.pk = P_OTHER;
+      tm.pipeA = PIPE.none; tm.occA = 0; tm.cc = CONSUMER.none; tm.pk = PRODUCER.other;
       const op = x.r.insn.operands[0];
       const k = op && op.kind === 'imm' ? Math.max(0, Math.min(op.value, x.nopMax)) : 0;
       tm.issue = tm.issueTaken = x.slot * (k + 1);
@@ -369,18 +340,18 @@ const CLASS_TIMING: Partial<Record<number, (x: TimingInput, tm: Timing) => void>
       return;
     }
     if (x.base === 'ds_nop') {
-      tm.pipeA = PIPE_LDS; tm.occA = x.v('ds.other'); tm.cc = C_NONE; tm.pk = P_OTHER; tm.lat = 0;
+      tm.pipeA = PIPE.lds; tm.occA = x.v('ds.other'); tm.cc = CONSUMER.none; tm.pk = PRODUCER.other; tm.lat = 0;
       return;
     }
     valuTiming(x, tm);
-    tm.cc = C_NONE; tm.pk = P_OTHER; tm.lat = 0;
+    tm.cc = CONSUMER.none; tm.pk = PRODUCER.other; tm.lat = 0;
   },
   [CLS.mfma]: (x, tm) => mfmaTiming(x, tm),
   [CLS.vmem]: (x, tm) => vmemTiming(x, tm),
   [CLS.flat]: (x, tm) => vmemTiming(x, tm),
   [CLS.ds]: (x, tm) => {
     const { v, op, dw } = x;
-    tm.pipeA = PIPE_LDS; tm.cc = C_DS; tm.pk = P_MEM;
+    tm.pipeA = PIPE.lds; tm.cc = CONSUMER.ds; tm.pk = PRODUCER.mem;
     if (op === MEM_OP.load) tm.occA = dw <= 1 ? v('ds.read.x1') : dw <= 2 ? v('ds.read.x2') : v('ds.read.x4');
     else if (op === MEM_OP.store) tm.occA = dw <= 1 ? v('ds.write.x1') : dw <= 2 ? v('ds.write.x2') : dw <= 3 ? v('ds.write.x3') : v('ds.write.x4');
     else if ((op === MEM_OP.atomic || op === MEM_OP['atomic-rtn']) && isMemSpace(x.t, x.i, 'lds') && !/^ds_(append|consume)$/.test(x.base)) tm.occA = dw <= 1 ? v('ds.atomic.x1') : v('ds.atomic.x2');
@@ -388,21 +359,21 @@ const CLASS_TIMING: Partial<Record<number, (x: TimingInput, tm: Timing) => void>
     tm.memLat = Math.max(v('ds.latency'), tm.occA + x.slot);
   },
   [CLS.export]: (x, tm) => {
-    tm.pipeA = PIPE_VMEM; tm.cc = C_VMEM; tm.pk = P_MEM; tm.memLat = x.v('export.latency');
+    tm.pipeA = PIPE.vmem; tm.cc = CONSUMER.vmem; tm.pk = PRODUCER.mem; tm.memLat = x.v('export.latency');
   },
   [CLS.branch]: (x, tm) => {
     if (x.control === 'none') return; // s_getpc_b64: a scalar ALU op
-    tm.pipeA = PIPE_BRANCH; tm.occA = x.slot; tm.cc = C_BRANCH; tm.pk = P_OTHER; tm.lat = x.slot;
+    tm.pipeA = PIPE.branch; tm.occA = x.slot; tm.cc = CONSUMER.branch; tm.pk = PRODUCER.other; tm.lat = x.slot;
     tm.issue = x.v('branch');
     tm.issueTaken = x.v('branch.taken');
-    tm.flags |= x.control === 'cjump' ? F_CJUMP : F_JUMP;
+    tm.flags |= x.control === 'cjump' ? FLAG.cjump : FLAG.jump;
   },
   [CLS.barrier]: (x, tm) => {
-    tm.pipeA = PIPE_NONE; tm.occA = 0; tm.cc = C_NONE; tm.pk = P_OTHER; tm.lat = 0;
-    tm.issue = tm.issueTaken = x.v('barrier'); tm.flags |= F_BARRIER;
+    tm.pipeA = PIPE.none; tm.occA = 0; tm.cc = CONSUMER.none; tm.pk = PRODUCER.other; tm.lat = 0;
+    tm.issue = tm.issueTaken = x.v('barrier'); tm.flags |= FLAG.barrier;
   },
   [CLS.waitcnt]: (x, tm) => {
-    tm.pipeA = PIPE_NONE; tm.occA = 0; tm.cc = C_NONE; tm.pk = P_OTHER; tm.lat = 0;
+    tm.pipeA = PIPE.none; tm.occA = 0; tm.cc = CONSUMER.none; tm.pk = PRODUCER.other; tm.lat = 0;
     const { m, i } = x;
     const op = x.r.insn.operands[0];
     if (op && op.kind === 'waitcnt') {
@@ -412,21 +383,21 @@ const CLASS_TIMING: Partial<Record<number, (x: TimingInput, tm: Timing) => void>
     }
   },
   [CLS.message]: (x, tm) => {
-    tm.pipeA = PIPE_SALU; tm.cc = C_SCALAR; tm.pk = P_MEM; tm.memLat = x.v('message.latency');
-    if (x.control === 'trap') { tm.flags |= F_JUMP; tm.issueTaken = x.v('branch.taken'); }
+    tm.pipeA = PIPE.salu; tm.cc = CONSUMER.scalar; tm.pk = PRODUCER.mem; tm.memLat = x.v('message.latency');
+    if (x.control === 'trap') { tm.flags |= FLAG.jump; tm.issueTaken = x.v('branch.taken'); }
   },
   [CLS.endpgm]: (_x, tm) => {
-    tm.pipeA = PIPE_NONE; tm.occA = 0; tm.cc = C_NONE; tm.pk = P_OTHER; tm.lat = 0; tm.flags |= F_END;
+    tm.pipeA = PIPE.none; tm.occA = 0; tm.cc = CONSUMER.none; tm.pk = PRODUCER.other; tm.lat = 0; tm.flags |= FLAG.end;
   },
 };
 
 /** A vector ALU operation: its rate by latency class. */
 function valuTiming(x: TimingInput, tm: Timing): void {
   const { v, t, i } = x;
-  tm.pipeA = PIPE_VALU; tm.cc = C_VALU; tm.pk = P_VALU;
+  tm.pipeA = PIPE.valu; tm.cc = CONSUMER.valu; tm.pk = PRODUCER.valu;
   switch (t.latency[i]) {
     case LATENCY.valu_trans:
-      tm.occA = v('valu.trans'); tm.lat = v('valu.trans.latency'); tm.flags |= F_TRANS; break;
+      tm.occA = v('valu.trans'); tm.lat = v('valu.trans.latency'); tm.flags |= FLAG.trans; break;
     case LATENCY.valu_quarter:
       tm.occA = tm.lat = v('valu.quarter'); break;
     case LATENCY.valu_64:
@@ -434,11 +405,11 @@ function valuTiming(x: TimingInput, tm: Timing): void {
     case LATENCY.valu_dp: {
       const f = v('valu.dpFactor') * (DP_SLOW.test(x.base) ? v('valu.dp.slow') : v('valu.dp.fast'));
       tm.occA = tm.lat = Math.max(v('valu'), f);
-      if (has(t, i, TRAIT.trans)) { tm.occA = Math.max(tm.occA, v('valu.trans')); tm.lat = Math.max(tm.lat, v('valu.trans.latency')); tm.flags |= F_TRANS; }
+      if (has(t, i, TRAIT.trans)) { tm.occA = Math.max(tm.occA, v('valu.trans')); tm.lat = Math.max(tm.lat, v('valu.trans.latency')); tm.flags |= FLAG.trans; }
       break;
     }
     case LATENCY.valu_dot:
-      tm.occA = tm.lat = v('valu.dot'); tm.flags |= F_DOT; break;
+      tm.occA = tm.lat = v('valu.dot'); tm.flags |= FLAG.dot; break;
     default:
       tm.occA = tm.lat = v('valu');
   }
@@ -450,10 +421,10 @@ function valuTiming(x: TimingInput, tm: Timing): void {
  */
 function mfmaTiming(x: TimingInput, tm: Timing): void {
   const { m, t, i, v, slot } = x;
-  tm.pipeA = PIPE_VALU; tm.occA = v('mfma.issue');
+  tm.pipeA = PIPE.valu; tm.occA = v('mfma.issue');
   const passes = isMfmaKind(t, i, 'none') ? 8 : t.passes[i]!;
-  tm.pipeB = PIPE_MATRIX; tm.occB = passes * v('mfma.pass');
-  tm.cc = C_MFMA; tm.pk = P_MFMA;
+  tm.pipeB = PIPE.matrix; tm.occB = passes * v('mfma.pass');
+  tm.cc = CONSUMER.mfma; tm.pk = PRODUCER.mfma;
   m.passes[i] = passes;
   const kind: MfmaTableKind = isMfmaKind(t, i, 'sgemm') ? 'sgemm' : isMfmaKind(t, i, 'dgemm') ? 'dgemm' : 'xdl';
   const pn = passIndexValue(passes);
@@ -461,25 +432,25 @@ function mfmaTiming(x: TimingInput, tm: Timing): void {
   const ws = (c: MfmaConsumer) => slot * (1 + num(x.p, mfmaParamKey(kind, c, pn)));
   // the matrix pipe is busy for the passes anyway: a consumer never sees the result before
   // the producer's passes end (SrcC chains forward at that point)
-  m.mfmaLat[i * 5 + M_SAME] = Math.max(ws('srcCSame'), tm.occB);
-  m.mfmaLat[i * 5 + M_SRCC] = Math.max(ws('srcC'), tm.occB);
-  m.mfmaLat[i * 5 + M_SRCAB] = Math.max(ws('srcAB'), tm.occB);
-  m.mfmaLat[i * 5 + M_VALU] = Math.max(ws('valu'), tm.occB);
-  m.mfmaLat[i * 5 + M_MEM] = Math.max(ws('mem'), tm.occB);
-  tm.lat = m.mfmaLat[i * 5 + M_VALU]!;
+  m.mfmaLat[i * 5 + MFMA_SLOT.same] = Math.max(ws('srcCSame'), tm.occB);
+  m.mfmaLat[i * 5 + MFMA_SLOT.srcC] = Math.max(ws('srcC'), tm.occB);
+  m.mfmaLat[i * 5 + MFMA_SLOT.srcAB] = Math.max(ws('srcAB'), tm.occB);
+  m.mfmaLat[i * 5 + MFMA_SLOT.valu] = Math.max(ws('valu'), tm.occB);
+  m.mfmaLat[i * 5 + MFMA_SLOT.mem] = Math.max(ws('mem'), tm.occB);
+  tm.lat = m.mfmaLat[i * 5 + MFMA_SLOT.valu]!;
 }
 
 /** A VMEM or FLAT access: the memory pipe by operation and width, completion by kind. */
 function vmemTiming(x: TimingInput, tm: Timing): void {
   const { v, op, dw, t, i } = x;
-  tm.pipeA = PIPE_VMEM; tm.cc = C_VMEM; tm.pk = P_MEM;
+  tm.pipeA = PIPE.vmem; tm.cc = CONSUMER.vmem; tm.pk = PRODUCER.mem;
   if (op === MEM_OP.none || op === MEM_OP.load || op === MEM_OP['load-lds']) tm.occA = op === MEM_OP.none || dw <= 1 ? v('vmem.issue.load.x1') : dw <= 2 ? v('vmem.issue.load.x2') : v('vmem.issue.load.x4');
   else if (op === MEM_OP.store || op === MEM_OP['store-lds']) tm.occA = v('vmem.issue.store');
   else if (op === MEM_OP.atomic || op === MEM_OP['atomic-rtn']) tm.occA = /cmpswap/.test(x.base) ? v('vmem.issue.cmpswap') : v('vmem.issue.atomic');
   else tm.occA = x.slot;
   if (isClass(t, i, 'flat')) tm.memLat = v('flat.latency');
   else tm.memLat = op === MEM_OP.store || op === MEM_OP.atomic ? v('vmem.store.latency') : v('vmem.latency');
-  if (issues(t, i, EVENT['vmem-load'])) tm.flags |= F_VMLOAD;
+  if (issues(t, i, EVENT['vmem-load'])) tm.flags |= FLAG.vmemLoad;
 }
 
 /** 2-dword instructions (an extra issue penalty, 0 by default). */
@@ -496,11 +467,11 @@ function addTwoDwordPenalty(x: TimingInput, tm: Timing): void {
 function calibrate(x: TimingInput, tm: Timing): void {
   const o = x.p.insn[x.base];
   if (!o) return;
-  if (o.occupancy) { if (tm.pipeB === PIPE_MATRIX) tm.occB = o.occupancy.value; else tm.occA = o.occupancy.value; }
-  if (o.issue) { tm.issue = o.issue.value; if (!(tm.flags & (F_CJUMP | F_JUMP))) tm.issueTaken = tm.issue; }
+  if (o.occupancy) { if (tm.pipeB === PIPE.matrix) tm.occB = o.occupancy.value; else tm.occA = o.occupancy.value; }
+  if (o.issue) { tm.issue = o.issue.value; if (!(tm.flags & (FLAG.cjump | FLAG.jump))) tm.issueTaken = tm.issue; }
   if (o.latency) {
-    if (tm.pk === P_MFMA) {
-      for (let k = M_SRCC; k <= M_MEM; k++) x.m.mfmaLat[x.i * 5 + k] = o.latency.value;
+    if (tm.pk === PRODUCER.mfma) {
+      for (let k = MFMA_SLOT.srcC; k <= MFMA_SLOT.mem; k++) x.m.mfmaLat[x.i * 5 + k] = o.latency.value;
       tm.lat = o.latency.value;
     } else if (tm.memLat >= 0) tm.memLat = o.latency.value;
     else tm.lat = o.latency.value;
@@ -523,7 +494,7 @@ function store(x: TimingInput, tm: Timing): void {
   if (!x.counts) {
     // a memory-class instruction that counts nothing (cache invalidates): its effects are not
     // waited on; treat it as an ALU op of its pipe
-    m.pk[i] = P_OTHER;
+    m.pk[i] = PRODUCER.other;
     m.lat[i] = x.slot;
   }
 }
