@@ -30,7 +30,7 @@ import type { RegUnit } from '../asm/registers.js';
 import type {
   InsnDesc, InsnInfo, MemDesc, OpSpec, ResolvedInsn, ResolvedOperand,
 } from './types.js';
-import { SUFFIX_DPP, SUFFIX_E32, SUFFIX_E64, SUFFIX_SDWA } from './types.js';
+import { SUFFIX } from './types.js';
 
 const EMPTY: readonly RegUnit[] = Object.freeze([]);
 
@@ -49,7 +49,7 @@ function modNum(mods: readonly Modifier[], name: string, dflt: number): number {
   return m?.num ?? dflt;
 }
 
-const SUFFIX_BITS: Record<string, number> = { e32: SUFFIX_E32, e64: SUFFIX_E64, sdwa: SUFFIX_SDWA, dpp: SUFFIX_DPP };
+const SUFFIX_BITS: Record<string, number> = { e32: SUFFIX.e32, e64: SUFFIX.e64, sdwa: SUFFIX.sdwa, dpp: SUFFIX.dpp };
 
 function fail(insn: Instruction, message: string): never {
   throw new ConductorError(message, insn.loc);

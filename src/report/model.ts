@@ -17,23 +17,18 @@ import { defaultCycleParams, type CycleParams } from '../targets/latency.js';
 import { contextMetrics, METRIC_NAMES, higherIsBetter, metricLabel, type Metrics, type MetricName } from '../schedule/index.js';
 import { alignScheduled, type Alignment } from './align.js';
 import { ruleById } from '../hazards/index.js';
-import { alignToOriginal, MOVABLE } from '../schedule/index.js';
+import { alignToOriginal, ROLE } from '../schedule/index.js';
 
 export const REPORT_MODEL_VERSION = 1;
 
 export type RegFile = 'vgpr' | 'agpr' | 'sgpr';
 export const REG_FILES: readonly RegFile[] = ['vgpr', 'agpr', 'sgpr'];
 
-/** Row kinds of the code listing. */
-export const KIND_PLAIN = 0;
-export const KIND_WAIT = 1;
-export const KIND_NOP = 2;
+/** Row kinds of the code listing (numbers in the page's model; client.ts reads them). */
+export const LINE_KIND = { plain: 0, wait: 1, nop: 2 } as const;
 
-/** Highest finding severity on a row. */
-export const DIAG_NONE = 0;
-export const DIAG_NOTE = 1;
-export const DIAG_WARNING = 2;
-export const DIAG_ERROR = 3;
+/** Highest finding severity on a row (numbers in the page's model; client.ts reads them). */
+export const DIAG = { none: 0, note: 1, warning: 2, error: 3 } as const;
 
 export interface ReportDiagnostic {
   severity: Severity;
@@ -92,7 +87,7 @@ export interface CodeColumns {
   vgpr: number[];
   agpr: number[];
   sgpr: number[];
-  /** KIND_PLAIN, KIND_WAIT, KIND_NOP. */
+  /** LINE_KIND.plain, LINE_KIND.wait, LINE_KIND.nop. */
   kind: number[];
   /** Highest severity of a finding on the instruction: DIAG_*. */
   diag: number[];
@@ -214,7 +209,7 @@ export function occupancyBreakpoints(ctx: KernelContext, used: Record<RegFile, n
 }
 
 function severityRank(s: Severity): number {
-  return s === 'error' ? DIAG_ERROR : s === 'warning' ? DIAG_WARNING : DIAG_NOTE;
+  return s === 'error' ? DIAG.error : s === 'warning' ? DIAG.warning : DIAG.note;
 }
 
 /** A finding of one of the hazard engine's rules (missing wait states), not a wait or resource finding. */
@@ -259,8 +254,8 @@ export function kernelView(ctx: KernelContext, file: string, params?: CycleParam
     code.vgpr.push(pt.vgpr);
     code.agpr.push(pt.agpr);
     code.sgpr.push(pt.sgpr);
-    code.kind.push(insn.base === 's_waitcnt' ? KIND_WAIT : insn.base === 's_nop' ? KIND_NOP : KIND_PLAIN);
-    code.diag.push(DIAG_NONE);
+    code.kind.push(insn.base === 's_waitcnt' ? LINE_KIND.wait : insn.base === 's_nop' ? LINE_KIND.nop : LINE_KIND.plain);
+    code.diag.push(DIAG.none);
     code.hazard.push(0);
   }
 
@@ -407,5 +402,5 @@ function markMoved(a: Alignment, before: KernelView, after: KernelView): void {
   }
   before.code.moved = Array.from(movedOrig);
   const orig = alignToOriginal(a.state, a.scheduled);
-  after.code.moved = Array.from(orig, (o) => (o >= 0 && k.role[o] === MOVABLE && movedOrig[o] ? 1 : 0));
+  after.code.moved = Array.from(orig, (o) => (o >= 0 && k.role[o] === ROLE.movable && movedOrig[o] ? 1 : 0));
 }

@@ -4,7 +4,7 @@
  */
 import type { KernelContext } from '../analysis/types.js';
 import { ConductorError } from '../errors.js';
-import { MOVABLE } from './kernel.js';
+import { ROLE } from './kernel.js';
 import type { ScheduleState } from './state.js';
 
 /**
@@ -20,7 +20,7 @@ export function alignToOriginal(s: ScheduleState, sched: KernelContext): Int32Ar
     const base = k.insns[i]!.insn.base;
     if (base === 's_waitcnt' || base === 's_nop') continue;
     const r = k.regionOf[i]!;
-    if (k.role[i] === MOVABLE && r >= 0) {
+    if (k.role[i] === ROLE.movable && r >= 0) {
       const rg = k.regions[r]!;
       expected.push(rg.nodes[s.order[r]![seen[r]!]!]!);
       seen[r]!++;

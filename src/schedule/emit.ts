@@ -23,7 +23,7 @@ import { nopLines, planFixes, waitcntText } from '../check/fix.js';
 import { addInsert, applyStatementEdits, emptyEdits } from '../check/edit.js';
 import type { Finding, KernelContext } from '../analysis/types.js';
 import { ConductorError } from '../errors.js';
-import { MOVABLE, type ScheduleKernel } from './kernel.js';
+import { ROLE, type ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
 import { computeNops } from '../hazards/engine.js';
 import { missingCompletions } from './completion.js';
@@ -221,7 +221,7 @@ function nopPolicy(s: ScheduleState): (ctx: KernelContext, j: number, pad: numbe
     changed ??= new Set(s.changedRegions());
     const i = toOrig[j]!;
     if (i < 0) return pad;
-    if (k.role[i] === MOVABLE && changed.has(k.regionOf[i]!)) return pad;
+    if (k.role[i] === ROLE.movable && changed.has(k.regionOf[i]!)) return pad;
     let orig = padCache.get(k);
     if (!orig) {
       orig = computeNops(k.ctx).pads;

@@ -42,12 +42,13 @@ import { traitsOf } from '../isa/traits.js';
 import { buildGraph, type DepGraph } from './deps.js';
 import { fenceWaits, waitPositions, type WaitPosition } from '../waitcnt/index.js';
 
-export const MOVABLE = 0;
-export const PINNED = 1;
-/** A dependency s_waitcnt / s_nop inside a region: removed and re-derived when the region changes. */
-export const STRIPPED = 2;
-/** An s_waitcnt / s_nop outside every region (no movable instruction around it): left alone. */
-export const KEPT = 3;
+/**
+ * What an instruction is to the scheduler: movable; pinned (never moved, a region boundary);
+ * stripped (a dependency s_waitcnt / s_nop inside a region: removed and re-derived when the
+ * region changes); kept (an s_waitcnt / s_nop outside every region, no movable instruction
+ * around it: left alone).
+ */
+export const ROLE = { movable: 0, pinned: 1, stripped: 2, kept: 3 } as const;
 
 export interface ScheduleOptions {
   /**
@@ -94,7 +95,7 @@ export interface ScheduleKernel {
   /** Number of instructions (cfg.insns). */
   n: number;
   insns: readonly ResolvedInsn[];
-  /** MOVABLE / PINNED / STRIPPED / KEPT per instruction. */
+  /** ROLE.movable / ROLE.pinned / ROLE.stripped / ROLE.kept per instruction. */
   role: Uint8Array;
   /** Why an instruction is pinned ('' otherwise). */
   pinReason: string[];
@@ -226,7 +227,7 @@ export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: Schedule
   let fixedNops = 0;
   let fixedInstructions = 0;
   for (let i = 0; i < n; i++) {
-    if (role[i] !== STRIPPED) {
+    if (role[i] !== ROLE.stripped) {
       fixedInstructions++;
       if (isWait(insns[i]!)) fixedWaits++;
       else if (isSNop(insns[i]!)) fixedNops++;
@@ -240,7 +241,7 @@ export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: Schedule
   };
 }
 
-/** Every instruction's role (MOVABLE, PINNED or STRIPPED; KEPT comes with the regions) and why a pinned one is. */
+/** Every instruction's role (ROLE.movable, ROLE.pinned or ROLE.stripped; ROLE.kept comes with the regions) and why a pinned one is. */
 function classifyRoles(ctx: KernelContext, opts: ScheduleOptions): { role: Uint8Array; pinReason: string[] } {
   const { cfg, insns } = ctx;
   const n = insns.length;
@@ -252,10 +253,10 @@ function classifyRoles(ctx: KernelContext, opts: ScheduleOptions): { role: Uint8
     if (isWait(r)) continue;
     if (isSNop(r)) continue;
     const why = pinnedReason(r);
-    if (why) { role[i] = PINNED; pinReason[i] = why; }
+    if (why) { role[i] = ROLE.pinned; pinReason[i] = why; }
   }
   for (const lb of cfg.longBranches) {
-    for (let i = lb.getpc; i <= lb.setpc; i++) { role[i] = PINNED; pinReason[i] = 'part of a long branch (s_getpc_b64 .. s_setpc_b64)'; }
+    for (let i = lb.getpc; i <= lb.setpc; i++) { role[i] = ROLE.pinned; pinReason[i] = 'part of a long branch (s_getpc_b64 .. s_setpc_b64)'; }
   }
   // s_getpc_b64 and the instructions after it in its block up to the last one naming a symbol.
   for (let i = 0; i < n; i++) {
@@ -266,26 +267,26 @@ function classifyRoles(ctx: KernelContext, opts: ScheduleOptions): { role: Uint8
       if (cfg.control[j] === 'none' && insns[j]!.insn.operands.some((o) => o.kind === 'expr' && o.symbols.length > 0)) last = j;
     }
     for (let j = i + 1; j <= last; j++) {
-      if (role[j] !== PINNED) { role[j] = PINNED; pinReason[j] = 'inside a PC-relative sequence (s_getpc_b64 .. its last symbol)'; }
+      if (role[j] !== ROLE.pinned) { role[j] = ROLE.pinned; pinReason[j] = 'inside a PC-relative sequence (s_getpc_b64 .. its last symbol)'; }
     }
   }
   let analysisFences: ReadonlyMap<number, unknown> | undefined;
   let positions: ReadonlyMap<number, WaitPosition> | undefined;
   for (let i = 0; i < n; i++) {
     const r = insns[i]!;
-    if (!isWait(r) || role[i] === PINNED) continue;
+    if (!isWait(r) || role[i] === ROLE.pinned) continue;
     let decided = opts.isFence?.(ctx, i);
     if (decided === undefined) {
       analysisFences ??= fenceWaits(ctx);
       positions ??= waitPositions(ctx);
       decided = analysisFences.has(i) || positions.get(i)?.before !== undefined || afterCacheOp(ctx, i);
     }
-    if (decided) { role[i] = PINNED; pinReason[i] = 'a fence wait (completes memory operations for a barrier, message, call or cache operation)'; }
+    if (decided) { role[i] = ROLE.pinned; pinReason[i] = 'a fence wait (completes memory operations for a barrier, message, call or cache operation)'; }
   }
   for (let i = 0; i < n; i++) {
-    if (role[i] === PINNED) continue;
+    if (role[i] === ROLE.pinned) continue;
     const r = insns[i]!;
-    role[i] = isWait(r) || isSNop(r) ? STRIPPED : MOVABLE;
+    role[i] = isWait(r) || isSNop(r) ? ROLE.stripped : ROLE.movable;
   }
 
   return { role, pinReason };
@@ -322,7 +323,7 @@ function flattenOperands(ctx: KernelContext): Pick<ScheduleKernel, 'defOff' | 'd
 /**
  * Scheduling regions: the runs of a basic block between pinned instructions and directives, with
  * their dependency graphs. A run of stripped waits and nops without a movable instruction is
- * KEPT as it is.
+ * ROLE.kept as it is.
  */
 function buildRegions(loaded: Loaded, ctx: KernelContext, role: Uint8Array,
   flat: Pick<ScheduleKernel, 'defOff' | 'defUnits' | 'useOff' | 'useUnits' | 'mem'>, disambiguate: Disambiguation,
@@ -348,10 +349,10 @@ function buildRegions(loaded: Loaded, ctx: KernelContext, role: Uint8Array,
   for (const b of cfg.blocks) {
     let from = b.start;
     for (let i = b.start; i <= b.end; i++) {
-      const boundary = i === b.end || role[i] === PINNED || (i > from && stmtDirectiveBefore[i]);
+      const boundary = i === b.end || role[i] === ROLE.pinned || (i > from && stmtDirectiveBefore[i]);
       if (!boundary) continue;
       if (i > from) runs.push({ block: b.id, from, to: i });
-      from = role[i] === PINNED ? i + 1 : i;
+      from = role[i] === ROLE.pinned ? i + 1 : i;
     }
   }
   const kernelBase = { loaded, ctx, n, insns, role, ...flat };
@@ -362,11 +363,11 @@ function buildRegions(loaded: Loaded, ctx: KernelContext, role: Uint8Array,
     let waits = 0;
     let nops = 0;
     for (let i = run.from; i < run.to; i++) {
-      if (role[i] === MOVABLE) nodes.push(i);
-      else if (role[i] === STRIPPED) { stripped.push(i); if (isWait(insns[i]!)) waits++; else nops++; }
+      if (role[i] === ROLE.movable) nodes.push(i);
+      else if (role[i] === ROLE.stripped) { stripped.push(i); if (isWait(insns[i]!)) waits++; else nops++; }
     }
     if (nodes.length === 0) {
-      for (const i of stripped) role[i] = KEPT;
+      for (const i of stripped) role[i] = ROLE.kept;
       continue;
     }
     const id = regions.length;
@@ -394,7 +395,7 @@ function assignTags(ctx: KernelContext, role: Uint8Array): { tags: string[]; byT
   const byTag = new Map<string, number>();
   const perMnemonic = new Map<string, number>();
   for (let i = 0; i < n; i++) {
-    if (role[i] === STRIPPED || role[i] === KEPT) continue;
+    if (role[i] === ROLE.stripped || role[i] === ROLE.kept) continue;
     const m = insns[i]!.insn.mnemonic;
     const k = perMnemonic.get(m) ?? 0;
     perMnemonic.set(m, k + 1);
@@ -422,7 +423,7 @@ function liveness(ctx: KernelContext, role: Uint8Array, regions: readonly Region
       const rg = regionEndingAt.get(i);
       if (rg) rg.liveOut.set(cur);
       const r = insns[i]!;
-      const fixed = role[i] === PINNED || role[i] === KEPT;
+      const fixed = role[i] === ROLE.pinned || role[i] === ROLE.kept;
       if (fixed) {
         // pressure at i: max(live after + written, live before), as computePressure defines it
         after.set(cur);

@@ -25,9 +25,8 @@ import type { ResolvedInsn } from '../isa/types.js';
 import { rangeName } from '../asm/registers.js';
 import { CLS, isMemOp, MEM_OP, MEM_SPACE, memSpaceName, type KernelTraits } from '../isa/traits.js';
 
-export const MEM_LDS = 1;
-export const MEM_GLOBAL = 2;
-export const MEM_GDS = 4;
+/** The memories an access may touch, as bits. */
+export const MEMORY = { lds: 1, global: 2, gds: 4 } as const;
 
 export interface MemAccess {
   /** Memories read (MEM_* bits). */
@@ -109,10 +108,10 @@ export function memAccessOf(r: ResolvedInsn, t: KernelTraits, i: number): MemAcc
   let memBits = 0;
   let space: string = memSpaceName(t, i);
   switch (t.memSpace[i]) {
-    case MEM_SPACE.lds: memBits = MEM_LDS; break;
-    case MEM_SPACE.gds: case MEM_SPACE.gws: memBits = MEM_GDS; break;
-    case MEM_SPACE.flat: memBits = MEM_LDS | MEM_GLOBAL; break;
-    default: memBits = MEM_GLOBAL;
+    case MEM_SPACE.lds: memBits = MEMORY.lds; break;
+    case MEM_SPACE.gds: case MEM_SPACE.gws: memBits = MEMORY.gds; break;
+    case MEM_SPACE.flat: memBits = MEMORY.lds | MEMORY.global; break;
+    default: memBits = MEMORY.global;
   }
   if (cls === CLS.vmem && insn.mnemonic.startsWith('buffer_')) space = 'buffer';
   if (cls === CLS.smem) space = 'scalar';
@@ -123,8 +122,8 @@ export function memAccessOf(r: ResolvedInsn, t: KernelTraits, i: number): MemAcc
   if (storeLike) writes = memBits;
   if (atomic) { reads = memBits; writes = memBits; }
   if (op === MEM_OP.other) { reads = memBits; writes = memBits; }
-  if (op === MEM_OP['load-lds']) writes |= MEM_LDS; // LDS-DMA writes LDS (address from M0)
-  if (op === MEM_OP['store-lds']) reads |= MEM_LDS;
+  if (op === MEM_OP['load-lds']) writes |= MEMORY.lds; // LDS-DMA writes LDS (address from M0)
+  if (op === MEM_OP['store-lds']) reads |= MEMORY.lds;
 
   // Address: base operands and constant ranges.
   let baseKey: string | undefined;
@@ -179,7 +178,7 @@ export function memAccessOf(r: ResolvedInsn, t: KernelTraits, i: number): MemAcc
       }
     }
   }
-  const baseMems = baseKey === undefined ? 0 : op === MEM_OP['load-lds'] ? MEM_GLOBAL : memBits;
+  const baseMems = baseKey === undefined ? 0 : op === MEM_OP['load-lds'] ? MEMORY.global : memBits;
   return { reads, writes, space, baseKey, baseMems, baseUnits, baseText, ranges };
 }
 
@@ -198,9 +197,9 @@ export function rangesOverlap(a: MemAccess, b: MemAccess): boolean {
 
 export function memNames(bits: number): string {
   const out: string[] = [];
-  if (bits & MEM_LDS) out.push('LDS');
-  if (bits & MEM_GLOBAL) out.push('global memory');
-  if (bits & MEM_GDS) out.push('GDS');
+  if (bits & MEMORY.lds) out.push('LDS');
+  if (bits & MEMORY.global) out.push('global memory');
+  if (bits & MEMORY.gds) out.push('GDS');
   return out.join(' and ');
 }
 

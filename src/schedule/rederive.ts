@@ -10,7 +10,7 @@ import { kernelContexts } from '../analysis/context.js';
 import { waitcntText } from '../check/fix.js';
 import { addInsert, emptyEdits } from '../check/edit.js';
 import { ConductorError } from '../errors.js';
-import { MOVABLE, type ScheduleKernel } from './kernel.js';
+import { ROLE, type ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
 import { counterMax, kernelWaits, waitFacts } from './waits.js';
 import { CLASS_COUNTER, CLASS_IN_ORDER, EVENT_CLASSES, NCLASSES, type OpClass } from '../targets/counters.js';
@@ -46,7 +46,7 @@ export function rederivedWaits(s: ScheduleState, ctx: KernelContext): StatementE
   for (const w of minimalWaits(ctx)) {
     const v = { vm: w.vmcnt ?? -1, lgkm: w.lgkmcnt ?? -1, exp: w.expcnt ?? -1 };
     const i = toOrig[w.before]!;
-    const inChanged = i >= 0 && k.role[i] === MOVABLE && changed.has(k.regionOf[i]!);
+    const inChanged = i >= 0 && k.role[i] === ROLE.movable && changed.has(k.regionOf[i]!);
     if (!inChanged && i >= 0 && !stronger(v, orig.get(i))) continue;
     theirs.set(w.before, v);
   }

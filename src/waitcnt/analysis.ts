@@ -50,8 +50,7 @@ import { unitsToString } from '../asm/registers.js';
 import { unitsAsWritten } from '../isa/names.js';
 import { isClass, traitsOf } from '../isa/traits.js';
 import {
-  CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COUNTER, COUNTER_CLASSES, COUNTER_NAMES, INSN_KIND,
-  LDS_MEM, NCLASSES, NO_WAIT, OP_CLASS, SOURCES, STORES, counterMax, kernelEffects, type InsnFx,
+  CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COUNTER, COUNTER_CLASSES, COUNTER_NAMES, INSN_KIND, LDS_MEM, NCLASSES, NO_WAIT, OP_CLASS, SOURCES, STORES, counterMax, kernelEffects, type InsnFx,
 } from './model.js';
 import { WState, joinInto, meetInto, sameCore, type Ent, type Shadow } from './state.js';
 import { afterInsn, commonFacts, edgeConditions, factsKey, feasibleSuccessors, liveConditions, sameShape, widenFacts, type Fact } from './paths.js';

@@ -28,8 +28,7 @@
  *   Any other name throws, so a new kind of register is noticed rather than silently dropped.
  */
 import {
-  AGPR_BASE, CONSTANT_SOURCES, EXEC_HI, EXEC_LO, FLAT_SCRATCH_HI, FLAT_SCRATCH_LO, M0, MODE,
-  SCC, SGPR_BASE, TTMP_BASE, VCC_HI, VCC_LO, VGPR_BASE, XNACK_MASK_HI, XNACK_MASK_LO,
+  AGPR_BASE, CONSTANT_SOURCES, EXEC_HI, EXEC_LO, FLAT_SCRATCH_HI, FLAT_SCRATCH_LO, M0, MODE, SCC, SGPR_BASE, TTMP_BASE, VCC_HI, VCC_LO, VGPR_BASE, XNACK_MASK_HI, XNACK_MASK_LO,
 } from '../../src/asm/registers.js';
 
 export interface MirInstr {

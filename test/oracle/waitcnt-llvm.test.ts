@@ -32,8 +32,7 @@ import { kernelContexts } from '../../src/analysis/context.js';
 import type { Finding, KernelContext } from '../../src/analysis/types.js';
 import type { Instruction } from '../../src/asm/ast.js';
 import {
-  analyzeWaitcnt, checkWaitcnt, dependencyWaits, minimalWaits, rederiveWaits, NO_WAIT,
-  type WaitInsertion,
+  analyzeWaitcnt, checkWaitcnt, dependencyWaits, minimalWaits, rederiveWaits, NO_WAIT, type WaitInsertion,
 } from '../../src/waitcnt/index.js';
 import { runLlvmMc } from './llvm.js';
 import { deleteInstructionLines, editedToOriginal, insertWaitLines, ordinals } from './waitcnt-text.js';

@@ -90,7 +90,7 @@ test('the import scanner sees every form of import', () => {
   const text = [
     "import { a } from '../x/a.js';",
     "import type { B } from './b.js';",
-    "import {\n  c,\n  d,\n} from '../c.js';",
+    "import { \n  c, \n  d, \n } from '../c.js';",
     "export { e } from '../e.js';",
     "export type * from './f.js';",
     "import './g.js';",
