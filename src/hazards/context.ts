@@ -1,5 +1,5 @@
 /**
- * Per-kernel state of the hazard checker: the facts of every instruction (computed once), the
+ * Per-kernel state of the hazard checker: its view of every instruction (computed once), the
  * wait states each instruction counts for, the padding already decided before each instruction,
  * and the backward walk through the CFG that every rule uses.
  *
@@ -42,7 +42,7 @@ export interface OpRange {
 }
 
 /** Everything the rules ask about one instruction, computed once per kernel. */
-export interface InsnFacts {
+export interface HazardInsn {
   ri: ResolvedInsn;
   insn: Instruction;
   /** Canonical mnemonic (catalogue name, without _e32/_e64/_sdwa/_dpp). */
@@ -187,8 +187,8 @@ export function dstSelOperand(ri: ResolvedInsn, ops: readonly OpRange[], target:
   return undefined;
 }
 
-/** The facts of instruction i of a kernel, from its traits (isa/traits.ts) and its operands. */
-export function computeFacts(ri: ResolvedInsn, target: Target, t: KernelTraits, i: number): InsnFacts {
+/** The hazard checker's view of instruction i of a kernel, from its traits (isa/traits.ts) and its operands. */
+export function hazardInsn(ri: ResolvedInsn, target: Target, t: KernelTraits, i: number): HazardInsn {
   const name = ri.info.desc.name;
   const insn = ri.insn;
   const mfma = isClass(t, i, 'mfma');
@@ -212,7 +212,7 @@ export function computeFacts(ri: ResolvedInsn, target: Target, t: KernelTraits, 
   const ws = name === 's_nop' ? nopCount(insn, target.maxNopImmCounted.value) : 1;
   const mayStore = has(t, i, TRAIT.mayStore);
   const ops = opRanges(ri);
-  const f: InsnFacts = {
+  const f: HazardInsn = {
     ri,
     insn,
     name,
@@ -288,7 +288,7 @@ export function unitsText(units: readonly number[]): string {
 }
 
 /** Units [lo, hi) named as instruction `f` writes them (v130, not a2, when it wrote v130 on a unified file). */
-export function regText(f: InsnFacts, lo: number, hi: number): string {
+export function regText(f: HazardInsn, lo: number, hi: number): string {
   const units: number[] = [];
   for (let u = lo; u < hi; u++) units.push(u);
   return unitsAsWritten(f.ri, units, unitsText);
@@ -297,17 +297,17 @@ export function regText(f: InsnFacts, lo: number, hi: number): string {
 /** Called for each instruction the walk reaches; returning true ends the path there. */
 export type Visit = (producer: number, distance: number) => boolean | void;
 
-const FACTS_CACHE = new WeakMap<KernelContext, InsnFacts[]>();
+const FACTS_CACHE = new WeakMap<KernelContext, HazardInsn[]>();
 
-/** The facts of every instruction of a kernel (computed once per KernelContext). */
-export function factsOf(ctx: KernelContext): InsnFacts[] {
+/** The hazard checker's view of every instruction of a kernel (computed once per KernelContext). */
+export function hazardInsns(ctx: KernelContext): HazardInsn[] {
   let f = FACTS_CACHE.get(ctx);
   if (!f) {
     const t = ctx.target;
     const insns = ctx.insns;
     const traits = traitsOf(insns);
-    f = new Array<InsnFacts>(insns.length);
-    for (let i = 0; i < insns.length; i++) f[i] = computeFacts(insns[i]!, t, traits, i);
+    f = new Array<HazardInsn>(insns.length);
+    for (let i = 0; i < insns.length; i++) f[i] = hazardInsn(insns[i]!, t, traits, i);
     FACTS_CACHE.set(ctx, f);
   }
   return f;
@@ -321,7 +321,7 @@ export class HazardContext {
   readonly ctx: KernelContext;
   readonly target: Target;
   readonly gen: Generation;
-  readonly f: InsnFacts[];
+  readonly f: HazardInsn[];
   readonly pad: Int32Array;
   /** VGPR units referenced anywhere in the kernel (for the shift64 rule). */
   private usedVgprs?: Uint8Array;
@@ -331,11 +331,11 @@ export class HazardContext {
   private epoch = 0;
   private readonly stack: number[] = [];
 
-  constructor(ctx: KernelContext, facts?: InsnFacts[]) {
+  constructor(ctx: KernelContext, insns?: HazardInsn[]) {
     this.ctx = ctx;
     this.target = ctx.target;
     this.gen = generationOf(ctx.target);
-    this.f = facts ?? factsOf(ctx);
+    this.f = insns ?? hazardInsns(ctx);
     this.pad = new Int32Array(this.f.length);
     const nb = ctx.cfg.blocks.length;
     this.best = new Int32Array(nb);
@@ -430,7 +430,7 @@ export class HazardContext {
   /** cumWs[i] = sum of ws over [0, i) (padding excluded: a lower bound of distances). */
   private cumWs?: Float64Array;
 
-  private countsFor(key: string, pred: (f: InsnFacts) => boolean): Int32Array {
+  private countsFor(key: string, pred: (f: HazardInsn) => boolean): Int32Array {
     let c = this.counts.get(key);
     if (!c) {
       const n = this.f.length;
@@ -444,7 +444,7 @@ export class HazardContext {
   private readonly present = new Map<string, boolean>();
 
   /** True when the kernel has at least one instruction accepted by pred (key names pred). */
-  has(key: string, pred: (f: InsnFacts) => boolean): boolean {
+  has(key: string, pred: (f: HazardInsn) => boolean): boolean {
     let p = this.present.get(key);
     if (p === undefined) {
       const c = this.counts.get(key);
@@ -466,7 +466,7 @@ export class HazardContext {
    * holds no such producer within reach, and whose walk cannot leave the block, is answered
    * without walking.
    */
-  producers(consumer: number, key: string, limit: number, pred: (f: InsnFacts) => boolean): readonly number[] {
+  producers(consumer: number, key: string, limit: number, pred: (f: HazardInsn) => boolean): readonly number[] {
     if (this.memoConsumer !== consumer) { this.memo.clear(); this.memoConsumer = consumer; }
     const hit = this.memo.get(key);
     if (hit && hit.limit >= limit) return hit.list;

@@ -7,7 +7,7 @@
 export { checkHazards, computeNops, activeRules, checkContext, computeNopsIn, checkWithPadding } from './engine.js';
 export type { HazardOptions, NopPlan } from './engine.js';
 export { ALL_RULES, ruleById } from './rules/index.js';
-export { HazardContext, factsOf } from './context.js';
-export type { InsnFacts } from './context.js';
+export { HazardContext, hazardInsns } from './context.js';
+export type { HazardInsn } from './context.js';
 export type { HazardRule, Need, WaitStateFact, Generation } from './types.js';
 export { generationOf, waitOf, maxWaitOf } from './types.js';

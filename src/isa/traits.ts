@@ -5,8 +5,8 @@
  * transcendental, DOT, LDS-DMA or wide store).
  *
  * Every analysis above this layer reads its per-instruction view from this table instead of
- * classifying `InsnInfo` again: the hazard checker's InsnFacts, the waitcnt model's InsnFx, the
- * scheduler's wait model (WaitFacts) and memory-order model (MemAccess), and the cycle model.
+ * classifying `InsnInfo` again: the hazard checker's HazardInsn, the waitcnt model's InsnEffects, the
+ * scheduler's wait model (FlatEffects) and memory-order model (MemAccess), and the cycle model.
  * Only `verify` classifies on its own, on purpose (src/verify/verify.ts): an equivalence proof
  * must not share the scheduler's mistakes.
  *

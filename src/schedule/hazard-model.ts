@@ -7,7 +7,7 @@
 import type { KernelContext } from '../analysis/types.js';
 import type { Cfg } from '../analysis/cfg.js';
 import { activeRules, computeNopsIn } from '../hazards/engine.js';
-import { HazardContext, factsOf } from '../hazards/context.js';
+import { HazardContext, hazardInsns } from '../hazards/context.js';
 
 /** s_nop instructions needed for `waitStates` wait states in chunks of maxImm + 1. */
 export function nopInstructions(waitStates: number, maxImm: number): number {
@@ -22,7 +22,7 @@ export interface WindowNopModel {
 
 /** The window model of one kernel. */
 export function windowNopModel(ctx: KernelContext): WindowNopModel {
-  const facts = factsOf(ctx);
+  const facts = hazardInsns(ctx);
   const rules = activeRules(new HazardContext(ctx, facts)).filter((r) => !r.noNopFix);
   const maxImm = ctx.target.maxNopImm.value;
   return {

@@ -24,8 +24,8 @@ export { ScheduleState, canMove, moveTo, canSwap, swapAt, resolveCommand, applyC
 export type { CommandFailure, FailKind, ResolvedMove, RegionSnapshot } from './state.js';
 export { Evaluator, PressureScanner, programMetrics, contextMetrics, compareMetrics, parseObjective, formatMetrics, metricLabel, worseningText, higherIsBetter, occupancyOf, METRIC_NAMES, DEFAULT_OBJECTIVE } from './metrics.js';
 export type { Metrics, MetricName, EvaluatorOptions, RegionEval } from './metrics.js';
-export { WaitState, waitFacts, kernelWaits, sequenceWaits, counterMax } from './waits.js';
-export type { WaitFacts, KernelWaits } from './waits.js';
+export { CounterScores, flatEffects, kernelWaits, sequenceWaits, counterMax } from './waits.js';
+export type { FlatEffects, KernelWaits } from './waits.js';
 export { emitSchedule } from './emit.js';
 export { reorderedText } from './reorder.js';
 export { alignToOriginal } from './align.js';

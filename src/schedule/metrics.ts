@@ -38,7 +38,7 @@ import { AGPR_BASE, FLAT_SCRATCH_LO, VGPR_BASE, UNIT_COUNT } from '../asm/regist
 import type { Region, ScheduleKernel } from './kernel.js';
 import { rederiveWaits } from '../waitcnt/index.js';
 import type { ScheduleState } from './state.js';
-import { counterMax, kernelWaits, sequenceWaits, waitFacts, WaitState, type CounterMax, type WaitFacts } from './waits.js';
+import { counterMax, kernelWaits, sequenceWaits, flatEffects, CounterScores, type CounterMax, type FlatEffects } from './waits.js';
 import { cycleEngineFor } from '../cycles/estimate.js';
 import type { CycleEngine } from '../cycles/engine.js';
 import { syntheticWait } from '../cycles/model.js';
@@ -310,9 +310,9 @@ const LOOP_CACHE_MAX = 4096;
 
 export class Evaluator {
   readonly k: ScheduleKernel;
-  readonly waitFacts: WaitFacts;
+  readonly flatEffects: FlatEffects;
   readonly max: CounterMax;
-  private readonly waitEntry: WaitState[];
+  private readonly waitEntry: CounterScores[];
   private readonly identity: RegionEval[];
   private readonly identityCycles: Float64Array;
   private readonly identityCyclesOne: Float64Array;
@@ -335,7 +335,7 @@ export class Evaluator {
   private readonly scanner = new PressureScanner();
   private readonly out3 = new Int32Array(3);
   private readonly need = new Int32Array(3);
-  private readonly scratchWait = new WaitState();
+  private readonly scratchWait = new CounterScores();
   private readonly seqs: Int32Array[];
   /** est_cycles of the original program as written (kernel-time.ts), and of one wave alone. */
   readonly baseCycles: number;
@@ -349,11 +349,11 @@ export class Evaluator {
     this.checkFast = opts.checkFast ?? checkFastFromEnv();
     this.max = counterMax(k.target);
     const cfg = k.ctx.cfg;
-    this.waitFacts = waitFacts(k.insns, cfg.control);
+    this.flatEffects = flatEffects(k.insns, cfg.control);
     this.ldsBytes = k.kernel.descriptor?.values['group_segment_fixed_size'] ?? 0;
     const firsts = k.regions.map((r) => r.first);
-    const kw = kernelWaits(cfg, this.waitFacts, this.max, { at: firsts });
-    this.waitEntry = k.regions.map((r) => kw.before.get(r.first) ?? new WaitState());
+    const kw = kernelWaits(cfg, this.flatEffects, this.max, { at: firsts });
+    this.waitEntry = k.regions.map((r) => kw.before.get(r.first) ?? new CounterScores());
     // Emission re-derives every wait of a changed region with the waitcnt analysis (weakest
     // waits, so often more of them than a hand-placed wait that covers several reads). A changed
     // region is counted from that baseline plus the change the wait model sees.
@@ -399,7 +399,7 @@ export class Evaluator {
     const st = this.scratchWait;
     st.copy(this.waitEntry[r]!);
     const at: { at: number; vm: number; lgkm: number; exp: number }[] = [];
-    count.waits = sequenceWaits(this.waitFacts, st, seq, this.max, this.need, at);
+    count.waits = sequenceWaits(this.flatEffects, st, seq, this.max, this.need, at);
     const out: number[] = [];
     let q = 0;
     for (let p = 0; p < seq.length; p++) {
@@ -536,7 +536,7 @@ export class Evaluator {
   private modelWaits(r: number): number {
     const st = this.scratchWait;
     st.copy(this.waitEntry[r]!);
-    return sequenceWaits(this.waitFacts, st, this.k.regions[r]!.nodes, this.max, this.need);
+    return sequenceWaits(this.flatEffects, st, this.k.regions[r]!.nodes, this.max, this.need);
   }
 
   /**

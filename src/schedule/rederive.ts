@@ -12,7 +12,7 @@ import { addInsert, emptyEdits } from '../check/edit.js';
 import { ConductorError } from '../errors.js';
 import { ROLE, type ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
-import { counterMax, kernelWaits, waitFacts } from './waits.js';
+import { counterMax, kernelWaits, flatEffects } from './waits.js';
 import { CLASS_COUNTER, CLASS_IN_ORDER, EVENT_CLASSES, NCLASSES, type OpClass } from '../targets/counters.js';
 import { EVENT, issues, traitsOf, type KernelTraits } from '../isa/traits.js';
 import type { WaitEvent } from '../isa/types.js';
@@ -183,7 +183,7 @@ const exitCache = new WeakMap<ScheduleKernel, RegionExit[]>();
 function originalExits(k: ScheduleKernel): RegionExit[] {
   let e = exitCache.get(k);
   if (!e) {
-    const kw = kernelWaits(k.ctx.cfg, waitFacts(k.insns, k.ctx.cfg.control), counterMax(k.target), {
+    const kw = kernelWaits(k.ctx.cfg, flatEffects(k.insns, k.ctx.cfg.control), counterMax(k.target), {
       accept: () => false, after: k.regions.map((r) => r.last),
     });
     e = k.regions.map((r) => {
@@ -237,7 +237,7 @@ export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
     const rg = k.regions[r]!;
     lastNew.push(newOf[rg.nodes[s.order[r]![rg.nodes.length - 1]!]!]!);
   }
-  const f = waitFacts(ctx.insns, ctx.cfg.control);
+  const f = flatEffects(ctx.insns, ctx.cfg.control);
   const max = counterMax(ctx.target);
   const exits = originalExits(k);
   const traits = traitsOf(k.insns);

@@ -47,7 +47,7 @@ const E_GDS = EVENT.gds;
 const E_EXPORT = EVENT.export;
 
 /** Per-instruction facts the model needs, as flat arrays. */
-export interface WaitFacts {
+export interface FlatEffects {
   n: number;
   events: Uint8Array;
   /** 1: s_waitcnt (apply `waitVm/Lgkm/Exp`), 2: call (everything done afterwards). */
@@ -74,7 +74,7 @@ export function counterMax(t: Target): CounterMax {
   return { vm: t.counters.vmcnt.value, lgkm: t.counters.lgkmcnt.value, exp: t.counters.expcnt.value };
 }
 
-export function waitFacts(insns: readonly ResolvedInsn[], control?: readonly string[]): WaitFacts {
+export function flatEffects(insns: readonly ResolvedInsn[], control?: readonly string[]): FlatEffects {
   const n = insns.length;
   const events = new Uint8Array(n);
   const special = new Uint8Array(n);
@@ -133,23 +133,23 @@ const COUNTER_OF = CLASS_COUNTER;
 const IN_ORDER = CLASS_IN_ORDER;
 
 /** Pending memory operations: one score window per operation class. */
-export class WaitState {
+export class CounterScores {
   readonly ub = new Int32Array(NW);
   readonly lb = new Int32Array(NW);
   /** score[w * NU + u]: score in window w of the operation that writes (expcnt classes: reads) unit u. */
   readonly score = new Int32Array(NW * NU);
 
-  clone(): WaitState {
-    const s = new WaitState();
+  clone(): CounterScores {
+    const s = new CounterScores();
     s.copy(this);
     return s;
   }
 
-  copy(o: WaitState): void {
+  copy(o: CounterScores): void {
     this.ub.set(o.ub); this.lb.set(o.lb); this.score.set(o.score);
   }
 
-  equals(o: WaitState): boolean {
+  equals(o: CounterScores): boolean {
     for (let w = 0; w < NW; w++) if (this.ub[w]! - this.lb[w]! !== o.ub[w]! - o.lb[w]!) return false;
     for (let w = 0; w < NW; w++) {
       for (let u = 0; u < NU; u++) if (this.age(w, this.score[w * NU + u]!) !== o.age(w, o.score[w * NU + u]!)) return false;
@@ -170,7 +170,7 @@ export class WaitState {
   }
 
   /** Pessimistic merge (CFG join): pending in either, with the smaller age. */
-  merge(o: WaitState): void {
+  merge(o: CounterScores): void {
     for (let w = 0; w < NW; w++) {
       const ub = Math.max(this.ub[w]!, o.ub[w]!);
       const pend = Math.max(this.ub[w]! - this.lb[w]!, o.ub[w]! - o.lb[w]!);
@@ -197,7 +197,7 @@ const NONE = 1 << 30;
  * The wait instruction `i` needs in state `s` (written into `need` per counter, NONE = no wait
  * on that counter). Returns true when any counter must be waited on.
  */
-export function needBefore(f: WaitFacts, s: WaitState, i: number, need: Int32Array): boolean {
+export function needBefore(f: FlatEffects, s: CounterScores, i: number, need: Int32Array): boolean {
   need[0] = NONE; need[1] = NONE; need[2] = NONE;
   let pendingAny = false;
   for (let w = 0; w < NW; w++) if (s.ub[w]! > s.lb[w]!) { pendingAny = true; break; }
@@ -225,7 +225,7 @@ export function needBefore(f: WaitFacts, s: WaitState, i: number, need: Int32Arr
 }
 
 /** Apply a wait (NONE / negative = counter not waited on). */
-export function applyWait(s: WaitState, vm: number, lgkm: number, exp: number): void {
+export function applyWait(s: CounterScores, vm: number, lgkm: number, exp: number): void {
   const lim = [vm, lgkm, exp];
   for (let w = 0; w < NW; w++) {
     const k = lim[COUNTER_OF[w]!]!;
@@ -235,14 +235,14 @@ export function applyWait(s: WaitState, vm: number, lgkm: number, exp: number): 
   }
 }
 
-function bump(s: WaitState, w: number, maxCount: number): number {
+function bump(s: CounterScores, w: number, maxCount: number): number {
   const v = ++s.ub[w]!;
   if (s.ub[w]! - s.lb[w]! > maxCount) s.lb[w] = s.ub[w]! - maxCount;
   return v;
 }
 
 /** Issue instruction i's events. */
-export function issue(f: WaitFacts, s: WaitState, i: number, max: CounterMax): void {
+export function issue(f: FlatEffects, s: CounterScores, i: number, max: CounterMax): void {
   const sp = f.special[i]!;
   if (sp === 1) { applyWait(s, f.waitVm[i]!, f.waitLgkm[i]!, f.waitExp[i]!); return; }
   if (sp === 2) { s.reset(); return; }
@@ -277,7 +277,7 @@ export function issue(f: WaitFacts, s: WaitState, i: number, max: CounterMax): v
  * Waits a sequence needs from a starting state (which is updated). Returns the number of
  * waits; `out`, when given, receives (position in seq, vm, lgkm, exp) for each (-1 = none).
  */
-export function sequenceWaits(f: WaitFacts, s: WaitState, seq: ArrayLike<number>, max: CounterMax, need: Int32Array,
+export function sequenceWaits(f: FlatEffects, s: CounterScores, seq: ArrayLike<number>, max: CounterMax, need: Int32Array,
   out?: { at: number; vm: number; lgkm: number; exp: number }[]): number {
   let waits = 0;
   for (let p = 0; p < seq.length; p++) {
@@ -294,9 +294,9 @@ export function sequenceWaits(f: WaitFacts, s: WaitState, seq: ArrayLike<number>
 
 export interface KernelWaits {
   /** State right before each instruction the caller asked about (`at`). */
-  before: Map<number, WaitState>;
+  before: Map<number, CounterScores>;
   /** State right after each instruction the caller asked about (`after`). */
-  after: Map<number, WaitState>;
+  after: Map<number, CounterScores>;
   /** Waits to insert before instruction i (counter values, -1 = not waited on). */
   inserted: Map<number, { vm: number; lgkm: number; exp: number }>;
 }
@@ -317,7 +317,7 @@ function maxPasses(max: CounterMax): number {
  * inserting the missing ones (strengthened only, so the iteration ends). `skip` marks waits to
  * ignore (stripped). `at` lists instructions whose entry state the caller wants.
  */
-export function kernelWaits(cfg: Cfg, f: WaitFacts, max: CounterMax,
+export function kernelWaits(cfg: Cfg, f: FlatEffects, max: CounterMax,
   opts: {
     skip?: Uint8Array; at?: readonly number[]; after?: readonly number[];
     /** Decide whether a missing wait is inserted (default: always); a refused one is not applied either. */
@@ -326,15 +326,15 @@ export function kernelWaits(cfg: Cfg, f: WaitFacts, max: CounterMax,
     forced?: ReadonlyMap<number, { vm: number; lgkm: number; exp: number }>;
   } = {}): KernelWaits {
   const nb = cfg.blocks.length;
-  const exit: (WaitState | undefined)[] = new Array(nb);
+  const exit: (CounterScores | undefined)[] = new Array(nb);
   const inserted = new Map<number, { vm: number; lgkm: number; exp: number }>();
   const want = new Set(opts.at ?? []);
   const wantAfter = new Set(opts.after ?? []);
-  const before = new Map<number, WaitState>();
-  const after = new Map<number, WaitState>();
+  const before = new Map<number, CounterScores>();
+  const after = new Map<number, CounterScores>();
   if (opts.forced) for (const [i, w] of opts.forced) inserted.set(i, { ...w });
   const need = new Int32Array(3);
-  const s = new WaitState();
+  const s = new CounterScores();
   const passes = maxPasses(max);
   for (let iter = 0; ; iter++) {
     if (iter === passes) throw new Error(`internal: the scheduler's wait model did not reach a fixed point in ${passes} passes over the CFG`);
@@ -382,4 +382,4 @@ export function kernelWaits(cfg: Cfg, f: WaitFacts, max: CounterMax,
   return { before, after, inserted };
 }
 
-const EMPTY_STATE = new WaitState();
+const EMPTY_STATE = new CounterScores();

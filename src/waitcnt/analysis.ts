@@ -50,10 +50,10 @@ import { unitsToString } from '../asm/registers.js';
 import { unitsAsWritten } from '../isa/names.js';
 import { isClass, traitsOf } from '../isa/traits.js';
 import {
-  CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COUNTER, COUNTER_CLASSES, COUNTER_NAMES, INSN_KIND, LDS_MEM, NCLASSES, NO_WAIT, OP_CLASS, SOURCES, STORES, counterMax, kernelEffects, type InsnFx,
+  CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COUNTER, COUNTER_CLASSES, COUNTER_NAMES, INSN_KIND, LDS_MEM, NCLASSES, NO_WAIT, OP_CLASS, SOURCES, STORES, counterMax, kernelEffects, type InsnEffects,
 } from './model.js';
-import { WState, joinInto, meetInto, sameCore, type Ent, type Shadow } from './state.js';
-import { afterInsn, commonFacts, edgeConditions, factsKey, feasibleSuccessors, liveConditions, sameShape, widenFacts, type Fact } from './paths.js';
+import { CounterState, joinInto, meetInto, sameCore, type Ent, type Shadow } from './state.js';
+import { afterInsn, commonFacts, edgeConditions, factsKey, feasibleSuccessors, liveConditions, sameShape, widenFacts, type PathFact } from './paths.js';
 
 /** Path partitions kept apart per block before they are merged (paths.ts). */
 const MAX_PARTITIONS = 16;
@@ -176,7 +176,7 @@ export interface WaitPosition {
  * barrier, a cache operation or a return, or at a function's entry, as a fence (see the file
  * comment); the scheduler pins a wait before any fence target (src/schedule/kernel.ts).
  */
-export function waitPositions(ctx: KernelContext, fx: InsnFx[] = kernelEffects(ctx)): Map<number, WaitPosition> {
+export function waitPositions(ctx: KernelContext, fx: InsnEffects[] = kernelEffects(ctx)): Map<number, WaitPosition> {
   const out = new Map<number, WaitPosition>();
   const callable = isCallable(ctx);
   const t = traitsOf(ctx.insns);
@@ -219,7 +219,7 @@ export function isCallable(ctx: KernelContext): boolean {
 }
 
 /** A path class of a block's entry (paths.ts): the facts its paths share and their counter state. */
-interface Part { facts: Fact[]; st: WState; dirty: boolean }
+interface Part { facts: PathFact[]; st: CounterState; dirty: boolean }
 
 /**
  * One run of the analysis over a kernel, in named steps: `transfer` (one instruction),
@@ -239,7 +239,7 @@ class Analysis {
   private readonly callable: boolean;
   private readonly forceZero: boolean;
   private readonly meet: boolean;
-  private readonly combine: (dst: WState, src: WState, capY: readonly number[]) => boolean;
+  private readonly combine: (dst: CounterState, src: CounterState, capY: readonly number[]) => boolean;
 
   // ---- reporting-pass records ----
   private reporting = false;
@@ -269,7 +269,7 @@ class Analysis {
   private readonly header: Uint8Array;
   private budget: number;
 
-  constructor(private readonly ctx: KernelContext, private readonly fx: InsnFx[], opts: AnalysisOptions) {
+  constructor(private readonly ctx: KernelContext, private readonly fx: InsnEffects[], opts: AnalysisOptions) {
     this.judgeWaits = !!opts.judge;
     this.skip = opts.skip;
     this.max = counterMax(ctx);
@@ -300,7 +300,7 @@ class Analysis {
   /** The whole analysis: the fixed point, the reporting pass, the judgement of existing waits. */
   run(): WaitcntResult {
     if (this.nb > 0) {
-      const entry = new WState(this.judgeWaits);
+      const entry = new CounterState(this.judgeWaits);
       if (this.callable) { entry.wild = 7; entry.pendC.set(this.capC); }
       this.inParts[0] = new Map([['', { facts: [], st: entry, dirty: true }]]);
       this.solve();
@@ -308,7 +308,7 @@ class Analysis {
       for (;;) {
         const b = this.order.find((x) => !this.inParts[x]);
         if (b === undefined) break;
-        this.inParts[b] = new Map([['', { facts: [], st: new WState(this.judgeWaits), dirty: true }]]);
+        this.inParts[b] = new Map([['', { facts: [], st: new CounterState(this.judgeWaits), dirty: true }]]);
         this.unreachableBlock[b] = 1;
         this.solve();
       }
@@ -327,7 +327,7 @@ class Analysis {
   // transfer
 
   /** More than one type of operation may be pending on counter c. */
-  private mixedOn(st: WState, c: number): boolean {
+  private mixedOn(st: CounterState, c: number): boolean {
     let n = 0;
     for (const k of COUNTER_CLASSES[c]!) if (st.pend[k]! > 0) n++;
     return n > 1;
@@ -340,7 +340,7 @@ class Analysis {
     if (need < d[c]!) d[c] = need;
   }
 
-  private consider(st: WState, unit: number, cls: number, e: Ent, reason: NeedReason): void {
+  private consider(st: CounterState, unit: number, cls: number, e: Ent, reason: NeedReason): void {
     const c = CLASS_COUNTER[cls]!;
     const y = st.issued[cls]! - e.s;
     const v = CLASS_IN_ORDER[cls] && !(this.forceZero && this.mixedOn(st, c)) ? Math.min(y, this.max[c]! - 1) : 0;
@@ -353,7 +353,7 @@ class Analysis {
     }
   }
 
-  private needAll(st: WState, reason: NeedReason): void {
+  private needAll(st: CounterState, reason: NeedReason): void {
     for (let c = 0; c < 3; c++) {
       if (st.pendC[c]! > 0 || (st.wild >> c) & 1) {
         if (0 < this.needV[c]! || !this.needD[c]) {
@@ -365,7 +365,7 @@ class Analysis {
   }
 
   /** Apply a wait of value n on counter c; w >= 0: an existing wait (charge shadows), -1: inserted. */
-  private applyWait(st: WState, c: number, n: number, w: number): void {
+  private applyWait(st: CounterState, c: number, n: number, w: number): void {
     const sn = this.reporting && w >= 0 ? this.storeNeed.get(w) : undefined;
     const max = this.max;
     st.waitCounter(c, n, st.sh || sn ? (key, e, y) => {
@@ -377,7 +377,7 @@ class Analysis {
   }
 
   /** vmemLoad: the instruction is a VMEM load and u its destination (VMEM writes VGPRs in order). */
-  private chargeShadows(st: WState, u: number, write: boolean, vmemLoad: boolean): void {
+  private chargeShadows(st: CounterState, u: number, write: boolean, vmemLoad: boolean): void {
     const m = st.shMask![u]!;
     if (m === 0) return;
     for (let k = 0; k < NCLASSES; k++) {
@@ -389,12 +389,12 @@ class Analysis {
     }
   }
 
-  private chargeAllShadows(st: WState): void {
+  private chargeAllShadows(st: CounterState): void {
     for (const [key, list] of st.sh!) for (const x of list) this.addDemand(x.w, CLASS_COUNTER[key & 15]!, x.need);
   }
 
   /** What instruction i needs before it issues, the waits applied, and what it issues. */
-  private transfer(st: WState, i: number): void {
+  private transfer(st: CounterState, i: number): void {
     const f = this.fx[i]!;
     const kind = f.kind;
     const needV = this.needV;
@@ -495,7 +495,7 @@ class Analysis {
    * The facts two path classes of block s share (at a loop header, with widening: a counter
    * stepped in the loop must not make a path class per iteration).
    */
-  private mergeFacts(s: number, old: Fact[], add: Fact[]): Fact[] {
+  private mergeFacts(s: number, old: PathFact[], add: PathFact[]): PathFact[] {
     return this.header[s] ? widenFacts(old, commonFacts(old, add)) : commonFacts(old, add);
   }
 
@@ -503,7 +503,7 @@ class Analysis {
    * Merge a path class into `part` (its state joined, its facts the shared ones); true when
    * `part` changed.
    */
-  private absorb(part: Part, facts: Fact[], st: WState, common: Fact[]): boolean {
+  private absorb(part: Part, facts: PathFact[], st: CounterState, common: PathFact[]): boolean {
     const grew = this.combine(part.st, st, this.capY);
     const changed = grew || factsKey(common) !== factsKey(part.facts);
     if (changed) { part.facts = common; part.dirty = true; }
@@ -511,7 +511,7 @@ class Analysis {
   }
 
   /** Join `st` with `facts` into the entry of block s; true when it changed. */
-  private join(s: number, facts: Fact[], st: WState): boolean {
+  private join(s: number, facts: PathFact[], st: CounterState): boolean {
     let parts = this.inParts[s];
     if (!parts) { parts = new Map(); this.inParts[s] = parts; }
     if (this.collapsed[s]) {
@@ -561,13 +561,13 @@ class Analysis {
     for (let b = 0; b < this.nb; b++) if (this.inParts[b] && !this.collapsed[b]) this.collapse(b);
   }
 
-  private liveFacts(s: number, facts: Fact[]): Fact[] {
+  private liveFacts(s: number, facts: PathFact[]): PathFact[] {
     let keep = true;
     for (const f of facts) if (!this.live.get(f.key)![s]) { keep = false; break; }
     return keep ? facts : facts.filter((f) => this.live.get(f.key)![s]);
   }
 
-  private successors(b: number, facts: Fact[]): [number, Fact[]][] {
+  private successors(b: number, facts: PathFact[]): [number, PathFact[]][] {
     return feasibleSuccessors(this.conds[b], this.cfg.blocks[b]!.succs, facts, (s, f) => this.liveFacts(s, f));
   }
 
@@ -672,7 +672,7 @@ function mergeShadows(a: readonly Shadow[], b: readonly Shadow[]): Shadow[] {
 }
 
 /** Something after wait `i` in its block can observe memory ordering before an s_endpgm. */
-function memoryFollows(ctx: KernelContext, fx: InsnFx[], i: number): boolean {
+function memoryFollows(ctx: KernelContext, fx: InsnEffects[], i: number): boolean {
   const b = ctx.cfg.blocks[ctx.cfg.blockOf[i]!]!;
   for (let j = i + 1; j < b.end; j++) {
     const f = fx[j]!;
@@ -716,7 +716,7 @@ export function waitText(v: readonly number[]): string {
 }
 
 /** The counter values of the s_waitcnt instructions right before `i` in its block (min of each). */
-export function waitsRightBefore(ctx: KernelContext, fx: InsnFx[], i: number): Counts | undefined {
+export function waitsRightBefore(ctx: KernelContext, fx: InsnEffects[], i: number): Counts | undefined {
   const b = ctx.cfg.blocks[ctx.cfg.blockOf[i]!]!;
   let out: Counts | undefined;
   for (let j = i - 1; j >= b.start && (fx[j]!.kind === INSN_KIND.wait || fx[j]!.kind === INSN_KIND.nop); j--) {
@@ -728,7 +728,7 @@ export function waitsRightBefore(ctx: KernelContext, fx: InsnFx[], i: number): C
   return out;
 }
 
-function missingFinding(ctx: KernelContext, fx: InsnFx[], i: number, d: NeedDetail, max: readonly number[]): Finding {
+function missingFinding(ctx: KernelContext, fx: InsnEffects[], i: number, d: NeedDetail, max: readonly number[]): Finding {
   const insn = ctx.insns[i]!.insn;
   const cname = COUNTER_NAMES[d.c];
   const present = waitsRightBefore(ctx, fx, i);

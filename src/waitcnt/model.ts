@@ -77,7 +77,7 @@ export const INSN_KIND = { normal: 0, wait: 1, barrier: 2, return: 3, call: 4, e
 export type InsnKind = (typeof INSN_KIND)[keyof typeof INSN_KIND];
 
 /** What one instruction does, for the analysis. */
-export interface InsnFx {
+export interface InsnEffects {
   kind: InsnKind;
   /** INSN_KIND.wait: counter values waited for, [vm, lgkm, exp]; NO_WAIT when the counter is not waited on. */
   wait?: readonly [number, number, number];
@@ -140,21 +140,21 @@ function vaUnits(units: readonly RegUnit[]): RegUnit[] {
 const STORE_UNITS: readonly number[] = Object.freeze([STORES]);
 const LDS_UNITS: readonly number[] = Object.freeze([LDS_MEM]);
 
-const effectsCache = new WeakMap<KernelContext, InsnFx[]>();
+const effectsCache = new WeakMap<KernelContext, InsnEffects[]>();
 
 /** The effects of every instruction of the kernel (indexes as KernelContext.insns); cached per context. */
-export function kernelEffects(ctx: KernelContext): InsnFx[] {
+export function kernelEffects(ctx: KernelContext): InsnEffects[] {
   let fx = effectsCache.get(ctx);
   if (!fx) { fx = computeEffects(ctx); effectsCache.set(ctx, fx); }
   return fx;
 }
 
-function computeEffects(ctx: KernelContext): InsnFx[] {
+function computeEffects(ctx: KernelContext): InsnEffects[] {
   const max = counterMax(ctx);
   const t = traitsOf(ctx.insns);
   const longSetpc = new Set(ctx.cfg.longBranches.map((l) => l.setpc));
   const functions = new Set(ctx.program.kernels.filter((k) => k.kind === 'function').map((k) => k.name));
-  const out: InsnFx[] = new Array(ctx.insns.length);
+  const out: InsnEffects[] = new Array(ctx.insns.length);
   for (let i = 0; i < ctx.insns.length; i++) {
     const r = ctx.insns[i]!;
     const control = ctx.cfg.control[i];

@@ -32,7 +32,7 @@ export interface Shadow {
 
 /** Entries and shadows are keyed by `unit * 16 + class`. */
 
-export class WState {
+export class CounterState {
   issued = new Int32Array(NCLASSES);
   pend = new Int32Array(NCLASSES);
   pendC = new Int32Array(3);
@@ -47,8 +47,8 @@ export class WState {
     if (shadows) { this.sh = new Map(); this.shMask = new Uint16Array(NUNITS); }
   }
 
-  clone(): WState {
-    const s = new WState(false);
+  clone(): CounterState {
+    const s = new CounterState(false);
     s.issued.set(this.issued);
     s.pend.set(this.pend);
     s.pendC.set(this.pendC);
@@ -136,7 +136,7 @@ export class WState {
  * counts are compared relative to each state's own issue counters, so neither state needs
  * renumbering; `capY` caps them per class (counts at or above the counter maximum are alike).
  */
-export function joinInto(dst: WState, src: WState, capY: readonly number[]): boolean {
+export function joinInto(dst: CounterState, src: CounterState, capY: readonly number[]): boolean {
   let changed = false;
   for (let k = 0; k < NCLASSES; k++) if (src.pend[k]! > dst.pend[k]!) { dst.pend[k] = src.pend[k]!; changed = true; }
   for (let c = 0; c < 3; c++) if (src.pendC[c]! > dst.pendC[c]!) { dst.pendC[c] = src.pendC[c]!; changed = true; }
@@ -183,7 +183,7 @@ export function joinInto(dst: WState, src: WState, capY: readonly number[]): boo
  * both (the analysis' transfer functions are monotone), so a need of the meet over all paths
  * into an instruction is a need on every path. Shadows are not kept. True when `dst` changed.
  */
-export function meetInto(dst: WState, src: WState, capY: readonly number[]): boolean {
+export function meetInto(dst: CounterState, src: CounterState, capY: readonly number[]): boolean {
   let changed = false;
   for (let k = 0; k < NCLASSES; k++) if (src.pend[k]! < dst.pend[k]!) { dst.pend[k] = src.pend[k]!; changed = true; }
   for (let c = 0; c < 3; c++) if (src.pendC[c]! < dst.pendC[c]!) { dst.pendC[c] = src.pendC[c]!; changed = true; }
@@ -211,7 +211,7 @@ export function meetInto(dst: WState, src: WState, capY: readonly number[]): boo
  * counts; producers and shadows are not compared). Paths in such states behave alike from here
  * on, so the analysis may merge them without losing precision.
  */
-export function sameCore(a: WState, b: WState, capY: readonly number[]): boolean {
+export function sameCore(a: CounterState, b: CounterState, capY: readonly number[]): boolean {
   if (a.wild !== b.wild || a.ent.size !== b.ent.size) return false;
   for (let k = 0; k < NCLASSES; k++) if (a.pend[k] !== b.pend[k]) return false;
   for (let c = 0; c < 3; c++) if (a.pendC[c] !== b.pendC[c]) return false;

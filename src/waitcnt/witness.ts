@@ -14,9 +14,9 @@
  */
 import type { KernelContext } from '../analysis/types.js';
 import {
-  CLASS_COUNTER, CLASS_IN_ORDER, INSN_KIND, NO_WAIT, type InsnFx,
+  CLASS_COUNTER, CLASS_IN_ORDER, INSN_KIND, NO_WAIT, type InsnEffects,
 } from './model.js';
-import { afterInsn, edgeConditions, factsKey, feasibleSuccessors, liveConditions, type Fact } from './paths.js';
+import { afterInsn, edgeConditions, factsKey, feasibleSuccessors, liveConditions, type PathFact } from './paths.js';
 
 export interface PathStep {
   /** Index (KernelContext.insns) of a conditional branch on the path. */
@@ -41,22 +41,22 @@ export interface WitnessQuery {
   callable: boolean;
 }
 
-interface Node { b: number; y: number; facts: Fact[]; parent?: Node; from?: number }
+interface Node { b: number; y: number; facts: PathFact[]; parent?: Node; from?: number }
 
 /** Younger count while the producer has not issued yet on the path (phase 0). */
 const BEFORE = -1;
 
-export function shortPath(ctx: KernelContext, fx: readonly InsnFx[], q: WitnessQuery): PathStep[] | undefined {
+export function shortPath(ctx: KernelContext, fx: readonly InsnEffects[], q: WitnessQuery): PathStep[] | undefined {
   const cfg = ctx.cfg;
   const c = CLASS_COUNTER[q.cls]!;
   const inOrder = CLASS_IN_ORDER[q.cls]!;
   const cap = q.max[c]! + 1;
   const conds = edgeConditions(ctx);
   const live = liveConditions(ctx, conds);
-  const liveFacts = (s: number, facts: Fact[]): Fact[] => facts.filter((f) => live.get(f.key)?.[s]);
+  const liveFacts = (s: number, facts: PathFact[]): PathFact[] => facts.filter((f) => live.get(f.key)?.[s]);
 
   /** Walk [from, end) of a block: the younger count at its end, 'found', or undefined (the path ends). */
-  const run = (from: number, end: number, y0: number, facts0: Fact[]): { y: number; facts: Fact[] } | 'found' | undefined => {
+  const run = (from: number, end: number, y0: number, facts0: PathFact[]): { y: number; facts: PathFact[] } | 'found' | undefined => {
     let y = y0;
     let facts = facts0;
     for (let k = from; k < end; k++) {

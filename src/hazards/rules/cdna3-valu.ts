@@ -12,7 +12,7 @@
 import type { HazardRule, WaitStateFact, Need } from '../types.js';
 import { all, CDNA3_UP, factWait, need, P, REF, scalarRaw, vecUses, vectorRawFact } from './util.js';
 import { EXEC_HI, EXEC_LO, VGPR_BASE } from '../../asm/registers.js';
-import type { InsnFacts } from '../context.js';
+import type { HazardInsn } from '../context.js';
 import { overlaps, regText } from '../context.js';
 
 const gfx940 = (t: { has(f: 'gfx940-insts'): boolean }) => t.has('gfx940-insts');
@@ -51,7 +51,7 @@ const TRANS_FACT: WaitStateFact = {
 };
 
 /** Scalar units a VALU reads as constants (explicit scalar sources other than a mask or carry-in). */
-function constantReads(c: InsnFacts): number[] {
+function constantReads(c: HazardInsn): number[] {
   const out: number[] = [];
   for (const o of c.ops) {
     if (!o.use || o.lo >= 128 || o.role === 'mask' || o.role === 'carryIn') continue;
@@ -84,7 +84,7 @@ function isRwLane(n: string): boolean {
 }
 
 /** A non-VALU instruction writes all of EXEC strictly between producer j and consumer i, all in one block. */
-function execOverwrittenBetween(h: { f: readonly InsnFacts[]; ctx: { cfg: { blockOf: Int32Array } } }, j: number, i: number): boolean {
+function execOverwrittenBetween(h: { f: readonly HazardInsn[]; ctx: { cfg: { blockOf: Int32Array } } }, j: number, i: number): boolean {
   const blockOf = h.ctx.cfg.blockOf;
   if (j >= i || blockOf[j] !== blockOf[i]) return false;
   for (let k = j + 1; k < i; k++) {

@@ -5,7 +5,7 @@
  * XDLWrite908 agrees). N = passes of the producing MFMA (2/8/16).
  */
 import type { Target } from '../../isa/target.js';
-import type { HazardContext, InsnFacts, OpRange } from '../context.js';
+import type { HazardContext, HazardInsn, OpRange } from '../context.js';
 import { overlaps } from '../context.js';
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
 import { waitOf } from '../types.js';
@@ -35,7 +35,7 @@ export const MAI908_FACTS = {
 /** AGPR operands of a gfx908 MAI consumer that the AGPR rules check, with their kind. */
 type AgprUse = { op: OpRange; kind: 'srcC' | 'srcAB' | 'accRead' | 'accWrite' };
 
-function agprOperands(c: InsnFacts): AgprUse[] {
+function agprOperands(c: HazardInsn): AgprUse[] {
   const out: AgprUse[] = [];
   for (const o of c.ops) {
     if (o.lo < AGPR_BASE) continue;

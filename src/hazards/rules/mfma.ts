@@ -15,7 +15,7 @@
  * producer no longer decides the value (distanceUnlessRewritten).
  */
 import type { Target } from '../../isa/target.js';
-import type { HazardContext, InsnFacts, OpRange } from '../context.js';
+import type { HazardContext, HazardInsn, OpRange } from '../context.js';
 import { overlaps, regText } from '../context.js';
 import type { Generation, HazardRule, Need, WaitStateFact } from '../types.js';
 import { waitOf } from '../types.js';
@@ -206,24 +206,24 @@ const EXEC_MFMA_FACT: WaitStateFact = {
 
 type Kind = 'xdl' | 'sgemm' | 'dgemm';
 
-function kindOf(p: InsnFacts): Kind | undefined {
+function kindOf(p: HazardInsn): Kind | undefined {
   if (!p.mfma) return undefined;
   if (p.dgemm) return 'dgemm';
   if (p.sgemm) return 'sgemm';
   return 'xdl';
 }
 
-function vdstOf(p: InsnFacts): OpRange | undefined {
+function vdstOf(p: HazardInsn): OpRange | undefined {
   return p.ops.find((o) => o.role === 'vdst' && o.def);
 }
 
 /** The operand through which an MFMA reads its accumulator: srcC, or the SMFMAC destination. */
-function srcCOf(p: InsnFacts): OpRange | undefined {
+function srcCOf(p: HazardInsn): OpRange | undefined {
   return p.ops.find((o) => (o.role === 'srcC' && o.use) || (p.smfmac && o.role === 'vdst' && o.use));
 }
 
 /** Explicit vector operands an MFMA reads, with whether each is its accumulator (SrcC). */
-function mfmaReads(c: InsnFacts): { op: OpRange; srcC: boolean }[] {
+function mfmaReads(c: HazardInsn): { op: OpRange; srcC: boolean }[] {
   const out: { op: OpRange; srcC: boolean }[] = [];
   for (const o of c.ops) {
     if (!o.use || o.lo < VGPR_BASE) continue;
@@ -233,7 +233,7 @@ function mfmaReads(c: InsnFacts): { op: OpRange; srcC: boolean }[] {
 }
 
 /** Consumers of the VALU/memory MFMA rules: VALU (not MFMA) and VMEM/FLAT/DS/export. */
-function isMemConsumer(c: InsnFacts): boolean {
+function isMemConsumer(c: HazardInsn): boolean {
   return c.vmem || c.ds || c.exp;
 }
 
@@ -244,7 +244,7 @@ function mfmaProducers(h: HazardContext, consumer: number): readonly number[] {
 }
 
 /** The fact and wait states for an MFMA producer P and an MFMA consumer C reading SrcC. */
-export function srcCFact(gen: Generation, p: InsnFacts, c: InsnFacts, fullReg: boolean): WaitStateFact | undefined {
+export function srcCFact(gen: Generation, p: HazardInsn, c: HazardInsn, fullReg: boolean): WaitStateFact | undefined {
   const cdna2 = gen === 'cdna2';
   if (cdna2 && !c.dgemm && p.dgemm) return undefined; // gfx90a: DGEMM -> non-DGEMM SrcC is 0 (checkMAIHazards90A)
   if (fullReg) {
@@ -260,21 +260,21 @@ export function srcCFact(gen: Generation, p: InsnFacts, c: InsnFacts, fullReg: b
   return c.xdl ? X_SRCC_X : X_SRCC_SD;
 }
 
-export function srcABFact(p: InsnFacts): WaitStateFact {
+export function srcABFact(p: HazardInsn): WaitStateFact {
   if (p.dgemm16) return D16_SRCAB;
   if (p.dgemm4) return D4_SRCAB;
   if (p.sgemm) return S_SRCAB;
   return X_SRCAB;
 }
 
-function readFact(p: InsnFacts, mem: boolean): WaitStateFact {
+function readFact(p: HazardInsn, mem: boolean): WaitStateFact {
   if (p.dgemm16) return mem ? D16_MEM_READ : D16_VALU_READ;
   if (p.dgemm4) return mem ? D4_MEM_READ : D4_VALU_READ;
   if (p.sgemm) return mem ? S_MEM_READ : S_VALU_READ;
   return mem ? X_MEM_READ : X_VALU_READ;
 }
 
-function writeFact(p: InsnFacts): WaitStateFact {
+function writeFact(p: HazardInsn): WaitStateFact {
   if (p.dgemm16) return D16_WRITE;
   if (p.dgemm4) return D4_WRITE;
   if (p.sgemm) return S_WRITE;
@@ -344,7 +344,7 @@ function mfmaSrcRule(kind: Kind, operand: 'srcc' | 'srcab'): HazardRule {
  */
 function overlappingWrites<R>(h: HazardContext, list: readonly number[], kind: Kind, ranges: readonly R[],
   span: (r: R) => { lo: number; hi: number },
-  fn: (j: number, d: number, p: InsnFacts, dst: { lo: number; hi: number }, r: R) => boolean): void {
+  fn: (j: number, d: number, p: HazardInsn, dst: { lo: number; hi: number }, r: R) => boolean): void {
   for (let k = 0; k < list.length; k += 2) {
     const j = list[k]!;
     const d = list[k + 1]!;

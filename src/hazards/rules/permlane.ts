@@ -11,7 +11,7 @@ const VALU_FACT: WaitStateFact = {
 const CMPX_FACT: WaitStateFact = {
   what: 'v_cmpx (writes EXEC) -> v_permlane16/32_swap_b32',
   w: all(4, ['cdna4']),
-  source: `LLVM GCNHazardRecognizer::checkPermlaneHazards; ROCm rocRoller WaitState observers (lib/include/rocRoller/Scheduling/Observers/WaitState) (rocRoller VCMPXWrite94x: 4 on gfx950)`,
+  source: `LLVM GCNHazardRecognizer::checkPermlaneHazards; ROCm rocRoller CounterScores observers (lib/include/rocRoller/Scheduling/Observers/CounterScores) (rocRoller VCMPXWrite94x: 4 on gfx950)`,
 };
 
 function isSwap(n: string): boolean {

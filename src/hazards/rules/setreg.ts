@@ -5,7 +5,7 @@
  */
 import type { HazardRule, WaitStateFact } from '../types.js';
 import { all, anyWithin, factWait, need, REF } from './util.js';
-import type { InsnFacts } from '../context.js';
+import type { HazardInsn } from '../context.js';
 import { HWREG_IDS, hwregField, hwregId } from '../../isa/hwreg.js';
 
 /** Moved to src/isa/hwreg.ts (the index-mode tracking in src/isa reads s_setreg of MODE too). */
@@ -19,21 +19,21 @@ const ID_TRAPSTS = 3;
  * Does this s_setreg possibly write MODE.VSKIP? Only a write whose bit field covers bit 28
  * (mode-register.ts) does; a field that cannot be decoded is assumed to cover it (safe).
  */
-export function mayWriteVskip(p: InsnFacts): boolean {
+export function mayWriteVskip(p: HazardInsn): boolean {
   if (!isSetreg(p) || !sameHwreg(ID_MODE, hwregId(p.insn))) return false;
   const f = hwregField(p.insn);
   return !f || (MODE_VSKIP_BIT >= f.offset && MODE_VSKIP_BIT < f.offset + f.size);
 }
 
 /** "bits 27..28 (GPR_IDX_EN, VSKIP)" for the MODE write of an s_setreg, or "" when undecidable. */
-function modeWriteText(p: InsnFacts): string {
+function modeWriteText(p: HazardInsn): string {
   const f = hwregField(p.insn);
   if (!f) return 'a MODE field it names by expression, possibly VSKIP';
   const names = modeFieldsIn(f.offset, f.size).map((x) => x.name).join(', ');
   return `MODE bits ${f.offset}..${f.offset + f.size - 1} (${names})`;
 }
 
-function isSetreg(f: InsnFacts): boolean {
+function isSetreg(f: HazardInsn): boolean {
   return f.name === 's_setreg_b32' || f.name === 's_setreg_imm32_b32';
 }
 
@@ -134,7 +134,7 @@ export const setregTrapstsRfe: HazardRule = {
   },
 };
 
-function isVectorOp(f: InsnFacts): boolean {
+function isVectorOp(f: HazardInsn): boolean {
   return f.valu || f.vmem || f.ds || f.exp;
 }
 

@@ -182,7 +182,7 @@ function listStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, op
   const detail: string[] = [];
   const regions = regionsBySize(k);
   const facts = new Map<number, RegionFacts>();
-  const factsOf = (r: number) => {
+  const hazardInsns = (r: number) => {
     let f = facts.get(r);
     if (!f) {
       const id = ev.originalRegion(r);
@@ -206,7 +206,7 @@ function listStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, op
   // Pass 1: the fixed variants on every region, largest first.
   for (const r of regions) {
     if (budget.exhausted) break;
-    const f = factsOf(r);
+    const f = hazardInsns(r);
     for (const v of LIST_VARIANTS) {
       if (budget.exhausted) break;
       tryOrder(r, listSchedule(f, v, rand), v.name);
@@ -222,7 +222,7 @@ function listStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, op
       const base = LIST_VARIANTS[round % LIST_VARIANTS.length]!;
       const v: ListVariant = { ...base, name: `${base.name}+jitter`, jitter: 4 + 4 * (round % 8) };
       tried++;
-      tryOrder(r, listSchedule(factsOf(r), v, rand), v.name);
+      tryOrder(r, listSchedule(hazardInsns(r), v, rand), v.name);
     }
     if (tried === 0) break;
   }
