@@ -22,7 +22,7 @@
  */
 import * as os from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { loadText, type Loaded } from '../../load.js';
 import { checkContexts } from '../../check/check.js';
 import { kernelContexts } from '../../check/context.js';
@@ -284,7 +284,8 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
   const run = async (tasks: StrategyTask[], phase: string): Promise<StrategyOutcome[]> => {
     if (tasks.length === 0) return [];
     if (jobs <= 1 || tasks.length === 1) return tasks.map((t) => runTask(t, report(phase), local));
-    pool ??= new Piscina({ filename: new URL('./task.js', import.meta.url).href, maxThreads: jobs, minThreads: 0, idleTimeout: 1000 });
+    // the worker pool's module only when strategies run in parallel
+    pool ??= new (await import('piscina')).Piscina({ filename: new URL('./task.js', import.meta.url).href, maxThreads: jobs, minThreads: 0, idleTimeout: 1000 });
     const p = pool;
     return Promise.all(tasks.map((t) => {
       const { port1, port2 } = new MessageChannel();
