@@ -637,7 +637,8 @@ export interface GoverningWaits {
 /**
  * The s_waitcnt instructions that govern counter c at instruction i: walking back from i along
  * the edges the analysis followed (`followed`, keys b * nb + s; every edge when undefined), the
- * nearest wait that names c on each path (waits in `skip` count as absent). A path that meets
+ * nearest wait that names c on each path (waits in `skip` count as absent; one that names c at
+ * the counter's maximum counts: it is what the code says, though it waits for nothing). A path that meets
  * the producer, the kernel's entry or a call that waits for everything first has none.
  */
 export function governingWaits(
@@ -657,7 +658,7 @@ export function governingWaits(
     for (let j = from; j >= blk.start; j--) {
       const f = fx[j]!;
       if (j === producer || (f.kind === K_CALL && f.callWaits)) { none = true; open = false; break; }
-      if (f.kind === K_WAIT && f.wait![c] !== INF && !skip?.has(j)) { waits.add(j); open = false; break; }
+      if (f.kind === K_WAIT && writtenValue(ctx, fx, j, c) !== undefined && !skip?.has(j)) { waits.add(j); open = false; break; }
     }
     if (!open) continue;
     let preds = 0;
@@ -673,13 +674,25 @@ export function governingWaits(
   return { waits: [...waits].sort((a, b) => a - b), none };
 }
 
+/**
+ * The value an s_waitcnt writes for counter c, undefined when it does not name c. A value at the
+ * counter's maximum is named (the user wrote it) though it waits for nothing.
+ */
+function writtenValue(ctx: KernelContext, fx: readonly InsnFx[], j: number, c: number): number | undefined {
+  const v = fx[j]!.wait![c]!;
+  if (v !== INF) return v;
+  const op = ctx.insns[j]!.insn.operands.find((o) => o.kind === 'waitcnt');
+  return op?.kind === 'waitcnt' ? [op.vmcnt, op.lgkmcnt, op.expcnt][c] : undefined;
+}
+
 /** What a wait on counter c allows, as the message says it. */
-function presentText(ctx: KernelContext, fx: readonly InsnFx[], c: number, g: GoverningWaits): string {
+function presentText(ctx: KernelContext, fx: readonly InsnFx[], c: number, g: GoverningWaits, max: readonly number[]): string {
   const cname = COUNTER_NAMES[c];
   if (g.waits.length === 0) return `no ${cname} wait`;
   const parts = g.waits.map((w) => {
-    const n = fx[w]!.wait![c]!;
-    return `${cname}(${n}) at line ${ctx.insns[w]!.insn.loc.line} (allows ${n} outstanding)`;
+    const n = writtenValue(ctx, fx, w, c)!;
+    const at = `${cname}(${n}) at line ${ctx.insns[w]!.insn.loc.line}`;
+    return n >= max[c]! ? `${at} (waits for nothing)` : `${at} (allows ${n} outstanding)`;
   });
   if (g.none) parts.push(`no ${cname} wait`);
   if (parts.length === 1) return parts[0]!;
@@ -690,7 +703,7 @@ function missingFinding(ctx: KernelContext, fx: InsnFx[], i: number, d: NeedDeta
   const insn = ctx.insns[i]!.insn;
   const cname = COUNTER_NAMES[d.c];
   // the weakest wait on any path (no wait: the counter's maximum)
-  const actual = g.none || g.waits.length === 0 ? max[d.c]! : Math.max(...g.waits.map((w) => fx[w]!.wait![d.c]!));
+  const actual = g.none || g.waits.length === 0 ? max[d.c]! : Math.min(max[d.c]!, Math.max(...g.waits.map((w) => writtenValue(ctx, fx, w, d.c)!)));
   const related: Related[] = [];
   let message: string;
   let rule = 'waitcnt-missing';
@@ -734,7 +747,7 @@ function missingFinding(ctx: KernelContext, fx: InsnFx[], i: number, d: NeedDeta
         message = `${insn.mnemonic} needs a wait on ${cname}`;
     }
   }
-  message += `: needs ${cname}(${d.value}), present: ${presentText(ctx, fx, d.c, g)}`;
+  message += `: needs ${cname}(${d.value}), present: ${presentText(ctx, fx, d.c, g, max)}`;
   if (d.younger !== undefined && CLASS_IN_ORDER[d.cls] && d.younger >= max[d.c]!) {
     message += ` (${d.younger} later operations count on ${cname}, but ${cname}(${max[d.c]}) is the counter's maximum and does not wait: ${max[d.c]! - 1} is the weakest value that does)`;
   }

@@ -102,3 +102,21 @@ test('around a loop: the wait in the body and the one before the loop', () => {
   assert.equal(f.loc.line, 6);
   assert.match(f.message, /needs vmcnt\(1\), present: vmcnt\(2\) at line 3 \(allows 2 outstanding\) or vmcnt\(2\) at line 9 \(allows 2 outstanding\), depending on the path$/);
 });
+
+test('a wait written at the counter\'s maximum is named, and waits for nothing', () => {
+  // gfx942: vmcnt counts to 63, lgkmcnt to 15 (AMD CDNA3 ISA §4.4); a wait at the maximum waits for nothing
+  const fs = check([
+    'global_load_dword v1, v[2:3], off',
+    's_waitcnt vmcnt(63)',
+    'v_mov_b32 v0, v1',
+  ]);
+  const f = errors(fs)[0]!;
+  assert.match(f.message, /needs vmcnt\(0\), present: vmcnt\(63\) at line 2 \(waits for nothing\)$/);
+  assert.equal(f.actual, 63);
+  const lds = errors(check([
+    'ds_read_b32 v1, v0',
+    's_waitcnt lgkmcnt(15)',
+    'v_mov_b32 v2, v1',
+  ]))[0]!;
+  assert.match(lds.message, /needs lgkmcnt\(0\), present: lgkmcnt\(15\) at line 2 \(waits for nothing\)$/);
+});
