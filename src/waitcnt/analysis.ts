@@ -243,7 +243,9 @@ class Analysis {
 
   // ---- reporting-pass records ----
   private reporting = false;
-  private readonly missingAt = new Map<number, { f: Finding; d: NeedDetail }>();
+  private readonly missingAt = new Map<number, NeedDetail & { insn: number }>();
+  /** Edges b -> s the fixed point followed (key b * nb + s): the paths the analysis considers. */
+  private readonly followed = new Set<number>();
   private readonly insert = new Map<number, Counts>();
   private readonly demand = new Map<number, Counts>();
   private readonly pendBefore = new Map<number, Counts>();
@@ -313,7 +315,9 @@ class Analysis {
         this.solve();
       }
     }
-    const result: WaitcntResult = { ...this.report(), judgements: this.judgeWaits ? this.judge() : [] };
+    const reported = this.report();
+    const judgements = this.judgeWaits ? this.judge() : [];
+    const result: WaitcntResult = { get missing() { return reported.missing; }, missingNeeds: reported.missingNeeds, insertions: reported.insertions, judgements };
     if (this.pendAt) result.pendAt = this.pendAt;
     if (this.needs) {
       const every = new Set<number>();
@@ -473,7 +477,7 @@ class Analysis {
     // one finding per instruction and counter: the strongest need over the path partitions
     const key = i * 3 + d.c;
     const old = this.missingAt.get(key);
-    if (!old || d.value < old.f.required!) this.missingAt.set(key, { f: missingFinding(this.ctx, this.fx, i, d, this.max), d: { ...d, units: [...d.units] } });
+    if (!old || d.value < old.value) this.missingAt.set(key, { ...d, units: [...d.units], insn: i });
   }
 
   private runBlock(b: number, part: Part): Part {
@@ -593,7 +597,10 @@ class Analysis {
         part.dirty = false;
         if (--this.budget === 0) { this.collapseAll(); for (let x = 0; x < this.nb; x++) if (this.inParts[x]) push(x); }
         const out = this.runBlock(b, part);
-        for (const [s, facts] of this.successors(b, out.facts)) if (this.join(s, facts, out.st)) push(s);
+        for (const [s, facts] of this.successors(b, out.facts)) {
+          this.followed.add(b * this.nb + s);
+          if (this.join(s, facts, out.st)) push(s);
+        }
       }
     }
   }
@@ -605,9 +612,12 @@ class Analysis {
   private report(): Pick<WaitcntResult, 'missing' | 'missingNeeds' | 'insertions'> {
     this.reporting = true;
     for (let b = 0; b < this.nb; b++) for (const part of this.inParts[b]!.values()) this.runBlock(b, part);
-    const found = [...this.missingAt.values()].sort((a, b) => a.f.insn - b.f.insn);
-    const missing = found.map((x) => x.f);
-    const missingNeeds = found.map(({ d }) => ({ c: d.c, reason: d.reason, producer: d.producer, cls: d.cls, units: d.units }));
+    const found = [...this.missingAt.values()].sort((a, b) => a.insn - b.insn || a.c - b.c);
+    // the findings (their messages walk the paths back to the governing waits) only when asked for
+    let missing: Finding[] | undefined;
+    const { ctx, fx, max, skip, followed } = this;
+    const findings = () => (missing ??= found.map((d) => missingFinding(ctx, fx, d.insn, d, max, governingWaits(ctx, fx, d.insn, d.c, d.producer, skip, followed))));
+    const missingNeeds = found.map((d) => ({ c: d.c, reason: d.reason, producer: d.producer, cls: d.cls, units: d.units }));
     const insertions: WaitInsertion[] = [...this.insert.entries()].sort((a, b) => a[0] - b[0]).map(([before, v]) => {
       const w: WaitInsertion = { before };
       if (v[0] !== INF) w.vmcnt = v[0];
@@ -615,7 +625,7 @@ class Analysis {
       if (v[2] !== INF) w.expcnt = v[2];
       return w;
     });
-    return { missing, missingNeeds, insertions };
+    return { get missing() { return findings(); }, missingNeeds, insertions };
   }
 
   /** The verdict on every existing s_waitcnt (see the file comment). */
@@ -715,25 +725,84 @@ export function waitText(v: readonly number[]): string {
   return parts.length ? `s_waitcnt ${parts.join(' ')}` : 'no wait';
 }
 
-/** The counter values of the s_waitcnt instructions right before `i` in its block (min of each). */
-export function waitsRightBefore(ctx: KernelContext, fx: InsnEffects[], i: number): Counts | undefined {
-  const b = ctx.cfg.blocks[ctx.cfg.blockOf[i]!]!;
-  let out: Counts | undefined;
-  for (let j = i - 1; j >= b.start && (fx[j]!.kind === INSN_KIND.wait || fx[j]!.kind === INSN_KIND.nop); j--) {
-    if (fx[j]!.kind !== INSN_KIND.wait) continue;
-    const w = fx[j]!.wait!;
-    if (!out) out = [INF, INF, INF];
-    for (let c = 0; c < 3; c++) out[c] = Math.min(out[c]!, w[c]!);
-  }
-  return out;
+/** The waits on one counter that govern an instruction along the paths into it (governingWaits). */
+export interface GoverningWaits {
+  /** The nearest s_waitcnt naming the counter on some path back from the instruction, by index. */
+  waits: number[];
+  /** Some path reaches the producer (or the kernel's entry, or a call that waits for everything) without one. */
+  none: boolean;
 }
 
-function missingFinding(ctx: KernelContext, fx: InsnEffects[], i: number, d: NeedDetail, max: readonly number[]): Finding {
+/**
+ * The s_waitcnt instructions that govern counter c at instruction i: walking back from i along
+ * the edges the analysis followed (`followed`, keys b * nb + s; every edge when undefined), the
+ * nearest wait that names c on each path (waits in `skip` count as absent; one that names c at
+ * the counter's maximum counts: it is what the code says, though it waits for nothing). A path that meets
+ * the producer, the kernel's entry or a call that waits for everything first has none.
+ */
+export function governingWaits(
+  ctx: KernelContext, fx: readonly InsnEffects[], i: number, c: number, producer: number,
+  skip?: ReadonlySet<number>, followed?: ReadonlySet<number>,
+): GoverningWaits {
+  const cfg = ctx.cfg;
+  const nb = cfg.blocks.length;
+  const waits = new Set<number>();
+  let none = false;
+  const seen = new Uint8Array(nb);
+  const stack: [block: number, from: number][] = [[cfg.blockOf[i]!, i - 1]];
+  while (stack.length) {
+    const [b, from] = stack.pop()!;
+    const blk = cfg.blocks[b]!;
+    let open = true;
+    for (let j = from; j >= blk.start; j--) {
+      const f = fx[j]!;
+      if (j === producer || (f.kind === INSN_KIND.call && f.callWaits)) { none = true; open = false; break; }
+      if (f.kind === INSN_KIND.wait && writtenValue(ctx, fx, j, c) !== undefined && !skip?.has(j)) { waits.add(j); open = false; break; }
+    }
+    if (!open) continue;
+    let preds = 0;
+    for (const p of blk.preds) {
+      if (followed && !followed.has(p * nb + b)) continue;
+      preds++;
+      if (seen[p]) continue;
+      seen[p] = 1;
+      stack.push([p, cfg.blocks[p]!.end - 1]);
+    }
+    if (preds === 0) none = true;
+  }
+  return { waits: [...waits].sort((a, b) => a - b), none };
+}
+
+/**
+ * The value an s_waitcnt writes for counter c, undefined when it does not name c. A value at the
+ * counter's maximum is named (the user wrote it) though it waits for nothing.
+ */
+function writtenValue(ctx: KernelContext, fx: readonly InsnEffects[], j: number, c: number): number | undefined {
+  const v = fx[j]!.wait![c]!;
+  if (v !== INF) return v;
+  const op = ctx.insns[j]!.insn.operands.find((o) => o.kind === 'waitcnt');
+  return op?.kind === 'waitcnt' ? [op.vmcnt, op.lgkmcnt, op.expcnt][c] : undefined;
+}
+
+/** What a wait on counter c allows, as the message says it. */
+function presentText(ctx: KernelContext, fx: readonly InsnEffects[], c: number, g: GoverningWaits, max: readonly number[]): string {
+  const cname = COUNTER_NAMES[c];
+  if (g.waits.length === 0) return `no ${cname} wait`;
+  const parts = g.waits.map((w) => {
+    const n = writtenValue(ctx, fx, w, c)!;
+    const at = `${cname}(${n}) at line ${ctx.insns[w]!.insn.loc.line}`;
+    return n >= max[c]! ? `${at} (waits for nothing)` : `${at} (allows ${n} outstanding)`;
+  });
+  if (g.none) parts.push(`no ${cname} wait`);
+  if (parts.length === 1) return parts[0]!;
+  return `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}, depending on the path`;
+}
+
+function missingFinding(ctx: KernelContext, fx: InsnEffects[], i: number, d: NeedDetail, max: readonly number[], g: GoverningWaits): Finding {
   const insn = ctx.insns[i]!.insn;
   const cname = COUNTER_NAMES[d.c];
-  const present = waitsRightBefore(ctx, fx, i);
-  const actual = present && present[d.c] !== INF ? present[d.c]! : max[d.c]!;
-  const presentText = present && present[d.c] !== INF ? `${cname}(${present[d.c]})` : `no ${cname} wait`;
+  // the weakest wait on any path (no wait: the counter's maximum)
+  const actual = g.none || g.waits.length === 0 ? max[d.c]! : Math.min(max[d.c]!, Math.max(...g.waits.map((w) => writtenValue(ctx, fx, w, d.c)!)));
   const related: Related[] = [];
   let message: string;
   let rule = 'waitcnt-missing';
@@ -777,7 +846,7 @@ function missingFinding(ctx: KernelContext, fx: InsnEffects[], i: number, d: Nee
         message = `${insn.mnemonic} needs a wait on ${cname}`;
     }
   }
-  message += `: needs ${cname}(${d.value}), present: ${presentText}`;
+  message += `: needs ${cname}(${d.value}), present: ${presentText(ctx, fx, d.c, g, max)}`;
   if (d.younger !== undefined && CLASS_IN_ORDER[d.cls] && d.younger >= max[d.c]!) {
     message += ` (${d.younger} later operations count on ${cname}, but ${cname}(${max[d.c]}) is the counter's maximum and does not wait: ${max[d.c]! - 1} is the weakest value that does)`;
   }
