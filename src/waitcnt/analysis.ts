@@ -798,6 +798,11 @@ function presentText(ctx: KernelContext, fx: readonly InsnEffects[], c: number, 
   return `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}, depending on the path`;
 }
 
+/** More younger operations of an in-order class than the counter holds (see SOURCES.saturation). */
+export function saturated(d: { younger?: number; cls: number; c: number }, max: readonly number[]): boolean {
+  return d.younger !== undefined && d.cls >= 0 && CLASS_IN_ORDER[d.cls]! && d.younger >= max[d.c]!;
+}
+
 function missingFinding(ctx: KernelContext, fx: InsnEffects[], i: number, d: NeedDetail, max: readonly number[], g: GoverningWaits): Finding {
   const insn = ctx.insns[i]!.insn;
   const cname = COUNTER_NAMES[d.c];
@@ -847,10 +852,14 @@ function missingFinding(ctx: KernelContext, fx: InsnEffects[], i: number, d: Nee
     }
   }
   message += `: needs ${cname}(${d.value}), present: ${presentText(ctx, fx, d.c, g, max)}`;
-  if (d.younger !== undefined && CLASS_IN_ORDER[d.cls] && d.younger >= max[d.c]!) {
-    message += ` (${d.younger} later operations count on ${cname}, but ${cname}(${max[d.c]}) is the counter's maximum and does not wait: ${max[d.c]! - 1} is the weakest value that does)`;
-  }
   const fix = { kind: 'waitcnt' as const, before: i, [cname]: d.value };
+  if (saturated(d, max)) {
+    // See SOURCES.saturation: complete if the counter never exceeds its maximum; a warning.
+    message += ` (${d.younger} later ${CLASS_NAMES[d.cls]} operations count on ${cname}, more than its maximum ${max[d.c]}: ` +
+      `the result is complete if issue holds while ${cname} is at its maximum, as AMD's Tensile kernels rely on; ` +
+      `LLVM does not rely on it and waits ${cname}(${max[d.c]! - 1}))`;
+    return { rule, severity: 'warning', message, loc: insn.loc, insn: i, required: d.value, actual, related, fix, source: `${source}; ${SOURCES.saturation}` };
+  }
   return { rule, severity: 'error', message, loc: insn.loc, insn: i, required: d.value, actual, related, fix, source };
 }
 

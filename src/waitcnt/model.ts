@@ -58,6 +58,18 @@ export const SOURCES = {
   ret: `LLVM SIInsertWaitcnts (return: wait vmcnt(0) expcnt(0) lgkmcnt(0) before returning)`,
   entry: `LLVM SIInsertWaitcnts (non-kernel function entry: s_waitcnt 0; calls wait only for the call's own registers)`,
   exec: `LLVM SIInsertWaitcnts (an instruction writing EXEC while an export/GDS is pending waits expcnt(0))`,
+  /**
+   * A result followed by at least as many operations of its (in-order) class as the counter's
+   * maximum, with no wait between. The sources disagree and no ISA text covers it: the counter
+   * fields are 6/4/3 bits (vmcnt 63, lgkmcnt 15, expcnt 7); LLVM SIInsertWaitcnts::determineWait
+   * waits for max-1 there ("avoid overflow"), while AMD's Tensile kernels write lgkmcnt(15)
+   * after 19 LDS operations (the HHS kernels in the corpus) and work. Both are correct only if
+   * the counter never runs past its maximum (a counter that wrapped would let LLVM's own
+   * lgkmcnt(14) pass too early), i.e. issue holds at the maximum; under that model the result is
+   * complete. Decision: a warning, not an error, naming both; the fix and the scheduler's
+   * re-derived waits take LLVM's safe value.
+   */
+  saturation: 'LLVM SIInsertWaitcnts::determineWait (waits max-1 when the count reaches the maximum); AMD Tensile kernels (wait at the maximum after more operations than it)',
   ldsDma: `LLVM SIInsertWaitcnts (LDS-DMA events and memory-based dependencies)`,
 } as const;
 

@@ -68,8 +68,10 @@ for (const f of files) {
           'the errors the review found real, and no other');
         for (const [k, e] of review.errors.entries()) assert.match(errs[k]!.message, new RegExp(`needs ${e.counter}\\(${e.required}\\), present: ${e.present.replace(/[()]/g, '\\$&')} \\(allows`));
       }
+      // more younger operations than the counter holds: a warning under either --paths (SOURCES.saturation)
+      const saturatedWarn = (x: { source?: string }) => !!x.source?.includes('determineWait');
       const every = checkWaitcnt(ctx, { paths: 'all' }).filter((x) => x.severity === 'error').length;
-      assert.equal(every, findings.filter((x) => x.fix?.kind === 'waitcnt').length, '--paths all: every missing wait an error');
+      assert.equal(every, findings.filter((x) => x.fix?.kind === 'waitcnt' && !saturatedWarn(x)).length, '--paths all: every missing wait an error');
       assert.equal(minimal.length, findings.filter((x) => x.fix?.kind === 'waitcnt').map((x) => x.insn).filter((v, i, a) => a.indexOf(v) === i).length,
         'one inserted wait per instruction the check flags');
       assert.ok((t1 - t0) / 1000 < MAX_SECONDS_PER_KERNEL, `check took ${(t1 - t0).toFixed(0)} ms`);

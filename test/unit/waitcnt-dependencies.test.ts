@@ -191,17 +191,31 @@ test('expcnt (gfx908): a GDS operation holds its source VGPRs until expcnt', () 
   assert.deepEqual(check(['s_mov_b32 m0, 0', 'ds_add_u32 v0, v1 gds', 'v_mov_b32 v2, v1'], 'gfx908'), []);
 });
 
-test('counter width: a wait above the maximum is clamped to max-1 (lgkmcnt 15 does not wait)', () => {
+test('counter width: more younger operations than the counter holds is a warning naming both models; the fix waits max-1', () => {
   const reads = Array.from({ length: 17 }, (_, k) => `ds_read_b32 v${10 + k}, v0 offset:${4 * k}`);
   for (const arch of ['gfx906', 'gfx908', 'gfx90a', 'gfx942', 'gfx950']) {
     const fs = check([...reads, 'v_mov_b32 v1, v10'], arch);
     assert.deepEqual(summary(fs), ['18 waitcnt-missing lgkmcnt=14'], arch);
-    assert.match(fs[0]!.message, /lgkmcnt\(15\) is the counter's maximum and does not wait/);
-    // lgkmcnt(15) as written waits for nothing
-    assert.deepEqual(summary(check([...reads, 's_waitcnt lgkmcnt(15)', 'v_mov_b32 v1, v10'], arch)), ['19 waitcnt-missing lgkmcnt=14'], arch);
+    assert.equal(fs[0]!.severity, 'warning', arch);
+    assert.match(fs[0]!.message, /16 later LDS operations count on lgkmcnt, more than its maximum 15: .*issue holds.*LLVM .* waits lgkmcnt\(14\)/);
+    assert.match(fs[0]!.source ?? '', /determineWait/);
+    // lgkmcnt(15) as written waits for nothing: the same warning (Tensile's form)
+    const t = check([...reads, 's_waitcnt lgkmcnt(15)', 'v_mov_b32 v1, v10'], arch);
+    assert.deepEqual(summary(t), ['19 waitcnt-missing lgkmcnt=14'], arch);
+    assert.equal(t[0]!.severity, 'warning', arch);
+    // one operation fewer than the maximum after the producer: an error, as before
+    const e = check([...reads.slice(0, 15), 'v_mov_b32 v1, v10'], arch);
+    assert.deepEqual(summary(e), ['16 waitcnt-missing lgkmcnt=14'], arch);
+    assert.equal(e[0]!.severity, 'error', arch);
   }
   const vm = Array.from({ length: 70 }, (_, k) => `global_load_dword v${10 + k}, v[2:3], off offset:${4 * k}`);
-  assert.deepEqual(summary(check([...vm, 'v_mov_b32 v1, v10'])), ['71 waitcnt-missing vmcnt=62']);
+  const v = check([...vm, 'v_mov_b32 v1, v10']);
+  assert.deepEqual(summary(v), ['71 waitcnt-missing vmcnt=62']);
+  assert.equal(v[0]!.severity, 'warning');
+  // out of order (scalar memory): no such reasoning, still an error
+  const sm = Array.from({ length: 17 }, (_, k) => `s_load_dword s${10 + k}, s[0:1], 0x${(4 * k).toString(16)}`);
+  const s = check([...sm, 's_mov_b32 s2, s10']);
+  assert.ok(s.length > 0 && s.every((f) => f.severity === 'error'));
 });
 
 test('minimalWaits: the missing waits, merged per instruction', () => {
