@@ -163,6 +163,8 @@ function geomean(xs: number[]): number | null {
 function deltaText(a: Metrics, b: Metrics): string {
   const parts: string[] = [];
   for (const n of METRIC_NAMES) if (a[n] !== b[n]) parts.push(`${metricLabel(n)} ${b[n]} -> ${a[n]}`);
+  // est_cycles at the kernel's occupancy can tie while one wave alone gets faster: the tie-break
+  if (a.est_cycles === b.est_cycles && a.wave_cycles !== undefined && a.wave_cycles !== b.wave_cycles) parts.push(`one wave's cycles ${b.wave_cycles} -> ${a.wave_cycles}`);
   return parts.length ? parts.join(', ') : 'no change';
 }
 
