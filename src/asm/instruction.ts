@@ -244,7 +244,7 @@ function isRegisterAhead(t: string, pos: number): boolean {
 /** Length of a register-file prefix at `start` (v, s, a, acc, ttmp) followed by a digit or '[', else 0. */
 function regPrefixLength(t: string, start: number): number {
   const c = t.charCodeAt(start) | 0x20;
-  let len = 0;
+  let len: number;
   if (c === 118 /* v */ || c === 115 /* s */) len = 1;
   else if (c === 97 /* a */) len = (t.charCodeAt(start + 1) | 0x20) === 99 && (t.charCodeAt(start + 2) | 0x20) === 99 ? 3 : 1;
   else if (c === 116 /* t */ && t.slice(start, start + 4).toLowerCase() === 'ttmp') len = 4;

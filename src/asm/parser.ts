@@ -459,7 +459,7 @@ function statement(st: State, t: string, lineIndex: number, col: number, lookup:
   const first = firstWord(t);
   const lower = first.toLowerCase();
   if (first.startsWith('.')) {
-    directive(st, t, lower, lineIndex, col, lookup, exp, mkLoc(col));
+    directive(st, t, lower, lineIndex, lookup, exp, mkLoc(col));
     return;
   }
   // Symbol assignment: name = expr ("quoted name" = expr)
@@ -517,7 +517,7 @@ function resolveDirectionalLabels(st: State, insn: Instruction): void {
   }
 }
 
-function directive(st: State, t: string, name: string, lineIndex: number, col: number,
+function directive(st: State, t: string, name: string, lineIndex: number,
   lookup: (n: string) => number | undefined, exp: Expansion, at: Loc): void {
   const args = t.slice(name.length).trim();
   pushStatement(st, { kind: 'directive', text: t, name, args, loc: at, lineIndex, expansion: exp });
@@ -728,7 +728,7 @@ function expandMacro(st: State, macro: MacroDef, argText: string, lineIndex: num
     if (kw && macro.params.some((p) => p.name === kw[1])) { values.set(kw[1]!, unquote(kw[2]!)); continue; }
     const p = macro.params[positional];
     if (!p) { report(st, `too many arguments for macro '${macro.name}' (takes ${macro.params.length})`, at); return; }
-    if (p.vararg) { values.set(p.name, args.slice(k).join(', ')); positional++; break; }
+    if (p.vararg) { values.set(p.name, args.slice(k).join(', ')); break; }
     if (a !== '') values.set(p.name, unquote(a));
     positional++;
   }

@@ -326,7 +326,7 @@ function mfmaIssues(insn: Instruction, desc: InsnDesc, specs: readonly OpSpec[],
       out.push(issue('operand-mfma', `invalid operand for instruction: '${insn.mnemonic}' scale operand must be a VGPR, not '${o.text}'`));
     }
     if (role === 'srcC' && o.kind === 'imm' && hasMfmaInlineLiteralBug(target)) {
-      out.push(issue('operand-mfma-inline-srcc', `inline constants are not allowed for this operand: '${insn.mnemonic}' SrcC on ${target.name} (FeatureMFMAInlineLiteralBug)`));
+      out.push({ ...issue('operand-mfma-inline-srcc', `inline constants are not allowed for this operand: '${insn.mnemonic}' SrcC on ${target.name} (FeatureMFMAInlineLiteralBug)`), source: MFMA_INLINE_LITERAL_BUG_SOURCE });
     }
   }
 }

@@ -105,7 +105,7 @@ export function memAccessOf(r: ResolvedInsn, t: KernelTraits, i: number): MemAcc
   const atomic = op === MEM_OP.atomic || op === MEM_OP['atomic-rtn'];
   const width = Math.max(1, t.memDwords[i]!) * 4;
 
-  let memBits = 0;
+  let memBits: number;
   let space: string = memSpaceName(t, i);
   switch (t.memSpace[i]) {
     case MEM_SPACE.lds: memBits = MEMORY.lds; break;

@@ -9,7 +9,6 @@ import { gfx908 } from './gfx908.js';
 import { gfx90a } from './gfx90a.js';
 import { gfx942 } from './gfx942.js';
 import { gfx950 } from './gfx950.js';
-import { REF } from './common.js';
 
 export type { Target, TargetName, Feature, Sourced } from '../isa/target.js';
 export { FEATURE_PROBES, ALL_FEATURES, probeCommand } from './common.js';

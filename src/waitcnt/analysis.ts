@@ -507,7 +507,7 @@ class Analysis {
    * Merge a path class into `part` (its state joined, its facts the shared ones); true when
    * `part` changed.
    */
-  private absorb(part: Part, facts: PathFact[], st: CounterState, common: PathFact[]): boolean {
+  private absorb(part: Part, st: CounterState, common: PathFact[]): boolean {
     const grew = this.combine(part.st, st, this.capY);
     const changed = grew || factsKey(common) !== factsKey(part.facts);
     if (changed) { part.facts = common; part.dirty = true; }
@@ -520,7 +520,7 @@ class Analysis {
     if (!parts) { parts = new Map(); this.inParts[s] = parts; }
     if (this.collapsed[s]) {
       const only = parts.get('')!;
-      return this.absorb(only, facts, st, this.mergeFacts(s, only.facts, facts));
+      return this.absorb(only, st, this.mergeFacts(s, only.facts, facts));
     }
     const key = factsKey(facts);
     const old = parts.get(key);
@@ -534,7 +534,7 @@ class Analysis {
     for (const [k2, p] of parts) {
       if (!sameCore(p.st, st, this.capY) && !(this.header[s] && sameShape(p.facts, facts))) continue;
       const common = this.mergeFacts(s, p.facts, facts);
-      if (!this.absorb(p, facts, st, common)) return false;
+      if (!this.absorb(p, st, common)) return false;
       // its key follows its facts; two classes whose facts now agree become one
       parts.delete(k2);
       const nk = factsKey(common);
@@ -553,7 +553,7 @@ class Analysis {
     let merged: Part | undefined;
     for (const p of parts.values()) {
       if (!merged) merged = { facts: p.facts, st: p.st.clone(), dirty: true };
-      else this.absorb(merged, p.facts, p.st, commonFacts(merged.facts, p.facts));
+      else this.absorb(merged, p.st, commonFacts(merged.facts, p.facts));
     }
     parts.clear();
     parts.set('', { facts: merged?.facts ?? [], st: merged!.st, dirty: true });

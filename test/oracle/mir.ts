@@ -192,7 +192,7 @@ function parseRegOperand(op: string, line: number): RegOperand | undefined {
   try {
     units = regUnits(reg);
   } catch (e) {
-    throw new Error(`MIR line ${line}: ${(e as Error).message}`);
+    throw new Error(`MIR line ${line}: ${(e as Error).message}`, { cause: e });
   }
   if (sub !== undefined) units = subRegUnits(units, sub, line);
   return { flags, units };

@@ -77,7 +77,7 @@ async function scheduleAll(name: string, text: string, arch: string | undefined,
       for (const kind of ILLEGAL_KINDS) {
         for (const m of illegalMutations(ks, kind, mutRand, 1)) {
           illegal[kind].made++;
-          let rejected = true;
+          let rejected: boolean;
           try { rejected = !verifyLoaded(orig, loadText(m.text, `${file}.mutated.s`, { arch: target })).equivalent; } catch { rejected = true; }
           if (rejected) illegal[kind].rejected++;
           else failures.push(`${label}: illegal ${kind} mutation of the output accepted: ${m.what}`);
@@ -104,7 +104,7 @@ test('project kernels: every MFMA build and the largest gfx906 builds, each stra
 test('tensile corpus: every kernel llvm-mc accepts, each strategy', async () => {
   let used = 0;
   for (const { path, text } of await acceptedTensileKernels()) {
-    let ok = false;
+    let ok: boolean;
     try { ok = await scheduleAll(path, text, undefined, 150, DEFAULT_OBJECTIVE); } catch (e) {
       if (/no decodable instructions/.test((e as Error).message)) continue; // the raw .long kernel
       throw e;

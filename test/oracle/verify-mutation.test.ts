@@ -84,8 +84,8 @@ async function exercise(name: string, text: string, arch: string | undefined, pl
     for (const kind of ILLEGAL_KINDS) {
       for (const m of illegalMutations(k, kind, rand, plan.perKind)) {
         figures.illegal[kind].made++;
-        let rejected = false;
-        let by = '';
+        let rejected: boolean;
+        let by: string;
         try {
           const mut = loadText(m.text, `${name}.mutated.s`, { arch: target });
           const v = verifyLoaded(orig, mut);

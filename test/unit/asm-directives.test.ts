@@ -204,7 +204,7 @@ test('check --fix and schedule on repeat blocks and conditionals: the output re-
   assert.equal(checkLoaded(l2).errors, 0);
   assert.match(fixed.text, /\/\/ expanded from: \.rept 2\n/);
   assert.doesNotMatch(fixed.text, /\.endr/);
-  assert.match(fixed.text, /  \.if 0\n  v_add_u32 v4, v1, v9\n  \.endif\n/, 'the inactive branch is kept as written');
+  assert.match(fixed.text, / {2}\.if 0\n {2}v_add_u32 v4, v1, v9\n {2}\.endif\n/, 'the inactive branch is kept as written');
   // A move inside the block: the schedule writes the block out and verifies against the original.
   const t2 = HEAD + 'k:\n  .rept 2\n  v_mov_b32 v1, 1\n  v_mov_b32 v2, 2\n  .endr\n  s_endpgm\n';
   const l3 = loadText(t2, 's.s');

@@ -20,7 +20,7 @@ import { simulateKernel } from '../../src/cycles/simulate.js';
 import { kernelWaves, loopChanges } from '../../src/cycles/kernel-time.js';
 import { computeOccupancy } from '../../src/analysis/occupancy.js';
 import { ConductorError } from '../../src/errors.js';
-import { pickKernel, ScheduleState, canMove, moveTo, emitSchedule, replayMoves, programMetrics } from '../../src/schedule/index.js';
+import { pickKernel, ScheduleState, emitSchedule, replayMoves, programMetrics } from '../../src/schedule/index.js';
 import { mulberry32 } from '../../src/schedule/search/rng.js';
 import { randomSchedule } from './schedule-helpers.js';
 import {

@@ -54,7 +54,7 @@ test('apply: rounds, JSON report, output written and verified; a failed round ex
     assert.equal(typeof j.before[key], 'number', key);
     assert.equal(typeof j.after[key], 'number', key);
   }
-  assert.match(readFileSync(out, 'utf8'), /v_mov_b32 v2, 2\n  v_mov_b32 v1, 1\n/);
+  assert.match(readFileSync(out, 'utf8'), /v_mov_b32 v2, 2\n {2}v_mov_b32 v1, 1\n/);
   const v = run('verify', f, out);
   assert.equal(v.code, 0, v.out + v.err);
   assert.match(v.out, /equivalent/);

@@ -73,7 +73,7 @@ test('verify rejects: RAW, WAR and WAW broken, with the lines in both files', ()
   const waw = ['k:', '  v_mov_b32 v1, 1', '  v_mov_b32 v1, 2', '  s_endpgm'];
   r = verify(waw, permute(waw, [1, 2]));
   assert.equal(r.difference!.kind, 'exit-definition');
-  assert.match(formatVerify(r, 'orig.s', 'sched.s'), /NOT equivalent.*exit-definition.*\n  at orig\.s:\d+ vs sched\.s:\d+/);
+  assert.match(formatVerify(r, 'orig.s', 'sched.s'), /NOT equivalent.*exit-definition.*\n {2}at orig\.s:\d+ vs sched\.s:\d+/);
 });
 
 test('verify rejects: memory order, pinned instruction moved, region contents, completion before a barrier', () => {
@@ -205,7 +205,7 @@ test('emit: a macro invocation whose expansion is reordered is written out expan
   const s = new ScheduleState(k);
   assert.ok(!isFailure(applyCommand(s, cmd('swap v_mov_b32_0 v_mov_b32_1'))));
   const e = emitSchedule(s);
-  assert.match(e.text, /  \/\/ expanded from: PAIR 1, 2\n  v_mov_b32 v2, 2\n  v_mov_b32 v1, 1\n  v_add_u32 v3, v1, v2\n  PAIR 5, 6\n/);
+  assert.match(e.text, / {2}\/\/ expanded from: PAIR 1, 2\n {2}v_mov_b32 v2, 2\n {2}v_mov_b32 v1, 1\n {2}v_add_u32 v3, v1, v2\n {2}PAIR 5, 6\n/);
   const v = verifyLoaded(l, loadText(e.text, 'm2.s'));
   assert.equal(v.equivalent, true, v.difference?.message);
 });

@@ -4,7 +4,7 @@
  * interlock (2).
  */
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
-import { all, anyWithin, CDNA2_UP, factWait, need, REF } from './util.js';
+import { all, anyWithin, CDNA2_UP, factWait, need } from './util.js';
 import { VGPR_BASE } from '../../asm/registers.js';
 import { overlaps, regText } from '../context.js';
 

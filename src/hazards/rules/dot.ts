@@ -37,7 +37,7 @@ function sameOpcode(a: HazardInsn, b: HazardInsn): boolean {
 }
 
 /** The operand a DOT reads as its accumulator: src2 (VOP3P dots) or the tied vdst (v_dot*c). */
-function isSrcC(c: HazardInsn, o: OpRange): boolean {
+function isSrcC(o: OpRange): boolean {
   return o.role === 'src2' || (o.role === 'vdst' && o.use);
 }
 
@@ -82,7 +82,7 @@ export const dotWriteRead: HazardRule = {
     const c = h.f[i]!;
     if (c.mfma || !(c.valu || c.vmem || c.ds || c.exp)) return undefined;
     const regs = c.ops.filter((o) => o.use && o.lo >= VGPR_BASE);
-    return dotScan(h, i, regs, (p, o) => (sameOpcode(p, c) && isSrcC(c, o) ? undefined : READ_FACT), 'reads');
+    return dotScan(h, i, regs, (p, o) => (sameOpcode(p, c) && isSrcC(o) ? undefined : READ_FACT), 'reads');
   },
 };
 

@@ -9,7 +9,7 @@ import type { HazardContext, HazardInsn, OpRange } from '../context.js';
 import { overlaps } from '../context.js';
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
 import { waitOf } from '../types.js';
-import { distanceUnlessRewritten, factsReach, factWait, mfmaNote, need, REF } from './util.js';
+import { distanceUnlessRewritten, factsReach, factWait, mfmaNote, need } from './util.js';
 import { AGPR_BASE, VGPR_BASE, rangeName } from '../../asm/registers.js';
 
 const S22 = `LLVM GCNHazardRecognizer::checkMAIHazards908 / checkMAILdStHazards`;

@@ -1,6 +1,6 @@
 /** gfx950 v_permlane16/32_swap_b32: VALU write of an operand (2) and v_cmpx before it (4). */
 import type { HazardRule, WaitStateFact } from '../types.js';
-import { all, anyWithin, P, REF, vectorRawFact } from './util.js';
+import { all, anyWithin, P, vectorRawFact } from './util.js';
 import { VGPR_BASE } from '../../asm/registers.js';
 
 const VALU_FACT: WaitStateFact = {

@@ -4,7 +4,7 @@
  * not used by the kernel is miscomputed. No s_nop fixes it: the amount must move to another VGPR.
  */
 import type { HazardRule, WaitStateFact } from '../types.js';
-import { need, REF } from './util.js';
+import { need } from './util.js';
 import { VGPR_BASE, AGPR_BASE } from '../../asm/registers.js';
 
 const FACT: WaitStateFact = {

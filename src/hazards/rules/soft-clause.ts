@@ -12,7 +12,7 @@
  * leaves XNACK unspecified ("any"), and not at all with xnack-.
  */
 import type { HazardRule, WaitStateFact } from '../types.js';
-import { all, need, REF } from './util.js';
+import { all, need } from './util.js';
 import { unitsText } from '../context.js';
 
 const FACT: WaitStateFact = {

@@ -364,4 +364,3 @@ function bestOutcome(outcomes: StrategyOutcome[], objective: readonly MetricName
 }
 
 function round3(x: number): number { return Math.round(x * 1000) / 1000; }
-function round2(x: number): number { return Math.round(x * 100) / 100; }
