@@ -215,7 +215,10 @@ function positionalFence(p: WaitPosition | undefined): FenceKind | undefined {
 
 /** A callable function (entered through its label by a call), as opposed to a kernel or a snippet. */
 export function isCallable(ctx: KernelContext): boolean {
-  return ctx.kernel.kind === 'function' && ctx.program.statements[ctx.kernel.start]?.kind === 'label';
+  // the code before the first function (`(top level)`) is not entered by a call, even when it
+  // starts with a label of its own
+  const first = ctx.program.statements[ctx.kernel.start];
+  return ctx.kernel.kind === 'function' && first?.kind === 'label' && first.name === ctx.kernel.name;
 }
 
 /** A path class of a block's entry (paths.ts): the facts its paths share and their counter state. */

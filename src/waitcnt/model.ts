@@ -165,7 +165,7 @@ function computeEffects(ctx: KernelContext): InsnEffects[] {
   const max = counterMax(ctx);
   const t = traitsOf(ctx.insns);
   const longSetpc = new Set(ctx.cfg.longBranches.map((l) => l.setpc));
-  const functions = new Set(ctx.program.kernels.filter((k) => k.kind === 'function').map((k) => k.name));
+  const labels = new Set(ctx.cfg.blocks.flatMap((b) => b.labels));
   const out: InsnEffects[] = new Array(ctx.insns.length);
   for (let i = 0; i < ctx.insns.length; i++) {
     const r = ctx.insns[i]!;
@@ -183,7 +183,7 @@ function computeEffects(ctx: KernelContext): InsnEffects[] {
     const cacheOp = has(t, i, TRAIT.cacheOp);
     const vmemLoad = has(t, i, TRAIT.vmemLoad);
     out[i] = {
-      kind, callWaits: kind === INSN_KIND.call && !isLocalSubroutineCall(ctx, i, functions),
+      kind, callWaits: kind === INSN_KIND.call && !isLocalSubroutineCall(ctx, i, labels),
       wait: kind === INSN_KIND.wait ? waitValues(r, max) : undefined,
       issues, uses: r.uses, defs: r.defs, vmemLoad, d16Load: vmemLoad && has(t, i, TRAIT.d16),
       lds: issuesEvent(t, i, EVENT.lds | EVENT.flat), writesExec, cacheOp,
@@ -247,10 +247,11 @@ function issuesOf(r: ResolvedInsn, t: KernelTraits, i: number): Issue[] {
 
 /**
  * The call at `i` jumps to code of this kernel: the nearest s_getpc_b64 before it that writes the
- * call's target register, and the few instructions after that one, name labels but no function
- * symbol. A target loaded from memory, passed in, or naming a function follows the ABI.
+ * call's target register, and the few instructions after that one, name labels of this kernel
+ * and nothing else. A target loaded from memory, passed in, or naming any other symbol (a
+ * function of this file or one defined elsewhere, as clang's `callee@rel32@lo+4`) follows the ABI.
  */
-function isLocalSubroutineCall(ctx: KernelContext, i: number, functions: ReadonlySet<string>): boolean {
+function isLocalSubroutineCall(ctx: KernelContext, i: number, kernelLabels: ReadonlySet<string>): boolean {
   const target = ctx.insns[i]!.insn.operands[1];
   if (!target || target.kind !== 'reg') return false;
   for (let g = i - 1; g >= 0; g--) {
@@ -263,7 +264,7 @@ function isLocalSubroutineCall(ctx: KernelContext, i: number, functions: Readonl
       for (const o of ctx.insns[k]!.insn.operands) {
         if (o.kind !== 'expr') continue;
         for (const sym of o.symbols) {
-          if (functions.has(sym.split('@')[0]!)) return false;
+          if (!kernelLabels.has(sym.split('@')[0]!)) return false;
           named = true;
         }
       }

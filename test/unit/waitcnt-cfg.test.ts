@@ -167,6 +167,16 @@ test('a call of a function (calling convention) clears the counters; a subroutin
   ].join('\n') + '\n', 'snippet.s', 'gfx942');
   assert.equal(abi.length, 2);
   assert.deepEqual(abi.flatMap((c) => summary(checkWaitcnt(c))), []);
+  // a function defined elsewhere (clang's external call: the symbol is in no label of the file)
+  assert.deepEqual(summary(check([
+    's_load_dword s36, s[4:5], 0x28',
+    's_getpc_b64 s[18:19]',
+    's_add_u32 s18, s18, callee@rel32@lo+4',
+    's_addc_u32 s19, s19, callee@rel32@hi+12',
+    's_swappc_b64 s[30:31], s[18:19]',
+    's_cmp_lt_i32 s36, 1',
+    's_endpgm',
+  ])), []);
   // the target is s_getpc_b64 plus a label of the kernel (Tensile's activation routines): the
   // routine keeps the caller's counters, so the load is still outstanding after the call
   assert.deepEqual(summary(check([
@@ -209,4 +219,13 @@ test('rederiveWaits: strip the dependency waits, keep fences, derive the waits a
   // the barrier fence stays; v4 is still pending after the stripped vmcnt(0) until the fence
   // (which waits lgkmcnt only), so its read needs a wait of its own
   assert.deepEqual(rederiveWaits(ctx), [{ before: 3, vmcnt: 1 }, { before: 4, vmcnt: 0 }]);
+});
+
+test('code before the first function starts with nothing outstanding, even when its first line is a label', () => {
+  for (const first of ['k:', '.L0:']) {
+    assert.deepEqual(summary(check([first, 'v_add_u32 v0, v0, v1', 's_endpgm'])), [], first);
+  }
+  // a label that `.type @function` names is a callable function: the caller's operations may be outstanding
+  const fn = kernelContextsFromText(['.type k,@function', 'k:', 'v_add_u32 v0, v0, v1', 's_setpc_b64 s[30:31]'].join('\n') + '\n', 'snippet.s', 'gfx942');
+  assert.deepEqual(fn.flatMap((c) => summary(checkWaitcnt(c))), ['3 waitcnt-fence vmcnt=0', '3 waitcnt-fence lgkmcnt=0', '3 waitcnt-fence expcnt=0']);
 });
