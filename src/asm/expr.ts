@@ -16,7 +16,39 @@
  *   - directional labels: `1b` and `1f` name the nearest numeric label `1:` before or after
  *     (returned as the symbol `1b` / `1f`; the program parser resolves them);
  *   - quoted symbol names: `"my func"` is the symbol `my func`.
+ *
+ * Functions: the resource expressions LLVM's AMDGPU back end writes in descriptors and `.set`
+ * lines (AMDGPUMCExpr: `max`, `or`, `alignto`, `totalnumvgprs`), called as `name(a, b, ...)`.
+ * `totalnumvgprs` depends on the target's register file, so its meaning is passed in
+ * (`ExprFunctions`); a function the caller does not provide does not evaluate.
  */
+
+/** Functions an expression may call, by lower-case name. */
+export type ExprFunctions = Readonly<Record<string, (args: number[]) => number | undefined>>;
+
+const alignTo = (x: number, a: number) => (a > 0 ? Math.ceil(x / a) * a : undefined);
+
+/**
+ * AMDGPUMCExpr's functions (LLVM AMDGPUMCExpr.cpp, evaluateExtraSGPRs and friends): max and or
+ * of any number of operands, alignto(x, align); totalnumvgprs(agprs, vgprs) is
+ * alignto(vgprs, 4) + agprs when there are AGPRs on a unified file (gfx90a+), max(vgprs, agprs)
+ * on separate files (gfx908), given by `unified` (undefined: unknown target, only the cases
+ * where both agree evaluate).
+ */
+export function mcFunctions(unified: boolean | undefined): ExprFunctions {
+  return {
+    max: (a) => (a.length > 0 ? Math.max(...a) : undefined),
+    or: (a) => (a.length > 0 ? a.reduce((x, y) => bitop(x, y, (p, q) => p | q)) : undefined),
+    alignto: (a) => (a.length === 2 ? alignTo(a[0]!, a[1]!) : undefined),
+    totalnumvgprs: (a) => {
+      if (a.length !== 2) return undefined;
+      const [agprs, vgprs] = a as [number, number];
+      if (agprs === 0) return vgprs;
+      if (unified === undefined) return undefined;
+      return unified ? alignTo(vgprs, 4)! + agprs : Math.max(vgprs, agprs);
+    },
+  };
+}
 
 export interface ExprResult {
   /** The value, or undefined when a symbol is not (yet) known. */
@@ -77,7 +109,7 @@ const BINARY_PREC: Record<string, number> = {
  * cannot continue an expression (a comma, a closing bracket, a colon, or a token that is not
  * a binary operator after a complete operand). `lookup` gives symbol values.
  */
-export function parseExpr(text: string, start: number, lookup: (name: string) => number | undefined): ExprResult {
+export function parseExpr(text: string, start: number, lookup: (name: string) => number | undefined, fns?: ExprFunctions): ExprResult {
   let pos = start;
   const unresolved: string[] = [];
   let sawFloat = false;
@@ -144,9 +176,30 @@ export function parseExpr(text: string, start: number, lookup: (name: string) =>
       while (pos < text.length && isIdentChar(text.charCodeAt(pos))) pos++;
       const name = text.slice(s, pos);
       if (name === '.') throw new ExprError("'.' (the location counter) is not supported here", s);
+      const fn = fns?.[name.toLowerCase()];
+      if (fn) {
+        const save = pos;
+        skipWs();
+        if (text[pos] === '(') return call(fn);
+        pos = save;
+      }
       return symbol(name);
     }
     throw new ExprError(`unexpected '${ch}' in expression`, pos);
+  }
+
+  /** `fn(a, b, ...)`, at the '('. */
+  function call(fn: (args: number[]) => number | undefined): number | undefined {
+    pos++;
+    const args: (number | undefined)[] = [];
+    for (;;) {
+      args.push(binary(0));
+      skipWs();
+      if (text[pos] === ',') { pos++; continue; }
+      if (text[pos] === ')') { pos++; break; }
+      throw new ExprError("expected ',' or ')' in a function's arguments", pos);
+    }
+    return args.some((a) => a === undefined) ? undefined : fn(args as number[]);
   }
 
   /** A symbol reference; relocation variants (sym@rel32@lo, sym@gotpcrel32@hi, sym@abs32@lo) stay part of its name. */
@@ -341,9 +394,9 @@ export class ExprError extends Error {
 }
 
 /** Evaluate a whole string as one expression; undefined when it does not evaluate. */
-export function evalExpr(text: string, lookup: (name: string) => number | undefined): number | undefined {
+export function evalExpr(text: string, lookup: (name: string) => number | undefined, fns?: ExprFunctions): number | undefined {
   try {
-    const r = parseExpr(text, 0, lookup);
+    const r = parseExpr(text, 0, lookup, fns);
     if (text.slice(r.end).trim() !== '') return undefined;
     return r.value;
   } catch {

@@ -16,7 +16,7 @@ import type {
 } from './ast.js';
 import { splitLines, stripComments } from './source.js';
 import { parseInstructionText, splitTopLevel } from './instruction.js';
-import { charLiteralLength, evalExpr, quotedEnd } from './expr.js';
+import { charLiteralLength, evalExpr, mcFunctions, quotedEnd, type ExprFunctions } from './expr.js';
 import { ConductorError } from '../errors.js';
 
 const DATA_DIRECTIVES = new Set(['.long', '.word', '.4byte', '.int', '.byte', '.short', '.2byte', '.hword', '.quad', '.8byte', '.value']);
@@ -64,6 +64,10 @@ interface State {
   diagnostics: Diagnostic[];
   functionSymbols: Set<string>;
   descriptors: Map<string, AmdhsaDescriptor>;
+  /** Symbols whose `.set` value names symbols set later (LLVM writes `.set k.num_vgpr, max(45, amdgpu.max_num_vgpr)` before the latter): evaluated once the file is read. */
+  deferred: Map<string, string>;
+  /** Descriptor values that did not evaluate where they stand (forward references): evaluated once the file is read. */
+  pendingValues: { values: Record<string, number>; key: string; directive: string; text: string; loc: Loc }[];
   declaredTarget?: Program['declaredTarget'];
   rawWords: number;
   inCode: boolean;
@@ -102,7 +106,7 @@ export function parseProgram(text: string, file: string, options: ParseOptions =
   const code = stripComments(lines);
   const st: State = {
     file, lines, code, statements: [], instructions: [], symbols: new Map(), defined: new Set(), macros: new Map(),
-    diagnostics: [], functionSymbols: new Set(), descriptors: new Map(), rawWords: 0, inCode: true, macroCounter: 0,
+    diagnostics: [], functionSymbols: new Set(), descriptors: new Map(), deferred: new Map(), pendingValues: [], rawWords: 0, inCode: true, macroCounter: 0,
     macroCalls: new Map(), localLabels: new Map(), forwardRefs: [], definedLocal: new Set(),
     throwOnError: options.throwOnError ?? false,
   };
@@ -111,6 +115,7 @@ export function parseProgram(text: string, file: string, options: ParseOptions =
   for (const r of st.forwardRefs) {
     if (!st.definedLocal.has(r.name)) report(st, `directional label '${r.text}' names no numeric label after it`, r.loc);
   }
+  resolveForward(st);
 
   const kernels = findKernels(st);
   return {
@@ -585,14 +590,55 @@ function directive(st: State, t: string, name: string, lineIndex: number,
 
 function defineSymbol(st: State, name: string, exprText: string, lookup: (n: string) => number | undefined, at: Loc): void {
   st.defined.add(name);
-  const v = evalExpr(exprText.trim(), lookup);
+  const v = evalExpr(exprText.trim(), lookup, exprFunctions(st));
   if (v === undefined) {
-    // A label difference or a forward reference: not a number we can use; forget older values.
+    // A label difference or a forward reference: not a number here; forget older values, and
+    // try again once the whole file is read (descriptors name such symbols).
     st.symbols.delete(name);
+    st.deferred.set(name, exprText.trim());
     return;
   }
   void at;
+  st.deferred.delete(name);
   st.symbols.set(name, v);
+}
+
+/**
+ * Which register file `totalnumvgprs` sums over, by the `.amdgcn_target` processor: one unified
+ * VGPR/AGPR file on gfx90a and later (LLVM GCNSubtarget::hasGFX90AInsts, AMDGPUMCExpr
+ * totalnumvgprs), separate files on gfx908; unknown otherwise.
+ */
+const UNIFIED_FILE: Readonly<Record<string, boolean>> = { gfx908: false, gfx90a: true, gfx940: true, gfx941: true, gfx942: true, gfx950: true };
+
+function exprFunctions(st: State): ExprFunctions {
+  return mcFunctions(st.declaredTarget ? UNIFIED_FILE[st.declaredTarget.name] : undefined);
+}
+
+/**
+ * Once the file is read: symbols whose value named later symbols, then the descriptor values
+ * that named them, with the symbols' final values (what the assembler sees at the end). A value
+ * that still does not evaluate is left out of the descriptor (unknown, never 0), with a warning.
+ */
+function resolveForward(st: State): void {
+  if (st.deferred.size === 0 && st.pendingValues.length === 0) return;
+  const fns = exprFunctions(st);
+  const visiting = new Set<string>();
+  const lookup = (name: string): number | undefined => {
+    const v = st.symbols.get(name);
+    if (v !== undefined) return v;
+    const text = st.deferred.get(name);
+    if (text === undefined || visiting.has(name)) return undefined;
+    visiting.add(name);
+    const r = evalExpr(text, lookup, fns);
+    visiting.delete(name);
+    if (r !== undefined) { st.symbols.set(name, r); st.deferred.delete(name); }
+    return r;
+  };
+  for (const p of st.pendingValues) {
+    const v = evalExpr(p.text, lookup, fns);
+    if (v === undefined) report(st, `cannot evaluate ${p.directive} value '${p.text}': the descriptor leaves it unknown`, p.loc, 'warning');
+    else p.values[p.key] = v;
+  }
 }
 
 function readMacro(st: State, start: number, col: number, t: string): number {
@@ -759,8 +805,9 @@ function readDescriptor(st: State, start: number, col: number, t: string, lookup
     pushStatement(st, { kind: 'directive', text: line, name: w, args: line.slice(w.length).trim(), loc: loc(st, i, dcol), lineIndex: i });
     if (w === '.end_amdhsa_kernel') break;
     if (w.startsWith('.amdhsa_')) {
-      const v = evalExpr(line.slice(w.length).trim(), lookup);
-      if (v === undefined) report(st, `cannot evaluate ${w} value '${line.slice(w.length).trim()}'`, loc(st, i, dcol), 'warning');
+      const text = line.slice(w.length).trim();
+      const v = evalExpr(text, lookup, exprFunctions(st));
+      if (v === undefined) st.pendingValues.push({ values, key: w.slice('.amdhsa_'.length), directive: w, text, loc: loc(st, i, dcol) });
       else values[w.slice('.amdhsa_'.length)] = v;
     }
   }

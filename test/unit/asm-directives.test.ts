@@ -217,3 +217,30 @@ test('check --fix and schedule on repeat blocks and conditionals: the output re-
   const v = verifyLoaded(l3, loadText(em.text, 's2.s'));
   assert.equal(v.equivalent, true, v.difference?.message);
 });
+
+test("LLVM's resource expressions: max, or, alignto, totalnumvgprs per register file; descriptor values naming symbols set later", () => {
+  const kernel = (target: string) => [
+    `.amdgcn_target "amdgcn-amd-amdhsa--${target}"`, '.text', '.globl k', '.p2align 8', '.type k,@function', 'k:',
+    '  v_mov_b32 v72, 0', '  s_endpgm',
+    '.rodata', '.p2align 6', '.amdhsa_kernel k',
+    '  .amdhsa_next_free_vgpr max(totalnumvgprs(k.num_agpr, k.num_vgpr), 1, 0)',
+    '  .amdhsa_next_free_sgpr max(k.numbered_sgpr+6, 1, 0)-6',
+    ...(target === 'gfx908' ? [] : ['  .amdhsa_accum_offset (((((alignto(max(1, k.num_vgpr), 4)/4)-1)&~65536)&63)+1)*4']),
+    '.end_amdhsa_kernel',
+    '.set k.num_vgpr, max(45, amdgpu.max_num_vgpr)', '.set k.num_agpr, max(16, amdgpu.max_num_agpr)',
+    '.set k.numbered_sgpr, max(56, amdgpu.max_num_sgpr)', '.set k.flags, or(1, 4, 8)',
+    '.set amdgpu.max_num_vgpr, 73', '.set amdgpu.max_num_agpr, 16', '.set amdgpu.max_num_sgpr, 35',
+  ].join('\n') + '\n';
+  // gfx942: one file, AGPRs after alignto(73, 4) = 76
+  const p = parseProgram(kernel('gfx942'), 'k.s');
+  assert.deepEqual(p.diagnostics, []);
+  assert.deepEqual(p.kernels.find((k) => k.name === 'k')!.descriptor!.values, { next_free_vgpr: 92, next_free_sgpr: 56, accum_offset: 76 });
+  // gfx908: separate files, max(73, 16)
+  assert.deepEqual(parseProgram(kernel('gfx908'), 'k.s').kernels.find((k) => k.name === 'k')!.descriptor!.values, { next_free_vgpr: 73, next_free_sgpr: 56 });
+  // the descriptor covers v72: no descriptor error
+  assert.equal(checkLoaded(loadText(kernel('gfx942'), 'k.s')).findings.filter((f) => f.rule === 'descriptor-registers').length, 0);
+  // a value that never evaluates is unknown (left out, with a warning), never 0
+  const bad = parseProgram(kernel('gfx942').replace('max(45, amdgpu.max_num_vgpr)', 'max(45, nowhere)'), 'k.s');
+  assert.equal(bad.kernels.find((k) => k.name === 'k')!.descriptor!.values['next_free_vgpr'], undefined);
+  assert.match(bad.diagnostics.map((d) => d.message).join('\n'), /cannot evaluate \.amdhsa_next_free_vgpr value .*: the descriptor leaves it unknown/);
+});
