@@ -64,6 +64,8 @@ interface State {
   diagnostics: Diagnostic[];
   functionSymbols: Set<string>;
   descriptors: Map<string, AmdhsaDescriptor>;
+  /** Named labels defined so far: a second definition is an error (llvm-mc: "symbol ... is already defined"). */
+  labels: Set<string>;
   /** Symbols whose `.set` value names symbols set later (LLVM writes `.set k.num_vgpr, max(45, amdgpu.max_num_vgpr)` before the latter): evaluated once the file is read. */
   deferred: Map<string, string>;
   /** Descriptor values that did not evaluate where they stand (forward references): evaluated once the file is read. */
@@ -106,7 +108,7 @@ export function parseProgram(text: string, file: string, options: ParseOptions =
   const code = stripComments(lines);
   const st: State = {
     file, lines, code, statements: [], instructions: [], symbols: new Map(), defined: new Set(), macros: new Map(),
-    diagnostics: [], functionSymbols: new Set(), descriptors: new Map(), deferred: new Map(), pendingValues: [], rawWords: 0, inCode: true, macroCounter: 0,
+    diagnostics: [], functionSymbols: new Set(), descriptors: new Map(), labels: new Set(), deferred: new Map(), pendingValues: [], rawWords: 0, inCode: true, macroCounter: 0,
     macroCalls: new Map(), localLabels: new Map(), forwardRefs: [], definedLocal: new Set(),
     throwOnError: options.throwOnError ?? false,
   };
@@ -116,6 +118,7 @@ export function parseProgram(text: string, file: string, options: ParseOptions =
     if (!st.definedLocal.has(r.name)) report(st, `directional label '${r.text}' names no numeric label after it`, r.loc);
   }
   resolveForward(st);
+  undefinedBranchTargets(st);
 
   const kernels = findKernels(st);
   return {
@@ -442,6 +445,8 @@ function pushLabels(st: State, t: string, lineIndex: number, col: number, exp: E
     } else {
       name = m[1] ?? m[2]!;
       text = m[1] ?? `"${m[2]}"`;
+      if (st.labels.has(name)) report(st, `symbol '${name}' is already defined`, at);
+      st.labels.add(name);
       st.defined.add(name);
     }
     pushStatement(st, { kind: 'label', text, name, loc: at, lineIndex, expansion: exp });
@@ -601,6 +606,23 @@ function defineSymbol(st: State, name: string, exprText: string, lookup: (n: str
   void at;
   st.deferred.delete(name);
   st.symbols.set(name, v);
+}
+
+/**
+ * A branch to a label the file does not define: llvm-mc refuses it ("undefined label"), and the
+ * control flow would be unknown. Directional labels are checked with the forward references.
+ */
+function undefinedBranchTargets(st: State): void {
+  for (const insn of st.instructions) {
+    const m = insn.mnemonic;
+    if (m !== 's_branch' && !m.startsWith('s_cbranch_')) continue;
+    const o = insn.operands[0];
+    if (!o || o.kind !== 'expr') continue;
+    for (const sym of o.symbols) {
+      if (/^\d+(#\d+|[bf])$/.test(sym) || st.labels.has(sym) || st.symbols.has(sym)) continue;
+      report(st, `undefined label '${sym}'`, insn.loc);
+    }
+  }
 }
 
 /**

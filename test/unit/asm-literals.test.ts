@@ -152,3 +152,14 @@ test('numeric local labels: 1: defined again and again, 1b and 1f name the neare
     [2, "directional label '3f' names no numeric label after it"],
   ]);
 });
+
+test('a label defined twice and a branch to a label the file does not define are errors, as llvm-mc says', () => {
+  const p = parseProgram(['.L1:', '  v_mov_b32 v0, 0', '.L1:', '  s_cbranch_scc1 .L1', '  s_branch .Lnowhere', '  s_cbranch_scc0 other_fn', '  s_endpgm', ''].join('\n'), 'd.s');
+  assert.deepEqual(p.diagnostics.map((d) => [d.loc.line, d.severity, d.message]), [
+    [3, 'error', "symbol '.L1' is already defined"],
+    [5, 'error', "undefined label '.Lnowhere'"],
+    [6, 'error', "undefined label 'other_fn'"],
+  ]);
+  // labels defined after the branch, directional labels and labels of other functions are fine
+  assert.deepEqual(parseProgram(['s_branch .Lend', '1: s_cbranch_scc0 1b', '.Lend:', 'f:', 's_branch k', 'k:', 's_endpgm', ''].join('\n'), 'ok.s').diagnostics, []);
+});
