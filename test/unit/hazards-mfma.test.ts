@@ -2,8 +2,9 @@
  * MFMA rules on gfx90a/gfx942/gfx950 (mfma.ts): MFMA -> MFMA SrcC / SrcA-B, MFMA -> VALU and
  * memory reads, WAW, the SrcC WAR, and VALU -> MFMA (also gfx908).
  */
-import { describe, it } from 'node:test';
-import { runCase, type Case } from './hazards-harness.js';
+import { describe, it, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { findings, runCase, type Case } from './hazards-harness.js';
 
 const X4 = 'v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[0:3]';
 /** gfx90a: 16 passes and 8 passes on the same 16-register accumulator (identical tuple: no wait between them). */
@@ -81,4 +82,16 @@ const CASES: Case[] = [
 
 describe('MFMA hazards', () => {
   for (const c of CASES) it(`${c.arch}: ${c.rule}: ${c.name}`, () => runCase(c));
+});
+
+test('same tuple, XDL after XDL of another pass count: the ISA value, and the message and source say it is stricter than LLVM', () => {
+  const fs = findings('gfx950', 'v_mfma_f32_32x32x16_bf16 v[2:17], v[0:3], v[0:3], v[2:17]\nv_mfma_f32_16x16x32_bf16 v[2:5], v[0:3], v[0:3], v[2:5]')
+    .filter((f) => f.rule === 'mfma-xdl-write-mfma-srcc');
+  assert.equal(fs.length, 1, 'an overlapping tuple of another width: overlapped, as LLVM says too');
+  assert.doesNotMatch(fs[0]!.message, /stricter than LLVM/);
+  const same = findings('gfx950', 'v_mfma_f32_32x32x16_bf16 v[2:17], v[0:3], v[0:3], v[2:17]\nv_mfma_scale_f32_32x32x64_f8f6f4 v[2:17], v[20:27], v[20:27], v[2:17], v0, v1')
+    .filter((f) => f.rule === 'mfma-xdl-write-mfma-srcc');
+  assert.equal(same.length, 1);
+  assert.match(same[0]!.message, /same tuple, 16 passes after 8: the ISA exempts only equal pass counts; stricter than LLVM, which requires 0/);
+  assert.match(same[0]!.source ?? '', /Case 102 .*same number passes.*stricter than LLVM/);
 });

@@ -73,6 +73,14 @@ export const X_SRCC_X: WaitStateFact = {
   w: passTable({ cdna2: { 2: 2, 8: 8, 16: 16 }, cdna3: { 2: 3, 4: 5, 8: 9, 16: 17 }, cdna4: { 2: 4, 4: 6, 8: 10, 16: 18 } }),
   source: `${H90A} (X overlap -> SrcC of X); ${T37} Case 103; ${T38}`,
 };
+export const X_SRCC_PASSES: WaitStateFact = {
+  what: 'XDL/SMFMAC writes VGPRs -> XDL/SMFMAC of another pass count reads the identical tuple as SrcC',
+  w: X_SRCC_X.w,
+  llvm: { cdna3: 0, cdna4: 0 },
+  source: `${T37} Case 102 (the exact-same exemption holds only when "the two V_MFMA must be the same number passes") and Case 103; `
+    + `stricter than LLVM ${H90A}, which compares registers only and requires 0 here`,
+  note: CHAIN_NOTE,
+};
 export const X_SRCC_SD: WaitStateFact = {
   what: 'XDL/SMFMAC writes VGPRs -> SGEMM/DGEMM reads an overlapping SrcC',
   w: passTable({ cdna2: { 2: 3, 8: 9, 16: 17 }, cdna3: { 2: 3, 4: 5, 8: 9, 16: 17 }, cdna4: { 2: 3, 4: 6, 8: 10, 16: 18 } }),
@@ -257,6 +265,7 @@ export function srcCFact(gen: Generation, p: HazardInsn, c: HazardInsn, fullReg:
   if (p.dgemm16) return c.xdl ? undefined : D16_SRCC_NONXDL;
   if (p.dgemm4) return c.xdl ? undefined : D4_SRCC_NONXDL;
   if (p.sgemm) return c.xdl ? S_SRCC_X : S_SRCC_SD;
+  if (fullReg && c.xdl) return X_SRCC_PASSES;
   return c.xdl ? X_SRCC_X : X_SRCC_SD;
 }
 
@@ -282,7 +291,7 @@ function writeFact(p: HazardInsn): WaitStateFact {
 }
 
 const KIND_FACTS: Record<Kind, { srcc: WaitStateFact[]; srcab: WaitStateFact[]; valu: WaitStateFact[]; mem: WaitStateFact[]; write: WaitStateFact[] }> = {
-  xdl: { srcc: [X_SRCC_SAME, X_SRCC_X, X_SRCC_SD], srcab: [X_SRCAB], valu: [X_VALU_READ], mem: [X_MEM_READ], write: [X_WRITE] },
+  xdl: { srcc: [X_SRCC_SAME, X_SRCC_X, X_SRCC_PASSES, X_SRCC_SD], srcab: [X_SRCAB], valu: [X_VALU_READ], mem: [X_MEM_READ], write: [X_WRITE] },
   sgemm: { srcc: [S_SRCC_SAME, S_SRCC_X, S_SRCC_SD], srcab: [S_SRCAB], valu: [S_VALU_READ], mem: [S_MEM_READ], write: [S_WRITE] },
   dgemm: {
     srcc: [D_SRCC_SAME, D4_SRCC_SAME, D16_SRCC_NONXDL, D4_SRCC_NONXDL], srcab: [D16_SRCAB, D4_SRCAB],
@@ -328,7 +337,10 @@ function mfmaSrcRule(kind: Kind, operand: 'srcc' | 'srcab'): HazardRule {
         const b = Math.min(dst.hi, r.op.hi);
         const d2 = distanceUnlessRewritten(h, i, j, d, w, a, b);
         if (w <= d2) return false;
-        const how = operand === 'srcc' ? (full ? 'as SrcC (same tuple)' : 'as SrcC') : `as ${r.op.role === 'idx' ? 'index' : r.op.role}`;
+        const how = operand === 'srcc'
+          ? (fact === X_SRCC_PASSES ? `as SrcC (same tuple, ${c.passes} passes after ${p.passes}: the ISA exempts only equal pass counts; stricter than LLVM, which requires 0)`
+            : full ? 'as SrcC (same tuple)' : 'as SrcC')
+          : `as ${r.op.role === 'idx' ? 'index' : r.op.role}`;
         out.push(need(j, d2, w, `reads ${regText(c, a, b)} ${how}, written by`, fact, mfmaNote(p)));
         return false;
       });
