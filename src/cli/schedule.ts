@@ -152,6 +152,7 @@ function summaryJson(outcomes: FileOutcome[]): Record<string, unknown> {
   return {
     files: outcomes.length, failed: outcomes.filter((o) => !o.result).length, kernels: ks.length,
     improved: ks.filter((k) => k.strategy !== 'input').length,
+    faster: ks.filter((k) => k.after.est_cycles < k.before.est_cycles).length,
     geomeanCycles: geomean(ks.filter((k) => k.before.est_cycles > 0).map((k) => k.after.est_cycles / k.before.est_cycles)),
   };
 }
@@ -205,6 +206,7 @@ export function formatFileSchedule(f: ScheduleFileResult, loaded?: Loaded, outpu
   const parts = f.kernels.map((k) => formatSchedule(k, undefined, undefined, loaded ? fixedOccupancies(loaded, k.kernel)?.text : undefined));
   for (const n of f.notes) parts.push(`note: ${n}`);
   if (output) parts.push(`wrote ${outputName(output)}`);
+  else parts.push('no -o: nothing written (-o FILE writes the scheduled kernel, -o - prints it)');
   if (savedMoves) parts.push(`wrote the moves to ${outputName(savedMoves)}`);
   return parts.join('\n');
 }
@@ -221,7 +223,7 @@ export function formatSummary(outcomes: readonly FileOutcome[], heading?: string
   }
   const s = summaryJson(outcomes as FileOutcome[]);
   const lines = [formatTable(['file', 'kernel', 'target', 'est_cycles', 'after', 'change', 'peak_vgpr', 'result'], rows)];
-  lines.push(`${s['files']} file${s['files'] === 1 ? '' : 's'}, ${s['kernels']} kernels, ${s['improved']} faster, ${s['failed']} failed; geomean est_cycles after/before ${s['geomeanCycles'] ?? '-'}`);
+  lines.push(`${s['files']} file${s['files'] === 1 ? '' : 's'}, ${s['kernels']} kernels, ${s['improved']} changed (${s['faster']} faster by est_cycles), ${s['failed']} failed; geomean est_cycles after/before ${s['geomeanCycles'] ?? '-'}`);
   if (heading) lines.unshift(heading);
   return lines.join('\n');
 }

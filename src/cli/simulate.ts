@@ -41,7 +41,7 @@ async function paramsFor(target: Target, file: string | undefined): Promise<Cycl
 /** `conductor simulate FILE [--arch T] [--kernel K] [--waves N] [--trip N] [--latency-file F] [--json]`. */
 export async function commandSimulate(file: string | undefined, opts: SimulateCliOptions): Promise<number> {
   const waves = intOption('--waves', opts.waves);
-  const trip = intOption('--trip', opts.trip);
+  const trip = intOption('--trip', opts.trip, 1);
   if (opts.listParams && !file) {
     if (!opts.arch) throw new ConductorError('--list-params needs a FILE or --arch');
     const r = resolveTarget(opts.arch);
