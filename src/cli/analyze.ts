@@ -35,7 +35,8 @@ export async function commandAnalyze(args: string[], opts: { arch?: string; json
   const rows: (string | number)[][] = [];
   for (const r of results) {
     if (!r.analysis) { rows.push([r.file, '-', '-', '-', '-', '-', '-', `exit 2: ${r.error!.slice(0, 50)}`]); continue; }
-    for (const k of r.analysis.kernels) rows.push([r.file, k.name, k.arch, k.instructions, k.counts['s_waitcnt'] ?? 0, k.occupancy.descriptor?.wavesPerSimd ?? '-', k.occupancy.registersUsed?.wavesPerSimd ?? '-', 'ok']);
+    for (const k of r.analysis.kernels) rows.push([r.file, k.name, k.arch, k.instructions, k.counts['s_waitcnt'] ?? 0, k.occupancy.descriptor?.wavesPerSimd ?? '-', k.occupancy.registersUsed?.wavesPerSimd ?? '-',
+      `read; check: ${k.diagnostics.errors} errors, ${k.diagnostics.warnings} warnings`]);
   }
   process.stdout.write(formatTable(['file', 'kernel', 'target', 'instructions', 's_waitcnt', 'occupancy (descriptor)', 'occupancy (registers used)', 'result'], rows) + '\n' +
     `${results.length} files${shard ? ` (shard ${shard.index}/${shard.count} of ${all.length})` : ''}, ${results.filter((r) => r.analysis).reduce((a, r) => a + r.analysis!.kernels.length, 0)} kernels, ${results.filter((r) => !r.analysis).length} failed to load\n`);
