@@ -14,6 +14,7 @@ import type { LoopChange } from '../../src/schedule/search/run.js';
 import { scheduleFile } from '../../src/schedule/search/run.js';
 import { acceptedTensileKernels } from './llvm.js';
 import { geomean, hottestLoop, loopBodyText, mcaCycles, pool, type HotLoop } from './mca.js';
+import { kernelLoops } from '../../src/cycles/kernel-time.js';
 
 export interface SpeedInput { path: string; name: string; text: string; target: string; source: 'clang' | 'tensile' }
 
@@ -97,12 +98,24 @@ export async function speedRun(inputs: readonly SpeedInput[], opts: SpeedOptions
   await pool(rows, 2, async (row) => {
     if (!row.loop) { row.mcaWhy = 'no loop'; return; }
     const after = ctxOf(row.text, row.file, row.target, row.kernel)!;
-    const [a, b] = await Promise.all([mcaCycles(row.target, loopBodyText(befores.get(row)!, row.loop)), mcaCycles(row.target, loopBodyText(after, row.loop))]);
+    const before = befores.get(row)!;
+    const [a, b] = await Promise.all([mcaCycles(row.target, loopBodyText(before, row.loop)), mcaCycles(row.target, loopBodyText(after, sameLoop(before, after, row.loop)))]);
     row.mcaBefore = a.cycles;
     row.mcaAfter = b.cycles;
     row.mcaWhy = a.why ?? b.why;
   });
   return rows;
+}
+
+/**
+ * The loop of `after` that is `loop` of `before`: the same place in the kernel's loop order
+ * (a schedule keeps the loops and their order; a pipelined loop gains a prologue and a peeled
+ * iteration around it, which can shift block numbers).
+ */
+function sameLoop(before: KernelContext, after: KernelContext, loop: HotLoop): HotLoop {
+  const x = kernelLoops(before).findIndex((l) => l.header === loop.header && l.latch === loop.latch);
+  const l = kernelLoops(after)[x];
+  return l ? { header: l.header, latch: l.latch, instructions: l.end - l.start, line: l.line } : loop;
 }
 
 export interface SpeedSummary {
