@@ -125,6 +125,9 @@ test('pipeline plan: refusals on the far side of each boundary', () => {
   // SCC live into the loop
   const sccLive = kernel({ body: ['s_addc_u32 s8, s8, 0', ...LOOP] });
   assert.match(reason(sccLive), /SCC is live into the loop/);
+  // address code that writes SCC (the guard overwrites SCC between the first iteration's loads and the loop)
+  const sccP = kernel({ body: ['s_add_u32 s8, s4, 0x100', 's_addc_u32 s9, s5, 0', 'global_load_dword v1, v22, s[8:9]', ...LOOP.slice(4)] });
+  assert.match(reason(sccP), /'s_add_u32 s8, s4, 0x100' in the loads' address code writes SCC/);
   // no load
   assert.match(reason(kernel({ body: LOOP.filter((l) => !l.startsWith('global_load')).map((l) => l.replace('v1, v28', 'v22, v23')) })), /no vector-memory load/);
 });

@@ -322,7 +322,10 @@ export function planPipelines(k: ScheduleKernel): { plans: PipelinePlan[]; refus
     }
     const p = body.filter((_, x) => inP.has(x));
     const r = body.filter((_, x) => !inP.has(x));
-    // P must not write what the back-edge branch reads
+    // P must not write SCC (the guard after the first iteration's P writes it) nor what the
+    // back-edge branch reads
+    const sccWriter = p.find((i) => insns[i]!.defs.includes(SCC));
+    if (sccWriter !== undefined) { refuse(`'${insns[sccWriter]!.insn.text.trim()}' in the loads' address code writes SCC, which the guard overwrites`); continue; }
     const brUses = br.uses;
     const clash = p.find((i) => insns[i]!.defs.some((u) => brUses.includes(u)));
     if (clash !== undefined) { refuse(`'${insns[clash]!.insn.text.trim()}' writes what the back-edge branch reads`); continue; }
