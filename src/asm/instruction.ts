@@ -9,7 +9,7 @@ import type {
 } from './ast.js';
 import { ExprError, charLiteralLength, evalExpr, parseExpr, quotedEnd } from './expr.js';
 import { ConductorError } from '../errors.js';
-import { AGPR_BASE, CONSTANT_SOURCES, SPECIAL_REGISTERS, TTMP_BASE, VGPR_BASE } from '../isa/registers.js';
+import { AGPR_BASE, CONSTANT_SOURCES, SPECIAL_REGISTERS, TTMP_BASE, VGPR_BASE } from './registers.js';
 
 export type SymbolLookup = (name: string) => number | undefined;
 

@@ -1,13 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { SingleBar, Presets } from 'cli-progress';
+import type { SingleBar } from 'cli-progress';
 import { loadText, type Loaded } from '../load.js';
 import { checkOutputs, isStandardOutput, outputName, readSource, summaryStream, writeOutputs, type Output } from '../io.js';
 import { requireCode } from '../input.js';
 import { fixedOccupancies } from './occupancy.js';
 import { ConductorError } from '../errors.js';
 import { intOption, numberOption } from './options.js';
-import { formatMetrics, metricLabel, METRIC_NAMES, parseObjective, type Metrics } from '../schedule/metrics.js';
+import { formatMetrics, metricDrift, metricLabel, METRIC_NAMES, parseObjective, type Metrics } from '../schedule/metrics.js';
 import { scheduleFile, type ScheduleFileResult, type ScheduleRunResult } from '../schedule/search/run.js';
 import type { PipelinedLoop } from '../schedule/pipeline/index.js';
 import { STRATEGIES, type StrategyName } from '../schedule/search/search.js';
@@ -43,11 +43,6 @@ function parseStrategies(v: string | undefined): StrategyName[] | undefined {
   return names as StrategyName[];
 }
 
-/** `--kernel` values: repeated and comma-separated. */
-export function collectNames(v: string, prev: string[] = []): string[] {
-  return [...prev, ...v.split(',').map((x) => x.trim()).filter((x) => x !== '')];
-}
-
 interface FileOutcome { input: InputFile; loaded?: Loaded; result?: ScheduleFileResult; error?: string; code: number; output?: string }
 
 /**
@@ -76,11 +71,12 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
   const outs = await outputPaths(files, opts.output, several);
   const kernels = opts.kernel && opts.kernel.length > 0 ? opts.kernel : undefined;
   const outcomes: FileOutcome[] = [];
-  const showBar = !opts.json && process.stderr.isTTY === true;
+  // the progress bar's module only when there is a terminal to draw it on
+  const progress = !opts.json && process.stderr.isTTY === true ? await import('cli-progress') : undefined;
   for (const input of files) {
     const o: FileOutcome = { input, code: 0 };
     outcomes.push(o);
-    const bar = showBar ? new SingleBar({ format: `schedule {phase} [{bar}] {percentage}% | {value}/{total} evaluations | {duration}s`, hideCursor: true, clearOnComplete: true, stream: process.stderr }, Presets.shades_classic) : undefined;
+    const bar: SingleBar | undefined = progress ? new progress.SingleBar({ format: `schedule {phase} [{bar}] {percentage}% | {value}/{total} evaluations | {duration}s`, hideCursor: true, clearOnComplete: true, stream: process.stderr }, progress.Presets.shades_classic) : undefined;
     let started = false;
     try {
       if (input.error) throw new ConductorError(input.error);
@@ -142,6 +138,7 @@ function round(x: number): number { return Math.round(x * 1000) / 1000; }
 function kernelJson(r: ScheduleRunResult, output: string | null, loaded?: Loaded): Record<string, unknown> {
   return {
     strategy: r.strategy, evaluations: r.evaluations, seconds: round(r.seconds), before: r.before, after: r.after, estimate: r.estimate,
+    drift: metricDrift(r.estimate, r.after),
     occupancy: loaded ? fixedOccupancies(loaded, r.kernel)?.json : undefined,
     file: r.file, kernel: r.kernel, arch: r.arch, objective: r.objective, waves: r.waves, loops: r.loops, pipelined: r.pipelined ?? [],
     evaluationsPerSecond: r.evaluationsPerSecond, cached: r.cached, moves: r.moves, runs: r.runs, notes: r.notes, output,

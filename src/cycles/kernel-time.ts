@@ -29,13 +29,15 @@
  * the loop-carried recurrence (both latency-only, without waits: the order of a legal schedule
  * does not change them), with the constraint that binds.
  */
-import type { KernelContext } from '../check/types.js';
-import { kernelResources } from '../check/resources.js';
+import type { KernelContext } from '../analysis/types.js';
+import { kernelResources } from '../analysis/resources.js';
 import type { CycleParams } from '../targets/latency.js';
 import { cycleEngineFor } from './estimate.js';
 import type { CycleEngine } from './engine.js';
-import { F_FREE, F_JUMP, NPIPES, PIPE_NAMES } from './model.js';
-import { SCC } from '../isa/registers.js';
+import {
+  FLAG, NPIPES, PIPE_NAMES,
+} from './model.js';
+import { SCC } from '../asm/registers.js';
 
 /**
  * Trip count of a loop whose count the code does not give and the caller does not set: a GEMM
@@ -277,7 +279,7 @@ function shared(engine: CycleEngine, seq: ArrayLike<number>, taken?: ArrayLike<n
   for (let p = 1; p < NPIPES; p++) if (sums.pipes[p]! > pipe) pipe = sums.pipes[p]!;
   let port = 0;
   const f = engine.m.flags;
-  for (let k = 0; k < seq.length; k++) if ((f[seq[k]!]! & F_FREE) === 0) port++;
+  for (let k = 0; k < seq.length; k++) if ((f[seq[k]!]! & FLAG.free) === 0) port++;
   return { pipe, port };
 }
 
@@ -295,7 +297,7 @@ export function coResident(engine: CycleEngine, seq: ArrayLike<number>, waves: n
 export function bodyTaken(engine: CycleEngine, body: ArrayLike<number>): Uint8Array {
   const t = new Uint8Array(body.length);
   const f = engine.m.flags;
-  for (let k = 0; k < body.length; k++) t[k] = (f[body[k]!]! & F_JUMP) !== 0 ? 1 : 0;
+  for (let k = 0; k < body.length; k++) t[k] = (f[body[k]!]! & FLAG.jump) !== 0 ? 1 : 0;
   if (body.length > 0) t[body.length - 1] = 1;
   return t;
 }
@@ -429,7 +431,7 @@ export function walkOf(engine: CycleEngine, ctx: KernelContext): { seq: Int32Arr
   const seq = new Int32Array(n);
   const taken = new Uint8Array(n);
   const f = engine.m.flags;
-  for (let i = 0; i < n; i++) { seq[i] = i; taken[i] = (f[i]! & F_JUMP) !== 0 ? 1 : 0; }
+  for (let i = 0; i < n; i++) { seq[i] = i; taken[i] = (f[i]! & FLAG.jump) !== 0 ? 1 : 0; }
   return { seq, taken };
 }
 
@@ -460,3 +462,42 @@ export function kernelTime(ctx: KernelContext, opts: KernelTimeOptions = {}): Ke
   }
   return { cycles, cyclesOne, waves, wavesFrom: kw.from, walk: walk.all, loops };
 }
+
+/** One loop of a kernel before and after: cycles per iteration (all waves), its bound and the gap. */
+export interface LoopChange {
+  /** Line of the loop header in the input. */
+  line: number;
+  instructions: number;
+  trip: number;
+  tripFrom: TripSource;
+  /** Iterations beyond the walk's one that est_cycles counts. */
+  weight: number;
+  before: number;
+  after: number;
+  /** The same for one wave alone. */
+  beforeOne: number;
+  afterOne: number;
+  /** Lower bound per iteration (no order of the body beats it) and what sets it. */
+  bound: number;
+  limiter: string;
+  /** (after - bound) / bound, in percent. */
+  gapPercent: number;
+}
+
+/** Per loop, before and after (with the bound of the scheduled body). */
+export function loopChanges(before: KernelContext, after: KernelContext, trip: number | undefined): LoopChange[] {
+  const a = kernelTime(before, { trip });
+  const b = kernelTime(after, { trip, bounds: true });
+  return b.loops.map((l, x) => {
+    const o = a.loops[x];
+    const bound = l.bound!;
+    return {
+      line: o?.loop.line ?? l.loop.line, instructions: l.loop.end - l.loop.start, trip: l.loop.trip, tripFrom: l.loop.tripFrom, weight: l.loop.weight,
+      before: round2(o?.perIteration ?? l.perIteration), after: round2(l.perIteration),
+      beforeOne: round2(o?.perIterationOne ?? l.perIterationOne), afterOne: round2(l.perIterationOne), bound: round2(bound.bound), limiter: bound.limiter,
+      gapPercent: bound.bound > 0 ? round2(((l.perIteration - bound.bound) / bound.bound) * 100) : 0,
+    };
+  });
+}
+
+function round2(x: number): number { return Math.round(x * 100) / 100; }

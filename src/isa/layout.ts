@@ -22,8 +22,8 @@
  * where) is read differently, and for it the note says what was assumed.
  */
 import type { KernelSymbol, Program } from '../asm/ast.js';
-import type { Target } from '../targets/types.js';
-import { AGPR_BASE, VGPR_BASE, type RegUnit } from './registers.js';
+import type { Target } from './target.js';
+import { AGPR_BASE, VGPR_BASE, type RegUnit } from '../asm/registers.js';
 
 export interface RegisterLayout {
   /** VGPRs and AGPRs share one file (target.registers.unifiedVgprFile). */

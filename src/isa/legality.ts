@@ -31,9 +31,9 @@
  * SMEM address forms are checked where operands are resolved (isa/resolve.ts) with the same rule ids.
  */
 import type { Instruction, Operand } from '../asm/ast.js';
-import type { Target } from '../targets/types.js';
+import type { Target } from './target.js';
 import type { InsnDesc, OpSpec } from './types.js';
-import { M0, VCC_HI, VCC_LO } from './registers.js';
+import { M0, VCC_HI, VCC_LO } from '../asm/registers.js';
 
 export interface LegalityIssue {
   /** Rule id (`operand-constant-bus`, ...: LEGALITY_RULES). */

@@ -20,17 +20,17 @@
 import { issue, legalityIssues, type LegalityIssue } from './legality.js';
 import type { Diagnostic, Instruction, Modifier, Operand, Program, RegOperand } from '../asm/ast.js';
 import { ConductorError } from '../errors.js';
-import type { Target } from '../targets/types.js';
+import type { Target } from './target.js';
 import { lookupInsn } from './catalogue.js';
 import { applyKernelEffects } from './kernel-effects.js';
 import { f8f6f4Units, mfmaKindOn, mfmaPasses, parseMfma } from './mfma.js';
 import type { MfmaShape } from './mfma.js';
-import { M0 } from './registers.js';
-import type { RegUnit } from './registers.js';
+import { M0 } from '../asm/registers.js';
+import type { RegUnit } from '../asm/registers.js';
 import type {
   InsnDesc, InsnInfo, MemDesc, OpSpec, ResolvedInsn, ResolvedOperand,
 } from './types.js';
-import { SUFFIX_DPP, SUFFIX_E32, SUFFIX_E64, SUFFIX_SDWA } from './types.js';
+import { SUFFIX } from './types.js';
 
 const EMPTY: readonly RegUnit[] = Object.freeze([]);
 
@@ -49,7 +49,7 @@ function modNum(mods: readonly Modifier[], name: string, dflt: number): number {
   return m?.num ?? dflt;
 }
 
-const SUFFIX_BITS: Record<string, number> = { e32: SUFFIX_E32, e64: SUFFIX_E64, sdwa: SUFFIX_SDWA, dpp: SUFFIX_DPP };
+const SUFFIX_BITS: Record<string, number> = { e32: SUFFIX.e32, e64: SUFFIX.e64, sdwa: SUFFIX.sdwa, dpp: SUFFIX.dpp };
 
 function fail(insn: Instruction, message: string): never {
   throw new ConductorError(message, insn.loc);

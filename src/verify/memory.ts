@@ -1,10 +1,14 @@
 /**
  * verify's own may-alias: which memories an access reads and writes, and when two accesses
  * through the same base with disjoint constant offsets are told apart.
+ *
+ * verify reads the catalogue (InsnInfo) itself instead of the traits table (isa/traits.ts) that
+ * the scheduler's models read, and decides on its own what each instruction touches: a proof
+ * that shared the scheduler's classification would share its mistakes.
  */
 import type { Instruction } from '../asm/ast.js';
 import type { ResolvedInsn } from '../isa/types.js';
-import { rangeName, VGPR_BASE } from '../isa/registers.js';
+import { rangeName, VGPR_BASE } from '../asm/registers.js';
 
 export interface Access {
   /** Memories read / written: bit 1 LDS, bit 2 global, bit 4 GDS. */

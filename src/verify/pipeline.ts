@@ -43,7 +43,7 @@
  *  rotation relates an iteration to its neighbours only).
  */
 import { computeLiveness, setHas } from '../analysis/liveness.js';
-import { EXEC_HI, EXEC_LO, SCC } from '../isa/registers.js';
+import { EXEC_HI, EXEC_LO, SCC } from '../asm/registers.js';
 import type { Loc } from '../asm/ast.js';
 import { accessOf, mayAlias, type Access } from './memory.js';
 import { locText, textOf, type Item, type KernelView } from './view.js';

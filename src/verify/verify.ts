@@ -39,8 +39,9 @@
  */
 import type { Loc, WaitcntOperand } from '../asm/ast.js';
 import type { Loaded } from '../load.js';
-import { kernelContexts } from '../check/context.js';
+import { kernelContexts } from '../analysis/context.js';
 import { checkContexts } from '../check/check.js';
+import type { Checker } from '../check/checkers.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import { keyOf, kernelView, locText, shownAt, textOf, type Item, type KernelView, type Region } from './view.js';
 import { accessOf, mayAlias } from './memory.js';
@@ -70,6 +71,8 @@ export interface VerifyOptions {
   disambiguate?: boolean | 'per-lane';
   /** Skip check 6 (tests of the other checks on snippets that are not clean on purpose). */
   skipCheck?: boolean;
+  /** The checkers of check 6 (default DEFAULT_CHECKERS). */
+  checkers?: readonly Checker[];
 }
 
 export interface VerifyResult {
@@ -294,8 +297,8 @@ function check5Completion(name: string, a: KernelView, b: KernelView, idOfA: Map
 }
 
 /** 6. The scheduled file checks clean: no error the original does not have (matched by rule and instruction). */
-function check6Clean(orig: Loaded, sched: Loaded, kernels: VerifyResult['kernels']): Check {
-  const fresh = newCheckErrors(orig, sched);
+function check6Clean(orig: Loaded, sched: Loaded, kernels: VerifyResult['kernels'], checkers?: readonly Checker[]): Check {
+  const fresh = newCheckErrors(orig, sched, checkers);
   return fresh ? { ...diff('check', fresh.kernel, `the scheduled file does not check clean: ${fresh.message}`, undefined, fresh.loc), kernels } : undefined;
 }
 
@@ -347,7 +350,7 @@ export function verifyLoaded(orig: Loaded, sched: Loaded, opts: VerifyOptions = 
     kernels.push({ name, instructions, memoryPairs, pipelinedLoops: al.loops.length });
   }
   if (!opts.skipCheck) {
-    const c6 = check6Clean(orig, sched, kernels);
+    const c6 = check6Clean(orig, sched, kernels, opts.checkers);
     if (c6) return c6;
   }
   return { equivalent: true, kernels };
@@ -374,10 +377,10 @@ function findingKey(rule: string, r: ResolvedInsn | undefined): string {
 }
 
 /** The first error of the scheduled file's check that the original's check does not have. */
-function newCheckErrors(orig: Loaded, sched: Loaded): { kernel: string; message: string; loc: Loc } | undefined {
+function newCheckErrors(orig: Loaded, sched: Loaded, checkers?: readonly Checker[]): { kernel: string; message: string; loc: Loc } | undefined {
   const count = new Map<string, number>();
   const oc = kernelContexts(orig);
-  checkContexts(oc, { paths: 'all' }).forEach((k, x) => { // a missing wait on any path counts
+  checkContexts(oc, { paths: 'all', checkers }).forEach((k, x) => { // a missing wait on any path counts
     for (const f of k.findings) {
       if (f.severity !== 'error') continue;
       const key = `${k.name}|${findingKey(f.rule, f.insn >= 0 ? oc[x]!.insns[f.insn] : undefined)}`;
@@ -385,7 +388,7 @@ function newCheckErrors(orig: Loaded, sched: Loaded): { kernel: string; message:
     }
   });
   const sc = kernelContexts(sched);
-  const checks = checkContexts(sc, { paths: 'all' });
+  const checks = checkContexts(sc, { paths: 'all', checkers });
   for (let x = 0; x < checks.length; x++) {
     const k = checks[x]!;
     for (const f of k.findings) {

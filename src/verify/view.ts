@@ -8,7 +8,7 @@ import type { Instruction, KernelSymbol, Loc, Operand, Program } from '../asm/as
 import type { Loaded } from '../load.js';
 import { buildCfg, type Cfg } from '../analysis/cfg.js';
 import type { ResolvedInsn } from '../isa/types.js';
-import { AGPR_BASE, M0, rangeName, VGPR_BASE } from '../isa/registers.js';
+import { AGPR_BASE, M0, rangeName, VGPR_BASE } from '../asm/registers.js';
 import { HWREG_MODE, hwregField, hwregId } from '../isa/hwreg.js';
 import { gprIdxModeBits, statedIndexRange } from '../isa/kernel-effects.js';
 import { validAccumOffset } from '../isa/layout.js';

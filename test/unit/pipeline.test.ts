@@ -10,7 +10,7 @@ import { loadText } from '../../src/load.js';
 import { prepareKernels } from '../../src/schedule/kernel.js';
 import { planPipelines, pipelineProgram } from '../../src/schedule/pipeline/index.js';
 import { verifyLoaded, formatVerify } from '../../src/verify/verify.js';
-import { kernelContexts } from '../../src/check/context.js';
+import { kernelContexts } from '../../src/analysis/context.js';
 import { kernelLoops } from '../../src/cycles/kernel-time.js';
 import { checkLoaded } from '../../src/check/check.js';
 import { scheduleFile } from '../../src/schedule/search/run.js';

@@ -44,13 +44,13 @@
  * them (EXEC is not written in the body, so the copy writes the lanes the load wrote), and X is
  * dead after the loop. Loads that write half registers (d16) are not renamed.
  */
-import type { KernelContext } from '../../check/types.js';
+import type { KernelContext } from '../../analysis/types.js';
 import { computeLiveness, setHas } from '../../analysis/liveness.js';
-import { EXEC_HI, EXEC_LO, SCC, VGPR_BASE } from '../../isa/registers.js';
+import { EXEC_HI, EXEC_LO, SCC, VGPR_BASE } from '../../asm/registers.js';
 import type { ResolvedInsn } from '../../isa/types.js';
 import { kernelLayout } from '../../isa/layout.js';
 import { buildGraph, dependent, explainDependency } from '../deps.js';
-import { PINNED, pinnedReason, type ScheduleKernel } from '../kernel.js';
+import { pinnedReason, ROLE, type ScheduleKernel } from '../kernel.js';
 import { tripFromCode } from '../../cycles/kernel-time.js';
 
 /** The scalar counter that controls a loop. */
@@ -251,7 +251,7 @@ export function planPipelines(k: ScheduleKernel): { plans: PipelinePlan[]; refus
     for (let i = b.start; i < branch && !pinned; i++) {
       const r = insns[i]!;
       if (isWaitOrNop(r)) {
-        if (k.role[i] === PINNED) pinned = `'${r.insn.text.trim()}' (${k.pinReason[i]})`;
+        if (k.role[i] === ROLE.pinned) pinned = `'${r.insn.text.trim()}' (${k.pinReason[i]})`;
         continue;
       }
       const why = pinnedReason(r);

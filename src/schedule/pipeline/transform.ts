@@ -24,7 +24,7 @@ import { loadText, type Loaded } from '../../load.js';
 import { fixLoaded } from '../../check/fix.js';
 import { addInsert, applyStatementEdits, emptyEdits } from '../../check/edit.js';
 import type { Program } from '../../asm/ast.js';
-import { kernelContexts } from '../../check/context.js';
+import { kernelContexts } from '../../analysis/context.js';
 import { checkContexts } from '../../check/check.js';
 import { ConductorError } from '../../errors.js';
 import type { ScheduleKernel } from '../kernel.js';
