@@ -161,6 +161,44 @@ test('pipeline transform: the text written, clean, equivalent by verify, assembl
   assert.match(formatVerify(v, 'orig.s', 'piped.s'), /1 pipelined loop: the same values for trip counts 1 to 4, the trip counts matched for every start value/);
 });
 
+/** The K-loop staging its data through LDS: the loads' data written to LDS, a release wait (a fence: pinned), then read back. */
+const LDS_LOOP = [
+  ...LOOP.slice(0, 8),
+  's_waitcnt vmcnt(0)',
+  'ds_write2_b32 v23, v1, v28 offset1:1',
+  's_waitcnt lgkmcnt(0)',
+  'ds_read_b64 v[30:31], v23',
+  's_waitcnt lgkmcnt(0)',
+  'v_mfma_f32_16x16x4_f32 v[2:5], v30, v31, v[2:5]',
+];
+
+test('pipeline: a fence wait in the loop stays in its place in R (loop and peel); P before it rotates, a load after it stays', () => {
+  const text = kernel({ body: LDS_LOOP });
+  const k = prepareKernels(load(text))[0]!;
+  const fenceAt = k.insns.findIndex((r, i) => r.insn.text.trim() === 's_waitcnt lgkmcnt(0)' && k.insns[i - 1]!.insn.base.startsWith('ds_write'));
+  assert.ok(fenceAt > 0 && k.pinReason[fenceAt]!.includes('fence'), 'the release wait is pinned');
+  const { plans, refused } = planPipelines(k);
+  assert.deepEqual(refused, []);
+  assert.deepEqual(plans[0]!.fences, [fenceAt]);
+  assert.deepEqual(texts(text, plans[0]!.p), LOOP.slice(0, 5));
+  const out = pipelineProgram(k, plans);
+  assert.equal(checkLoaded(out.loaded).errors, 0);
+  const lines = out.text.split('\n').map((l) => l.trim());
+  const between = (from: number, to: number) => lines.slice(from, to).filter((l) => /^(ds_|s_waitcnt lgkmcnt\(0\))/.test(l)).slice(0, 3);
+  const loopAt = lines.indexOf('.Lloop:');
+  const peelAt = lines.indexOf('.Lpipelined_peel0:');
+  // the release wait sits between the LDS write and the read, in the loop and in the peel
+  for (const from of [loopAt, peelAt]) assert.deepEqual(between(from, lines.length), ['ds_write2_b32 v23, v1, v28 offset1:1', 's_waitcnt lgkmcnt(0)', 'ds_read_b64 v[30:31], v23']);
+  const v = verifyLoaded(load(text, 'orig.s'), load(out.text, 'piped.s'));
+  assert.equal(v.equivalent, true, v.difference?.message);
+  assert.equal(v.kernels[0]!.pipelinedLoops, 1);
+  // a load whose address code lies after the fence would cross it: it stays, and with it the loop
+  const late = [...LOOP.slice(5, 8), 'ds_write_b32 v23, v2', 's_waitcnt lgkmcnt(0)', 'ds_read_b64 v[30:31], v23', ...LOOP.slice(0, 5), ...LDS_LOOP.slice(12)];
+  const r = plan(kernel({ body: late }));
+  assert.equal(r.plans.length, 0);
+  assert.match(r.refused[0]!.reason, /is after the fence wait 's_waitcnt lgkmcnt\(0\)'/);
+});
+
 test('est_cycles: the rotated loop counts one iteration less than the trip it stands for; a trip from the code counts exactly', () => {
   const out = pipelined(kernel({ body: LOOP }));
   const loops = kernelLoops(kernelContexts(out.loaded)[0]!, 10);

@@ -6,7 +6,8 @@
  *    falling through into the next block, and entered only by falling into it from the code
  *    right before its label (which is then the only way in besides the back edge);
  *  - nothing in it is pinned (no barrier, message, call, mode change, ...: scheduling.ts'
- *    rules), waits and nops aside;
+ *    rules), waits and nops aside; a fence wait (a pinned s_waitcnt, e.g. the release after
+ *    LDS stores) stays in R in its place, and P (below) must lie before the first one;
  *  - its control is a scalar counter: one `s_add`/`s_sub` of a constant to an SGPR (or
  *    `s_addk_i32`) and an `s_cmp(k)_{lg,eq}` of that SGPR with a constant whose SCC only the
  *    back-edge branch reads, the loop going on while the counter differs from the constant
@@ -99,6 +100,8 @@ export interface PipelinePlan {
   /** The loads and their address code, and the rest (kernel indexes, body order, waits and nops left out). */
   p: number[];
   r: number[];
+  /** Fence waits of the body (pinned s_waitcnt): they stay in R, in their place. */
+  fences: number[];
   loads: number[];
   renames: Rename[];
   counter: LoopCounter;
@@ -248,10 +251,15 @@ export function planPipelines(k: ScheduleKernel): { plans: PipelinePlan[]; refus
     const lastBefore = cfg.blocks[before]!.end - 1;
     if (cfg.control[lastBefore] !== 'none' && cfg.control[lastBefore] !== 'cjump') { refuse('the code before the loop does not fall into it'); continue; }
     let pinned = '';
+    const fences: number[] = [];
     for (let i = b.start; i < branch && !pinned; i++) {
       const r = insns[i]!;
       if (isWaitOrNop(r)) {
-        if (k.role[i] === ROLE.pinned) pinned = `'${r.insn.text.trim()}' (${k.pinReason[i]})`;
+        // a fence wait stays where it is in R (P, which comes before it, moves across no fence)
+        if (k.role[i] === ROLE.pinned) {
+          if (r.insn.base === 's_waitcnt') fences.push(i);
+          else pinned = `'${r.insn.text.trim()}' (${k.pinReason[i]})`;
+        }
         continue;
       }
       const why = pinnedReason(r);
@@ -316,6 +324,17 @@ export function planPipelines(k: ScheduleKernel): { plans: PipelinePlan[]; refus
       if (blocked < 0) break;
       for (const [x, sl] of [...slices]) if (sl.has(blocked)) { slices.delete(x); why.push(`so load '${insns[body[x]!]!.insn.text.trim()}' stays`); }
     }
+    // P moves to the front of the body: an instruction of it after a fence wait would cross the
+    // fence, so a load whose slice reaches past the first fence stays
+    if (fences.length > 0) {
+      for (const [x, sl] of [...slices]) {
+        const late = [...sl].find((y) => body[y]! > fences[0]!);
+        if (late !== undefined) {
+          slices.delete(x);
+          why.push(`load '${insns[body[x]!]!.insn.text.trim()}' stays: '${insns[body[late]!]!.insn.text.trim()}' is after the fence wait '${insns[fences[0]!]!.insn.text.trim()}'`);
+        }
+      }
+    }
     const loads = [...slices.keys()].sort((a, b) => a - b).map((x) => body[x]!);
     if (loads.length === 0) {
       refuse(why.length > 0 ? why.join('; ') : 'no vector-memory load in the loop'); continue;
@@ -335,7 +354,7 @@ export function planPipelines(k: ScheduleKernel): { plans: PipelinePlan[]; refus
     if (pDead !== undefined) { refuse(`'${insns[pDead]!.insn.text.trim()}' writes registers that are live into the loop`); continue; }
 
     const renames = chooseRenames(ctx, body, p, r, loads, live.liveOut[b.id]!, limit);
-    plans.push({ block: b.id, line, label, branch, p, r, loads, renames, counter, trip });
+    plans.push({ block: b.id, line, label, branch, p, r, fences, loads, renames, counter, trip });
   }
   return { plans, refused };
 }

@@ -15,7 +15,8 @@
  *     R                          the last iteration (the original compare)
  *   <code after the loop>
  *
- * Every s_waitcnt and s_nop of the loop body is dropped, then the waits and nops the new program
+ * Every s_waitcnt and s_nop of the loop body is dropped, except the fence waits, which stay in
+ * their place in R (both copies); then the waits and nops the new program
  * needs are derived by the checkers' fixes (the waitcnt analysis follows the back edge, so the
  * copies wait for the loads of the iteration before), as `check --fix` does. Only the kernel
  * concerned changes; everything else is written as it was.
@@ -114,9 +115,11 @@ export function pipelineProgram(k: ScheduleKernel, plans: readonly PipelinePlan[
     before(`s_cbranch_scc${cnt.exitScc} ${peel}`);
     // the body: copies first, P' last, the compare one step on, waits and nops dropped
     const pSet = new Set(plan.p);
+    const fenceSet = new Set(plan.fences);
     for (const t of copies) addInsert(e, stmtOf(b.start), t);
     for (let i = b.start; i < plan.branch; i++) {
       const base = insns[i]!.insn.base;
+      if (fenceSet.has(i)) continue;
       if (pSet.has(i) || base === 's_waitcnt' || base === 's_nop') e.remove.add(stmtOf(i));
     }
     e.replace.set(cmpStmt, cmpWith(cnt.loopBound));
@@ -125,7 +128,8 @@ export function pipelineProgram(k: ScheduleKernel, plans: readonly PipelinePlan[
     const next = stmtOf(plan.branch) + 1;
     addInsert(e, next, `${peel}:`);
     for (const t of copies) addInsert(e, next, t);
-    for (const i of plan.r) addInsert(e, next, insns[i]!.insn.text.trim());
+    const rSet = new Set(plan.r);
+    for (let i = b.start; i < plan.branch; i++) if (rSet.has(i) || fenceSet.has(i)) addInsert(e, next, insns[i]!.insn.text.trim());
     loops.push({ line: plan.line, label: plan.label, peel, loads: plan.loads.length, renamed: plan.renames.length, p: plan.p.length, r: plan.r.length });
   }
   const file = program.file;
