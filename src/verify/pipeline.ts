@@ -367,7 +367,9 @@ export function proveLoop(a: KernelView, b: KernelView, m: LoopMatch, disambigua
   // (b) values, trip counts 1 .. PROVEN_TRIPS
   const live = liveAfter(a, nextAfter(a, m.exitA, brA));
   const renamed = new Set<number>();
-  for (const it of bodyB) if (isCopy(it)) for (const u of it.reads) renamed.add(u);
+  // the registers the loop's copies read and write: where the peeled iteration reads the renamed
+  // registers itself, the copied-to registers keep the last copy's value (dead after the loop)
+  for (const it of bodyB) if (isCopy(it)) for (const u of [...it.reads, ...it.writes]) renamed.add(u);
   for (const u of execKeys(b)) renamed.delete(u);
   for (let n = 1; n <= PROVEN_TRIPS; n++) {
     const vals = new Values();
@@ -432,10 +434,10 @@ function compareRuns(a: KernelView, ra: Run, rb: Run, live: Set<number>, renamed
     }
   }
   // every other register too, as check 3 keeps every register's last writer, except the
-  // registers the pipelined loop copies renamed load data from (dead after the loop, above)
+  // registers the pipelined loop copies renamed load data from and to (dead after the loop, above)
   for (const u of new Set([...ra.reg.keys(), ...rb.reg.keys()])) {
     if (renamed.has(u) || (ra.reg.get(u) ?? entry(u)) === (rb.reg.get(u) ?? entry(u))) continue;
-    return { message: `${a.regs.name(u)} does not hold the same value after the loop in both files (dead there, but only the registers the loop copies renamed load data from may differ)` };
+    return { message: `${a.regs.name(u)} does not hold the same value after the loop in both files (dead there, but only the registers the loop copies renamed load data from and to may differ)` };
   }
   return undefined;
 }

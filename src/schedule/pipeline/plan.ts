@@ -86,6 +86,12 @@ export interface Rename {
   from: number;
   to: number;
   count: number;
+  /**
+   * The peeled last iteration reads the renamed registers directly instead of copying them
+   * back (R there names X where it named D): D is not live after the loop, R does not write it,
+   * and R names it only in whole operands within D.
+   */
+  peelDirect: boolean;
 }
 
 export interface PipelinePlan {
@@ -359,6 +365,30 @@ export function planPipelines(k: ScheduleKernel): { plans: PipelinePlan[]; refus
   return { plans, refused };
 }
 
+/** Can the peeled R read the renamed registers in place of D (see Rename.peelDirect)? */
+function readsDirectly(ctx: KernelContext, r: number[], dUnits: number[], liveOut: Uint32Array): boolean {
+  if (dUnits.some((u) => setHas(liveOut, u))) return false;
+  const lo = dUnits[0]! - VGPR_BASE;
+  const hi = dUnits[dUnits.length - 1]! - VGPR_BASE;
+  for (const i of r) {
+    const x = ctx.insns[i]!;
+    if (x.defs.some((u) => dUnits.includes(u))) return false;
+    if (!x.uses.some((u) => dUnits.includes(u))) continue;
+    let named = false;
+    for (const o of x.insn.operands) {
+      if (o.kind !== 'reg' || o.file !== 'v') continue;
+      if (o.index + o.count - 1 < lo || o.index > hi) continue;
+      if (o.index < lo || o.index + o.count - 1 > hi || !PLAIN_VGPR.test(o.text.trim())) return false;
+      named = true;
+    }
+    if (!named) return false;
+  }
+  return true;
+}
+
+/** A VGPR operand written plainly (no modifier): `v5` or `v[4:7]`. */
+export const PLAIN_VGPR = /^v(\d+|\[\d+:\d+\])$/;
+
 /** Destination VGPR range of a load (index in the VGPR file), or undefined. */
 function vdstOf(r: ResolvedInsn): { first: number; count: number } | undefined {
   const o = r.insn.operands[0];
@@ -410,7 +440,7 @@ function chooseRenames(ctx: KernelContext, body: number[], p: number[], r: numbe
     const s = pick((u) => !inLoop.has(u)) ?? pick((u) => own.has(u) || !inLoop.has(u)) ?? pick(() => true);
     if (s === undefined) continue;
     for (let k = 0; k < d.count; k++) taken.add(VGPR_BASE + s + k);
-    out.push({ load: i, from: d.first, to: s, count: d.count });
+    out.push({ load: i, from: d.first, to: s, count: d.count, peelDirect: readsDirectly(ctx, r, dUnits, liveOut) });
   }
   return out;
 }

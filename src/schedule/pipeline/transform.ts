@@ -11,7 +11,7 @@
  *     P'                         the next iteration's loads
  *     s_cbranch_scc<y> loop
  *   .Lpeel:
- *     v_mov_b32 D, X ...
+ *     v_mov_b32 D, X ...         (only where R cannot read X itself: Rename.peelDirect)
  *     R                          the last iteration (the original compare)
  *   <code after the loop>
  *
@@ -66,8 +66,13 @@ function constantText(mnemonic: string, v: number): string {
 
 /** The text of instruction statement `stmt` with operand k written as `with`. */
 function withOperand(program: Program, stmt: number, k: number, withText: string): string {
+  return withOperands(program, stmt, new Map([[k, withText]]));
+}
+
+/** The text of instruction statement `stmt` with the operands of `texts` (by index) written anew. */
+function withOperands(program: Program, stmt: number, texts: ReadonlyMap<number, string>): string {
   const insn = program.statements[stmt]!.insn!;
-  const ops = insn.operands.map((o, x) => (x === k ? withText : o.text));
+  const ops = insn.operands.map((o, x) => texts.get(x) ?? o.text);
   const mods = insn.modifiers.map((m) => m.text);
   return [insn.mnemonic, ops.join(', '), mods.join(' ')].filter((x) => x !== '').join(' ');
 }
@@ -97,8 +102,20 @@ export function pipelineProgram(k: ScheduleKernel, plans: readonly PipelinePlan[
       const rn = renameOf.get(i);
       return rn ? withOperand(program, stmtOf(i), 0, range(rn.to, rn.count)) : insns[i]!.insn.text.trim();
     });
-    const copies: string[] = [];
-    for (const rn of plan.renames) for (let c = 0; c < rn.count; c++) copies.push(`v_mov_b32_e32 v${rn.from + c}, v${rn.to + c}`);
+    const copiesOf = (list: readonly Rename[]) => list.flatMap((rn) => Array.from({ length: rn.count }, (_, c) => `v_mov_b32_e32 v${rn.from + c}, v${rn.to + c}`));
+    const copies = copiesOf(plan.renames);
+    // the peeled iteration reads the renamed registers itself where it can (no copies there)
+    const direct = plan.renames.filter((rn) => rn.peelDirect);
+    const peelCopies = copiesOf(plan.renames.filter((rn) => !rn.peelDirect));
+    const peelText = (i: number): string => {
+      const texts = new Map<number, string>();
+      insns[i]!.insn.operands.forEach((o, x) => {
+        if (o.kind !== 'reg' || o.file !== 'v') return;
+        const rn = direct.find((d) => o.index >= d.from && o.index + o.count <= d.from + d.count);
+        if (rn) texts.set(x, range(rn.to + (o.index - rn.from), o.count));
+      });
+      return texts.size > 0 ? withOperands(program, stmtOf(i), texts) : insns[i]!.insn.text.trim();
+    };
     const cnt = plan.counter;
     const cmpStmt = stmtOf(cnt.cmpAt);
     const cmpWith = (v: number) => withOperand(program, cmpStmt, 1 - cnt.counterOperand, constantText(cnt.cmpMnemonic, v));
@@ -127,9 +144,12 @@ export function pipelineProgram(k: ScheduleKernel, plans: readonly PipelinePlan[
     // after the loop: the peeled last iteration
     const next = stmtOf(plan.branch) + 1;
     addInsert(e, next, `${peel}:`);
-    for (const t of copies) addInsert(e, next, t);
+    for (const t of peelCopies) addInsert(e, next, t);
     const rSet = new Set(plan.r);
-    for (let i = b.start; i < plan.branch; i++) if (rSet.has(i) || fenceSet.has(i)) addInsert(e, next, insns[i]!.insn.text.trim());
+    for (let i = b.start; i < plan.branch; i++) {
+      if (rSet.has(i)) addInsert(e, next, peelText(i));
+      else if (fenceSet.has(i)) addInsert(e, next, insns[i]!.insn.text.trim());
+    }
     loops.push({ line: plan.line, label: plan.label, peel, loads: plan.loads.length, renamed: plan.renames.length, p: plan.p.length, r: plan.r.length });
   }
   const file = program.file;

@@ -40,7 +40,7 @@ import type { Disambiguation } from '../deps.js';
 import { preferOriginal, searchCompare, STRATEGIES, type StrategyName } from './search.js';
 import { runTask, type StrategyOutcome, type StrategyTask } from './task.js';
 import { loopChanges, type LoopChange } from '../../cycles/kernel-time.js';
-import { pipelineProgram, planPipelines, type PipelinedLoop, type PipelinedProgram } from '../pipeline/index.js';
+import { pipelineProgram, planPipelines, type PipelinedLoop, type PipelinedProgram, type PipelinePlan } from '../pipeline/index.js';
 
 export interface ScheduleRunOptions {
   /** One kernel (error when the file has no such kernel). */
@@ -138,7 +138,17 @@ export interface ScheduleFileResult {
   seconds: number;
 }
 
-interface CacheEntry { version: string; strategy: string; moves: string[]; evaluations: number; seconds: number; runs: StrategyReport[]; estimate: Metrics; pipelined?: boolean }
+interface CacheEntry { version: string; strategy: string; moves: string[]; evaluations: number; seconds: number; runs: StrategyReport[]; estimate: Metrics; pipelined?: PipelineVariant }
+
+/**
+ * The pipelined programs searched: 'renamed', the loads of P into free registers copied at the
+ * top of the loop where the plan found some (so they can pass this iteration's readers), and,
+ * when it did, also 'in place', the same rotation with every load writing its own registers (no
+ * copies: the next loads wait behind this iteration's readers, but a loop bound by its VALU work
+ * pays no v_mov_b32 for them).
+ */
+type PipelineVariant = 'renamed' | 'in place';
+const PIPELINE_VARIANTS: readonly PipelineVariant[] = ['renamed', 'in place'];
 
 interface Settings {
   objective: MetricName[];
@@ -263,20 +273,24 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
     ...(pipelined ? { pipelined } : {}),
   });
   const ctxOf = (l: Loaded) => kernelContexts(l).find((c) => c.kernel.name === name)!;
-  // The pipelined program (its loops rotated by one stage), when a loop qualifies.
-  let piped: PipelinedProgram | undefined | null = null;
-  const pipelinedProgram = (): PipelinedProgram | undefined => {
-    if (piped !== null) return piped;
-    piped = undefined;
-    const { plans } = planPipelines(k);
-    if (plans.length === 0) return undefined;
-    try {
-      piped = pipelineProgram(k, plans);
-    } catch (err) {
-      if (!(err instanceof ConductorError)) throw err;
-      notes.push(`the loops could not be pipelined: ${err.message}`);
+  // The pipelined programs (the loops rotated by one stage), when a loop qualifies.
+  const piped = new Map<PipelineVariant, PipelinedProgram | undefined>();
+  let plans: PipelinePlan[] | undefined;
+  const pipelinedProgram = (variant: PipelineVariant): PipelinedProgram | undefined => {
+    if (piped.has(variant)) return piped.get(variant);
+    plans ??= planPipelines(k).plans;
+    const these = variant === 'renamed' ? plans : plans.map((p) => ({ ...p, renames: [] }));
+    let out: PipelinedProgram | undefined;
+    if (these.length > 0) {
+      try {
+        out = pipelineProgram(k, these);
+      } catch (err) {
+        if (!(err instanceof ConductorError)) throw err;
+        notes.push(`the loops could not be pipelined${variant === 'in place' ? ' in place' : ''}: ${err.message}`);
+      }
     }
-    return piped;
+    piped.set(variant, out);
+    return out;
   };
 
   // Cache hit: replay through validation, emit, and check it is still better.
@@ -284,7 +298,7 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
   if (hit && hit.version === VERSION) {
     waves = new Evaluator(k).waves;
     if (hit.moves.length === 0 && !hit.pipelined) return finish(hit.strategy, [], before, before, text, hit.runs, hit.evaluations, hit.seconds, true, ctx);
-    const pp = hit.pipelined ? pipelinedProgram() : undefined;
+    const pp = hit.pipelined ? pipelinedProgram(hit.pipelined) : undefined;
     const kk = pp ? prepareKernel(pp.loaded, ctxOf(pp.loaded), { disambiguate, trip: opts.trip }) : k;
     const r = !hit.pipelined || pp ? replayMoves(kk, hit.moves) : undefined;
     if (r && 'state' in r) {
@@ -298,7 +312,10 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
     cache!.delete(key);
   }
 
-  const totalPlanned = budget * (strategies.filter((s) => s !== 'anneal').length + annealReplicas) * (pipelining ? 2 : 1);
+  // the pipelined programs searched besides the input ('in place' only when it differs from 'renamed')
+  plans = pipelining ? planPipelines(k).plans : [];
+  const searchedVariants = plans.length === 0 ? [] : plans.some((p) => p.renames.length > 0) ? PIPELINE_VARIANTS : PIPELINE_VARIANTS.slice(0, 1);
+  const totalPlanned = budget * (strategies.filter((s) => s !== 'anneal').length + annealReplicas) * (1 + searchedVariants.length);
   const done = new Map<string, number>();
   const report = (phase: string) => (label: string, n: number) => {
     done.set(label, n);
@@ -387,11 +404,12 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
   const runs = first.runs;
   let evaluations = first.evaluations;
   let searchSeconds = first.seconds;
-  // Software pipelining: the same search on the pipelined program, judged the same way.
-  const pp = pipelining ? pipelinedProgram() : undefined;
-  if (pp) {
+  // Software pipelining: the same search on each pipelined program, judged the same way.
+  for (const variant of searchedVariants) {
+    const pp = pipelinedProgram(variant);
+    if (!pp) continue;
     const kp = prepareKernel(pp.loaded, ctxOf(pp.loaded), { disambiguate, trip: opts.trip });
-    const second = await searchFrom(pp.text, kp, 'pipelined ', before, pp.loops);
+    const second = await searchFrom(pp.text, kp, variant === 'renamed' ? 'pipelined ' : 'pipelined in place ', before, pp.loops);
     evaluations += second.evaluations;
     searchSeconds += second.seconds;
     runs.push(...second.runs);
@@ -411,7 +429,7 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
     : 'no schedule beat the input under the objective; the input is returned unchanged');
   if (cache && !cache.set(key, {
     version: VERSION, strategy: result.strategy, moves: result.moves, evaluations, seconds: searchSeconds, runs, estimate: result.estimate,
-    ...(result.pipelined ? { pipelined: true } : {}),
+    ...(result.pipelined ? { pipelined: result.pipelined.some((l) => l.renamed > 0) ? 'renamed' : 'in place' } : {}),
   } satisfies CacheEntry)) {
     notes.push(cache.lastError ?? 'the result could not be cached');
   }
