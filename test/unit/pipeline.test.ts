@@ -324,8 +324,14 @@ test('pipelined in place: the same rotation with every load in its own registers
   assert.equal(checkLoaded(out.loaded).errors, 0);
   const v = verifyLoaded(load(text, 'orig.s'), load(out.text, 'piped.s'));
   assert.equal(v.equivalent, true, v.difference?.message);
+  // searched where the copies raise the loop's lower bound (this short loop), not where they do
+  // not (four MFMAs: the matrix pipe binds)
   const f = await scheduleFile(load(text), text, { budget: 40, jobs: 1, cache: false, strategies: ['list'] });
   assert.deepEqual(f.kernels[0]!.runs.map((r) => r.label), ['list', 'pipelined list', 'pipelined in place list']);
+  const mfma = LOOP[9]!;
+  const heavy = kernel({ body: [...LOOP, mfma, mfma, mfma] });
+  const g = await scheduleFile(load(heavy), heavy, { budget: 40, jobs: 1, cache: false, strategies: ['list'] });
+  assert.deepEqual(g.kernels[0]!.runs.map((r) => r.label), ['list', 'pipelined list']);
 });
 
 test('report --after: a pipelined schedule is named as such (it shows reorderings only)', () => {

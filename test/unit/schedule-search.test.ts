@@ -113,9 +113,8 @@ test('schedule run: same result with one thread and with worker threads; better 
   assert.notEqual(one.strategy, 'input');
   assert.ok(compareMetrics(one.after, one.before, DEFAULT_OBJECTIVE) < 0, `after ${JSON.stringify(one.after)} before ${JSON.stringify(one.before)}`);
   // the example's K-loop is pipelined too (its LDS release wait stays in place): the same strategies run on that
-  // program, with the next loads renamed (copies) and in their own registers
-  assert.deepEqual(one.runs.map((x) => x.label), ['list', 'beam', 'anneal#1', 'anneal#2', 'pipelined list', 'pipelined beam', 'pipelined anneal#1', 'pipelined anneal#2',
-    'pipelined in place list', 'pipelined in place beam', 'pipelined in place anneal#1', 'pipelined in place anneal#2']);
+  // program (its loop is bound by the matrix pipe, which the copies do not raise: not searched in place)
+  assert.deepEqual(one.runs.map((x) => x.label), ['list', 'beam', 'anneal#1', 'anneal#2', 'pipelined list', 'pipelined beam', 'pipelined anneal#1', 'pipelined anneal#2']);
   assert.deepEqual(one.runs.map((x) => [x.evaluations, x.moves, x.estimate]), two.runs.map((x) => [x.evaluations, x.moves, x.estimate]));
   assert.ok(one.evaluationsPerSecond > 0);
 });

@@ -39,7 +39,7 @@ import { movesFromState, replayMoves } from '../replay.js';
 import type { Disambiguation } from '../deps.js';
 import { preferOriginal, searchCompare, STRATEGIES, type StrategyName } from './search.js';
 import { runTask, type StrategyOutcome, type StrategyTask } from './task.js';
-import { loopChanges, type LoopChange } from '../../cycles/kernel-time.js';
+import { kernelTime, loopChanges, type LoopChange } from '../../cycles/kernel-time.js';
 import { pipelineProgram, planPipelines, type PipelinedLoop, type PipelinedProgram, type PipelinePlan } from '../pipeline/index.js';
 
 export interface ScheduleRunOptions {
@@ -293,6 +293,17 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
     return out;
   };
 
+  /** Does some loop of the renamed program have a higher lower bound than the same loop in place? */
+  function copiesBind(): boolean {
+    const renamed = pipelinedProgram('renamed');
+    const inPlace = pipelinedProgram('in place');
+    if (!renamed || !inPlace) return inPlace !== undefined;
+    const bounds = (pp: PipelinedProgram) => kernelTime(ctxOf(pp.loaded), { trip: opts.trip, bounds: true }).loops.map((l) => l.bound?.bound ?? 0);
+    const a = bounds(renamed);
+    const b = bounds(inPlace);
+    return a.some((x, i) => x > (b[i] ?? x));
+  }
+
   // Cache hit: replay through validation, emit, and check it is still better.
   const hit = cache?.get<CacheEntry>(key);
   if (hit && hit.version === VERSION) {
@@ -312,9 +323,11 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
     cache!.delete(key);
   }
 
-  // the pipelined programs searched besides the input ('in place' only when it differs from 'renamed')
+  // the pipelined programs searched besides the input: 'in place' only where the copies of
+  // 'renamed' raise a pipelined loop's lower bound at the occupancy (elsewhere they cost that loop
+  // no time, and the renamed loads hide latency the in-place ones cannot)
   plans = pipelining ? planPipelines(k).plans : [];
-  const searchedVariants = plans.length === 0 ? [] : plans.some((p) => p.renames.length > 0) ? PIPELINE_VARIANTS : PIPELINE_VARIANTS.slice(0, 1);
+  const searchedVariants = plans.length === 0 ? [] : plans.some((p) => p.renames.length > 0) && copiesBind() ? PIPELINE_VARIANTS : PIPELINE_VARIANTS.slice(0, 1);
   const totalPlanned = budget * (strategies.filter((s) => s !== 'anneal').length + annealReplicas) * (1 + searchedVariants.length);
   const done = new Map<string, number>();
   const report = (phase: string) => (label: string, n: number) => {
