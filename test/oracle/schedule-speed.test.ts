@@ -94,11 +94,13 @@ test('schedule speed: every MFMA kernel of the corpus, default objective and bud
   for (const f of failures.slice(0, 30)) console.log(`  FAIL ${f}`);
   assert.equal(failures.length, 0, `${failures.length} failures (first: ${failures[0]})`);
   assert.ok(s.judged >= 40, `only ${s.judged} kernels judged by llvm-mca`);
-  // 0.913 with software pipelining by one stage (0.967 without); the goal of 0.90 is not reached
+  // 0.906 with software pipelining by one stage (0.967 without); the goal of 0.90 is not reached
   // (one stage hides at most one iteration of load latency: see the README, Software pipelining)
-  assert.ok(s.geomean <= 0.92, `llvm-mca geomean after/before ${s.geomean.toFixed(3)}: the corpus got slower than it did`);
+  assert.ok(s.geomean <= 0.91, `llvm-mca geomean after/before ${s.geomean.toFixed(3)}: the corpus got slower than it did`);
+  const piped = rows.filter((r) => r.pipelined && r.pipelined.length > 0).length;
+  assert.ok(piped >= 36, `only ${piped} kernels pipelined (39 were)`);
   // direction agreement of est_cycles (as the objective compares it) with llvm-mca where either
-  // changes by more than 2%: 35/42 = 83%; the goal of 90% is not reached, and every kernel short
+  // changes by more than 2%: 37/44 = 84%; the goal of 90% is not reached, and every kernel short
   // of it is a reviewed disagreement (speed-exceptions.json says which model is right and why)
   const agreement = s.changed > 0 ? s.agree / s.changed : 1;
   console.log(`  direction agreement with llvm-mca: ${s.agree}/${s.changed} = ${(agreement * 100).toFixed(0)}% (goal 90%)`);
