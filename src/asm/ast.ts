@@ -14,7 +14,7 @@ export interface SourceMods {
 export interface RegOperand {
   kind: 'reg';
   file: RegFile;
-  /** First register unit (see isa/registers.ts). */
+  /** First register unit (see asm/registers.ts). */
   first: RegUnit;
   /** Number of 32-bit units. */
   count: number;

@@ -108,6 +108,7 @@ function program(): Command {
     .option('--per-lane', 'also tell apart memory accesses through the same VGPR base (assumes no cross-lane memory exchange without a barrier)')
     .option('--shard <i/N>', 'only the i-th of every N files of the batch (split a library across machines)')
     .option('--no-cache', 'do not read or write the result cache')
+    .option('--no-pipeline', 'do not try software pipelining (loads of the next iteration started in this one)')
     .option('-o, --output <out>', 'write the scheduled file (a directory, ending in /, for several inputs; - for standard output)')
     .option('--save-moves <file>', 'write the moves from the input to the result (replay with apply --moves-file)')
     .option('--paths <mode>', 'which missing waits of the input are errors fixed before scheduling: every (default: short on every path) or all (as check --paths)')

@@ -9,6 +9,7 @@ import { ConductorError } from '../errors.js';
 import { intOption, numberOption } from './options.js';
 import { formatMetrics, metricDrift, metricLabel, METRIC_NAMES, parseObjective, type Metrics } from '../schedule/metrics.js';
 import { scheduleFile, type ScheduleFileResult, type ScheduleRunResult } from '../schedule/search/run.js';
+import type { PipelinedLoop } from '../schedule/pipeline/index.js';
 import { STRATEGIES, type StrategyName } from '../schedule/search/search.js';
 import { pathsMode } from '../waitcnt/index.js';
 import { expandInputs, formatTable, outputPaths, parseShard, shardFiles, worstExit, type InputFile } from './files.js';
@@ -28,6 +29,7 @@ export interface ScheduleCliOptions {
   shard?: string;
   perLane?: boolean;
   cache?: boolean;
+  pipeline?: boolean;
   output?: string;
   saveMoves?: string;
   paths?: string;
@@ -84,7 +86,7 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
       o.loaded = loaded;
       o.result = await scheduleFile(loaded, text, {
         kernels, strategies, objective, budget, seconds, seed, jobs, trip, paths,
-        disambiguate: opts.perLane ? 'per-lane' : true, cache: opts.cache !== false,
+        disambiguate: opts.perLane ? 'per-lane' : true, cache: opts.cache !== false, pipeline: opts.pipeline !== false,
         progress: bar ? (done, total, phase) => {
           if (!started) { bar.start(total, 0, { phase }); started = true; }
           bar.setTotal(total);
@@ -110,7 +112,11 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
       o.output = out;
     }
     if (opts.saveMoves) {
-      const moves = o.result.kernels.flatMap((k) => (o.result!.kernels.length > 1 ? [`# kernel ${k.kernel}`, ...k.moves] : k.moves));
+      const moves = o.result.kernels.flatMap((k) => [
+        ...(o.result!.kernels.length > 1 ? [`# kernel ${k.kernel}`] : []),
+        ...(k.pipelined ? [`# from the program with the loops at lines ${k.pipelined.map((l) => l.line).join(', ')} pipelined, not from the input (schedule --no-pipeline gives moves that replay on the input)`] : []),
+        ...k.moves,
+      ]);
       outputs.push({ path: opts.saveMoves, text: moves.map((m) => m + '\n').join('') });
     }
     await writeOutputs(outputs);
@@ -134,7 +140,7 @@ function kernelJson(r: ScheduleRunResult, output: string | null, loaded?: Loaded
     strategy: r.strategy, evaluations: r.evaluations, seconds: round(r.seconds), before: r.before, after: r.after, estimate: r.estimate,
     drift: metricDrift(r.estimate, r.after),
     occupancy: loaded ? fixedOccupancies(loaded, r.kernel)?.json : undefined,
-    file: r.file, kernel: r.kernel, arch: r.arch, objective: r.objective, waves: r.waves, loops: r.loops,
+    file: r.file, kernel: r.kernel, arch: r.arch, objective: r.objective, waves: r.waves, loops: r.loops, pipelined: r.pipelined ?? [],
     evaluationsPerSecond: r.evaluationsPerSecond, cached: r.cached, moves: r.moves, runs: r.runs, notes: r.notes, output,
   };
 }
@@ -186,6 +192,7 @@ export function formatSchedule(r: ScheduleRunResult, output?: string, savedMoves
     out.push(`  ${run.label.padEnd(9)} ${String(run.evaluations).padStart(6)} evaluations in ${run.seconds.toFixed(2)} s; ${run.moves} moves; ${est}${run.rejected ? ` (${run.rejected})` : ''}`);
   }
   out.push(`result: ${r.strategy === 'input' ? 'the input order (nothing beat it)' : `${r.strategy}, ${r.moves.length} moves`}; ${r.evaluations} evaluations, ${r.evaluationsPerSecond}/s; ${r.seconds.toFixed(1)} s in all`);
+  for (const l of r.pipelined ?? []) out.push(pipelinedText(l));
   out.push(`before: ${formatMetrics(r.before)}`);
   out.push(`after:  ${formatMetrics(r.after)}`);
   out.push(`change: ${deltaText(r.after, r.before)}`);
@@ -199,6 +206,14 @@ export function formatSchedule(r: ScheduleRunResult, output?: string, savedMoves
   if (output) out.push(`wrote ${outputName(output)}`);
   if (savedMoves) out.push(`wrote the moves to ${outputName(savedMoves)}`);
   return out.join('\n');
+}
+
+/** What software pipelining did to one loop. */
+export function pipelinedText(l: PipelinedLoop): string {
+  const renamed = l.renamed === 0 ? 'writing their own registers (the next loads wait for this iteration\'s readers)'
+    : l.renamed === l.loads ? 'into free registers copied at the top of the loop' : `${l.renamed} of them into free registers copied at the top of the loop`;
+  return `pipelined: loop at line ${l.line} (${l.label}): ${l.loads} load${l.loads === 1 ? '' : 's'} of the next iteration and their address code (${l.p} instructions) start in this one, ${renamed}; ` +
+    `the first iteration's before the loop, the last iteration peeled after it (${l.peel}), a guard for a loop that runs once`;
 }
 
 /** A file's report: each kernel's, then the file's own notes. */

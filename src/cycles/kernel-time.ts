@@ -86,7 +86,8 @@ export function kernelLoops(ctx: KernelContext, trip?: number): KernelLoop[] {
     const start = cfg.blocks[l.header]!.start;
     const end = cfg.blocks[l.latch]!.end;
     const code = tripFromCode(ctx, l.header, l.latch);
-    const t = code ?? trip ?? DEFAULT_TRIP;
+    const given = trip ?? DEFAULT_TRIP;
+    const t = code ?? (guardedRotation(ctx, l.header, l.latch) ? Math.max(1, given - 1) : given);
     return {
       header: l.header, latch: l.latch, start, end, parent: -1, trip: t,
       tripFrom: code !== undefined ? 'code' : trip !== undefined ? 'option' : 'default', weight: 0,
@@ -106,6 +107,34 @@ export function kernelLoops(ctx: KernelContext, trip?: number): KernelLoop[] {
     l.weight = (l.trip - 1) * outer;
   }
   return loops;
+}
+
+/**
+ * A loop in the form `schedule` writes when it pipelines one (src/schedule/pipeline): the code
+ * right before it ends with the loop's own compare and a branch, on the loop's exit condition,
+ * to the code right after it (the peeled last iteration). Such a loop runs its body once less
+ * than the trip count it stands for (the last iteration runs after it), so a trip count that
+ * does not come from the code counts one iteration less.
+ */
+export function guardedRotation(ctx: KernelContext, header: number, latch: number): boolean {
+  const { cfg, insns } = ctx;
+  if (header === 0 || latch + 1 >= cfg.blocks.length) return false;
+  const pre = cfg.blocks[header - 1]!;
+  const lb = cfg.blocks[latch]!;
+  if (pre.end - pre.start < 2 || !pre.succs.includes(latch + 1)) return false;
+  const guard = insns[pre.end - 1]!.insn.base;
+  const back = insns[lb.end - 1]!.insn.base;
+  const senses: Record<string, string> = { s_cbranch_scc0: 's_cbranch_scc1', s_cbranch_scc1: 's_cbranch_scc0' };
+  if (senses[back] === undefined || senses[back] !== guard) return false;
+  const lastScc = (from: number, to: number) => {
+    for (let i = to - 1; i >= from; i--) if (insns[i]!.defs.includes(SCC)) return i;
+    return -1;
+  };
+  const a = lastScc(pre.start, pre.end - 1);
+  const b = lastScc(lb.start, lb.end - 1);
+  if (a < 0 || b < 0 || !/^s_cmpk?_/.test(insns[b]!.insn.base)) return false;
+  const text = (i: number) => `${insns[i]!.insn.mnemonic} ${insns[i]!.insn.operands.map((o) => o.text).join(',')}`;
+  return text(a) === text(b);
 }
 
 /** Can block `to` be reached from block `from` through blocks inside [from, to]? */

@@ -50,6 +50,10 @@ export function alignScheduled(original: Loaded, scheduled: Loaded, kernel?: str
     throw new ConductorError(`${scheduled.program.file} is not a legal reordering of ${original.program.file}: ${d.message} [${d.kind}]`);
   }
   const k = pickKernel(original, kernel, opts.disambiguate !== undefined ? { disambiguate: opts.disambiguate } : {});
+  const piped = v.kernels.find((x) => x.name === k.name)?.pipelinedLoops ?? 0;
+  if (piped > 0) {
+    throw new ConductorError(`${scheduled.program.file}: kernel '${k.name}' has ${piped} loop${piped === 1 ? '' : 's'} pipelined (proven equivalent by verify); --after shows reorderings only (schedule --no-pipeline writes one)`);
+  }
   const sctx = kernelContexts(scheduled).find((c) => c.kernel.name === k.name);
   if (!sctx) throw new ConductorError(`${scheduled.program.file} has no kernel '${k.name}'`);
 

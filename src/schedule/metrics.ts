@@ -294,7 +294,7 @@ export interface RegionEval {
   cycleSeq?: Int32Array;
 }
 
-interface Slot extends RegionEval { version: number }
+interface Slot extends RegionEval { version: number; pre: number }
 
 /** A padded s_nop segment: its position in the region, whether it ends it, the instructions from the window before it to its end. */
 interface NopSegment { at: number; last: boolean; window: Int32Array; nops: number }
@@ -313,6 +313,10 @@ export class Evaluator {
   readonly flatEffects: FlatEffects;
   readonly max: CounterMax;
   private readonly waitEntry: CounterScores[];
+  /** Per region that is a whole single-block loop body: the wait state entering the loop from outside. */
+  private readonly loopEntry: (CounterScores | undefined)[];
+  /** Per such region: the region that ends the code leading into the loop (-1 when none). */
+  private readonly loopPre: Int32Array;
   private readonly identity: RegionEval[];
   private readonly identityCycles: Float64Array;
   private readonly identityCyclesOne: Float64Array;
@@ -352,8 +356,32 @@ export class Evaluator {
     this.flatEffects = flatEffects(k.insns, cfg.control);
     this.ldsBytes = k.kernel.descriptor?.values['group_segment_fixed_size'] ?? 0;
     const firsts = k.regions.map((r) => r.first);
-    const kw = kernelWaits(cfg, this.flatEffects, this.max, { at: firsts });
+    const loopOf = k.regions.map((r) => selfLoopBlock(k, r.id));
+    const outside = loopOf.flatMap((b) => (b < 0 ? [] : cfg.blocks[b]!.preds.filter((p) => p !== b).map((p) => cfg.blocks[p]!.end - 1)));
+    const kw = kernelWaits(cfg, this.flatEffects, this.max, { at: firsts, after: outside });
     this.waitEntry = k.regions.map((r) => kw.before.get(r.first) ?? new CounterScores());
+    // the region that ends the one block leading into such a loop (its last instruction may be a branch)
+    this.loopPre = Int32Array.from(loopOf, (b) => {
+      if (b < 0) return -1;
+      const preds = cfg.blocks[b]!.preds.filter((p) => p !== b);
+      if (preds.length !== 1) return -1;
+      const pb = cfg.blocks[preds[0]!]!;
+      const last = k.regionOf[pb.end - 1]!;
+      const before = pb.end >= 2 ? k.regionOf[pb.end - 2]! : -1;
+      const r2 = last >= 0 ? last : k.ctx.cfg.control[pb.end - 1] !== 'none' ? before : -1;
+      return r2 >= 0 && k.regions[r2]!.last >= pb.end - 2 ? r2 : -1;
+    });
+    this.loopEntry = loopOf.map((b) => {
+      if (b < 0) return undefined;
+      let st: CounterScores | undefined;
+      for (const p of cfg.blocks[b]!.preds) {
+        if (p === b) continue;
+        const e = kw.after.get(cfg.blocks[p]!.end - 1);
+        if (!e) return undefined;
+        if (!st) st = e.clone(); else st.merge(e);
+      }
+      return st;
+    });
     // Emission re-derives every wait of a changed region with the waitcnt analysis (weakest
     // waits, so often more of them than a hand-placed wait that covers several reads). A changed
     // region is counted from that baseline plus the change the wait model sees.
@@ -395,9 +423,9 @@ export class Evaluator {
    * A region sequence (kernel instruction indexes) with the waits the wait model gives it from
    * the region's entry state, as cycle-model entries; `count` gets the number of waits.
    */
-  private withWaits(r: number, seq: ArrayLike<number>, count: { waits: number }): Int32Array {
+  private withWaits(r: number, seq: ArrayLike<number>, count: { waits: number }, s?: ScheduleState): Int32Array {
     const st = this.scratchWait;
-    st.copy(this.waitEntry[r]!);
+    st.copy(this.entryState(r, seq, s));
     const at: { at: number; vm: number; lgkm: number; exp: number }[] = [];
     count.waits = sequenceWaits(this.flatEffects, st, seq, this.max, this.need, at);
     const out: number[] = [];
@@ -423,20 +451,23 @@ export class Evaluator {
   /** Metrics of one region in the state's order (cached on the region's version). */
   region(s: ScheduleState, r: number): RegionEval {
     const v = s.version[r]!;
-    if (v === 0 || !s.isChanged(r)) {
-      if (this.checkFast && v === 0) expectSame(`region ${r} as written`, this.identity[r], this.identityRegion(this.k.regions[r]!));
-      if (v === 0) return this.identity[r]!;
+    const pr = this.loopPre[r]!;
+    const pv = pr >= 0 ? s.version[pr]! : 0;
+    const changed = s.isChanged(r) || (pr >= 0 && s.isChanged(pr));
+    if (v === 0 && pv === 0) {
+      if (this.checkFast) expectSame(`region ${r} as written`, this.identity[r], this.identityRegion(this.k.regions[r]!));
+      return this.identity[r]!;
     }
     const slot = this.slots[r];
-    if (slot && slot.version === v) {
+    if (slot && slot.version === v && slot.pre === pv) {
       if (this.checkFast) {
-        const { version: _v, ...cached } = slot;
-        expectSame(`region ${r} at version ${v}`, cached, s.isChanged(r) ? this.computeRegion(s, r) : this.identity[r]);
+        const { version: _v, pre: _p, ...cached } = slot;
+        expectSame(`region ${r} at version ${v}`, cached, changed ? this.computeRegion(s, r) : this.identity[r]);
       }
       return slot;
     }
-    const e = s.isChanged(r) ? this.computeRegion(s, r) : this.identity[r]!;
-    this.slots[r] = { ...e, version: v };
+    const e = changed ? this.computeRegion(s, r) : this.identity[r]!;
+    this.slots[r] = { ...e, version: v, pre: pv };
     return e;
   }
 
@@ -453,7 +484,7 @@ export class Evaluator {
     // padding, which is what emission inserts. Cycles: the region alone with the model's
     // waits, against the original order with the model's waits (so the change is the order's).
     const count = { waits: 0 };
-    const cycleSeq = this.withWaits(r, seq, count);
+    const cycleSeq = this.withWaits(r, seq, count, s);
     const waits = Math.max(0, this.anchorWaits[r]! + count.waits - this.identityModelWaits(r));
     const nops = this.nopModel ? this.regionNops(r, seq) : rg.strippedNops;
     if (Number.isNaN(this.identityCycles[r]!)) {
@@ -521,6 +552,35 @@ export class Evaluator {
     return total;
   }
 
+  /**
+   * The wait model's state at the entry of region r for the order `seq`: the state the analysis
+   * found for the original order, except for a region that is a whole single-block loop body,
+   * whose entry also sees its own end through the back edge: there the state is the fixed point
+   * of (the state from outside the loop) joined with (the state after `seq`).
+   */
+  private entryState(r: number, seq: ArrayLike<number>, s?: ScheduleState): CounterScores {
+    let outside = this.loopEntry[r];
+    if (!outside) return this.waitEntry[r]!;
+    const pr = this.loopPre[r]!;
+    if (s && pr >= 0 && s.isChanged(pr)) {
+      // the code before the loop ends with a region in a new order: its exit is the loop's way in
+      const rg = this.k.regions[pr]!;
+      const o = s.order[pr]!;
+      outside = this.waitEntry[pr]!.clone();
+      sequenceWaits(this.flatEffects, outside, Array.from(o, (q) => rg.nodes[q]!), this.max, this.need);
+    }
+    const entry = outside.clone();
+    const st = new CounterScores();
+    for (let iter = 0; iter < 8; iter++) {
+      st.copy(entry);
+      sequenceWaits(this.flatEffects, st, seq, this.max, this.need);
+      st.merge(outside);
+      if (st.equals(entry)) break;
+      entry.copy(st);
+    }
+    return entry;
+  }
+
   private identityModelWaits(r: number): number {
     let v = this.idWaits[r];
     if (v === undefined || v < 0) {
@@ -535,7 +595,7 @@ export class Evaluator {
   /** The waits the wait model gives region r in its original order, from its entry state. */
   private modelWaits(r: number): number {
     const st = this.scratchWait;
-    st.copy(this.waitEntry[r]!);
+    st.copy(this.entryState(r, this.k.regions[r]!.nodes));
     return sequenceWaits(this.flatEffects, st, this.k.regions[r]!.nodes, this.max, this.need);
   }
 
@@ -551,8 +611,10 @@ export class Evaluator {
     for (let x = 0; x < regions.length; x++) {
       const r = regions[x]!;
       const v = s.version[r]!;
-      key += `${v},`;
-      if (v !== 0 && this.region(s, r).cycleSeq) changed = true;
+      const pr = this.loopPre[r]!;
+      const pv = pr >= 0 ? s.version[pr]! : 0;
+      key += `${v}:${pv},`;
+      if ((v !== 0 || pv !== 0) && this.region(s, r).cycleSeq) changed = true;
     }
     if (!changed) return { all: this.loopOrig[l]!, one: this.loopOrigOne[l]! };
     const cache = this.loopCache[l]!;
@@ -613,6 +675,19 @@ export class Evaluator {
       occupancy: occupancyOf(this.k.ctx, pv, pa, ps, this.ldsBytes), est_cycles: Math.round(cycles), wave_cycles: Math.round(cyclesOne),
     };
   }
+}
+
+/**
+ * The block of region r when r is the whole body of a single-block loop (the block branches to
+ * itself and holds nothing but r, with its stripped waits and nops, and the branch that ends
+ * it), else -1.
+ */
+function selfLoopBlock(k: ScheduleKernel, r: number): number {
+  const rg = k.regions[r]!;
+  const b = k.ctx.cfg.blocks[rg.block]!;
+  if (!b.succs.includes(b.id)) return -1;
+  for (let i = b.start; i < b.end - 1; i++) if (k.regionOf[i] !== r) return -1;
+  return b.id;
 }
 
 const occCache = new WeakMap<object, Map<string, number>>();

@@ -2,7 +2,7 @@
  * A reader for the final MIR that `llc -stop-after=amdgpu-resource-usage` writes (used by the
  * oracle tests; not a test itself). It lists, per function and in order, every instruction with
  * its opcode, whether the assembly printer turns it into a line of the .s file, and its
- * register defs and uses as sets of the project's 32-bit register units (src/isa/registers.ts).
+ * register defs and uses as sets of the project's 32-bit register units (src/asm/registers.ts).
  *
  * Instruction syntax (one per line in `body:`):
  *   [explicit defs =] [MI flags] OPCODE [operand, operand, ...] [:: memory operands]

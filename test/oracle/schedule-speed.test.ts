@@ -9,8 +9,10 @@
  *   - the hottest loop of each kernel is judged by llvm-mca before and after (mca.ts): the
  *     per-kernel table, the geometric mean of after/before, the direction agreement between our
  *     estimate and llvm-mca and every disagreement are printed, and each disagreement must be
- *     one reviewed in speed-exceptions.json (which model is right and why);
- *   - the largest drift between the search's estimate and the exact measure is printed.
+ *     one reviewed in speed-exceptions.json (which model is right and why); the agreement is
+ *     asserted not to fall below what it is;
+ *   - the largest drift between the search's estimate and the exact measure is printed;
+ *   - the loops a result pipelines (software pipelining by one stage) are the ones verify proves.
  * The search's wall-clock cap is raised so that the budget alone decides (deterministic).
  * Needs LLVM 22 and ../shared/corpus: fails, never skips, when they are missing.
  */
@@ -46,6 +48,7 @@ test('schedule speed: every MFMA kernel of the corpus, default objective and bud
   const byFile = new Map<string, SpeedRow[]>();
   for (const r of rows) { const l = byFile.get(r.file) ?? []; l.push(r); byFile.set(r.file, l); }
   let n = 0;
+  let pipelinedLoops = 0;
   for (const [name, list] of byFile) {
     const inp = inputs.find((i) => i.name === name)!;
     const out = list[0]!.text;
@@ -62,6 +65,11 @@ test('schedule speed: every MFMA kernel of the corpus, default objective and bud
     if (redundantOut > redundantIn) failures.push(`${name}: ${redundantOut} [waitcnt-redundant] findings, the input has ${redundantIn}`);
     const v = verifyLoaded(orig, sched);
     if (!v.equivalent) failures.push(`${name}: not equivalent: ${v.difference!.kind}: ${v.difference!.message}`);
+    for (const k of v.kernels) {
+      const said = list.find((r) => r.kernel === k.name)?.pipelined?.length ?? 0;
+      if (v.equivalent && k.pipelinedLoops !== said) failures.push(`${name} ${k.name}: ${said} loops pipelined, verify proved ${k.pipelinedLoops}`);
+      pipelinedLoops += k.pipelinedLoops;
+    }
     for (const r of list) {
       if (r.after.occupancy < r.before.occupancy) failures.push(`${name} ${r.kernel}: occupancy ${r.before.occupancy} -> ${r.after.occupancy}`);
       if (r.after.est_cycles > r.before.est_cycles) failures.push(`${name} ${r.kernel}: slower by our model (${r.before.est_cycles} -> ${r.after.est_cycles})`);
@@ -72,18 +80,31 @@ test('schedule speed: every MFMA kernel of the corpus, default objective and bud
   console.log(formatSpeed(rows));
   const s = summarize(rows);
   const reviewed = new Map(exceptions.loop.map((e) => [e.file, e.reason]));
-  const unreviewed = s.loopDisagreements.filter((r) => !reviewed.has(r.file));
-  const stale = exceptions.loop.filter((e) => !s.loopDisagreements.some((r) => r.file === e.file));
-  for (const r of s.loopDisagreements) {
+  // every disagreement, of est_cycles as the objective compares it and of the hottest loop's estimate
+  const disagreeing = [...new Set([...s.disagreements, ...s.loopDisagreements])];
+  const unreviewed = disagreeing.filter((r) => !reviewed.has(r.file));
+  const stale = exceptions.loop.filter((e) => !disagreeing.some((r) => r.file === e.file));
+  for (const r of disagreeing) {
     const why = reviewed.get(r.file);
     console.log(`  ${r.file}: ${why ? `reviewed (${why}): ${exceptions.reasons[why]!.slice(0, 160)}...` : 'NOT REVIEWED'}`);
   }
   if (stale.length > 0) console.log(`  reviewed disagreements that no longer occur: ${stale.map((e) => e.file).join(', ')}`);
+  console.log(`  software pipelining: ${rows.filter((r) => r.pipelined).length} kernels, ${pipelinedLoops} loops, each proven by verify (trip counts 1 to 4 and the count relation)`);
   console.log(`  schedule-speed: ${rows.length} kernels in ${byFile.size} files; ${((Date.now() - t0) / 1000).toFixed(0)} s in all`);
   for (const f of failures.slice(0, 30)) console.log(`  FAIL ${f}`);
   assert.equal(failures.length, 0, `${failures.length} failures (first: ${failures[0]})`);
   assert.ok(s.judged >= 40, `only ${s.judged} kernels judged by llvm-mca`);
-  assert.ok(s.geomean < 1, `llvm-mca geomean after/before ${s.geomean.toFixed(3)}: the corpus did not get faster`);
+  // 0.906 with software pipelining by one stage (0.967 without); the goal of 0.90 is not reached
+  // (one stage hides at most one iteration of load latency: see the README, Software pipelining)
+  assert.ok(s.geomean <= 0.91, `llvm-mca geomean after/before ${s.geomean.toFixed(3)}: the corpus got slower than it did`);
+  const piped = rows.filter((r) => r.pipelined && r.pipelined.length > 0).length;
+  assert.ok(piped >= 36, `only ${piped} kernels pipelined (39 were)`);
+  // direction agreement of est_cycles (as the objective compares it) with llvm-mca where either
+  // changes by more than 2%: 37/44 = 84%; the goal of 90% is not reached, and every kernel short
+  // of it is a reviewed disagreement (speed-exceptions.json says which model is right and why)
+  const agreement = s.changed > 0 ? s.agree / s.changed : 1;
+  console.log(`  direction agreement with llvm-mca: ${s.agree}/${s.changed} = ${(agreement * 100).toFixed(0)}% (goal 90%)`);
+  assert.ok(agreement >= 0.8, `direction agreement with llvm-mca ${(agreement * 100).toFixed(0)}%: below what it was`);
   assert.ok(s.drift <= 0.02, `the estimate drifts ${(s.drift * 100).toFixed(2)}% from the exact measure`);
   for (const e of exceptions.loop) assert.ok(exceptions.reasons[e.reason], `unknown reason '${e.reason}'`);
   assert.deepEqual(unreviewed.map((r) => r.file), [], 'disagreements with llvm-mca nobody has reviewed');

@@ -11,9 +11,11 @@ import { kernelContexts } from '../../src/analysis/context.js';
 import type { KernelContext } from '../../src/analysis/types.js';
 import type { Metrics, MetricName } from '../../src/schedule/metrics.js';
 import type { LoopChange } from '../../src/schedule/search/run.js';
+import type { PipelinedLoop } from '../../src/schedule/pipeline/index.js';
 import { scheduleFile } from '../../src/schedule/search/run.js';
 import { acceptedTensileKernels } from './llvm.js';
 import { geomean, hottestLoop, loopBodyText, mcaCycles, pool, type HotLoop } from './mca.js';
+import { kernelLoops } from '../../src/cycles/kernel-time.js';
 
 export interface SpeedInput { path: string; name: string; text: string; target: string; source: 'clang' | 'tensile' }
 
@@ -54,6 +56,8 @@ export interface SpeedRow {
   /** The scheduled text. */
   text: string;
   notes: string[];
+  /** Loops the result pipelines. */
+  pipelined?: PipelinedLoop[];
 }
 
 export interface SpeedOptions {
@@ -87,7 +91,7 @@ export async function speedRun(inputs: readonly SpeedInput[], opts: SpeedOptions
       if (!ctx.insns.some((x) => x.info.cls === 'mfma')) continue;
       const row: SpeedRow = {
         file: inp.name, kernel: r.kernel, target: inp.target, before: r.before, after: r.after, estimate: r.estimate, strategy: r.strategy,
-        seconds, loop: hottestLoop(ctx), text: f.text, notes: [...f.notes, ...r.notes], loops: r.loops, waves: r.waves,
+        seconds, loop: hottestLoop(ctx), text: f.text, notes: [...f.notes, ...r.notes], loops: r.loops, waves: r.waves, pipelined: r.pipelined,
       };
       rows.push(row);
       befores.set(row, ctx);
@@ -97,12 +101,24 @@ export async function speedRun(inputs: readonly SpeedInput[], opts: SpeedOptions
   await pool(rows, 2, async (row) => {
     if (!row.loop) { row.mcaWhy = 'no loop'; return; }
     const after = ctxOf(row.text, row.file, row.target, row.kernel)!;
-    const [a, b] = await Promise.all([mcaCycles(row.target, loopBodyText(befores.get(row)!, row.loop)), mcaCycles(row.target, loopBodyText(after, row.loop))]);
+    const before = befores.get(row)!;
+    const [a, b] = await Promise.all([mcaCycles(row.target, loopBodyText(before, row.loop)), mcaCycles(row.target, loopBodyText(after, sameLoop(before, after, row.loop)))]);
     row.mcaBefore = a.cycles;
     row.mcaAfter = b.cycles;
     row.mcaWhy = a.why ?? b.why;
   });
   return rows;
+}
+
+/**
+ * The loop of `after` that is `loop` of `before`: the same place in the kernel's loop order
+ * (a schedule keeps the loops and their order; a pipelined loop gains a prologue and a peeled
+ * iteration around it, which can shift block numbers).
+ */
+function sameLoop(before: KernelContext, after: KernelContext, loop: HotLoop): HotLoop {
+  const x = kernelLoops(before).findIndex((l) => l.header === loop.header && l.latch === loop.latch);
+  const l = kernelLoops(after)[x];
+  return l ? { header: l.header, latch: l.latch, instructions: l.end - l.start, line: l.line } : loop;
 }
 
 export interface SpeedSummary {
@@ -207,6 +223,8 @@ export function formatSpeed(rows: readonly SpeedRow[]): string {
   }
   const s = summarize(rows);
   out.push(`kernels ${s.kernels}, judged by llvm-mca ${s.judged}; geomean llvm-mca after/before ${s.geomean.toFixed(3)}`);
+  const piped = rows.filter((r) => r.pipelined && r.pipelined.length > 0);
+  out.push(`software pipelining (one stage) in ${piped.length} kernels${piped.length ? `: ${piped.map((r) => r.file).join(', ')}` : ''}`);
   out.push(`slower by our model: ${s.slowerByModel.length}${s.slowerByModel.length ? ` (${s.slowerByModel.map((r) => r.file).join(', ')})` : ''}`);
   const share = (a: number, b: number) => `${a}/${b}${b ? ` = ${((100 * a) / b).toFixed(0)}%` : ''}`;
   out.push(`direction agreement with llvm-mca where either changes > 2% (est_cycles as the objective compares it: at the occupancy, then one wave): ${share(s.agree, s.changed)}`);

@@ -50,7 +50,7 @@ test('every command gives the same occupancies, instructions, blocks, loops and 
   ok('report', example, '-o', reportFile);
   const report = reportModel(reportFile).kernels[0]!;
   const sched = join(dir, 's.s');
-  const schedule = json('schedule', example, '--strategy', 'list', '--budget', '60', '--no-cache', '-o', sched, '--json');
+  const schedule = json('schedule', example, '--strategy', 'list', '--budget', '60', '--no-cache', '--no-pipeline', '-o', sched, '--json'); // report --after shows reorderings
   const apply = json('apply', example, '--moves', 'move v_mov_b32_e32_0 before s_load_dword_0', '--json');
   const verify = json('verify', example, sched, '--json');
   const afterFile = join(dir, 'after.html');

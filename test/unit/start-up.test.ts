@@ -102,7 +102,7 @@ test('the bundle prints what the compiled modules print, and schedules on worker
     assert.equal(y.status, 0, y.stderr);
     assert.equal(readFileSync(join(out, 'a.s'), 'utf8'), readFileSync(join(out, 'b.s'), 'utf8'));
     const rx = JSON.parse(x.stdout) as { runs: { label: string; evaluations: number }[] };
-    assert.deepEqual(rx.runs.map((r) => r.label), ['list', 'beam']);
+    assert.deepEqual(rx.runs.map((r) => r.label), ['list', 'beam', 'pipelined list', 'pipelined beam']);
     assert.ok(rx.runs.every((r) => r.evaluations > 0));
   } finally {
     rmSync(out, { recursive: true, force: true });

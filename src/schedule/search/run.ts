@@ -39,7 +39,8 @@ import { movesFromState, replayMoves } from '../replay.js';
 import type { Disambiguation } from '../deps.js';
 import { preferOriginal, searchCompare, STRATEGIES, type StrategyName } from './search.js';
 import { runTask, type StrategyOutcome, type StrategyTask } from './task.js';
-import { loopChanges, type LoopChange } from '../../cycles/kernel-time.js';
+import { kernelTime, loopChanges, type LoopChange } from '../../cycles/kernel-time.js';
+import { pipelineProgram, planPipelines, type PipelinedLoop, type PipelinedProgram, type PipelinePlan } from '../pipeline/index.js';
 
 export interface ScheduleRunOptions {
   /** One kernel (error when the file has no such kernel). */
@@ -71,6 +72,11 @@ export interface ScheduleRunOptions {
   progress?: (done: number, total: number, phase: string) => void;
   /** Which missing waits of the input are errors and fixed first (waitcnt PathsMode; default 'every'). */
   paths?: PathsMode;
+  /**
+   * Also search the program with its loops pipelined by one stage (src/schedule/pipeline), a
+   * candidate like any other (default true).
+   */
+  pipeline?: boolean;
 }
 
 export interface StrategyReport {
@@ -107,8 +113,13 @@ export interface ScheduleRunResult {
   /** Waves sharing a SIMD in est_cycles. */
   waves: number;
   loops: LoopChange[];
-  /** Moves from the input to the result (replayable with `conductor apply --moves-file`). */
+  /**
+   * Moves from the input to the result (replayable with `conductor apply --moves-file`); when
+   * `pipelined` is set, from the pipelined program to the result.
+   */
   moves: string[];
+  /** The loops the result pipelines (software pipelining by one stage), when it does. */
+  pipelined?: PipelinedLoop[];
   /** The whole file's text after this kernel (and the ones before it) were scheduled. */
   text: string;
   runs: StrategyReport[];
@@ -127,7 +138,17 @@ export interface ScheduleFileResult {
   seconds: number;
 }
 
-interface CacheEntry { version: string; strategy: string; moves: string[]; evaluations: number; seconds: number; runs: StrategyReport[]; estimate: Metrics }
+interface CacheEntry { version: string; strategy: string; moves: string[]; evaluations: number; seconds: number; runs: StrategyReport[]; estimate: Metrics; pipelined?: PipelineVariant }
+
+/**
+ * The pipelined programs searched: 'renamed', the loads of P into free registers copied at the
+ * top of the loop where the plan found some (so they can pass this iteration's readers), and,
+ * when it did, also 'in place', the same rotation with every load writing its own registers (no
+ * copies: the next loads wait behind this iteration's readers, but a loop bound by its VALU work
+ * pays no v_mov_b32 for them).
+ */
+type PipelineVariant = 'renamed' | 'in place';
+const PIPELINE_VARIANTS: readonly PipelineVariant[] = ['renamed', 'in place'];
 
 interface Settings {
   objective: MetricName[];
@@ -236,122 +257,193 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
   const file = loaded.program.file;
   const before = programMetrics(loaded, k.name, { trip: opts.trip });
   const floor = before.occupancy;
+  const pipelining = opts.pipeline !== false;
   const key = cacheKey({
     version: VERSION, text: sha256(text), arch, kernel: k.name, strategies, objective, budget, seconds, seed, disambiguate, annealReplicas, trip: opts.trip,
+    pipeline: pipelining,
   });
   const cache = opts.cache === false ? undefined : new ResultCache('schedule', opts.cacheDir);
   let waves = 1;
 
   const finish = (strategy: string, moves: string[], after: Metrics, estimate: Metrics, out: string, runs: StrategyReport[], evaluations: number,
-    searchSeconds: number, cached: boolean, outCtx: KernelContext): ScheduleRunResult => ({
+    searchSeconds: number, cached: boolean, outCtx: KernelContext, pipelined?: PipelinedLoop[]): ScheduleRunResult => ({
     file, kernel: k.name, arch, strategy, objective, evaluations, seconds: (Date.now() - t0) / 1000,
     evaluationsPerSecond: searchSeconds > 0 ? Math.round(evaluations / searchSeconds) : 0,
     before, after, estimate, waves, loops: loopChanges(ctx, outCtx, opts.trip), moves, text: out, runs, cached, notes,
+    ...(pipelined ? { pipelined } : {}),
   });
   const ctxOf = (l: Loaded) => kernelContexts(l).find((c) => c.kernel.name === name)!;
+  // The pipelined programs (the loops rotated by one stage), when a loop qualifies.
+  const piped = new Map<PipelineVariant, PipelinedProgram | undefined>();
+  let plans: PipelinePlan[] | undefined;
+  const pipelinedProgram = (variant: PipelineVariant): PipelinedProgram | undefined => {
+    if (piped.has(variant)) return piped.get(variant);
+    plans ??= planPipelines(k).plans;
+    const these = variant === 'renamed' ? plans : plans.map((p) => ({ ...p, renames: [] }));
+    let out: PipelinedProgram | undefined;
+    if (these.length > 0) {
+      try {
+        out = pipelineProgram(k, these);
+      } catch (err) {
+        if (!(err instanceof ConductorError)) throw err;
+        notes.push(`the loops could not be pipelined${variant === 'in place' ? ' in place' : ''}: ${err.message}`);
+      }
+    }
+    piped.set(variant, out);
+    return out;
+  };
+
+  /** Does some loop of the renamed program have a higher lower bound than the same loop in place? */
+  function copiesBind(): boolean {
+    const renamed = pipelinedProgram('renamed');
+    const inPlace = pipelinedProgram('in place');
+    if (!renamed || !inPlace) return inPlace !== undefined;
+    const bounds = (pp: PipelinedProgram) => kernelTime(ctxOf(pp.loaded), { trip: opts.trip, bounds: true }).loops.map((l) => l.bound?.bound ?? 0);
+    const a = bounds(renamed);
+    const b = bounds(inPlace);
+    return a.some((x, i) => x > (b[i] ?? x));
+  }
 
   // Cache hit: replay through validation, emit, and check it is still better.
   const hit = cache?.get<CacheEntry>(key);
   if (hit && hit.version === VERSION) {
     waves = new Evaluator(k).waves;
-    if (hit.moves.length === 0) return finish(hit.strategy, [], before, before, text, hit.runs, hit.evaluations, hit.seconds, true, ctx);
-    const r = replayMoves(k, hit.moves);
-    if ('state' in r) {
+    if (hit.moves.length === 0 && !hit.pipelined) return finish(hit.strategy, [], before, before, text, hit.runs, hit.evaluations, hit.seconds, true, ctx);
+    const pp = hit.pipelined ? pipelinedProgram(hit.pipelined) : undefined;
+    const kk = pp ? prepareKernel(pp.loaded, ctxOf(pp.loaded), { disambiguate, trip: opts.trip }) : k;
+    const r = !hit.pipelined || pp ? replayMoves(kk, hit.moves) : undefined;
+    if (r && 'state' in r) {
       const e = emitSchedule(r.state);
       if (searchCompare(e.metrics, before, objective, floor) < 0) {
         notes.push(...e.notes);
-        return finish(hit.strategy, hit.moves, e.metrics, hit.estimate ?? e.metrics, e.text, hit.runs, hit.evaluations, hit.seconds, true, ctxOf(e.loaded));
+        return finish(hit.strategy, hit.moves, e.metrics, hit.estimate ?? e.metrics, e.text, hit.runs, hit.evaluations, hit.seconds, true, ctxOf(e.loaded), pp?.loops);
       }
     }
     notes.push('the cached result no longer replays or no longer beats the input; searched again');
     cache!.delete(key);
   }
 
-  // Phases.
-  const base: Omit<StrategyTask, 'strategy' | 'startMoves' | 'seed' | 'label'> = {
-    text, file, arch, kernel: k.name, disambiguate, objective, minOccupancy: floor, trip: opts.trip, budget, seconds,
-  };
-  const phase1 = strategies.filter((s) => s !== 'anneal').map((s): StrategyTask => ({ ...base, strategy: s, startMoves: [], seed, label: s }));
-  const totalPlanned = budget * (phase1.length + annealReplicas);
+  // the pipelined programs searched besides the input: 'in place' only where the copies of
+  // 'renamed' raise a pipelined loop's lower bound at the occupancy (elsewhere they cost that loop
+  // no time, and the renamed loads hide latency the in-place ones cannot)
+  plans = pipelining ? planPipelines(k).plans : [];
+  const searchedVariants = plans.length === 0 ? [] : plans.some((p) => p.renames.length > 0) && copiesBind() ? PIPELINE_VARIANTS : PIPELINE_VARIANTS.slice(0, 1);
+  const totalPlanned = budget * (strategies.filter((s) => s !== 'anneal').length + annealReplicas) * (1 + searchedVariants.length);
   const done = new Map<string, number>();
   const report = (phase: string) => (label: string, n: number) => {
     done.set(label, n);
     if (opts.progress) { let s = 0; for (const v of done.values()) s += v; opts.progress(Math.min(s, totalPlanned), totalPlanned, phase); }
   };
-  let pool: Piscina | undefined;
-  const local: { k: ScheduleKernel; ev: Evaluator } = { k, ev: new Evaluator(k) };
-  waves = local.ev.waves;
-  const run = async (tasks: StrategyTask[], phase: string): Promise<StrategyOutcome[]> => {
-    if (tasks.length === 0) return [];
-    if (jobs <= 1 || tasks.length === 1) return tasks.map((t) => runTask(t, report(phase), local));
-    // the worker pool's module only when strategies run in parallel
-    pool ??= new (await import('piscina')).Piscina({ filename: new URL('./task.js', import.meta.url).href, maxThreads: jobs, minThreads: 0, idleTimeout: 1000 });
-    const p = pool;
-    return Promise.all(tasks.map((t) => {
-      const { port1, port2 } = new MessageChannel();
-      const cb = report(phase);
-      port1.on('message', (m: { label: string; evaluations: number }) => cb(m.label, m.evaluations));
-      return (p.run({ ...t, port: port2 }, { transferList: [port2] }) as Promise<StrategyOutcome>).finally(() => port1.close());
-    }));
-  };
-  let outcomes: StrategyOutcome[];
-  try {
-    outcomes = await run(phase1, 'list/beam');
-    if (annealReplicas > 0) {
-      const from = bestOutcome(outcomes, objective, floor);
-      const tasks = Array.from({ length: annealReplicas }, (_, x): StrategyTask => ({
-        ...base, strategy: 'anneal', startMoves: from?.moves ?? [], seed: seed + x, label: annealReplicas > 1 ? `anneal#${x + 1}` : 'anneal',
+  interface Win { label: string; moves: string[]; metrics: Metrics; estimate: Metrics; text: string; notes: string[]; ctx: KernelContext; pipelined?: PipelinedLoop[] }
+  /**
+   * The strategies on one program (the input, or the pipelined program), then the best few
+   * distinct candidates, brought back toward that program's order where that loses nothing,
+   * measured exactly; the best that beats `bar` (the input, or the best so far) wins.
+   */
+  const searchFrom = async (srcText: string, kk: ScheduleKernel, prefix: string, bar: Metrics, pipelined?: PipelinedLoop[]) => {
+    const base: Omit<StrategyTask, 'strategy' | 'startMoves' | 'seed' | 'label'> = {
+      text: srcText, file, arch, kernel: k.name, disambiguate, objective, minOccupancy: floor, trip: opts.trip, budget, seconds,
+    };
+    const phase1 = strategies.filter((s) => s !== 'anneal').map((s): StrategyTask => ({ ...base, strategy: s, startMoves: [], seed, label: `${prefix}${s}` }));
+    let pool: Piscina | undefined;
+    const local: { k: ScheduleKernel; ev: Evaluator } = { k: kk, ev: new Evaluator(kk) };
+    waves = local.ev.waves;
+    const run = async (tasks: StrategyTask[], phase: string): Promise<StrategyOutcome[]> => {
+      if (tasks.length === 0) return [];
+      if (jobs <= 1 || tasks.length === 1) return tasks.map((t) => runTask(t, report(phase), local));
+      // the worker pool's module only when strategies run in parallel
+      pool ??= new (await import('piscina')).Piscina({ filename: new URL('./task.js', import.meta.url).href, maxThreads: jobs, minThreads: 0, idleTimeout: 1000 });
+      const p = pool;
+      return Promise.all(tasks.map((t) => {
+        const { port1, port2 } = new MessageChannel();
+        const cb = report(phase);
+        port1.on('message', (m: { label: string; evaluations: number }) => cb(m.label, m.evaluations));
+        return (p.run({ ...t, port: port2 }, { transferList: [port2] }) as Promise<StrategyOutcome>).finally(() => port1.close());
       }));
-      outcomes = outcomes.concat(await run(tasks, 'anneal'));
-    }
-  } catch (e) {
-    throw e instanceof ConductorError ? e : new ConductorError(`the search failed: ${(e as Error).message}`);
-  } finally {
-    await pool?.destroy();
-  }
-  const evaluations = outcomes.reduce((a, o) => a + o.evaluations, 0);
-  const searchSeconds = outcomes.reduce((a, o) => a + o.seconds, 0);
-  const runs: StrategyReport[] = outcomes.map((o) => ({
-    label: o.label, strategy: o.strategy, seed: o.seed, evaluations: o.evaluations, seconds: round3(o.seconds), estimate: o.metrics, moves: o.moves.length,
-  }));
-
-  // Choose: the best few distinct candidates, brought back toward the input's order where that
-  // loses nothing, measured exactly.
-  const order = outcomes.map((o, x) => ({ o, x })).filter(({ o }) => o.moves.length > 0)
-    .sort((a, b) => searchCompare(a.o.metrics, b.o.metrics, objective, floor) || a.x - b.x);
-  const tried = new Set<string>();
-  let win: { label: string; moves: string[]; metrics: Metrics; estimate: Metrics; text: string; notes: string[]; ctx: KernelContext } | undefined;
-  for (const { o, x } of order) {
-    if (tried.size >= (opts.candidates ?? 3)) break;
-    const sig = o.moves.join('\n');
-    if (tried.has(sig)) continue;
-    tried.add(sig);
-    const r = replayMoves(k, o.moves);
-    if ('failure' in r) { runs[x]!.rejected = `does not replay: ${r.failure.command}: ${r.failure.reason}`; continue; }
-    const simple = preferOriginal(k, local.ev, r.state, { objective, minOccupancy: floor });
-    const moves = movesFromState(simple.state);
-    if (moves.length === 0) { runs[x]!.rejected = 'no better than the input once moves that gain nothing are undone'; continue; }
-    let e;
+    };
+    let outcomes: StrategyOutcome[];
     try {
-      e = emitSchedule(simple.state);
-    } catch (err) {
-      if (!(err instanceof ConductorError)) throw err;
-      runs[x]!.rejected = `could not be emitted: ${err.message}`;
-      continue;
+      outcomes = await run(phase1, `${prefix}list/beam`);
+      if (annealReplicas > 0) {
+        const from = bestOutcome(outcomes, objective, floor);
+        const tasks = Array.from({ length: annealReplicas }, (_, x): StrategyTask => ({
+          ...base, strategy: 'anneal', startMoves: from?.moves ?? [], seed: seed + x, label: `${prefix}${annealReplicas > 1 ? `anneal#${x + 1}` : 'anneal'}`,
+        }));
+        outcomes = outcomes.concat(await run(tasks, `${prefix}anneal`));
+      }
+    } catch (e) {
+      throw e instanceof ConductorError ? e : new ConductorError(`the search failed: ${(e as Error).message}`);
+    } finally {
+      await pool?.destroy();
     }
-    runs[x]!.exact = e.metrics;
-    if (searchCompare(e.metrics, before, objective, floor) >= 0) { runs[x]!.rejected = 'not better than the input when measured exactly'; continue; }
-    if (win && searchCompare(e.metrics, win.metrics, objective, floor) >= 0) { runs[x]!.rejected = `not better than ${win.label}`; continue; }
-    if (win) for (const rr of runs) if (rr.label === win.label) rr.rejected = `not better than ${o.label}`;
-    win = { label: o.label, moves, metrics: e.metrics, estimate: simple.metrics, text: e.text, notes: e.notes, ctx: ctxOf(e.loaded) };
+    const runs: StrategyReport[] = outcomes.map((o) => ({
+      label: o.label, strategy: o.strategy, seed: o.seed, evaluations: o.evaluations, seconds: round3(o.seconds), estimate: o.metrics, moves: o.moves.length,
+    }));
+    const order = outcomes.map((o, x) => ({ o, x })).filter(({ o }) => o.moves.length > 0 || pipelined)
+      .sort((a, b) => searchCompare(a.o.metrics, b.o.metrics, objective, floor) || a.x - b.x);
+    const tried = new Set<string>();
+    let win: Win | undefined;
+    for (const { o, x } of order) {
+      if (tried.size >= (opts.candidates ?? 3)) break;
+      const sig = o.moves.join('\n');
+      if (tried.has(sig)) continue;
+      tried.add(sig);
+      const r = replayMoves(kk, o.moves);
+      if ('failure' in r) { runs[x]!.rejected = `does not replay: ${r.failure.command}: ${r.failure.reason}`; continue; }
+      const simple = preferOriginal(kk, local.ev, r.state, { objective, minOccupancy: floor });
+      const moves = movesFromState(simple.state);
+      if (moves.length === 0 && !pipelined) { runs[x]!.rejected = 'no better than the input once moves that gain nothing are undone'; continue; }
+      let e;
+      try {
+        e = emitSchedule(simple.state);
+      } catch (err) {
+        if (!(err instanceof ConductorError)) throw err;
+        runs[x]!.rejected = `could not be emitted: ${err.message}`;
+        continue;
+      }
+      runs[x]!.exact = e.metrics;
+      if (searchCompare(e.metrics, bar, objective, floor) >= 0) { runs[x]!.rejected = 'not better than the input when measured exactly'; continue; }
+      if (win && searchCompare(e.metrics, win.metrics, objective, floor) >= 0) { runs[x]!.rejected = `not better than ${win.label}`; continue; }
+      if (win) for (const rr of runs) if (rr.label === win.label) rr.rejected = `not better than ${o.label}`;
+      win = { label: o.label, moves, metrics: e.metrics, estimate: simple.metrics, text: e.text, notes: e.notes, ctx: ctxOf(e.loaded), pipelined };
+    }
+    return {
+      win, runs, evaluations: outcomes.reduce((a, o) => a + o.evaluations, 0), seconds: outcomes.reduce((a, o) => a + o.seconds, 0),
+    };
+  };
+
+  const first = await searchFrom(text, k, '', before);
+  let win = first.win;
+  const runs = first.runs;
+  let evaluations = first.evaluations;
+  let searchSeconds = first.seconds;
+  // Software pipelining: the same search on each pipelined program, judged the same way.
+  for (const variant of searchedVariants) {
+    const pp = pipelinedProgram(variant);
+    if (!pp) continue;
+    const kp = prepareKernel(pp.loaded, ctxOf(pp.loaded), { disambiguate, trip: opts.trip });
+    const second = await searchFrom(pp.text, kp, variant === 'renamed' ? 'pipelined ' : 'pipelined in place ', before, pp.loops);
+    evaluations += second.evaluations;
+    searchSeconds += second.seconds;
+    runs.push(...second.runs);
+    const w2 = second.win;
+    if (w2 && (!win || searchCompare(w2.metrics, win.metrics, objective, floor) < 0)) {
+      if (win) for (const rr of runs) if (rr.label === win.label) rr.rejected = `not better than ${w2.label}`;
+      win = w2;
+    } else if (w2 && win) {
+      for (const rr of runs) if (rr.label === w2.label) rr.rejected = `not better than ${win.label}`;
+    }
   }
   const result = win
-    ? finish(win.label, win.moves, win.metrics, win.estimate, win.text, runs, evaluations, searchSeconds, false, win.ctx)
+    ? finish(win.label, win.moves, win.metrics, win.estimate, win.text, runs, evaluations, searchSeconds, false, win.ctx, win.pipelined)
     : finish('input', [], before, before, text, runs, evaluations, searchSeconds, false, ctx);
   if (win) notes.push(...win.notes);
   else notes.push(fixedInput ? 'no schedule beat the input under the objective; the output is the input with its check errors fixed, in its original order'
     : 'no schedule beat the input under the objective; the input is returned unchanged');
-  if (cache && !cache.set(key, { version: VERSION, strategy: result.strategy, moves: result.moves, evaluations, seconds: searchSeconds, runs, estimate: result.estimate } satisfies CacheEntry)) {
+  if (cache && !cache.set(key, {
+    version: VERSION, strategy: result.strategy, moves: result.moves, evaluations, seconds: searchSeconds, runs, estimate: result.estimate,
+    ...(result.pipelined ? { pipelined: result.pipelined.some((l) => l.renamed > 0) ? 'renamed' : 'in place' } : {}),
+  } satisfies CacheEntry)) {
     notes.push(cache.lastError ?? 'the result could not be cached');
   }
   return result;

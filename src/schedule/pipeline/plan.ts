@@ -1,0 +1,446 @@
+/**
+ * Software pipelining by one stage: which loops can be rotated, and how.
+ *
+ * A loop qualifies when
+ *  - it is one basic block ending in `s_cbranch_scc0/scc1` back to its own label, left by
+ *    falling through into the next block, and entered only by falling into it from the code
+ *    right before its label (which is then the only way in besides the back edge);
+ *  - nothing in it is pinned (no barrier, message, call, mode change, ...: scheduling.ts'
+ *    rules), waits and nops aside; a fence wait (a pinned s_waitcnt, e.g. the release after
+ *    LDS stores) stays in R in its place, and P (below) must lie before the first one;
+ *  - its control is a scalar counter: one `s_add`/`s_sub` of a constant to an SGPR (or
+ *    `s_addk_i32`) and an `s_cmp(k)_{lg,eq}` of that SGPR with a constant whose SCC only the
+ *    back-edge branch reads, the loop going on while the counter differs from the constant
+ *    (32-bit values, so the count is exact whatever the start value); SCC is not live into the
+ *    loop (the guard below writes it);
+ *  - it has vector-memory loads (global/buffer/scratch, data to VGPRs) whose address code (the
+ *    instructions of the body they depend on, VALU and SALU without side effects, not the loop
+ *    control) can move to the front of the body: no instruction they pass depends on them or
+ *    they on it (registers, EXEC/VCC/SCC/M0, memory: a store that may alias a load keeps the
+ *    load behind it). That set P (the loads and their address code) writes nothing the
+ *    back-edge branch reads.
+ *
+ * With the rest of the body R (in its order), the loop P R P R ... P R (n iterations) is the
+ * same instruction stream as  P | (R P) (R P) ... | R : one copy of P before the loop, a loop
+ * body R P run n-1 times, and R after it. So the transform
+ *  - appends P to the code before the loop (executed only on the way into the loop, which runs
+ *    at least once once entered: no load runs that the original does not run);
+ *  - guards the loop: `s_cmp <counter>, g` + a branch past the loop body to the peeled R when
+ *    the first iteration is the last one (g: the counter value for which the original leaves
+ *    after one iteration);
+ *  - makes the loop body R P with the compare's constant moved by one step (the loop exits one
+ *    iteration earlier, exactly, in 32-bit arithmetic);
+ *  - writes R again after the loop (the last iteration, with the original compare: SCC and
+ *    every register leave as in the original).
+ * The instruction order inside each block is then the scheduler's business (the dependency
+ * graph of the new program keeps it legal); its point is that the loads of iteration i+1 may
+ * now be hoisted above the work of iteration i.
+ *
+ * Renaming: a load of P writes registers D that R reads, so without more the next iteration's
+ * load cannot pass this iteration's readers. When registers X are free (named below
+ * `.amdhsa_next_free_vgpr`, and accum_offset on a unified file, or below the highest VGPR the
+ * code names without a descriptor: the descriptor and its occupancy stay as they are; not live
+ * into the loop; not used by R nor by P after the load), the load writes X instead and copies
+ * `v_mov_b32 D, X` open the body (and the peeled R): D holds the same values where R reads
+ * them (EXEC is not written in the body, so the copy writes the lanes the load wrote), and X is
+ * dead after the loop. Loads that write half registers (d16) are not renamed.
+ */
+import type { KernelContext } from '../../analysis/types.js';
+import { computeLiveness, setHas } from '../../analysis/liveness.js';
+import { EXEC_HI, EXEC_LO, SCC, VGPR_BASE } from '../../asm/registers.js';
+import type { ResolvedInsn } from '../../isa/types.js';
+import { kernelLayout } from '../../isa/layout.js';
+import { buildGraph, dependent, explainDependency } from '../deps.js';
+import { pinnedReason, ROLE, type ScheduleKernel } from '../kernel.js';
+import { tripFromCode } from '../../cycles/kernel-time.js';
+
+/** The scalar counter that controls a loop. */
+export interface LoopCounter {
+  /** SGPR unit of the counter and its name as written. */
+  unit: number;
+  name: string;
+  /** Signed step per iteration and the instruction that applies it. */
+  step: number;
+  stepAt: number;
+  /** The compare (kernel instruction index), its mnemonic and which operand is the counter. */
+  cmpAt: number;
+  cmpMnemonic: string;
+  counterOperand: 0 | 1;
+  /** 'lg' (not equal) or 'eq', and the constant as a 32-bit pattern. */
+  op: 'lg' | 'eq';
+  bound: number;
+  /** The compare reads the counter after the step. */
+  afterStep: boolean;
+  /** SCC value with which the back-edge branch leaves the loop. */
+  exitScc: 0 | 1;
+  /** The constant of the rotated loop's compare (bound - step) and of the guard. */
+  loopBound: number;
+  guardBound: number;
+}
+
+/** A load of P whose destination is renamed. */
+export interface Rename {
+  /** Kernel instruction index of the load. */
+  load: number;
+  /** Destination VGPRs as written (index in the VGPR file) and the renamed ones. */
+  from: number;
+  to: number;
+  count: number;
+  /**
+   * The peeled last iteration reads the renamed registers directly instead of copying them
+   * back (R there names X where it named D): D is not live after the loop, R does not write it,
+   * and R names it only in whole operands within D.
+   */
+  peelDirect: boolean;
+}
+
+export interface PipelinePlan {
+  /** Block of the loop (header and latch). */
+  block: number;
+  /** Line of the loop's first instruction. */
+  line: number;
+  /** Label of the loop. */
+  label: string;
+  /** Kernel instruction index of the back-edge branch. */
+  branch: number;
+  /** The loads and their address code, and the rest (kernel indexes, body order, waits and nops left out). */
+  p: number[];
+  r: number[];
+  /** Fence waits of the body (pinned s_waitcnt): they stay in R, in their place. */
+  fences: number[];
+  loads: number[];
+  renames: Rename[];
+  counter: LoopCounter;
+  /** Trip count from the code, when it gives one. */
+  trip?: number;
+}
+
+export interface PipelineRefusal {
+  line: number;
+  reason: string;
+}
+
+const CMP = /^s_cmpk?_(lg|eq)_(i32|u32)$/;
+
+const u32 = (x: number) => x >>> 0;
+
+function immOf(r: ResolvedInsn, k: number): number | undefined {
+  const o = r.insn.operands[k];
+  return o && o.kind === 'imm' && Number.isInteger(o.value) ? o.value : undefined;
+}
+
+function sgprOf(r: ResolvedInsn, k: number): number | undefined {
+  const o = r.insn.operands[k];
+  return o && o.kind === 'reg' && o.file === 's' && o.count === 1 ? o.first : undefined;
+}
+
+/** Does a compare constant fit the compare's encoding (s_cmpk: 16 bits, zero- or sign-extended)? */
+export function boundEncodable(mnemonic: string, value: number): boolean {
+  if (!mnemonic.startsWith('s_cmpk_')) return true;
+  const v = u32(value);
+  if (mnemonic.endsWith('_u32')) return v <= 0xffff;
+  const s = v | 0;
+  return s >= -0x8000 && s <= 0x7fff;
+}
+
+/** The loop counter, or why there is none that the transform understands. */
+export function loopCounter(ctx: KernelContext, start: number, branch: number): LoopCounter | string {
+  const { insns } = ctx;
+  const br = insns[branch]!;
+  const onTrue = br.insn.base === 's_cbranch_scc1' ? 1 : br.insn.base === 's_cbranch_scc0' ? 0 : -1;
+  if (onTrue < 0) return `the back edge is ${br.insn.base}, not s_cbranch_scc0/scc1`;
+  let cmpAt = -1;
+  for (let i = branch - 1; i >= start; i--) {
+    const r = insns[i]!;
+    if (r.insn.base === 's_waitcnt' || r.insn.base === 's_nop') continue;
+    if (r.defs.includes(SCC)) { if (CMP.test(r.insn.base)) cmpAt = i; break; }
+  }
+  if (cmpAt < 0) return 'the back edge does not test an s_cmp(k)_lg/eq of a counter with a constant';
+  const cmp = insns[cmpAt]!;
+  for (let i = cmpAt + 1; i < branch; i++) if (insns[i]!.uses.includes(SCC)) return `SCC of the loop compare is also read by '${insns[i]!.insn.text.trim()}'`;
+  const [, op] = CMP.exec(cmp.insn.base)!;
+  let counterOperand: 0 | 1 = 0;
+  let counter = sgprOf(cmp, 0);
+  let bound = immOf(cmp, 1);
+  if (counter === undefined || bound === undefined) {
+    if (cmp.insn.base.startsWith('s_cmpk_')) return 'the loop compare does not compare an SGPR with a constant';
+    counter = sgprOf(cmp, 1); bound = immOf(cmp, 0); counterOperand = 1;
+  }
+  if (counter === undefined || bound === undefined) return 'the loop compare does not compare an SGPR with a constant';
+  let step: number | undefined;
+  let stepAt = -1;
+  for (let i = start; i < branch; i++) {
+    const r = insns[i]!;
+    if (!r.defs.includes(counter)) continue;
+    if (stepAt >= 0) return `the counter ${cmp.insn.operands[counterOperand]!.text} is written twice in the loop`;
+    stepAt = i;
+    const b = r.insn.base;
+    if ((b === 's_add_i32' || b === 's_add_u32' || b === 's_sub_i32' || b === 's_sub_u32') && sgprOf(r, 0) === counter) {
+      const x = sgprOf(r, 1) === counter ? immOf(r, 2) : sgprOf(r, 2) === counter && b.startsWith('s_add') ? immOf(r, 1) : undefined;
+      if (x === undefined) return `the counter step '${r.insn.text.trim()}' is not a constant added to the counter`;
+      step = b.startsWith('s_sub') ? -x : x;
+    } else if (b === 's_addk_i32' && sgprOf(r, 0) === counter) {
+      step = immOf(r, 1);
+    } else return `the counter is written by '${r.insn.text.trim()}', not by an add or subtract of a constant`;
+  }
+  if (step === undefined || u32(step) === 0) return 'the loop counter does not step';
+  // "go on while counter != bound": s_cmp_lg + scc1, or s_cmp_eq + scc0
+  const continuesWhileDifferent = (op === 'lg') === (onTrue === 1);
+  if (!continuesWhileDifferent) return 'the loop goes on while its counter equals the constant (only "while different" is rotated)';
+  const afterStep = stepAt < cmpAt;
+  if (!afterStep) return 'the loop compares its counter before stepping it (only a compare after the step is rotated)';
+  const loopBound = u32(bound - step);
+  const guardBound = afterStep ? loopBound : u32(bound);
+  if (!boundEncodable(cmp.insn.base, loopBound) || !boundEncodable(cmp.insn.base, guardBound)) {
+    return `the rotated compare's constant does not fit ${cmp.insn.base}`;
+  }
+  return {
+    unit: counter, name: cmp.insn.operands[counterOperand]!.text, step, stepAt, cmpAt, cmpMnemonic: cmp.insn.mnemonic, counterOperand,
+    op: op as 'lg' | 'eq', bound: u32(bound), afterStep, exitScc: onTrue === 1 ? 0 : 1, loopBound, guardBound,
+  };
+}
+
+function isWaitOrNop(r: ResolvedInsn): boolean {
+  return r.insn.base === 's_waitcnt' || r.insn.base === 's_nop';
+}
+
+/** A load P may start early: vector memory, data to VGPRs only, not LDS-DMA. */
+function isPipelinedLoad(r: ResolvedInsn): boolean {
+  const m = r.info.mem;
+  if (r.info.cls !== 'vmem' || !m || m.op !== 'load') return false;
+  if (r.insn.modifiers.some((x) => x.name === 'lds' || x.name === 'tfe')) return false;
+  return r.defs.length > 0 && r.defs.every((u) => u >= VGPR_BASE);
+}
+
+/** Instructions P may hold besides the loads: VALU and SALU without side effects. */
+function isAddressCode(r: ResolvedInsn): boolean {
+  const cls = r.info.cls;
+  if (cls !== 'valu' && cls !== 'salu') return false;
+  if (r.info.mem || pinnedReason(r) !== '') return false;
+  return !r.defs.includes(EXEC_LO) && !r.defs.includes(EXEC_HI);
+}
+
+/** The highest VGPR index + 1 that renaming may use: what the descriptor (or the code) already covers. */
+function renameLimit(ctx: KernelContext): number {
+  const layout = kernelLayout(ctx.program, ctx.kernel, ctx.target);
+  const nextFree = ctx.kernel.descriptor?.values['next_free_vgpr'];
+  let limit = nextFree !== undefined ? nextFree : layout.namedVgprs;
+  if (layout.unified && layout.accumOffset !== undefined) limit = Math.min(limit, layout.accumOffset);
+  return Math.min(limit, ctx.target.registers.maxVgprs.value);
+}
+
+/** Plans for every loop of a prepared kernel that can be pipelined, and why the others cannot. */
+export function planPipelines(k: ScheduleKernel): { plans: PipelinePlan[]; refused: PipelineRefusal[] } {
+  const ctx = k.ctx;
+  const { cfg, insns } = ctx;
+  const plans: PipelinePlan[] = [];
+  const refused: PipelineRefusal[] = [];
+  const live = computeLiveness(cfg, insns.map((r) => ({ defs: r.defs, uses: r.uses })));
+  const limit = renameLimit(ctx);
+  for (const b of cfg.blocks) {
+    if (b.end - b.start < 2 || !b.succs.includes(b.id)) continue;
+    const line = cfg.insns[b.start]!.loc.line;
+    const refuse = (reason: string) => { refused.push({ line, reason }); };
+    const branch = b.end - 1;
+    const label = b.labels[0];
+    const br = insns[branch]!;
+    if (!label || cfg.control[branch] !== 'cjump') { refuse('the loop does not end in a conditional branch back to its label'); continue; }
+    const target = br.insn.operands[0];
+    if (!target || target.kind !== 'expr' || !b.labels.includes(target.text.trim())) { refuse('the back-edge branch does not name the loop\'s first label'); continue; }
+    const exit = b.id + 1;
+    if (exit >= cfg.blocks.length || !b.succs.includes(exit)) { refuse('the loop is not left by falling through'); continue; }
+    const preds = b.preds.filter((p) => p !== b.id);
+    const before = b.id - 1;
+    if (preds.length !== 1 || preds[0] !== before || cfg.blocks[before]!.end <= cfg.blocks[before]!.start) {
+      refuse('the loop is entered other than by falling into it from the code right before it'); continue;
+    }
+    const lastBefore = cfg.blocks[before]!.end - 1;
+    if (cfg.control[lastBefore] !== 'none' && cfg.control[lastBefore] !== 'cjump') { refuse('the code before the loop does not fall into it'); continue; }
+    let pinned = '';
+    const fences: number[] = [];
+    for (let i = b.start; i < branch && !pinned; i++) {
+      const r = insns[i]!;
+      if (isWaitOrNop(r)) {
+        // a fence wait stays where it is in R (P, which comes before it, moves across no fence)
+        if (k.role[i] === ROLE.pinned) {
+          if (r.insn.base === 's_waitcnt') fences.push(i);
+          else pinned = `'${r.insn.text.trim()}' (${k.pinReason[i]})`;
+        }
+        continue;
+      }
+      const why = pinnedReason(r);
+      if (why) pinned = `'${r.insn.text.trim()}' (${why})`;
+    }
+    if (pinned) { refuse(`the loop holds an instruction that must stay in place: ${pinned}`); continue; }
+    const counter = loopCounter(ctx, b.start, branch);
+    if (typeof counter === 'string') { refuse(counter); continue; }
+    if (setHas(live.liveIn[b.id]!, SCC)) { refuse('SCC is live into the loop (the guard would overwrite it)'); continue; }
+    const trip = tripFromCode(ctx, b.id, b.id);
+    if (trip !== undefined && trip < 2) { refuse(`the loop runs ${trip === 1 ? 'once' : 'never'} (trip count from the code)`); continue; }
+
+    const body: number[] = [];
+    for (let i = b.start; i < branch; i++) if (!isWaitOrNop(insns[i]!)) body.push(i);
+    // reaching definitions inside one iteration
+    const writerBefore = (x: number, u: number): number => {
+      for (let y = x - 1; y >= 0; y--) if (insns[body[y]!]!.defs.includes(u)) return y;
+      return -1;
+    };
+    const graph = buildGraph(k, Int32Array.from(body), k.options.disambiguate);
+    const control = new Set([counter.stepAt, counter.cmpAt]);
+    // each load's backward slice inside the iteration (address code only)
+    const slices = new Map<number, Set<number>>();
+    const why: string[] = [];
+    for (let x = 0; x < body.length; x++) {
+      const i = body[x]!;
+      if (!isPipelinedLoad(insns[i]!)) continue;
+      const slice = new Set<number>([x]);
+      const stack = [x];
+      let bad = '';
+      while (stack.length > 0 && !bad) {
+        const y = stack.pop()!;
+        for (const u of insns[body[y]!]!.uses) {
+          const w = writerBefore(y, u);
+          if (w < 0 || slice.has(w)) continue;
+          const rw = insns[body[w]!]!;
+          if (control.has(body[w]!)) { bad = `its address depends on the loop counter step '${rw.insn.text.trim()}'`; break; }
+          if (!isAddressCode(rw)) { bad = `its address depends on '${rw.insn.text.trim()}', which cannot start early`; break; }
+          slice.add(w);
+          stack.push(w);
+        }
+      }
+      if (bad) why.push(`load '${insns[i]!.insn.text.trim()}' stays: ${bad}`);
+      else slices.set(x, slice);
+    }
+    // P (the union) moves to the front of the body: it passes every other instruction before
+    // it. A load whose slice holds an instruction that cannot pass one outside P stays behind.
+    const inP = new Set<number>();
+    for (;;) {
+      inP.clear();
+      for (const sl of slices.values()) for (const y of sl) inP.add(y);
+      let blocked = -1;
+      for (const y of inP) {
+        for (let z = 0; z < y && blocked < 0; z++) {
+          if (inP.has(z) || !dependent(graph, z, y)) continue;
+          const e = explainDependency(k, body[y]!, body[z]!, false, `'${insns[body[z]!]!.insn.text.trim()}'`, k.options.disambiguate, () => true);
+          why.push(`'${insns[body[y]!]!.insn.text.trim()}' cannot move above '${insns[body[z]!]!.insn.text.trim()}'${e ? ` (it ${e.text})` : ''}`);
+          blocked = y;
+        }
+        if (blocked >= 0) break;
+      }
+      if (blocked < 0) break;
+      for (const [x, sl] of [...slices]) if (sl.has(blocked)) { slices.delete(x); why.push(`so load '${insns[body[x]!]!.insn.text.trim()}' stays`); }
+    }
+    // P moves to the front of the body: an instruction of it after a fence wait would cross the
+    // fence, so a load whose slice reaches past the first fence stays
+    if (fences.length > 0) {
+      for (const [x, sl] of [...slices]) {
+        const late = [...sl].find((y) => body[y]! > fences[0]!);
+        if (late !== undefined) {
+          slices.delete(x);
+          why.push(`load '${insns[body[x]!]!.insn.text.trim()}' stays: '${insns[body[late]!]!.insn.text.trim()}' is after the fence wait '${insns[fences[0]!]!.insn.text.trim()}'`);
+        }
+      }
+    }
+    const loads = [...slices.keys()].sort((a, b) => a - b).map((x) => body[x]!);
+    if (loads.length === 0) {
+      refuse(why.length > 0 ? why.join('; ') : 'no vector-memory load in the loop'); continue;
+    }
+    const p = body.filter((_, x) => inP.has(x));
+    const r = body.filter((_, x) => !inP.has(x));
+    // P must not write SCC (the guard after the first iteration's P writes it) nor what the
+    // back-edge branch reads
+    const sccWriter = p.find((i) => insns[i]!.defs.includes(SCC));
+    if (sccWriter !== undefined) { refuse(`'${insns[sccWriter]!.insn.text.trim()}' in the loads' address code writes SCC, which the guard overwrites`); continue; }
+    const brUses = br.uses;
+    const clash = p.find((i) => insns[i]!.defs.some((u) => brUses.includes(u)));
+    if (clash !== undefined) { refuse(`'${insns[clash]!.insn.text.trim()}' writes what the back-edge branch reads`); continue; }
+    // the first iteration's P is placed before the loop: what it writes must be dead there
+    const headIn = live.liveIn[b.id]!;
+    const pDead = p.find((i) => insns[i]!.defs.some((u) => setHas(headIn, u)));
+    if (pDead !== undefined) { refuse(`'${insns[pDead]!.insn.text.trim()}' writes registers that are live into the loop`); continue; }
+
+    const renames = chooseRenames(ctx, body, p, r, loads, live.liveOut[b.id]!, limit);
+    plans.push({ block: b.id, line, label, branch, p, r, fences, loads, renames, counter, trip });
+  }
+  return { plans, refused };
+}
+
+/** Can the peeled R read the renamed registers in place of D (see Rename.peelDirect)? */
+function readsDirectly(ctx: KernelContext, r: number[], dUnits: number[], liveOut: Uint32Array): boolean {
+  if (dUnits.some((u) => setHas(liveOut, u))) return false;
+  const lo = dUnits[0]! - VGPR_BASE;
+  const hi = dUnits[dUnits.length - 1]! - VGPR_BASE;
+  for (const i of r) {
+    const x = ctx.insns[i]!;
+    if (x.defs.some((u) => dUnits.includes(u))) return false;
+    if (!x.uses.some((u) => dUnits.includes(u))) continue;
+    let named = false;
+    for (const o of x.insn.operands) {
+      if (o.kind !== 'reg' || o.file !== 'v') continue;
+      if (o.index + o.count - 1 < lo || o.index > hi) continue;
+      if (o.index < lo || o.index + o.count - 1 > hi || !PLAIN_VGPR.test(o.text.trim())) return false;
+      named = true;
+    }
+    if (!named) return false;
+  }
+  return true;
+}
+
+/** A VGPR operand written plainly (no modifier): `v5` or `v[4:7]`. */
+export const PLAIN_VGPR = /^v(\d+|\[\d+:\d+\])$/;
+
+/** Destination VGPR range of a load (index in the VGPR file), or undefined. */
+function vdstOf(r: ResolvedInsn): { first: number; count: number } | undefined {
+  const o = r.insn.operands[0];
+  if (!o || o.kind !== 'reg' || o.file !== 'v') return undefined;
+  return { first: o.index, count: o.count };
+}
+
+/**
+ * Free registers for the loads of P (see the file comment); a load gets none when no range
+ * fits. Preference: registers the loop does not name at all, then the load's own address
+ * registers (free once it has issued), then other address temporaries of P.
+ */
+function chooseRenames(ctx: KernelContext, body: number[], p: number[], r: number[], loads: number[], liveOut: Uint32Array, limit: number): Rename[] {
+  const { insns } = ctx;
+  for (const i of body) if (insns[i]!.defs.includes(EXEC_LO) || insns[i]!.defs.includes(EXEC_HI)) return [];
+  const aligned = ctx.target.registers.unifiedVgprFile.value;
+  const referencedBy = (list: number[]) => {
+    const s = new Set<number>();
+    for (const i of list) for (const u of [...insns[i]!.defs, ...insns[i]!.uses]) s.add(u);
+    return s;
+  };
+  const inR = referencedBy(r);
+  const inLoop = referencedBy(body);
+  const taken = new Set<number>();
+  const dsts = loads.map((i) => vdstOf(insns[i]!));
+  for (const d of dsts) if (d) for (let k = 0; k < d.count; k++) taken.add(VGPR_BASE + d.first + k);
+  const pSet = new Set(p);
+  const out: Rename[] = [];
+  for (let x = 0; x < loads.length; x++) {
+    const i = loads[x]!;
+    const rl = insns[i]!;
+    const d = dsts[x];
+    if (!d || rl.info.mem?.d16) continue;
+    if (rl.defs.length !== d.count) continue;
+    const dUnits = Array.from({ length: d.count }, (_, k) => VGPR_BASE + d.first + k);
+    // P must not read D (a load feeding another load's address)
+    if (p.some((j) => insns[j]!.uses.some((u) => dUnits.includes(u)))) continue;
+    const after = referencedBy(body.slice(body.indexOf(i) + 1).filter((j) => pSet.has(j)));
+    const own = new Set(rl.uses);
+    const ok = (u: number) => !taken.has(u) && !setHas(liveOut, u) && !inR.has(u) && !after.has(u);
+    const pick = (pref: (u: number) => boolean): number | undefined => {
+      for (let s = 0; s + d.count <= limit; s += aligned && d.count > 1 ? 2 : 1) {
+        let good = true;
+        for (let k = 0; k < d.count && good; k++) { const u = VGPR_BASE + s + k; good = ok(u) && pref(u); }
+        if (good) return s;
+      }
+      return undefined;
+    };
+    const s = pick((u) => !inLoop.has(u)) ?? pick((u) => own.has(u) || !inLoop.has(u)) ?? pick(() => true);
+    if (s === undefined) continue;
+    for (let k = 0; k < d.count; k++) taken.add(VGPR_BASE + s + k);
+    out.push({ load: i, from: d.first, to: s, count: d.count, peelDirect: readsDirectly(ctx, r, dUnits, liveOut) });
+  }
+  return out;
+}

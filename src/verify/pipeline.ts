@@ -1,0 +1,448 @@
+/**
+ * verify, check 7: loops pipelined by one stage (software pipelining across the back edge).
+ *
+ * A scheduled file may hold a loop of the original in this form (what `schedule` writes; any
+ * other program of this shape is judged the same way):
+ *
+ *     PRE'                           the original's code before the loop, and more
+ *     s_cbranch_scc<e> PEEL          the guard (e: the loop's exit sense)
+ *   L:                               the loop's labels (and directives before them), as in the original
+ *     BODY'
+ *     s_cbranch_scc<x> L             the original back edge
+ *   PEEL:
+ *     EXIT'                          up to the next anchor, as in the original
+ *
+ * The anchors are those of the original with the guard branch and the PEEL label added.
+ * What is proven, in verify's own code:
+ *
+ *  (a) Trip counts. Both loops are controlled the same way: the last SCC writer before the back
+ *      edge is `s_cmp(k)_{lg,eq}_{u32,i32} c, K` (c an SGPR, K a constant, its SCC read by the
+ *      branch only), c is written once in the body, by an add or subtract of a constant s before
+ *      the compare, and the loop goes on while c != K. The scheduled loop's compare has
+ *      K' = K - s (mod 2^32); the last SCC writer in PRE' is the same compare with G = K - s, c
+ *      is not written after it, and the guard leaves on "c == G"; c holds the same value there
+ *      as where the original enters its loop (checked on the symbolic values, (b)). Then for
+ *      every start value c0 the original runs its body n = min{m >= 1 : c0 + m*s = K} times
+ *      (32-bit arithmetic) and the scheduled file runs its guard to PEEL when n = 1, else its
+ *      loop n - 1 times (it leaves when c0 + (m+1)*s = K) and falls into PEEL; when the
+ *      original never leaves its loop, neither does the scheduled file.
+ *  (b) Values, for trip counts n = 1 .. PROVEN_TRIPS: the original's straight-line run
+ *      PRE BODY^n EXIT and the scheduled file's PRE' BODY'^(n-1) EXIT' are executed on symbolic
+ *      values (value numbering: a value is the operation with its operands' values, and for a
+ *      memory read, the stores before it that may alias it; `v_mov_b32 vD, vS` passes the value
+ *      on when EXEC is the value it was written under). At the end every register live in the
+ *      original there holds the same value in both, both make the same stores, and every two
+ *      memory accesses that may alias (verify's own rule, memory.ts, with the address registers'
+ *      values) are in the same order. An instruction read before its producer, a store moved
+ *      across a load of the same memory, a renamed register that is still live: each shows as
+ *      a value that differs.
+ *  For trip counts beyond PROVEN_TRIPS the values are not compared instruction by instruction:
+ *  the claim rests on (a) and on the loops being single straight-line blocks that repeat the
+ *  same code, so that every iteration of a longer run of the rotated loop sees the same pattern
+ *  of producers from its neighbours as iteration 1 or 2 of a run of PROVEN_TRIPS (a one-stage
+ *  rotation relates an iteration to its neighbours only).
+ */
+import { computeLiveness, setHas } from '../analysis/liveness.js';
+import { EXEC_HI, EXEC_LO, SCC } from '../asm/registers.js';
+import type { Loc } from '../asm/ast.js';
+import { accessOf, mayAlias, type Access } from './memory.js';
+import { locText, textOf, type Item, type KernelView } from './view.js';
+
+/** Trip counts whose runs are compared value by value. */
+export const PROVEN_TRIPS = 4;
+
+/** A pipelined loop found in the scheduled file: token and region indexes of both views. */
+export interface LoopMatch {
+  /** Scheduled: the guard branch and the PEEL label (token indexes). */
+  guardB: number;
+  peelB: number;
+  /** Original and scheduled: the loop's label token and back-edge branch token. */
+  labelA: number;
+  labelB: number;
+  branchA: number;
+  branchB: number;
+  /** Regions: before the loop, the body, after the loop. */
+  preA: number;
+  preB: number;
+  bodyA: number;
+  bodyB: number;
+  exitA: number;
+  exitB: number;
+}
+
+export interface Alignment {
+  /** For each original token, the scheduled token paired with it. */
+  pairOf: Int32Array;
+  loops: LoopMatch[];
+}
+
+export interface LoopDifference {
+  message: string;
+  original?: Loc;
+  scheduled?: Loc;
+}
+
+const CBRANCH_SCC = /^s_cbranch_scc[01]$/;
+
+function branchTarget(it: Item | undefined): string | undefined {
+  if (!it || !CBRANCH_SCC.test(it.r.insn.base)) return undefined;
+  const o = it.r.insn.operands[0];
+  return o && o.kind === 'expr' ? o.text.trim() : undefined;
+}
+
+const isLabel = (anchor: string, name?: string) => anchor.startsWith('label ') && (name === undefined || anchor === `label ${name}`);
+
+/**
+ * Pair the anchors of both kernels. The scheduled file may add, per pipelined loop, a guard
+ * branch before the loop and the label of its peeled last iteration right after the back edge;
+ * everything else must pair in order. Returns the first place they do not pair when they don't.
+ */
+export function alignAnchors(a: KernelView, b: KernelView): Alignment | { at: [number, number] } {
+  const A = a.tokens;
+  const B = b.tokens;
+  const pairOf = new Int32Array(A.length).fill(-1);
+  const loops: LoopMatch[] = [];
+  const peels = new Set<number>();
+  let i = 0;
+  let j = 0;
+  while (i < A.length || j < B.length) {
+    if (i < A.length && j < B.length && !peels.has(j) && A[i]!.anchor === B[j]!.anchor) { pairOf[i++] = j++; continue; }
+    if (j < B.length && peels.has(j)) { j++; continue; }
+    const m = j < B.length ? guardAt(b, j) : undefined;
+    if (m && i < A.length) {
+      // the loop in the original: the tokens from A[i] on must match B's from j+1 on up to the back edge
+      const dl = m.labelB - (j + 1);
+      const labelA = i + dl;
+      const branchA = labelA + 1;
+      if (branchA < A.length && A[labelA]!.anchor === B[m.labelB]!.anchor && A[branchA]!.anchor === B[m.branchB]!.anchor) {
+        loops.push({
+          guardB: j, peelB: m.peelB, labelA, labelB: m.labelB, branchA, branchB: m.branchB,
+          preA: i, preB: j, bodyA: labelA + 1, bodyB: m.labelB + 1, exitA: branchA + 1, exitB: m.peelB + 1,
+        });
+        peels.add(m.peelB);
+        j++;
+        continue;
+      }
+    }
+    return { at: [i, j] };
+  }
+  return { pairOf, loops };
+}
+
+/** The guard shape at scheduled token j: the branch, the loop's labels after it, its back edge, then the PEEL label. */
+function guardAt(b: KernelView, j: number): { labelB: number; branchB: number; peelB: number } | undefined {
+  const T = b.tokens;
+  const peel = branchTarget(T[j]!.item);
+  if (peel === undefined) return undefined;
+  let k = j + 1;
+  while (k < T.length && (T[k]!.anchor.startsWith('directive ') || (isLabel(T[k]!.anchor) && k + 1 < T.length && isLabel(T[k + 1]!.anchor)))) k++;
+  if (k + 2 >= T.length || !isLabel(T[k]!.anchor)) return undefined;
+  const back = branchTarget(T[k + 1]!.item);
+  if (back === undefined || T[k]!.anchor !== `label ${back}` || !isLabel(T[k + 2]!.anchor, peel)) return undefined;
+  return { labelB: k, branchB: k + 1, peelB: k + 2 };
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* (a) The loop control                                                                            */
+/* ---------------------------------------------------------------------------------------------- */
+
+const CMP = /^s_cmpk?_(lg|eq)_(i32|u32)$/;
+
+interface Control {
+  /** Counter SGPR key, the compare item (position in the region) and its constant. */
+  counter: number;
+  cmp: number;
+  constant: number;
+  counterOperand: number;
+  step: number;
+  stepText: string;
+  mnemonic: string;
+}
+
+function immAt(it: Item, k: number): number | undefined {
+  const o = it.r.insn.operands[k];
+  return o && o.kind === 'imm' && !o.float && Number.isInteger(o.value) ? o.value >>> 0 : undefined;
+}
+
+function sgprAt(it: Item, k: number): number | undefined {
+  const o = it.r.insn.operands[k];
+  return o && o.kind === 'reg' && o.file === 's' && o.count === 1 ? o.first : undefined;
+}
+
+/** The last SCC writer of `items` as a compare of an SGPR with a constant, and no SCC reader after it. */
+function compareAtEnd(items: readonly Item[]): { at: number; counter: number; constant: number; counterOperand: number; mnemonic: string; op: string } | string {
+  let at = -1;
+  for (let p = items.length - 1; p >= 0; p--) if (items[p]!.writes.includes(SCC)) { at = p; break; }
+  if (at < 0 || !CMP.test(items[at]!.r.insn.base)) return 'the last SCC writer is not an s_cmp(k)_lg/eq of an SGPR with a constant';
+  for (let p = at + 1; p < items.length; p++) if (items[p]!.reads.includes(SCC)) return `'${textOf(items[p]!)}' reads the compare's SCC`;
+  const it = items[at]!;
+  let counterOperand = 0;
+  let counter = sgprAt(it, 0);
+  let constant = immAt(it, 1);
+  if ((counter === undefined || constant === undefined) && !it.r.insn.base.startsWith('s_cmpk_')) { counter = sgprAt(it, 1); constant = immAt(it, 0); counterOperand = 1; }
+  if (counter === undefined || constant === undefined) return 'the compare is not of an SGPR with a constant';
+  return { at, counter, constant, counterOperand, mnemonic: it.r.insn.mnemonic, op: CMP.exec(it.r.insn.base)![1]! };
+}
+
+function loopControl(items: readonly Item[], branch: Item): Control | string {
+  const c = compareAtEnd(items);
+  if (typeof c === 'string') return c;
+  const sense = branch.r.insn.base === 's_cbranch_scc1' ? 1 : 0;
+  if ((c.op === 'lg') !== (sense === 1)) return 'the loop does not go on while its counter differs from the constant';
+  let step: number | undefined;
+  let stepAt = -1;
+  for (let p = 0; p < items.length; p++) {
+    const it = items[p]!;
+    if (!it.writes.includes(c.counter)) continue;
+    if (stepAt >= 0) return 'the counter is written twice in the loop';
+    stepAt = p;
+    const base = it.r.insn.base;
+    if (/^s_(add|sub)_[iu]32$/.test(base) && sgprAt(it, 0) === c.counter) {
+      const x = sgprAt(it, 1) === c.counter ? immAt(it, 2) : sgprAt(it, 2) === c.counter && base.startsWith('s_add') ? immAt(it, 1) : undefined;
+      if (x !== undefined) step = base.startsWith('s_sub') ? -x : x;
+    } else if (base === 's_addk_i32' && sgprAt(it, 0) === c.counter) {
+      const o = it.r.insn.operands[1];
+      if (o && o.kind === 'imm') step = o.value;
+    }
+    if (step === undefined) return `the counter is written by '${textOf(it)}', not by an add or subtract of a constant`;
+  }
+  if (step === undefined || stepAt > c.at) return 'the counter is not stepped before the compare';
+  return { counter: c.counter, cmp: c.at, constant: c.constant, counterOperand: c.counterOperand, step: step >>> 0, stepText: items[stepAt]!.key, mnemonic: c.mnemonic };
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* (b) Symbolic runs                                                                               */
+/* ---------------------------------------------------------------------------------------------- */
+
+class Values {
+  private readonly ids = new Map<string, number>();
+  /** EXEC's value when a vector value was written (for copies). */
+  readonly execOf = new Map<number, number>();
+  id(s: string): number {
+    let v = this.ids.get(s);
+    if (v === undefined) { v = this.ids.size; this.ids.set(s, v); }
+    return v;
+  }
+}
+
+interface MemEvent {
+  acc: Access;
+  /** Values of the base registers at the access. */
+  base: number[];
+  /** The store's value (operation and operands), or the load's first result. */
+  value: number;
+  store: boolean;
+  item: Item;
+}
+
+interface Run {
+  reg: Map<number, number>;
+  mem: MemEvent[];
+  /** Value of the counter register at a chosen item (the guard compare), when asked. */
+  probe?: number;
+}
+
+function shapeOf(it: Item): string {
+  const insn = it.r.insn;
+  const ops = insn.operands.map((o) => (o.kind === 'reg' ? `R${o.mods ? JSON.stringify(o.mods) : ''}` : o.kind === 'imm' ? `#${o.value}${o.float ? 'f' : ''}${o.mods ? JSON.stringify(o.mods) : ''}` : o.text.replace(/\s+/g, '')));
+  const mods = insn.modifiers.map((m) => m.text.replace(/\s+/g, '')).sort().join(' ');
+  return `${insn.mnemonic} ${ops.join(',')} ${mods}`;
+}
+
+function isCopy(it: Item): boolean {
+  const insn = it.r.insn;
+  if (insn.base !== 'v_mov_b32' || (insn.suffix !== undefined && insn.suffix !== 'e32' && insn.suffix !== 'e64')) return false;
+  if (insn.modifiers.length > 0) return false;
+  const [d, s] = insn.operands;
+  return !!d && !!s && d.kind === 'reg' && s.kind === 'reg' && d.file === 'v' && s.file === 'v' && d.count === 1 && s.count === 1 && !s.mods && it.writes.length === 1;
+}
+
+function execKeys(v: KernelView): [number, number] { return [v.regs.key(EXEC_LO), v.regs.key(EXEC_HI)]; }
+
+/** Execute `items` on symbolic values (see the file comment). */
+function execute(v: KernelView, items: readonly Item[], vals: Values, disambiguate: boolean | 'per-lane', probe?: { item: Item; unit: number }): Run {
+  const reg = new Map<number, number>();
+  const valueOf = (u: number) => { let x = reg.get(u); if (x === undefined) { x = vals.id(`in ${u}`); reg.set(u, x); } return x; };
+  const [e0, e1] = execKeys(v);
+  const mem: MemEvent[] = [];
+  const run: Run = { reg, mem };
+  for (const it of items) {
+    if (probe && run.probe === undefined && it === probe.item) run.probe = valueOf(probe.unit);
+    const exec = vals.id(`exec ${valueOf(e0)},${valueOf(e1)}`);
+    if (isCopy(it)) {
+      const src = valueOf(it.reads.find((u) => u !== e0 && u !== e1)!);
+      const w = vals.execOf.get(src);
+      if (w === exec) { reg.set(it.writes[0]!, src); continue; }
+    }
+    const ins = it.reads.map(valueOf).join(',');
+    let tag = '';
+    const acc = accessOf(it.r);
+    let event: MemEvent | undefined;
+    if (acc) {
+      const base = acc.base.map((u) => valueOf(v.regs.key(u)));
+      const earlier: number[] = [];
+      for (const m of mem) {
+        if (!m.store || !(m.acc.wr & (acc.rd | acc.wr))) continue;
+        const same = m.base.length === base.length && m.base.every((x, k) => x === base[k]);
+        if (mayAlias(m.acc, acc, same, disambiguate)) earlier.push(m.value);
+      }
+      tag = ` mem[${earlier.join(',')}]`;
+      event = { acc, base, value: -1, store: acc.wr !== 0, item: it };
+    }
+    const op = `${shapeOf(it)}(${ins})${tag}`;
+    const vector = it.r.info.cls !== 'salu' && it.r.info.cls !== 'smem';
+    it.writes.forEach((u, k) => {
+      const x = vals.id(`${op}#${k}`);
+      if (vector) vals.execOf.set(x, exec);
+      reg.set(u, x);
+    });
+    if (event) { event.value = vals.id(op); mem.push(event); }
+  }
+  return run;
+}
+
+/** Register keys live right after the original's EXIT region (before the instruction that follows it). */
+function liveAfter(a: KernelView, next: number): Set<number> {
+  const out = new Set<number>();
+  const cfg = a.cfg;
+  if (next < 0 || next >= a.all.length) return out;
+  const live = computeLiveness(cfg, a.all.map((r) => ({ defs: r.defs, uses: r.uses })));
+  const b = cfg.blocks[cfg.blockOf[next]!]!;
+  const cur = new Set<number>();
+  const lo = live.liveOut[b.id]!;
+  for (let u = 0; u < lo.length * 32; u++) if (setHas(lo, u)) cur.add(u);
+  for (let i = b.end - 1; i >= next; i--) {
+    const r = a.all[i]!;
+    for (const u of r.defs) cur.delete(u);
+    for (const u of r.uses) cur.add(u);
+  }
+  for (const u of cur) out.add(a.regs.key(u));
+  return out;
+}
+
+/** The first instruction after a region (its last item's successor, or the token before it's). */
+function nextAfter(v: KernelView, region: number, before: Item | undefined): number {
+  const items = v.regions[region]!.items;
+  const last = items.length > 0 ? items[items.length - 1]! : before;
+  return last ? last.index + 1 : 0;
+}
+
+/** Prove one pipelined loop (see the file comment); undefined when proven. */
+export function proveLoop(a: KernelView, b: KernelView, m: LoopMatch, disambiguate: boolean | 'per-lane'): LoopDifference | undefined {
+  const RA = a.regions;
+  const RB = b.regions;
+  const fail = (message: string, x?: Item, y?: Item): LoopDifference => ({ message, original: x?.loc, scheduled: y?.loc });
+  // the shape: nothing between the guard and the loop's label, nor between the back edge and PEEL
+  for (let g = m.preA + 1; g <= m.labelA; g++) if (RA[g]!.items.length) return fail(`instructions between the code before the loop at ${locText(a.tokens[m.labelA]!.loc)} and its label`);
+  for (let g = m.preB + 1; g <= m.labelB; g++) if (RB[g]!.items.length) return fail('instructions between the guard and the loop\'s label', undefined, RB[g]!.items[0]);
+  if (RB[m.branchB + 1]!.items.length) return fail('instructions between the back edge and the peeled iteration', undefined, RB[m.branchB + 1]!.items[0]);
+  const brA = a.tokens[m.branchA]!.item!;
+  const brB = b.tokens[m.branchB]!.item!;
+  const guard = b.tokens[m.guardB]!.item!;
+  const bodyA = RA[m.bodyA]!.items;
+  const bodyB = RB[m.bodyB]!.items;
+  const preA = RA[m.preA]!.items;
+  const preB = RB[m.preB]!.items;
+  const exitA = RA[m.exitA]!.items;
+  const exitB = RB[m.exitB]!.items;
+  const where = `loop at ${locText(a.tokens[m.labelA]!.loc)}`;
+  // (a) control
+  const ca = loopControl(bodyA, brA);
+  if (typeof ca === 'string') return fail(`${where}: the original loop's control is not one verify can follow: ${ca}`, brA);
+  const cb = loopControl(bodyB, brB);
+  if (typeof cb === 'string') return fail(`${where}: the pipelined loop's control is not one verify can follow: ${cb}`, undefined, brB);
+  const sub = (x: number, y: number) => (x - y) >>> 0;
+  if (brA.key !== brB.key) return fail(`${where}: the back edge changed`, brA, brB);
+  if (cb.counter !== ca.counter || cb.mnemonic !== ca.mnemonic || cb.counterOperand !== ca.counterOperand || cb.step !== ca.step || cb.stepText !== ca.stepText) {
+    return fail(`${where}: the pipelined loop is not controlled by the original's counter and step`, bodyA[ca.cmp], bodyB[cb.cmp]);
+  }
+  if (cb.constant !== sub(ca.constant, ca.step)) return fail(`${where}: the pipelined loop's compare constant is ${cb.constant | 0}, not one step before the original's ${ca.constant | 0}`, bodyA[ca.cmp], bodyB[cb.cmp]);
+  const gc = compareAtEnd(preB);
+  const exitSense = brA.r.insn.base === 's_cbranch_scc1' ? 's_cbranch_scc0' : 's_cbranch_scc1';
+  if (typeof gc === 'string' || gc.counter !== ca.counter || gc.mnemonic !== ca.mnemonic || gc.counterOperand !== ca.counterOperand || guard.r.insn.base !== exitSense) {
+    return fail(`${where}: the guard does not leave on the original's exit test after one iteration`, undefined, guard);
+  }
+  if (gc.constant !== sub(ca.constant, ca.step)) return fail(`${where}: the guard's constant is ${gc.constant | 0}, not ${sub(ca.constant, ca.step) | 0}`, undefined, preB[gc.at]);
+  for (let p = gc.at + 1; p < preB.length; p++) if (preB[p]!.writes.includes(ca.counter)) return fail(`${where}: the counter is written after the guard's compare`, undefined, preB[p]);
+  // (b) values, trip counts 1 .. PROVEN_TRIPS
+  const live = liveAfter(a, nextAfter(a, m.exitA, brA));
+  const renamed = new Set<number>();
+  // the registers the loop's copies read and write: where the peeled iteration reads the renamed
+  // registers itself, the copied-to registers keep the last copy's value (dead after the loop)
+  for (const it of bodyB) if (isCopy(it)) for (const u of [...it.reads, ...it.writes]) renamed.add(u);
+  for (const u of execKeys(b)) renamed.delete(u);
+  for (let n = 1; n <= PROVEN_TRIPS; n++) {
+    const vals = new Values();
+    const ta: Item[] = [...preA];
+    for (let x = 0; x < n; x++) ta.push(...bodyA);
+    ta.push(...exitA);
+    const tb: Item[] = [...preB];
+    for (let x = 1; x < n; x++) tb.push(...bodyB);
+    tb.push(...exitB);
+    const probeA = bodyA[0] ?? exitA[0];
+    const ra = execute(a, ta, vals, disambiguate, probeA ? { item: probeA, unit: ca.counter } : undefined);
+    const rb = execute(b, tb, vals, disambiguate, { item: preB[gc.at]!, unit: ca.counter });
+    if (n === 1 && ra.probe !== rb.probe) return fail(`${where}: the guard reads the counter ${b.regs.name(ca.counter)} with another value than the one the original loop starts from`, undefined, preB[gc.at]);
+    const d = compareRuns(a, ra, rb, live, renamed, (u) => vals.id(`in ${u}`), disambiguate);
+    if (d) return { message: `${where}, run with trip count ${n}: ${d.message}`, original: d.original, scheduled: d.scheduled };
+  }
+  return undefined;
+}
+
+function compareRuns(a: KernelView, ra: Run, rb: Run, live: Set<number>, renamed: Set<number>, entry: (u: number) => number,
+  disambiguate: boolean | 'per-lane'): LoopDifference | undefined {
+  for (const u of live) {
+    if ((ra.reg.get(u) ?? entry(u)) === (rb.reg.get(u) ?? entry(u))) continue;
+    return { message: `${a.regs.name(u)} does not hold the same value after the loop in both files (it is live there)` };
+  }
+  const storesA = ra.mem.filter((e) => e.store);
+  const storesB = rb.mem.filter((e) => e.store);
+  const count = new Map<number, number>();
+  for (const e of storesA) count.set(e.value, (count.get(e.value) ?? 0) + 1);
+  for (const e of storesB) count.set(e.value, (count.get(e.value) ?? 0) - 1);
+  for (const [v, c] of count) {
+    if (c === 0) continue;
+    const e = (c > 0 ? storesA : storesB).find((x) => x.value === v)!;
+    return c > 0
+      ? { message: `the store '${textOf(e.item)}' (${locText(e.item.loc)}) is not made with the same address and data in the scheduled file`, original: e.item.loc }
+      : { message: `the scheduled file makes a store the original does not: '${textOf(e.item)}' (${locText(e.item.loc)})`, scheduled: e.item.loc };
+  }
+  // order of accesses that may alias: accesses matched by value and occurrence
+  const ident = (evs: MemEvent[]) => {
+    const seen = new Map<string, number>();
+    return evs.map((e) => { const k = `${e.store ? 's' : 'l'}${e.value}`; const n = seen.get(k) ?? 0; seen.set(k, n + 1); return `${k}#${n}`; });
+  };
+  const ia = ident(ra.mem);
+  const ib = ident(rb.mem);
+  const posB = new Map(ib.map((id, p) => [id, p]));
+  for (let x = 0; x < ra.mem.length; x++) {
+    for (let y = x + 1; y < ra.mem.length; y++) {
+      const ex = ra.mem[x]!;
+      const ey = ra.mem[y]!;
+      if (!(ex.store || ey.store)) continue;
+      const same = ex.base.length === ey.base.length && ex.base.every((v, k) => v === ey.base[k]);
+      if (!mayAlias(ex.acc, ey.acc, same, disambiguate)) continue;
+      const px = posB.get(ia[x]!);
+      const py = posB.get(ia[y]!);
+      if (px === undefined || py === undefined) {
+        const e = px === undefined ? ex : ey;
+        return { message: `'${textOf(e.item)}' (${locText(e.item.loc)}) does not access memory with the same address and data in the scheduled file`, original: e.item.loc };
+      }
+      if (px > py) {
+        return { message: `'${textOf(ex.item)}' and '${textOf(ey.item)}' may alias (${ex.acc.what} and ${ey.acc.what}) and changed order`, original: ex.item.loc, scheduled: rb.mem[px]!.item.loc };
+      }
+    }
+  }
+  // every other register too, as check 3 keeps every register's last writer, except the
+  // registers the pipelined loop copies renamed load data from and to (dead after the loop, above)
+  for (const u of new Set([...ra.reg.keys(), ...rb.reg.keys()])) {
+    if (renamed.has(u) || (ra.reg.get(u) ?? entry(u)) === (rb.reg.get(u) ?? entry(u))) continue;
+    return { message: `${a.regs.name(u)} does not hold the same value after the loop in both files (dead there, but only the registers the loop copies renamed load data from and to may differ)` };
+  }
+  return undefined;
+}
+
+/** Items of the regions a loop proof covers, for the completion check's identities. */
+export function loopRegions(m: LoopMatch): { a: number[]; b: number[] } {
+  return { a: [m.preA, m.bodyA, m.exitA], b: [m.preB, m.bodyB, m.exitB] };
+}
