@@ -6,8 +6,11 @@
  */
 import type { KernelContext } from '../analysis/types.js';
 import type { Cfg } from '../analysis/cfg.js';
-import { activeRules, computeNopsIn } from '../hazards/engine.js';
-import { HazardContext, hazardInsns } from '../hazards/context.js';
+import type { Instruction } from '../asm/ast.js';
+import type { ResolvedInsn } from '../isa/types.js';
+import type { HazardRule } from '../hazards/types.js';
+import { activeRules, computeNopsIn, shortfall } from '../hazards/engine.js';
+import { HazardContext, hazardInsns, type HazardInsn, type Visit } from '../hazards/context.js';
 
 /** s_nop instructions needed for `waitStates` wait states in chunks of maxImm + 1. */
 export function nopInstructions(waitStates: number, maxImm: number): number {
@@ -18,6 +21,8 @@ export function nopInstructions(waitStates: number, maxImm: number): number {
 export interface WindowNopModel {
   /** s_nop instructions needed inside `seq` and in the `after` window (kernel indexes). */
   nops(before: ArrayLike<number>, seq: ArrayLike<number>, after: ArrayLike<number>): number;
+  /** A window of n instructions padded again in time proportional to its change (see NopWindow). */
+  window(n: number): NopWindow;
 }
 
 /** The window model of one kernel. */
@@ -50,5 +55,122 @@ export function windowNopModel(ctx: KernelContext): WindowNopModel {
       for (const s of plan.sites) if (s.insn >= from) count += nopInstructions(s.waitStates, maxImm);
       return count;
     },
+    window(n) {
+      return new NopWindow(ctx, facts, rules, maxImm, n);
+    },
   };
+}
+
+/** A hazard context over a window whose instructions change in place, recording how far back each consumer's walks reach. */
+class WindowContext extends HazardContext {
+  /** Lowest position a walk visited since it was last set. */
+  reach = 0;
+
+  /** HazardContext.walk on one block without predecessors: straight back from the consumer. */
+  override walk(consumer: number, limit: number, visit: Visit): void {
+    if (limit <= 0) return;
+    const f = this.f;
+    const pad = this.pad;
+    let d = pad[consumer]!;
+    for (let j = consumer - 1; j >= 0; j--) {
+      if (d >= limit) break;
+      if (j < this.reach) this.reach = j;
+      if (visit(j, d) === true) break;
+      d += f[j]!.ws + pad[j]!;
+    }
+  }
+}
+
+/**
+ * The padding of a straight-line window of n instructions (`nops(before, seq, after)` as one
+ * sequence), kept with the last content padded so that a new content is padded from its first
+ * changed position only, and past its last changed position only as far as the padding can
+ * differ. The engine pads consumers in order, each looking only backwards: consumer i's padding
+ * depends on the instructions and padding at the positions its rules read, from the lowest
+ * position its walks visit (its reach; the soft clause rule, which reads the clause before a
+ * memory instruction directly, reaches back over the memory instructions before it) to i. A
+ * consumer after the change whose reach lies after the change and after every position whose
+ * padding changed keeps its padding without running the rules.
+ */
+export class NopWindow {
+  private readonly idx: Int32Array;
+  private readonly insns: ResolvedInsn[];
+  private readonly f: HazardInsn[];
+  private readonly h: WindowContext;
+  /** Per position: the lowest position consumer p's rules read in the last padding. */
+  private readonly reach: Int32Array;
+  private readonly clauses: boolean;
+  private ran = false;
+  /** Consumers whose rules ran in the last call (for the bench and tests). */
+  checked = 0;
+
+  constructor(private readonly ctx: KernelContext, private readonly facts: readonly HazardInsn[], private readonly rules: readonly HazardRule[],
+    private readonly maxImm: number, readonly n: number) {
+    this.idx = new Int32Array(n).fill(-1);
+    this.insns = new Array<ResolvedInsn>(n).fill(ctx.insns[0]!);
+    this.f = new Array<HazardInsn>(n).fill(facts[0]!);
+    this.reach = new Int32Array(n);
+    const cfg: Cfg = {
+      kernel: ctx.kernel,
+      insns: this.insns.map((r) => r.insn),
+      blocks: [{ id: 0, start: 0, end: n, labels: [], succs: [], preds: [], exits: true, loc: ctx.kernel.loc }],
+      blockOf: new Int32Array(n),
+      control: new Array<string>(n).fill('none') as Cfg['control'],
+      longBranches: [],
+      danglingLabels: [],
+    };
+    this.h = new WindowContext({ ...ctx, cfg, insns: this.insns }, this.f, { walkOnly: true });
+    this.clauses = rules.some((r) => r.id === 'xnack-soft-clause');
+  }
+
+  /** s_nop instructions the padding of `content` (n kernel indexes) places at positions `from` and later. */
+  nops(content: ArrayLike<number>, from: number): number {
+    const n = this.n;
+    const h = this.h;
+    const pad = h.pad;
+    let first = 0;
+    let last = n - 1;
+    if (this.ran) {
+      while (first < n && this.idx[first] === content[first]) first++;
+      if (first === n) return this.count(from);
+      while (last > first && this.idx[last] === content[last]) last--;
+    }
+    this.ran = true;
+    const cfgInsns = h.ctx.cfg.insns as Instruction[];
+    for (let p = first; p <= last; p++) {
+      const i = content[p]!;
+      this.idx[p] = i;
+      this.insns[p] = this.ctx.insns[i]!;
+      this.f[p] = this.facts[i]!;
+      cfgInsns[p] = this.insns[p]!.insn;
+    }
+    h.resetContent();
+    this.checked = 0;
+    let padChanged = -1;
+    for (let p = first; p < n; p++) {
+      if (p > last && this.reach[p]! > last && this.reach[p]! > padChanged) continue;
+      const old = pad[p]!;
+      pad[p] = 0;
+      h.reach = p;
+      const need = shortfall(h, this.rules, p);
+      this.checked++;
+      let reach = h.reach;
+      if (this.clauses && (this.f[p]!.smem || this.f[p]!.vmem)) {
+        let k = p - 1;
+        while (k > 0 && (this.f[k]!.smem || this.f[k]!.vmem)) k--;
+        if (k < reach) reach = Math.max(0, k);
+      }
+      this.reach[p] = reach;
+      if (need > 0) { pad[p] = need; h.invalidate(); }
+      if (pad[p] !== old) padChanged = p;
+    }
+    return this.count(from);
+  }
+
+  private count(from: number): number {
+    const pad = this.h.pad;
+    let c = 0;
+    for (let p = from; p < this.n; p++) c += nopInstructions(pad[p]!, this.maxImm);
+    return c;
+  }
 }

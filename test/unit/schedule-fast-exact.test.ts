@@ -77,17 +77,27 @@ test('check mode: every cache of the Evaluator equals a fresh computation on ran
   }
 });
 
-test('check mode catches a wrong cache entry (region, s_nop segment, loop, model waits)', () => {
+test('check mode catches a wrong cache entry (region, s_nop segment, loop, model waits, running totals)', () => {
   const k = pickKernel(loadText(LOOP, 'loop.s'));
   type Internals = {
     slots: ({ peak_vgpr: number } | undefined)[];
     nopCache: (Map<number, { nops: number }> | undefined)[];
+    nopSegs: (Int32Array | undefined)[];
     loopCache: Map<string, { all: number }>[];
     idWaits: Int32Array;
+    waitRuns: ({ waits: Int32Array; m: number } | undefined)[];
+    sumWaits: number;
+    peakMax: Int32Array;
   };
   const corrupt: [string, (x: Internals) => void][] = [
     ['region', (x) => { for (const sl of x.slots) if (sl) sl.peak_vgpr += 1; }],
-    ['s_nop', (x) => { for (const c of x.nopCache) for (const e of c?.values() ?? []) e.nops += 1; }],
+    ['s_nop', (x) => {
+      for (const c of x.nopCache) for (const e of c?.values() ?? []) e.nops += 1;
+      for (const segs of x.nopSegs) if (segs) for (let a = 0; a < segs.length; a++) segs[a]! += 1;
+    }],
+    ['incremental waits', (x) => { for (const w of x.waitRuns) if (w) w.waits[w.m]! += 1; }],
+    ['running totals', (x) => { x.sumWaits += 1; }],
+    ['running peaks', (x) => { x.peakMax[0]! += 1; }],
     ['loop', (x) => { for (const c of x.loopCache) for (const e of c.values()) e.all += 1; }],
     ['waits', (x) => { for (let r = 0; r < x.idWaits.length; r++) if (x.idWaits[r]! >= 0) x.idWaits[r]! += 1; }],
   ];
