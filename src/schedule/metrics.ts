@@ -363,6 +363,10 @@ export class Evaluator {
   /** Per region, the loops that hold it; per loop, its last cycles per iteration and whether a region of it changed since. */
   private readonly regionLoops: number[][];
   private readonly loopLast: (WaveCycles | undefined)[];
+  /** The state evaluated last and how much of its journal was read. */
+  private lastState?: ScheduleState;
+  private lastEpoch = 0;
+  private lastJournal = 0;
   /** est_cycles of the original program as written (kernel-time.ts), and of one wave alone. */
   readonly baseCycles: number;
   readonly baseCyclesOne: number;
@@ -468,7 +472,9 @@ export class Evaluator {
       if (run.has[p]) syntheticWait(m, run.vm[p]!, run.lgkm[p]!, run.exp[p]!, out);
       out.push(seq[p]!);
     }
-    return Int32Array.from(out);
+    const a = new Int32Array(out.length);
+    for (let x = 0; x < out.length; x++) a[x] = out[x]!;
+    return a;
   }
 
   /** Cycles of a sequence alone (nothing outstanding before it): one wave, all waves. */
@@ -547,7 +553,7 @@ export class Evaluator {
    * re-pads only the segments it touches. (Padding decided in an earlier segment is not counted
    * as distance in the next one: at worst an overestimate.)
    */
-  private regionNops(r: number, seq: Int32Array | ArrayLike<number>): number {
+  private regionNops(r: number, seq: Int32Array): number {
     const k = this.k;
     const rg = k.regions[r]!;
     const W = this.nopWindow;
@@ -555,8 +561,11 @@ export class Evaluator {
     if (!cache) { cache = new Map(); this.nopCache[r] = cache; }
     if (cache.size > 50000) cache.clear();
     const m = seq.length;
-    const pre: number[] = [];
-    for (let i = Math.max(0, rg.first - W); i < rg.first; i++) pre.push(i);
+    const pre = (): number[] => {
+      const out: number[] = [];
+      for (let i = Math.max(0, rg.first - W); i < rg.first; i++) out.push(i);
+      return out;
+    };
     // the segments whose window holds no position that changed since the last sequence keep their count
     let prev = this.nopLast[r];
     let segs = this.nopSegs[r];
@@ -579,7 +588,7 @@ export class Evaluator {
       const from = Math.max(0, a - W);
       if (from > d1 || b <= d0) {
         const kept = segs[a / NOP_SEGMENT]!;
-        if (this.checkFast) expectSame(`s_nop of segment ${a} of region ${r}, unchanged since the last sequence`, kept, this.padSegment(r, a, b, last, seq, pre));
+        if (this.checkFast) expectSame(`s_nop of segment ${a} of region ${r}, unchanged since the last sequence`, kept, this.padSegment(r, a, b, last, seq, pre()));
         total += kept;
         continue;
       }
@@ -594,12 +603,12 @@ export class Evaluator {
       const hit = cache.get(key);
       let n: number;
       if (hit !== undefined && sameSegment(hit, a, last, seq, from, b)) {
-        if (this.checkFast) expectSame(`s_nop of segment ${a} of region ${r}`, hit.nops, this.padSegment(r, a, b, last, seq, pre));
+        if (this.checkFast) expectSame(`s_nop of segment ${a} of region ${r}`, hit.nops, this.padSegment(r, a, b, last, seq, pre()));
         n = hit.nops;
       } else {
         n = this.segmentNops(r, a, b, last, seq);
-        if (this.checkFast) expectSame(`s_nop of segment ${a} of region ${r} padded again from its change`, n, this.padSegment(r, a, b, last, seq, pre));
-        cache.set(key, { at: a, last, window: Int32Array.from(Array.prototype.slice.call(seq, from, b) as number[]), nops: n });
+        if (this.checkFast) expectSame(`s_nop of segment ${a} of region ${r} padded again from its change`, n, this.padSegment(r, a, b, last, seq, pre()));
+        cache.set(key, { at: a, last, window: seq.slice(from, b), nops: n });
       }
       segs[a / NOP_SEGMENT] = n;
       total += n;
@@ -722,7 +731,16 @@ export class Evaluator {
     const nr = k.regions.length;
     const version = s.version;
     const counted = this.countedVersion;
-    for (let r = 0; r < nr; r++) if (version[r] !== counted[r]) this.recount(s, r);
+    if (s === this.lastState && s.journalEpoch === this.lastEpoch) {
+      // the same state as last time: only the regions it changed since
+      const j = s.journal;
+      for (let x = this.lastJournal; x < s.journalLength; x++) { const r = j[x]!; if (version[r] !== counted[r]) this.recount(s, r); }
+    } else {
+      for (let r = 0; r < nr; r++) if (version[r] !== counted[r]) this.recount(s, r);
+    }
+    this.lastState = s;
+    this.lastEpoch = s.journalEpoch;
+    this.lastJournal = s.journalLength;
     let cycles = this.baseCycles; let cyclesOne = this.baseCyclesOne;
     for (const r of this.cycleOrder) { const e = this.counted[r]!; cycles += e.cyclesDelta; cyclesOne += e.cyclesDeltaOne; }
     for (let l = 0; l < this.loops.length; l++) {
