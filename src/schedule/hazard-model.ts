@@ -132,7 +132,7 @@ export class NopWindow {
     let last = n - 1;
     if (this.ran) {
       while (first < n && this.idx[first] === content[first]) first++;
-      if (first === n) return this.count(from);
+      if (first === n) { this.checked = 0; return this.count(from); }
       while (last > first && this.idx[last] === content[last]) last--;
     }
     this.ran = true;

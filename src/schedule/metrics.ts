@@ -280,6 +280,23 @@ export function exactSequencePeaks(k: Pick<ScheduleKernel, 'insns'>, seq: ArrayL
 /** Positions per s_nop estimation segment (see Evaluator.regionNops). */
 const NOP_SEGMENT = 32;
 
+/** What the evaluator's incremental paths did (for the bench and tests): counts since the Evaluator was made. */
+export interface EvaluatorStats {
+  /** Regions evaluated in a new order (not from a cache). */
+  regions: number;
+  /** Instructions in those regions. */
+  instructions: number;
+  /** Positions the wait model stepped through (from each order's first change to the region's end). */
+  waitSteps: number;
+  /** s_nop segments counted, and how many of them were padded again (the rest kept or found in the cache). */
+  segments: number;
+  segmentsPadded: number;
+  /** Consumers whose hazard rules ran while padding again (the others kept their padding). */
+  consumersChecked: number;
+  /** Instructions in the windows padded again. */
+  windowInstructions: number;
+}
+
 export interface RegionEval {
   peak_vgpr: number;
   peak_agpr: number;
@@ -373,6 +390,7 @@ export class Evaluator {
   readonly ldsBytes: number;
   /** Every cached result is checked against a fresh computation (EvaluatorOptions.checkFast). */
   readonly checkFast: boolean;
+  readonly stats: EvaluatorStats = { regions: 0, instructions: 0, waitSteps: 0, segments: 0, segmentsPadded: 0, consumersChecked: 0, windowInstructions: 0 };
 
   constructor(k: ScheduleKernel, opts: EvaluatorOptions = {}) {
     this.k = k;
@@ -523,6 +541,9 @@ export class Evaluator {
     let run = this.waitRuns[r];
     if (!run) { run = new IncrementalWaits(this.flatEffects, this.waitEntry[r]!, this.max, seq.length); this.waitRuns[r] = run; }
     const modelWaits = run.run(seq, this.need);
+    this.stats.regions++;
+    this.stats.instructions += seq.length;
+    this.stats.waitSteps += run.stepped;
     const cycleSeq = this.cycleSequence(run, seq);
     if (this.checkFast) {
       const count = { waits: 0 };
@@ -586,6 +607,7 @@ export class Evaluator {
       const b = Math.min(m, a + NOP_SEGMENT);
       const last = b === m;
       const from = Math.max(0, a - W);
+      this.stats.segments++;
       if (from > d1 || b <= d0) {
         const kept = segs[a / NOP_SEGMENT]!;
         if (this.checkFast) expectSame(`s_nop of segment ${a} of region ${r}, unchanged since the last sequence`, kept, this.padSegment(r, a, b, last, seq, pre()));
@@ -654,7 +676,11 @@ export class Evaluator {
     for (let i = rg.first - fromPre; i < rg.first; i++) content[q++] = i;
     for (let p = from; p < b; p++) content[q++] = seq[p]!;
     for (let i = rg.last + 1; i < afterEnd; i++) content[q++] = i;
-    return win.nops(content, fromPre + (a - from));
+    const nops = win.nops(content, fromPre + (a - from));
+    this.stats.segmentsPadded++;
+    this.stats.consumersChecked += win.checked;
+    this.stats.windowInstructions += n;
+    return nops;
   }
 
   private identityModelWaits(r: number): number {

@@ -351,6 +351,8 @@ export class IncrementalWaits {
   /** waits[p]: waits before position p. */
   readonly waits: Int32Array;
   private ran = false;
+  /** Positions the last run went through (from its first change to the end). */
+  stepped = 0;
   private readonly state = new CounterScores();
   private readonly bounds: Int32Array;
   private readonly logAt: Int32Array;
@@ -373,6 +375,7 @@ export class IncrementalWaits {
     let from = 0;
     if (this.ran) {
       while (from < m && this.seq[from] === seq[from]) from++;
+      this.stepped = m - from;
       if (from === m) return this.waits[m]!;
       // back to the state before position `from`
       this.log.undo(st, this.logAt[from]!);
@@ -382,6 +385,7 @@ export class IncrementalWaits {
       st.copy(this.entry);
       this.log.length = 0;
       this.ran = true;
+      this.stepped = m;
     }
     const f = this.f;
     for (let p = from; p < m; p++) {
