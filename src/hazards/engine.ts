@@ -114,17 +114,6 @@ export function computeNops(ctx: KernelContext, opts: HazardOptions = {}): NopPl
   return computeNopsIn(h, activeRules(h, opts.rules).filter((r) => !r.noNopFix));
 }
 
-/** Wait states consumer i is short of under `rules` with the padding decided so far (computeNopsIn's step; 0 when none). */
-export function shortfall(h: HazardContext, rules: readonly HazardRule[], i: number): number {
-  let need = 0;
-  for (const r of rules) {
-    const needs = r.check(h, i);
-    if (!needs) continue;
-    for (const x of needs) { const s = x.required - x.distance; if (s > need) need = s; }
-  }
-  return need;
-}
-
 export function computeNopsIn(h: HazardContext, rules: readonly HazardRule[]): NopPlan {
   const n = h.f.length;
   const sites: NopPlan['sites'] = [];
