@@ -307,7 +307,7 @@ export interface RegionEval {
   cyclesDelta: number;
   /** The same for one wave alone. */
   cyclesDeltaOne: number;
-  /** The region in this order with the waits the wait model gives it (synthetic model entries), for loop bodies. */
+  /** The region in this order with the waits the wait model gives it (synthetic model entries), for loop bodies (kept for regions inside loops only). */
   cycleSeq?: Int32Array;
 }
 
@@ -435,8 +435,8 @@ export class Evaluator {
     this.countedVersion = new Uint32Array(k.regions.length);
     this.peakHist = [0, 1, 2].map(() => new Int32Array(UNIT_COUNT + 1));
     for (const e of this.identity) { this.sumWaits += e.waits; this.sumNops += e.nops; this.countPeaks(e, 1); }
-    this.regionLoops = k.regions.map(() => []);
-    this.loopRegions.forEach((rs, l) => { for (const r of rs) this.regionLoops[r]!.push(l); });
+    // every loop a region has an instruction in (its body is simulated with the region's new order)
+    this.regionLoops = k.regions.map((rg) => this.loops.flatMap((l, x) => (rg.first < l.end && rg.last >= l.start ? [x] : [])));
     this.loopLast = new Array(this.loops.length);
   }
 
@@ -481,8 +481,11 @@ export class Evaluator {
     return Int32Array.from(out);
   }
 
-  /** The sequence with the waits the incremental wait model found, as cycle-model entries (withWaits' result). */
-  private cycleSequence(run: IncrementalWaits, seq: ArrayLike<number>): Int32Array {
+  /**
+   * The sequence with the waits the incremental wait model found, as cycle-model entries
+   * (withWaits' result), in a scratch array that the next call reuses.
+   */
+  private cycleSequence(run: IncrementalWaits, seq: ArrayLike<number>): number[] {
     const out = this.cycleScratch;
     out.length = 0;
     const m = this.engine.m;
@@ -490,9 +493,7 @@ export class Evaluator {
       if (run.has[p]) syntheticWait(m, run.vm[p]!, run.lgkm[p]!, run.exp[p]!, out);
       out.push(seq[p]!);
     }
-    const a = new Int32Array(out.length);
-    for (let x = 0; x < out.length; x++) a[x] = out[x]!;
-    return a;
+    return out;
   }
 
   /** Cycles of a sequence alone (nothing outstanding before it): one wave, all waves. */
@@ -561,10 +562,13 @@ export class Evaluator {
       expectSame(`cycles of region ${r} as written`, [this.identityCycles[r], this.identityCyclesOne[r]], [id.all, id.one]);
     }
     const now = this.aloneCycles(cycleSeq);
-    return {
+    const e: RegionEval = {
       peak_vgpr: this.out3[0]!, peak_agpr: this.out3[1]!, peak_sgpr: this.out3[2]!, waits, nops,
-      cyclesDelta: now.all - this.identityCycles[r]!, cyclesDeltaOne: now.one - this.identityCyclesOne[r]!, cycleSeq,
+      cyclesDelta: now.all - this.identityCycles[r]!, cyclesDeltaOne: now.one - this.identityCyclesOne[r]!,
     };
+    // only a loop's body is simulated again with the region in it
+    if (this.regionLoops[r]!.length > 0) e.cycleSeq = Int32Array.from(cycleSeq);
+    return e;
   }
 
   /**
