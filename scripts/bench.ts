@@ -92,12 +92,14 @@ function paired(a: [string, string[]], b: [string, string[]]): Paired {
   };
 }
 
-function timeInProcess<T>(f: () => T): number {
-  f();
+/** Median time of `f` on a fresh input from `setup` each run (untimed: nothing computed for one run's input serves the next). */
+function timeInProcess<I, T>(setup: () => I, f: (input: I) => T): number {
+  f(setup());
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
+    const input = setup();
     const t0 = performance.now();
-    f();
+    f(input);
     times.push(performance.now() - t0);
   }
   return median(times);
@@ -279,10 +281,10 @@ async function main(): Promise<void> {
 
   const p = paired([process.execPath, [cli, 'analyze', largest, '--json']], [mc, ['-triple=amdgcn-amd-amdhsa', `-mcpu=${arch}`, '-filetype=obj', largest, '-o', '/dev/null']]);
   const node = paired([process.execPath, ['-e', '0']], [process.execPath, ['-e', '0']]);
-  const tParse = timeInProcess(() => parseProgram(text, largest));
-  const tLoad = timeInProcess(() => loadText(text, largest));
-  const loaded = loadText(text, largest);
-  const tAnalyze = timeInProcess(() => analyzeLoaded(loaded));
+  const tParse = timeInProcess(() => text, (t) => parseProgram(t, largest));
+  const tLoad = timeInProcess(() => text, (t) => loadText(t, largest));
+  // a fresh load each run: the kernels' contexts and what is computed per context are made once per load
+  const tAnalyze = timeInProcess(() => loadText(text, largest), (l) => analyzeLoaded(l));
   const rows: [string, number, number | undefined][] = [
     [`llvm-mc -filetype=obj (${version ?? 'llvm-mc'})`, p.b.ms, p.b.rssKiB],
     ['conductor analyze --json (whole process)', p.a.ms, p.a.rssKiB],

@@ -234,6 +234,8 @@ export interface EvaluatorOptions {
    * tests and for hunting a wrong estimate.
    */
   checkFast?: boolean;
+  /** Regions whose incremental wait model is kept at once, the oldest made dropped first (default 256; each holds a counter state of tens of KB). */
+  waitModels?: number;
 }
 
 /** Whether the environment asks for the fast paths to be checked (CONDUCTOR_CHECK_FAST=1). */
@@ -362,6 +364,8 @@ export class Evaluator {
   private readonly seqs: Int32Array[];
   /** Per region: the wait model kept up to date with the last order it ran (created on first use). */
   private readonly waitRuns: (IncrementalWaits | undefined)[];
+  private readonly waitRunOrder: number[] = [];
+  private readonly waitRunsKept: number;
   private readonly cycleScratch: number[] = [];
   /**
    * Running totals (evaluate): the region evaluations counted, at which versions, and their
@@ -395,6 +399,7 @@ export class Evaluator {
   constructor(k: ScheduleKernel, opts: EvaluatorOptions = {}) {
     this.k = k;
     this.checkFast = opts.checkFast ?? checkFastFromEnv();
+    this.waitRunsKept = Math.max(1, opts.waitModels ?? 256);
     this.max = counterMax(k.target);
     const cfg = k.ctx.cfg;
     this.flatEffects = flatEffects(k.insns, cfg.control);
@@ -540,7 +545,13 @@ export class Evaluator {
     // padding, which is what emission inserts. Cycles: the region alone with the model's
     // waits, against the original order with the model's waits (so the change is the order's).
     let run = this.waitRuns[r];
-    if (!run) { run = new IncrementalWaits(this.flatEffects, this.waitEntry[r]!, this.max, seq.length); this.waitRuns[r] = run; }
+    if (!run) {
+      run = new IncrementalWaits(this.flatEffects, this.waitEntry[r]!, this.max, seq.length);
+      this.waitRuns[r] = run;
+      // each holds a full counter state: the oldest made go when there are too many
+      this.waitRunOrder.push(r);
+      if (this.waitRunOrder.length > this.waitRunsKept) this.waitRuns[this.waitRunOrder.shift()!] = undefined;
+    }
     const modelWaits = run.run(seq, this.need);
     this.stats.regions++;
     this.stats.instructions += seq.length;

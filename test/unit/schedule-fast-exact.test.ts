@@ -76,6 +76,8 @@ test('check mode: every cache of the Evaluator equals a fresh computation on ran
     assert.ok(ev.checkFast);
     const n = exercise(k, ev, 7, 150);
     assert.ok(n > 60, `${name}: only ${n} evaluations`);
+    // with one incremental wait model kept, every other region's starts from scratch again
+    assert.ok(exercise(k, new Evaluator(k, { checkFast: true, waitModels: 1 }), 8, 100) > 40);
   }
 });
 
