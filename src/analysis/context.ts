@@ -5,21 +5,8 @@ import type { ResolvedInsn } from '../isa/types.js';
 import type { KernelContext } from './types.js';
 import { parseTargetId } from '../targets/index.js';
 
-const CONTEXTS = new WeakMap<Loaded, KernelContext[]>();
-
-/**
- * The kernels of a loaded program with their CFGs, built once per Loaded: every caller sees the
- * same context objects, so what is computed per context (hazard facts, waitcnt effects, cycle
- * models) is computed once.
- */
-export function kernelContexts(l: Loaded): KernelContext[] {
-  let c = CONTEXTS.get(l);
-  if (!c) { c = buildContexts(l); CONTEXTS.set(l, c); }
-  return c.slice();
-}
-
 /** Build the per-kernel context: CFG plus the resolved instruction of every CFG instruction. */
-function buildContexts(l: Loaded): KernelContext[] {
+export function kernelContexts(l: Loaded): KernelContext[] {
   const byStmt = new Map<number, ResolvedInsn>();
   l.program.instructions.forEach((insn, k) => byStmt.set(insn.stmt, l.resolved[k]!));
   const d = l.program.declaredTarget;
