@@ -25,6 +25,11 @@
  *     loop body is simulated as it will be written: the new orders with the waits the wait
  *     model gives them (synthetic waits of the cycle model), the rest as written.
  *     An unchanged region counts what it has.
+ *     The work follows the change: evaluate() keeps running totals and visits only the regions
+ *     whose version changed (read from the state's journal); a changed region's wait model
+ *     resumes from its first changed position (IncrementalWaits), its s_nop segments whose
+ *     window did not change keep their count and the others are padded again from the change
+ *     (NopWindow). Every such shortcut is compared with the exact computation in check mode.
  *   - `programMetrics(loaded, kernel)`: exact, on a program text (what `apply` reports and
  *     compares after re-deriving waits and nops).
  */
