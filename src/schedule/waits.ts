@@ -332,6 +332,13 @@ export function sequenceWaits(f: FlatEffects, s: CounterScores, seq: ArrayLike<n
 }
 
 /**
+ * Scratch of IncrementalWaits.run (one run at a time per thread): the scores written since the
+ * run's start by either run (`touched`, `seen` stamped with the run's epoch) and the last run's
+ * value of each.
+ */
+const RUN_SCRATCH = { touched: new Int32Array(NW * NU), seen: new Int32Array(NW * NU), lastValue: new Int32Array(NW * NU), epoch: 0 };
+
+/**
  * sequenceWaits of one sequence kept up to date as the sequence changes, in time proportional
  * to the change: the state after the last sequence run and a log of its score writes, so that a
  * new sequence resumes from the first position where it differs (the state is taken back there:
@@ -357,6 +364,14 @@ export class IncrementalWaits {
   private readonly bounds: Int32Array;
   private readonly logAt: Int32Array;
   private readonly log = new ScoreLog();
+  /** The state is the one before position `cur` of `seq` (m when the last run went to the end). */
+  private cur = 0;
+  /** The last run's score writes from the position a new run starts at (index, value written), and where each position's begin. */
+  private oldIdx = new Int32Array(64);
+  private oldVal = new Int32Array(64);
+  private readonly oldAt: Int32Array;
+  /** The last run's waits before the position after the one being run. */
+  private oldWaits = 0;
 
   constructor(private readonly f: FlatEffects, private readonly entry: CounterScores, private readonly max: CounterMax, m: number) {
     this.m = m;
@@ -366,34 +381,86 @@ export class IncrementalWaits {
     this.waits = new Int32Array(m + 1);
     this.bounds = new Int32Array(m * 2 * NW);
     this.logAt = new Int32Array(m + 1);
+    this.oldAt = new Int32Array(m + 1);
   }
 
-  /** Run `seq` (length m) from the entry state; returns the number of waits (sequenceWaits' count). */
+  /**
+   * Run `seq` (length m) from the entry state; returns the number of waits (sequenceWaits' count).
+   * The state is kept at position `cur` of the last sequence (its log covers the positions
+   * before). A new sequence starts from its first changed position (or `cur`, if earlier) and,
+   * past its last changed position, stops as soon as its state equals the last run's state at the
+   * same position (window bounds equal, and every score either run wrote since the start equal):
+   * from there on both runs do the same, so the last run's waits stand.
+   */
   run(seq: ArrayLike<number>, need: Int32Array): number {
     const m = this.m;
     const st = this.state;
     let from = 0;
+    let last = m - 1;
+    let oldCur = 0;
+    let oldEntries = 0;
     if (this.ran) {
       while (from < m && this.seq[from] === seq[from]) from++;
-      this.stepped = m - from;
-      if (from === m) return this.waits[m]!;
-      // back to the state before position `from`
-      this.log.undo(st, this.logAt[from]!);
+      if (from === m) { this.stepped = 0; return this.waits[m]!; }
+      while (last > from && this.seq[last] === seq[last]) last--;
+      oldCur = this.cur;
+      if (from > oldCur) from = oldCur;
+      // back to the state before position `from`, keeping what the last run wrote there and after
+      const keep = this.logAt[from]!;
+      oldEntries = this.log.length - keep;
+      if (this.oldIdx.length < oldEntries) { this.oldIdx = new Int32Array(oldEntries * 2); this.oldVal = new Int32Array(oldEntries * 2); }
+      const sc = st.score;
+      for (let x = this.log.length - 1; x >= keep; x--) {
+        const at = this.log.index[x]!;
+        this.oldIdx[x - keep] = at;
+        this.oldVal[x - keep] = sc[at]!;
+        sc[at] = this.log.old[x]!;
+      }
+      this.log.length = keep;
+      for (let p = from; p <= oldCur; p++) this.oldAt[p] = this.logAt[p]! - keep;
       const b = from * 2 * NW;
       for (let w = 0; w < NW; w++) { st.ub[w] = this.bounds[b + w]!; st.lb[w] = this.bounds[b + NW + w]!; }
     } else {
       st.copy(this.entry);
       this.log.length = 0;
       this.ran = true;
-      this.stepped = m;
     }
+    // the scores either run wrote since `from`, with the last run's value at the current position
+    const { touched: touchedAt, seen, lastValue } = RUN_SCRATCH;
+    const epoch = ++RUN_SCRATCH.epoch;
+    let touched = 0;
     const f = this.f;
+    const sc = st.score;
     for (let p = from; p < m; p++) {
+      if (p > last && p <= oldCur && p > from) {
+        // the same state as the last run's here?
+        const b = p * 2 * NW;
+        let same = true;
+        for (let w = 0; w < NW && same; w++) same = st.ub[w] === this.bounds[b + w] && st.lb[w] === this.bounds[b + NW + w];
+        for (let x = 0; x < touched && same; x++) { const at = touchedAt[x]!; same = sc[at] === lastValue[at]; }
+        if (same) {
+          const delta = this.waits[p]! - this.oldWaits;
+          if (delta !== 0) for (let q = p + 1; q <= m; q++) this.waits[q]! += delta;
+          this.logAt[p] = this.log.length;
+          this.cur = p;
+          this.stepped = p - from;
+          return this.waits[m]!;
+        }
+      }
+      // the last run's writes at p
+      if (p < oldCur) {
+        for (let x = this.oldAt[p]!; x < this.oldAt[p + 1]!; x++) {
+          const at = this.oldIdx[x]!;
+          if (seen[at] !== epoch) { seen[at] = epoch; touchedAt[touched++] = at; }
+          lastValue[at] = this.oldVal[x]!;
+        }
+      }
       const i = seq[p]!;
       this.seq[p] = i;
       const b = p * 2 * NW;
       for (let w = 0; w < NW; w++) { this.bounds[b + w] = st.ub[w]!; this.bounds[b + NW + w] = st.lb[w]!; }
-      this.logAt[p] = this.log.length;
+      const logged = this.log.length;
+      this.logAt[p] = logged;
       let n = this.waits[p]!;
       if (f.special[i] !== 1 && needBefore(f, st, i, need)) {
         n++;
@@ -403,10 +470,18 @@ export class IncrementalWaits {
         this.lgkm[p] = need[1]! >= NONE ? -1 : need[1]!;
         this.exp[p] = need[2]! >= NONE ? -1 : need[2]!;
       } else this.has[p] = 0;
+      this.oldWaits = this.waits[p + 1]!;
       this.waits[p + 1] = n;
       issue(f, st, i, this.max, this.log);
+      // this run's writes at p: a score the last run had not written since `from` had the value it had before
+      for (let x = logged; x < this.log.length; x++) {
+        const at = this.log.index[x]!;
+        if (seen[at] !== epoch) { seen[at] = epoch; touchedAt[touched++] = at; lastValue[at] = this.log.old[x]!; }
+      }
     }
     this.logAt[m] = this.log.length;
+    this.cur = m;
+    this.stepped = m - from;
     return this.waits[m]!;
   }
 }
