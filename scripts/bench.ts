@@ -11,8 +11,10 @@
  *     counted (it leaves the state as it was), so evaluations/s is the rate at which the search
  *     can judge new schedules: the move, the incremental metrics, the s_nop padding. On the
  *     region of that file closest to 200 movable instructions and on its largest region, each
- *     beside llvm-mc's time on the file. Also evaluate() of an unchanged state, in that kernel
- *     and in the example (what every evaluation pays for the regions it did not change).
+ *     beside llvm-mc's time on the file, with the CPU time per evaluation and the work each did
+ *     (positions the wait model stepped, consumers the hazard rules ran on). Also evaluate() of
+ *     an unchanged state, in that kernel and in the example (what every evaluation pays for the
+ *     regions it did not change).
  *  3. `conductor schedule` on the largest Tensile kernel with the default budget: wall time, the
  *     search's share of it (the slowest run of each parallel phase) and the peak RSS.
  *  4. (BENCH_SCHEDULE=0 skips) the metrics per kernel of the corpus and the bundled example,
@@ -90,12 +92,14 @@ function paired(a: [string, string[]], b: [string, string[]]): Paired {
   };
 }
 
-function timeInProcess<T>(f: () => T): number {
-  f();
+/** Median time of `f` on a fresh input from `setup` each run (untimed: nothing computed for one run's input serves the next). */
+function timeInProcess<I, T>(setup: () => I, f: (input: I) => T): number {
+  f(setup());
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
+    const input = setup();
     const t0 = performance.now();
-    f();
+    f(input);
     times.push(performance.now() - t0);
   }
   return median(times);
@@ -103,7 +107,13 @@ function timeInProcess<T>(f: () => T): number {
 
 const mib = (kib: number | undefined) => (kib === undefined ? 'n/a' : `${(kib / 1024).toFixed(0)} MiB`);
 
-interface EvalRate { evaluations: number; perSecond: number; us: number; illegalShare: number }
+interface EvalRate {
+  evaluations: number; perSecond: number; us: number; illegalShare: number;
+  /** CPU time per evaluation (the process' user + system time over the timed loop: less sensitive to other processes than the wall time). */
+  cpuUs: number;
+  /** Per evaluation: positions the wait model stepped, consumers whose hazard rules ran, segments padded again, of the region's instructions. */
+  waitSteps: number; consumers: number; segments: number;
+}
 
 /**
  * Evaluations of changed states: random moves of an instruction of region `rg` by up to 20
@@ -135,8 +145,17 @@ function changedStateRate(k: ScheduleKernel, rg: Region, count: number, seed: nu
   for (let i = 0; i < Math.min(300, count); i++) step(false);
   attempts = 0;
   illegal = 0;
+  const st0 = { ...ev.stats };
+  const cpu0 = process.cpuUsage();
   for (let i = 0; i < count; i++) step(true);
-  return { evaluations, perSecond: evaluations / (ms / 1000), us: (ms * 1000) / evaluations, illegalShare: illegal / attempts };
+  const cpu = process.cpuUsage(cpu0);
+  const st = ev.stats;
+  return {
+    evaluations, perSecond: evaluations / (ms / 1000), us: (ms * 1000) / evaluations, illegalShare: illegal / attempts,
+    cpuUs: (cpu.user + cpu.system) / evaluations,
+    waitSteps: (st.waitSteps - st0.waitSteps) / evaluations, consumers: (st.consumersChecked - st0.consumersChecked) / evaluations,
+    segments: (st.segmentsPadded - st0.segmentsPadded) / evaluations,
+  };
 }
 
 /** evaluate() of a state nothing changed since the last call: the per-region overhead of every evaluation. */
@@ -180,8 +199,10 @@ function benchEvaluations(largest: string, mcMs: number): void {
     const r = changedStateRate(kk, rg, count, 7);
     near200 ??= r;
     console.log(`  ${name}: ${rg.nodes.length} movable instructions, kernel of ${kk.n} instructions in ${kk.regions.length} regions`);
-    console.log(`    ${Math.round(r.perSecond)} evaluations/s (${r.us.toFixed(0)} us each); ${(r.illegalShare * 100).toFixed(0)}% of the random moves were illegal; ` +
+    console.log(`    ${Math.round(r.perSecond)} evaluations/s (${r.us.toFixed(0)} us each, ${r.cpuUs.toFixed(0)} us of CPU); ${(r.illegalShare * 100).toFixed(0)}% of the random moves were illegal; ` +
       `${Math.round(mcMs * 1000 / r.us)} evaluations in the time llvm-mc assembles the file (${mcMs.toFixed(0)} ms)`);
+    console.log(`    work per evaluation: the wait model stepped ${r.waitSteps.toFixed(0)} of ${rg.nodes.length} positions; ` +
+      `${r.segments.toFixed(1)} s_nop segments padded again, the hazard rules run on ${r.consumers.toFixed(0)} consumers (the rest kept their padding)`);
   }
   console.log(`  ${goal(near200!.perSecond >= GOALS.evaluationsPerSecond, `>= ${GOALS.evaluationsPerSecond} evaluations/s of changed states on a ~200-instruction region`)} (${Math.round(near200!.perSecond)})`);
   // what every evaluation pays for the regions it did not change: the largest kernel against the example
@@ -260,10 +281,10 @@ async function main(): Promise<void> {
 
   const p = paired([process.execPath, [cli, 'analyze', largest, '--json']], [mc, ['-triple=amdgcn-amd-amdhsa', `-mcpu=${arch}`, '-filetype=obj', largest, '-o', '/dev/null']]);
   const node = paired([process.execPath, ['-e', '0']], [process.execPath, ['-e', '0']]);
-  const tParse = timeInProcess(() => parseProgram(text, largest));
-  const tLoad = timeInProcess(() => loadText(text, largest));
-  const loaded = loadText(text, largest);
-  const tAnalyze = timeInProcess(() => analyzeLoaded(loaded));
+  const tParse = timeInProcess(() => text, (t) => parseProgram(t, largest));
+  const tLoad = timeInProcess(() => text, (t) => loadText(t, largest));
+  // a fresh load each run: the kernels' contexts and what is computed per context are made once per load
+  const tAnalyze = timeInProcess(() => loadText(text, largest), (l) => analyzeLoaded(l));
   const rows: [string, number, number | undefined][] = [
     [`llvm-mc -filetype=obj (${version ?? 'llvm-mc'})`, p.b.ms, p.b.rssKiB],
     ['conductor analyze --json (whole process)', p.a.ms, p.a.rssKiB],

@@ -331,8 +331,15 @@ export class HazardContext {
   private epoch = 0;
   private readonly stack: number[] = [];
 
-  constructor(ctx: KernelContext, insns?: HazardInsn[]) {
+  /**
+   * Answer `producers` by walking only, without the per-kernel prefix counts that let it skip a
+   * walk (for a small context whose instructions change in place: see resetContent).
+   */
+  readonly walkOnly: boolean;
+
+  constructor(ctx: KernelContext, insns?: HazardInsn[], opts: { walkOnly?: boolean } = {}) {
     this.ctx = ctx;
+    this.walkOnly = opts.walkOnly ?? false;
     this.target = ctx.target;
     this.gen = generationOf(ctx.target);
     this.f = insns ?? hazardInsns(ctx);
@@ -470,20 +477,9 @@ export class HazardContext {
     if (this.memoConsumer !== consumer) { this.memo.clear(); this.memoConsumer = consumer; }
     const hit = this.memo.get(key);
     if (hit && hit.limit >= limit) return hit.list;
-    if (this.present.get(key) === false) return EMPTY;
-    const cnt = this.countsFor(key, pred);
-    if (cnt[cnt.length - 1] === 0) return EMPTY;
-    let cum = this.cumWs;
-    if (!cum) {
-      cum = new Float64Array(this.f.length + 1);
-      for (let i = 0; i < this.f.length; i++) cum[i + 1] = cum[i]! + this.f[i]!.ws;
-      this.cumWs = cum;
-    }
-    const blk = this.ctx.cfg.blocks[this.ctx.cfg.blockOf[consumer]!]!;
-    const s = blk.start;
-    if (cum[consumer]! - cum[s]! >= limit) {
-      const lo = Math.max(s, consumer - limit);
-      if (cnt[consumer]! - cnt[lo]! === 0) return EMPTY;
+    if (!this.walkOnly) {
+      const skip = this.nothingWithin(consumer, key, limit, pred);
+      if (skip) return EMPTY;
     }
     const list: number[] = [];
     const f = this.f;
@@ -496,6 +492,38 @@ export class HazardContext {
     });
     this.memo.set(key, { limit, list });
     return list;
+  }
+
+  /** True when the prefix counts show no instruction accepted by `pred` within `limit` of `consumer` (no walk needed). */
+  private nothingWithin(consumer: number, key: string, limit: number, pred: (f: HazardInsn) => boolean): boolean {
+    if (this.present.get(key) === false) return true;
+    const cnt = this.countsFor(key, pred);
+    if (cnt[cnt.length - 1] === 0) return true;
+    let cum = this.cumWs;
+    if (!cum) {
+      cum = new Float64Array(this.f.length + 1);
+      for (let i = 0; i < this.f.length; i++) cum[i + 1] = cum[i]! + this.f[i]!.ws;
+      this.cumWs = cum;
+    }
+    const blk = this.ctx.cfg.blocks[this.ctx.cfg.blockOf[consumer]!]!;
+    const s = blk.start;
+    if (cum[consumer]! - cum[s]! >= limit) {
+      const lo = Math.max(s, consumer - limit);
+      if (cnt[consumer]! - cnt[lo]! === 0) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Forget everything learnt from the instructions (memoized walks, presence, the VGPRs used):
+   * call after changing `f` in place. Only for a `walkOnly` context (the prefix counts are not
+   * recomputed).
+   */
+  resetContent(): void {
+    if (!this.walkOnly) throw new Error('internal: resetContent on a context with prefix counts');
+    this.invalidate();
+    this.present.clear();
+    this.usedVgprs = undefined;
   }
 
   /** Forget memoized walks (call after changing pad[]). */

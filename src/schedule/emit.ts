@@ -27,7 +27,7 @@ import { ROLE, type ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
 import { computeNops } from '../hazards/engine.js';
 import { missingCompletions } from './completion.js';
-import { programMetrics, type Metrics } from './metrics.js';
+import { contextMetrics, programMetrics, type Metrics } from './metrics.js';
 import { reorderedText } from './reorder.js';
 import { alignToOriginal } from './align.js';
 import { rederivedWaits, tidyWaits, type StatementEdits } from './rederive.js';
@@ -42,12 +42,6 @@ export interface Rederived {
   notes: string[];
 }
 
-function contextOf(l: Loaded, name: string): KernelContext {
-  const c = kernelContexts(l).find((x) => x.kernel.name === name);
-  if (!c) throw new ConductorError(`internal: kernel '${name}' disappeared from the scheduled program`);
-  return c;
-}
-
 export interface Emitted extends Rederived {
   /** Regions written in a new order. */
   changedRegions: number[];
@@ -58,21 +52,34 @@ export interface Emitted extends Rederived {
 class Draft {
   text: string;
   loaded: Loaded;
+  /**
+   * The kernels' contexts in the current text, made once per text: the steps that read the same
+   * text share them and what is computed per context (hazard facts, waitcnt effects).
+   */
+  private ctxs?: KernelContext[];
 
   constructor(text: string, private readonly file: string, private readonly arch: string) {
     this.text = text;
     this.loaded = loadText(text, file, { arch });
   }
 
+  contexts(): KernelContext[] {
+    this.ctxs ??= kernelContexts(this.loaded);
+    return this.ctxs;
+  }
+
   /** The scheduled kernel's context in the current text. */
   ctx(name: string): KernelContext {
-    return contextOf(this.loaded, name);
+    const c = this.contexts().find((x) => x.kernel.name === name);
+    if (!c) throw new ConductorError(`internal: kernel '${name}' disappeared from the scheduled program`);
+    return c;
   }
 
   /** Apply statement edits (inserted / replaced / removed lines) and load the result. */
   edit(e: StatementEdits): void {
     this.text = applyStatementEdits(this.loaded.program, e);
     this.loaded = loadText(this.text, this.file, { arch: this.arch });
+    this.ctxs = undefined;
   }
 }
 
@@ -95,12 +102,12 @@ export function emitSchedule(s: ScheduleState): Emitted {
   // Minimal and merged: a wait the analysis finds waits for nothing, where the input had none,
   // is removed; waits standing together before one instruction become one wait. A removed wait
   // was also an issue slot: a hazard it happened to cover gets its s_nop (fixNewErrors again).
-  const tidy = tidyWaits(s, d.loaded);
+  const tidy = tidyWaits(s, d.loaded, d.ctx(k.name));
   if (tidy.edits > 0) {
     d.edit(tidy.plan);
     fixNewErrors(s, d);
   }
-  return { text: d.text, loaded: d.loaded, notes, changedRegions, metrics: programMetrics(d.loaded, k.name, { trip: k.options.trip }) };
+  return { text: d.text, loaded: d.loaded, notes, changedRegions, metrics: contextMetrics(d.ctx(k.name), { trip: k.options.trip }) };
 }
 
 /** Waits: see rederive.ts. */
@@ -140,7 +147,7 @@ const FIX_ROUNDS = 3;
  */
 function fixNewErrors(s: ScheduleState, d: Draft): void {
   for (let round = 0; ; round++) {
-    const fresh = newErrors(s, d.loaded);
+    const fresh = newErrors(s, d);
     if (fresh.length === 0) return;
     const fixable = fresh.filter((f) => f.finding.fix && (f.finding.fix.kind === 'nop' || f.finding.fix.kind === 'waitcnt'));
     if (fixable.length === 0 || round === FIX_ROUNDS) {
@@ -182,10 +189,10 @@ function originalErrors(k: ScheduleKernel): Map<string, number> {
  * add any; what the original already had is the original's business). Findings of the scheduled
  * kernel are matched by rule and original instruction, those of other kernels by rule and text.
  */
-function newErrors(s: ScheduleState, loaded: Loaded): { ctx: KernelContext; finding: Finding }[] {
+function newErrors(s: ScheduleState, d: Draft): { ctx: KernelContext; finding: Finding }[] {
   const k = s.k;
   const orig = new Map(originalErrors(k));
-  const ctxs = kernelContexts(loaded);
+  const ctxs = d.contexts();
   const checks = checkContexts(ctxs, { paths: 'all' }); // a shortfall on any path counts
   const out: { ctx: KernelContext; finding: Finding }[] = [];
   ctxs.forEach((c, x) => {

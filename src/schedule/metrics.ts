@@ -25,6 +25,11 @@
  *     loop body is simulated as it will be written: the new orders with the waits the wait
  *     model gives them (synthetic waits of the cycle model), the rest as written.
  *     An unchanged region counts what it has.
+ *     The work follows the change: evaluate() keeps running totals and visits only the regions
+ *     whose version changed (read from the state's journal); a changed region's wait model
+ *     resumes from its first changed position (IncrementalWaits), its s_nop segments whose
+ *     window did not change keep their count and the others are padded again from the change
+ *     (NopWindow). Every such shortcut is compared with the exact computation in check mode.
  *   - `programMetrics(loaded, kernel)`: exact, on a program text (what `apply` reports and
  *     compares after re-deriving waits and nops).
  */
@@ -38,13 +43,13 @@ import { AGPR_BASE, FLAT_SCRATCH_LO, VGPR_BASE, UNIT_COUNT } from '../asm/regist
 import type { Region, ScheduleKernel } from './kernel.js';
 import { rederiveWaits } from '../waitcnt/index.js';
 import type { ScheduleState } from './state.js';
-import { counterMax, kernelWaits, sequenceWaits, flatEffects, CounterScores, type CounterMax, type FlatEffects } from './waits.js';
+import { counterMax, kernelWaits, sequenceWaits, flatEffects, CounterScores, IncrementalWaits, type CounterMax, type FlatEffects } from './waits.js';
 import { cycleEngineFor } from '../cycles/estimate.js';
 import type { CycleEngine } from '../cycles/engine.js';
 import { syntheticWait } from '../cycles/model.js';
 import { kernelTime, runWaves, steadyState, type KernelLoop, type WaveCycles } from '../cycles/kernel-time.js';
 import type { CycleParams } from '../targets/latency.js';
-import { windowNopModel, type WindowNopModel } from './hazard-model.js';
+import { windowNopModel, type NopWindow, type WindowNopModel } from './hazard-model.js';
 
 export const METRIC_NAMES = ['peak_vgpr', 'peak_agpr', 'peak_sgpr', 's_waitcnt', 's_nop', 'total_instructions', 'occupancy', 'est_cycles'] as const;
 export type MetricName = (typeof METRIC_NAMES)[number];
@@ -234,6 +239,8 @@ export interface EvaluatorOptions {
    * tests and for hunting a wrong estimate.
    */
   checkFast?: boolean;
+  /** Regions whose incremental wait model is kept at once, the oldest made dropped first (default 256; each holds a counter state of tens of KB). */
+  waitModels?: number;
 }
 
 /** Whether the environment asks for the fast paths to be checked (CONDUCTOR_CHECK_FAST=1). */
@@ -280,6 +287,23 @@ export function exactSequencePeaks(k: Pick<ScheduleKernel, 'insns'>, seq: ArrayL
 /** Positions per s_nop estimation segment (see Evaluator.regionNops). */
 const NOP_SEGMENT = 32;
 
+/** What the evaluator's incremental paths did (for the bench and tests): counts since the Evaluator was made. */
+export interface EvaluatorStats {
+  /** Regions evaluated in a new order (not from a cache). */
+  regions: number;
+  /** Instructions in those regions. */
+  instructions: number;
+  /** Positions the wait model stepped through (from each order's first change to the region's end). */
+  waitSteps: number;
+  /** s_nop segments counted, and how many of them were padded again (the rest kept or found in the cache). */
+  segments: number;
+  segmentsPadded: number;
+  /** Consumers whose hazard rules ran while padding again (the others kept their padding). */
+  consumersChecked: number;
+  /** Instructions in the windows padded again. */
+  windowInstructions: number;
+}
+
 export interface RegionEval {
   peak_vgpr: number;
   peak_agpr: number;
@@ -290,7 +314,7 @@ export interface RegionEval {
   cyclesDelta: number;
   /** The same for one wave alone. */
   cyclesDeltaOne: number;
-  /** The region in this order with the waits the wait model gives it (synthetic model entries), for loop bodies. */
+  /** The region in this order with the waits the wait model gives it (synthetic model entries), for loop bodies (kept for regions inside loops only). */
   cycleSeq?: Int32Array;
 }
 
@@ -333,6 +357,12 @@ export class Evaluator {
   private readonly nopModel?: WindowNopModel;
   private readonly nopWindow: number;
   private readonly nopCache: (Map<number, NopSegment> | undefined)[] = [];
+  /** Per region, per segment: the window the hazard engine pads again from its change. */
+  private readonly nopWindows: (NopWindow[] | undefined)[] = [];
+  private nopContent = new Int32Array(256);
+  /** Per region: the sequence regionNops last counted, and the s_nop of each of its segments. */
+  private readonly nopLast: (Int32Array | undefined)[] = [];
+  private readonly nopSegs: (Int32Array | undefined)[] = [];
   private readonly idWaits: Int32Array;
   /** Per region: the waits the waitcnt analysis re-derives for the original order (what emission writes for a changed region). */
   private readonly anchorWaits: Int32Array;
@@ -341,16 +371,48 @@ export class Evaluator {
   private readonly need = new Int32Array(3);
   private readonly scratchWait = new CounterScores();
   private readonly seqs: Int32Array[];
+  /** Per region: the wait model kept up to date with the last order it ran (created on first use). */
+  private readonly waitRuns: (IncrementalWaits | undefined)[];
+  private readonly waitRunOrder: number[] = [];
+  private readonly waitRunsKept: number;
+  private readonly cycleScratch: number[] = [];
+  /**
+   * Running totals (evaluate): the region evaluations counted, at which versions, and their
+   * sums, so that an evaluation visits only the regions whose version changed since the last.
+   */
+  private readonly counted: RegionEval[];
+  private readonly countedVersion: Uint32Array;
+  /** The version of region loopPre[r] when region r was counted (a loop body's entry depends on it). */
+  private readonly countedPre: Uint32Array;
+  /** Per region, the loop-body regions whose entry it is (loopPre of theirs). */
+  private readonly loopAfter: number[][];
+  private sumWaits = 0;
+  private sumNops = 0;
+  /** Histograms of the counted regions' peaks (vgpr, agpr, sgpr) and their maxima. */
+  private readonly peakHist: Int32Array[];
+  private readonly peakMax = new Int32Array(3);
+  /** Regions whose counted cycle change is not zero, in index order (the sum adds them in that order, as a full pass would). */
+  private readonly cycleRegions = new Set<number>();
+  private cycleOrder: number[] = [];
+  /** Per region, the loops that hold it; per loop, its last cycles per iteration and whether a region of it changed since. */
+  private readonly regionLoops: number[][];
+  private readonly loopLast: (WaveCycles | undefined)[];
+  /** The state evaluated last and how much of its journal was read. */
+  private lastState?: ScheduleState;
+  private lastEpoch = 0;
+  private lastJournal = 0;
   /** est_cycles of the original program as written (kernel-time.ts), and of one wave alone. */
   readonly baseCycles: number;
   readonly baseCyclesOne: number;
   readonly ldsBytes: number;
   /** Every cached result is checked against a fresh computation (EvaluatorOptions.checkFast). */
   readonly checkFast: boolean;
+  readonly stats: EvaluatorStats = { regions: 0, instructions: 0, waitSteps: 0, segments: 0, segmentsPadded: 0, consumersChecked: 0, windowInstructions: 0 };
 
   constructor(k: ScheduleKernel, opts: EvaluatorOptions = {}) {
     this.k = k;
     this.checkFast = opts.checkFast ?? checkFastFromEnv();
+    this.waitRunsKept = Math.max(1, opts.waitModels ?? 256);
     this.max = counterMax(k.target);
     const cfg = k.ctx.cfg;
     this.flatEffects = flatEffects(k.insns, cfg.control);
@@ -410,6 +472,33 @@ export class Evaluator {
     this.identityCycles = new Float64Array(k.regions.length).fill(NaN);
     this.identityCyclesOne = new Float64Array(k.regions.length);
     this.identity = k.regions.map((r) => this.identityRegion(r));
+    this.waitRuns = new Array(k.regions.length);
+    this.counted = this.identity.slice();
+    this.countedVersion = new Uint32Array(k.regions.length);
+    this.countedPre = new Uint32Array(k.regions.length);
+    this.loopAfter = k.regions.map(() => []);
+    this.loopPre.forEach((pr, r) => { if (pr >= 0) this.loopAfter[pr]!.push(r); });
+    this.peakHist = [0, 1, 2].map(() => new Int32Array(UNIT_COUNT + 1));
+    for (const e of this.identity) { this.sumWaits += e.waits; this.sumNops += e.nops; this.countPeaks(e, 1); }
+    // every loop a region has an instruction in (its body is simulated with the region's new order)
+    this.regionLoops = k.regions.map((rg) => this.loops.flatMap((l, x) => (rg.first < l.end && rg.last >= l.start ? [x] : [])));
+    this.loopLast = new Array(this.loops.length);
+  }
+
+  /** Add (sign 1) or remove (sign -1) a region evaluation's peaks from the histograms. */
+  private countPeaks(e: RegionEval, sign: number): void {
+    const vals = [e.peak_vgpr, e.peak_agpr, e.peak_sgpr];
+    for (let x = 0; x < 3; x++) {
+      const h = this.peakHist[x]!;
+      const v = vals[x]!;
+      h[v] += sign;
+      if (sign > 0 && v > this.peakMax[x]!) this.peakMax[x] = v;
+      else if (sign < 0 && v === this.peakMax[x]! && h[v] === 0) {
+        let m = v;
+        while (m > 0 && h[m] === 0) m--;
+        this.peakMax[x] = m;
+      }
+    }
   }
 
   /** Metrics of region r in its original order (what it has: its own waits and nops). */
@@ -435,6 +524,21 @@ export class Evaluator {
       out.push(seq[p]!);
     }
     return Int32Array.from(out);
+  }
+
+  /**
+   * The sequence with the waits the incremental wait model found, as cycle-model entries
+   * (withWaits' result), in a scratch array that the next call reuses.
+   */
+  private cycleSequence(run: IncrementalWaits, seq: ArrayLike<number>): number[] {
+    const out = this.cycleScratch;
+    out.length = 0;
+    const m = this.engine.m;
+    for (let p = 0; p < seq.length; p++) {
+      if (run.has[p]) syntheticWait(m, run.vm[p]!, run.lgkm[p]!, run.exp[p]!, out);
+      out.push(seq[p]!);
+    }
+    return out;
   }
 
   /** Cycles of a sequence alone (nothing outstanding before it): one wave, all waves. */
@@ -483,9 +587,35 @@ export class Evaluator {
     // (the model's pessimism about the region's entry cancels out). Nops: the hazard engine's
     // padding, which is what emission inserts. Cycles: the region alone with the model's
     // waits, against the original order with the model's waits (so the change is the order's).
-    const count = { waits: 0 };
-    const cycleSeq = this.withWaits(r, seq, count, s);
-    const waits = Math.max(0, this.anchorWaits[r]! + count.waits - this.identityModelWaits(r));
+    let modelWaits: number;
+    let cycleSeq: ArrayLike<number>;
+    if (this.loopEntry[r]) {
+      // a whole single-block loop body: its entry depends on its own order (entryState), so the
+      // run from the fixed entry does not apply; the exact model
+      const count = { waits: 0 };
+      cycleSeq = this.withWaits(r, seq, count, s);
+      modelWaits = count.waits;
+    } else {
+      let run = this.waitRuns[r];
+      if (!run) {
+        run = new IncrementalWaits(this.flatEffects, this.waitEntry[r]!, this.max, seq.length);
+        this.waitRuns[r] = run;
+        // each holds a full counter state: the oldest made go when there are too many
+        this.waitRunOrder.push(r);
+        if (this.waitRunOrder.length > this.waitRunsKept) this.waitRuns[this.waitRunOrder.shift()!] = undefined;
+      }
+      modelWaits = run.run(seq, this.need);
+      this.stats.regions++;
+      this.stats.instructions += seq.length;
+      this.stats.waitSteps += run.stepped;
+      cycleSeq = this.cycleSequence(run, seq);
+      if (this.checkFast) {
+        const count = { waits: 0 };
+        const exact = this.withWaits(r, seq, count);
+        expectSame(`model waits of region ${r}`, [modelWaits, Array.from(cycleSeq)], [count.waits, Array.from(exact)]);
+      }
+    }
+    const waits = Math.max(0, this.anchorWaits[r]! + modelWaits - this.identityModelWaits(r));
     const nops = this.nopModel ? this.regionNops(r, seq) : rg.strippedNops;
     if (Number.isNaN(this.identityCycles[r]!)) {
       const id = this.aloneCycles(this.withWaits(r, rg.nodes, { waits: 0 }));
@@ -496,10 +626,13 @@ export class Evaluator {
       expectSame(`cycles of region ${r} as written`, [this.identityCycles[r], this.identityCyclesOne[r]], [id.all, id.one]);
     }
     const now = this.aloneCycles(cycleSeq);
-    return {
+    const e: RegionEval = {
       peak_vgpr: this.out3[0]!, peak_agpr: this.out3[1]!, peak_sgpr: this.out3[2]!, waits, nops,
-      cyclesDelta: now.all - this.identityCycles[r]!, cyclesDeltaOne: now.one - this.identityCyclesOne[r]!, cycleSeq,
+      cyclesDelta: now.all - this.identityCycles[r]!, cyclesDeltaOne: now.one - this.identityCyclesOne[r]!,
     };
+    // only a loop's body is simulated again with the region in it
+    if (this.regionLoops[r]!.length > 0) e.cycleSeq = Int32Array.from(cycleSeq);
+    return e;
   }
 
   /**
@@ -509,7 +642,7 @@ export class Evaluator {
    * re-pads only the segments it touches. (Padding decided in an earlier segment is not counted
    * as distance in the next one: at worst an overestimate.)
    */
-  private regionNops(r: number, seq: Int32Array | ArrayLike<number>): number {
+  private regionNops(r: number, seq: Int32Array): number {
     const k = this.k;
     const rg = k.regions[r]!;
     const W = this.nopWindow;
@@ -517,13 +650,38 @@ export class Evaluator {
     if (!cache) { cache = new Map(); this.nopCache[r] = cache; }
     if (cache.size > 50000) cache.clear();
     const m = seq.length;
-    const pre: number[] = [];
-    for (let i = Math.max(0, rg.first - W); i < rg.first; i++) pre.push(i);
+    const pre = (): number[] => {
+      const out: number[] = [];
+      for (let i = Math.max(0, rg.first - W); i < rg.first; i++) out.push(i);
+      return out;
+    };
+    // the segments whose window holds no position that changed since the last sequence keep their count
+    let prev = this.nopLast[r];
+    let segs = this.nopSegs[r];
+    let d0 = 0;
+    let d1 = m - 1;
+    if (prev && segs) {
+      while (d0 < m && prev[d0] === seq[d0]) d0++;
+      while (d1 >= d0 && prev[d1] === seq[d1]) d1--;
+    } else {
+      prev = new Int32Array(m);
+      segs = new Int32Array(Math.ceil(m / NOP_SEGMENT));
+      this.nopLast[r] = prev;
+      this.nopSegs[r] = segs;
+    }
+    for (let p = d0; p <= d1; p++) prev[p] = seq[p]!;
     let total = 0;
     for (let a = 0; a < m; a += NOP_SEGMENT) {
       const b = Math.min(m, a + NOP_SEGMENT);
       const last = b === m;
       const from = Math.max(0, a - W);
+      this.stats.segments++;
+      if (from > d1 || b <= d0) {
+        const kept = segs[a / NOP_SEGMENT]!;
+        if (this.checkFast) expectSame(`s_nop of segment ${a} of region ${r}, unchanged since the last sequence`, kept, this.padSegment(r, a, b, last, seq, pre()));
+        total += kept;
+        continue;
+      }
       let h1 = 0x811c9dc5 ^ a;
       let h2 = 0x9e3779b9 ^ (last ? 1 : 0);
       for (let p = from; p < b; p++) {
@@ -533,20 +691,16 @@ export class Evaluator {
       }
       const key = (h1 >>> 0) * 2097152 + ((h2 >>> 0) & 0x1fffff);
       const hit = cache.get(key);
-      const pad = () => {
-        const before: number[] = a - W < 0 ? pre.slice(Math.max(0, pre.length - (W - a))) : [];
-        for (let p = from; p < a; p++) before.push(seq[p]!);
-        const after: number[] = [];
-        if (last) for (let i = rg.last + 1; i < Math.min(k.n, rg.last + 1 + W); i++) after.push(i);
-        return this.nopModel!.nops(before, Array.prototype.slice.call(seq, a, b) as number[], after);
-      };
+      let n: number;
       if (hit !== undefined && sameSegment(hit, a, last, seq, from, b)) {
-        if (this.checkFast) expectSame(`s_nop of segment ${a} of region ${r}`, hit.nops, pad());
-        total += hit.nops;
-        continue;
+        if (this.checkFast) expectSame(`s_nop of segment ${a} of region ${r}`, hit.nops, this.padSegment(r, a, b, last, seq, pre()));
+        n = hit.nops;
+      } else {
+        n = this.segmentNops(r, a, b, last, seq);
+        if (this.checkFast) expectSame(`s_nop of segment ${a} of region ${r} padded again from its change`, n, this.padSegment(r, a, b, last, seq, pre()));
+        cache.set(key, { at: a, last, window: seq.slice(from, b), nops: n });
       }
-      const n = pad();
-      cache.set(key, { at: a, last, window: Int32Array.from(Array.prototype.slice.call(seq, from, b) as number[]), nops: n });
+      segs[a / NOP_SEGMENT] = n;
       total += n;
     }
     return total;
@@ -579,6 +733,51 @@ export class Evaluator {
       entry.copy(st);
     }
     return entry;
+  }
+
+  /** s_nop of a segment padded from scratch by the hazard engine (the reference of regionNops' caches). */
+  private padSegment(r: number, a: number, b: number, last: boolean, seq: ArrayLike<number>, pre: number[]): number {
+    const k = this.k;
+    const rg = k.regions[r]!;
+    const W = this.nopWindow;
+    const from = Math.max(0, a - W);
+    const before: number[] = a - W < 0 ? pre.slice(Math.max(0, pre.length - (W - a))) : [];
+    for (let p = from; p < a; p++) before.push(seq[p]!);
+    const after: number[] = [];
+    if (last) for (let i = rg.last + 1; i < Math.min(k.n, rg.last + 1 + W); i++) after.push(i);
+    return this.nopModel!.nops(before, Array.prototype.slice.call(seq, a, b) as number[], after);
+  }
+
+  /**
+   * s_nop of the segment [a, b) of region r's sequence (regionNops' `pad`: the window before it,
+   * the segment, and after the region when it ends it), by the segment's NopWindow, which pads
+   * only from where the window changed since it last ran.
+   */
+  private segmentNops(r: number, a: number, b: number, last: boolean, seq: ArrayLike<number>): number {
+    const k = this.k;
+    const rg = k.regions[r]!;
+    const W = this.nopWindow;
+    const preFrom = Math.max(0, rg.first - W);
+    // the window before the segment: the kernel's instructions before the region, then the region's own
+    const fromPre = a - W < 0 ? Math.min(rg.first - preFrom, W - a) : 0;
+    const from = Math.max(0, a - W);
+    const afterEnd = last ? Math.min(k.n, rg.last + 1 + W) : rg.last + 1;
+    const n = fromPre + (a - from) + (b - a) + (afterEnd - rg.last - 1);
+    let wins = this.nopWindows[r];
+    if (!wins) { wins = []; this.nopWindows[r] = wins; }
+    const slot = a / NOP_SEGMENT;
+    let win = wins[slot];
+    if (!win || win.n !== n) { win = this.nopModel!.window(n); wins[slot] = win; }
+    const content = this.nopContent.length >= n ? this.nopContent : (this.nopContent = new Int32Array(n * 2));
+    let q = 0;
+    for (let i = rg.first - fromPre; i < rg.first; i++) content[q++] = i;
+    for (let p = from; p < b; p++) content[q++] = seq[p]!;
+    for (let i = rg.last + 1; i < afterEnd; i++) content[q++] = i;
+    const nops = win.nops(content, fromPre + (a - from));
+    this.stats.segmentsPadded++;
+    this.stats.consumersChecked += win.checked;
+    this.stats.windowInstructions += n;
+    return nops;
   }
 
   private identityModelWaits(r: number): number {
@@ -647,8 +846,83 @@ export class Evaluator {
     return steadyState(this.engine, body, this.waves);
   }
 
-  /** Metrics of the whole kernel under the state's schedule. */
+  /**
+   * Metrics of the whole kernel under the state's schedule. Visits only the regions whose
+   * version differs from the last evaluation's and the loops that hold them; totals are kept
+   * running (the cycle changes summed in region order, as a full pass sums them).
+   */
   evaluate(s: ScheduleState): Metrics {
+    const k = this.k;
+    const nr = k.regions.length;
+    const version = s.version;
+    const counted = this.countedVersion;
+    if (s === this.lastState && s.journalEpoch === this.lastEpoch) {
+      // the same state as last time: only the regions it changed since
+      const j = s.journal;
+      for (let x = this.lastJournal; x < s.journalLength; x++) {
+        const r = j[x]!;
+        if (version[r] !== counted[r]) this.recount(s, r);
+        // a loop body whose way in is region r: its entry state changed with r
+        for (const d of this.loopAfter[r]!) if (version[r] !== this.countedPre[d]) this.recount(s, d);
+      }
+    } else {
+      for (let r = 0; r < nr; r++) {
+        const pr = this.loopPre[r]!;
+        if (version[r] !== counted[r] || (pr >= 0 && version[pr] !== this.countedPre[r])) this.recount(s, r);
+      }
+    }
+    this.lastState = s;
+    this.lastEpoch = s.journalEpoch;
+    this.lastJournal = s.journalLength;
+    let cycles = this.baseCycles; let cyclesOne = this.baseCyclesOne;
+    for (const r of this.cycleOrder) { const e = this.counted[r]!; cycles += e.cyclesDelta; cyclesOne += e.cyclesDeltaOne; }
+    for (let l = 0; l < this.loops.length; l++) {
+      const w = this.loops[l]!.weight;
+      if (w === 0) continue;
+      let it = this.loopLast[l];
+      if (!it) { it = this.loopIteration(s, l); this.loopLast[l] = it; }
+      cycles += w * (it.all - this.loopOrig[l]!);
+      cyclesOne += w * (it.one - this.loopOrigOne[l]!);
+    }
+    const pv = Math.max(k.fixedPeak.vgpr, this.peakMax[0]!);
+    const pa = Math.max(k.fixedPeak.agpr, this.peakMax[1]!);
+    const ps = Math.max(k.fixedPeak.sgpr, this.peakMax[2]!);
+    const waits = k.fixedWaits + this.sumWaits;
+    const nops = k.fixedNops + this.sumNops;
+    const total = k.fixedInstructions + (waits - k.fixedWaits) + (nops - k.fixedNops);
+    const m: Metrics = {
+      peak_vgpr: pv, peak_agpr: pa, peak_sgpr: ps, s_waitcnt: waits, s_nop: nops, total_instructions: total,
+      occupancy: occupancyOf(this.k.ctx, pv, pa, ps, this.ldsBytes), est_cycles: Math.round(cycles), wave_cycles: Math.round(cyclesOne),
+    };
+    if (this.checkFast) expectSame('running totals of the kernel', [m, cycles, cyclesOne], this.evaluateAll(s));
+    return m;
+  }
+
+  /** Count region r at the state's version instead of the one counted. */
+  private recount(s: ScheduleState, r: number): void {
+    const old = this.counted[r]!;
+    const e = this.region(s, r);
+    this.sumWaits += e.waits - old.waits;
+    this.sumNops += e.nops - old.nops;
+    if (e.peak_vgpr !== old.peak_vgpr || e.peak_agpr !== old.peak_agpr || e.peak_sgpr !== old.peak_sgpr) {
+      this.countPeaks(e, 1);
+      this.countPeaks(old, -1);
+    }
+    const had = old.cyclesDelta !== 0 || old.cyclesDeltaOne !== 0;
+    const has = e.cyclesDelta !== 0 || e.cyclesDeltaOne !== 0;
+    if (had !== has) {
+      if (has) this.cycleRegions.add(r); else this.cycleRegions.delete(r);
+      this.cycleOrder = [...this.cycleRegions].sort((a, b) => a - b);
+    }
+    this.counted[r] = e;
+    this.countedVersion[r] = s.version[r]!;
+    const pr = this.loopPre[r]!;
+    if (pr >= 0) this.countedPre[r] = s.version[pr]!;
+    for (const l of this.regionLoops[r]!) this.loopLast[l] = undefined;
+  }
+
+  /** evaluate() by a full pass over every region and loop (the check mode's reference), with the unrounded cycles. */
+  private evaluateAll(s: ScheduleState): [Metrics, number, number] {
     const k = this.k;
     let pv = k.fixedPeak.vgpr; let pa = k.fixedPeak.agpr; let ps = k.fixedPeak.sgpr;
     let waits = k.fixedWaits; let nops = k.fixedNops; let cycles = this.baseCycles; let cyclesOne = this.baseCyclesOne;
@@ -670,10 +944,10 @@ export class Evaluator {
       cyclesOne += w * (it.one - this.loopOrigOne[l]!);
     }
     const total = k.fixedInstructions + (waits - k.fixedWaits) + (nops - k.fixedNops);
-    return {
+    return [{
       peak_vgpr: pv, peak_agpr: pa, peak_sgpr: ps, s_waitcnt: waits, s_nop: nops, total_instructions: total,
       occupancy: occupancyOf(this.k.ctx, pv, pa, ps, this.ldsBytes), est_cycles: Math.round(cycles), wave_cycles: Math.round(cyclesOne),
-    };
+    }, cycles, cyclesOne];
   }
 }
 

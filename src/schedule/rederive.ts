@@ -97,11 +97,12 @@ function waitsBefore(ctx: KernelContext): Map<number, number> {
  * instruction (what the input does is its own business), and a run of waits with nothing between
  * them, longer than the input's run before the same instruction, becomes one wait (the smallest
  * count per counter: the same effect). Removing a wait that waits for nothing changes no state,
- * so no other wait's need changes.
+ * so no other wait's need changes. `scheduled`: the scheduled kernel's context in `loaded`, when
+ * the caller has it.
  */
-export function tidyWaits(s: ScheduleState, loaded: Loaded): { plan: ReturnType<typeof emptyEdits>; edits: number } {
+export function tidyWaits(s: ScheduleState, loaded: Loaded, scheduled?: KernelContext): { plan: ReturnType<typeof emptyEdits>; edits: number } {
   const k = s.k;
-  const ctx = contextOf(loaded, k.name);
+  const ctx = scheduled ?? contextOf(loaded, k.name);
   const plan = emptyEdits();
   let edits = 0;
   const toOrig = alignToOriginal(s, ctx);

@@ -17,6 +17,11 @@ import type { Command } from './commands.js';
 let versionCounter = 0;
 export function nextVersion(): number { return ++versionCounter; }
 
+let journalEpochs = 0;
+function nextJournalEpoch(): number { return ++journalEpochs; }
+/** Journal entries kept before it is cleared. */
+const JOURNAL_MAX = 1 << 16;
+
 export class ScheduleState {
   readonly k: ScheduleKernel;
   /** Per region: position -> local node (index into region.nodes). */
@@ -25,6 +30,14 @@ export class ScheduleState {
   readonly pos: Int32Array[];
   /** Per region: bumped on every change (metric caches key on it). */
   readonly version: Uint32Array;
+  /**
+   * The regions whose version changed, in order, since the journal was last cleared (an
+   * evaluator reads the part after what it saw last instead of comparing every region's
+   * version); `journalEpoch` changes when it is cleared.
+   */
+  journal = new Int32Array(64);
+  journalLength = 0;
+  journalEpoch = nextJournalEpoch();
 
   constructor(k: ScheduleKernel, from?: ScheduleState) {
     this.k = k;
@@ -40,6 +53,19 @@ export class ScheduleState {
   }
 
   clone(): ScheduleState { return new ScheduleState(this.k, this); }
+
+  /** Set region r's version (every change goes through here, so the journal sees it). */
+  setVersion(r: number, v: number): void {
+    this.version[r] = v;
+    if (this.journalLength === this.journal.length) {
+      if (this.journalLength >= JOURNAL_MAX) { this.journalLength = 0; this.journalEpoch = nextJournalEpoch(); } else {
+        const j = new Int32Array(this.journal.length * 2);
+        j.set(this.journal);
+        this.journal = j;
+      }
+    }
+    this.journal[this.journalLength++] = r;
+  }
 
   /** Does region r differ from the original order? */
   isChanged(r: number): boolean {
@@ -68,7 +94,7 @@ export class ScheduleState {
     const o = this.order[r]!;
     const p = this.pos[r]!;
     for (let i = 0; i < o.length; i++) { o[i] = order[i]!; p[order[i]!] = i; }
-    this.version[r] = nextVersion();
+    this.setVersion(r, nextVersion());
   }
 
   /** Save region r (for undo). */
@@ -82,7 +108,7 @@ export class ScheduleState {
     const p = this.pos[snap.region]!;
     o.set(snap.order);
     for (let i = 0; i < o.length; i++) p[o[i]!] = i;
-    this.version[snap.region] = snap.version;
+    this.setVersion(snap.region, snap.version);
   }
 
   /** Copy another state's orders (same kernel) into this one. */
@@ -91,7 +117,7 @@ export class ScheduleState {
       if (s.version[r] === this.version[r]) continue;
       this.order[r]!.set(s.order[r]!);
       this.pos[r]!.set(s.pos[r]!);
-      this.version[r] = s.version[r]!;
+      this.setVersion(r, s.version[r]!);
     }
   }
 }
@@ -136,7 +162,7 @@ export function moveTo(s: ScheduleState, r: number, from: number, to: number): v
   }
   o[to] = a;
   ps[a] = to;
-  s.version[r] = nextVersion();
+  s.setVersion(r, nextVersion());
 }
 
 /** Can the instructions at positions p and q of region r exchange places? O(|p - q|). */
@@ -168,7 +194,7 @@ export function swapAt(s: ScheduleState, r: number, p: number, q: number): void 
   const b = o[q]!;
   o[p] = b; ps[b] = p;
   o[q] = a; ps[a] = q;
-  s.version[r] = nextVersion();
+  s.setVersion(r, nextVersion());
 }
 
 /* ---------------------------------------------------------------------------------------------- */

@@ -191,7 +191,8 @@ export class CounterScores {
   }
 }
 
-const NONE = 1 << 30;
+/** No wait on a counter (needBefore). */
+export const NONE = 1 << 30;
 
 /**
  * The wait instruction `i` needs in state `s` (written into `need` per counter, NONE = no wait
@@ -199,27 +200,34 @@ const NONE = 1 << 30;
  */
 export function needBefore(f: FlatEffects, s: CounterScores, i: number, need: Int32Array): boolean {
   need[0] = NONE; need[1] = NONE; need[2] = NONE;
+  const ub = s.ub;
+  const lb = s.lb;
   let pendingAny = false;
-  for (let w = 0; w < NW; w++) if (s.ub[w]! > s.lb[w]!) { pendingAny = true; break; }
+  for (let w = 0; w < NW; w++) if (ub[w]! > lb[w]!) { pendingAny = true; break; }
   if (!pendingAny) return false;
   const sc = s.score;
   let any = false;
-  const check = (u: number, isDef: boolean) => {
+  // uses, then defs: a use or a def of a unit written by a pending operation waits for it;
+  // expcnt only for overwriting a register an export still reads; VMEM writes VGPRs in order
+  const u0 = f.useOff[i]!; const u1 = f.useOff[i + 1]!;
+  const d0 = f.defOff[i]!; const d1 = f.defOff[i + 1]!;
+  const vmemLoad = f.vmemLoad[i] === 1;
+  for (let p = u0; p < d1 - d0 + u1; p++) {
+    const isDef = p >= u1;
+    const u = isDef ? f.defUnits[p - u1 + d0]! : f.useUnits[p]!;
     for (let w = 0; w < NW; w++) {
-      if (COUNTER_OF[w] === COUNTER.exp && !isDef) continue; // expcnt: only overwriting a register an export still reads
-      if (w === OP_CLASS.vmem && isDef && f.vmemLoad[i] === 1) continue; // VMEM writes VGPRs in order
       const v = sc[w * NU + u]!;
-      if (v <= s.lb[w]!) continue;
-      const k = IN_ORDER[w] ? s.ub[w]! - v : 0;
+      if (v <= lb[w]!) continue;
       const c = COUNTER_OF[w]!;
+      if (c === COUNTER.exp && !isDef) continue;
+      if (w === OP_CLASS.vmem && isDef && vmemLoad) continue;
+      const k = IN_ORDER[w] ? ub[w]! - v : 0;
       if (k < need[c]!) { need[c] = k; any = true; }
     }
-  };
-  for (let p = f.useOff[i]!; p < f.useOff[i + 1]!; p++) check(f.useUnits[p]!, false);
-  for (let p = f.defOff[i]!; p < f.defOff[i + 1]!; p++) check(f.defUnits[p]!, true);
+  }
   if (f.ldsAccess[i]) {
     const v = sc[OP_CLASS.vmem * NU + LDS_DMA_UNIT]!;
-    if (v > s.lb[OP_CLASS.vmem]!) { const k = s.ub[OP_CLASS.vmem]! - v; if (k < need[COUNTER.vm]!) { need[COUNTER.vm] = k; any = true; } }
+    if (v > lb[OP_CLASS.vmem]!) { const k = ub[OP_CLASS.vmem]! - v; if (k < need[COUNTER.vm]!) { need[COUNTER.vm] = k; any = true; } }
   }
   return any;
 }
@@ -241,22 +249,53 @@ function bump(s: CounterScores, w: number, maxCount: number): number {
   return v;
 }
 
-/** Issue instruction i's events. */
-export function issue(f: FlatEffects, s: CounterScores, i: number, max: CounterMax): void {
+/**
+ * Score writes recorded so that a state can be taken back to an earlier position of a sequence
+ * (ScoreLog.undo): the index written and the value it had.
+ */
+export class ScoreLog {
+  index = new Int32Array(256);
+  old = new Int32Array(256);
+  length = 0;
+
+  push(at: number, value: number): void {
+    if (this.length === this.index.length) {
+      const grow = (a: Int32Array) => { const b = new Int32Array(a.length * 2); b.set(a); return b; };
+      this.index = grow(this.index);
+      this.old = grow(this.old);
+    }
+    this.index[this.length] = at;
+    this.old[this.length++] = value;
+  }
+
+  /** Undo the writes recorded after the first `keep` (latest first). */
+  undo(s: CounterScores, keep: number): void {
+    const sc = s.score;
+    for (let x = this.length - 1; x >= keep; x--) sc[this.index[x]!] = this.old[x]!;
+    this.length = keep;
+  }
+}
+
+/** Issue instruction i's events (score writes recorded in `log` when given). */
+export function issue(f: FlatEffects, s: CounterScores, i: number, max: CounterMax, log?: ScoreLog): void {
   const sp = f.special[i]!;
   if (sp === 1) { applyWait(s, f.waitVm[i]!, f.waitLgkm[i]!, f.waitExp[i]!); return; }
   if (sp === 2) { s.reset(); return; }
   const e = f.events[i]!;
   if (e === 0) return;
   const sc = s.score;
+  const write = (at: number, v: number) => {
+    if (log) log.push(at, sc[at]!);
+    sc[at] = v;
+  };
   const stamp = (w: number, v: number) => {
     const base = w * NU;
-    for (let p = f.stampOff[i]!; p < f.stampOff[i + 1]!; p++) sc[base + f.stampUnits[p]!] = v;
+    for (let p = f.stampOff[i]!; p < f.stampOff[i + 1]!; p++) write(base + f.stampUnits[p]!, v);
   };
   if (e & (E_VM_LOAD | E_VM_STORE)) {
     const v = bump(s, OP_CLASS.vmem, max.vm);
     if (e & E_VM_LOAD) stamp(OP_CLASS.vmem, v);
-    if (f.ldsDma[i]) sc[OP_CLASS.vmem * NU + LDS_DMA_UNIT] = v;
+    if (f.ldsDma[i]) write(OP_CLASS.vmem * NU + LDS_DMA_UNIT, v);
   }
   if (e & E_FLAT) {
     stamp(OP_CLASS.vmFlat, bump(s, OP_CLASS.vmFlat, max.vm));
@@ -269,7 +308,7 @@ export function issue(f: FlatEffects, s: CounterScores, i: number, max: CounterM
   const held = e & E_GDS ? OP_CLASS.expGds : e & E_EXPORT ? OP_CLASS.export : -1;
   if (held >= 0) {
     const x = bump(s, held, max.exp);
-    for (let p = f.expOff[i]!; p < f.expOff[i + 1]!; p++) sc[held * NU + f.expUnits[p]!] = x;
+    for (let p = f.expOff[i]!; p < f.expOff[i + 1]!; p++) write(held * NU + f.expUnits[p]!, x);
   }
 }
 
@@ -290,6 +329,160 @@ export function sequenceWaits(f: FlatEffects, s: CounterScores, seq: ArrayLike<n
     issue(f, s, i, max);
   }
   return waits;
+}
+
+/**
+ * Scratch of IncrementalWaits.run (one run at a time per thread): the scores written since the
+ * run's start by either run (`touched`, `seen` stamped with the run's epoch) and the last run's
+ * value of each.
+ */
+const RUN_SCRATCH = { touched: new Int32Array(NW * NU), seen: new Int32Array(NW * NU), lastValue: new Int32Array(NW * NU), epoch: 0 };
+
+/**
+ * sequenceWaits of one sequence kept up to date as the sequence changes, in time proportional
+ * to the change: the state after the last sequence run and a log of its score writes, so that a
+ * new sequence resumes from the first position where it differs (the state is taken back there:
+ * score writes undone, window bounds restored) instead of from the start. Per position it keeps
+ * the wait found there, and the running count.
+ */
+export class IncrementalWaits {
+  /** Positions of the sequence. */
+  readonly m: number;
+  /** The sequence last run (valid when `ran`). */
+  readonly seq: Int32Array;
+  /** Per position: the wait found before it (counter values, -1 = that counter not waited on), `has` 1 when there is one. */
+  readonly vm: Int16Array;
+  readonly lgkm: Int16Array;
+  readonly exp: Int16Array;
+  readonly has: Uint8Array;
+  /** waits[p]: waits before position p. */
+  readonly waits: Int32Array;
+  private ran = false;
+  /** Positions the last run went through (from its first change to the end). */
+  stepped = 0;
+  private readonly state = new CounterScores();
+  private readonly bounds: Int32Array;
+  private readonly logAt: Int32Array;
+  private readonly log = new ScoreLog();
+  /** The state is the one before position `cur` of `seq` (m when the last run went to the end). */
+  private cur = 0;
+  /** The last run's score writes from the position a new run starts at (index, value written), and where each position's begin. */
+  private oldIdx = new Int32Array(64);
+  private oldVal = new Int32Array(64);
+  private readonly oldAt: Int32Array;
+  /** The last run's waits before the position after the one being run. */
+  private oldWaits = 0;
+
+  constructor(private readonly f: FlatEffects, private readonly entry: CounterScores, private readonly max: CounterMax, m: number) {
+    this.m = m;
+    this.seq = new Int32Array(m);
+    this.vm = new Int16Array(m); this.lgkm = new Int16Array(m); this.exp = new Int16Array(m);
+    this.has = new Uint8Array(m);
+    this.waits = new Int32Array(m + 1);
+    this.bounds = new Int32Array(m * 2 * NW);
+    this.logAt = new Int32Array(m + 1);
+    this.oldAt = new Int32Array(m + 1);
+  }
+
+  /**
+   * Run `seq` (length m) from the entry state; returns the number of waits (sequenceWaits' count).
+   * The state is kept at position `cur` of the last sequence (its log covers the positions
+   * before). A new sequence starts from its first changed position (or `cur`, if earlier) and,
+   * past its last changed position, stops as soon as its state equals the last run's state at the
+   * same position (window bounds equal, and every score either run wrote since the start equal):
+   * from there on both runs do the same, so the last run's waits stand.
+   */
+  run(seq: ArrayLike<number>, need: Int32Array): number {
+    const m = this.m;
+    const st = this.state;
+    let from = 0;
+    let last = m - 1;
+    let oldCur = 0;
+    if (this.ran) {
+      while (from < m && this.seq[from] === seq[from]) from++;
+      if (from === m) { this.stepped = 0; return this.waits[m]!; }
+      while (last > from && this.seq[last] === seq[last]) last--;
+      oldCur = this.cur;
+      if (from > oldCur) from = oldCur;
+      // back to the state before position `from`, keeping what the last run wrote there and after
+      const keep = this.logAt[from]!;
+      const oldEntries = this.log.length - keep;
+      if (this.oldIdx.length < oldEntries) { this.oldIdx = new Int32Array(oldEntries * 2); this.oldVal = new Int32Array(oldEntries * 2); }
+      const sc = st.score;
+      for (let x = this.log.length - 1; x >= keep; x--) {
+        const at = this.log.index[x]!;
+        this.oldIdx[x - keep] = at;
+        this.oldVal[x - keep] = sc[at]!;
+        sc[at] = this.log.old[x]!;
+      }
+      this.log.length = keep;
+      for (let p = from; p <= oldCur; p++) this.oldAt[p] = this.logAt[p]! - keep;
+      const b = from * 2 * NW;
+      for (let w = 0; w < NW; w++) { st.ub[w] = this.bounds[b + w]!; st.lb[w] = this.bounds[b + NW + w]!; }
+    } else {
+      st.copy(this.entry);
+      this.log.length = 0;
+      this.ran = true;
+    }
+    // the scores either run wrote since `from`, with the last run's value at the current position
+    const { touched: touchedAt, seen, lastValue } = RUN_SCRATCH;
+    const epoch = ++RUN_SCRATCH.epoch;
+    let touched = 0;
+    const f = this.f;
+    const sc = st.score;
+    for (let p = from; p < m; p++) {
+      if (p > last && p <= oldCur && p > from) {
+        // the same state as the last run's here?
+        const b = p * 2 * NW;
+        let same = true;
+        for (let w = 0; w < NW && same; w++) same = st.ub[w] === this.bounds[b + w] && st.lb[w] === this.bounds[b + NW + w];
+        for (let x = 0; x < touched && same; x++) { const at = touchedAt[x]!; same = sc[at] === lastValue[at]; }
+        if (same) {
+          const delta = this.waits[p]! - this.oldWaits;
+          if (delta !== 0) for (let q = p + 1; q <= m; q++) this.waits[q]! += delta;
+          this.logAt[p] = this.log.length;
+          this.cur = p;
+          this.stepped = p - from;
+          return this.waits[m]!;
+        }
+      }
+      // the last run's writes at p
+      if (p < oldCur) {
+        for (let x = this.oldAt[p]!; x < this.oldAt[p + 1]!; x++) {
+          const at = this.oldIdx[x]!;
+          if (seen[at] !== epoch) { seen[at] = epoch; touchedAt[touched++] = at; }
+          lastValue[at] = this.oldVal[x]!;
+        }
+      }
+      const i = seq[p]!;
+      this.seq[p] = i;
+      const b = p * 2 * NW;
+      for (let w = 0; w < NW; w++) { this.bounds[b + w] = st.ub[w]!; this.bounds[b + NW + w] = st.lb[w]!; }
+      const logged = this.log.length;
+      this.logAt[p] = logged;
+      let n = this.waits[p]!;
+      if (f.special[i] !== 1 && needBefore(f, st, i, need)) {
+        n++;
+        applyWait(st, need[0]!, need[1]!, need[2]!);
+        this.has[p] = 1;
+        this.vm[p] = need[0]! >= NONE ? -1 : need[0]!;
+        this.lgkm[p] = need[1]! >= NONE ? -1 : need[1]!;
+        this.exp[p] = need[2]! >= NONE ? -1 : need[2]!;
+      } else this.has[p] = 0;
+      this.oldWaits = this.waits[p + 1]!;
+      this.waits[p + 1] = n;
+      issue(f, st, i, this.max, this.log);
+      // this run's writes at p: a score the last run had not written since `from` had the value it had before
+      for (let x = logged; x < this.log.length; x++) {
+        const at = this.log.index[x]!;
+        if (seen[at] !== epoch) { seen[at] = epoch; touchedAt[touched++] = at; lastValue[at] = this.log.old[x]!; }
+      }
+    }
+    this.logAt[m] = this.log.length;
+    this.cur = m;
+    this.stepped = m - from;
+    return this.waits[m]!;
+  }
 }
 
 export interface KernelWaits {
