@@ -96,11 +96,22 @@ function classifyWord(id: number): void {
 
 /** The opcode of the mnemonic text[start, end) (as written; lower-cased). */
 export function opcodeOfWord(text: string, start: number, end: number): number {
-  const id = wordId(text, start, end);
+  return opcodeOfWordId(wordId(text, start, end));
+}
+
+/** The opcode of a word (wordIdOf) read as a mnemonic. */
+export function opcodeOfWordId(id: number): number {
   let op = wordOpcode[id]!;
   if (op < 0) { op = OPCODES.of(wordLower[id]!); wordOpcode[id] = op; }
   return op;
 }
+
+/** The word id of text[start, end) (interned, classified). */
+export function wordIdOf(text: string, start: number, end: number): number {
+  return wordId(text, start, end);
+}
+export function wordString(id: number): string { return WORDS.str(id); }
+export function wordLowerOf(id: number): string { return wordLower[id]!; }
 
 /** The interned string of text[start, end). */
 export function internWord(text: string, start: number, end: number): string {
@@ -162,7 +173,7 @@ function lookupWord(id: number): number | undefined {
  * undefined). Throws ConductorError on a syntax error (nothing is stored then).
  */
 export function scanInstruction(store: InsnStore, textId: number, start: number, end: number, file: string, line: number, col: number,
-  lookup: SymbolLookup, rangeLookup: RangeLookup | undefined, stmt: number, at?: { line: number; col: number }): number {
+  lookup: SymbolLookup, rangeLookup: RangeLookup | undefined, stmt: number, at?: { line: number; col: number }, word = -1): number {
   const text = store.texts[textId]!;
   const sT = T, sP = P, sE = E, sC = COLB, sF = LOCF, sL = LOCL, sLK = LK, sRL = RL, sS = S;
   T = text; P = start; E = end; COLB = col - 1 - start; LOCF = file; LOCL = line; LK = lookup; RL = rangeLookup; S = store;
@@ -172,7 +183,7 @@ export function scanInstruction(store: InsnStore, textId: number, start: number,
     const mStart = P;
     ident();
     if (P === mStart) throw error('expected an instruction mnemonic');
-    const opcode = opcodeOfWord(T, mStart, P);
+    const opcode = word >= 0 && mStart === start && WORDS.str(word).length === P - mStart ? opcodeOfWordId(word) : opcodeOfWord(T, mStart, P);
     const base = OPCODES.base[opcode]!;
     if (base === 's_waitcnt') {
       ws();

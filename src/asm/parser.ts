@@ -15,7 +15,7 @@ import type {
   AmdhsaDescriptor, Diagnostic, Instruction, KernelSymbol, Loc, MacroDef, MacroParam, Program, Statement,
 } from './ast.js';
 import { scanLines } from './source.js';
-import { internWord, scanInstruction, splitTopLevel } from './instruction.js';
+import { internWord, scanInstruction, splitTopLevel, wordIdOf, wordLowerOf, wordString } from './instruction.js';
 import { charLiteralLength, evalExpr, quotedEnd, type RangeLookup } from './expr.js';
 import { isSpace, skipSpace, trimEndAt } from './intern.js';
 import { ParsedProgram } from './program.js';
@@ -65,6 +65,8 @@ interface State {
   expansions: Map<number, NonNullable<Expansion>>;
   /** Symbol values read without copying their names (the store's expressions). */
   rangeLookup: RangeLookup;
+  /** store.aux entries already looked at for directional labels. */
+  auxSeen: number;
   symbols: Map<string, number>;
   /** Every symbol defined so far (labels, .set / = even when not a number): what `.ifdef` tests. */
   defined: Set<string>;
@@ -111,7 +113,7 @@ export function parseProgram(text: string, file: string, options: ParseOptions =
   const symbols = new Map<string, number>();
   const st: State = {
     file, lines, store: new InsnStore(file, text, Math.max(64, scan.n)), statements: [], expansions: new Map(),
-    rangeLookup: (t, s, e) => symbols.get(internWord(t, s, e)),
+    rangeLookup: (t, s, e) => symbols.get(internWord(t, s, e)), auxSeen: 0,
     symbols, defined: new Set(), macros: new Map(),
     diagnostics: [], functionSymbols: new Set(), descriptors: new Map(), rawWords: 0, inCode: true, macroCounter: 0,
     macroCalls: new Map(), localLabels: new Map(), forwardRefs: [], definedLocal: new Set(),
@@ -221,6 +223,20 @@ function processLines(st: State, L: Lines, from: Expanding | undefined, lookup: 
     const exp: Expansion = from && { macro: from.name, callLine: from.callLine, callCol: from.callCol, macroLoc: loc(st, li, col), depth: from.depth };
     let first = dotWord(T, ts, te);
     if (cond.cur.ignore && !CONDITIONALS.has(first)) { i++; continue; }
+    if (first === '') {
+      // The common line: a word that is not a label (`:`) or an assignment (`=`), then blanks,
+      // a comma or the end: an instruction or a macro call.
+      const fe = plainWordEnd(T, ts, te);
+      if (fe > 0) {
+        const lineIndex = exp ? exp.callLine - 1 : li;
+        const w = wordIdOf(T, ts, fe);
+        if (!callMacro(st, w, T, fe, te, lineIndex, exp ? exp.callCol : col, lookup, exp)) {
+          instruction(st, L, i, ts, te, lineIndex, exp ? exp.callCol : col, lookup, exp, w);
+        }
+        i++;
+        continue;
+      }
+    }
     if (!cond.cur.ignore && isLabelStart(T, ts, te)) {
       // Labels before a statement on the same line: defined first, then the statement.
       const rest = pushLabels(st, T.slice(ts, te), exp ? exp.callLine - 1 : li, col, exp);
@@ -579,30 +595,68 @@ function statement(st: State, L: Lines, k: number, ts: number, te: number, lineI
       return;
     }
   }
-  if (st.macros.size > 0) {
-    const first = internWord(T, ts, fe);
-    const macro = st.macros.get(first) ?? st.macros.get(first.toLowerCase());
-    if (macro) {
-      expandMacro(st, macro, T.slice(fe, te), lineIndex, col, lookup, exp);
-      return;
-    }
+  if (callMacro(st, wordIdOf(T, ts, fe), T, fe, te, lineIndex, col, lookup, exp)) return;
+  instruction(st, L, k, ts, te, lineIndex, col, lookup, exp);
+}
+
+/**
+ * End of the first word of text[ts, te) when it is a plain word ([A-Za-z_$][\w.$]*) followed by
+ * blanks, a comma or the end, and is neither a label (`name:`) nor an assignment (`name =`);
+ * else 0.
+ */
+function plainWordEnd(T: string, ts: number, te: number): number {
+  const c = T.charCodeAt(ts);
+  if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36)) return 0;
+  let p = ts + 1;
+  while (p < te) {
+    const d = T.charCodeAt(p);
+    if ((d >= 97 && d <= 122) || (d >= 65 && d <= 90) || (d >= 48 && d <= 57) || d === 95 || d === 46 || d === 36) p++;
+    else break;
   }
-  const store = st.store;
+  const fe = p;
+  if (p < te) {
+    const d = T.charCodeAt(p);
+    if (d !== 32 && d !== 9 && d !== 44) return 0;
+    while (p < te && isSpace(T.charCodeAt(p))) p++;
+    const n = p < te ? T.charCodeAt(p) : -1;
+    if (n === 58 || n === 61) return 0;
+  }
+  return fe;
+}
+
+/** When the word `w` (text[.., fe)) names a macro, expand the call (its arguments text[fe, te)) and return true. */
+function callMacro(st: State, w: number, T: string, fe: number, te: number, lineIndex: number, col: number,
+  lookup: (n: string) => number | undefined, exp: Expansion): boolean {
+  if (st.macros.size === 0) return false;
+  const macro = st.macros.get(wordString(w)) ?? st.macros.get(wordLowerOf(w));
+  if (!macro) return false;
+  expandMacro(st, macro, T.slice(fe, te), lineIndex, col, lookup, exp);
+  return true;
+}
+
+/** The instruction text[ts, te) of line k of L into the store, and its statement; a syntax error becomes a diagnostic and a raw statement. */
+function instruction(st: State, L: Lines, k: number, ts: number, te: number, lineIndex: number, col: number,
+  lookup: (n: string) => number | undefined, exp: Expansion, word = -1): void {
+  const T = L.txt[k]!;
   let i: number;
   try {
-    i = scanInstruction(store, textIdOf(st, L, k), ts, te, st.file, lineIndex + 1, col, lookup, st.rangeLookup, st.statements.length,
-      exp ? { line: exp.callLine, col: exp.callCol } : undefined);
+    i = scanInstruction(st.store, textIdOf(st, L, k), ts, te, st.file, lineIndex + 1, col, lookup, st.rangeLookup, st.statements.length,
+      exp ? { line: exp.callLine, col: exp.callCol } : undefined, word);
   } catch (e) {
     if (e instanceof ConductorError) {
-      const where = exp ? mkLoc(col) : e.loc ?? mkLoc(col);
+      const at = exp ? { file: st.file, line: exp.callLine, col: exp.callCol } : loc(st, lineIndex, col);
       const msg = exp ? `${e.message} (${expansionName(exp)}, line ${exp.macroLoc.line})` : e.message;
-      report(st, msg, where);
-      pushStatement(st, { kind: 'raw', text: T.slice(ts, te), loc: mkLoc(col), lineIndex, expansion: exp });
+      report(st, msg, exp ? at : e.loc ?? at);
+      pushStatement(st, { kind: 'raw', text: T.slice(ts, te), loc: at, lineIndex, expansion: exp });
       return;
     }
     throw e;
   }
-  resolveDirectionalLabels(st, i);
+  if (st.store.aux.length > st.auxSeen) {
+    // expression operands: `1b` / `1f` name numeric labels
+    resolveDirectionalLabels(st, i);
+    st.auxSeen = st.store.aux.length;
+  }
   if (exp) st.expansions.set(i, exp);
   st.statements.push(i);
 }

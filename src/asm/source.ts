@@ -129,6 +129,12 @@ export function scanLines(text: string): LineScan {
   const end = new Uint32Array(count);
   const override = new Map<number, string>();
   const state = { inBlock: false };
+  // The next ';', '/', '"' and "'" at or after the current line (len when none): found with
+  // indexOf, so a line without them is not scanned character by character.
+  let semi = -1;
+  let slash = -1;
+  let quote = -1;
+  let apos = -1;
   let ls = 0;
   for (let k = 0; k < count; k++) {
     const nl = text.indexOf('\n', ls);
@@ -136,7 +142,19 @@ export function scanLines(text: string): LineScan {
     let le = nl < 0 ? len : nl;
     if (nl > ls && text.charCodeAt(nl - 1) === 13) le--;
     start[k] = ls;
-    const e = state.inBlock ? -1 : codeEnd(text, ls, le);
+    let e: number;
+    if (state.inBlock) e = -1;
+    else {
+      if (semi < ls) { semi = text.indexOf(';', ls); if (semi < 0) semi = len; }
+      if (slash < ls) { slash = text.indexOf('/', ls); if (slash < 0) slash = len; }
+      if (quote < ls) { quote = text.indexOf('"', ls); if (quote < 0) quote = len; }
+      if (apos < ls) { apos = text.indexOf("'", ls); if (apos < 0) apos = len; }
+      const first = Math.min(semi, slash, quote, apos);
+      if (first >= le) e = trimCode(text, ls, hashLine(text, ls, le) ? ls : le);
+      else if (first === semi) e = trimCode(text, ls, hashLine(text, ls, le) ? ls : semi);
+      else if (first === slash && slash + 1 < le && text.charCodeAt(slash + 1) === 47) e = trimCode(text, ls, hashLine(text, ls, le) ? ls : slash);
+      else e = codeEnd(text, ls, le);
+    }
     if (e >= 0) {
       end[k] = e;
     } else {
@@ -150,6 +168,23 @@ export function scanLines(text: string): LineScan {
   }
   start[count] = len;
   return { n: count, start, end, override };
+}
+
+/** Is the first non-blank character of the line '#' (a comment line)? */
+function hashLine(text: string, ls: number, le: number): boolean {
+  let j = ls;
+  while (j < le && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j++;
+  return j < le && text.charCodeAt(j) === 35;
+}
+
+/** `stop` moved back over trailing blanks (' ', tab, CR), not before ls. */
+function trimCode(text: string, ls: number, stop: number): number {
+  while (stop > ls) {
+    const c = text.charCodeAt(stop - 1);
+    if (c === 32 || c === 9 || c === 13) stop--;
+    else break;
+  }
+  return stop;
 }
 
 /**
@@ -187,10 +222,5 @@ function codeEnd(text: string, ls: number, le: number): number {
     }
     j++;
   }
-  while (stop > ls) {
-    const c = text.charCodeAt(stop - 1);
-    if (c === 32 || c === 9 || c === 13) stop--;
-    else break;
-  }
-  return stop;
+  return trimCode(text, ls, stop);
 }

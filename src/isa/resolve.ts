@@ -169,6 +169,8 @@ function availability(memo: TargetMemo, desc: InsnDesc, target: Target): string 
 
 /** Everything about an instruction that its opcode, its form-setting modifiers and the target decide. */
 interface Form extends LegalityForm {
+  /** A number of its own (ResolvedStore.formDefs and the like are indexed by it). */
+  id: number;
   /** Why the form is not available on the target (the instruction fails), given its mnemonic. */
   error: ((mnemonic: string) => string) | undefined;
   mem: MemDesc | undefined;
@@ -231,6 +233,8 @@ function formOf(memo: TargetMemo, s: InsnStore, i: number, op: number, entry: Op
   }
   return f;
 }
+
+let formCount = 0;
 
 function buildForm(memo: TargetMemo, desc: InsnDesc, variant: InsnInfo['variant'], bits: number, cbsz: number, blgp: number,
   target: Target): Form {
@@ -305,7 +309,7 @@ function buildForm(memo: TargetMemo, desc: InsnDesc, variant: InsnInfo['variant'
   else if (variant === 'sdwa') dstRule = DST_SDWA;
   else if (desc.valu && desc.encoding !== 'vop3p' && desc.ops[0]?.role === 'vdst') dstRule = DST_OPSEL;
   return {
-    desc, variant, specs, error, mem, readsM0, retUnits, info, roles, dstRule, srcs: desc.ops.length - 1,
+    id: formCount++, desc, variant, specs, error, mem, readsM0, retUnits, info, roles, dstRule, srcs: desc.ops.length - 1,
     min: desc.minOperands - (desc.ops.length - specs.length), max: specs.length,
     fp64: specs.map((sp) => isFp64(desc, sp)),
     vector: vectorRulesApply(desc),
@@ -484,6 +488,9 @@ const DEFS = new Uint16Array(1024);
 const USES = new Uint16Array(1024);
 let nDefs = 0;
 let nUses = 0;
+/** The pool entry of DEFS / USES when one operand wrote all of it (-1: intern the scratch list). */
+let defsEntry = 0;
+let usesEntry = 0;
 
 function addUnits(list: Uint16Array, n: number, first: number, count: number): number {
   for (let u = first; u < first + count; u++) {
@@ -514,6 +521,8 @@ function walkOperands(s: InsnStore, i: number, f: Form, rs: ResolvedStore, dstAl
   const pool = rs.pool;
   nDefs = 0;
   nUses = 0;
+  defsEntry = 0;
+  usesEntry = 0;
   for (let k = b; k < e; k++) {
     const spec = f.specs[k - b]!;
     const kind = s.oKind[k]!;
@@ -536,8 +545,15 @@ function walkOperands(s: InsnStore, i: number, f: Form, rs: ResolvedStore, dstAl
       const first = s.oFirst[k]!;
       const count = s.oCount[k]!;
       units = pool.range(first, count);
-      if (def) nDefs = addUnits(DEFS, nDefs, first, k === b && f.retUnits > 0 ? Math.min(count, f.retUnits) : count);
-      if (use) nUses = addUnits(USES, nUses, first, count);
+      if (def) {
+        const n = k === b && f.retUnits > 0 ? Math.min(count, f.retUnits) : count;
+        defsEntry = nDefs === 0 && n === count ? units : -1;
+        nDefs = addUnits(DEFS, nDefs, first, n);
+      }
+      if (use) {
+        usesEntry = nUses === 0 ? units : -1;
+        nUses = addUnits(USES, nUses, first, count);
+      }
     }
     if (units === 0) {
       def = false;
@@ -580,7 +596,7 @@ function resolveAt(s: InsnStore, i: number, rs: ResolvedStore, target: Target, i
   if (nOps < f.min || nOps > f.max) fail(s, i, `'${s.mnemonic(i)}' takes ${countText(f.min, f.max)}, got ${nOps}`);
 
   const found = scratchIssues;
-  found.length = 0;
+  if (found.length > 0) found.length = 0;
   legalityIssues(s, i, f, target, found);
   addressIssues(s, i, f, found);
   walkOperands(s, i, f, rs, destinationAlsoRead(s, i, f), target, found);
@@ -594,41 +610,30 @@ function resolveAt(s: InsnStore, i: number, rs: ResolvedStore, target: Target, i
   }
 
   const pool = rs.pool;
-  const explicitDefs = pool.intern(DEFS, nDefs);
-  const explicitUses = pool.intern(USES, nUses);
-  const implicitDefs = pool.intern(desc.implicitDefs, desc.implicitDefs.length);
-  let implicitUses: number;
-  if (f.readsM0) {
-    const n = addList(DEFS, addList(DEFS, 0, desc.implicitUses), M0_LIST);
-    implicitUses = pool.intern(DEFS, n);
-  } else {
-    implicitUses = pool.intern(desc.implicitUses, desc.implicitUses.length);
+  const explicitDefs = defsEntry >= 0 ? defsEntry : pool.intern(DEFS, nDefs);
+  const explicitUses = usesEntry >= 0 ? usesEntry : pool.intern(USES, nUses);
+  let implicitDefs = rs.formDefs[f.id];
+  let implicitUses = rs.formUses[f.id]!;
+  if (implicitDefs === undefined) {
+    implicitDefs = pool.intern(desc.implicitDefs, desc.implicitDefs.length);
+    if (f.readsM0) {
+      const n = addList(DEFS, addList(DEFS, 0, desc.implicitUses), M0_LIST);
+      implicitUses = pool.intern(DEFS, n);
+    } else {
+      implicitUses = pool.intern(desc.implicitUses, desc.implicitUses.length);
+    }
+    rs.formDefs[f.id] = implicitDefs;
+    rs.formUses[f.id] = implicitUses;
+    rs.formInfo[f.id] = rs.idOfInfo(f.info);
   }
   rs.explicitDefs[i] = explicitDefs;
   rs.explicitUses[i] = explicitUses;
   rs.implicitDefs[i] = implicitDefs;
   rs.implicitUses[i] = implicitUses;
-  rs.defs[i] = implicitDefs === 0 ? explicitDefs : union(pool, explicitDefs, implicitDefs);
-  rs.uses[i] = implicitUses === 0 ? explicitUses : union(pool, explicitUses, implicitUses);
-  rs.infoId[i] = rs.idOfInfo(f.info);
+  rs.defs[i] = pool.union(explicitDefs, implicitDefs);
+  rs.uses[i] = pool.union(explicitUses, implicitUses);
+  rs.infoId[i] = rs.formInfo[f.id]!;
   rs.flags[i] = 0;
-}
-
-/** The entry of a ∪ b (a's order first, then b's units a lacks). */
-function union(pool: ResolvedStore['pool'], a: number, b: number): number {
-  if (a === 0) return b;
-  const ao = pool.off[a]!;
-  const an = pool.len[a]!;
-  for (let k = 0; k < an; k++) USES[k] = pool.units[ao + k]!;
-  let n = an;
-  const bo = pool.off[b]!;
-  for (let k = 0; k < pool.len[b]!; k++) {
-    const u = pool.units[bo + k]!;
-    let j = 0;
-    while (j < n && USES[j] !== u) j++;
-    if (j === n) USES[n++] = u;
-  }
-  return n === an ? a : pool.intern(USES, n);
 }
 
 function countText(min: number, max: number): string {
@@ -826,7 +831,7 @@ export function resolveProgram(program: Program, target: Target): ResolvedProgra
       }
     } catch (e) {
       if (!(e instanceof ConductorError)) throw e;
-      issues.length = 0;
+      if (issues.length > 0) issues.length = 0;
       diagnostics.push({ severity: 'error', message: e.message, loc: e.loc ?? store.loc(i), rule: 'isa' });
       placeholderAt(store, i, rs);
     }

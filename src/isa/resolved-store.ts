@@ -63,7 +63,9 @@ export class UnitPool {
   private table = new Int32Array(1024).fill(-1);
   private mask = 1023;
   private lists: (readonly RegUnit[] | undefined)[] = [EMPTY];
-  private ranges = new Map<number, number>();
+  /** Entry of first..first+count-1 at first * 64 + count (0: not made yet). */
+  private ranges = new Int32Array(1024 * 64);
+  private unions = new Map<number, number>();
 
   /** The entry of the list a[0, n). */
   intern(a: ArrayLike<number>, n: number): number {
@@ -88,13 +90,39 @@ export class UnitPool {
   /** The entry of first, first + 1, ..., first + count - 1. */
   range(first: number, count: number): number {
     if (count === 0) return 0;
-    const key = first * 2048 + count;
-    let e = this.ranges.get(key);
+    const key = first * 64 + count;
+    if (count < 64 && key < this.ranges.length) {
+      const e = this.ranges[key]!;
+      if (e !== 0) return e;
+    }
+    const a = RANGE_SCRATCH.length >= count ? RANGE_SCRATCH : new Uint16Array(count);
+    for (let k = 0; k < count; k++) a[k] = first + k;
+    const e = this.intern(a, count);
+    if (count < 64 && key < this.ranges.length) this.ranges[key] = e;
+    return e;
+  }
+
+  /** The entry of a ∪ b: a's units, then those of b that a lacks. */
+  union(a: number, b: number): number {
+    if (a === 0) return b;
+    if (b === 0) return a;
+    const key = a * 0x100000 + b;
+    let e = this.unions.get(key);
     if (e === undefined) {
-      const a = RANGE_SCRATCH.length >= count ? RANGE_SCRATCH : new Uint16Array(count);
-      for (let k = 0; k < count; k++) a[k] = first + k;
-      e = this.intern(a, count);
-      this.ranges.set(key, e);
+      const ao = this.off[a]!;
+      const an = this.len[a]!;
+      const out = UNION_SCRATCH;
+      for (let k = 0; k < an; k++) out[k] = this.units[ao + k]!;
+      let n = an;
+      const bo = this.off[b]!;
+      for (let k = 0; k < this.len[b]!; k++) {
+        const u = this.units[bo + k]!;
+        let j = 0;
+        while (j < n && out[j] !== u) j++;
+        if (j === n) out[n++] = u;
+      }
+      e = n === an ? a : this.intern(out, n);
+      this.unions.set(key, e);
     }
     return e;
   }
@@ -155,6 +183,7 @@ export class UnitPool {
   }
 }
 const RANGE_SCRATCH = new Uint16Array(64);
+const UNION_SCRATCH = new Uint16Array(2048);
 
 export class ResolvedStore {
   readonly insns: InsnStore;
@@ -173,6 +202,10 @@ export class ResolvedStore {
   readonly oRole: Uint8Array;
   readonly oAccess: Uint8Array;
   readonly oUnits: Uint32Array;
+  /** Per resolver form id (resolve.ts): its implicit defs and uses entries and its info id. */
+  readonly formDefs: number[] = [];
+  readonly formUses: number[] = [];
+  readonly formInfo: number[] = [];
   private readonly infoIds = new Map<InsnInfo, number>();
   private readonly records = new Map<number, ResolvedOperand>();
   private readonly instructions: () => Instruction[];
