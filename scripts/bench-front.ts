@@ -5,6 +5,8 @@
  *   - cold: each phase in a fresh process (what a one-shot `conductor` run pays: the code is not
  *     compiled yet), median of BENCH_RUNS processes;
  *   - warm: the same phase repeated in one process after warm-up runs, median;
+ *   - cpu: the same phases' processor time (user + system, all threads of the process: the
+ *     garbage collector's helpers too), steadier than wall time on a shared machine;
  *   - heap: bytes allocated per instruction by each phase (heapUsed before and after, no
  *     collection in between, so a collection during the phase makes it read low) and the bytes
  *     per instruction still held after a full collection (the program and its resolution).
@@ -35,37 +37,40 @@ function gc(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
-/** Runs one phase once; returns [ms, bytes allocated, instructions]. */
-function runPhase(phase: Phase, text: string, file: string): [number, number, number] {
+/** Runs one phase once; returns [wall ms, cpu ms, bytes allocated, instructions]. */
+function runPhase(phase: Phase, text: string, file: string): [number, number, number, number] {
   let ms = 0;
+  let cpu = 0;
   let bytes = 0;
   const measure = <T>(f: () => T): T => {
     const h = process.memoryUsage().heapUsed;
+    const c = process.cpuUsage();
     const t = performance.now();
     const r = f();
     ms = performance.now() - t;
+    const d = process.cpuUsage(c);
+    cpu = (d.user + d.system) / 1000;
     bytes = process.memoryUsage().heapUsed - h;
     return r;
   };
+  let n: number;
   if (phase === 'parse') {
-    const p = measure(() => parseProgram(text, file));
-    return [ms, bytes, p.instructions.length];
-  }
-  if (phase === 'resolve') {
+    n = measure(() => parseProgram(text, file)).instructions.length;
+  } else if (phase === 'resolve') {
     const p = parseProgram(text, file);
     const { target } = chooseTarget(p);
     gc();
     measure(() => resolveProgram(p, target));
-    return [ms, bytes, p.instructions.length];
+    n = p.instructions.length;
+  } else if (phase === 'load') {
+    n = measure(() => loadText(text, file)).program.instructions.length;
+  } else {
+    const l = loadText(text, file);
+    gc();
+    measure(() => analyzeLoaded(l));
+    n = l.program.instructions.length;
   }
-  if (phase === 'load') {
-    const l = measure(() => loadText(text, file));
-    return [ms, bytes, l.program.instructions.length];
-  }
-  const l = loadText(text, file);
-  gc();
-  measure(() => analyzeLoaded(l));
-  return [ms, bytes, l.program.instructions.length];
+  return [ms, cpu, bytes, n];
 }
 
 /** Bytes per instruction held after a full collection by what loadText returns. */
@@ -80,8 +85,8 @@ function retained(text: string, file: string): number {
 
 function child(phase: Phase, file: string): void {
   const text = readFileSync(file, 'utf8');
-  const [ms, bytes, n] = runPhase(phase, text, file);
-  process.stdout.write(JSON.stringify({ ms, bytes, n }) + '\n');
+  const [ms, cpu, bytes, n] = runPhase(phase, text, file);
+  process.stdout.write(JSON.stringify({ ms, cpu, bytes, n }) + '\n');
 }
 
 function largestTensile(): string {
@@ -100,22 +105,28 @@ function main(): void {
   const n = parseProgram(text, file).instructions.length;
   console.log(`bench-front: ${file.split('/').pop()}`);
   console.log(`  ${(statSync(file).size / 1e6).toFixed(2)} MB, ${n} instructions; median of ${RUNS} runs`);
-  console.log(`  ${'phase'.padEnd(9)} ${'cold ms'.padStart(9)} ${'warm ms'.padStart(9)} ${'B/insn'.padStart(8)}`);
+  const cols = ['cold ms', 'cold cpu', 'warm ms', 'warm cpu', 'B/insn'];
+  console.log(`  ${'phase'.padEnd(9)} ${cols.map((c) => c.padStart(9)).join(' ')}`);
   for (const phase of PHASES) {
     const cold: number[] = [];
+    const coldCpu: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const r = spawnSync(process.execPath, ['--expose-gc', self, '--child', phase, file], { encoding: 'utf8' });
       if (r.status !== 0) throw new Error(`child ${phase} failed: ${r.stderr}`);
-      cold.push((JSON.parse(r.stdout) as { ms: number }).ms);
+      const j = JSON.parse(r.stdout) as { ms: number; cpu: number };
+      cold.push(j.ms);
+      coldCpu.push(j.cpu);
     }
     const warm: number[] = [];
+    const warmCpu: number[] = [];
     const alloc: number[] = [];
     for (let i = 0; i < 3 + RUNS; i++) {
       gc();
-      const [ms, bytes] = runPhase(phase, text, file);
-      if (i >= 3) { warm.push(ms); alloc.push(bytes); }
+      const [ms, cpu, bytes] = runPhase(phase, text, file);
+      if (i >= 3) { warm.push(ms); warmCpu.push(cpu); alloc.push(bytes); }
     }
-    console.log(`  ${phase.padEnd(9)} ${median(cold).toFixed(1).padStart(9)} ${median(warm).toFixed(1).padStart(9)} ${Math.round(median(alloc) / n).toString().padStart(8)}`);
+    const cells = [median(cold), median(coldCpu), median(warm), median(warmCpu)].map((x) => x.toFixed(1).padStart(9));
+    console.log(`  ${phase.padEnd(9)} ${cells.join(' ')} ${Math.round(median(alloc) / n).toString().padStart(9)}`);
   }
   console.log(`  held after load (full collection): ${Math.round(retained(text, file))} B/insn`);
   if (!(globalThis as { gc?: unknown }).gc) console.log('  (run with node --expose-gc for collections between phases)');

@@ -19,7 +19,7 @@ import { internWord, scanInstruction, splitTopLevel, wordIdOf, wordLowerOf, word
 import { charLiteralLength, evalExpr, quotedEnd, type RangeLookup } from './expr.js';
 import { isSpace, skipSpace, trimEndAt } from './intern.js';
 import { ParsedProgram } from './program.js';
-import { InsnStore, OP_EXPR, StoredInstruction } from './store.js';
+import { InsnStore, OP_EXPR } from './store.js';
 import { ConductorError } from '../errors.js';
 
 const DATA_DIRECTIVES = new Set(['.long', '.word', '.4byte', '.int', '.byte', '.short', '.2byte', '.hword', '.quad', '.8byte', '.value']);
@@ -987,7 +987,7 @@ function findKernels(st: State): KernelSymbol[] {
 /** Instructions of one kernel, in order. */
 export function kernelInstructions(program: Program, kernel: KernelSymbol): Instruction[] {
   if (program instanceof ParsedProgram) {
-    const [first, end] = kernelInstructionRange(program, kernel);
+    const [first, end] = program.kernelRange(kernel);
     return program.instructions.slice(first, end);
   }
   const out: Instruction[] = [];
@@ -997,22 +997,3 @@ export function kernelInstructions(program: Program, kernel: KernelSymbol): Inst
   }
   return out;
 }
-
-/** The instructions of a kernel as [first, end) indexes into program.instructions (the store). */
-export function kernelInstructionRange(program: ParsedProgram, kernel: KernelSymbol): [number, number] {
-  const stmt = program.store.stmt;
-  const n = program.store.n;
-  const lowerBound = (v: number) => {
-    let lo = 0;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (stmt[mid]! < v) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  return [lowerBound(kernel.start), lowerBound(kernel.end)];
-}
-
-export { StoredInstruction };

@@ -74,6 +74,23 @@ export class ParsedProgram implements Program {
   /** True once `lines` was built (it may have been edited since). */
   get linesBuilt(): boolean { return this.#lines !== undefined; }
 
+  /** The instructions of a kernel as [first, end) indexes into `instructions` (and the store). */
+  kernelRange(kernel: KernelSymbol): [number, number] {
+    const stmt = this.store.stmt;
+    const n = this.store.n;
+    const lowerBound = (v: number) => {
+      let lo = 0;
+      let hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (stmt[mid]! < v) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    return [lowerBound(kernel.start), lowerBound(kernel.end)];
+  }
+
   get lines(): SourceLine[] {
     return (this.#lines ??= splitLines(this.source));
   }

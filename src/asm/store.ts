@@ -417,17 +417,24 @@ export function operandKindName(kind: number): Operand['kind'] {
 }
 
 /**
- * An Instruction read from a store: its fields are computed from the typed arrays when asked,
- * its operands and modifiers built on first access and kept. `store` and `index` give the
- * numbers directly.
+ * An Instruction read from a store: the mnemonic's fields are set when it is made (shared
+ * strings), the others computed from the typed arrays when asked, its operands and modifiers
+ * built on first access and kept. `store` and `index` give the numbers directly.
  */
 export class StoredInstruction implements Instruction {
+  readonly mnemonic: string;
+  readonly base: string;
+  readonly suffix: EncodingSuffix;
   readonly #s: InsnStore;
   readonly #i: number;
   #ops: Operand[] | undefined;
   #mods: Modifier[] | undefined;
 
   constructor(store: InsnStore, i: number) {
+    const op = store.opcode[i]!;
+    this.mnemonic = OPCODES.mnemonic[op]!;
+    this.base = OPCODES.base[op]!;
+    this.suffix = OPCODES.suffix[op];
     this.#s = store;
     this.#i = i;
     this.#ops = undefined;
@@ -439,9 +446,6 @@ export class StoredInstruction implements Instruction {
   /** Its index in the store (= its index in Program.instructions). */
   get index(): number { return this.#i; }
 
-  get mnemonic(): string { return OPCODES.mnemonic[this.#s.opcode[this.#i]!]!; }
-  get base(): string { return OPCODES.base[this.#s.opcode[this.#i]!]!; }
-  get suffix(): EncodingSuffix { return OPCODES.suffix[this.#s.opcode[this.#i]!]; }
   get text(): string { return this.#s.text(this.#i); }
   get loc(): Loc { return this.#s.loc(this.#i); }
   get stmt(): number { return this.#s.stmt[this.#i]!; }

@@ -23,7 +23,6 @@
  */
 import type { KernelSymbol, Program } from '../asm/ast.js';
 import { ParsedProgram } from '../asm/program.js';
-import { kernelInstructionRange } from '../asm/parser.js';
 import { FILE_A, FILE_V, OP_REG } from '../asm/store.js';
 import type { Target } from '../targets/types.js';
 import { AGPR_BASE, VGPR_BASE, type RegUnit } from './registers.js';
@@ -60,7 +59,7 @@ export function kernelLayout(program: Program, kernel: KernelSymbol, target: Tar
   let namedAgprs = 0;
   if (program instanceof ParsedProgram) {
     const st = program.store;
-    const [first, end] = kernelInstructionRange(program, kernel);
+    const [first, end] = program.kernelRange(kernel);
     for (let k = st.opBegin[first]!, e = st.opBegin[end]!; k < e; k++) {
       if (st.oKind[k] !== OP_REG) continue;
       const file = st.oFile[k];

@@ -276,11 +276,15 @@ export class ResolvedStore {
     return this.all()[i]!;
   }
 
-  /** The object views of every instruction (made once, each reading the store). */
+  /**
+   * The object views of every instruction (made once, when the store is complete: a view
+   * keeps the instruction, info, defs and uses it read then).
+   */
   all(): ResolvedInsn[] {
     if (this.views === undefined) {
       const out: ResolvedInsn[] = new Array(this.n);
-      for (let i = 0; i < this.n; i++) out[i] = new StoredResolved(this, i);
+      const insns = this.instructions();
+      for (let i = 0; i < this.n; i++) out[i] = new StoredResolved(this, i, insns[i]!);
       this.views = out;
     }
     return this.views;
@@ -289,21 +293,25 @@ export class ResolvedStore {
 
 /** ResolvedInsn read from a ResolvedStore: lists are the pool's shared frozen arrays. */
 class StoredResolved implements ResolvedInsn {
+  readonly insn: Instruction;
+  readonly info: InsnInfo;
+  readonly defs: readonly RegUnit[];
+  readonly uses: readonly RegUnit[];
   readonly #rs: ResolvedStore;
   readonly #i: number;
   #ops: readonly ResolvedOperand[] | undefined;
 
-  constructor(rs: ResolvedStore, i: number) {
+  constructor(rs: ResolvedStore, i: number, insn: Instruction) {
+    this.insn = insn;
+    this.info = rs.infos[rs.infoId[i]!]!;
+    this.defs = rs.pool.list(rs.defs[i]!);
+    this.uses = rs.pool.list(rs.uses[i]!);
     this.#rs = rs;
     this.#i = i;
     this.#ops = undefined;
   }
 
-  get insn(): Instruction { return this.#rs.instruction(this.#i); }
-  get info(): InsnInfo { return this.#rs.infos[this.#rs.infoId[this.#i]!]!; }
   get operands(): readonly ResolvedOperand[] { return (this.#ops ??= this.#rs.operandRecords(this.#i)); }
-  get defs(): readonly RegUnit[] { return this.#rs.pool.list(this.#rs.defs[this.#i]!); }
-  get uses(): readonly RegUnit[] { return this.#rs.pool.list(this.#rs.uses[this.#i]!); }
   get explicitDefs(): readonly RegUnit[] { return this.#rs.pool.list(this.#rs.explicitDefs[this.#i]!); }
   get explicitUses(): readonly RegUnit[] { return this.#rs.pool.list(this.#rs.explicitUses[this.#i]!); }
   get implicitDefs(): readonly RegUnit[] { return this.#rs.pool.list(this.#rs.implicitDefs[this.#i]!); }
