@@ -274,10 +274,11 @@ function parseItem(isImage: boolean): void {
   parseOperand();
 }
 
-/** Is text[start, end) a register prefix (v, s, a, acc, ttmp) and decimal digits? */
+/** Is text[start, end) a register prefix (v, s, a, acc, ttmp) and decimal digits, or the prefix of a range (`v[`)? */
 function isPlainRegister(start: number, end: number): boolean {
   const plen = regPrefixLength(start);
-  if (plen === 0 || start + plen >= end) return false;
+  if (plen === 0) return false;
+  if (start + plen >= end) return start + plen === end && cc(end) === 91;
   for (let k = start + plen; k < end; k++) {
     const d = T.charCodeAt(k);
     if (d < 48 || d > 57) return false;

@@ -267,6 +267,30 @@ export class InsnStore {
     return m;
   }
 
+  /**
+   * Append instruction i of `from` (its operands, modifiers and details as they are); its text
+   * is this store's text `textId`, which must hold from's text at the same offsets.
+   */
+  appendFrom(from: InsnStore, i: number, textId: number): number {
+    this.begin();
+    for (let k = from.opBegin[i]!; k < from.opBegin[i + 1]!; k++) {
+      const c = this.addOperand(from.oKind[k]!, from.oStart[k]!, from.oEnd[k]!);
+      this.oFile[c] = from.oFile[k]!;
+      this.oFlags[c] = from.oFlags[k]!;
+      this.oFirst[c] = from.oFirst[k]!;
+      this.oCount[c] = from.oCount[k]!;
+      this.oIndex[c] = from.oIndex[k]!;
+      this.oValue[c] = from.oValue[k]!;
+      if (from.oAux[k]! >= 0) this.setAux(c, from.aux[from.oAux[k]!]);
+    }
+    for (let m = from.modBegin[i]!; m < from.modBegin[i + 1]!; m++) {
+      const c = this.addModifier(from.mName[m]!, from.mStart[m]!, from.mVStart[m]!, from.mEnd[m]!, from.mFlags[m]!);
+      this.mNum[c] = from.mNum[m]!;
+      if (from.mAux[m]! >= 0) { this.mAux[c] = this.aux.length; this.aux.push(from.aux[from.mAux[m]!]); }
+    }
+    return this.commit(from.opcode[i]!, textId, from.tStart[i]!, from.tEnd[i]!, from.line[i]!, from.col[i]!, from.stmt[i]!);
+  }
+
   private growInsns(): void {
     const c = this.opcode.length * 2;
     this.opcode = grow(this.opcode, c);

@@ -700,23 +700,7 @@ export function resolveInstruction(insn: Instruction, target: Target, issues?: L
 /** A store holding only instruction i of `from` (its text, operands and modifiers as they are). */
 function copyInstruction(from: InsnStore, i: number): InsnStore {
   const s = new InsnStore(from.file, from.texts[from.textId[i]!]!, 4);
-  s.begin();
-  for (let k = from.opBegin[i]!; k < from.opBegin[i + 1]!; k++) {
-    const c = s.addOperand(from.oKind[k]!, from.oStart[k]!, from.oEnd[k]!);
-    s.oFile[c] = from.oFile[k]!;
-    s.oFlags[c] = from.oFlags[k]!;
-    s.oFirst[c] = from.oFirst[k]!;
-    s.oCount[c] = from.oCount[k]!;
-    s.oIndex[c] = from.oIndex[k]!;
-    s.oValue[c] = from.oValue[k]!;
-    if (from.oAux[k]! >= 0) s.setAux(c, from.aux[from.oAux[k]!]);
-  }
-  for (let m = from.modBegin[i]!; m < from.modBegin[i + 1]!; m++) {
-    const c = s.addModifier(from.mName[m]!, from.mStart[m]!, from.mVStart[m]!, from.mEnd[m]!, from.mFlags[m]!);
-    s.mNum[c] = from.mNum[m]!;
-    if (from.mAux[m]! >= 0) { s.mAux[c] = s.aux.length; s.aux.push(from.aux[from.mAux[m]!]); }
-  }
-  s.commit(from.opcode[i]!, 0, from.tStart[i]!, from.tEnd[i]!, from.line[i]!, from.col[i]!, from.stmt[i]!);
+  s.appendFrom(from, i, 0);
   return s;
 }
 
@@ -852,24 +836,7 @@ function storeOf(program: Program): InsnStore {
   const out = new InsnStore(program.file, '', Math.max(4, program.instructions.length));
   for (const insn of program.instructions) {
     const one = encodeInstruction(insn);
-    const t = out.addText(one.texts[0]!);
-    out.begin();
-    for (let k = one.opBegin[0]!; k < one.opBegin[1]!; k++) {
-      const c = out.addOperand(one.oKind[k]!, one.oStart[k]!, one.oEnd[k]!);
-      out.oFile[c] = one.oFile[k]!;
-      out.oFlags[c] = one.oFlags[k]!;
-      out.oFirst[c] = one.oFirst[k]!;
-      out.oCount[c] = one.oCount[k]!;
-      out.oIndex[c] = one.oIndex[k]!;
-      out.oValue[c] = one.oValue[k]!;
-      if (one.oAux[k]! >= 0) out.setAux(c, one.aux[one.oAux[k]!]);
-    }
-    for (let m = one.modBegin[0]!; m < one.modBegin[1]!; m++) {
-      const c = out.addModifier(one.mName[m]!, one.mStart[m]!, one.mVStart[m]!, one.mEnd[m]!, one.mFlags[m]!);
-      out.mNum[c] = one.mNum[m]!;
-      if (one.mAux[m]! >= 0) { out.mAux[c] = out.aux.length; out.aux.push(one.aux[one.mAux[m]!]); }
-    }
-    out.commit(one.opcode[0]!, t, one.tStart[0]!, one.tEnd[0]!, one.line[0]!, one.col[0]!, one.stmt[0]!);
+    out.appendFrom(one, 0, out.addText(one.texts[0]!));
   }
   return out;
 }
