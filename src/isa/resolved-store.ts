@@ -18,6 +18,12 @@
  *
  * The per-kernel effects (unified VGPR/AGPR file, VGPR indexing mode: kernel-effects.ts) are
  * already applied. `resolvedAt(i)` (and Loaded.resolved) give the ResolvedInsn object view.
+ *
+ * A per-instruction table of facts (class, MFMA kind and passes, memory operation, counter
+ * events, ...) fills straight from it: compute the facts once per entry of `infos` (a few
+ * hundred per program), then fact[i] = factOfInfo[infoId[i]]; registers read and written come
+ * from the pool entries without a list per instruction. Operand k's text, kind and register
+ * are in the InsnStore (`insns`): oKind, oFile, oFirst, oCount, oValue, operandText(i, k).
  */
 import type { Instruction } from '../asm/ast.js';
 import type { InsnStore } from '../asm/store.js';
