@@ -14,7 +14,7 @@ import { ExprError, charLiteralLength, evalExpr, evalRange, exprEnd, exprFloat, 
 import type { RangeLookup, SymbolLookup } from './expr.js';
 import { Interner, isSpace, trimEndAt } from './intern.js';
 import {
-  FILE_A, FILE_S, FILE_SPECIAL, FILE_TTMP, FILE_V, InsnStore, MF_LIST, MF_NUM, MF_VALUE, MODIFIER_NAMES, OPCODES, OPF_ABS,
+  FILE_A, FILE_S, FILE_SPECIAL, FILE_TTMP, FILE_V, InsnStore, MF_LIST, MF_NUM, MF_VALUE, MODIFIER_NAMES, OPCODES, OPC_IMAGE, OPC_WAITCNT, OPF_ABS,
   OPF_FLOAT, OPF_NEG, OPF_SEXT, OP_CONST, OP_EXPR, OP_FUNC, OP_IMM, OP_OFF, OP_REG, OP_WAITCNT,
 } from './store.js';
 import type { FuncAux, WaitcntAux } from './store.js';
@@ -184,14 +184,14 @@ export function scanInstruction(store: InsnStore, textId: number, start: number,
     ident();
     if (P === mStart) throw error('expected an instruction mnemonic');
     const opcode = word >= 0 && mStart === start && WORDS.str(word).length === P - mStart ? opcodeOfWordId(word) : opcodeOfWord(T, mStart, P);
-    const base = OPCODES.base[opcode]!;
-    if (base === 's_waitcnt') {
+    const flags = OPCODES.flags[opcode]!;
+    if (flags & OPC_WAITCNT) {
       ws();
       if (P < E) parseWaitcnt();
       ws();
       if (P < E) throw error(`unexpected '${T.slice(P, E)}' after s_waitcnt operand`);
     } else {
-      const isImage = base.startsWith('image_');
+      const isImage = (flags & OPC_IMAGE) !== 0;
       let sawComma = true;
       for (;;) {
         ws();
@@ -237,11 +237,20 @@ function parseItem(isImage: boolean): void {
     ident();
     const idEnd = P;
     const next = cc(P);
-    if (next !== 58 && next !== 40 && isPlainRegister(start, idEnd) && !(isImage && startsWithLower(start, idEnd, 'a16') && idEnd - start === 3)) {
-      // v12, s4, acc3, ttmp5: no modifier or function is spelled so (a16 on image instructions is)
-      P = start;
-      parseOperand();
-      return;
+    if (next !== 58 && next !== 40) {
+      // v12, s4, acc3, ttmp5 (and v[ of a range): no modifier or function is spelled so (a16 on image instructions is)
+      const plen = regPrefixLength(start);
+      if (plen > 0) {
+        if (start + plen === idEnd) {
+          if (next === 91) { P = start; parseOperand(); return; }
+        } else if (allDigits(start + plen, idEnd) && !(isImage && idEnd - start === 3 && startsWithLower(start, idEnd, 'a16'))) {
+          let v = 0;
+          for (let k = start + plen; k < idEnd; k++) v = v * 10 + T.charCodeAt(k) - 48;
+          makeReg(fileOfPrefix(start, plen), v, 1, start);
+          S.addRegister(start, idEnd, rFile, rFirst, rCount, rIndex);
+          return;
+        }
+      }
     }
     const id = wordId(T, start, idEnd);
     if (next === 58 /* : */ && cc(P + 1) !== 58) {
@@ -274,16 +283,21 @@ function parseItem(isImage: boolean): void {
   parseOperand();
 }
 
-/** Is text[start, end) a register prefix (v, s, a, acc, ttmp) and decimal digits, or the prefix of a range (`v[`)? */
-function isPlainRegister(start: number, end: number): boolean {
-  const plen = regPrefixLength(start);
-  if (plen === 0) return false;
-  if (start + plen >= end) return start + plen === end && cc(end) === 91;
-  for (let k = start + plen; k < end; k++) {
+function allDigits(start: number, end: number): boolean {
+  for (let k = start; k < end; k++) {
     const d = T.charCodeAt(k);
     if (d < 48 || d > 57) return false;
   }
   return true;
+}
+
+/** The register file of a prefix of length plen at start (regPrefixLength). */
+function fileOfPrefix(start: number, plen: number): number {
+  if (plen === 1) {
+    const c = T.charCodeAt(start) | 0x20;
+    return c === 118 ? FILE_V : c === 115 ? FILE_S : FILE_A;
+  }
+  return plen === 3 ? FILE_A : FILE_TTMP;
 }
 
 /** name:value (the identifier text[start, idEnd) is the name; P is at the ':'). */
@@ -452,12 +466,7 @@ let rCount = 0;
 let rIndex = 0;
 
 function addRegister(start: number): number {
-  const k = S.addOperand(OP_REG, start, P);
-  S.oFile[k] = rFile;
-  S.oFirst[k] = rFirst;
-  S.oCount[k] = rCount;
-  S.oIndex[k] = rIndex;
-  return k;
+  return S.addRegister(start, P, rFile, rFirst, rCount, rIndex);
 }
 
 /** A register at P: true with rFile/rFirst/rCount/rIndex set and P past it; false (P unchanged) when there is none. */
@@ -465,8 +474,7 @@ function tryRegister(): boolean {
   const start = P;
   const plen = regPrefixLength(start);
   if (plen > 0) {
-    const file = plen === 1 ? ((T.charCodeAt(start) | 0x20) === 118 ? FILE_V : (T.charCodeAt(start) | 0x20) === 115 ? FILE_S : FILE_A)
-      : plen === 3 ? FILE_A : FILE_TTMP;
+    const file = fileOfPrefix(start, plen);
     const p = start + plen;
     if (T.charCodeAt(p) === 91 /* [ */) {
       const close = matchClose(T, p, '[', ']', E);
@@ -537,7 +545,47 @@ function regIndex(from: number, to: number): number {
   let k = j;
   while (k < to && (T.charCodeAt(k) === 32 || T.charCodeAt(k) === 9)) k++;
   if (j > i && k === to && !(T.charCodeAt(i) === 48 && j - i > 1)) return v;
+  if (j === i && RL !== undefined) {
+    const sum = symbolPlusNumber(i, to);
+    if (sum !== undefined) return checkedIndex(sum, from);
+  }
   return evalRegIndex(from, to);
+}
+
+/**
+ * `sym`, `sym + N` or `sym - N` (N decimal without a leading zero) in T[i, to), blanks allowed
+ * around the operator: the value when sym has one, else undefined (the expression reader then
+ * says what is wrong). What Tensile writes in register indexes: v[vgprValuC+68].
+ */
+function symbolPlusNumber(i: number, to: number): number | undefined {
+  const c = T.charCodeAt(i);
+  if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36)) return undefined;
+  let p = i + 1;
+  while (p < to && isIdentChar(T.charCodeAt(p))) p++;
+  const symEnd = p;
+  while (p < to && (T.charCodeAt(p) === 32 || T.charCodeAt(p) === 9)) p++;
+  let n = 0;
+  let sign = 0;
+  if (p < to) {
+    const op = T.charCodeAt(p);
+    if (op !== 43 && op !== 45) return undefined;
+    sign = op === 43 ? 1 : -1;
+    p++;
+    while (p < to && (T.charCodeAt(p) === 32 || T.charCodeAt(p) === 9)) p++;
+    const ds = p;
+    while (p < to && T.charCodeAt(p) >= 48 && T.charCodeAt(p) <= 57) { n = n * 10 + T.charCodeAt(p) - 48; p++; }
+    if (p === ds || (T.charCodeAt(ds) === 48 && p - ds > 1) || p - ds > 15) return undefined;
+    while (p < to && (T.charCodeAt(p) === 32 || T.charCodeAt(p) === 9)) p++;
+    if (p !== to) return undefined;
+  }
+  if (symEnd - i === 1 && c === 46) return undefined;
+  const v = RL!(T, i, symEnd);
+  return v === undefined ? undefined : v + sign * n;
+}
+
+function checkedIndex(value: number, at: number): number {
+  if (!Number.isInteger(value) || value < 0) throw error(`invalid register index ${value}`, at);
+  return value;
 }
 
 function evalRegIndex(from: number, to: number): number {
@@ -552,8 +600,7 @@ function evalRegIndex(from: number, to: number): number {
     if (!isSpace(T.charCodeAt(k))) throw error(`invalid register index '${T.slice(from, to).trim()}'`, from);
   }
   if (value === undefined) throw error(`undefined symbol '${exprUnresolved![0]}' in register index`, from);
-  if (!Number.isInteger(value) || value < 0) throw error(`invalid register index ${value}`, from);
-  return value;
+  return checkedIndex(value, from);
 }
 
 function makeReg(file: number, index: number, count: number, at: number): void {

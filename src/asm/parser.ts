@@ -67,6 +67,8 @@ interface State {
   rangeLookup: RangeLookup;
   /** store.aux entries already looked at for directional labels. */
   auxSeen: number;
+  /** The macro a word (wordIdOf) calls, or null: cleared when a macro is defined or purged. */
+  macroOfWord: Map<number, MacroDef | null>;
   symbols: Map<string, number>;
   /** Every symbol defined so far (labels, .set / = even when not a number): what `.ifdef` tests. */
   defined: Set<string>;
@@ -114,7 +116,7 @@ export function parseProgram(text: string, file: string, options: ParseOptions =
   const st: State = {
     file, lines, store: new InsnStore(file, text, Math.max(64, scan.n)), statements: [], expansions: new Map(),
     rangeLookup: (t, s, e) => symbols.get(internWord(t, s, e)), auxSeen: 0,
-    symbols, defined: new Set(), macros: new Map(),
+    symbols, defined: new Set(), macros: new Map(), macroOfWord: new Map(),
     diagnostics: [], functionSymbols: new Set(), descriptors: new Map(), rawWords: 0, inCode: true, macroCounter: 0,
     macroCalls: new Map(), localLabels: new Map(), forwardRefs: [], definedLocal: new Set(),
     throwOnError: options.throwOnError ?? false,
@@ -628,7 +630,11 @@ function plainWordEnd(T: string, ts: number, te: number): number {
 function callMacro(st: State, w: number, T: string, fe: number, te: number, lineIndex: number, col: number,
   lookup: (n: string) => number | undefined, exp: Expansion): boolean {
   if (st.macros.size === 0) return false;
-  const macro = st.macros.get(wordString(w)) ?? st.macros.get(wordLowerOf(w));
+  let macro = st.macroOfWord.get(w);
+  if (macro === undefined) {
+    macro = st.macros.get(wordString(w)) ?? st.macros.get(wordLowerOf(w)) ?? null;
+    st.macroOfWord.set(w, macro);
+  }
   if (!macro) return false;
   expandMacro(st, macro, T.slice(fe, te), lineIndex, col, lookup, exp);
   return true;
@@ -746,6 +752,7 @@ function directive(st: State, t: string, name: string, lineIndex: number, col: n
     case '.purgem': {
       const m = symbolName(args);
       if (!st.macros.delete(m)) report(st, `.purgem: macro '${m}' is not defined`, at);
+      st.macroOfWord.clear();
       return;
     }
     // Assembly-time assertions (written in conditional blocks): llvm-mc stops on an active .error / .err.
@@ -816,6 +823,7 @@ function readMacro(st: State, start: number, col: number, t: string): number {
   if (i >= L.n) report(st, `.macro ${m[1]} is not closed by .endm`, at);
   const def: MacroDef = { name: m[1]!, params, body, loc: at };
   st.macros.set(def.name, def);
+  st.macroOfWord.clear();
   pushStatement(st, { kind: 'directive', text: t, name: '.macro', args: header, loc: at, lineIndex: start });
   if (i < L.n) pushStatement(st, { kind: 'directive', text: '.endm', name: '.endm', args: '', loc: loc(st, i, 1), lineIndex: i });
   return i + 1;

@@ -85,11 +85,17 @@ export function splitMnemonic(mnemonic: string): { base: string; suffix: Encodin
  * for the life of the process, with its base and suffix. Shared by every store, so a table
  * indexed by opcode id (the resolver's catalogue memo) serves every program.
  */
+/** OpcodeTable.flags: s_waitcnt (its operand has a grammar of its own); an image instruction (a16 is a modifier). */
+export const OPC_WAITCNT = 1;
+export const OPC_IMAGE = 2;
+
 class OpcodeTable {
   private readonly names = new Interner();
   readonly mnemonic: string[] = [];
   readonly base: string[] = [];
   readonly suffix: EncodingSuffix[] = [];
+  /** OPC_* bits of each opcode: how the parser reads its operands. */
+  readonly flags: number[] = [];
 
   get size(): number { return this.mnemonic.length; }
 
@@ -101,6 +107,7 @@ class OpcodeTable {
       this.mnemonic.push(this.names.str(id));
       this.base.push(base);
       this.suffix.push(suffix);
+      this.flags.push((base === 's_waitcnt' ? OPC_WAITCNT : 0) | (base.startsWith('image_') ? OPC_IMAGE : 0));
     }
     return id;
   }
@@ -229,6 +236,23 @@ export class InsnStore {
   rollback(): void {
     this.nOps = this.opBegin[this.n]!;
     this.nMods = this.modBegin[this.n]!;
+  }
+
+  /** Append a register operand; returns its index. */
+  addRegister(start: number, end: number, file: number, first: number, count: number, index: number): number {
+    const k = this.nOps++;
+    if (k >= this.oKind.length) this.growOps();
+    this.oKind[k] = OP_REG;
+    this.oFile[k] = file;
+    this.oFlags[k] = 0;
+    this.oFirst[k] = first;
+    this.oCount[k] = count;
+    this.oIndex[k] = index;
+    this.oStart[k] = start;
+    this.oEnd[k] = end;
+    this.oValue[k] = 0;
+    this.oAux[k] = -1;
+    return k;
   }
 
   /** Append an operand; returns its index. */
