@@ -326,7 +326,8 @@ function parseModifier(start: number, idEnd: number, id: number): void {
     const items = T.slice(vStart + 1, vEnd - 1).split(',').map((x) => evalExpr(x.trim(), LK));
     if (items.every((x) => x !== undefined)) list = items as number[];
   } else {
-    const n = evalRange(T, vStart, vEnd, LK, RL);
+    const d = plainDecimal(vStart, vEnd);
+    const n = d >= 0 ? d : evalRange(T, vStart, vEnd, LK, RL);
     if (n !== undefined) { flags |= MF_NUM; num = n; }
   }
   if (vEnd === vStart) throw error(`expected a value after '${T.slice(start, idEnd)}:'`, vStart);
@@ -388,6 +389,10 @@ function parseOperand(): number {
     }
     P = start;
   }
+  if ((c >= 48 && c <= 57) || c === 45) {
+    const k = plainImmediate(start);
+    if (k >= 0) return k;
+  }
   let value: number | undefined;
   try {
     value = scanExpr(T, start, E, LK, RL);
@@ -426,6 +431,53 @@ function startsWithLower(p: number, end: number, w: string): boolean {
 }
 
 const REGISTER_AHEAD = ['|', 'abs(', 'neg(', 'sext(', 'acc', 'ttmp', 'vcc', 'exec', 'src_'];
+
+/**
+ * The value of T[start, end) when it is a plain decimal number (digits, no leading zero but
+ * `0` itself, at most 15 digits: what the expression reader reads exactly so), else -1.
+ */
+function plainDecimal(start: number, end: number): number {
+  const n = end - start;
+  if (n <= 0 || n > 15 || (n > 1 && T.charCodeAt(start) === 48)) return -1;
+  let v = 0;
+  for (let k = start; k < end; k++) {
+    const d = T.charCodeAt(k) - 48;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+/**
+ * An immediate `N` or `-N` (plain decimal) at start that no operator continues: stored as the
+ * expression reader would store it; returns its operand index, or -1 to read it as an expression.
+ */
+function plainImmediate(start: number): number {
+  const neg = T.charCodeAt(start) === 45;
+  const ds = neg ? start + 1 : start;
+  let p = ds;
+  while (p < E && T.charCodeAt(p) >= 48 && T.charCodeAt(p) <= 57) p++;
+  const v = plainDecimal(ds, p);
+  if (v < 0) return -1;
+  if (p < E) {
+    const c = T.charCodeAt(p);
+    // a letter or '.' would make another literal (suffix, float, directional label)
+    if (isIdentChar(c) || c === 39 || c === 34) return -1;
+    let q = p;
+    while (q < E && (T.charCodeAt(q) === 32 || T.charCodeAt(q) === 9)) q++;
+    if (q < E && isOperatorStart(T.charCodeAt(q))) return -1;
+  }
+  P = p;
+  const k = S.addOperand(OP_IMM, start, p);
+  S.oValue[k] = neg ? -v : v;
+  return k;
+}
+
+/** A character that may begin a binary operator (+ - * / % | ^ & < > = !). */
+function isOperatorStart(c: number): boolean {
+  return c === 43 || c === 45 || c === 42 || c === 47 || c === 37 || c === 124 || c === 94 || c === 38 || c === 60 || c === 62
+    || c === 61 || c === 33;
+}
 
 /**
  * Does a register (or a register wrapped in a source modifier) start at p? As the pattern
@@ -734,7 +786,8 @@ function parseWaitcnt(): void {
       if (cc(P) !== 40) throw error(`expected '(' after ${name}`);
       const close = matchClose(T, P, '(', ')', E);
       if (close < 0) throw error(`missing ')' after ${name}(`);
-      const v = evalRange(T, P + 1, close, LK, RL);
+      const d = plainDecimal(P + 1, close);
+      const v = d >= 0 ? d : evalRange(T, P + 1, close, LK, RL);
       if (v === undefined || !Number.isInteger(v) || v < 0) throw error(`invalid ${name} value '${T.slice(P + 1, close)}'`, P + 1);
       P = close + 1;
       const field = name.replace('_sat', '') as 'vmcnt' | 'expcnt' | 'lgkmcnt';

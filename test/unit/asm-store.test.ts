@@ -20,6 +20,7 @@ import { TARGETS } from '../../src/targets/index.js';
 import type { LegalityIssue } from '../../src/isa/legality.js';
 import type { ResolvedInsn } from '../../src/isa/types.js';
 import { ConductorError } from '../../src/errors.js';
+import { evalExpr } from '../../src/asm/expr.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const read = (p: string) => readFileSync(root + p, 'utf8');
@@ -139,4 +140,45 @@ test('resolveProgram over the store equals resolveInstruction on plain objects, 
       }
     }
   }
+});
+
+test('the scanner\'s shortcuts (plain registers, decimal immediates, sym+N register indexes) read as the expression reader does', () => {
+  const syms: Record<string, number> = { x: 10, vgprValuC: 4, half: 1.5, big: 2 ** 40 };
+  const lookup = (n: string) => syms[n];
+  const at = { file: 't.s', line: 1, col: 1 };
+  const value = (t: string) => {
+    try { return { v: evalExpr(t, lookup) }; } catch { return { v: undefined }; }
+  };
+  // immediates: the operand is what evalExpr reads of its text (or the expression it continues into)
+  for (const imm of ['5', '-5', '0', '-0', '17', '123456789012345', '1234567890123456', '16U', '5L', '1.5', '2e3', '0x10', '017']) {
+    const insn = parseInstructionText(`s_mov_b32 s0, ${imm}`, at, lookup);
+    const o = insn.operands[1]!;
+    assert.equal(o.kind, 'imm', imm);
+    assert.ok(Object.is((o as { value: number }).value, value(imm).v), `${imm}: ${(o as { value: number }).value}`);
+    assert.equal(o.text, imm);
+  }
+  // an operator after blanks continues the expression
+  for (const [t, v] of [['4 -1', 3], ['4 - 1', 3], ['4 *2', 8], ['-4 + x', 6], ['2 << 1', 4]] as const) {
+    const insn = parseInstructionText(`s_mov_b32 s0, ${t}`, at, lookup);
+    assert.equal((insn.operands[1] as { value: number }).value, v, t);
+    assert.equal(insn.operands.length, 2, t);
+  }
+  assert.deepEqual(parseInstructionText('v_add_co_u32 v[4] vcc -1 v[5]', at, lookup).operands.map((o) => o.text), ['v[4]', 'vcc', '-1', 'v[5]']);
+  assert.throws(() => parseInstructionText('s_mov_b32 s0, 08', at, lookup), /invalid octal number/);
+  // register indexes
+  for (const idx of ['x', 'x+1', 'x + 1', 'x-3', 'x - 3', 'vgprValuC+68', 'x+01', 'x+0', '(x)+1', 'x*2', '1+x']) {
+    const insn = parseInstructionText(`v_mov_b32 v[${idx}], v1`, at, lookup);
+    const o = insn.operands[0] as { first: number; index: number };
+    assert.equal(o.index, value(idx).v, idx);
+  }
+  assert.throws(() => parseInstructionText('v_mov_b32 v[half+1], v1', at, lookup), /invalid register index 2.5/);
+  assert.throws(() => parseInstructionText('v_mov_b32 v[x-11], v1', at, lookup), /invalid register index -1/);
+  assert.throws(() => parseInstructionText('v_mov_b32 v[nope+1], v1', at, lookup), /undefined symbol 'nope' in register index/);
+  assert.throws(() => parseInstructionText('v_mov_b32 v[big], v1', at, lookup), /register index out of range/);
+  // plain registers and modifier numbers
+  const m = parseInstructionText('buffer_load_dword v7, v8, s[4:7], 0 offen offset:16', at, lookup);
+  assert.deepEqual(m.operands.map((o) => o.kind === 'reg' ? [o.file, o.index, o.count] : o.kind), [['v', 7, 1], ['v', 8, 1], ['s', 4, 4], 'imm']);
+  assert.deepEqual(m.modifiers.map((x) => [x.name, x.num]), [['offen', undefined], ['offset', 16]]);
+  assert.equal(parseInstructionText('s_waitcnt vmcnt(0) lgkmcnt(3)', at, lookup).operands[0]!.text, 'vmcnt(0) lgkmcnt(3)');
+  assert.equal((parseInstructionText('s_waitcnt vmcnt(x)', at, lookup).operands[0] as { vmcnt: number }).vmcnt, 10);
 });
