@@ -605,9 +605,10 @@ function regIndex(from: number, to: number): number {
 }
 
 /**
- * `sym`, `sym + N` or `sym - N` (N decimal without a leading zero) in T[i, to), blanks allowed
- * around the operator: the value when sym has one, else undefined (the expression reader then
- * says what is wrong). What Tensile writes in register indexes: v[vgprValuC+68].
+ * `sym`, or `sym` followed by `+ N` / `- N` terms (N decimal without a leading zero), blanks
+ * allowed around the operators, in T[i, to): the value when sym has one, else undefined (the
+ * expression reader then says what is wrong). What Tensile writes in register indexes:
+ * v[vgprValuC+68], v[vgprG2LB+4:vgprG2LB+4+3].
  */
 function symbolPlusNumber(i: number, to: number): number | undefined {
   const c = T.charCodeAt(i);
@@ -615,24 +616,34 @@ function symbolPlusNumber(i: number, to: number): number | undefined {
   let p = i + 1;
   while (p < to && isIdentChar(T.charCodeAt(p))) p++;
   const symEnd = p;
-  while (p < to && (T.charCodeAt(p) === 32 || T.charCodeAt(p) === 9)) p++;
-  let n = 0;
-  let sign = 0;
-  if (p < to) {
+  for (;;) {
+    while (p < to && (T.charCodeAt(p) === 32 || T.charCodeAt(p) === 9)) p++;
+    if (p === to) break;
     const op = T.charCodeAt(p);
     if (op !== 43 && op !== 45) return undefined;
-    sign = op === 43 ? 1 : -1;
     p++;
     while (p < to && (T.charCodeAt(p) === 32 || T.charCodeAt(p) === 9)) p++;
     const ds = p;
-    while (p < to && T.charCodeAt(p) >= 48 && T.charCodeAt(p) <= 57) { n = n * 10 + T.charCodeAt(p) - 48; p++; }
+    while (p < to && T.charCodeAt(p) >= 48 && T.charCodeAt(p) <= 57) p++;
     if (p === ds || (T.charCodeAt(ds) === 48 && p - ds > 1) || p - ds > 15) return undefined;
-    while (p < to && (T.charCodeAt(p) === 32 || T.charCodeAt(p) === 9)) p++;
-    if (p !== to) return undefined;
   }
-  if (symEnd - i === 1 && c === 46) return undefined;
   const v = RL!(T, i, symEnd);
-  return v === undefined ? undefined : v + sign * n;
+  return v === undefined ? undefined : addTerms(v, T, symEnd, to);
+}
+
+/** v followed by the `± N` terms of T[from, to) (checked by symbolPlusNumber), added left to right as the expression reader adds them. */
+function addTerms(v: number, t: string, from: number, to: number): number {
+  let p = from;
+  while (p < to) {
+    const op = t.charCodeAt(p);
+    if (op !== 43 && op !== 45) { p++; continue; }
+    p++;
+    while (t.charCodeAt(p) === 32 || t.charCodeAt(p) === 9) p++;
+    let n = 0;
+    while (p < to && t.charCodeAt(p) >= 48 && t.charCodeAt(p) <= 57) { n = n * 10 + t.charCodeAt(p) - 48; p++; }
+    v = op === 43 ? v + n : v - n;
+  }
+  return v;
 }
 
 function checkedIndex(value: number, at: number): number {

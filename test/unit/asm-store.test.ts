@@ -166,12 +166,13 @@ test('the scanner\'s shortcuts (plain registers, decimal immediates, sym+N regis
   assert.deepEqual(parseInstructionText('v_add_co_u32 v[4] vcc -1 v[5]', at, lookup).operands.map((o) => o.text), ['v[4]', 'vcc', '-1', 'v[5]']);
   assert.throws(() => parseInstructionText('s_mov_b32 s0, 08', at, lookup), /invalid octal number/);
   // register indexes
-  for (const idx of ['x', 'x+1', 'x + 1', 'x-3', 'x - 3', 'vgprValuC+68', 'x+01', 'x+0', '(x)+1', 'x*2', '1+x']) {
+  for (const idx of ['x', 'x+1', 'x + 1', 'x-3', 'x - 3', 'vgprValuC+68', 'x+01', 'x+0', '(x)+1', 'x*2', '1+x', 'x+4+3', 'x + 4 - 3 + 2', 'x+4*3', 'x++4']) {
     const insn = parseInstructionText(`v_mov_b32 v[${idx}], v1`, at, lookup);
     const o = insn.operands[0] as { first: number; index: number };
     assert.equal(o.index, value(idx).v, idx);
   }
   assert.throws(() => parseInstructionText('v_mov_b32 v[half+1], v1', at, lookup), /invalid register index 2.5/);
+  assert.throws(() => parseInstructionText('v_mov_b32 v[x+4-], v1', at, lookup), /invalid register index 'x\+4-'/);
   assert.throws(() => parseInstructionText('v_mov_b32 v[x-11], v1', at, lookup), /invalid register index -1/);
   assert.throws(() => parseInstructionText('v_mov_b32 v[nope+1], v1', at, lookup), /undefined symbol 'nope' in register index/);
   assert.throws(() => parseInstructionText('v_mov_b32 v[big], v1', at, lookup), /register index out of range/);
