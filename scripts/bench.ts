@@ -1,25 +1,35 @@
 /**
- * `npm run bench`: times `conductor analyze` against `llvm-mc -filetype=obj` on the largest
- * Tensile kernel of ../shared/corpus, in the same run, and prints the ratio. A benchmark, not a
- * test: it never fails on a number.
+ * `npm run bench`: how fast Conductor is, beside LLVM's assembler on the same file in the same
+ * run, with the goals it is measured against. A benchmark, not a test: it never fails on a number.
  *
- * Then the scheduler: candidates evaluated per second on the largest region of that kernel
- * (a random legal move, then the incremental evaluation), and the metrics per kernel of the
- * Tensile corpus and the bundled example, input against each strategy (BENCH_BUDGET
- * evaluations per run, default 400). BENCH_SCHEDULE=0 skips this part.
- *
- * Last, the speedup table: every MFMA kernel of the corpus scheduled with the default objective
- * and budget, our estimate and llvm-mca's cycles of the hottest loop before and after, with the
- * geometric mean and the direction agreement (test/oracle/speedup.ts). BENCH_SPEEDUP=0 skips it.
+ *  1. `conductor analyze --json` (the published command, dist/bin/conductor.js) on the largest
+ *     Tensile kernel of ../shared/corpus against `llvm-mc -filetype=obj` on the same file, as whole
+ *     processes: BENCH_RUNS runs of each, interleaved, medians of the wall time and of the peak
+ *     RSS (GNU time's %M, when /usr/bin/time is there) and the ratios; then the in-process phases.
+ *  2. The scheduler's evaluator on changed states only: a random move of an instruction of the
+ *     region (at most 20 places away) that the dependency graph forbids is not evaluated and not
+ *     counted (it leaves the state as it was), so evaluations/s is the rate at which the search
+ *     can judge new schedules: the move, the incremental metrics, the s_nop padding. On the
+ *     region of that file closest to 200 movable instructions and on its largest region, each
+ *     beside llvm-mc's time on the file. Also evaluate() of an unchanged state, in that kernel
+ *     and in the example (what every evaluation pays for the regions it did not change).
+ *  3. `conductor schedule` on the largest Tensile kernel with the default budget: wall time, the
+ *     search's share of it (the slowest run of each parallel phase) and the peak RSS.
+ *  4. (BENCH_SCHEDULE=0 skips) the metrics per kernel of the corpus and the bundled example,
+ *     input against each strategy (BENCH_BUDGET evaluations per run, default 400).
+ *  5. (BENCH_SPEEDUP=0 skips) the speedup table: every MFMA kernel of the corpus scheduled with the
+ *     default objective and budget, our estimate and llvm-mca's cycles of the hottest loop before
+ *     and after, with the geometric mean and the direction agreement (test/oracle/speedup.ts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { llvmTool, repoRoot } from './build-kernels.js';
 import { parseProgram } from '../src/asm/parser.js';
 import { loadText } from '../src/load.js';
 import { analyzeLoaded } from '../src/analysis/analyze.js';
-import { prepareKernels, type ScheduleKernel } from '../src/schedule/kernel.js';
+import { prepareKernels, type Region, type ScheduleKernel } from '../src/schedule/kernel.js';
 import { Evaluator, type Metrics } from '../src/schedule/metrics.js';
 import { ScheduleState, canMove, moveTo } from '../src/schedule/state.js';
 import { scheduleLoaded } from '../src/schedule/search/run.js';
@@ -29,22 +39,55 @@ import { DEFAULT_OBJECTIVE } from '../src/schedule/metrics.js';
 import { formatSpeed, speedCorpus, speedRun } from '../test/oracle/speedup.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
+const GNU_TIME = '/usr/bin/time';
+
+/** The goals the figures are measured against (one model of the machine, fast evaluation). */
+const GOALS = {
+  analyzeTime: 1.0,
+  analyzeRss: 1.5,
+  evaluationsPerSecond: 50_000,
+  searchShare: 0.5,
+  scheduleRssMiB: 300,
+};
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
 }
 
-function timeProcess(cmd: string, args: string[]): number {
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now();
-    const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
-    const dt = performance.now() - t0;
-    if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr?.toString().slice(0, 500)}`);
-    times.push(dt);
-  }
-  return median(times);
+const goal = (met: boolean, text: string) => `goal ${text}: ${met ? 'met' : 'not met'}`;
+
+interface ProcessRun { ms: number; rssKiB?: number; stdout: string }
+
+/** One run of a command as a whole process: wall time, and peak RSS when GNU time is there. */
+function runProcess(cmd: string, args: string[]): ProcessRun {
+  const timed = existsSync(GNU_TIME);
+  const argv = timed ? [GNU_TIME, '-f', 'conductor-bench-rss %M', cmd, ...args] : [cmd, ...args];
+  const t0 = performance.now();
+  const r = spawnSync(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 << 20, encoding: 'utf8' });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr?.slice(0, 500)}`);
+  const rss = /conductor-bench-rss (\d+)/.exec(r.stderr ?? '')?.[1];
+  return { ms, rssKiB: rss !== undefined ? Number(rss) : undefined, stdout: r.stdout };
+}
+
+interface Paired { a: { ms: number; rssKiB?: number }; b: { ms: number; rssKiB?: number }; ratio: number; rssRatio?: number }
+
+/** RUNS runs of A and B in turn (A B A B ...): medians of each, and the median of the pairwise ratios. */
+function paired(a: [string, string[]], b: [string, string[]]): Paired {
+  runProcess(...a);
+  runProcess(...b);
+  const ra: ProcessRun[] = [];
+  const rb: ProcessRun[] = [];
+  for (let i = 0; i < RUNS; i++) { ra.push(runProcess(...a)); rb.push(runProcess(...b)); }
+  const rssA = ra.every((x) => x.rssKiB !== undefined) ? median(ra.map((x) => x.rssKiB!)) : undefined;
+  const rssB = rb.every((x) => x.rssKiB !== undefined) ? median(rb.map((x) => x.rssKiB!)) : undefined;
+  return {
+    a: { ms: median(ra.map((x) => x.ms)), rssKiB: rssA },
+    b: { ms: median(rb.map((x) => x.ms)), rssKiB: rssB },
+    ratio: median(ra.map((x, i) => x.ms / rb[i]!.ms)),
+    rssRatio: rssA !== undefined && rssB !== undefined ? rssA / rssB : undefined,
+  };
 }
 
 function timeInProcess<T>(f: () => T): number {
@@ -58,37 +101,123 @@ function timeInProcess<T>(f: () => T): number {
   return median(times);
 }
 
-async function benchSchedule(files: string[], largest: string, tMc: number): Promise<void> {
-  // 1. Evaluations per second on the largest region of the largest kernel.
-  const loaded = loadText(readFileSync(largest, 'utf8'), largest);
-  const k = prepareKernels(loaded).reduce((a: ScheduleKernel, b: ScheduleKernel) => (a.n >= b.n ? a : b));
-  const rg = k.regions.reduce((a, b) => (a.nodes.length >= b.nodes.length ? a : b));
+const mib = (kib: number | undefined) => (kib === undefined ? 'n/a' : `${(kib / 1024).toFixed(0)} MiB`);
+
+interface EvalRate { evaluations: number; perSecond: number; us: number; illegalShare: number }
+
+/**
+ * Evaluations of changed states: random moves of an instruction of region `rg` by up to 20
+ * places; a move the dependency graph forbids (or a move to where it is) changes nothing and is
+ * neither evaluated nor counted; each legal one is applied and the kernel evaluated, timed.
+ */
+function changedStateRate(k: ScheduleKernel, rg: Region, count: number, seed: number): EvalRate {
   const ev = new Evaluator(k);
   const s = new ScheduleState(k);
-  const rand = mulberry32(7);
+  const rand = mulberry32(seed);
   const m = rg.nodes.length;
-  const step = () => {
-    const from = Math.floor(rand() * m);
-    const to = Math.max(0, Math.min(m - 1, from + Math.floor(rand() * 41) - 20));
-    if (canMove(s, rg.id, from, to)) moveTo(s, rg.id, from, to);
-    ev.evaluate(s);
+  let attempts = 0;
+  let illegal = 0;
+  let evaluations = 0;
+  let ms = 0;
+  const step = (timed: boolean) => {
+    for (;;) {
+      attempts++;
+      const from = Math.floor(rand() * m);
+      const to = Math.max(0, Math.min(m - 1, from + Math.floor(rand() * 41) - 20));
+      if (from === to || !canMove(s, rg.id, from, to)) { illegal++; continue; }
+      const t0 = performance.now();
+      moveTo(s, rg.id, from, to);
+      ev.evaluate(s);
+      if (timed) { ms += performance.now() - t0; evaluations++; }
+      return;
+    }
   };
-  for (let i = 0; i < 300; i++) step();
-  const N = 3000;
-  const t0 = performance.now();
-  for (let i = 0; i < N; i++) step();
-  const per = (performance.now() - t0) / N;
-  console.log(`schedule: largest region ${rg.id} of ${k.name.slice(0, 48)}... (${m} movable of ${k.n} instructions)`);
-  console.log(`  ${Math.round(1000 / per)} evaluations per second (${(per * 1000).toFixed(0)} us each: move, validate, incremental metrics incl. s_nop padding); ` +
-    `one evaluation = ${((per / tMc) * 100).toFixed(2)}% of llvm-mc assembling the file`);
+  for (let i = 0; i < Math.min(300, count); i++) step(false);
+  attempts = 0;
+  illegal = 0;
+  for (let i = 0; i < count; i++) step(true);
+  return { evaluations, perSecond: evaluations / (ms / 1000), us: (ms * 1000) / evaluations, illegalShare: illegal / attempts };
+}
 
-  // 2. Gains per kernel: input against each strategy.
+/** evaluate() of a state nothing changed since the last call: the per-region overhead of every evaluation. */
+function unchangedCost(k: ScheduleKernel): number {
+  const ev = new Evaluator(k);
+  const s = new ScheduleState(k);
+  for (let i = 0; i < 500; i++) ev.evaluate(s);
+  // the median of batches: the figure is a few microseconds, which one time slice lost to another process would swamp
+  const batches: number[] = [];
+  for (let b = 0; b < 9; b++) {
+    const n = 300;
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) ev.evaluate(s);
+    batches.push(((performance.now() - t0) * 1000) / n);
+  }
+  return median(batches);
+}
+
+const closestTo = (k: ScheduleKernel, size: number): Region =>
+  k.regions.reduce((a, b) => (Math.abs(b.nodes.length - size) < Math.abs(a.nodes.length - size) ? b : a));
+const largestRegion = (k: ScheduleKernel): Region => k.regions.reduce((a, b) => (a.nodes.length >= b.nodes.length ? a : b));
+const largestKernel = (ks: ScheduleKernel[]): ScheduleKernel => ks.reduce((a, b) => (a.n >= b.n ? a : b));
+
+function prepared(file: string): ScheduleKernel[] {
+  try {
+    return prepareKernels(loadText(readFileSync(file, 'utf8'), file)).filter((k) => k.n > 0);
+  } catch {
+    return [];
+  }
+}
+
+function benchEvaluations(largest: string, mcMs: number): void {
+  const count = Number(process.env['BENCH_EVALUATIONS'] ?? 3000);
+  const k = largestKernel(prepared(largest));
+  const near = closestTo(k, 200);
+  const big = largestRegion(k);
+  console.log(`evaluator: evaluations of changed states (a random move by up to 20 places that the dependencies forbid changes nothing and is not counted), ${count} each`);
+  const rows: [string, ScheduleKernel, Region][] = [[`region ${near.id} of the largest kernel`, k, near], [`region ${big.id} of the largest kernel (its largest)`, k, big]];
+  let near200: EvalRate | undefined;
+  for (const [name, kk, rg] of rows) {
+    const r = changedStateRate(kk, rg, count, 7);
+    near200 ??= r;
+    console.log(`  ${name}: ${rg.nodes.length} movable instructions, kernel of ${kk.n} instructions in ${kk.regions.length} regions`);
+    console.log(`    ${Math.round(r.perSecond)} evaluations/s (${r.us.toFixed(0)} us each); ${(r.illegalShare * 100).toFixed(0)}% of the random moves were illegal; ` +
+      `${Math.round(mcMs * 1000 / r.us)} evaluations in the time llvm-mc assembles the file (${mcMs.toFixed(0)} ms)`);
+  }
+  console.log(`  ${goal(near200!.perSecond >= GOALS.evaluationsPerSecond, `>= ${GOALS.evaluationsPerSecond} evaluations/s of changed states on a ~200-instruction region`)} (${Math.round(near200!.perSecond)})`);
+  // what every evaluation pays for the regions it did not change: the largest kernel against the example
+  const example = largestKernel(prepared(join(repoRoot(), 'examples', 'mfma_lds_gemm.gfx942.s')));
+  const idle = unchangedCost(k);
+  const idleExample = unchangedCost(example);
+  console.log(`  evaluate() of an unchanged state: ${idle.toFixed(1)} us with ${k.regions.length} regions, ${idleExample.toFixed(1)} us with ${example.regions.length} (the example); ` +
+    `${((idle - idleExample) / (k.regions.length - example.regions.length) * 1000).toFixed(0)} ns per region (goal: evaluation cost independent of the number of regions)`);
+}
+
+function benchSchedule(largest: string, cli: string): void {
+  const dir = mkdtempSync(join(tmpdir(), 'conductor-bench-'));
+  try {
+    const r = runProcess(process.execPath, [cli, 'schedule', largest, '--no-cache', '--json', '-o', join(dir, 'out.s')]);
+    const j = JSON.parse(r.stdout) as { seconds: number; evaluations: number; runs: { label: string; seconds: number; evaluations: number }[] };
+    // the runs of a phase are parallel: the phase takes as long as its slowest run
+    const phase = (anneal: boolean) => Math.max(0, ...j.runs.filter((x) => x.label.startsWith('anneal') === anneal).map((x) => x.seconds));
+    const search = phase(false) + phase(true);
+    const wall = r.ms / 1000;
+    console.log(`schedule: the largest kernel, default budget and strategies (one process, no cache)`);
+    console.log(`  wall ${wall.toFixed(1)} s, of which the search ${search.toFixed(1)} s (${((search / wall) * 100).toFixed(0)}%; ${j.evaluations} evaluations: ` +
+      `${j.runs.map((x) => `${x.label} ${x.evaluations} in ${x.seconds.toFixed(1)} s`).join(', ')}); peak RSS ${mib(r.rssKiB)}`);
+    console.log(`  ${goal(search / wall >= GOALS.searchShare, `search >= ${GOALS.searchShare * 100}% of the wall time`)}; ` +
+      (r.rssKiB !== undefined ? goal(r.rssKiB / 1024 <= GOALS.scheduleRssMiB, `peak RSS <= ${GOALS.scheduleRssMiB} MB`) : 'peak RSS not measured (no GNU time)'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function benchStrategies(files: string[]): Promise<void> {
   const budget = Number(process.env['BENCH_BUDGET'] ?? 400);
-  const kernels = [join(repoRoot(), 'examples', 'mfma_lds_gemm.gfx942.s'), ...files.sort()];
+  const kernels = [join(repoRoot(), 'examples', 'mfma_lds_gemm.gfx942.s'), ...[...files].sort()];
   const mc = llvmTool('llvm-mc');
   const cell = (x: Metrics) => `${x.peak_vgpr}/${x.s_waitcnt}/${x.s_nop}/${x.est_cycles}`;
-  console.log(`  metrics per kernel (peak_vgpr/s_waitcnt/s_nop/est_cycles; default objective ${DEFAULT_OBJECTIVE.join(',')}; ${budget} evaluations per run, seed 1):`);
-  console.log(`  | kernel | input | ${STRATEGIES.join(' | ')} | evaluations/s |`);
+  console.log(`strategies: metrics per kernel (peak_vgpr/s_waitcnt/s_nop/est_cycles; default objective ${DEFAULT_OBJECTIVE.join(',')}; ${budget} evaluations per run, seed 1):`);
+  console.log(`  | kernel | input | ${STRATEGIES.join(' | ')} | search evaluations/s |`);
   console.log(`  |---|---|${STRATEGIES.map(() => '---').join('|')}|---|`);
   for (const f of kernels) {
     const text = readFileSync(f, 'utf8');
@@ -118,36 +247,39 @@ async function main(): Promise<void> {
   const corpus = process.env['CONDUCTOR_CORPUS'] ?? resolve(repoRoot(), '..', 'shared', 'corpus');
   const dir = join(corpus, 'tensile');
   const files = readdirSync(dir).filter((f) => f.endsWith('.s')).map((f) => join(dir, f));
-  const largest = files.sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
+  const largest = [...files].sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
   const text = readFileSync(largest, 'utf8');
   const program = parseProgram(text, largest);
   const arch = program.declaredTarget?.name ?? 'gfx942';
   const mc = llvmTool('llvm-mc');
   const version = execFileSync(mc, ['--version'], { encoding: 'utf8' }).split('\n').find((l) => /version/i.test(l))?.trim();
-  console.log(`bench: ${largest.split('/').pop()}`);
-  console.log(`       ${(statSync(largest).size / 1e6).toFixed(2)} MB, ${program.instructions.length} instructions, ${arch}; median of ${RUNS} runs`);
+  const cli = join(repoRoot(), 'dist', 'bin', 'conductor.js');
+  console.log(`bench: ${largest.split('/').pop()} (load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${availableParallelism()} cores)`);
+  console.log(`       ${(statSync(largest).size / 1e6).toFixed(2)} MB, ${program.instructions.length} instructions, ${arch}; ` +
+    `medians of ${RUNS} interleaved runs; the command is ${cli.replace(repoRoot() + '/', '')}${existsSync(GNU_TIME) ? '' : '; no GNU time: no peak RSS'}`);
 
-  const tMc = timeProcess(mc, ['-triple=amdgcn-amd-amdhsa', `-mcpu=${arch}`, '-filetype=obj', largest, '-o', '/dev/null']);
-  const cli = join(repoRoot(), 'dist', 'src', 'cli', 'bin.js');
-  const tCli = timeProcess(process.execPath, [cli, 'analyze', largest, '--json']);
+  const p = paired([process.execPath, [cli, 'analyze', largest, '--json']], [mc, ['-triple=amdgcn-amd-amdhsa', `-mcpu=${arch}`, '-filetype=obj', largest, '-o', '/dev/null']]);
+  const node = paired([process.execPath, ['-e', '0']], [process.execPath, ['-e', '0']]);
   const tParse = timeInProcess(() => parseProgram(text, largest));
   const tLoad = timeInProcess(() => loadText(text, largest));
   const loaded = loadText(text, largest);
   const tAnalyze = timeInProcess(() => analyzeLoaded(loaded));
-  const tNode = timeProcess(process.execPath, ['-e', '0']);
-
-  const rows: [string, number][] = [
-    [`llvm-mc -filetype=obj (${version ?? 'llvm-mc'})`, tMc],
-    ['conductor analyze --json (whole process)', tCli],
-    ['  node start-up alone', tNode],
-    ['  parse (in process)', tParse],
-    ['  parse + resolve (in process)', tLoad],
-    ['  analyze after resolve (in process)', tAnalyze],
+  const rows: [string, number, number | undefined][] = [
+    [`llvm-mc -filetype=obj (${version ?? 'llvm-mc'})`, p.b.ms, p.b.rssKiB],
+    ['conductor analyze --json (whole process)', p.a.ms, p.a.rssKiB],
+    ['  node start-up alone (node -e 0)', node.a.ms, node.a.rssKiB],
   ];
-  for (const [name, ms] of rows) console.log(`  ${name.padEnd(52)} ${ms.toFixed(1).padStart(8)} ms`);
-  console.log(`  ratio conductor analyze / llvm-mc: ${(tCli / tMc).toFixed(2)}x (process wall time, same run)`);
-  console.log(`  ratio in-process parse+resolve+analyze / llvm-mc: ${((tLoad + tAnalyze) / tMc).toFixed(2)}x`);
-  if (process.env['BENCH_SCHEDULE'] !== '0') await benchSchedule(files, largest, tMc);
+  for (const [name, ms, rss] of rows) console.log(`  ${name.padEnd(52)} ${ms.toFixed(1).padStart(8)} ms  ${mib(rss).padStart(8)}`);
+  for (const [name, ms] of [['  parse (in process)', tParse], ['  parse + resolve (in process)', tLoad], ['  analyze after resolve (in process)', tAnalyze]] as const) {
+    console.log(`  ${name.padEnd(52)} ${ms.toFixed(1).padStart(8)} ms`);
+  }
+  console.log(`  conductor analyze / llvm-mc: ${p.ratio.toFixed(2)}x the time (${goal(p.ratio <= GOALS.analyzeTime, `<= ${GOALS.analyzeTime.toFixed(1)}x`)})` +
+    (p.rssRatio !== undefined ? `, ${p.rssRatio.toFixed(2)}x the peak RSS (${goal(p.rssRatio <= GOALS.analyzeRss, `<= ${GOALS.analyzeRss}x`)})` : ''));
+  console.log(`  in-process parse+resolve+analyze / llvm-mc: ${((tLoad + tAnalyze) / p.b.ms).toFixed(2)}x`);
+
+  benchEvaluations(largest, p.b.ms);
+  if (process.env['BENCH_SCHEDULE_LARGEST'] !== '0') benchSchedule(largest, cli);
+  if (process.env['BENCH_SCHEDULE'] !== '0') await benchStrategies(files);
   if (process.env['BENCH_SPEEDUP'] !== '0') {
     const t0 = performance.now();
     console.log('speedup: every MFMA kernel of the corpus, default objective and budget; the hottest loop judged by llvm-mca (50 iterations)');

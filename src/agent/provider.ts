@@ -8,7 +8,7 @@
  * The key comes from the environment only and is never printed, logged or written: error
  * messages are scrubbed of it, and the client's own logging is off.
  */
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { ConductorError } from '../errors.js';
 
@@ -101,15 +101,20 @@ export function createProvider(opts: ProviderOptions): ChatProvider {
       throw e;
     }
   };
-  const client = new OpenAI({
-    apiKey: key,
-    baseURL: baseUrl,
-    timeout: opts.timeoutMs ?? 120_000,
-    maxRetries: opts.maxRetries ?? 4,
-    fetch: countingFetch as typeof fetch,
-    logLevel: 'off',
-    defaultHeaders: openRouter ? { 'X-Title': 'Conductor' } : undefined,
-  });
+  // the client's module (about 150 files) is loaded at the first request, not with the command
+  let client: Promise<{ sdk: typeof import('openai'); client: OpenAI }> | undefined;
+  const clientOf = () => (client ??= import('openai').then((sdk) => ({
+    sdk,
+    client: new sdk.OpenAI({
+      apiKey: key,
+      baseURL: baseUrl,
+      timeout: opts.timeoutMs ?? 120_000,
+      maxRetries: opts.maxRetries ?? 4,
+      fetch: countingFetch as typeof fetch,
+      logLevel: 'off',
+      defaultHeaders: openRouter ? { 'X-Title': 'Conductor' } : undefined,
+    }),
+  })));
   return {
     model: opts.model,
     baseUrl,
@@ -122,13 +127,14 @@ export function createProvider(opts: ProviderOptions): ChatProvider {
         else body['reasoning_effort'] = opts.reasoningEffort;
       }
       if (openRouter) body['usage'] = { include: true };
+      const { sdk, client: api } = await clientOf();
       const t0 = performance.now();
       let res;
       try {
-        res = await client.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
+        res = await api.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
           { headers: { 'X-Conductor-Agent': String(agent) } });
       } catch (e) {
-        throw providerError(e, baseUrl, key);
+        throw providerError(e, baseUrl, key, sdk);
       }
       const ms = Math.round(performance.now() - t0);
       const choice = res.choices?.[0];
@@ -141,7 +147,8 @@ export function createProvider(opts: ProviderOptions): ChatProvider {
   };
 }
 
-function providerError(e: unknown, baseUrl: string, key: string): ProviderError {
+function providerError(e: unknown, baseUrl: string, key: string, sdk: typeof import('openai')): ProviderError {
+  const { APIConnectionError, APIConnectionTimeoutError, APIError } = sdk;
   if (e instanceof APIConnectionTimeoutError) return new ProviderError(`${baseUrl}: the model server did not answer in time (after retries; --timeout, --max-retries)`);
   if (e instanceof APIConnectionError) {
     const cause = (e as { cause?: { message?: string; code?: string } }).cause;

@@ -5,17 +5,12 @@
 import { Command, CommanderError } from 'commander';
 import pc from 'picocolors';
 import { ConductorError } from '../errors.js';
-import { commandEmit } from './emit.js';
-import { commandAnalyze } from './analyze.js';
-import { commandCheck } from './check.js';
-import { commandTag } from './tag.js';
-import { commandApply } from './apply.js';
-import { commandVerify } from './verify.js';
-import { collectNames, commandSchedule } from './schedule.js';
-import { commandSimulate } from './simulate.js';
-import { commandReport } from './report.js';
-import { commandAgent, type AgentCliOptions } from './agent.js';
+import { collectNames } from './options.js';
+import type { AgentCliOptions } from './agent.js';
 import { VERSION } from '../version.js';
+
+// Each command's module (and what it needs: the search's worker pool, the report page, the
+// model client) is loaded when that command runs, so that a command loads only what it uses.
 
 export const EXIT_OK = 0;
 export const EXIT_FINDINGS = 1;
@@ -34,7 +29,7 @@ function program(): Command {
     .argument('<file>', 'assembly file (.s)')
     .requiredOption('-o, --output <out>', 'output file (- for the standard output)')
     .action(async (file: string, opts: { output: string }) => {
-      process.exitCode = await commandEmit(file, opts);
+      process.exitCode = await (await import('./emit.js')).commandEmit(file, opts);
     });
 
   cmd.command('analyze')
@@ -44,7 +39,7 @@ function program(): Command {
     .option('--shard <i/N>', 'only the i-th of every N files of the batch (split a library across machines)')
     .option('--json', 'print JSON')
     .action(async (files: string[], opts: { arch?: string; json?: boolean; shard?: string }) => {
-      process.exitCode = await commandAnalyze(files, opts);
+      process.exitCode = await (await import('./analyze.js')).commandAnalyze(files, opts);
     });
   cmd.command('check')
     .description('hazards (missing s_nop wait states), missing or wasted s_waitcnt, register pressure and occupancy')
@@ -57,7 +52,7 @@ function program(): Command {
     .option('--paths <mode>', 'every (default): a wait short on every path into it is an error, short only on some paths a warning naming one; all: every path is feasible, every shortfall an error (and fixed by --fix)')
     .option('--shard <i/N>', 'only the i-th of every N files of the batch (split a library across machines)')
     .action(async (files: string[], opts: { arch?: string; json?: boolean; format?: string; fix?: boolean; output?: string; paths?: string; shard?: string }) => {
-      process.exitCode = await commandCheck(files, opts);
+      process.exitCode = await (await import('./check.js')).commandCheck(files, opts);
     });
   cmd.command('simulate')
     .description('cycle model: per instruction issue cycle, stall and reason; totals per block, kernel and loop; lower bounds; multi-wave at the occupancy')
@@ -71,7 +66,7 @@ function program(): Command {
     .option('--no-insns', 'totals only, no per-instruction rows')
     .option('--json', 'print JSON')
     .action(async (file: string | undefined, opts: { arch?: string; kernel?: string; waves?: string; trip?: string; latencyFile?: string; listParams?: boolean; insns?: boolean; json?: boolean }) => {
-      process.exitCode = await commandSimulate(file, opts);
+      process.exitCode = await (await import('./simulate.js')).commandSimulate(file, opts);
     });
   cmd.command('tag')
     .description('scheduling regions of each kernel: stable tags, lines, pinned instructions, per-region metrics')
@@ -81,7 +76,7 @@ function program(): Command {
     .option('--arch <target>', 'target; default: the file\'s .amdgcn_target')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { kernel?: string; region?: string; arch?: string; json?: boolean }) => {
-      process.exitCode = await commandTag(file, opts);
+      process.exitCode = await (await import('./tag.js')).commandTag(file, opts);
     });
   cmd.command('apply')
     .description('apply rounds of move commands (move A after B, move A before B, swap A B, done); re-derive s_waitcnt and s_nop')
@@ -96,7 +91,7 @@ function program(): Command {
     .option('-o, --output <out>', 'write the best schedule reached, when every round applied (- for the standard output)')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { moves?: string[]; movesFile?: string; kernel?: string; arch?: string; objective?: string; fast?: boolean; perLane?: boolean; output?: string; json?: boolean }) => {
-      process.exitCode = await commandApply(file, opts);
+      process.exitCode = await (await import('./apply.js')).commandApply(file, opts);
     });
   cmd.command('schedule')
     .description('automatic scheduling of every kernel of each file (list scheduler, beam search, simulated annealing); never worse than the input under the objective, never a lower occupancy')
@@ -118,7 +113,7 @@ function program(): Command {
     .option('--paths <mode>', 'which missing waits of the input are errors fixed before scheduling: every (default: short on every path) or all (as check --paths)')
     .option('--json', 'print JSON')
     .action(async (files: string[], opts: Record<string, string | boolean | string[] | undefined>) => {
-      process.exitCode = await commandSchedule(files, opts as never);
+      process.exitCode = await (await import('./schedule.js')).commandSchedule(files, opts as never);
     });
   cmd.command('verify')
     .description('is SCHEDULED a legal reordering of ORIGINAL? exit 0 equivalent, 1 not')
@@ -128,7 +123,7 @@ function program(): Command {
     .option('--per-lane', 'tell apart memory accesses through the same VGPR base (assumes no cross-lane memory exchange without a barrier)')
     .option('--json', 'print JSON')
     .action(async (original: string, scheduled: string, opts: { arch?: string; json?: boolean; perLane?: boolean }) => {
-      process.exitCode = await commandVerify(original, scheduled, opts);
+      process.exitCode = await (await import('./verify.js')).commandVerify(original, scheduled, opts);
     });
   cmd.command('agent')
     .description('model-guided scheduling of one region with any OpenAI-compatible model (optional; key from the environment)')
@@ -158,7 +153,7 @@ function program(): Command {
     .option('-o, --output <out>', 'write the best schedule (- for the standard output)')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: AgentCliOptions) => {
-      process.exitCode = await commandAgent(file, opts);
+      process.exitCode = await (await import('./agent.js')).commandAgent(file, opts);
     });
   cmd.command('report')
     .description('a self-contained HTML report: resources, occupancy, diagnostics, code with cycles and stalls, timeline, register pressure; with --after the schedule side by side')
@@ -168,7 +163,7 @@ function program(): Command {
     .option('--kernel <name>', 'only this kernel')
     .requiredOption('-o, --output <out>', 'output HTML file (- for the standard output)')
     .action(async (file: string, opts: { after?: string; arch?: string; kernel?: string; output: string }) => {
-      process.exitCode = await commandReport(file, opts);
+      process.exitCode = await (await import('./report.js')).commandReport(file, opts);
     });
   return cmd;
 }

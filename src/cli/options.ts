@@ -15,3 +15,8 @@ export function numberOption(name: string, v: string | undefined, min: number, m
   if (v.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new ConductorError(`${name} takes a number in [${min}, ${max}], got '${v}'`);
   return n;
 }
+
+/** `--kernel` values: repeated and comma-separated. */
+export function collectNames(v: string, prev: string[] = []): string[] {
+  return [...prev, ...v.split(',').map((x) => x.trim()).filter((x) => x !== '')];
+}

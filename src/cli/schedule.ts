@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { SingleBar, Presets } from 'cli-progress';
+import type { SingleBar } from 'cli-progress';
 import { loadText, type Loaded } from '../load.js';
 import { checkOutputs, isStandardOutput, outputName, readSource, summaryStream, writeOutputs, type Output } from '../io.js';
 import { requireCode } from '../input.js';
@@ -41,11 +41,6 @@ function parseStrategies(v: string | undefined): StrategyName[] | undefined {
   return names as StrategyName[];
 }
 
-/** `--kernel` values: repeated and comma-separated. */
-export function collectNames(v: string, prev: string[] = []): string[] {
-  return [...prev, ...v.split(',').map((x) => x.trim()).filter((x) => x !== '')];
-}
-
 interface FileOutcome { input: InputFile; loaded?: Loaded; result?: ScheduleFileResult; error?: string; code: number; output?: string }
 
 /**
@@ -74,11 +69,12 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
   const outs = await outputPaths(files, opts.output, several);
   const kernels = opts.kernel && opts.kernel.length > 0 ? opts.kernel : undefined;
   const outcomes: FileOutcome[] = [];
-  const showBar = !opts.json && process.stderr.isTTY === true;
+  // the progress bar's module only when there is a terminal to draw it on
+  const progress = !opts.json && process.stderr.isTTY === true ? await import('cli-progress') : undefined;
   for (const input of files) {
     const o: FileOutcome = { input, code: 0 };
     outcomes.push(o);
-    const bar = showBar ? new SingleBar({ format: `schedule {phase} [{bar}] {percentage}% | {value}/{total} evaluations | {duration}s`, hideCursor: true, clearOnComplete: true, stream: process.stderr }, Presets.shades_classic) : undefined;
+    const bar: SingleBar | undefined = progress ? new progress.SingleBar({ format: `schedule {phase} [{bar}] {percentage}% | {value}/{total} evaluations | {duration}s`, hideCursor: true, clearOnComplete: true, stream: process.stderr }, progress.Presets.shades_classic) : undefined;
     let started = false;
     try {
       if (input.error) throw new ConductorError(input.error);

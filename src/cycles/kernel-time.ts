@@ -431,3 +431,42 @@ export function kernelTime(ctx: KernelContext, opts: KernelTimeOptions = {}): Ke
   }
   return { cycles, cyclesOne, waves, wavesFrom: kw.from, walk: walk.all, loops };
 }
+
+/** One loop of a kernel before and after: cycles per iteration (all waves), its bound and the gap. */
+export interface LoopChange {
+  /** Line of the loop header in the input. */
+  line: number;
+  instructions: number;
+  trip: number;
+  tripFrom: TripSource;
+  /** Iterations beyond the walk's one that est_cycles counts. */
+  weight: number;
+  before: number;
+  after: number;
+  /** The same for one wave alone. */
+  beforeOne: number;
+  afterOne: number;
+  /** Lower bound per iteration (no order of the body beats it) and what sets it. */
+  bound: number;
+  limiter: string;
+  /** (after - bound) / bound, in percent. */
+  gapPercent: number;
+}
+
+/** Per loop, before and after (with the bound of the scheduled body). */
+export function loopChanges(before: KernelContext, after: KernelContext, trip: number | undefined): LoopChange[] {
+  const a = kernelTime(before, { trip });
+  const b = kernelTime(after, { trip, bounds: true });
+  return b.loops.map((l, x) => {
+    const o = a.loops[x];
+    const bound = l.bound!;
+    return {
+      line: o?.loop.line ?? l.loop.line, instructions: l.loop.end - l.loop.start, trip: l.loop.trip, tripFrom: l.loop.tripFrom, weight: l.loop.weight,
+      before: round2(o?.perIteration ?? l.perIteration), after: round2(l.perIteration),
+      beforeOne: round2(o?.perIterationOne ?? l.perIterationOne), afterOne: round2(l.perIterationOne), bound: round2(bound.bound), limiter: bound.limiter,
+      gapPercent: bound.bound > 0 ? round2(((l.perIteration - bound.bound) / bound.bound) * 100) : 0,
+    };
+  });
+}
+
+function round2(x: number): number { return Math.round(x * 100) / 100; }

@@ -5,10 +5,12 @@
  *  - per kernel: resources, occupancy, cycle totals, the diagnostics list (each links to its row);
  *  - the code listing, virtualized (only the rows in view are in the DOM) with issue cycle,
  *    stall, reason and live registers per instruction; waits, nops and hazards highlighted;
- *  - the timeline of one basic block (SVG: stall, issue and latency bars per instruction),
- *    in pages of TL_PAGE instructions;
+ *  - the timeline of one basic block or scheduling region (SVG: stall, issue and latency bars
+ *    per instruction), in pages of TL_PAGE instructions;
  *  - register pressure along the code (uPlot), with declared limits and occupancy breakpoints.
- * With a scheduled file: metric deltas, the moves, and both kernels side by side.
+ * With a scheduled file: metric deltas, every loop's cycles per iteration before and after with
+ * its bound, the moves by region (each with its cycles before and after and a link that shows
+ * the region in both timelines), and both kernels side by side.
  * When everything is drawn, body[data-ready] is set (the browser tests wait for it).
  */
 /** Instructions per page of the timeline. */
@@ -197,16 +199,31 @@ export const CLIENT_SCRIPT = String.raw`
   }
 
   // ------------------------------------------------------------------ timeline
-  function Timeline(k, host, view, initialBlock) {
+  /**
+   * The timeline of one basic block ('b' + id) or scheduling region ('r' + id), chosen from a list.
+   * Returns { select(value) } to show another one.
+   */
+  function Timeline(k, host, view, initial) {
     var code = k.code;
     var bar = el('div', 'tl-bar');
     var sel = el('select', 'tl-block');
-    k.blocks.forEach(function (b) {
-      if (b.end <= b.start) return;
-      var o = document.createElement('option');
-      o.value = String(b.id);
-      o.textContent = 'block ' + b.id + ' (line ' + b.line + (b.labels.length ? ', ' + b.labels[0] : '') + '): ' + (b.end - b.start) + ' instructions, ' + fmt(b.walkCycles) + ' cycles';
-      sel.appendChild(o);
+    function group(label, items, value, text) {
+      if (!items.length) return;
+      var g = document.createElement('optgroup');
+      g.label = label;
+      items.forEach(function (x) {
+        var o = document.createElement('option');
+        o.value = value(x);
+        o.textContent = text(x);
+        g.appendChild(o);
+      });
+      sel.appendChild(g);
+    }
+    group('basic blocks', k.blocks.filter(function (b) { return b.end > b.start; }), function (b) { return 'b' + b.id; }, function (b) {
+      return 'block ' + b.id + ' (line ' + b.line + (b.labels.length ? ', ' + b.labels[0] : '') + '): ' + (b.end - b.start) + ' instructions, ' + fmt(b.walkCycles) + ' cycles';
+    });
+    group('scheduling regions', k.regions, function (r) { return 'r' + r.id; }, function (r) {
+      return 'region ' + r.id + ' (lines ' + r.lines[0] + '-' + r.lines[1] + ', block ' + r.block + '): ' + r.instructions + ' instructions, ' + fmt(r.cycles) + ' cycles';
     });
     var prev = el('button', 'tl-prev', '&larr;');
     var next = el('button', 'tl-next', '&rarr;');
@@ -217,11 +234,12 @@ export const CLIENT_SCRIPT = String.raw`
     host.appendChild(legend);
     var box = el('div', 'tl-scroll');
     host.appendChild(box);
-    var state = { block: initialBlock, page: 0 };
-    sel.value = String(initialBlock);
+    var state = { shown: initial, page: 0 };
+    sel.value = initial;
 
     function draw() {
-      var b = k.blocks[state.block];
+      var id = Number(state.shown.slice(1));
+      var b = state.shown.charAt(0) === 'r' ? k.regions[id] : k.blocks[id];
       var reached = [];
       for (var i = b.start; i < b.end; i++) if (code.issue[i] >= 0) reached.push(i);
       var pages = Math.max(1, Math.ceil(reached.length / TL_PAGE));
@@ -229,7 +247,7 @@ export const CLIENT_SCRIPT = String.raw`
       var rows = reached.slice(state.page * TL_PAGE, (state.page + 1) * TL_PAGE);
       prev.disabled = state.page === 0;
       next.disabled = state.page >= pages - 1;
-      info.textContent = rows.length ? ('instructions ' + (state.page * TL_PAGE + 1) + '-' + (state.page * TL_PAGE + rows.length) + ' of ' + reached.length + ' reached') : 'no instruction of this block is reached';
+      info.textContent = rows.length ? ('instructions ' + (state.page * TL_PAGE + 1) + '-' + (state.page * TL_PAGE + rows.length) + ' of ' + reached.length + ' reached') : 'no instruction of it is reached';
       var t0 = Infinity, t1 = -Infinity;
       rows.forEach(function (i) {
         t0 = Math.min(t0, code.issue[i] - code.wait[i]);
@@ -264,7 +282,15 @@ export const CLIENT_SCRIPT = String.raw`
       s += '</svg>';
       box.innerHTML = s;
     }
-    sel.addEventListener('change', function () { state.block = Number(sel.value); state.page = 0; draw(); });
+    function select(value) {
+      if (!sel.querySelector('option[value="' + value + '"]')) return false;
+      sel.value = value;
+      state.shown = value;
+      state.page = 0;
+      draw();
+      return true;
+    }
+    sel.addEventListener('change', function () { select(sel.value); });
     prev.addEventListener('click', function () { state.page--; draw(); });
     next.addEventListener('click', function () { state.page++; draw(); });
     box.addEventListener('click', function (ev) {
@@ -272,6 +298,7 @@ export const CLIENT_SCRIPT = String.raw`
       if (g) view.show(Number(g.getAttribute('data-i')));
     });
     draw();
+    return { select: select, element: host };
   }
 
   // ------------------------------------------------------------------ register pressure
@@ -399,7 +426,11 @@ export const CLIENT_SCRIPT = String.raw`
   }
 
   // ------------------------------------------------------------------ one kernel
-  function kernelPanel(k, side, parent, yMax, block) {
+  /** The timelines and code listings of the panels drawn, by side ('before', 'after', 'only'). */
+  var timelines = {};
+  var views = {};
+
+  function kernelPanel(k, side, parent, yMax, shown) {
     var sec = el('section', 'kernel');
     sec.setAttribute('data-kernel', k.name);
     sec.setAttribute('data-side', side);
@@ -409,6 +440,7 @@ export const CLIENT_SCRIPT = String.raw`
     sec.appendChild(el('div', 'summary', summary(k)));
     var codeHost = el('div', 'code-host');
     var view = CodeView(k, codeHost);
+    views[side] = view;
     performance.mark('report:code');
     sec.appendChild(el('h3', '', 'Diagnostics (' + k.diagnostics.length + ')'));
     sec.appendChild(diagnosticsList(k, view));
@@ -425,7 +457,7 @@ export const CLIENT_SCRIPT = String.raw`
     sec.appendChild(el('h3', '', 'Timeline <span class="dim">(one wave; click a bar to see its line)</span>'));
     var tl = el('div', 'tl-host');
     sec.appendChild(tl);
-    Timeline(k, tl, view, block === undefined ? k.timelineBlock : block);
+    timelines[side] = Timeline(k, tl, view, shown === undefined ? 'b' + k.timelineBlock : shown);
     performance.mark('report:timeline');
     sec.appendChild(el('h3', '', 'Register pressure <span class="dim">(click to see the instruction)</span>'));
     var pr = el('div', 'pressure-host');
@@ -443,9 +475,46 @@ export const CLIENT_SCRIPT = String.raw`
     sec.innerHTML = '<h2>Schedule of ' + esc(c.kernel) + '</h2><p class="dim">' + esc(c.original) + ' &rarr; ' + esc(c.scheduled) + ': ' +
       c.moves.length + ' move' + (c.moves.length === 1 ? '' : 's') + ' in ' + c.regions.length + ' region' + (c.regions.length === 1 ? '' : 's') + '</p>' +
       '<div class="cmp"><table class="deltas"><thead><tr><th>metric</th><th>before</th><th>after</th><th>delta</th></tr></thead><tbody>' + rows + '</tbody></table>' +
-      '<div class="moves-box"></div></div>';
+      '<div class="moves-box"></div></div>' + loopTable(c);
     sec.querySelector('.moves-box').appendChild(movesByRegion(c));
+    sec.addEventListener('click', function (ev) {
+      var a = ev.target.closest('a.goto-loop');
+      if (!a) return;
+      ev.preventDefault();
+      var v = views.before;
+      var i = v ? v.insnAtLine(Number(a.getAttribute('data-line'))) : -1;
+      if (i >= 0) v.show(i);
+    });
     parent.appendChild(sec);
+  }
+
+  function pct(after, before) {
+    if (before === 0) return after === 0 ? '0.0%' : '-';
+    var p = (after - before) / before * 100;
+    return (p > 0 ? '+' : '') + p.toFixed(1) + '%';
+  }
+
+  /** Every loop's cycles per iteration before and after (at the kernel's waves and for one wave), its bound and the gap. */
+  function loopTable(c) {
+    if (!c.loops.length) return '<p class="dim no-loops">no loop in this kernel</p>';
+    var tripFrom = { code: 'from the code', option: 'from --trip', 'default': 'by default' };
+    var rows = c.loops.map(function (l) {
+      function dir(a, b) { return a === b ? 'same' : a < b ? 'better' : 'worse'; }
+      var cls = dir(l.after, l.before);
+      var at = l.gapPercent <= 1 ? 'at its bound' : fmt(l.gapPercent) + '%';
+      return '<tr class="' + cls + '" data-line="' + l.line + '"><th><a href="#" class="goto-loop" data-line="' + l.line + '">line ' + l.line + '</a></th>' +
+        '<td>' + l.instructions + '</td><td title="' + esc(tripFrom[l.tripFrom] || l.tripFrom) + '">' + l.trip + (l.tripFrom === 'code' ? '' : '*') + '</td>' +
+        '<td>' + fmt(l.before) + '</td><td>' + fmt(l.after) + '</td><td class="chg">' + pct(l.after, l.before) + '</td>' +
+        '<td>' + fmt(l.beforeOne) + '</td><td>' + fmt(l.afterOne) + '</td><td class="chg1 ' + dir(l.afterOne, l.beforeOne) + '">' + pct(l.afterOne, l.beforeOne) + '</td>' +
+        '<td>' + fmt(l.bound) + '</td><td class="gap">' + at + '</td><td class="binds">' + esc(l.limiter) + '</td></tr>';
+    }).join('');
+    var defaulted = c.loops.some(function (l) { return l.tripFrom !== 'code'; });
+    return '<h3>Loops <span class="dim">(cycles per iteration in steady state; est_cycles counts each loop times its trip count)</span></h3>' +
+      '<table class="loops"><thead>' +
+      '<tr><th rowspan="2">loop at</th><th rowspan="2">instructions</th><th rowspan="2">trip</th><th colspan="3">' + c.waves + ' wave' + (c.waves === 1 ? '' : 's') + ' per SIMD</th>' +
+      '<th colspan="3">one wave</th><th rowspan="2">lower bound</th><th rowspan="2">gap</th><th rowspan="2">binds</th></tr>' +
+      '<tr><th>before</th><th>after</th><th>change</th><th>before</th><th>after</th><th>change</th></tr></thead><tbody>' + rows + '</tbody></table>' +
+      (defaulted ? '<p class="dim">* trip count not given by the code: ' + c.loops.filter(function (l) { return l.tripFrom !== 'code'; })[0].trip + ' by default</p>' : '');
   }
 
   /** The moves, one collapsible group per region (open when there are few); a group's list is drawn when opened. */
@@ -466,7 +535,9 @@ export const CLIENT_SCRIPT = String.raw`
       d.setAttribute('data-region', String(g.region));
       var where = g.region < 0 ? 'outside any region' : 'region ' + g.region + ': lines ' + g.lines[0] + '-' + g.lines[1] +
         ' (block ' + g.block + (g.labels.length ? ', ' + g.labels.join(', ') : '') + '; ' + g.instructions + ' instructions)';
-      d.appendChild(el('summary', '', esc(where) + ': <b>' + g.moves.length + '</b> move' + (g.moves.length === 1 ? '' : 's')));
+      var cyc = g.region < 0 ? '' : ' <span class="cycles dim">(' + fmt(g.cycles[0]) + ' &rarr; ' + fmt(g.cycles[1]) + ' cycles in the walk, ' + pct(g.cycles[1], g.cycles[0]) + ')</span>' +
+        ' <a href="#" class="show-region" data-region="' + g.region + '">timeline</a>';
+      d.appendChild(el('summary', '', esc(where) + ': <b>' + g.moves.length + '</b> move' + (g.moves.length === 1 ? '' : 's') + cyc));
       var ol = el('ol', 'moves');
       d.appendChild(ol);
       function fill() {
@@ -476,6 +547,18 @@ export const CLIENT_SCRIPT = String.raw`
       d.addEventListener('toggle', fill);
       if (fewMoves) { d.open = true; fill(); }
       box.appendChild(d);
+    });
+    box.addEventListener('click', function (ev) {
+      var a = ev.target.closest('a.show-region');
+      if (!a) return;
+      ev.preventDefault();
+      var v = 'r' + a.getAttribute('data-region');
+      var first = null;
+      ['before', 'after'].forEach(function (side) {
+        var t = timelines[side];
+        if (t && t.select(v) && !first) first = t.element;
+      });
+      if (first) first.scrollIntoView({ block: 'nearest' });
     });
     return box;
   }
@@ -494,8 +577,8 @@ export const CLIENT_SCRIPT = String.raw`
       var block = model.kernels[0].timelineBlock;
       var left = el('div', 'col'), right = el('div', 'col');
       grid.appendChild(left); grid.appendChild(right);
-      kernelPanel(model.kernels[0], 'before', left, yMax, block);
-      kernelPanel(model.after, 'after', right, yMax, block < model.after.blocks.length ? block : undefined);
+      kernelPanel(model.kernels[0], 'before', left, yMax, 'b' + block);
+      kernelPanel(model.after, 'after', right, yMax, block < model.after.blocks.length ? 'b' + block : undefined);
     } else {
       model.kernels.forEach(function (k) { kernelPanel(k, 'only', app, yMaxOf([k])); });
     }

@@ -105,6 +105,15 @@ ul.pressure-lines { list-style: none; padding: 0; margin: 4px 0; font-size: 11px
 .cmp { display: flex; gap: 24px; align-items: flex-start; flex-wrap: wrap; }
 table.deltas tr.better td:last-child { color: #15803d; font-weight: 600; }
 table.deltas tr.worse td:last-child { color: var(--err); font-weight: 600; }
+table.loops { margin: 2px 0 4px; }
+table.loops thead th { text-align: center; font-weight: 600; }
+table.loops tr.better td.chg { color: #15803d; font-weight: 600; }
+table.loops tr.worse td.chg { color: var(--err); font-weight: 600; }
+table.loops td.chg1.better { color: #15803d; }
+table.loops td.chg1.worse { color: var(--err); }
+table.loops td.binds { text-align: left; }
+details.region-moves summary .cycles { margin-left: 4px; }
+details.region-moves summary a.show-region { font-size: 11px; margin-left: 4px; }
 .moves-box { flex: 1; min-width: 300px; }
 ol.moves { max-height: 220px; overflow: auto; margin: 2px 0 6px; border: 1px solid var(--line); padding-left: 44px; font-size: 12px; }
 details.region-moves summary { cursor: pointer; font-size: 12px; padding: 2px 0; }

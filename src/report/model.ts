@@ -17,7 +17,8 @@ import { defaultCycleParams, type CycleParams } from '../targets/latency.js';
 import { contextMetrics, METRIC_NAMES, higherIsBetter, metricLabel, type Metrics, type MetricName } from '../schedule/index.js';
 import { alignScheduled, type Alignment } from './align.js';
 import { ruleById } from '../hazards/index.js';
-import { alignToOriginal, MOVABLE } from '../schedule/index.js';
+import { alignToOriginal, MOVABLE, prepareKernel, type ScheduleKernel } from '../schedule/index.js';
+import { kernelWaves, loopChanges, type LoopChange } from '../cycles/kernel-time.js';
 
 export const REPORT_MODEL_VERSION = 1;
 
@@ -69,6 +70,21 @@ export interface BlockView {
   walkCycles: number;
   /** The block alone from an idle wave. */
   alone: number;
+}
+
+/** A scheduling region (numbered as `tag` numbers them) in one kernel view. */
+export interface RegionView {
+  id: number;
+  block: number;
+  /** Lines of the region's first and last movable instruction in this view. */
+  lines: [number, number];
+  /** Rows [start, end) of the code listing: from the first to the last movable instruction. */
+  start: number;
+  end: number;
+  /** Movable instructions. */
+  instructions: number;
+  /** Cycles of the single-wave walk from the first row's wait to the last row's issue end. */
+  cycles: number;
 }
 
 /** Per-instruction columns, all of length `instructions`. */
@@ -130,6 +146,8 @@ export interface KernelView {
   };
   metrics: Metrics;
   blocks: BlockView[];
+  /** Scheduling regions, in `tag`'s order (the timeline shows a block or a region). */
+  regions: RegionView[];
   /** The block the timeline shows first: the one the single-wave walk spends most cycles in. */
   timelineBlock: number;
   reasons: string[];
@@ -149,6 +167,8 @@ export interface RegionMoves {
   lines: [number, number];
   /** Movable instructions in the region. */
   instructions: number;
+  /** The region's cycles in the single-wave walk, before and after (RegionView.cycles). */
+  cycles: [number, number];
   moves: string[];
 }
 
@@ -161,6 +181,10 @@ export interface Comparison {
   /** The moves grouped by the region they reorder, in region order. */
   regions: RegionMoves[];
   deltas: MetricDelta[];
+  /** Waves sharing a SIMD in the loops' cycles (the kernel's occupancy). */
+  waves: number;
+  /** Every loop before and after: cycles per iteration at `waves` and for one wave, the bound, the gap (as `schedule` prints them). */
+  loops: LoopChange[];
 }
 
 export interface ReportModel {
@@ -311,6 +335,7 @@ export function kernelView(ctx: KernelContext, file: string, params?: CycleParam
     },
     metrics: contextMetrics(ctx),
     blocks,
+    regions: [],
     timelineBlock: busiestBlock(blocks),
     reasons,
     code,
@@ -346,12 +371,16 @@ export function buildReportModel(loaded: Loaded, opts: ReportOptions = {}): Repo
     const a = alignScheduled(loaded, opts.after, opts.kernel);
     const before = kernelView(a.k.ctx, file, opts.params);
     const after = kernelView(a.scheduled, opts.after.program.file, opts.params);
-    markMoved(a, before, after);
+    const orig = alignToOriginal(a.state, a.scheduled);
+    markMoved(a, orig, before, after);
+    before.regions = regionViews(a.k, before);
+    after.regions = regionViews(a.k, after, orig);
     return {
       ...base, kernels: [before], after,
       comparison: {
         original: file, scheduled: opts.after.program.file, kernel: a.k.name, moves: a.moves,
-        changedRegions: a.changedRegions.length, regions: movesByRegion(a), deltas: metricDeltas(before.metrics, after.metrics),
+        changedRegions: a.changedRegions.length, regions: movesByRegion(a, before.regions, after.regions), deltas: metricDeltas(before.metrics, after.metrics),
+        waves: kernelWaves(a.k.ctx).waves, loops: loopChanges(a.k.ctx, a.scheduled, undefined),
       },
     };
   }
@@ -366,7 +395,48 @@ export function buildReportModel(loaded: Loaded, opts: ReportOptions = {}): Repo
     chosen = ctxs.filter((c) => c.insns.length > 0);
     if (chosen.length === 0) throw new ConductorError(`${file} has no instructions to report on`);
   }
-  return { ...base, kernels: chosen.map((c) => kernelView(c, file, opts.params)) };
+  return {
+    ...base,
+    kernels: chosen.map((c) => {
+      const v = kernelView(c, file, opts.params);
+      v.regions = regionViews(prepareKernel(loaded, c), v);
+      return v;
+    }),
+  };
+}
+
+/**
+ * The scheduling regions of `k` in a view of it: the original (`orig` undefined) or a reordering
+ * whose row j holds the original instruction orig[j] (-1 for its waits and nops).
+ */
+export function regionViews(k: ScheduleKernel, view: KernelView, orig?: Int32Array): RegionView[] {
+  const first = new Int32Array(k.regions.length).fill(-1);
+  const last = new Int32Array(k.regions.length).fill(-1);
+  const rows = orig ?? Int32Array.from({ length: k.n }, (_, i) => i);
+  for (let j = 0; j < rows.length; j++) {
+    const o = rows[j]!;
+    if (o < 0 || k.role[o] !== MOVABLE) continue;
+    const r = k.regionOf[o]!;
+    if (r < 0) continue;
+    if (first[r]! < 0) first[r] = j;
+    last[r] = j;
+  }
+  const code = view.code;
+  return k.regions.map((rg, r) => {
+    const start = first[r]!;
+    const end = last[r]! + 1;
+    let t0 = Infinity;
+    let t1 = -Infinity;
+    for (let j = start; j < end; j++) {
+      if (code.issue[j]! < 0) continue;
+      t0 = Math.min(t0, code.issue[j]! - code.wait[j]!);
+      t1 = Math.max(t1, code.issue[j]! + code.cost[j]!);
+    }
+    return {
+      id: rg.id, block: rg.block, lines: [code.line[start]!, code.line[end - 1]!], start, end, instructions: rg.nodes.length,
+      cycles: t1 > t0 ? round2(t1 - t0) : 0,
+    };
+  });
 }
 
 /** The tag a move command moves: X of `move X before|after Y`. */
@@ -375,7 +445,7 @@ function movedTag(move: string): string | undefined {
 }
 
 /** The moves grouped by the region of the instruction each moves, in region order. */
-export function movesByRegion(a: Alignment): RegionMoves[] {
+export function movesByRegion(a: Alignment, before?: readonly RegionView[], after?: readonly RegionView[]): RegionMoves[] {
   const k = a.k;
   const byRegion = new Map<number, string[]>();
   for (const m of a.moves) {
@@ -388,16 +458,17 @@ export function movesByRegion(a: Alignment): RegionMoves[] {
   }
   return [...byRegion.entries()].sort((x, y) => x[0] - y[0]).map(([r, moves]) => {
     const rg = k.regions[r];
-    if (!rg) return { region: r, block: -1, labels: [], lines: [0, 0], instructions: 0, moves };
+    if (!rg) return { region: r, block: -1, labels: [], lines: [0, 0], instructions: 0, cycles: [0, 0], moves };
     const block = k.ctx.cfg.blocks[rg.block]!;
     return {
-      region: r, block: rg.block, labels: block.start === rg.first ? block.labels : [], lines: rg.lines, instructions: rg.nodes.length, moves,
+      region: r, block: rg.block, labels: block.start === rg.first ? block.labels : [], lines: rg.lines, instructions: rg.nodes.length,
+      cycles: [before?.[r]?.cycles ?? 0, after?.[r]?.cycles ?? 0], moves,
     };
   });
 }
 
 /** Mark the instructions the moves move (the first tag of each `move X before Y`) in both kernels. */
-function markMoved(a: Alignment, before: KernelView, after: KernelView): void {
+function markMoved(a: Alignment, orig: Int32Array, before: KernelView, after: KernelView): void {
   const k = a.k;
   const movedOrig = new Uint8Array(k.n);
   for (const m of a.moves) {
@@ -406,6 +477,5 @@ function markMoved(a: Alignment, before: KernelView, after: KernelView): void {
     if (i !== undefined) movedOrig[i] = 1;
   }
   before.code.moved = Array.from(movedOrig);
-  const orig = alignToOriginal(a.state, a.scheduled);
   after.code.moved = Array.from(orig, (o) => (o >= 0 && k.role[o] === MOVABLE && movedOrig[o] ? 1 : 0));
 }

@@ -212,7 +212,9 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
 
   // ---- reporting-pass records ----
   let report = false;
-  const missingAt = new Map<number, { f: Finding; d: NeedDetail }>();
+  const missingAt = new Map<number, NeedDetail & { insn: number }>();
+  /** Edges b -> s the fixed point followed (key b * nb + s): the paths the analysis considers. */
+  const followed = new Set<number>();
   const insert = new Map<number, Counts>();
   const demand = new Map<number, Counts>();
   const pendBefore = new Map<number, Counts>();
@@ -364,7 +366,7 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
     // one finding per instruction and counter: the strongest need over the path partitions
     const key = i * 3 + d.c;
     const old = missingAt.get(key);
-    if (!old || d.value < old.f.required!) missingAt.set(key, { f: missingFinding(ctx, fx, i, d, max), d: { ...d, units: [...d.units] } });
+    if (!old || d.value < old.value) missingAt.set(key, { ...d, units: [...d.units], insn: i });
   };
 
   // ---- fixed point over path partitions (paths.ts) ----
@@ -484,7 +486,10 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
         part.dirty = false;
         if (--budget === 0) { collapseAll(); for (let x = 0; x < nb; x++) if (inParts[x]) push(x); }
         const out = runBlock(b, part);
-        for (const [s, facts] of successors(b, out.facts)) if (joinIntoBlock(s, facts, out.st)) push(s);
+        for (const [s, facts] of successors(b, out.facts)) {
+          followed.add(b * nb + s);
+          if (joinIntoBlock(s, facts, out.st)) push(s);
+        }
       }
     }
   };
@@ -505,9 +510,11 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
   // ---- reporting pass ----
   report = true;
   for (let b = 0; b < nb; b++) for (const part of inParts[b]!.values()) runBlock(b, part);
-  const found = [...missingAt.values()].sort((a, b) => a.f.insn - b.f.insn);
-  const missing = found.map((x) => x.f);
-  const missingNeeds = found.map(({ d }) => ({ c: d.c, reason: d.reason, producer: d.producer, cls: d.cls, units: d.units }));
+  const found = [...missingAt.values()].sort((a, b) => a.insn - b.insn || a.c - b.c);
+  // the findings (their messages walk the paths back to the governing waits) only when asked for
+  let missing: Finding[] | undefined;
+  const findings = () => (missing ??= found.map((d) => missingFinding(ctx, fx, d.insn, d, max, governingWaits(ctx, fx, d.insn, d.c, d.producer, skip, followed))));
+  const missingNeeds = found.map((d) => ({ c: d.c, reason: d.reason, producer: d.producer, cls: d.cls, units: d.units }));
 
   const insertions: WaitInsertion[] = [...insert.entries()].sort((a, b) => a[0] - b[0]).map(([before, v]) => {
     const w: WaitInsertion = { before };
@@ -552,7 +559,7 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
       judgements.push(j);
     }
   }
-  const result: WaitcntResult = { missing, missingNeeds, insertions, judgements };
+  const result: WaitcntResult = { get missing() { return findings(); }, missingNeeds, insertions, judgements };
   if (pendAt) result.pendAt = pendAt;
   if (needs) {
     const every = new Set<number>();
@@ -619,25 +626,84 @@ export function waitText(v: readonly number[]): string {
   return parts.length ? `s_waitcnt ${parts.join(' ')}` : 'no wait';
 }
 
-/** The counter values of the s_waitcnt instructions right before `i` in its block (min of each). */
-export function waitsRightBefore(ctx: KernelContext, fx: InsnFx[], i: number): Counts | undefined {
-  const b = ctx.cfg.blocks[ctx.cfg.blockOf[i]!]!;
-  let out: Counts | undefined;
-  for (let j = i - 1; j >= b.start && (fx[j]!.kind === K_WAIT || fx[j]!.kind === K_NOP); j--) {
-    if (fx[j]!.kind !== K_WAIT) continue;
-    const w = fx[j]!.wait!;
-    if (!out) out = [INF, INF, INF];
-    for (let c = 0; c < 3; c++) out[c] = Math.min(out[c]!, w[c]!);
-  }
-  return out;
+/** The waits on one counter that govern an instruction along the paths into it (governingWaits). */
+export interface GoverningWaits {
+  /** The nearest s_waitcnt naming the counter on some path back from the instruction, by index. */
+  waits: number[];
+  /** Some path reaches the producer (or the kernel's entry, or a call that waits for everything) without one. */
+  none: boolean;
 }
 
-function missingFinding(ctx: KernelContext, fx: InsnFx[], i: number, d: NeedDetail, max: readonly number[]): Finding {
+/**
+ * The s_waitcnt instructions that govern counter c at instruction i: walking back from i along
+ * the edges the analysis followed (`followed`, keys b * nb + s; every edge when undefined), the
+ * nearest wait that names c on each path (waits in `skip` count as absent; one that names c at
+ * the counter's maximum counts: it is what the code says, though it waits for nothing). A path that meets
+ * the producer, the kernel's entry or a call that waits for everything first has none.
+ */
+export function governingWaits(
+  ctx: KernelContext, fx: readonly InsnFx[], i: number, c: number, producer: number,
+  skip?: ReadonlySet<number>, followed?: ReadonlySet<number>,
+): GoverningWaits {
+  const cfg = ctx.cfg;
+  const nb = cfg.blocks.length;
+  const waits = new Set<number>();
+  let none = false;
+  const seen = new Uint8Array(nb);
+  const stack: [block: number, from: number][] = [[cfg.blockOf[i]!, i - 1]];
+  while (stack.length) {
+    const [b, from] = stack.pop()!;
+    const blk = cfg.blocks[b]!;
+    let open = true;
+    for (let j = from; j >= blk.start; j--) {
+      const f = fx[j]!;
+      if (j === producer || (f.kind === K_CALL && f.callWaits)) { none = true; open = false; break; }
+      if (f.kind === K_WAIT && writtenValue(ctx, fx, j, c) !== undefined && !skip?.has(j)) { waits.add(j); open = false; break; }
+    }
+    if (!open) continue;
+    let preds = 0;
+    for (const p of blk.preds) {
+      if (followed && !followed.has(p * nb + b)) continue;
+      preds++;
+      if (seen[p]) continue;
+      seen[p] = 1;
+      stack.push([p, cfg.blocks[p]!.end - 1]);
+    }
+    if (preds === 0) none = true;
+  }
+  return { waits: [...waits].sort((a, b) => a - b), none };
+}
+
+/**
+ * The value an s_waitcnt writes for counter c, undefined when it does not name c. A value at the
+ * counter's maximum is named (the user wrote it) though it waits for nothing.
+ */
+function writtenValue(ctx: KernelContext, fx: readonly InsnFx[], j: number, c: number): number | undefined {
+  const v = fx[j]!.wait![c]!;
+  if (v !== INF) return v;
+  const op = ctx.insns[j]!.insn.operands.find((o) => o.kind === 'waitcnt');
+  return op?.kind === 'waitcnt' ? [op.vmcnt, op.lgkmcnt, op.expcnt][c] : undefined;
+}
+
+/** What a wait on counter c allows, as the message says it. */
+function presentText(ctx: KernelContext, fx: readonly InsnFx[], c: number, g: GoverningWaits, max: readonly number[]): string {
+  const cname = COUNTER_NAMES[c];
+  if (g.waits.length === 0) return `no ${cname} wait`;
+  const parts = g.waits.map((w) => {
+    const n = writtenValue(ctx, fx, w, c)!;
+    const at = `${cname}(${n}) at line ${ctx.insns[w]!.insn.loc.line}`;
+    return n >= max[c]! ? `${at} (waits for nothing)` : `${at} (allows ${n} outstanding)`;
+  });
+  if (g.none) parts.push(`no ${cname} wait`);
+  if (parts.length === 1) return parts[0]!;
+  return `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}, depending on the path`;
+}
+
+function missingFinding(ctx: KernelContext, fx: InsnFx[], i: number, d: NeedDetail, max: readonly number[], g: GoverningWaits): Finding {
   const insn = ctx.insns[i]!.insn;
   const cname = COUNTER_NAMES[d.c];
-  const present = waitsRightBefore(ctx, fx, i);
-  const actual = present && present[d.c] !== INF ? present[d.c]! : max[d.c]!;
-  const presentText = present && present[d.c] !== INF ? `${cname}(${present[d.c]})` : `no ${cname} wait`;
+  // the weakest wait on any path (no wait: the counter's maximum)
+  const actual = g.none || g.waits.length === 0 ? max[d.c]! : Math.min(max[d.c]!, Math.max(...g.waits.map((w) => writtenValue(ctx, fx, w, d.c)!)));
   const related: Related[] = [];
   let message: string;
   let rule = 'waitcnt-missing';
@@ -681,7 +747,7 @@ function missingFinding(ctx: KernelContext, fx: InsnFx[], i: number, d: NeedDeta
         message = `${insn.mnemonic} needs a wait on ${cname}`;
     }
   }
-  message += `: needs ${cname}(${d.value}), present: ${presentText}`;
+  message += `: needs ${cname}(${d.value}), present: ${presentText(ctx, fx, d.c, g, max)}`;
   if (d.younger !== undefined && CLASS_IN_ORDER[d.cls] && d.younger >= max[d.c]!) {
     message += ` (${d.younger} later operations count on ${cname}, but ${cname}(${max[d.c]}) is the counter's maximum and does not wait: ${max[d.c]! - 1} is the weakest value that does)`;
   }

@@ -21,7 +21,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { loadFile, loadText } from '../../src/load.js';
+import { loadFile, loadText, type Loaded } from '../../src/load.js';
+import { kernelContexts } from '../../src/check/context.js';
+import { kernelTime } from '../../src/cycles/kernel-time.js';
 import { pickKernel, replayMoves, emitSchedule } from '../../src/schedule/index.js';
 import { reportFile, buildReportModel, type KernelView, type ReportModel } from '../../src/report/index.js';
 import { TIMELINE_PAGE } from '../../src/report/client.js';
@@ -72,11 +74,29 @@ async function open(file: string): Promise<Opened> {
   return { page, ms, errors, marks };
 }
 
-function reachedInBlock(k: KernelView, block: number): number {
-  const b = k.blocks[block]!;
+/** A number as the page prints it (client.ts fmt). */
+const fmt = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(2));
+
+function reachedIn(k: KernelView, r: { start: number; end: number }): number {
   let n = 0;
-  for (let i = b.start; i < b.end; i++) if (k.code.issue[i]! >= 0) n++;
+  for (let i = r.start; i < r.end; i++) if (k.code.issue[i]! >= 0) n++;
   return n;
+}
+
+function reachedInBlock(k: KernelView, block: number): number {
+  return reachedIn(k, k.blocks[block]!);
+}
+
+/** The timeline of a panel shows rows [start, end): one bar per reached row, in order, a page at a time. */
+async function checkTimeline(page: Page, k: KernelView, side: string, shown: string, r: { start: number; end: number }): Promise<void> {
+  const sec = page.locator(`section.kernel[data-side="${side}"]`);
+  assert.equal(await sec.locator('select.tl-block').inputValue(), shown);
+  const items = await sec.locator('svg.timeline g.tl-item').count();
+  assert.equal(items, Math.min(TIMELINE_PAGE, reachedIn(k, r)));
+  assert.ok(items > 0);
+  assert.equal(await sec.locator('svg.timeline').getAttribute('data-items'), String(items));
+  const ids = await sec.locator('svg.timeline g.tl-item').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-i'))));
+  assert.ok(ids.every((i, n) => i >= r.start && i < r.end && (n === 0 || i > ids[n - 1]!)));
 }
 
 /** What every kernel panel must show, counted in the DOM against the model. */
@@ -86,18 +106,12 @@ async function checkPanel(page: Page, k: KernelView, side: string): Promise<void
   // diagnostics: one item per finding, in the model's order
   const lines = await sec.locator('ol.diagnostics > li.diag').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-line'))));
   assert.deepEqual(lines, k.diagnostics.map((d) => d.line));
-  // timeline: one item per reached instruction of the block shown, a page at a time
-  const shown = Number(await sec.locator('select.tl-block').inputValue());
-  assert.equal(shown, k.timelineBlock);
-  const items = await sec.locator('svg.timeline g.tl-item').count();
-  assert.equal(items, Math.min(TIMELINE_PAGE, reachedInBlock(k, shown)));
-  assert.ok(items > 0);
-  assert.equal(await sec.locator('svg.timeline').getAttribute('data-items'), String(items));
-  assert.equal(await sec.locator('select.tl-block option').count(), k.blocks.filter((b) => b.end > b.start).length);
-  // every bar's instruction belongs to the block, in issue order
-  const ids = await sec.locator('svg.timeline g.tl-item').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-i'))));
-  const b = k.blocks[shown]!;
-  assert.ok(ids.every((i, n) => i >= b.start && i < b.end && (n === 0 || i > ids[n - 1]!)));
+  // timeline: the busiest block first, one item per reached instruction of it, a page at a time;
+  // every block with code and every scheduling region (as tag numbers them) can be chosen
+  await checkTimeline(page, k, side, `b${k.timelineBlock}`, k.blocks[k.timelineBlock]!);
+  assert.deepEqual(await sec.locator('select.tl-block optgroup').evaluateAll((els) => els.map((e) => [e.getAttribute('label'), e.children.length])),
+    [['basic blocks', k.blocks.filter((b) => b.end > b.start).length], ...(k.regions.length ? [['scheduling regions', k.regions.length]] : [])]);
+  assert.ok(k.regions.length > 0, 'the kernel has scheduling regions');
   // pressure: one point per instruction, one series per register file of the target
   const files = (['vgpr', 'agpr', 'sgpr'] as const).filter((f) => k.resources.fileMax[f] > 0);
   const chart = sec.locator('div.pressure');
@@ -183,6 +197,13 @@ test('report of a Tensile kernel in chromium: items counted, a click on a diagno
   console.log(`  ${chosen.file.split('/').pop()}: ${k.instructions} instructions, ${k.diagnostics.length} diagnostics, ${chosen.html.length} bytes, opened in ${ms.toFixed(0)} ms`);
   assert.equal(await page.locator('section.kernel').count(), chosen.model.kernels.length);
   await checkPanel(page, k, 'only');
+  // the regions are tag's; the largest one chosen in the list draws its rows
+  const sk = pickKernel(await loadFile(chosen.file), k.name);
+  assert.deepEqual(k.regions.map((r) => [r.id, r.block, r.lines, r.instructions]), sk.regions.map((r) => [r.id, r.block, r.lines, r.nodes.length]));
+  const big = k.regions.reduce((a, b) => (reachedIn(k, b) > reachedIn(k, a) ? b : a));
+  await page.locator('select.tl-block').selectOption(`r${big.id}`);
+  await checkTimeline(page, k, 'only', `r${big.id}`, big);
+  await page.locator('select.tl-block').selectOption(`b${k.timelineBlock}`);
   const line = await clickDiagnostic(page, k, 'only');
   // a timeline bar leads to its row as well
   const bar = page.locator('svg.timeline g.tl-item').nth(3);
@@ -199,6 +220,46 @@ test('report of a Tensile kernel in chromium: items counted, a click on a diagno
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+/**
+ * The loop table of a comparison: one row per loop, the cells as the model has them, and the
+ * model's figures those of the cycle model (kernelTime of both kernels, the bound of the scheduled one).
+ */
+async function checkLoops(page: Page, model: ReportModel, original: Loaded, scheduled: Loaded): Promise<void> {
+  const c = model.comparison!;
+  const name = c.kernel;
+  const ctxA = kernelContexts(original).find((x) => x.kernel.name === name)!;
+  const ctxB = kernelContexts(scheduled).find((x) => x.kernel.name === name)!;
+  const a = kernelTime(ctxA);
+  const b = kernelTime(ctxB, { bounds: true });
+  assert.ok(c.loops.length > 0, 'the kernel has a loop');
+  assert.equal(c.waves, a.waves);
+  const r2 = (x: number) => Math.round(x * 100) / 100;
+  assert.deepEqual(c.loops.map((l) => [l.line, l.trip, l.before, l.after, l.beforeOne, l.afterOne, l.bound, l.limiter]),
+    b.loops.map((l, x) => [a.loops[x]!.loop.line, l.loop.trip, r2(a.loops[x]!.perIteration), r2(l.perIteration), r2(a.loops[x]!.perIterationOne), r2(l.perIterationOne), r2(l.bound!.bound), l.bound!.limiter]));
+  const cells = await page.locator('table.loops tbody tr').evaluateAll((els) => els.map((e) => [...e.children].map((x) => x.textContent ?? '')));
+  assert.deepEqual(cells.map((r) => [r[0], r[3], r[4], r[6], r[7], r[9], r[11]]),
+    c.loops.map((l) => [`line ${l.line}`, fmt(l.before), fmt(l.after), fmt(l.beforeOne), fmt(l.afterOne), fmt(l.bound), l.limiter]));
+  assert.match(await page.locator('table.loops thead').textContent() ?? '', new RegExp(`${c.waves} waves? per SIMD`));
+  // a loop's line leads to its header in the code (before)
+  await page.locator('table.loops a.goto-loop').first().click();
+  const row = page.locator(`section.kernel[data-side="before"] .code .row.target`);
+  await row.waitFor();
+  assert.equal(await row.getAttribute('data-line'), String(c.loops[0]!.line));
+}
+
+/** A region's "timeline" link shows that region in both timelines; the region's cycles are the model's. */
+async function checkRegionLink(page: Page, model: ReportModel): Promise<void> {
+  const c = model.comparison!;
+  const g = c.regions.find((x) => x.region >= 0)!;
+  const before = model.kernels[0]!.regions[g.region]!;
+  const after = model.after!.regions[g.region]!;
+  assert.deepEqual(g.cycles, [before.cycles, after.cycles]);
+  assert.equal(after.instructions, before.instructions);
+  await page.locator(`details.region-moves[data-region="${g.region}"] a.show-region`).click();
+  await checkTimeline(page, model.kernels[0]!, 'before', `r${g.region}`, before);
+  await checkTimeline(page, model.after!, 'after', `r${g.region}`, after);
+}
 
 test('report --after in chromium: both kernels side by side, the moves and the metric deltas', async () => {
   const example = join(root, 'examples', 'mfma_lds_gemm.gfx942.s');
@@ -224,6 +285,8 @@ test('report --after in chromium: both kernels side by side, the moves and the m
   assert.ok(deltas.some(([label]) => label === 'occupancy (peak live)'));
   await checkPanel(page, model.kernels[0]!, 'before');
   await checkPanel(page, model.after!, 'after');
+  await checkLoops(page, model, loaded, loadText(readFileSync(sched, 'utf8'), sched));
+  await checkRegionLink(page, model);
   // the moved instructions are marked on both sides (all three are near the top, in view)
   assert.equal(await page.locator('section.kernel[data-side="before"] .row.moved').count(), 3);
   assert.equal(await page.locator('section.kernel[data-side="after"] .row.moved').count(), 3);
@@ -253,7 +316,7 @@ test('report --after with many moves: one closed group per region, a group lists
   assert.equal(await page.locator('ol.moves > li').count(), 0, 'no move drawn while every group is closed');
   const g = c.regions.reduce((a, b) => (b.moves.length > a.moves.length ? b : a));
   const d = page.locator(`details.region-moves[data-region="${g.region}"]`);
-  assert.match(await d.locator('summary').textContent() ?? '', new RegExp(`^region ${g.region}: lines ${g.lines[0]}-${g.lines[1]} \\(block ${g.block}.*: ${g.moves.length} moves$`));
+  assert.match(await d.locator('summary').textContent() ?? '', new RegExp(`^region ${g.region}: lines ${g.lines[0]}-${g.lines[1]} \\(block ${g.block}.*: ${g.moves.length} moves \\(${fmt(g.cycles[0])} → ${fmt(g.cycles[1])} cycles in the walk, .*\\) timeline$`));
   await d.locator('summary').click();
   // the list is drawn on the group's toggle event, which the browser dispatches after the click
   await d.locator('ol.moves > li').first().waitFor();

@@ -4,7 +4,9 @@
  * the analysis is fast, and the waits re-derived after stripping every dependency wait leave
  * no missing wait. Prints per kernel: instructions, findings by rule, times. The missing waits
  * the check reports on these hand-scheduled kernels are listed for review (they are findings
- * about the kernels, not failures of this test).
+ * about the kernels, not failures of this test); a kernel reviewed path by path
+ * (waitcnt-tensile-reviewed.json) must report exactly the errors its review found real, with the
+ * wait that governs each (the `present:` part of the message).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,6 +21,11 @@ import { corpusDir, runLlvmMc } from './llvm.js';
 const MAX_SECONDS_PER_KERNEL = 5;
 
 const dir = join(corpusDir(), 'tensile');
+
+interface ReviewedError { line: number; rule: string; counter: string; required: number; present: string; producer: number; verdict: 'real'; why: string }
+const reviewed = JSON.parse(readFileSync(new URL('../../../test/oracle/waitcnt-tensile-reviewed.json', import.meta.url), 'utf8')) as {
+  kernels: { file: string; errors: ReviewedError[] }[];
+};
 const files = readdirSync(dir).filter((f) => f.endsWith('.s')).sort();
 
 test('the Tensile corpus is present', () => {
@@ -54,6 +61,13 @@ for (const f of files) {
         + `check ${(t1 - t0).toFixed(0)} ms, minimalWaits ${(t2 - t1).toFixed(0)} ms, re-derive ${(t3 - t2).toFixed(0)} ms `
         + `(${strip.size} dependency waits stripped, ${rederived.insertions.length} re-derived)`);
       for (const x of findings.filter((y) => y.rule === 'waitcnt-missing' || y.rule === 'waitcnt-fence')) console.log(`    ${x.loc.line}: ${x.severity}: ${x.message}`);
+      const review = reviewed.kernels.find((r) => r.file === f);
+      if (review) {
+        const errs = findings.filter((x) => x.severity === 'error');
+        assert.deepEqual(errs.map((x) => [x.loc.line, x.rule, x.required, x.related[0]?.loc.line]), review.errors.map((e) => [e.line, e.rule, e.required, e.producer]),
+          'the errors the review found real, and no other');
+        for (const [k, e] of review.errors.entries()) assert.match(errs[k]!.message, new RegExp(`needs ${e.counter}\\(${e.required}\\), present: ${e.present.replace(/[()]/g, '\\$&')} \\(allows`));
+      }
       const every = checkWaitcnt(ctx, { paths: 'all' }).filter((x) => x.severity === 'error').length;
       assert.equal(every, findings.filter((x) => x.fix?.kind === 'waitcnt').length, '--paths all: every missing wait an error');
       assert.equal(minimal.length, findings.filter((x) => x.fix?.kind === 'waitcnt').map((x) => x.insn).filter((v, i, a) => a.indexOf(v) === i).length,

@@ -17,6 +17,7 @@ import { kernelContexts } from '../../src/check/context.js';
 import { checkContexts } from '../../src/check/check.js';
 import { kernelResources } from '../../src/check/resources.js';
 import { simulateKernel } from '../../src/cycles/simulate.js';
+import { kernelWaves, loopChanges } from '../../src/cycles/kernel-time.js';
 import { computeOccupancy } from '../../src/analysis/occupancy.js';
 import { ConductorError } from '../../src/errors.js';
 import { pickKernel, ScheduleState, canMove, moveTo, emitSchedule, replayMoves, programMetrics } from '../../src/schedule/index.js';
@@ -90,6 +91,16 @@ test('model of the example: every column row by row from simulate, liveness and 
   const tb = k.blocks[k.timelineBlock]!;
   assert.ok(k.blocks.every((b) => b.end <= b.start || b.walkCycles <= tb.walkCycles));
   assert.equal(busiestBlock(k.blocks), k.timelineBlock);
+  // the scheduling regions, as tag numbers them, each inside its block; its cycles span its rows in the walk
+  const sk = pickKernel(loaded);
+  assert.deepEqual(k.regions.map((r) => [r.id, r.block, r.lines, r.instructions]), sk.regions.map((r) => [r.id, r.block, r.lines, r.nodes.length]));
+  for (const r of k.regions) {
+    const b = k.blocks[r.block]!;
+    assert.ok(b.start <= r.start && r.end <= b.end && r.start < r.end);
+    const rows = Array.from({ length: r.end - r.start }, (_, j) => r.start + j).filter((i) => k.code.issue[i]! >= 0);
+    const span = Math.max(...rows.map((i) => k.code.issue[i]! + k.code.cost[i]!)) - Math.min(...rows.map((i) => k.code.issue[i]! - k.code.wait[i]!));
+    assert.equal(r.cycles, Math.round(span * 100) / 100);
+  }
 });
 
 test('occupancy breakpoints: waves per SIMD change exactly one register above each', async () => {
@@ -202,8 +213,21 @@ test('with a scheduled file: both kernels, the moves, the moved rows and the met
   assert.ok(r0 < r1);
   assert.deepEqual(model.comparison.regions, [r0, r1].map((r, x) => ({
     region: r, block: k.regions[r]!.block, labels: r === r1 ? ['.LBB0_2'] : [], lines: k.regions[r]!.lines,
-    instructions: k.regions[r]!.nodes.length, moves: [moves[x]!],
+    instructions: k.regions[r]!.nodes.length, cycles: [model.kernels[0]!.regions[r]!.cycles, model.after!.regions[r]!.cycles], moves: [moves[x]!],
   })));
+  // the regions of both views: tag's, each the same instructions in the scheduled order
+  const before0 = model.kernels[0]!;
+  assert.deepEqual(before0.regions.map((r) => [r.id, r.block, r.lines, r.instructions, r.start, r.end]),
+    k.regions.map((r) => [r.id, r.block, r.lines, r.nodes.length, r.nodes[0], r.nodes[r.nodes.length - 1]! + 1]));
+  const movable = (v: typeof before0, r: { start: number; end: number }) =>
+    v.code.text.slice(r.start, r.end).filter((_, j) => v.code.kind[r.start + j] === 0).sort();
+  for (const r of k.regions) assert.deepEqual(movable(model.after, model.after.regions[r.id]!), movable(before0, before0.regions[r.id]!));
+  assert.ok(before0.regions.every((r) => r.cycles > 0));
+  // every loop before and after, as schedule reports them, at the kernel's waves
+  const sctx = kernelContexts(sched).find((c) => c.kernel.name === k.name)!;
+  assert.deepEqual(model.comparison.loops, loopChanges(k.ctx, sctx, undefined));
+  assert.equal(model.comparison.waves, kernelWaves(k.ctx).waves);
+  assert.deepEqual(model.comparison.loops.map((l) => [l.line, l.instructions, l.trip, l.tripFrom]), [[55, 54, 64, 'default']]);
   assert.equal(model.after.file, 'sched.s');
   const before = model.kernels[0]!;
   assert.equal(before.code.moved!.reduce((x, y) => x + y, 0), 2);

@@ -22,7 +22,7 @@
  */
 import * as os from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { loadText, type Loaded } from '../../load.js';
 import { checkContexts } from '../../check/check.js';
 import { kernelContexts } from '../../check/context.js';
@@ -39,7 +39,7 @@ import { movesFromState, replayMoves } from '../replay.js';
 import type { Disambiguation } from '../deps.js';
 import { preferOriginal, searchCompare, STRATEGIES, type StrategyName } from './search.js';
 import { runTask, type StrategyOutcome, type StrategyTask } from './task.js';
-import { kernelTime, type TripSource } from '../../cycles/kernel-time.js';
+import { loopChanges, type LoopChange } from '../../cycles/kernel-time.js';
 
 export interface ScheduleRunOptions {
   /** One kernel (error when the file has no such kernel). */
@@ -88,26 +88,7 @@ export interface StrategyReport {
   rejected?: string;
 }
 
-/** One loop of a kernel before and after: cycles per iteration (all waves), its bound and the gap. */
-export interface LoopChange {
-  /** Line of the loop header in the input. */
-  line: number;
-  instructions: number;
-  trip: number;
-  tripFrom: TripSource;
-  /** Iterations beyond the walk's one that est_cycles counts. */
-  weight: number;
-  before: number;
-  after: number;
-  /** The same for one wave alone. */
-  beforeOne: number;
-  afterOne: number;
-  /** Lower bound per iteration (no order of the body beats it) and what sets it. */
-  bound: number;
-  limiter: string;
-  /** (after - bound) / bound, in percent. */
-  gapPercent: number;
-}
+export type { LoopChange } from '../../cycles/kernel-time.js';
 
 export interface ScheduleRunResult {
   file: string;
@@ -245,22 +226,6 @@ export async function scheduleLoaded(loaded: Loaded, text: string, opts: Schedul
   return { ...k, notes: [...r.notes.filter((n) => !n.startsWith('left as written')), ...k.notes] };
 }
 
-/** Per loop, before and after (with the bound of the scheduled body). */
-function loopChanges(before: KernelContext, after: KernelContext, trip: number | undefined): LoopChange[] {
-  const a = kernelTime(before, { trip });
-  const b = kernelTime(after, { trip, bounds: true });
-  return b.loops.map((l, x) => {
-    const o = a.loops[x];
-    const bound = l.bound!;
-    return {
-      line: o?.loop.line ?? l.loop.line, instructions: l.loop.end - l.loop.start, trip: l.loop.trip, tripFrom: l.loop.tripFrom, weight: l.loop.weight,
-      before: round2(o?.perIteration ?? l.perIteration), after: round2(l.perIteration),
-      beforeOne: round2(o?.perIterationOne ?? l.perIterationOne), afterOne: round2(l.perIterationOne), bound: round2(bound.bound), limiter: bound.limiter,
-      gapPercent: bound.bound > 0 ? round2(((l.perIteration - bound.bound) / bound.bound) * 100) : 0,
-    };
-  });
-}
-
 async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: ScheduleRunOptions, set: Settings, fixedInput: boolean): Promise<ScheduleRunResult> {
   const t0 = Date.now();
   const { objective, strategies, budget, seconds, seed, disambiguate, jobs, annealReplicas } = set;
@@ -319,7 +284,8 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
   const run = async (tasks: StrategyTask[], phase: string): Promise<StrategyOutcome[]> => {
     if (tasks.length === 0) return [];
     if (jobs <= 1 || tasks.length === 1) return tasks.map((t) => runTask(t, report(phase), local));
-    pool ??= new Piscina({ filename: new URL('./task.js', import.meta.url).href, maxThreads: jobs, minThreads: 0, idleTimeout: 1000 });
+    // the worker pool's module only when strategies run in parallel
+    pool ??= new (await import('piscina')).Piscina({ filename: new URL('./task.js', import.meta.url).href, maxThreads: jobs, minThreads: 0, idleTimeout: 1000 });
     const p = pool;
     return Promise.all(tasks.map((t) => {
       const { port1, port2 } = new MessageChannel();
