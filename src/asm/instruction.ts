@@ -55,7 +55,7 @@ function isIdentChar(c: number): boolean {
  * (a bare modifier, `off`, a constant source, a special register, a source modifier function)
  * and its opcode are computed once per distinct spelling.
  */
-const WORDS = new Interner();
+let WORDS = new Interner();
 const W_OTHER = 0;
 const W_BARE = 1;
 const W_OFF = 2;
@@ -75,6 +75,23 @@ function wordId(text: string, start: number, end: number): number {
   return id;
 }
 // Every id of WORDS is classified: only wordId interns into it.
+
+/** More distinct words than a program has: the table starts again (a long process reading many files). */
+const WORDS_LIMIT = 1 << 20;
+
+/**
+ * Start the word table again when it has grown past WORDS_LIMIT. Word ids live only while one
+ * text is read (opcode ids, kept in stores, are OPCODES', not words'): call between programs.
+ */
+export function trimWords(): void {
+  if (WORDS.size < WORDS_LIMIT) return;
+  WORDS = new Interner();
+  wordLower = [];
+  wordClass = new Uint8Array(256);
+  wordOpcode = new Int32Array(256);
+  wordMod = new Int32Array(256);
+  wordFuncName = new Uint8Array(256);
+}
 
 function classifyWord(id: number): void {
   if (id >= wordClass.length) {

@@ -15,7 +15,7 @@ import type {
   AmdhsaDescriptor, Diagnostic, Instruction, KernelSymbol, Loc, MacroDef, MacroParam, Program, Statement,
 } from './ast.js';
 import { scanLines } from './source.js';
-import { internWord, scanInstruction, splitTopLevel, wordIdOf, wordLowerOf, wordString } from './instruction.js';
+import { internWord, scanInstruction, splitTopLevel, trimWords, wordIdOf, wordLowerOf, wordString } from './instruction.js';
 import { charLiteralLength, evalExpr, quotedEnd, type RangeLookup } from './expr.js';
 import { isSpace, skipSpace, trimEndAt } from './intern.js';
 import { ParsedProgram } from './program.js';
@@ -110,6 +110,7 @@ interface Cond {
 }
 
 export function parseProgram(text: string, file: string, options: ParseOptions = {}): ParsedProgram {
+  trimWords();
   const scan = scanLines(text);
   const lines = fileLines(text, scan);
   const symbols = new Map<string, number>();
