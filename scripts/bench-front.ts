@@ -22,7 +22,7 @@ import { repoRoot } from './build-kernels.js';
 import { parseProgram } from '../src/asm/parser.js';
 import { chooseTarget, loadText } from '../src/load.js';
 import { resolveProgram } from '../src/isa/resolve.js';
-import { analyzeLoaded } from '../src/analysis/analyze.js';
+import { analyzeLoaded } from '../src/check/analyze.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
 const PHASES = ['parse', 'resolve', 'load', 'analyze'] as const;

@@ -28,7 +28,7 @@ import { join, resolve } from 'node:path';
 import { llvmTool, repoRoot } from './build-kernels.js';
 import { parseProgram } from '../src/asm/parser.js';
 import { loadText } from '../src/load.js';
-import { analyzeLoaded } from '../src/analysis/analyze.js';
+import { analyzeLoaded } from '../src/check/analyze.js';
 import { prepareKernels, type Region, type ScheduleKernel } from '../src/schedule/kernel.js';
 import { Evaluator, type Metrics } from '../src/schedule/metrics.js';
 import { ScheduleState, canMove, moveTo } from '../src/schedule/state.js';

@@ -1,4 +1,9 @@
-import type { Loc } from './asm/ast.js';
+/** A position in a source file. Lines and columns are 1-based, as compilers print them. */
+export interface Loc {
+  file: string;
+  line: number;
+  col: number;
+}
 
 /**
  * An error in the user's input (exit code 2): bad assembly, an unknown target, a missing file.

@@ -5,7 +5,7 @@
  * tagged region, the baseline metrics and the objective. `--prompt-file` replaces the template;
  * an unknown placeholder is an error (exit 2) so a typo never reaches the model silently.
  */
-import type { Target } from '../targets/types.js';
+import type { Target } from '../isa/target.js';
 import { defaultCycleParams, type CycleParams, type ParamKey } from '../targets/latency.js';
 import { computeOccupancy, occupancyRuns, type OccupancyRun } from '../analysis/occupancy.js';
 import { ALL_RULES } from '../hazards/rules/index.js';

@@ -3,7 +3,7 @@
  * and register pressure along the code: live VGPR / AGPR / SGPR units at every instruction.
  */
 import type { Cfg } from './cfg.js';
-import { AGPR_BASE, FLAT_SCRATCH_LO, UNIT_COUNT, VGPR_BASE, type RegUnit } from '../isa/registers.js';
+import { AGPR_BASE, FLAT_SCRATCH_LO, UNIT_COUNT, VGPR_BASE, type RegUnit } from '../asm/registers.js';
 
 /** Program SGPRs: s0..s101. flat_scratch and xnack_mask (units 102..105) are reserved extras, not program registers. */
 const SGPR_END = FLAT_SCRATCH_LO;

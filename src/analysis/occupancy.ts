@@ -24,7 +24,7 @@
  *  - LDS: LLVM ignores the LDS allocation granule and rounds waves per SIMD up (10 one-wave
  *    workgroups on 4 SIMDs -> 3); we align to the granule and round down (-> 2).
  */
-import type { Target } from '../targets/types.js';
+import type { Target } from '../isa/target.js';
 
 export type OccupancyLimiter = 'vgpr' | 'agpr' | 'sgpr' | 'lds' | 'waves';
 

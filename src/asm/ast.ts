@@ -1,11 +1,8 @@
-import type { RegFile, RegUnit } from '../isa/registers.js';
+import type { RegFile, RegUnit } from './registers.js';
 
-/** A position in a source file. Lines and columns are 1-based, as compilers print them. */
-export interface Loc {
-  file: string;
-  line: number;
-  col: number;
-}
+import type { Loc } from '../errors.js';
+
+export type { Loc };
 
 /** Operand modifiers that wrap a source: -v0, |v0|, abs(v0), neg(v0), sext(v0). */
 export interface SourceMods {
@@ -17,7 +14,7 @@ export interface SourceMods {
 export interface RegOperand {
   kind: 'reg';
   file: RegFile;
-  /** First register unit (see isa/registers.ts). */
+  /** First register unit (see asm/registers.ts). */
   first: RegUnit;
   /** Number of 32-bit units. */
   count: number;

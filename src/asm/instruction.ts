@@ -19,7 +19,7 @@ import {
 } from './store.js';
 import type { FuncAux, WaitcntAux } from './store.js';
 import { ConductorError } from '../errors.js';
-import { AGPR_BASE, CONSTANT_SOURCES, SPECIAL_REGISTERS, TTMP_BASE, VGPR_BASE } from '../isa/registers.js';
+import { AGPR_BASE, CONSTANT_SOURCES, SPECIAL_REGISTERS, TTMP_BASE, VGPR_BASE } from './registers.js';
 
 export type { SymbolLookup } from './expr.js';
 export { splitMnemonic } from './store.js';

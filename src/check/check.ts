@@ -1,14 +1,16 @@
 /**
  * `check`: every kernel of a loaded file through every checker (hazards, waitcnt, resources).
- * Checkers are plain functions of a KernelContext returning Findings; the registry is the one
- * place that lists them.
+ * Checkers are plain functions of a KernelContext returning Findings, passed in by the caller
+ * (DEFAULT_CHECKERS unless it says otherwise). A checker that throws stops the check with an
+ * error naming it: a check that silently skipped a checker would report a kernel clean.
  */
 import type { Loaded } from '../load.js';
-import { kernelContexts } from './context.js';
-import { kernelResources, type KernelResources } from './resources.js';
-import type { Finding, KernelContext } from './types.js';
-import { CHECKERS } from './checkers.js';
+import { kernelContexts } from '../analysis/context.js';
+import { kernelResources, type KernelResources } from '../analysis/resources.js';
+import type { Finding, KernelContext } from '../analysis/types.js';
+import { DEFAULT_CHECKERS, type Checker } from './checkers.js';
 import type { PathsMode } from '../waitcnt/index.js';
+import { ConductorError } from '../errors.js';
 
 export interface KernelCheck {
   name: string;
@@ -31,6 +33,8 @@ export interface CheckReport {
 }
 
 export interface CheckOptions {
+  /** The checkers to run (default DEFAULT_CHECKERS). */
+  checkers?: readonly Checker[];
   /** Only these checkers (by name); default all. */
   only?: string[];
   /** Which missing waits are errors (waitcnt PathsMode; default 'every'). */
@@ -38,16 +42,26 @@ export interface CheckOptions {
 }
 
 export function checkContexts(contexts: KernelContext[], opts: CheckOptions = {}): KernelCheck[] {
-  const checkers = opts.only ? CHECKERS.filter((c) => opts.only!.includes(c.name)) : CHECKERS;
+  const all = opts.checkers ?? DEFAULT_CHECKERS;
+  const checkers = opts.only ? all.filter((c) => opts.only!.includes(c.name)) : all;
   return contexts.map((ctx) => {
     const { resources, findings } = kernelResources(ctx);
-    for (const c of checkers) findings.push(...c.run(ctx, opts));
+    for (const c of checkers) findings.push(...runChecker(c, ctx, opts));
     findings.sort(byLocation);
     return {
       name: ctx.kernel.name, kind: ctx.kernel.kind, line: ctx.kernel.loc.line, instructions: ctx.insns.length,
       resources, findings,
     };
   });
+}
+
+function runChecker(c: Checker, ctx: KernelContext, opts: CheckOptions): Finding[] {
+  try {
+    return c.run(ctx, opts);
+  } catch (e) {
+    if (e instanceof ConductorError) throw e;
+    throw new Error(`checker '${c.name}' failed on ${ctx.kernel.kind} ${ctx.kernel.name} of ${ctx.program.file}: ${(e as Error).message}`, { cause: e });
+  }
 }
 
 export function checkLoaded(l: Loaded, opts: CheckOptions = {}): CheckReport {

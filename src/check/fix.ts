@@ -4,11 +4,11 @@
  * s_waitcnt merged with a wait already in front), re-check the result, and repeat until clean.
  * Nothing is returned as fixed unless the re-check finds no error.
  */
-import type { KernelContext, Finding } from './types.js';
+import type { KernelContext, Finding } from '../analysis/types.js';
 import type { WaitcntOperand } from '../asm/ast.js';
 import { addInsert, applyStatementEdits, emptyEdits, type StatementEdits } from './edit.js';
 import { loadText, type Loaded } from '../load.js';
-import { kernelContexts } from './context.js';
+import { kernelContexts } from '../analysis/context.js';
 import { checkContexts, type KernelCheck } from './check.js';
 import { ConductorError } from '../errors.js';
 import { ALL_RULES, computeNops } from '../hazards/index.js';

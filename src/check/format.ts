@@ -2,7 +2,7 @@
  * One formatter for findings: clang-style text, JSON, and SARIF 2.1.0 show the same values.
  */
 import type { CheckReport } from './check.js';
-import type { Finding } from './types.js';
+import type { Finding } from '../analysis/types.js';
 import { formatLoc } from '../errors.js';
 import { formatOccupancies, OCCUPANCY_KINDS, type OccupancyKind } from '../analysis/occupancy.js';
 

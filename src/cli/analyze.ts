@@ -1,5 +1,5 @@
 import { loadInput } from '../input.js';
-import { analyzeLoaded, formatAnalysis, type FileAnalysis } from '../analysis/analyze.js';
+import { analyzeLoaded, formatAnalysis, type FileAnalysis } from '../check/analyze.js';
 import { ConductorError } from '../errors.js';
 import { expandInputs, formatTable, parseShard, shardFiles, worstExit } from './files.js';
 import { colourDiagnostic } from './main.js';

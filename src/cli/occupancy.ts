@@ -1,7 +1,7 @@
 /** What `schedule` and `apply` print about occupancy beside their metrics. */
 import type { Loaded } from '../load.js';
-import { kernelContexts } from '../check/context.js';
-import { kernelResources } from '../check/resources.js';
+import { kernelContexts } from '../analysis/context.js';
+import { kernelResources } from '../analysis/resources.js';
 import { occupancyJson } from '../check/format.js';
 import { formatOccupancies } from '../analysis/occupancy.js';
 

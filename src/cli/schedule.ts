@@ -7,7 +7,7 @@ import { requireCode } from '../input.js';
 import { fixedOccupancies } from './occupancy.js';
 import { ConductorError } from '../errors.js';
 import { intOption, numberOption } from './options.js';
-import { formatMetrics, metricLabel, METRIC_NAMES, parseObjective, type Metrics } from '../schedule/metrics.js';
+import { formatMetrics, metricDrift, metricLabel, METRIC_NAMES, parseObjective, type Metrics } from '../schedule/metrics.js';
 import { scheduleFile, type ScheduleFileResult, type ScheduleRunResult } from '../schedule/search/run.js';
 import { STRATEGIES, type StrategyName } from '../schedule/search/search.js';
 import { pathsMode } from '../waitcnt/index.js';
@@ -132,6 +132,7 @@ function round(x: number): number { return Math.round(x * 1000) / 1000; }
 function kernelJson(r: ScheduleRunResult, output: string | null, loaded?: Loaded): Record<string, unknown> {
   return {
     strategy: r.strategy, evaluations: r.evaluations, seconds: round(r.seconds), before: r.before, after: r.after, estimate: r.estimate,
+    drift: metricDrift(r.estimate, r.after),
     occupancy: loaded ? fixedOccupancies(loaded, r.kernel)?.json : undefined,
     file: r.file, kernel: r.kernel, arch: r.arch, objective: r.objective, waves: r.waves, loops: r.loops,
     evaluationsPerSecond: r.evaluationsPerSecond, cached: r.cached, moves: r.moves, runs: r.runs, notes: r.notes, output,

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { loadInput } from '../input.js';
-import { kernelContexts } from '../check/context.js';
+import { kernelContexts } from '../analysis/context.js';
 import { ConductorError } from '../errors.js';
 import { intOption } from './options.js';
 import { resolveTarget } from '../targets/index.js';
 import { applyLatencyFile, defaultCycleParams, type CycleParams } from '../targets/latency.js';
 import { knownMnemonic } from '../cycles/model.js';
 import { checkWaves, formatKernelReport, formatParams, simulateKernel } from '../cycles/simulate.js';
-import type { Target } from '../targets/types.js';
+import type { Target } from '../isa/target.js';
 
 export interface SimulateCliOptions {
   arch?: string;

@@ -13,12 +13,11 @@
  * waits on is filled by the others. s_barrier releases when every unfinished wave of the SIMD
  * has arrived (the waves are assumed to be one workgroup), `barrier` cycles after the last one.
  */
+import { COUNTER, NCLASSES, OP_CLASS } from '../targets/counters.js';
 import {
-  type CycleModel, C_BRANCH, C_DS, C_MFMA, C_SCALAR, C_VALU, C_VMEM, F_BARRIER, F_DOT, F_FREE, F_JUMP, F_TRANS, F_VMLOAD,
-  G_EXP, G_SMEM, G_VM, M_MEM, M_SAME, M_SRCAB, M_SRCC, M_VALU, NGROUPS, NPIPES, P_MEM, P_MFMA, P_SALU, P_VALU,
-  R_IMPL, R_SRC2, R_SRCC,
+  type CycleModel, CONSUMER, FLAG, EXP_QUEUE, VM_QUEUE, MFMA_SLOT, NPIPES, PRODUCER, READ_ROLE,
 } from './model.js';
-import { UNIT_COUNT, VGPR_BASE } from '../isa/registers.js';
+import { UNIT_COUNT, VGPR_BASE } from '../asm/registers.js';
 
 const U = UNIT_COUNT;
 const VMCAP = 64;
@@ -26,35 +25,15 @@ const LGKMCAP = 32;
 const EXPCAP = 8;
 
 /** Why an instruction issued later than the wave was ready for it. */
-export const W_NONE = 0;
-export const W_DEP = 1;
-export const W_WAIT = 2;
-export const W_PIPE = 3;
-export const W_PORT = 4;
-export const W_FULL = 5;
-export const W_BARRIER = 6;
-export const W_WAW = 7;
+export const WHY = { none: 0, dep: 1, wait: 2, pipe: 3, port: 4, full: 5, barrier: 6, waw: 7 } as const;
 
-/** Dependency kinds (whyB of W_DEP / W_WAW). */
-export const D_RESULT = 0;
-export const D_MFMA_SAME = 1;
-export const D_MFMA_SRCC = 2;
-export const D_MFMA_SRCAB = 3;
-export const D_MFMA_VALU = 4;
-export const D_MFMA_MEM = 5;
-export const D_VALU_MFMA = 6;
-export const D_SGPR_SALU = 7;
-export const D_SGPR_VMEM = 8;
-export const D_SGPR_VALU = 9;
-export const D_TRANS = 10;
-export const D_DOT = 11;
-export const D_BRANCH = 12;
-export const D_MEM = 13;
+/** Dependency kinds (whyB of WHY.dep / WHY.waw). */
+export const DEP = {
+  result: 0, mfmaSame: 1, mfmaSrcC: 2, mfmaSrcAB: 3, mfmaValu: 4, mfmaMem: 5, valuMfma: 6,
+  sgprSalu: 7, sgprVmem: 8, sgprValu: 9, trans: 10, dot: 11, branch: 12, mem: 13,
+} as const;
 
-/** Counters (whyB of W_WAIT / W_FULL). */
-export const K_VM = 0;
-export const K_LGKM = 1;
-export const K_EXP = 2;
+/** The counters of WHY.wait / WHY.full (whyB) are targets/counters.ts COUNTER. */
 
 /** One issued instruction, as recorded when tracing. */
 export interface TraceRow {
@@ -145,7 +124,7 @@ export class CycleEngine {
     this.exDone = new Float64Array(c * EXPCAP);
     this.exIdx = new Int32Array(c * EXPCAP);
     this.exLen = new Int32Array(c);
-    this.lastDone = new Float64Array(c * NGROUPS);
+    this.lastDone = new Float64Array(c * NCLASSES);
     this.gen = 0;
     this.cap = c;
   }
@@ -161,7 +140,7 @@ export class CycleEngine {
     this.vmLen.fill(0, 0, waves);
     this.lgLen.fill(0, 0, waves);
     this.exLen.fill(0, 0, waves);
-    this.lastDone.fill(0, 0, waves * NGROUPS);
+    this.lastDone.fill(0, 0, waves * NCLASSES);
     this.pipeFree.fill(0);
     this.pipeBy.fill(-1);
     this.portFree = 0;
@@ -191,7 +170,7 @@ export class CycleEngine {
       const i = seq[pos]!;
       const before = this.t[0]!;
       const e = this.earliest(0, i);
-      const tk = taken !== undefined ? taken[pos] === 1 : (this.m.flags[i]! & F_JUMP) !== 0;
+      const tk = taken !== undefined ? taken[pos] === 1 : (this.m.flags[i]! & FLAG.jump) !== 0;
       this.commit(0, i, e, tk);
       if (trace) {
         trace.push({ pos, insn: i, wave: 0, issue: e, stall: e - before, why: e > before ? this.why : 0, whyA: this.whyA, whyB: this.whyB, cost: this.t[0]! - e });
@@ -224,20 +203,20 @@ export class CycleEngine {
         const iw = seq[pos[w]!]!;
         let e = this.earliest(w, iw);
         let why = e > this.t[w]! ? this.why : 0;
-        if (this.resources && this.portFree > e && (this.m.flags[iw]! & F_FREE) === 0) { e = this.portFree; why = W_PORT; }
+        if (this.resources && this.portFree > e && (this.m.flags[iw]! & FLAG.free) === 0) { e = this.portFree; why = WHY.port; }
         if (e < bestE) { bestE = e; best = w; bw = why; ba = this.whyA; bb = this.whyB; }
       }
       if (best < 0) break;
       const p = pos[best]!;
       const i = seq[p]!;
       const before = this.t[best]!;
-      const tk = taken !== undefined ? taken[p] === 1 : (this.m.flags[i]! & F_JUMP) !== 0;
+      const tk = taken !== undefined ? taken[p] === 1 : (this.m.flags[i]! & FLAG.jump) !== 0;
       this.commit(best, i, bestE, tk);
-      if (this.resources && (this.m.flags[i]! & F_FREE) === 0) this.portFree = bestE + 1;
+      if (this.resources && (this.m.flags[i]! & FLAG.free) === 0) this.portFree = bestE + 1;
       if (trace) trace.push({ pos: p, insn: i, wave: best, issue: bestE, stall: bestE - before, why: bestE > before ? bw : 0, whyA: ba, whyB: bb, cost: this.t[best]! - bestE });
       pos[best] = p + 1;
       if (p + 1 >= len) active--;
-      if (this.m.flags[i]! & F_BARRIER) {
+      if (this.m.flags[i]! & FLAG.barrier) {
         atBarrier[best] = 1;
         arrival[best] = bestE;
         waiting++;
@@ -265,9 +244,9 @@ export class CycleEngine {
     if (this.resources) {
       const pipeFree = this.pipeFree;
       const pa = m.pipeA[i]!;
-      if (pa !== 0 && pipeFree[pa]! > e) { e = pipeFree[pa]!; why = W_PIPE; whyA = this.pipeBy[pa]!; whyB = pa; }
+      if (pa !== 0 && pipeFree[pa]! > e) { e = pipeFree[pa]!; why = WHY.pipe; whyA = this.pipeBy[pa]!; whyB = pa; }
       const pb = m.pipeB[i]!;
-      if (pb !== 0 && pipeFree[pb]! > e) { e = pipeFree[pb]!; why = W_PIPE; whyA = this.pipeBy[pb]!; whyB = pb; }
+      if (pb !== 0 && pipeFree[pb]! > e) { e = pipeFree[pb]!; why = WHY.pipe; whyA = this.pipeBy[pb]!; whyB = pb; }
     }
     const base = w * U;
     const gen = this.gen;
@@ -289,43 +268,43 @@ export class CycleEngine {
       const p = prod[o]!;
       const pk = pkA[p]!;
       let r: number;
-      let d = D_RESULT;
-      if (pk === P_MFMA) {
+      let d: number = DEP.result;
+      if (pk === PRODUCER.mfma) {
         let slot: number;
-        if (cc === C_MFMA) {
-          if (useRole[k] === R_SRCC) {
+        if (cc === CONSUMER.mfma) {
+          if (useRole[k] === READ_ROLE.srcC) {
             const same = m.mfmaDstFirst[p] === m.mfmaCFirst[i] && m.mfmaDstCount[p] === m.mfmaCCount[i] && m.passes[p] === m.passes[i];
-            slot = same ? M_SAME : M_SRCC; d = same ? D_MFMA_SAME : D_MFMA_SRCC;
-          } else { slot = M_SRCAB; d = D_MFMA_SRCAB; }
-        } else if (cc === C_VMEM || cc === C_DS) { slot = M_MEM; d = D_MFMA_MEM; } else { slot = M_VALU; d = D_MFMA_VALU; }
+            slot = same ? MFMA_SLOT.same : MFMA_SLOT.srcC; d = same ? DEP.mfmaSame : DEP.mfmaSrcC;
+          } else { slot = MFMA_SLOT.srcAB; d = DEP.mfmaSrcAB; }
+        } else if (cc === CONSUMER.vmem || cc === CONSUMER.ds) { slot = MFMA_SLOT.mem; d = DEP.mfmaMem; } else { slot = MFMA_SLOT.valu; d = DEP.mfmaValu; }
         r = defT[o]! + m.mfmaLat[p * 5 + slot]!;
       } else {
         r = readyAt[o]!;
-        if (pk === P_MEM) d = D_MEM;
-        else if (pk === P_VALU) {
+        if (pk === PRODUCER.mem) d = DEP.mem;
+        else if (pk === PRODUCER.valu) {
           const dt = defT[o]!;
-          if (cc === C_MFMA) {
-            if (u >= VGPR_BASE) { const x = dt + m.valuToMfma; if (x > r) { r = x; d = D_VALU_MFMA; } }
+          if (cc === CONSUMER.mfma) {
+            if (u >= VGPR_BASE) { const x = dt + m.valuToMfma; if (x > r) { r = x; d = DEP.valuMfma; } }
           } else if (u < VGPR_BASE) {
-            if (cc === C_SCALAR) { const x = dt + m.sgprToSalu; if (x > r) { r = x; d = D_SGPR_SALU; } }
-            else if (cc === C_VMEM) { const x = dt + m.sgprToVmem; if (x > r) { r = x; d = D_SGPR_VMEM; } }
-            else if (cc === C_VALU && useRole[k] !== R_IMPL) { const x = dt + m.sgprToValu; if (x > r) { r = x; d = D_SGPR_VALU; } }
+            if (cc === CONSUMER.scalar) { const x = dt + m.sgprToSalu; if (x > r) { r = x; d = DEP.sgprSalu; } }
+            else if (cc === CONSUMER.vmem) { const x = dt + m.sgprToVmem; if (x > r) { r = x; d = DEP.sgprVmem; } }
+            else if (cc === CONSUMER.valu && useRole[k] !== READ_ROLE.implicit) { const x = dt + m.sgprToValu; if (x > r) { r = x; d = DEP.sgprValu; } }
           }
           const fp = flags[p]!;
           if (fp !== 0) {
-            if ((fp & F_TRANS) !== 0 && cc === C_VALU && (flags[i]! & F_TRANS) === 0) {
-              const x = dt + m.transToValu; if (x > r) { r = x; d = D_TRANS; }
+            if ((fp & FLAG.trans) !== 0 && cc === CONSUMER.valu && (flags[i]! & FLAG.trans) === 0) {
+              const x = dt + m.transToValu; if (x > r) { r = x; d = DEP.trans; }
             }
-            if ((fp & F_DOT) !== 0 && !(useRole[k] === R_SRC2 && m.opId[p] === m.opId[i])) {
-              const x = dt + m.dotLat; if (x > r) { r = x; d = D_DOT; }
+            if ((fp & FLAG.dot) !== 0 && !(useRole[k] === READ_ROLE.src2 && m.opId[p] === m.opId[i])) {
+              const x = dt + m.dotLat; if (x > r) { r = x; d = DEP.dot; }
             }
           }
-          if (cc === C_BRANCH) { const x = dt + m.lat[p]! + m.afterWrite; if (x > r) { r = x; d = D_BRANCH; } }
-        } else if (pk === P_SALU && cc === C_BRANCH) {
-          const x = defT[o]! + m.lat[p]! + m.afterWrite; if (x > r) { r = x; d = D_BRANCH; }
+          if (cc === CONSUMER.branch) { const x = dt + m.lat[p]! + m.afterWrite; if (x > r) { r = x; d = DEP.branch; } }
+        } else if (pk === PRODUCER.salu && cc === CONSUMER.branch) {
+          const x = defT[o]! + m.lat[p]! + m.afterWrite; if (x > r) { r = x; d = DEP.branch; }
         }
       }
-      if (r > e) { e = r; why = W_DEP; whyA = p; whyB = d; }
+      if (r > e) { e = r; why = WHY.dep; whyA = p; whyB = d; }
     }
     // register writes over results still in flight (memory, MFMA)
     const defUnit = m.defUnit;
@@ -336,47 +315,47 @@ export class CycleEngine {
       const p = prod[o]!;
       const pk = pkA[p]!;
       let r: number;
-      if (pk === P_MEM) {
+      if (pk === PRODUCER.mem) {
         // VMEM loads write VGPRs in order: a later VMEM load to the same register need not wait
-        if ((flags[p]! & F_VMLOAD) !== 0 && (flags[i]! & F_VMLOAD) !== 0) continue;
+        if ((flags[p]! & FLAG.vmemLoad) !== 0 && (flags[i]! & FLAG.vmemLoad) !== 0) continue;
         r = readyAt[o]!;
-      } else if (pk === P_MFMA && cc !== C_MFMA) {
-        r = defT[o]! + m.mfmaLat[p * 5 + (cc === C_VMEM || cc === C_DS ? M_MEM : M_VALU)]!;
+      } else if (pk === PRODUCER.mfma && cc !== CONSUMER.mfma) {
+        r = defT[o]! + m.mfmaLat[p * 5 + (cc === CONSUMER.vmem || cc === CONSUMER.ds ? MFMA_SLOT.mem : MFMA_SLOT.valu)]!;
       } else continue;
-      if (r > e) { e = r; why = W_WAW; whyA = p; whyB = pk === P_MEM ? D_MEM : D_MFMA_VALU; }
+      if (r > e) { e = r; why = WHY.waw; whyA = p; whyB = pk === PRODUCER.mem ? DEP.mem : DEP.mfmaValu; }
     }
     // s_waitcnt
     const wv = m.wVm[i]!;
     if (wv >= 0) {
       const r = this.waitCounter(this.vmDone, this.vmIdx, w * VMCAP, this.vmLen[w]!, e, wv, true);
-      if (r > e) { e = r; why = W_WAIT; whyA = this.waitIdx; whyB = K_VM; }
+      if (r > e) { e = r; why = WHY.wait; whyA = this.waitIdx; whyB = COUNTER.vm; }
     }
     const wl = m.wLgkm[i]!;
     if (wl >= 0) {
       const r = this.waitCounter(this.lgDone, this.lgIdx, w * LGKMCAP, this.lgLen[w]!, e, wl, false);
-      if (r > e) { e = r; why = W_WAIT; whyA = this.waitIdx; whyB = K_LGKM; }
+      if (r > e) { e = r; why = WHY.wait; whyA = this.waitIdx; whyB = COUNTER.lgkm; }
     }
     const wx = m.wExp[i]!;
     if (wx >= 0) {
       const r = this.waitCounter(this.exDone, this.exIdx, w * EXPCAP, this.exLen[w]!, e, wx, false);
-      if (r > e) { e = r; why = W_WAIT; whyA = this.waitIdx; whyB = K_EXP; }
+      if (r > e) { e = r; why = WHY.wait; whyA = this.waitIdx; whyB = COUNTER.exp; }
     }
     // counter capacity
-    if (pkA[i] === P_MEM) {
+    if (pkA[i] === PRODUCER.mem) {
       const vi = m.vmInc[i]!;
       if (vi > 0 && this.vmLen[w]! > m.vmMax - vi) {
         const r = this.waitCounter(this.vmDone, this.vmIdx, w * VMCAP, this.vmLen[w]!, e, m.vmMax - vi, true);
-        if (r > e) { e = r; why = W_FULL; whyA = this.waitIdx; whyB = K_VM; }
+        if (r > e) { e = r; why = WHY.full; whyA = this.waitIdx; whyB = COUNTER.vm; }
       }
       const li = m.lgkmInc[i]!;
       if (li > 0 && this.lgLen[w]! > m.lgkmMax - li) {
         const r = this.waitCounter(this.lgDone, this.lgIdx, w * LGKMCAP, this.lgLen[w]!, e, m.lgkmMax - li, false);
-        if (r > e) { e = r; why = W_FULL; whyA = this.waitIdx; whyB = K_LGKM; }
+        if (r > e) { e = r; why = WHY.full; whyA = this.waitIdx; whyB = COUNTER.lgkm; }
       }
       const xi = m.expInc[i]!;
       if (xi > 0 && this.exLen[w]! > m.expMax - xi) {
         const r = this.waitCounter(this.exDone, this.exIdx, w * EXPCAP, this.exLen[w]!, e, m.expMax - xi, false);
-        if (r > e) { e = r; why = W_FULL; whyA = this.waitIdx; whyB = K_EXP; }
+        if (r > e) { e = r; why = WHY.full; whyA = this.waitIdx; whyB = COUNTER.exp; }
       }
     }
     this.why = why; this.whyA = whyA; this.whyB = whyB;
@@ -435,15 +414,15 @@ export class CycleEngine {
       if (pb !== 0) { const x = e + m.occB[i]!; this.pipeFree[pb] = x; this.pipeBy[pb] = i; if (x > md) md = x; }
     }
     let ready: number;
-    if (m.pk[i] === P_MEM) {
+    if (m.pk[i] === PRODUCER.mem) {
       const lat = m.lat[i]!;
       ready = e + lat;
-      const lg = w * NGROUPS;
+      const lg = w * NCLASSES;
       const vi = m.vmInc[i]!;
       if (vi > 0) {
         let d = e + lat;
-        if (this.lastDone[lg + G_VM]! > d) d = this.lastDone[lg + G_VM]!;
-        this.lastDone[lg + G_VM] = d;
+        if (this.lastDone[lg + VM_QUEUE]! > d) d = this.lastDone[lg + VM_QUEUE]!;
+        this.lastDone[lg + VM_QUEUE] = d;
         const off = w * VMCAP;
         let len = this.prune(this.vmDone, this.vmIdx, off, this.vmLen[w]!, e);
         for (let k = 0; k < vi && len < VMCAP; k++) { this.vmDone[off + len] = d; this.vmIdx[off + len] = i; len++; }
@@ -452,9 +431,9 @@ export class CycleEngine {
       }
       const li = m.lgkmInc[i]!;
       if (li > 0) {
-        const g = m.lgkmGroup[i]!;
+        const g = m.lgkmClass[i]!;
         let d = e + lat;
-        if (g !== G_SMEM) {
+        if (g !== OP_CLASS.smem) {
           if (this.lastDone[lg + g]! > d) d = this.lastDone[lg + g]!;
           this.lastDone[lg + g] = d;
         }
@@ -467,8 +446,8 @@ export class CycleEngine {
       const xi = m.expInc[i]!;
       if (xi > 0) {
         let d = e + lat;
-        if (this.lastDone[lg + G_EXP]! > d) d = this.lastDone[lg + G_EXP]!;
-        this.lastDone[lg + G_EXP] = d;
+        if (this.lastDone[lg + EXP_QUEUE]! > d) d = this.lastDone[lg + EXP_QUEUE]!;
+        this.lastDone[lg + EXP_QUEUE] = d;
         const off = w * EXPCAP;
         let len = this.prune(this.exDone, this.exIdx, off, this.exLen[w]!, e);
         for (let k = 0; k < xi && len < EXPCAP; k++) { this.exDone[off + len] = d; this.exIdx[off + len] = i; len++; }
@@ -505,7 +484,7 @@ export class CycleEngine {
     let issue = 0;
     for (let pos = from; pos < to; pos++) {
       const i = seq[pos]!;
-      const tk = taken !== undefined ? taken[pos] === 1 : (m.flags[i]! & F_JUMP) !== 0;
+      const tk = taken !== undefined ? taken[pos] === 1 : (m.flags[i]! & FLAG.jump) !== 0;
       issue += tk ? m.issueTaken[i]! : m.issue[i]!;
       pipes[m.pipeA[i]!] += m.occA[i]!;
       pipes[m.pipeB[i]!] += m.occB[i]!;

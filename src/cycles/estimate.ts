@@ -3,10 +3,14 @@
  * `lowerBound` for "how far from ideal". The per-kernel model and engine are built once per
  * (KernelContext, CycleParams) and cached, so a call costs one pass over the region.
  */
-import type { KernelContext } from '../check/types.js';
+import type { KernelContext } from '../analysis/types.js';
 import { defaultCycleParams, type CycleParams } from '../targets/latency.js';
-import { buildCycleModel, NPIPES, PIPE_NAMES, type CycleModel } from './model.js';
-import { CycleEngine, type RunOptions } from './engine.js';
+import {
+  buildCycleModel, NPIPES, PIPE_NAMES, type CycleModel,
+} from './model.js';
+import {
+  CycleEngine, type RunOptions,
+} from './engine.js';
 
 interface Cached { params: CycleParams; model: CycleModel; engine: CycleEngine }
 const CACHE = new WeakMap<KernelContext, Cached[]>();

@@ -29,13 +29,15 @@
  * the loop-carried recurrence (both latency-only, without waits: the order of a legal schedule
  * does not change them), with the constraint that binds.
  */
-import type { KernelContext } from '../check/types.js';
-import { kernelResources } from '../check/resources.js';
+import type { KernelContext } from '../analysis/types.js';
+import { kernelResources } from '../analysis/resources.js';
 import type { CycleParams } from '../targets/latency.js';
 import { cycleEngineFor } from './estimate.js';
 import type { CycleEngine } from './engine.js';
-import { F_FREE, F_JUMP, NPIPES, PIPE_NAMES } from './model.js';
-import { SCC } from '../isa/registers.js';
+import {
+  FLAG, NPIPES, PIPE_NAMES,
+} from './model.js';
+import { SCC } from '../asm/registers.js';
 
 /**
  * Trip count of a loop whose count the code does not give and the caller does not set: a GEMM
@@ -248,7 +250,7 @@ function shared(engine: CycleEngine, seq: ArrayLike<number>, taken?: ArrayLike<n
   for (let p = 1; p < NPIPES; p++) if (sums.pipes[p]! > pipe) pipe = sums.pipes[p]!;
   let port = 0;
   const f = engine.m.flags;
-  for (let k = 0; k < seq.length; k++) if ((f[seq[k]!]! & F_FREE) === 0) port++;
+  for (let k = 0; k < seq.length; k++) if ((f[seq[k]!]! & FLAG.free) === 0) port++;
   return { pipe, port };
 }
 
@@ -266,7 +268,7 @@ export function coResident(engine: CycleEngine, seq: ArrayLike<number>, waves: n
 export function bodyTaken(engine: CycleEngine, body: ArrayLike<number>): Uint8Array {
   const t = new Uint8Array(body.length);
   const f = engine.m.flags;
-  for (let k = 0; k < body.length; k++) t[k] = (f[body[k]!]! & F_JUMP) !== 0 ? 1 : 0;
+  for (let k = 0; k < body.length; k++) t[k] = (f[body[k]!]! & FLAG.jump) !== 0 ? 1 : 0;
   if (body.length > 0) t[body.length - 1] = 1;
   return t;
 }
@@ -400,7 +402,7 @@ export function walkOf(engine: CycleEngine, ctx: KernelContext): { seq: Int32Arr
   const seq = new Int32Array(n);
   const taken = new Uint8Array(n);
   const f = engine.m.flags;
-  for (let i = 0; i < n; i++) { seq[i] = i; taken[i] = (f[i]! & F_JUMP) !== 0 ? 1 : 0; }
+  for (let i = 0; i < n; i++) { seq[i] = i; taken[i] = (f[i]! & FLAG.jump) !== 0 ? 1 : 0; }
   return { seq, taken };
 }
 

@@ -24,74 +24,47 @@
  *   named counter has at most N operations outstanding. A memory instruction whose counter is
  *   full waits for the oldest to complete.
  */
-import type { KernelContext } from '../check/types.js';
+import type { KernelContext } from '../analysis/types.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import { lookupInsn } from '../isa/catalogue.js';
-import { UNIT_COUNT, VGPR_BASE } from '../isa/registers.js';
-import { defaultCycleParams, MFMA_PASS_COUNTS, mfmaParamKey, type CycleParams, type MfmaTableKind, type ParamKey } from '../targets/latency.js';
-import type { Target } from '../targets/types.js';
+import { OP_CLASS } from '../targets/counters.js';
+import { CLS, EVENT, has, isClass, isMemSpace, isMfmaKind, issues, LATENCY, MEM_OP, TRAIT, traitsOf, type KernelTraits } from '../isa/traits.js';
+import { UNIT_COUNT, VGPR_BASE } from '../asm/registers.js';
+import { defaultCycleParams, MFMA_PASS_COUNTS, mfmaParamKey, type CycleParams, type MfmaConsumer, type MfmaTableKind, type ParamKey } from '../targets/latency.js';
+import type { Target } from '../isa/target.js';
 
-export const PIPE_NONE = 0;
-export const PIPE_SALU = 1;
-export const PIPE_VALU = 2;
-export const PIPE_MATRIX = 3;
-export const PIPE_LDS = 4;
-export const PIPE_VMEM = 5;
-export const PIPE_SMEM = 6;
-export const PIPE_BRANCH = 7;
+/** The pipes an instruction holds while it issues. */
+export const PIPE = { none: 0, salu: 1, valu: 2, matrix: 3, lds: 4, vmem: 5, smem: 6, branch: 7 } as const;
 export const NPIPES = 8;
-export const PIPE_NAMES = ['none', 'salu', 'valu', 'matrix', 'lds', 'vmem', 'smem', 'branch'] as const;
+export const PIPE_NAMES = Object.keys(PIPE) as (keyof typeof PIPE)[];
 
-/** Consumer class. */
-export const C_SCALAR = 0;
-export const C_VALU = 1;
-export const C_MFMA = 2;
-export const C_VMEM = 3;
-export const C_DS = 4;
-export const C_BRANCH = 5;
-export const C_NONE = 6;
+/** What kind of consumer an instruction is (which forwarding and MFMA latencies it sees). */
+export const CONSUMER = { scalar: 0, valu: 1, mfma: 2, vmem: 3, ds: 4, branch: 5, none: 6 } as const;
 
-/** Producer kind. */
-export const P_SALU = 0;
-export const P_VALU = 1;
-export const P_MFMA = 2;
-export const P_MEM = 3;
-export const P_OTHER = 4;
+/** What kind of producer an instruction is. */
+export const PRODUCER = { salu: 0, valu: 1, mfma: 2, mem: 3, other: 4 } as const;
 
 /** Operand roles of a register read, ordered by strictness (the strictest wins per unit). */
-export const R_IMPL = 1;
-export const R_SRC2 = 2;
-export const R_SRCC = 3;
-export const R_EXPL = 4;
-export const R_SRCAB = 5;
+export const READ_ROLE = { implicit: 1, src2: 2, srcC: 3, explicit: 4, srcAB: 5 } as const;
 
-/** Flags. */
-export const F_TRANS = 1;
-export const F_DOT = 2;
-export const F_VMLOAD = 4;
-export const F_CJUMP = 8;
-export const F_JUMP = 16;
-export const F_END = 32;
-export const F_BARRIER = 64;
-/** Takes no issue-port cycle (synthetic wait parts: the wait's slot is charged once by SYN_SLOT). */
-export const F_FREE = 128;
+/**
+ * Flags. `free`: takes no issue-port cycle (synthetic wait parts: the wait's slot is charged
+ * once by its slot entry).
+ */
+export const FLAG = { trans: 1, dot: 2, vmemLoad: 4, cjump: 8, jump: 16, end: 32, barrier: 64, free: 128 } as const;
 
-/** Counter groups (completion order is kept within a group). */
-export const G_VM = 0;
-export const G_LDS = 1;
-export const G_GDS = 2;
-export const G_SMEM = 3; // out of order
-export const G_MSG = 4;
-export const G_FLAT = 5;
-export const G_EXP = 6;
-export const NGROUPS = 7;
+/**
+ * When memory operations complete, in time: the operation classes of the counter model
+ * (targets/counters.ts) time their completions in issue order among their own kind, except
+ * scalar memory, whose results return in any order. Everything counted on vmcnt shares one
+ * queue (VMEM and FLAT alike), and so does everything counted on expcnt: `VM_QUEUE` and
+ * `EXP_QUEUE` are the classes whose slots they use.
+ */
+export const VM_QUEUE = OP_CLASS.vmem;
+export const EXP_QUEUE = OP_CLASS.export;
 
 /** MFMA consumer slots in CycleModel.mfmaLat (5 per instruction). */
-export const M_SAME = 0;
-export const M_SRCC = 1;
-export const M_SRCAB = 2;
-export const M_VALU = 3;
-export const M_MEM = 4;
+export const MFMA_SLOT = { same: 0, srcC: 1, srcAB: 2, valu: 3, mem: 4 } as const;
 
 export interface CycleModel {
   ctx: KernelContext;
@@ -125,7 +98,7 @@ export interface CycleModel {
   /** Interned mnemonic (DOT same-opcode chains). */
   opId: Int32Array;
   passes: Uint8Array;
-  /** 5 latencies (cycles from issue) per instruction for MFMA producers: M_SAME..M_MEM. */
+  /** 5 latencies (cycles from issue) per instruction for MFMA producers: MFMA_SLOT.same..M_MEM. */
   mfmaLat: Float64Array;
   mfmaDstFirst: Int32Array;
   mfmaDstCount: Int32Array;
@@ -134,8 +107,8 @@ export interface CycleModel {
   vmInc: Uint8Array;
   lgkmInc: Uint8Array;
   expInc: Uint8Array;
-  /** Counter group of the lgkm increment (G_LDS, G_GDS, G_SMEM, G_MSG, G_FLAT). */
-  lgkmGroup: Uint8Array;
+  /** Operation class (targets/counters.ts OP_CLASS) of the lgkm increment. */
+  lgkmClass: Uint8Array;
   /** s_waitcnt counts (-1 = not waited on). */
   wVm: Int8Array;
   wLgkm: Int8Array;
@@ -205,7 +178,7 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
     passes: new Uint8Array(total), mfmaLat: new Float64Array(total * 5),
     mfmaDstFirst: new Int32Array(total).fill(-1), mfmaDstCount: new Int32Array(total),
     mfmaCFirst: new Int32Array(total).fill(-1), mfmaCCount: new Int32Array(total),
-    vmInc: new Uint8Array(total), lgkmInc: new Uint8Array(total), expInc: new Uint8Array(total), lgkmGroup: new Uint8Array(total),
+    vmInc: new Uint8Array(total), lgkmInc: new Uint8Array(total), expInc: new Uint8Array(total), lgkmClass: new Uint8Array(total),
     wVm: new Int8Array(total).fill(-1), wLgkm: new Int8Array(total).fill(-1), wExp: new Int8Array(total).fill(-1),
     useStart: new Int32Array(total + 1), useUnit: new Int16Array(0), useRole: new Uint8Array(0),
     defStart: new Int32Array(total + 1), defUnit: new Int16Array(0),
@@ -225,35 +198,36 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
   const defU: number[] = [];
   const roleOf = new Map<number, number>();
   const nopMax = ctx.target.maxNopImmCounted.value;
+  const traits = traitsOf(insns);
   for (let i = 0; i < n; i++) {
     const r = insns[i]!;
-    classify(m, p, r, i, nopMax, ctx.cfg.control[i]!);
+    classify(m, p, r, traits, i, nopMax, ctx.cfg.control[i]!);
     const base = r.insn.base;
     let id = ids.get(base);
     if (id === undefined) { id = ids.size; ids.set(base, id); }
     m.opId[i] = id;
     // uses with roles
     roleOf.clear();
-    const isMfma = r.info.cls === 'mfma';
+    const isMfma = isClass(traits, i, 'mfma');
     for (const o of r.operands) {
       if (!o.use) continue;
-      let role = R_EXPL;
+      let role: number = READ_ROLE.explicit;
       if (isMfma) {
-        if (o.role === 'srcC' || o.role === 'vdst') role = R_SRCC;
-        else role = R_SRCAB;
+        if (o.role === 'srcC' || o.role === 'vdst') role = READ_ROLE.srcC;
+        else role = READ_ROLE.srcAB;
       } else if (o.role === 'src2' || (o.role === 'vdst' && o.def)) {
-        role = R_SRC2;
+        role = READ_ROLE.src2;
       }
       for (const u of o.units) {
         const prev = roleOf.get(u);
         if (prev === undefined || role > prev) roleOf.set(u, role);
       }
-      if (isMfma && role === R_SRCC && o.units.length > 0) {
+      if (isMfma && role === READ_ROLE.srcC && o.units.length > 0) {
         m.mfmaCFirst[i] = o.units[0]!;
         m.mfmaCCount[i] = o.units.length;
       }
     }
-    for (const u of r.uses) if (!roleOf.has(u)) roleOf.set(u, R_IMPL);
+    for (const u of r.uses) if (!roleOf.has(u)) roleOf.set(u, READ_ROLE.implicit);
     m.useStart[i] = useU.length;
     for (const [u, role] of roleOf) { useU.push(u); useR.push(role); }
     m.defStart[i] = defU.length;
@@ -267,9 +241,9 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
   for (let i = n; i < total; i++) {
     m.useStart[i] = useU.length;
     m.defStart[i] = defU.length;
-    m.cc[i] = C_NONE; m.pk[i] = P_OTHER;
+    m.cc[i] = CONSUMER.none; m.pk[i] = PRODUCER.other;
     m.issue[i] = m.issueTaken[i] = i === m.synSlot ? slot : 0;
-    if (i !== m.synSlot) m.flags[i] = F_FREE;
+    if (i !== m.synSlot) m.flags[i] = FLAG.free;
     m.opId[i] = -1;
   }
   for (let k = 0; k <= vmMax; k++) m.wVm[m.synVm + k] = k;
@@ -284,198 +258,244 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
   return m;
 }
 
-function classify(m: CycleModel, p: CycleParams, r: ResolvedInsn, i: number, nopMax: number, control: string): void {
+/** What the timing of one instruction is decided from. */
+interface TimingInput {
+  m: CycleModel;
+  p: CycleParams;
+  r: ResolvedInsn;
+  t: KernelTraits;
+  i: number;
+  nopMax: number;
+  control: string;
+  base: string;
+  slot: number;
+  /** Memory operation (MEM_OP), data dwords, and whether it counts on a waitcnt counter. */
+  op: number;
+  dw: number;
+  counts: boolean;
+  v: (k: ParamKey) => number;
+}
+
+/** The timing of one instruction (see CycleModel); memLat < 0: not a memory completion. */
+interface Timing {
+  pipeA: number; occA: number; pipeB: number; occB: number;
+  issue: number; issueTaken: number; lat: number;
+  cc: number; pk: number; flags: number;
+  memLat: number;
+}
+
+/** One instruction of the kernel into the model's arrays: its class's timing, then the calibration. */
+function classify(m: CycleModel, p: CycleParams, r: ResolvedInsn, t: KernelTraits, i: number, nopMax: number, control: string): void {
   const slot = m.slot;
-  const info = r.info;
-  const base = r.insn.base;
-  const v = (k: ParamKey) => num(p, k);
-  let pipeA = PIPE_SALU; let occA = slot; let pipeB = PIPE_NONE; let occB = 0;
-  let issue = slot; let issueTaken = slot; let lat = v('salu');
-  let cc = C_SCALAR; let pk = P_SALU; let flags = 0;
-  let memLat = -1;
-  switch (info.cls) {
-    case 'salu':
-      if (/_saveexec_b64$/.test(base)) { issue = v('salu.long'); lat = v('salu.long'); }
-      issueTaken = issue;
-      break;
-    case 'other':
-      if (info.mem) {
-        const scalar = info.mem.space === 'scalar';
-        pipeA = scalar ? PIPE_SMEM : PIPE_VMEM;
-        if (!scalar) cc = C_VMEM;
-        if (info.counters.vm + info.counters.lgkm + info.counters.exp > 0) { pk = P_MEM; memLat = scalar ? v('smem.latency') : v('vmem.latency'); }
-      }
-      if (base.startsWith('s_setreg')) { issue = v('salu.long'); lat = v('salu.long'); }
-      else if (base === 's_sleep') {
-        const imm = r.insn.operands[0];
-        const k = imm && imm.kind === 'imm' ? imm.value & 0x7f : 1;
-        issue = Math.max(slot, k * v('sleep.unit'));
-      }
-      issueTaken = issue;
-      break;
-    case 'smem': {
-      pipeA = PIPE_SMEM;
-      const dw = info.mem?.dwords ?? 1;
-      occA = dw <= 4 ? v('smem.issue.x4') : dw <= 8 ? v('smem.issue.x8') : v('smem.issue.x16');
-      memLat = v('smem.latency');
-      pk = P_MEM;
+  const x: TimingInput = {
+    m, p, r, t, i, nopMax, control, base: r.insn.base, slot, op: t.memOp[i]!, dw: t.memDwords[i]!,
+    counts: t.vmInc[i]! + t.lgkmInc[i]! + t.expInc[i]! > 0, v: (k) => num(p, k),
+  };
+  // by default a scalar ALU operation
+  const tm: Timing = {
+    pipeA: PIPE.salu, occA: slot, pipeB: PIPE.none, occB: 0, issue: slot, issueTaken: slot, lat: x.v('salu'),
+    cc: CONSUMER.scalar, pk: PRODUCER.salu, flags: 0, memLat: -1,
+  };
+  CLASS_TIMING[t.cls[i]!]?.(x, tm);
+  addTwoDwordPenalty(x, tm);
+  calibrate(x, tm);
+  store(x, tm);
+}
+
+const CLASS_TIMING: Partial<Record<number, (x: TimingInput, tm: Timing) => void>> = {
+  [CLS.salu]: (x, tm) => {
+    if (/_saveexec_b64$/.test(x.base)) { tm.issue = x.v('salu.long'); tm.lat = x.v('salu.long'); }
+    tm.issueTaken = tm.issue;
+  },
+  [CLS.other]: (x, tm) => {
+    const { v, base } = x;
+    if (x.op !== MEM_OP.none) {
+      const scalar = isMemSpace(x.t, x.i, 'scalar');
+      tm.pipeA = scalar ? PIPE.smem : PIPE.vmem;
+      if (!scalar) tm.cc = CONSUMER.vmem;
+      if (x.counts) { tm.pk = PRODUCER.mem; tm.memLat = scalar ? v('smem.latency') : v('vmem.latency'); }
+    }
+    if (base.startsWith('s_setreg')) { tm.issue = v('salu.long'); tm.lat = v('salu.long'); } else if (base === 's_sleep') {
+      const imm = x.r.insn.operands[0];
+      const k = imm && imm.kind === 'imm' ? imm.value & 0x7f : 1;
+      tm.issue = Math.max(x.slot, k * v('sleep.unit'));
+    }
+    tm.issueTaken = tm.issue;
+  },
+  [CLS.smem]: (x, tm) => {
+    const { v, dw } = x;
+    tm.pipeA = PIPE.smem;
+    tm.occA = x.op === MEM_OP.none || dw <= 4 ? v('smem.issue.x4') : dw <= 8 ? v('smem.issue.x8') : v('smem.issue.x16');
+    tm.memLat = v('smem.latency');
+    tm.pk = PRODUCER.mem;
+  },
+  [CLS.valu]: (x, tm) => valuTiming(x, tm),
+  [CLS.nop]: (x, tm) => {
+    if (x.base === 's_nop') {
+      tm.pipeA = PIPE.none; tm.occA = 0; tm.cc = CONSUMER.none; tm.pk = PRODUCER.other;
+      const op = x.r.insn.operands[0];
+      const k = op && op.kind === 'imm' ? Math.max(0, Math.min(op.value, x.nopMax)) : 0;
+      tm.issue = tm.issueTaken = x.slot * (k + 1);
+      tm.lat = 0;
+      return;
+    }
+    if (x.base === 'ds_nop') {
+      tm.pipeA = PIPE.lds; tm.occA = x.v('ds.other'); tm.cc = CONSUMER.none; tm.pk = PRODUCER.other; tm.lat = 0;
+      return;
+    }
+    valuTiming(x, tm);
+    tm.cc = CONSUMER.none; tm.pk = PRODUCER.other; tm.lat = 0;
+  },
+  [CLS.mfma]: (x, tm) => mfmaTiming(x, tm),
+  [CLS.vmem]: (x, tm) => vmemTiming(x, tm),
+  [CLS.flat]: (x, tm) => vmemTiming(x, tm),
+  [CLS.ds]: (x, tm) => {
+    const { v, op, dw } = x;
+    tm.pipeA = PIPE.lds; tm.cc = CONSUMER.ds; tm.pk = PRODUCER.mem;
+    if (op === MEM_OP.load) tm.occA = dw <= 1 ? v('ds.read.x1') : dw <= 2 ? v('ds.read.x2') : v('ds.read.x4');
+    else if (op === MEM_OP.store) tm.occA = dw <= 1 ? v('ds.write.x1') : dw <= 2 ? v('ds.write.x2') : dw <= 3 ? v('ds.write.x3') : v('ds.write.x4');
+    else if ((op === MEM_OP.atomic || op === MEM_OP['atomic-rtn']) && isMemSpace(x.t, x.i, 'lds') && !/^ds_(append|consume)$/.test(x.base)) tm.occA = dw <= 1 ? v('ds.atomic.x1') : v('ds.atomic.x2');
+    else tm.occA = v('ds.other');
+    tm.memLat = Math.max(v('ds.latency'), tm.occA + x.slot);
+  },
+  [CLS.export]: (x, tm) => {
+    tm.pipeA = PIPE.vmem; tm.cc = CONSUMER.vmem; tm.pk = PRODUCER.mem; tm.memLat = x.v('export.latency');
+  },
+  [CLS.branch]: (x, tm) => {
+    if (x.control === 'none') return; // s_getpc_b64: a scalar ALU op
+    tm.pipeA = PIPE.branch; tm.occA = x.slot; tm.cc = CONSUMER.branch; tm.pk = PRODUCER.other; tm.lat = x.slot;
+    tm.issue = x.v('branch');
+    tm.issueTaken = x.v('branch.taken');
+    tm.flags |= x.control === 'cjump' ? FLAG.cjump : FLAG.jump;
+  },
+  [CLS.barrier]: (x, tm) => {
+    tm.pipeA = PIPE.none; tm.occA = 0; tm.cc = CONSUMER.none; tm.pk = PRODUCER.other; tm.lat = 0;
+    tm.issue = tm.issueTaken = x.v('barrier'); tm.flags |= FLAG.barrier;
+  },
+  [CLS.waitcnt]: (x, tm) => {
+    tm.pipeA = PIPE.none; tm.occA = 0; tm.cc = CONSUMER.none; tm.pk = PRODUCER.other; tm.lat = 0;
+    const { m, i } = x;
+    const op = x.r.insn.operands[0];
+    if (op && op.kind === 'waitcnt') {
+      if (op.vmcnt !== undefined && op.vmcnt < m.target.counters.vmcnt.value) m.wVm[i] = op.vmcnt;
+      if (op.lgkmcnt !== undefined && op.lgkmcnt < m.target.counters.lgkmcnt.value) m.wLgkm[i] = op.lgkmcnt;
+      if (op.expcnt !== undefined && op.expcnt < m.target.counters.expcnt.value) m.wExp[i] = op.expcnt;
+    }
+  },
+  [CLS.message]: (x, tm) => {
+    tm.pipeA = PIPE.salu; tm.cc = CONSUMER.scalar; tm.pk = PRODUCER.mem; tm.memLat = x.v('message.latency');
+    if (x.control === 'trap') { tm.flags |= FLAG.jump; tm.issueTaken = x.v('branch.taken'); }
+  },
+  [CLS.endpgm]: (_x, tm) => {
+    tm.pipeA = PIPE.none; tm.occA = 0; tm.cc = CONSUMER.none; tm.pk = PRODUCER.other; tm.lat = 0; tm.flags |= FLAG.end;
+  },
+};
+
+/** A vector ALU operation: its rate by latency class. */
+function valuTiming(x: TimingInput, tm: Timing): void {
+  const { v, t, i } = x;
+  tm.pipeA = PIPE.valu; tm.cc = CONSUMER.valu; tm.pk = PRODUCER.valu;
+  switch (t.latency[i]) {
+    case LATENCY.valu_trans:
+      tm.occA = v('valu.trans'); tm.lat = v('valu.trans.latency'); tm.flags |= FLAG.trans; break;
+    case LATENCY.valu_quarter:
+      tm.occA = tm.lat = v('valu.quarter'); break;
+    case LATENCY.valu_64:
+      tm.occA = tm.lat = v('valu.64'); break;
+    case LATENCY.valu_dp: {
+      const f = v('valu.dpFactor') * (DP_SLOW.test(x.base) ? v('valu.dp.slow') : v('valu.dp.fast'));
+      tm.occA = tm.lat = Math.max(v('valu'), f);
+      if (has(t, i, TRAIT.trans)) { tm.occA = Math.max(tm.occA, v('valu.trans')); tm.lat = Math.max(tm.lat, v('valu.trans.latency')); tm.flags |= FLAG.trans; }
       break;
     }
-    case 'valu':
-    case 'nop':
-      if (info.cls === 'nop' && base === 's_nop') {
-        pipeA = PIPE_NONE; occA = 0; cc = C_NONE; pk = P_OTHER;
-        const op = r.insn.operands[0];
-        const k = op && op.kind === 'imm' ? Math.max(0, Math.min(op.value, nopMax)) : 0;
-        issue = issueTaken = slot * (k + 1);
-        lat = 0;
-        break;
-      }
-      if (info.cls === 'nop' && base === 'ds_nop') {
-        pipeA = PIPE_LDS; occA = v('ds.other'); cc = C_NONE; pk = P_OTHER; lat = 0;
-        break;
-      }
-      pipeA = PIPE_VALU; cc = C_VALU; pk = P_VALU;
-      switch (info.latency) {
-        case 'valu_trans':
-          occA = v('valu.trans'); lat = v('valu.trans.latency'); flags |= F_TRANS; break;
-        case 'valu_quarter':
-          occA = lat = v('valu.quarter'); break;
-        case 'valu_64':
-          occA = lat = v('valu.64'); break;
-        case 'valu_dp': {
-          const f = v('valu.dpFactor') * (DP_SLOW.test(base) ? v('valu.dp.slow') : v('valu.dp.fast'));
-          occA = lat = Math.max(v('valu'), f);
-          if (info.desc.valu?.trans) { occA = Math.max(occA, v('valu.trans')); lat = Math.max(lat, v('valu.trans.latency')); flags |= F_TRANS; }
-          break;
-        }
-        case 'valu_dot':
-          occA = lat = v('valu.dot'); flags |= F_DOT; break;
-        default:
-          occA = lat = v('valu');
-      }
-      if (info.cls === 'nop') { cc = C_NONE; pk = P_OTHER; lat = 0; }
-      break;
-    case 'mfma': {
-      pipeA = PIPE_VALU; occA = v('mfma.issue');
-      const passes = info.mfma?.passes ?? 8;
-      pipeB = PIPE_MATRIX; occB = passes * v('mfma.pass');
-      cc = C_MFMA; pk = P_MFMA;
-      m.passes[i] = passes;
-      const kind: MfmaTableKind = info.mfma?.kind === 'sgemm' ? 'sgemm' : info.mfma?.kind === 'dgemm' ? 'dgemm' : 'xdl';
-      const pn = passIndexValue(passes);
-      const ws = (c: 'srcCSame' | 'srcC' | 'srcAB' | 'valu' | 'mem') => {
-        // wait states are counted in slots beyond the producer's own slot
-        const w = num(p, mfmaParamKey(kind, c, pn));
-        return slot * (1 + w);
-      };
-      // the matrix pipe is busy for the passes anyway: a consumer never sees the result before
-      // the producer's passes end (SrcC chains forward at that point)
-      m.mfmaLat[i * 5 + M_SAME] = Math.max(ws('srcCSame'), occB);
-      m.mfmaLat[i * 5 + M_SRCC] = Math.max(ws('srcC'), occB);
-      m.mfmaLat[i * 5 + M_SRCAB] = Math.max(ws('srcAB'), occB);
-      m.mfmaLat[i * 5 + M_VALU] = Math.max(ws('valu'), occB);
-      m.mfmaLat[i * 5 + M_MEM] = Math.max(ws('mem'), occB);
-      lat = m.mfmaLat[i * 5 + M_VALU]!;
-      break;
-    }
-    case 'vmem':
-    case 'flat': {
-      pipeA = PIPE_VMEM; cc = C_VMEM; pk = P_MEM;
-      const mem = info.mem;
-      const dw = mem?.dwords ?? 1;
-      const op = mem?.op ?? 'load';
-      if (op === 'load' || op === 'load-lds') occA = dw <= 1 ? v('vmem.issue.load.x1') : dw <= 2 ? v('vmem.issue.load.x2') : v('vmem.issue.load.x4');
-      else if (op === 'store' || op === 'store-lds') occA = v('vmem.issue.store');
-      else if (op === 'atomic' || op === 'atomic-rtn') occA = /cmpswap/.test(base) ? v('vmem.issue.cmpswap') : v('vmem.issue.atomic');
-      else occA = slot;
-      if (info.cls === 'flat') memLat = v('flat.latency');
-      else memLat = op === 'store' || op === 'atomic' ? v('vmem.store.latency') : v('vmem.latency');
-      if (info.events.includes('vmem-load')) flags |= F_VMLOAD;
-      break;
-    }
-    case 'ds': {
-      pipeA = PIPE_LDS; cc = C_DS; pk = P_MEM;
-      const mem = info.mem;
-      const dw = mem?.dwords ?? 1;
-      const op = mem?.op ?? 'other';
-      if (op === 'load') occA = dw <= 1 ? v('ds.read.x1') : dw <= 2 ? v('ds.read.x2') : v('ds.read.x4');
-      else if (op === 'store') occA = dw <= 1 ? v('ds.write.x1') : dw <= 2 ? v('ds.write.x2') : dw <= 3 ? v('ds.write.x3') : v('ds.write.x4');
-      else if ((op === 'atomic' || op === 'atomic-rtn') && mem?.space === 'lds' && !/^ds_(append|consume)$/.test(base)) occA = dw <= 1 ? v('ds.atomic.x1') : v('ds.atomic.x2');
-      else occA = v('ds.other');
-      memLat = Math.max(v('ds.latency'), occA + slot);
-      break;
-    }
-    case 'export':
-      pipeA = PIPE_VMEM; cc = C_VMEM; pk = P_MEM; memLat = v('export.latency');
-      break;
-    case 'branch':
-      if (control === 'none') break; // s_getpc_b64: a scalar ALU op
-      pipeA = PIPE_BRANCH; occA = slot; cc = C_BRANCH; pk = P_OTHER; lat = slot;
-      issue = v('branch');
-      issueTaken = v('branch.taken');
-      if (control === 'cjump') flags |= F_CJUMP;
-      else flags |= F_JUMP;
-      break;
-    case 'barrier':
-      pipeA = PIPE_NONE; occA = 0; cc = C_NONE; pk = P_OTHER; lat = 0;
-      issue = issueTaken = v('barrier'); flags |= F_BARRIER;
-      break;
-    case 'waitcnt': {
-      pipeA = PIPE_NONE; occA = 0; cc = C_NONE; pk = P_OTHER; lat = 0;
-      const op = r.insn.operands[0];
-      if (op && op.kind === 'waitcnt') {
-        if (op.vmcnt !== undefined && op.vmcnt < m.target.counters.vmcnt.value) m.wVm[i] = op.vmcnt;
-        if (op.lgkmcnt !== undefined && op.lgkmcnt < m.target.counters.lgkmcnt.value) m.wLgkm[i] = op.lgkmcnt;
-        if (op.expcnt !== undefined && op.expcnt < m.target.counters.expcnt.value) m.wExp[i] = op.expcnt;
-      }
-      break;
-    }
-    case 'message':
-      pipeA = PIPE_SALU; cc = C_SCALAR; pk = P_MEM; memLat = v('message.latency');
-      if (control === 'trap') { flags |= F_JUMP; issueTaken = v('branch.taken'); }
-      break;
-    case 'endpgm':
-      pipeA = PIPE_NONE; occA = 0; cc = C_NONE; pk = P_OTHER; lat = 0; flags |= F_END;
-      break;
+    case LATENCY.valu_dot:
+      tm.occA = tm.lat = v('valu.dot'); tm.flags |= FLAG.dot; break;
+    default:
+      tm.occA = tm.lat = v('valu');
   }
-  // 2-dword instructions (an extra issue penalty, 0 by default)
-  const twoDword = v('issue.twoDword');
-  if (twoDword > 0 && info.cls !== 'nop' && info.cls !== 'waitcnt' && instructionDwords(r) >= 2) {
-    issue += twoDword;
-    issueTaken += twoDword;
+}
+
+/**
+ * An MFMA: the VALU port for its issue, the matrix pipe for its passes, and the latency each
+ * kind of consumer sees (the dependency wait states of the target's table, in slots).
+ */
+function mfmaTiming(x: TimingInput, tm: Timing): void {
+  const { m, t, i, v, slot } = x;
+  tm.pipeA = PIPE.valu; tm.occA = v('mfma.issue');
+  const passes = isMfmaKind(t, i, 'none') ? 8 : t.passes[i]!;
+  tm.pipeB = PIPE.matrix; tm.occB = passes * v('mfma.pass');
+  tm.cc = CONSUMER.mfma; tm.pk = PRODUCER.mfma;
+  m.passes[i] = passes;
+  const kind: MfmaTableKind = isMfmaKind(t, i, 'sgemm') ? 'sgemm' : isMfmaKind(t, i, 'dgemm') ? 'dgemm' : 'xdl';
+  const pn = passIndexValue(passes);
+  // wait states are counted in slots beyond the producer's own slot
+  const ws = (c: MfmaConsumer) => slot * (1 + num(x.p, mfmaParamKey(kind, c, pn)));
+  // the matrix pipe is busy for the passes anyway: a consumer never sees the result before
+  // the producer's passes end (SrcC chains forward at that point)
+  m.mfmaLat[i * 5 + MFMA_SLOT.same] = Math.max(ws('srcCSame'), tm.occB);
+  m.mfmaLat[i * 5 + MFMA_SLOT.srcC] = Math.max(ws('srcC'), tm.occB);
+  m.mfmaLat[i * 5 + MFMA_SLOT.srcAB] = Math.max(ws('srcAB'), tm.occB);
+  m.mfmaLat[i * 5 + MFMA_SLOT.valu] = Math.max(ws('valu'), tm.occB);
+  m.mfmaLat[i * 5 + MFMA_SLOT.mem] = Math.max(ws('mem'), tm.occB);
+  tm.lat = m.mfmaLat[i * 5 + MFMA_SLOT.valu]!;
+}
+
+/** A VMEM or FLAT access: the memory pipe by operation and width, completion by kind. */
+function vmemTiming(x: TimingInput, tm: Timing): void {
+  const { v, op, dw, t, i } = x;
+  tm.pipeA = PIPE.vmem; tm.cc = CONSUMER.vmem; tm.pk = PRODUCER.mem;
+  if (op === MEM_OP.none || op === MEM_OP.load || op === MEM_OP['load-lds']) tm.occA = op === MEM_OP.none || dw <= 1 ? v('vmem.issue.load.x1') : dw <= 2 ? v('vmem.issue.load.x2') : v('vmem.issue.load.x4');
+  else if (op === MEM_OP.store || op === MEM_OP['store-lds']) tm.occA = v('vmem.issue.store');
+  else if (op === MEM_OP.atomic || op === MEM_OP['atomic-rtn']) tm.occA = /cmpswap/.test(x.base) ? v('vmem.issue.cmpswap') : v('vmem.issue.atomic');
+  else tm.occA = x.slot;
+  if (isClass(t, i, 'flat')) tm.memLat = v('flat.latency');
+  else tm.memLat = op === MEM_OP.store || op === MEM_OP.atomic ? v('vmem.store.latency') : v('vmem.latency');
+  if (issues(t, i, EVENT['vmem-load'])) tm.flags |= FLAG.vmemLoad;
+}
+
+/** 2-dword instructions (an extra issue penalty, 0 by default). */
+function addTwoDwordPenalty(x: TimingInput, tm: Timing): void {
+  const twoDword = x.v('issue.twoDword');
+  const cls = x.t.cls[x.i];
+  if (twoDword > 0 && cls !== CLS.nop && cls !== CLS.waitcnt && instructionDwords(x.r) >= 2) {
+    tm.issue += twoDword;
+    tm.issueTaken += twoDword;
   }
-  // per-instruction calibration
-  const o = p.insn[base];
-  if (o) {
-    if (o.occupancy) { if (pipeB === PIPE_MATRIX) occB = o.occupancy.value; else occA = o.occupancy.value; }
-    if (o.issue) { issue = o.issue.value; if (!(flags & (F_CJUMP | F_JUMP))) issueTaken = issue; }
-    if (o.latency) {
-      if (pk === P_MFMA) {
-        for (let k = M_SRCC; k <= M_MEM; k++) m.mfmaLat[i * 5 + k] = o.latency.value;
-        lat = o.latency.value;
-      } else if (memLat >= 0) memLat = o.latency.value;
-      else lat = o.latency.value;
-    }
+}
+
+/** Per-instruction calibration (`insn.<mnemonic>.<field>` of a latency file). */
+function calibrate(x: TimingInput, tm: Timing): void {
+  const o = x.p.insn[x.base];
+  if (!o) return;
+  if (o.occupancy) { if (tm.pipeB === PIPE.matrix) tm.occB = o.occupancy.value; else tm.occA = o.occupancy.value; }
+  if (o.issue) { tm.issue = o.issue.value; if (!(tm.flags & (FLAG.cjump | FLAG.jump))) tm.issueTaken = tm.issue; }
+  if (o.latency) {
+    if (tm.pk === PRODUCER.mfma) {
+      for (let k = MFMA_SLOT.srcC; k <= MFMA_SLOT.mem; k++) x.m.mfmaLat[x.i * 5 + k] = o.latency.value;
+      tm.lat = o.latency.value;
+    } else if (tm.memLat >= 0) tm.memLat = o.latency.value;
+    else tm.lat = o.latency.value;
   }
-  m.pipeA[i] = pipeA; m.occA[i] = occA; m.pipeB[i] = pipeB; m.occB[i] = occB;
-  m.issue[i] = issue; m.issueTaken[i] = issueTaken;
-  m.cc[i] = cc; m.pk[i] = pk; m.flags[i] = flags;
-  if (memLat >= 0) {
-    m.lat[i] = memLat;
-    m.vmInc[i] = info.counters.vm;
-    m.lgkmInc[i] = info.counters.lgkm;
-    m.expInc[i] = info.counters.exp;
-    const ev = info.events;
-    m.lgkmGroup[i] = ev.includes('smem') ? G_SMEM : ev.includes('flat') ? G_FLAT : ev.includes('gds') ? G_GDS : ev.includes('message') ? G_MSG : G_LDS;
-    if (info.counters.vm + info.counters.lgkm + info.counters.exp === 0) {
-      // a memory-class instruction that counts nothing (cache invalidates): its effects are not
-      // waited on; treat it as an ALU op of its pipe
-      m.pk[i] = P_OTHER;
-      m.lat[i] = slot;
-    }
-  } else {
-    m.lat[i] = lat;
+}
+
+/** The timing into the model's arrays, with the counter effects of a memory operation. */
+function store(x: TimingInput, tm: Timing): void {
+  const { m, t, i } = x;
+  m.pipeA[i] = tm.pipeA; m.occA[i] = tm.occA; m.pipeB[i] = tm.pipeB; m.occB[i] = tm.occB;
+  m.issue[i] = tm.issue; m.issueTaken[i] = tm.issueTaken;
+  m.cc[i] = tm.cc; m.pk[i] = tm.pk; m.flags[i] = tm.flags;
+  if (tm.memLat < 0) { m.lat[i] = tm.lat; return; }
+  m.lat[i] = tm.memLat;
+  m.vmInc[i] = t.vmInc[i]!;
+  m.lgkmInc[i] = t.lgkmInc[i]!;
+  m.expInc[i] = t.expInc[i]!;
+  m.lgkmClass[i] = issues(t, i, EVENT.smem) ? OP_CLASS.smem : issues(t, i, EVENT.flat) ? OP_CLASS.lgkmFlat
+    : issues(t, i, EVENT.gds) ? OP_CLASS.gds : issues(t, i, EVENT.message) ? OP_CLASS.message : OP_CLASS.lds;
+  if (!x.counts) {
+    // a memory-class instruction that counts nothing (cache invalidates): its effects are not
+    // waited on; treat it as an ALU op of its pipe
+    m.pk[i] = PRODUCER.other;
+    m.lat[i] = x.slot;
   }
 }
 

@@ -8,21 +8,22 @@
  * repeats its blocks `trip` times (default 1). Unconditional branches are taken, conditional
  * ones are not, except a loop's back edge while it repeats.
  */
-import type { KernelContext } from '../check/types.js';
-import { kernelResources } from '../check/resources.js';
+import type { KernelContext } from '../analysis/types.js';
+import { kernelResources } from '../analysis/resources.js';
 import { OCCUPANCY_LABELS } from '../analysis/occupancy.js';
 import type { CycleParams, ParamKey } from '../targets/latency.js';
 import { allParamKeys, defaultCycleParams, paramDoc } from '../targets/latency.js';
 import { cycleEngineFor, lowerBoundOf, type LowerBound } from './estimate.js';
 import { kernelTime } from './kernel-time.js';
 import {
-  type TraceRow, W_BARRIER, W_DEP, W_FULL, W_PIPE, W_PORT, W_WAIT, W_WAW,
-  D_BRANCH, D_DOT, D_MEM, D_MFMA_MEM, D_MFMA_SAME, D_MFMA_SRCAB, D_MFMA_SRCC, D_MFMA_VALU, D_RESULT, D_SGPR_SALU,
-  D_SGPR_VALU, D_SGPR_VMEM, D_TRANS, D_VALU_MFMA, K_LGKM, K_VM, CycleEngine,
+  type TraceRow, WHY, DEP, CycleEngine,
 } from './engine.js';
-import { F_BARRIER, F_CJUMP, F_JUMP, PIPE_NAMES, type CycleModel } from './model.js';
+import {
+  FLAG, PIPE_NAMES, type CycleModel,
+} from './model.js';
 import { ConductorError } from '../errors.js';
-import type { Target } from '../targets/types.js';
+import { COUNTER, COUNTER_NAMES } from '../targets/counters.js';
+import type { Target } from '../isa/target.js';
 
 export interface SimulateOptions {
   /**
@@ -139,7 +140,7 @@ export function kernelWalk(ctx: KernelContext, m: CycleModel, trip: number): Wal
     const bl = blocks[b]!;
     for (let i = bl.start; i < bl.end; i++) {
       seq.push(i);
-      taken.push((m.flags[i]! & F_JUMP) !== 0 ? 1 : 0);
+      taken.push((m.flags[i]! & FLAG.jump) !== 0 ? 1 : 0);
     }
     if (seq.length > MAX_WALK) throw new ConductorError(`the walk of '${ctx.kernel.name}' exceeds ${MAX_WALK} instructions: lower --trip`);
     const l = latchOf.get(b);
@@ -162,23 +163,22 @@ function bound(lb: LowerBound, estimate: number): BoundReport {
 function round2(x: number): number { return Math.round(x * 100) / 100; }
 
 const DEP_TEXT: Record<number, string> = {
-  [D_RESULT]: 'result of',
-  [D_MFMA_SAME]: 'mfma srcC chain on',
-  [D_MFMA_SRCC]: 'mfma srcC overlap with',
-  [D_MFMA_SRCAB]: 'mfma srcA/B dependency on',
-  [D_MFMA_VALU]: 'mfma result of',
-  [D_MFMA_MEM]: 'mfma result (memory read) of',
-  [D_VALU_MFMA]: 'VALU -> MFMA forwarding from',
-  [D_SGPR_SALU]: 'VALU-written SGPR from',
-  [D_SGPR_VMEM]: 'VALU-written SGPR (VMEM read) from',
-  [D_SGPR_VALU]: 'VALU-written SGPR (VALU read) from',
-  [D_TRANS]: 'transcendental result of',
-  [D_DOT]: 'DOT result of',
-  [D_BRANCH]: 'branch right after the write by',
-  [D_MEM]: 'memory result of',
+  [DEP.result]: 'result of',
+  [DEP.mfmaSame]: 'mfma srcC chain on',
+  [DEP.mfmaSrcC]: 'mfma srcC overlap with',
+  [DEP.mfmaSrcAB]: 'mfma srcA/B dependency on',
+  [DEP.mfmaValu]: 'mfma result of',
+  [DEP.mfmaMem]: 'mfma result (memory read) of',
+  [DEP.valuMfma]: 'VALU -> MFMA forwarding from',
+  [DEP.sgprSalu]: 'VALU-written SGPR from',
+  [DEP.sgprVmem]: 'VALU-written SGPR (VMEM read) from',
+  [DEP.sgprValu]: 'VALU-written SGPR (VALU read) from',
+  [DEP.trans]: 'transcendental result of',
+  [DEP.dot]: 'DOT result of',
+  [DEP.branch]: 'branch right after the write by',
+  [DEP.mem]: 'memory result of',
 };
 
-const COUNTER = ['vmcnt', 'lgkmcnt', 'expcnt'];
 
 function insnRef(ctx: KernelContext, i: number): string {
   if (i < 0) return '?';
@@ -190,28 +190,28 @@ function reasonText(ctx: KernelContext, m: CycleModel, r: TraceRow): string {
   const parts: string[] = [];
   if (r.stall > 0) {
     switch (r.why) {
-      case W_DEP:
-        parts.push(`${DEP_TEXT[r.whyB] ?? 'dependency on'} ${insnRef(ctx, r.whyA)}${r.whyB === D_MEM ? ' (no s_waitcnt covers it)' : ''}`);
+      case WHY.dep:
+        parts.push(`${DEP_TEXT[r.whyB] ?? 'dependency on'} ${insnRef(ctx, r.whyA)}${r.whyB === DEP.mem ? ' (no s_waitcnt covers it)' : ''}`);
         break;
-      case W_WAW:
+      case WHY.waw:
         parts.push(`overwrites a result still in flight from ${insnRef(ctx, r.whyA)}`);
         break;
-      case W_WAIT: {
+      case WHY.wait: {
         const i = r.insn;
-        const n = r.whyB === K_VM ? m.wVm[i] : r.whyB === K_LGKM ? m.wLgkm[i] : m.wExp[i];
-        parts.push(`wait ${COUNTER[r.whyB]}(${n}) for ${insnRef(ctx, r.whyA)}`);
+        const n = r.whyB === COUNTER.vm ? m.wVm[i] : r.whyB === COUNTER.lgkm ? m.wLgkm[i] : m.wExp[i];
+        parts.push(`wait ${COUNTER_NAMES[r.whyB]}(${n}) for ${insnRef(ctx, r.whyA)}`);
         break;
       }
-      case W_FULL:
-        parts.push(`${COUNTER[r.whyB]} full: waits for ${insnRef(ctx, r.whyA)}`);
+      case WHY.full:
+        parts.push(`${COUNTER_NAMES[r.whyB]} full: waits for ${insnRef(ctx, r.whyA)}`);
         break;
-      case W_PIPE:
+      case WHY.pipe:
         parts.push(`pipe busy (${PIPE_NAMES[r.whyB]}: ${insnRef(ctx, r.whyA)})`);
         break;
-      case W_PORT:
+      case WHY.port:
         parts.push('issue port taken by another wave');
         break;
-      case W_BARRIER:
+      case WHY.barrier:
         parts.push('barrier');
         break;
       default:
@@ -224,8 +224,8 @@ function reasonText(ctx: KernelContext, m: CycleModel, r: TraceRow): string {
     const f = m.flags[i]!;
     const base = ctx.cfg.insns[i]!.base;
     if (base === 's_nop') parts.push('nop');
-    else if (f & F_BARRIER) parts.push('barrier');
-    else if (f & (F_JUMP | F_CJUMP)) parts.push('taken branch');
+    else if (f & FLAG.barrier) parts.push('barrier');
+    else if (f & (FLAG.jump | FLAG.cjump)) parts.push('taken branch');
     else parts.push('multi-cycle issue');
   }
   return parts.join('; ');
@@ -328,7 +328,7 @@ export function simulateLoop(ctx: KernelContext, engine: CycleEngine, l: Loop, t
   const body = Int32Array.from(blockSeq(ctx, l.header, l.latch));
   const len = body.length;
   const takenBack = new Uint8Array(len);
-  for (let k = 0; k < len; k++) takenBack[k] = (engine.m.flags[body[k]!]! & F_JUMP) !== 0 ? 1 : 0;
+  for (let k = 0; k < len; k++) takenBack[k] = (engine.m.flags[body[k]!]! & FLAG.jump) !== 0 ? 1 : 0;
   if (len > 0) takenBack[len - 1] = 1;
   const lb1 = lowerBoundOf(engine, body, 1, takenBack);
   const headerLine = ctx.cfg.blocks[l.header]!.loc.line;
@@ -342,7 +342,7 @@ export function simulateLoop(ctx: KernelContext, engine: CycleEngine, l: Loop, t
   engine.reset(1);
   if (trip !== undefined) {
     const last = new Uint8Array(takenBack);
-    if (len > 0) last[len - 1] = (engine.m.flags[body[len - 1]!]! & F_JUMP) !== 0 ? 1 : 0;
+    if (len > 0) last[len - 1] = (engine.m.flags[body[len - 1]!]! & FLAG.jump) !== 0 ? 1 : 0;
     for (let k = 0; k < trip; k++) engine.runSingle(body, 0, len, { taken: k === trip - 1 ? last : takenBack });
     total = engine.drained(0);
     perIteration = engine.time(0) / trip;

@@ -1,5 +1,5 @@
 /**
- * Per-kernel state of the hazard checker: the facts of every instruction (computed once), the
+ * Per-kernel state of the hazard checker: its view of every instruction (computed once), the
  * wait states each instruction counts for, the padding already decided before each instruction,
  * and the backward walk through the CFG that every rule uses.
  *
@@ -22,11 +22,12 @@
  * on every path into k, so walking past k adds ws(k) + pad(k).
  */
 import type { Instruction } from '../asm/ast.js';
-import type { KernelContext } from '../check/types.js';
+import type { KernelContext } from '../analysis/types.js';
 import type { OperandRole, ResolvedInsn } from '../isa/types.js';
-import { EXEC_HI, EXEC_LO, M0, VCC_HI, VCC_LO, VGPR_BASE, AGPR_BASE, rangeName } from '../isa/registers.js';
-import type { Target } from '../targets/types.js';
+import { EXEC_HI, EXEC_LO, M0, VCC_HI, VCC_LO, VGPR_BASE, AGPR_BASE, rangeName } from '../asm/registers.js';
+import type { Target } from '../isa/target.js';
 import { unitsAsWritten } from '../isa/names.js';
+import { has, isClass, isMfmaKind, traitsOf, TRAIT, type KernelTraits } from '../isa/traits.js';
 import { generationOf, type Generation } from './types.js';
 
 /** A register operand as a half-open unit range [lo, hi). */
@@ -41,7 +42,7 @@ export interface OpRange {
 }
 
 /** Everything the rules ask about one instruction, computed once per kernel. */
-export interface InsnFacts {
+export interface HazardInsn {
   ri: ResolvedInsn;
   insn: Instruction;
   /** Canonical mnemonic (catalogue name, without _e32/_e64/_sdwa/_dpp). */
@@ -113,26 +114,12 @@ export interface WideStore {
   buffer: boolean;
 }
 
-/**
- * Stores that still read more than 64 bits of data after issue (LLVM
- * GCNHazardRecognizer::createsVALUHazard): MUBUF/MTBUF/FLAT/global/scratch stores and atomics whose data operand is wider
- * than two dwords (dwordx3/x4, format xyz/xyzw, cmpswap_x2). LDS-DMA has no data operand.
- */
-function wideStoreOf(ri: ResolvedInsn, ops: readonly OpRange[]): WideStore | undefined {
-  const cls = ri.info.cls;
-  if (cls !== 'vmem' && cls !== 'flat') return undefined;
-  const mem = ri.info.mem;
-  if (!mem || (mem.op !== 'store' && mem.op !== 'atomic' && mem.op !== 'atomic-rtn')) return undefined;
+/** The data range of a wide store (TRAIT.wideStore): its vdata operand (the last run of a split tuple). */
+function wideStoreOf(t: KernelTraits, i: number, ops: readonly OpRange[]): WideStore | undefined {
+  if (!has(t, i, TRAIT.wideStore)) return undefined;
   let data: OpRange | undefined;
-  let soff: OpRange | undefined;
-  for (const o of ops) {
-    if (o.role === 'vdata') data = o;
-    else if (o.role === 'soffset') soff = o;
-  }
-  if (!data || data.hi - data.lo <= 2) return undefined;
-  const enc = ri.info.encoding;
-  const buffer = enc === 'mubuf' || enc === 'mtbuf';
-  return { lo: data.lo, hi: data.hi, sgprOffset: buffer && !!soff && soff.lo < 128, buffer };
+  for (const o of ops) if (o.role === 'vdata') data = o;
+  return { lo: data!.lo, hi: data!.hi, sgprOffset: has(t, i, TRAIT.sgprOffset), buffer: has(t, i, TRAIT.bufferEncoding) };
 }
 
 const EMPTY: readonly number[] = Object.freeze([]);
@@ -200,16 +187,11 @@ export function dstSelOperand(ri: ResolvedInsn, ops: readonly OpRange[], target:
   return undefined;
 }
 
-export function computeFacts(ri: ResolvedInsn, target: Target): InsnFacts {
-  const info = ri.info;
-  const cls = info.cls;
-  const name = info.desc.name;
+/** The hazard checker's view of instruction i of a kernel, from its traits (isa/traits.ts) and its operands. */
+export function hazardInsn(ri: ResolvedInsn, target: Target, t: KernelTraits, i: number): HazardInsn {
+  const name = ri.info.desc.name;
   const insn = ri.insn;
-  const mf = info.mfma;
-  const mfma = cls === 'mfma';
-  const kind = mf?.kind;
-  const valuDesc = info.desc.valu;
-  const mem = info.mem;
+  const mfma = isClass(t, i, 'mfma');
   const defs = ri.defs;
   let sdefs: number[] | undefined;
   let writesExec = false;
@@ -228,40 +210,37 @@ export function computeFacts(ri: ResolvedInsn, target: Target): InsnFacts {
   let consts: string[] | undefined;
   for (const o of insn.operands) if (o.kind === 'const') (consts ??= []).push(o.name);
   const ws = name === 's_nop' ? nopCount(insn, target.maxNopImmCounted.value) : 1;
-  const ldsDma = !!mem && (mem.op === 'load-lds' || mem.op === 'store-lds') && (cls === 'vmem' || cls === 'flat');
-  const mayStore = !!mem && (mem.op === 'store' || mem.op === 'atomic' || mem.op === 'atomic-rtn' || mem.op === 'load-lds' || mem.op === 'store-lds');
-  const shape = mfma ? info.desc.mfma : undefined;
-  const enc = info.encoding;
+  const mayStore = has(t, i, TRAIT.mayStore);
   const ops = opRanges(ri);
-  const f: InsnFacts = {
+  const f: HazardInsn = {
     ri,
     insn,
     name,
     ws,
-    valu: cls === 'valu' || mfma,
+    valu: isClass(t, i, 'valu') || mfma,
     mfma,
-    xdl: mfma && (kind === 'xdl' || kind === 'smfmac'),
-    sgemm: mfma && kind === 'sgemm',
-    dgemm: mfma && kind === 'dgemm',
-    dgemm16: mfma && kind === 'dgemm' && shape?.m === 16,
-    dgemm4: mfma && kind === 'dgemm' && shape?.m === 4,
-    smfmac: mfma && kind === 'smfmac',
-    passes: mf?.passes ?? 0,
-    accRead: name === 'v_accvgpr_read_b32',
-    accWrite: name === 'v_accvgpr_write_b32',
-    mai: mfma || name === 'v_accvgpr_read_b32' || name === 'v_accvgpr_write_b32' || name === 'v_accvgpr_mov_b32',
-    dot: !!valuDesc?.dot,
-    trans: !!valuDesc?.trans,
-    cmpx: !!valuDesc?.cmpx,
-    salu: cls === 'salu',
-    smem: cls === 'smem',
-    vmem: cls === 'vmem' || cls === 'flat',
-    flat: enc === 'flat' || enc === 'global' || enc === 'scratch',
-    ds: cls === 'ds',
-    exp: cls === 'export',
-    ldsDma,
-    dpp: info.variant === 'dpp',
-    sdwa: info.variant === 'sdwa',
+    xdl: isMfmaKind(t, i, 'xdl') || isMfmaKind(t, i, 'smfmac'),
+    sgemm: isMfmaKind(t, i, 'sgemm'),
+    dgemm: isMfmaKind(t, i, 'dgemm'),
+    dgemm16: has(t, i, TRAIT.dgemm16),
+    dgemm4: has(t, i, TRAIT.dgemm4),
+    smfmac: isMfmaKind(t, i, 'smfmac'),
+    passes: t.passes[i]!,
+    accRead: has(t, i, TRAIT.accRead),
+    accWrite: has(t, i, TRAIT.accWrite),
+    mai: mfma || (t.flags[i]! & (TRAIT.accRead | TRAIT.accWrite | TRAIT.accMov)) !== 0,
+    dot: has(t, i, TRAIT.dot),
+    trans: has(t, i, TRAIT.trans),
+    cmpx: has(t, i, TRAIT.cmpx),
+    salu: isClass(t, i, 'salu'),
+    smem: isClass(t, i, 'smem'),
+    vmem: isClass(t, i, 'vmem') || isClass(t, i, 'flat'),
+    flat: has(t, i, TRAIT.flatEncoding),
+    ds: isClass(t, i, 'ds'),
+    exp: isClass(t, i, 'export'),
+    ldsDma: has(t, i, TRAIT.ldsDma),
+    dpp: has(t, i, TRAIT.dpp),
+    sdwa: has(t, i, TRAIT.sdwa),
     mayStore,
     ops,
     defs,
@@ -275,10 +254,8 @@ export function computeFacts(ri: ResolvedInsn, target: Target): InsnFacts {
   };
   const ds = dstSelOperand(ri, ops, target);
   if (ds) f.dstSel = ds;
-  if (mayStore) {
-    const w = wideStoreOf(ri, ops);
-    if (w) f.wideStore = w;
-  }
+  const w = wideStoreOf(t, i, ops);
+  if (w) f.wideStore = w;
   return f;
 }
 
@@ -311,7 +288,7 @@ export function unitsText(units: readonly number[]): string {
 }
 
 /** Units [lo, hi) named as instruction `f` writes them (v130, not a2, when it wrote v130 on a unified file). */
-export function regText(f: InsnFacts, lo: number, hi: number): string {
+export function regText(f: HazardInsn, lo: number, hi: number): string {
   const units: number[] = [];
   for (let u = lo; u < hi; u++) units.push(u);
   return unitsAsWritten(f.ri, units, unitsText);
@@ -320,16 +297,17 @@ export function regText(f: InsnFacts, lo: number, hi: number): string {
 /** Called for each instruction the walk reaches; returning true ends the path there. */
 export type Visit = (producer: number, distance: number) => boolean | void;
 
-const FACTS_CACHE = new WeakMap<KernelContext, InsnFacts[]>();
+const FACTS_CACHE = new WeakMap<KernelContext, HazardInsn[]>();
 
-/** The facts of every instruction of a kernel (computed once per KernelContext). */
-export function factsOf(ctx: KernelContext): InsnFacts[] {
+/** The hazard checker's view of every instruction of a kernel (computed once per KernelContext). */
+export function hazardInsns(ctx: KernelContext): HazardInsn[] {
   let f = FACTS_CACHE.get(ctx);
   if (!f) {
     const t = ctx.target;
     const insns = ctx.insns;
-    f = new Array<InsnFacts>(insns.length);
-    for (let i = 0; i < insns.length; i++) f[i] = computeFacts(insns[i]!, t);
+    const traits = traitsOf(insns);
+    f = new Array<HazardInsn>(insns.length);
+    for (let i = 0; i < insns.length; i++) f[i] = hazardInsn(insns[i]!, t, traits, i);
     FACTS_CACHE.set(ctx, f);
   }
   return f;
@@ -343,7 +321,7 @@ export class HazardContext {
   readonly ctx: KernelContext;
   readonly target: Target;
   readonly gen: Generation;
-  readonly f: InsnFacts[];
+  readonly f: HazardInsn[];
   readonly pad: Int32Array;
   /** VGPR units referenced anywhere in the kernel (for the shift64 rule). */
   private usedVgprs?: Uint8Array;
@@ -353,11 +331,11 @@ export class HazardContext {
   private epoch = 0;
   private readonly stack: number[] = [];
 
-  constructor(ctx: KernelContext, facts?: InsnFacts[]) {
+  constructor(ctx: KernelContext, insns?: HazardInsn[]) {
     this.ctx = ctx;
     this.target = ctx.target;
     this.gen = generationOf(ctx.target);
-    this.f = facts ?? factsOf(ctx);
+    this.f = insns ?? hazardInsns(ctx);
     this.pad = new Int32Array(this.f.length);
     const nb = ctx.cfg.blocks.length;
     this.best = new Int32Array(nb);
@@ -452,7 +430,7 @@ export class HazardContext {
   /** cumWs[i] = sum of ws over [0, i) (padding excluded: a lower bound of distances). */
   private cumWs?: Float64Array;
 
-  private countsFor(key: string, pred: (f: InsnFacts) => boolean): Int32Array {
+  private countsFor(key: string, pred: (f: HazardInsn) => boolean): Int32Array {
     let c = this.counts.get(key);
     if (!c) {
       const n = this.f.length;
@@ -466,7 +444,7 @@ export class HazardContext {
   private readonly present = new Map<string, boolean>();
 
   /** True when the kernel has at least one instruction accepted by pred (key names pred). */
-  has(key: string, pred: (f: InsnFacts) => boolean): boolean {
+  has(key: string, pred: (f: HazardInsn) => boolean): boolean {
     let p = this.present.get(key);
     if (p === undefined) {
       const c = this.counts.get(key);
@@ -488,7 +466,7 @@ export class HazardContext {
    * holds no such producer within reach, and whose walk cannot leave the block, is answered
    * without walking.
    */
-  producers(consumer: number, key: string, limit: number, pred: (f: InsnFacts) => boolean): readonly number[] {
+  producers(consumer: number, key: string, limit: number, pred: (f: HazardInsn) => boolean): readonly number[] {
     if (this.memoConsumer !== consumer) { this.memo.clear(); this.memoConsumer = consumer; }
     const hit = this.memo.get(key);
     if (hit && hit.limit >= limit) return hit.list;

@@ -8,7 +8,7 @@
  * not LLVM's search limit of 19), so a kernel of 40k instructions is checked in a few tens of
  * milliseconds.
  */
-import type { Finding, KernelContext } from '../check/types.js';
+import type { Finding, KernelContext } from '../analysis/types.js';
 import { ALL_RULES } from './rules/index.js';
 import { HazardContext } from './context.js';
 import type { HazardRule, Need } from './types.js';
@@ -149,5 +149,3 @@ export function checkWithPadding(ctx: KernelContext, pads: ArrayLike<number>, op
   return checkContext(h, activeRules(h, opts.rules));
 }
 
-/** Alias of computeNops (the name the issue uses). */
-export const minimalPadding = computeNops;

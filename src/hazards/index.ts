@@ -4,10 +4,10 @@
  * (CDNA3 ISA §4.5 Table 11 and §7.5 Table 37, MI200 ISA §4.5 Table 9, CDNA4 ISA §4.5 Table 11 and
  * §7.6 Table 38).
  */
-export { checkHazards, computeNops, minimalPadding, activeRules, checkContext, computeNopsIn, checkWithPadding } from './engine.js';
+export { checkHazards, computeNops, activeRules, checkContext, computeNopsIn, checkWithPadding } from './engine.js';
 export type { HazardOptions, NopPlan } from './engine.js';
 export { ALL_RULES, ruleById } from './rules/index.js';
-export { HazardContext, computeFacts } from './context.js';
-export type { InsnFacts } from './context.js';
+export { HazardContext, hazardInsns } from './context.js';
+export type { HazardInsn } from './context.js';
 export type { HazardRule, Need, WaitStateFact, Generation } from './types.js';
 export { generationOf, waitOf, maxWaitOf } from './types.js';

@@ -7,29 +7,10 @@
  * that looks backwards from one consumer instruction and returns every producer that is too
  * close. The engine (engine.ts) owns wait-state counting, the CFG walk and the findings.
  */
-import type { Target } from '../targets/types.js';
+import type { Generation, Target } from '../isa/target.js';
+
+export { generationOf, GENERATIONS, type Generation } from '../isa/target.js';
 import type { HazardContext } from './context.js';
-
-/**
- * Hardware generation as the hazard tables group targets. It is derived from feature flags
- * only (see `generationOf`), never from the target name:
- *   gcn5  - no 'mai'                                   (gfx906)
- *   cdna1 - 'mai' without 'gfx90a-insts'               (gfx908)
- *   cdna2 - 'gfx90a-insts' without 'gfx940-insts'      (gfx90a)
- *   cdna3 - 'gfx940-insts' without 'gfx950-insts'      (gfx942)
- *   cdna4 - 'gfx950-insts'                             (gfx950)
- */
-export type Generation = 'gcn5' | 'cdna1' | 'cdna2' | 'cdna3' | 'cdna4';
-
-export const GENERATIONS: readonly Generation[] = ['gcn5', 'cdna1', 'cdna2', 'cdna3', 'cdna4'];
-
-export function generationOf(t: Target): Generation {
-  if (t.has('gfx950-insts')) return 'cdna4';
-  if (t.has('gfx940-insts')) return 'cdna3';
-  if (t.has('gfx90a-insts')) return 'cdna2';
-  if (t.has('mai')) return 'cdna1';
-  return 'gcn5';
-}
 
 /** A wait-state count, or a count per MFMA pass count of the producer (2, 4, 8, 16). */
 export type WaitValue = number | Readonly<Record<number, number>>;

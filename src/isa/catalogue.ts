@@ -15,15 +15,15 @@
  *
  * Lookup is a Map from mnemonic (without _e32/_e64/_sdwa/_dpp) to an InsnDesc, built once.
  */
-import type { Feature } from '../targets/types.js';
-import { EXEC_LO, EXEC_HI, M0, MODE, SCC, VCC_LO, VCC_HI, FLAT_SCRATCH_LO, FLAT_SCRATCH_HI } from './registers.js';
-import type { RegUnit } from './registers.js';
+import type { Feature } from './target.js';
+import { EXEC_LO, EXEC_HI, M0, MODE, SCC, VCC_LO, VCC_HI, FLAT_SCRATCH_LO, FLAT_SCRATCH_HI } from '../asm/registers.js';
+import type { RegUnit } from '../asm/registers.js';
 import { parseMfma, mfma940Name, mfmaKind } from './mfma.js';
 import type {
   Access, Counters, Encoding, InsnClass, InsnDesc, LatencyClass, MemDesc, MemOp, MemSpace, OperandKind,
   OperandRole, OpSpec, ValuDesc, WaitEvent,
 } from './types.js';
-import { SUFFIX_DPP, SUFFIX_E32, SUFFIX_E64, SUFFIX_SDWA } from './types.js';
+import { SUFFIX } from './types.js';
 
 const EXEC: readonly RegUnit[] = [EXEC_LO, EXEC_HI];
 const VCC: readonly RegUnit[] = [VCC_LO, VCC_HI];
@@ -669,46 +669,46 @@ function buildVopc(): void {
   for (const x of ['cmp', 'cmpx']) {
     for (const t of ['f16', 'f32', 'f64']) {
       const w = t === 'f64' ? 2 : 1;
-      for (const c of fconds) addValu(`v_${x}_${c}_${t}`, 'vopc', sig(`S2 x${w} x${w}`), SUFFIX_E32 | SUFFIX_E64 | SUFFIX_SDWA);
-      addValu(`v_${x}_class_${t}`, 'vopc', sig(`S2 x${w} x`), SUFFIX_E32 | SUFFIX_E64 | SUFFIX_SDWA);
+      for (const c of fconds) addValu(`v_${x}_${c}_${t}`, 'vopc', sig(`S2 x${w} x${w}`), SUFFIX.e32 | SUFFIX.e64 | SUFFIX.sdwa);
+      addValu(`v_${x}_class_${t}`, 'vopc', sig(`S2 x${w} x`), SUFFIX.e32 | SUFFIX.e64 | SUFFIX.sdwa);
     }
     for (const t of ['i16', 'i32', 'i64', 'u16', 'u32', 'u64']) {
       const w = t.endsWith('64') ? 2 : 1;
-      for (const c of iconds) addValu(`v_${x}_${c}_${t}`, 'vopc', sig(`S2 x${w} x${w}`), SUFFIX_E32 | SUFFIX_E64 | SUFFIX_SDWA);
+      for (const c of iconds) addValu(`v_${x}_${c}_${t}`, 'vopc', sig(`S2 x${w} x${w}`), SUFFIX.e32 | SUFFIX.e64 | SUFFIX.sdwa);
     }
   }
 }
 
 function buildValu(): void {
-  const ALL = SUFFIX_E32 | SUFFIX_E64 | SUFFIX_SDWA | SUFFIX_DPP;
+  const ALL = SUFFIX.e32 | SUFFIX.e64 | SUFFIX.sdwa | SUFFIX.dpp;
   for (const [s, names] of table(VOP1)) {
-    for (const n of names) addValu(n, 'vop1', sig(s), n.endsWith('64') && /(f64|b64)$/.test(n) ? SUFFIX_E32 | SUFFIX_E64 | SUFFIX_DPP : ALL);
+    for (const n of names) addValu(n, 'vop1', sig(s), n.endsWith('64') && /(f64|b64)$/.test(n) ? SUFFIX.e32 | SUFFIX.e64 | SUFFIX.dpp : ALL);
   }
   for (const [s, names] of table(VOP1_SPECIAL)) {
     for (const n of names) {
-      const sfx = n === 'v_readfirstlane_b32' ? SUFFIX_E32 | SUFFIX_E64
-        : n.startsWith('v_permlane') ? SUFFIX_E32 | SUFFIX_E64
-          : n === 'v_nop' || n === 'v_clrexcp' ? SUFFIX_E32 | SUFFIX_E64 | SUFFIX_SDWA | SUFFIX_DPP : SUFFIX_E32;
+      const sfx = n === 'v_readfirstlane_b32' ? SUFFIX.e32 | SUFFIX.e64
+        : n.startsWith('v_permlane') ? SUFFIX.e32 | SUFFIX.e64
+          : n === 'v_nop' || n === 'v_clrexcp' ? SUFFIX.e32 | SUFFIX.e64 | SUFFIX.sdwa | SUFFIX.dpp : SUFFIX.e32;
       addValu(n, 'vop1', sig(s), sfx, n === 'v_nop' ? { cls: 'nop', latency: 'nop' } : {});
     }
   }
   for (const [s, names] of table(VOP2)) {
-    for (const n of names) addValu(n, 'vop2', sig(s), n === 'v_fmac_f64' ? SUFFIX_E32 | SUFFIX_E64 | SUFFIX_DPP : ALL);
+    for (const n of names) addValu(n, 'vop2', sig(s), n === 'v_fmac_f64' ? SUFFIX.e32 | SUFFIX.e64 | SUFFIX.dpp : ALL);
   }
   for (const [s, names] of table(VOP2_LITERAL)) for (const n of names) addValu(n, 'vop2', sig(s), 0);
-  for (const [s, names] of table(VOP3)) for (const n of names) addValu(n, 'vop3', sig(s), SUFFIX_E64);
+  for (const [s, names] of table(VOP3)) for (const n of names) addValu(n, 'vop3', sig(s), SUFFIX.e64);
   for (const [s, names] of table(VOP3P)) for (const n of names) addValu(n, 'vop3p', sig(s), 0);
   buildVopc();
   // VGPR-indexed moves of GFX8 and GFX10+; GFX9 indexes with s_set_gpr_idx_on instead.
   for (const n of words('v_movrels_b32 v_movreld_b32 v_movrelsd_b32 v_movrelsd_2_b32')) {
-    addValu(n, 'vop1', sig('D x'), SUFFIX_E32 | SUFFIX_E64, {
+    addValu(n, 'vop1', sig('D x'), SUFFIX.e32 | SUFFIX.e64, {
       implicitUses: [M0], never: 'not a GFX9 instruction (GFX8 and GFX10+); GFX9 indexes VGPRs with s_set_gpr_idx_on',
     });
   }
   // v_interp_* (VINTRP): vdst, vsrc or parameter, attribute; p2 accumulates into vdst.
-  addValu('v_interp_p1_f32', 'vintrp', sig('D x t'), SUFFIX_E32 | SUFFIX_E64);
-  addValu('v_interp_p2_f32', 'vintrp', sig('T x t'), SUFFIX_E32 | SUFFIX_E64);
-  addValu('v_interp_mov_f32', 'vintrp', [op('vdst', 'd', 'v', 1), op('imm', 'u', 'any', 0), op('attr', 'u', 'any', 0)], SUFFIX_E32 | SUFFIX_E64);
+  addValu('v_interp_p1_f32', 'vintrp', sig('D x t'), SUFFIX.e32 | SUFFIX.e64);
+  addValu('v_interp_p2_f32', 'vintrp', sig('T x t'), SUFFIX.e32 | SUFFIX.e64);
+  addValu('v_interp_mov_f32', 'vintrp', [op('vdst', 'd', 'v', 1), op('imm', 'u', 'any', 0), op('attr', 'u', 'any', 0)], SUFFIX.e32 | SUFFIX.e64);
 }
 
 /* ------------------------------------------------------------------------------------------ */

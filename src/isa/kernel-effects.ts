@@ -37,11 +37,11 @@
  */
 import type { Diagnostic, Instruction, KernelSymbol, Program } from '../asm/ast.js';
 import { OPCODES } from '../asm/store.js';
-import type { Target } from '../targets/types.js';
+import type { Target } from './target.js';
 import { controlKind } from './control.js';
 import { HWREG_MODE, hwregField, hwregId } from './hwreg.js';
 import { kernelLayout, vgprUnitIn, type RegisterLayout } from './layout.js';
-import { AGPR_BASE, M0, VGPR_BASE, type RegUnit } from './registers.js';
+import { AGPR_BASE, M0, VGPR_BASE, type RegUnit } from '../asm/registers.js';
 import { ACC_DEF, ACC_USE, roleId, type ResolvedStore } from './resolved-store.js';
 import type { OperandRole, ResolvedInsn, ResolvedOperand } from './types.js';
 
@@ -116,24 +116,24 @@ function scalarUnit(insn: Instruction, i: number): RegUnit | undefined {
 }
 
 /** Interval [lo, hi] of the low byte of an SGPR, from the instructions of the current block. */
-type Facts = Map<RegUnit, readonly [number, number]>;
+type ValueBounds = Map<RegUnit, readonly [number, number]>;
 
-function valueOf(facts: Facts, insn: Instruction, i: number): readonly [number, number] {
+function valueOf(bounds: ValueBounds, insn: Instruction, i: number): readonly [number, number] {
   const v = immByte(insn, i);
   if (v !== undefined) return [v, v];
   const u = scalarUnit(insn, i);
-  return (u !== undefined ? facts.get(u) : undefined) ?? [0, 255];
+  return (u !== undefined ? bounds.get(u) : undefined) ?? [0, 255];
 }
 
 /** The low-byte interval an SALU instruction leaves in its destination, or undefined when unknown. */
-function salValue(facts: Facts, insn: Instruction): readonly [number, number] | undefined {
+function salValue(bounds: ValueBounds, insn: Instruction): readonly [number, number] | undefined {
   switch (insn.base) {
     case 's_mov_b32': case 's_movk_i32':
-      return valueOf(facts, insn, 1);
+      return valueOf(bounds, insn, 1);
     case 's_and_b32': {
       // (x & y) <= min(x, y) as unsigned bytes
-      const a = valueOf(facts, insn, 1);
-      const b = valueOf(facts, insn, 2);
+      const a = valueOf(bounds, insn, 1);
+      const b = valueOf(bounds, insn, 2);
       return [0, Math.min(a[1], b[1])];
     }
     case 's_bfe_u32': {
@@ -298,7 +298,7 @@ function indexMode(program: Program, kernel: KernelSymbol, rs: ResolvedStore, fi
     let on = false;
     let reachable = true;
     let m0: M0Fact = M0_UNKNOWN;
-    const facts: Facts = new Map();
+    const bounds: ValueBounds = new Map();
     for (let i = first; i < first + count; i++) {
       const labels = labelsBefore.get(i);
       if (labels) {
@@ -306,7 +306,7 @@ function indexMode(program: Program, kernel: KernelSymbol, rs: ResolvedStore, fi
         on = (reachable && on) || onAnywhere || labels.some((l) => onAt.has(l));
         m0 = M0_UNKNOWN;
         reachable = true;
-        facts.clear();
+        bounds.clear();
       }
       const r = original[i - first]!;
       const insn = r.insn;
@@ -316,7 +316,7 @@ function indexMode(program: Program, kernel: KernelSymbol, rs: ResolvedStore, fi
       const en = setregGprIdxEn(insn);
       if (base === 's_set_gpr_idx_on' || base === 's_set_gpr_idx_idx') {
         const u = scalarUnit(insn, 0);
-        const v = withStated((u !== undefined ? facts.get(u) : undefined) ?? [0, 255], stated.get(i));
+        const v = withStated((u !== undefined ? bounds.get(u) : undefined) ?? [0, 255], stated.get(i));
         m0 = { lo: v[0], hi: v[1], modes: base === 's_set_gpr_idx_on' ? gprIdxModeBits(insn) : m0.modes };
         if (base === 's_set_gpr_idx_on') on = true;
       } else if (base === 's_set_gpr_idx_mode') {
@@ -334,15 +334,15 @@ function indexMode(program: Program, kernel: KernelSymbol, rs: ResolvedStore, fi
         if (imm && imm.kind === 'imm' && !imm.float && Number.isInteger(imm.value)) {
           m0 = { lo: imm.value & 0xff, hi: imm.value & 0xff, modes: (imm.value >> 12) & ALL_MODES };
         } else if (base === 's_mov_b32') {
-          const v = valueOf(facts, insn, 1);
+          const v = valueOf(bounds, insn, 1);
           m0 = { lo: v[0], hi: v[1], modes: ALL_MODES };
         } else m0 = M0_UNKNOWN;
       }
-      for (const u of r.defs) if (u < VGPR_BASE) facts.delete(u);
+      for (const u of r.defs) if (u < VGPR_BASE) bounds.delete(u);
       if (r.info.cls === 'salu') {
         const d = scalarUnit(insn, 0);
-        const v = d !== undefined && r.defs.includes(d) ? salValue(facts, insn) : undefined;
-        if (v && d !== undefined) facts.set(d, v);
+        const v = d !== undefined && r.defs.includes(d) ? salValue(bounds, insn) : undefined;
+        if (v && d !== undefined) bounds.set(d, v);
       }
       const kind = controlKind(base);
       if (kind !== 'none' && kind !== 'call') {
@@ -350,7 +350,7 @@ function indexMode(program: Program, kernel: KernelSymbol, rs: ResolvedStore, fi
           if (kind === 'indirect') onAnywhere = true;
           for (const o of insn.operands) if (o.kind === 'expr') for (const l of o.symbols) onAt.add(l);
         }
-        facts.clear();
+        bounds.clear();
         if (kind !== 'cjump') reachable = false;
       }
     }

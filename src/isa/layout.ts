@@ -24,8 +24,8 @@
 import type { KernelSymbol, Program } from '../asm/ast.js';
 import { ParsedProgram } from '../asm/program.js';
 import { FILE_A, FILE_V, OP_REG } from '../asm/store.js';
-import type { Target } from '../targets/types.js';
-import { AGPR_BASE, VGPR_BASE, type RegUnit } from './registers.js';
+import type { Target } from './target.js';
+import { AGPR_BASE, VGPR_BASE, type RegUnit } from '../asm/registers.js';
 
 export interface RegisterLayout {
   /** VGPRs and AGPRs share one file (target.registers.unifiedVgprFile). */

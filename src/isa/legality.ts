@@ -35,9 +35,9 @@ import {
   FILE_A, FILE_V, MODIFIER_NAMES, OPCODES, OPF_ABS, OPF_FLOAT, OPF_NEG, OP_CONST, OP_EXPR, OP_IMM, OP_REG,
   type InsnStore,
 } from '../asm/store.js';
-import type { Target } from '../targets/types.js';
+import type { Target } from './target.js';
 import type { InsnDesc, OpSpec } from './types.js';
-import { M0, VCC_HI, VCC_LO } from './registers.js';
+import { M0, VCC_HI, VCC_LO } from '../asm/registers.js';
 
 export interface LegalityIssue {
   /** Rule id (`operand-constant-bus`, ...: LEGALITY_RULES). */

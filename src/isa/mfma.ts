@@ -11,7 +11,7 @@
  * counts: LLVM SISchedule.td (the scheduling model of each target); the CDNA3 ISA (§7.5 Table 37)
  * and the CDNA4 ISA agree.
  */
-import type { Target } from '../targets/types.js';
+import type { Target } from './target.js';
 import type { MfmaKind } from './types.js';
 
 export interface MfmaShape {

@@ -3,7 +3,7 @@
  * unitName), but on a unified VGPR/AGPR file the unit of a_k is also v(accum_offset+k): an
  * instruction that wrote v130 should be told about v130, not a2.
  */
-import { VGPR_BASE, type RegUnit } from './registers.js';
+import { VGPR_BASE, type RegUnit } from '../asm/registers.js';
 import type { ResolvedInsn } from './types.js';
 
 /** Units an instruction names with a spelling other than their default name: unit -> [file, index]. */

@@ -30,7 +30,7 @@ import {
 } from '../asm/store.js';
 import { ParsedProgram } from '../asm/program.js';
 import { ConductorError } from '../errors.js';
-import type { Target } from '../targets/types.js';
+import type { Target } from './target.js';
 import { lookupInsn } from './catalogue.js';
 import { applyKernelEffects } from './kernel-effects.js';
 import {
@@ -38,15 +38,15 @@ import {
 } from './legality.js';
 import { f8f6f4Units, mfmaKindOn, mfmaPasses, parseMfma } from './mfma.js';
 import type { MfmaShape } from './mfma.js';
-import { M0, VCC_HI, VCC_LO } from './registers.js';
-import type { RegUnit } from './registers.js';
+import { M0, VCC_HI, VCC_LO } from '../asm/registers.js';
+import type { RegUnit } from '../asm/registers.js';
 import { ACC_DEF, ACC_USE, ROLE_IMM, RS_UNKNOWN, ResolvedStore, roleId } from './resolved-store.js';
 import type { InsnDesc, InsnInfo, MemDesc, OpSpec, ResolvedInsn, ResolvedOperand } from './types.js';
-import { SUFFIX_DPP, SUFFIX_E32, SUFFIX_E64, SUFFIX_SDWA } from './types.js';
+import { SUFFIX } from './types.js';
 
 export { ResolvedStore } from './resolved-store.js';
 
-const SUFFIX_BITS: Record<string, number> = { e32: SUFFIX_E32, e64: SUFFIX_E64, sdwa: SUFFIX_SDWA, dpp: SUFFIX_DPP };
+const SUFFIX_BITS: Record<string, number> = { e32: SUFFIX.e32, e64: SUFFIX.e64, sdwa: SUFFIX.sdwa, dpp: SUFFIX.dpp };
 
 /** Modifier names the resolver looks at. */
 const M = (n: string) => MODIFIER_NAMES.idOf(n);

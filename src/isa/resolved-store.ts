@@ -27,8 +27,8 @@
  */
 import type { Instruction } from '../asm/ast.js';
 import type { InsnStore } from '../asm/store.js';
-import type { Target } from '../targets/types.js';
-import type { RegUnit } from './registers.js';
+import type { Target } from './target.js';
+import type { RegUnit } from '../asm/registers.js';
 import type { InsnInfo, OperandRole, ResolvedInsn, ResolvedOperand } from './types.js';
 
 /** Operand roles by id (ResolvedStore.oRole). */

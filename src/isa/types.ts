@@ -9,8 +9,8 @@
  * a `ResolvedInsn`.
  */
 import type { Instruction } from '../asm/ast.js';
-import type { Feature } from '../targets/types.js';
-import type { RegUnit } from './registers.js';
+import type { Feature } from './target.js';
+import type { RegUnit } from '../asm/registers.js';
 
 /** The instruction's class, as the scheduler, the hazard rules and the waitcnt analysis see it. */
 export type InsnClass =
@@ -151,10 +151,7 @@ export interface InsnDesc {
 }
 
 /** Bits of InsnDesc.suffixes. */
-export const SUFFIX_E32 = 1;
-export const SUFFIX_E64 = 2;
-export const SUFFIX_SDWA = 4;
-export const SUFFIX_DPP = 8;
+export const SUFFIX = { e32: 1, e64: 2, sdwa: 4, dpp: 8 } as const;
 
 export interface ValuDesc {
   /** Transcendental (LLVM GCNHazardRecognizer::checkVALUHazards; CDNA3 ISA Table 12). */

@@ -13,9 +13,9 @@
 import type { Instruction } from '../asm/ast.js';
 import type { Loaded } from '../load.js';
 import { ConductorError } from '../errors.js';
-import { kernelContexts } from '../check/context.js';
-import type { KernelContext } from '../check/types.js';
-import { MOVABLE, pickKernel, ScheduleState, movesFromState, replayMoves, type ScheduleKernel } from '../schedule/index.js';
+import { kernelContexts } from '../analysis/context.js';
+import type { KernelContext } from '../analysis/types.js';
+import { ROLE, pickKernel, ScheduleState, movesFromState, replayMoves, type ScheduleKernel } from '../schedule/index.js';
 import { keyOf, verifyLoaded, type VerifyOptions } from '../verify/verify.js';
 
 export interface Alignment {
@@ -73,7 +73,7 @@ export function alignScheduled(original: Loaded, scheduled: Loaded, kernel?: str
   while (p < origSeq.length) {
     const i = origSeq[p]!;
     const r = k.regionOf[i]!;
-    if (k.role[i] !== MOVABLE || r < 0) {
+    if (k.role[i] !== ROLE.movable || r < 0) {
       if (instructionKey(k.insns[i]!.insn) !== schedKey(p)) throw mismatch(p, 'an instruction the schedule may not move');
       p++;
       continue;

@@ -7,9 +7,9 @@
  */
 import type { Loaded } from '../load.js';
 import { ConductorError } from '../errors.js';
-import { kernelContexts } from '../check/context.js';
+import { kernelContexts } from '../analysis/context.js';
 import { checkContexts } from '../check/check.js';
-import type { KernelContext, Severity } from '../check/types.js';
+import type { KernelContext, Severity } from '../analysis/types.js';
 import { computeOccupancy, occupancyRuns, type OccupancyLimiter, type OccupancyResult } from '../analysis/occupancy.js';
 import { simulateKernel } from '../cycles/simulate.js';
 import { cycleEngineFor } from '../cycles/estimate.js';
@@ -17,7 +17,7 @@ import { defaultCycleParams, type CycleParams } from '../targets/latency.js';
 import { contextMetrics, METRIC_NAMES, higherIsBetter, metricLabel, type Metrics, type MetricName } from '../schedule/index.js';
 import { alignScheduled, type Alignment } from './align.js';
 import { ruleById } from '../hazards/index.js';
-import { alignToOriginal, MOVABLE, prepareKernel, type ScheduleKernel } from '../schedule/index.js';
+import { alignToOriginal, ROLE, prepareKernel, type ScheduleKernel } from '../schedule/index.js';
 import { kernelWaves, loopChanges, type LoopChange } from '../cycles/kernel-time.js';
 
 export const REPORT_MODEL_VERSION = 1;
@@ -25,16 +25,11 @@ export const REPORT_MODEL_VERSION = 1;
 export type RegFile = 'vgpr' | 'agpr' | 'sgpr';
 export const REG_FILES: readonly RegFile[] = ['vgpr', 'agpr', 'sgpr'];
 
-/** Row kinds of the code listing. */
-export const KIND_PLAIN = 0;
-export const KIND_WAIT = 1;
-export const KIND_NOP = 2;
+/** Row kinds of the code listing (numbers in the page's model; client.ts reads them). */
+export const LINE_KIND = { plain: 0, wait: 1, nop: 2 } as const;
 
-/** Highest finding severity on a row. */
-export const DIAG_NONE = 0;
-export const DIAG_NOTE = 1;
-export const DIAG_WARNING = 2;
-export const DIAG_ERROR = 3;
+/** Highest finding severity on a row (numbers in the page's model; client.ts reads them). */
+export const DIAG = { none: 0, note: 1, warning: 2, error: 3 } as const;
 
 export interface ReportDiagnostic {
   severity: Severity;
@@ -108,7 +103,7 @@ export interface CodeColumns {
   vgpr: number[];
   agpr: number[];
   sgpr: number[];
-  /** KIND_PLAIN, KIND_WAIT, KIND_NOP. */
+  /** LINE_KIND.plain, LINE_KIND.wait, LINE_KIND.nop. */
   kind: number[];
   /** Highest severity of a finding on the instruction: DIAG_*. */
   diag: number[];
@@ -238,7 +233,7 @@ export function occupancyBreakpoints(ctx: KernelContext, used: Record<RegFile, n
 }
 
 function severityRank(s: Severity): number {
-  return s === 'error' ? DIAG_ERROR : s === 'warning' ? DIAG_WARNING : DIAG_NOTE;
+  return s === 'error' ? DIAG.error : s === 'warning' ? DIAG.warning : DIAG.note;
 }
 
 /** A finding of one of the hazard engine's rules (missing wait states), not a wait or resource finding. */
@@ -283,8 +278,8 @@ export function kernelView(ctx: KernelContext, file: string, params?: CycleParam
     code.vgpr.push(pt.vgpr);
     code.agpr.push(pt.agpr);
     code.sgpr.push(pt.sgpr);
-    code.kind.push(insn.base === 's_waitcnt' ? KIND_WAIT : insn.base === 's_nop' ? KIND_NOP : KIND_PLAIN);
-    code.diag.push(DIAG_NONE);
+    code.kind.push(insn.base === 's_waitcnt' ? LINE_KIND.wait : insn.base === 's_nop' ? LINE_KIND.nop : LINE_KIND.plain);
+    code.diag.push(DIAG.none);
     code.hazard.push(0);
   }
 
@@ -415,7 +410,7 @@ export function regionViews(k: ScheduleKernel, view: KernelView, orig?: Int32Arr
   const rows = orig ?? Int32Array.from({ length: k.n }, (_, i) => i);
   for (let j = 0; j < rows.length; j++) {
     const o = rows[j]!;
-    if (o < 0 || k.role[o] !== MOVABLE) continue;
+    if (o < 0 || k.role[o] !== ROLE.movable) continue;
     const r = k.regionOf[o]!;
     if (r < 0) continue;
     if (first[r]! < 0) first[r] = j;
@@ -477,5 +472,5 @@ function markMoved(a: Alignment, orig: Int32Array, before: KernelView, after: Ke
     if (i !== undefined) movedOrig[i] = 1;
   }
   before.code.moved = Array.from(movedOrig);
-  after.code.moved = Array.from(orig, (o) => (o >= 0 && k.role[o] === MOVABLE && movedOrig[o] ? 1 : 0));
+  after.code.moved = Array.from(orig, (o) => (o >= 0 && k.role[o] === ROLE.movable && movedOrig[o] ? 1 : 0));
 }

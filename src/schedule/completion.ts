@@ -16,7 +16,7 @@
  * messages, GDS) is complete only after a wait for 0 on its counters.
  */
 import type { WaitcntOperand } from '../asm/ast.js';
-import type { KernelContext } from '../check/types.js';
+import type { KernelContext } from '../analysis/types.js';
 import type { ResolvedInsn } from '../isa/types.js';
 
 const SYNC_NAMES = /^(s_dcache_|s_icache_inv|buffer_wbl2|buffer_inv|buffer_wbinvl1)/;

@@ -13,10 +13,10 @@
  * moving one instruction past others changes the relative order of that instruction and the
  * ones it passes only, so a move is checked in O(distance) with `dependent`.
  */
-import { VGPR_BASE } from '../isa/registers.js';
+import { VGPR_BASE } from '../asm/registers.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import { unitsAsWritten } from '../isa/names.js';
-import { EXEC_LO, EXEC_HI, VCC_LO, VCC_HI, FLAT_SCRATCH_LO, FLAT_SCRATCH_HI, rangeName, unitName, isVgprUnit, isAgprUnit, isSgprUnit, TTMP_BASE, UNIT_COUNT } from '../isa/registers.js';
+import { EXEC_LO, EXEC_HI, VCC_LO, VCC_HI, FLAT_SCRATCH_LO, FLAT_SCRATCH_HI, rangeName, unitName, isVgprUnit, isAgprUnit, isSgprUnit, TTMP_BASE, UNIT_COUNT } from '../asm/registers.js';
 import { aliasReason, conflictMems, rangesOverlap, type MemAccess } from './memory.js';
 
 export interface DepGraph {

@@ -1,195 +1,36 @@
 /**
- * From a schedule back to program text.
- *
- * 1. `reorderedText`: the regions whose order changed are written in the new order with their
- *    dependency s_waitcnt / s_nop removed; every other line is byte-identical. An instruction
- *    alone on its line moves with its line (trailing comment included) and with the comment
- *    lines directly above it, except the comments that head a basic block (above its first
- *    instruction, such as LLVM's `; %bb.1:`), which stay where the block starts. A macro invocation whose expansion holds a changed region is
- *    written out expanded (`// expanded from: ...`, one statement per line), since the macro
- *    body is shared by every call.
- * 2. `emitSchedule`: minimal s_waitcnt and s_nop for the new order, then checked.
- *    - waits: the waitcnt analysis' minimal waits (src/waitcnt, when its checker is registered)
- *      or the scheduler's model (waits.ts); outside the changed regions no wait is added that the
- *      analysis would also ask of the original (its pessimism about paths that cannot run), and
- *      every changed region ends with no more memory operations pending than the original
- *      region left (scheduleWaits), which is what makes trusting the rest sound;
- *    - nops: the hazard engine's minimal padding (src/hazards), all of it inside the changed
- *      regions and what exceeds the original's padding elsewhere;
- *    - memory operations complete at barriers, cache operations, messages, calls and returns in
- *      the original stay complete (completion.ts);
- *    - the registered checkers then run: an error the original does not have is fixed with the
- *      finding's fix (fix.ts planFixes) or, when it cannot be, is an exception — a program with
- *      a new hazard, a new missing wait or a descriptor that does not cover its registers is
- *      never returned.
+ * From a schedule back to program text, checked clean, in named steps:
+ *  1. reorder (reorder.ts): the changed regions written in their new order, their dependency
+ *     waits and nops removed; every other line byte-identical;
+ *  2. rederive waits (rederive.ts): the waitcnt analysis' minimal waits, kept to what the
+ *     schedule needs, plus the waits that close each changed region;
+ *  3. pad and complete: the hazard engine's minimal s_nop padding (src/hazards), all of it
+ *     inside the changed regions and what exceeds the original's padding elsewhere; memory
+ *     operations complete at barriers, cache operations, messages, calls and returns in the
+ *     original stay complete (completion.ts);
+ *  4. fix: the default checkers run; an error the original does not have is fixed with the
+ *     finding's fix (fix.ts planFixes) or, when it cannot be, is an exception — a program with a
+ *     new hazard, a new missing wait or a descriptor that does not cover its registers is never
+ *     returned;
+ *  5. tidy (rederive.ts): waits that wait for nothing removed, waits in a row merged, then 4
+ *     again.
+ * align.ts lines the scheduled kernel up with the original for every step that compares them.
  */
-import type { Program } from '../asm/ast.js';
 import { loadText, type Loaded } from '../load.js';
-import { kernelContexts } from '../check/context.js';
+import { kernelContexts } from '../analysis/context.js';
 import { checkContexts } from '../check/check.js';
 import { nopLines, planFixes, waitcntText } from '../check/fix.js';
-import { addInsert, applyStatementEdits, emptyEdits, statementText } from '../check/edit.js';
-import type { KernelContext } from '../check/types.js';
-import type { ResolvedInsn } from '../isa/types.js';
+import { addInsert, applyStatementEdits, emptyEdits } from '../check/edit.js';
+import type { Finding, KernelContext } from '../analysis/types.js';
 import { ConductorError } from '../errors.js';
-import { MOVABLE, type ScheduleKernel } from './kernel.js';
+import { ROLE, type ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
-import { counterMax, kernelWaits, waitFacts, W_EXP, W_FLAT, W_LDS, W_LGKM, W_VMEM } from './waits.js';
-import { hazardEngine, hazardEngineError } from './hazard-model.js';
-import { machinery } from './machinery.js';
-import { checkWaitcnt, minimalWaits } from '../waitcnt/index.js';
-import type { Finding } from '../check/types.js';
+import { computeNops } from '../hazards/engine.js';
 import { missingCompletions } from './completion.js';
 import { programMetrics, type Metrics } from './metrics.js';
-
-interface Chunk { lines: string[]; eols: string[] }
-
-function indentOf(text: string): string {
-  const m = /^[ \t]*/.exec(text);
-  return m ? m[0] : '';
-}
-
-/** Text of the program with the changed regions of `s` reordered and their waits/nops removed. */
-export function reorderedText(s: ScheduleState, opts: { keepNops?: boolean } = {}): string {
-  const k = s.k;
-  const program = k.loaded.program;
-  const cfg = k.ctx.cfg;
-  const changed = s.changedRegions();
-  if (changed.length === 0) return program.lines.map((l) => l.text + l.eol).join('');
-
-  // statement -> replacement (the node now in that slot), dropped statements
-  const slotOf = new Map<number, number>(); // statement index -> kernel insn now there
-  const drop = new Set<number>();
-  const movedNodes = new Set<number>();
-  for (const r of changed) {
-    const rg = k.regions[r]!;
-    const o = s.order[r]!;
-    for (let p = 0; p < o.length; p++) {
-      if (o[p] === p) continue; // the slot keeps its own instruction: its line stays as it is
-      const slotInsn = rg.nodes[p]!;
-      const now = rg.nodes[o[p]!]!;
-      slotOf.set(cfg.insns[slotInsn]!.stmt, now);
-      movedNodes.add(now);
-    }
-    for (const i of rg.stripped) {
-      if (opts.keepNops && k.insns[i]!.insn.base === 's_nop') continue;
-      drop.add(cfg.insns[i]!.stmt);
-    }
-  }
-
-  // statements per line (only the lines we touch are needed, but the map is cheap)
-  const stmtsOfLine = new Map<number, number[]>();
-  const touch = (st: number) => {
-    const li = program.statements[st]!.lineIndex;
-    if (!stmtsOfLine.has(li)) {
-      const list: number[] = [];
-      // statements of a line are contiguous in the statement stream
-      let a = st;
-      while (a > 0 && program.statements[a - 1]!.lineIndex === li) a--;
-      for (let b = a; b < program.statements.length && program.statements[b]!.lineIndex === li; b++) list.push(b);
-      stmtsOfLine.set(li, list);
-    }
-  };
-  for (const st of slotOf.keys()) touch(st);
-  for (const st of drop) touch(st);
-
-  const isSimpleLine = (li: number) => stmtsOfLine.get(li)!.every((x) => !program.statements[x]!.expansion);
-
-  // Owned comment lines: comment-only lines right above a simple line whose only instruction
-  // moves. The comments above a block's first instruction head the block: they stay in place.
-  const owned = new Map<number, number[]>(); // insn -> owned line indexes (top to bottom)
-  const ownedLine = new Set<number>();
-  const code = commentOnlyLines(program);
-  for (const i of movedNodes) {
-    if (cfg.blocks[cfg.blockOf[i]!]!.start === i) continue;
-    const st = cfg.insns[i]!.stmt;
-    const li = program.statements[st]!.lineIndex;
-    if (!isSimpleLine(li) || stmtsOfLine.get(li)![0] !== st) continue;
-    const list: number[] = [];
-    for (let j = li - 1; j >= 0 && code[j] === 1; j--) list.unshift(j);
-    if (list.length) { owned.set(i, list); for (const j of list) ownedLine.add(j); }
-  }
-
-  const chunkOf = (i: number): Chunk => {
-    const st = cfg.insns[i]!.stmt;
-    const s0 = program.statements[st]!;
-    const li = s0.lineIndex;
-    const line = program.lines[li]!;
-    if (isSimpleLine(li)) {
-      const lines: string[] = [];
-      const eols: string[] = [];
-      for (const j of owned.get(i) ?? []) { lines.push(program.lines[j]!.text); eols.push(program.lines[j]!.eol || '\n'); }
-      const first = stmtsOfLine.get(li)![0] === st;
-      lines.push(first ? line.text : indentOf(line.text) + line.text.slice(s0.loc.col - 1));
-      eols.push(line.eol || '\n');
-      return { lines, eols };
-    }
-    return { lines: [indentOf(line.text) + s0.insn!.text], eols: [line.eol || '\n'] };
-  };
-
-  const out: string[] = [];
-  let skipTo = -1;
-  for (let li = 0; li < program.lines.length; li++) {
-    const line = program.lines[li]!;
-    if (ownedLine.has(li) || li <= skipTo) continue;
-    const stmts = stmtsOfLine.get(li);
-    if (!stmts) { out.push(line.text + line.eol); continue; }
-    const indent = indentOf(line.text);
-    const eol = line.eol || '\n';
-    const simple = isSimpleLine(li);
-    const emitted: string[] = [];
-    if (!simple) {
-      const call = stmts.map((x) => program.statements[x]!).find((x) => x.kind === 'macroCall' && !x.expansion);
-      if (call?.blockEnd !== undefined) skipTo = call.blockEnd; // the rest of a repeat block's lines
-      emitted.push(`${indent}// expanded from: ${call ? call.text : line.text.trim()}${eol}`);
-    }
-    let restFrom = 0;
-    for (let q = 0; q < stmts.length; q++) {
-      const st = stmts[q]!;
-      const S = program.statements[st]!;
-      if (S.kind === 'macroCall') continue;
-      if (drop.has(st)) continue;
-      const now = slotOf.get(st);
-      if (now !== undefined) {
-        const c = chunkOf(now);
-        for (let x = 0; x < c.lines.length; x++) emitted.push(c.lines[x]! + (x === c.lines.length - 1 ? eol : c.eols[x]!));
-        continue;
-      }
-      if (simple) {
-        // an untouched statement on a simple line that also holds a moved or dropped one: a label
-        if (S.kind === 'label') { emitted.push(`${indent}${S.text}:${eol}`); restFrom = S.loc.col - 1 + S.text.length + 1; continue; }
-        emitted.push(indent + line.text.slice(Math.max(restFrom, S.loc.col - 1)).trimStart() + eol);
-        continue;
-      }
-      emitted.push(`${indent}${statementText(S)}${eol}`);
-    }
-    if (emitted.length === 0) continue; // a dropped wait or nop alone on its line
-    let joined = emitted.join('');
-    if (line.eol === '') joined = joined.slice(0, joined.length - eol.length); // keep "no final newline"
-    out.push(joined);
-  }
-  return out.join('');
-}
-
-
-/** 1 for lines holding only a comment (no code, not blank). */
-function commentOnlyLines(program: Program): Uint8Array {
-  const out = new Uint8Array(program.lines.length);
-  const hasStmt = new Uint8Array(program.lines.length);
-  for (const s of program.statements) hasStmt[s.lineIndex] = 1;
-  let inBlock = false;
-  for (let i = 0; i < program.lines.length; i++) {
-    const t = program.lines[i]!.text.trim();
-    if (hasStmt[i]) { inBlock = false; continue; }
-    if (t === '') { inBlock = false; continue; }
-    if (inBlock || t.startsWith('//') || t.startsWith(';') || t.startsWith('/*') || t.startsWith('#')) {
-      out[i] = 1;
-      if (t.startsWith('/*') && !t.includes('*/')) inBlock = true;
-      else if (inBlock && t.includes('*/')) inBlock = false;
-    }
-  }
-  return out;
-}
+import { reorderedText } from './reorder.js';
+import { alignToOriginal } from './align.js';
+import { rederivedWaits, tidyWaits, type StatementEdits } from './rederive.js';
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Re-derivation                                                                                   */
@@ -198,10 +39,6 @@ function commentOnlyLines(program: Program): Uint8Array {
 export interface Rederived {
   text: string;
   loaded: Loaded;
-  /** How waits were derived: the waitcnt analysis (src/waitcnt) or the scheduler's model. */
-  waits: 'checkers' | 'schedule-model';
-  /** How nops were derived: the hazard engine (src/hazards), with the hazard checker's check. */
-  nops: 'checkers' | 'hazard-engine' | 'unavailable';
   notes: string[];
 }
 
@@ -217,231 +54,103 @@ export interface Emitted extends Rederived {
   metrics: Metrics;
 }
 
+/** The scheduled program while it is being written: its text and that text loaded. */
+class Draft {
+  text: string;
+  loaded: Loaded;
+
+  constructor(text: string, private readonly file: string, private readonly arch: string) {
+    this.text = text;
+    this.loaded = loadText(text, file, { arch });
+  }
+
+  /** The scheduled kernel's context in the current text. */
+  ctx(name: string): KernelContext {
+    return contextOf(this.loaded, name);
+  }
+
+  /** Apply statement edits (inserted / replaced / removed lines) and load the result. */
+  edit(e: StatementEdits): void {
+    this.text = applyStatementEdits(this.loaded.program, e);
+    this.loaded = loadText(this.text, this.file, { arch: this.arch });
+  }
+}
+
 /**
  * The program text of a schedule: changed regions reordered, waits and nops re-derived, checked
  * clean, with exact metrics. Without changes the original text is returned as it is.
  */
 export function emitSchedule(s: ScheduleState): Emitted {
   const k = s.k;
-  const arch = k.target.name;
-  const file = k.loaded.program.file;
   const changedRegions = s.changedRegions();
   if (changedRegions.length === 0) {
     const text = k.loaded.program.lines.map((l) => l.text + l.eol).join('');
-    return { text, loaded: k.loaded, waits: 'checkers', nops: 'checkers', notes: [], changedRegions, metrics: programMetrics(k.loaded, k.name, { trip: k.options.trip }) };
+    return { text, loaded: k.loaded, notes: [], changedRegions, metrics: programMetrics(k.loaded, k.name, { trip: k.options.trip }) };
   }
-  const m = machinery(arch);
-  const eng = hazardEngine();
-  const keepNops = !eng;
   const notes: string[] = [];
-  const text = reorderedText(s, { keepNops });
-  let loaded = loadText(text, file, { arch });
-
-  // 1. Waits. With the waitcnt analysis (src/waitcnt) its minimal waits are used; without it the
-  //    scheduler's own model (waits.ts). Either way a wait the original program does without at
-  //    an instruction outside the changed regions is not added (the analyses are pessimistic on
-  //    paths that cannot run), and each changed region ends with no more memory operations
-  //    pending than the original region left (scheduleWaits), which makes that sound.
-  let ctx = contextOf(loaded, k.name);
-  let waits: Rederived['waits'];
-  let ins: Map<number, { vm: number; lgkm: number; exp: number }>;
-  if (m.waits) {
-    waits = 'checkers';
-    const toOrig = alignToOriginal(s, ctx);
-    const changed = new Set(changedRegions);
-    const orig = originalAnalysisWaits(k);
-    const theirs = new Map<number, { vm: number; lgkm: number; exp: number }>();
-    for (const w of minimalWaits(ctx)) {
-      const v = { vm: w.vmcnt ?? -1, lgkm: w.lgkmcnt ?? -1, exp: w.expcnt ?? -1 };
-      const i = toOrig[w.before]!;
-      const inChanged = i >= 0 && k.role[i] === MOVABLE && changed.has(k.regionOf[i]!);
-      if (!inChanged && i >= 0 && !stronger(v, orig.get(i))) continue;
-      theirs.set(w.before, v);
-    }
-    ins = scheduleWaits(s, ctx, { given: theirs });
-  } else {
-    waits = 'schedule-model';
-    ins = scheduleWaits(s, ctx);
+  const d = new Draft(reorderedText(s), k.loaded.program.file, k.target.name);
+  rederiveWaits(s, d);
+  padAndComplete(s, d, notes);
+  fixNewErrors(s, d);
+  // Minimal and merged: a wait the analysis finds waits for nothing, where the input had none,
+  // is removed; waits standing together before one instruction become one wait. A removed wait
+  // was also an issue slot: a hazard it happened to cover gets its s_nop (fixNewErrors again).
+  const tidy = tidyWaits(s, d.loaded);
+  if (tidy.edits > 0) {
+    d.edit(tidy.plan);
+    fixNewErrors(s, d);
   }
-  if (ins.size > 0) loaded = insertWaits(loaded, ctx, ins, file, arch);
-
-  // 2. Nops (the hazard engine's minimal padding, kept to what the schedule needs) and the
-  //    waits that keep memory operations complete at synchronization points.
-  ctx = contextOf(loaded, k.name);
-  let nops: Rederived['nops'] = eng ? 'hazard-engine' : 'unavailable';
-  const e = emptyEdits();
-  let edits = 0;
-  if (eng) {
-    const plan = eng.computeNops(ctx);
-    const policy = nopPolicy(s);
-    const maxImm = ctx.target.maxNopImm.value;
-    for (let j = 0; j < plan.pads.length; j++) {
-      const w = policy(ctx, j, plan.pads[j]!);
-      if (w > 0) for (const l of nopLines(w, maxImm)) { addInsert(e, ctx.cfg.insns[j]!.stmt, l); edits++; }
-    }
-  } else {
-    notes.push(`no hazard engine (${hazardEngineError() || 'not loaded'}): the s_nop of the reordered regions were kept where they were`);
-  }
-  const missing = missingCompletions(k.ctx, ctx, alignToOriginal(s, ctx));
-  for (const [j, w] of missing) { addInsert(e, ctx.cfg.insns[j]!.stmt, waitcntText({ vmcnt: w.vm, lgkmcnt: w.lgkm, expcnt: w.exp })); edits++; }
-  if (missing.size > 0) notes.push(`${missing.size} wait${missing.size === 1 ? '' : 's'} kept in front of barriers, cache operations, messages, calls or returns`);
-  let curText = edits > 0 ? applyStatementEdits(loaded.program, e) : loaded.program.lines.map((l) => l.text + l.eol).join('');
-  if (edits > 0) loaded = loadText(curText, file, { arch });
-
-  // 3. Whatever the registered checkers still find that the original does not have: fixed with
-  //    their fixes (s_nop / s_waitcnt), then nothing new may be left.
-  if (m.hazards) nops = 'checkers';
-  const fixNew = () => {
-    for (let round = 0; round < 4; round++) {
-      const fresh = newErrors(s, loaded);
-      if (fresh.length === 0) break;
-      const fixable = fresh.filter((f) => f.finding.fix && (f.finding.fix.kind === 'nop' || f.finding.fix.kind === 'waitcnt'));
-      if (fixable.length === 0 || round === 3) {
-        const f = fresh[0]!.finding;
-        throw new ConductorError(`the scheduled program does not check clean: ${f.message} [${f.rule}]`, f.loc);
-      }
-      const byCtx = new Map<KernelContext, Finding[]>();
-      for (const f of fixable) { const l = byCtx.get(f.ctx) ?? []; l.push(f.finding); byCtx.set(f.ctx, l); }
-      const plan = planFixes([...byCtx].map(([c, findings]) => ({ ctx: c, findings })));
-      curText = applyStatementEdits(loaded.program, plan.edits);
-      loaded = loadText(curText, file, { arch });
-    }
-  };
-  fixNew();
-  // 4. Minimal and merged: a wait the analysis finds waits for nothing, where the input had
-  //    none, is removed; waits standing together before one instruction become one wait. A
-  //    removed wait was also an issue slot: a hazard it happened to cover gets its s_nop (step 3
-  //    again).
-  if (m.waits) {
-    const tidy = tidyWaits(s, loaded);
-    if (tidy.edits > 0) {
-      curText = applyStatementEdits(loaded.program, tidy.plan);
-      loaded = loadText(curText, file, { arch });
-      fixNew();
-    }
-  }
-  return { text: curText, loaded, waits, nops, notes, changedRegions, metrics: programMetrics(loaded, k.name, { trip: k.options.trip }) };
+  return { text: d.text, loaded: d.loaded, notes, changedRegions, metrics: programMetrics(d.loaded, k.name, { trip: k.options.trip }) };
 }
 
-const WAIT_BASE = 's_waitcnt';
-
-/** The next instruction after i in its block that is neither s_waitcnt nor s_nop (-1 at the block's end). */
-function nextNonWait(ctx: KernelContext, i: number): number {
-  const b = ctx.cfg.blocks[ctx.cfg.blockOf[i]!]!;
-  for (let j = i + 1; j < b.end; j++) { const base = ctx.insns[j]!.insn.base; if (base !== WAIT_BASE && base !== 's_nop') return j; }
-  return -1;
-}
-
-const inputRedundant = new WeakMap<ScheduleKernel, Map<number, number>>();
-
-/** The input's waits that wait for nothing, counted by the instruction they stand before. */
-function redundantOfInput(k: ScheduleKernel): Map<number, number> {
-  let m = inputRedundant.get(k);
-  if (!m) {
-    m = new Map();
-    for (const f of checkWaitcnt(k.ctx)) {
-      if (f.rule !== 'waitcnt-redundant' || f.insn < 0) continue;
-      const at = nextNonWait(k.ctx, f.insn);
-      m.set(at, (m.get(at) ?? 0) + 1);
-    }
-    inputRedundant.set(k, m);
-  }
-  return m;
-}
-
-/** Waits written right before each instruction of the input (by the instruction). */
-function waitsBefore(ctx: KernelContext): Map<number, number> {
-  const m = new Map<number, number>();
-  for (let i = 0; i < ctx.insns.length; i++) {
-    if (ctx.insns[i]!.insn.base !== WAIT_BASE) continue;
-    const at = nextNonWait(ctx, i);
-    m.set(at, (m.get(at) ?? 0) + 1);
-  }
-  return m;
+/** Waits: see rederive.ts. */
+function rederiveWaits(s: ScheduleState, d: Draft): void {
+  const e = rederivedWaits(s, d.ctx(s.k.name));
+  if (e) d.edit(e);
 }
 
 /**
- * The edits that make the scheduled kernel's waits minimal and merged: every s_waitcnt the waitcnt
- * analysis judges to wait for nothing is removed unless the input had such a wait before the same
- * instruction (what the input does is its own business), and a run of waits with nothing between
- * them, longer than the input's run before the same instruction, becomes one wait (the smallest
- * count per counter: the same effect). Removing a wait that waits for nothing changes no state,
- * so no other wait's need changes.
+ * Nops (the hazard engine's minimal padding, kept to what the schedule needs) and the waits
+ * that keep memory operations complete at synchronization points.
  */
-export function tidyWaits(s: ScheduleState, loaded: Loaded): { plan: ReturnType<typeof emptyEdits>; edits: number } {
-  const k = s.k;
-  const ctx = contextOf(loaded, k.name);
-  const plan = emptyEdits();
-  let edits = 0;
-  const toOrig = alignToOriginal(s, ctx);
-  const origOf = (j: number) => (j < 0 ? -1 : toOrig[j]!);
-  const allowed = new Map(redundantOfInput(k));
-  const removed = new Set<number>();
-  for (const f of checkWaitcnt(ctx)) {
-    if (f.rule !== 'waitcnt-redundant' || f.insn < 0) continue;
-    const at = origOf(nextNonWait(ctx, f.insn));
-    const n = allowed.get(at) ?? 0;
-    if (n > 0) { allowed.set(at, n - 1); continue; }
-    plan.remove.add(ctx.cfg.insns[f.insn]!.stmt);
-    removed.add(f.insn);
-    edits++;
-  }
-  // runs of waits before one instruction
-  const inputRuns = waitsBefore(k.ctx);
-  for (let i = 0; i < ctx.insns.length; i++) {
-    if (ctx.insns[i]!.insn.base !== WAIT_BASE || removed.has(i)) continue;
-    if (i > 0 && ctx.insns[i - 1]!.insn.base === WAIT_BASE && ctx.cfg.blockOf[i - 1] === ctx.cfg.blockOf[i]) continue; // not the first of its run
-    const run: number[] = [];
-    let j = i;
-    for (; j < ctx.insns.length && ctx.insns[j]!.insn.base === WAIT_BASE && ctx.cfg.blockOf[j] === ctx.cfg.blockOf[i]; j++) if (!removed.has(j)) run.push(j);
-    const at = j < ctx.insns.length && ctx.cfg.blockOf[j] === ctx.cfg.blockOf[i] ? origOf(j) : -1;
-    if (run.length < 2 || run.length <= (inputRuns.get(at) ?? 0)) continue;
-    const v = { vmcnt: NONE, lgkmcnt: NONE, expcnt: NONE };
-    for (const w of run) {
-      const op = ctx.insns[w]!.insn.operands[0];
-      if (!op || op.kind !== 'waitcnt') { v.vmcnt = v.lgkmcnt = v.expcnt = 0; continue; }
-      if (op.vmcnt !== undefined) v.vmcnt = Math.min(v.vmcnt, op.vmcnt);
-      if (op.lgkmcnt !== undefined) v.lgkmcnt = Math.min(v.lgkmcnt, op.lgkmcnt);
-      if (op.expcnt !== undefined) v.expcnt = Math.min(v.expcnt, op.expcnt);
-    }
-    plan.replace.set(ctx.cfg.insns[run[0]!]!.stmt, waitcntText({
-      vmcnt: v.vmcnt === NONE ? undefined : v.vmcnt, lgkmcnt: v.lgkmcnt === NONE ? undefined : v.lgkmcnt, expcnt: v.expcnt === NONE ? undefined : v.expcnt,
-    }));
-    for (const w of run.slice(1)) plan.remove.add(ctx.cfg.insns[w]!.stmt);
-    edits += run.length - 1;
-  }
-  return { plan, edits };
-}
-
-const NONE = 1 << 20;
-
-function stronger(a: { vm: number; lgkm: number; exp: number }, b?: { vm: number; lgkm: number; exp: number }): boolean {
-  if (!b) return true;
-  const st = (x: number, y: number) => x >= 0 && (y < 0 || x < y);
-  return st(a.vm, b.vm) || st(a.lgkm, b.lgkm) || st(a.exp, b.exp);
-}
-
-function insertWaits(loaded: Loaded, ctx: KernelContext, ins: Map<number, { vm: number; lgkm: number; exp: number }>, file: string, arch: string): Loaded {
+function padAndComplete(s: ScheduleState, d: Draft, notes: string[]): void {
+  const ctx = d.ctx(s.k.name);
   const e = emptyEdits();
-  for (const [j, w] of ins) {
-    addInsert(e, ctx.cfg.insns[j]!.stmt, waitcntText({
-      vmcnt: w.vm >= 0 ? w.vm : undefined, lgkmcnt: w.lgkm >= 0 ? w.lgkm : undefined, expcnt: w.exp >= 0 ? w.exp : undefined,
-    }));
+  let edits = 0;
+  const plan = computeNops(ctx);
+  const policy = nopPolicy(s);
+  const maxImm = ctx.target.maxNopImm.value;
+  for (let j = 0; j < plan.pads.length; j++) {
+    const w = policy(ctx, j, plan.pads[j]!);
+    if (w > 0) for (const l of nopLines(w, maxImm)) { addInsert(e, ctx.cfg.insns[j]!.stmt, l); edits++; }
   }
-  return loadText(applyStatementEdits(loaded.program, e), file, { arch });
+  const missing = missingCompletions(s.k.ctx, ctx, alignToOriginal(s, ctx));
+  for (const [j, w] of missing) { addInsert(e, ctx.cfg.insns[j]!.stmt, waitcntText({ vmcnt: w.vm, lgkmcnt: w.lgkm, expcnt: w.exp })); edits++; }
+  if (missing.size > 0) notes.push(`${missing.size} wait${missing.size === 1 ? '' : 's'} kept in front of barriers, cache operations, messages, calls or returns`);
+  if (edits > 0) d.edit(e);
+  else d.text = d.loaded.program.lines.map((l) => l.text + l.eol).join('');
 }
 
-const analysisCache = new WeakMap<ScheduleKernel, Map<number, { vm: number; lgkm: number; exp: number }>>();
+/** Rounds of fixes before a scheduled program that still does not check clean is refused. */
+const FIX_ROUNDS = 3;
 
-/** The waits the waitcnt analysis would add to the original kernel (what it does without). */
-function originalAnalysisWaits(k: ScheduleKernel): Map<number, { vm: number; lgkm: number; exp: number }> {
-  let m = analysisCache.get(k);
-  if (!m) {
-    m = new Map();
-    for (const w of minimalWaits(k.ctx)) m.set(w.before, { vm: w.vmcnt ?? -1, lgkm: w.lgkmcnt ?? -1, exp: w.expcnt ?? -1 });
-    analysisCache.set(k, m);
+/**
+ * Whatever the checkers find that the original does not have is fixed with their fixes
+ * (s_nop / s_waitcnt); then nothing new may be left.
+ */
+function fixNewErrors(s: ScheduleState, d: Draft): void {
+  for (let round = 0; ; round++) {
+    const fresh = newErrors(s, d.loaded);
+    if (fresh.length === 0) return;
+    const fixable = fresh.filter((f) => f.finding.fix && (f.finding.fix.kind === 'nop' || f.finding.fix.kind === 'waitcnt'));
+    if (fixable.length === 0 || round === FIX_ROUNDS) {
+      const f = fresh[0]!.finding;
+      throw new ConductorError(`the scheduled program does not check clean: ${f.message} [${f.rule}]`, f.loc);
+    }
+    const byCtx = new Map<KernelContext, Finding[]>();
+    for (const f of fixable) { const l = byCtx.get(f.ctx) ?? []; l.push(f.finding); byCtx.set(f.ctx, l); }
+    d.edit(planFixes([...byCtx].map(([c, findings]) => ({ ctx: c, findings }))).edits);
   }
-  return m;
 }
 
 const originalErrorsCache = new WeakMap<ScheduleKernel, Map<string, number>>();
@@ -495,126 +204,6 @@ function newErrors(s: ScheduleState, loaded: Loaded): { ctx: KernelContext; find
   return out;
 }
 
-interface RegionExit { pending: number[] }
-const exitCache = new WeakMap<ScheduleKernel, RegionExit[]>();
-
-/** Operations pending per window (waits.ts W_*) right after each region of the original, under the model. */
-function originalExits(k: ScheduleKernel): RegionExit[] {
-  let e = exitCache.get(k);
-  if (!e) {
-    const kw = kernelWaits(k.ctx.cfg, waitFacts(k.insns, k.ctx.cfg.control), counterMax(k.target), {
-      accept: () => false, after: k.regions.map((r) => r.last),
-    });
-    e = k.regions.map((r) => {
-      const st = kw.after.get(r.last);
-      return { pending: WINDOWS.map((w) => (st ? st.ub[w]! - st.lb[w]! : 0)) };
-    });
-    exitCache.set(k, e);
-  }
-  return e;
-}
-
-const WINDOWS = [W_VMEM, W_FLAT, W_LDS, W_LGKM, W_EXP];
-const WINDOW_COUNTER = [0, 0, 1, 1, 2];
-const WINDOW_IN_ORDER = [true, false, true, false, true];
-
-/** Does an instruction issue an operation in window w? */
-function inWindow(r: ResolvedInsn, w: number): boolean {
-  const ev = r.info.events;
-  switch (w) {
-    case W_VMEM: return ev.includes('vmem-load') || ev.includes('vmem-store');
-    case W_FLAT: return ev.includes('flat');
-    case W_LDS: return ev.includes('lds');
-    case W_LGKM: return ev.includes('flat') || ev.includes('smem') || ev.includes('message') || ev.includes('gds');
-    default: return ev.includes('export') || ev.includes('gds');
-  }
-}
-
-/**
- * The waits of the changed regions of a schedule, with the scheduler's model, for the scheduled
- * kernel `ctx` (its waits and nops of changed regions removed). Outside the changed regions the
- * program's own waits are trusted (the model is pessimistic on paths that cannot run, so it would
- * ask for waits the program rightly does without). That is sound because each changed region is
- * made to end with no more memory operations pending than the original region left (per
- * counter, the operations still pending are among those the original left pending; otherwise a
- * wait closes the region).
- */
-export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
-  opts: { given?: ReadonlyMap<number, { vm: number; lgkm: number; exp: number }> } = {}): Map<number, { vm: number; lgkm: number; exp: number }> {
-  const k = s.k;
-  const toOrig = alignToOriginal(s, ctx);
-  const newOf = new Int32Array(k.n).fill(-1);
-  for (let j = 0; j < toOrig.length; j++) if (toOrig[j]! >= 0) newOf[toOrig[j]!] = j;
-  const changed = s.changedRegions();
-  const inChanged = new Uint8Array(ctx.insns.length);
-  const lastNew: number[] = [];
-  for (const r of changed) {
-    const rg = k.regions[r]!;
-    for (const i of rg.nodes) inChanged[newOf[i]!] = 1;
-    lastNew.push(newOf[rg.nodes[s.order[r]![rg.nodes.length - 1]!]!]!);
-  }
-  const f = waitFacts(ctx.insns, ctx.cfg.control);
-  const max = counterMax(ctx.target);
-  const exits = originalExits(k);
-  // With `given` waits (the waitcnt analysis' choice) the model adds none of its own but the
-  // waits that close the regions.
-  const given = opts.given;
-  const accept = given ? () => false : (i: number) => inChanged[i] === 1;
-  const withGiven = (extra: Map<number, { vm: number; lgkm: number; exp: number }>) => {
-    if (!given) return extra;
-    const all = new Map(given);
-    for (const [j, w] of extra) {
-      const o = all.get(j);
-      const mn = (a: number, b: number) => (a < 0 ? b : b < 0 ? a : Math.min(a, b));
-      all.set(j, o ? { vm: mn(o.vm, w.vm), lgkm: mn(o.lgkm, w.lgkm), exp: mn(o.exp, w.exp) } : w);
-    }
-    return all;
-  };
-  let forced = new Map<number, { vm: number; lgkm: number; exp: number }>();
-  let kw = kernelWaits(ctx.cfg, f, max, { accept, after: lastNew, forced: withGiven(forced) });
-  for (let iter = 0; iter < 4; iter++) {
-    const next = new Map<number, { vm: number; lgkm: number; exp: number }>();
-    changed.forEach((r, x) => {
-      const rg = k.regions[r]!;
-      const jl = lastNew[x]!;
-      const st = kw.after.get(jl);
-      if (!st || jl + 1 >= ctx.insns.length) return;
-      const w = [-1, -1, -1];
-      const tighten = (c: number, v: number) => { if (w[c]! < 0 || v < w[c]!) w[c] = v; };
-      for (const win of WINDOWS) {
-        const pn = st.ub[win]! - st.lb[win]!;
-        if (pn === 0) continue;
-        const po = exits[r]!.pending[win]!;
-        const eo = Array.from(rg.nodes).filter((i) => inWindow(k.insns[i]!, win));
-        const en = Array.from(s.order[r]!, (q) => rg.nodes[q]!).filter((i) => inWindow(k.insns[i]!, win));
-        const c = WINDOW_COUNTER[win]!;
-        if (!WINDOW_IN_ORDER[win]) {
-          // any order: only "nothing of the region more pending than before" is safe, else wait for 0
-          if (pn > po || (en.length > 0 && po < en.length)) tighten(c, 0);
-          continue;
-        }
-        let allowed: number;
-        if (po >= eo.length) allowed = po;
-        else {
-          const keepSet = new Set(eo.slice(eo.length - po));
-          let n = 0;
-          while (n < en.length && keepSet.has(en[en.length - 1 - n]!)) n++;
-          allowed = Math.min(n, po);
-        }
-        // an in-order window on a counter shared with an out-of-order one: cnt(allowed) still
-        // completes its older operations (they count only operations of their own kind)
-        if (pn > allowed) tighten(c, allowed);
-      }
-      if (w.some((x2) => x2 >= 0)) next.set(jl + 1, { vm: w[0]!, lgkm: w[1]!, exp: w[2]! });
-    });
-    const same = next.size === forced.size && [...next].every(([j, w]) => { const o = forced.get(j); return o && o.vm === w.vm && o.lgkm === w.lgkm && o.exp === w.exp; });
-    if (same) break;
-    forced = next;
-    kw = kernelWaits(ctx.cfg, f, max, { accept, after: lastNew, forced: withGiven(forced) });
-  }
-  return kw.inserted;
-}
-
 const padCache = new WeakMap<ScheduleKernel, Int32Array>();
 
 /**
@@ -632,49 +221,12 @@ function nopPolicy(s: ScheduleState): (ctx: KernelContext, j: number, pad: numbe
     changed ??= new Set(s.changedRegions());
     const i = toOrig[j]!;
     if (i < 0) return pad;
-    if (k.role[i] === MOVABLE && changed.has(k.regionOf[i]!)) return pad;
+    if (k.role[i] === ROLE.movable && changed.has(k.regionOf[i]!)) return pad;
     let orig = padCache.get(k);
     if (!orig) {
-      orig = hazardEngine()?.computeNops(k.ctx).pads ?? new Int32Array(k.n);
+      orig = computeNops(k.ctx).pads;
       padCache.set(k, orig);
     }
     return Math.max(0, pad - orig[i]!);
   };
 }
-
-/**
- * For each instruction of the scheduled kernel, the original instruction it is (-1 for waits and
- * nops): the scheduled program is the original with changed regions permuted, their waits and
- * nops removed, and waits and nops inserted anywhere.
- */
-export function alignToOriginal(s: ScheduleState, sched: KernelContext): Int32Array {
-  const k = s.k;
-  const expected: number[] = [];
-  const seen = new Int32Array(k.regions.length);
-  for (let i = 0; i < k.n; i++) {
-    const base = k.insns[i]!.insn.base;
-    if (base === 's_waitcnt' || base === 's_nop') continue;
-    const r = k.regionOf[i]!;
-    if (k.role[i] === MOVABLE && r >= 0) {
-      const rg = k.regions[r]!;
-      expected.push(rg.nodes[s.order[r]![seen[r]!]!]!);
-      seen[r]!++;
-    } else expected.push(i);
-  }
-  const out = new Int32Array(sched.insns.length).fill(-1);
-  let p = 0;
-  for (let j = 0; j < sched.insns.length; j++) {
-    const base = sched.insns[j]!.insn.base;
-    if (base === 's_waitcnt' || base === 's_nop') continue;
-    const o = expected[p++];
-    if (o === undefined || k.insns[o]!.insn.mnemonic !== sched.insns[j]!.insn.mnemonic) {
-      throw new ConductorError(`internal: the scheduled kernel does not line up with the original at ${sched.insns[j]!.insn.loc.line} ('${sched.insns[j]!.insn.text}')`);
-    }
-    out[j] = o;
-  }
-  if (p !== expected.length) throw new ConductorError('internal: the scheduled kernel has fewer instructions than the original');
-  return out;
-}
-
-/** Is instruction i of the kernel movable? */
-export function isMovable(k: ScheduleKernel, i: number): boolean { return k.role[i] === MOVABLE; }

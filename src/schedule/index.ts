@@ -12,28 +12,25 @@
  *   compareMetrics(m, best, objective) < 0 ...
  *   emitSchedule(s).text                            // exact program, checked clean
  */
-export { MOVABLE, PINNED, STRIPPED, KEPT, prepareKernel, prepareKernels, pickKernel, pinnedReason, findTag } from './kernel.js';
+export { ROLE, prepareKernel, prepareKernels, pickKernel, pinnedReason, findTag } from './kernel.js';
 export type { ScheduleKernel, ScheduleOptions, Region } from './kernel.js';
 export { buildGraph, dependent, explainDependency, regsText } from './deps.js';
 export type { DepGraph, DepKind, DepExplanation } from './deps.js';
-export { memAccessOf, conflictMems, MEM_LDS, MEM_GLOBAL, MEM_GDS } from './memory.js';
+export { memAccessOf, conflictMems, MEMORY } from './memory.js';
 export type { MemAccess } from './memory.js';
 export { parseCommand, parseRounds, parseRoundsOrThrow, parseCommandArgs } from './commands.js';
 export type { Command, ParsedRounds, CommandSyntaxError } from './commands.js';
-export {
-  ScheduleState, canMove, moveTo, canSwap, swapAt, resolveCommand, applyCommand, isFailure, explainPair, nextVersion,
-} from './state.js';
+export { ScheduleState, canMove, moveTo, canSwap, swapAt, resolveCommand, applyCommand, isFailure, explainPair, nextVersion } from './state.js';
 export type { CommandFailure, FailKind, ResolvedMove, RegionSnapshot } from './state.js';
-export {
-  Evaluator, PressureScanner, programMetrics, contextMetrics, compareMetrics, parseObjective, formatMetrics, metricLabel, worseningText,
-  higherIsBetter, occupancyOf, METRIC_NAMES, DEFAULT_OBJECTIVE,
-} from './metrics.js';
+export { Evaluator, PressureScanner, programMetrics, contextMetrics, compareMetrics, parseObjective, formatMetrics, metricLabel, worseningText, higherIsBetter, occupancyOf, METRIC_NAMES, DEFAULT_OBJECTIVE } from './metrics.js';
 export type { Metrics, MetricName, EvaluatorOptions, RegionEval } from './metrics.js';
-export { WaitState, waitFacts, kernelWaits, sequenceWaits, counterMax } from './waits.js';
-export type { WaitFacts, KernelWaits } from './waits.js';
-export { reorderedText, emitSchedule, scheduleWaits, alignToOriginal } from './emit.js';
+export { CounterScores, flatEffects, kernelWaits, sequenceWaits, counterMax } from './waits.js';
+export type { FlatEffects, KernelWaits } from './waits.js';
+export { emitSchedule } from './emit.js';
+export { reorderedText } from './reorder.js';
+export { alignToOriginal } from './align.js';
+export { scheduleWaits, tidyWaits } from './rederive.js';
 export type { Emitted, Rederived } from './emit.js';
-export { machinery } from './machinery.js';
 export { moveWarnings, ADDRESS_FAR } from './warnings.js';
 export type { MoveWarning, Severity, WarningKind } from './warnings.js';
 export { ScheduleSession, applyRounds } from './session.js';

@@ -14,8 +14,9 @@
  * not know, and fence waits.
  *
  * Waits: an s_waitcnt is a fence (pinned) when it stands right before an s_barrier, a cache
- * operation, a message, a call or a return (only waits and nops between), or after a cache
- * operation with only instructions that increment no counter between. (Memory operations that
+ * operation, a message, a call or a return (only waits and nops between: waitcnt's
+ * waitPositions, the rule the waitcnt analysis judges fences by), or after a cache operation
+ * with only instructions that increment no counter between. (Memory operations that
  * other waits happen to complete before such a point stay complete: completion.ts.)
  * The waitcnt analysis (src/waitcnt, fenceWaits) adds the waits it finds to be fences (for
  * example a wait that completes stores before a release). `ScheduleOptions.isFence` decides
@@ -29,23 +30,25 @@
 import type { Disambiguation } from './deps.js';
 import type { KernelSymbol } from '../asm/ast.js';
 import type { Loaded } from '../load.js';
-import type { KernelContext } from '../check/types.js';
-import { kernelContexts } from '../check/context.js';
+import type { KernelContext } from '../analysis/types.js';
+import { kernelContexts } from '../analysis/context.js';
 import { computeLiveness } from '../analysis/liveness.js';
-import { AGPR_BASE, FLAT_SCRATCH_LO, VGPR_BASE } from '../isa/registers.js';
+import { AGPR_BASE, FLAT_SCRATCH_LO, VGPR_BASE } from '../asm/registers.js';
 import type { ResolvedInsn } from '../isa/types.js';
-import type { Target } from '../targets/types.js';
+import type { Target } from '../isa/target.js';
 import { ConductorError } from '../errors.js';
 import { memAccessOf, type MemAccess } from './memory.js';
+import { traitsOf } from '../isa/traits.js';
 import { buildGraph, type DepGraph } from './deps.js';
-import { fenceWaits } from '../waitcnt/index.js';
+import { fenceWaits, waitPositions, type WaitPosition } from '../waitcnt/index.js';
 
-export const MOVABLE = 0;
-export const PINNED = 1;
-/** A dependency s_waitcnt / s_nop inside a region: removed and re-derived when the region changes. */
-export const STRIPPED = 2;
-/** An s_waitcnt / s_nop outside every region (no movable instruction around it): left alone. */
-export const KEPT = 3;
+/**
+ * What an instruction is to the scheduler: movable; pinned (never moved, a region boundary);
+ * stripped (a dependency s_waitcnt / s_nop inside a region: removed and re-derived when the
+ * region changes); kept (an s_waitcnt / s_nop outside every region, no movable instruction
+ * around it: left alone).
+ */
+export const ROLE = { movable: 0, pinned: 1, stripped: 2, kept: 3 } as const;
 
 export interface ScheduleOptions {
   /**
@@ -92,7 +95,7 @@ export interface ScheduleKernel {
   /** Number of instructions (cfg.insns). */
   n: number;
   insns: readonly ResolvedInsn[];
-  /** MOVABLE / PINNED / STRIPPED / KEPT per instruction. */
+  /** ROLE.movable / ROLE.pinned / ROLE.stripped / ROLE.kept per instruction. */
   role: Uint8Array;
   /** Why an instruction is pinned ('' otherwise). */
   pinReason: string[];
@@ -163,28 +166,10 @@ export function pinnedReason(r: ResolvedInsn): string {
   return '';
 }
 
-/** Barrier-like instructions that a wait in front of them fences. */
-function fencesBefore(k: KernelContext, i: number): boolean {
-  const r = k.insns[i]!;
-  const cls = r.info.cls;
-  if (cls === 'barrier' || isCacheOp(r)) return true;
-  if (cls === 'message') return true;
-  const ck = k.cfg.control[i];
-  if (ck === 'call') return true;
-  if (ck === 'indirect' && !k.cfg.longBranches.some((lb) => lb.setpc === i)) return true;
-  return false;
-}
-
-function builtinFence(k: KernelContext, i: number): boolean {
+/** A wait right after a cache operation, with only instructions that count nothing between (the acquire side). */
+function afterCacheOp(k: KernelContext, i: number): boolean {
   const { cfg, insns } = k;
-  const b = cfg.blockOf[i]!;
-  const block = cfg.blocks[b]!;
-  // right before a barrier, cache operation, message, call or return (other waits and nops between)
-  for (let j = i + 1; j < block.end; j++) {
-    if (fencesBefore(k, j)) return true;
-    if (!isWait(insns[j]!) && !isSNop(insns[j]!)) break;
-  }
-  // after a cache operation, with only instructions that count nothing between
+  const block = cfg.blocks[cfg.blockOf[i]!]!;
   for (let j = i - 1; j >= block.start; j--) {
     const r = insns[j]!;
     if (isCacheOp(r)) return true;
@@ -227,22 +212,51 @@ export function pickKernel(loaded: Loaded, name?: string, opts: ScheduleOptions 
 }
 
 export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: ScheduleOptions = {}): ScheduleKernel {
+  const { role, pinReason } = classifyRoles(ctx, opts);
+  const flat = flattenOperands(ctx);
+  const disambiguate = opts.disambiguate ?? true;
+  const { regions, regionOf, localOf } = buildRegions(loaded, ctx, role, flat, disambiguate);
+  const { tags, byTag } = assignTags(ctx, role);
+  const fixedPeak = liveness(ctx, role, regions);
+  const used = { vgpr: 0, agpr: 0, sgpr: 0 };
+  for (let p = 0; p < flat.defUnits.length; p++) noteUsed(used, flat.defUnits[p]!);
+  for (let p = 0; p < flat.useUnits.length; p++) noteUsed(used, flat.useUnits[p]!);
+  const { insns } = ctx;
+  const n = insns.length;
+  let fixedWaits = 0;
+  let fixedNops = 0;
+  let fixedInstructions = 0;
+  for (let i = 0; i < n; i++) {
+    if (role[i] !== ROLE.stripped) {
+      fixedInstructions++;
+      if (isWait(insns[i]!)) fixedWaits++;
+      else if (isSNop(insns[i]!)) fixedNops++;
+    }
+  }
+  return {
+    loaded, ctx, target: loaded.target, kernel: ctx.kernel, name: ctx.kernel.name,
+    options: { ...opts, disambiguate },
+    n, insns, role, pinReason, regionOf, localOf, tags, byTag, ...flat, regions,
+    fixedPeak, used, fixedWaits, fixedNops, fixedInstructions,
+  };
+}
+
+/** Every instruction's role (ROLE.movable, ROLE.pinned or ROLE.stripped; ROLE.kept comes with the regions) and why a pinned one is. */
+function classifyRoles(ctx: KernelContext, opts: ScheduleOptions): { role: Uint8Array; pinReason: string[] } {
   const { cfg, insns } = ctx;
   const n = insns.length;
-  const program = loaded.program;
   const role = new Uint8Array(n);
   const pinReason: string[] = new Array(n).fill('');
-
   // --- pinned instructions ------------------------------------------------------------------
   for (let i = 0; i < n; i++) {
     const r = insns[i]!;
     if (isWait(r)) continue;
     if (isSNop(r)) continue;
     const why = pinnedReason(r);
-    if (why) { role[i] = PINNED; pinReason[i] = why; }
+    if (why) { role[i] = ROLE.pinned; pinReason[i] = why; }
   }
   for (const lb of cfg.longBranches) {
-    for (let i = lb.getpc; i <= lb.setpc; i++) { role[i] = PINNED; pinReason[i] = 'part of a long branch (s_getpc_b64 .. s_setpc_b64)'; }
+    for (let i = lb.getpc; i <= lb.setpc; i++) { role[i] = ROLE.pinned; pinReason[i] = 'part of a long branch (s_getpc_b64 .. s_setpc_b64)'; }
   }
   // s_getpc_b64 and the instructions after it in its block up to the last one naming a symbol.
   for (let i = 0; i < n; i++) {
@@ -253,26 +267,70 @@ export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: Schedule
       if (cfg.control[j] === 'none' && insns[j]!.insn.operands.some((o) => o.kind === 'expr' && o.symbols.length > 0)) last = j;
     }
     for (let j = i + 1; j <= last; j++) {
-      if (role[j] !== PINNED) { role[j] = PINNED; pinReason[j] = 'inside a PC-relative sequence (s_getpc_b64 .. its last symbol)'; }
+      if (role[j] !== ROLE.pinned) { role[j] = ROLE.pinned; pinReason[j] = 'inside a PC-relative sequence (s_getpc_b64 .. its last symbol)'; }
     }
   }
   let analysisFences: ReadonlyMap<number, unknown> | undefined;
+  let positions: ReadonlyMap<number, WaitPosition> | undefined;
   for (let i = 0; i < n; i++) {
     const r = insns[i]!;
-    if (!isWait(r) || role[i] === PINNED) continue;
+    if (!isWait(r) || role[i] === ROLE.pinned) continue;
     let decided = opts.isFence?.(ctx, i);
     if (decided === undefined) {
       analysisFences ??= fenceWaits(ctx);
-      decided = analysisFences.has(i) || builtinFence(ctx, i);
+      positions ??= waitPositions(ctx);
+      decided = analysisFences.has(i) || positions.get(i)?.before !== undefined || afterCacheOp(ctx, i);
     }
-    if (decided) { role[i] = PINNED; pinReason[i] = 'a fence wait (completes memory operations for a barrier, message, call or cache operation)'; }
+    if (decided) { role[i] = ROLE.pinned; pinReason[i] = 'a fence wait (completes memory operations for a barrier, message, call or cache operation)'; }
   }
   for (let i = 0; i < n; i++) {
-    if (role[i] === PINNED) continue;
+    if (role[i] === ROLE.pinned) continue;
     const r = insns[i]!;
-    role[i] = isWait(r) || isSNop(r) ? STRIPPED : MOVABLE;
+    role[i] = isWait(r) || isSNop(r) ? ROLE.stripped : ROLE.movable;
   }
 
+  return { role, pinReason };
+}
+
+/** Flattened defs and uses (explicit + implicit) and the memory access of every instruction. */
+function flattenOperands(ctx: KernelContext): Pick<ScheduleKernel, 'defOff' | 'defUnits' | 'useOff' | 'useUnits' | 'mem'> {
+  const { insns } = ctx;
+  const n = insns.length;
+  let nd = 0;
+  let nu = 0;
+  for (const r of insns) { nd += r.defs.length; nu += r.uses.length; }
+  const defOff = new Int32Array(n + 1);
+  const useOff = new Int32Array(n + 1);
+  const defUnits = new Int32Array(nd);
+  const useUnits = new Int32Array(nu);
+  nd = 0; nu = 0;
+  const mem: (MemAccess | undefined)[] = new Array(n);
+  const traits = traitsOf(insns);
+  for (let i = 0; i < n; i++) {
+    const r = insns[i]!;
+    defOff[i] = nd;
+    for (const u of r.defs) defUnits[nd++] = u;
+    useOff[i] = nu;
+    for (const u of r.uses) useUnits[nu++] = u;
+    mem[i] = memAccessOf(r, traits, i);
+  }
+  defOff[n] = nd;
+  useOff[n] = nu;
+
+  return { defOff, defUnits, useOff, useUnits, mem };
+}
+
+/**
+ * Scheduling regions: the runs of a basic block between pinned instructions and directives, with
+ * their dependency graphs. A run of stripped waits and nops without a movable instruction is
+ * ROLE.kept as it is.
+ */
+function buildRegions(loaded: Loaded, ctx: KernelContext, role: Uint8Array,
+  flat: Pick<ScheduleKernel, 'defOff' | 'defUnits' | 'useOff' | 'useUnits' | 'mem'>, disambiguate: Disambiguation,
+): { regions: Region[]; regionOf: Int32Array; localOf: Int32Array } {
+  const { cfg, insns } = ctx;
+  const n = insns.length;
+  const program = loaded.program;
   // --- directives between instructions split regions ----------------------------------------
   const stmtDirectiveBefore = new Uint8Array(n); // 1 when a directive statement lies between insn i-1 and i
   for (let i = 1; i < n; i++) {
@@ -284,27 +342,6 @@ export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: Schedule
     }
   }
 
-  // --- defs / uses, memory --------------------------------------------------------------------
-  let nd = 0;
-  let nu = 0;
-  for (const r of insns) { nd += r.defs.length; nu += r.uses.length; }
-  const defOff = new Int32Array(n + 1);
-  const useOff = new Int32Array(n + 1);
-  const defUnits = new Int32Array(nd);
-  const useUnits = new Int32Array(nu);
-  nd = 0; nu = 0;
-  const mem: (MemAccess | undefined)[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const r = insns[i]!;
-    defOff[i] = nd;
-    for (const u of r.defs) defUnits[nd++] = u;
-    useOff[i] = nu;
-    for (const u of r.uses) useUnits[nu++] = u;
-    mem[i] = memAccessOf(r);
-  }
-  defOff[n] = nd;
-  useOff[n] = nu;
-
   // --- regions --------------------------------------------------------------------------------
   const regionOf = new Int32Array(n).fill(-1);
   const localOf = new Int32Array(n).fill(-1);
@@ -312,14 +349,13 @@ export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: Schedule
   for (const b of cfg.blocks) {
     let from = b.start;
     for (let i = b.start; i <= b.end; i++) {
-      const boundary = i === b.end || role[i] === PINNED || (i > from && stmtDirectiveBefore[i]);
+      const boundary = i === b.end || role[i] === ROLE.pinned || (i > from && stmtDirectiveBefore[i]);
       if (!boundary) continue;
       if (i > from) runs.push({ block: b.id, from, to: i });
-      from = role[i] === PINNED ? i + 1 : i;
+      from = role[i] === ROLE.pinned ? i + 1 : i;
     }
   }
-  const kernelBase = { loaded, ctx, n, insns, role, defOff, defUnits, useOff, useUnits, mem };
-  const disambiguate = opts.disambiguate ?? true;
+  const kernelBase = { loaded, ctx, n, insns, role, ...flat };
   const regions: Region[] = [];
   for (const run of runs) {
     const nodes: number[] = [];
@@ -327,11 +363,11 @@ export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: Schedule
     let waits = 0;
     let nops = 0;
     for (let i = run.from; i < run.to; i++) {
-      if (role[i] === MOVABLE) nodes.push(i);
-      else if (role[i] === STRIPPED) { stripped.push(i); if (isWait(insns[i]!)) waits++; else nops++; }
+      if (role[i] === ROLE.movable) nodes.push(i);
+      else if (role[i] === ROLE.stripped) { stripped.push(i); if (isWait(insns[i]!)) waits++; else nops++; }
     }
     if (nodes.length === 0) {
-      for (const i of stripped) role[i] = KEPT;
+      for (const i of stripped) role[i] = ROLE.kept;
       continue;
     }
     const id = regions.length;
@@ -347,12 +383,19 @@ export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: Schedule
     });
   }
 
+  return { regions, regionOf, localOf };
+}
+
+/** Stable tags `<mnemonic>_<n>` of the movable and pinned instructions. */
+function assignTags(ctx: KernelContext, role: Uint8Array): { tags: string[]; byTag: Map<string, number> } {
+  const { insns } = ctx;
+  const n = insns.length;
   // --- tags --------------------------------------------------------------------------------------
   const tags: string[] = new Array(n).fill('');
   const byTag = new Map<string, number>();
   const perMnemonic = new Map<string, number>();
   for (let i = 0; i < n; i++) {
-    if (role[i] === STRIPPED || role[i] === KEPT) continue;
+    if (role[i] === ROLE.stripped || role[i] === ROLE.kept) continue;
     const m = insns[i]!.insn.mnemonic;
     const k = perMnemonic.get(m) ?? 0;
     perMnemonic.set(m, k + 1);
@@ -361,6 +404,12 @@ export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: Schedule
     byTag.set(tag, i);
   }
 
+  return { tags, byTag };
+}
+
+/** Fills each region's live-out set; returns the highest pressure at pinned and kept instructions. */
+function liveness(ctx: KernelContext, role: Uint8Array, regions: readonly Region[]): ScheduleKernel['fixedPeak'] {
+  const { cfg, insns } = ctx;
   // --- liveness: live-out of every region, pressure at fixed instructions ------------------------
   const du = insns.map((r) => ({ defs: r.defs, uses: r.uses }));
   const live = computeLiveness(cfg, du);
@@ -374,7 +423,7 @@ export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: Schedule
       const rg = regionEndingAt.get(i);
       if (rg) rg.liveOut.set(cur);
       const r = insns[i]!;
-      const fixed = role[i] === PINNED || role[i] === KEPT;
+      const fixed = role[i] === ROLE.pinned || role[i] === ROLE.kept;
       if (fixed) {
         // pressure at i: max(live after + written, live before), as computePressure defines it
         after.set(cur);
@@ -386,26 +435,7 @@ export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: Schedule
       if (fixed) notePeak(fixedPeak, cur);
     }
   }
-  const used = { vgpr: 0, agpr: 0, sgpr: 0 };
-  for (let p = 0; p < defUnits.length; p++) noteUsed(used, defUnits[p]!);
-  for (let p = 0; p < useUnits.length; p++) noteUsed(used, useUnits[p]!);
-  let fixedWaits = 0;
-  let fixedNops = 0;
-  let fixedInstructions = 0;
-  for (let i = 0; i < n; i++) {
-    if (role[i] !== STRIPPED) {
-      fixedInstructions++;
-      if (isWait(insns[i]!)) fixedWaits++;
-      else if (isSNop(insns[i]!)) fixedNops++;
-    }
-  }
-
-  return {
-    loaded, ctx, target: loaded.target, kernel: ctx.kernel, name: ctx.kernel.name,
-    options: { ...opts, disambiguate },
-    n, insns, role, pinReason, regionOf, localOf, tags, byTag, defOff, defUnits, useOff, useUnits, mem, regions,
-    fixedPeak, used, fixedWaits, fixedNops, fixedInstructions,
-  };
+  return fixedPeak;
 }
 
 /** The instruction a tag names, or undefined. */

@@ -3,7 +3,7 @@
  * the pinned instructions between regions, and per-region metrics (peak VGPR/AGPR/SGPR,
  * s_waitcnt, s_nop, instructions) — the view a person or a model schedules from.
  */
-import { PINNED, type ScheduleKernel } from './kernel.js';
+import { ROLE, type ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
 import { PressureScanner } from './metrics.js';
 
@@ -45,14 +45,14 @@ export function kernelListing(k: ScheduleKernel, only?: number, state?: Schedule
   const out3 = new Int32Array(3);
   const tagged = (i: number): TaggedInsn => {
     const t: TaggedInsn = { tag: k.tags[i]!, line: cfg.insns[i]!.loc.line, text: cfg.insns[i]!.text };
-    if (k.role[i] === PINNED) t.pinned = k.pinReason[i];
+    if (k.role[i] === ROLE.pinned) t.pinned = k.pinReason[i];
     return t;
   };
   const regions: RegionListing[] = [];
   let prevEnd = 0;
   for (const rg of k.regions) {
     const pinnedBefore: TaggedInsn[] = [];
-    for (let i = prevEnd; i < rg.first; i++) if (k.role[i] === PINNED) pinnedBefore.push(tagged(i));
+    for (let i = prevEnd; i < rg.first; i++) if (k.role[i] === ROLE.pinned) pinnedBefore.push(tagged(i));
     prevEnd = rg.last + 1;
     if (only !== undefined && rg.id !== only) continue;
     const seq = state ? state.regionSequence(rg.id) : rg.nodes;
@@ -69,10 +69,10 @@ export function kernelListing(k: ScheduleKernel, only?: number, state?: Schedule
     });
   }
   const pinnedAfter: TaggedInsn[] = [];
-  if (only === undefined) for (let i = prevEnd; i < k.n; i++) if (k.role[i] === PINNED) pinnedAfter.push(tagged(i));
+  if (only === undefined) for (let i = prevEnd; i < k.n; i++) if (k.role[i] === ROLE.pinned) pinnedAfter.push(tagged(i));
   let movable = 0;
   let pinned = 0;
-  for (let i = 0; i < k.n; i++) { if (k.role[i] === PINNED) pinned++; else if (k.tags[i]) movable++; }
+  for (let i = 0; i < k.n; i++) { if (k.role[i] === ROLE.pinned) pinned++; else if (k.tags[i]) movable++; }
   return { kernel: k.name, arch: k.target.name, instructions: k.n, movable, pinned, regions, pinnedAfter };
 }
 

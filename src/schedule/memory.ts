@@ -22,11 +22,11 @@
  */
 import type { Instruction, Operand } from '../asm/ast.js';
 import type { ResolvedInsn } from '../isa/types.js';
-import { rangeName } from '../isa/registers.js';
+import { rangeName } from '../asm/registers.js';
+import { CLS, isMemOp, MEM_OP, MEM_SPACE, memSpaceName, type KernelTraits } from '../isa/traits.js';
 
-export const MEM_LDS = 1;
-export const MEM_GLOBAL = 2;
-export const MEM_GDS = 4;
+/** The memories an access may touch, as bits. */
+export const MEMORY = { lds: 1, global: 2, gds: 4 } as const;
 
 export interface MemAccess {
   /** Memories read (MEM_* bits). */
@@ -92,39 +92,38 @@ function roleUnits(r: ResolvedInsn, roles: readonly string[]): { units: number[]
 
 const NO_UNITS: readonly number[] = Object.freeze([]);
 
-/** The memory access of an instruction, or undefined when it touches no memory. */
-export function memAccessOf(r: ResolvedInsn): MemAccess | undefined {
-  const mem = r.info.mem;
-  if (!mem) return undefined;
-  const cls = r.info.cls;
+/** The memory access of instruction i (traits `t`), or undefined when it touches no memory. */
+export function memAccessOf(r: ResolvedInsn, t: KernelTraits, i: number): MemAccess | undefined {
+  if (isMemOp(t, i, 'none')) return undefined;
+  const cls = t.cls[i]!;
   const insn = r.insn;
-  const op = mem.op;
-  if (op === 'other' && cls === 'ds') return undefined; // swizzle / permute / bpermute: no memory
-  if (op === 'cache' || op === 'time' || op === 'probe') return undefined; // pinned by the region builder
-  const loadLike = op === 'load' || op === 'load-lds';
-  const storeLike = op === 'store' || op === 'store-lds';
-  const atomic = op === 'atomic' || op === 'atomic-rtn';
-  const width = Math.max(1, mem.dwords) * 4;
+  const op = t.memOp[i]!;
+  if (op === MEM_OP.other && cls === CLS.ds) return undefined; // swizzle / permute / bpermute: no memory
+  if (op === MEM_OP.cache || op === MEM_OP.time || op === MEM_OP.probe) return undefined; // pinned by the region builder
+  const loadLike = op === MEM_OP.load || op === MEM_OP['load-lds'];
+  const storeLike = op === MEM_OP.store || op === MEM_OP['store-lds'];
+  const atomic = op === MEM_OP.atomic || op === MEM_OP['atomic-rtn'];
+  const width = Math.max(1, t.memDwords[i]!) * 4;
 
   let memBits = 0;
-  let space: string = mem.space;
-  switch (mem.space) {
-    case 'lds': memBits = MEM_LDS; break;
-    case 'gds': case 'gws': memBits = MEM_GDS; break;
-    case 'flat': memBits = MEM_LDS | MEM_GLOBAL; break;
-    default: memBits = MEM_GLOBAL;
+  let space: string = memSpaceName(t, i);
+  switch (t.memSpace[i]) {
+    case MEM_SPACE.lds: memBits = MEMORY.lds; break;
+    case MEM_SPACE.gds: case MEM_SPACE.gws: memBits = MEMORY.gds; break;
+    case MEM_SPACE.flat: memBits = MEMORY.lds | MEMORY.global; break;
+    default: memBits = MEMORY.global;
   }
-  if (cls === 'vmem' && insn.mnemonic.startsWith('buffer_')) space = 'buffer';
-  if (cls === 'smem') space = 'scalar';
+  if (cls === CLS.vmem && insn.mnemonic.startsWith('buffer_')) space = 'buffer';
+  if (cls === CLS.smem) space = 'scalar';
 
   let reads = 0;
   let writes = 0;
   if (loadLike) reads = memBits;
   if (storeLike) writes = memBits;
   if (atomic) { reads = memBits; writes = memBits; }
-  if (op === 'other') { reads = memBits; writes = memBits; }
-  if (op === 'load-lds') writes |= MEM_LDS; // LDS-DMA writes LDS (address from M0)
-  if (op === 'store-lds') reads |= MEM_LDS;
+  if (op === MEM_OP.other) { reads = memBits; writes = memBits; }
+  if (op === MEM_OP['load-lds']) writes |= MEMORY.lds; // LDS-DMA writes LDS (address from M0)
+  if (op === MEM_OP['store-lds']) reads |= MEMORY.lds;
 
   // Address: base operands and constant ranges.
   let baseKey: string | undefined;
@@ -132,7 +131,7 @@ export function memAccessOf(r: ResolvedInsn): MemAccess | undefined {
   let baseText = '';
   let ranges: (readonly [number, number])[] = [];
   const name = r.info.desc.name;
-  if (cls === 'ds') {
+  if (cls === CLS.ds) {
     const a = roleUnits(r, ['vaddr']);
     const addtid = name.includes('addtid') || name.startsWith('ds_append') || name.startsWith('ds_consume') || name.startsWith('ds_gws') || name === 'ds_ordered_count';
     if (!addtid && a.units.length > 0 && !Number.isNaN(a.imm)) {
@@ -146,11 +145,11 @@ export function memAccessOf(r: ResolvedInsn): MemAccess | undefined {
         const o = modNum(insn, 'offset') ?? 0;
         ranges = [[o, o + width]];
       }
-      baseKey = `${mem.space === 'gds' ? 'gds' : 'ds'}:${a.units.join(',')}`;
+      baseKey = `${t.memSpace[i] === MEM_SPACE.gds ? 'gds' : 'ds'}:${a.units.join(',')}`;
       baseUnits = a.units;
       baseText = a.text.join(', ');
     }
-  } else if (cls === 'vmem' || cls === 'flat' || cls === 'smem') {
+  } else if (cls === CLS.vmem || cls === CLS.flat || cls === CLS.smem) {
     const enc = r.info.encoding;
     let roles: string[];
     let flags = '';
@@ -179,7 +178,7 @@ export function memAccessOf(r: ResolvedInsn): MemAccess | undefined {
       }
     }
   }
-  const baseMems = baseKey === undefined ? 0 : op === 'load-lds' ? MEM_GLOBAL : memBits;
+  const baseMems = baseKey === undefined ? 0 : op === MEM_OP['load-lds'] ? MEMORY.global : memBits;
   return { reads, writes, space, baseKey, baseMems, baseUnits, baseText, ranges };
 }
 
@@ -198,9 +197,9 @@ export function rangesOverlap(a: MemAccess, b: MemAccess): boolean {
 
 export function memNames(bits: number): string {
   const out: string[] = [];
-  if (bits & MEM_LDS) out.push('LDS');
-  if (bits & MEM_GLOBAL) out.push('global memory');
-  if (bits & MEM_GDS) out.push('GDS');
+  if (bits & MEMORY.lds) out.push('LDS');
+  if (bits & MEMORY.global) out.push('global memory');
+  if (bits & MEMORY.gds) out.push('GDS');
   return out.join(' and ');
 }
 

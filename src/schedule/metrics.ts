@@ -8,7 +8,7 @@
  *                                      the descriptor's LDS), printed `occupancy (peak live)`;
  *                                      reordering does not change which registers are named, so
  *                                      this is the occupancy a register allocation of the
- *                                      schedule could reach (check/resources.ts: peakLive)
+ *                                      schedule could reach (analysis/resources.ts: peakLive)
  *   est_cycles                         the kernel as it runs (src/cycles/kernel-time.ts): every
  *                                      block once plus each loop's steady state times its trip
  *                                      count, the waves of the kernel's occupancy sharing the
@@ -29,16 +29,16 @@
  *     compares after re-deriving waits and nops).
  */
 import type { Loaded } from '../load.js';
-import { kernelContexts } from '../check/context.js';
-import { kernelResources } from '../check/resources.js';
+import { kernelContexts } from '../analysis/context.js';
+import { kernelResources } from '../analysis/resources.js';
 import { computeOccupancy } from '../analysis/occupancy.js';
 import { ConductorError } from '../errors.js';
-import type { KernelContext } from '../check/types.js';
-import { AGPR_BASE, FLAT_SCRATCH_LO, VGPR_BASE, UNIT_COUNT } from '../isa/registers.js';
-import type { ScheduleKernel } from './kernel.js';
+import type { KernelContext } from '../analysis/types.js';
+import { AGPR_BASE, FLAT_SCRATCH_LO, VGPR_BASE, UNIT_COUNT } from '../asm/registers.js';
+import type { Region, ScheduleKernel } from './kernel.js';
 import { rederiveWaits } from '../waitcnt/index.js';
 import type { ScheduleState } from './state.js';
-import { counterMax, kernelWaits, sequenceWaits, waitFacts, WaitState, type CounterMax, type WaitFacts } from './waits.js';
+import { counterMax, kernelWaits, sequenceWaits, flatEffects, CounterScores, type CounterMax, type FlatEffects } from './waits.js';
 import { cycleEngineFor } from '../cycles/estimate.js';
 import type { CycleEngine } from '../cycles/engine.js';
 import { syntheticWait } from '../cycles/model.js';
@@ -123,6 +123,23 @@ export function worseningText(a: Metrics, b: Metrics, objective: readonly Metric
     return `${m} ${b[m]} -> ${a[m]}`;
   }
   return '';
+}
+
+/**
+ * How far a fast estimate (Evaluator.evaluate) was from the exact metrics of the same schedule
+ * (programMetrics after emission): estimate minus exact per metric, and est_cycles' difference
+ * relative to the exact value.
+ */
+export interface MetricDrift {
+  difference: Record<MetricName, number>;
+  estCyclesRelative: number;
+}
+
+export function metricDrift(estimate: Metrics, exact: Metrics): MetricDrift {
+  const difference = {} as Record<MetricName, number>;
+  for (const m of METRIC_NAMES) difference[m] = estimate[m] - exact[m];
+  const rel = exact.est_cycles === 0 ? 0 : (estimate.est_cycles - exact.est_cycles) / exact.est_cycles;
+  return { difference, estCyclesRelative: Math.round(rel * 1e6) / 1e6 };
 }
 
 /** How a metric is named in output: its name, `occupancy (peak live)` for occupancy. */
@@ -211,6 +228,53 @@ export interface EvaluatorOptions {
   nops?: boolean;
   /** Instructions before and after a region given to the hazard engine (default 24). */
   nopWindow?: number;
+  /**
+   * Recompute every cached or incremental result from scratch when it is used and throw when
+   * the two differ (default: the CONDUCTOR_CHECK_FAST environment variable is 1). Slow: for
+   * tests and for hunting a wrong estimate.
+   */
+  checkFast?: boolean;
+}
+
+/** Whether the environment asks for the fast paths to be checked (CONDUCTOR_CHECK_FAST=1). */
+export function checkFastFromEnv(): boolean {
+  return process.env['CONDUCTOR_CHECK_FAST'] === '1';
+}
+
+/** A cached or incremental result that differs from the same thing computed from scratch. */
+export class FastPathMismatch extends Error {
+  override name = 'FastPathMismatch';
+}
+
+function expectSame(what: string, cached: unknown, exact: unknown): void {
+  const a = JSON.stringify(cached, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Int32Array) : v));
+  const b = JSON.stringify(exact, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Int32Array) : v));
+  if (a !== b) throw new FastPathMismatch(`fast path check: ${what}: cached ${a}, recomputed ${b}`);
+}
+
+/**
+ * Peak live VGPR / AGPR / SGPR of a sequence ending with `liveOut` live, computed the plain way
+ * (a set of live units, walked backwards; per instruction max(live before, live after + written),
+ * as computePressure defines it): the reference the PressureScanner is checked against.
+ */
+export function exactSequencePeaks(k: Pick<ScheduleKernel, 'insns'>, seq: ArrayLike<number>, liveOut: Uint32Array): [number, number, number] {
+  const live = new Set<number>();
+  for (let u = 0; u < liveOut.length * 32; u++) if ((liveOut[u >>> 5]! >>> (u & 31)) & 1) live.add(u);
+  const count = (set: Iterable<number>): [number, number, number] => {
+    let v = 0; let a = 0; let sg = 0;
+    for (const u of set) { if (u >= AGPR_BASE) a++; else if (u >= VGPR_BASE) v++; else if (u < SGPR_END) sg++; }
+    return [v, a, sg];
+  };
+  const peak: [number, number, number] = [0, 0, 0];
+  const raise = (c: [number, number, number]) => { for (let x = 0; x < 3; x++) if (c[x]! > peak[x]!) peak[x] = c[x]!; };
+  for (let p = seq.length - 1; p >= 0; p--) {
+    const r = k.insns[seq[p]!]!;
+    raise(count(new Set([...live, ...r.defs])));
+    for (const u of r.defs) live.delete(u);
+    for (const u of r.uses) live.add(u);
+    raise(count(live));
+  }
+  return peak;
 }
 
 /** Positions per s_nop estimation segment (see Evaluator.regionNops). */
@@ -232,14 +296,23 @@ export interface RegionEval {
 
 interface Slot extends RegionEval { version: number }
 
+/** A padded s_nop segment: its position in the region, whether it ends it, the instructions from the window before it to its end. */
+interface NopSegment { at: number; last: boolean; window: Int32Array; nops: number }
+
+function sameSegment(e: NopSegment, at: number, last: boolean, seq: ArrayLike<number>, from: number, to: number): boolean {
+  if (e.at !== at || e.last !== last || e.window.length !== to - from) return false;
+  for (let p = from; p < to; p++) if (e.window[p - from] !== seq[p]) return false;
+  return true;
+}
+
 /** Loop bodies cached per loop (keyed on the versions of its regions). */
 const LOOP_CACHE_MAX = 4096;
 
 export class Evaluator {
   readonly k: ScheduleKernel;
-  readonly waitFacts: WaitFacts;
+  readonly flatEffects: FlatEffects;
   readonly max: CounterMax;
-  private readonly waitEntry: WaitState[];
+  private readonly waitEntry: CounterScores[];
   private readonly identity: RegionEval[];
   private readonly identityCycles: Float64Array;
   private readonly identityCyclesOne: Float64Array;
@@ -255,29 +328,32 @@ export class Evaluator {
   private readonly slots: (Slot | undefined)[];
   private readonly nopModel?: WindowNopModel;
   private readonly nopWindow: number;
-  private readonly nopCache: (Map<number, number> | undefined)[] = [];
+  private readonly nopCache: (Map<number, NopSegment> | undefined)[] = [];
   private readonly idWaits: Int32Array;
   /** Per region: the waits the waitcnt analysis re-derives for the original order (what emission writes for a changed region). */
   private readonly anchorWaits: Int32Array;
   private readonly scanner = new PressureScanner();
   private readonly out3 = new Int32Array(3);
   private readonly need = new Int32Array(3);
-  private readonly scratchWait = new WaitState();
+  private readonly scratchWait = new CounterScores();
   private readonly seqs: Int32Array[];
   /** est_cycles of the original program as written (kernel-time.ts), and of one wave alone. */
   readonly baseCycles: number;
   readonly baseCyclesOne: number;
   readonly ldsBytes: number;
+  /** Every cached result is checked against a fresh computation (EvaluatorOptions.checkFast). */
+  readonly checkFast: boolean;
 
   constructor(k: ScheduleKernel, opts: EvaluatorOptions = {}) {
     this.k = k;
+    this.checkFast = opts.checkFast ?? checkFastFromEnv();
     this.max = counterMax(k.target);
     const cfg = k.ctx.cfg;
-    this.waitFacts = waitFacts(k.insns, cfg.control);
+    this.flatEffects = flatEffects(k.insns, cfg.control);
     this.ldsBytes = k.kernel.descriptor?.values['group_segment_fixed_size'] ?? 0;
     const firsts = k.regions.map((r) => r.first);
-    const kw = kernelWaits(cfg, this.waitFacts, this.max, { at: firsts });
-    this.waitEntry = k.regions.map((r) => kw.before.get(r.first) ?? new WaitState());
+    const kw = kernelWaits(cfg, this.flatEffects, this.max, { at: firsts });
+    this.waitEntry = k.regions.map((r) => kw.before.get(r.first) ?? new CounterScores());
     // Emission re-derives every wait of a changed region with the waitcnt analysis (weakest
     // waits, so often more of them than a hand-placed wait that covers several reads). A changed
     // region is counted from that baseline plus the change the wait model sees.
@@ -305,10 +381,14 @@ export class Evaluator {
     this.slots = new Array(k.regions.length);
     this.identityCycles = new Float64Array(k.regions.length).fill(NaN);
     this.identityCyclesOne = new Float64Array(k.regions.length);
-    this.identity = k.regions.map((r) => {
-      this.scanner.scan(k, r.nodes, r.liveOut, this.out3);
-      return { peak_vgpr: this.out3[0]!, peak_agpr: this.out3[1]!, peak_sgpr: this.out3[2]!, waits: r.strippedWaits, nops: r.strippedNops, cyclesDelta: 0, cyclesDeltaOne: 0 };
-    });
+    this.identity = k.regions.map((r) => this.identityRegion(r));
+  }
+
+  /** Metrics of region r in its original order (what it has: its own waits and nops). */
+  private identityRegion(r: Region): RegionEval {
+    this.scanner.scan(this.k, r.nodes, r.liveOut, this.out3);
+    if (this.checkFast) expectSame(`peaks of region ${r.id} as written`, Array.from(this.out3), exactSequencePeaks(this.k, r.nodes, r.liveOut));
+    return { peak_vgpr: this.out3[0]!, peak_agpr: this.out3[1]!, peak_sgpr: this.out3[2]!, waits: r.strippedWaits, nops: r.strippedNops, cyclesDelta: 0, cyclesDeltaOne: 0 };
   }
 
   /**
@@ -319,7 +399,7 @@ export class Evaluator {
     const st = this.scratchWait;
     st.copy(this.waitEntry[r]!);
     const at: { at: number; vm: number; lgkm: number; exp: number }[] = [];
-    count.waits = sequenceWaits(this.waitFacts, st, seq, this.max, this.need, at);
+    count.waits = sequenceWaits(this.flatEffects, st, seq, this.max, this.need, at);
     const out: number[] = [];
     let q = 0;
     for (let p = 0; p < seq.length; p++) {
@@ -343,9 +423,18 @@ export class Evaluator {
   /** Metrics of one region in the state's order (cached on the region's version). */
   region(s: ScheduleState, r: number): RegionEval {
     const v = s.version[r]!;
-    if (v === 0) return this.identity[r]!;
+    if (v === 0 || !s.isChanged(r)) {
+      if (this.checkFast && v === 0) expectSame(`region ${r} as written`, this.identity[r], this.identityRegion(this.k.regions[r]!));
+      if (v === 0) return this.identity[r]!;
+    }
     const slot = this.slots[r];
-    if (slot && slot.version === v) return slot;
+    if (slot && slot.version === v) {
+      if (this.checkFast) {
+        const { version: _v, ...cached } = slot;
+        expectSame(`region ${r} at version ${v}`, cached, s.isChanged(r) ? this.computeRegion(s, r) : this.identity[r]);
+      }
+      return slot;
+    }
     const e = s.isChanged(r) ? this.computeRegion(s, r) : this.identity[r]!;
     this.slots[r] = { ...e, version: v };
     return e;
@@ -358,6 +447,7 @@ export class Evaluator {
     const o = s.order[r]!;
     for (let p = 0; p < o.length; p++) seq[p] = rg.nodes[o[p]!]!;
     this.scanner.scan(k, seq, rg.liveOut, this.out3);
+    if (this.checkFast) expectSame(`peaks of region ${r}`, Array.from(this.out3), exactSequencePeaks(k, seq, rg.liveOut));
     // Waits: the region's own count plus the change the model sees against the original order
     // (the model's pessimism about the region's entry cancels out). Nops: the hazard engine's
     // padding, which is what emission inserts. Cycles: the region alone with the model's
@@ -370,6 +460,9 @@ export class Evaluator {
       const id = this.aloneCycles(this.withWaits(r, rg.nodes, { waits: 0 }));
       this.identityCycles[r] = id.all;
       this.identityCyclesOne[r] = id.one;
+    } else if (this.checkFast) {
+      const id = this.aloneCycles(this.withWaits(r, rg.nodes, { waits: 0 }));
+      expectSame(`cycles of region ${r} as written`, [this.identityCycles[r], this.identityCyclesOne[r]], [id.all, id.one]);
     }
     const now = this.aloneCycles(cycleSeq);
     return {
@@ -380,9 +473,10 @@ export class Evaluator {
 
   /**
    * s_nop of a region sequence, by segments of NOP_SEGMENT positions: each segment is padded by
-   * the hazard engine after the `nopWindow` instructions before it, and cached on a hash of those
-   * instructions, so a move re-pads only the segments it touches. (Padding decided in an earlier
-   * segment is not counted as distance in the next one: at worst an overestimate.)
+   * the hazard engine after the `nopWindow` instructions before it, and cached on those
+   * instructions (a hash finds the entry, the instructions themselves confirm it), so a move
+   * re-pads only the segments it touches. (Padding decided in an earlier segment is not counted
+   * as distance in the next one: at worst an overestimate.)
    */
   private regionNops(r: number, seq: Int32Array | ArrayLike<number>): number {
     const k = this.k;
@@ -398,23 +492,30 @@ export class Evaluator {
     for (let a = 0; a < m; a += NOP_SEGMENT) {
       const b = Math.min(m, a + NOP_SEGMENT);
       const last = b === m;
+      const from = Math.max(0, a - W);
       let h1 = 0x811c9dc5 ^ a;
       let h2 = 0x9e3779b9 ^ (last ? 1 : 0);
-      for (let p = Math.max(0, a - W); p < b; p++) {
+      for (let p = from; p < b; p++) {
         const x = seq[p]!;
         h1 = Math.imul(h1 ^ x, 0x01000193);
         h2 = Math.imul(h2 + x, 0x85ebca6b) ^ (h2 >>> 13);
       }
       const key = (h1 >>> 0) * 2097152 + ((h2 >>> 0) & 0x1fffff);
-      let n = cache.get(key);
-      if (n === undefined) {
+      const hit = cache.get(key);
+      const pad = () => {
         const before: number[] = a - W < 0 ? pre.slice(Math.max(0, pre.length - (W - a))) : [];
-        for (let p = Math.max(0, a - W); p < a; p++) before.push(seq[p]!);
+        for (let p = from; p < a; p++) before.push(seq[p]!);
         const after: number[] = [];
         if (last) for (let i = rg.last + 1; i < Math.min(k.n, rg.last + 1 + W); i++) after.push(i);
-        n = this.nopModel!.nops(before, Array.prototype.slice.call(seq, a, b) as number[], after);
-        cache.set(key, n);
+        return this.nopModel!.nops(before, Array.prototype.slice.call(seq, a, b) as number[], after);
+      };
+      if (hit !== undefined && sameSegment(hit, a, last, seq, from, b)) {
+        if (this.checkFast) expectSame(`s_nop of segment ${a} of region ${r}`, hit.nops, pad());
+        total += hit.nops;
+        continue;
       }
+      const n = pad();
+      cache.set(key, { at: a, last, window: Int32Array.from(Array.prototype.slice.call(seq, from, b) as number[]), nops: n });
       total += n;
     }
     return total;
@@ -423,12 +524,19 @@ export class Evaluator {
   private identityModelWaits(r: number): number {
     let v = this.idWaits[r];
     if (v === undefined || v < 0) {
-      const st = this.scratchWait;
-      st.copy(this.waitEntry[r]!);
-      v = sequenceWaits(this.waitFacts, st, this.k.regions[r]!.nodes, this.max, this.need);
+      v = this.modelWaits(r);
       this.idWaits[r] = v;
+    } else if (this.checkFast) {
+      expectSame(`model waits of region ${r} as written`, v, this.modelWaits(r));
     }
     return v;
+  }
+
+  /** The waits the wait model gives region r in its original order, from its entry state. */
+  private modelWaits(r: number): number {
+    const st = this.scratchWait;
+    st.copy(this.waitEntry[r]!);
+    return sequenceWaits(this.flatEffects, st, this.k.regions[r]!.nodes, this.max, this.need);
   }
 
   /**
@@ -449,7 +557,18 @@ export class Evaluator {
     if (!changed) return { all: this.loopOrig[l]!, one: this.loopOrigOne[l]! };
     const cache = this.loopCache[l]!;
     const hit = cache.get(key);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      if (this.checkFast) expectSame(`cycles per iteration of loop ${l} at versions ${key}`, hit, this.loopBody(s, l));
+      return hit;
+    }
+    const per = this.loopBody(s, l);
+    if (cache.size >= LOOP_CACHE_MAX) cache.clear();
+    cache.set(key, per);
+    return per;
+  }
+
+  /** Cycles per iteration of loop l's body as the state will write it (see loopIteration). */
+  private loopBody(s: ScheduleState, l: number): WaveCycles {
     const k = this.k;
     const loop = this.loops[l]!;
     const body: number[] = [];
@@ -463,10 +582,7 @@ export class Evaluator {
       }
       body.push(i);
     }
-    const per = steadyState(this.engine, body, this.waves);
-    if (cache.size >= LOOP_CACHE_MAX) cache.clear();
-    cache.set(key, per);
-    return per;
+    return steadyState(this.engine, body, this.waves);
   }
 
   /** Metrics of the whole kernel under the state's schedule. */

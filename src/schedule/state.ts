@@ -5,7 +5,7 @@
  * restoring a region's saved permutation.
  */
 import type { ScheduleKernel } from './kernel.js';
-import { MOVABLE, PINNED } from './kernel.js';
+import { ROLE } from './kernel.js';
 import { dependent, explainDependency, type DepKind } from './deps.js';
 import type { Command } from './commands.js';
 
@@ -225,8 +225,8 @@ export function resolveCommand(s: ScheduleState, cmd: Command): ResolvedMove | C
   if (b === undefined) return unknownTag(s, cmd, cmd.b);
   if (a === b) return fail(cmd, 'same', `${cmd.a} and ${cmd.b} are the same instruction`);
   for (const [t, i] of [[cmd.a, a], [cmd.b, b]] as const) {
-    if (k.role[i] === PINNED) return fail(cmd, 'pinned', `${t} is pinned (${k.pinReason[i]})`);
-    if (k.role[i] !== MOVABLE) return fail(cmd, 'pinned', `${t} is not scheduled`);
+    if (k.role[i] === ROLE.pinned) return fail(cmd, 'pinned', `${t} is pinned (${k.pinReason[i]})`);
+    if (k.role[i] !== ROLE.movable) return fail(cmd, 'pinned', `${t} is not scheduled`);
   }
   const ra = k.regionOf[a]!;
   const rb = k.regionOf[b]!;

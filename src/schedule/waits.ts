@@ -1,48 +1,53 @@
 /**
- * The scheduler's own s_waitcnt model: which waits a straight-line sequence needs, fast enough
- * to run on every candidate schedule of a region, and a whole-kernel pass (forward dataflow
- * over the CFG to a fixed point) that gives the pending memory operations at every region entry
- * and the minimal waits a kernel needs.
+ * The scheduler's fast s_waitcnt estimate: which waits a straight-line sequence needs, fast
+ * enough to run on every candidate schedule of a region, and a whole-kernel pass (forward
+ * dataflow over the CFG to a fixed point) that gives the pending memory operations at every
+ * region entry and at every region exit.
  *
- * It follows LLVM SIInsertWaitcnts.cpp (LLVM's SIInsertWaitcnts rules for GFX9):
- *   - per kind of operation a score window: every operation gets the next score of its window;
+ * It runs the counter model of src/targets/counters.ts (the operation classes the waitcnt
+ * analysis uses, LLVM SIInsertWaitcnts for GFX9) over flat arrays:
+ *   - per operation class a score window: every operation gets the next score of its class;
  *     a register written by a pending load carries its operation's score;
  *   - a use or a def of a VGPR/AGPR/SGPR written by a pending load waits (RAW, WAW), except a
  *     VMEM load overwriting a pending VMEM load's destination (VGPRs are written in order);
  *     a def of a VGPR still read by a pending export/GDS operation waits on expcnt;
  *   - an LDS access after LDS-DMA waits on vmcnt (the DMA's LDS write);
- *   - operations of one kind complete in order (VMEM, LDS, exports): a result is covered by
- *     `cnt(younger operations of its kind)`; scalar memory, messages, GDS and FLAT complete in
- *     any order and need a wait for 0 (see the windows below);
- *   - at most `max` events can be outstanding (the counter's width), so older ones are done.
- * It is the schedule's estimate for `evaluate` and the re-derivation used when the check
- * machinery has no waitcnt checker; when it has one, emitted programs go through it.
+ *   - an in-order class covers a result with `cnt(younger operations of its class)`; an
+ *     out-of-order class (scalar memory, FLAT) needs a wait for 0;
+ *   - at most `max` operations of a class can be outstanding (the counter's width), so older
+ *     ones are done.
+ * Unlike the waitcnt analysis it keeps one state per program point (no path classes) and
+ * counts every operation as one increment: it is an estimate, and emission re-derives the
+ * waits with the analysis itself (src/schedule/emit.ts).
  */
 import type { WaitcntOperand } from '../asm/ast.js';
 import type { Cfg } from '../analysis/cfg.js';
 import type { ResolvedInsn } from '../isa/types.js';
-import type { Target } from '../targets/types.js';
-import { UNIT_COUNT } from '../isa/registers.js';
+import type { Target } from '../isa/target.js';
+import { UNIT_COUNT } from '../asm/registers.js';
+import { EVENT, has, traitsOf, TRAIT } from '../isa/traits.js';
+import { CLASS_COUNTER, CLASS_IN_ORDER, COUNTER, NCLASSES, OP_CLASS } from '../targets/counters.js';
 
-export const VM = 0;
-export const LGKM = 1;
-export const EXP = 2;
 /** Pseudo register unit standing for "LDS written by a pending LDS-DMA". */
 const LDS_DMA_UNIT = UNIT_COUNT;
 const NU = UNIT_COUNT + 1;
 
-// Event bits per instruction.
-const E_VM_LOAD = 1;      // vmcnt, stamps destinations
-const E_VM_STORE = 2;     // vmcnt, no destination
-const E_LDS = 4;          // lgkmcnt (in order), stamps destinations
-const E_SMEM = 8;         // lgkmcnt (out of order), stamps destinations
-const E_FLAT = 16;        // vmcnt + lgkmcnt, stamps destinations, forces 0
-const E_MSG = 32;         // lgkmcnt
-const E_GDS = 64;         // lgkmcnt + expcnt (stamps sources on expcnt)
-const E_EXPORT = 128;     // expcnt (stamps sources)
+// The events of an instruction (isa/traits.ts EVENT bits) and what each does here:
+//   vmem-load   vmcnt, stamps destinations        vmem-store  vmcnt, no destination
+//   lds         lgkmcnt (in order), stamps        smem        lgkmcnt (out of order), stamps
+//   flat        vmcnt + lgkmcnt, stamps, only 0   message     lgkmcnt
+//   gds         lgkmcnt + expcnt (stamps sources on expcnt)   export  expcnt (stamps sources)
+const E_VM_LOAD = EVENT['vmem-load'];
+const E_VM_STORE = EVENT['vmem-store'];
+const E_LDS = EVENT.lds;
+const E_SMEM = EVENT.smem;
+const E_FLAT = EVENT.flat;
+const E_MSG = EVENT.message;
+const E_GDS = EVENT.gds;
+const E_EXPORT = EVENT.export;
 
 /** Per-instruction facts the model needs, as flat arrays. */
-export interface WaitFacts {
+export interface FlatEffects {
   n: number;
   events: Uint8Array;
   /** 1: s_waitcnt (apply `waitVm/Lgkm/Exp`), 2: call (everything done afterwards). */
@@ -69,7 +74,7 @@ export function counterMax(t: Target): CounterMax {
   return { vm: t.counters.vmcnt.value, lgkm: t.counters.lgkmcnt.value, exp: t.counters.expcnt.value };
 }
 
-export function waitFacts(insns: readonly ResolvedInsn[], control?: readonly string[]): WaitFacts {
+export function flatEffects(insns: readonly ResolvedInsn[], control?: readonly string[]): FlatEffects {
   const n = insns.length;
   const events = new Uint8Array(n);
   const special = new Uint8Array(n);
@@ -83,6 +88,7 @@ export function waitFacts(insns: readonly ResolvedInsn[], control?: readonly str
   const defs: number[] = []; const defOff = new Int32Array(n + 1);
   const stamps: number[] = []; const stampOff = new Int32Array(n + 1);
   const exps: number[] = []; const expOff = new Int32Array(n + 1);
+  const t = traitsOf(insns);
   for (let i = 0; i < n; i++) {
     const r = insns[i]!;
     useOff[i] = uses.length; defOff[i] = defs.length; stampOff[i] = stamps.length; expOff[i] = exps.length;
@@ -99,27 +105,13 @@ export function waitFacts(insns: readonly ResolvedInsn[], control?: readonly str
       continue;
     }
     if (control && control[i] === 'call') special[i] = 2;
-    let e = 0;
-    for (const ev of r.info.events) {
-      switch (ev) {
-        case 'vmem-load': e |= E_VM_LOAD; break;
-        case 'vmem-store': e |= E_VM_STORE; break;
-        case 'lds': e |= E_LDS; break;
-        case 'smem': e |= E_SMEM; break;
-        case 'flat': e |= E_FLAT; break;
-        case 'message': e |= E_MSG; break;
-        case 'gds': e |= E_GDS; break;
-        case 'export': e |= E_EXPORT; break;
-      }
-    }
+    const e = t.events[i]!;
     events[i] = e;
-    const mem = r.info.mem;
     if (e & (E_VM_LOAD | E_LDS | E_SMEM | E_FLAT | E_GDS)) for (const u of r.explicitDefs) stamps.push(u);
     if (e & (E_GDS | E_EXPORT)) for (const u of r.explicitUses) if (u >= 256) exps.push(u);
-    if ((e & E_VM_LOAD) && !(e & E_FLAT)) vmemLoad[i] = 1;
-    if (mem && (mem.op === 'load-lds')) ldsDma[i] = 1;
-    if (mem && r.info.cls === 'ds' && mem.space === 'lds' && mem.op !== 'other') ldsAccess[i] = 1;
-    if (e & E_FLAT) ldsAccess[i] = 1;
+    if (has(t, i, TRAIT.vmemLoad)) vmemLoad[i] = 1;
+    if (has(t, i, TRAIT.ldsDmaLoad)) ldsDma[i] = 1;
+    if (has(t, i, TRAIT.ldsMemory) || (e & E_FLAT)) ldsAccess[i] = 1;
   }
   useOff[n] = uses.length; defOff[n] = defs.length; stampOff[n] = stamps.length; expOff[n] = exps.length;
   return {
@@ -130,45 +122,34 @@ export function waitFacts(insns: readonly ResolvedInsn[], control?: readonly str
 }
 
 /**
- * Score windows, one per kind of operation that completes in its own order:
- *   W_VMEM  vmcnt, VMEM loads and stores (in issue order)
- *   W_FLAT  vmcnt, FLAT (may go to memory or LDS: only vmcnt(0) completes it)
- *   W_LDS   lgkmcnt, LDS (in issue order among themselves)
- *   W_LGKM  lgkmcnt, scalar memory, messages, GDS, FLAT (out of order: only lgkmcnt(0))
- *   W_EXP   expcnt, exports and GDS (in order)
- * `cnt(k)` completes, in an in-order window, every operation with k or more younger operations
- * of the window (if one were outstanding, all younger ones of its kind would be too: more than
- * k); in an out-of-order window, everything when k is 0. CDNA3 ISA §4.4 ("instructions of the
- * same type are returned in the order they were issued").
+ * One score window per operation class. `cnt(k)` completes, in an in-order class, every
+ * operation with k or more younger operations of the class (if one were outstanding, all
+ * younger ones of its class would be too: more than k); in an out-of-order class, everything
+ * when k is 0. CDNA3 ISA §4.4 ("instructions of the same type are returned in the order they
+ * were issued").
  */
-export const W_VMEM = 0;
-export const W_FLAT = 1;
-export const W_LDS = 2;
-export const W_LGKM = 3;
-export const W_EXP = 4;
-const NW = 5;
-/** Counter of each window and whether it is in order. */
-const COUNTER_OF = [VM, VM, LGKM, LGKM, EXP];
-const IN_ORDER = [true, false, true, false, true];
+const NW = NCLASSES;
+const COUNTER_OF = CLASS_COUNTER;
+const IN_ORDER = CLASS_IN_ORDER;
 
-/** Pending memory operations: one score window per kind. */
-export class WaitState {
+/** Pending memory operations: one score window per operation class. */
+export class CounterScores {
   readonly ub = new Int32Array(NW);
   readonly lb = new Int32Array(NW);
-  /** score[w * NU + u]: score in window w of the operation that writes (for W_EXP: reads) unit u. */
+  /** score[w * NU + u]: score in window w of the operation that writes (expcnt classes: reads) unit u. */
   readonly score = new Int32Array(NW * NU);
 
-  clone(): WaitState {
-    const s = new WaitState();
+  clone(): CounterScores {
+    const s = new CounterScores();
     s.copy(this);
     return s;
   }
 
-  copy(o: WaitState): void {
+  copy(o: CounterScores): void {
     this.ub.set(o.ub); this.lb.set(o.lb); this.score.set(o.score);
   }
 
-  equals(o: WaitState): boolean {
+  equals(o: CounterScores): boolean {
     for (let w = 0; w < NW; w++) if (this.ub[w]! - this.lb[w]! !== o.ub[w]! - o.lb[w]!) return false;
     for (let w = 0; w < NW; w++) {
       for (let u = 0; u < NU; u++) if (this.age(w, this.score[w * NU + u]!) !== o.age(w, o.score[w * NU + u]!)) return false;
@@ -189,7 +170,7 @@ export class WaitState {
   }
 
   /** Pessimistic merge (CFG join): pending in either, with the smaller age. */
-  merge(o: WaitState): void {
+  merge(o: CounterScores): void {
     for (let w = 0; w < NW; w++) {
       const ub = Math.max(this.ub[w]!, o.ub[w]!);
       const pend = Math.max(this.ub[w]! - this.lb[w]!, o.ub[w]! - o.lb[w]!);
@@ -216,7 +197,7 @@ const NONE = 1 << 30;
  * The wait instruction `i` needs in state `s` (written into `need` per counter, NONE = no wait
  * on that counter). Returns true when any counter must be waited on.
  */
-export function needBefore(f: WaitFacts, s: WaitState, i: number, need: Int32Array): boolean {
+export function needBefore(f: FlatEffects, s: CounterScores, i: number, need: Int32Array): boolean {
   need[0] = NONE; need[1] = NONE; need[2] = NONE;
   let pendingAny = false;
   for (let w = 0; w < NW; w++) if (s.ub[w]! > s.lb[w]!) { pendingAny = true; break; }
@@ -225,8 +206,8 @@ export function needBefore(f: WaitFacts, s: WaitState, i: number, need: Int32Arr
   let any = false;
   const check = (u: number, isDef: boolean) => {
     for (let w = 0; w < NW; w++) {
-      if (w === W_EXP && !isDef) continue; // expcnt: only overwriting a register an export still reads
-      if (w === W_VMEM && isDef && f.vmemLoad[i] === 1) continue; // VMEM writes VGPRs in order
+      if (COUNTER_OF[w] === COUNTER.exp && !isDef) continue; // expcnt: only overwriting a register an export still reads
+      if (w === OP_CLASS.vmem && isDef && f.vmemLoad[i] === 1) continue; // VMEM writes VGPRs in order
       const v = sc[w * NU + u]!;
       if (v <= s.lb[w]!) continue;
       const k = IN_ORDER[w] ? s.ub[w]! - v : 0;
@@ -237,14 +218,14 @@ export function needBefore(f: WaitFacts, s: WaitState, i: number, need: Int32Arr
   for (let p = f.useOff[i]!; p < f.useOff[i + 1]!; p++) check(f.useUnits[p]!, false);
   for (let p = f.defOff[i]!; p < f.defOff[i + 1]!; p++) check(f.defUnits[p]!, true);
   if (f.ldsAccess[i]) {
-    const v = sc[W_VMEM * NU + LDS_DMA_UNIT]!;
-    if (v > s.lb[W_VMEM]!) { const k = s.ub[W_VMEM]! - v; if (k < need[VM]!) { need[VM] = k; any = true; } }
+    const v = sc[OP_CLASS.vmem * NU + LDS_DMA_UNIT]!;
+    if (v > s.lb[OP_CLASS.vmem]!) { const k = s.ub[OP_CLASS.vmem]! - v; if (k < need[COUNTER.vm]!) { need[COUNTER.vm] = k; any = true; } }
   }
   return any;
 }
 
 /** Apply a wait (NONE / negative = counter not waited on). */
-export function applyWait(s: WaitState, vm: number, lgkm: number, exp: number): void {
+export function applyWait(s: CounterScores, vm: number, lgkm: number, exp: number): void {
   const lim = [vm, lgkm, exp];
   for (let w = 0; w < NW; w++) {
     const k = lim[COUNTER_OF[w]!]!;
@@ -254,14 +235,14 @@ export function applyWait(s: WaitState, vm: number, lgkm: number, exp: number): 
   }
 }
 
-function bump(s: WaitState, w: number, maxCount: number): number {
+function bump(s: CounterScores, w: number, maxCount: number): number {
   const v = ++s.ub[w]!;
   if (s.ub[w]! - s.lb[w]! > maxCount) s.lb[w] = s.ub[w]! - maxCount;
   return v;
 }
 
 /** Issue instruction i's events. */
-export function issue(f: WaitFacts, s: WaitState, i: number, max: CounterMax): void {
+export function issue(f: FlatEffects, s: CounterScores, i: number, max: CounterMax): void {
   const sp = f.special[i]!;
   if (sp === 1) { applyWait(s, f.waitVm[i]!, f.waitLgkm[i]!, f.waitExp[i]!); return; }
   if (sp === 2) { s.reset(); return; }
@@ -273,22 +254,22 @@ export function issue(f: WaitFacts, s: WaitState, i: number, max: CounterMax): v
     for (let p = f.stampOff[i]!; p < f.stampOff[i + 1]!; p++) sc[base + f.stampUnits[p]!] = v;
   };
   if (e & (E_VM_LOAD | E_VM_STORE)) {
-    const v = bump(s, W_VMEM, max.vm);
-    if (e & E_VM_LOAD) stamp(W_VMEM, v);
-    if (f.ldsDma[i]) sc[W_VMEM * NU + LDS_DMA_UNIT] = v;
+    const v = bump(s, OP_CLASS.vmem, max.vm);
+    if (e & E_VM_LOAD) stamp(OP_CLASS.vmem, v);
+    if (f.ldsDma[i]) sc[OP_CLASS.vmem * NU + LDS_DMA_UNIT] = v;
   }
   if (e & E_FLAT) {
-    stamp(W_FLAT, bump(s, W_FLAT, max.vm));
-    stamp(W_LGKM, bump(s, W_LGKM, max.lgkm));
+    stamp(OP_CLASS.vmFlat, bump(s, OP_CLASS.vmFlat, max.vm));
+    stamp(OP_CLASS.lgkmFlat, bump(s, OP_CLASS.lgkmFlat, max.lgkm));
   }
-  if (e & E_LDS) stamp(W_LDS, bump(s, W_LDS, max.lgkm));
-  if (e & (E_SMEM | E_MSG | E_GDS)) {
-    const v = bump(s, W_LGKM, max.lgkm);
-    if (e & (E_SMEM | E_GDS)) stamp(W_LGKM, v);
-  }
-  if (e & (E_EXPORT | E_GDS)) {
-    const x = bump(s, W_EXP, max.exp);
-    for (let p = f.expOff[i]!; p < f.expOff[i + 1]!; p++) sc[W_EXP * NU + f.expUnits[p]!] = x;
+  if (e & E_LDS) stamp(OP_CLASS.lds, bump(s, OP_CLASS.lds, max.lgkm));
+  if (e & E_SMEM) stamp(OP_CLASS.smem, bump(s, OP_CLASS.smem, max.lgkm));
+  if (e & E_MSG) bump(s, OP_CLASS.message, max.lgkm);
+  if (e & E_GDS) stamp(OP_CLASS.gds, bump(s, OP_CLASS.gds, max.lgkm));
+  const held = e & E_GDS ? OP_CLASS.expGds : e & E_EXPORT ? OP_CLASS.export : -1;
+  if (held >= 0) {
+    const x = bump(s, held, max.exp);
+    for (let p = f.expOff[i]!; p < f.expOff[i + 1]!; p++) sc[held * NU + f.expUnits[p]!] = x;
   }
 }
 
@@ -296,7 +277,7 @@ export function issue(f: WaitFacts, s: WaitState, i: number, max: CounterMax): v
  * Waits a sequence needs from a starting state (which is updated). Returns the number of
  * waits; `out`, when given, receives (position in seq, vm, lgkm, exp) for each (-1 = none).
  */
-export function sequenceWaits(f: WaitFacts, s: WaitState, seq: ArrayLike<number>, max: CounterMax, need: Int32Array,
+export function sequenceWaits(f: FlatEffects, s: CounterScores, seq: ArrayLike<number>, max: CounterMax, need: Int32Array,
   out?: { at: number; vm: number; lgkm: number; exp: number }[]): number {
   let waits = 0;
   for (let p = 0; p < seq.length; p++) {
@@ -313,11 +294,22 @@ export function sequenceWaits(f: WaitFacts, s: WaitState, seq: ArrayLike<number>
 
 export interface KernelWaits {
   /** State right before each instruction the caller asked about (`at`). */
-  before: Map<number, WaitState>;
+  before: Map<number, CounterScores>;
   /** State right after each instruction the caller asked about (`after`). */
-  after: Map<number, WaitState>;
+  after: Map<number, CounterScores>;
   /** Waits to insert before instruction i (counter values, -1 = not waited on). */
   inserted: Map<number, { vm: number; lgkm: number; exp: number }>;
+}
+
+/**
+ * Passes over the CFG before the pass gives up (and throws: an answer short of the fixed point
+ * would understate what is pending at loop heads). A pass that changes something raises a
+ * pending count or strengthens an inserted wait; around a loop that issues an operation and
+ * never waits, the pending count of its window grows by one per pass until the counter's width
+ * bounds it (64 passes for vmcnt on GFX9), so the bound is twice the counters' widths together.
+ */
+function maxPasses(max: CounterMax): number {
+  return 2 * (max.vm + max.lgkm + max.exp + NW) + 4;
 }
 
 /**
@@ -325,7 +317,7 @@ export interface KernelWaits {
  * inserting the missing ones (strengthened only, so the iteration ends). `skip` marks waits to
  * ignore (stripped). `at` lists instructions whose entry state the caller wants.
  */
-export function kernelWaits(cfg: Cfg, f: WaitFacts, max: CounterMax,
+export function kernelWaits(cfg: Cfg, f: FlatEffects, max: CounterMax,
   opts: {
     skip?: Uint8Array; at?: readonly number[]; after?: readonly number[];
     /** Decide whether a missing wait is inserted (default: always); a refused one is not applied either. */
@@ -334,16 +326,18 @@ export function kernelWaits(cfg: Cfg, f: WaitFacts, max: CounterMax,
     forced?: ReadonlyMap<number, { vm: number; lgkm: number; exp: number }>;
   } = {}): KernelWaits {
   const nb = cfg.blocks.length;
-  const exit: (WaitState | undefined)[] = new Array(nb);
+  const exit: (CounterScores | undefined)[] = new Array(nb);
   const inserted = new Map<number, { vm: number; lgkm: number; exp: number }>();
   const want = new Set(opts.at ?? []);
   const wantAfter = new Set(opts.after ?? []);
-  const before = new Map<number, WaitState>();
-  const after = new Map<number, WaitState>();
+  const before = new Map<number, CounterScores>();
+  const after = new Map<number, CounterScores>();
   if (opts.forced) for (const [i, w] of opts.forced) inserted.set(i, { ...w });
   const need = new Int32Array(3);
-  const s = new WaitState();
-  for (let iter = 0; iter < 20; iter++) {
+  const s = new CounterScores();
+  const passes = maxPasses(max);
+  for (let iter = 0; ; iter++) {
+    if (iter === passes) throw new Error(`internal: the scheduler's wait model did not reach a fixed point in ${passes} passes over the CFG`);
     let changed = false;
     for (const b of cfg.blocks) {
       let started = false;
@@ -388,4 +382,4 @@ export function kernelWaits(cfg: Cfg, f: WaitFacts, max: CounterMax,
   return { before, after, inserted };
 }
 
-const EMPTY_STATE = new WaitState();
+const EMPTY_STATE = new CounterScores();

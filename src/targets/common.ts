@@ -9,7 +9,7 @@
  *  - an oracle measurement is written `oracle (LLVM 22.1.8): <command> -> <what it showed>`.
  *    `llvm-mc`, `llc` and `clang` are the tools in /usr/lib/llvm-22/bin.
  */
-import type { Feature, Sourced, TargetName, Target, RegisterFiles, OccupancyRules, CounterWidths, DescriptorDefaults } from './types.js';
+import type { Feature, Sourced, TargetName, Target, RegisterFiles, OccupancyRules, CounterWidths, DescriptorDefaults } from '../isa/target.js';
 
 export const REF = {
   /** "AMD Instinct MI200" Instruction Set Architecture Reference Guide (2022). */

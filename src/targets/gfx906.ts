@@ -4,9 +4,7 @@
  * see index.ts for what differs on gfx900.
  */
 import {
-  REF, MC, sourced, oracle, makeTarget, gfx9Counters, maxSgprs, maxVgprs, maxAgprs, maxNextFreeSgpr,
-  sgprFile, extraSgprs, ldsGranule512, WAVE64, SIMDS_PER_CU, MAX_WAVES_PER_WG, descriptorDefaults, targetIdFeatures,
-  ldsSize,
+  REF, MC, sourced, oracle, makeTarget, gfx9Counters, maxSgprs, maxVgprs, maxAgprs, maxNextFreeSgpr, sgprFile, extraSgprs, ldsGranule512, WAVE64, SIMDS_PER_CU, MAX_WAVES_PER_WG, descriptorDefaults, targetIdFeatures, ldsSize,
 } from './common.js';
 
 const T = 'gfx906';

@@ -1,7 +1,6 @@
 /** gfx942: CDNA3, Instinct MI300X, MI300A, MI325X. One unified VGPR/AGPR file per wave (AGPRs from .amdhsa_accum_offset). */
 import {
-  REF, sourced, oracle, makeTarget, gfx9Counters, ldsGranule512, WAVE64, SIMDS_PER_CU, MAX_WAVES_PER_WG, descriptorDefaults, targetIdFeatures, unifiedRegisters,
-  ldsSize,
+  REF, sourced, oracle, makeTarget, gfx9Counters, ldsGranule512, WAVE64, SIMDS_PER_CU, MAX_WAVES_PER_WG, descriptorDefaults, targetIdFeatures, unifiedRegisters, ldsSize,
 } from './common.js';
 
 const T = 'gfx942';

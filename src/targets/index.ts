@@ -3,7 +3,7 @@
  * (`gfx90a`), a target id with feature suffixes (`gfx90a:sramecc+:xnack-`), or the full
  * `.amdgcn_target` spelling (`amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-`).
  */
-import type { Target, TargetName } from './types.js';
+import type { Target, TargetName } from '../isa/target.js';
 import { gfx906 } from './gfx906.js';
 import { gfx908 } from './gfx908.js';
 import { gfx90a } from './gfx90a.js';
@@ -11,7 +11,7 @@ import { gfx942 } from './gfx942.js';
 import { gfx950 } from './gfx950.js';
 import { REF } from './common.js';
 
-export type { Target, TargetName, Feature, Sourced } from './types.js';
+export type { Target, TargetName, Feature, Sourced } from '../isa/target.js';
 export { FEATURE_PROBES, ALL_FEATURES, probeCommand } from './common.js';
 export type { FeatureProbe } from './common.js';
 export { gfx906, gfx908, gfx90a, gfx942, gfx950 };

@@ -13,7 +13,8 @@
  * issue slot of `slot` cycles, LLVM SIInstrInfo::getNumWaitStates; one MFMA pass is `mfma.pass`
  * cycles, LLVM SISchedule.td).
  */
-import type { Sourced, Target, TargetName } from './types.js';
+import { generationOf, type Sourced, type Target, type TargetName } from '../isa/target.js';
+import { TARGETS } from './index.js';
 import { ConductorError } from '../errors.js';
 import { REF } from './common.js';
 
@@ -137,10 +138,12 @@ const s = (value: number, source: string, note?: string): Sourced<number> => (no
 
 type Table = Record<ParamKey, Sourced<number>>;
 
-function common(t: TargetName): Omit<Table, MfmaParamKey> {
-  const cdna3plus = t === 'gfx942' || t === 'gfx950';
-  const dpFull = t === 'gfx90a' || t === 'gfx942' || t === 'gfx950';
-  const hasDotHazard = t === 'gfx90a' || cdna3plus;
+function common(target: Target): Omit<Table, MfmaParamKey> {
+  const t = target.name;
+  const gen = generationOf(target);
+  const cdna3plus = target.has('gfx940-insts');
+  const dpFull = target.has('gfx90a-insts');
+  const hasDotHazard = target.has('gfx90a-insts');
   const LLVM_SLOT = 'llvm-mca counts in issue slots; x4 cycles';
   return {
     'slot': s(4, `${GCN} "Preliminary explanations" (almost all instructions take 4 cycles); LLVM SIInstrInfo::getNumWaitStates (one instruction = one wait state); ${REF.hipHardware} (four SIMD16 units, wave64)`),
@@ -158,7 +161,7 @@ function common(t: TargetName): Omit<Table, MfmaParamKey> {
     'valu.trans': cdna3plus
       ? s(8, `${C4} (transcendental 2 vs VALU 1, in issue slots)`,
         `estimate for the pipe occupancy: ${C4} give only the latency ratio and the model assumes throughput = latency; ` +
-        `${GCN} (GCN) gives 16 cycles and ${MCA} 4 slots (16 cycles); ${t === 'gfx942' ? 'the CDNA4 figure is assumed for CDNA3 (no CDNA3 timing reference)' : 'the CDNA4 notes are this target\'s own figures'}`)
+        `${GCN} (GCN) gives 16 cycles and ${MCA} 4 slots (16 cycles); ${gen === 'cdna3' ? 'the CDNA4 figure is assumed for CDNA3 (no CDNA3 timing reference)' : 'the CDNA4 notes are this target\'s own figures'}`)
       : s(16, `${GCN} "VOP1 Instruction timings" (V_EXP_F32, V_RCP_F32 ... 16 cycles); ${MCA}: 4 slots`),
     'valu.trans.latency': cdna3plus
       ? s(8, `${C4} (2 slots); ${C3} §4.5 Table 11 case 21 (one extra wait state before a non-trans consumer: 4 + 4)`,
@@ -169,20 +172,20 @@ function common(t: TargetName): Omit<Table, MfmaParamKey> {
     'valu.64': dpFull
       ? s(4, `${MCA}: v_lshlrev_b64 1 slot on ${t}`, `${GCN} "VOP3" gives DPFACTOR*4 (4 at full-rate FP64): the two agree`)
       : s(8, `${MCA}: v_lshlrev_b64 2 slots on ${t}`, `${GCN} "VOP3" gives V_LSHL_B64 DPFACTOR*4 = 4 at DPFACTOR 1: the sources disagree; the slower is used`),
-    'valu.dpFactor': t === 'gfx906'
+    'valu.dpFactor': gen === 'gcn5'
       ? s(1, `AMD's MI50/MI60 launch release of 6 Nov 2018 (FP64 peak is half of FP32: 6.7 vs 13.4 TFLOPS) with ${GCN} "DPFACTOR" table (1 = 1/2 DP speed)`,
         `LLVM schedules gfx906 with SIQuarterSpeedModel (LLVM AMDGPU.td / GCNSubtarget.h feature predicates) and ${MCA} gives v_fma_f64 8 slots: the sources disagree; the product figure is used`)
-      : t === 'gfx908'
+      : gen === 'cdna1'
         ? s(1, 'estimate: CDNA1 keeps the GCN5 FP64 datapath of gfx906 (half rate)',
           `no reference gives the MI100 FP64 rate; LLVM uses SIQuarterSpeedModel (LLVM AMDGPU.td / GCNSubtarget.h feature predicates; ${MCA}: v_fma_f64 8 slots)`)
-        : s(0.5, `LLVM AMDGPU.td / GCNSubtarget.h feature predicates (sched model ${t === 'gfx90a' ? 'SIDPFullSpeedModel' : t === 'gfx942' ? 'SIDPGFX942FullSpeedModel' : 'SIDPGFX950FullSpeedModel'}: FP64 at full rate); ${MCA}: v_fma_f64 1 slot`),
+        : s(0.5, `LLVM AMDGPU.td / GCNSubtarget.h feature predicates (sched model ${gen === 'cdna2' ? 'SIDPFullSpeedModel' : gen === 'cdna3' ? 'SIDPGFX942FullSpeedModel' : 'SIDPGFX950FullSpeedModel'}: FP64 at full rate); ${MCA}: v_fma_f64 1 slot`),
     'valu.dp.fast': s(4, `${GCN} "VOP1"/"VOP3" (V_ADD_F64, V_CVT_*_F64, V_LDEXP_F64 ... DPFACTOR*4)`),
     'valu.dp.slow': s(8, `${GCN} "VOP1"/"VOP3" (V_FMA_F64, V_MUL_F64, V_RCP_F64, V_DIV_FMAS_F64 ... DPFACTOR*8)`),
     'valu.dot': s(4, `${MCA}: v_dot2_f32_f16 1 slot`),
     'valu.dot.ws': hasDotHazard
       ? s(3, `LLVM GCNHazardRecognizer::checkMAIVALUHazards (DOT write -> other opcode or SrcA/B: 3); ${C3} §7.5 Table 37 case 101`)
       : s(0, `LLVM GCNHazardRecognizer::checkMAIVALUHazards (the DOT rule applies to gfx90a/942/950 only)`),
-    'valu.toMfma.ws': t === 'gfx906'
+    'valu.toMfma.ws': !target.has('mai')
       ? s(0, 'no MFMA on gfx906')
       : s(2, `LLVM GCNHazardRecognizer::checkMAIHazards908 / checkMAIHazards90A (VALU writes VGPR -> MFMA reads it: 2); ${C3} §7.5 Table 37 case 100`),
     'valu.sgprToSalu': s(16, `${GCN} "Instruction scheduling" (16-cycle delay between V_ADD*/V_READLANE/V_READFIRSTLANE and a scalar instruction)`,
@@ -232,7 +235,9 @@ function common(t: TargetName): Omit<Table, MfmaParamKey> {
 }
 
 /** The MFMA wait-state table (LLVM GCNHazardRecognizer::checkMAIHazards908 / checkMAILdStHazards, CDNA3 ISA Table 37). */
-function mfmaTable(t: TargetName): Record<MfmaParamKey, Sourced<number>> {
+function mfmaTable(target: Target): Record<MfmaParamKey, Sourced<number>> {
+  const t = target.name;
+  const gen = generationOf(target);
   const out = {} as Record<MfmaParamKey, Sourced<number>>;
   const put = (kind: MfmaTableKind, c: MfmaConsumer, n: number, v: number, src: string, note?: string) => {
     out[mfmaParamKey(kind, c, n)] = s(v, src, note);
@@ -240,11 +245,11 @@ function mfmaTable(t: TargetName): Record<MfmaParamKey, Sourced<number>> {
   const none = (kind: MfmaTableKind, why: string) => {
     for (const c of MFMA_CONSUMERS) for (const n of MFMA_PASS_COUNTS) put(kind, c, n, 0, why);
   };
-  if (t === 'gfx906') {
+  if (gen === 'gcn5') {
     for (const k of MFMA_TABLE_KINDS) none(k, 'no MFMA on gfx906');
     return out;
   }
-  if (t === 'gfx908') {
+  if (gen === 'cdna1') {
     const src = `LLVM GCNHazardRecognizer::checkMAIHazards908 / checkMAILdStHazards (gfx908, AGPR based)`;
     for (const n of MFMA_PASS_COUNTS) {
       put('xdl', 'srcCSame', n, 0, `${src}: identical tuple -> SrcC 0`);
@@ -260,20 +265,21 @@ function mfmaTable(t: TargetName): Record<MfmaParamKey, Sourced<number>> {
     none('dgemm', 'no DGEMM on gfx908');
     return out;
   }
-  const is950 = t === 'gfx950';
-  const is942 = t === 'gfx942';
+  const is950 = gen === 'cdna4';
+  const is942 = gen === 'cdna3';
+  const is90a = gen === 'cdna2';
   const src23 = `LLVM GCNHazardRecognizer::checkMAIHazards90A (MFMA consumer)`;
   const src24 = `LLVM GCNHazardRecognizer::checkMAIVALUHazards (VALU/memory consumer)`;
   for (const n of MFMA_PASS_COUNTS) {
     // XDL (every non-DGEMM MFMA on gfx90a)
-    put('xdl', 'srcCSame', n, t !== 'gfx90a' && n === 2 ? 2 : 0, `${src23}: identical tuple -> SrcC`, t !== 'gfx90a' && n === 2 ? 'LLVM needs 2 for any 2-pass producer on gfx942/950' : undefined);
-    put('xdl', 'srcC', n, t === 'gfx90a' ? n : is942 ? n + 1 : n + 2, `${src23}: XDL overlap -> XDL SrcC (${t === 'gfx90a' ? 'N' : is942 ? 'N+1' : 'N+2'})`,
+    put('xdl', 'srcCSame', n, !is90a && n === 2 ? 2 : 0, `${src23}: identical tuple -> SrcC`, !is90a && n === 2 ? 'LLVM needs 2 for any 2-pass producer on gfx942/950' : undefined);
+    put('xdl', 'srcC', n, is90a ? n : is942 ? n + 1 : n + 2, `${src23}: XDL overlap -> XDL SrcC (${is90a ? 'N' : is942 ? 'N+1' : 'N+2'})`,
       'the value for an XDL consumer; S/DGEMM consumers differ by one wait state or less and are not told apart');
-    const ab = t === 'gfx90a' || is942 ? n + 3 : n === 2 ? 5 : n + 4;
-    put('xdl', 'srcAB', n, ab, `${src23}: XDL -> SrcA/SrcB (${t === 'gfx90a' || is942 ? 'N+3' : 'N=2: 5, else N+4'}); ${C3} §7.5 Table 37 case 105`);
+    const ab = is90a || is942 ? n + 3 : n === 2 ? 5 : n + 4;
+    put('xdl', 'srcAB', n, ab, `${src23}: XDL -> SrcA/SrcB (${is90a || is942 ? 'N+3' : 'N=2: 5, else N+4'}); ${C3} §7.5 Table 37 case 105`);
     put('xdl', 'valu', n, ab, `${src24}: XDL -> VALU read/write (same formula)`);
     put('xdl', 'mem', n, ab, `${src24}: XDL -> VMEM/LDS/FLAT read (same formula)`);
-    if (t === 'gfx90a') {
+    if (is90a) {
       // no SGEMM class on gfx90a: the XDL values apply
       for (const c of MFMA_CONSUMERS) put('sgemm', c, n, out[mfmaParamKey('xdl', c, n)].value, `LLVM VOP3PInstructions.td (is_dgemm, is_gfx940_xdl) and GCNHazardRecognizer isXDL (on gfx90a every non-DGEMM MFMA counts as XDL)`);
     } else {
@@ -312,10 +318,11 @@ const CACHE = new Map<TargetName, CycleParams>();
 
 /** The default parameters of a target (shared, frozen: copy before changing). */
 export function defaultCycleParams(target: Target | TargetName): CycleParams {
-  const name = typeof target === 'string' ? target : target.name;
+  const t = typeof target === 'string' ? TARGETS[target] : target;
+  const name = t.name;
   let p = CACHE.get(name);
   if (!p) {
-    p = Object.freeze({ target: name, values: Object.freeze({ ...common(name), ...mfmaTable(name) }) as Table, insn: Object.freeze({}) as CycleParams['insn'] });
+    p = Object.freeze({ target: name, values: Object.freeze({ ...common(t), ...mfmaTable(t) }) as Table, insn: Object.freeze({}) as CycleParams['insn'] });
     CACHE.set(name, p);
   }
   return p;

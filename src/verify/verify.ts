@@ -32,10 +32,11 @@
 import type { Instruction, KernelSymbol, Loc, Operand, Program, WaitcntOperand } from '../asm/ast.js';
 import type { Loaded } from '../load.js';
 import { buildCfg, type Cfg } from '../analysis/cfg.js';
-import { kernelContexts } from '../check/context.js';
+import { kernelContexts } from '../analysis/context.js';
 import { checkContexts } from '../check/check.js';
+import type { Checker } from '../check/checkers.js';
 import type { ResolvedInsn } from '../isa/types.js';
-import { AGPR_BASE, M0, rangeName, VGPR_BASE } from '../isa/registers.js';
+import { AGPR_BASE, M0, rangeName, VGPR_BASE } from '../asm/registers.js';
 import { HWREG_MODE, hwregField, hwregId } from '../isa/hwreg.js';
 import { gprIdxModeBits, statedIndexRange } from '../isa/kernel-effects.js';
 import { validAccumOffset } from '../isa/layout.js';
@@ -61,6 +62,8 @@ export interface VerifyOptions {
   disambiguate?: boolean | 'per-lane';
   /** Skip check 6 (tests of the other checks on snippets that are not clean on purpose). */
   skipCheck?: boolean;
+  /** The checkers of check 6 (default DEFAULT_CHECKERS). */
+  checkers?: readonly Checker[];
 }
 
 export interface VerifyResult {
@@ -198,6 +201,10 @@ function kernelView(l: Loaded, name: string): KernelView | undefined {
 /* ---------------------------------------------------------------------------------------------- */
 /* Memory: verify's own may-alias                                                                  */
 /* ---------------------------------------------------------------------------------------------- */
+
+// verify reads the catalogue (InsnInfo) itself instead of the traits table (isa/traits.ts) that
+// the scheduler's models read, and decides on its own what each instruction touches: a proof
+// that shared the scheduler's classification would share its mistakes.
 
 interface Access {
   /** Memories read / written: bit 1 LDS, bit 2 global, bit 4 GDS. */
@@ -664,7 +671,7 @@ export function verifyLoaded(orig: Loaded, sched: Loaded, opts: VerifyOptions = 
   // 6. the scheduled file checks clean: no error the original does not have (matched by rule
   //    and instruction: the original's own errors are not the schedule's doing)
   if (!opts.skipCheck) {
-    const fresh = newCheckErrors(orig, sched);
+    const fresh = newCheckErrors(orig, sched, opts.checkers);
     if (fresh) return { ...diff('check', fresh.kernel, `the scheduled file does not check clean: ${fresh.message}`, undefined, fresh.loc), kernels };
   }
   return { equivalent: true, kernels };
@@ -676,10 +683,10 @@ function findingKey(rule: string, r: ResolvedInsn | undefined): string {
 }
 
 /** The first error of the scheduled file's check that the original's check does not have. */
-function newCheckErrors(orig: Loaded, sched: Loaded): { kernel: string; message: string; loc: Loc } | undefined {
+function newCheckErrors(orig: Loaded, sched: Loaded, checkers?: readonly Checker[]): { kernel: string; message: string; loc: Loc } | undefined {
   const count = new Map<string, number>();
   const oc = kernelContexts(orig);
-  checkContexts(oc, { paths: 'all' }).forEach((k, x) => { // a missing wait on any path counts
+  checkContexts(oc, { paths: 'all', checkers }).forEach((k, x) => { // a missing wait on any path counts
     for (const f of k.findings) {
       if (f.severity !== 'error') continue;
       const key = `${k.name}|${findingKey(f.rule, f.insn >= 0 ? oc[x]!.insns[f.insn] : undefined)}`;
@@ -687,7 +694,7 @@ function newCheckErrors(orig: Loaded, sched: Loaded): { kernel: string; message:
     }
   });
   const sc = kernelContexts(sched);
-  const checks = checkContexts(sc, { paths: 'all' });
+  const checks = checkContexts(sc, { paths: 'all', checkers });
   for (let x = 0; x < checks.length; x++) {
     const k = checks[x]!;
     for (const f of k.findings) {

@@ -45,15 +45,15 @@
  *    becomes a bare lgkmcnt(0) after ds_write when no s_barrier is needed). A wait whose only
  *    effect is to let stores finish right before s_endpgm is not a fence: it is reported.
  */
-import type { Finding, KernelContext, Related } from '../check/types.js';
-import { unitsToString } from '../isa/registers.js';
+import type { Finding, KernelContext, Related } from '../analysis/types.js';
+import { unitsToString } from '../asm/registers.js';
 import { unitsAsWritten } from '../isa/names.js';
+import { isClass, traitsOf } from '../isa/traits.js';
 import {
-  CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COUNTER_CLASSES, COUNTER_NAMES, EXP, K_BARRIER, K_CALL, K_END, K_NOP, K_RETURN, K_WAIT,
-  LDS_MEM, NCLS, NO_WAIT, SOURCES, STORES, C_VMEM, counterMax, kernelEffects, type InsnFx,
+  CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COUNTER, COUNTER_CLASSES, COUNTER_NAMES, INSN_KIND, LDS_MEM, NCLASSES, NO_WAIT, OP_CLASS, SOURCES, STORES, counterMax, kernelEffects, type InsnEffects,
 } from './model.js';
-import { WState, joinInto, meetInto, sameCore, type Ent, type Shadow } from './state.js';
-import { afterInsn, commonFacts, edgeConditions, factsKey, feasibleSuccessors, liveConditions, sameShape, widenFacts, type Fact } from './paths.js';
+import { CounterState, joinInto, meetInto, sameCore, type Ent, type Shadow } from './state.js';
+import { afterInsn, commonFacts, edgeConditions, factsKey, feasibleSuccessors, liveConditions, sameShape, widenFacts, type PathFact } from './paths.js';
 
 /** Path partitions kept apart per block before they are merged (paths.ts). */
 const MAX_PARTITIONS = 16;
@@ -158,33 +158,59 @@ export interface WaitcntResult {
 const INF = NO_WAIT;
 
 export function analyzeWaitcnt(ctx: KernelContext, opts: AnalysisOptions = {}): WaitcntResult {
-  const fx = kernelEffects(ctx);
-  return runAnalysis(ctx, fx, opts);
+  return new Analysis(ctx, kernelEffects(ctx), opts).run();
 }
 
-/** The s_waitcnt instructions that are fences by position (see the file comment). */
-export function positionalFences(ctx: KernelContext, fx: InsnFx[]): Map<number, FenceKind> {
-  const out = new Map<number, FenceKind>();
+/** What an s_waitcnt stands right in front of (other waits and nops between): where memory ordering is observed. */
+export type FenceTarget = 'barrier' | 'cache' | 'return' | 'message' | 'call';
+
+/** Where an s_waitcnt stands: in front of a fence target, and/or at the entry of a callable function. */
+export interface WaitPosition {
+  before?: FenceTarget;
+  /** Only waits and nops before it in the entry block of a callable function. */
+  entry: boolean;
+}
+
+/**
+ * The position of every s_waitcnt of a kernel. The waitcnt analysis judges a wait before a
+ * barrier, a cache operation or a return, or at a function's entry, as a fence (see the file
+ * comment); the scheduler pins a wait before any fence target (src/schedule/kernel.ts).
+ */
+export function waitPositions(ctx: KernelContext, fx: InsnEffects[] = kernelEffects(ctx)): Map<number, WaitPosition> {
+  const out = new Map<number, WaitPosition>();
   const callable = isCallable(ctx);
+  const t = traitsOf(ctx.insns);
+  const skipped = (k: number) => fx[k]!.kind === INSN_KIND.wait || fx[k]!.kind === INSN_KIND.nop;
   for (const b of ctx.cfg.blocks) {
     for (let i = b.start; i < b.end; i++) {
-      if (fx[i]!.kind !== K_WAIT) continue;
+      if (fx[i]!.kind !== INSN_KIND.wait) continue;
       let j = i + 1;
-      while (j < b.end && (fx[j]!.kind === K_WAIT || fx[j]!.kind === K_NOP)) j++;
+      while (j < b.end && skipped(j)) j++;
+      const pos: WaitPosition = { entry: false };
       if (j < b.end) {
         const f = fx[j]!;
-        if (f.kind === K_BARRIER) out.set(i, 'barrier');
-        else if (f.cacheOp) out.set(i, 'cache');
-        else if (f.kind === K_RETURN) out.set(i, 'return');
+        if (f.kind === INSN_KIND.barrier) pos.before = 'barrier';
+        else if (f.cacheOp) pos.before = 'cache';
+        else if (f.kind === INSN_KIND.return) pos.before = 'return';
+        else if (isClass(t, j, 'message')) pos.before = 'message';
+        else if (f.kind === INSN_KIND.call) pos.before = 'call';
       }
-      if (!out.has(i) && callable && b.id === 0) {
+      if (callable && b.id === 0) {
         let k = b.start;
-        while (k < i && (fx[k]!.kind === K_WAIT || fx[k]!.kind === K_NOP)) k++;
-        if (k === i) out.set(i, 'entry');
+        while (k < i && skipped(k)) k++;
+        pos.entry = k === i;
       }
+      out.set(i, pos);
     }
   }
   return out;
+}
+
+/** The fence a wait's position makes it for the analysis (see the file comment), if any. */
+function positionalFence(p: WaitPosition | undefined): FenceKind | undefined {
+  if (!p) return undefined;
+  if (p.before === 'barrier' || p.before === 'cache' || p.before === 'return') return p.before;
+  return p.entry ? 'entry' : undefined;
 }
 
 /** A callable function (entered through its label by a call), as opposed to a kernel or a snippet. */
@@ -192,359 +218,439 @@ export function isCallable(ctx: KernelContext): boolean {
   return ctx.kernel.kind === 'function' && ctx.program.statements[ctx.kernel.start]?.kind === 'label';
 }
 
-function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): WaitcntResult {
-  const judge = !!opts.judge;
-  const skip = opts.skip;
-  const max = counterMax(ctx);
-  const capC = [max[0] + 1, max[1] + 1, max[2] + 1];
-  const capY = CLASS_COUNTER.map((c) => max[c]!);
-  const backOff = ctx.target.has('back-off-barrier');
-  const cfg = ctx.cfg;
-  const nb = cfg.blocks.length;
-  const callable = isCallable(ctx);
-  const forceZero = opts.mixed === 'force-zero';
+/** A path class of a block's entry (paths.ts): the facts its paths share and their counter state. */
+interface Part { facts: PathFact[]; st: CounterState; dirty: boolean }
+
+/**
+ * One run of the analysis over a kernel, in named steps: `transfer` (one instruction),
+ * `runBlock`, `join` (a block's state into a successor's path classes), `collapse` (a block's
+ * path classes into one), `solve` (the worklist to a fixed point), then `report` (a last pass
+ * over the fixed point recording missing waits) and `judge` (the verdict on each existing wait).
+ */
+class Analysis {
+  private readonly judgeWaits: boolean;
+  private readonly skip?: ReadonlySet<number>;
+  private readonly max: Counts;
+  private readonly capC: readonly number[];
+  private readonly capY: readonly number[];
+  private readonly backOff: boolean;
+  private readonly cfg: KernelContext['cfg'];
+  private readonly nb: number;
+  private readonly callable: boolean;
+  private readonly forceZero: boolean;
+  private readonly meet: boolean;
+  private readonly combine: (dst: CounterState, src: CounterState, capY: readonly number[]) => boolean;
+
+  // ---- reporting-pass records ----
+  private reporting = false;
+  private readonly missingAt = new Map<number, NeedDetail & { insn: number }>();
+  /** Edges b -> s the fixed point followed (key b * nb + s): the paths the analysis considers. */
+  private readonly followed = new Set<number>();
+  private readonly insert = new Map<number, Counts>();
+  private readonly demand = new Map<number, Counts>();
+  private readonly pendBefore = new Map<number, Counts>();
+  private readonly storeNeed = new Map<number, Counts>();
+  private readonly unreachableBlock: Uint8Array;
+  private readonly pendAt?: Int32Array;
+  /** With `meet`: how many path classes reach each instruction, and how many of them need a wait per counter. */
+  private readonly visits?: Int32Array;
+  private readonly needs?: Int32Array;
+
+  // ---- per-instruction scratch ----
+  private readonly needV: number[] = [INF, INF, INF];
+  private readonly needD: (NeedDetail | undefined)[] = [undefined, undefined, undefined];
+
+  // ---- fixed point over path partitions (paths.ts) ----
+  private readonly inParts: (Map<string, Part> | undefined)[];
+  private readonly collapsed: Uint8Array;
+  private readonly conds: ReturnType<typeof edgeConditions>;
+  private readonly live: ReturnType<typeof liveConditions>;
+  private readonly order: number[];
+  private readonly rank: Int32Array;
+  /** Loop headers: targets of an edge that does not go forward in reverse post-order. */
+  private readonly header: Uint8Array;
+  private budget: number;
+
+  constructor(private readonly ctx: KernelContext, private readonly fx: InsnEffects[], opts: AnalysisOptions) {
+    this.judgeWaits = !!opts.judge;
+    this.skip = opts.skip;
+    this.max = counterMax(ctx);
+    this.capC = [this.max[0] + 1, this.max[1] + 1, this.max[2] + 1];
+    this.capY = CLASS_COUNTER.map((c) => this.max[c]!);
+    this.backOff = ctx.target.has('back-off-barrier');
+    this.cfg = ctx.cfg;
+    this.nb = this.cfg.blocks.length;
+    this.callable = isCallable(ctx);
+    this.forceZero = opts.mixed === 'force-zero';
+    this.meet = !!opts.meet;
+    this.combine = this.meet ? meetInto : joinInto;
+    this.unreachableBlock = new Uint8Array(this.nb);
+    if (opts.pendAt) this.pendAt = new Int32Array(3 * fx.length).fill(-1);
+    if (this.meet) { this.visits = new Int32Array(fx.length); this.needs = new Int32Array(3 * fx.length); }
+    this.inParts = new Array(this.nb);
+    this.collapsed = new Uint8Array(this.nb);
+    this.conds = edgeConditions(ctx);
+    this.live = liveConditions(ctx, this.conds);
+    this.order = reversePostOrder(this.cfg.blocks.map((b) => b.succs), this.nb);
+    this.rank = new Int32Array(this.nb);
+    this.order.forEach((b, r) => { this.rank[b] = r; });
+    this.header = new Uint8Array(this.nb);
+    for (const blk of this.cfg.blocks) for (const q of blk.preds) if (this.rank[q]! >= this.rank[blk.id]!) this.header[blk.id] = 1;
+    this.budget = 64 * this.nb + 4096;
+  }
+
+  /** The whole analysis: the fixed point, the reporting pass, the judgement of existing waits. */
+  run(): WaitcntResult {
+    if (this.nb > 0) {
+      const entry = new CounterState(this.judgeWaits);
+      if (this.callable) { entry.wild = 7; entry.pendC.set(this.capC); }
+      this.inParts[0] = new Map([['', { facts: [], st: entry, dirty: true }]]);
+      this.solve();
+      // blocks no path reaches: analyse them from an empty state, without judging their waits
+      for (;;) {
+        const b = this.order.find((x) => !this.inParts[x]);
+        if (b === undefined) break;
+        this.inParts[b] = new Map([['', { facts: [], st: new CounterState(this.judgeWaits), dirty: true }]]);
+        this.unreachableBlock[b] = 1;
+        this.solve();
+      }
+    }
+    const reported = this.report();
+    const judgements = this.judgeWaits ? this.judge() : [];
+    const result: WaitcntResult = { get missing() { return reported.missing; }, missingNeeds: reported.missingNeeds, insertions: reported.insertions, judgements };
+    if (this.pendAt) result.pendAt = this.pendAt;
+    if (this.needs) {
+      const every = new Set<number>();
+      for (let k = 0; k < this.needs.length; k++) if (this.needs[k]! > 0 && this.needs[k] === this.visits![Math.floor(k / 3)]) every.add(k);
+      result.everyPath = every;
+    }
+    return result;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // transfer
+
   /** More than one type of operation may be pending on counter c. */
-  const mixedOn = (st: WState, c: number): boolean => {
+  private mixedOn(st: CounterState, c: number): boolean {
     let n = 0;
     for (const k of COUNTER_CLASSES[c]!) if (st.pend[k]! > 0) n++;
     return n > 1;
-  };
+  }
 
-  // ---- reporting-pass records ----
-  let report = false;
-  const missingAt = new Map<number, NeedDetail & { insn: number }>();
-  /** Edges b -> s the fixed point followed (key b * nb + s): the paths the analysis considers. */
-  const followed = new Set<number>();
-  const insert = new Map<number, Counts>();
-  const demand = new Map<number, Counts>();
-  const pendBefore = new Map<number, Counts>();
-  const storeNeed = new Map<number, Counts>();
-  const unreachableBlock = new Uint8Array(nb);
-  const pendAt = opts.pendAt ? new Int32Array(3 * fx.length).fill(-1) : undefined;
-  const meet = !!opts.meet;
-  const combine = meet ? meetInto : joinInto;
-  /** With `meet`: how many path classes reach each instruction, and how many of them need a wait per counter. */
-  const visits = meet ? new Int32Array(fx.length) : undefined;
-  const needs = meet ? new Int32Array(3 * fx.length) : undefined;
-
-  const addDemand = (w: number, c: number, need: number) => {
+  private addDemand(w: number, c: number, need: number): void {
     if (w < 0) return;
-    let d = demand.get(w);
-    if (!d) { d = [INF, INF, INF]; demand.set(w, d); }
+    let d = this.demand.get(w);
+    if (!d) { d = [INF, INF, INF]; this.demand.set(w, d); }
     if (need < d[c]!) d[c] = need;
-  };
+  }
 
-  // ---- per-instruction scratch ----
-  const needV: number[] = [INF, INF, INF];
-  const needD: (NeedDetail | undefined)[] = [undefined, undefined, undefined];
-
-  const consider = (st: WState, unit: number, cls: number, e: Ent, reason: NeedReason) => {
+  private consider(st: CounterState, unit: number, cls: number, e: Ent, reason: NeedReason): void {
     const c = CLASS_COUNTER[cls]!;
     const y = st.issued[cls]! - e.s;
-    const v = CLASS_IN_ORDER[cls] && !(forceZero && mixedOn(st, c)) ? Math.min(y, max[c]! - 1) : 0;
-    const cur = needD[c];
-    if (v < needV[c]!) {
-      needV[c] = v;
-      needD[c] = { c, value: v, reason, producer: e.p, units: [unit], cls, younger: y };
-    } else if (cur && v === needV[c] && cur.producer === e.p && cur.reason === reason) {
+    const v = CLASS_IN_ORDER[cls] && !(this.forceZero && this.mixedOn(st, c)) ? Math.min(y, this.max[c]! - 1) : 0;
+    const cur = this.needD[c];
+    if (v < this.needV[c]!) {
+      this.needV[c] = v;
+      this.needD[c] = { c, value: v, reason, producer: e.p, units: [unit], cls, younger: y };
+    } else if (cur && v === this.needV[c] && cur.producer === e.p && cur.reason === reason) {
       cur.units.push(unit);
     }
-  };
+  }
 
-  const needAll = (st: WState, reason: NeedReason) => {
+  private needAll(st: CounterState, reason: NeedReason): void {
     for (let c = 0; c < 3; c++) {
       if (st.pendC[c]! > 0 || (st.wild >> c) & 1) {
-        if (0 < needV[c]! || !needD[c]) {
-          needV[c] = 0;
-          needD[c] = { c, value: 0, reason, producer: -1, units: [], cls: -1 };
+        if (0 < this.needV[c]! || !this.needD[c]) {
+          this.needV[c] = 0;
+          this.needD[c] = { c, value: 0, reason, producer: -1, units: [], cls: -1 };
         }
       }
     }
-  };
+  }
 
   /** Apply a wait of value n on counter c; w >= 0: an existing wait (charge shadows), -1: inserted. */
-  const applyWait = (st: WState, c: number, n: number, w: number) => {
-    const sn = report && w >= 0 ? storeNeed.get(w) : undefined;
+  private applyWait(st: CounterState, c: number, n: number, w: number): void {
+    const sn = this.reporting && w >= 0 ? this.storeNeed.get(w) : undefined;
+    const max = this.max;
     st.waitCounter(c, n, st.sh || sn ? (key, e, y) => {
       const k = key & 15;
       const need = CLASS_IN_ORDER[k] ? Math.min(y, max[c]! - 1) : 0;
       if (sn && key >>> 4 === STORES && need < sn[c]!) sn[c] = need;
       if (st.sh && w >= 0) st.setShadows(key, mergeShadows(st.sh.get(key) ?? [], [{ w, need, p: e.p }]));
-    } : undefined, meet);
-  };
+    } : undefined, this.meet);
+  }
 
-  const chargeShadows = (st: WState, u: number, write: boolean, vmemLoad: boolean) => {
-    // vmemLoad: the instruction is a VMEM load and u its destination (VMEM writes VGPRs in order)
+  /** vmemLoad: the instruction is a VMEM load and u its destination (VMEM writes VGPRs in order). */
+  private chargeShadows(st: CounterState, u: number, write: boolean, vmemLoad: boolean): void {
     const m = st.shMask![u]!;
     if (m === 0) return;
-    for (let k = 0; k < NCLS; k++) {
+    for (let k = 0; k < NCLASSES; k++) {
       if (((m >> k) & 1) === 0) continue;
       const c = CLASS_COUNTER[k]!;
-      if (c === EXP && !write) continue;
-      if (vmemLoad && k === C_VMEM) continue;
-      for (const x of st.sh!.get(u * 16 + k)!) addDemand(x.w, c, x.need);
+      if (c === COUNTER.exp && !write) continue;
+      if (vmemLoad && k === OP_CLASS.vmem) continue;
+      for (const x of st.sh!.get(u * 16 + k)!) this.addDemand(x.w, c, x.need);
     }
-  };
+  }
 
-  const chargeAllShadows = (st: WState) => {
-    for (const [key, list] of st.sh!) for (const x of list) addDemand(x.w, CLASS_COUNTER[key & 15]!, x.need);
-  };
+  private chargeAllShadows(st: CounterState): void {
+    for (const [key, list] of st.sh!) for (const x of list) this.addDemand(x.w, CLASS_COUNTER[key & 15]!, x.need);
+  }
 
-  const step = (st: WState, i: number) => {
-    const f = fx[i]!;
+  /** What instruction i needs before it issues, the waits applied, and what it issues. */
+  private transfer(st: CounterState, i: number): void {
+    const f = this.fx[i]!;
     const kind = f.kind;
-    if (kind === K_WAIT) {
-      if (skip?.has(i)) return;
+    const needV = this.needV;
+    const needD = this.needD;
+    if (kind === INSN_KIND.wait) {
+      if (this.skip?.has(i)) return;
       const v = f.wait!;
-      if (report) {
-        const pb = pendBefore.get(i) ?? [0, 0, 0];
-        for (let c = 0; c < 3; c++) pb[c] = Math.max(pb[c]!, (st.wild >> c) & 1 ? capC[c]! : st.pendC[c]!);
-        pendBefore.set(i, pb);
-        if (!storeNeed.has(i)) storeNeed.set(i, [INF, INF, INF]);
+      if (this.reporting) {
+        const pb = this.pendBefore.get(i) ?? [0, 0, 0];
+        for (let c = 0; c < 3; c++) pb[c] = Math.max(pb[c]!, (st.wild >> c) & 1 ? this.capC[c]! : st.pendC[c]!);
+        this.pendBefore.set(i, pb);
+        if (!this.storeNeed.has(i)) this.storeNeed.set(i, [INF, INF, INF]);
       }
-      for (let c = 0; c < 3; c++) if (v[c]! !== INF) applyWait(st, c, v[c]!, i);
+      for (let c = 0; c < 3; c++) if (v[c]! !== INF) this.applyWait(st, c, v[c]!, i);
       return;
     }
-    if (pendAt && report) {
-      for (let c = 0; c < 3; c++) pendAt[3 * i + c] = Math.max(pendAt[3 * i + c]!, (st.wild >> c) & 1 ? capC[c]! : st.pendC[c]!);
+    if (this.pendAt && this.reporting) {
+      for (let c = 0; c < 3; c++) this.pendAt[3 * i + c] = Math.max(this.pendAt[3 * i + c]!, (st.wild >> c) & 1 ? this.capC[c]! : st.pendC[c]!);
     }
-    if (visits && report) visits[i]!++;
+    if (this.visits && this.reporting) this.visits[i]!++;
     needV[0] = needV[1] = needV[2] = INF;
     needD[0] = needD[1] = needD[2] = undefined;
-    if (st.wild && kind !== K_NOP) needAll(st, 'entry');
+    if (st.wild && kind !== INSN_KIND.nop) this.needAll(st, 'entry');
     const mask = st.mask;
     // reads
     for (const u of f.uses) {
       const m = mask[u]!;
       if (m === 0) continue;
-      for (let k = 0; k < NCLS; k++) {
-        if (((m >> k) & 1) === 0 || CLASS_COUNTER[k] === EXP) continue;
-        if (k === C_VMEM && f.d16Load && f.defs.includes(u)) continue;
-        consider(st, u, k, st.ent.get(u * 16 + k)!, 'raw');
+      for (let k = 0; k < NCLASSES; k++) {
+        if (((m >> k) & 1) === 0 || CLASS_COUNTER[k] === COUNTER.exp) continue;
+        if (k === OP_CLASS.vmem && f.d16Load && f.defs.includes(u)) continue;
+        this.consider(st, u, k, st.ent.get(u * 16 + k)!, 'raw');
       }
     }
     // writes
     for (const u of f.defs) {
       const m = mask[u]!;
       if (m === 0) continue;
-      for (let k = 0; k < NCLS; k++) {
+      for (let k = 0; k < NCLASSES; k++) {
         if (((m >> k) & 1) === 0) continue;
-        if (k === C_VMEM && f.vmemLoad) continue;
-        consider(st, u, k, st.ent.get(u * 16 + k)!, CLASS_COUNTER[k] === EXP ? 'war' : 'waw');
+        if (k === OP_CLASS.vmem && f.vmemLoad) continue;
+        this.consider(st, u, k, st.ent.get(u * 16 + k)!, CLASS_COUNTER[k] === COUNTER.exp ? 'war' : 'waw');
       }
     }
     if (f.lds && mask[LDS_MEM]) {
-      for (let k = 0; k < NCLS; k++) if ((mask[LDS_MEM]! >> k) & 1) consider(st, LDS_MEM, k, st.ent.get(LDS_MEM * 16 + k)!, 'lds-dma');
+      for (let k = 0; k < NCLASSES; k++) if ((mask[LDS_MEM]! >> k) & 1) this.consider(st, LDS_MEM, k, st.ent.get(LDS_MEM * 16 + k)!, 'lds-dma');
     }
-    if (f.writesExec && st.pendC[EXP]! > 0 && (0 < needV[EXP]! || !needD[EXP])) {
-      needV[EXP] = 0;
-      needD[EXP] = { c: EXP, value: 0, reason: 'exec', producer: -1, units: [], cls: -1 };
+    if (f.writesExec && st.pendC[COUNTER.exp]! > 0 && (0 < needV[COUNTER.exp]! || !needD[COUNTER.exp])) {
+      needV[COUNTER.exp] = 0;
+      needD[COUNTER.exp] = { c: COUNTER.exp, value: 0, reason: 'exec', producer: -1, units: [], cls: -1 };
     }
-    if ((kind === K_BARRIER && !backOff) || (kind === K_RETURN && callable)) needAll(st, kind === K_RETURN ? 'return' : 'barrier');
+    const fullWait = (kind === INSN_KIND.barrier && !this.backOff) || (kind === INSN_KIND.return && this.callable);
+    if (fullWait) this.needAll(st, kind === INSN_KIND.return ? 'return' : 'barrier');
 
     // inserted waits (with `meet`, the program as written: nothing is inserted)
     for (let c = 0; c < 3; c++) {
       if (needV[c] === INF) continue;
-      if (report) recordMissing(i, needD[c]!);
-      if (!meet) applyWait(st, c, needV[c]!, -1);
+      if (this.reporting) this.recordMissing(i, needD[c]!);
+      if (!this.meet) this.applyWait(st, c, needV[c]!, -1);
     }
     if (st.sh) {
-      for (const u of f.uses) chargeShadows(st, u, false, f.d16Load && f.defs.includes(u));
-      for (const u of f.defs) { chargeShadows(st, u, true, f.vmemLoad); st.dropShadowsOfUnit(u); }
-      if (f.lds) chargeShadows(st, LDS_MEM, false, false);
-      if ((kind === K_BARRIER && !backOff) || (kind === K_RETURN && callable)) chargeAllShadows(st);
+      for (const u of f.uses) this.chargeShadows(st, u, false, f.d16Load && f.defs.includes(u));
+      for (const u of f.defs) { this.chargeShadows(st, u, true, f.vmemLoad); st.dropShadowsOfUnit(u); }
+      if (f.lds) this.chargeShadows(st, LDS_MEM, false, false);
+      if (fullWait) this.chargeAllShadows(st);
     }
-    if (kind === K_CALL && f.callWaits) { st.clearAll(); return; }
-    for (const is of f.issues) st.issue(is.cls, is.inc, i, is.units, capC);
-  };
+    if (kind === INSN_KIND.call && f.callWaits) { st.clearAll(); return; }
+    for (const is of f.issues) st.issue(is.cls, is.inc, i, is.units, this.capC);
+  }
 
-  const recordMissing = (i: number, d: NeedDetail) => {
-    if (needs) needs[3 * i + d.c]!++;
-    let ins = insert.get(i);
-    if (!ins) { ins = [INF, INF, INF]; insert.set(i, ins); }
+  private recordMissing(i: number, d: NeedDetail): void {
+    if (this.needs) this.needs[3 * i + d.c]!++;
+    let ins = this.insert.get(i);
+    if (!ins) { ins = [INF, INF, INF]; this.insert.set(i, ins); }
     if (d.value < ins[d.c]!) ins[d.c] = d.value;
     // one finding per instruction and counter: the strongest need over the path partitions
     const key = i * 3 + d.c;
-    const old = missingAt.get(key);
-    if (!old || d.value < old.value) missingAt.set(key, { ...d, units: [...d.units], insn: i });
-  };
+    const old = this.missingAt.get(key);
+    if (!old || d.value < old.value) this.missingAt.set(key, { ...d, units: [...d.units], insn: i });
+  }
 
-  // ---- fixed point over path partitions (paths.ts) ----
-  interface Part { facts: Fact[]; st: WState; dirty: boolean }
-  const inParts: (Map<string, Part> | undefined)[] = new Array(nb);
-  const collapsed = new Uint8Array(nb);
-  const conds = edgeConditions(ctx);
-  const live = liveConditions(ctx, conds);
-  const order = reversePostOrder(cfg.blocks.map((b) => b.succs), nb);
-  const rank = new Int32Array(nb);
-  order.forEach((b, r) => { rank[b] = r; });
-  /** Loop headers: targets of an edge that does not go forward in reverse post-order. */
-  const header = new Uint8Array(nb);
-  for (const blk of cfg.blocks) for (const p of blk.preds) if (rank[p]! >= rank[blk.id]!) header[blk.id] = 1;
-  const entry = new WState(judge);
-  if (callable) { entry.wild = 7; entry.pendC.set(capC); }
-
-  const runBlock = (b: number, part: Part): Part => {
-    const blk = cfg.blocks[b]!;
+  private runBlock(b: number, part: Part): Part {
+    const blk = this.cfg.blocks[b]!;
     const st = part.st.clone();
     let facts = part.facts;
     for (let i = blk.start; i < blk.end; i++) {
-      step(st, i);
-      facts = afterInsn(facts, ctx.insns[i]!);
-      if (fx[i]!.kind === K_END) break;
+      this.transfer(st, i);
+      facts = afterInsn(facts, this.ctx.insns[i]!);
+      if (this.fx[i]!.kind === INSN_KIND.end) break;
     }
     return { facts, st, dirty: false };
-  };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // join and collapse
+
+  /**
+   * The facts two path classes of block s share (at a loop header, with widening: a counter
+   * stepped in the loop must not make a path class per iteration).
+   */
+  private mergeFacts(s: number, old: PathFact[], add: PathFact[]): PathFact[] {
+    return this.header[s] ? widenFacts(old, commonFacts(old, add)) : commonFacts(old, add);
+  }
+
+  /**
+   * Merge a path class into `part` (its state joined, its facts the shared ones); true when
+   * `part` changed.
+   */
+  private absorb(part: Part, facts: PathFact[], st: CounterState, common: PathFact[]): boolean {
+    const grew = this.combine(part.st, st, this.capY);
+    const changed = grew || factsKey(common) !== factsKey(part.facts);
+    if (changed) { part.facts = common; part.dirty = true; }
+    return changed;
+  }
 
   /** Join `st` with `facts` into the entry of block s; true when it changed. */
-  const joinIntoBlock = (s: number, facts: Fact[], st: WState): boolean => {
-    let parts = inParts[s];
-    if (!parts) { parts = new Map(); inParts[s] = parts; }
-    // the facts two path classes share (at a loop header, with widening: a counter stepped in the
-    // loop must not make a path class per iteration)
-    const merge = (old: Fact[], add: Fact[]) => (header[s] ? widenFacts(old, commonFacts(old, add)) : commonFacts(old, add));
-    if (collapsed[s]) {
+  private join(s: number, facts: PathFact[], st: CounterState): boolean {
+    let parts = this.inParts[s];
+    if (!parts) { parts = new Map(); this.inParts[s] = parts; }
+    if (this.collapsed[s]) {
       const only = parts.get('')!;
-      const common = merge(only.facts, facts);
-      const changed = combine(only.st, st, capY) || factsKey(common) !== factsKey(only.facts);
-      if (changed) { only.facts = common; only.dirty = true; }
-      return changed;
+      return this.absorb(only, facts, st, this.mergeFacts(s, only.facts, facts));
     }
     const key = factsKey(facts);
     const old = parts.get(key);
     if (old) {
-      if (!combine(old.st, st, capY)) return false;
+      if (!this.combine(old.st, st, this.capY)) return false;
       old.dirty = true;
       return true;
     }
     // a path class whose state equals another's behaves the same from here (and at a loop header,
     // one whose facts differ only in ranges): merge them, keeping the facts they share
     for (const [k2, p] of parts) {
-      if (!sameCore(p.st, st, capY) && !(header[s] && sameShape(p.facts, facts))) continue;
-      const common = merge(p.facts, facts);
-      const grew = combine(p.st, st, capY);
-      const nk = factsKey(common);
-      if (!grew && nk === k2) return false;
-      p.facts = common;
-      p.dirty = true;
+      if (!sameCore(p.st, st, this.capY) && !(this.header[s] && sameShape(p.facts, facts))) continue;
+      const common = this.mergeFacts(s, p.facts, facts);
+      if (!this.absorb(p, facts, st, common)) return false;
+      // its key follows its facts; two classes whose facts now agree become one
       parts.delete(k2);
+      const nk = factsKey(common);
       const other = parts.get(nk);
-      if (other) { combine(other.st, p.st, capY); other.facts = merge(other.facts, common); other.dirty = true; }
-      else parts.set(nk, p);
+      if (other) { this.combine(other.st, p.st, this.capY); other.facts = this.mergeFacts(s, other.facts, common); other.dirty = true; } else parts.set(nk, p);
       return true;
     }
     parts.set(key, { facts, st: st.clone(), dirty: true });
-    if (parts.size > MAX_PARTITIONS) collapse(s);
+    if (parts.size > MAX_PARTITIONS) this.collapse(s);
     return true;
-  };
+  }
 
   /** Merge the path classes of block s into one, keeping the facts they share. */
-  const collapse = (s: number) => {
-    const parts = inParts[s]!;
-    let common: Fact[] | undefined;
-    let merged: WState | undefined;
+  private collapse(s: number): void {
+    const parts = this.inParts[s]!;
+    let merged: Part | undefined;
     for (const p of parts.values()) {
-      common = common ? commonFacts(common, p.facts) : p.facts;
-      if (merged) combine(merged, p.st, capY); else merged = p.st.clone();
+      if (!merged) merged = { facts: p.facts, st: p.st.clone(), dirty: true };
+      else this.absorb(merged, p.facts, p.st, commonFacts(merged.facts, p.facts));
     }
     parts.clear();
-    parts.set('', { facts: common ?? [], st: merged!, dirty: true });
-    collapsed[s] = 1;
-  };
-
-  const liveFacts = (s: number, facts: Fact[]): Fact[] => {
-    let keep = true;
-    for (const f of facts) if (!live.get(f.key)![s]) { keep = false; break; }
-    return keep ? facts : facts.filter((f) => live.get(f.key)![s]);
-  };
-
-  const successors = (b: number, facts: Fact[]): [number, Fact[]][] =>
-    feasibleSuccessors(conds[b], cfg.blocks[b]!.succs, facts, liveFacts);
+    parts.set('', { facts: merged?.facts ?? [], st: merged!.st, dirty: true });
+    this.collapsed[s] = 1;
+  }
 
   /** Merge every block's path classes (a safety net against pathological path counts). */
-  const collapseAll = () => {
-    for (let b = 0; b < nb; b++) if (inParts[b] && !collapsed[b]) collapse(b);
-  };
-  let budget = 64 * nb + 4096;
+  private collapseAll(): void {
+    for (let b = 0; b < this.nb; b++) if (this.inParts[b] && !this.collapsed[b]) this.collapse(b);
+  }
 
-  const solve = () => {
-    // worklist ordered by reverse post-order rank
-    const queued = new Uint8Array(nb);
+  private liveFacts(s: number, facts: PathFact[]): PathFact[] {
+    let keep = true;
+    for (const f of facts) if (!this.live.get(f.key)![s]) { keep = false; break; }
+    return keep ? facts : facts.filter((f) => this.live.get(f.key)![s]);
+  }
+
+  private successors(b: number, facts: PathFact[]): [number, PathFact[]][] {
+    return feasibleSuccessors(this.conds[b], this.cfg.blocks[b]!.succs, facts, (s, f) => this.liveFacts(s, f));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // solve
+
+  /** The worklist, ordered by reverse post-order rank, until no path class changes. */
+  private solve(): void {
+    const queued = new Uint8Array(this.nb);
     const heap: number[] = [];
     const push = (b: number) => { if (!queued[b]) { queued[b] = 1; heap.push(b); } };
-    for (let b = 0; b < nb; b++) if (inParts[b]) push(b);
+    for (let b = 0; b < this.nb; b++) if (this.inParts[b]) push(b);
     while (heap.length) {
       // pick the smallest rank (small lists; linear scan is fine)
       let bi = 0;
-      for (let j = 1; j < heap.length; j++) if (rank[heap[j]!]! < rank[heap[bi]!]!) bi = j;
+      for (let j = 1; j < heap.length; j++) if (this.rank[heap[j]!]! < this.rank[heap[bi]!]!) bi = j;
       const b = heap[bi]!;
       heap[bi] = heap[heap.length - 1]!;
       heap.pop();
       queued[b] = 0;
-      for (const part of [...inParts[b]!.values()]) {
+      for (const part of [...this.inParts[b]!.values()]) {
         if (!part.dirty) continue;
         part.dirty = false;
-        if (--budget === 0) { collapseAll(); for (let x = 0; x < nb; x++) if (inParts[x]) push(x); }
-        const out = runBlock(b, part);
-        for (const [s, facts] of successors(b, out.facts)) {
-          followed.add(b * nb + s);
-          if (joinIntoBlock(s, facts, out.st)) push(s);
+        if (--this.budget === 0) { this.collapseAll(); for (let x = 0; x < this.nb; x++) if (this.inParts[x]) push(x); }
+        const out = this.runBlock(b, part);
+        for (const [s, facts] of this.successors(b, out.facts)) {
+          this.followed.add(b * this.nb + s);
+          if (this.join(s, facts, out.st)) push(s);
         }
       }
     }
-  };
-
-  if (nb > 0) {
-    inParts[0] = new Map([['', { facts: [], st: entry, dirty: true }]]);
-    solve();
-    // blocks no path reaches: analyse them from an empty state, without judging their waits
-    for (;;) {
-      const b = order.find((x) => !inParts[x]);
-      if (b === undefined) break;
-      inParts[b] = new Map([['', { facts: [], st: new WState(judge), dirty: true }]]);
-      unreachableBlock[b] = 1;
-      solve();
-    }
   }
 
-  // ---- reporting pass ----
-  report = true;
-  for (let b = 0; b < nb; b++) for (const part of inParts[b]!.values()) runBlock(b, part);
-  const found = [...missingAt.values()].sort((a, b) => a.insn - b.insn || a.c - b.c);
-  // the findings (their messages walk the paths back to the governing waits) only when asked for
-  let missing: Finding[] | undefined;
-  const findings = () => (missing ??= found.map((d) => missingFinding(ctx, fx, d.insn, d, max, governingWaits(ctx, fx, d.insn, d.c, d.producer, skip, followed))));
-  const missingNeeds = found.map((d) => ({ c: d.c, reason: d.reason, producer: d.producer, cls: d.cls, units: d.units }));
+  // ---------------------------------------------------------------------------------------------
+  // report and judge
 
-  const insertions: WaitInsertion[] = [...insert.entries()].sort((a, b) => a[0] - b[0]).map(([before, v]) => {
-    const w: WaitInsertion = { before };
-    if (v[0] !== INF) w.vmcnt = v[0];
-    if (v[1] !== INF) w.lgkmcnt = v[1];
-    if (v[2] !== INF) w.expcnt = v[2];
-    return w;
-  });
+  /** One more pass over the fixed point, recording each missing wait and the insertions. */
+  private report(): Pick<WaitcntResult, 'missing' | 'missingNeeds' | 'insertions'> {
+    this.reporting = true;
+    for (let b = 0; b < this.nb; b++) for (const part of this.inParts[b]!.values()) this.runBlock(b, part);
+    const found = [...this.missingAt.values()].sort((a, b) => a.insn - b.insn || a.c - b.c);
+    // the findings (their messages walk the paths back to the governing waits) only when asked for
+    let missing: Finding[] | undefined;
+    const { ctx, fx, max, skip, followed } = this;
+    const findings = () => (missing ??= found.map((d) => missingFinding(ctx, fx, d.insn, d, max, governingWaits(ctx, fx, d.insn, d.c, d.producer, skip, followed))));
+    const missingNeeds = found.map((d) => ({ c: d.c, reason: d.reason, producer: d.producer, cls: d.cls, units: d.units }));
+    const insertions: WaitInsertion[] = [...this.insert.entries()].sort((a, b) => a[0] - b[0]).map(([before, v]) => {
+      const w: WaitInsertion = { before };
+      if (v[0] !== INF) w.vmcnt = v[0];
+      if (v[1] !== INF) w.lgkmcnt = v[1];
+      if (v[2] !== INF) w.expcnt = v[2];
+      return w;
+    });
+    return { get missing() { return findings(); }, missingNeeds, insertions };
+  }
 
-  const judgements: WaitJudgement[] = [];
-  if (judge) {
-    const fences = positionalFences(ctx, fx);
+  /** The verdict on every existing s_waitcnt (see the file comment). */
+  private judge(): WaitJudgement[] {
+    const { ctx, fx, cfg } = this;
+    const judgements: WaitJudgement[] = [];
+    const positions = waitPositions(ctx, fx);
     // waits right before an instruction that needs a stronger wait: the fix merges into them
     const merged = new Set<number>();
-    for (const before of insert.keys()) {
+    for (const before of this.insert.keys()) {
       const b = cfg.blocks[cfg.blockOf[before]!]!;
-      for (let j = before - 1; j >= b.start && (fx[j]!.kind === K_WAIT || fx[j]!.kind === K_NOP); j--) if (fx[j]!.kind === K_WAIT) merged.add(j);
+      for (let j = before - 1; j >= b.start && (fx[j]!.kind === INSN_KIND.wait || fx[j]!.kind === INSN_KIND.nop); j--) if (fx[j]!.kind === INSN_KIND.wait) merged.add(j);
     }
     for (let i = 0; i < fx.length; i++) {
       const f = fx[i]!;
-      if (f.kind !== K_WAIT || skip?.has(i)) continue;
+      if (f.kind !== INSN_KIND.wait || this.skip?.has(i)) continue;
       const values = [...f.wait!] as Counts;
-      const unreachable = unreachableBlock[cfg.blockOf[i]!] === 1 || !pendBefore.has(i);
-      const pb = pendBefore.get(i) ?? [INF, INF, INF];
+      const unreachable = this.unreachableBlock[cfg.blockOf[i]!] === 1 || !this.pendBefore.has(i);
+      const pb = this.pendBefore.get(i) ?? [INF, INF, INF];
       const effect: [boolean, boolean, boolean] = [0, 1, 2].map((c) => values[c] !== INF && pb[c]! > values[c]!) as [boolean, boolean, boolean];
-      const d = demand.get(i) ?? [INF, INF, INF];
+      const d = this.demand.get(i) ?? [INF, INF, INF];
       const weakest: Counts = [0, 1, 2].map((c) => (effect[c] ? d[c]! : INF)) as Counts;
-      let fence = fences.get(i);
+      let fence = positionalFence(positions.get(i));
       if (!fence && !unreachable) {
-        const sn = storeNeed.get(i)!;
+        const sn = this.storeNeed.get(i)!;
         if ([0, 1, 2].some((c) => effect[c] && sn[c]! < weakest[c]!) && memoryFollows(ctx, fx, i)) fence = 'store';
       }
       let verdict: WaitJudgement['verdict'];
@@ -558,15 +664,8 @@ function runAnalysis(ctx: KernelContext, fx: InsnFx[], opts: AnalysisOptions): W
       if (fence) j.fence = fence;
       judgements.push(j);
     }
+    return judgements;
   }
-  const result: WaitcntResult = { get missing() { return findings(); }, missingNeeds, insertions, judgements };
-  if (pendAt) result.pendAt = pendAt;
-  if (needs) {
-    const every = new Set<number>();
-    for (let k = 0; k < needs.length; k++) if (needs[k]! > 0 && needs[k] === visits![Math.floor(k / 3)]) every.add(k);
-    result.everyPath = every;
-  }
-  return result;
 }
 
 function mergeShadows(a: readonly Shadow[], b: readonly Shadow[]): Shadow[] {
@@ -583,11 +682,11 @@ function mergeShadows(a: readonly Shadow[], b: readonly Shadow[]): Shadow[] {
 }
 
 /** Something after wait `i` in its block can observe memory ordering before an s_endpgm. */
-function memoryFollows(ctx: KernelContext, fx: InsnFx[], i: number): boolean {
+function memoryFollows(ctx: KernelContext, fx: InsnEffects[], i: number): boolean {
   const b = ctx.cfg.blocks[ctx.cfg.blockOf[i]!]!;
   for (let j = i + 1; j < b.end; j++) {
     const f = fx[j]!;
-    if (f.kind === K_END) return false;
+    if (f.kind === INSN_KIND.end) return false;
     if (f.ordersMemory) return true;
   }
   return !b.exits || b.succs.length > 0;
@@ -642,7 +741,7 @@ export interface GoverningWaits {
  * the producer, the kernel's entry or a call that waits for everything first has none.
  */
 export function governingWaits(
-  ctx: KernelContext, fx: readonly InsnFx[], i: number, c: number, producer: number,
+  ctx: KernelContext, fx: readonly InsnEffects[], i: number, c: number, producer: number,
   skip?: ReadonlySet<number>, followed?: ReadonlySet<number>,
 ): GoverningWaits {
   const cfg = ctx.cfg;
@@ -657,8 +756,8 @@ export function governingWaits(
     let open = true;
     for (let j = from; j >= blk.start; j--) {
       const f = fx[j]!;
-      if (j === producer || (f.kind === K_CALL && f.callWaits)) { none = true; open = false; break; }
-      if (f.kind === K_WAIT && writtenValue(ctx, fx, j, c) !== undefined && !skip?.has(j)) { waits.add(j); open = false; break; }
+      if (j === producer || (f.kind === INSN_KIND.call && f.callWaits)) { none = true; open = false; break; }
+      if (f.kind === INSN_KIND.wait && writtenValue(ctx, fx, j, c) !== undefined && !skip?.has(j)) { waits.add(j); open = false; break; }
     }
     if (!open) continue;
     let preds = 0;
@@ -678,7 +777,7 @@ export function governingWaits(
  * The value an s_waitcnt writes for counter c, undefined when it does not name c. A value at the
  * counter's maximum is named (the user wrote it) though it waits for nothing.
  */
-function writtenValue(ctx: KernelContext, fx: readonly InsnFx[], j: number, c: number): number | undefined {
+function writtenValue(ctx: KernelContext, fx: readonly InsnEffects[], j: number, c: number): number | undefined {
   const v = fx[j]!.wait![c]!;
   if (v !== INF) return v;
   const op = ctx.insns[j]!.insn.operands.find((o) => o.kind === 'waitcnt');
@@ -686,7 +785,7 @@ function writtenValue(ctx: KernelContext, fx: readonly InsnFx[], j: number, c: n
 }
 
 /** What a wait on counter c allows, as the message says it. */
-function presentText(ctx: KernelContext, fx: readonly InsnFx[], c: number, g: GoverningWaits, max: readonly number[]): string {
+function presentText(ctx: KernelContext, fx: readonly InsnEffects[], c: number, g: GoverningWaits, max: readonly number[]): string {
   const cname = COUNTER_NAMES[c];
   if (g.waits.length === 0) return `no ${cname} wait`;
   const parts = g.waits.map((w) => {
@@ -699,7 +798,7 @@ function presentText(ctx: KernelContext, fx: readonly InsnFx[], c: number, g: Go
   return `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}, depending on the path`;
 }
 
-function missingFinding(ctx: KernelContext, fx: InsnFx[], i: number, d: NeedDetail, max: readonly number[], g: GoverningWaits): Finding {
+function missingFinding(ctx: KernelContext, fx: InsnEffects[], i: number, d: NeedDetail, max: readonly number[], g: GoverningWaits): Finding {
   const insn = ctx.insns[i]!.insn;
   const cname = COUNTER_NAMES[d.c];
   // the weakest wait on any path (no wait: the counter's maximum)

@@ -13,14 +13,14 @@
  *    are not fences) — what the scheduler uses after reordering. minimalWaits on a kernel whose
  *    dependency waits were deleted gives the same answer.
  */
-import type { Finding, KernelContext } from '../check/types.js';
+import type { Finding, KernelContext } from '../analysis/types.js';
 import { COUNTER_NAMES, NO_WAIT, SOURCES, counterMax, kernelEffects } from './model.js';
 import { analyzeWaitcnt, isCallable, waitText, type Counts, type WaitcntResult, type WaitInsertion, type WaitJudgement } from './analysis.js';
 import { shortPath } from './witness.js';
 import { ConductorError } from '../errors.js';
 
-export { analyzeWaitcnt, positionalFences, isCallable, waitText } from './analysis.js';
-export type { WaitInsertion, WaitJudgement, WaitcntResult, FenceKind, AnalysisOptions, NeedReason, Counts, MissingNeed } from './analysis.js';
+export { analyzeWaitcnt, waitPositions, isCallable, waitText } from './analysis.js';
+export type { WaitInsertion, WaitJudgement, WaitcntResult, FenceKind, FenceTarget, WaitPosition, AnalysisOptions, NeedReason, Counts, MissingNeed } from './analysis.js';
 export { kernelEffects, NO_WAIT, COUNTER_NAMES } from './model.js';
 
 /**

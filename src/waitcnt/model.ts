@@ -1,25 +1,17 @@
 /**
- * The waitcnt model: which counters exist, which kinds of operation ("classes") count on them,
- * which classes complete in issue order, and what each instruction of a kernel does to the
- * counters (precomputed once per kernel).
+ * The waitcnt model: what each instruction of a kernel does to the counters (precomputed once
+ * per kernel), on the counters and operation classes of src/targets/counters.ts.
  *
  * Facts and where they come from:
  *  - Three counters, all GFX9 encoding: vmcnt (max 63), expcnt (7), lgkmcnt (15); the maxima
  *    are target data (`target.counters`): LLVM AMDGPUBaseInfo.cpp (waitcnt bit widths).
- *  - What increments which counter, and by how much: the instruction catalogue
- *    (`info.events`, `info.counters`), which follows LLVM SIInsertWaitcnts and CDNA3 ISA §4.4.
- *  - Ordering (CDNA3 ISA §4.4; MI200 ISA §4.4): "Instructions of a given type return in order, but instructions of different
- *    types can complete out-of-order". VMEM reads and writes return in issue order, mixed
- *    (buffer/global/scratch, stores, LDS-DMA). LDS in order; GDS/GWS in order but not with
- *    LDS; messages in order. Scalar memory returns out of order: only lgkmcnt(0) is safe.
- *    FLAT counts on both vmcnt and lgkmcnt and may complete through either (ISA §10.2.2):
- *    only a wait for 0 on both is safe.
- *  - expcnt: exports and GDS/GWS operations hold their source VGPRs until they have read them
- *    (CDNA3 ISA §4.4 EXP_CNT; LLVM SIInsertWaitcnts::generateWaitcntInstBefore). VMEM stores are not tracked on expcnt: the CDNA3
- *    text and LLVM (SIInsertWaitcnts tracks no store data on GFX9) agree that GFX9 reads store
- *    data at issue; MI200 ISA §4.4 also lists "VMEM writes that have not yet sent
- *    their write data" under EXP_CNT, which the catalogue (exp = 0 for VMEM stores) and LLVM's
- *    output do not follow.
+ *  - What increments which counter, and by how much: the traits table (isa/traits.ts: the
+ *    catalogue's events and counters), which follows LLVM SIInsertWaitcnts and CDNA3 ISA §4.4.
+ *  - Which class an event counts as and which classes complete in order: targets/counters.ts.
+ *  - expcnt: VMEM stores are not tracked on expcnt: the CDNA3 text and LLVM (SIInsertWaitcnts
+ *    tracks no store data on GFX9) agree that GFX9 reads store data at issue; MI200 ISA §4.4 also
+ *    lists "VMEM writes that have not yet sent their write data" under EXP_CNT, which the
+ *    catalogue (exp = 0 for VMEM stores) and LLVM's output do not follow.
  *  - Register units a pending operation will write: VGPR/AGPR destinations of VMEM, DS and FLAT
  *    loads and atomics with return; SGPR destinations of SMEM loads. Implicit operands of
  *    memory instructions are ignored (as SIInsertWaitcnts::generateWaitcntInstBefore does).
@@ -34,36 +26,16 @@
  * comment notes that lgkmcnt(i) would suffice). Out-of-order classes (SMEM, FLAT) complete only
  * at a wait for 0.
  */
-import type { KernelContext } from '../check/types.js';
+import type { KernelContext } from '../analysis/types.js';
 import type { ResolvedInsn } from '../isa/types.js';
-import { EXEC_HI, EXEC_LO, UNIT_COUNT, isAgprUnit, isVgprUnit, type RegUnit } from '../isa/registers.js';
+import { EXEC_HI, EXEC_LO, UNIT_COUNT, isAgprUnit, isVgprUnit, type RegUnit } from '../asm/registers.js';
 import type { WaitcntOperand } from '../asm/ast.js';
+import { EVENT, has, isClass, issues as issuesEvent, traitsOf, TRAIT, type KernelTraits } from '../isa/traits.js';
 import { REF } from '../targets/common.js';
+import { COUNTER_SOURCES, OP_CLASS } from '../targets/counters.js';
 
-/** Counter indexes. */
-export const VM = 0;
-export const LGKM = 1;
-export const EXP = 2;
-export const COUNTER_NAMES = ['vmcnt', 'lgkmcnt', 'expcnt'] as const;
-export type CounterName = (typeof COUNTER_NAMES)[number];
-
-/** Operation classes: a class counts on exactly one counter; FLAT and GDS issue on two. */
-export const C_VMEM = 0;      // buffer/global/scratch loads, stores, atomics, LDS-DMA, buffer_wbl2 (vmcnt, in order)
-export const C_VM_FLAT = 1;   // flat_* on vmcnt (only 0 is safe)
-export const C_LDS = 2;       // ds_* LDS (lgkmcnt, in order)
-export const C_GDS = 3;       // ds_* gds, ds_gws_*, ds_ordered_count (lgkmcnt, in order among themselves)
-export const C_SMEM = 4;      // scalar memory (lgkmcnt, out of order)
-export const C_LGKM_FLAT = 5; // flat_* on lgkmcnt (only 0 is safe)
-export const C_MSG = 6;       // s_sendmsg / s_sendmsghalt (lgkmcnt, in order)
-export const C_EXP = 7;       // exp: source VGPRs held until expcnt (in order)
-export const C_EXP_GDS = 8;   // GDS/GWS: source VGPRs held until expcnt (in order)
-export const NCLS = 9;
-
-export const CLASS_COUNTER: readonly number[] = [VM, VM, LGKM, LGKM, LGKM, LGKM, LGKM, EXP, EXP];
-export const CLASS_IN_ORDER: readonly boolean[] = [true, false, true, true, false, false, true, true, true];
-export const CLASS_NAMES: readonly string[] = ['VMEM', 'FLAT', 'LDS', 'GDS', 'SMEM', 'FLAT', 'message', 'export', 'GDS'];
-/** Classes per counter. */
-export const COUNTER_CLASSES: readonly (readonly number[])[] = [[C_VMEM, C_VM_FLAT], [C_LDS, C_GDS, C_SMEM, C_LGKM_FLAT, C_MSG], [C_EXP, C_EXP_GDS]];
+export { COUNTER, COUNTER_NAMES, OP_CLASS, NCLASSES, CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COUNTER_CLASSES } from '../targets/counters.js';
+export type { Counter, CounterName, OpClass } from '../targets/counters.js';
 
 /**
  * Pseudo register units beyond the real ones:
@@ -79,9 +51,9 @@ export const STORES = UNIT_COUNT + 1;
 export const NUNITS = UNIT_COUNT + 2;
 
 export const SOURCES = {
-  counters: `LLVM AMDGPUBaseInfo.cpp (waitcnt bit widths) and llvm/docs/AMDGPU/gfx9_waitcnt.rst; target.counters`,
+  counters: COUNTER_SOURCES.widths,
   missing: `LLVM SIInsertWaitcnts::generateWaitcntInstBefore; ${REF.cdna3} §4.4 (Data Dependency Resolution)`,
-  ordering: `${REF.cdna3} §4.4 and §10.2.2; ${REF.mi200} §4.4`,
+  ordering: COUNTER_SOURCES.ordering,
   barrier: `LLVM SIInsertWaitcnts (s_barrier: without FeatureBackOffBarrier a full s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0) precedes every s_barrier); target feature 'back-off-barrier'`,
   ret: `LLVM SIInsertWaitcnts (return: wait vmcnt(0) expcnt(0) lgkmcnt(0) before returning)`,
   entry: `LLVM SIInsertWaitcnts (non-kernel function entry: s_waitcnt 0; calls wait only for the call's own registers)`,
@@ -100,18 +72,14 @@ export interface Issue {
   units: readonly number[];
 }
 
-export const K_NORMAL = 0;
-export const K_WAIT = 1;
-export const K_BARRIER = 2;
-export const K_RETURN = 3;
-export const K_CALL = 4;
-export const K_END = 5;
-export const K_NOP = 6;
+/** What an instruction is to the analysis: a wait, a barrier, a return, a call, the end, a nop, or anything else. */
+export const INSN_KIND = { normal: 0, wait: 1, barrier: 2, return: 3, call: 4, end: 5, nop: 6 } as const;
+export type InsnKind = (typeof INSN_KIND)[keyof typeof INSN_KIND];
 
 /** What one instruction does, for the analysis. */
-export interface InsnFx {
-  kind: number;
-  /** K_WAIT: counter values waited for, [vm, lgkm, exp]; NO_WAIT when the counter is not waited on. */
+export interface InsnEffects {
+  kind: InsnKind;
+  /** INSN_KIND.wait: counter values waited for, [vm, lgkm, exp]; NO_WAIT when the counter is not waited on. */
   wait?: readonly [number, number, number];
   issues: readonly Issue[];
   uses: readonly RegUnit[];
@@ -132,7 +100,7 @@ export interface InsnFx {
   /** Memory access, message, barrier, cache op, branch or call: something that can observe memory ordering. */
   ordersMemory: boolean;
   /**
-   * K_CALL: the callee follows the calling convention (it waits for every counter at entry and
+   * INSN_KIND.call: the callee follows the calling convention (it waits for every counter at entry and
    * before it returns, SIInsertWaitcnts), so every counter is zero after the call. False for a
    * subroutine inside the kernel (the target address is s_getpc_b64 plus kernel labels, as
    * Tensile's activation routines): such code keeps the caller's counters, so the call is
@@ -172,86 +140,95 @@ function vaUnits(units: readonly RegUnit[]): RegUnit[] {
 const STORE_UNITS: readonly number[] = Object.freeze([STORES]);
 const LDS_UNITS: readonly number[] = Object.freeze([LDS_MEM]);
 
-const effectsCache = new WeakMap<KernelContext, InsnFx[]>();
+const effectsCache = new WeakMap<KernelContext, InsnEffects[]>();
 
 /** The effects of every instruction of the kernel (indexes as KernelContext.insns); cached per context. */
-export function kernelEffects(ctx: KernelContext): InsnFx[] {
+export function kernelEffects(ctx: KernelContext): InsnEffects[] {
   let fx = effectsCache.get(ctx);
   if (!fx) { fx = computeEffects(ctx); effectsCache.set(ctx, fx); }
   return fx;
 }
 
-function computeEffects(ctx: KernelContext): InsnFx[] {
+function computeEffects(ctx: KernelContext): InsnEffects[] {
   const max = counterMax(ctx);
+  const t = traitsOf(ctx.insns);
   const longSetpc = new Set(ctx.cfg.longBranches.map((l) => l.setpc));
   const functions = new Set(ctx.program.kernels.filter((k) => k.kind === 'function').map((k) => k.name));
-  const out: InsnFx[] = new Array(ctx.insns.length);
+  const out: InsnEffects[] = new Array(ctx.insns.length);
   for (let i = 0; i < ctx.insns.length; i++) {
     const r = ctx.insns[i]!;
-    const info = r.info;
     const control = ctx.cfg.control[i];
-    let kind = K_NORMAL;
-    if (info.cls === 'waitcnt') kind = K_WAIT;
-    else if (info.cls === 'barrier') kind = K_BARRIER;
-    else if (control === 'indirect' && !longSetpc.has(i)) kind = K_RETURN;
-    else if (control === 'call') kind = K_CALL;
-    else if (info.cls === 'endpgm') kind = K_END;
-    else if (info.cls === 'nop') kind = K_NOP;
-    const issues: Issue[] = [];
-    const mem = info.mem;
-    const cn = info.counters;
-    const vaDefs = vaUnits(r.explicitDefs);
-    for (const ev of info.events) {
-      switch (ev) {
-        case 'vmem-load':
-          issues.push({ cls: C_VMEM, inc: cn.vm || 1, units: vaDefs.length ? vaDefs : STORE_UNITS });
-          break;
-        case 'vmem-store':
-          issues.push({ cls: C_VMEM, inc: cn.vm || 1, units: mem?.op === 'load-lds' ? LDS_UNITS : STORE_UNITS });
-          break;
-        case 'flat': {
-          const units = vaDefs.length ? vaDefs : STORE_UNITS;
-          issues.push({ cls: C_VM_FLAT, inc: cn.vm || 1, units });
-          issues.push({ cls: C_LGKM_FLAT, inc: cn.lgkm || 1, units });
-          break;
-        }
-        case 'lds':
-          issues.push({ cls: C_LDS, inc: cn.lgkm || 1, units: vaDefs.length ? vaDefs : STORE_UNITS });
-          break;
-        case 'gds':
-          issues.push({ cls: C_GDS, inc: cn.lgkm || 1, units: vaDefs.length ? vaDefs : STORE_UNITS });
-          if (cn.exp > 0) {
-            const src = vaUnits(r.explicitUses);
-            if (src.length) issues.push({ cls: C_EXP_GDS, inc: cn.exp, units: src });
-          }
-          break;
-        case 'smem': {
-          const d = r.explicitDefs;
-          issues.push({ cls: C_SMEM, inc: cn.lgkm || 1, units: d.length ? d : STORE_UNITS });
-          break;
-        }
-        case 'message':
-          issues.push({ cls: C_MSG, inc: cn.lgkm || 1, units: STORE_UNITS });
-          break;
-        case 'export': {
-          const src = vaUnits(r.explicitUses);
-          if (src.length) issues.push({ cls: C_EXP, inc: cn.exp || 1, units: src });
-          break;
-        }
-      }
-    }
+    let kind: InsnKind = INSN_KIND.normal;
+    if (isClass(t, i, 'waitcnt')) kind = INSN_KIND.wait;
+    else if (isClass(t, i, 'barrier')) kind = INSN_KIND.barrier;
+    else if (control === 'indirect' && !longSetpc.has(i)) kind = INSN_KIND.return;
+    else if (control === 'call') kind = INSN_KIND.call;
+    else if (isClass(t, i, 'endpgm')) kind = INSN_KIND.end;
+    else if (isClass(t, i, 'nop')) kind = INSN_KIND.nop;
+    const issues = issuesOf(r, t, i);
     let writesExec = false;
     for (const u of r.defs) if (u === EXEC_LO || u === EXEC_HI) { writesExec = true; break; }
-    const cacheOp = mem?.op === 'cache';
-    const vmemLoad = info.cls === 'vmem' && info.events.includes('vmem-load');
-    const lds = info.events.includes('lds') || info.events.includes('flat');
+    const cacheOp = has(t, i, TRAIT.cacheOp);
+    const vmemLoad = has(t, i, TRAIT.vmemLoad);
     out[i] = {
-      kind, callWaits: kind === K_CALL && !isLocalSubroutineCall(ctx, i, functions),
-      wait: kind === K_WAIT ? waitValues(r, max) : undefined,
-      issues, uses: r.uses, defs: r.defs, vmemLoad, d16Load: vmemLoad && !!mem?.d16, lds, writesExec, cacheOp,
-      ordersMemory: issues.length > 0 || cacheOp || kind === K_BARRIER || kind === K_CALL || kind === K_RETURN
+      kind, callWaits: kind === INSN_KIND.call && !isLocalSubroutineCall(ctx, i, functions),
+      wait: kind === INSN_KIND.wait ? waitValues(r, max) : undefined,
+      issues, uses: r.uses, defs: r.defs, vmemLoad, d16Load: vmemLoad && has(t, i, TRAIT.d16),
+      lds: issuesEvent(t, i, EVENT.lds | EVENT.flat), writesExec, cacheOp,
+      ordersMemory: issues.length > 0 || cacheOp || kind === INSN_KIND.barrier || kind === INSN_KIND.call || kind === INSN_KIND.return
         || control === 'jump' || control === 'cjump' || control === 'indirect',
     };
+  }
+  return out;
+}
+
+/** The counter increments of instruction i, one per class it counts on. */
+function issuesOf(r: ResolvedInsn, t: KernelTraits, i: number): Issue[] {
+  const out: Issue[] = [];
+  const vm = t.vmInc[i]!;
+  const lgkm = t.lgkmInc[i]!;
+  const exp = t.expInc[i]!;
+  const vaDefs = vaUnits(r.explicitDefs);
+  const events = t.events[i]!;
+  for (let bit = 1; bit <= events; bit <<= 1) {
+    if ((events & bit) === 0) continue;
+    switch (bit) {
+      case EVENT['vmem-load']:
+        out.push({ cls: OP_CLASS.vmem, inc: vm || 1, units: vaDefs.length ? vaDefs : STORE_UNITS });
+        break;
+      case EVENT['vmem-store']:
+        out.push({ cls: OP_CLASS.vmem, inc: vm || 1, units: has(t, i, TRAIT.ldsDmaLoad) ? LDS_UNITS : STORE_UNITS });
+        break;
+      case EVENT.flat: {
+        const units = vaDefs.length ? vaDefs : STORE_UNITS;
+        out.push({ cls: OP_CLASS.vmFlat, inc: vm || 1, units });
+        out.push({ cls: OP_CLASS.lgkmFlat, inc: lgkm || 1, units });
+        break;
+      }
+      case EVENT.lds:
+        out.push({ cls: OP_CLASS.lds, inc: lgkm || 1, units: vaDefs.length ? vaDefs : STORE_UNITS });
+        break;
+      case EVENT.gds:
+        out.push({ cls: OP_CLASS.gds, inc: lgkm || 1, units: vaDefs.length ? vaDefs : STORE_UNITS });
+        if (exp > 0) {
+          const src = vaUnits(r.explicitUses);
+          if (src.length) out.push({ cls: OP_CLASS.expGds, inc: exp, units: src });
+        }
+        break;
+      case EVENT.smem: {
+        const d = r.explicitDefs;
+        out.push({ cls: OP_CLASS.smem, inc: lgkm || 1, units: d.length ? d : STORE_UNITS });
+        break;
+      }
+      case EVENT.message:
+        out.push({ cls: OP_CLASS.message, inc: lgkm || 1, units: STORE_UNITS });
+        break;
+      case EVENT.export: {
+        const src = vaUnits(r.explicitUses);
+        if (src.length) out.push({ cls: OP_CLASS.export, inc: exp || 1, units: src });
+        break;
+      }
+    }
   }
   return out;
 }

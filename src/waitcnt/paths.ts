@@ -31,14 +31,14 @@
  * ever describes every path it is carried on; without facts every edge is followed.
  */
 import type { Instruction, Operand } from '../asm/ast.js';
-import type { KernelContext } from '../check/types.js';
+import type { KernelContext } from '../analysis/types.js';
 import type { ResolvedInsn } from '../isa/types.js';
-import { SCC } from '../isa/registers.js';
+import { SCC } from '../asm/registers.js';
 
 const U32_MAX = 0xffffffff;
 const I32_MIN = 0x80000000;
 
-export interface Fact {
+export interface PathFact {
   /** Canonical comparison ("eq_u32 r40x1 i1"), or "v<unit>" for the range of one SGPR. */
   key: string;
   /** The comparison's outcome on this path (comparison facts). */
@@ -240,12 +240,12 @@ export function liveConditions(ctx: KernelContext, conds: readonly (EdgeCond | u
   return out;
 }
 
-export function factsKey(facts: readonly Fact[]): string {
+export function factsKey(facts: readonly PathFact[]): string {
   return facts.map((f) => (f.lo !== undefined ? `${f.key}=${f.lo}..${f.hi}` : `${f.key}=${f.val ? 1 : 0}`)).sort().join(';');
 }
 
 /** The same comparison outcomes and range keys (the ranges themselves may differ). */
-export function sameShape(a: readonly Fact[], b: readonly Fact[]): boolean {
+export function sameShape(a: readonly PathFact[], b: readonly PathFact[]): boolean {
   if (a.length !== b.length) return false;
   for (const f of a) {
     const g = b.find((x) => x.key === f.key);
@@ -255,13 +255,13 @@ export function sameShape(a: readonly Fact[], b: readonly Fact[]): boolean {
 }
 
 /** The range of a unit on this path, [0, 2^32-1] when unknown. */
-function rangeOf(facts: readonly Fact[], unit: number): [number, number] {
+function rangeOf(facts: readonly PathFact[], unit: number): [number, number] {
   const k = rangeKey(unit);
   for (const f of facts) if (f.key === k) return [f.lo!, f.hi!];
   return [0, U32_MAX];
 }
 
-function withRange(facts: readonly Fact[], unit: number, r: [number, number] | undefined): Fact[] {
+function withRange(facts: readonly PathFact[], unit: number, r: [number, number] | undefined): PathFact[] {
   const k = rangeKey(unit);
   const out = facts.filter((f) => f.key !== k);
   if (r && !(r[0] === 0 && r[1] === U32_MAX)) out.push({ key: k, val: true, units: [unit], lo: r[0], hi: r[1] });
@@ -272,7 +272,7 @@ function withRange(facts: readonly Fact[], unit: number, r: [number, number] | u
  * The range a write gives its destination SGPR: s_mov/s_movk of a constant, a copy, or s_add /
  * s_sub / s_addk of a constant (undefined: unbounded, also when the result may wrap around).
  */
-function rangeAfter(insn: Instruction, facts: readonly Fact[]): [number, number] | undefined {
+function rangeAfter(insn: Instruction, facts: readonly PathFact[]): [number, number] | undefined {
   const ops = insn.operands;
   const shift = (r: [number, number], delta: number): [number, number] | undefined => {
     const lo = r[0] + delta;
@@ -314,7 +314,7 @@ function rangeAfter(insn: Instruction, facts: readonly Fact[]): [number, number]
 const WRITES_UNNAMED = /^(s_swappc_b64|s_call_b64|s_movreld_b(32|64))$/;
 
 /** Facts after instruction `r`: comparisons whose registers it writes end, ranges follow it. */
-export function afterInsn(facts: Fact[], r: ResolvedInsn): Fact[] {
+export function afterInsn(facts: PathFact[], r: ResolvedInsn): PathFact[] {
   const defs = r.defs;
   if (facts.length === 0) return facts;
   if (WRITES_UNNAMED.test(r.insn.base)) return [];
@@ -333,8 +333,8 @@ export function afterInsn(facts: Fact[], r: ResolvedInsn): Fact[] {
 }
 
 /** Facts common to both lists: the same comparison outcomes, the hull of ranges. */
-export function commonFacts(a: readonly Fact[], b: readonly Fact[]): Fact[] {
-  const out: Fact[] = [];
+export function commonFacts(a: readonly PathFact[], b: readonly PathFact[]): PathFact[] {
+  const out: PathFact[] = [];
   for (const f of a) {
     const g = b.find((x) => x.key === f.key);
     if (!g) continue;
@@ -352,8 +352,8 @@ export function commonFacts(a: readonly Fact[], b: readonly Fact[]): Fact[] {
  * Widening of `next` (a hull that includes `old`) for a loop header: a range bound that moved
  * goes to the end of the domain, so each range changes at most twice before it is dropped.
  */
-export function widenFacts(old: readonly Fact[], next: readonly Fact[]): Fact[] {
-  const out: Fact[] = [];
+export function widenFacts(old: readonly PathFact[], next: readonly PathFact[]): PathFact[] {
+  const out: PathFact[] = [];
   for (const f of next) {
     const o = old.find((x) => x.key === f.key);
     if (f.lo === undefined || !o || o.lo === undefined) { out.push(f); continue; }
@@ -369,11 +369,11 @@ export function widenFacts(old: readonly Fact[], next: readonly Fact[]): Fact[] 
  * The successors of a block that its facts allow, each with the facts on that edge (comparison
  * outcomes and refined ranges added; `live` filters what no later branch can use).
  */
-export function feasibleSuccessors(cond: EdgeCond | undefined, succs: readonly number[], facts: Fact[],
-  live: (s: number, facts: Fact[]) => Fact[]): [number, Fact[]][] {
+export function feasibleSuccessors(cond: EdgeCond | undefined, succs: readonly number[], facts: PathFact[],
+  live: (s: number, facts: PathFact[]) => PathFact[]): [number, PathFact[]][] {
   if (!cond) return succs.map((s) => [s, live(s, facts)]);
   const known = cond.key ? facts.find((f) => f.key === cond.key) : undefined;
-  const out: [number, Fact[]][] = [];
+  const out: [number, PathFact[]][] = [];
   for (const [s, taken] of [[cond.taken, true], [cond.fall, false]] as [number, boolean][]) {
     let next = facts;
     if (cond.key) {

@@ -13,7 +13,7 @@
  * still have completed it; a later read (or overwrite) of the unit charges that demand to the
  * wait. A shadow lives until the unit is written again.
  */
-import { CLASS_COUNTER, CLASS_IN_ORDER, COUNTER_CLASSES, NCLS, NUNITS } from './model.js';
+import { CLASS_COUNTER, CLASS_IN_ORDER, COUNTER_CLASSES, NCLASSES, NUNITS } from './model.js';
 
 export interface Ent {
   /** Stamp: issued[cls] right after the producer was issued. */
@@ -32,9 +32,9 @@ export interface Shadow {
 
 /** Entries and shadows are keyed by `unit * 16 + class`. */
 
-export class WState {
-  issued = new Int32Array(NCLS);
-  pend = new Int32Array(NCLS);
+export class CounterState {
+  issued = new Int32Array(NCLASSES);
+  pend = new Int32Array(NCLASSES);
   pendC = new Int32Array(3);
   /** Bit c: the caller's operations may be outstanding on counter c (entry of a callable function). */
   wild = 0;
@@ -47,8 +47,8 @@ export class WState {
     if (shadows) { this.sh = new Map(); this.shMask = new Uint16Array(NUNITS); }
   }
 
-  clone(): WState {
-    const s = new WState(false);
+  clone(): CounterState {
+    const s = new CounterState(false);
     s.issued.set(this.issued);
     s.pend.set(this.pend);
     s.pendC.set(this.pendC);
@@ -126,7 +126,7 @@ export class WState {
   dropShadowsOfUnit(u: number): void {
     const m = this.shMask![u]!;
     if (m === 0) return;
-    for (let k = 0; k < NCLS; k++) if ((m >> k) & 1) this.sh!.delete(u * 16 + k);
+    for (let k = 0; k < NCLASSES; k++) if ((m >> k) & 1) this.sh!.delete(u * 16 + k);
     this.shMask![u] = 0;
   }
 }
@@ -136,9 +136,9 @@ export class WState {
  * counts are compared relative to each state's own issue counters, so neither state needs
  * renumbering; `capY` caps them per class (counts at or above the counter maximum are alike).
  */
-export function joinInto(dst: WState, src: WState, capY: readonly number[]): boolean {
+export function joinInto(dst: CounterState, src: CounterState, capY: readonly number[]): boolean {
   let changed = false;
-  for (let k = 0; k < NCLS; k++) if (src.pend[k]! > dst.pend[k]!) { dst.pend[k] = src.pend[k]!; changed = true; }
+  for (let k = 0; k < NCLASSES; k++) if (src.pend[k]! > dst.pend[k]!) { dst.pend[k] = src.pend[k]!; changed = true; }
   for (let c = 0; c < 3; c++) if (src.pendC[c]! > dst.pendC[c]!) { dst.pendC[c] = src.pendC[c]!; changed = true; }
   if ((dst.wild | src.wild) !== dst.wild) { dst.wild |= src.wild; changed = true; }
   const di = dst.issued;
@@ -183,9 +183,9 @@ export function joinInto(dst: WState, src: WState, capY: readonly number[]): boo
  * both (the analysis' transfer functions are monotone), so a need of the meet over all paths
  * into an instruction is a need on every path. Shadows are not kept. True when `dst` changed.
  */
-export function meetInto(dst: WState, src: WState, capY: readonly number[]): boolean {
+export function meetInto(dst: CounterState, src: CounterState, capY: readonly number[]): boolean {
   let changed = false;
-  for (let k = 0; k < NCLS; k++) if (src.pend[k]! < dst.pend[k]!) { dst.pend[k] = src.pend[k]!; changed = true; }
+  for (let k = 0; k < NCLASSES; k++) if (src.pend[k]! < dst.pend[k]!) { dst.pend[k] = src.pend[k]!; changed = true; }
   for (let c = 0; c < 3; c++) if (src.pendC[c]! < dst.pendC[c]!) { dst.pendC[c] = src.pendC[c]!; changed = true; }
   if ((dst.wild & src.wild) !== dst.wild) { dst.wild &= src.wild; changed = true; }
   const di = dst.issued;
@@ -211,9 +211,9 @@ export function meetInto(dst: WState, src: WState, capY: readonly number[]): boo
  * counts; producers and shadows are not compared). Paths in such states behave alike from here
  * on, so the analysis may merge them without losing precision.
  */
-export function sameCore(a: WState, b: WState, capY: readonly number[]): boolean {
+export function sameCore(a: CounterState, b: CounterState, capY: readonly number[]): boolean {
   if (a.wild !== b.wild || a.ent.size !== b.ent.size) return false;
-  for (let k = 0; k < NCLS; k++) if (a.pend[k] !== b.pend[k]) return false;
+  for (let k = 0; k < NCLASSES; k++) if (a.pend[k] !== b.pend[k]) return false;
   for (let c = 0; c < 3; c++) if (a.pendC[c] !== b.pendC[c]) return false;
   for (const [key, e] of a.ent) {
     const f = b.ent.get(key);

@@ -12,11 +12,11 @@
  * everything, or an edge the path facts exclude (paths.ts). It is bounded; undefined when it
  * finds nothing within the bound.
  */
-import type { KernelContext } from '../check/types.js';
+import type { KernelContext } from '../analysis/types.js';
 import {
-  CLASS_COUNTER, CLASS_IN_ORDER, K_BARRIER, K_CALL, K_END, K_RETURN, K_WAIT, NO_WAIT, type InsnFx,
+  CLASS_COUNTER, CLASS_IN_ORDER, INSN_KIND, NO_WAIT, type InsnEffects,
 } from './model.js';
-import { afterInsn, edgeConditions, factsKey, feasibleSuccessors, liveConditions, type Fact } from './paths.js';
+import { afterInsn, edgeConditions, factsKey, feasibleSuccessors, liveConditions, type PathFact } from './paths.js';
 
 export interface PathStep {
   /** Index (KernelContext.insns) of a conditional branch on the path. */
@@ -41,40 +41,40 @@ export interface WitnessQuery {
   callable: boolean;
 }
 
-interface Node { b: number; y: number; facts: Fact[]; parent?: Node; from?: number }
+interface Node { b: number; y: number; facts: PathFact[]; parent?: Node; from?: number }
 
 /** Younger count while the producer has not issued yet on the path (phase 0). */
 const BEFORE = -1;
 
-export function shortPath(ctx: KernelContext, fx: readonly InsnFx[], q: WitnessQuery): PathStep[] | undefined {
+export function shortPath(ctx: KernelContext, fx: readonly InsnEffects[], q: WitnessQuery): PathStep[] | undefined {
   const cfg = ctx.cfg;
   const c = CLASS_COUNTER[q.cls]!;
   const inOrder = CLASS_IN_ORDER[q.cls]!;
   const cap = q.max[c]! + 1;
   const conds = edgeConditions(ctx);
   const live = liveConditions(ctx, conds);
-  const liveFacts = (s: number, facts: Fact[]): Fact[] => facts.filter((f) => live.get(f.key)?.[s]);
+  const liveFacts = (s: number, facts: PathFact[]): PathFact[] => facts.filter((f) => live.get(f.key)?.[s]);
 
   /** Walk [from, end) of a block: the younger count at its end, 'found', or undefined (the path ends). */
-  const run = (from: number, end: number, y0: number, facts0: Fact[]): { y: number; facts: Fact[] } | 'found' | undefined => {
+  const run = (from: number, end: number, y0: number, facts0: PathFact[]): { y: number; facts: PathFact[] } | 'found' | undefined => {
     let y = y0;
     let facts = facts0;
     for (let k = from; k < end; k++) {
       const f = fx[k]!;
       if (y === BEFORE) {
         if (k === q.producer) y = 0;
-        else if (f.kind === K_END) return undefined;
+        else if (f.kind === INSN_KIND.end) return undefined;
         facts = afterInsn(facts, ctx.insns[k]!);
         continue;
       }
       if (k === q.consumer) return 'found';
-      if (f.kind === K_WAIT) {
+      if (f.kind === INSN_KIND.wait) {
         const n = f.wait![c]!;
         if (n !== NO_WAIT && (inOrder ? y >= n : n === 0)) return undefined;
         continue;
       }
-      if (f.kind === K_END || (f.kind === K_CALL && f.callWaits)) return undefined;
-      if ((f.kind === K_BARRIER && !q.backOff) || (f.kind === K_RETURN && q.callable)) return undefined;
+      if (f.kind === INSN_KIND.end || (f.kind === INSN_KIND.call && f.callWaits)) return undefined;
+      if ((f.kind === INSN_KIND.barrier && !q.backOff) || (f.kind === INSN_KIND.return && q.callable)) return undefined;
       if (f.uses.includes(q.unit) || f.defs.includes(q.unit)) return undefined;
       for (const is of f.issues) if (is.cls === q.cls) y = Math.min(cap, y + is.inc);
       facts = afterInsn(facts, ctx.insns[k]!);

@@ -27,8 +27,8 @@ import { buildKernels, type KernelBuild } from '../../scripts/build-kernels.js';
 import { corpusDir, llvmTool, readManifest } from './llvm.js';
 import { mcaRewrites, mcaText, pool, runMca } from './mca.js';
 import { loadText } from '../../src/load.js';
-import { kernelContexts } from '../../src/check/context.js';
-import type { KernelContext } from '../../src/check/types.js';
+import { kernelContexts } from '../../src/analysis/context.js';
+import type { KernelContext } from '../../src/analysis/types.js';
 import { estimateCycles } from '../../src/cycles/estimate.js';
 
 const MIN_BLOCK = 10;

@@ -25,11 +25,10 @@ import type { Instruction } from '../../src/asm/ast.js';
 import { resolveProgram } from '../../src/isa/resolve.js';
 import type { ResolvedInsn } from '../../src/isa/types.js';
 import {
-  AGPR_BASE, EXEC_HI, EXEC_LO, FLAT_SCRATCH_HI, FLAT_SCRATCH_LO, M0, MODE, SCC, TTMP_BASE, VCC_HI, VCC_LO, VGPR_BASE,
-  XNACK_MASK_HI, XNACK_MASK_LO, unitsToString,
-} from '../../src/isa/registers.js';
+  AGPR_BASE, EXEC_HI, EXEC_LO, FLAT_SCRATCH_HI, FLAT_SCRATCH_LO, M0, MODE, SCC, TTMP_BASE, VCC_HI, VCC_LO, VGPR_BASE, XNACK_MASK_HI, XNACK_MASK_LO, unitsToString,
+} from '../../src/asm/registers.js';
 import { TARGETS } from '../../src/targets/index.js';
-import type { TargetName } from '../../src/targets/types.js';
+import type { TargetName } from '../../src/isa/target.js';
 import { parseMir, scanAsmFunctions } from './mir.js';
 import type { MirInstr } from './mir.js';
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Finding } from '../../src/check/types.js';
+import type { Finding } from '../../src/analysis/types.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

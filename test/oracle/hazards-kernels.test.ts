@@ -15,11 +15,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { buildKernels, type KernelBuild } from '../../scripts/build-kernels.js';
-import { kernelContextsFromText } from '../../src/check/context.js';
-import type { KernelContext } from '../../src/check/types.js';
-import { checkHazards, checkWithPadding, computeNops, computeFacts } from '../../src/hazards/index.js';
+import { kernelContextsFromText } from '../../src/analysis/context.js';
+import type { KernelContext } from '../../src/analysis/types.js';
+import { checkHazards, checkWithPadding, computeNops, hazardInsns } from '../../src/hazards/index.js';
 import { overlaps } from '../../src/hazards/context.js';
-import { VGPR_BASE } from '../../src/isa/registers.js';
+import { VGPR_BASE } from '../../src/asm/registers.js';
 import { parseMir, scanAsmFunctions, type MirInstr } from './mir.js';
 import { loadHazardExceptions, shortfallByLine, stripNops, type KernelCount } from './hazards-common.js';
 
@@ -72,8 +72,8 @@ function isVop3pDstSel(ctx: KernelContext, byLine: Map<number, number>, nopLine:
   let p = -1;
   for (const [line, i] of byLine) if (line < nopLine && (p < 0 || line > ctx.insns[p]!.insn.loc.line)) p = i;
   if (p < 0) return false;
-  const pf = computeFacts(ctx.insns[p]!, ctx.target);
-  const cf = computeFacts(ctx.insns[c]!, ctx.target);
+  const pf = hazardInsns(ctx)[p]!;
+  const cf = hazardInsns(ctx)[c]!;
   if (pf.ri.info.encoding !== 'vop3p' || pf.ri.info.cls !== 'valu') return false;
   const dst = pf.ops.find((o) => o.role === 'vdst' && o.def);
   return !!dst && cf.ops.some((o) => overlaps(o.lo, o.hi, dst.lo, dst.hi));

@@ -12,7 +12,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { llvmTool } from './llvm.js';
-import { kernelContextsFromText } from '../../src/check/context.js';
+import { kernelContextsFromText } from '../../src/analysis/context.js';
 import { checkHazards } from '../../src/hazards/index.js';
 
 interface Probe {

@@ -19,7 +19,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { kernelContextsFromText } from '../../src/check/context.js';
+import { kernelContextsFromText } from '../../src/analysis/context.js';
 import { checkHazards } from '../../src/hazards/index.js';
 import { corpusDir, readManifest, runLlvmMc } from './llvm.js';
 import {

@@ -11,8 +11,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadText } from '../../src/load.js';
-import { kernelContexts } from '../../src/check/context.js';
-import type { Finding } from '../../src/check/types.js';
+import { kernelContexts } from '../../src/analysis/context.js';
+import type { Finding } from '../../src/analysis/types.js';
 import { checkHazards, computeNops } from '../../src/hazards/index.js';
 import { corpusDir, llvmTool, runLlvmMc } from './llvm.js';
 

@@ -23,9 +23,9 @@ import { allInsns, lookupInsn } from '../../src/isa/catalogue.js';
 import { unavailableReason } from '../../src/isa/resolve.js';
 import type { InsnDesc } from '../../src/isa/types.js';
 import { splitMnemonic } from '../../src/asm/instruction.js';
-import { EXEC_HI, EXEC_LO, FLAT_SCRATCH_HI, FLAT_SCRATCH_LO, M0, MODE, SCC, VCC_HI, VCC_LO } from '../../src/isa/registers.js';
+import { EXEC_HI, EXEC_LO, FLAT_SCRATCH_HI, FLAT_SCRATCH_LO, M0, MODE, SCC, VCC_HI, VCC_LO } from '../../src/asm/registers.js';
 import { TARGETS } from '../../src/targets/index.js';
-import type { TargetName } from '../../src/targets/types.js';
+import type { TargetName } from '../../src/isa/target.js';
 import { corpusDir, llvmTool, repoRoot } from './llvm.js';
 import { sampleLine } from './isa-samples.js';
 

@@ -1,6 +1,6 @@
 /** Sample instructions for the isa oracle tests: operands of the kinds and widths a catalogue entry expects. */
 import type { InsnDesc, OpSpec } from '../../src/isa/types.js';
-import type { Target } from '../../src/targets/types.js';
+import type { Target } from '../../src/isa/target.js';
 
 function reg(prefix: string, base: number, width: number): string {
   return width <= 1 ? `${prefix}${base}` : `${prefix}[${base}:${base + width - 1}]`;

@@ -14,8 +14,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Instruction, Modifier, Operand } from '../../src/asm/ast.js';
-import type { KernelContext } from '../../src/check/types.js';
-import { rangeName } from '../../src/isa/registers.js';
+import type { KernelContext } from '../../src/analysis/types.js';
+import { rangeName } from '../../src/asm/registers.js';
 import { kernelLoops } from '../../src/cycles/kernel-time.js';
 import { llvmTool } from './llvm.js';
 

@@ -2,7 +2,7 @@
  * A reader for the final MIR that `llc -stop-after=amdgpu-resource-usage` writes (used by the
  * oracle tests; not a test itself). It lists, per function and in order, every instruction with
  * its opcode, whether the assembly printer turns it into a line of the .s file, and its
- * register defs and uses as sets of the project's 32-bit register units (src/isa/registers.ts).
+ * register defs and uses as sets of the project's 32-bit register units (src/asm/registers.ts).
  *
  * Instruction syntax (one per line in `body:`):
  *   [explicit defs =] [MI flags] OPCODE [operand, operand, ...] [:: memory operands]
@@ -28,9 +28,8 @@
  *   Any other name throws, so a new kind of register is noticed rather than silently dropped.
  */
 import {
-  AGPR_BASE, CONSTANT_SOURCES, EXEC_HI, EXEC_LO, FLAT_SCRATCH_HI, FLAT_SCRATCH_LO, M0, MODE,
-  SCC, SGPR_BASE, TTMP_BASE, VCC_HI, VCC_LO, VGPR_BASE, XNACK_MASK_HI, XNACK_MASK_LO,
-} from '../../src/isa/registers.js';
+  AGPR_BASE, CONSTANT_SOURCES, EXEC_HI, EXEC_LO, FLAT_SCRATCH_HI, FLAT_SCRATCH_LO, M0, MODE, SCC, SGPR_BASE, TTMP_BASE, VCC_HI, VCC_LO, VGPR_BASE, XNACK_MASK_HI, XNACK_MASK_LO,
+} from '../../src/asm/registers.js';
 
 export interface MirInstr {
   /** LLVM opcode name, e.g. V_ADD_U32_e32, S_LOAD_DWORDX2_IMM, BUNDLE, KILL. */

@@ -5,7 +5,7 @@
  * of two accesses that may alias, or moving a pinned instruction.
  */
 import type { ScheduleKernel } from '../../src/schedule/kernel.js';
-import { MOVABLE, PINNED } from '../../src/schedule/kernel.js';
+import { ROLE } from '../../src/schedule/kernel.js';
 import { ScheduleState, canMove, moveTo, explainPair } from '../../src/schedule/state.js';
 import { dependent } from '../../src/schedule/deps.js';
 
@@ -84,7 +84,7 @@ export function illegalMutations(k: ScheduleKernel, kind: IllegalKind, rand: (n:
   const cands: [number, number, string][] = [];
   if (kind === 'pinned') {
     for (let i = 1; i < k.n; i++) {
-      if (k.role[i] !== PINNED) continue;
+      if (k.role[i] !== ROLE.pinned) continue;
       const cls = k.insns[i]!.info.cls;
       if (k.insns[i]!.insn.base === 's_waitcnt') continue; // a fence wait next to a non-memory instruction may move legally
       if (cls === 'branch' || cls === 'endpgm') {
@@ -92,7 +92,7 @@ export function illegalMutations(k: ScheduleKernel, kind: IllegalKind, rand: (n:
         if (k.ctx.cfg.blockOf[i - 1] !== k.ctx.cfg.blockOf[i]) continue;
       }
       const j = i - 1;
-      if (k.role[j] !== MOVABLE || k.ctx.cfg.blockOf[j] !== k.ctx.cfg.blockOf[i]) continue;
+      if (k.role[j] !== ROLE.movable || k.ctx.cfg.blockOf[j] !== k.ctx.cfg.blockOf[i]) continue;
       if (!simpleLine(k, i) || !simpleLine(k, j) || key(k, i) === key(k, j)) continue;
       cands.push([j, i, `${k.tags[i]} (${k.pinReason[i]}) exchanged with ${k.tags[j]}`]);
     }

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { loadFile, loadText, type Loaded } from '../../src/load.js';
-import { kernelContexts } from '../../src/check/context.js';
+import { kernelContexts } from '../../src/analysis/context.js';
 import { kernelTime } from '../../src/cycles/kernel-time.js';
 import { pickKernel, replayMoves, emitSchedule } from '../../src/schedule/index.js';
 import { reportFile, buildReportModel, type KernelView, type ReportModel } from '../../src/report/index.js';

@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { buildKernels } from '../../scripts/build-kernels.js';
 import { loadText } from '../../src/load.js';
-import { kernelContexts } from '../../src/check/context.js';
-import type { KernelContext } from '../../src/check/types.js';
+import { kernelContexts } from '../../src/analysis/context.js';
+import type { KernelContext } from '../../src/analysis/types.js';
 import type { Metrics, MetricName } from '../../src/schedule/metrics.js';
 import type { LoopChange } from '../../src/schedule/search/run.js';
 import { scheduleFile } from '../../src/schedule/search/run.js';

@@ -11,7 +11,7 @@ import { parseProgram } from '../../src/asm/parser.js';
 import { printProgram } from '../../src/asm/printer.js';
 import { loadText } from '../../src/load.js';
 import { InputErrors } from '../../src/errors.js';
-import { analyzeLoaded } from '../../src/analysis/analyze.js';
+import { analyzeLoaded } from '../../src/check/analyze.js';
 import { corpusDir, runLlvmMc } from './llvm.js';
 
 const dir = join(corpusDir(), 'tensile');

@@ -28,12 +28,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildKernels, KERNEL_TARGETS, type KernelBuild } from '../../scripts/build-kernels.js';
 import { loadText, type Loaded } from '../../src/load.js';
-import { kernelContexts } from '../../src/check/context.js';
-import type { Finding, KernelContext } from '../../src/check/types.js';
+import { kernelContexts } from '../../src/analysis/context.js';
+import type { Finding, KernelContext } from '../../src/analysis/types.js';
 import type { Instruction } from '../../src/asm/ast.js';
 import {
-  analyzeWaitcnt, checkWaitcnt, dependencyWaits, minimalWaits, rederiveWaits, NO_WAIT,
-  type WaitInsertion,
+  analyzeWaitcnt, checkWaitcnt, dependencyWaits, minimalWaits, rederiveWaits, NO_WAIT, type WaitInsertion,
 } from '../../src/waitcnt/index.js';
 import { runLlvmMc } from './llvm.js';
 import { deleteInstructionLines, editedToOriginal, insertWaitLines, ordinals } from './waitcnt-text.js';

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadText } from '../../src/load.js';
-import { kernelContexts } from '../../src/check/context.js';
+import { kernelContexts } from '../../src/analysis/context.js';
 import { analyzeWaitcnt, checkWaitcnt, dependencyWaits, minimalWaits } from '../../src/waitcnt/index.js';
 import { corpusDir, runLlvmMc } from './llvm.js';
 

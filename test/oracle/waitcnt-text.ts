@@ -5,7 +5,7 @@
  * which has one statement per line and no macros.)
  */
 import type { Instruction, Program } from '../../src/asm/ast.js';
-import type { KernelContext } from '../../src/check/types.js';
+import type { KernelContext } from '../../src/analysis/types.js';
 import type { WaitInsertion } from '../../src/waitcnt/index.js';
 
 /** Text of a program with the lines of the given instructions deleted. */

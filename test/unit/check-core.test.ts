@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { kernelContextsFromText } from '../../src/check/context.js';
-import { kernelResources } from '../../src/check/resources.js';
+import { kernelContextsFromText } from '../../src/analysis/context.js';
+import { kernelResources } from '../../src/analysis/resources.js';
 import { applyStatementEdits, emptyEdits, addInsert } from '../../src/check/edit.js';
 import { nopLines, planFixes, waitcntText } from '../../src/check/fix.js';
 import { checkContexts } from '../../src/check/check.js';
 import { formatReportJson, formatReportSarif, formatFindingClang } from '../../src/check/format.js';
-import type { Finding } from '../../src/check/types.js';
+import type { Finding } from '../../src/analysis/types.js';
 import { parseProgram } from '../../src/asm/parser.js';
 
 const ctxOf = (text: string, arch = 'gfx90a') => kernelContextsFromText(text, 't.s', arch);

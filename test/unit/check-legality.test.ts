@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { loadText } from '../../src/load.js';
 import { checkLoaded } from '../../src/check/check.js';
 import { InputErrors } from '../../src/errors.js';
-import { VGPR_BASE } from '../../src/isa/registers.js';
+import { VGPR_BASE } from '../../src/asm/registers.js';
 import { usedRange } from '../../src/check/format.js';
 import { LEGALITY_RULES } from '../../src/isa/legality.js';
 

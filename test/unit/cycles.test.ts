@@ -9,8 +9,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { kernelContextsFromText } from '../../src/check/context.js';
-import type { KernelContext } from '../../src/check/types.js';
+import { kernelContextsFromText } from '../../src/analysis/context.js';
+import type { KernelContext } from '../../src/analysis/types.js';
 import { estimateCycles, lowerBound, cycleEngineFor } from '../../src/cycles/estimate.js';
 import { simulateKernel, formatKernelReport } from '../../src/cycles/simulate.js';
 import { buildCycleModel } from '../../src/cycles/model.js';

@@ -3,8 +3,8 @@
  * function, check it for one target, and compare the findings with a table row.
  */
 import assert from 'node:assert/strict';
-import { kernelContextsFromText } from '../../src/check/context.js';
-import type { Finding, KernelContext } from '../../src/check/types.js';
+import { kernelContextsFromText } from '../../src/analysis/context.js';
+import type { Finding, KernelContext } from '../../src/analysis/types.js';
 import { checkHazards, computeNops } from '../../src/hazards/index.js';
 
 /** A snippet becomes the body of function `k` (labels inside are allowed). */

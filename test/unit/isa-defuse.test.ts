@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectDefUse, res, U } from './isa-helpers.js';
-import type { TargetName } from '../../src/targets/types.js';
+import type { TargetName } from '../../src/isa/target.js';
 
 type Row = [text: string, target: TargetName, defs: string, uses: string];
 

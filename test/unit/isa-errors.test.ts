@@ -9,7 +9,7 @@ import { ConductorError } from '../../src/errors.js';
 import { parseProgram } from '../../src/asm/parser.js';
 import { resolveProgram } from '../../src/isa/resolve.js';
 import { TARGETS } from '../../src/targets/index.js';
-import type { TargetName } from '../../src/targets/types.js';
+import type { TargetName } from '../../src/isa/target.js';
 
 type Row = [text: string, target: TargetName, message: RegExp];
 

@@ -5,9 +5,9 @@ import { resolveInstruction } from '../../src/isa/resolve.js';
 import type { ResolvedInsn } from '../../src/isa/types.js';
 import {
   AGPR_BASE, EXEC_HI, EXEC_LO, FLAT_SCRATCH_HI, FLAT_SCRATCH_LO, M0, MODE, SCC, VCC_HI, VCC_LO, VGPR_BASE, unitsToString,
-} from '../../src/isa/registers.js';
+} from '../../src/asm/registers.js';
 import { TARGETS } from '../../src/targets/index.js';
-import type { TargetName } from '../../src/targets/types.js';
+import type { TargetName } from '../../src/isa/target.js';
 
 export const at = { file: 't.s', line: 7, col: 1 };
 

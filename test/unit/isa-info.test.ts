@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { res } from './isa-helpers.js';
-import type { TargetName } from '../../src/targets/types.js';
+import type { TargetName } from '../../src/isa/target.js';
 import type { InsnClass, LatencyClass } from '../../src/isa/types.js';
 
 type Row = [text: string, target: TargetName, cls: InsnClass, latency: LatencyClass, counters: string];

@@ -7,8 +7,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { kernelContextsFromText } from '../../src/check/context.js';
-import type { KernelContext } from '../../src/check/types.js';
+import { kernelContextsFromText } from '../../src/analysis/context.js';
+import type { KernelContext } from '../../src/analysis/types.js';
 import { DEFAULT_TRIP, kernelLoops, kernelTime, steadyState, tripFromCode, walkOf, runWaves } from '../../src/cycles/kernel-time.js';
 import { cycleEngineFor } from '../../src/cycles/estimate.js';
 import { syntheticWait } from '../../src/cycles/model.js';

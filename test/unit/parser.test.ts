@@ -4,7 +4,7 @@ import { parseProgram } from '../../src/asm/parser.js';
 import { printProgram } from '../../src/asm/printer.js';
 import { parseInstructionText } from '../../src/asm/instruction.js';
 import type { Instruction, RegOperand } from '../../src/asm/ast.js';
-import { AGPR_BASE, EXEC_LO, TTMP_BASE, VCC_LO, VGPR_BASE } from '../../src/isa/registers.js';
+import { AGPR_BASE, EXEC_LO, TTMP_BASE, VCC_LO, VGPR_BASE } from '../../src/asm/registers.js';
 
 const at = { file: 't.s', line: 1, col: 1 };
 const noSyms = () => undefined;

@@ -6,13 +6,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadText, type Loaded } from '../../src/load.js';
-import { kernelContexts } from '../../src/check/context.js';
-import { kernelResources } from '../../src/check/resources.js';
+import { kernelContexts } from '../../src/analysis/context.js';
+import { kernelResources } from '../../src/analysis/resources.js';
 import { checkWaitcnt } from '../../src/waitcnt/index.js';
 import { pickKernel } from '../../src/schedule/kernel.js';
 import { tryMove } from './regs-helpers.js';
 import { verifyLoaded } from '../../src/verify/verify.js';
-import { unitsToString } from '../../src/isa/registers.js';
+import { unitsToString } from '../../src/asm/registers.js';
 import { resolveInstruction } from '../../src/isa/resolve.js';
 import { U } from './isa-helpers.js';
 

@@ -7,8 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadText, type Loaded } from '../../src/load.js';
-import { kernelContexts } from '../../src/check/context.js';
-import { kernelResources } from '../../src/check/resources.js';
+import { kernelContexts } from '../../src/analysis/context.js';
+import { kernelResources } from '../../src/analysis/resources.js';
 import { checkLoaded } from '../../src/check/check.js';
 import { checkHazards } from '../../src/hazards/index.js';
 import { checkWaitcnt } from '../../src/waitcnt/index.js';
@@ -17,8 +17,8 @@ import { tryMove } from './regs-helpers.js';
 import { verifyLoaded } from '../../src/verify/verify.js';
 import { resolveInstruction } from '../../src/isa/resolve.js';
 import { kernelLayout } from '../../src/isa/layout.js';
-import { AGPR_BASE, VGPR_BASE } from '../../src/isa/registers.js';
-import { analyzeLoaded } from '../../src/analysis/analyze.js';
+import { AGPR_BASE, VGPR_BASE } from '../../src/asm/registers.js';
+import { analyzeLoaded } from '../../src/check/analyze.js';
 
 const UNIFIED = ['gfx90a', 'gfx942', 'gfx950'] as const;
 

@@ -13,9 +13,9 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { loadFile, loadText } from '../../src/load.js';
-import { kernelContexts } from '../../src/check/context.js';
+import { kernelContexts } from '../../src/analysis/context.js';
 import { checkContexts } from '../../src/check/check.js';
-import { kernelResources } from '../../src/check/resources.js';
+import { kernelResources } from '../../src/analysis/resources.js';
 import { simulateKernel } from '../../src/cycles/simulate.js';
 import { kernelWaves, loopChanges } from '../../src/cycles/kernel-time.js';
 import { computeOccupancy } from '../../src/analysis/occupancy.js';
@@ -24,8 +24,7 @@ import { pickKernel, ScheduleState, canMove, moveTo, emitSchedule, replayMoves, 
 import { mulberry32 } from '../../src/schedule/search/rng.js';
 import { randomSchedule } from './schedule-helpers.js';
 import {
-  alignScheduled, buildReportModel, busiestBlock, metricDeltas, renderReportHtml, DIAG_ERROR, KIND_WAIT, KIND_NOP, REG_FILES,
-  type ReportModel,
+  alignScheduled, buildReportModel, busiestBlock, metricDeltas, renderReportHtml, DIAG, LINE_KIND, REG_FILES, type ReportModel,
 } from '../../src/report/index.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
@@ -76,7 +75,7 @@ test('model of the example: every column row by row from simulate, liveness and 
     assert.ok(k.code.wait[i]! <= k.code.stall[i]! && k.code.wait[i]! >= 0);
     for (const f of REG_FILES) assert.equal(k.code[f][i], resources.pressure.points[i]![f]);
     const base = ctx.insns[i]!.insn.base;
-    assert.equal(k.code.kind[i], base === 's_waitcnt' ? KIND_WAIT : base === 's_nop' ? KIND_NOP : 0);
+    assert.equal(k.code.kind[i], base === 's_waitcnt' ? LINE_KIND.wait : base === 's_nop' ? LINE_KIND.nop : 0);
   }
   assert.ok(k.code.stall.some((s) => s > 0), 'the example stalls somewhere');
   assert.ok(k.code.latency.every((l) => l >= 0));
@@ -141,7 +140,7 @@ test('findings: listed with their rows; hazards mark consumer and producer; erro
   assert.equal(hz.hazard, true);
   assert.equal(hz.line, 2);
   assert.equal(hz.insn, 1);
-  assert.equal(k.code.diag[1], DIAG_ERROR);
+  assert.equal(k.code.diag[1], DIAG.error);
   assert.equal(k.code.hazard[1], 1);
   assert.equal(k.code.hazard[0], 1, 'the producer is marked too');
   assert.deepEqual(hz.related.map((r) => r.line), [1]);
@@ -149,10 +148,10 @@ test('findings: listed with their rows; hazards mark consumer and producer; erro
   assert.ok(wait);
   assert.equal(wait.hazard, false);
   assert.equal(k.code.hazard[3], 0, 'a missing wait is not a hazard');
-  assert.equal(k.code.diag[3], DIAG_ERROR);
+  assert.equal(k.code.diag[3], DIAG.error);
   assert.equal(k.counts.errors, 2);
-  assert.equal(k.code.kind[4], KIND_NOP);
-  assert.equal(k.code.kind[5], KIND_WAIT);
+  assert.equal(k.code.kind[4], LINE_KIND.nop);
+  assert.equal(k.code.kind[5], LINE_KIND.wait);
 });
 
 test('alignScheduled: 30 random legal schedules of the example come back as the same orders', async () => {

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadText } from '../../src/load.js';
-import { pickKernel, PINNED, STRIPPED, type ScheduleKernel } from '../../src/schedule/kernel.js';
+import { pickKernel, ROLE, type ScheduleKernel } from '../../src/schedule/kernel.js';
 import { ScheduleState, applyCommand, isFailure, type CommandFailure } from '../../src/schedule/state.js';
 import { parseCommand, parseRounds, parseRoundsOrThrow, type Command } from '../../src/schedule/commands.js';
 import { ScheduleSession } from '../../src/schedule/session.js';
@@ -51,14 +51,14 @@ test('regions: split at pinned instructions; waits stripped; fence waits pinned;
   assert.deepEqual(Array.from(k.regions[0]!.nodes, (i) => k.tags[i]), ['v_mov_b32_0', 'ds_write_b32_0']);
   assert.deepEqual(Array.from(k.regions[1]!.nodes, (i) => k.tags[i]), ['ds_read_b32_0', 'v_mov_b32_1', 'v_add_u32_0', 'v_mov_b32_2']);
   // the wait before the barrier is a fence (pinned, tagged); the one inside region 1 is stripped
-  assert.equal(k.role[2], PINNED);
+  assert.equal(k.role[2], ROLE.pinned);
   assert.equal(k.tags[2], 's_waitcnt_0');
-  assert.equal(k.role[6], STRIPPED);
-  assert.equal(k.role[8], STRIPPED);
+  assert.equal(k.role[6], ROLE.stripped);
+  assert.equal(k.role[8], ROLE.stripped);
   assert.equal(k.tags[6], '');
   assert.equal(k.regions[1]!.strippedWaits, 1);
   assert.equal(k.regions[1]!.strippedNops, 1);
-  assert.equal(k.role[3], PINNED);
+  assert.equal(k.role[3], ROLE.pinned);
   assert.match(k.pinReason[3]!, /barrier/);
 });
 
@@ -74,7 +74,7 @@ test('regions: a Tensile long branch is pinned as a whole; directives split regi
     'label_End:',
     's_endpgm',
   ]);
-  for (let i = 1; i <= 5; i++) assert.equal(k.role[i], PINNED, k.tags[i]);
+  for (let i = 1; i <= 5; i++) assert.equal(k.role[i], ROLE.pinned, k.tags[i]);
   assert.deepEqual(k.regions.map((r) => r.nodes.length), [1, 1, 1]);
 });
 

@@ -10,9 +10,11 @@ import { verifyLoaded, formatVerify } from '../../src/verify/verify.js';
 import { pickKernel } from '../../src/schedule/kernel.js';
 import { ScheduleState, applyCommand, isFailure } from '../../src/schedule/state.js';
 import { parseCommand, type Command } from '../../src/schedule/commands.js';
-import { emitSchedule, reorderedText } from '../../src/schedule/emit.js';
-import { CHECKERS } from '../../src/check/checkers.js';
-import { resetMachinery } from '../../src/schedule/machinery.js';
+import { emitSchedule } from '../../src/schedule/emit.js';
+import { reorderedText } from '../../src/schedule/reorder.js';
+import { DEFAULT_CHECKERS, type Checker } from '../../src/check/checkers.js';
+import { checkContexts } from '../../src/check/check.js';
+import { kernelContexts } from '../../src/analysis/context.js';
 
 const HEAD = '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\n.text\n';
 const load = (body: string[], name = 'a.s') => loadText(HEAD + body.join('\n') + '\n', name);
@@ -104,20 +106,22 @@ test('verify rejects: memory order, pinned instruction moved, region contents, c
 });
 
 test('verify rejects a scheduled file with a check error the original does not have', () => {
-  const fake = { name: 'test-fake', description: 'flags v_mov_b32 v9', run: (ctx: Parameters<(typeof CHECKERS)[number]['run']>[0]) => ctx.insns.flatMap((r, i) => (r.insn.text === 'v_mov_b32 v9, 0' && ctx.program.file === 'sched.s' ? [{ rule: 'fake', severity: 'error' as const, message: 'fake error', loc: r.insn.loc, insn: i, related: [] }] : [])) };
-  CHECKERS.push(fake);
-  try {
-    const a = ['k:', '  v_mov_b32 v9, 0', '  s_endpgm'];
-    const r = verify(a, a);
-    assert.equal(r.difference!.kind, 'check');
-    assert.match(r.difference!.message, /does not check clean: fake error/);
-    // an error the original has too is not the schedule's doing
-    const same = verifyLoaded(load(a, 'sched.s'), load(a, 'sched.s'));
-    assert.equal(same.equivalent, true);
-  } finally {
-    CHECKERS.splice(CHECKERS.indexOf(fake), 1);
-    resetMachinery();
-  }
+  const fake: Checker = { name: 'test-fake', description: 'flags v_mov_b32 v9', run: (ctx) => ctx.insns.flatMap((r, i) => (r.insn.text === 'v_mov_b32 v9, 0' && ctx.program.file === 'sched.s' ? [{ rule: 'fake', severity: 'error' as const, message: 'fake error', loc: r.insn.loc, insn: i, related: [] }] : [])) };
+  const checkers = [...DEFAULT_CHECKERS, fake];
+  const a = ['k:', '  v_mov_b32 v9, 0', '  s_endpgm'];
+  const r = verifyLoaded(load(a, 'orig.s'), load(a, 'sched.s'), { checkers });
+  assert.equal(r.difference!.kind, 'check');
+  assert.match(r.difference!.message, /does not check clean: fake error/);
+  // an error the original has too is not the schedule's doing
+  const same = verifyLoaded(load(a, 'sched.s'), load(a, 'sched.s'), { checkers });
+  assert.equal(same.equivalent, true);
+  // without the fake checker the same files verify
+  assert.equal(verify(a, a).equivalent, true);
+});
+
+test('a checker that throws stops the check with an error naming it', () => {
+  const broken: Checker = { name: 'broken', description: 'always throws', run: () => { throw new Error('boom'); } };
+  assert.throws(() => checkContexts(kernelContexts(load(['k:', '  s_endpgm'])), { checkers: [broken] }), /checker 'broken' failed on .*boom/);
 });
 
 const cmd = (t: string): Command => parseCommand(t) as Command;

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { check, ctxOf, pathShape, summary } from './waitcnt-helpers.js';
 import { checkWaitcnt, minimalWaits, rederiveWaits } from '../../src/waitcnt/index.js';
-import { kernelContextsFromText } from '../../src/check/context.js';
+import { kernelContextsFromText } from '../../src/analysis/context.js';
 
 test('loop: a load at the bottom used at the top through the back-edge', () => {
   const lines = [

@@ -1,6 +1,6 @@
 /** Shared helpers of the waitcnt unit tests (snippets without a kernel label: a top-level region). */
-import { kernelContextsFromText } from '../../src/check/context.js';
-import type { Finding, KernelContext } from '../../src/check/types.js';
+import { kernelContextsFromText } from '../../src/analysis/context.js';
+import type { Finding, KernelContext } from '../../src/analysis/types.js';
 import { checkWaitcnt } from '../../src/waitcnt/index.js';
 
 export function ctxOf(lines: string[], arch = 'gfx942'): KernelContext {

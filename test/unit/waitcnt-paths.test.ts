@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ctxOf, pathShape, summary } from './waitcnt-helpers.js';
 import { checkWaitcnt } from '../../src/waitcnt/index.js';
-import type { Finding } from '../../src/check/types.js';
+import type { Finding } from '../../src/analysis/types.js';
 import { afterInsn, refineRange, rangeTest } from '../../src/waitcnt/paths.js';
 import { parseProgram } from '../../src/asm/parser.js';
 

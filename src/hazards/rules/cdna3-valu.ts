@@ -10,9 +10,9 @@
  *   - a transcendental VALU writes a VGPR a non-transcendental VALU reads: 1
  */
 import type { HazardRule, WaitStateFact, Need } from '../types.js';
-import { all, CDNA3_UP, need, P, REF, scalarRaw, vecUses, vectorRaw } from './util.js';
-import { EXEC_HI, EXEC_LO, VGPR_BASE } from '../../isa/registers.js';
-import type { InsnFacts } from '../context.js';
+import { all, CDNA3_UP, factWait, need, P, REF, scalarRaw, vecUses, vectorRawFact } from './util.js';
+import { EXEC_HI, EXEC_LO, VGPR_BASE } from '../../asm/registers.js';
+import type { HazardInsn } from '../context.js';
 import { overlaps, regText } from '../context.js';
 
 const gfx940 = (t: { has(f: 'gfx940-insts'): boolean }) => t.has('gfx940-insts');
@@ -51,7 +51,7 @@ const TRANS_FACT: WaitStateFact = {
 };
 
 /** Scalar units a VALU reads as constants (explicit scalar sources other than a mask or carry-in). */
-function constantReads(c: InsnFacts): number[] {
+function constantReads(c: HazardInsn): number[] {
   const out: number[] = [];
   for (const o of c.ops) {
     if (!o.use || o.lo >= 128 || o.role === 'mask' || o.role === 'carryIn') continue;
@@ -75,7 +75,7 @@ export const valuSgprWriteValuRead: HazardRule = {
     if (!any) return undefined;
     const reads = constantReads(c);
     if (reads.length === 0) return undefined;
-    return scalarRaw(h, i, reads, 2, SGPR_FACT, ...P.valuSdef);
+    return scalarRaw(h, i, reads, SGPR_FACT, ...P.valuSdef);
   },
 };
 
@@ -84,7 +84,7 @@ function isRwLane(n: string): boolean {
 }
 
 /** A non-VALU instruction writes all of EXEC strictly between producer j and consumer i, all in one block. */
-function execOverwrittenBetween(h: { f: readonly InsnFacts[]; ctx: { cfg: { blockOf: Int32Array } } }, j: number, i: number): boolean {
+function execOverwrittenBetween(h: { f: readonly HazardInsn[]; ctx: { cfg: { blockOf: Int32Array } } }, j: number, i: number): boolean {
   const blockOf = h.ctx.cfg.blockOf;
   if (j >= i || blockOf[j] !== blockOf[i]) return false;
   for (let k = j + 1; k < i; k++) {
@@ -103,7 +103,7 @@ export const valuExecWriteRwLane: HazardRule = {
   facts: [EXEC_RWLANE_FACT],
   check(h, i) {
     if (!isRwLane(h.f[i]!.name)) return undefined;
-    const needs = scalarRaw(h, i, [EXEC_LO, EXEC_HI], 4, EXEC_RWLANE_FACT, ...P.valuExec, 'depends on');
+    const needs = scalarRaw(h, i, [EXEC_LO, EXEC_HI], EXEC_RWLANE_FACT, ...P.valuExec, 'depends on');
     return needs.filter((n) => !execOverwrittenBetween(h, n.producer, i));
   },
 };
@@ -119,7 +119,7 @@ export const valuVgprWriteReadlaneSrc0: HazardRule = {
     const c = h.f[i]!;
     if (c.name !== 'v_readlane_b32' && c.name !== 'v_readfirstlane_b32') return undefined;
     const src = c.ops.filter((o) => o.role === 'src0' && o.lo >= VGPR_BASE);
-    return vectorRaw(h, i, src, 1, ...P.valuVdef, () => ({ w: 1, fact: READLANE_FACT }));
+    return vectorRawFact(h, i, src, READLANE_FACT, ...P.valuVdef);
   },
 };
 
@@ -133,7 +133,8 @@ export const dstSelForwarding: HazardRule = {
   check(h, i) {
     const c = h.f[i]!;
     if (!c.valu && !c.ldsDma) return undefined;
-    const list = h.producers(i, 'dstsel', 1, (p) => p.dstSel !== undefined);
+    const w = factWait(h, DSTSEL_FACT);
+    const list = h.producers(i, 'dstsel', w, (p) => p.dstSel !== undefined);
     if (list.length === 0) return undefined;
     const out: Need[] = [];
     for (let k = 0; k < list.length; k += 2) {
@@ -144,7 +145,7 @@ export const dstSelForwarding: HazardRule = {
         if (o.lo < VGPR_BASE || !overlaps(o.lo, o.hi, dst.lo, dst.hi)) continue;
         const a = Math.max(o.lo, dst.lo);
         const b = Math.min(o.hi, dst.hi);
-        out.push(need(j, d, 1, `${o.def && !o.use ? 'writes' : 'reads'} ${regText(c, a, b)} written at a shifted bit position by`, DSTSEL_FACT));
+        out.push(need(j, d, w, `${o.def && !o.use ? 'writes' : 'reads'} ${regText(c, a, b)} written at a shifted bit position by`, DSTSEL_FACT));
         break;
       }
     }
@@ -162,6 +163,6 @@ export const transWriteValuRead: HazardRule = {
   check(h, i) {
     const c = h.f[i]!;
     if (!c.valu || c.trans) return undefined;
-    return vectorRaw(h, i, vecUses(c), 1, 'trans', (p) => p.trans, () => ({ w: 1, fact: TRANS_FACT }));
+    return vectorRawFact(h, i, vecUses(c), TRANS_FACT, 'trans', (p) => p.trans);
   },
 };

@@ -4,8 +4,8 @@
  * interlock (2).
  */
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
-import { all, anyWithin, CDNA2_UP, need, REF } from './util.js';
-import { VGPR_BASE } from '../../isa/registers.js';
+import { all, anyWithin, CDNA2_UP, factWait, need, REF } from './util.js';
+import { VGPR_BASE } from '../../asm/registers.js';
 import { overlaps, regText } from '../context.js';
 
 const FMA64_FACT: WaitStateFact = {
@@ -29,7 +29,7 @@ export const dgemmFma64: HazardRule = {
   check(h, i) {
     const n = h.f[i]!.name;
     if (n !== 'v_fma_f64' && n !== 'v_fmac_f64') return undefined;
-    return anyWithin(h, i, 2, FMA64_FACT, 'dgemm', (p) => p.dgemm, 'follows the DGEMM');
+    return anyWithin(h, i, FMA64_FACT, 'dgemm', (p) => p.dgemm, 'follows the DGEMM');
   },
 };
 
@@ -45,13 +45,14 @@ export const valuDgemmMemRead: HazardRule = {
     if (!(c.vmem || c.ds)) return undefined;
     const regs = c.ops.filter((o) => o.use && o.lo >= VGPR_BASE);
     if (regs.length === 0) return undefined;
-    // DGEMMs within 2 wait states, by distance (any path)
-    const dg = h.producers(i, 'dgemm', 2, (p) => p.dgemm);
+    // DGEMMs within reach, by distance (any path)
+    const w = factWait(h, BETWEEN_FACT);
+    const dg = h.producers(i, 'dgemm', w, (p) => p.dgemm);
     if (dg.length === 0) return undefined;
     const dgemmAt: number[] = [];
     for (let k = 1; k < dg.length; k += 2) dgemmAt.push(dg[k]!);
     const out: Need[] = [];
-    const list = h.producers(i, 'valu-vdef', 2, (p) => p.valu && p.writesVector);
+    const list = h.producers(i, 'valu-vdef', w, (p) => p.valu && p.writesVector);
     for (let k = 0; k < list.length; k += 2) {
       const j = list[k]!;
       const d = list[k + 1]!;
@@ -64,7 +65,7 @@ export const valuDgemmMemRead: HazardRule = {
           if (!overlaps(def.lo, def.hi, r.lo, r.hi)) continue;
           const a = Math.max(def.lo, r.lo);
           const b = Math.min(def.hi, r.hi);
-          out.push(need(j, d, 2, `reads ${regText(c, a, b)} (a DGEMM issued in between) written by`, BETWEEN_FACT));
+          out.push(need(j, d, w, `reads ${regText(c, a, b)} (a DGEMM issued in between) written by`, BETWEEN_FACT));
           break;
         }
       }

@@ -1,7 +1,7 @@
 /** VALU writes VCC, then v_div_fmas_f32/f64 (which reads VCC): 4 wait states. */
 import type { HazardRule, WaitStateFact } from '../types.js';
 import { all, P, REF, scalarRaw } from './util.js';
-import { VCC_HI, VCC_LO } from '../../isa/registers.js';
+import { VCC_HI, VCC_LO } from '../../asm/registers.js';
 
 const FACT: WaitStateFact = {
   what: 'VALU writes VCC (incl. v_div_scale) -> v_div_fmas_f32/f64',
@@ -19,6 +19,6 @@ export const valuVccWriteDivFmas: HazardRule = {
   check(h, i) {
     const n = h.f[i]!.name;
     if (n !== 'v_div_fmas_f32' && n !== 'v_div_fmas_f64') return undefined;
-    return scalarRaw(h, i, [VCC_LO, VCC_HI], 4, FACT, ...P.valuVcc);
+    return scalarRaw(h, i, [VCC_LO, VCC_HI], FACT, ...P.valuVcc);
   },
 };

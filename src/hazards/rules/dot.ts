@@ -4,9 +4,9 @@
  * (accumulation) needs none.
  */
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
-import { all, CDNA2_UP, need, REF } from './util.js';
-import { VGPR_BASE } from '../../isa/registers.js';
-import type { InsnFacts, OpRange } from '../context.js';
+import { all, CDNA2_UP, factsReach, need, REF } from './util.js';
+import { VGPR_BASE } from '../../asm/registers.js';
+import type { HazardInsn, OpRange } from '../context.js';
 import { overlaps, regText } from '../context.js';
 
 const READ_FACT: WaitStateFact = {
@@ -32,24 +32,24 @@ const MFMA_FACT: WaitStateFact = {
   note: 'LLVM needs 0 (DOT is excluded from its VALU -> MFMA rule and MFMA consumers are skipped by its DOT rule); the ISA needs 3: 3 is used.',
 };
 
-function sameOpcode(a: InsnFacts, b: InsnFacts): boolean {
+function sameOpcode(a: HazardInsn, b: HazardInsn): boolean {
   return a.name === b.name && a.ri.info.variant === b.ri.info.variant;
 }
 
 /** The operand a DOT reads as its accumulator: src2 (VOP3P dots) or the tied vdst (v_dot*c). */
-function isSrcC(c: InsnFacts, o: OpRange): boolean {
+function isSrcC(c: HazardInsn, o: OpRange): boolean {
   return o.role === 'src2' || (o.role === 'vdst' && o.use);
 }
 
-function dotDst(p: InsnFacts): OpRange | undefined {
+function dotDst(p: HazardInsn): OpRange | undefined {
   return p.dot ? p.ops.find((o) => o.role === 'vdst' && o.def) : undefined;
 }
 
 function dotScan(h: Parameters<HazardRule['check']>[0], i: number, regs: OpRange[],
-  fact: (p: InsnFacts, o: OpRange) => WaitStateFact | undefined, verb: string): Need[] {
+  fact: (p: HazardInsn, o: OpRange) => WaitStateFact | undefined, verb: string): Need[] {
   const out: Need[] = [];
   if (regs.length === 0) return out;
-  const list = h.producers(i, 'dot', 3, (p) => p.dot);
+  const list = h.producers(i, 'dot', factsReach(h, READ_FACT, WRITE_FACT, MFMA_FACT), (p) => p.dot);
   for (let k = 0; k < list.length; k += 2) {
     const j = list[k]!;
     const d = list[k + 1]!;

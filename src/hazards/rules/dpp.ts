@@ -3,8 +3,8 @@
  * VALU write of EXEC (EXEC is not forwarded to DPP).
  */
 import type { HazardRule, WaitStateFact } from '../types.js';
-import { all, P, REF, vecUses, vectorRaw, scalarRaw } from './util.js';
-import { EXEC_HI, EXEC_LO } from '../../isa/registers.js';
+import { all, P, REF, vecUses, vectorRawFact, scalarRaw } from './util.js';
+import { EXEC_HI, EXEC_LO } from '../../asm/registers.js';
 
 const VGPR_FACT: WaitStateFact = {
   what: 'any instruction writes a VGPR -> a DPP instruction reads it (any VGPR operand)',
@@ -32,7 +32,7 @@ export const vgprWriteDppRead: HazardRule = {
     if (!c.dpp) return undefined;
     // DPP operands are VGPRs as written (on a unified file one above accum_offset has an AGPR unit)
     const reads = vecUses(c);
-    return vectorRaw(h, i, reads, 2, ...P.vdef, () => ({ w: 2, fact: VGPR_FACT }));
+    return vectorRawFact(h, i, reads, VGPR_FACT, ...P.vdef);
   },
 };
 
@@ -45,6 +45,6 @@ export const valuExecWriteDpp: HazardRule = {
   facts: [EXEC_FACT],
   check(h, i) {
     if (!h.f[i]!.dpp) return undefined;
-    return scalarRaw(h, i, [EXEC_LO, EXEC_HI], 5, EXEC_FACT, ...P.valuExec, 'depends on');
+    return scalarRaw(h, i, [EXEC_LO, EXEC_HI], EXEC_FACT, ...P.valuExec, 'depends on');
   },
 };

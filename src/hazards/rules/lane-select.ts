@@ -22,6 +22,6 @@ export const valuSgprWriteLaneSelect: HazardRule = {
     if (!lane) return undefined;
     const reads: number[] = [];
     for (let u = lane.lo; u < lane.hi; u++) reads.push(u);
-    return scalarRaw(h, i, reads, 4, FACT, ...P.valuSdef, 'uses as lane select');
+    return scalarRaw(h, i, reads, FACT, ...P.valuSdef, 'uses as lane select');
   },
 };

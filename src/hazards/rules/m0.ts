@@ -6,8 +6,8 @@
  */
 import type { HazardRule, WaitStateFact } from '../types.js';
 import { all, P, REF, scalarRaw } from './util.js';
-import { M0 } from '../../isa/registers.js';
-import type { InsnFacts } from '../context.js';
+import { M0 } from '../../asm/registers.js';
+import type { HazardInsn } from '../context.js';
 
 const MSG_FACT: WaitStateFact = {
   what: 'SALU writes M0 -> s_sendmsg/s_sendmsghalt/s_ttracedata or GDS/GWS',
@@ -20,7 +20,7 @@ const LDS_FACT: WaitStateFact = {
   source: `LLVM GCNHazardRecognizer::checkReadM0Hazards; ${REF.cdna3} Table 11 Cases 16-17; ${REF.mi200} §4.5 Table 9; ${REF.cdna4} §4.5 Table 11`,
 };
 
-function msgConsumer(c: InsnFacts): boolean {
+function msgConsumer(c: HazardInsn): boolean {
   const n = c.name;
   if (n === 's_sendmsg' || n === 's_sendmsghalt' || n === 's_ttracedata') return true;
   if (!c.ds) return false;
@@ -29,7 +29,7 @@ function msgConsumer(c: InsnFacts): boolean {
   return space === 'gds' || space === 'gws' || n === 'ds_ordered_count';
 }
 
-function ldsConsumer(c: InsnFacts): boolean {
+function ldsConsumer(c: HazardInsn): boolean {
   const n = c.name;
   if (n.startsWith('s_movrel')) return true;
   if (n === 'ds_read_addtid_b32' || n === 'ds_write_addtid_b32') return true;
@@ -47,7 +47,7 @@ export const saluM0WriteMsgGds: HazardRule = {
   facts: [MSG_FACT],
   check(h, i) {
     if (!msgConsumer(h.f[i]!)) return undefined;
-    return scalarRaw(h, i, [M0], 1, MSG_FACT, ...P.saluM0, 'reads');
+    return scalarRaw(h, i, [M0], MSG_FACT, ...P.saluM0, 'reads');
   },
 };
 
@@ -60,6 +60,6 @@ export const saluM0WriteLdsM0Read: HazardRule = {
   facts: [LDS_FACT],
   check(h, i) {
     if (!ldsConsumer(h.f[i]!)) return undefined;
-    return scalarRaw(h, i, [M0], 1, LDS_FACT, ...P.saluM0, 'reads');
+    return scalarRaw(h, i, [M0], LDS_FACT, ...P.saluM0, 'reads');
   },
 };

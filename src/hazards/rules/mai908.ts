@@ -4,18 +4,18 @@
  * Source: LLVM GCNHazardRecognizer::checkMAIHazards908 / checkMAILdStHazards (rocRoller's
  * XDLWrite908 agrees). N = passes of the producing MFMA (2/8/16).
  */
-import type { Target } from '../../targets/types.js';
-import type { HazardContext, InsnFacts, OpRange } from '../context.js';
+import type { Target } from '../../isa/target.js';
+import type { HazardContext, HazardInsn, OpRange } from '../context.js';
 import { overlaps } from '../context.js';
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
 import { waitOf } from '../types.js';
-import { distanceUnlessRewritten, mfmaNote, need, REF } from './util.js';
-import { AGPR_BASE, VGPR_BASE, rangeName } from '../../isa/registers.js';
+import { distanceUnlessRewritten, factsReach, factWait, mfmaNote, need, REF } from './util.js';
+import { AGPR_BASE, VGPR_BASE, rangeName } from '../../asm/registers.js';
 
 const S22 = `LLVM GCNHazardRecognizer::checkMAIHazards908 / checkMAILdStHazards`;
 const gfx908 = (t: Target) => t.has('mai') && !t.has('gfx90a-insts');
 
-const F = {
+export const MAI908_FACTS = {
   mfmaSrcC: { what: 'MFMA writes AGPRs -> MFMA reads an overlapping (not identical) tuple as SrcC', w: { cdna1: 2 }, source: `${S22} (MFMA -> SrcC, overlap)` },
   mfmaSrcAB: { what: 'MFMA writes AGPRs -> MFMA reads them as SrcA/SrcB', w: { cdna1: 4 }, source: `${S22} (MFMA -> SrcA/SrcB)` },
   mfmaAccRead: { what: 'MFMA writes AGPRs -> v_accvgpr_read reads one', w: { cdna1: { 2: 4, 8: 10, 16: 18 } }, source: `${S22} (MFMA -> v_accvgpr_read)`,
@@ -35,7 +35,7 @@ const F = {
 /** AGPR operands of a gfx908 MAI consumer that the AGPR rules check, with their kind. */
 type AgprUse = { op: OpRange; kind: 'srcC' | 'srcAB' | 'accRead' | 'accWrite' };
 
-function agprOperands(c: InsnFacts): AgprUse[] {
+function agprOperands(c: HazardInsn): AgprUse[] {
   const out: AgprUse[] = [];
   for (const o of c.ops) {
     if (o.lo < AGPR_BASE) continue;
@@ -54,7 +54,7 @@ function scan(h: HazardContext, i: number, producer: 'mfma' | 'accWrite', kinds:
   if (!c.mai) return [];
   const uses = agprOperands(c).filter((u) => kinds.includes(u.kind));
   if (uses.length === 0) return [];
-  const list = h.producers(i, producer, 18, producer === 'mfma' ? (f) => f.mfma : (f) => f.accWrite);
+  const list = h.producers(i, producer, factsReach(h, ...kinds.map(factOf)), producer === 'mfma' ? (f) => f.mfma : (f) => f.accWrite);
   const out: Need[] = [];
   for (let k = 0; k < list.length; k += 2) {
     const j = list[k]!;
@@ -66,7 +66,7 @@ function scan(h: HazardContext, i: number, producer: 'mfma' | 'accWrite', kinds:
       if (!overlaps(dst.lo, dst.hi, u.op.lo, u.op.hi)) continue;
       if (producer === 'mfma' && dst.lo === u.op.lo && dst.hi === u.op.hi) continue; // identical tuple: chain
       const fact = factOf(u.kind);
-      const w = waitOf(fact, 'cdna1', p.passes) ?? 0;
+      const w = waitOf(fact, h.gen, p.passes) ?? 0;
       if (w <= d) continue;
       const a = Math.max(dst.lo, u.op.lo);
       const b = Math.min(dst.hi, u.op.hi);
@@ -90,24 +90,24 @@ function rule(id: string, description: string, facts: WaitStateFact[], check: Ha
 
 export const MAI908_RULES: readonly HazardRule[] = [
   rule('mfma-agpr-write-srcc', 'gfx908: an MFMA reads as SrcC AGPRs an earlier MFMA wrote (overlapping, not identical) less than 2 wait states before.',
-    [F.mfmaSrcC], (h, i) => scan(h, i, 'mfma', ['srcC'], () => F.mfmaSrcC)),
+    [MAI908_FACTS.mfmaSrcC], (h, i) => scan(h, i, 'mfma', ['srcC'], () => MAI908_FACTS.mfmaSrcC)),
   rule('mfma-agpr-write-srcab', 'gfx908: an MFMA reads as SrcA/SrcB AGPRs an MFMA wrote less than 4 wait states before.',
-    [F.mfmaSrcAB], (h, i) => scan(h, i, 'mfma', ['srcAB'], () => F.mfmaSrcAB)),
+    [MAI908_FACTS.mfmaSrcAB], (h, i) => scan(h, i, 'mfma', ['srcAB'], () => MAI908_FACTS.mfmaSrcAB)),
   rule('mfma-agpr-write-accvgpr-read', 'gfx908: v_accvgpr_read reads an AGPR an MFMA is still writing.',
-    [F.mfmaAccRead], (h, i) => scan(h, i, 'mfma', ['accRead'], () => F.mfmaAccRead)),
+    [MAI908_FACTS.mfmaAccRead], (h, i) => scan(h, i, 'mfma', ['accRead'], () => MAI908_FACTS.mfmaAccRead)),
   rule('mfma-agpr-write-accvgpr-write', 'gfx908: v_accvgpr_write overwrites an AGPR an MFMA is still writing.',
-    [F.mfmaAccWrite], (h, i) => scan(h, i, 'mfma', ['accWrite'], () => F.mfmaAccWrite)),
+    [MAI908_FACTS.mfmaAccWrite], (h, i) => scan(h, i, 'mfma', ['accWrite'], () => MAI908_FACTS.mfmaAccWrite)),
   rule('accvgpr-write-agpr-read', 'gfx908: an MFMA or v_accvgpr_read reads (or v_accvgpr_write overwrites) an AGPR that v_accvgpr_write wrote too recently.',
-    [F.accSrcC, F.accSrcAB, F.accAccRead, F.accAccWrite],
+    [MAI908_FACTS.accSrcC, MAI908_FACTS.accSrcAB, MAI908_FACTS.accAccRead, MAI908_FACTS.accAccWrite],
     (h, i) => scan(h, i, 'accWrite', ['srcC', 'srcAB', 'accRead', 'accWrite'],
-      (k) => (k === 'srcC' ? F.accSrcC : k === 'srcAB' ? F.accSrcAB : k === 'accRead' ? F.accAccRead : F.accAccWrite))),
+      (k) => (k === 'srcC' ? MAI908_FACTS.accSrcC : k === 'srcAB' ? MAI908_FACTS.accSrcAB : k === 'accRead' ? MAI908_FACTS.accAccRead : MAI908_FACTS.accAccWrite))),
   rule('mfma-srcc-read-accvgpr-write', 'gfx908: v_accvgpr_write overwrites an AGPR an MFMA may still be reading as SrcC.',
-    [F.srcCWar], (h, i) => {
+    [MAI908_FACTS.srcCWar], (h, i) => {
       const c = h.f[i]!;
       if (!c.accWrite) return undefined;
       const dst = c.ops.find((o) => o.def && o.lo >= AGPR_BASE);
       if (!dst) return undefined;
-      const list = h.producers(i, 'mfma', 18, (f) => f.mfma);
+      const list = h.producers(i, 'mfma', factsReach(h, MAI908_FACTS.srcCWar), (f) => f.mfma);
       const out: Need[] = [];
       for (let k = 0; k < list.length; k += 2) {
         const j = list[k]!;
@@ -115,41 +115,43 @@ export const MAI908_RULES: readonly HazardRule[] = [
         const p = h.f[j]!;
         const sc = p.ops.find((o) => o.role === 'srcC' && o.use);
         if (!sc || !overlaps(sc.lo, sc.hi, dst.lo, dst.hi)) continue;
-        const w = waitOf(F.srcCWar, 'cdna1', p.passes) ?? 0;
-        if (w > d) out.push(need(j, d, w, `overwrites ${rangeName(dst.lo, dst.hi - dst.lo)} read as SrcC by`, F.srcCWar, mfmaNote(p)));
+        const w = waitOf(MAI908_FACTS.srcCWar, h.gen, p.passes) ?? 0;
+        if (w > d) out.push(need(j, d, w, `overwrites ${rangeName(dst.lo, dst.hi - dst.lo)} read as SrcC by`, MAI908_FACTS.srcCWar, mfmaNote(p)));
       }
       return out;
     }),
   rule('accvgpr-read-mem-read', 'gfx908: a VMEM/FLAT/DS instruction reads a VGPR that v_accvgpr_read wrote less than 2 wait states before.',
-    [F.accReadMem], (h, i) => {
+    [MAI908_FACTS.accReadMem], (h, i) => {
       const c = h.f[i]!;
       if (!(c.vmem || c.ds)) return undefined;
       const regs = c.ops.filter((o) => o.use && o.lo >= VGPR_BASE && o.lo < AGPR_BASE);
       if (regs.length === 0) return undefined;
       const out: Need[] = [];
-      const list = h.producers(i, 'accread', 2, (p) => p.accRead);
+      const w = factWait(h, MAI908_FACTS.accReadMem);
+      const list = h.producers(i, 'accread', w, (p) => p.accRead);
       for (let k = 0; k < list.length; k += 2) {
         const j = list[k]!;
         const d = list[k + 1]!;
         const dst = h.f[j]!.ops.find((o) => o.def && o.role === 'vdst');
         if (dst && regs.some((r) => overlaps(r.lo, r.hi, dst.lo, dst.hi))) {
-          out.push(need(j, d, 2, `reads ${rangeName(dst.lo, dst.hi - dst.lo)} written by`, F.accReadMem));
+          out.push(need(j, d, w, `reads ${rangeName(dst.lo, dst.hi - dst.lo)} written by`, MAI908_FACTS.accReadMem));
         }
       }
       return out;
     }),
   rule('accvgpr-after-valu-mem-read', 'gfx908: a VMEM/FLAT/DS instruction right after v_accvgpr_read/write reads a VGPR a VALU wrote just before that.',
-    [F.accAfterValuMem], (h, i) => {
+    [MAI908_FACTS.accAfterValuMem], (h, i) => {
       const c = h.f[i]!;
       if (!(c.vmem || c.ds)) return undefined;
       const regs = c.ops.filter((o) => o.use && o.lo >= VGPR_BASE && o.lo < AGPR_BASE);
       if (regs.length === 0) return undefined;
-      const acc = h.producers(i, 'accrw', 1, (p) => p.accRead || p.accWrite);
+      const w = factWait(h, MAI908_FACTS.accAfterValuMem);
+      const acc = h.producers(i, 'accrw', w, (p) => p.accRead || p.accWrite);
       if (acc.length === 0) return undefined;
-      // a non-MAI VALU wrote one of the VGPRs within 2 wait states of the consumer
+      // a non-MAI VALU wrote one of the VGPRs right before that v_accvgpr (one more wait state back)
       let valu = -1;
       let reg = '';
-      const list = h.producers(i, 'valu-nonmai-vdef', 2, (p) => p.valu && !p.mai && p.writesVector);
+      const list = h.producers(i, 'valu-nonmai-vdef', w + 1, (p) => p.valu && !p.mai && p.writesVector);
       for (let k = 0; k < list.length && valu < 0; k += 2) {
         const j = list[k]!;
         for (const def of h.f[j]!.ops) {
@@ -161,7 +163,7 @@ export const MAI908_RULES: readonly HazardRule[] = [
       if (valu < 0) return undefined;
       const out: Need[] = [];
       for (let k = 0; k < acc.length; k += 2) {
-        out.push(need(acc[k]!, acc[k + 1]!, 1, `reads ${reg} (written by the VALU at line ${h.line(valu)}) right after`, F.accAfterValuMem));
+        out.push(need(acc[k]!, acc[k + 1]!, w, `reads ${reg} (written by the VALU at line ${h.line(valu)}) right after`, MAI908_FACTS.accAfterValuMem));
       }
       return out;
     }),

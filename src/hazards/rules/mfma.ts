@@ -14,13 +14,13 @@
  * reading it as SrcC) has rewritten the register: that write lands after the producer's, so the
  * producer no longer decides the value (distanceUnlessRewritten).
  */
-import type { Target } from '../../targets/types.js';
-import type { HazardContext, InsnFacts, OpRange } from '../context.js';
+import type { Target } from '../../isa/target.js';
+import type { HazardContext, HazardInsn, OpRange } from '../context.js';
 import { overlaps, regText } from '../context.js';
 import type { Generation, HazardRule, Need, WaitStateFact } from '../types.js';
 import { waitOf } from '../types.js';
-import { all, CDNA2_UP, distanceUnlessRewritten, mfmaNote, need, REF, scalarRaw, vecUses } from './util.js';
-import { EXEC_HI, EXEC_LO, VGPR_BASE, AGPR_BASE } from '../../isa/registers.js';
+import { all, CDNA2_UP, distanceUnlessRewritten, factWait, mfmaNote, need, REF, scalarRaw, vecUses } from './util.js';
+import { EXEC_HI, EXEC_LO, VGPR_BASE, AGPR_BASE } from '../../asm/registers.js';
 
 /** LLVM's checks for an MFMA consumer (gfx90a+) and for a VALU or memory consumer of an MFMA result. */
 const H90A = 'LLVM GCNHazardRecognizer::checkMAIHazards90A';
@@ -206,24 +206,24 @@ const EXEC_MFMA_FACT: WaitStateFact = {
 
 type Kind = 'xdl' | 'sgemm' | 'dgemm';
 
-function kindOf(p: InsnFacts): Kind | undefined {
+function kindOf(p: HazardInsn): Kind | undefined {
   if (!p.mfma) return undefined;
   if (p.dgemm) return 'dgemm';
   if (p.sgemm) return 'sgemm';
   return 'xdl';
 }
 
-function vdstOf(p: InsnFacts): OpRange | undefined {
+function vdstOf(p: HazardInsn): OpRange | undefined {
   return p.ops.find((o) => o.role === 'vdst' && o.def);
 }
 
 /** The operand through which an MFMA reads its accumulator: srcC, or the SMFMAC destination. */
-function srcCOf(p: InsnFacts): OpRange | undefined {
+function srcCOf(p: HazardInsn): OpRange | undefined {
   return p.ops.find((o) => (o.role === 'srcC' && o.use) || (p.smfmac && o.role === 'vdst' && o.use));
 }
 
 /** Explicit vector operands an MFMA reads, with whether each is its accumulator (SrcC). */
-function mfmaReads(c: InsnFacts): { op: OpRange; srcC: boolean }[] {
+function mfmaReads(c: HazardInsn): { op: OpRange; srcC: boolean }[] {
   const out: { op: OpRange; srcC: boolean }[] = [];
   for (const o of c.ops) {
     if (!o.use || o.lo < VGPR_BASE) continue;
@@ -233,7 +233,7 @@ function mfmaReads(c: InsnFacts): { op: OpRange; srcC: boolean }[] {
 }
 
 /** Consumers of the VALU/memory MFMA rules: VALU (not MFMA) and VMEM/FLAT/DS/export. */
-function isMemConsumer(c: InsnFacts): boolean {
+function isMemConsumer(c: HazardInsn): boolean {
   return c.vmem || c.ds || c.exp;
 }
 
@@ -244,7 +244,7 @@ function mfmaProducers(h: HazardContext, consumer: number): readonly number[] {
 }
 
 /** The fact and wait states for an MFMA producer P and an MFMA consumer C reading SrcC. */
-export function srcCFact(gen: Generation, p: InsnFacts, c: InsnFacts, fullReg: boolean): WaitStateFact | undefined {
+export function srcCFact(gen: Generation, p: HazardInsn, c: HazardInsn, fullReg: boolean): WaitStateFact | undefined {
   const cdna2 = gen === 'cdna2';
   if (cdna2 && !c.dgemm && p.dgemm) return undefined; // gfx90a: DGEMM -> non-DGEMM SrcC is 0 (checkMAIHazards90A)
   if (fullReg) {
@@ -260,21 +260,21 @@ export function srcCFact(gen: Generation, p: InsnFacts, c: InsnFacts, fullReg: b
   return c.xdl ? X_SRCC_X : X_SRCC_SD;
 }
 
-export function srcABFact(p: InsnFacts): WaitStateFact {
+export function srcABFact(p: HazardInsn): WaitStateFact {
   if (p.dgemm16) return D16_SRCAB;
   if (p.dgemm4) return D4_SRCAB;
   if (p.sgemm) return S_SRCAB;
   return X_SRCAB;
 }
 
-function readFact(p: InsnFacts, mem: boolean): WaitStateFact {
+function readFact(p: HazardInsn, mem: boolean): WaitStateFact {
   if (p.dgemm16) return mem ? D16_MEM_READ : D16_VALU_READ;
   if (p.dgemm4) return mem ? D4_MEM_READ : D4_VALU_READ;
   if (p.sgemm) return mem ? S_MEM_READ : S_VALU_READ;
   return mem ? X_MEM_READ : X_VALU_READ;
 }
 
-function writeFact(p: InsnFacts): WaitStateFact {
+function writeFact(p: HazardInsn): WaitStateFact {
   if (p.dgemm16) return D16_WRITE;
   if (p.dgemm4) return D4_WRITE;
   if (p.sgemm) return S_WRITE;
@@ -344,7 +344,7 @@ function mfmaSrcRule(kind: Kind, operand: 'srcc' | 'srcab'): HazardRule {
  */
 function overlappingWrites<R>(h: HazardContext, list: readonly number[], kind: Kind, ranges: readonly R[],
   span: (r: R) => { lo: number; hi: number },
-  fn: (j: number, d: number, p: InsnFacts, dst: { lo: number; hi: number }, r: R) => boolean): void {
+  fn: (j: number, d: number, p: HazardInsn, dst: { lo: number; hi: number }, r: R) => boolean): void {
   for (let k = 0; k < list.length; k += 2) {
     const j = list[k]!;
     const d = list[k + 1]!;
@@ -460,9 +460,10 @@ export const valuWriteMfmaRead: HazardRule = {
       : vecUses(c);
     if (reads.length === 0) return undefined;
     const out: Need[] = [];
+    const w = factWait(h, VALU_MFMA_FACT);
     const list = gfx908
-      ? h.producers(i, 'valu-vdef', 2, (p) => p.valu && p.writesVector)
-      : h.producers(i, 'valu-nomfma-nodot-vdef', 2, (p) => p.valu && !p.mfma && !p.dot && p.writesVector);
+      ? h.producers(i, 'valu-vdef', w, (p) => p.valu && p.writesVector)
+      : h.producers(i, 'valu-nomfma-nodot-vdef', w, (p) => p.valu && !p.mfma && !p.dot && p.writesVector);
     for (let k = 0; k < list.length; k += 2) {
       const j = list[k]!;
       const d = list[k + 1]!;
@@ -475,7 +476,7 @@ export const valuWriteMfmaRead: HazardRule = {
           if (!overlaps(def.lo, def.hi, r.lo, r.hi)) continue;
           const a = Math.max(def.lo, r.lo);
           const b = Math.min(def.hi, r.hi);
-          out.push(need(j, d, 2, `reads ${regText(c, a, b)} written by`, VALU_MFMA_FACT));
+          out.push(need(j, d, w, `reads ${regText(c, a, b)} written by`, VALU_MFMA_FACT));
           done = true;
           break;
         }
@@ -496,7 +497,7 @@ export const valuExecWriteMfma: HazardRule = {
     const c = h.f[i]!;
     const gfx908 = h.gen === 'cdna1';
     if (!(c.mfma || (gfx908 && c.accWrite))) return undefined;
-    return scalarRaw(h, i, [EXEC_LO, EXEC_HI], 4, EXEC_MFMA_FACT, 'valu-exec', (p) => p.valu && p.writesExec, 'depends on');
+    return scalarRaw(h, i, [EXEC_LO, EXEC_HI], EXEC_MFMA_FACT, 'valu-exec', (p) => p.valu && p.writesExec, 'depends on');
   },
 };
 

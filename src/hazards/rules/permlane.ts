@@ -1,7 +1,7 @@
 /** gfx950 v_permlane16/32_swap_b32: VALU write of an operand (2) and v_cmpx before it (4). */
 import type { HazardRule, WaitStateFact } from '../types.js';
-import { all, anyWithin, P, REF, vectorRaw } from './util.js';
-import { VGPR_BASE } from '../../isa/registers.js';
+import { all, anyWithin, P, REF, vectorRawFact } from './util.js';
+import { VGPR_BASE } from '../../asm/registers.js';
 
 const VALU_FACT: WaitStateFact = {
   what: 'VALU writes a VGPR -> v_permlane16/32_swap_b32 reads it (either swapped operand)',
@@ -11,7 +11,7 @@ const VALU_FACT: WaitStateFact = {
 const CMPX_FACT: WaitStateFact = {
   what: 'v_cmpx (writes EXEC) -> v_permlane16/32_swap_b32',
   w: all(4, ['cdna4']),
-  source: `LLVM GCNHazardRecognizer::checkPermlaneHazards; ROCm rocRoller WaitState observers (lib/include/rocRoller/Scheduling/Observers/WaitState) (rocRoller VCMPXWrite94x: 4 on gfx950)`,
+  source: `LLVM GCNHazardRecognizer::checkPermlaneHazards; ROCm rocRoller CounterScores observers (lib/include/rocRoller/Scheduling/Observers/CounterScores) (rocRoller VCMPXWrite94x: 4 on gfx950)`,
 };
 
 function isSwap(n: string): boolean {
@@ -29,7 +29,7 @@ export const valuWritePermlaneSwap: HazardRule = {
     const c = h.f[i]!;
     if (!isSwap(c.name)) return undefined;
     const reads = c.ops.filter((o) => o.use && o.lo >= VGPR_BASE);
-    return vectorRaw(h, i, reads, 2, ...P.valuVdef, () => ({ w: 2, fact: VALU_FACT }));
+    return vectorRawFact(h, i, reads, VALU_FACT, ...P.valuVdef);
   },
 };
 
@@ -42,6 +42,6 @@ export const cmpxWritePermlaneSwap: HazardRule = {
   facts: [CMPX_FACT],
   check(h, i) {
     if (!isSwap(h.f[i]!.name)) return undefined;
-    return anyWithin(h, i, 4, CMPX_FACT, 'cmpx', (p) => p.cmpx, 'depends on EXEC written by');
+    return anyWithin(h, i, CMPX_FACT, 'cmpx', (p) => p.cmpx, 'depends on EXEC written by');
   },
 };

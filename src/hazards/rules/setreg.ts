@@ -4,8 +4,8 @@
  * the VSKIP rule) and s_setvskip followed by s_getreg of MODE (2).
  */
 import type { HazardRule, WaitStateFact } from '../types.js';
-import { all, anyWithin, need, REF } from './util.js';
-import type { InsnFacts } from '../context.js';
+import { all, anyWithin, factWait, need, REF } from './util.js';
+import type { HazardInsn } from '../context.js';
 import { HWREG_IDS, hwregField, hwregId } from '../../isa/hwreg.js';
 
 /** Moved to src/isa/hwreg.ts (the index-mode tracking in src/isa reads s_setreg of MODE too). */
@@ -19,21 +19,21 @@ const ID_TRAPSTS = 3;
  * Does this s_setreg possibly write MODE.VSKIP? Only a write whose bit field covers bit 28
  * (mode-register.ts) does; a field that cannot be decoded is assumed to cover it (safe).
  */
-export function mayWriteVskip(p: InsnFacts): boolean {
+export function mayWriteVskip(p: HazardInsn): boolean {
   if (!isSetreg(p) || !sameHwreg(ID_MODE, hwregId(p.insn))) return false;
   const f = hwregField(p.insn);
   return !f || (MODE_VSKIP_BIT >= f.offset && MODE_VSKIP_BIT < f.offset + f.size);
 }
 
 /** "bits 27..28 (GPR_IDX_EN, VSKIP)" for the MODE write of an s_setreg, or "" when undecidable. */
-function modeWriteText(p: InsnFacts): string {
+function modeWriteText(p: HazardInsn): string {
   const f = hwregField(p.insn);
   if (!f) return 'a MODE field it names by expression, possibly VSKIP';
   const names = modeFieldsIn(f.offset, f.size).map((x) => x.name).join(', ');
   return `MODE bits ${f.offset}..${f.offset + f.size - 1} (${names})`;
 }
 
-function isSetreg(f: InsnFacts): boolean {
+function isSetreg(f: HazardInsn): boolean {
   return f.name === 's_setreg_b32' || f.name === 's_setreg_imm32_b32';
 }
 
@@ -77,9 +77,10 @@ const SETVSKIP_FACT: WaitStateFact = {
   note: 'Not modeled by LLVM.',
 };
 
-function setregWithin(h: Parameters<HazardRule['check']>[0], i: number, w: number, fact: WaitStateFact,
+function setregWithin(h: Parameters<HazardRule['check']>[0], i: number, fact: WaitStateFact,
   id: number | undefined, match: (pid: number | undefined) => boolean) {
   const out = [] as ReturnType<typeof need>[];
+  const w = factWait(h, fact);
   const list = h.producers(i, 'setreg', w, isSetreg);
   for (let k = 0; k < list.length; k += 2) {
     const j = list[k]!;
@@ -100,7 +101,7 @@ export const setregGetreg: HazardRule = {
     const c = h.f[i]!;
     if (c.name !== 's_getreg_b32') return undefined;
     const id = hwregId(c.insn);
-    return setregWithin(h, i, 2, GET_FACT, id, (pid) => sameHwreg(id, pid));
+    return setregWithin(h, i, GET_FACT, id, (pid) => sameHwreg(id, pid));
   },
 };
 
@@ -115,7 +116,7 @@ export const setregSetreg: HazardRule = {
     const c = h.f[i]!;
     if (!isSetreg(c)) return undefined;
     const id = hwregId(c.insn);
-    return setregWithin(h, i, 2, SET_FACT, id, (pid) => sameHwreg(id, pid));
+    return setregWithin(h, i, SET_FACT, id, (pid) => sameHwreg(id, pid));
   },
 };
 
@@ -129,11 +130,11 @@ export const setregTrapstsRfe: HazardRule = {
   check(h, i) {
     const c = h.f[i]!;
     if (c.name !== 's_rfe_b64' && c.name !== 's_rfe_restore_b64') return undefined;
-    return setregWithin(h, i, 1, RFE_FACT, ID_TRAPSTS, (pid) => sameHwreg(ID_TRAPSTS, pid));
+    return setregWithin(h, i, RFE_FACT, ID_TRAPSTS, (pid) => sameHwreg(ID_TRAPSTS, pid));
   },
 };
 
-function isVectorOp(f: InsnFacts): boolean {
+function isVectorOp(f: HazardInsn): boolean {
   return f.valu || f.vmem || f.ds || f.exp;
 }
 
@@ -146,7 +147,7 @@ export const setregModeVector: HazardRule = {
   facts: [VSKIP_FACT],
   check(h, i) {
     if (!isVectorOp(h.f[i]!)) return undefined;
-    return anyWithin(h, i, 2, VSKIP_FACT, 'setreg-vskip', mayWriteVskip, 'follows the write of MODE.VSKIP by', modeWriteText);
+    return anyWithin(h, i, VSKIP_FACT, 'setreg-vskip', mayWriteVskip, 'follows the write of MODE.VSKIP by', modeWriteText);
   },
 };
 
@@ -160,6 +161,6 @@ export const setvskipGetregMode: HazardRule = {
   check(h, i) {
     const c = h.f[i]!;
     if (c.name !== 's_getreg_b32' || !sameHwreg(ID_MODE, hwregId(c.insn))) return undefined;
-    return anyWithin(h, i, 2, SETVSKIP_FACT, 'setvskip', (p) => p.name === 's_setvskip', 'reads MODE.vskip set by');
+    return anyWithin(h, i, SETVSKIP_FACT, 'setvskip', (p) => p.name === 's_setvskip', 'reads MODE.vskip set by');
   },
 };

@@ -5,7 +5,7 @@
  */
 import type { HazardRule, WaitStateFact } from '../types.js';
 import { need, REF } from './util.js';
-import { VGPR_BASE, AGPR_BASE } from '../../isa/registers.js';
+import { VGPR_BASE, AGPR_BASE } from '../../asm/registers.js';
 
 const FACT: WaitStateFact = {
   what: '64-bit shift whose amount is v(8k+7) with v(8k+8) unused (or v255) -> wrong result',

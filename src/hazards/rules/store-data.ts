@@ -3,8 +3,8 @@
  * issue: a VALU that overwrites them right after needs 1 wait state (2 on gfx942/gfx950).
  */
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
-import { all, CDNA3_UP, need, REF } from './util.js';
-import { VGPR_BASE } from '../../isa/registers.js';
+import { all, CDNA3_UP, factsReach, need, REF } from './util.js';
+import { VGPR_BASE } from '../../asm/registers.js';
 import { overlaps, regText } from '../context.js';
 
 const PRE940 = ['gcn5', 'cdna1', 'cdna2'] as const;
@@ -37,7 +37,7 @@ export const storeDataValuOverwrite: HazardRule = {
   check(h, i) {
     const c = h.f[i]!;
     if (!c.writesVector || !c.valu) return undefined;
-    const list = h.producers(i, 'wide-store', 2, (p) => p.wideStore !== undefined);
+    const list = h.producers(i, 'wide-store', factsReach(h, VALU_BUF_SGPR, VALU_OTHER), (p) => p.wideStore !== undefined);
     if (list.length === 0) return undefined;
     const g = h.gen;
     const out: Need[] = [];

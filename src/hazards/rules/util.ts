@@ -3,11 +3,11 @@
  * common "find the producers of what this consumer reads" search.
  */
 import { REF } from '../../targets/common.js';
-import { rangeName, VGPR_BASE } from '../../isa/registers.js';
-import type { HazardContext, InsnFacts, OpRange } from '../context.js';
+import { rangeName, VGPR_BASE } from '../../asm/registers.js';
+import type { HazardContext, HazardInsn, OpRange } from '../context.js';
 import { overlaps, regText, unitsText } from '../context.js';
 import type { Generation, Need, WaitStateFact } from '../types.js';
-import { GENERATIONS } from '../types.js';
+import { GENERATIONS, maxWaitOf, waitOf } from '../types.js';
 
 export { REF };
 
@@ -25,10 +25,10 @@ export function isVector(lo: number): boolean { return lo >= VGPR_BASE; }
 export function isScalar(u: number): boolean { return u < 128; }
 
 /** Explicit register operands read / written, vector only. */
-export function vecUses(x: InsnFacts): OpRange[] {
+export function vecUses(x: HazardInsn): OpRange[] {
   return x.ops.filter((o) => o.use && o.lo >= VGPR_BASE);
 }
-export function vecDefs(x: InsnFacts): OpRange[] {
+export function vecDefs(x: HazardInsn): OpRange[] {
   return x.ops.filter((o) => o.def && o.lo >= VGPR_BASE);
 }
 
@@ -64,8 +64,8 @@ export function need(producer: number, distance: number, required: number, relat
  * ask `required` for its wait states.
  */
 export function vectorRaw(h: HazardContext, consumer: number, reads: readonly OpRange[], limit: number,
-  key: string, isProducer: (p: InsnFacts) => boolean,
-  required: (p: InsnFacts, j: number, hit: OpRange) => { w: number; fact: WaitStateFact; note?: string; relation?: string } | undefined,
+  key: string, isProducer: (p: HazardInsn) => boolean,
+  required: (p: HazardInsn, j: number, hit: OpRange) => { w: number; fact: WaitStateFact; note?: string; relation?: string } | undefined,
 ): Need[] {
   const out: Need[] = [];
   if (reads.length === 0) return out;
@@ -90,10 +90,28 @@ export function vectorRaw(h: HazardContext, consumer: number, reads: readonly Op
   return out;
 }
 
-/** Producers (accepted by isProducer) that write one of the scalar units `reads`, within W. */
-export function scalarRaw(h: HazardContext, consumer: number, reads: readonly number[], w: number, fact: WaitStateFact,
-  key: string, isProducer: (p: InsnFacts) => boolean, verb = 'reads'): Need[] {
+/**
+ * The wait states a fact demands on the kernel's generation (a fact without a pass table; a
+ * rule only runs where its facts hold, so a missing value is an error in the rule).
+ */
+export function factWait(h: HazardContext, fact: WaitStateFact): number {
+  const w = waitOf(fact, h.gen);
+  if (w === undefined) throw new Error(`hazard fact '${fact.what}' has no value on ${h.gen}`);
+  return w;
+}
+
+/** The farthest any of the facts reaches on the kernel's generation (a producer search bound). */
+export function factsReach(h: HazardContext, ...facts: readonly WaitStateFact[]): number {
+  let w = 0;
+  for (const f of facts) w = Math.max(w, maxWaitOf(f, h.gen));
+  return w;
+}
+
+/** Producers (accepted by isProducer) that write one of the scalar units `reads`, within the fact's W. */
+export function scalarRaw(h: HazardContext, consumer: number, reads: readonly number[], fact: WaitStateFact,
+  key: string, isProducer: (p: HazardInsn) => boolean, verb = 'reads'): Need[] {
   const out: Need[] = [];
+  const w = factWait(h, fact);
   if (reads.length === 0) return out;
   const list = h.producers(consumer, key, w, isProducer);
   for (let k = 0; k < list.length; k += 2) {
@@ -106,10 +124,11 @@ export function scalarRaw(h: HazardContext, consumer: number, reads: readonly nu
   return out;
 }
 
-/** Any producer accepted by `isProducer` within W (no register relation). */
-export function anyWithin(h: HazardContext, consumer: number, w: number, fact: WaitStateFact,
-  key: string, isProducer: (p: InsnFacts) => boolean, relation: string, note?: (p: InsnFacts) => string | undefined): Need[] {
+/** Any producer accepted by `isProducer` within the fact's W (no register relation). */
+export function anyWithin(h: HazardContext, consumer: number, fact: WaitStateFact,
+  key: string, isProducer: (p: HazardInsn) => boolean, relation: string, note?: (p: HazardInsn) => string | undefined): Need[] {
   const out: Need[] = [];
+  const w = factWait(h, fact);
   const list = h.producers(consumer, key, w, isProducer);
   for (let k = 0; k < list.length; k += 2) {
     const j = list[k]!;
@@ -119,19 +138,26 @@ export function anyWithin(h: HazardContext, consumer: number, w: number, fact: W
   return out;
 }
 
+/** Producers (accepted by isProducer) of the vector registers `reads` overlaps, within the fact's W. */
+export function vectorRawFact(h: HazardContext, consumer: number, reads: readonly OpRange[], fact: WaitStateFact,
+  key: string, isProducer: (p: HazardInsn) => boolean): Need[] {
+  const w = factWait(h, fact);
+  return vectorRaw(h, consumer, reads, w, key, isProducer, () => ({ w, fact }));
+}
+
 /** Shared producer predicates, each with the key it is memoized under. */
 export const P = {
-  valu: ['valu', (p: InsnFacts) => p.valu] as const,
-  valuSdef: ['valu-sdef', (p: InsnFacts) => p.valu && p.sdefs.length > 0] as const,
-  valuExec: ['valu-exec', (p: InsnFacts) => p.valu && p.writesExec] as const,
-  valuVcc: ['valu-vcc', (p: InsnFacts) => p.valu && p.writesVcc] as const,
-  saluM0: ['salu-m0', (p: InsnFacts) => p.salu && p.writesM0] as const,
+  valu: ['valu', (p: HazardInsn) => p.valu] as const,
+  valuSdef: ['valu-sdef', (p: HazardInsn) => p.valu && p.sdefs.length > 0] as const,
+  valuExec: ['valu-exec', (p: HazardInsn) => p.valu && p.writesExec] as const,
+  valuVcc: ['valu-vcc', (p: HazardInsn) => p.valu && p.writesVcc] as const,
+  saluM0: ['salu-m0', (p: HazardInsn) => p.salu && p.writesM0] as const,
   any: ['any', () => true] as const,
-  vdef: ['vdef', (p: InsnFacts) => p.writesVector] as const,
-  valuVdef: ['valu-vdef', (p: InsnFacts) => p.valu && p.writesVector] as const,
+  vdef: ['vdef', (p: HazardInsn) => p.writesVector] as const,
+  valuVdef: ['valu-vdef', (p: HazardInsn) => p.valu && p.writesVector] as const,
 };
 
-export function mfmaNote(p: InsnFacts): string {
+export function mfmaNote(p: HazardInsn): string {
   const kind = p.smfmac ? 'SMFMAC' : p.xdl ? 'XDL' : p.sgemm ? 'SGEMM' : p.dgemm ? 'DGEMM' : 'MFMA';
   return `${kind}, ${p.passes} passes`;
 }

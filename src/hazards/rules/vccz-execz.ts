@@ -24,7 +24,7 @@ export const valuVccExecWriteVcczRead: HazardRule = {
     const vccz = c.consts.includes('src_vccz') || c.consts.includes('vccz');
     const execz = c.consts.includes('src_execz') || c.consts.includes('execz');
     if (!vccz && !execz) return undefined;
-    return anyWithin(h, i, 5, FACT, 'valu-vcc-exec', (p) => p.valu && (p.writesVcc || p.writesExec),
+    return anyWithin(h, i, FACT, 'valu-vcc-exec', (p) => p.valu && (p.writesVcc || p.writesExec),
       `reads ${vccz ? 'VCCZ' : 'EXECZ'}, derived from a register written by`)
       .filter((n) => (vccz && h.f[n.producer]!.writesVcc) || (execz && h.f[n.producer]!.writesExec));
   },

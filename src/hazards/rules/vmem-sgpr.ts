@@ -23,6 +23,6 @@ export const valuSgprWriteVmemRead: HazardRule = {
     const c = h.f[i]!;
     if (!c.vmem) return undefined;
     const reads = c.uses.filter(isScalar);
-    return scalarRaw(h, i, reads, 5, FACT, ...P.valuSdef);
+    return scalarRaw(h, i, reads, FACT, ...P.valuSdef);
   },
 };

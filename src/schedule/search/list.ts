@@ -12,9 +12,9 @@
  * pressure penalty. Every order it returns keeps every dependency edge of the region graph, so
  * it is legal by construction.
  */
-import { AGPR_BASE, UNIT_COUNT, VGPR_BASE } from '../../isa/registers.js';
+import { AGPR_BASE, UNIT_COUNT, VGPR_BASE } from '../../asm/registers.js';
 import { cycleEngineFor } from '../../cycles/estimate.js';
-import { PIPE_MATRIX } from '../../cycles/model.js';
+import { PIPE } from '../../cycles/model.js';
 import type { ScheduleKernel } from '../kernel.js';
 
 export interface ListVariant {
@@ -122,7 +122,7 @@ export function regionFacts(k: ScheduleKernel, r: number, originalPeak: [number,
     const mem = info.mem;
     if (mem && mem.op === 'load' && mem.space !== 'lds') isGlobalLoad[a] = 1;
     if (mem && mem.op === 'load' && mem.space === 'lds') isLdsRead[a] = 1;
-    if (info.mfma || model.pipeA[i] === PIPE_MATRIX) isMfma[a] = 1;
+    if (info.mfma || model.pipeA[i] === PIPE.matrix) isMfma[a] = 1;
   }
   const height = new Float64Array(m);
   for (let a = m - 1; a >= 0; a--) {

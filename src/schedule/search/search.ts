@@ -15,6 +15,7 @@
  * deterministic for a given seed and budget; `seconds` caps the wall-clock time as well (a run
  * stopped by the clock depends on the machine).
  */
+import { isClass, isMemOp, isMemSpace, traitsOf } from '../../isa/traits.js';
 import { compareMetrics, Evaluator, type MetricName, type Metrics } from '../metrics.js';
 import { ScheduleState, canMove, moveTo } from '../state.js';
 import type { ScheduleKernel } from '../kernel.js';
@@ -101,11 +102,7 @@ function regionPicker(k: ScheduleKernel, regions: number[], rand: () => number):
 }
 
 /** Kind of a region's node for the pattern moves. */
-const K_OTHER = 0;
-const K_GLOBAL_LOAD = 1;
-const K_LDS_READ = 2;
-const K_MFMA = 3;
-const K_VALU = 4;
+const NODE_KIND = { other: 0, globalLoad: 1, ldsRead: 2, mfma: 3, valu: 4 } as const;
 
 /** Per region (lazily): the kind of each local node. */
 function regionKinds(k: ScheduleKernel): (r: number) => Uint8Array {
@@ -114,13 +111,14 @@ function regionKinds(k: ScheduleKernel): (r: number) => Uint8Array {
     let a = cache.get(r);
     if (!a) {
       const nodes = k.regions[r]!.nodes;
+      const t = traitsOf(k.insns);
       a = new Uint8Array(nodes.length);
       for (let x = 0; x < nodes.length; x++) {
-        const info = k.insns[nodes[x]!]!.info;
-        const mem = info.mem;
-        a[x] = info.cls === 'mfma' ? K_MFMA : mem && mem.op === 'load' && mem.space === 'lds' ? K_LDS_READ
-          : mem && (mem.op === 'load' || mem.op === 'load-lds') && info.cls !== 'smem' && info.cls !== 'ds' ? K_GLOBAL_LOAD
-            : info.cls === 'valu' ? K_VALU : K_OTHER;
+        const i = nodes[x]!;
+        const load = isMemOp(t, i, 'load') || isMemOp(t, i, 'load-lds');
+        a[x] = isClass(t, i, 'mfma') ? NODE_KIND.mfma : isMemOp(t, i, 'load') && isMemSpace(t, i, 'lds') ? NODE_KIND.ldsRead
+          : load && !isClass(t, i, 'smem') && !isClass(t, i, 'ds') ? NODE_KIND.globalLoad
+            : isClass(t, i, 'valu') ? NODE_KIND.valu : NODE_KIND.other;
       }
       cache.set(r, a);
     }
@@ -138,13 +136,13 @@ function regionKinds(k: ScheduleKernel): (r: number) => Uint8Array {
  */
 export function patternTarget(kind: Uint8Array, order: Int32Array, from: number, lo: number, hi: number): number {
   const kd = kind[order[from]!]!;
-  if (kd === K_GLOBAL_LOAD) return lo;
-  if (kd !== K_LDS_READ && kd !== K_VALU && kd !== K_MFMA) return -1;
+  if (kd === NODE_KIND.globalLoad) return lo;
+  if (kd !== NODE_KIND.ldsRead && kd !== NODE_KIND.valu && kd !== NODE_KIND.mfma) return -1;
   // the nearest MFMA (other than itself) within [lo - 1, hi]: go right after it
   let best = -1;
   let dist = Infinity;
   for (let q = Math.max(0, lo - 1); q <= hi; q++) {
-    if (q === from || kind[order[q]!] !== K_MFMA) continue;
+    if (q === from || kind[order[q]!] !== NODE_KIND.mfma) continue;
     const to = q < from ? q + 1 : q;
     if (to < lo || to > hi) continue;
     const d = Math.abs(q - from);
@@ -184,7 +182,7 @@ function listStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, op
   const detail: string[] = [];
   const regions = regionsBySize(k);
   const facts = new Map<number, RegionFacts>();
-  const factsOf = (r: number) => {
+  const hazardInsns = (r: number) => {
     let f = facts.get(r);
     if (!f) {
       const id = ev.originalRegion(r);
@@ -208,7 +206,7 @@ function listStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, op
   // Pass 1: the fixed variants on every region, largest first.
   for (const r of regions) {
     if (budget.exhausted) break;
-    const f = factsOf(r);
+    const f = hazardInsns(r);
     for (const v of LIST_VARIANTS) {
       if (budget.exhausted) break;
       tryOrder(r, listSchedule(f, v, rand), v.name);
@@ -224,7 +222,7 @@ function listStrategy(k: ScheduleKernel, ev: Evaluator, start: ScheduleState, op
       const base = LIST_VARIANTS[round % LIST_VARIANTS.length]!;
       const v: ListVariant = { ...base, name: `${base.name}+jitter`, jitter: 4 + 4 * (round % 8) };
       tried++;
-      tryOrder(r, listSchedule(factsOf(r), v, rand), v.name);
+      tryOrder(r, listSchedule(hazardInsns(r), v, rand), v.name);
     }
     if (tried === 0) break;
   }

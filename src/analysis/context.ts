@@ -1,6 +1,6 @@
 import type { KernelSymbol } from '../asm/ast.js';
 import { loadText, type Loaded } from '../load.js';
-import { buildCfg } from '../analysis/cfg.js';
+import { buildCfg } from './cfg.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import type { KernelContext } from './types.js';
 import { parseTargetId } from '../targets/index.js';

@@ -3,9 +3,9 @@
  * JSON or SARIF) with an optional machine-applicable fix.
  */
 import type { KernelSymbol, Loc } from '../asm/ast.js';
-import type { Cfg } from '../analysis/cfg.js';
+import type { Cfg } from './cfg.js';
 import type { ResolvedInsn } from '../isa/types.js';
-import type { Target } from '../targets/types.js';
+import type { Target } from '../isa/target.js';
 import type { Program } from '../asm/ast.js';
 
 export type Severity = 'error' | 'warning' | 'note';

@@ -6,7 +6,7 @@
  *             (s0..s105 = 0..105, flat_scratch_lo/hi = 102/103, xnack_mask_lo/hi = 104/105,
  *             vcc_lo/hi = 106/107, ttmp0..15 = 108..123, m0 = 124, exec_lo/hi = 126/127).
  *             Source: the GFX9 SSRC encoding table (AMD Vega / CDNA ISA, "SSRC0" operand field);
- *             the aliasing of vcc with the top SGPR pair is what the issue and LLVM's MIR describe.
+ *             vcc aliases the top SGPR pair, as LLVM's MIR shows (SIRegisterInfo.td).
  *   128       SCC
  *   129       MODE (the FP mode register, read by floating point VALU instructions)
  *   256..767  v0..v511 (architectural VGPRs; targets allow at most v255)

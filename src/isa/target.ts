@@ -1,4 +1,8 @@
 /**
+ * What a target is, as the ISA layer and everything above it ask about it: register files,
+ * counters, features, occupancy rules. The five targets themselves are data in src/targets
+ * (one file each), which sits above this layer.
+ *
  * A target is data: every number carries the public document (targets/common.ts REF) or the oracle
  * measurement it comes from. Algorithms ask the Target for a feature; they never test its name.
  */
@@ -134,4 +138,25 @@ export interface Target {
   /** Largest s_nop immediate whose N+1 wait states the checker credits (LLVM's 4-bit reading). */
   maxNopImmCounted: Sourced<number>;
   has(f: Feature): boolean;
+}
+
+/**
+ * Hardware generation as the hazard and timing tables group targets. It is derived from feature
+ * flags only (see `generationOf`), never from the target name:
+ *   gcn5  - no 'mai'                                   (gfx906)
+ *   cdna1 - 'mai' without 'gfx90a-insts'               (gfx908)
+ *   cdna2 - 'gfx90a-insts' without 'gfx940-insts'      (gfx90a)
+ *   cdna3 - 'gfx940-insts' without 'gfx950-insts'      (gfx942)
+ *   cdna4 - 'gfx950-insts'                             (gfx950)
+ */
+export type Generation = 'gcn5' | 'cdna1' | 'cdna2' | 'cdna3' | 'cdna4';
+
+export const GENERATIONS: readonly Generation[] = ['gcn5', 'cdna1', 'cdna2', 'cdna3', 'cdna4'];
+
+export function generationOf(t: Pick<Target, 'has'>): Generation {
+  if (t.has('gfx950-insts')) return 'cdna4';
+  if (t.has('gfx940-insts')) return 'cdna3';
+  if (t.has('gfx90a-insts')) return 'cdna2';
+  if (t.has('mai')) return 'cdna1';
+  return 'gcn5';
 }

@@ -10,12 +10,12 @@
  * (layout.ts). Pressure and `used` split the file at accum_offset: what lies above it counts as
  * AGPRs, however the code names it.
  */
-import { computeLiveness, computePressure, type Pressure } from '../analysis/liveness.js';
-import { computeOccupancy, declaredResources, type OccupancyResult } from '../analysis/occupancy.js';
+import { computeLiveness, computePressure, type Pressure } from './liveness.js';
+import { computeOccupancy, declaredResources, type OccupancyResult } from './occupancy.js';
 import type { Finding, KernelContext } from './types.js';
 import type { Loc } from '../asm/ast.js';
 import { kernelLayout, physicalIndex, type RegisterLayout } from '../isa/layout.js';
-import { FLAT_SCRATCH_LO } from '../isa/registers.js';
+import { FLAT_SCRATCH_LO } from '../asm/registers.js';
 
 export interface PeakInfo {
   value: number;

@@ -3,11 +3,11 @@
  * class, s_waitcnt and s_nop counts, and the resources its descriptor declares.
  */
 import type { Loaded } from '../load.js';
-import { kernelContexts } from '../check/context.js';
-import { checkContexts, type KernelCheck } from '../check/check.js';
-import type { KernelContext } from '../check/types.js';
-import { occupancyJson } from '../check/format.js';
-import { formatOccupancies, type OccupancyKind } from './occupancy.js';
+import { kernelContexts } from '../analysis/context.js';
+import { checkContexts, type KernelCheck } from './check.js';
+import type { KernelContext } from '../analysis/types.js';
+import { occupancyJson } from './format.js';
+import { formatOccupancies, type OccupancyKind } from '../analysis/occupancy.js';
 
 export interface KernelAnalysis {
   name: string;

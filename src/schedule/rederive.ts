@@ -1,0 +1,301 @@
+/**
+ * The waits of a scheduled program, second step of emission (emit.ts): which of the waitcnt
+ * analysis' minimal waits a schedule keeps, the waits that close each changed region
+ * (scheduleWaits, on the scheduler's wait model), and the tidying that leaves the waits minimal
+ * and merged (tidyWaits).
+ */
+import type { Loaded } from '../load.js';
+import type { KernelContext } from '../analysis/types.js';
+import { kernelContexts } from '../analysis/context.js';
+import { waitcntText } from '../check/fix.js';
+import { addInsert, emptyEdits } from '../check/edit.js';
+import { ConductorError } from '../errors.js';
+import { ROLE, type ScheduleKernel } from './kernel.js';
+import type { ScheduleState } from './state.js';
+import { counterMax, kernelWaits, flatEffects } from './waits.js';
+import { CLASS_COUNTER, CLASS_IN_ORDER, EVENT_CLASSES, NCLASSES, type OpClass } from '../targets/counters.js';
+import { EVENT, issues, traitsOf, type KernelTraits } from '../isa/traits.js';
+import type { WaitEvent } from '../isa/types.js';
+import { checkWaitcnt, minimalWaits } from '../waitcnt/index.js';
+import { alignToOriginal } from './align.js';
+
+/** Counter values of a wait (-1 = the counter is not waited on). */
+export type WaitCounts = { vm: number; lgkm: number; exp: number };
+
+export type StatementEdits = ReturnType<typeof emptyEdits>;
+
+function contextOf(l: Loaded, name: string): KernelContext {
+  const c = kernelContexts(l).find((x) => x.kernel.name === name);
+  if (!c) throw new ConductorError(`internal: kernel '${name}' disappeared from the scheduled program`);
+  return c;
+}
+
+/**
+ * The waits to insert into the scheduled kernel `ctx` (its changed regions without waits): the
+ * waitcnt analysis' minimal waits (src/waitcnt), except a wait the original program does without
+ * at an instruction outside the changed regions (the analysis is pessimistic on paths that
+ * cannot run), plus the waits that make each changed region end with no more memory operations
+ * pending than the original region left (scheduleWaits), which makes leaving those out sound.
+ */
+export function rederivedWaits(s: ScheduleState, ctx: KernelContext): StatementEdits | undefined {
+  const k = s.k;
+  const toOrig = alignToOriginal(s, ctx);
+  const changed = new Set(s.changedRegions());
+  const orig = originalAnalysisWaits(k);
+  const theirs = new Map<number, WaitCounts>();
+  for (const w of minimalWaits(ctx)) {
+    const v = { vm: w.vmcnt ?? -1, lgkm: w.lgkmcnt ?? -1, exp: w.expcnt ?? -1 };
+    const i = toOrig[w.before]!;
+    const inChanged = i >= 0 && k.role[i] === ROLE.movable && changed.has(k.regionOf[i]!);
+    if (!inChanged && i >= 0 && !stronger(v, orig.get(i))) continue;
+    theirs.set(w.before, v);
+  }
+  const ins = scheduleWaits(s, ctx, theirs);
+  return ins.size > 0 ? waitInsertions(ctx, ins) : undefined;
+}
+
+const WAIT_BASE = 's_waitcnt';
+
+/** The next instruction after i in its block that is neither s_waitcnt nor s_nop (-1 at the block's end). */
+function nextNonWait(ctx: KernelContext, i: number): number {
+  const b = ctx.cfg.blocks[ctx.cfg.blockOf[i]!]!;
+  for (let j = i + 1; j < b.end; j++) { const base = ctx.insns[j]!.insn.base; if (base !== WAIT_BASE && base !== 's_nop') return j; }
+  return -1;
+}
+
+const inputRedundant = new WeakMap<ScheduleKernel, Map<number, number>>();
+
+/** The input's waits that wait for nothing, counted by the instruction they stand before. */
+function redundantOfInput(k: ScheduleKernel): Map<number, number> {
+  let m = inputRedundant.get(k);
+  if (!m) {
+    m = new Map();
+    for (const f of checkWaitcnt(k.ctx)) {
+      if (f.rule !== 'waitcnt-redundant' || f.insn < 0) continue;
+      const at = nextNonWait(k.ctx, f.insn);
+      m.set(at, (m.get(at) ?? 0) + 1);
+    }
+    inputRedundant.set(k, m);
+  }
+  return m;
+}
+
+/** Waits written right before each instruction of the input (by the instruction). */
+function waitsBefore(ctx: KernelContext): Map<number, number> {
+  const m = new Map<number, number>();
+  for (let i = 0; i < ctx.insns.length; i++) {
+    if (ctx.insns[i]!.insn.base !== WAIT_BASE) continue;
+    const at = nextNonWait(ctx, i);
+    m.set(at, (m.get(at) ?? 0) + 1);
+  }
+  return m;
+}
+
+/**
+ * The edits that make the scheduled kernel's waits minimal and merged: every s_waitcnt the waitcnt
+ * analysis judges to wait for nothing is removed unless the input had such a wait before the same
+ * instruction (what the input does is its own business), and a run of waits with nothing between
+ * them, longer than the input's run before the same instruction, becomes one wait (the smallest
+ * count per counter: the same effect). Removing a wait that waits for nothing changes no state,
+ * so no other wait's need changes.
+ */
+export function tidyWaits(s: ScheduleState, loaded: Loaded): { plan: ReturnType<typeof emptyEdits>; edits: number } {
+  const k = s.k;
+  const ctx = contextOf(loaded, k.name);
+  const plan = emptyEdits();
+  let edits = 0;
+  const toOrig = alignToOriginal(s, ctx);
+  const origOf = (j: number) => (j < 0 ? -1 : toOrig[j]!);
+  const allowed = new Map(redundantOfInput(k));
+  const removed = new Set<number>();
+  for (const f of checkWaitcnt(ctx)) {
+    if (f.rule !== 'waitcnt-redundant' || f.insn < 0) continue;
+    const at = origOf(nextNonWait(ctx, f.insn));
+    const n = allowed.get(at) ?? 0;
+    if (n > 0) { allowed.set(at, n - 1); continue; }
+    plan.remove.add(ctx.cfg.insns[f.insn]!.stmt);
+    removed.add(f.insn);
+    edits++;
+  }
+  // runs of waits before one instruction
+  const inputRuns = waitsBefore(k.ctx);
+  for (let i = 0; i < ctx.insns.length; i++) {
+    if (ctx.insns[i]!.insn.base !== WAIT_BASE || removed.has(i)) continue;
+    if (i > 0 && ctx.insns[i - 1]!.insn.base === WAIT_BASE && ctx.cfg.blockOf[i - 1] === ctx.cfg.blockOf[i]) continue; // not the first of its run
+    const run: number[] = [];
+    let j = i;
+    for (; j < ctx.insns.length && ctx.insns[j]!.insn.base === WAIT_BASE && ctx.cfg.blockOf[j] === ctx.cfg.blockOf[i]; j++) if (!removed.has(j)) run.push(j);
+    const at = j < ctx.insns.length && ctx.cfg.blockOf[j] === ctx.cfg.blockOf[i] ? origOf(j) : -1;
+    if (run.length < 2 || run.length <= (inputRuns.get(at) ?? 0)) continue;
+    const v = { vmcnt: NONE, lgkmcnt: NONE, expcnt: NONE };
+    for (const w of run) {
+      const op = ctx.insns[w]!.insn.operands[0];
+      if (!op || op.kind !== 'waitcnt') { v.vmcnt = v.lgkmcnt = v.expcnt = 0; continue; }
+      if (op.vmcnt !== undefined) v.vmcnt = Math.min(v.vmcnt, op.vmcnt);
+      if (op.lgkmcnt !== undefined) v.lgkmcnt = Math.min(v.lgkmcnt, op.lgkmcnt);
+      if (op.expcnt !== undefined) v.expcnt = Math.min(v.expcnt, op.expcnt);
+    }
+    plan.replace.set(ctx.cfg.insns[run[0]!]!.stmt, waitcntText({
+      vmcnt: v.vmcnt === NONE ? undefined : v.vmcnt, lgkmcnt: v.lgkmcnt === NONE ? undefined : v.lgkmcnt, expcnt: v.expcnt === NONE ? undefined : v.expcnt,
+    }));
+    for (const w of run.slice(1)) plan.remove.add(ctx.cfg.insns[w]!.stmt);
+    edits += run.length - 1;
+  }
+  return { plan, edits };
+}
+
+const NONE = 1 << 20;
+
+function stronger(a: { vm: number; lgkm: number; exp: number }, b?: { vm: number; lgkm: number; exp: number }): boolean {
+  if (!b) return true;
+  const st = (x: number, y: number) => x >= 0 && (y < 0 || x < y);
+  return st(a.vm, b.vm) || st(a.lgkm, b.lgkm) || st(a.exp, b.exp);
+}
+
+/** Statement edits inserting the waits `ins` (before kernel instruction j, counter values, -1 = none). */
+export function waitInsertions(ctx: KernelContext, ins: Map<number, { vm: number; lgkm: number; exp: number }>): StatementEdits {
+  const e = emptyEdits();
+  for (const [j, w] of ins) {
+    addInsert(e, ctx.cfg.insns[j]!.stmt, waitcntText({
+      vmcnt: w.vm >= 0 ? w.vm : undefined, lgkmcnt: w.lgkm >= 0 ? w.lgkm : undefined, expcnt: w.exp >= 0 ? w.exp : undefined,
+    }));
+  }
+  return e;
+}
+
+const analysisCache = new WeakMap<ScheduleKernel, Map<number, { vm: number; lgkm: number; exp: number }>>();
+
+/** The waits the waitcnt analysis would add to the original kernel (what it does without). */
+function originalAnalysisWaits(k: ScheduleKernel): Map<number, { vm: number; lgkm: number; exp: number }> {
+  let m = analysisCache.get(k);
+  if (!m) {
+    m = new Map();
+    for (const w of minimalWaits(k.ctx)) m.set(w.before, { vm: w.vmcnt ?? -1, lgkm: w.lgkmcnt ?? -1, exp: w.expcnt ?? -1 });
+    analysisCache.set(k, m);
+  }
+  return m;
+}
+
+interface RegionExit { pending: number[] }
+const exitCache = new WeakMap<ScheduleKernel, RegionExit[]>();
+
+/** Operations pending per class (targets/counters.ts) right after each region of the original, under the model. */
+function originalExits(k: ScheduleKernel): RegionExit[] {
+  let e = exitCache.get(k);
+  if (!e) {
+    const kw = kernelWaits(k.ctx.cfg, flatEffects(k.insns, k.ctx.cfg.control), counterMax(k.target), {
+      accept: () => false, after: k.regions.map((r) => r.last),
+    });
+    e = k.regions.map((r) => {
+      const st = kw.after.get(r.last);
+      return { pending: CLASSES.map((c) => (st ? st.ub[c]! - st.lb[c]! : 0)) };
+    });
+    exitCache.set(k, e);
+  }
+  return e;
+}
+
+const CLASSES: readonly OpClass[] = Array.from({ length: NCLASSES }, (_, c) => c as OpClass);
+
+/** The events (isa/traits.ts EVENT bits) that issue an operation of each class. */
+const CLASS_EVENTS: readonly number[] = CLASSES.map((c) => {
+  let bits = 0;
+  for (const [ev, classes] of Object.entries(EVENT_CLASSES)) if (classes.includes(c)) bits |= EVENT[ev as WaitEvent];
+  return bits;
+});
+
+/** Does instruction i issue an operation of class c? */
+function issuesOn(t: KernelTraits, i: number, c: OpClass): boolean {
+  return issues(t, i, CLASS_EVENTS[c]!);
+}
+
+/**
+ * Rounds of closing waits: each round's waits can only lower the pending counts the next round
+ * sees, so the rounds settle within a few (one per region a wait can influence in turn).
+ */
+const CLOSING_ROUNDS = 4;
+
+/**
+ * The waits of the changed regions of a schedule for the scheduled kernel `ctx` (its waits and
+ * nops of changed regions removed): the waitcnt analysis' choice `given`, plus the waits the
+ * scheduler's model (waits.ts) finds to close each changed region. Outside the changed regions
+ * the program's own waits are trusted (the analysis is pessimistic on paths that cannot run, so
+ * it would ask for waits the program rightly does without). That is sound because each changed
+ * region is made to end with no more memory operations pending than the original region left
+ * (per counter, the operations still pending are among those the original left pending;
+ * otherwise a wait closes the region).
+ */
+export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
+  given: ReadonlyMap<number, { vm: number; lgkm: number; exp: number }>): Map<number, { vm: number; lgkm: number; exp: number }> {
+  const k = s.k;
+  const toOrig = alignToOriginal(s, ctx);
+  const newOf = new Int32Array(k.n).fill(-1);
+  for (let j = 0; j < toOrig.length; j++) if (toOrig[j]! >= 0) newOf[toOrig[j]!] = j;
+  const changed = s.changedRegions();
+  const lastNew: number[] = [];
+  for (const r of changed) {
+    const rg = k.regions[r]!;
+    lastNew.push(newOf[rg.nodes[s.order[r]![rg.nodes.length - 1]!]!]!);
+  }
+  const f = flatEffects(ctx.insns, ctx.cfg.control);
+  const max = counterMax(ctx.target);
+  const exits = originalExits(k);
+  const traits = traitsOf(k.insns);
+  // the model adds none of its own waits but the ones that close the regions
+  const accept = () => false;
+  const withGiven = (extra: Map<number, { vm: number; lgkm: number; exp: number }>) => {
+    const all = new Map(given);
+    for (const [j, w] of extra) {
+      const o = all.get(j);
+      const mn = (a: number, b: number) => (a < 0 ? b : b < 0 ? a : Math.min(a, b));
+      all.set(j, o ? { vm: mn(o.vm, w.vm), lgkm: mn(o.lgkm, w.lgkm), exp: mn(o.exp, w.exp) } : w);
+    }
+    return all;
+  };
+  let forced = new Map<number, { vm: number; lgkm: number; exp: number }>();
+  let kw = kernelWaits(ctx.cfg, f, max, { accept, after: lastNew, forced: withGiven(forced) });
+  for (let iter = 0; ; iter++) {
+    const next = new Map<number, { vm: number; lgkm: number; exp: number }>();
+    changed.forEach((r, x) => {
+      const rg = k.regions[r]!;
+      const jl = lastNew[x]!;
+      const st = kw.after.get(jl);
+      if (!st || jl + 1 >= ctx.insns.length) return;
+      const w = [-1, -1, -1];
+      const tighten = (c: number, v: number) => { if (w[c]! < 0 || v < w[c]!) w[c] = v; };
+      for (const cls of CLASSES) {
+        const pn = st.ub[cls]! - st.lb[cls]!;
+        if (pn === 0) continue;
+        const po = exits[r]!.pending[cls]!;
+        const eo = Array.from(rg.nodes).filter((i) => issuesOn(traits, i, cls));
+        const en = Array.from(s.order[r]!, (q) => rg.nodes[q]!).filter((i) => issuesOn(traits, i, cls));
+        const c = CLASS_COUNTER[cls]!;
+        if (!CLASS_IN_ORDER[cls]) {
+          // any order: only "nothing of the region more pending than before" is safe, else wait for 0
+          if (pn > po || (en.length > 0 && po < en.length)) tighten(c, 0);
+          continue;
+        }
+        let allowed: number;
+        if (po >= eo.length) allowed = po;
+        else {
+          const keepSet = new Set(eo.slice(eo.length - po));
+          let n = 0;
+          while (n < en.length && keepSet.has(en[en.length - 1 - n]!)) n++;
+          allowed = Math.min(n, po);
+        }
+        // an in-order class on a counter shared with an out-of-order one: cnt(allowed) still
+        // completes its older operations (they count only operations of their own kind)
+        if (pn > allowed) tighten(c, allowed);
+      }
+      if (w.some((x2) => x2 >= 0)) next.set(jl + 1, { vm: w[0]!, lgkm: w[1]!, exp: w[2]! });
+    });
+    const same = next.size === forced.size && [...next].every(([j, w]) => { const o = forced.get(j); return o && o.vm === w.vm && o.lgkm === w.lgkm && o.exp === w.exp; });
+    if (same) break;
+    if (iter === CLOSING_ROUNDS) {
+      throw new Error(`internal: the waits that close the changed regions of ${k.name} did not settle in ${CLOSING_ROUNDS} rounds`);
+    }
+    forced = next;
+    kw = kernelWaits(ctx.cfg, f, max, { accept, after: lastNew, forced: withGiven(forced) });
+  }
+  return kw.inserted;
+}

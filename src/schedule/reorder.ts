@@ -1,0 +1,159 @@
+/**
+ * From a schedule back to program text, first step: the regions whose order changed are written
+ * in the new order with their dependency s_waitcnt / s_nop removed; every other line is
+ * byte-identical. An instruction alone on its line moves with its line (trailing comment
+ * included) and with the comment lines directly above it, except the comments that head a basic
+ * block (above its first instruction, such as LLVM's `; %bb.1:`), which stay where the block
+ * starts. A macro invocation whose expansion holds a changed region is written out expanded
+ * (`// expanded from: ...`, one statement per line), since the macro body is shared by every
+ * call. emit.ts then re-derives the waits and nops of that text.
+ */
+import type { Program } from '../asm/ast.js';
+import { statementText } from '../check/edit.js';
+import type { ScheduleState } from './state.js';
+
+interface Chunk { lines: string[]; eols: string[] }
+
+function indentOf(text: string): string {
+  const m = /^[ \t]*/.exec(text);
+  return m ? m[0] : '';
+}
+
+/** Text of the program with the changed regions of `s` reordered and their waits/nops removed. */
+export function reorderedText(s: ScheduleState): string {
+  const k = s.k;
+  const program = k.loaded.program;
+  const cfg = k.ctx.cfg;
+  const changed = s.changedRegions();
+  if (changed.length === 0) return program.lines.map((l) => l.text + l.eol).join('');
+
+  // statement -> replacement (the node now in that slot), dropped statements
+  const slotOf = new Map<number, number>(); // statement index -> kernel insn now there
+  const drop = new Set<number>();
+  const movedNodes = new Set<number>();
+  for (const r of changed) {
+    const rg = k.regions[r]!;
+    const o = s.order[r]!;
+    for (let p = 0; p < o.length; p++) {
+      if (o[p] === p) continue; // the slot keeps its own instruction: its line stays as it is
+      const slotInsn = rg.nodes[p]!;
+      const now = rg.nodes[o[p]!]!;
+      slotOf.set(cfg.insns[slotInsn]!.stmt, now);
+      movedNodes.add(now);
+    }
+    for (const i of rg.stripped) drop.add(cfg.insns[i]!.stmt);
+  }
+
+  // statements per line (only the lines we touch are needed, but the map is cheap)
+  const stmtsOfLine = new Map<number, number[]>();
+  const touch = (st: number) => {
+    const li = program.statements[st]!.lineIndex;
+    if (!stmtsOfLine.has(li)) {
+      const list: number[] = [];
+      // statements of a line are contiguous in the statement stream
+      let a = st;
+      while (a > 0 && program.statements[a - 1]!.lineIndex === li) a--;
+      for (let b = a; b < program.statements.length && program.statements[b]!.lineIndex === li; b++) list.push(b);
+      stmtsOfLine.set(li, list);
+    }
+  };
+  for (const st of slotOf.keys()) touch(st);
+  for (const st of drop) touch(st);
+
+  const isSimpleLine = (li: number) => stmtsOfLine.get(li)!.every((x) => !program.statements[x]!.expansion);
+
+  // Owned comment lines: comment-only lines right above a simple line whose only instruction
+  // moves. The comments above a block's first instruction head the block: they stay in place.
+  const owned = new Map<number, number[]>(); // insn -> owned line indexes (top to bottom)
+  const ownedLine = new Set<number>();
+  const code = commentOnlyLines(program);
+  for (const i of movedNodes) {
+    if (cfg.blocks[cfg.blockOf[i]!]!.start === i) continue;
+    const st = cfg.insns[i]!.stmt;
+    const li = program.statements[st]!.lineIndex;
+    if (!isSimpleLine(li) || stmtsOfLine.get(li)![0] !== st) continue;
+    const list: number[] = [];
+    for (let j = li - 1; j >= 0 && code[j] === 1; j--) list.unshift(j);
+    if (list.length) { owned.set(i, list); for (const j of list) ownedLine.add(j); }
+  }
+
+  const chunkOf = (i: number): Chunk => {
+    const st = cfg.insns[i]!.stmt;
+    const s0 = program.statements[st]!;
+    const li = s0.lineIndex;
+    const line = program.lines[li]!;
+    if (isSimpleLine(li)) {
+      const lines: string[] = [];
+      const eols: string[] = [];
+      for (const j of owned.get(i) ?? []) { lines.push(program.lines[j]!.text); eols.push(program.lines[j]!.eol || '\n'); }
+      const first = stmtsOfLine.get(li)![0] === st;
+      lines.push(first ? line.text : indentOf(line.text) + line.text.slice(s0.loc.col - 1));
+      eols.push(line.eol || '\n');
+      return { lines, eols };
+    }
+    return { lines: [indentOf(line.text) + s0.insn!.text], eols: [line.eol || '\n'] };
+  };
+
+  const out: string[] = [];
+  let skipTo = -1;
+  for (let li = 0; li < program.lines.length; li++) {
+    const line = program.lines[li]!;
+    if (ownedLine.has(li) || li <= skipTo) continue;
+    const stmts = stmtsOfLine.get(li);
+    if (!stmts) { out.push(line.text + line.eol); continue; }
+    const indent = indentOf(line.text);
+    const eol = line.eol || '\n';
+    const simple = isSimpleLine(li);
+    const emitted: string[] = [];
+    if (!simple) {
+      const call = stmts.map((x) => program.statements[x]!).find((x) => x.kind === 'macroCall' && !x.expansion);
+      if (call?.blockEnd !== undefined) skipTo = call.blockEnd; // the rest of a repeat block's lines
+      emitted.push(`${indent}// expanded from: ${call ? call.text : line.text.trim()}${eol}`);
+    }
+    let restFrom = 0;
+    for (let q = 0; q < stmts.length; q++) {
+      const st = stmts[q]!;
+      const S = program.statements[st]!;
+      if (S.kind === 'macroCall') continue;
+      if (drop.has(st)) continue;
+      const now = slotOf.get(st);
+      if (now !== undefined) {
+        const c = chunkOf(now);
+        for (let x = 0; x < c.lines.length; x++) emitted.push(c.lines[x]! + (x === c.lines.length - 1 ? eol : c.eols[x]!));
+        continue;
+      }
+      if (simple) {
+        // an untouched statement on a simple line that also holds a moved or dropped one: a label
+        if (S.kind === 'label') { emitted.push(`${indent}${S.text}:${eol}`); restFrom = S.loc.col - 1 + S.text.length + 1; continue; }
+        emitted.push(indent + line.text.slice(Math.max(restFrom, S.loc.col - 1)).trimStart() + eol);
+        continue;
+      }
+      emitted.push(`${indent}${statementText(S)}${eol}`);
+    }
+    if (emitted.length === 0) continue; // a dropped wait or nop alone on its line
+    let joined = emitted.join('');
+    if (line.eol === '') joined = joined.slice(0, joined.length - eol.length); // keep "no final newline"
+    out.push(joined);
+  }
+  return out.join('');
+}
+
+
+/** 1 for lines holding only a comment (no code, not blank). */
+function commentOnlyLines(program: Program): Uint8Array {
+  const out = new Uint8Array(program.lines.length);
+  const hasStmt = new Uint8Array(program.lines.length);
+  for (const s of program.statements) hasStmt[s.lineIndex] = 1;
+  let inBlock = false;
+  for (let i = 0; i < program.lines.length; i++) {
+    const t = program.lines[i]!.text.trim();
+    if (hasStmt[i]) { inBlock = false; continue; }
+    if (t === '') { inBlock = false; continue; }
+    if (inBlock || t.startsWith('//') || t.startsWith(';') || t.startsWith('/*') || t.startsWith('#')) {
+      out[i] = 1;
+      if (t.startsWith('/*') && !t.includes('*/')) inBlock = true;
+      else if (inBlock && t.includes('*/')) inBlock = false;
+    }
+  }
+  return out;
+}
