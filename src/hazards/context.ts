@@ -23,7 +23,8 @@
  */
 import type { Instruction } from '../asm/ast.js';
 import type { KernelContext } from '../analysis/types.js';
-import type { OperandRole, ResolvedInsn } from '../isa/types.js';
+import { OP_CONST, StoredInstruction, type InsnStore } from '../asm/store.js';
+import type { OperandRole, ResolvedInsn, ResolvedOperand } from '../isa/types.js';
 import { EXEC_HI, EXEC_LO, M0, VCC_HI, VCC_LO, VGPR_BASE, AGPR_BASE, rangeName } from '../asm/registers.js';
 import type { Target } from '../isa/target.js';
 import { unitsAsWritten } from '../isa/names.js';
@@ -127,21 +128,42 @@ const NO_STRINGS: readonly string[] = Object.freeze([]);
 
 function isVectorUnit(u: number): boolean { return u >= VGPR_BASE; }
 
-function opRanges(ri: ResolvedInsn): OpRange[] {
-  const out: OpRange[] = [];
-  const ops = ri.operands;
-  for (let k = 0; k < ops.length; k++) {
-    const o = ops[k]!;
+/** The ranges of one operand (shared: operand records are interned, and OpRanges are never changed). */
+const RANGES_OF = new WeakMap<ResolvedOperand, readonly OpRange[]>();
+
+function operandRanges(o: ResolvedOperand): readonly OpRange[] {
+  let r = RANGES_OF.get(o);
+  if (r === undefined) {
+    const out: OpRange[] = [];
     const n = o.units.length;
-    if (n === 0) continue;
     // one range per run of consecutive units (a tuple across a unified file's accum_offset has two)
     for (let s = 0, p = 1; p <= n; p++) {
       if (p < n && o.units[p] === o.units[p - 1]! + 1) continue;
       out.push({ role: o.role, index: o.index, def: o.def, use: o.use, lo: o.units[s]!, hi: o.units[p - 1]! + 1 });
       s = p;
     }
+    r = out;
+    RANGES_OF.set(o, r);
+  }
+  return r;
+}
+
+function opRanges(ri: ResolvedInsn): OpRange[] {
+  const out: OpRange[] = [];
+  const ops = ri.operands;
+  for (let k = 0; k < ops.length; k++) {
+    const o = ops[k]!;
+    if (o.units.length === 0) continue;
+    const r = operandRanges(o);
+    for (let j = 0; j < r.length; j++) out.push(r[j]!);
   }
   return out;
+}
+
+/** Instruction i of a store has a constant operand (src_vccz, lds_direct ...). */
+function hasConstOperand(s: InsnStore, i: number): boolean {
+  for (let k = s.opBegin[i]!, e = s.opBegin[i + 1]!; k < e; k++) if (s.oKind[k] === OP_CONST) return true;
+  return false;
 }
 
 function nopCount(insn: Instruction, maxCounted: number): number {
@@ -170,8 +192,12 @@ export function dstSelOperand(ri: ResolvedInsn, ops: readonly OpRange[], target:
   let vdst: OpRange | undefined;
   for (const o of ops) if (o.role === 'vdst' && o.def && o.lo >= VGPR_BASE) { vdst = o; break; }
   if (!vdst) return undefined;
-  const mods = ri.insn.modifiers;
+  // an instruction of a store without modifiers has neither dst_sel nor op_sel (nor their objects to build)
+  const insn = ri.insn;
   const name = ri.info.desc.name;
+  if (insn instanceof StoredInstruction && insn.store.modBegin[insn.index] === insn.store.modBegin[insn.index + 1]
+    && !(target.has('gfx950-insts') && FP4_SR.test(name))) return undefined;
+  const mods = insn.modifiers;
   if (ri.info.variant === 'sdwa') {
     for (const m of mods) if (m.name === 'dst_sel' && m.value !== undefined && m.value.toUpperCase() !== 'DWORD') return vdst;
   }
@@ -208,7 +234,9 @@ export function hazardInsn(ri: ResolvedInsn, target: Target, t: KernelTraits, i:
     } else if (isVectorUnit(u)) writesVector = true;
   }
   let consts: string[] | undefined;
-  for (const o of insn.operands) if (o.kind === 'const') (consts ??= []).push(o.name);
+  if (!(insn instanceof StoredInstruction) || hasConstOperand(insn.store, insn.index)) {
+    for (const o of insn.operands) if (o.kind === 'const') (consts ??= []).push(o.name);
+  }
   const ws = name === 's_nop' ? nopCount(insn, target.maxNopImmCounted.value) : 1;
   const mayStore = has(t, i, TRAIT.mayStore);
   const ops = opRanges(ri);

@@ -423,18 +423,22 @@ class Analysis {
     needD[0] = needD[1] = needD[2] = undefined;
     if (st.wild && kind !== INSN_KIND.nop) this.needAll(st, 'entry');
     const mask = st.mask;
+    const uses = f.uses;
+    const defs = f.defs;
     // reads
-    for (const u of f.uses) {
+    for (let x = 0; x < uses.length; x++) {
+      const u = uses[x]!;
       const m = mask[u]!;
       if (m === 0) continue;
       for (let k = 0; k < NCLASSES; k++) {
         if (((m >> k) & 1) === 0 || CLASS_COUNTER[k] === COUNTER.exp) continue;
-        if (k === OP_CLASS.vmem && f.d16Load && f.defs.includes(u)) continue;
+        if (k === OP_CLASS.vmem && f.d16Load && defs.includes(u)) continue;
         this.consider(st, u, k, st.ent.get(u * 16 + k)!, 'raw');
       }
     }
     // writes
-    for (const u of f.defs) {
+    for (let x = 0; x < defs.length; x++) {
+      const u = defs[x]!;
       const m = mask[u]!;
       if (m === 0) continue;
       for (let k = 0; k < NCLASSES; k++) {
@@ -460,13 +464,21 @@ class Analysis {
       if (!this.meet) this.applyWait(st, c, needV[c]!, -1);
     }
     if (st.sh) {
-      for (const u of f.uses) this.chargeShadows(st, u, false, f.d16Load && f.defs.includes(u));
-      for (const u of f.defs) { this.chargeShadows(st, u, true, f.vmemLoad); st.dropShadowsOfUnit(u); }
+      const shMask = st.shMask!;
+      for (let x = 0; x < uses.length; x++) {
+        const u = uses[x]!;
+        if (shMask[u] !== 0) this.chargeShadows(st, u, false, f.d16Load && defs.includes(u));
+      }
+      for (let x = 0; x < defs.length; x++) {
+        const u = defs[x]!;
+        if (shMask[u] !== 0) { this.chargeShadows(st, u, true, f.vmemLoad); st.dropShadowsOfUnit(u); }
+      }
       if (f.lds) this.chargeShadows(st, LDS_MEM, false, false);
       if (fullWait) this.chargeAllShadows(st);
     }
     if (kind === INSN_KIND.call && f.callWaits) { st.clearAll(); return; }
-    for (const is of f.issues) st.issue(is.cls, is.inc, i, is.units, this.capC);
+    const issues = f.issues;
+    for (let x = 0; x < issues.length; x++) { const is = issues[x]!; st.issue(is.cls, is.inc, i, is.units, this.capC); }
   }
 
   private recordMissing(i: number, d: NeedDetail): void {

@@ -155,9 +155,15 @@ function computeEffects(ctx: KernelContext): InsnEffects[] {
   const longSetpc = new Set(ctx.cfg.longBranches.map((l) => l.setpc));
   const functions = new Set(ctx.program.kernels.filter((k) => k.kind === 'function').map((k) => k.name));
   const out: InsnEffects[] = new Array(ctx.insns.length);
+  // the latest s_getpc_b64 writing each SGPR pair's first register, kept in one forward pass
+  const getpc = new Map<number, number>();
   for (let i = 0; i < ctx.insns.length; i++) {
     const r = ctx.insns[i]!;
     const control = ctx.cfg.control[i];
+    if (r.insn.base === 's_getpc_b64') {
+      const d = r.insn.operands[0];
+      if (d && d.kind === 'reg') getpc.set(d.first, i);
+    }
     let kind: InsnKind = INSN_KIND.normal;
     if (isClass(t, i, 'waitcnt')) kind = INSN_KIND.wait;
     else if (isClass(t, i, 'barrier')) kind = INSN_KIND.barrier;
@@ -171,7 +177,7 @@ function computeEffects(ctx: KernelContext): InsnEffects[] {
     const cacheOp = has(t, i, TRAIT.cacheOp);
     const vmemLoad = has(t, i, TRAIT.vmemLoad);
     out[i] = {
-      kind, callWaits: kind === INSN_KIND.call && !isLocalSubroutineCall(ctx, i, functions),
+      kind, callWaits: kind === INSN_KIND.call && !isLocalSubroutineCall(ctx, i, functions, getpc),
       wait: kind === INSN_KIND.wait ? waitValues(r, max) : undefined,
       issues, uses: r.uses, defs: r.defs, vmemLoad, d16Load: vmemLoad && has(t, i, TRAIT.d16),
       lds: issuesEvent(t, i, EVENT.lds | EVENT.flat), writesExec, cacheOp,
@@ -237,26 +243,23 @@ function issuesOf(r: ResolvedInsn, t: KernelTraits, i: number): Issue[] {
  * The call at `i` jumps to code of this kernel: the nearest s_getpc_b64 before it that writes the
  * call's target register, and the few instructions after that one, name labels but no function
  * symbol. A target loaded from memory, passed in, or naming a function follows the ABI.
+ * `getpc` maps a register to the latest s_getpc_b64 before `i` writing it (kept by the caller's
+ * forward pass, so no call scans back).
  */
-function isLocalSubroutineCall(ctx: KernelContext, i: number, functions: ReadonlySet<string>): boolean {
+function isLocalSubroutineCall(ctx: KernelContext, i: number, functions: ReadonlySet<string>, getpc: ReadonlyMap<number, number>): boolean {
   const target = ctx.insns[i]!.insn.operands[1];
   if (!target || target.kind !== 'reg') return false;
-  for (let g = i - 1; g >= 0; g--) {
-    const r = ctx.insns[g]!;
-    if (r.insn.base !== 's_getpc_b64') continue;
-    const d = r.insn.operands[0];
-    if (!d || d.kind !== 'reg' || d.first !== target.first) continue;
-    let named = false;
-    for (let k = g + 1; k < Math.min(i, g + 8); k++) {
-      for (const o of ctx.insns[k]!.insn.operands) {
-        if (o.kind !== 'expr') continue;
-        for (const sym of o.symbols) {
-          if (functions.has(sym.split('@')[0]!)) return false;
-          named = true;
-        }
+  const g = getpc.get(target.first);
+  if (g === undefined) return false;
+  let named = false;
+  for (let k = g + 1; k < Math.min(i, g + 8); k++) {
+    for (const o of ctx.insns[k]!.insn.operands) {
+      if (o.kind !== 'expr') continue;
+      for (const sym of o.symbols) {
+        if (functions.has(sym.split('@')[0]!)) return false;
+        named = true;
       }
     }
-    return named;
   }
-  return false;
+  return named;
 }

@@ -68,7 +68,8 @@ export class CounterState {
     this.pendC[c] = Math.min(cap, this.pendC[c]! + inc);
     const e: Ent = { s: this.issued[cls]!, p };
     const bit = 1 << cls;
-    for (const u of units) {
+    for (let x = 0; x < units.length; x++) {
+      const u = units[x]!;
       this.ent.set(u * 16 + cls, e);
       this.mask[u]! |= bit;
     }
