@@ -25,7 +25,7 @@
  * `instructionAt` materialises the object form (Instruction, Operand, Modifier) from them. The
  * texts are never copied per line: a string is made only when someone asks for one.
  */
-import type { EncodingSuffix, Instruction, Loc, Modifier, Operand, SourceMods } from './ast.js';
+import type { EncodingSuffix, Instruction, Loc, Modifier, Operand, RegOperand, SourceMods } from './ast.js';
 import { Interner } from './intern.js';
 
 export const OP_REG = 0;
@@ -523,4 +523,24 @@ export class StoredInstruction implements Instruction {
     }
     return this.#mods;
   }
+}
+
+/** Called for each register operand: its file, first register unit index, count, index as written, and its text on demand. */
+export type RegisterVisit = (file: RegOperand['file'], first: number, count: number, index: number, text: () => string) => void;
+
+/**
+ * The register operands of an instruction, in order, without building operand objects when the
+ * instruction lives in a store (the same values as `insn.operands` filtered to kind 'reg').
+ */
+export function forEachRegister(insn: Instruction, visit: RegisterVisit): void {
+  if (insn instanceof StoredInstruction) {
+    const s = insn.store;
+    const i = insn.index;
+    for (let k = s.opBegin[i]!, e = s.opBegin[i + 1]!; k < e; k++) {
+      if (s.oKind[k] !== OP_REG) continue;
+      visit(FILE_NAMES[s.oFile[k]!]!, s.oFirst[k]!, s.oCount[k]!, s.oIndex[k]!, () => s.operandText(i, k));
+    }
+    return;
+  }
+  for (const o of insn.operands) if (o.kind === 'reg') visit(o.file, o.first, o.count, o.index, () => o.text);
 }

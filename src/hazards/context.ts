@@ -495,7 +495,7 @@ export class HazardContext {
    * without walking.
    */
   producers(consumer: number, key: string, limit: number, pred: (f: HazardInsn) => boolean): readonly number[] {
-    if (this.memoConsumer !== consumer) { this.memo.clear(); this.memoConsumer = consumer; }
+    if (this.memoConsumer !== consumer) { if (this.memo.size > 0) this.memo.clear(); this.memoConsumer = consumer; }
     const hit = this.memo.get(key);
     if (hit && hit.limit >= limit) return hit.list;
     if (this.present.get(key) === false) return EMPTY;

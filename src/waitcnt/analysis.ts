@@ -84,6 +84,11 @@ export interface AnalysisOptions {
    * else: its insertions are not safe.
    */
   meet?: boolean;
+  /**
+   * Run every block once more from the fixed point for the report instead of reading the records
+   * of each path class's latest run (the reference a test compares the records with).
+   */
+  rerun?: boolean;
 }
 
 export type FenceKind = 'barrier' | 'cache' | 'return' | 'entry' | 'store';
@@ -218,8 +223,25 @@ export function isCallable(ctx: KernelContext): boolean {
   return ctx.kernel.kind === 'function' && ctx.program.statements[ctx.kernel.start]?.kind === 'label';
 }
 
+/**
+ * What one run of a block from a path class records for the report: the missing waits (in
+ * order), the bounds before each existing wait, the store needs charged to each, and with
+ * `pendAt` / `meet` the bounds and visits per instruction. A path class keeps the records of
+ * its latest run: at the fixed point that run started from its final state, so the report
+ * reads them instead of running every block once more.
+ */
+interface Rec {
+  missing: { i: number; d: NeedDetail }[];
+  pendBefore: Map<number, Counts>;
+  storeNeed: Map<number, Counts>;
+  /** With `pendAt`: triples (instruction, counter, bound). */
+  pendAt: number[];
+  /** With `meet`: the instructions the run reached. */
+  visits: number[];
+}
+
 /** A path class of a block's entry (paths.ts): the facts its paths share and their counter state. */
-interface Part { facts: PathFact[]; st: CounterState; dirty: boolean }
+interface Part { facts: PathFact[]; st: CounterState; dirty: boolean; rec?: Rec }
 
 /**
  * One run of the analysis over a kernel, in named steps: `transfer` (one instruction),
@@ -239,10 +261,12 @@ class Analysis {
   private readonly callable: boolean;
   private readonly forceZero: boolean;
   private readonly meet: boolean;
+  private readonly rerun: boolean;
   private readonly combine: (dst: CounterState, src: CounterState, capY: readonly number[]) => boolean;
 
-  // ---- reporting-pass records ----
-  private reporting = false;
+  // ---- report records ----
+  /** The records of the block run under way. */
+  private rec: Rec | undefined;
   private readonly missingAt = new Map<number, NeedDetail & { insn: number }>();
   /** Edges b -> s the fixed point followed (key b * nb + s): the paths the analysis considers. */
   private readonly followed = new Set<number>();
@@ -283,6 +307,7 @@ class Analysis {
     this.callable = isCallable(ctx);
     this.forceZero = opts.mixed === 'force-zero';
     this.meet = !!opts.meet;
+    this.rerun = !!opts.rerun;
     this.combine = this.meet ? meetInto : joinInto;
     this.unreachableBlock = new Uint8Array(this.nb);
     if (opts.pendAt) this.pendAt = new Int32Array(3 * fx.length).fill(-1);
@@ -370,7 +395,7 @@ class Analysis {
 
   /** Apply a wait of value n on counter c; w >= 0: an existing wait (charge shadows), -1: inserted. */
   private applyWait(st: CounterState, c: number, n: number, w: number): void {
-    const sn = this.reporting && w >= 0 ? this.storeNeed.get(w) : undefined;
+    const sn = this.rec && w >= 0 ? this.rec.storeNeed.get(w) : undefined;
     const max = this.max;
     st.waitCounter(c, n, st.sh || sn ? (key, e, y) => {
       const k = key & 15;
@@ -406,19 +431,21 @@ class Analysis {
     if (kind === INSN_KIND.wait) {
       if (this.skip?.has(i)) return;
       const v = f.wait!;
-      if (this.reporting) {
-        const pb = this.pendBefore.get(i) ?? [0, 0, 0];
+      const rec = this.rec;
+      if (rec) {
+        const pb = rec.pendBefore.get(i) ?? [0, 0, 0];
         for (let c = 0; c < 3; c++) pb[c] = Math.max(pb[c]!, (st.wild >> c) & 1 ? this.capC[c]! : st.pendC[c]!);
-        this.pendBefore.set(i, pb);
-        if (!this.storeNeed.has(i)) this.storeNeed.set(i, [INF, INF, INF]);
+        rec.pendBefore.set(i, pb);
+        if (!rec.storeNeed.has(i)) rec.storeNeed.set(i, [INF, INF, INF]);
       }
       for (let c = 0; c < 3; c++) if (v[c]! !== INF) this.applyWait(st, c, v[c]!, i);
       return;
     }
-    if (this.pendAt && this.reporting) {
-      for (let c = 0; c < 3; c++) this.pendAt[3 * i + c] = Math.max(this.pendAt[3 * i + c]!, (st.wild >> c) & 1 ? this.capC[c]! : st.pendC[c]!);
+    const rec = this.rec;
+    if (this.pendAt && rec) {
+      for (let c = 0; c < 3; c++) rec.pendAt.push(i, c, (st.wild >> c) & 1 ? this.capC[c]! : st.pendC[c]!);
     }
-    if (this.visits && this.reporting) this.visits[i]!++;
+    if (this.visits && rec) rec.visits.push(i);
     needV[0] = needV[1] = needV[2] = INF;
     needD[0] = needD[1] = needD[2] = undefined;
     if (st.wild && kind !== INSN_KIND.nop) this.needAll(st, 'entry');
@@ -460,7 +487,7 @@ class Analysis {
     // inserted waits (with `meet`, the program as written: nothing is inserted)
     for (let c = 0; c < 3; c++) {
       if (needV[c] === INF) continue;
-      if (this.reporting) this.recordMissing(i, needD[c]!);
+      if (rec) rec.missing.push({ i, d: needD[c]! });
       if (!this.meet) this.applyWait(st, c, needV[c]!, -1);
     }
     if (st.sh) {
@@ -494,6 +521,9 @@ class Analysis {
 
   private runBlock(b: number, part: Part): Part {
     const blk = this.cfg.blocks[b]!;
+    const rec: Rec = { missing: [], pendBefore: new Map(), storeNeed: new Map(), pendAt: [], visits: [] };
+    part.rec = rec;
+    this.rec = rec;
     const st = part.st.clone();
     let facts = part.facts;
     for (let i = blk.start; i < blk.end; i++) {
@@ -620,10 +650,41 @@ class Analysis {
   // ---------------------------------------------------------------------------------------------
   // report and judge
 
-  /** One more pass over the fixed point, recording each missing wait and the insertions. */
+  /** The records of one block run, merged into the kernel's (in block order: ties keep the first). */
+  private replay(rec: Rec): void {
+    for (const [i, pb] of rec.pendBefore) {
+      const g = this.pendBefore.get(i);
+      if (!g) this.pendBefore.set(i, [pb[0], pb[1], pb[2]]);
+      else for (let c = 0; c < 3; c++) g[c] = Math.max(g[c]!, pb[c]!);
+    }
+    for (const [i, sn] of rec.storeNeed) {
+      const g = this.storeNeed.get(i);
+      if (!g) this.storeNeed.set(i, [sn[0], sn[1], sn[2]]);
+      else for (let c = 0; c < 3; c++) g[c] = Math.min(g[c]!, sn[c]!);
+    }
+    if (this.pendAt) {
+      const pa = rec.pendAt;
+      for (let k = 0; k < pa.length; k += 3) {
+        const x = 3 * pa[k]! + pa[k + 1]!;
+        this.pendAt[x] = Math.max(this.pendAt[x]!, pa[k + 2]!);
+      }
+    }
+    if (this.visits) for (const i of rec.visits) this.visits[i]!++;
+    for (const m of rec.missing) this.recordMissing(m.i, m.d);
+  }
+
+  /**
+   * The fixed point's records, each missing wait and the insertions: every path class's latest
+   * run started from its final state (a change to a class marks it for another run), so its
+   * records are those of a pass over the fixed point.
+   */
   private report(): Pick<WaitcntResult, 'missing' | 'missingNeeds' | 'insertions'> {
-    this.reporting = true;
-    for (let b = 0; b < this.nb; b++) for (const part of this.inParts[b]!.values()) this.runBlock(b, part);
+    for (let b = 0; b < this.nb; b++) {
+      for (const part of this.inParts[b]!.values()) {
+        if (!part.rec || part.dirty || this.rerun) this.runBlock(b, part);
+        this.replay(part.rec!);
+      }
+    }
     const found = [...this.missingAt.values()].sort((a, b) => a.insn - b.insn || a.c - b.c);
     // the findings (their messages walk the paths back to the governing waits) only when asked for
     let missing: Finding[] | undefined;

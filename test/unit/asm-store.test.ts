@@ -13,7 +13,7 @@ import { parseProgram } from '../../src/asm/parser.js';
 import { parseInstructionText } from '../../src/asm/instruction.js';
 import { printProgram } from '../../src/asm/printer.js';
 import { scanLines, splitLines, stripComments } from '../../src/asm/source.js';
-import { OPCODES, OP_REG } from '../../src/asm/store.js';
+import { OPCODES, OP_REG, forEachRegister } from '../../src/asm/store.js';
 import { resolveInstruction, resolveProgram } from '../../src/isa/resolve.js';
 import { ACC_DEF, ACC_USE, ROLES } from '../../src/isa/resolved-store.js';
 import { TARGETS } from '../../src/targets/index.js';
@@ -182,4 +182,22 @@ test('the scanner\'s shortcuts (plain registers, decimal immediates, sym+N regis
   assert.deepEqual(m.modifiers.map((x) => [x.name, x.num]), [['offen', undefined], ['offset', 16]]);
   assert.equal(parseInstructionText('s_waitcnt vmcnt(0) lgkmcnt(3)', at, lookup).operands[0]!.text, 'vmcnt(0) lgkmcnt(3)');
   assert.equal((parseInstructionText('s_waitcnt vmcnt(x)', at, lookup).operands[0] as { vmcnt: number }).vmcnt, 10);
+});
+
+test('forEachRegister reads from the store the register operands the operand objects hold', () => {
+  let seen = 0;
+  for (const src of SOURCES) {
+    const p = parseProgram(read(src), src);
+    for (const insn of p.instructions) {
+      const plain = parseInstructionText(insn.text, insn.loc, (n) => p.symbols.get(n), insn.stmt);
+      const want = insn.operands.flatMap((o) => (o.kind === 'reg' ? [[o.file, o.first, o.count, o.index, o.text]] : []));
+      for (const x of [insn, plain]) {
+        const got: unknown[] = [];
+        forEachRegister(x, (file, first, count, index, text) => got.push([file, first, count, index, text()]));
+        assert.deepEqual(got, want, `${src}:${insn.loc.line} ${insn.text}`);
+      }
+      seen += want.length;
+    }
+  }
+  assert.ok(seen > 500, `${seen} register operands`);
 });
