@@ -47,7 +47,7 @@ export interface KernelResources {
 
 export function kernelResources(ctx: KernelContext): { resources: KernelResources; findings: Finding[] } {
   const { cfg, insns, target } = ctx;
-  const du = insns.map((r) => ({ defs: r.defs, uses: r.uses }));
+  const du = insns;
   const live = computeLiveness(cfg, du);
   const pressure = computePressure(cfg, du, live);
   const lineOf = (i: number) => (i >= 0 ? cfg.insns[i]!.loc.line : undefined);
