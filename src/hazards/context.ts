@@ -238,53 +238,100 @@ export function hazardInsn(ri: ResolvedInsn, target: Target, t: KernelTraits, i:
     for (const o of insn.operands) if (o.kind === 'const') (consts ??= []).push(o.name);
   }
   const ws = name === 's_nop' ? nopCount(insn, target.maxNopImmCounted.value) : 1;
-  const mayStore = has(t, i, TRAIT.mayStore);
   const ops = opRanges(ri);
-  const f: HazardInsn = {
-    ri,
-    insn,
-    name,
-    ws,
-    valu: isClass(t, i, 'valu') || mfma,
-    mfma,
-    xdl: isMfmaKind(t, i, 'xdl') || isMfmaKind(t, i, 'smfmac'),
-    sgemm: isMfmaKind(t, i, 'sgemm'),
-    dgemm: isMfmaKind(t, i, 'dgemm'),
-    dgemm16: has(t, i, TRAIT.dgemm16),
-    dgemm4: has(t, i, TRAIT.dgemm4),
-    smfmac: isMfmaKind(t, i, 'smfmac'),
-    passes: t.passes[i]!,
-    accRead: has(t, i, TRAIT.accRead),
-    accWrite: has(t, i, TRAIT.accWrite),
-    mai: mfma || (t.flags[i]! & (TRAIT.accRead | TRAIT.accWrite | TRAIT.accMov)) !== 0,
-    dot: has(t, i, TRAIT.dot),
-    trans: has(t, i, TRAIT.trans),
-    cmpx: has(t, i, TRAIT.cmpx),
-    salu: isClass(t, i, 'salu'),
-    smem: isClass(t, i, 'smem'),
-    vmem: isClass(t, i, 'vmem') || isClass(t, i, 'flat'),
-    flat: has(t, i, TRAIT.flatEncoding),
-    ds: isClass(t, i, 'ds'),
-    exp: isClass(t, i, 'export'),
-    ldsDma: has(t, i, TRAIT.ldsDma),
-    dpp: has(t, i, TRAIT.dpp),
-    sdwa: has(t, i, TRAIT.sdwa),
-    mayStore,
-    ops,
-    defs,
-    uses: ri.uses,
-    sdefs: sdefs ?? EMPTY,
-    writesExec,
-    writesVcc,
-    writesM0,
-    writesVector,
-    consts: consts ?? NO_STRINGS,
-  };
-  const ds = dstSelOperand(ri, ops, target);
-  if (ds) f.dstSel = ds;
-  const w = wideStoreOf(t, i, ops);
-  if (w) f.wideStore = w;
-  return f;
+  const smfmac = isMfmaKind(t, i, 'smfmac');
+  let bits = 0;
+  if (isClass(t, i, 'valu') || mfma) bits |= HB.valu;
+  if (mfma) bits |= HB.mfma;
+  if (isMfmaKind(t, i, 'xdl') || smfmac) bits |= HB.xdl;
+  if (isMfmaKind(t, i, 'sgemm')) bits |= HB.sgemm;
+  if (isMfmaKind(t, i, 'dgemm')) bits |= HB.dgemm;
+  if (has(t, i, TRAIT.dgemm16)) bits |= HB.dgemm16;
+  if (has(t, i, TRAIT.dgemm4)) bits |= HB.dgemm4;
+  if (smfmac) bits |= HB.smfmac;
+  if (has(t, i, TRAIT.accRead)) bits |= HB.accRead;
+  if (has(t, i, TRAIT.accWrite)) bits |= HB.accWrite;
+  if (mfma || (t.flags[i]! & (TRAIT.accRead | TRAIT.accWrite | TRAIT.accMov)) !== 0) bits |= HB.mai;
+  if (has(t, i, TRAIT.dot)) bits |= HB.dot;
+  if (has(t, i, TRAIT.trans)) bits |= HB.trans;
+  if (has(t, i, TRAIT.cmpx)) bits |= HB.cmpx;
+  if (isClass(t, i, 'salu')) bits |= HB.salu;
+  if (isClass(t, i, 'smem')) bits |= HB.smem;
+  if (isClass(t, i, 'vmem') || isClass(t, i, 'flat')) bits |= HB.vmem;
+  if (has(t, i, TRAIT.flatEncoding)) bits |= HB.flat;
+  if (isClass(t, i, 'ds')) bits |= HB.ds;
+  if (isClass(t, i, 'export')) bits |= HB.exp;
+  if (has(t, i, TRAIT.ldsDma)) bits |= HB.ldsDma;
+  if (has(t, i, TRAIT.dpp)) bits |= HB.dpp;
+  if (has(t, i, TRAIT.sdwa)) bits |= HB.sdwa;
+  if (has(t, i, TRAIT.mayStore)) bits |= HB.mayStore;
+  if (writesExec) bits |= HB.writesExec;
+  if (writesVcc) bits |= HB.writesVcc;
+  if (writesM0) bits |= HB.writesM0;
+  if (writesVector) bits |= HB.writesVector;
+  return new HazardView(ri, insn, name, ws, t.passes[i]!, bits, ops, ri.uses, sdefs ?? EMPTY, consts ?? NO_STRINGS,
+    dstSelOperand(ri, ops, target), wideStoreOf(t, i, ops));
+}
+
+/** The boolean facts of a HazardView, as bits. */
+const HB = {
+  valu: 1 << 0, mfma: 1 << 1, xdl: 1 << 2, sgemm: 1 << 3, dgemm: 1 << 4, dgemm16: 1 << 5, dgemm4: 1 << 6, smfmac: 1 << 7,
+  accRead: 1 << 8, accWrite: 1 << 9, mai: 1 << 10, dot: 1 << 11, trans: 1 << 12, cmpx: 1 << 13, salu: 1 << 14, smem: 1 << 15,
+  vmem: 1 << 16, flat: 1 << 17, ds: 1 << 18, exp: 1 << 19, ldsDma: 1 << 20, dpp: 1 << 21, sdwa: 1 << 22, mayStore: 1 << 23,
+  writesExec: 1 << 24, writesVcc: 1 << 25, writesM0: 1 << 26, writesVector: 1 << 27,
+} as const;
+
+/** The names of every field of a HazardInsn (what a test compares). */
+export const HAZARD_INSN_FIELDS: readonly (keyof HazardInsn)[] = [
+  'name', 'ws', 'passes', 'ops', 'defs', 'uses', 'sdefs', 'consts', 'dstSel', 'wideStore', ...(Object.keys(HB) as (keyof typeof HB)[]),
+];
+
+/** HazardInsn with its boolean facts packed in one number (one small object per instruction). */
+class HazardView implements HazardInsn {
+  constructor(
+    readonly ri: ResolvedInsn,
+    readonly insn: Instruction,
+    readonly name: string,
+    readonly ws: number,
+    readonly passes: number,
+    private readonly bits: number,
+    readonly ops: readonly OpRange[],
+    readonly uses: readonly number[],
+    readonly sdefs: readonly number[],
+    readonly consts: readonly string[],
+    readonly dstSel: OpRange | undefined,
+    readonly wideStore: WideStore | undefined,
+  ) {}
+
+  get defs(): readonly number[] { return this.ri.defs; }
+  get valu(): boolean { return (this.bits & HB.valu) !== 0; }
+  get mfma(): boolean { return (this.bits & HB.mfma) !== 0; }
+  get xdl(): boolean { return (this.bits & HB.xdl) !== 0; }
+  get sgemm(): boolean { return (this.bits & HB.sgemm) !== 0; }
+  get dgemm(): boolean { return (this.bits & HB.dgemm) !== 0; }
+  get dgemm16(): boolean { return (this.bits & HB.dgemm16) !== 0; }
+  get dgemm4(): boolean { return (this.bits & HB.dgemm4) !== 0; }
+  get smfmac(): boolean { return (this.bits & HB.smfmac) !== 0; }
+  get accRead(): boolean { return (this.bits & HB.accRead) !== 0; }
+  get accWrite(): boolean { return (this.bits & HB.accWrite) !== 0; }
+  get mai(): boolean { return (this.bits & HB.mai) !== 0; }
+  get dot(): boolean { return (this.bits & HB.dot) !== 0; }
+  get trans(): boolean { return (this.bits & HB.trans) !== 0; }
+  get cmpx(): boolean { return (this.bits & HB.cmpx) !== 0; }
+  get salu(): boolean { return (this.bits & HB.salu) !== 0; }
+  get smem(): boolean { return (this.bits & HB.smem) !== 0; }
+  get vmem(): boolean { return (this.bits & HB.vmem) !== 0; }
+  get flat(): boolean { return (this.bits & HB.flat) !== 0; }
+  get ds(): boolean { return (this.bits & HB.ds) !== 0; }
+  get exp(): boolean { return (this.bits & HB.exp) !== 0; }
+  get ldsDma(): boolean { return (this.bits & HB.ldsDma) !== 0; }
+  get dpp(): boolean { return (this.bits & HB.dpp) !== 0; }
+  get sdwa(): boolean { return (this.bits & HB.sdwa) !== 0; }
+  get mayStore(): boolean { return (this.bits & HB.mayStore) !== 0; }
+  get writesExec(): boolean { return (this.bits & HB.writesExec) !== 0; }
+  get writesVcc(): boolean { return (this.bits & HB.writesVcc) !== 0; }
+  get writesM0(): boolean { return (this.bits & HB.writesM0) !== 0; }
+  get writesVector(): boolean { return (this.bits & HB.writesVector) !== 0; }
 }
 
 /** Do [a, b) and [c, d) intersect? */
