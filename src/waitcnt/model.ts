@@ -133,9 +133,19 @@ export function waitValues(r: ResolvedInsn, max: readonly number[]): [number, nu
   return out;
 }
 
-function vaUnits(units: readonly RegUnit[]): RegUnit[] {
-  return units.filter((u) => isVgprUnit(u) || isAgprUnit(u));
+/** The VGPR and AGPR units of a list (memoized per list: resolved lists are shared). */
+const VA_UNITS = new WeakMap<readonly RegUnit[], readonly RegUnit[]>();
+
+function vaUnits(units: readonly RegUnit[]): readonly RegUnit[] {
+  let va = VA_UNITS.get(units);
+  if (va === undefined) {
+    va = units.filter((u) => isVgprUnit(u) || isAgprUnit(u));
+    VA_UNITS.set(units, va);
+  }
+  return va;
 }
+
+const NO_ISSUES: readonly Issue[] = Object.freeze([]);
 
 const STORE_UNITS: readonly number[] = Object.freeze([STORES]);
 const LDS_UNITS: readonly number[] = Object.freeze([LDS_MEM]);
@@ -189,7 +199,8 @@ function computeEffects(ctx: KernelContext): InsnEffects[] {
 }
 
 /** The counter increments of instruction i, one per class it counts on. */
-function issuesOf(r: ResolvedInsn, t: KernelTraits, i: number): Issue[] {
+function issuesOf(r: ResolvedInsn, t: KernelTraits, i: number): readonly Issue[] {
+  if (t.events[i] === 0) return NO_ISSUES;
   const out: Issue[] = [];
   const vm = t.vmInc[i]!;
   const lgkm = t.lgkmInc[i]!;
