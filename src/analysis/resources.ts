@@ -16,7 +16,7 @@ import type { Finding, KernelContext } from './types.js';
 import type { Loc } from '../asm/ast.js';
 import { kernelLayout, physicalIndex, type RegisterLayout } from '../isa/layout.js';
 import { FLAT_SCRATCH_LO } from '../asm/registers.js';
-import { forEachRegister } from '../asm/store.js';
+import { forEachRegister, operandText } from '../asm/store.js';
 
 export interface PeakInfo {
   value: number;
@@ -115,7 +115,7 @@ function uncovered(ctx: KernelContext, layout: RegisterLayout, values: Record<st
   // per file: the highest register's end and name, and the first operand beyond the descriptor
   const worst = new Map<string, { end: number; name: string; first?: { text: string; loc: Loc; insn: number } }>();
   ctx.insns.forEach((r, i) => {
-    forEachRegister(r.insn, (oFile, oFirst, oCount, oIndex, oText) => {
+    forEachRegister(r.insn, (oFile, oFirst, oCount, oIndex, at) => {
       let file: string;
       let last: number;
       let end: number;
@@ -133,7 +133,7 @@ function uncovered(ctx: KernelContext, layout: RegisterLayout, values: Record<st
       } else return;
       const w = worst.get(file) ?? { end: 0, name: '' };
       if (end > w.end) { w.end = end; w.name = spelled(oFile, last, layout); }
-      if (end > limit && !w.first) w.first = { text: `${oText()} at line ${r.insn.loc.line} ('${r.insn.text}')`, loc: r.insn.loc, insn: i };
+      if (end > limit && !w.first) w.first = { text: `${operandText(r.insn, at)} at line ${r.insn.loc.line} ('${r.insn.text}')`, loc: r.insn.loc, insn: i };
       worst.set(file, w);
     });
   });

@@ -525,8 +525,11 @@ export class StoredInstruction implements Instruction {
   }
 }
 
-/** Called for each register operand: its file, first register unit index, count, index as written, and its text on demand. */
-export type RegisterVisit = (file: RegOperand['file'], first: number, count: number, index: number, text: () => string) => void;
+/**
+ * Called for each register operand: its file, first register unit, count, index as written, and
+ * its position among the instruction's operands (operandText gives its text).
+ */
+export type RegisterVisit = (file: RegOperand['file'], first: number, count: number, index: number, at: number) => void;
 
 /**
  * The register operands of an instruction, in order, without building operand objects when the
@@ -536,11 +539,22 @@ export function forEachRegister(insn: Instruction, visit: RegisterVisit): void {
   if (insn instanceof StoredInstruction) {
     const s = insn.store;
     const i = insn.index;
-    for (let k = s.opBegin[i]!, e = s.opBegin[i + 1]!; k < e; k++) {
+    const b = s.opBegin[i]!;
+    for (let k = b, e = s.opBegin[i + 1]!; k < e; k++) {
       if (s.oKind[k] !== OP_REG) continue;
-      visit(FILE_NAMES[s.oFile[k]!]!, s.oFirst[k]!, s.oCount[k]!, s.oIndex[k]!, () => s.operandText(i, k));
+      visit(FILE_NAMES[s.oFile[k]!]!, s.oFirst[k]!, s.oCount[k]!, s.oIndex[k]!, k - b);
     }
     return;
   }
-  for (const o of insn.operands) if (o.kind === 'reg') visit(o.file, o.first, o.count, o.index, () => o.text);
+  const ops = insn.operands;
+  for (let k = 0; k < ops.length; k++) {
+    const o = ops[k]!;
+    if (o.kind === 'reg') visit(o.file, o.first, o.count, o.index, k);
+  }
+}
+
+/** The text of operand `at` of an instruction (from the store's offsets when it lives in one). */
+export function operandText(insn: Instruction, at: number): string {
+  if (insn instanceof StoredInstruction) return insn.store.operandText(insn.index, insn.store.opBegin[insn.index]! + at);
+  return insn.operands[at]!.text;
 }

@@ -13,7 +13,7 @@ import { parseProgram } from '../../src/asm/parser.js';
 import { parseInstructionText } from '../../src/asm/instruction.js';
 import { printProgram } from '../../src/asm/printer.js';
 import { scanLines, splitLines, stripComments } from '../../src/asm/source.js';
-import { OPCODES, OP_REG, forEachRegister } from '../../src/asm/store.js';
+import { OPCODES, OP_REG, forEachRegister, operandText } from '../../src/asm/store.js';
 import { resolveInstruction, resolveProgram } from '../../src/isa/resolve.js';
 import { ACC_DEF, ACC_USE, ROLES } from '../../src/isa/resolved-store.js';
 import { TARGETS } from '../../src/targets/index.js';
@@ -193,7 +193,7 @@ test('forEachRegister reads from the store the register operands the operand obj
       const want = insn.operands.flatMap((o) => (o.kind === 'reg' ? [[o.file, o.first, o.count, o.index, o.text]] : []));
       for (const x of [insn, plain]) {
         const got: unknown[] = [];
-        forEachRegister(x, (file, first, count, index, text) => got.push([file, first, count, index, text()]));
+        forEachRegister(x, (file, first, count, index, at) => got.push([file, first, count, index, operandText(x, at)]));
         assert.deepEqual(got, want, `${src}:${insn.loc.line} ${insn.text}`);
       }
       seen += want.length;
