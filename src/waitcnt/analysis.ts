@@ -89,6 +89,14 @@ export interface AnalysisOptions {
    * of each path class's latest run (the reference a test compares the records with).
    */
   rerun?: boolean;
+  /**
+   * Only these instructions' results are wanted: blocks from which none of them can be reached
+   * are not analysed (their states cannot flow into them), and every result about an instruction
+   * of such a block is absent. What is reported about the analysed blocks' instructions is what
+   * the whole analysis reports (unless the whole analysis runs out of its step budget, the safety
+   * net that merges every block's path classes).
+   */
+  only?: ReadonlySet<number>;
 }
 
 export type FenceKind = 'barrier' | 'cache' | 'return' | 'entry' | 'store';
@@ -262,6 +270,8 @@ class Analysis {
   private readonly forceZero: boolean;
   private readonly meet: boolean;
   private readonly rerun: boolean;
+  /** With `only`: 1 for the blocks analysed (those from which one of the instructions can be reached). */
+  private readonly relevant?: Uint8Array;
   private readonly combine: (dst: CounterState, src: CounterState, capY: readonly number[]) => boolean;
 
   // ---- report records ----
@@ -322,18 +332,22 @@ class Analysis {
     this.header = new Uint8Array(this.nb);
     for (const blk of this.cfg.blocks) for (const q of blk.preds) if (this.rank[q]! >= this.rank[blk.id]!) this.header[blk.id] = 1;
     this.budget = 64 * this.nb + 4096;
+    if (opts.only) this.relevant = ancestors(this.cfg, opts.only);
   }
 
   /** The whole analysis: the fixed point, the reporting pass, the judgement of existing waits. */
   run(): WaitcntResult {
     if (this.nb > 0) {
-      const entry = new CounterState(this.judgeWaits);
-      if (this.callable) { entry.wild = 7; entry.pendC.set(this.capC); }
-      this.inParts[0] = new Map([['', { facts: [], st: entry, dirty: true }]]);
-      this.solve();
+      const rel = this.relevant;
+      if (!rel || rel[0]) {
+        const entry = new CounterState(this.judgeWaits);
+        if (this.callable) { entry.wild = 7; entry.pendC.set(this.capC); }
+        this.inParts[0] = new Map([['', { facts: [], st: entry, dirty: true }]]);
+        this.solve();
+      }
       // blocks no path reaches: analyse them from an empty state, without judging their waits
       for (;;) {
-        const b = this.order.find((x) => !this.inParts[x]);
+        const b = this.order.find((x) => !this.inParts[x] && (!rel || rel[x] === 1));
         if (b === undefined) break;
         this.inParts[b] = new Map([['', { facts: [], st: new CounterState(this.judgeWaits), dirty: true }]]);
         this.unreachableBlock[b] = 1;
@@ -640,6 +654,7 @@ class Analysis {
         if (--this.budget === 0) { this.collapseAll(); for (let x = 0; x < this.nb; x++) if (this.inParts[x]) push(x); }
         const out = this.runBlock(b, part);
         for (const [s, facts] of this.successors(b, out.facts)) {
+          if (this.relevant && !this.relevant[s]) continue;
           this.followed.add(b * this.nb + s);
           if (this.join(s, facts, out.st)) push(s);
         }
@@ -680,7 +695,9 @@ class Analysis {
    */
   private report(): Pick<WaitcntResult, 'missing' | 'missingNeeds' | 'insertions'> {
     for (let b = 0; b < this.nb; b++) {
-      for (const part of this.inParts[b]!.values()) {
+      const parts = this.inParts[b];
+      if (!parts) continue; // not analysed (AnalysisOptions.only)
+      for (const part of parts.values()) {
         if (!part.rec || part.dirty || this.rerun) this.runBlock(b, part);
         this.replay(part.rec!);
       }
@@ -763,6 +780,20 @@ function memoryFollows(ctx: KernelContext, fx: InsnEffects[], i: number): boolea
     if (f.ordersMemory) return true;
   }
   return !b.exits || b.succs.length > 0;
+}
+
+/** The blocks from which a block holding one of the instructions can be reached (those blocks included). */
+function ancestors(cfg: KernelContext['cfg'], insns: ReadonlySet<number>): Uint8Array {
+  const mark = new Uint8Array(cfg.blocks.length);
+  const stack: number[] = [];
+  for (const i of insns) {
+    const b = cfg.blockOf[i]!;
+    if (b >= 0 && !mark[b]) { mark[b] = 1; stack.push(b); }
+  }
+  while (stack.length) {
+    for (const p of cfg.blocks[stack.pop()!]!.preds) if (!mark[p]) { mark[p] = 1; stack.push(p); }
+  }
+  return mark;
 }
 
 function reversePostOrder(succs: number[][], n: number): number[] {

@@ -91,3 +91,30 @@ test('the report from the records of the latest runs equals one more pass over t
   }
   assert.ok(missing > 20 && judged > 20, `missing waits ${missing}, waits judged other than needed ${judged}`);
 });
+
+test('the analysis restricted to the blocks that reach some instructions reports at them what the whole analysis reports', () => {
+  let compared = 0;
+  let every = 0;
+  for (let seed = 1; seed <= 40; seed++) {
+    const r = rng(1000 + seed);
+    for (const ctx of kernelContextsFromText(generated(seed), `generated-${seed}.s`)) {
+      for (const base of [{ meet: true }, { judge: true }]) {
+        const full = analyzeWaitcnt(ctx, base);
+        const want = new Set<number>();
+        for (let k = 0; k < 4; k++) want.add(r(ctx.insns.length));
+        const part = analyzeWaitcnt(ctx, { ...base, only: want });
+        for (const i of want) {
+          for (let c = 0; c < 3; c++) {
+            assert.equal(part.everyPath?.has(3 * i + c), full.everyPath?.has(3 * i + c), `seed ${seed} insn ${i} counter ${c}`);
+            if (full.everyPath?.has(3 * i + c)) every++;
+          }
+          const at = (x: typeof full) => x.missingNeeds.filter((_, k) => x.missing[k]!.insn === i);
+          assert.deepEqual(at(part), at(full), `seed ${seed} insn ${i}: missing waits`);
+          assert.deepEqual(part.insertions.filter((w) => w.before === i), full.insertions.filter((w) => w.before === i), `seed ${seed} insn ${i}: insertions`);
+          compared++;
+        }
+      }
+    }
+  }
+  assert.ok(compared > 200 && every > 10, `${compared} instructions compared, ${every} waits needed on every path`);
+});
