@@ -6,6 +6,13 @@ export type * from './asm/ast.js';
 export { loadFile, loadText, chooseTarget } from './load.js';
 export type { Loaded, LoadOptions } from './load.js';
 export { resolveProgram, resolveInstruction } from './isa/resolve.js';
+export type { ResolvedProgram } from './isa/resolve.js';
+export {
+  InsnStore, OPCODES, MODIFIER_NAMES, OP_REG, OP_IMM, OP_EXPR, OP_OFF, OP_CONST, OP_WAITCNT, OP_FUNC,
+  FILE_V, FILE_S, FILE_A, FILE_TTMP, FILE_SPECIAL, OPF_NEG, OPF_ABS, OPF_SEXT, OPF_FLOAT, MF_VALUE, MF_NUM, MF_LIST,
+} from './asm/store.js';
+export { ParsedProgram } from './asm/program.js';
+export { ResolvedStore, UnitPool, ROLES, ACC_DEF, ACC_USE, RS_UNKNOWN } from './isa/resolved-store.js';
 export type * from './isa/types.js';
 export * from './asm/registers.js';
 export { getTarget, resolveTarget, parseTargetId, TARGETS, TARGET_NAMES } from './targets/index.js';

@@ -12,6 +12,7 @@ import { readSource } from './io.js';
 import { ConductorError, InputErrors } from './errors.js';
 import { resolveTarget, TARGET_NAMES, type Target } from './targets/index.js';
 import { isOperandLegality, resolveProgram } from './isa/resolve.js';
+import type { ResolvedStore } from './isa/resolved-store.js';
 import type { ResolvedInsn } from './isa/types.js';
 
 export interface Loaded {
@@ -23,6 +24,12 @@ export interface Loaded {
   targetNote?: string;
   /** Resolved instructions, parallel to program.instructions. */
   resolved: ResolvedInsn[];
+  /**
+   * The same resolution as numbers (isa/resolved-store.ts; its `insns` is the program's
+   * instruction store): what a check can read without the objects. A Loaded made by hand (a
+   * copy with other `resolved`) must not keep it.
+   */
+  resolvedStore?: ResolvedStore;
   /** Warnings from parsing and resolving (errors throw). */
   warnings: Diagnostic[];
   /**
@@ -79,7 +86,10 @@ export function loadText(text: string, file: string, opts: LoadOptions = {}): Lo
     throw new InputErrors(errors.map((e) => ({ message: isOperandLegality(e) ? `${e.message} [${e.rule}]` : e.message, loc: e.loc })));
   }
   const warnings = [...program.diagnostics, ...r.diagnostics].filter((d) => d.severity !== 'error');
-  return { program, target, targetSource: source, targetNote: note, resolved: r.insns, warnings, operandErrors: report ? operandErrors : [] };
+  return {
+    program, target, targetSource: source, targetNote: note, resolved: r.insns, resolvedStore: r.store, warnings,
+    operandErrors: report ? operandErrors : [],
+  };
 }
 
 /** Parse only (emit): syntax errors are fatal, the target is not needed. */

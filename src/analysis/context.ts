@@ -1,4 +1,5 @@
-import type { KernelSymbol } from '../asm/ast.js';
+import type { Instruction, KernelSymbol } from '../asm/ast.js';
+import { StoredInstruction } from '../asm/store.js';
 import { loadText, type Loaded } from '../load.js';
 import { buildCfg } from './cfg.js';
 import type { ResolvedInsn } from '../isa/types.js';
@@ -7,15 +8,24 @@ import { parseTargetId } from '../targets/index.js';
 
 /** Build the per-kernel context: CFG plus the resolved instruction of every CFG instruction. */
 export function kernelContexts(l: Loaded): KernelContext[] {
-  const byStmt = new Map<number, ResolvedInsn>();
-  l.program.instructions.forEach((insn, k) => byStmt.set(insn.stmt, l.resolved[k]!));
+  const all = l.program.instructions;
+  // an instruction of the program's store is found by its index; any other by its statement
+  let byStmt: Map<number, ResolvedInsn> | undefined;
+  const resolvedOf = (i: Instruction): ResolvedInsn => {
+    if (i instanceof StoredInstruction && all[i.index] === i) return l.resolved[i.index]!;
+    if (!byStmt) {
+      byStmt = new Map();
+      for (let k = 0; k < all.length; k++) byStmt.set(all[k]!.stmt, l.resolved[k]!);
+    }
+    return byStmt.get(i.stmt)!;
+  };
   const d = l.program.declaredTarget;
   const id = d ? parseTargetId(d.name + (d.features ? `:${d.features}` : '')) : undefined;
   return l.program.kernels.map((kernel: KernelSymbol) => {
     const cfg = buildCfg(l.program, kernel);
     return {
       program: l.program, target: l.target, kernel, cfg,
-      insns: cfg.insns.map((i) => byStmt.get(i.stmt)!),
+      insns: cfg.insns.map(resolvedOf),
       xnack: id?.features.xnack,
     };
   });

@@ -124,24 +124,37 @@ export function computePressure(cfg: Cfg, du: readonly DefUse[], live: Liveness)
       else if (u < SGPR_END) used.sgpr = Math.max(used.sgpr, u + 1);
     }
   }
+  // live units per file, kept as units enter and leave the set (0 vgpr, 1 agpr, 2 sgpr, -1 none)
+  const fileOf = (u: number) => (u >= AGPR_BASE ? (u < UNIT_COUNT ? 1 : -1) : u >= VGPR_BASE ? 0 : u < SGPR_END ? 2 : -1);
+  const cnt = [0, 0, 0];
   for (const b of cfg.blocks) {
     const cur = live.liveOut[b.id]!.slice();
-    const after = newSet();
+    const c0 = countFiles(cur);
+    cnt[0] = c0.vgpr; cnt[1] = c0.agpr; cnt[2] = c0.sgpr;
     const bp = { vgpr: { value: 0, at: -1 }, agpr: { value: 0, at: -1 }, sgpr: { value: 0, at: -1 } };
     for (let i = b.end - 1; i >= b.start; i--) {
       const d = du[i]!;
+      const defs = d.defs;
+      const uses = d.uses;
       // After the instruction: live-out plus everything it writes (a dead def still occupies its register).
-      after.set(cur);
-      for (const u of d.defs) setAdd(after, u);
-      const pa = countFiles(after);
-      for (const u of d.defs) setDel(cur, u);
-      for (const u of d.uses) setAdd(cur, u);
-      const pb = countFiles(cur);
-      const p = { vgpr: Math.max(pa.vgpr, pb.vgpr), agpr: Math.max(pa.agpr, pb.agpr), sgpr: Math.max(pa.sgpr, pb.sgpr) };
-      points[i] = p;
-      for (const f of ['vgpr', 'agpr', 'sgpr'] as const) {
-        if (p[f] >= bp[f].value && p[f] > 0) bp[f] = { value: p[f], at: i };
+      for (let k = 0; k < defs.length; k++) {
+        const u = defs[k]!;
+        if (!setHas(cur, u)) { setAdd(cur, u); const f = fileOf(u); if (f >= 0) cnt[f]!++; }
       }
+      const av = cnt[0]!, aa = cnt[1]!, as = cnt[2]!;
+      for (let k = 0; k < defs.length; k++) {
+        const u = defs[k]!;
+        if (setHas(cur, u)) { setDel(cur, u); const f = fileOf(u); if (f >= 0) cnt[f]!--; }
+      }
+      for (let k = 0; k < uses.length; k++) {
+        const u = uses[k]!;
+        if (!setHas(cur, u)) { setAdd(cur, u); const f = fileOf(u); if (f >= 0) cnt[f]!++; }
+      }
+      const p = { vgpr: Math.max(av, cnt[0]!), agpr: Math.max(aa, cnt[1]!), sgpr: Math.max(as, cnt[2]!) };
+      points[i] = p;
+      if (p.vgpr >= bp.vgpr.value && p.vgpr > 0) bp.vgpr = { value: p.vgpr, at: i };
+      if (p.agpr >= bp.agpr.value && p.agpr > 0) bp.agpr = { value: p.agpr, at: i };
+      if (p.sgpr >= bp.sgpr.value && p.sgpr > 0) bp.sgpr = { value: p.sgpr, at: i };
     }
     perBlock.push(bp);
   }

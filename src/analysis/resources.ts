@@ -16,6 +16,7 @@ import type { Finding, KernelContext } from './types.js';
 import type { Loc } from '../asm/ast.js';
 import { kernelLayout, physicalIndex, type RegisterLayout } from '../isa/layout.js';
 import { FLAT_SCRATCH_LO } from '../asm/registers.js';
+import { forEachRegister, operandText } from '../asm/store.js';
 
 export interface PeakInfo {
   value: number;
@@ -46,7 +47,7 @@ export interface KernelResources {
 
 export function kernelResources(ctx: KernelContext): { resources: KernelResources; findings: Finding[] } {
   const { cfg, insns, target } = ctx;
-  const du = insns.map((r) => ({ defs: r.defs, uses: r.uses }));
+  const du = insns;
   const live = computeLiveness(cfg, du);
   const pressure = computePressure(cfg, du, live);
   const lineOf = (i: number) => (i >= 0 ? cfg.insns[i]!.loc.line : undefined);
@@ -114,28 +115,27 @@ function uncovered(ctx: KernelContext, layout: RegisterLayout, values: Record<st
   // per file: the highest register's end and name, and the first operand beyond the descriptor
   const worst = new Map<string, { end: number; name: string; first?: { text: string; loc: Loc; insn: number } }>();
   ctx.insns.forEach((r, i) => {
-    for (const o of r.insn.operands) {
-      if (o.kind !== 'reg') continue;
+    forEachRegister(r.insn, (oFile, oFirst, oCount, oIndex, at) => {
       let file: string;
       let last: number;
       let end: number;
       let limit: number;
-      if (o.file === 'v' || o.file === 'a') {
-        file = layout.unified ? 'v' : o.file;
-        last = o.index + o.count - 1;
-        end = physicalIndex(layout, o.file, last) + 1;
+      if (oFile === 'v' || oFile === 'a') {
+        file = layout.unified ? 'v' : oFile;
+        last = oIndex + oCount - 1;
+        end = physicalIndex(layout, oFile, last) + 1;
         limit = nextV;
-      } else if (o.file === 's' && o.first < FLAT_SCRATCH_LO) {
+      } else if (oFile === 's' && oFirst < FLAT_SCRATCH_LO) {
         file = 's';
-        last = Math.min(o.first + o.count, FLAT_SCRATCH_LO) - 1;
+        last = Math.min(oFirst + oCount, FLAT_SCRATCH_LO) - 1;
         end = last + 1;
         limit = nextS;
-      } else continue;
+      } else return;
       const w = worst.get(file) ?? { end: 0, name: '' };
-      if (end > w.end) { w.end = end; w.name = spelled(o.file, last, layout); }
-      if (end > limit && !w.first) w.first = { text: `${o.text} at line ${r.insn.loc.line} ('${r.insn.text}')`, loc: r.insn.loc, insn: i };
+      if (end > w.end) { w.end = end; w.name = spelled(oFile, last, layout); }
+      if (end > limit && !w.first) w.first = { text: `${operandText(r.insn, at)} at line ${r.insn.loc.line} ('${r.insn.text}')`, loc: r.insn.loc, insn: i };
       worst.set(file, w);
-    }
+    });
   });
   for (const [file, w] of worst) {
     if (!w.first) continue;

@@ -1,17 +1,28 @@
 /**
- * One instruction statement -> Instruction: mnemonic, operands and trailing modifiers, in the
- * operand grammar of LLVM's AMDGPU assembler. Operands may be separated by commas or by
- * blanks (Tensile writes `v_add_u32 v[1] v[2] v[3]`); an operand that is an expression is read
- * greedily, as LLVM does, so `vcc -1` is two operands but `4 -1` is the expression 3.
+ * One instruction statement -> the instruction store: mnemonic, operands and trailing
+ * modifiers, in the operand grammar of LLVM's AMDGPU assembler. Operands may be separated by
+ * commas or by blanks (Tensile writes `v_add_u32 v[1] v[2] v[3]`); an operand that is an
+ * expression is read greedily, as LLVM does, so `vcc -1` is two operands but `4 -1` is the
+ * expression 3.
+ *
+ * The scanner reads a range of a larger text (a line of the file, without copying it) and
+ * writes numbers into an InsnStore; `parseInstructionText` is the same scanner on a string of
+ * its own, returning the object form.
  */
-import type {
-  EncodingSuffix, ImmOperand, Instruction, Loc, Modifier, Operand, RegOperand, SourceMods, WaitcntOperand,
-} from './ast.js';
-import { ExprError, charLiteralLength, evalExpr, parseExpr, quotedEnd } from './expr.js';
+import type { Instruction, Loc } from './ast.js';
+import { ExprError, charLiteralLength, evalExpr, evalRange, exprEnd, exprFloat, exprUnresolved, quotedEnd, scanExpr } from './expr.js';
+import type { RangeLookup, SymbolLookup } from './expr.js';
+import { Interner, isSpace, trimEndAt } from './intern.js';
+import {
+  FILE_A, FILE_S, FILE_SPECIAL, FILE_TTMP, FILE_V, InsnStore, MF_LIST, MF_NUM, MF_VALUE, MODIFIER_NAMES, OPCODES, OPC_IMAGE, OPC_WAITCNT, OPF_ABS,
+  OPF_FLOAT, OPF_NEG, OPF_SEXT, OP_CONST, OP_EXPR, OP_FUNC, OP_IMM, OP_OFF, OP_WAITCNT,
+} from './store.js';
+import type { FuncAux, WaitcntAux } from './store.js';
 import { ConductorError } from '../errors.js';
 import { AGPR_BASE, CONSTANT_SOURCES, SPECIAL_REGISTERS, TTMP_BASE, VGPR_BASE } from './registers.js';
 
-export type SymbolLookup = (name: string) => number | undefined;
+export type { SymbolLookup } from './expr.js';
+export { splitMnemonic } from './store.js';
 
 /** Keyword modifiers written without a value. */
 export const BARE_MODIFIERS: ReadonlySet<string> = new Set([
@@ -28,10 +39,6 @@ const MAX_BIT_LIST = 4;
 /** Waitcnt counter spellings accepted inside s_waitcnt. */
 const WAITCNT_FIELDS = new Set(['vmcnt', 'expcnt', 'lgkmcnt', 'vmcnt_sat', 'expcnt_sat', 'lgkmcnt_sat']);
 
-const SUFFIXES: readonly [string, EncodingSuffix][] = [
-  ['_e64_dpp', 'e64_dpp'], ['_e32', 'e32'], ['_e64', 'e64'], ['_sdwa', 'sdwa'], ['_dpp', 'dpp'],
-];
-
 function isIdentStart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 46 || c === 36;
 }
@@ -39,33 +46,190 @@ function isIdentChar(c: number): boolean {
   return isIdentStart(c) || (c >= 48 && c <= 57);
 }
 
-export function splitMnemonic(mnemonic: string): { base: string; suffix: EncodingSuffix } {
-  for (const [s, e] of SUFFIXES) {
-    if (mnemonic.endsWith(s) && mnemonic.length > s.length) return { base: mnemonic.slice(0, -s.length), suffix: e };
-  }
-  return { base: mnemonic, suffix: undefined };
+/* ------------------------------------------------------------------------------------------ */
+/* Words                                                                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+/*
+ * Every identifier the scanner classifies is interned (WORDS): its lower-case form, what it is
+ * (a bare modifier, `off`, a constant source, a special register, a source modifier function)
+ * and its opcode are computed once per distinct spelling.
+ */
+let WORDS = new Interner();
+const W_OTHER = 0;
+const W_BARE = 1;
+const W_OFF = 2;
+const W_CONST = 3;
+const W_SPECIAL = 4;
+const W_SRCMOD = 5;
+let wordLower: string[] = [];
+let wordClass = new Uint8Array(256);
+let wordOpcode = new Int32Array(256);
+let wordMod = new Int32Array(256);
+/** True when the lower-case word matches /^[a-z_][a-z0-9_]*$/ (a function-like operand's name). */
+let wordFuncName = new Uint8Array(256);
+
+function wordId(text: string, start: number, end: number): number {
+  const id = WORDS.id(text, start, end);
+  if (id === wordLower.length) classifyWord(id);
+  return id;
+}
+// Every id of WORDS is classified: only wordId interns into it.
+
+/** More distinct words than a program has: the table starts again (a long process reading many files). */
+const WORDS_LIMIT = 1 << 20;
+
+/**
+ * Start the word table again when it has grown past WORDS_LIMIT. Word ids live only while one
+ * text is read (opcode ids, kept in stores, are OPCODES', not words'): call between programs.
+ */
+export function trimWords(): void {
+  if (WORDS.size < WORDS_LIMIT) return;
+  WORDS = new Interner();
+  wordLower = [];
+  wordClass = new Uint8Array(256);
+  wordOpcode = new Int32Array(256);
+  wordMod = new Int32Array(256);
+  wordFuncName = new Uint8Array(256);
 }
 
-class Cursor {
-  pos = 0;
-  constructor(readonly text: string, readonly loc: Loc, readonly colBase: number) {}
-  ws(): void {
-    const t = this.text;
-    while (this.pos < t.length) {
-      const c = t.charCodeAt(this.pos);
-      if (c === 32 || c === 9) this.pos++;
-      else break;
+function classifyWord(id: number): void {
+  if (id >= wordClass.length) {
+    const n = wordClass.length * 2;
+    const c = new Uint8Array(n); c.set(wordClass); wordClass = c;
+    const o = new Int32Array(n); o.set(wordOpcode); wordOpcode = o;
+    const m = new Int32Array(n); m.set(wordMod); wordMod = m;
+    const f = new Uint8Array(n); f.set(wordFuncName); wordFuncName = f;
+  }
+  const lower = WORDS.str(id).toLowerCase();
+  wordLower.push(lower);
+  wordClass[id] = BARE_MODIFIERS.has(lower) ? W_BARE : lower === 'off' ? W_OFF : CONSTANT_SOURCES.has(lower) ? W_CONST
+    : Object.hasOwn(SPECIAL_REGISTERS, lower) && lower !== 'scc' && lower !== 'mode' ? W_SPECIAL
+      : lower === 'abs' || lower === 'neg' || lower === 'sext' ? W_SRCMOD : W_OTHER;
+  wordOpcode[id] = -1;
+  wordMod[id] = -1;
+  wordFuncName[id] = /^[a-z_][a-z0-9_]*$/.test(lower) ? 1 : 0;
+}
+
+/** The opcode of the mnemonic text[start, end) (as written; lower-cased). */
+export function opcodeOfWord(text: string, start: number, end: number): number {
+  return opcodeOfWordId(wordId(text, start, end));
+}
+
+/** The opcode of a word (wordIdOf) read as a mnemonic. */
+export function opcodeOfWordId(id: number): number {
+  let op = wordOpcode[id]!;
+  if (op < 0) { op = OPCODES.of(wordLower[id]!); wordOpcode[id] = op; }
+  return op;
+}
+
+/** The word id of text[start, end) (interned, classified). */
+export function wordIdOf(text: string, start: number, end: number): number {
+  return wordId(text, start, end);
+}
+export function wordString(id: number): string { return WORDS.str(id); }
+export function wordLowerOf(id: number): string { return wordLower[id]!; }
+
+/** The interned string of text[start, end). */
+export function internWord(text: string, start: number, end: number): string {
+  return WORDS.str(wordId(text, start, end));
+}
+
+function modifierNameOf(id: number): number {
+  let m = wordMod[id]!;
+  if (m < 0) { m = MODIFIER_NAMES.idOf(wordLower[id]!); wordMod[id] = m; }
+  return m;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Scanner state                                                                               */
+/* ------------------------------------------------------------------------------------------ */
+
+/*
+ * The scanner reads T[P, E) and writes into S. Error columns: COLB + position + 1. A few
+ * module-level functions over these variables, no objects per instruction.
+ */
+let T = '';
+let P = 0;
+let E = 0;
+let COLB = 0;
+let LOCF = '';
+let LOCL = 0;
+let LK: SymbolLookup = () => undefined;
+let RL: RangeLookup | undefined;
+let S: InsnStore = new InsnStore('', '');
+
+function cc(p: number): number {
+  return p < E ? T.charCodeAt(p) : -1;
+}
+
+function ws(): void {
+  while (P < E) {
+    const c = T.charCodeAt(P);
+    if (c === 32 || c === 9) P++;
+    else break;
+  }
+}
+
+function ident(): void {
+  while (P < E && isIdentChar(T.charCodeAt(P))) P++;
+}
+
+function error(message: string, at = P): ConductorError {
+  return new ConductorError(message, { file: LOCF, line: LOCL, col: COLB + at + 1 });
+}
+
+function lookupWord(id: number): number | undefined {
+  return LK(WORDS.str(id));
+}
+
+/**
+ * Scan one instruction in text[start, end) into `store` as its next instruction; returns its
+ * index. `col` is the column of text[start] (errors point into the text from it); `line` is
+ * the line for errors. The instruction's location is `at` (line, column of the mnemonic when
+ * undefined). Throws ConductorError on a syntax error (nothing is stored then).
+ */
+export function scanInstruction(store: InsnStore, textId: number, start: number, end: number, file: string, line: number, col: number,
+  lookup: SymbolLookup, rangeLookup: RangeLookup | undefined, stmt: number, at?: { line: number; col: number }, word = -1): number {
+  const text = store.texts[textId]!;
+  const sT = T, sP = P, sE = E, sC = COLB, sF = LOCF, sL = LOCL, sLK = LK, sRL = RL, sS = S;
+  T = text; P = start; E = end; COLB = col - 1 - start; LOCF = file; LOCL = line; LK = lookup; RL = rangeLookup; S = store;
+  store.begin();
+  try {
+    ws();
+    const mStart = P;
+    ident();
+    if (P === mStart) throw error('expected an instruction mnemonic');
+    const opcode = word >= 0 && mStart === start && WORDS.str(word).length === P - mStart ? opcodeOfWordId(word) : opcodeOfWord(T, mStart, P);
+    const flags = OPCODES.flags[opcode]!;
+    if (flags & OPC_WAITCNT) {
+      ws();
+      if (P < E) parseWaitcnt();
+      ws();
+      if (P < E) throw error(`unexpected '${T.slice(P, E)}' after s_waitcnt operand`);
+    } else {
+      const isImage = (flags & OPC_IMAGE) !== 0;
+      let sawComma = true;
+      for (;;) {
+        ws();
+        if (P >= E) break;
+        if (T.charCodeAt(P) === 44 /* , */) {
+          if (sawComma && S.nOps + S.nMods > S.opBegin[S.n]! + S.modBegin[S.n]!) throw error('unexpected comma');
+          sawComma = true;
+          P++;
+          continue;
+        }
+        sawComma = false;
+        parseItem(isImage);
+      }
     }
-  }
-  peek(): string { return this.text[this.pos] ?? ''; }
-  atEnd(): boolean { return this.pos >= this.text.length; }
-  ident(): string {
-    const s = this.pos;
-    while (this.pos < this.text.length && isIdentChar(this.text.charCodeAt(this.pos))) this.pos++;
-    return this.text.slice(s, this.pos);
-  }
-  error(message: string, at = this.pos): ConductorError {
-    return new ConductorError(message, { file: this.loc.file, line: this.loc.line, col: this.colBase + at + 1 });
+    const tEnd = trimEndAt(T, mStart, E);
+    return store.commit(opcode, textId, mStart, tEnd, at ? at.line : line, at ? at.col : COLB + mStart + 1, stmt);
+  } catch (e) {
+    store.rollback();
+    throw e;
+  } finally {
+    T = sT; P = sP; E = sE; COLB = sC; LOCF = sF; LOCL = sL; LK = sLK; RL = sRL; S = sS;
   }
 }
 
@@ -74,234 +238,362 @@ class Cursor {
  * text[0] in the source line. Throws ConductorError (with line and column) on a syntax error.
  */
 export function parseInstructionText(text: string, loc: Loc, lookup: SymbolLookup, stmt = -1): Instruction {
-  const cur = new Cursor(text, loc, loc.col - 1);
-  cur.ws();
-  const mStart = cur.pos;
-  const mnemonicRaw = cur.ident();
-  if (!mnemonicRaw) throw cur.error('expected an instruction mnemonic');
-  const mnemonic = mnemonicRaw.toLowerCase();
-  const { base, suffix } = splitMnemonic(mnemonic);
-  const operands: Operand[] = [];
-  const modifiers: Modifier[] = [];
-  const insnLoc: Loc = { file: loc.file, line: loc.line, col: loc.col + mStart };
-
-  if (base === 's_waitcnt') {
-    cur.ws();
-    if (!cur.atEnd()) operands.push(parseWaitcnt(cur, lookup));
-    cur.ws();
-    if (!cur.atEnd()) throw cur.error(`unexpected '${text.slice(cur.pos)}' after s_waitcnt operand`);
-  } else {
-    let sawComma = true;
-    for (;;) {
-      cur.ws();
-      if (cur.atEnd()) break;
-      if (cur.peek() === ',') {
-        if (sawComma && operands.length + modifiers.length > 0) throw cur.error('unexpected comma');
-        sawComma = true;
-        cur.pos++;
-        continue;
-      }
-      sawComma = false;
-      parseItem(cur, lookup, operands, modifiers, base.startsWith('image_'));
-    }
-  }
-  return {
-    mnemonic, base, suffix, operands, modifiers,
-    text: text.slice(mStart).trim(), loc: insnLoc, stmt,
-  };
+  const store = new InsnStore(loc.file, text, 4);
+  const i = scanInstruction(store, 0, 0, text.length, loc.file, loc.line, loc.col, lookup, undefined, stmt >>> 0);
+  return store.plainInstruction(i);
 }
 
-function parseItem(cur: Cursor, lookup: SymbolLookup, operands: Operand[], modifiers: Modifier[], isImage: boolean): void {
-  const t = cur.text;
-  const start = cur.pos;
-  const c = t.charCodeAt(start);
+/* ------------------------------------------------------------------------------------------ */
+/* Items: modifiers and operands                                                               */
+/* ------------------------------------------------------------------------------------------ */
+
+function parseItem(isImage: boolean): void {
+  const start = P;
+  const c = T.charCodeAt(start);
   if (isIdentStart(c) && c !== 46 /* '.' starts a label expression */) {
-    const id = cur.ident();
-    const lower = id.toLowerCase();
-    const next = t[cur.pos];
-    if (next === ':' && t[cur.pos + 1] !== ':') {
-      // name:value modifier
-      cur.pos++;
-      const vStart = cur.pos;
-      const value = readModifierValue(cur);
-      const m: Modifier = { name: lower, value, text: t.slice(start, cur.pos) };
-      const wantsList = BIT_LIST_MODIFIERS.has(lower) || lower === 'quad_perm';
-      if (wantsList && !value.startsWith('[')) throw cur.error('expected a left square bracket', vStart);
-      if (value.startsWith('[') && wantsList) {
-        m.list = parseModifierList(cur, value, vStart, lookup);
-        if (BIT_LIST_MODIFIERS.has(lower)) {
-          if (m.list.length > MAX_BIT_LIST) throw cur.error('expected a closing square bracket', vStart);
-          if (m.list.some((b) => b !== 0 && b !== 1)) throw cur.error(`invalid ${lower} value`, vStart);
-        } else if (lower === 'quad_perm' && (m.list.length !== 4 || m.list.some((b) => b < 0 || b > 3))) {
-          throw cur.error('invalid quad_perm value: four lane selects 0..3 expected', vStart);
+    ident();
+    const idEnd = P;
+    const next = cc(P);
+    if (next !== 58 && next !== 40) {
+      // v12, s4, acc3, ttmp5 (and v[ of a range): no modifier or function is spelled so (a16 on image instructions is)
+      const plen = regPrefixLength(start);
+      if (plen > 0) {
+        if (start + plen === idEnd) {
+          if (next === 91) { P = start; parseOperand(); return; }
+        } else if (allDigits(start + plen, idEnd) && !(isImage && idEnd - start === 3 && startsWithLower(start, idEnd, 'a16'))) {
+          let v = 0;
+          for (let k = start + plen; k < idEnd; k++) v = v * 10 + T.charCodeAt(k) - 48;
+          makeReg(fileOfPrefix(start, plen), v, 1, start);
+          S.addRegister(start, idEnd, rFile, rFirst, rCount, rIndex);
+          return;
         }
-      } else if (value.startsWith('[')) {
-        // Other lists (format:[BUF_DATA_FORMAT_32, BUF_NUM_FORMAT_FLOAT]) may hold names: keep numbers when all evaluate.
-        const items = value.slice(1, -1).split(',').map((x) => evalExpr(x.trim(), lookup));
-        if (items.every((x) => x !== undefined)) m.list = items as number[];
-      } else {
-        const n = evalExpr(value, lookup);
-        if (n !== undefined) m.num = n;
       }
-      if (value === '') throw cur.error(`expected a value after '${id}:'`, vStart);
-      modifiers.push(m);
+    }
+    const id = wordId(T, start, idEnd);
+    if (next === 58 /* : */ && cc(P + 1) !== 58) {
+      parseModifier(start, idEnd, id);
       return;
     }
+    const wc = wordClass[id]!;
     // `a16` is also AGPR 16: it is the MIMG address-size modifier only on image instructions.
-    if (BARE_MODIFIERS.has(lower) && lookup(id) === undefined && (lower !== 'a16' || isImage)) {
-      modifiers.push({ name: lower, text: id });
+    if (wc === W_BARE && lookupWord(id) === undefined && (wordLower[id] !== 'a16' || isImage)) {
+      S.addModifier(modifierNameOf(id), start, 0, idEnd, 0);
       return;
     }
-    if (lower === 'off') {
-      operands.push({ kind: 'off', text: id });
+    if (wc === W_OFF) {
+      S.addOperand(OP_OFF, start, idEnd);
       return;
     }
     // abs(...), neg(...), sext(...) are operand modifiers: parseOperand reads them.
-    const isSourceMod = lower === 'abs' || lower === 'neg' || lower === 'sext';
-    if (next === '(' && !isSourceMod && /^[a-z_][a-z0-9_]*$/.test(lower) && lookup(id) === undefined) {
+    if (next === 40 /* ( */ && wc !== W_SRCMOD && wordFuncName[id] && lookupWord(id) === undefined) {
       // hwreg(...), sendmsg(...), swizzle(...), gpr_idx(...)
-      const close = matchClose(t, cur.pos, '(', ')');
-      if (close < 0) throw cur.error(`missing ')' in ${id}(`);
-      const argText = t.slice(cur.pos + 1, close);
-      cur.pos = close + 1;
-      operands.push({ kind: 'func', name: lower, args: splitTopLevel(argText), text: t.slice(start, cur.pos) });
+      const close = matchClose(T, P, '(', ')', E);
+      if (close < 0) throw error(`missing ')' in ${WORDS.str(id)}(`);
+      const argText = T.slice(P + 1, close);
+      P = close + 1;
+      const k = S.addOperand(OP_FUNC, start, P);
+      S.setAux(k, { name: wordLower[id]!, args: splitTopLevel(argText) } satisfies FuncAux);
       return;
     }
-    cur.pos = start;
+    P = start;
   }
-  operands.push(parseOperand(cur, lookup));
+  parseOperand();
 }
 
-function addMod(op: Operand, mods: SourceMods): void {
-  if (op.kind === 'reg' || op.kind === 'imm' || op.kind === 'expr' || op.kind === 'const') {
-    op.mods = { ...op.mods, ...mods };
+function allDigits(start: number, end: number): boolean {
+  for (let k = start; k < end; k++) {
+    const d = T.charCodeAt(k);
+    if (d < 48 || d > 57) return false;
   }
+  return true;
 }
 
-/** One operand: a register (with -, |..|, abs/neg/sext wrappers), a constant source, or an expression. */
-function parseOperand(cur: Cursor, lookup: SymbolLookup): Operand {
-  const t = cur.text;
-  cur.ws();
-  const start = cur.pos;
-  const ch = t[start];
-  if (ch === '-' && isRegisterAhead(t, start + 1)) {
-    cur.pos++;
-    const inner = parseOperand(cur, lookup);
-    addMod(inner, { neg: true });
-    inner.text = t.slice(start, cur.pos);
-    return inner;
+/** The register file of a prefix of length plen at start (regPrefixLength). */
+function fileOfPrefix(start: number, plen: number): number {
+  if (plen === 1) {
+    const c = T.charCodeAt(start) | 0x20;
+    return c === 118 ? FILE_V : c === 115 ? FILE_S : FILE_A;
   }
-  if (ch === '|') {
-    cur.pos++;
-    const inner = parseOperand(cur, lookup);
-    cur.ws();
-    if (cur.peek() !== '|') throw cur.error("expected '|' to close an absolute value");
-    cur.pos++;
-    addMod(inner, { abs: true });
-    inner.text = t.slice(start, cur.pos);
-    return inner;
-  }
-  if (ch === '[') return parseRegisterList(cur, lookup);
-  const reg = tryRegister(cur, lookup);
-  if (reg) return reg;
-  const c = t.charCodeAt(start);
-  if (isIdentStart(c)) {
-    const id = cur.ident();
-    const lower = id.toLowerCase();
-    if (CONSTANT_SOURCES.has(lower) && lookup(id) === undefined) return { kind: 'const', name: lower, text: id };
-    if ((lower === 'abs' || lower === 'neg' || lower === 'sext') && t[cur.pos] === '(') {
-      cur.pos++;
-      const inner = parseOperand(cur, lookup);
-      cur.ws();
-      if (cur.peek() !== ')') throw cur.error(`expected ')' to close ${lower}(`);
-      cur.pos++;
-      addMod(inner, lower === 'abs' ? { abs: true } : lower === 'neg' ? { neg: true } : { sext: true });
-      inner.text = t.slice(start, cur.pos);
-      return inner;
+  return plen === 3 ? FILE_A : FILE_TTMP;
+}
+
+/** name:value (the identifier text[start, idEnd) is the name; P is at the ':'). */
+function parseModifier(start: number, idEnd: number, id: number): void {
+  const lower = wordLower[id]!;
+  P++;
+  const vStart = P;
+  readModifierValue();
+  const vEnd = P;
+  const bracket = vEnd > vStart && T.charCodeAt(vStart) === 91 /* [ */;
+  const wantsList = BIT_LIST_MODIFIERS.has(lower) || lower === 'quad_perm';
+  if (wantsList && !bracket) throw error('expected a left square bracket', vStart);
+  let flags = MF_VALUE;
+  let num = 0;
+  let list: number[] | undefined;
+  if (bracket && wantsList) {
+    list = parseModifierList(T.slice(vStart, vEnd), vStart);
+    if (BIT_LIST_MODIFIERS.has(lower)) {
+      if (list.length > MAX_BIT_LIST) throw error('expected a closing square bracket', vStart);
+      if (list.some((b) => b !== 0 && b !== 1)) throw error(`invalid ${lower} value`, vStart);
+    } else if (lower === 'quad_perm' && (list.length !== 4 || list.some((b) => b < 0 || b > 3))) {
+      throw error('invalid quad_perm value: four lane selects 0..3 expected', vStart);
     }
-    cur.pos = start;
+  } else if (bracket) {
+    // Other lists (format:[BUF_DATA_FORMAT_32, BUF_NUM_FORMAT_FLOAT]) may hold names: keep numbers when all evaluate.
+    const items = T.slice(vStart + 1, vEnd - 1).split(',').map((x) => evalExpr(x.trim(), LK));
+    if (items.every((x) => x !== undefined)) list = items as number[];
+  } else {
+    const d = plainDecimal(vStart, vEnd);
+    const n = d >= 0 ? d : evalRange(T, vStart, vEnd, LK, RL);
+    if (n !== undefined) { flags |= MF_NUM; num = n; }
   }
-  let r;
+  if (vEnd === vStart) throw error(`expected a value after '${T.slice(start, idEnd)}:'`, vStart);
+  const m = S.addModifier(modifierNameOf(id), start, vStart, vEnd, flags);
+  S.mNum[m] = num;
+  if (list) {
+    S.mFlags[m] = flags | MF_LIST;
+    S.mAux[m] = S.aux.length;
+    S.aux.push(list);
+  }
+}
+
+/** One operand: a register (with -, |..|, abs/neg/sext wrappers), a constant source, or an expression. Returns its index. */
+function parseOperand(): number {
+  ws();
+  const start = P;
+  const c = cc(start);
+  if (c === 45 /* - */ && isRegisterAhead(start + 1)) {
+    P++;
+    const k = parseOperand();
+    S.oFlags[k] |= OPF_NEG;
+    S.oStart[k] = start;
+    S.oEnd[k] = P;
+    return k;
+  }
+  if (c === 124 /* | */) {
+    P++;
+    const k = parseOperand();
+    ws();
+    if (cc(P) !== 124) throw error("expected '|' to close an absolute value");
+    P++;
+    S.oFlags[k] |= OPF_ABS;
+    S.oStart[k] = start;
+    S.oEnd[k] = P;
+    return k;
+  }
+  if (c === 91 /* [ */) return parseRegisterList();
+  if (tryRegister()) return addRegister(start);
+  if (isIdentStart(c)) {
+    ident();
+    const id = wordId(T, start, P);
+    const wc = wordClass[id]!;
+    if (wc === W_CONST && lookupWord(id) === undefined) {
+      const k = S.addOperand(OP_CONST, start, P);
+      S.setAux(k, wordLower[id]!);
+      return k;
+    }
+    if (wc === W_SRCMOD && cc(P) === 40 /* ( */) {
+      const lower = wordLower[id]!;
+      P++;
+      const k = parseOperand();
+      ws();
+      if (cc(P) !== 41) throw error(`expected ')' to close ${lower}(`);
+      P++;
+      S.oFlags[k] |= lower === 'abs' ? OPF_ABS : lower === 'neg' ? OPF_NEG : OPF_SEXT;
+      S.oStart[k] = start;
+      S.oEnd[k] = P;
+      return k;
+    }
+    P = start;
+  }
+  if ((c >= 48 && c <= 57) || c === 45) {
+    const k = plainImmediate(start);
+    if (k >= 0) return k;
+  }
+  let value: number | undefined;
   try {
-    r = parseExpr(t, start, lookup);
+    value = scanExpr(T, start, E, LK, RL);
   } catch (e) {
-    if (e instanceof ExprError) throw cur.error(e.message, e.pos);
+    if (e instanceof ExprError) throw error(e.message, e.pos);
     throw e;
   }
-  if (r.end === start) throw cur.error(`unexpected '${t[start]}'`);
-  cur.pos = r.end;
-  const text = t.slice(start, r.end).trim();
-  if (r.value === undefined) return { kind: 'expr', text, symbols: r.unresolved };
-  const imm: ImmOperand = { kind: 'imm', value: r.value, float: r.float, text };
-  return imm;
+  const end = exprEnd;
+  if (end === start) throw error(`unexpected '${T[start]}'`);
+  P = end;
+  let s = start;
+  while (s < end && isSpace(T.charCodeAt(s))) s++;
+  const e = trimEndAt(T, s, end);
+  if (value === undefined) {
+    const k = S.addOperand(OP_EXPR, s, e);
+    S.setAux(k, exprUnresolved ?? []);
+    return k;
+  }
+  const k = S.addOperand(OP_IMM, s, e);
+  S.oValue[k] = value;
+  if (exprFloat) S.oFlags[k] = OPF_FLOAT;
+  return k;
 }
 
-function isRegisterAhead(t: string, pos: number): boolean {
-  const rest = t.slice(pos, pos + 8).toLowerCase();
-  return /^(\||abs\(|neg\(|sext\(|[vsa]\[|[vsa]\d|acc|ttmp|vcc|exec|m0\b|src_|flat_scratch|xnack_mask)/.test(rest);
+function lowerAt(p: number, end: number): number {
+  if (p >= end) return -1;
+  const c = T.charCodeAt(p);
+  return c >= 65 && c <= 90 ? c + 32 : c;
+}
+
+/** Does text at p (read as lower case) start with w, within end? */
+function startsWithLower(p: number, end: number, w: string): boolean {
+  if (p + w.length > end) return false;
+  for (let k = 0; k < w.length; k++) if (lowerAt(p + k, end) !== w.charCodeAt(k)) return false;
+  return true;
+}
+
+const REGISTER_AHEAD = ['|', 'abs(', 'neg(', 'sext(', 'acc', 'ttmp', 'vcc', 'exec', 'src_'];
+
+/**
+ * The value of T[start, end) when it is a plain decimal number (digits, no leading zero but
+ * `0` itself, at most 15 digits: what the expression reader reads exactly so), else -1.
+ */
+function plainDecimal(start: number, end: number): number {
+  const n = end - start;
+  if (n <= 0 || n > 15 || (n > 1 && T.charCodeAt(start) === 48)) return -1;
+  let v = 0;
+  for (let k = start; k < end; k++) {
+    const d = T.charCodeAt(k) - 48;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+/**
+ * An immediate `N` or `-N` (plain decimal) at start that no operator continues: stored as the
+ * expression reader would store it; returns its operand index, or -1 to read it as an expression.
+ */
+function plainImmediate(start: number): number {
+  const neg = T.charCodeAt(start) === 45;
+  const ds = neg ? start + 1 : start;
+  let p = ds;
+  while (p < E && T.charCodeAt(p) >= 48 && T.charCodeAt(p) <= 57) p++;
+  const v = plainDecimal(ds, p);
+  if (v < 0) return -1;
+  if (p < E) {
+    const c = T.charCodeAt(p);
+    // a letter or '.' would make another literal (suffix, float, directional label)
+    if (isIdentChar(c) || c === 39 || c === 34) return -1;
+    let q = p;
+    while (q < E && (T.charCodeAt(q) === 32 || T.charCodeAt(q) === 9)) q++;
+    if (q < E && isOperatorStart(T.charCodeAt(q))) return -1;
+  }
+  P = p;
+  const k = S.addOperand(OP_IMM, start, p);
+  S.oValue[k] = neg ? -v : v;
+  return k;
+}
+
+/** A character that may begin a binary operator (+ - * / % | ^ & < > = !). */
+function isOperatorStart(c: number): boolean {
+  return c === 43 || c === 45 || c === 42 || c === 47 || c === 37 || c === 124 || c === 94 || c === 38 || c === 60 || c === 62
+    || c === 61 || c === 33;
+}
+
+/**
+ * Does a register (or a register wrapped in a source modifier) start at p? As the pattern
+ * /^(\||abs\(|neg\(|sext\(|[vsa]\[|[vsa]\d|acc|ttmp|vcc|exec|m0\b|src_)/ on the next eight
+ * characters, lower-cased.
+ */
+function isRegisterAhead(p: number): boolean {
+  const end = Math.min(E, p + 8);
+  for (const w of REGISTER_AHEAD) if (startsWithLower(p, end, w)) return true;
+  const l = lowerAt(p, end);
+  if (l === 118 || l === 115 || l === 97) { // v s a
+    const n = lowerAt(p + 1, end);
+    if (n === 91 || (n >= 48 && n <= 57)) return true;
+  }
+  if (startsWithLower(p, end, 'm0')) {
+    const n = lowerAt(p + 2, end);
+    return !(n >= 0 && isIdentChar(n) && n !== 46 && n !== 36);
+  }
+  return false;
 }
 
 /** Length of a register-file prefix at `start` (v, s, a, acc, ttmp) followed by a digit or '[', else 0. */
-function regPrefixLength(t: string, start: number): number {
-  const c = t.charCodeAt(start) | 0x20;
+function regPrefixLength(start: number): number {
+  const c = cc(start) | 0x20;
   let len: number;
   if (c === 118 /* v */ || c === 115 /* s */) len = 1;
-  else if (c === 97 /* a */) len = (t.charCodeAt(start + 1) | 0x20) === 99 && (t.charCodeAt(start + 2) | 0x20) === 99 ? 3 : 1;
-  else if (c === 116 /* t */ && t.slice(start, start + 4).toLowerCase() === 'ttmp') len = 4;
+  else if (c === 97 /* a */) len = (cc(start + 1) | 0x20) === 99 && (cc(start + 2) | 0x20) === 99 ? 3 : 1;
+  else if (c === 116 /* t */ && (cc(start + 1) | 0x20) === 116 && (cc(start + 2) | 0x20) === 109 && (cc(start + 3) | 0x20) === 112) len = 4;
   else return 0;
-  const n = t.charCodeAt(start + len);
+  const n = cc(start + len);
   return (n >= 48 && n <= 57) || n === 91 ? len : 0;
 }
 
-function tryRegister(cur: Cursor, lookup: SymbolLookup): RegOperand | undefined {
-  const t = cur.text;
-  const start = cur.pos;
-  const plen = regPrefixLength(t, start);
+/* The register tryRegister read. */
+let rFile = 0;
+let rFirst = 0;
+let rCount = 0;
+let rIndex = 0;
+
+function addRegister(start: number): number {
+  return S.addRegister(start, P, rFile, rFirst, rCount, rIndex);
+}
+
+/** A register at P: true with rFile/rFirst/rCount/rIndex set and P past it; false (P unchanged) when there is none. */
+function tryRegister(): boolean {
+  const start = P;
+  const plen = regPrefixLength(start);
   if (plen > 0) {
-    const prefix = t.slice(start, start + plen).toLowerCase();
+    const file = fileOfPrefix(start, plen);
     const p = start + plen;
-    if (t.charCodeAt(p) === 91 /* [ */) {
-      const close = matchClose(t, p, '[', ']');
-      if (close < 0) throw cur.error("missing ']' in register range", p);
-      const colon = topLevelColonIn(t, p + 1, close);
+    if (T.charCodeAt(p) === 91 /* [ */) {
+      const close = matchClose(T, p, '[', ']', E);
+      if (close < 0) throw error("missing ']' in register range", p);
+      const colon = topLevelColonIn(p + 1, close);
       let lo: number;
       let hi: number;
       if (colon < 0) {
-        lo = hi = regIndex(cur, t, p + 1, close, lookup);
+        lo = hi = regIndex(p + 1, close);
       } else {
-        lo = regIndex(cur, t, p + 1, colon, lookup);
-        hi = regIndex(cur, t, colon + 1, close, lookup);
+        lo = regIndex(p + 1, colon);
+        hi = regIndex(colon + 1, close);
       }
-      if (hi < lo) throw cur.error(`invalid register range: first register ${lo} is above last ${hi}`, start);
-      cur.pos = close + 1;
-      return makeReg(prefix, lo, hi - lo + 1, t.slice(start, cur.pos), cur, start);
+      if (hi < lo) throw error(`invalid register range: first register ${lo} is above last ${hi}`, start);
+      P = close + 1;
+      makeReg(file, lo, hi - lo + 1, start);
+      return true;
     }
     // v12 / s4 / acc3 / ttmp5: the whole identifier must be prefix+digits.
     let e = p;
     let value = 0;
-    while (e < t.length) {
-      const d = t.charCodeAt(e);
+    while (e < E) {
+      const d = T.charCodeAt(e);
       if (d >= 48 && d <= 57) { value = value * 10 + d - 48; e++; } else break;
     }
-    if (e < t.length && isIdentChar(t.charCodeAt(e))) return undefined;
-    cur.pos = e;
-    return makeReg(prefix, value, 1, t.slice(start, e), cur, start);
+    if (e < E && isIdentChar(T.charCodeAt(e))) return false;
+    P = e;
+    makeReg(file, value, 1, start);
+    return true;
   }
-  const idEnd = identEnd(t, start);
-  if (idEnd === start) return undefined;
-  const name = t.slice(start, idEnd).toLowerCase();
-  const sp = SPECIAL_REGISTERS[name];
-  if (sp && name !== 'scc' && name !== 'mode' && lookup(t.slice(start, idEnd)) === undefined) {
-    cur.pos = idEnd;
-    return { kind: 'reg', file: 'special', first: sp[0], count: sp[1], index: sp[0], text: t.slice(start, idEnd) };
+  let idEnd = start;
+  while (idEnd < E && isIdentChar(T.charCodeAt(idEnd))) idEnd++;
+  if (idEnd === start) return false;
+  const id = wordId(T, start, idEnd);
+  if (wordClass[id] === W_SPECIAL && lookupWord(id) === undefined) {
+    const sp = SPECIAL_REGISTERS[wordLower[id]!]!;
+    P = idEnd;
+    rFile = FILE_SPECIAL;
+    rFirst = sp[0];
+    rCount = sp[1];
+    rIndex = sp[0];
+    return true;
   }
-  return undefined;
+  return false;
 }
 
-function topLevelColonIn(t: string, from: number, to: number): number {
+function topLevelColonIn(from: number, to: number): number {
   let depth = 0;
   for (let i = from; i < to; i++) {
-    const c = t.charCodeAt(i);
+    const c = T.charCodeAt(i);
     if (c === 40 || c === 91) depth++;
     else if (c === 41 || c === 93) depth--;
     else if (c === 58 && depth === 0) return i;
@@ -310,91 +602,131 @@ function topLevelColonIn(t: string, from: number, to: number): number {
 }
 
 /** A register index between from and to: digits (fast path) or an expression over .set symbols. */
-function regIndex(cur: Cursor, t: string, from: number, to: number, lookup: SymbolLookup): number {
+function regIndex(from: number, to: number): number {
   let i = from;
-  while (i < to && (t.charCodeAt(i) === 32 || t.charCodeAt(i) === 9)) i++;
+  while (i < to && (T.charCodeAt(i) === 32 || T.charCodeAt(i) === 9)) i++;
   let j = i;
   let v = 0;
   while (j < to) {
-    const d = t.charCodeAt(j);
+    const d = T.charCodeAt(j);
     if (d >= 48 && d <= 57) { v = v * 10 + d - 48; j++; } else break;
   }
   let k = j;
-  while (k < to && (t.charCodeAt(k) === 32 || t.charCodeAt(k) === 9)) k++;
-  if (j > i && k === to && !(t.charCodeAt(i) === 48 && j - i > 1)) return v;
-  return evalRegIndex(cur, t.slice(from, to), lookup, from);
+  while (k < to && (T.charCodeAt(k) === 32 || T.charCodeAt(k) === 9)) k++;
+  if (j > i && k === to && !(T.charCodeAt(i) === 48 && j - i > 1)) return v;
+  if (j === i && RL !== undefined) {
+    const sum = symbolPlusNumber(i, to);
+    if (sum !== undefined) return checkedIndex(sum, from);
+  }
+  return evalRegIndex(from, to);
 }
 
-function identEnd(t: string, start: number): number {
-  let p = start;
-  while (p < t.length && isIdentChar(t.charCodeAt(p))) p++;
-  return p;
+/**
+ * `sym`, or `sym` followed by `+ N` / `- N` terms (N decimal without a leading zero), blanks
+ * allowed around the operators, in T[i, to): the value when sym has one, else undefined (the
+ * expression reader then says what is wrong). What Tensile writes in register indexes:
+ * v[vgprValuC+68], v[vgprG2LB+4:vgprG2LB+4+3].
+ */
+function symbolPlusNumber(i: number, to: number): number | undefined {
+  const c = T.charCodeAt(i);
+  if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36)) return undefined;
+  let p = i + 1;
+  while (p < to && isIdentChar(T.charCodeAt(p))) p++;
+  const symEnd = p;
+  for (;;) {
+    while (p < to && (T.charCodeAt(p) === 32 || T.charCodeAt(p) === 9)) p++;
+    if (p === to) break;
+    const op = T.charCodeAt(p);
+    if (op !== 43 && op !== 45) return undefined;
+    p++;
+    while (p < to && (T.charCodeAt(p) === 32 || T.charCodeAt(p) === 9)) p++;
+    const ds = p;
+    while (p < to && T.charCodeAt(p) >= 48 && T.charCodeAt(p) <= 57) p++;
+    if (p === ds || (T.charCodeAt(ds) === 48 && p - ds > 1) || p - ds > 15) return undefined;
+  }
+  const v = RL!(T, i, symEnd);
+  return v === undefined ? undefined : addTerms(v, T, symEnd, to);
 }
 
-function evalRegIndex(cur: Cursor, text: string, lookup: SymbolLookup, at: number): number {
-  let r;
+/** v followed by the `± N` terms of T[from, to) (checked by symbolPlusNumber), added left to right as the expression reader adds them. */
+function addTerms(v: number, t: string, from: number, to: number): number {
+  let p = from;
+  while (p < to) {
+    const op = t.charCodeAt(p);
+    if (op !== 43 && op !== 45) { p++; continue; }
+    p++;
+    while (t.charCodeAt(p) === 32 || t.charCodeAt(p) === 9) p++;
+    let n = 0;
+    while (p < to && t.charCodeAt(p) >= 48 && t.charCodeAt(p) <= 57) { n = n * 10 + t.charCodeAt(p) - 48; p++; }
+    v = op === 43 ? v + n : v - n;
+  }
+  return v;
+}
+
+function checkedIndex(value: number, at: number): number {
+  if (!Number.isInteger(value) || value < 0) throw error(`invalid register index ${value}`, at);
+  return value;
+}
+
+function evalRegIndex(from: number, to: number): number {
+  let value: number | undefined;
   try {
-    r = parseExpr(text, 0, lookup);
+    value = scanExpr(T, from, to, LK, RL);
   } catch (e) {
-    if (e instanceof ExprError) throw cur.error(`invalid register index: ${e.message}`, at + e.pos);
+    if (e instanceof ExprError) throw error(`invalid register index: ${e.message}`, e.pos);
     throw e;
   }
-  if (text.slice(r.end).trim() !== '') throw cur.error(`invalid register index '${text.trim()}'`, at);
-  if (r.value === undefined) throw cur.error(`undefined symbol '${r.unresolved[0]}' in register index`, at);
-  if (!Number.isInteger(r.value) || r.value < 0) throw cur.error(`invalid register index ${r.value}`, at);
-  return r.value;
+  for (let k = exprEnd; k < to; k++) {
+    if (!isSpace(T.charCodeAt(k))) throw error(`invalid register index '${T.slice(from, to).trim()}'`, from);
+  }
+  if (value === undefined) throw error(`undefined symbol '${exprUnresolved![0]}' in register index`, from);
+  return checkedIndex(value, from);
 }
 
-function makeReg(prefix: string, index: number, count: number, text: string, cur: Cursor, at: number): RegOperand {
-  switch (prefix) {
-    case 'v':
-      if (index + count > 512) throw cur.error(`register index out of range: ${text}`, at);
-      return { kind: 'reg', file: 'v', first: VGPR_BASE + index, count, index, text };
-    case 'a': case 'acc':
-      if (index + count > 256) throw cur.error(`register index out of range: ${text}`, at);
-      return { kind: 'reg', file: 'a', first: AGPR_BASE + index, count, index, text };
-    case 's':
-      if (index + count > 106) throw cur.error(`register index out of range: ${text}`, at);
-      return { kind: 'reg', file: 's', first: index, count, index, text };
-    case 'ttmp':
-      if (index + count > 16) throw cur.error(`register index out of range: ${text}`, at);
-      return { kind: 'reg', file: 'ttmp', first: TTMP_BASE + index, count, index, text };
-    default:
-      throw cur.error(`unknown register '${text}'`, at);
-  }
+function makeReg(file: number, index: number, count: number, at: number): void {
+  const limit = file === FILE_V ? 512 : file === FILE_A ? 256 : file === FILE_S ? 106 : 16;
+  if (index + count > limit) throw error(`register index out of range: ${T.slice(at, P)}`, at);
+  rFile = file;
+  rFirst = file === FILE_V ? VGPR_BASE + index : file === FILE_A ? AGPR_BASE + index : file === FILE_S ? index : TTMP_BASE + index;
+  rCount = count;
+  rIndex = index;
 }
 
 /** [v0, v1, v2] register lists: consecutive registers of one file. */
-function parseRegisterList(cur: Cursor, lookup: SymbolLookup): RegOperand {
-  const t = cur.text;
-  const start = cur.pos;
-  cur.pos++;
-  const regs: RegOperand[] = [];
+function parseRegisterList(): number {
+  const start = P;
+  P++;
+  const regs: number[] = [];
   for (;;) {
-    cur.ws();
-    const r = tryRegister(cur, lookup);
-    if (!r) throw cur.error('expected a register in register list');
-    regs.push(r);
-    cur.ws();
-    if (cur.peek() === ',') { cur.pos++; continue; }
-    if (cur.peek() === ']') { cur.pos++; break; }
-    throw cur.error("expected ',' or ']' in register list");
+    ws();
+    if (!tryRegister()) throw error('expected a register in register list');
+    regs.push(rFile, rFirst, rCount, rIndex);
+    ws();
+    if (cc(P) === 44) { P++; continue; }
+    if (cc(P) === 93) { P++; break; }
+    throw error("expected ',' or ']' in register list");
   }
-  const first = regs[0]!;
   let count = 0;
-  for (const r of regs) {
-    if (r.file !== first.file || r.first !== first.first + count) throw cur.error('registers in a list must be consecutive', start);
-    count += r.count;
+  for (let r = 0; r < regs.length; r += 4) {
+    if (regs[r] !== regs[0] || regs[r + 1] !== regs[1]! + count) throw error('registers in a list must be consecutive', start);
+    count += regs[r + 2]!;
   }
-  return { kind: 'reg', file: first.file, first: first.first, count, index: first.index, text: t.slice(start, cur.pos) };
+  rFile = regs[0]!;
+  rFirst = regs[1]!;
+  rCount = count;
+  rIndex = regs[3]!;
+  return addRegister(start);
 }
 
-export function matchClose(t: string, openPos: number, open: string, close: string): number {
+/** Index of the bracket closing the one at openPos (before `end`, default the end of the text), or -1. */
+export function matchClose(t: string, openPos: number, open: string, close: string, end = t.length): number {
+  const o = open.charCodeAt(0);
+  const c = close.charCodeAt(0);
   let depth = 0;
-  for (let i = openPos; i < t.length; i++) {
-    const c = t[i];
-    if (c === open) depth++;
-    else if (c === close) {
+  for (let i = openPos; i < end; i++) {
+    const x = t.charCodeAt(i);
+    if (x === o) depth++;
+    else if (x === c) {
       depth--;
       if (depth === 0) return i;
     }
@@ -426,35 +758,33 @@ export function splitTopLevel(s: string, sep = ','): string[] {
 }
 
 /** [a, b, ...]: every element an expression that evaluates to a number. */
-function parseModifierList(cur: Cursor, value: string, at: number, lookup: SymbolLookup): number[] {
+function parseModifierList(value: string, at: number): number[] {
   const inner = value.slice(1, -1);
-  if (inner.trim() === '') throw cur.error('unknown token in expression: empty list', at);
+  if (inner.trim() === '') throw error('unknown token in expression: empty list', at);
   return inner.split(',').map((x) => {
-    const v = evalExpr(x.trim(), lookup);
-    if (x.trim() === '' || v === undefined) throw cur.error(`unknown token in expression: '${x.trim()}' in list`, at);
+    const v = evalExpr(x.trim(), LK);
+    if (x.trim() === '' || v === undefined) throw error(`unknown token in expression: '${x.trim()}' in list`, at);
     return v;
   });
 }
 
 /** The value of a name:value modifier: a [list], a func(...), or a run up to a blank or a comma. */
-function readModifierValue(cur: Cursor): string {
-  const t = cur.text;
-  const s = cur.pos;
-  if (t[s] === '[') {
-    const e = matchClose(t, s, '[', ']');
-    if (e < 0) throw cur.error("missing ']'", s);
-    cur.pos = e + 1;
-    return t.slice(s, cur.pos);
+function readModifierValue(): void {
+  const s = P;
+  if (cc(s) === 91 /* [ */) {
+    const e = matchClose(T, s, '[', ']', E);
+    if (e < 0) throw error("missing ']'", s);
+    P = e + 1;
+    return;
   }
   let depth = 0;
-  while (cur.pos < t.length) {
-    const c = t[cur.pos];
-    if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if ((c === ' ' || c === '\t' || c === ',') && depth === 0) break;
-    cur.pos++;
+  while (P < E) {
+    const c = T.charCodeAt(P);
+    if (c === 40) depth++;
+    else if (c === 41) depth--;
+    else if ((c === 32 || c === 9 || c === 44) && depth === 0) break;
+    P++;
   }
-  return t.slice(s, cur.pos);
 }
 
 /**
@@ -463,48 +793,59 @@ function readModifierValue(cur: Cursor): string {
  * expcnt 6:4, lgkmcnt 11:8; LLVM AMDGPUBaseInfo.cpp decodeWaitcnt / getVmcntBitShiftLo/Hi,
  * getExpcntBitShift, getLgkmcntBitShift for GFX9).
  */
-function parseWaitcnt(cur: Cursor, lookup: SymbolLookup): WaitcntOperand {
-  const t = cur.text;
-  const start = cur.pos;
-  const m = /^([a-z_]+)\s*\(/i.exec(t.slice(start));
-  if (m && WAITCNT_FIELDS.has(m[1]!.toLowerCase())) {
-    const op: WaitcntOperand = { kind: 'waitcnt', text: '' };
+function parseWaitcnt(): void {
+  const start = P;
+  // `name (`: a counter when the name is one
+  let q = start;
+  while (q < E && (((T.charCodeAt(q) | 0x20) >= 97 && (T.charCodeAt(q) | 0x20) <= 122) || T.charCodeAt(q) === 95)) q++;
+  const nameEnd = q;
+  while (q < E && isSpace(T.charCodeAt(q))) q++;
+  if (nameEnd > start && cc(q) === 40 && WAITCNT_FIELDS.has(T.slice(start, nameEnd).toLowerCase())) {
+    const op: WaitcntAux = {};
     for (;;) {
-      cur.ws();
-      if (cur.atEnd()) break;
-      if (cur.peek() === '&' || cur.peek() === ',') { cur.pos++; continue; }
-      const fStart = cur.pos;
-      const name = cur.ident().toLowerCase();
-      if (!WAITCNT_FIELDS.has(name)) throw cur.error(`invalid counter name '${name}'`, fStart);
-      cur.ws();
-      if (cur.peek() !== '(') throw cur.error(`expected '(' after ${name}`);
-      const close = matchClose(t, cur.pos, '(', ')');
-      if (close < 0) throw cur.error(`missing ')' after ${name}(`);
-      const v = evalExpr(t.slice(cur.pos + 1, close), lookup);
-      if (v === undefined || !Number.isInteger(v) || v < 0) throw cur.error(`invalid ${name} value '${t.slice(cur.pos + 1, close)}'`, cur.pos + 1);
-      cur.pos = close + 1;
+      ws();
+      if (P >= E) break;
+      if (cc(P) === 38 || cc(P) === 44) { P++; continue; }
+      const fStart = P;
+      ident();
+      const name = T.slice(fStart, P).toLowerCase();
+      if (!WAITCNT_FIELDS.has(name)) throw error(`invalid counter name '${name}'`, fStart);
+      ws();
+      if (cc(P) !== 40) throw error(`expected '(' after ${name}`);
+      const close = matchClose(T, P, '(', ')', E);
+      if (close < 0) throw error(`missing ')' after ${name}(`);
+      const d = plainDecimal(P + 1, close);
+      const v = d >= 0 ? d : evalRange(T, P + 1, close, LK, RL);
+      if (v === undefined || !Number.isInteger(v) || v < 0) throw error(`invalid ${name} value '${T.slice(P + 1, close)}'`, P + 1);
+      P = close + 1;
       const field = name.replace('_sat', '') as 'vmcnt' | 'expcnt' | 'lgkmcnt';
-      if (op[field] !== undefined) throw cur.error(`duplicate ${field}`, fStart);
+      if (op[field] !== undefined) throw error(`duplicate ${field}`, fStart);
       op[field] = v;
     }
-    op.text = t.slice(start, cur.pos).trim();
-    return op;
+    const k = S.addOperand(OP_WAITCNT, start, trimEndAt(T, start, P));
+    S.setAux(k, op);
+    return;
   }
-  let r;
+  let value: number | undefined;
   try {
-    r = parseExpr(t, start, lookup);
+    value = scanExpr(T, start, E, LK, RL);
   } catch (e) {
-    if (e instanceof ExprError) throw cur.error(e.message, e.pos);
+    if (e instanceof ExprError) throw error(e.message, e.pos);
     throw e;
   }
-  if (r.value === undefined) throw cur.error(`s_waitcnt operand '${t.slice(start, r.end).trim()}' does not evaluate to a number`, start);
-  cur.pos = r.end;
-  const raw = r.value & 0xffff;
-  return {
-    kind: 'waitcnt', raw,
-    vmcnt: (raw & 0xf) | (((raw >> 14) & 0x3) << 4),
-    expcnt: (raw >> 4) & 0x7,
-    lgkmcnt: (raw >> 8) & 0xf,
-    text: t.slice(start, r.end).trim(),
-  };
+  const end = exprEnd;
+  if (value === undefined) throw error(`s_waitcnt operand '${T.slice(start, end).trim()}' does not evaluate to a number`, start);
+  P = end;
+  const raw = value & 0xffff;
+  let s = start;
+  while (s < end && isSpace(T.charCodeAt(s))) s++;
+  const k = S.addOperand(OP_WAITCNT, s, trimEndAt(T, s, end));
+  S.setAux(k, {
+    raw, vmcnt: (raw & 0xf) | (((raw >> 14) & 0x3) << 4), expcnt: (raw >> 4) & 0x7, lgkmcnt: (raw >> 8) & 0xf,
+  } satisfies WaitcntAux);
+}
+
+/** Symbol names in the store's expression operands (`1b` / `1f` are rewritten by the program parser). */
+export function expressionSymbols(store: InsnStore, k: number): string[] {
+  return store.aux[store.oAux[k]!] as string[];
 }

@@ -12,11 +12,14 @@
  * conditional branch produce no statements and print unchanged.
  */
 import type {
-  AmdhsaDescriptor, Diagnostic, Instruction, KernelSymbol, Loc, MacroDef, MacroParam, Program, SourceLine, Statement,
+  AmdhsaDescriptor, Diagnostic, Instruction, KernelSymbol, Loc, MacroDef, MacroParam, Program, Statement,
 } from './ast.js';
-import { splitLines, stripComments } from './source.js';
-import { parseInstructionText, splitTopLevel } from './instruction.js';
-import { charLiteralLength, evalExpr, mcFunctions, quotedEnd, type ExprFunctions } from './expr.js';
+import { scanLines } from './source.js';
+import { internWord, scanInstruction, splitTopLevel, trimWords, wordIdOf, wordLowerOf, wordString } from './instruction.js';
+import { charLiteralLength, evalExpr, mcFunctions, quotedEnd, type ExprFunctions, type RangeLookup } from './expr.js';
+import { isSpace, skipSpace, trimEndAt } from './intern.js';
+import { ParsedProgram } from './program.js';
+import { InsnStore, OP_EXPR, OPCODES } from './store.js';
 import { ConductorError } from '../errors.js';
 
 const DATA_DIRECTIVES = new Set(['.long', '.word', '.4byte', '.int', '.byte', '.short', '.2byte', '.hword', '.quad', '.8byte', '.value']);
@@ -53,10 +56,19 @@ export interface ParseOptions {
 
 interface State {
   file: string;
-  lines: SourceLine[];
-  code: string[];
-  statements: Statement[];
-  instructions: Instruction[];
+  /** The file's lines. */
+  lines: Lines;
+  store: InsnStore;
+  /** Statements so far: objects, or an instruction's index in the store. */
+  statements: (Statement | number)[];
+  /** Expansions of the instruction statements that come from one, by instruction index. */
+  expansions: Map<number, NonNullable<Expansion>>;
+  /** Symbol values read without copying their names (the store's expressions). */
+  rangeLookup: RangeLookup;
+  /** store.aux entries already looked at for directional labels. */
+  auxSeen: number;
+  /** The macro a word (wordIdOf) calls, or null: cleared when a macro is defined or purged. */
+  macroOfWord: Map<number, MacroDef | null>;
   symbols: Map<string, number>;
   /** Every symbol defined so far (labels, .set / = even when not a number): what `.ifdef` tests. */
   defined: Set<string>;
@@ -103,17 +115,22 @@ interface Cond {
   at?: Loc;
 }
 
-export function parseProgram(text: string, file: string, options: ParseOptions = {}): Program {
-  const lines = splitLines(text);
-  const code = stripComments(lines);
+export function parseProgram(text: string, file: string, options: ParseOptions = {}): ParsedProgram {
+  trimWords();
+  const scan = scanLines(text);
+  const lines = fileLines(text, scan);
+  const symbols = new Map<string, number>();
   const st: State = {
-    file, lines, code, statements: [], instructions: [], symbols: new Map(), defined: new Set(), macros: new Map(),
-    diagnostics: [], functionSymbols: new Set(), descriptors: new Map(), labels: new Set(), deferred: new Map(), pendingValues: [], rawWords: 0, inCode: true, macroCounter: 0,
+    file, lines, store: new InsnStore(file, text, Math.max(64, scan.n)), statements: [], expansions: new Map(),
+    rangeLookup: (t, s, e) => symbols.get(internWord(t, s, e)), auxSeen: 0,
+    symbols, defined: new Set(), macros: new Map(), macroOfWord: new Map(),
+    diagnostics: [], functionSymbols: new Set(), descriptors: new Map(), labels: new Set(), deferred: new Map(), pendingValues: [],
+    rawWords: 0, inCode: true, macroCounter: 0,
     macroCalls: new Map(), localLabels: new Map(), forwardRefs: [], definedLocal: new Set(),
     throwOnError: options.throwOnError ?? false,
   };
-  const lookup = (name: string) => st.symbols.get(name);
-  processLines(st, code, undefined, undefined, lookup);
+  const lookup = (name: string) => symbols.get(name);
+  processLines(st, lines, undefined, lookup);
   for (const r of st.forwardRefs) {
     if (!st.definedLocal.has(r.name)) report(st, `directional label '${r.text}' names no numeric label after it`, r.loc);
   }
@@ -121,90 +138,177 @@ export function parseProgram(text: string, file: string, options: ParseOptions =
   undefinedBranchTargets(st);
 
   const kernels = findKernels(st);
-  return {
-    file, lines, statements: st.statements, instructions: st.instructions, kernels,
+  return new ParsedProgram({
+    file, source: text, store: st.store, statements: st.statements, expansions: st.expansions, kernels,
     declaredTarget: st.declaredTarget, symbols: st.symbols, macros: st.macros, rawWords: st.rawWords,
-    diagnostics: st.diagnostics,
-  };
+    diagnostics: st.diagnostics, descriptors: st.descriptors,
+  });
 }
 
 /**
- * Process a sequence of lines (comments already removed): the file itself (`from` undefined,
- * `lineIndexes` undefined: line k is source line k) or an expansion's body (after
- * substitution), whose line k came from source line lineIndexes[k]. Conditional assembly is
- * tracked per sequence, as LLVM requires it balanced within each macro instantiation.
+ * A sequence of lines to process: the file's, or an expansion's (after substitution). Line k's
+ * code is txt[k][base[k], end[k]) (comments removed), column 1 at base[k]; idx[k] is the
+ * source line it comes from; tid[k] the store text holding it (-1 until an instruction needs
+ * one).
+ */
+interface Lines {
+  n: number;
+  txt: string[];
+  base: Uint32Array;
+  end: Uint32Array;
+  idx: readonly number[] | undefined;
+  tid: Int32Array;
+}
+
+function fileLines(text: string, scan: ReturnType<typeof scanLines>): Lines {
+  const n = scan.n;
+  const txt: string[] = new Array(n).fill(text);
+  const base = scan.start.subarray(0, n);
+  const end = scan.end;
+  const tid = new Int32Array(n);
+  for (const [k, code] of scan.override) {
+    txt[k] = code;
+    base[k] = 0;
+    end[k] = code.length;
+    tid[k] = -1;
+  }
+  return { n, txt, base, end, idx: undefined, tid };
+}
+
+function stringLines(texts: readonly string[], lineIndexes: readonly number[]): Lines {
+  const n = texts.length;
+  const end = new Uint32Array(n);
+  for (let k = 0; k < n; k++) end[k] = texts[k]!.length;
+  return { n, txt: texts as string[], base: new Uint32Array(n), end, idx: lineIndexes, tid: new Int32Array(n).fill(-1) };
+}
+
+/** Line k's code as a string (comments removed, trailing blanks removed). */
+function codeOf(L: Lines, k: number): string {
+  return L.txt[k]!.slice(L.base[k], L.end[k]);
+}
+
+/** Store text of line k (added on first use). */
+function textIdOf(st: State, L: Lines, k: number): number {
+  let id = L.tid[k]!;
+  if (id < 0) { id = st.store.addText(L.txt[k]!); L.tid[k] = id; }
+  return id;
+}
+
+/** The lower-case first word of text[ts, te) when it starts with '.' (every block and conditional directive does), else ''. */
+function dotWord(T: string, ts: number, te: number): string {
+  if (ts >= te || T.charCodeAt(ts) !== 46) return '';
+  let e = ts;
+  while (e < te) {
+    const c = T.charCodeAt(e);
+    if (c === 32 || c === 9 || c === 44) break;
+    e++;
+  }
+  return T.slice(ts, e).toLowerCase();
+}
+
+/** dotWord of line k's trimmed code. */
+function lineDotWord(L: Lines, k: number): string {
+  const T = L.txt[k]!;
+  const end = L.end[k]!;
+  return dotWord(T, skipSpace(T, L.base[k]!, end), end);
+}
+
+/**
+ * Process a sequence of lines (comments already removed): the file itself (`from` undefined:
+ * line k is source line k) or an expansion's body (after substitution), whose line k came
+ * from source line L.idx[k]. Conditional assembly is tracked per sequence, as LLVM requires it
+ * balanced within each macro instantiation.
  * Returns true when an `.exitm` ended the expansion early.
  */
-function processLines(st: State, texts: readonly string[], lineIndexes: readonly number[] | undefined, from: Expanding | undefined,
-  lookup: (n: string) => number | undefined): boolean {
+function processLines(st: State, L: Lines, from: Expanding | undefined, lookup: (n: string) => number | undefined): boolean {
   const cond: { cur: Cond; stack: Cond[] } = { cur: { kind: 'none', met: false, ignore: false }, stack: [] };
   let i = 0;
-  while (i < texts.length) {
-    const c = texts[i]!;
-    let t = c.trim();
-    if (t === '') { i++; continue; }
-    const li = lineIndexes ? lineIndexes[i]! : i;
-    let col = c.length - c.trimStart().length + 1;
+  while (i < L.n) {
+    const T = L.txt[i]!;
+    const base = L.base[i]!;
+    const end = L.end[i]!;
+    let ts = skipSpace(T, base, end);
+    if (ts === end) { i++; continue; }
+    const te = trimEndAt(T, ts, end);
+    const li = L.idx ? L.idx[i]! : i;
+    let col = ts - base + 1;
     const exp: Expansion = from && { macro: from.name, callLine: from.callLine, callCol: from.callCol, macroLoc: loc(st, li, col), depth: from.depth };
-    let first = firstWord(t).toLowerCase();
+    let first = dotWord(T, ts, te);
     if (cond.cur.ignore && !CONDITIONALS.has(first)) { i++; continue; }
-    if (!cond.cur.ignore && isLabelStart(t)) {
+    if (first === '') {
+      // The common line: a word that is not a label (`:`) or an assignment (`=`), then blanks,
+      // a comma or the end: an instruction or a macro call.
+      const fe = plainWordEnd(T, ts, te);
+      if (fe > 0) {
+        const lineIndex = exp ? exp.callLine - 1 : li;
+        const w = wordIdOf(T, ts, fe);
+        if (!callMacro(st, w, T, fe, te, lineIndex, exp ? exp.callCol : col, lookup, exp)) {
+          instruction(st, L, i, ts, te, lineIndex, exp ? exp.callCol : col, lookup, exp, w);
+        }
+        i++;
+        continue;
+      }
+    }
+    if (!cond.cur.ignore && isLabelStart(T, ts, te)) {
       // Labels before a statement on the same line: defined first, then the statement.
-      const rest = pushLabels(st, t, exp ? exp.callLine - 1 : li, col, exp);
+      const rest = pushLabels(st, T.slice(ts, te), exp ? exp.callLine - 1 : li, col, exp);
       if (rest.t === '') { i++; continue; }
       col = rest.col;
-      t = rest.t;
-      first = firstWord(t).toLowerCase();
+      ts = te - rest.t.length;
+      first = dotWord(T, ts, te);
     }
     const at = exp ? { file: st.file, line: exp.callLine, col: exp.callCol } : loc(st, li, col);
-    if (CONDITIONALS.has(first)) {
-      conditional(st, cond, first, t.slice(first.length).trim(), at, exp ? undefined : { text: t, lineIndex: li }, lookup);
-      i++;
-      continue;
+    if (first !== '') {
+      const t = T.slice(ts, te);
+      if (CONDITIONALS.has(first)) {
+        conditional(st, cond, first, t.slice(first.length).trim(), at, exp ? undefined : { text: t, lineIndex: li }, lookup);
+        i++;
+        continue;
+      }
+      // Block directives: raw blocks, macro definitions and kernel descriptors (in the file itself), repeat blocks.
+      const rawEnd = Object.hasOwn(RAW_BLOCKS, first) ? RAW_BLOCKS[first] : undefined;
+      if (rawEnd && !from) {
+        pushStatement(st, { kind: 'directive', text: t, name: first, args: '', loc: at, lineIndex: li });
+        let j = i + 1;
+        while (j < L.n && lineDotWord(L, j) !== rawEnd) j++;
+        if (j >= L.n) report(st, `${first} block is not closed by ${rawEnd}`, at);
+        else pushStatement(st, { kind: 'directive', text: rawEnd, name: rawEnd, args: '', loc: loc(st, j, 1), lineIndex: j });
+        i = j + 1;
+        continue;
+      }
+      if (first === '.macro') {
+        if (from) { report(st, 'a .macro definition inside a macro expansion is not supported', at); i++; continue; }
+        i = readMacro(st, i, col, t);
+        continue;
+      }
+      if (first === '.amdhsa_kernel' && !from) {
+        i = readDescriptor(st, i, col, t, lookup);
+        continue;
+      }
+      if (REPEATS.has(first)) {
+        i = repeatBlock(st, L, i, t, first, at, exp, from, lookup);
+        continue;
+      }
+      if (first === '.endr') {
+        report(st, "unmatched '.endr' directive: no .rept, .irp or .irpc is open", at);
+        i++;
+        continue;
+      }
+      if (first === '.exitm') {
+        // Leaves the innermost expansion (a repeat block's remaining iterations too) and its open conditionals.
+        if (from) return true;
+        report(st, '.exitm outside a macro or repeat block', at);
+        i++;
+        continue;
+      }
     }
-    // Block directives: raw blocks, macro definitions and kernel descriptors (in the file itself), repeat blocks.
-    const rawEnd = RAW_BLOCKS[first];
-    if (rawEnd && !from) {
-      pushStatement(st, { kind: 'directive', text: t, name: first, args: '', loc: at, lineIndex: li });
-      let j = i + 1;
-      while (j < texts.length && firstWord(texts[j]!.trim()).toLowerCase() !== rawEnd) j++;
-      if (j >= texts.length) report(st, `${first} block is not closed by ${rawEnd}`, at);
-      else pushStatement(st, { kind: 'directive', text: rawEnd, name: rawEnd, args: '', loc: loc(st, j, 1), lineIndex: j });
-      i = j + 1;
-      continue;
-    }
-    if (first === '.macro') {
-      if (from) { report(st, 'a .macro definition inside a macro expansion is not supported', at); i++; continue; }
-      i = readMacro(st, i, col, t);
-      continue;
-    }
-    if (first === '.amdhsa_kernel' && !from) {
-      i = readDescriptor(st, i, col, t, lookup);
-      continue;
-    }
-    if (REPEATS.has(first)) {
-      i = repeatBlock(st, texts, lineIndexes, i, t, first, at, exp, from, lookup);
-      continue;
-    }
-    if (first === '.endr') {
-      report(st, "unmatched '.endr' directive: no .rept, .irp or .irpc is open", at);
-      i++;
-      continue;
-    }
-    if (first === '.exitm') {
-      // Leaves the innermost expansion (a repeat block's remaining iterations too) and its open conditionals.
-      if (from) return true;
-      report(st, '.exitm outside a macro or repeat block', at);
-      i++;
-      continue;
-    }
-    statement(st, t, exp ? exp.callLine - 1 : li, exp ? exp.callCol : col, lookup, exp);
+    statement(st, L, i, ts, te, exp ? exp.callLine - 1 : li, exp ? exp.callCol : col, lookup, exp);
     i++;
   }
   if (cond.stack.length > 0) {
     const open = cond.stack.length === 1 ? cond.cur : cond.stack[1]!;
     report(st, `unmatched .if: ${cond.stack.length} conditional block${cond.stack.length > 1 ? 's are' : ' is'} not closed by .endif${from ? ` in this expansion of '${from.name}'` : ''}`,
-      open.at ?? (from ? { file: st.file, line: from.callLine, col: from.callCol } : loc(st, texts.length - 1, 1)));
+      open.at ?? (from ? { file: st.file, line: from.callLine, col: from.callCol } : loc(st, L.n - 1, 1)));
   }
   return false;
 }
@@ -297,7 +401,7 @@ function conditionValue(st: State, name: string, args: string, at: Loc, lookup: 
  * processed once per iteration, as LLVM does: `\sym` is the value, `\+` the iteration, `\()`
  * nothing, `\@` the macro instantiation count (.irp and .irpc only). Returns the index after `.endr`.
  */
-function repeatBlock(st: State, texts: readonly string[], lineIndexes: readonly number[] | undefined, i: number, t: string,
+function repeatBlock(st: State, L: Lines, i: number, t: string,
   name: string, at: Loc, exp: Expansion, from: Expanding | undefined, lookup: (n: string) => number | undefined): number {
   // The header first: when it is bad, LLVM reads no body (its lines are statements, `.endr` is unmatched).
   const args = t.slice(name.length).trim();
@@ -323,33 +427,34 @@ function repeatBlock(st: State, texts: readonly string[], lineIndexes: readonly 
   }
   let depth = 0;
   let j = i + 1;
-  for (; j < texts.length; j++) {
-    const w = firstWord(texts[j]!.trim()).toLowerCase();
+  for (; j < L.n; j++) {
+    const w = lineDotWord(L, j);
     if (REPEATS.has(w)) depth++;
     else if (w === '.endr') {
       if (depth === 0) break;
       depth--;
     }
   }
-  const li = lineIndexes ? lineIndexes[i]! : i;
+  const li = L.idx ? L.idx[i]! : i;
   const header: Statement = { kind: 'macroCall', text: t, name, loc: at, lineIndex: exp ? exp.callLine - 1 : li, expansion: exp };
-  if (!from && j < texts.length) header.blockEnd = j;
+  if (!from && j < L.n) header.blockEnd = j;
   pushStatement(st, header);
-  if (j >= texts.length) {
+  if (j >= L.n) {
     report(st, `${name} is not closed by .endr`, at);
-    return texts.length;
+    return L.n;
   }
   const depthNow = (from?.depth ?? 0) + 1;
   if (depthNow > MAX_MACRO_DEPTH) { report(st, `${name} blocks nest too deeply`, at); return j + 1; }
-  const body = texts.slice(i + 1, j);
-  const bodyLines = lineIndexes ? lineIndexes.slice(i + 1, j) : Array.from({ length: j - i - 1 }, (_, k) => i + 1 + k);
+  const body: string[] = [];
+  for (let k = i + 1; k < j; k++) body.push(codeOf(L, k));
+  const bodyLines = L.idx ? L.idx.slice(i + 1, j) : Array.from({ length: j - i - 1 }, (_, k) => i + 1 + k);
   const inner: Expanding = from ? { ...from, name, depth: depthNow } : { name, callLine: at.line, callCol: at.col, depth: depthNow };
   const isRept = param === '';
   for (let k = 0; k < values.length; k++) {
     // `\@` is the macro instantiation count in .irp and .irpc bodies, and is not replaced in .rept bodies.
     const subst = substituter(isRept ? new Map() : new Map([[param, values[k]!]]), isRept ? undefined : String(st.macroCounter), String(k));
     // All iterations are one instantiation for LLVM: an `.exitm` ends the remaining ones.
-    if (processLines(st, body.map(subst), bodyLines, inner, lookup)) break;
+    if (processLines(st, stringLines(body.map(subst), bodyLines), inner, lookup)) break;
   }
   return j + 1;
 }
@@ -404,14 +509,29 @@ function pushStatement(st: State, s: Statement): void {
   st.statements.push(s);
 }
 
+/** Does a label (`name:`, `"quoted name":`, `1:`) start text[ts, te)? */
+function isLabelStart(T: string, ts: number, te: number): boolean {
+  const c = T.charCodeAt(ts);
+  if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 46 || c === 36) {
+    // [A-Za-z_.$][\w.$@]*\s*:(?!:)
+    let p = ts + 1;
+    while (p < te) {
+      const d = T.charCodeAt(p);
+      if ((d >= 97 && d <= 122) || (d >= 65 && d <= 90) || (d >= 48 && d <= 57) || d === 95 || d === 46 || d === 36 || d === 64) p++;
+      else break;
+    }
+    while (p < te && isSpace(T.charCodeAt(p))) p++;
+    return p < te && T.charCodeAt(p) === 58 && !(p + 1 < te && T.charCodeAt(p + 1) === 58);
+  }
+  if (c === 34 || (c >= 48 && c <= 57)) return LABEL.test(T.slice(ts, te));
+  return false;
+}
+
 type Expansion = Statement['expansion'];
 
 /** `name:`, `"quoted name":` or a numeric local label `1:` at the start of a statement. */
 const LABEL = new RegExp(`^(?:([A-Za-z_.$][\\w.$@]*)|"(${QUOTED_BODY})"|(\\d+))\\s*:(?!:)`);
 
-function isLabelStart(t: string): boolean {
-  return LABEL.test(t);
-}
 
 /** A symbol name as written in a directive or label: a quoted name without its quotes. */
 function symbolName(text: string): string {
@@ -460,47 +580,117 @@ function pushLabels(st: State, t: string, lineIndex: number, col: number, exp: E
 }
 
 /**
- * One statement without leading labels (comments removed, trimmed): a directive, an
- * assignment, a macro call or an instruction. `lineIndex` is the source line it belongs to;
- * `col` the column of t[0].
+ * One statement without leading labels: text[ts, te) of line k of L (comments removed,
+ * trimmed): a directive, an assignment, a macro call or an instruction. `lineIndex` is the
+ * source line it belongs to; `col` the column of T[ts].
  */
-function statement(st: State, t: string, lineIndex: number, col: number, lookup: (n: string) => number | undefined, exp: Expansion): void {
+function statement(st: State, L: Lines, k: number, ts: number, te: number, lineIndex: number, col: number,
+  lookup: (n: string) => number | undefined, exp: Expansion): void {
+  const T = L.txt[k]!;
   const mkLoc = (c: number): Loc => (exp ? { file: st.file, line: exp.callLine, col: exp.callCol } : loc(st, lineIndex, c));
-  const first = firstWord(t);
-  const lower = first.toLowerCase();
-  if (first.startsWith('.')) {
-    directive(st, t, lower, lineIndex, lookup, exp, mkLoc(col));
+  let fe = ts;
+  while (fe < te) {
+    const c = T.charCodeAt(fe);
+    if (c === 32 || c === 9 || c === 44) break;
+    fe++;
+  }
+  if (T.charCodeAt(ts) === 46 /* . */) {
+    const t = T.slice(ts, te);
+    directive(st, t, t.slice(0, fe - ts).toLowerCase(), lineIndex, lookup, exp, mkLoc(col));
     return;
   }
   // Symbol assignment: name = expr ("quoted name" = expr)
-  const assign = ASSIGNMENT.exec(t);
-  if (assign) {
-    defineSymbol(st, symbolName(assign[1]!), assign[2]!, lookup, mkLoc(col));
-    pushStatement(st, { kind: 'directive', text: t, name: '=', args: t, loc: mkLoc(col), lineIndex, expansion: exp });
-    return;
+  if (mayAssign(T, ts, te)) {
+    const t = T.slice(ts, te);
+    const assign = ASSIGNMENT.exec(t);
+    if (assign) {
+      defineSymbol(st, symbolName(assign[1]!), assign[2]!, lookup, mkLoc(col));
+      pushStatement(st, { kind: 'directive', text: t, name: '=', args: t, loc: mkLoc(col), lineIndex, expansion: exp });
+      return;
+    }
   }
-  const macro = st.macros.get(first) ?? st.macros.get(lower);
-  if (macro) {
-    expandMacro(st, macro, t.slice(first.length), lineIndex, col, lookup, exp);
-    return;
+  if (callMacro(st, wordIdOf(T, ts, fe), T, fe, te, lineIndex, col, lookup, exp)) return;
+  instruction(st, L, k, ts, te, lineIndex, col, lookup, exp);
+}
+
+/**
+ * End of the first word of text[ts, te) when it is a plain word ([A-Za-z_$][\w.$]*) followed by
+ * blanks, a comma or the end, and is neither a label (`name:`) nor an assignment (`name =`);
+ * else 0.
+ */
+function plainWordEnd(T: string, ts: number, te: number): number {
+  const c = T.charCodeAt(ts);
+  if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36)) return 0;
+  let p = ts + 1;
+  while (p < te) {
+    const d = T.charCodeAt(p);
+    if ((d >= 97 && d <= 122) || (d >= 65 && d <= 90) || (d >= 48 && d <= 57) || d === 95 || d === 46 || d === 36) p++;
+    else break;
   }
-  let insn: Instruction;
+  const fe = p;
+  if (p < te) {
+    const d = T.charCodeAt(p);
+    if (d !== 32 && d !== 9 && d !== 44) return 0;
+    while (p < te && isSpace(T.charCodeAt(p))) p++;
+    const n = p < te ? T.charCodeAt(p) : -1;
+    if (n === 58 || n === 61) return 0;
+  }
+  return fe;
+}
+
+/** When the word `w` (text[.., fe)) names a macro, expand the call (its arguments text[fe, te)) and return true. */
+function callMacro(st: State, w: number, T: string, fe: number, te: number, lineIndex: number, col: number,
+  lookup: (n: string) => number | undefined, exp: Expansion): boolean {
+  if (st.macros.size === 0) return false;
+  let macro = st.macroOfWord.get(w);
+  if (macro === undefined) {
+    macro = st.macros.get(wordString(w)) ?? st.macros.get(wordLowerOf(w)) ?? null;
+    st.macroOfWord.set(w, macro);
+  }
+  if (!macro) return false;
+  expandMacro(st, macro, T.slice(fe, te), lineIndex, col, lookup, exp);
+  return true;
+}
+
+/** The instruction text[ts, te) of line k of L into the store, and its statement; a syntax error becomes a diagnostic and a raw statement. */
+function instruction(st: State, L: Lines, k: number, ts: number, te: number, lineIndex: number, col: number,
+  lookup: (n: string) => number | undefined, exp: Expansion, word = -1): void {
+  const T = L.txt[k]!;
+  let i: number;
   try {
-    insn = parseInstructionText(t, exp ? { file: st.file, line: exp.callLine, col: exp.callCol } : loc(st, lineIndex, col), lookup, st.statements.length);
-    if (exp) insn.loc = { file: st.file, line: exp.callLine, col: exp.callCol };
+    i = scanInstruction(st.store, textIdOf(st, L, k), ts, te, st.file, lineIndex + 1, col, lookup, st.rangeLookup, st.statements.length,
+      exp ? { line: exp.callLine, col: exp.callCol } : undefined, word);
   } catch (e) {
     if (e instanceof ConductorError) {
-      const where = exp ? mkLoc(col) : e.loc ?? mkLoc(col);
+      const at = exp ? { file: st.file, line: exp.callLine, col: exp.callCol } : loc(st, lineIndex, col);
       const msg = exp ? `${e.message} (${expansionName(exp)}, line ${exp.macroLoc.line})` : e.message;
-      report(st, msg, where);
-      pushStatement(st, { kind: 'raw', text: t, loc: mkLoc(col), lineIndex, expansion: exp });
+      report(st, msg, exp ? at : e.loc ?? at);
+      pushStatement(st, { kind: 'raw', text: T.slice(ts, te), loc: at, lineIndex, expansion: exp });
       return;
     }
     throw e;
   }
-  resolveDirectionalLabels(st, insn);
-  pushStatement(st, { kind: 'instruction', text: t, loc: insn.loc, lineIndex, insn, expansion: exp });
-  st.instructions.push(insn);
+  if (st.store.aux.length > st.auxSeen) {
+    // expression operands: `1b` / `1f` name numeric labels
+    resolveDirectionalLabels(st, i);
+    st.auxSeen = st.store.aux.length;
+  }
+  if (exp) st.expansions.set(i, exp);
+  st.statements.push(i);
+}
+
+/** Could text[ts, te) be `name = expr` (ASSIGNMENT)? A quick test before the pattern. */
+function mayAssign(T: string, ts: number, te: number): boolean {
+  const c = T.charCodeAt(ts);
+  if (c === 34) return true;
+  let p = ts;
+  while (p < te) {
+    const d = T.charCodeAt(p);
+    if ((d >= 97 && d <= 122) || (d >= 65 && d <= 90) || (d >= 48 && d <= 57) || d === 95 || d === 46 || d === 36) p++;
+    else break;
+  }
+  while (p < te && isSpace(T.charCodeAt(p))) p++;
+  return p < te && T.charCodeAt(p) === 61;
 }
 
 function expansionName(exp: NonNullable<Expansion>): string {
@@ -508,20 +698,24 @@ function expansionName(exp: NonNullable<Expansion>): string {
 }
 
 /** `1b` / `1f` operands name the numeric label `1:` before or after this point. */
-function resolveDirectionalLabels(st: State, insn: Instruction): void {
-  for (const o of insn.operands) {
-    if (o.kind !== 'expr') continue;
-    for (let k = 0; k < o.symbols.length; k++) {
-      const m = /^(\d+)([bf])$/.exec(o.symbols[k]!);
+function resolveDirectionalLabels(st: State, i: number): void {
+  const s = st.store;
+  for (let k = s.opBegin[i]!, e = s.opBegin[i + 1]!; k < e; k++) {
+    if (s.oKind[k] !== OP_EXPR) continue;
+    const symbols = s.aux[s.oAux[k]!] as string[];
+    for (let j = 0; j < symbols.length; j++) {
+      const c = symbols[j]!.charCodeAt(0);
+      if (!(c >= 48 && c <= 57)) continue;
+      const m = /^(\d+)([bf])$/.exec(symbols[j]!);
       if (!m) continue;
       const n = Number(m[1]);
       const defs = st.localLabels.get(n) ?? 0;
       if (m[2] === 'b') {
-        if (defs === 0) report(st, `directional label '${m[0]}' names no numeric label ${n}: before it`, insn.loc);
-        else o.symbols[k] = localLabelName(n, defs);
+        if (defs === 0) report(st, `directional label '${m[0]}' names no numeric label ${n}: before it`, s.loc(i));
+        else symbols[j] = localLabelName(n, defs);
       } else {
-        o.symbols[k] = localLabelName(n, defs + 1);
-        st.forwardRefs.push({ name: o.symbols[k]!, text: m[0], loc: insn.loc });
+        symbols[j] = localLabelName(n, defs + 1);
+        st.forwardRefs.push({ name: symbols[j]!, text: m[0], loc: s.loc(i) });
       }
     }
   }
@@ -570,6 +764,7 @@ function directive(st: State, t: string, name: string, lineIndex: number,
     case '.purgem': {
       const m = symbolName(args);
       if (!st.macros.delete(m)) report(st, `.purgem: macro '${m}' is not defined`, at);
+      st.macroOfWord.clear();
       return;
     }
     // Assembly-time assertions (written in conditional blocks): llvm-mc stops on an active .error / .err.
@@ -613,14 +808,16 @@ function defineSymbol(st: State, name: string, exprText: string, lookup: (n: str
  * control flow would be unknown. Directional labels are checked with the forward references.
  */
 function undefinedBranchTargets(st: State): void {
-  for (const insn of st.instructions) {
-    const m = insn.mnemonic;
+  const store = st.store;
+  for (let i = 0; i < store.n; i++) {
+    const m = OPCODES.mnemonic[store.opcode[i]!]!;
     if (m !== 's_branch' && !m.startsWith('s_cbranch_')) continue;
-    const o = insn.operands[0];
-    if (!o || o.kind !== 'expr') continue;
+    if (store.opBegin[i + 1]! <= store.opBegin[i]!) continue;
+    const o = store.operandAt(i, store.opBegin[i]!);
+    if (o.kind !== 'expr') continue;
     for (const sym of o.symbols) {
       if (/^\d+(#\d+|[bf])$/.test(sym) || st.labels.has(sym) || st.symbols.has(sym)) continue;
-      report(st, `undefined label '${sym}'`, insn.loc);
+      report(st, `undefined label '${sym}'`, store.loc(i));
     }
   }
 }
@@ -685,20 +882,22 @@ function readMacro(st: State, start: number, col: number, t: string): number {
   const body: MacroDef['body'] = [];
   let depth = 1;
   let i = start + 1;
-  for (; i < st.code.length; i++) {
-    const w = firstWord(st.code[i]!.trim()).toLowerCase();
+  const L = st.lines;
+  for (; i < L.n; i++) {
+    const w = lineDotWord(L, i);
     if (w === '.macro') depth++;
     if (w === '.endm' || w === '.endmacro') {
       depth--;
       if (depth === 0) break;
     }
-    body.push({ text: st.code[i]!, lineIndex: i });
+    body.push({ text: codeOf(L, i), lineIndex: i });
   }
-  if (i >= st.code.length) report(st, `.macro ${m[1]} is not closed by .endm`, at);
+  if (i >= L.n) report(st, `.macro ${m[1]} is not closed by .endm`, at);
   const def: MacroDef = { name: m[1]!, params, body, loc: at };
   st.macros.set(def.name, def);
+  st.macroOfWord.clear();
   pushStatement(st, { kind: 'directive', text: t, name: '.macro', args: header, loc: at, lineIndex: start });
-  if (i < st.code.length) pushStatement(st, { kind: 'directive', text: '.endm', name: '.endm', args: '', loc: loc(st, i, 1), lineIndex: i });
+  if (i < L.n) pushStatement(st, { kind: 'directive', text: '.endm', name: '.endm', args: '', loc: loc(st, i, 1), lineIndex: i });
   return i + 1;
 }
 
@@ -810,7 +1009,7 @@ function expandMacro(st: State, macro: MacroDef, argText: string, lineIndex: num
   st.macroCalls.set(macro.name, calls + 1);
   const subst = substituter(values, String(st.macroCounter++), String(calls));
   const from: Expanding = { name: macro.name, callLine: at.line, callCol: at.col, depth };
-  processLines(st, macro.body.map((b) => subst(b.text)), macro.body.map((b) => b.lineIndex), from, lookup);
+  processLines(st, stringLines(macro.body.map((b) => subst(b.text)), macro.body.map((b) => b.lineIndex)), from, lookup);
 }
 
 function readDescriptor(st: State, start: number, col: number, t: string, lookup: (n: string) => number | undefined): number {
@@ -819,11 +1018,13 @@ function readDescriptor(st: State, start: number, col: number, t: string, lookup
   pushStatement(st, { kind: 'directive', text: t, name: '.amdhsa_kernel', args: name, loc: at, lineIndex: start });
   const values: Record<string, number> = {};
   let i = start + 1;
-  for (; i < st.code.length; i++) {
-    const line = st.code[i]!.trim();
+  const L = st.lines;
+  for (; i < L.n; i++) {
+    const code = codeOf(L, i);
+    const line = code.trim();
     if (line === '') continue;
     const w = firstWord(line).toLowerCase();
-    const dcol = st.code[i]!.length - st.code[i]!.trimStart().length + 1;
+    const dcol = code.length - code.trimStart().length + 1;
     pushStatement(st, { kind: 'directive', text: line, name: w, args: line.slice(w.length).trim(), loc: loc(st, i, dcol), lineIndex: i });
     if (w === '.end_amdhsa_kernel') break;
     if (w.startsWith('.amdhsa_')) {
@@ -833,31 +1034,32 @@ function readDescriptor(st: State, start: number, col: number, t: string, lookup
       else values[w.slice('.amdhsa_'.length)] = v;
     }
   }
-  if (i >= st.code.length) report(st, `.amdhsa_kernel ${name} is not closed by .end_amdhsa_kernel`, at);
+  if (i >= L.n) report(st, `.amdhsa_kernel ${name} is not closed by .end_amdhsa_kernel`, at);
   st.descriptors.set(name, { name, values, loc: at });
   return i + 1;
 }
 
 function findKernels(st: State): KernelSymbol[] {
   const starts: { name: string; index: number }[] = [];
-  for (let k = 0; k < st.statements.length; k++) {
-    const s = st.statements[k]!;
-    if (s.kind === 'label' && !s.expansion && (st.functionSymbols.has(s.name!) || st.descriptors.has(s.name!))) {
+  const stmts = st.statements;
+  for (let k = 0; k < stmts.length; k++) {
+    const s = stmts[k]!;
+    if (typeof s !== 'number' && s.kind === 'label' && !s.expansion && (st.functionSymbols.has(s.name!) || st.descriptors.has(s.name!))) {
       starts.push({ name: s.name!, index: k });
     }
   }
   const kernels: KernelSymbol[] = [];
   // Instructions before the first function: a top-level region (LLVM MC tests, snippets).
-  const firstStart = starts.length > 0 ? starts[0]!.index : st.statements.length;
-  if (st.statements.slice(0, firstStart).some((s) => s.kind === 'instruction')) {
+  const firstStart = starts.length > 0 ? starts[0]!.index : stmts.length;
+  if (st.store.n > 0 && st.store.stmt[0]! < firstStart) {
     kernels.push({ name: '(top level)', kind: 'function', start: 0, end: firstStart, loc: { file: st.file, line: 1, col: 1 } });
   }
   for (let k = 0; k < starts.length; k++) {
     const s = starts[k]!;
-    const end = k + 1 < starts.length ? starts[k + 1]!.index : st.statements.length;
+    const end = k + 1 < starts.length ? starts[k + 1]!.index : stmts.length;
     const d = st.descriptors.get(s.name);
     kernels.push({
-      name: s.name, kind: d ? 'kernel' : 'function', start: s.index, end, descriptor: d, loc: st.statements[s.index]!.loc,
+      name: s.name, kind: d ? 'kernel' : 'function', start: s.index, end, descriptor: d, loc: (stmts[s.index] as Statement).loc,
     });
   }
   return kernels;
@@ -865,6 +1067,10 @@ function findKernels(st: State): KernelSymbol[] {
 
 /** Instructions of one kernel, in order. */
 export function kernelInstructions(program: Program, kernel: KernelSymbol): Instruction[] {
+  if (program instanceof ParsedProgram) {
+    const [first, end] = program.kernelRange(kernel);
+    return program.instructions.slice(first, end);
+  }
   const out: Instruction[] = [];
   for (let k = kernel.start; k < kernel.end; k++) {
     const s = program.statements[k]!;

@@ -23,7 +23,8 @@
  */
 import type { Instruction } from '../asm/ast.js';
 import type { KernelContext } from '../analysis/types.js';
-import type { OperandRole, ResolvedInsn } from '../isa/types.js';
+import { OP_CONST, StoredInstruction, type InsnStore } from '../asm/store.js';
+import type { OperandRole, ResolvedInsn, ResolvedOperand } from '../isa/types.js';
 import { EXEC_HI, EXEC_LO, M0, VCC_HI, VCC_LO, VGPR_BASE, AGPR_BASE, rangeName } from '../asm/registers.js';
 import type { Target } from '../isa/target.js';
 import { unitsAsWritten } from '../isa/names.js';
@@ -127,21 +128,42 @@ const NO_STRINGS: readonly string[] = Object.freeze([]);
 
 function isVectorUnit(u: number): boolean { return u >= VGPR_BASE; }
 
-function opRanges(ri: ResolvedInsn): OpRange[] {
-  const out: OpRange[] = [];
-  const ops = ri.operands;
-  for (let k = 0; k < ops.length; k++) {
-    const o = ops[k]!;
+/** The ranges of one operand (shared: operand records are interned, and OpRanges are never changed). */
+const RANGES_OF = new WeakMap<ResolvedOperand, readonly OpRange[]>();
+
+function operandRanges(o: ResolvedOperand): readonly OpRange[] {
+  let r = RANGES_OF.get(o);
+  if (r === undefined) {
+    const out: OpRange[] = [];
     const n = o.units.length;
-    if (n === 0) continue;
     // one range per run of consecutive units (a tuple across a unified file's accum_offset has two)
     for (let s = 0, p = 1; p <= n; p++) {
       if (p < n && o.units[p] === o.units[p - 1]! + 1) continue;
       out.push({ role: o.role, index: o.index, def: o.def, use: o.use, lo: o.units[s]!, hi: o.units[p - 1]! + 1 });
       s = p;
     }
+    r = out;
+    RANGES_OF.set(o, r);
+  }
+  return r;
+}
+
+function opRanges(ri: ResolvedInsn): OpRange[] {
+  const out: OpRange[] = [];
+  const ops = ri.operands;
+  for (let k = 0; k < ops.length; k++) {
+    const o = ops[k]!;
+    if (o.units.length === 0) continue;
+    const r = operandRanges(o);
+    for (let j = 0; j < r.length; j++) out.push(r[j]!);
   }
   return out;
+}
+
+/** Instruction i of a store has a constant operand (src_vccz, lds_direct ...). */
+function hasConstOperand(s: InsnStore, i: number): boolean {
+  for (let k = s.opBegin[i]!, e = s.opBegin[i + 1]!; k < e; k++) if (s.oKind[k] === OP_CONST) return true;
+  return false;
 }
 
 function nopCount(insn: Instruction, maxCounted: number): number {
@@ -170,8 +192,12 @@ export function dstSelOperand(ri: ResolvedInsn, ops: readonly OpRange[], target:
   let vdst: OpRange | undefined;
   for (const o of ops) if (o.role === 'vdst' && o.def && o.lo >= VGPR_BASE) { vdst = o; break; }
   if (!vdst) return undefined;
-  const mods = ri.insn.modifiers;
+  // an instruction of a store without modifiers has neither dst_sel nor op_sel (nor their objects to build)
+  const insn = ri.insn;
   const name = ri.info.desc.name;
+  if (insn instanceof StoredInstruction && insn.store.modBegin[insn.index] === insn.store.modBegin[insn.index + 1]
+    && !(target.has('gfx950-insts') && FP4_SR.test(name))) return undefined;
+  const mods = insn.modifiers;
   if (ri.info.variant === 'sdwa') {
     for (const m of mods) if (m.name === 'dst_sel' && m.value !== undefined && m.value.toUpperCase() !== 'DWORD') return vdst;
   }
@@ -208,55 +234,104 @@ export function hazardInsn(ri: ResolvedInsn, target: Target, t: KernelTraits, i:
     } else if (isVectorUnit(u)) writesVector = true;
   }
   let consts: string[] | undefined;
-  for (const o of insn.operands) if (o.kind === 'const') (consts ??= []).push(o.name);
+  if (!(insn instanceof StoredInstruction) || hasConstOperand(insn.store, insn.index)) {
+    for (const o of insn.operands) if (o.kind === 'const') (consts ??= []).push(o.name);
+  }
   const ws = name === 's_nop' ? nopCount(insn, target.maxNopImmCounted.value) : 1;
-  const mayStore = has(t, i, TRAIT.mayStore);
   const ops = opRanges(ri);
-  const f: HazardInsn = {
-    ri,
-    insn,
-    name,
-    ws,
-    valu: isClass(t, i, 'valu') || mfma,
-    mfma,
-    xdl: isMfmaKind(t, i, 'xdl') || isMfmaKind(t, i, 'smfmac'),
-    sgemm: isMfmaKind(t, i, 'sgemm'),
-    dgemm: isMfmaKind(t, i, 'dgemm'),
-    dgemm16: has(t, i, TRAIT.dgemm16),
-    dgemm4: has(t, i, TRAIT.dgemm4),
-    smfmac: isMfmaKind(t, i, 'smfmac'),
-    passes: t.passes[i]!,
-    accRead: has(t, i, TRAIT.accRead),
-    accWrite: has(t, i, TRAIT.accWrite),
-    mai: mfma || (t.flags[i]! & (TRAIT.accRead | TRAIT.accWrite | TRAIT.accMov)) !== 0,
-    dot: has(t, i, TRAIT.dot),
-    trans: has(t, i, TRAIT.trans),
-    cmpx: has(t, i, TRAIT.cmpx),
-    salu: isClass(t, i, 'salu'),
-    smem: isClass(t, i, 'smem'),
-    vmem: isClass(t, i, 'vmem') || isClass(t, i, 'flat'),
-    flat: has(t, i, TRAIT.flatEncoding),
-    ds: isClass(t, i, 'ds'),
-    exp: isClass(t, i, 'export'),
-    ldsDma: has(t, i, TRAIT.ldsDma),
-    dpp: has(t, i, TRAIT.dpp),
-    sdwa: has(t, i, TRAIT.sdwa),
-    mayStore,
-    ops,
-    defs,
-    uses: ri.uses,
-    sdefs: sdefs ?? EMPTY,
-    writesExec,
-    writesVcc,
-    writesM0,
-    writesVector,
-    consts: consts ?? NO_STRINGS,
-  };
-  const ds = dstSelOperand(ri, ops, target);
-  if (ds) f.dstSel = ds;
-  const w = wideStoreOf(t, i, ops);
-  if (w) f.wideStore = w;
-  return f;
+  const smfmac = isMfmaKind(t, i, 'smfmac');
+  let bits = 0;
+  if (isClass(t, i, 'valu') || mfma) bits |= HB.valu;
+  if (mfma) bits |= HB.mfma;
+  if (isMfmaKind(t, i, 'xdl') || smfmac) bits |= HB.xdl;
+  if (isMfmaKind(t, i, 'sgemm')) bits |= HB.sgemm;
+  if (isMfmaKind(t, i, 'dgemm')) bits |= HB.dgemm;
+  if (has(t, i, TRAIT.dgemm16)) bits |= HB.dgemm16;
+  if (has(t, i, TRAIT.dgemm4)) bits |= HB.dgemm4;
+  if (smfmac) bits |= HB.smfmac;
+  if (has(t, i, TRAIT.accRead)) bits |= HB.accRead;
+  if (has(t, i, TRAIT.accWrite)) bits |= HB.accWrite;
+  if (mfma || (t.flags[i]! & (TRAIT.accRead | TRAIT.accWrite | TRAIT.accMov)) !== 0) bits |= HB.mai;
+  if (has(t, i, TRAIT.dot)) bits |= HB.dot;
+  if (has(t, i, TRAIT.trans)) bits |= HB.trans;
+  if (has(t, i, TRAIT.cmpx)) bits |= HB.cmpx;
+  if (isClass(t, i, 'salu')) bits |= HB.salu;
+  if (isClass(t, i, 'smem')) bits |= HB.smem;
+  if (isClass(t, i, 'vmem') || isClass(t, i, 'flat')) bits |= HB.vmem;
+  if (has(t, i, TRAIT.flatEncoding)) bits |= HB.flat;
+  if (isClass(t, i, 'ds')) bits |= HB.ds;
+  if (isClass(t, i, 'export')) bits |= HB.exp;
+  if (has(t, i, TRAIT.ldsDma)) bits |= HB.ldsDma;
+  if (has(t, i, TRAIT.dpp)) bits |= HB.dpp;
+  if (has(t, i, TRAIT.sdwa)) bits |= HB.sdwa;
+  if (has(t, i, TRAIT.mayStore)) bits |= HB.mayStore;
+  if (writesExec) bits |= HB.writesExec;
+  if (writesVcc) bits |= HB.writesVcc;
+  if (writesM0) bits |= HB.writesM0;
+  if (writesVector) bits |= HB.writesVector;
+  return new HazardView(ri, insn, name, ws, t.passes[i]!, bits, ops, ri.uses, sdefs ?? EMPTY, consts ?? NO_STRINGS,
+    dstSelOperand(ri, ops, target), wideStoreOf(t, i, ops));
+}
+
+/** The boolean facts of a HazardView, as bits. */
+const HB = {
+  valu: 1 << 0, mfma: 1 << 1, xdl: 1 << 2, sgemm: 1 << 3, dgemm: 1 << 4, dgemm16: 1 << 5, dgemm4: 1 << 6, smfmac: 1 << 7,
+  accRead: 1 << 8, accWrite: 1 << 9, mai: 1 << 10, dot: 1 << 11, trans: 1 << 12, cmpx: 1 << 13, salu: 1 << 14, smem: 1 << 15,
+  vmem: 1 << 16, flat: 1 << 17, ds: 1 << 18, exp: 1 << 19, ldsDma: 1 << 20, dpp: 1 << 21, sdwa: 1 << 22, mayStore: 1 << 23,
+  writesExec: 1 << 24, writesVcc: 1 << 25, writesM0: 1 << 26, writesVector: 1 << 27,
+} as const;
+
+/** The names of every field of a HazardInsn (what a test compares). */
+export const HAZARD_INSN_FIELDS: readonly (keyof HazardInsn)[] = [
+  'name', 'ws', 'passes', 'ops', 'defs', 'uses', 'sdefs', 'consts', 'dstSel', 'wideStore', ...(Object.keys(HB) as (keyof typeof HB)[]),
+];
+
+/** HazardInsn with its boolean facts packed in one number (one small object per instruction). */
+class HazardView implements HazardInsn {
+  constructor(
+    readonly ri: ResolvedInsn,
+    readonly insn: Instruction,
+    readonly name: string,
+    readonly ws: number,
+    readonly passes: number,
+    private readonly bits: number,
+    readonly ops: readonly OpRange[],
+    readonly uses: readonly number[],
+    readonly sdefs: readonly number[],
+    readonly consts: readonly string[],
+    readonly dstSel: OpRange | undefined,
+    readonly wideStore: WideStore | undefined,
+  ) {}
+
+  get defs(): readonly number[] { return this.ri.defs; }
+  get valu(): boolean { return (this.bits & HB.valu) !== 0; }
+  get mfma(): boolean { return (this.bits & HB.mfma) !== 0; }
+  get xdl(): boolean { return (this.bits & HB.xdl) !== 0; }
+  get sgemm(): boolean { return (this.bits & HB.sgemm) !== 0; }
+  get dgemm(): boolean { return (this.bits & HB.dgemm) !== 0; }
+  get dgemm16(): boolean { return (this.bits & HB.dgemm16) !== 0; }
+  get dgemm4(): boolean { return (this.bits & HB.dgemm4) !== 0; }
+  get smfmac(): boolean { return (this.bits & HB.smfmac) !== 0; }
+  get accRead(): boolean { return (this.bits & HB.accRead) !== 0; }
+  get accWrite(): boolean { return (this.bits & HB.accWrite) !== 0; }
+  get mai(): boolean { return (this.bits & HB.mai) !== 0; }
+  get dot(): boolean { return (this.bits & HB.dot) !== 0; }
+  get trans(): boolean { return (this.bits & HB.trans) !== 0; }
+  get cmpx(): boolean { return (this.bits & HB.cmpx) !== 0; }
+  get salu(): boolean { return (this.bits & HB.salu) !== 0; }
+  get smem(): boolean { return (this.bits & HB.smem) !== 0; }
+  get vmem(): boolean { return (this.bits & HB.vmem) !== 0; }
+  get flat(): boolean { return (this.bits & HB.flat) !== 0; }
+  get ds(): boolean { return (this.bits & HB.ds) !== 0; }
+  get exp(): boolean { return (this.bits & HB.exp) !== 0; }
+  get ldsDma(): boolean { return (this.bits & HB.ldsDma) !== 0; }
+  get dpp(): boolean { return (this.bits & HB.dpp) !== 0; }
+  get sdwa(): boolean { return (this.bits & HB.sdwa) !== 0; }
+  get mayStore(): boolean { return (this.bits & HB.mayStore) !== 0; }
+  get writesExec(): boolean { return (this.bits & HB.writesExec) !== 0; }
+  get writesVcc(): boolean { return (this.bits & HB.writesVcc) !== 0; }
+  get writesM0(): boolean { return (this.bits & HB.writesM0) !== 0; }
+  get writesVector(): boolean { return (this.bits & HB.writesVector) !== 0; }
 }
 
 /** Do [a, b) and [c, d) intersect? */
@@ -474,7 +549,7 @@ export class HazardContext {
    * without walking.
    */
   producers(consumer: number, key: string, limit: number, pred: (f: HazardInsn) => boolean): readonly number[] {
-    if (this.memoConsumer !== consumer) { this.memo.clear(); this.memoConsumer = consumer; }
+    if (this.memoConsumer !== consumer) { if (this.memo.size > 0) this.memo.clear(); this.memoConsumer = consumer; }
     const hit = this.memo.get(key);
     if (hit && hit.limit >= limit) return hit.list;
     if (!this.walkOnly) {

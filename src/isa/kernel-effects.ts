@@ -36,11 +36,13 @@
  *    label, the index and mode bits there are unknown ([0, 255], all four operands).
  */
 import type { Diagnostic, Instruction, KernelSymbol, Program } from '../asm/ast.js';
+import { OPCODES } from '../asm/store.js';
 import type { Target } from './target.js';
 import { controlKind } from './control.js';
 import { HWREG_MODE, hwregField, hwregId } from './hwreg.js';
 import { kernelLayout, vgprUnitIn, type RegisterLayout } from './layout.js';
 import { AGPR_BASE, M0, VGPR_BASE, type RegUnit } from '../asm/registers.js';
+import { ACC_DEF, ACC_USE, roleId, type ResolvedStore } from './resolved-store.js';
 import type { OperandRole, ResolvedInsn, ResolvedOperand } from './types.js';
 
 /** MODE.gpr_idx_en (MI200 ISA, Table 4 "Mode Register Fields"). */
@@ -182,21 +184,20 @@ export interface KernelEffects {
 
 /**
  * Apply the kernel-dependent effects to the resolved instructions of one kernel, in place
- * (`insns` is indexed like program.instructions; `first`/`count` give the kernel's slice).
+ * (`rs` is indexed like program.instructions; `first`/`count` give the kernel's slice).
  */
-export function applyKernelEffects(program: Program, kernel: KernelSymbol, target: Target, insns: ResolvedInsn[],
+export function applyKernelEffects(program: Program, kernel: KernelSymbol, target: Target, rs: ResolvedStore,
   first: number, count: number): KernelEffects {
   const layout = kernelLayout(program, kernel, target);
   const diagnostics: Diagnostic[] = [];
-  if (layout.reusesAgprs) {
-    for (let i = first; i < first + count; i++) insns[i] = remapUnits(insns[i]!, layout);
-  }
+  if (layout.reusesAgprs) remapUnits(rs, first, count, layout);
   let indexing = false;
+  const op = rs.insns.opcode;
   for (let i = first; i < first + count && !indexing; i++) {
-    const b = insns[i]!.insn.base;
-    indexing = b.startsWith('s_set_gpr_idx_') || setregGprIdxEn(insns[i]!.insn) !== undefined;
+    const b = OPCODES.base[op[i]!]!;
+    indexing = b.startsWith('s_set_gpr_idx_') || ((b === 's_setreg_b32' || b === 's_setreg_imm32_b32') && setregGprIdxEn(rs.instruction(i)) !== undefined);
   }
-  if (indexing) indexMode(program, kernel, insns, first, count, layout, diagnostics);
+  if (indexing) indexMode(program, kernel, rs, first, count, layout, diagnostics);
   return { layout, diagnostics };
 }
 
@@ -204,32 +205,58 @@ export function applyKernelEffects(program: Program, kernel: KernelSymbol, targe
 /* Unified file                                                                                */
 /* ------------------------------------------------------------------------------------------ */
 
-function mapList(list: readonly RegUnit[], layout: RegisterLayout): readonly RegUnit[] {
-  let out: RegUnit[] | undefined;
-  for (let i = 0; i < list.length; i++) {
-    const u = list[i]!;
-    if (u >= VGPR_BASE && u < AGPR_BASE && u - VGPR_BASE >= layout.accumOffset!) {
-      out ??= list.slice(0, i);
-      const m = vgprUnitIn(layout, u - VGPR_BASE);
-      if (!out.includes(m)) out.push(m);
-    } else if (out && !out.includes(u)) out.push(u);
+/** Every VGPR at or above accum_offset as the AGPR unit it is, in every list of the kernel's instructions. */
+function remapUnits(rs: ResolvedStore, first: number, count: number, layout: RegisterLayout): void {
+  const pool = rs.pool;
+  const mapped = new Map<number, number>();
+  const scratch: RegUnit[] = [];
+  const map = (e: number): number => {
+    let m = mapped.get(e);
+    if (m === undefined) {
+      scratch.length = 0;
+      let changed = false;
+      for (let k = pool.off[e]!, end = k + pool.len[e]!; k < end; k++) {
+        let u = pool.units[k]!;
+        if (u >= VGPR_BASE && u < AGPR_BASE && u - VGPR_BASE >= layout.accumOffset!) { u = vgprUnitIn(layout, u - VGPR_BASE); changed = true; }
+        if (!scratch.includes(u)) scratch.push(u);
+      }
+      m = changed ? pool.intern(scratch, scratch.length) : e;
+      mapped.set(e, m);
+    }
+    return m;
+  };
+  const lists = [rs.defs, rs.uses, rs.explicitDefs, rs.explicitUses, rs.implicitDefs, rs.implicitUses];
+  for (let i = first; i < first + count; i++) {
+    for (const l of lists) l[i] = map(l[i]!);
+    for (let k = rs.insns.opBegin[i]!; k < rs.insns.opBegin[i + 1]!; k++) rs.oUnits[k] = map(rs.oUnits[k]!);
   }
-  return out ? Object.freeze(out) : list;
 }
 
-/** The same resolution with every VGPR at or above accum_offset as the AGPR unit it is. */
-function remapUnits(r: ResolvedInsn, layout: RegisterLayout): ResolvedInsn {
-  const defs = mapList(r.defs, layout);
-  const uses = mapList(r.uses, layout);
-  if (defs === r.defs && uses === r.uses) return r;
-  const operands = r.operands.map((o) => {
-    const units = mapList(o.units, layout);
-    return units === o.units ? o : Object.freeze({ ...o, units });
-  });
+/** Write a ResolvedInsn object's lists and operands into the store as instruction i's. */
+function writeResolved(rs: ResolvedStore, i: number, r: ResolvedInsn): void {
+  const pool = rs.pool;
+  const e = (l: readonly RegUnit[]) => pool.intern(l, l.length);
+  rs.defs[i] = e(r.defs);
+  rs.uses[i] = e(r.uses);
+  rs.explicitDefs[i] = e(r.explicitDefs);
+  rs.explicitUses[i] = e(r.explicitUses);
+  rs.implicitDefs[i] = e(r.implicitDefs);
+  rs.implicitUses[i] = e(r.implicitUses);
+  const b = rs.insns.opBegin[i]!;
+  for (const o of r.operands) {
+    rs.oUnits[b + o.index] = e(o.units);
+    rs.oAccess[b + o.index] = (o.def ? ACC_DEF : 0) | (o.use ? ACC_USE : 0);
+    rs.oRole[b + o.index] = roleId(o.role);
+  }
+}
+
+/** A plain copy of instruction i's resolution (its lists as they are now). */
+function snapshot(rs: ResolvedStore, i: number): ResolvedInsn {
+  const pool = rs.pool;
   return {
-    ...r, operands: Object.freeze(operands), defs, uses,
-    explicitDefs: mapList(r.explicitDefs, layout), explicitUses: mapList(r.explicitUses, layout),
-    implicitDefs: mapList(r.implicitDefs, layout), implicitUses: mapList(r.implicitUses, layout),
+    insn: rs.instruction(i), info: rs.info(i), operands: rs.operandRecords(i),
+    defs: pool.list(rs.defs[i]!), uses: pool.list(rs.uses[i]!), explicitDefs: pool.list(rs.explicitDefs[i]!),
+    explicitUses: pool.list(rs.explicitUses[i]!), implicitDefs: pool.list(rs.implicitDefs[i]!), implicitUses: pool.list(rs.implicitUses[i]!),
   };
 }
 
@@ -237,8 +264,11 @@ function remapUnits(r: ResolvedInsn, layout: RegisterLayout): ResolvedInsn {
 /* VGPR indexing mode                                                                          */
 /* ------------------------------------------------------------------------------------------ */
 
-function indexMode(program: Program, kernel: KernelSymbol, insns: ResolvedInsn[], first: number, count: number,
+function indexMode(program: Program, kernel: KernelSymbol, rs: ResolvedStore, first: number, count: number,
   layout: RegisterLayout, diagnostics: Diagnostic[]): void {
+  // The kernel's resolutions as objects: the passes below read the originals and choose the results.
+  const insns: ResolvedInsn[] = [];
+  for (let i = first; i < first + count; i++) insns[i] = snapshot(rs, i);
   // Labels before each instruction of the kernel (the kernel's own label is its entry).
   const labelsBefore = new Map<number, string[]>();
   let pending: string[] = [];
@@ -326,6 +356,7 @@ function indexMode(program: Program, kernel: KernelSymbol, insns: ResolvedInsn[]
     }
     if (onAt.size + (onAnywhere ? 1 : 0) === before) break;
   }
+  for (let i = first; i < first + count; i++) if (insns[i] !== original[i - first]) writeResolved(rs, i, insns[i]!);
 }
 
 /** The resolution of a VALU instruction inside the indexing mode with M0 as `m0`. */

@@ -22,6 +22,8 @@
  * where) is read differently, and for it the note says what was assumed.
  */
 import type { KernelSymbol, Program } from '../asm/ast.js';
+import { ParsedProgram } from '../asm/program.js';
+import { FILE_A, FILE_V, OP_REG } from '../asm/store.js';
 import type { Target } from './target.js';
 import { AGPR_BASE, VGPR_BASE, type RegUnit } from '../asm/registers.js';
 
@@ -55,13 +57,24 @@ function alignTo(n: number, granule: number): number {
 export function kernelLayout(program: Program, kernel: KernelSymbol, target: Target): RegisterLayout {
   let namedVgprs = 0;
   let namedAgprs = 0;
-  for (let s = kernel.start; s < kernel.end; s++) {
-    const insn = program.statements[s]!.insn;
-    if (!insn) continue;
-    for (const o of insn.operands) {
-      if (o.kind !== 'reg') continue;
-      if (o.file === 'v') namedVgprs = Math.max(namedVgprs, o.index + o.count);
-      else if (o.file === 'a') namedAgprs = Math.max(namedAgprs, o.index + o.count);
+  if (program instanceof ParsedProgram) {
+    const st = program.store;
+    const [first, end] = program.kernelRange(kernel);
+    for (let k = st.opBegin[first]!, e = st.opBegin[end]!; k < e; k++) {
+      if (st.oKind[k] !== OP_REG) continue;
+      const file = st.oFile[k];
+      if (file === FILE_V) namedVgprs = Math.max(namedVgprs, st.oIndex[k]! + st.oCount[k]!);
+      else if (file === FILE_A) namedAgprs = Math.max(namedAgprs, st.oIndex[k]! + st.oCount[k]!);
+    }
+  } else {
+    for (let s = kernel.start; s < kernel.end; s++) {
+      const insn = program.statements[s]!.insn;
+      if (!insn) continue;
+      for (const o of insn.operands) {
+        if (o.kind !== 'reg') continue;
+        if (o.file === 'v') namedVgprs = Math.max(namedVgprs, o.index + o.count);
+        else if (o.file === 'a') namedAgprs = Math.max(namedAgprs, o.index + o.count);
+      }
     }
   }
   const regs = target.registers;

@@ -30,10 +30,14 @@
  * Register alignment (gfx90a+ even VGPR/AGPR tuples, SGPR pairs and quads) and the buffer and
  * SMEM address forms are checked where operands are resolved (isa/resolve.ts) with the same rule ids.
  */
-import type { Instruction, Operand } from '../asm/ast.js';
+import type { Operand } from '../asm/ast.js';
+import {
+  FILE_A, FILE_V, MODIFIER_NAMES, OPCODES, OPF_ABS, OPF_FLOAT, OPF_NEG, OP_CONST, OP_EXPR, OP_IMM, OP_REG,
+  type InsnStore,
+} from '../asm/store.js';
 import type { Target } from './target.js';
 import type { InsnDesc, OpSpec } from './types.js';
-import { M0, VCC_HI, VCC_LO } from '../asm/registers.js';
+import { M0, VCC_LO } from '../asm/registers.js';
 
 export interface LegalityIssue {
   /** Rule id (`operand-constant-bus`, ...: LEGALITY_RULES). */
@@ -97,9 +101,12 @@ const TWO32 = 2 ** 32;
  * its high dword (`0x3ff00000` is 1.0).
  */
 export function isInlineConstant(o: Operand, fp64 = false): boolean {
-  if (o.kind !== 'imm') return false;
-  const v = o.value;
-  if (o.float) return v === 0 || INLINE_FLOATS.has(v) || Math.abs(v - INV_2PI) < 1e-7;
+  return o.kind === 'imm' && isInlineValue(o.value, o.float, fp64);
+}
+
+/** isInlineConstant of an immediate's value. */
+export function isInlineValue(v: number, float: boolean, fp64: boolean): boolean {
+  if (float) return v === 0 || INLINE_FLOATS.has(v) || Math.abs(v - INV_2PI) < 1e-7;
   if (!Number.isInteger(v)) return false;
   if (v >= -16 && v <= 64) return true;
   const u32 = v < 0 ? v + TWO32 : v;
@@ -111,20 +118,100 @@ export function isInlineConstant(o: Operand, fp64 = false): boolean {
   return false;
 }
 
+/**
+ * What the legality rules need to know of an instruction's form (its descriptor, encoding
+ * variant and operand specs), computed once per form by the resolver.
+ */
+export interface LegalityForm {
+  desc: InsnDesc;
+  variant: string | undefined;
+  specs: readonly OpSpec[];
+  /** Per spec: a 64-bit float operand (its literal is the high dword). */
+  fp64: readonly boolean[];
+  /** The vector rules apply (VALU and MFMA, not interpolation). */
+  vector: boolean;
+  /** VOP3B: an SGPR carry-out or condition destination (no abs). */
+  vop3b: boolean;
+  /** VOP3P encoding (packed math, dot, MFMA). */
+  vop3p: boolean;
+  /** A VOP3 or VOP3P encoding (no literal on GFX9). */
+  vop3Form: boolean;
+  /** Spec index of SrcC (MFMA), of an SMEM soff operand; -1 when none. */
+  srcC: number;
+  soff: number;
+  /** The implicit VCC read of e32 carry and select forms (one constant-bus value). */
+  implicitVcc: boolean;
+}
+
 /** A 64-bit float operand (its literal is the high dword): two units wide in an f64 instruction. */
-function isFp64(desc: InsnDesc, spec: OpSpec | undefined): boolean {
+export function isFp64(desc: InsnDesc, spec: OpSpec | undefined): boolean {
   return spec !== undefined && spec.width === 2 && desc.name.includes('_f64');
 }
 
-function isLiteral(o: Operand, fp64 = false): boolean {
-  return (o.kind === 'imm' && !isInlineConstant(o, fp64)) || o.kind === 'expr';
+/** Can the form's vector rules apply (VALU, MFMA; not interpolation, whose attr0.x / p10 operands are neither literals nor scalars)? */
+export function vectorRulesApply(desc: InsnDesc): boolean {
+  return (desc.cls === 'valu' || desc.cls === 'mfma') && !(desc.encoding === 'vintrp' || desc.name.startsWith('v_interp_'));
 }
 
-/** A scalar value read through the constant bus: SGPRs, trap temporaries, VCC, EXEC, M0 and the src_* constants. */
-function scalarKey(o: Operand): string | undefined {
-  if (o.kind === 'reg') return o.file === 'v' || o.file === 'a' ? undefined : `${o.first}:${o.count}`;
-  if (o.kind === 'const') return o.name === 'lds_direct' || o.name === 'src_lds_direct' ? undefined : o.name;
-  return undefined;
+export function isVop3b(desc: InsnDesc, specs: readonly OpSpec[]): boolean {
+  return specs.some((sp) => sp.role === 'carryOut') || /^v_(div_scale_f(32|64)|mad_[iu]64_[iu]32)$/.test(desc.name);
+}
+
+/* Modifier names the rules look at. */
+const M = (n: string) => MODIFIER_NAMES.idOf(n);
+const MOD_DLC = M('dlc');
+const MOD_SCC = M('scc');
+const MOD_OFFSET = M('offset');
+const MOD_OFFSET0 = M('offset0');
+const MOD_OFFSET1 = M('offset1');
+const MOD_OP_SEL = M('op_sel');
+const MOD_OP_SEL_HI = M('op_sel_hi');
+const OLD_POLICY_IDS = new Set(['glc', 'slc', 'noglc', 'noslc'].map(M));
+const NEW_POLICY_IDS = new Set(['sc0', 'sc1', 'nt'].map(M));
+
+/** Constant sources by name: the constant bus key of one (negative, apart from register keys). */
+const CONST_KEYS = new Map<string, number>();
+function constKey(name: string): number {
+  let k = CONST_KEYS.get(name);
+  if (k === undefined) { k = -(CONST_KEYS.size + 1); CONST_KEYS.set(name, k); }
+  return k;
+}
+
+/* What the rules read of the store, for instruction I of store S (set by legalityIssues). */
+let S: InsnStore;
+let I = 0;
+
+function mnemonic(): string {
+  return OPCODES.mnemonic[S.opcode[I]!]!;
+}
+
+function text(k: number): string {
+  return S.operandText(I, k);
+}
+
+function isLiteralAt(k: number, fp64: boolean): boolean {
+  const kind = S.oKind[k]!;
+  return (kind === OP_IMM && !isInlineValue(S.oValue[k]!, (S.oFlags[k]! & OPF_FLOAT) !== 0, fp64)) || kind === OP_EXPR;
+}
+
+/** The constant-bus key of a scalar value (SGPRs, trap temporaries, VCC, EXEC, M0, the src_* constants), else 0. */
+function scalarKeyAt(k: number): number {
+  const kind = S.oKind[k]!;
+  if (kind === OP_REG) {
+    const f = S.oFile[k]!;
+    return f === FILE_V || f === FILE_A ? 0 : 1 + S.oFirst[k]! * 64 + S.oCount[k]!;
+  }
+  if (kind === OP_CONST) {
+    const name = S.aux[S.oAux[k]!] as string;
+    return name === 'lds_direct' || name === 'src_lds_direct' ? 0 : constKey(name);
+  }
+  return 0;
+}
+
+/** num of the first modifier named `name` (undefined when absent or without a number). */
+function modValue(name: number): number | undefined {
+  const m = S.findModifier(I, name);
+  return m >= 0 && S.mFlags[m]! & 2 /* MF_NUM */ ? S.mNum[m] : undefined;
 }
 
 /** Registers of older generations that these targets do not have as operands (GFX9 removed TBA/TMA). */
@@ -142,165 +229,198 @@ const SMEM_BUFFER: [number, number, string] = [0, 2 ** 20 - 1, 'expected a 20-bi
 
 /** Encodings whose cache-policy bits are glc/slc before gfx940 and sc0/sc1/nt from gfx940 on. */
 const VECTOR_MEMORY = new Set(['mubuf', 'mtbuf', 'flat', 'global', 'scratch', 'mimg']);
-const OLD_POLICY = new Set(['glc', 'slc', 'noglc', 'noslc']);
-const NEW_POLICY = new Set(['sc0', 'sc1', 'nt']);
-
-function modValue(insn: Instruction, name: string): number | undefined {
-  for (const m of insn.modifiers) if (m.name === name) return m.num;
-  return undefined;
-}
 
 function outside(v: number, r: [number, number, string]): boolean {
   return v < r[0] || v > r[1];
 }
 
-/** Append every operand-legality violation of an instruction whose operand count is right to `out`. */
-export function legalityIssues(insn: Instruction, desc: InsnDesc, variant: string | undefined, specs: readonly OpSpec[], target: Target,
-  out: LegalityIssue[]): void {
-  generalIssues(insn, desc, specs, target, out);
-  if ((desc.cls === 'valu' || desc.cls === 'mfma') && !(desc.encoding === 'vintrp' || desc.name.startsWith('v_interp_'))) {
-    // Interpolation (VINTRP and its VOP3 f16 forms) names attributes and parameters (attr0.x, p10):
-    // they are neither literals nor scalar registers.
-    vectorIssues(insn, desc, variant, specs, target, out);
-  }
+/** Scratch keys of the constant-bus and SALU-literal counts. */
+const KEYS = new Float64Array(64);
+
+/**
+ * Append every operand-legality violation of instruction i of the store (whose operand count
+ * is right) to `out`. Allocates nothing when there is none.
+ */
+export function legalityIssues(store: InsnStore, i: number, f: LegalityForm, target: Target, out: LegalityIssue[]): void {
+  S = store;
+  I = i;
+  generalIssues(f, target, out);
+  if (f.vector) vectorIssues(f, target, out);
 }
 
 /** Rules for every instruction class (registers, modifiers, offsets, literals). */
-function generalIssues(insn: Instruction, desc: InsnDesc, specs: readonly OpSpec[], target: Target, out: LegalityIssue[]): void {
-  for (const o of insn.operands) {
-    if (o.kind === 'expr' && o.symbols.length === 1 && REMOVED_REGISTERS.has(o.symbols[0]!.toLowerCase())) {
-      out.push(issue('operand-register', `${o.symbols[0]} register not available on ${target.name}`));
-    }
-    if (o.kind === 'const' && (o.name === 'lds_direct' || o.name === 'src_lds_direct') && target.has('gfx90a-insts')) {
-      out.push(issue('operand-register', `lds_direct is not supported on ${target.name}`));
+function generalIssues(f: LegalityForm, target: Target, out: LegalityIssue[]): void {
+  const { desc, specs } = f;
+  const b = S.opBegin[I]!;
+  const e = S.opBegin[I + 1]!;
+  for (let k = b; k < e; k++) {
+    const kind = S.oKind[k]!;
+    if (kind === OP_EXPR) {
+      const syms = S.aux[S.oAux[k]!] as string[];
+      if (syms.length === 1 && syms[0]!.length <= 6 && REMOVED_REGISTERS.has(syms[0]!.toLowerCase())) {
+        out.push(issue('operand-register', `${syms[0]} register not available on ${target.name}`));
+      }
+    } else if (kind === OP_CONST) {
+      const name = S.aux[S.oAux[k]!] as string;
+      if ((name === 'lds_direct' || name === 'src_lds_direct') && target.has('gfx90a-insts')) {
+        out.push(issue('operand-register', `lds_direct is not supported on ${target.name}`));
+      }
     }
   }
-  for (const m of insn.modifiers) {
+  const mb = S.modBegin[I]!;
+  const me = S.modBegin[I + 1]!;
+  const vmem = VECTOR_MEMORY.has(desc.encoding);
+  for (let m = mb; m < me; m++) {
+    const name = S.mName[m]!;
     let why: string | undefined;
-    if (m.name === 'dlc') why = 'dlc is a GFX10+ bit';
-    else if (m.name === 'scc' && !(target.has('gfx90a-insts') && !target.has('gfx940-insts'))) why = 'scc is a cache bit of gfx90a only';
-    else if (VECTOR_MEMORY.has(desc.encoding) && OLD_POLICY.has(m.name) && target.has('gfx940-insts')) why = `${target.name} writes the cache policy as sc0/sc1/nt`;
-    else if (VECTOR_MEMORY.has(desc.encoding) && NEW_POLICY.has(m.name) && !target.has('gfx940-insts')) why = `${m.name} is a gfx940+ cache bit (${target.name} uses glc/slc)`;
-    if (why) out.push(issue('operand-cache-policy', `${m.name} modifier is not supported on ${target.name}: ${why}`));
+    if (name === MOD_DLC) why = 'dlc is a GFX10+ bit';
+    else if (name === MOD_SCC && !(target.has('gfx90a-insts') && !target.has('gfx940-insts'))) why = 'scc is a cache bit of gfx90a only';
+    else if (vmem && OLD_POLICY_IDS.has(name) && target.has('gfx940-insts')) why = `${target.name} writes the cache policy as sc0/sc1/nt`;
+    else if (vmem && NEW_POLICY_IDS.has(name) && !target.has('gfx940-insts')) why = `${MODIFIER_NAMES.str(name)} is a gfx940+ cache bit (${target.name} uses glc/slc)`;
+    if (why) out.push(issue('operand-cache-policy', `${MODIFIER_NAMES.str(name)} modifier is not supported on ${target.name}: ${why}`));
   }
   const range = OFFSET_RANGES[desc.encoding];
-  const off = modValue(insn, 'offset');
+  const off = mb < me ? modValue(MOD_OFFSET) : undefined;
   if (range && off !== undefined && outside(off, range)) {
     out.push(issue('operand-offset', `${range[2]}: offset:${off} is outside ${range[0]}..${range[1]}`));
   }
-  if (desc.encoding === 'ds') {
-    for (const n of ['offset0', 'offset1']) {
-      const v = modValue(insn, n);
+  if (desc.encoding === 'ds' && mb < me) {
+    for (const [id, n] of [[MOD_OFFSET0, 'offset0'], [MOD_OFFSET1, 'offset1']] as const) {
+      const v = modValue(id);
       if (v !== undefined && (v < 0 || v > 255)) out.push(issue('operand-offset', `expected an 8-bit unsigned offset: ${n}:${v} is outside 0..255`));
     }
   }
   if (desc.encoding === 'smem') {
     const r = desc.name.startsWith('s_buffer_') ? SMEM_BUFFER : SMEM_SIGNED;
-    const k = specs.findIndex((sp) => sp.role === 'soff');
-    const o = k >= 0 ? insn.operands[k] : undefined;
-    const v = o && o.kind === 'imm' ? o.value : off;
+    const k = f.soff >= 0 && b + f.soff < e ? b + f.soff : -1;
+    const v = k >= 0 && S.oKind[k] === OP_IMM ? S.oValue[k] : off;
     if (v !== undefined && outside(v, r)) out.push(issue('operand-offset', `${r[2]}: ${v} is outside ${r[0]}..${r[1]}`));
   }
   if (desc.cls === 'salu' || desc.cls === 'branch') {
     // SALU encodings hold one 32-bit literal: two different literals cannot both be encoded.
-    const lits = new Set<string>();
-    insn.operands.forEach((o, k) => { if (isLiteral(o, isFp64(desc, specs[k]))) lits.add(o.kind === 'imm' ? String(o.value) : o.text); });
-    if (lits.size > 1) out.push(issue('operand-scalar-literals', `only one unique literal operand is allowed: '${insn.mnemonic}' has ${[...lits].join(', ')}`));
+    let lits = 0;
+    for (let k = b; k < e; k++) if (isLiteralAt(k, f.fp64[k - b] ?? false)) lits++;
+    if (lits > 1) {
+      const keys = new Set<string>();
+      for (let k = b; k < e; k++) if (isLiteralAt(k, f.fp64[k - b] ?? false)) keys.add(S.oKind[k] === OP_IMM ? String(S.oValue[k]) : text(k));
+      if (keys.size > 1) out.push(issue('operand-scalar-literals', `only one unique literal operand is allowed: '${mnemonic()}' has ${[...keys].join(', ')}`));
+    }
   }
   // Integer literals are 32 bits (GFX9 has no 64-bit literals): a 64-bit integer operand takes a
   // sign- or zero-extended 32-bit one, a 64-bit float operand one whose low dword is 0.
-  insn.operands.forEach((o, k) => {
-    const spec = specs[k];
-    if (o.kind !== 'imm' || o.float || !spec || (spec.kind !== 'src' && spec.kind !== 'ssrc')) return;
-    const fp64 = isFp64(desc, spec);
-    if (isInlineConstant(o, fp64)) return;
-    const v = o.value;
+  for (let k = b; k < e; k++) {
+    const spec = specs[k - b];
+    if (S.oKind[k] !== OP_IMM || S.oFlags[k]! & OPF_FLOAT || !spec || (spec.kind !== 'src' && spec.kind !== 'ssrc')) continue;
+    const fp64 = f.fp64[k - b]!;
+    const v = S.oValue[k]!;
+    if (isInlineValue(v, false, fp64)) continue;
     const fits = v >= -(2 ** 31) && v <= 0xffffffff;
     if (!fits && !(fp64 && v % TWO32 === 0 && v / TWO32 <= 0xffffffff)) {
-      out.push(issue('operand-literal-range', `invalid operand for instruction: the literal '${o.text}' of '${insn.mnemonic}' does not fit in 32 bits`));
+      out.push(issue('operand-literal-range', `invalid operand for instruction: the literal '${text(k)}' of '${mnemonic()}' does not fit in 32 bits`));
     }
-  });
+  }
 }
 
 /** Rules for vector ALU and MFMA instructions. */
-function vectorIssues(insn: Instruction, desc: InsnDesc, variant: string | undefined, specs: readonly OpSpec[], target: Target, out: LegalityIssue[]): void {
-  const ops = insn.operands;
+function vectorIssues(f: LegalityForm, target: Target, out: LegalityIssue[]): void {
+  const { desc, specs } = f;
+  const b = S.opBegin[I]!;
+  const e = S.opBegin[I + 1]!;
   // VOP3B (an SGPR carry-out or condition destination) has no abs modifier.
-  const vop3b = specs.some((sp) => sp.role === 'carryOut') || /^v_(div_scale_f(32|64)|mad_[iu]64_[iu]32)$/.test(desc.name);
-  if (vop3b && ops.some((o) => (o.kind === 'reg' || o.kind === 'imm') && o.mods?.abs)) {
-    out.push(issue('operand-modifier', `ABS not allowed in VOP3B instructions: '${insn.mnemonic}'`));
+  if (f.vop3b) {
+    for (let k = b; k < e; k++) {
+      if ((S.oKind[k] === OP_REG || S.oKind[k] === OP_IMM) && S.oFlags[k]! & OPF_ABS) {
+        out.push(issue('operand-modifier', `ABS not allowed in VOP3B instructions: '${mnemonic()}'`));
+        break;
+      }
+    }
   }
-  const vop3p = desc.encoding === 'vop3p' || desc.mfma !== undefined;
-  const vop3Form = vop3p || desc.encoding === 'vop3' || variant === 'e64';
-
-  if (vop3p) {
-    const o = ops.find((x) => (x.kind === 'reg' || x.kind === 'imm' || x.kind === 'const') && x.mods && (x.mods.neg || x.mods.abs));
-    if (o) {
-      out.push(issue('operand-modifier', `not a valid operand: '${insn.mnemonic}' takes no source modifier on '${o.text}' (packed and matrix instructions use neg_lo/neg_hi)`));
+  if (f.vop3p) {
+    for (let k = b; k < e; k++) {
+      const kind = S.oKind[k]!;
+      if ((kind === OP_REG || kind === OP_IMM || kind === OP_CONST) && S.oFlags[k]! & (OPF_NEG | OPF_ABS)) {
+        out.push(issue('operand-modifier', `not a valid operand: '${mnemonic()}' takes no source modifier on '${text(k)}' (packed and matrix instructions use neg_lo/neg_hi)`));
+        break;
+      }
     }
   }
 
-  if (desc.mfma) mfmaIssues(insn, desc, specs, target, out);
+  if (desc.mfma) mfmaIssues(f, target, out);
 
   if (desc.name === 'v_mfma_ld_scale_b32') {
-    const bad = insn.modifiers.find((m) => m.name !== 'op_sel' && m.name !== 'op_sel_hi');
-    if (bad) out.push(issue('operand-modifier', `not a valid operand: v_mfma_ld_scale_b32 takes op_sel/op_sel_hi only, not '${bad.text}'`));
+    for (let m = S.modBegin[I]!; m < S.modBegin[I + 1]!; m++) {
+      if (S.mName[m] !== MOD_OP_SEL && S.mName[m] !== MOD_OP_SEL_HI) {
+        out.push(issue('operand-modifier', `not a valid operand: v_mfma_ld_scale_b32 takes op_sel/op_sel_hi only, not '${S.modifierText(I, m)}'`));
+        break;
+      }
+    }
   }
 
-  if (desc.name === 'v_accvgpr_write_b32') {
-    const src = ops[1];
-    if (src && src.kind === 'reg' && src.file === 'a') {
-      out.push(issue('operand-accvgpr-write', `invalid operand for instruction: v_accvgpr_write_b32 reads a VGPR or an inline constant, not '${src.text}'`));
-    } else if (src && isLiteral(src)) {
-      out.push(issue('operand-accvgpr-write', `invalid operand for instruction: v_accvgpr_write_b32 takes no literal constant ('${src.text}')`));
-    } else if (src && scalarKey(src) !== undefined && !target.has('gfx90a-insts')) {
+  if (desc.name === 'v_accvgpr_write_b32' && b + 1 < e) {
+    const k = b + 1;
+    if (S.oKind[k] === OP_REG && S.oFile[k] === FILE_A) {
+      out.push(issue('operand-accvgpr-write', `invalid operand for instruction: v_accvgpr_write_b32 reads a VGPR or an inline constant, not '${text(k)}'`));
+    } else if (isLiteralAt(k, false)) {
+      out.push(issue('operand-accvgpr-write', `invalid operand for instruction: v_accvgpr_write_b32 takes no literal constant ('${text(k)}')`));
+    } else if (scalarKeyAt(k) !== 0 && !target.has('gfx90a-insts')) {
       out.push(issue('operand-accvgpr-write', `source operand must be either a VGPR or an inline constant: v_accvgpr_write_b32 on ${target.name}`));
     }
   }
 
-  if (vop3Form) {
-    const k = ops.findIndex((o, i) => isLiteral(o, isFp64(desc, specs[i])));
-    if (k >= 0) {
-      out.push(issue('operand-vop3-literal', `literal operands are not supported: '${insn.mnemonic}' is a VOP3/VOP3P encoding, which takes only inline constants on ${target.name} ('${ops[k]!.text}')`));
+  if (f.vop3Form) {
+    for (let k = b; k < e; k++) {
+      if (isLiteralAt(k, f.fp64[k - b] ?? false)) {
+        out.push(issue('operand-vop3-literal', `literal operands are not supported: '${mnemonic()}' is a VOP3/VOP3P encoding, which takes only inline constants on ${target.name} ('${text(k)}')`));
+        break;
+      }
     }
   }
 
   // Constant bus: one scalar value per VALU instruction on GFX9.
-  const seen = new Set<string>();
+  let seen = 0;
   let literals = 0;
-  for (let i = 0; i < ops.length; i++) {
-    const spec = specs[i];
+  const add = (key: number) => {
+    for (let j = 0; j < seen; j++) if (KEYS[j] === key) return;
+    KEYS[seen++] = key;
+  };
+  for (let k = b; k < e; k++) {
+    const spec = specs[k - b];
     if (!spec || spec.access === 'd') continue;
-    const o = ops[i]!;
     // An M0 lane select of v_writelane does not use the constant bus (llvm-mc 22 accepts
     // `v_writelane_b32 v1, s4, m0` and rejects `v_writelane_b32 v1, s4, s5`).
-    if (spec.role === 'lane' && o.kind === 'reg' && o.first === M0) continue;
-    const key = scalarKey(o);
-    if (key !== undefined) seen.add(key);
-    else if (isLiteral(o, isFp64(desc, spec))) literals++;
+    if (spec.role === 'lane' && S.oKind[k] === OP_REG && S.oFirst[k] === M0) continue;
+    const key = scalarKeyAt(k);
+    if (key !== 0) add(key);
+    else if (isLiteralAt(k, f.fp64[k - b]!)) literals++;
   }
-  if (desc.implicitUses.includes(VCC_LO) || desc.implicitUses.includes(VCC_HI)) seen.add(`${VCC_LO}:2`);
-  if (seen.size + literals > 1) {
-    out.push(issue('operand-constant-bus', `invalid operand (violates constant bus restrictions): '${insn.mnemonic}' reads ${seen.size + literals} scalar values; a vector instruction may read one`));
+  if (f.implicitVcc) add(1 + VCC_LO * 64 + 2);
+  if (seen + literals > 1) {
+    out.push(issue('operand-constant-bus', `invalid operand (violates constant bus restrictions): '${mnemonic()}' reads ${seen + literals} scalar values; a vector instruction may read one`));
   }
 }
 
-function mfmaIssues(insn: Instruction, desc: InsnDesc, specs: readonly OpSpec[], target: Target, out: LegalityIssue[]): void {
-  const ops = insn.operands;
-  const dst = ops[0];
-  const cIdx = specs.findIndex((sp) => sp.role === 'srcC');
-  const c = cIdx >= 0 ? ops[cIdx] : undefined;
-  if (dst && dst.kind === 'reg' && c && c.kind === 'reg') {
-    if (!target.has('gfx90a-insts') && (dst.file !== 'a' || c.file !== 'a')) {
-      out.push(issue('operand-mfma', `invalid operand for instruction: '${insn.mnemonic}' vdst and SrcC are AGPRs on ${target.name}`));
-    } else if (dst.file !== c.file) {
-      out.push(issue('operand-mfma', `invalid operand for instruction: '${insn.mnemonic}' vdst and SrcC must be in the same register file`));
+function mfmaIssues(f: LegalityForm, target: Target, out: LegalityIssue[]): void {
+  const { desc, specs } = f;
+  const b = S.opBegin[I]!;
+  const e = S.opBegin[I + 1]!;
+  const c = f.srcC >= 0 && b + f.srcC < e ? b + f.srcC : -1;
+  if (b < e && S.oKind[b] === OP_REG && c >= 0 && S.oKind[c] === OP_REG) {
+    const dFile = S.oFile[b]!;
+    const cFile = S.oFile[c]!;
+    if (!target.has('gfx90a-insts') && (dFile !== FILE_A || cFile !== FILE_A)) {
+      out.push(issue('operand-mfma', `invalid operand for instruction: '${mnemonic()}' vdst and SrcC are AGPRs on ${target.name}`));
+    } else if (dFile !== cFile) {
+      out.push(issue('operand-mfma', `invalid operand for instruction: '${mnemonic()}' vdst and SrcC must be in the same register file`));
     }
-    const overlap = dst.first < c.first + c.count && c.first < dst.first + dst.count;
+    const dFirst = S.oFirst[b]!;
+    const dCount = S.oCount[b]!;
+    const cFirst = S.oFirst[c]!;
+    const cCount = S.oCount[c]!;
+    const overlap = dFirst < cFirst + cCount && cFirst < dFirst + dCount;
     // Results of at most 128 bits may overlap SrcC in any way (llvm-mc 22 accepts
     // `v_mfma_f32_16x16x16f16 v[0:3], v[6:7], v[8:9], v[2:5]`).
-    if (overlap && dst.count > 4 && (dst.first !== c.first || dst.count !== c.count)) {
-      const message = `source 2 operand must not partially overlap with dst: '${insn.mnemonic}' ${c.text} and ${dst.text}`;
+    if (overlap && dCount > 4 && (dFirst !== cFirst || dCount !== cCount)) {
+      const message = `source 2 operand must not partially overlap with dst: '${mnemonic()}' ${text(c)} and ${text(b)}`;
       if (desc.name.includes('f8f6f4')) {
         // llvm-mc 22 does not check the gfx950 f8f6f4 forms, but LLVM never writes such an
         // overlap: code generation makes every MFMA result over 128 bits early-clobber against SrcC.
@@ -316,17 +436,20 @@ function mfmaIssues(insn: Instruction, desc: InsnDesc, specs: readonly OpSpec[],
       }
     }
   }
-  for (let i = 0; i < ops.length; i++) {
-    const role = specs[i]?.role;
-    const o = ops[i]!;
-    if ((role === 'srcA' || role === 'srcB') && !(o.kind === 'reg' && (o.file === 'v' || o.file === 'a'))) {
-      out.push(issue('operand-mfma', `invalid operand for instruction: '${insn.mnemonic}' ${role} must be a VGPR or AGPR, not '${o.text}'`));
+  for (let k = b; k < e; k++) {
+    const role = specs[k - b]?.role;
+    const kind = S.oKind[k]!;
+    const file = S.oFile[k]!;
+    if ((role === 'srcA' || role === 'srcB') && !(kind === OP_REG && (file === FILE_V || file === FILE_A))) {
+      out.push(issue('operand-mfma', `invalid operand for instruction: '${mnemonic()}' ${role} must be a VGPR or AGPR, not '${text(k)}'`));
     }
-    if ((role === 'scaleA' || role === 'scaleB') && !(o.kind === 'reg' && o.file === 'v')) {
-      out.push(issue('operand-mfma', `invalid operand for instruction: '${insn.mnemonic}' scale operand must be a VGPR, not '${o.text}'`));
+    if ((role === 'scaleA' || role === 'scaleB') && !(kind === OP_REG && file === FILE_V)) {
+      out.push(issue('operand-mfma', `invalid operand for instruction: '${mnemonic()}' scale operand must be a VGPR, not '${text(k)}'`));
     }
-    if (role === 'srcC' && o.kind === 'imm' && hasMfmaInlineLiteralBug(target)) {
-      out.push({ ...issue('operand-mfma-inline-srcc', `inline constants are not allowed for this operand: '${insn.mnemonic}' SrcC on ${target.name} (FeatureMFMAInlineLiteralBug)`), source: MFMA_INLINE_LITERAL_BUG_SOURCE });
+    if (role === 'srcC' && kind === OP_IMM && hasMfmaInlineLiteralBug(target)) {
+      out.push({ ...issue('operand-mfma-inline-srcc', `inline constants are not allowed for this operand: '${mnemonic()}' SrcC on ${target.name} (FeatureMFMAInlineLiteralBug)`), source: MFMA_INLINE_LITERAL_BUG_SOURCE });
     }
   }
 }
+
+

@@ -15,48 +15,94 @@
  * violation is a Diagnostic with its own rule id (`operand-*`) and source. Callers choose whether
  * they refuse such a program (scheduling, fixing) or report it (check).
  *
- * Hot path: the catalogue lookup is one Map access; no regular expression runs per instruction.
+ * The resolver reads the instruction store (asm/store.ts) and writes a ResolvedStore
+ * (resolved-store.ts): numbers in typed arrays, register-unit lists interned in one pool. One
+ * instruction is resolved in steps: its opcode (a memo per opcode id), availability on the
+ * target, its form (the operand specs and facts that depend on modifiers: a memo per opcode
+ * and form), the operand count, the legality rules, the destination bits kept by DPP / SDWA /
+ * op_sel, the operands (kind, width, registers, def/use units), the implicit registers. On the
+ * common path nothing is allocated but the interned lists the first time they are seen.
  */
-import { issue, legalityIssues, type LegalityIssue } from './legality.js';
-import type { Diagnostic, Instruction, Modifier, Operand, Program, RegOperand } from '../asm/ast.js';
+import type { Diagnostic, Instruction, Program } from '../asm/ast.js';
+import {
+  FILE_A, FILE_NAMES, FILE_S, FILE_SPECIAL, FILE_TTMP, FILE_V, InsnStore, MF_LIST, MF_NUM, MF_VALUE, MODIFIER_NAMES, OPCODES,
+  OPF_ABS, OPF_FLOAT, OPF_NEG, OPF_SEXT, OP_CONST, OP_EXPR, OP_FUNC, OP_IMM, OP_OFF, OP_REG, OP_WAITCNT, StoredInstruction,
+} from '../asm/store.js';
+import { ParsedProgram } from '../asm/program.js';
 import { ConductorError } from '../errors.js';
 import type { Target } from './target.js';
 import { lookupInsn } from './catalogue.js';
 import { applyKernelEffects } from './kernel-effects.js';
+import {
+  isFp64, isVop3b, issue, legalityIssues, vectorRulesApply, type LegalityForm, type LegalityIssue,
+} from './legality.js';
 import { f8f6f4Units, mfmaKindOn, mfmaPasses, parseMfma } from './mfma.js';
 import type { MfmaShape } from './mfma.js';
-import { M0 } from '../asm/registers.js';
+import { M0, VCC_HI, VCC_LO } from '../asm/registers.js';
 import type { RegUnit } from '../asm/registers.js';
-import type {
-  InsnDesc, InsnInfo, MemDesc, OpSpec, ResolvedInsn, ResolvedOperand,
-} from './types.js';
+import { ACC_DEF, ACC_USE, ROLE_IMM, RS_UNKNOWN, ResolvedStore, roleId } from './resolved-store.js';
+import type { InsnDesc, InsnInfo, MemDesc, OpSpec, ResolvedInsn, ResolvedOperand } from './types.js';
 import { SUFFIX } from './types.js';
 
-const EMPTY: readonly RegUnit[] = Object.freeze([]);
-
-function hasMod(mods: readonly Modifier[], name: string): boolean {
-  for (let i = 0; i < mods.length; i++) if (mods[i]!.name === name) return true;
-  return false;
-}
-
-function modOf(mods: readonly Modifier[], name: string): Modifier | undefined {
-  for (let i = 0; i < mods.length; i++) if (mods[i]!.name === name) return mods[i];
-  return undefined;
-}
-
-function modNum(mods: readonly Modifier[], name: string, dflt: number): number {
-  const m = modOf(mods, name);
-  return m?.num ?? dflt;
-}
+export { ResolvedStore } from './resolved-store.js';
 
 const SUFFIX_BITS: Record<string, number> = { e32: SUFFIX.e32, e64: SUFFIX.e64, sdwa: SUFFIX.sdwa, dpp: SUFFIX.dpp };
 
-function fail(insn: Instruction, message: string): never {
-  throw new ConductorError(message, insn.loc);
+/** Modifier names the resolver looks at. */
+const M = (n: string) => MODIFIER_NAMES.idOf(n);
+const MOD_GLC = M('glc');
+const MOD_SC0 = M('sc0');
+const MOD_LDS = M('lds');
+const MOD_GDS = M('gds');
+const MOD_CBSZ = M('cbsz');
+const MOD_BLGP = M('blgp');
+const MOD_OFFSET = M('offset');
+const MOD_OFFEN = M('offen');
+const MOD_IDXEN = M('idxen');
+const MOD_ROW_MASK = M('row_mask');
+const MOD_BANK_MASK = M('bank_mask');
+const MOD_BOUND_CTRL = M('bound_ctrl');
+const MOD_DST_SEL = M('dst_sel');
+const MOD_DST_UNUSED = M('dst_unused');
+const MOD_OP_SEL = M('op_sel');
+
+/* ------------------------------------------------------------------------------------------ */
+/* Step 1: the opcode (target independent, per opcode id)                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+interface OpcodeEntry {
+  desc: InsnDesc | undefined;
+  variant: InsnInfo['variant'];
+  /** Why the mnemonic cannot be read (unknown, or a suffix its instruction lacks). */
+  error: string | undefined;
+}
+
+const opcodeEntries: (OpcodeEntry | undefined)[] = [];
+
+function opcodeEntry(op: number): OpcodeEntry {
+  let e = opcodeEntries[op];
+  if (e === undefined) {
+    const mnemonic = OPCODES.mnemonic[op]!;
+    let desc = lookupInsn(OPCODES.base[op]!);
+    let suffix = OPCODES.suffix[op];
+    if (!desc && suffix) { desc = lookupInsn(mnemonic); suffix = undefined; }
+    let variant: InsnInfo['variant'];
+    let error: string | undefined;
+    if (!desc) error = `unknown instruction '${mnemonic}'`;
+    else if (suffix) {
+      if (suffix === 'e64_dpp' || !(desc.suffixes & SUFFIX_BITS[suffix]!)) error = `'${mnemonic}': ${desc.name} has no ${suffix} encoding`;
+      else variant = suffix as InsnInfo['variant'];
+    } else if (desc.suffixes) {
+      variant = 'e32';
+    }
+    e = { desc, variant, error };
+    opcodeEntries[op] = e;
+  }
+  return e;
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Per-descriptor caches                                                                       */
+/* Per-target memo                                                                             */
 /* ------------------------------------------------------------------------------------------ */
 
 const mfmaShapes = new Map<string, MfmaShape | undefined>();
@@ -70,11 +116,12 @@ function shapeOf(desc: InsnDesc): MfmaShape | undefined {
 }
 
 /**
- * Per-target memo: availability of each descriptor (null when available) and the shared InsnInfo
- * objects per descriptor and form (variant and modifiers).
+ * Per-target memo: availability of each descriptor (null when available), the forms by opcode
+ * and form key, and the shared InsnInfo objects per descriptor and form.
  */
 interface TargetMemo {
   avail: Map<InsnDesc, string | null>;
+  forms: Map<number, Form>;
   infos: Map<InsnDesc, Map<string, InsnInfo>>;
 }
 const memos = new WeakMap<Target, TargetMemo>();
@@ -84,7 +131,7 @@ let lastMemo: TargetMemo | undefined;
 function memoFor(target: Target): TargetMemo {
   if (target === lastTarget) return lastMemo!;
   let m = memos.get(target);
-  if (!m) { m = { avail: new Map(), infos: new Map() }; memos.set(target, m); }
+  if (!m) { m = { avail: new Map(), infos: new Map(), forms: new Map() }; memos.set(target, m); }
   lastTarget = target;
   lastMemo = m;
   return m;
@@ -99,7 +146,7 @@ function infoFor(memo: TargetMemo, desc: InsnDesc, key: string, build: () => Ins
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Availability                                                                                */
+/* Step 2: availability                                                                        */
 /* ------------------------------------------------------------------------------------------ */
 
 /** Why the instruction is not available on the target, or undefined when it is. */
@@ -110,34 +157,267 @@ export function unavailableReason(desc: InsnDesc, target: Target): string | unde
   return undefined;
 }
 
+function availability(memo: TargetMemo, desc: InsnDesc, target: Target): string | null {
+  let why = memo.avail.get(desc);
+  if (why === undefined) { why = unavailableReason(desc, target) ?? null; memo.avail.set(desc, why); }
+  return why;
+}
+
 /* ------------------------------------------------------------------------------------------ */
-/* Operand checks                                                                              */
+/* Step 3: the form (operand specs and facts that depend on modifiers)                         */
 /* ------------------------------------------------------------------------------------------ */
 
-function fileName(r: RegOperand): string {
-  switch (r.file) {
-    case 'v': return 'a VGPR';
-    case 'a': return 'an AGPR';
-    case 's': return 'an SGPR';
-    case 'ttmp': return 'a trap temporary';
-    default: return `'${r.text}'`;
+/** Everything about an instruction that its opcode, its form-setting modifiers and the target decide. */
+interface Form extends LegalityForm {
+  /** A number of its own (ResolvedStore.formDefs and the like are indexed by it). */
+  id: number;
+  /** Why the form is not available on the target (the instruction fails), given its mnemonic. */
+  error: ((mnemonic: string) => string) | undefined;
+  mem: MemDesc | undefined;
+  /** The form also reads M0 (LDS-DMA, GDS). */
+  readsM0: boolean;
+  /** Atomic cmpswap with return into its data operand: only the first `retUnits` are written. */
+  retUnits: number;
+  min: number;
+  max: number;
+  info: InsnInfo;
+  /** Role ids of the specs. */
+  roles: Uint8Array;
+  /** The DPP / SDWA / op_sel rules that decide whether the destination is also read. */
+  dstRule: 0 | 1 | 2 | 3;
+  /** Number of source operands (op_sel's destination bit index) for dstRule 3. */
+  srcs: number;
+}
+const DST_NONE = 0;
+const DST_DPP = 1;
+const DST_SDWA = 2;
+const DST_OPSEL = 3;
+
+/** num of the first modifier named `name` of instruction i, or `dflt`. */
+function modNum(s: InsnStore, i: number, name: number, dflt: number): number {
+  const m = s.findModifier(i, name);
+  return m >= 0 && s.mFlags[m]! & MF_NUM ? s.mNum[m]! : dflt;
+}
+
+function hasMod(s: InsnStore, i: number, name: number): boolean {
+  return s.findModifier(i, name) >= 0;
+}
+
+/** The form of instruction i (opcode `op`, descriptor `desc`) on the target, from the memo. */
+function formOf(memo: TargetMemo, s: InsnStore, i: number, op: number, entry: OpcodeEntry, target: Target): Form {
+  const desc = entry.desc!;
+  const mem = desc.mem;
+  let bits = 0;
+  const hasMods = s.modBegin[i + 1]! > s.modBegin[i]!;
+  if (mem && hasMods) {
+    if (mem.op === 'atomic' && (hasMod(s, i, MOD_GLC) || hasMod(s, i, MOD_SC0))) bits = 1;
+    else if (hasMod(s, i, MOD_LDS) && mem.op === 'load' && desc.encoding !== 'ds') bits = 2;
+    else if (desc.encoding === 'ds' && hasMod(s, i, MOD_GDS)) bits = 3;
+  }
+  let cbsz = 0;
+  let blgp = 0;
+  if (desc.mfma && hasMods) {
+    const shape = shapeOf(desc);
+    if (shape && shape.type === 'f8f6f4') {
+      cbsz = modNum(s, i, MOD_CBSZ, 0);
+      blgp = modNum(s, i, MOD_BLGP, 0);
+    }
+  }
+  const small = Number.isInteger(cbsz) && Number.isInteger(blgp) && cbsz >= 0 && cbsz < 8 && blgp >= 0 && blgp < 8;
+  if (!small) return buildForm(memo, desc, entry.variant, bits, cbsz, blgp, target);
+  const key = ((op * 4 + bits) * 8 + cbsz) * 8 + blgp;
+  let f = memo.forms.get(key);
+  if (f === undefined) {
+    f = buildForm(memo, desc, entry.variant, bits, cbsz, blgp, target);
+    memo.forms.set(key, f);
+  }
+  return f;
+}
+
+let formCount = 0;
+
+function buildForm(memo: TargetMemo, desc: InsnDesc, variant: InsnInfo['variant'], bits: number, cbsz: number, blgp: number,
+  target: Target): Form {
+  let specs = desc.ops;
+  let mem = desc.mem;
+  let readsM0 = false;
+  let infoKey = variant ?? '';
+  let retUnits = 0;
+  let error: Form['error'];
+  if (bits === 1 && mem) {
+    // atomic with return: FLAT/GLOBAL gain a vdst; MUBUF/SMEM return into the data operand
+    if (!target.has('atomic-fadd-rtn') && /^(buffer|global)_atomic_(add_f32|pk_add_f16|pk_add_bf16)$/.test(desc.name)) {
+      error = (m) => `'${m}' with a return value is not available on ${target.name} (needs atomic-fadd-rtn)`;
+    }
+    const n = mem.dwords;
+    const ret = desc.name.includes('cmpswap') ? n / 2 : n;
+    mem = { ...mem, op: 'atomic-rtn' };
+    infoKey += '+rtn';
+    if (desc.encoding === 'flat' || desc.encoding === 'global') {
+      specs = [{ role: 'vdst', access: 'd', kind: 'va', width: ret }, ...specs];
+    } else {
+      // MUBUF / SMEM: the old value comes back in the data operand (cmpswap: its first half)
+      const first = specs[0]!;
+      specs = [{ ...first, access: 'du' }, ...specs.slice(1)];
+      if (ret !== first.width) retUnits = ret;
+    }
+  } else if (bits === 2 && mem) {
+    // LDS-DMA spelled as a load with the lds modifier: no data register, LDS address in M0
+    mem = { ...mem, op: 'load-lds' };
+    specs = specs.slice(1);
+    readsM0 = true;
+    infoKey += '+lds';
+  } else if (bits === 3 && mem) {
+    if (mem.space !== 'gws' && !target.has('gds')) error = (m) => `'${m}': the gds modifier is not available on ${target.name} (needs gds)`;
+    if (mem.space !== 'gws') mem = { ...mem, space: 'gds' };
+    readsM0 = true;
+    infoKey += '+gds';
+  }
+  const shape = desc.mfma ? shapeOf(desc) : undefined;
+  if (shape && shape.type === 'f8f6f4') {
+    const a = f8f6f4Units(cbsz);
+    const b = f8f6f4Units(blgp);
+    specs = specs.map((sp) => (sp.role === 'srcA' ? { ...sp, width: a } : sp.role === 'srcB' ? { ...sp, width: b } : sp));
+    infoKey += `+${cbsz}.${blgp}`;
+  }
+  const finalMem = mem;
+  const info = infoFor(memo, desc, infoKey, () => {
+    let counters = desc.counters;
+    let events = desc.events;
+    if (finalMem && finalMem.space === 'gds' && desc.encoding === 'ds') {
+      counters = { vm: 0, lgkm: 1, exp: 1 };
+      events = ['gds'];
+    } else if (finalMem && finalMem.op === 'atomic-rtn' && desc.cls === 'vmem') {
+      events = ['vmem-load'];
+    } else if (finalMem && finalMem.op === 'load-lds') {
+      events = ['vmem-store'];
+    }
+    const inf: InsnInfo = {
+      desc, cls: desc.cls, encoding: desc.encoding, variant, mem: finalMem, counters, events, latency: desc.latency,
+    };
+    if (shape) {
+      const p = mfmaPasses(shape, target, cbsz, blgp);
+      inf.mfma = { kind: mfmaKindOn(shape, target), passes: p.passes, source: p.source };
+    }
+    return inf;
+  });
+  const vop3p = desc.encoding === 'vop3p' || desc.mfma !== undefined;
+  const roles = new Uint8Array(specs.length);
+  specs.forEach((sp, k) => { roles[k] = roleId(sp.role); });
+  let dstRule: Form['dstRule'] = DST_NONE;
+  if (variant === 'dpp') dstRule = DST_DPP;
+  else if (variant === 'sdwa') dstRule = DST_SDWA;
+  else if (desc.valu && desc.encoding !== 'vop3p' && desc.ops[0]?.role === 'vdst') dstRule = DST_OPSEL;
+  return {
+    id: formCount++, desc, variant, specs, error, mem, readsM0, retUnits, info, roles, dstRule, srcs: desc.ops.length - 1,
+    min: desc.minOperands - (desc.ops.length - specs.length), max: specs.length,
+    fp64: specs.map((sp) => isFp64(desc, sp)),
+    vector: vectorRulesApply(desc),
+    vop3b: isVop3b(desc, specs),
+    vop3p,
+    vop3Form: vop3p || desc.encoding === 'vop3' || variant === 'e64',
+    srcC: specs.findIndex((sp) => sp.role === 'srcC'),
+    soff: specs.findIndex((sp) => sp.role === 'soff'),
+    implicitVcc: desc.implicitUses.includes(VCC_LO) || desc.implicitUses.includes(VCC_HI),
+  };
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Steps 5-6: address forms and the destination bits that are kept                             */
+/* ------------------------------------------------------------------------------------------ */
+
+/** SMEM offset: and MUBUF idxen/offen order (rules of the operand matcher). */
+function addressIssues(s: InsnStore, i: number, f: Form, found: LegalityIssue[]): void {
+  const enc = f.desc.encoding;
+  // SMEM: `offset:` is the immediate added to an SGPR offset operand (s_load_dword s5, s[8:9], s2 offset:0x10);
+  // without an SGPR offset it is not a valid operand (llvm-mc 22 -mcpu=gfx90a rejects `s_load_dword s5, s[8:9] offset:0x10`).
+  if (enc === 'smem' && hasMod(s, i, MOD_OFFSET)) {
+    const nOps = s.opBegin[i + 1]! - s.opBegin[i]!;
+    const last = nOps === f.max ? s.opBegin[i]! + f.max - 1 : -1;
+    if (last < 0 || s.oKind[last] !== OP_REG) {
+      found.push(issue('operand-address', `not a valid operand: '${s.mnemonic(i)}' accepts offset: only after an SGPR offset operand (write the immediate offset as an operand)`));
+    }
+  }
+  // MUBUF with both: `idxen offen` is the only order llvm-mc 22 takes (`offen idxen` is refused).
+  if (enc === 'mubuf' || enc === 'mtbuf') {
+    const offen = s.findModifier(i, MOD_OFFEN);
+    const idxen = s.findModifier(i, MOD_IDXEN);
+    if (offen >= 0 && idxen >= 0 && offen < idxen) {
+      found.push(issue('operand-address', `invalid operand for instruction: '${s.mnemonic(i)}' writes offen before idxen (the order is idxen offen)`));
+    }
   }
 }
 
-function kindAccepts(spec: OpSpec, o: Operand): boolean {
+/** Does modifier m's value read `word` (exactly)? */
+function valueIs(s: InsnStore, i: number, m: number, word: string): boolean {
+  if (!(s.mFlags[m]! & MF_VALUE)) return false;
+  const t = s.texts[s.textId[i]!]!;
+  return s.mEnd[m]! - s.mVStart[m]! === word.length && t.startsWith(word, s.mVStart[m]!);
+}
+
+/** DPP, SDWA and VOP3 op_sel forms that keep part of the destination: it is also read. */
+function destinationAlsoRead(s: InsnStore, i: number, f: Form): boolean {
+  switch (f.dstRule) {
+    case DST_DPP: {
+      // Lanes whose source is disabled or out of range keep the old destination unless bound_ctrl
+      // zero-fills them and all rows/banks are enabled.
+      const full = modNum(s, i, MOD_ROW_MASK, 0xf) === 0xf && modNum(s, i, MOD_BANK_MASK, 0xf) === 0xf;
+      return !(full && hasMod(s, i, MOD_BOUND_CTRL));
+    }
+    case DST_SDWA: {
+      const sel = s.findModifier(i, MOD_DST_SEL);
+      const unused = s.findModifier(i, MOD_DST_UNUSED);
+      return sel >= 0 && !valueIs(s, i, sel, 'DWORD') && (unused < 0 || valueIs(s, i, unused, 'UNUSED_PRESERVE'));
+    }
+    case DST_OPSEL: {
+      // VOP3 op_sel with the destination bit set writes the high half and keeps the low half
+      // (GFX9 16-bit results): the destination is also read. LLVM's MIR models a full write.
+      if (s.modBegin[i + 1] === s.modBegin[i]) return false;
+      const sel = s.findModifier(i, MOD_OP_SEL);
+      if (sel < 0 || s.mAux[sel]! < 0) return false;
+      const list = s.aux[s.mAux[sel]!] as number[];
+      return list.length === f.srcs + 1 && list[f.srcs] === 1;
+    }
+    default:
+      return false;
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Step 7: operands                                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+function fail(s: InsnStore, i: number, message: string): never {
+  throw new ConductorError(message, s.loc(i));
+}
+
+function fileName(s: InsnStore, i: number, k: number): string {
+  switch (s.oFile[k]) {
+    case FILE_V: return 'a VGPR';
+    case FILE_A: return 'an AGPR';
+    case FILE_S: return 'an SGPR';
+    case FILE_TTMP: return 'a trap temporary';
+    default: return `'${s.operandText(i, k)}'`;
+  }
+}
+
+function kindAccepts(spec: OpSpec, kind: number, file: number): boolean {
+  const reg = kind === OP_REG;
+  const vector = reg && (file === FILE_V || file === FILE_A);
+  const scalar = reg && (file === FILE_S || file === FILE_SPECIAL || file === FILE_TTMP);
   switch (spec.kind) {
     case 'any': return true;
-    case 'v': return o.kind === 'reg' && o.file === 'v';
-    case 'a': return o.kind === 'reg' && o.file === 'a';
-    case 'va': return o.kind === 'reg' && (o.file === 'v' || o.file === 'a');
-    case 's': return o.kind === 'reg' && (o.file === 's' || o.file === 'special' || o.file === 'ttmp');
-    case 'src': return o.kind !== 'off' && o.kind !== 'waitcnt' && o.kind !== 'func';
-    case 'ssrc': return o.kind !== 'off' && o.kind !== 'waitcnt' && o.kind !== 'func' && !(o.kind === 'reg' && (o.file === 'v' || o.file === 'a'));
-    case 'vaddr': return o.kind === 'off' || (o.kind === 'reg' && o.file === 'v');
-    case 'saddr': return o.kind === 'off' || (o.kind === 'reg' && (o.file === 's' || o.file === 'special' || o.file === 'ttmp'));
-    case 'imm': return o.kind === 'imm' || o.kind === 'expr';
-    case 'label': return o.kind === 'expr' || o.kind === 'imm';
-    case 'func': return o.kind === 'func' || o.kind === 'imm' || o.kind === 'expr';
+    case 'v': return reg && file === FILE_V;
+    case 'a': return reg && file === FILE_A;
+    case 'va': return vector;
+    case 's': return scalar;
+    case 'src': return kind !== OP_OFF && kind !== OP_WAITCNT && kind !== OP_FUNC;
+    case 'ssrc': return kind !== OP_OFF && kind !== OP_WAITCNT && kind !== OP_FUNC && !vector;
+    case 'vaddr': return kind === OP_OFF || (reg && file === FILE_V);
+    case 'saddr': return kind === OP_OFF || scalar;
+    case 'imm': return kind === OP_IMM || kind === OP_EXPR;
+    case 'label': return kind === OP_EXPR || kind === OP_IMM;
+    case 'func': return kind === OP_FUNC || kind === OP_IMM || kind === OP_EXPR;
   }
 }
 
@@ -145,400 +425,54 @@ function kindAccepts(spec: OpSpec, o: Operand): boolean {
  * Check a register against the target's register files: a register the target does not have is
  * unreadable (thrown); a misaligned tuple is an operand-legality issue (pushed to `found`).
  */
-function checkRegister(insn: Instruction, r: RegOperand, target: Target, found: LegalityIssue[]): void {
+function checkRegister(s: InsnStore, i: number, k: number, target: Target, found: LegalityIssue[]): void {
   const regs = target.registers;
+  const file = s.oFile[k]!;
+  const index = s.oIndex[k]!;
+  const count = s.oCount[k]!;
   const misaligned = (what: string) => {
-    found.push(issue('operand-alignment', `invalid register alignment: ${r.text} must start at ${what} ('${insn.mnemonic}')`));
+    found.push(issue('operand-alignment', `invalid register alignment: ${s.operandText(i, k)} must start at ${what} ('${s.mnemonic(i)}')`));
   };
-  if (r.file === 'v') {
+  if (file === FILE_V) {
     const max = regs.maxVgprs.value;
-    if (r.index + r.count > max) fail(insn, `register ${r.text} is out of range: ${target.name} has v0..v${max - 1} ('${insn.mnemonic}')`);
-    if (r.count > 1 && (r.index & 1) && target.has('gfx90a-insts')) misaligned(`an even register on ${target.name}`);
-  } else if (r.file === 'a') {
+    if (index + count > max) fail(s, i, `register ${s.operandText(i, k)} is out of range: ${target.name} has v0..v${max - 1} ('${s.mnemonic(i)}')`);
+    if (count > 1 && (index & 1) && target.has('gfx90a-insts')) misaligned(`an even register on ${target.name}`);
+  } else if (file === FILE_A) {
     const max = regs.maxAgprs.value;
-    if (max === 0) fail(insn, `register ${r.text} does not exist: ${target.name} has no AGPRs ('${insn.mnemonic}')`);
-    if (r.index + r.count > max) fail(insn, `register ${r.text} is out of range: ${target.name} has a0..a${max - 1} ('${insn.mnemonic}')`);
-    if (r.count > 1 && (r.index & 1) && target.has('gfx90a-insts')) misaligned(`an even register on ${target.name}`);
-  } else if (r.file === 's') {
+    if (max === 0) fail(s, i, `register ${s.operandText(i, k)} does not exist: ${target.name} has no AGPRs ('${s.mnemonic(i)}')`);
+    if (index + count > max) fail(s, i, `register ${s.operandText(i, k)} is out of range: ${target.name} has a0..a${max - 1} ('${s.mnemonic(i)}')`);
+    if (count > 1 && (index & 1) && target.has('gfx90a-insts')) misaligned(`an even register on ${target.name}`);
+  } else if (file === FILE_S) {
     const max = regs.maxSgprs.value;
-    if (r.index + r.count > max) fail(insn, `register ${r.text} is out of range: ${target.name} has s0..s${max - 1} ('${insn.mnemonic}')`);
-    if (r.count > 1 && r.index % (r.count >= 4 ? 4 : 2) !== 0) misaligned(`a multiple of ${r.count >= 4 ? 4 : 2}`);
-  } else if (r.file === 'ttmp') {
-    if (r.count > 1 && (r.index % (r.count >= 4 ? 4 : 2)) !== 0) misaligned(`a multiple of ${r.count >= 4 ? 4 : 2}`);
+    if (index + count > max) fail(s, i, `register ${s.operandText(i, k)} is out of range: ${target.name} has s0..s${max - 1} ('${s.mnemonic(i)}')`);
+    if (count > 1 && index % (count >= 4 ? 4 : 2) !== 0) misaligned(`a multiple of ${count >= 4 ? 4 : 2}`);
+  } else if (file === FILE_TTMP) {
+    if (count > 1 && (index % (count >= 4 ? 4 : 2)) !== 0) misaligned(`a multiple of ${count >= 4 ? 4 : 2}`);
   }
 }
 
-function checkOperand(insn: Instruction, spec: OpSpec, o: Operand, width: number, target: Target, found: LegalityIssue[]): void {
-  if (!kindAccepts(spec, o)) {
-    const what = o.kind === 'reg' ? fileName(o) : o.kind === 'off' ? "'off'" : `'${o.text}'`;
-    fail(insn, `invalid operand for instruction: '${insn.mnemonic}' does not take ${what} as ${spec.role} ('${o.text}')`);
+function checkOperand(s: InsnStore, i: number, k: number, spec: OpSpec, width: number, target: Target, found: LegalityIssue[]): void {
+  const kind = s.oKind[k]!;
+  if (!kindAccepts(spec, kind, s.oFile[k]!)) {
+    const what = kind === OP_REG ? fileName(s, i, k) : kind === OP_OFF ? "'off'" : `'${s.operandText(i, k)}'`;
+    fail(s, i, `invalid operand for instruction: '${s.mnemonic(i)}' does not take ${what} as ${spec.role} ('${s.operandText(i, k)}')`);
   }
-  if (o.kind !== 'reg') return;
-  checkRegister(insn, o, target, found);
-  if (width > 0 && o.count !== width && (o.file !== 'special' || o.count > 1 || width > 1)) {
-    fail(insn, `invalid operand for instruction: ${spec.role} of '${insn.mnemonic}' is ${width} register${width > 1 ? 's' : ''} wide, '${o.text}' is ${o.count}`);
+  if (kind !== OP_REG) return;
+  checkRegister(s, i, k, target, found);
+  const count = s.oCount[k]!;
+  if (width > 0 && count !== width && (s.oFile[k] !== FILE_SPECIAL || count > 1 || width > 1)) {
+    fail(s, i, `invalid operand for instruction: ${spec.role} of '${s.mnemonic(i)}' is ${width} register${width > 1 ? 's' : ''} wide, '${s.operandText(i, k)}' is ${count}`);
   }
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* Resolution                                                                                  */
-/* ------------------------------------------------------------------------------------------ */
-
-function pushUnits(out: RegUnit[], first: RegUnit, count: number): void {
-  for (let u = first; u < first + count; u++) if (!out.includes(u)) out.push(u);
-}
-
-/** a ∪ b as a list (a's order first); returns a or b itself when the other adds nothing. */
-function merge(a: readonly RegUnit[], b: readonly RegUnit[]): readonly RegUnit[] {
-  if (a.length === 0) return b;
-  let out: RegUnit[] | undefined;
-  for (let i = 0; i < b.length; i++) {
-    const u = b[i]!;
-    if (a.includes(u) || (out !== undefined && out.includes(u))) continue;
-    if (!out) out = a.slice();
-    out.push(u);
-  }
-  return out ?? a;
-}
-
-/*
- * Interning. Unrolled kernels repeat the same register sets and operand shapes thousands of
- * times; sharing frozen lists and records keeps a resolved 40k-instruction program small (a
- * few MB) and cheap to allocate. The tables are bounded: they are cleared when they grow large.
- */
-const INTERN_LIMIT = 1 << 20;
-const ROLE_IDS: Record<string, number> = Object.create(null) as Record<string, number>;
-let roleCount = 0;
-const operandRecords = new Map<number, ResolvedOperand>();
-/** Key of the record operandRecord returned last (saves a lookup per operand). */
-let lastRecordKey = 0;
-const unitSets = new Map<number, (readonly RegUnit[])[]>();
-const operandLists = new Map<number, (readonly ResolvedOperand[])[]>();
-
-function hashStep(h: number, x: number): number {
-  return Math.imul(h ^ x, 0x9e3779b1) ^ (h >>> 15);
-}
-
-/**
- * The shared frozen copy of a list whose elements compare by identity, from the bucket of its
- * hash in `table` (cleared when it grows past INTERN_LIMIT).
- */
-function internList<T>(table: Map<number, (readonly T[])[]>, a: readonly T[], h: number): readonly T[] {
-  let bucket = table.get(h);
-  if (bucket) {
-    outer: for (const c of bucket) {
-      if (c.length !== a.length) continue;
-      for (let i = 0; i < a.length; i++) if (c[i] !== a[i]) continue outer;
-      return c;
-    }
-  } else {
-    if (table.size > INTERN_LIMIT) table.clear();
-    bucket = [];
-    table.set(h, bucket);
-  }
-  const frozen = Object.isFrozen(a) ? a : Object.freeze(a.slice());
-  bucket.push(frozen);
-  return frozen;
-}
-
-/** The shared frozen copy of a unit list. */
-function internUnits(a: readonly RegUnit[]): readonly RegUnit[] {
-  if (a.length === 0) return EMPTY;
-  let h = a.length;
-  for (let i = 0; i < a.length; i++) h = hashStep(h, a[i]!);
-  return internList(unitSets, a, h);
-}
-
-/** Scratch list reused by every call (interned lists are copies). */
-const scratchOps: ResolvedOperand[] = [];
-
-/** The shared frozen copy of an operand-record list (records are interned, compared by identity). */
-function internOperands(a: ResolvedOperand[], h: number): readonly ResolvedOperand[] {
-  return internList(operandLists, a, h);
-}
-
-const unions = new Map<readonly RegUnit[], Map<readonly RegUnit[], readonly RegUnit[]>>();
-
-/** internUnits(merge(a, b)) for interned a and b, memoised on the pair. */
-function union(a: readonly RegUnit[], b: readonly RegUnit[]): readonly RegUnit[] {
-  let m = unions.get(a);
-  if (!m) {
-    if (unions.size > INTERN_LIMIT) unions.clear();
-    m = new Map();
-    unions.set(a, m);
-  }
-  let r = m.get(b);
-  if (!r) { r = internUnits(merge(a, b)); m.set(b, r); }
-  return r;
-}
-
-/** Interned ResolvedOperand (same position, role, access and registers -> same object). */
-function operandRecord(index: number, role: ResolvedOperand['role'], def: boolean, use: boolean, units: readonly RegUnit[], o: Operand): ResolvedOperand {
-  let r = ROLE_IDS[role];
-  if (r === undefined) { r = roleCount++; ROLE_IDS[role] = r; }
-  const regKey = o.kind === 'reg' ? o.first * 64 + o.count : 0;
-  const key = ((regKey * 64 + r) * 16 + index) * 4 + (def ? 2 : 0) + (use ? 1 : 0);
-  let rec = operandRecords.get(key);
-  if (!rec) {
-    if (operandRecords.size > INTERN_LIMIT) operandRecords.clear();
-    rec = Object.freeze({ index, role, def, use, units });
-    operandRecords.set(key, rec);
-  }
-  lastRecordKey = key;
-  return rec;
-}
-
-/** Frozen unit lists shared by every operand naming the same registers. */
-const unitLists = new Map<number, readonly RegUnit[]>();
-
-function unitsOf(o: Operand): readonly RegUnit[] {
-  if (o.kind !== 'reg') return EMPTY;
-  const key = o.first * 64 + o.count;
-  let a = unitLists.get(key);
-  if (!a) {
-    const arr: RegUnit[] = new Array(o.count);
-    for (let i = 0; i < o.count; i++) arr[i] = o.first + i;
-    a = internUnits(arr);
-    unitLists.set(key, a);
-  }
-  return a;
-}
-
-function countText(min: number, max: number): string {
-  return min === max ? `${max} operand${max === 1 ? '' : 's'}` : `${min} to ${max} operands`;
-}
-
-/** Scratch list of the legality issues of the instruction being resolved (copied out when not empty). */
-const scratchIssues: LegalityIssue[] = [];
-
-/**
- * Resolve one instruction. Throws ConductorError for an unknown mnemonic, an encoding suffix the
- * instruction lacks, an instruction the target does not have, a wrong operand count, an operand
- * of the wrong kind or width, and a register the target does not have. Operand-legality issues
- * are appended to `issues` when it is given (the instruction still resolves); without it, the
- * first legality error is thrown like the others.
- */
-export function resolveInstruction(insn: Instruction, target: Target, issues?: LegalityIssue[]): ResolvedInsn {
-  let desc = lookupInsn(insn.base);
-  let suffix = insn.suffix;
-  if (!desc && suffix) { desc = lookupInsn(insn.mnemonic); suffix = undefined; }
-  if (!desc) fail(insn, `unknown instruction '${insn.mnemonic}'`);
-
-  // encoding suffix
-  let variant: InsnInfo['variant'];
-  if (suffix) {
-    if (suffix === 'e64_dpp' || !(desc.suffixes & SUFFIX_BITS[suffix]!)) {
-      fail(insn, `'${insn.mnemonic}': ${desc.name} has no ${suffix} encoding`);
-    }
-    variant = suffix as InsnInfo['variant'];
-  } else if (desc.suffixes) {
-    variant = 'e32';
-  }
-
-  // availability
-  const memo = memoFor(target);
-  let why = memo.avail.get(desc);
-  if (why === undefined) { why = unavailableReason(desc, target) ?? null; memo.avail.set(desc, why); }
-  if (why !== null) fail(insn, `'${insn.mnemonic}' is not available on ${target.name} (${why})`);
-
-  const mods = insn.modifiers;
-  const operands = insn.operands;
-  let specs = desc.ops;
-  let mem: MemDesc | undefined = desc.mem;
-  let extraUses: RegUnit[] | undefined;
-  let infoKey = variant ?? '';
-  let passesCbsz = 0;
-  let passesBlgp = 0;
-  let dstAlsoRead = false;
-  /** Atomic cmpswap with return into its data operand: only the first `retUnits` are written. */
-  let retUnits = 0;
-
-  // --- forms that depend on modifiers --------------------------------------------------------
-  if (mem) {
-    if (mem.op === 'atomic' && (hasMod(mods, 'glc') || hasMod(mods, 'sc0'))) {
-      // atomic with return: FLAT/GLOBAL gain a vdst; MUBUF/SMEM return into the data operand
-      if (!target.has('atomic-fadd-rtn') && /^(buffer|global)_atomic_(add_f32|pk_add_f16|pk_add_bf16)$/.test(desc.name)) {
-        fail(insn, `'${insn.mnemonic}' with a return value is not available on ${target.name} (needs atomic-fadd-rtn)`);
-      }
-      const n = mem.dwords;
-      const ret = desc.name.includes('cmpswap') ? n / 2 : n;
-      mem = { ...mem, op: 'atomic-rtn' };
-      infoKey += '+rtn';
-      if (desc.encoding === 'flat' || desc.encoding === 'global') {
-        specs = [{ role: 'vdst', access: 'd', kind: 'va', width: ret }, ...specs];
-      } else {
-        // MUBUF / SMEM: the old value comes back in the data operand (cmpswap: its first half)
-        const first = specs[0]!;
-        specs = [{ ...first, access: 'du' }, ...specs.slice(1)];
-        if (ret !== first.width) retUnits = ret;
-      }
-    } else if (hasMod(mods, 'lds') && mem.op === 'load' && desc.encoding !== 'ds') {
-      // LDS-DMA spelled as a load with the lds modifier: no data register, LDS address in M0
-      mem = { ...mem, op: 'load-lds' };
-      specs = specs.slice(1);
-      extraUses = [M0];
-      infoKey += '+lds';
-    } else if (desc.encoding === 'ds' && hasMod(mods, 'gds')) {
-      if (mem.space !== 'gws' && !target.has('gds')) fail(insn, `'${insn.mnemonic}': the gds modifier is not available on ${target.name} (needs gds)`);
-      if (mem.space !== 'gws') mem = { ...mem, space: 'gds' };
-      extraUses = [M0];
-      infoKey += '+gds';
-    }
-  }
-
-  const shape = desc.mfma ? shapeOf(desc) : undefined;
-  if (shape && shape.type === 'f8f6f4') {
-    passesCbsz = modNum(mods, 'cbsz', 0);
-    passesBlgp = modNum(mods, 'blgp', 0);
-    const a = f8f6f4Units(passesCbsz);
-    const b = f8f6f4Units(passesBlgp);
-    specs = specs.map((s) => (s.role === 'srcA' ? { ...s, width: a } : s.role === 'srcB' ? { ...s, width: b } : s));
-    infoKey += `+${passesCbsz}.${passesBlgp}`;
-  }
-
-  // --- operand count -----------------------------------------------------------------------
-  const max = specs.length;
-  const min = desc.minOperands - (desc.ops.length - specs.length);
-  if (operands.length < min || operands.length > max) {
-    fail(insn, `'${insn.mnemonic}' takes ${countText(min, max)}, got ${operands.length}`);
-  }
-  const found = scratchIssues;
-  found.length = 0;
-  legalityIssues(insn, desc, variant, specs, target, found);
-  // SMEM: `offset:` is the immediate added to an SGPR offset operand (s_load_dword s5, s[8:9], s2 offset:0x10);
-  // without an SGPR offset it is not a valid operand (llvm-mc 22 -mcpu=gfx90a rejects `s_load_dword s5, s[8:9] offset:0x10`).
-  if (desc.encoding === 'smem' && hasMod(mods, 'offset')) {
-    const last = operands.length === max ? operands[max - 1] : undefined;
-    if (!last || last.kind !== 'reg') {
-      found.push(issue('operand-address', `not a valid operand: '${insn.mnemonic}' accepts offset: only after an SGPR offset operand (write the immediate offset as an operand)`));
-    }
-  }
-  // MUBUF with both: `idxen offen` is the only order llvm-mc 22 takes (`offen idxen` is refused).
-  if ((desc.encoding === 'mubuf' || desc.encoding === 'mtbuf') && hasMod(mods, 'offen') && hasMod(mods, 'idxen')
-    && mods.findIndex((m) => m.name === 'offen') < mods.findIndex((m) => m.name === 'idxen')) {
-    found.push(issue('operand-address', `invalid operand for instruction: '${insn.mnemonic}' writes offen before idxen (the order is idxen offen)`));
-  }
-
-  // --- DPP / SDWA / op_sel: destination bits that are kept are read ---------------------------
-  if (variant === 'dpp') {
-    // Lanes whose source is disabled or out of range keep the old destination unless bound_ctrl
-    // zero-fills them and all rows/banks are enabled.
-    const full = modNum(mods, 'row_mask', 0xf) === 0xf && modNum(mods, 'bank_mask', 0xf) === 0xf;
-    if (!(full && hasMod(mods, 'bound_ctrl'))) dstAlsoRead = true;
-  } else if (variant === 'sdwa') {
-    const sel = modOf(mods, 'dst_sel');
-    const unused = modOf(mods, 'dst_unused');
-    if (sel && sel.value !== 'DWORD' && (!unused || unused.value === 'UNUSED_PRESERVE')) dstAlsoRead = true;
-  } else if (desc.valu && desc.encoding !== 'vop3p' && desc.ops[0]?.role === 'vdst') {
-    // VOP3 op_sel with the destination bit set writes the high half and keeps the low half
-    // (GFX9 16-bit results): the destination is also read. LLVM's MIR models a full write.
-    const sel = modOf(mods, 'op_sel');
-    const srcs = desc.ops.length - 1;
-    if (sel?.list && sel.list.length === srcs + 1 && sel.list[srcs] === 1) dstAlsoRead = true;
-  }
-
-  // --- walk operands -------------------------------------------------------------------------
-  // Unit lists, operand records and record lists are interned (see above): in the common case
-  // resolving an instruction allocates nothing but its result object.
-  const nOps = operands.length;
-  const rops = scratchOps;
-  rops.length = nOps;
-  let opsHash = nOps;
-  let explicitDefs: readonly RegUnit[] = EMPTY;
-  let explicitUses: readonly RegUnit[] = EMPTY;
-  let defsMerged = false;
-  let usesMerged = false;
-  for (let i = 0; i < nOps; i++) {
-    const o = operands[i]!;
-    const spec = specs[i]!;
-    let width = spec.width;
-    if (spec.kind === 'vaddr') {
-      width = vaddrWidth(desc, mods, operands);
-      if (o.kind === 'off' && width > 0 && (desc.encoding === 'mubuf' || desc.encoding === 'mtbuf' || desc.encoding === 'global')) {
-        fail(insn, `invalid operand for instruction: '${insn.mnemonic}' needs a VGPR address here, not 'off'`);
-      }
-      if (o.kind === 'reg' && width === 0 && (desc.encoding === 'mubuf' || desc.encoding === 'mtbuf')) {
-        fail(insn, `invalid operand for instruction: '${insn.mnemonic}' has an address VGPR '${o.text}' but neither offen nor idxen`);
-      }
-    }
-    checkOperand(insn, spec, o, width, target, found);
-    let def = spec.access !== 'u';
-    let use = spec.access !== 'd';
-    if (i === 0 && def && dstAlsoRead) use = true;
-    const units = unitsOf(o);
-    if (units.length) {
-      if (def) {
-        const d = i === 0 && retUnits > 0 ? internUnits(units.slice(0, retUnits)) : units;
-        if (explicitDefs.length === 0) explicitDefs = d;
-        else { explicitDefs = merge(explicitDefs, d); defsMerged = true; }
-      }
-      if (use) {
-        if (explicitUses.length === 0) explicitUses = units;
-        else { explicitUses = merge(explicitUses, units); usesMerged = true; }
-      }
-    } else {
-      def = false;
-      use = false;
-    }
-    const rec = operandRecord(i, spec.role, def, use, units, o);
-    rops[i] = rec;
-    opsHash = hashStep(opsHash, lastRecordKey);
-  }
-  if (defsMerged) explicitDefs = internUnits(explicitDefs);
-  if (usesMerged) explicitUses = internUnits(explicitUses);
-  const ropsShared = internOperands(rops, opsHash);
-
-  // --- implicit registers --------------------------------------------------------------------
-  let implicitUses = desc.implicitUses;
-  if (extraUses) implicitUses = internUnits(merge(implicitUses, extraUses));
-  const implicitDefs = desc.implicitDefs;
-
-  const defs = implicitDefs.length ? union(explicitDefs, implicitDefs) : explicitDefs;
-  const uses = implicitUses.length ? union(explicitUses, implicitUses) : explicitUses;
-
-  // --- info ---------------------------------------------------------------------------------
-  const info = infoFor(memo, desc, infoKey, () => {
-    let counters = desc.counters;
-    let events = desc.events;
-    if (mem && mem.space === 'gds' && desc.encoding === 'ds') {
-      counters = { vm: 0, lgkm: 1, exp: 1 };
-      events = ['gds'];
-    } else if (mem && mem.op === 'atomic-rtn' && desc.cls === 'vmem') {
-      events = ['vmem-load'];
-    } else if (mem && mem.op === 'load-lds') {
-      events = ['vmem-store'];
-    }
-    const i: InsnInfo = {
-      desc, cls: desc.cls, encoding: desc.encoding, variant, mem, counters, events, latency: desc.latency,
-    };
-    if (shape) {
-      const p = mfmaPasses(shape, target, passesCbsz, passesBlgp);
-      i.mfma = { kind: mfmaKindOn(shape, target), passes: p.passes, source: p.source };
-    }
-    return i;
-  });
-
-  if (found.length > 0) {
-    if (issues) issues.push(...found);
-    else {
-      const e = found.find((f) => f.severity === 'error');
-      if (e) fail(insn, e.message);
-    }
-  }
-  return {
-    insn, info, operands: ropsShared, defs, uses, explicitDefs, explicitUses,
-    implicitDefs, implicitUses,
-  };
 }
 
 /** Width of a buffer/global/scratch address operand as written with its modifiers. */
-function vaddrWidth(desc: InsnDesc, mods: readonly Modifier[], operands: readonly Operand[]): number {
+function vaddrWidth(s: InsnStore, i: number, desc: InsnDesc): number {
   switch (desc.encoding) {
     case 'mubuf': case 'mtbuf':
-      return (hasMod(mods, 'offen') ? 1 : 0) + (hasMod(mods, 'idxen') ? 1 : 0);
+      return (hasMod(s, i, MOD_OFFEN) ? 1 : 0) + (hasMod(s, i, MOD_IDXEN) ? 1 : 0);
     case 'global': {
-      const saddr = operands[operands.length - 1];
-      return saddr && saddr.kind === 'off' ? 2 : 1;
+      const e = s.opBegin[i + 1]!;
+      return e > s.opBegin[i]! && s.oKind[e - 1] === OP_OFF ? 2 : 1;
     }
     case 'scratch':
       return 1;
@@ -547,6 +481,293 @@ function vaddrWidth(desc: InsnDesc, mods: readonly Modifier[], operands: readonl
     default:
       return 0;
   }
+}
+
+/** Scratch unit lists: explicit defs and uses, then defs and uses with the implicit registers. */
+const DEFS = new Uint16Array(1024);
+const USES = new Uint16Array(1024);
+let nDefs = 0;
+let nUses = 0;
+/** The pool entry of DEFS / USES when one operand wrote all of it (-1: intern the scratch list). */
+let defsEntry = 0;
+let usesEntry = 0;
+
+function addUnits(list: Uint16Array, n: number, first: number, count: number): number {
+  for (let u = first; u < first + count; u++) {
+    let k = 0;
+    while (k < n && list[k] !== u) k++;
+    if (k === n) list[n++] = u;
+  }
+  return n;
+}
+
+function addList(list: Uint16Array, n: number, units: readonly RegUnit[]): number {
+  for (const u of units) {
+    let k = 0;
+    while (k < n && list[k] !== u) k++;
+    if (k === n) list[n++] = u;
+  }
+  return n;
+}
+
+/**
+ * Walk the operands: check each against its spec and the target, record its role, access and
+ * units, and collect the explicit defs and uses in DEFS / USES (nDefs / nUses).
+ */
+function walkOperands(s: InsnStore, i: number, f: Form, rs: ResolvedStore, dstAlsoRead: boolean, target: Target, found: LegalityIssue[]): void {
+  const desc = f.desc;
+  const b = s.opBegin[i]!;
+  const e = s.opBegin[i + 1]!;
+  const pool = rs.pool;
+  nDefs = 0;
+  nUses = 0;
+  defsEntry = 0;
+  usesEntry = 0;
+  for (let k = b; k < e; k++) {
+    const spec = f.specs[k - b]!;
+    const kind = s.oKind[k]!;
+    let width = spec.width;
+    if (spec.kind === 'vaddr') {
+      width = vaddrWidth(s, i, desc);
+      if (kind === OP_OFF && width > 0 && (desc.encoding === 'mubuf' || desc.encoding === 'mtbuf' || desc.encoding === 'global')) {
+        fail(s, i, `invalid operand for instruction: '${s.mnemonic(i)}' needs a VGPR address here, not 'off'`);
+      }
+      if (kind === OP_REG && width === 0 && (desc.encoding === 'mubuf' || desc.encoding === 'mtbuf')) {
+        fail(s, i, `invalid operand for instruction: '${s.mnemonic(i)}' has an address VGPR '${s.operandText(i, k)}' but neither offen nor idxen`);
+      }
+    }
+    checkOperand(s, i, k, spec, width, target, found);
+    let def = spec.access !== 'u';
+    let use = spec.access !== 'd';
+    if (k === b && def && dstAlsoRead) use = true;
+    let units = 0;
+    if (kind === OP_REG) {
+      const first = s.oFirst[k]!;
+      const count = s.oCount[k]!;
+      units = pool.range(first, count);
+      if (def) {
+        const n = k === b && f.retUnits > 0 ? Math.min(count, f.retUnits) : count;
+        defsEntry = nDefs === 0 && n === count ? units : -1;
+        nDefs = addUnits(DEFS, nDefs, first, n);
+      }
+      if (use) {
+        usesEntry = nUses === 0 ? units : -1;
+        nUses = addUnits(USES, nUses, first, count);
+      }
+    }
+    if (units === 0) {
+      def = false;
+      use = false;
+    }
+    rs.oRole[k] = f.roles[k - b]!;
+    rs.oAccess[k] = (def ? ACC_DEF : 0) | (use ? ACC_USE : 0);
+    rs.oUnits[k] = units;
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Step 8: implicit registers, and the whole instruction                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+const M0_LIST: readonly RegUnit[] = [M0];
+
+/** Scratch list of the legality issues of the instruction being resolved. */
+const scratchIssues: LegalityIssue[] = [];
+
+/**
+ * Resolve instruction i of `s` into `rs` (same index). Throws ConductorError for an unknown
+ * mnemonic, an encoding suffix the instruction lacks, an instruction the target does not have,
+ * a wrong operand count, an operand of the wrong kind or width, and a register the target
+ * does not have. Operand-legality issues are appended to `issues` when it is given (the
+ * instruction still resolves); without it, the first legality error is thrown like the others.
+ */
+function resolveAt(s: InsnStore, i: number, rs: ResolvedStore, target: Target, issues?: LegalityIssue[]): void {
+  const op = s.opcode[i]!;
+  const entry = opcodeEntry(op);
+  if (entry.error !== undefined) fail(s, i, entry.error);
+  const desc = entry.desc!;
+  const memo = memoFor(target);
+  const why = availability(memo, desc, target);
+  if (why !== null) fail(s, i, `'${s.mnemonic(i)}' is not available on ${target.name} (${why})`);
+  const f = formOf(memo, s, i, op, entry, target);
+  if (f.error !== undefined) fail(s, i, f.error(s.mnemonic(i)));
+
+  const nOps = s.opBegin[i + 1]! - s.opBegin[i]!;
+  if (nOps < f.min || nOps > f.max) fail(s, i, `'${s.mnemonic(i)}' takes ${countText(f.min, f.max)}, got ${nOps}`);
+
+  const found = scratchIssues;
+  if (found.length > 0) found.length = 0;
+  legalityIssues(s, i, f, target, found);
+  addressIssues(s, i, f, found);
+  walkOperands(s, i, f, rs, destinationAlsoRead(s, i, f), target, found);
+
+  if (found.length > 0) {
+    if (issues) issues.push(...found);
+    else {
+      const e = found.find((x) => x.severity === 'error');
+      if (e) fail(s, i, e.message);
+    }
+  }
+
+  const pool = rs.pool;
+  const explicitDefs = defsEntry >= 0 ? defsEntry : pool.intern(DEFS, nDefs);
+  const explicitUses = usesEntry >= 0 ? usesEntry : pool.intern(USES, nUses);
+  let implicitDefs = rs.formDefs[f.id];
+  let implicitUses = rs.formUses[f.id]!;
+  if (implicitDefs === undefined) {
+    implicitDefs = pool.intern(desc.implicitDefs, desc.implicitDefs.length);
+    if (f.readsM0) {
+      const n = addList(DEFS, addList(DEFS, 0, desc.implicitUses), M0_LIST);
+      implicitUses = pool.intern(DEFS, n);
+    } else {
+      implicitUses = pool.intern(desc.implicitUses, desc.implicitUses.length);
+    }
+    rs.formDefs[f.id] = implicitDefs;
+    rs.formUses[f.id] = implicitUses;
+    rs.formInfo[f.id] = rs.idOfInfo(f.info);
+  }
+  rs.explicitDefs[i] = explicitDefs;
+  rs.explicitUses[i] = explicitUses;
+  rs.implicitDefs[i] = implicitDefs;
+  rs.implicitUses[i] = implicitUses;
+  rs.defs[i] = pool.union(explicitDefs, implicitDefs);
+  rs.uses[i] = pool.union(explicitUses, implicitUses);
+  rs.infoId[i] = rs.formInfo[f.id]!;
+  rs.flags[i] = 0;
+}
+
+function countText(min: number, max: number): string {
+  return min === max ? `${max} operand${max === 1 ? '' : 's'}` : `${min} to ${max} operands`;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Placeholders for instructions that could not be resolved                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+const PLACEHOLDER_DESC: InsnDesc = Object.freeze({
+  name: '<unknown>', cls: 'other', encoding: 'sopp', ops: [], minOperands: 0, implicitDefs: [], implicitUses: [],
+  counters: { vm: 0, lgkm: 0, exp: 0 }, events: [], latency: 'other', requires: [], removedBy: [], suffixes: 0,
+}) as InsnDesc;
+
+/** A conservative resolution: class 'other', every register operand both read and written. */
+function placeholderAt(s: InsnStore, i: number, rs: ResolvedStore): void {
+  const pool = rs.pool;
+  let n = 0;
+  for (let k = s.opBegin[i]!, e = s.opBegin[i + 1]!; k < e; k++) {
+    let units = 0;
+    if (s.oKind[k] === OP_REG) {
+      units = pool.range(s.oFirst[k]!, s.oCount[k]!);
+      n = addUnits(DEFS, n, s.oFirst[k]!, s.oCount[k]!);
+    }
+    rs.oRole[k] = ROLE_IMM;
+    rs.oAccess[k] = units > 0 ? ACC_DEF | ACC_USE : 0;
+    rs.oUnits[k] = units;
+  }
+  const all = pool.intern(DEFS, n);
+  rs.defs[i] = all;
+  rs.uses[i] = all;
+  rs.explicitDefs[i] = all;
+  rs.explicitUses[i] = all;
+  rs.implicitDefs[i] = 0;
+  rs.implicitUses[i] = 0;
+  const info: InsnInfo = {
+    desc: lookupInsn(s.base(i)) ?? PLACEHOLDER_DESC, cls: 'other', encoding: 'sopp',
+    counters: { vm: 0, lgkm: 0, exp: 0 }, events: [], latency: 'other',
+  };
+  rs.infoId[i] = rs.idOfInfo(info);
+  rs.flags[i] = RS_UNKNOWN;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* One instruction (the object API)                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * Resolve one instruction. Throws ConductorError for an unknown mnemonic, an encoding suffix the
+ * instruction lacks, an instruction the target does not have, a wrong operand count, an operand
+ * of the wrong kind or width, and a register the target does not have. Operand-legality issues
+ * are appended to `issues` when it is given (the instruction still resolves); without it, the
+ * first legality error is thrown like the others. Knows no kernel: the kernel effects
+ * (kernel-effects.ts) are resolveProgram's.
+ */
+export function resolveInstruction(insn: Instruction, target: Target, issues?: LegalityIssue[]): ResolvedInsn {
+  const s = insn instanceof StoredInstruction ? copyInstruction(insn.store, insn.index) : encodeInstruction(insn);
+  const rs = new ResolvedStore(s, target, () => [insn]);
+  resolveAt(s, 0, rs, target, issues);
+  return plainResolved(rs, 0, insn);
+}
+
+/** A store holding only instruction i of `from` (its text, operands and modifiers as they are). */
+function copyInstruction(from: InsnStore, i: number): InsnStore {
+  const s = new InsnStore(from.file, from.texts[from.textId[i]!]!, 4);
+  s.appendFrom(from, i, 0);
+  return s;
+}
+
+const FILE_CODES: Record<string, number> = Object.fromEntries(FILE_NAMES.map((f, k) => [f, k]));
+const KIND_CODES: Record<string, number> = { reg: OP_REG, imm: OP_IMM, expr: OP_EXPR, off: OP_OFF, const: OP_CONST, waitcnt: OP_WAITCNT, func: OP_FUNC };
+
+/**
+ * A store holding an Instruction object (one not read from a store): its operands and
+ * modifiers as the objects say; their texts laid out one after the other in the store's text.
+ */
+function encodeInstruction(insn: Instruction): InsnStore {
+  const parts: string[] = [insn.text];
+  let at = insn.text.length + 1;
+  const place = (t: string) => { const p = at; parts.push(t); at += t.length + 1; return p; };
+  const s = new InsnStore(insn.loc.file, '', 4);
+  s.begin();
+  for (const o of insn.operands) {
+    const p = place(o.text);
+    const k = s.addOperand(KIND_CODES[o.kind]!, p, p + o.text.length);
+    switch (o.kind) {
+      case 'reg':
+        s.oFile[k] = FILE_CODES[o.file]!;
+        s.oFirst[k] = o.first;
+        s.oCount[k] = o.count;
+        s.oIndex[k] = o.index;
+        break;
+      case 'imm':
+        s.oValue[k] = o.value;
+        if (o.float) s.oFlags[k] = OPF_FLOAT;
+        break;
+      case 'expr': s.setAux(k, [...o.symbols]); break;
+      case 'const': s.setAux(k, o.name); break;
+      case 'waitcnt': s.setAux(k, { vmcnt: o.vmcnt, expcnt: o.expcnt, lgkmcnt: o.lgkmcnt, raw: o.raw }); break;
+      case 'func': s.setAux(k, { name: o.name, args: [...o.args] }); break;
+      default: break;
+    }
+    if (o.kind === 'reg' || o.kind === 'imm' || o.kind === 'expr' || o.kind === 'const') {
+      const mods = o.mods;
+      if (mods) s.oFlags[k] |= (mods.neg ? OPF_NEG : 0) | (mods.abs ? OPF_ABS : 0) | (mods.sext ? OPF_SEXT : 0);
+    }
+  }
+  for (const m of insn.modifiers) {
+    const p = place(m.text);
+    const end = p + m.text.length;
+    const hasValue = m.value !== undefined;
+    const vStart = hasValue && m.text.endsWith(m.value!) ? end - m.value!.length : hasValue ? place(m.value!) : p;
+    const vEnd = hasValue && !m.text.endsWith(m.value!) ? vStart + m.value!.length : end;
+    const c = s.addModifier(MODIFIER_NAMES.idOf(m.name), vEnd === end ? p : vStart, vStart, vEnd, (hasValue ? MF_VALUE : 0) | (m.num !== undefined ? MF_NUM : 0));
+    if (m.num !== undefined) s.mNum[c] = m.num;
+    if (m.list) { s.mFlags[c] |= MF_LIST; s.mAux[c] = s.aux.length; s.aux.push([...m.list]); }
+  }
+  s.texts[0] = parts.join('\n');
+  s.commit(OPCODES.of(insn.mnemonic), 0, 0, insn.text.length, insn.loc.line, insn.loc.col, insn.stmt >>> 0);
+  return s;
+}
+
+/** A plain ResolvedInsn object for instruction i of `rs`, with `insn` as its instruction. */
+function plainResolved(rs: ResolvedStore, i: number, insn: Instruction): ResolvedInsn {
+  const pool = rs.pool;
+  const r: ResolvedInsn = {
+    insn, info: rs.info(i), operands: rs.operandRecords(i) as ResolvedOperand[],
+    defs: pool.list(rs.defs[i]!), uses: pool.list(rs.uses[i]!),
+    explicitDefs: pool.list(rs.explicitDefs[i]!), explicitUses: pool.list(rs.explicitUses[i]!),
+    implicitDefs: pool.list(rs.implicitDefs[i]!), implicitUses: pool.list(rs.implicitUses[i]!),
+  };
+  if (rs.flags[i]! & RS_UNKNOWN) r.unknown = true;
+  return r;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -561,6 +782,8 @@ export interface ResolvedProgram {
    * operand-legality violation (rule 'operand-*', error or warning; the instruction resolved).
    */
   diagnostics: Diagnostic[];
+  /** The same resolution as numbers (the kernel effects applied). */
+  store: ResolvedStore;
 }
 
 /** True for the diagnostics of operand legality (the instruction is readable and resolved). */
@@ -572,58 +795,48 @@ export function isOperandLegality(d: Diagnostic): boolean {
  * Resolve every instruction of a program. Instructions that fail get a conservative placeholder
  * (class 'other', every register operand both read and written, marked `unknown`) and an error
  * diagnostic; nothing is thrown for them. Legality violations become diagnostics with their
- * rule. Then, per kernel, the effects that depend on the
- * kernel around an instruction (kernel-effects.ts): on a unified VGPR/AGPR file the VGPRs at or
- * above accum_offset become the AGPR units they are, and inside the VGPR indexing mode the
- * indexed operands reach the registers the index may select.
+ * rule. Then, per kernel, the effects that depend on the kernel around an instruction
+ * (kernel-effects.ts): on a unified VGPR/AGPR file the VGPRs at or above accum_offset become
+ * the AGPR units they are, and inside the VGPR indexing mode the indexed operands reach the
+ * registers the index may select.
  */
 export function resolveProgram(program: Program, target: Target): ResolvedProgram {
-  const insns: ResolvedInsn[] = new Array(program.instructions.length);
+  const store = program instanceof ParsedProgram ? program.store : storeOf(program);
+  const rs = new ResolvedStore(store, target, () => program.instructions);
   const diagnostics: Diagnostic[] = [];
   const issues: LegalityIssue[] = [];
-  for (let i = 0; i < program.instructions.length; i++) {
-    const insn = program.instructions[i]!;
+  for (let i = 0; i < store.n; i++) {
     try {
-      insns[i] = resolveInstruction(insn, target, issues);
+      resolveAt(store, i, rs, target, issues);
       if (issues.length > 0) {
-        for (const f of issues) diagnostics.push({ severity: f.severity, message: f.message, loc: insn.loc, rule: f.rule, source: f.source });
+        const loc = store.loc(i);
+        for (const f of issues) diagnostics.push({ severity: f.severity, message: f.message, loc, rule: f.rule, source: f.source });
         issues.length = 0;
       }
     } catch (e) {
       if (!(e instanceof ConductorError)) throw e;
-      diagnostics.push({ severity: 'error', message: e.message, loc: e.loc ?? insn.loc, rule: 'isa' });
-      insns[i] = placeholder(insn);
+      if (issues.length > 0) issues.length = 0;
+      diagnostics.push({ severity: 'error', message: e.message, loc: e.loc ?? store.loc(i), rule: 'isa' });
+      placeholderAt(store, i, rs);
     }
   }
   let first = 0;
   for (const kernel of program.kernels) {
-    while (first < insns.length && program.instructions[first]!.stmt < kernel.start) first++;
+    while (first < store.n && store.stmt[first]! < kernel.start) first++;
     let end = first;
-    while (end < insns.length && program.instructions[end]!.stmt < kernel.end) end++;
-    if (end > first) diagnostics.push(...applyKernelEffects(program, kernel, target, insns, first, end - first).diagnostics);
+    while (end < store.n && store.stmt[end]! < kernel.end) end++;
+    if (end > first) diagnostics.push(...applyKernelEffects(program, kernel, target, rs, first, end - first).diagnostics);
     first = end;
   }
-  return { insns, diagnostics };
+  return { insns: rs.all(), diagnostics, store: rs };
 }
 
-const PLACEHOLDER_DESC: InsnDesc = Object.freeze({
-  name: '<unknown>', cls: 'other', encoding: 'sopp', ops: [], minOperands: 0, implicitDefs: [], implicitUses: [],
-  counters: { vm: 0, lgkm: 0, exp: 0 }, events: [], latency: 'other', requires: [], removedBy: [], suffixes: 0,
-}) as InsnDesc;
-
-function placeholder(insn: Instruction): ResolvedInsn {
-  const units: RegUnit[] = [];
-  const rops: ResolvedOperand[] = insn.operands.map((o, index) => {
-    const u = unitsOf(o);
-    if (o.kind === 'reg') pushUnits(units, o.first, o.count);
-    return { index, role: 'imm', def: u.length > 0, use: u.length > 0, units: u };
-  });
-  const info: InsnInfo = {
-    desc: lookupInsn(insn.base) ?? PLACEHOLDER_DESC, cls: 'other', encoding: 'sopp',
-    counters: { vm: 0, lgkm: 0, exp: 0 }, events: [], latency: 'other',
-  };
-  return {
-    insn, info, operands: rops, defs: units, uses: units.slice(), explicitDefs: units, explicitUses: units.slice(),
-    implicitDefs: EMPTY, implicitUses: EMPTY, unknown: true,
-  };
+/** A store of a Program that was not parsed into one (its instructions encoded one by one). */
+function storeOf(program: Program): InsnStore {
+  const out = new InsnStore(program.file, '', Math.max(4, program.instructions.length));
+  for (const insn of program.instructions) {
+    const one = encodeInstruction(insn);
+    out.appendFrom(one, 0, out.addText(one.texts[0]!));
+  }
+  return out;
 }

@@ -8,7 +8,7 @@
  *                                      the descriptor's LDS), printed `occupancy (peak live)`;
  *                                      reordering does not change which registers are named, so
  *                                      this is the occupancy a register allocation of the
- *                                      schedule could reach (check/resources.ts: peakLive)
+ *                                      schedule could reach (analysis/resources.ts: peakLive)
  *   est_cycles                         the kernel as it runs (src/cycles/kernel-time.ts): every
  *                                      block once plus each loop's steady state times its trip
  *                                      count, the waves of the kernel's occupancy sharing the

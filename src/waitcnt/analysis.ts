@@ -84,6 +84,19 @@ export interface AnalysisOptions {
    * else: its insertions are not safe.
    */
   meet?: boolean;
+  /**
+   * Run every block once more from the fixed point for the report instead of reading the records
+   * of each path class's latest run (the reference a test compares the records with).
+   */
+  rerun?: boolean;
+  /**
+   * Only these instructions' results are wanted: blocks from which none of them can be reached
+   * are not analysed (their states cannot flow into them), and every result about an instruction
+   * of such a block is absent. What is reported about the analysed blocks' instructions is what
+   * the whole analysis reports (unless the whole analysis runs out of its step budget, the safety
+   * net that merges every block's path classes).
+   */
+  only?: ReadonlySet<number>;
 }
 
 export type FenceKind = 'barrier' | 'cache' | 'return' | 'entry' | 'store';
@@ -221,8 +234,25 @@ export function isCallable(ctx: KernelContext): boolean {
   return ctx.kernel.kind === 'function' && first?.kind === 'label' && first.name === ctx.kernel.name;
 }
 
+/**
+ * What one run of a block from a path class records for the report: the missing waits (in
+ * order), the bounds before each existing wait, the store needs charged to each, and with
+ * `pendAt` / `meet` the bounds and visits per instruction. A path class keeps the records of
+ * its latest run: at the fixed point that run started from its final state, so the report
+ * reads them instead of running every block once more.
+ */
+interface Rec {
+  missing: { i: number; d: NeedDetail }[];
+  pendBefore: Map<number, Counts>;
+  storeNeed: Map<number, Counts>;
+  /** With `pendAt`: triples (instruction, counter, bound). */
+  pendAt: number[];
+  /** With `meet`: the instructions the run reached. */
+  visits: number[];
+}
+
 /** A path class of a block's entry (paths.ts): the facts its paths share and their counter state. */
-interface Part { facts: PathFact[]; st: CounterState; dirty: boolean }
+interface Part { facts: PathFact[]; st: CounterState; dirty: boolean; rec?: Rec }
 
 /**
  * One run of the analysis over a kernel, in named steps: `transfer` (one instruction),
@@ -242,10 +272,14 @@ class Analysis {
   private readonly callable: boolean;
   private readonly forceZero: boolean;
   private readonly meet: boolean;
+  private readonly rerun: boolean;
+  /** With `only`: 1 for the blocks analysed (those from which one of the instructions can be reached). */
+  private readonly relevant?: Uint8Array;
   private readonly combine: (dst: CounterState, src: CounterState, capY: readonly number[]) => boolean;
 
-  // ---- reporting-pass records ----
-  private reporting = false;
+  // ---- report records ----
+  /** The records of the block run under way. */
+  private rec: Rec | undefined;
   private readonly missingAt = new Map<number, NeedDetail & { insn: number }>();
   /** Edges b -> s the fixed point followed (key b * nb + s): the paths the analysis considers. */
   private readonly followed = new Set<number>();
@@ -286,6 +320,7 @@ class Analysis {
     this.callable = isCallable(ctx);
     this.forceZero = opts.mixed === 'force-zero';
     this.meet = !!opts.meet;
+    this.rerun = !!opts.rerun;
     this.combine = this.meet ? meetInto : joinInto;
     this.unreachableBlock = new Uint8Array(this.nb);
     if (opts.pendAt) this.pendAt = new Int32Array(3 * fx.length).fill(-1);
@@ -300,18 +335,22 @@ class Analysis {
     this.header = new Uint8Array(this.nb);
     for (const blk of this.cfg.blocks) for (const q of blk.preds) if (this.rank[q]! >= this.rank[blk.id]!) this.header[blk.id] = 1;
     this.budget = 64 * this.nb + 4096;
+    if (opts.only) this.relevant = ancestors(this.cfg, opts.only);
   }
 
   /** The whole analysis: the fixed point, the reporting pass, the judgement of existing waits. */
   run(): WaitcntResult {
     if (this.nb > 0) {
-      const entry = new CounterState(this.judgeWaits);
-      if (this.callable) { entry.wild = 7; entry.pendC.set(this.capC); }
-      this.inParts[0] = new Map([['', { facts: [], st: entry, dirty: true }]]);
-      this.solve();
+      const rel = this.relevant;
+      if (!rel || rel[0]) {
+        const entry = new CounterState(this.judgeWaits);
+        if (this.callable) { entry.wild = 7; entry.pendC.set(this.capC); }
+        this.inParts[0] = new Map([['', { facts: [], st: entry, dirty: true }]]);
+        this.solve();
+      }
       // blocks no path reaches: analyse them from an empty state, without judging their waits
       for (;;) {
-        const b = this.order.find((x) => !this.inParts[x]);
+        const b = this.order.find((x) => !this.inParts[x] && (!rel || rel[x] === 1));
         if (b === undefined) break;
         this.inParts[b] = new Map([['', { facts: [], st: new CounterState(this.judgeWaits), dirty: true }]]);
         this.unreachableBlock[b] = 1;
@@ -373,7 +412,7 @@ class Analysis {
 
   /** Apply a wait of value n on counter c; w >= 0: an existing wait (charge shadows), -1: inserted. */
   private applyWait(st: CounterState, c: number, n: number, w: number): void {
-    const sn = this.reporting && w >= 0 ? this.storeNeed.get(w) : undefined;
+    const sn = this.rec && w >= 0 ? this.rec.storeNeed.get(w) : undefined;
     const max = this.max;
     st.waitCounter(c, n, st.sh || sn ? (key, e, y) => {
       const k = key & 15;
@@ -409,35 +448,41 @@ class Analysis {
     if (kind === INSN_KIND.wait) {
       if (this.skip?.has(i)) return;
       const v = f.wait!;
-      if (this.reporting) {
-        const pb = this.pendBefore.get(i) ?? [0, 0, 0];
+      const rec = this.rec;
+      if (rec) {
+        const pb = rec.pendBefore.get(i) ?? [0, 0, 0];
         for (let c = 0; c < 3; c++) pb[c] = Math.max(pb[c]!, (st.wild >> c) & 1 ? this.capC[c]! : st.pendC[c]!);
-        this.pendBefore.set(i, pb);
-        if (!this.storeNeed.has(i)) this.storeNeed.set(i, [INF, INF, INF]);
+        rec.pendBefore.set(i, pb);
+        if (!rec.storeNeed.has(i)) rec.storeNeed.set(i, [INF, INF, INF]);
       }
       for (let c = 0; c < 3; c++) if (v[c]! !== INF) this.applyWait(st, c, v[c]!, i);
       return;
     }
-    if (this.pendAt && this.reporting) {
-      for (let c = 0; c < 3; c++) this.pendAt[3 * i + c] = Math.max(this.pendAt[3 * i + c]!, (st.wild >> c) & 1 ? this.capC[c]! : st.pendC[c]!);
+    const rec = this.rec;
+    if (this.pendAt && rec) {
+      for (let c = 0; c < 3; c++) rec.pendAt.push(i, c, (st.wild >> c) & 1 ? this.capC[c]! : st.pendC[c]!);
     }
-    if (this.visits && this.reporting) this.visits[i]!++;
+    if (this.visits && rec) rec.visits.push(i);
     needV[0] = needV[1] = needV[2] = INF;
     needD[0] = needD[1] = needD[2] = undefined;
     if (st.wild && kind !== INSN_KIND.nop) this.needAll(st, 'entry');
     const mask = st.mask;
+    const uses = f.uses;
+    const defs = f.defs;
     // reads
-    for (const u of f.uses) {
+    for (let x = 0; x < uses.length; x++) {
+      const u = uses[x]!;
       const m = mask[u]!;
       if (m === 0) continue;
       for (let k = 0; k < NCLASSES; k++) {
         if (((m >> k) & 1) === 0 || CLASS_COUNTER[k] === COUNTER.exp) continue;
-        if (k === OP_CLASS.vmem && f.d16Load && f.defs.includes(u)) continue;
+        if (k === OP_CLASS.vmem && f.d16Load && defs.includes(u)) continue;
         this.consider(st, u, k, st.ent.get(u * 16 + k)!, 'raw');
       }
     }
     // writes
-    for (const u of f.defs) {
+    for (let x = 0; x < defs.length; x++) {
+      const u = defs[x]!;
       const m = mask[u]!;
       if (m === 0) continue;
       for (let k = 0; k < NCLASSES; k++) {
@@ -459,17 +504,25 @@ class Analysis {
     // inserted waits (with `meet`, the program as written: nothing is inserted)
     for (let c = 0; c < 3; c++) {
       if (needV[c] === INF) continue;
-      if (this.reporting) this.recordMissing(i, needD[c]!);
+      if (rec) rec.missing.push({ i, d: needD[c]! });
       if (!this.meet) this.applyWait(st, c, needV[c]!, -1);
     }
     if (st.sh) {
-      for (const u of f.uses) this.chargeShadows(st, u, false, f.d16Load && f.defs.includes(u));
-      for (const u of f.defs) { this.chargeShadows(st, u, true, f.vmemLoad); st.dropShadowsOfUnit(u); }
+      const shMask = st.shMask!;
+      for (let x = 0; x < uses.length; x++) {
+        const u = uses[x]!;
+        if (shMask[u] !== 0) this.chargeShadows(st, u, false, f.d16Load && defs.includes(u));
+      }
+      for (let x = 0; x < defs.length; x++) {
+        const u = defs[x]!;
+        if (shMask[u] !== 0) { this.chargeShadows(st, u, true, f.vmemLoad); st.dropShadowsOfUnit(u); }
+      }
       if (f.lds) this.chargeShadows(st, LDS_MEM, false, false);
       if (fullWait) this.chargeAllShadows(st);
     }
     if (kind === INSN_KIND.call && f.callWaits) { st.clearAll(); return; }
-    for (const is of f.issues) st.issue(is.cls, is.inc, i, is.units, this.capC);
+    const issues = f.issues;
+    for (let x = 0; x < issues.length; x++) { const is = issues[x]!; st.issue(is.cls, is.inc, i, is.units, this.capC); }
   }
 
   private recordMissing(i: number, d: NeedDetail): void {
@@ -485,6 +538,9 @@ class Analysis {
 
   private runBlock(b: number, part: Part): Part {
     const blk = this.cfg.blocks[b]!;
+    const rec: Rec = { missing: [], pendBefore: new Map(), storeNeed: new Map(), pendAt: [], visits: [] };
+    part.rec = rec;
+    this.rec = rec;
     const st = part.st.clone();
     let facts = part.facts;
     for (let i = blk.start; i < blk.end; i++) {
@@ -601,6 +657,7 @@ class Analysis {
         if (--this.budget === 0) { this.collapseAll(); for (let x = 0; x < this.nb; x++) if (this.inParts[x]) push(x); }
         const out = this.runBlock(b, part);
         for (const [s, facts] of this.successors(b, out.facts)) {
+          if (this.relevant && !this.relevant[s]) continue;
           this.followed.add(b * this.nb + s);
           if (this.join(s, facts, out.st)) push(s);
         }
@@ -611,10 +668,43 @@ class Analysis {
   // ---------------------------------------------------------------------------------------------
   // report and judge
 
-  /** One more pass over the fixed point, recording each missing wait and the insertions. */
+  /** The records of one block run, merged into the kernel's (in block order: ties keep the first). */
+  private replay(rec: Rec): void {
+    for (const [i, pb] of rec.pendBefore) {
+      const g = this.pendBefore.get(i);
+      if (!g) this.pendBefore.set(i, [pb[0], pb[1], pb[2]]);
+      else for (let c = 0; c < 3; c++) g[c] = Math.max(g[c]!, pb[c]!);
+    }
+    for (const [i, sn] of rec.storeNeed) {
+      const g = this.storeNeed.get(i);
+      if (!g) this.storeNeed.set(i, [sn[0], sn[1], sn[2]]);
+      else for (let c = 0; c < 3; c++) g[c] = Math.min(g[c]!, sn[c]!);
+    }
+    if (this.pendAt) {
+      const pa = rec.pendAt;
+      for (let k = 0; k < pa.length; k += 3) {
+        const x = 3 * pa[k]! + pa[k + 1]!;
+        this.pendAt[x] = Math.max(this.pendAt[x]!, pa[k + 2]!);
+      }
+    }
+    if (this.visits) for (const i of rec.visits) this.visits[i]!++;
+    for (const m of rec.missing) this.recordMissing(m.i, m.d);
+  }
+
+  /**
+   * The fixed point's records, each missing wait and the insertions: every path class's latest
+   * run started from its final state (a change to a class marks it for another run), so its
+   * records are those of a pass over the fixed point.
+   */
   private report(): Pick<WaitcntResult, 'missing' | 'missingNeeds' | 'insertions'> {
-    this.reporting = true;
-    for (let b = 0; b < this.nb; b++) for (const part of this.inParts[b]!.values()) this.runBlock(b, part);
+    for (let b = 0; b < this.nb; b++) {
+      const parts = this.inParts[b];
+      if (!parts) continue; // not analysed (AnalysisOptions.only)
+      for (const part of parts.values()) {
+        if (!part.rec || part.dirty || this.rerun) this.runBlock(b, part);
+        this.replay(part.rec!);
+      }
+    }
     const found = [...this.missingAt.values()].sort((a, b) => a.insn - b.insn || a.c - b.c);
     // the findings (their messages walk the paths back to the governing waits) only when asked for
     let missing: Finding[] | undefined;
@@ -693,6 +783,20 @@ function memoryFollows(ctx: KernelContext, fx: InsnEffects[], i: number): boolea
     if (f.ordersMemory) return true;
   }
   return !b.exits || b.succs.length > 0;
+}
+
+/** The blocks from which a block holding one of the instructions can be reached (those blocks included). */
+function ancestors(cfg: KernelContext['cfg'], insns: ReadonlySet<number>): Uint8Array {
+  const mark = new Uint8Array(cfg.blocks.length);
+  const stack: number[] = [];
+  for (const i of insns) {
+    const b = cfg.blockOf[i]!;
+    if (b >= 0 && !mark[b]) { mark[b] = 1; stack.push(b); }
+  }
+  while (stack.length) {
+    for (const p of cfg.blocks[stack.pop()!]!.preds) if (!mark[p]) { mark[p] = 1; stack.push(p); }
+  }
+  return mark;
 }
 
 function reversePostOrder(succs: number[][], n: number): number[] {

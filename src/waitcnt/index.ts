@@ -107,7 +107,8 @@ function judgementFinding(ctx: KernelContext, j: WaitJudgement): Finding | undef
  * which the wait falls short (the branches on it, from the producer to the instruction).
  */
 function classifyPaths(ctx: KernelContext, r: WaitcntResult, opts: WaitcntOptions): Finding[] {
-  const every = analyzeWaitcnt(ctx, { mixed: opts.mixed, meet: true }).everyPath!;
+  // the waits needed on every path, wanted only at the instructions missing one
+  const every = analyzeWaitcnt(ctx, { mixed: opts.mixed, meet: true, only: new Set(r.missing.map((f) => f.insn)) }).everyPath!;
   const fx = kernelEffects(ctx);
   const max = counterMax(ctx);
   const insns = ctx.cfg.insns;

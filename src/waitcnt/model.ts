@@ -145,9 +145,19 @@ export function waitValues(r: ResolvedInsn, max: readonly number[]): [number, nu
   return out;
 }
 
-function vaUnits(units: readonly RegUnit[]): RegUnit[] {
-  return units.filter((u) => isVgprUnit(u) || isAgprUnit(u));
+/** The VGPR and AGPR units of a list (memoized per list: resolved lists are shared). */
+const VA_UNITS = new WeakMap<readonly RegUnit[], readonly RegUnit[]>();
+
+function vaUnits(units: readonly RegUnit[]): readonly RegUnit[] {
+  let va = VA_UNITS.get(units);
+  if (va === undefined) {
+    va = units.filter((u) => isVgprUnit(u) || isAgprUnit(u));
+    VA_UNITS.set(units, va);
+  }
+  return va;
 }
+
+const NO_ISSUES: readonly Issue[] = Object.freeze([]);
 
 const STORE_UNITS: readonly number[] = Object.freeze([STORES]);
 const LDS_UNITS: readonly number[] = Object.freeze([LDS_MEM]);
@@ -167,9 +177,15 @@ function computeEffects(ctx: KernelContext): InsnEffects[] {
   const longSetpc = new Set(ctx.cfg.longBranches.map((l) => l.setpc));
   const labels = new Set(ctx.cfg.blocks.flatMap((b) => b.labels));
   const out: InsnEffects[] = new Array(ctx.insns.length);
+  // the latest s_getpc_b64 writing each SGPR pair's first register, kept in one forward pass
+  const getpc = new Map<number, number>();
   for (let i = 0; i < ctx.insns.length; i++) {
     const r = ctx.insns[i]!;
     const control = ctx.cfg.control[i];
+    if (r.insn.base === 's_getpc_b64') {
+      const d = r.insn.operands[0];
+      if (d && d.kind === 'reg') getpc.set(d.first, i);
+    }
     let kind: InsnKind = INSN_KIND.normal;
     if (isClass(t, i, 'waitcnt')) kind = INSN_KIND.wait;
     else if (isClass(t, i, 'barrier')) kind = INSN_KIND.barrier;
@@ -183,7 +199,7 @@ function computeEffects(ctx: KernelContext): InsnEffects[] {
     const cacheOp = has(t, i, TRAIT.cacheOp);
     const vmemLoad = has(t, i, TRAIT.vmemLoad);
     out[i] = {
-      kind, callWaits: kind === INSN_KIND.call && !isLocalSubroutineCall(ctx, i, labels),
+      kind, callWaits: kind === INSN_KIND.call && !isLocalSubroutineCall(ctx, i, labels, getpc),
       wait: kind === INSN_KIND.wait ? waitValues(r, max) : undefined,
       issues, uses: r.uses, defs: r.defs, vmemLoad, d16Load: vmemLoad && has(t, i, TRAIT.d16),
       lds: issuesEvent(t, i, EVENT.lds | EVENT.flat), writesExec, cacheOp,
@@ -195,7 +211,8 @@ function computeEffects(ctx: KernelContext): InsnEffects[] {
 }
 
 /** The counter increments of instruction i, one per class it counts on. */
-function issuesOf(r: ResolvedInsn, t: KernelTraits, i: number): Issue[] {
+function issuesOf(r: ResolvedInsn, t: KernelTraits, i: number): readonly Issue[] {
+  if (t.events[i] === 0) return NO_ISSUES;
   const out: Issue[] = [];
   const vm = t.vmInc[i]!;
   const lgkm = t.lgkmInc[i]!;
@@ -247,29 +264,25 @@ function issuesOf(r: ResolvedInsn, t: KernelTraits, i: number): Issue[] {
 
 /**
  * The call at `i` jumps to code of this kernel: the nearest s_getpc_b64 before it that writes the
- * call's target register, and the few instructions after that one, name labels of this kernel
- * and nothing else. A target loaded from memory, passed in, or naming any other symbol (a
- * function of this file or one defined elsewhere, as clang's `callee@rel32@lo+4`) follows the ABI.
+ * call's target register, and the few instructions after that one, name labels but no function
+ * symbol. A target loaded from memory, passed in, or naming a function follows the ABI.
+ * `getpc` maps a register to the latest s_getpc_b64 before `i` writing it (kept by the caller's
+ * forward pass, so no call scans back).
  */
-function isLocalSubroutineCall(ctx: KernelContext, i: number, kernelLabels: ReadonlySet<string>): boolean {
+function isLocalSubroutineCall(ctx: KernelContext, i: number, kernelLabels: ReadonlySet<string>, getpc: ReadonlyMap<number, number>): boolean {
   const target = ctx.insns[i]!.insn.operands[1];
   if (!target || target.kind !== 'reg') return false;
-  for (let g = i - 1; g >= 0; g--) {
-    const r = ctx.insns[g]!;
-    if (r.insn.base !== 's_getpc_b64') continue;
-    const d = r.insn.operands[0];
-    if (!d || d.kind !== 'reg' || d.first !== target.first) continue;
-    let named = false;
-    for (let k = g + 1; k < Math.min(i, g + 8); k++) {
-      for (const o of ctx.insns[k]!.insn.operands) {
-        if (o.kind !== 'expr') continue;
-        for (const sym of o.symbols) {
-          if (!kernelLabels.has(sym.split('@')[0]!)) return false;
-          named = true;
-        }
+  const g = getpc.get(target.first);
+  if (g === undefined) return false;
+  let named = false;
+  for (let k = g + 1; k < Math.min(i, g + 8); k++) {
+    for (const o of ctx.insns[k]!.insn.operands) {
+      if (o.kind !== 'expr') continue;
+      for (const sym of o.symbols) {
+        if (!kernelLabels.has(sym.split('@')[0]!)) return false;
+        named = true;
       }
     }
-    return named;
   }
-  return false;
+  return named;
 }

@@ -33,30 +33,41 @@ export interface Shadow {
 /** Entries and shadows are keyed by `unit * 16 + class`. */
 
 export class CounterState {
-  issued = new Int32Array(NCLASSES);
-  pend = new Int32Array(NCLASSES);
-  pendC = new Int32Array(3);
+  issued: Int32Array;
+  pend: Int32Array;
+  pendC: Int32Array;
   /** Bit c: the caller's operations may be outstanding on counter c (entry of a callable function). */
-  wild = 0;
-  ent = new Map<number, Ent>();
-  mask = new Uint16Array(NUNITS);
-  sh: Map<number, readonly Shadow[]> | null = null;
-  shMask: Uint16Array | null = null;
+  wild: number;
+  ent: Map<number, Ent>;
+  mask: Uint16Array;
+  sh: Map<number, readonly Shadow[]> | null;
+  shMask: Uint16Array | null;
 
-  constructor(shadows: boolean) {
-    if (shadows) { this.sh = new Map(); this.shMask = new Uint16Array(NUNITS); }
+  /** An empty state (with shadows when asked), or a copy of `from`. */
+  constructor(shadows: boolean, from?: CounterState) {
+    if (from) {
+      this.issued = from.issued.slice();
+      this.pend = from.pend.slice();
+      this.pendC = from.pendC.slice();
+      this.wild = from.wild;
+      this.ent = new Map(from.ent);
+      this.mask = from.mask.slice();
+      this.sh = from.sh ? new Map(from.sh) : null;
+      this.shMask = from.shMask ? from.shMask.slice() : null;
+      return;
+    }
+    this.issued = new Int32Array(NCLASSES);
+    this.pend = new Int32Array(NCLASSES);
+    this.pendC = new Int32Array(3);
+    this.wild = 0;
+    this.ent = new Map();
+    this.mask = new Uint16Array(NUNITS);
+    this.sh = shadows ? new Map() : null;
+    this.shMask = shadows ? new Uint16Array(NUNITS) : null;
   }
 
   clone(): CounterState {
-    const s = new CounterState(false);
-    s.issued.set(this.issued);
-    s.pend.set(this.pend);
-    s.pendC.set(this.pendC);
-    s.wild = this.wild;
-    s.ent = new Map(this.ent);
-    s.mask.set(this.mask);
-    if (this.sh) { s.sh = new Map(this.sh); s.shMask = new Uint16Array(this.shMask!); }
-    return s;
+    return new CounterState(false, this);
   }
 
   /** Record an issued operation of class `cls` writing (or holding) `units`. */
@@ -68,7 +79,8 @@ export class CounterState {
     this.pendC[c] = Math.min(cap, this.pendC[c]! + inc);
     const e: Ent = { s: this.issued[cls]!, p };
     const bit = 1 << cls;
-    for (const u of units) {
+    for (let x = 0; x < units.length; x++) {
+      const u = units[x]!;
       this.ent.set(u * 16 + cls, e);
       this.mask[u]! |= bit;
     }

@@ -73,6 +73,8 @@ export const valuSgprWriteValuRead: HazardRule = {
     let any = false;
     for (const o of c.ops) if (o.use && o.lo < 128) { any = true; break; }
     if (!any) return undefined;
+    // no VALU writing an SGPR within reach: nothing to list
+    if (h.producers(i, P.valuSdef[0], factWait(h, SGPR_FACT), P.valuSdef[1]).length === 0) return undefined;
     const reads = constantReads(c);
     if (reads.length === 0) return undefined;
     return scalarRaw(h, i, reads, SGPR_FACT, ...P.valuSdef);
@@ -153,9 +155,11 @@ export const dstSelForwarding: HazardRule = {
   },
 };
 
+const isTrans = (p: HazardInsn) => p.trans;
+
 export const transWriteValuRead: HazardRule = {
   id: 'trans-write-valu-read',
-  present: (h) => h.has('trans', (p) => p.trans),
+  present: (h) => h.has('trans', isTrans),
   description: 'A non-transcendental VALU reads the result of the transcendental VALU just before it.',
   appliesTo: gfx940,
   source: TRANS_FACT.source,
@@ -163,6 +167,8 @@ export const transWriteValuRead: HazardRule = {
   check(h, i) {
     const c = h.f[i]!;
     if (!c.valu || c.trans) return undefined;
-    return vectorRawFact(h, i, vecUses(c), TRANS_FACT, 'trans', (p) => p.trans);
+    // no transcendental VALU within reach (the common case): nothing to list
+    if (h.producers(i, 'trans', factWait(h, TRANS_FACT), isTrans).length === 0) return undefined;
+    return vectorRawFact(h, i, vecUses(c), TRANS_FACT, 'trans', isTrans);
   },
 };

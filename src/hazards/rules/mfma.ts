@@ -394,11 +394,13 @@ function mfmaValuRule(kind: Kind, what: 'valu-read' | 'mem-read' | 'vgpr-overwri
       if (what === 'valu-read' && !valu) return undefined;
       if (what === 'mem-read' && !mem) return undefined;
       if (what === 'vgpr-overwrite' && !valu && !mem) return undefined;
+      // no MFMA within reach: nothing to report (the producers are memoized per consumer)
+      const list = mfmaProducers(h, i);
+      if (list.length === 0) return undefined;
       const regs = what === 'vgpr-overwrite'
         ? c.ops.filter((o) => o.def && o.lo >= VGPR_BASE)
         : c.ops.filter((o) => o.use && o.lo >= VGPR_BASE);
       if (regs.length === 0) return undefined;
-      const list = mfmaProducers(h, i);
       const out: Need[] = [];
       overlappingWrites(h, list, kind, regs, (r) => r, (j, d, p, dst, r) => {
         const fact = what === 'vgpr-overwrite' ? writeFact(p) : readFact(p, mem);
@@ -426,9 +428,10 @@ export const mfmaSrcCReadOverwrite: HazardRule = {
   check(h, i) {
     const c = h.f[i]!;
     if (c.mfma || !(c.valu || isMemConsumer(c))) return undefined;
+    const list = mfmaProducers(h, i);
+    if (list.length === 0) return undefined;
     const defs = c.ops.filter((o) => o.def && o.lo >= VGPR_BASE);
     if (defs.length === 0) return undefined;
-    const list = mfmaProducers(h, i);
     const cdna3 = h.gen === 'cdna3' || h.gen === 'cdna4';
     const out: Need[] = [];
     for (let k = 0; k < list.length; k += 2) {

@@ -36,6 +36,10 @@ export const xnackSoftClause: HazardRule = {
     const smem = c.smem;
     const blk = h.ctx.cfg.blocks[h.ctx.cfg.blockOf[i]!]!;
     if (h.pad[i]! > 0) return undefined;
+    // not in a clause unless the instruction before it (in its block) is of the same kind
+    if (i - 1 < blk.start) return undefined;
+    const before = h.f[i - 1]!;
+    if (smem ? !before.smem : !before.vmem) return undefined;
     const defs = new Set<number>();
     const uses = new Set<number>();
     let k = i - 1;

@@ -1,0 +1,141 @@
+/**
+ * The parsed program as parseProgram returns it: the Program interface over the instruction
+ * store. `lines`, `statements` and `instructions` are built on first access (and kept): a
+ * caller that reads only the store, the kernels and the symbols never pays for them. An
+ * instruction's statement is a view that reads the store; the other statements (labels,
+ * directives, macro calls) are plain objects made by the parser.
+ */
+import type {
+  AmdhsaDescriptor, Diagnostic, Instruction, KernelSymbol, Loc, MacroDef, Program, SourceLine, Statement, StatementKind,
+} from './ast.js';
+import { splitLines } from './source.js';
+import { InsnStore, StoredInstruction } from './store.js';
+
+type Expansion = NonNullable<Statement['expansion']>;
+
+export interface ProgramParts {
+  file: string;
+  source: string;
+  store: InsnStore;
+  /** Statements in order: objects, or the index of an instruction in the store. */
+  statements: (Statement | number)[];
+  /** Expansion of each instruction statement that has one, by instruction index. */
+  expansions: Map<number, Expansion>;
+  kernels: KernelSymbol[];
+  declaredTarget?: Program['declaredTarget'];
+  symbols: Map<string, number>;
+  macros: Map<string, MacroDef>;
+  rawWords: number;
+  diagnostics: Diagnostic[];
+  descriptors: Map<string, AmdhsaDescriptor>;
+}
+
+export class ParsedProgram implements Program {
+  readonly file: string;
+  /** The text parsed: printing an unedited program gives it back. */
+  readonly source: string;
+  /** The instructions in typed arrays (index i is instructions[i]). */
+  readonly store: InsnStore;
+  kernels: KernelSymbol[];
+  declaredTarget?: Program['declaredTarget'];
+  symbols: Map<string, number>;
+  macros: Map<string, MacroDef>;
+  rawWords: number;
+  diagnostics: Diagnostic[];
+  readonly #parts: (Statement | number)[];
+  readonly #expansions: Map<number, Expansion>;
+  #lines: SourceLine[] | undefined;
+  #statements: Statement[] | undefined;
+  #instructions: Instruction[] | undefined;
+
+  constructor(p: ProgramParts) {
+    this.file = p.file;
+    this.source = p.source;
+    this.store = p.store;
+    this.kernels = p.kernels;
+    this.declaredTarget = p.declaredTarget;
+    this.symbols = p.symbols;
+    this.macros = p.macros;
+    this.rawWords = p.rawWords;
+    this.diagnostics = p.diagnostics;
+    this.#parts = p.statements;
+    this.#expansions = p.expansions;
+    this.#lines = undefined;
+    this.#statements = undefined;
+    this.#instructions = undefined;
+  }
+
+  /** Number of statements (without building them). */
+  get statementCount(): number { return this.#parts.length; }
+
+  /** The expansion an instruction came from, by instruction index. */
+  expansionOf(i: number): Expansion | undefined { return this.#expansions.get(i); }
+
+  /** True once `lines` was built (it may have been edited since). */
+  get linesBuilt(): boolean { return this.#lines !== undefined; }
+
+  /** The instructions of a kernel as [first, end) indexes into `instructions` (and the store). */
+  kernelRange(kernel: KernelSymbol): [number, number] {
+    const stmt = this.store.stmt;
+    const n = this.store.n;
+    const lowerBound = (v: number) => {
+      let lo = 0;
+      let hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (stmt[mid]! < v) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    return [lowerBound(kernel.start), lowerBound(kernel.end)];
+  }
+
+  get lines(): SourceLine[] {
+    return (this.#lines ??= splitLines(this.source));
+  }
+
+  get instructions(): Instruction[] {
+    if (this.#instructions === undefined) {
+      const n = this.store.n;
+      const out: Instruction[] = new Array(n);
+      for (let i = 0; i < n; i++) out[i] = new StoredInstruction(this.store, i);
+      this.#instructions = out;
+    }
+    return this.#instructions;
+  }
+
+  get statements(): Statement[] {
+    if (this.#statements === undefined) {
+      const parts = this.#parts;
+      const out: Statement[] = new Array(parts.length);
+      for (let k = 0; k < parts.length; k++) {
+        const s = parts[k]!;
+        out[k] = typeof s === 'number' ? new InstructionStatement(this, s) : s;
+      }
+      this.#statements = out;
+    }
+    return this.#statements;
+  }
+}
+
+/** The statement of instruction i: every field read from the store. */
+class InstructionStatement implements Statement {
+  readonly #p: ParsedProgram;
+  readonly #i: number;
+
+  constructor(p: ParsedProgram, i: number) {
+    this.#p = p;
+    this.#i = i;
+  }
+
+  get kind(): StatementKind { return 'instruction'; }
+  get text(): string { return this.#p.store.text(this.#i); }
+  get loc(): Loc { return this.#p.store.loc(this.#i); }
+  get lineIndex(): number { return this.#p.store.line[this.#i]! - 1; }
+  get insn(): Instruction { return this.#p.instructions[this.#i]!; }
+  get name(): undefined { return undefined; }
+  get args(): undefined { return undefined; }
+  get expansion(): Expansion | undefined { return this.#p.expansionOf(this.#i); }
+  get blockEnd(): undefined { return undefined; }
+}

@@ -1,0 +1,329 @@
+/**
+ * The resolution of a program's instructions as numbers: what resolveProgram writes, what the
+ * checks can read without a ResolvedInsn object per instruction.
+ *
+ * For instruction i of the InsnStore (same index):
+ *   - `infoId[i]`: its InsnInfo is `infos[infoId[i]]` (shared by every instruction of the same
+ *     opcode and form; class, encoding, counters, MFMA kind and passes, memory operation);
+ *   - `flags[i]`: RS_UNKNOWN when it could not be resolved (its effects are a guess);
+ *   - six register-unit lists, each an entry of `pool` (see UnitPool): `defs[i]`, `uses[i]`
+ *     (all units written / read, explicit then implicit, without duplicates),
+ *     `explicitDefs[i]`, `explicitUses[i]`, `implicitDefs[i]`, `implicitUses[i]`.
+ * For operand k of the InsnStore's operand pool (instruction i's operands are
+ * [insns.opBegin[i], insns.opBegin[i + 1])):
+ *   - `oRole[k]` (index in ROLES), `oAccess[k]` (ACC_DEF | ACC_USE), `oUnits[k]` (pool entry).
+ *
+ * A unit list is read as `pool.units[pool.off[e] .. pool.off[e] + pool.len[e])` (no
+ * allocation), or as a shared frozen array with `pool.list(e)`. Equal lists are one entry.
+ *
+ * The per-kernel effects (unified VGPR/AGPR file, VGPR indexing mode: kernel-effects.ts) are
+ * already applied. `resolvedAt(i)` (and Loaded.resolved) give the ResolvedInsn object view.
+ *
+ * A per-instruction table of facts (class, MFMA kind and passes, memory operation, counter
+ * events, ...) fills straight from it: compute the facts once per entry of `infos` (a few
+ * hundred per program), then fact[i] = factOfInfo[infoId[i]]; registers read and written come
+ * from the pool entries without a list per instruction. Operand k's text, kind and register
+ * are in the InsnStore (`insns`): oKind, oFile, oFirst, oCount, oValue, operandText(i, k).
+ */
+import type { Instruction } from '../asm/ast.js';
+import type { InsnStore } from '../asm/store.js';
+import type { Target } from './target.js';
+import type { RegUnit } from '../asm/registers.js';
+import type { InsnInfo, OperandRole, ResolvedInsn, ResolvedOperand } from './types.js';
+
+/** Operand roles by id (ResolvedStore.oRole). */
+export const ROLES: readonly OperandRole[] = [
+  'vdst', 'sdst', 'src0', 'src1', 'src2', 'carryOut', 'carryIn', 'mask', 'lane',
+  'srcA', 'srcB', 'srcC', 'idx', 'scaleA', 'scaleB',
+  'vaddr', 'vdata', 'vdata1', 'saddr', 'srsrc', 'soffset', 'sbase', 'sdata', 'soff',
+  'ssrc0', 'ssrc1',
+  'imm', 'label', 'hwreg', 'msg', 'target', 'attr', 'waitcnt', 'gpridx',
+];
+const ROLE_ID = new Map<OperandRole, number>(ROLES.map((r, i) => [r, i]));
+export function roleId(role: OperandRole): number {
+  return ROLE_ID.get(role)!;
+}
+export const ROLE_IMM = roleId('imm');
+
+/** ResolvedStore.oAccess bits. */
+export const ACC_DEF = 1;
+export const ACC_USE = 2;
+
+/** ResolvedStore.flags bits. */
+export const RS_UNKNOWN = 1;
+
+const EMPTY: readonly RegUnit[] = Object.freeze([]);
+
+/**
+ * Interned register-unit lists: entry e is units[off[e], off[e] + len[e]). Entry 0 is the
+ * empty list. `list(e)` is the entry as a frozen array, made once.
+ */
+export class UnitPool {
+  units = new Uint16Array(4096);
+  off = new Uint32Array(256);
+  len = new Uint16Array(256);
+  /** Entries (entry 0 is empty). */
+  size = 1;
+  private used = 0;
+  private hash = new Int32Array(256);
+  private table = new Int32Array(1024).fill(-1);
+  private mask = 1023;
+  private lists: (readonly RegUnit[] | undefined)[] = [EMPTY];
+  /** Entry of first..first+count-1 at first * 64 + count (0: not made yet). */
+  private ranges = new Int32Array(1024 * 64);
+  private unions = new Map<number, number>();
+
+  /** The entry of the list a[0, n). */
+  intern(a: ArrayLike<number>, n: number): number {
+    if (n === 0) return 0;
+    let h = n;
+    for (let k = 0; k < n; k++) h = Math.imul(h ^ a[k]!, 0x9e3779b1) ^ (h >>> 15);
+    let slot = h & this.mask;
+    for (;;) {
+      const e = this.table[slot]!;
+      if (e < 0) break;
+      if (this.hash[e] === h && this.len[e] === n) {
+        const o = this.off[e]!;
+        let k = 0;
+        while (k < n && this.units[o + k] === a[k]) k++;
+        if (k === n) return e;
+      }
+      slot = (slot + 1) & this.mask;
+    }
+    return this.add(a, n, h, slot);
+  }
+
+  /** The entry of first, first + 1, ..., first + count - 1. */
+  range(first: number, count: number): number {
+    if (count === 0) return 0;
+    const key = first * 64 + count;
+    if (count < 64 && key < this.ranges.length) {
+      const e = this.ranges[key]!;
+      if (e !== 0) return e;
+    }
+    const a = RANGE_SCRATCH.length >= count ? RANGE_SCRATCH : new Uint16Array(count);
+    for (let k = 0; k < count; k++) a[k] = first + k;
+    const e = this.intern(a, count);
+    if (count < 64 && key < this.ranges.length) this.ranges[key] = e;
+    return e;
+  }
+
+  /** The entry of a ∪ b: a's units, then those of b that a lacks. */
+  union(a: number, b: number): number {
+    if (a === 0) return b;
+    if (b === 0) return a;
+    const key = a * 0x100000 + b;
+    let e = this.unions.get(key);
+    if (e === undefined) {
+      const ao = this.off[a]!;
+      const an = this.len[a]!;
+      const out = UNION_SCRATCH;
+      for (let k = 0; k < an; k++) out[k] = this.units[ao + k]!;
+      let n = an;
+      const bo = this.off[b]!;
+      for (let k = 0; k < this.len[b]!; k++) {
+        const u = this.units[bo + k]!;
+        let j = 0;
+        while (j < n && out[j] !== u) j++;
+        if (j === n) out[n++] = u;
+      }
+      e = n === an ? a : this.intern(out, n);
+      this.unions.set(key, e);
+    }
+    return e;
+  }
+
+  /** Entry e as a shared frozen array. */
+  list(e: number): readonly RegUnit[] {
+    let l = this.lists[e];
+    if (l === undefined) {
+      const o = this.off[e]!;
+      const n = this.len[e]!;
+      const a: RegUnit[] = new Array(n);
+      for (let k = 0; k < n; k++) a[k] = this.units[o + k]!;
+      l = Object.freeze(a);
+      this.lists[e] = l;
+    }
+    return l;
+  }
+
+  /** Does entry e hold unit u? */
+  has(e: number, u: number): boolean {
+    for (let k = this.off[e]!, end = k + this.len[e]!; k < end; k++) if (this.units[k] === u) return true;
+    return false;
+  }
+
+  private add(a: ArrayLike<number>, n: number, h: number, slot: number): number {
+    const e = this.size++;
+    if (e >= this.off.length) {
+      const c = this.off.length * 2;
+      const off = new Uint32Array(c); off.set(this.off); this.off = off;
+      const len = new Uint16Array(c); len.set(this.len); this.len = len;
+      const hash = new Int32Array(c); hash.set(this.hash); this.hash = hash;
+    }
+    if (this.used + n > this.units.length) {
+      const u = new Uint16Array(Math.max(this.units.length * 2, this.used + n));
+      u.set(this.units);
+      this.units = u;
+    }
+    const o = this.used;
+    for (let k = 0; k < n; k++) this.units[o + k] = a[k]!;
+    this.used += n;
+    this.off[e] = o;
+    this.len[e] = n;
+    this.hash[e] = h;
+    this.table[slot] = e;
+    if (this.size * 2 > this.mask) this.rehash();
+    return e;
+  }
+
+  private rehash(): void {
+    const size = (this.mask + 1) * 2;
+    this.table = new Int32Array(size).fill(-1);
+    this.mask = size - 1;
+    for (let e = 1; e < this.size; e++) {
+      let slot = this.hash[e]! & this.mask;
+      while (this.table[slot]! >= 0) slot = (slot + 1) & this.mask;
+      this.table[slot] = e;
+    }
+  }
+}
+const RANGE_SCRATCH = new Uint16Array(64);
+const UNION_SCRATCH = new Uint16Array(2048);
+
+export class ResolvedStore {
+  readonly insns: InsnStore;
+  readonly target: Target;
+  readonly n: number;
+  readonly pool = new UnitPool();
+  readonly infoId: Uint32Array;
+  readonly infos: InsnInfo[] = [];
+  readonly flags: Uint8Array;
+  readonly defs: Uint32Array;
+  readonly uses: Uint32Array;
+  readonly explicitDefs: Uint32Array;
+  readonly explicitUses: Uint32Array;
+  readonly implicitDefs: Uint32Array;
+  readonly implicitUses: Uint32Array;
+  readonly oRole: Uint8Array;
+  readonly oAccess: Uint8Array;
+  readonly oUnits: Uint32Array;
+  /** Per resolver form id (resolve.ts): its implicit defs and uses entries and its info id. */
+  readonly formDefs: number[] = [];
+  readonly formUses: number[] = [];
+  readonly formInfo: number[] = [];
+  private readonly infoIds = new Map<InsnInfo, number>();
+  private readonly records = new Map<number, ResolvedOperand>();
+  private readonly instructions: () => Instruction[];
+  private views: ResolvedInsn[] | undefined;
+
+  /** `instructions` gives the object form of the store's instructions (ResolvedInsn.insn). */
+  constructor(insns: InsnStore, target: Target, instructions: () => Instruction[]) {
+    this.insns = insns;
+    this.target = target;
+    this.instructions = instructions;
+    const n = insns.n;
+    this.n = n;
+    this.infoId = new Uint32Array(n);
+    this.flags = new Uint8Array(n);
+    this.defs = new Uint32Array(n);
+    this.uses = new Uint32Array(n);
+    this.explicitDefs = new Uint32Array(n);
+    this.explicitUses = new Uint32Array(n);
+    this.implicitDefs = new Uint32Array(n);
+    this.implicitUses = new Uint32Array(n);
+    const nOps = insns.nOps;
+    this.oRole = new Uint8Array(nOps);
+    this.oAccess = new Uint8Array(nOps);
+    this.oUnits = new Uint32Array(nOps);
+  }
+
+  /** The id of an InsnInfo in `infos`. */
+  idOfInfo(info: InsnInfo): number {
+    let id = this.infoIds.get(info);
+    if (id === undefined) {
+      id = this.infos.length;
+      this.infos.push(info);
+      this.infoIds.set(info, id);
+    }
+    return id;
+  }
+
+  info(i: number): InsnInfo {
+    return this.infos[this.infoId[i]!]!;
+  }
+
+  instruction(i: number): Instruction {
+    return this.instructions()[i]!;
+  }
+
+  /** The ResolvedOperand records of instruction i (shared objects for equal operands). */
+  operandRecords(i: number): readonly ResolvedOperand[] {
+    const b = this.insns.opBegin[i]!;
+    const e = this.insns.opBegin[i + 1]!;
+    const out: ResolvedOperand[] = new Array(e - b);
+    for (let k = b; k < e; k++) {
+      const index = k - b;
+      const units = this.oUnits[k]!;
+      const key = ((units * 64 + this.oRole[k]!) * 16 + index) * 4 + this.oAccess[k]!;
+      let rec = this.records.get(key);
+      if (rec === undefined) {
+        const acc = this.oAccess[k]!;
+        rec = Object.freeze({ index, role: ROLES[this.oRole[k]!]!, def: (acc & ACC_DEF) !== 0, use: (acc & ACC_USE) !== 0, units: this.pool.list(units) });
+        this.records.set(key, rec);
+      }
+      out[index] = rec;
+    }
+    return Object.freeze(out);
+  }
+
+  /** The object view of instruction i's resolution. */
+  resolvedAt(i: number): ResolvedInsn {
+    return this.all()[i]!;
+  }
+
+  /**
+   * The object views of every instruction (made once, when the store is complete: a view
+   * keeps the instruction, info, defs and uses it read then).
+   */
+  all(): ResolvedInsn[] {
+    if (this.views === undefined) {
+      const out: ResolvedInsn[] = new Array(this.n);
+      const insns = this.instructions();
+      for (let i = 0; i < this.n; i++) out[i] = new StoredResolved(this, i, insns[i]!);
+      this.views = out;
+    }
+    return this.views;
+  }
+}
+
+/** ResolvedInsn read from a ResolvedStore: lists are the pool's shared frozen arrays. */
+class StoredResolved implements ResolvedInsn {
+  readonly insn: Instruction;
+  readonly info: InsnInfo;
+  readonly defs: readonly RegUnit[];
+  readonly uses: readonly RegUnit[];
+  readonly #rs: ResolvedStore;
+  readonly #i: number;
+  #ops: readonly ResolvedOperand[] | undefined;
+
+  constructor(rs: ResolvedStore, i: number, insn: Instruction) {
+    this.insn = insn;
+    this.info = rs.infos[rs.infoId[i]!]!;
+    this.defs = rs.pool.list(rs.defs[i]!);
+    this.uses = rs.pool.list(rs.uses[i]!);
+    this.#rs = rs;
+    this.#i = i;
+    this.#ops = undefined;
+  }
+
+  get operands(): readonly ResolvedOperand[] { return (this.#ops ??= this.#rs.operandRecords(this.#i)); }
+  get explicitDefs(): readonly RegUnit[] { return this.#rs.pool.list(this.#rs.explicitDefs[this.#i]!); }
+  get explicitUses(): readonly RegUnit[] { return this.#rs.pool.list(this.#rs.explicitUses[this.#i]!); }
+  get implicitDefs(): readonly RegUnit[] { return this.#rs.pool.list(this.#rs.implicitDefs[this.#i]!); }
+  get implicitUses(): readonly RegUnit[] { return this.#rs.pool.list(this.#rs.implicitUses[this.#i]!); }
+  get unknown(): true | undefined { return this.#rs.flags[this.#i]! & 1 ? true : undefined; }
+  /** The store and index this view reads. */
+  get store(): ResolvedStore { return this.#rs; }
+  get index(): number { return this.#i; }
+}
