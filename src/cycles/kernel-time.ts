@@ -52,7 +52,12 @@ export type TripSource = 'code' | 'option' | 'default';
 
 export interface KernelLoop {
   header: number;
+  /** The last block with a back edge to the header (in layout order): the body ends with it. */
   latch: number;
+  /** Every block with a back edge to the header, in layout order (the last one is `latch`). */
+  latches: number[];
+  /** Line of each back edge (the branch ending each of `latches`). */
+  backEdgeLines: number[];
   /** Kernel instruction range of the body [start, end): blocks header..latch in layout order. */
   start: number;
   end: number;
@@ -67,37 +72,48 @@ export interface KernelLoop {
 }
 
 /**
- * Loops of a kernel: a block ending in a branch to a block at or before it that can reach the
- * branch again inside that range (a backward jump its target cannot reach again is a jump to
- * shared code, not a loop). Outer loops first.
+ * Loops of a kernel, one per header (a natural loop): a block ending in a branch to a block at
+ * or before it that can reach the branch again inside that range is a back edge (a backward
+ * jump its target cannot reach again is a jump to shared code, not a loop). The back edges to
+ * one header make one loop (a `continue` is a second back edge, not a second loop); its body
+ * runs from the header to the last of them. A loop is nested in another when its body lies
+ * inside the other's. Outer loops first.
  */
 export function kernelLoops(ctx: KernelContext, trip?: number): KernelLoop[] {
   const { cfg } = ctx;
-  const found: { header: number; latch: number }[] = [];
+  const latchesOf = new Map<number, number[]>();
   for (const b of cfg.blocks) {
     if (b.end <= b.start) continue;
     for (const s of b.succs) {
-      if (s > b.id || found.some((l) => l.header === s && l.latch === b.id)) continue;
-      if (reaches(ctx, s, b.id)) found.push({ header: s, latch: b.id });
+      if (s > b.id || !reaches(ctx, s, b.id)) continue;
+      const ls = latchesOf.get(s) ?? [];
+      if (!ls.includes(b.id)) ls.push(b.id);
+      latchesOf.set(s, ls);
     }
   }
-  found.sort((a, b) => a.header - b.header || b.latch - a.latch);
-  const loops: KernelLoop[] = found.map((l) => {
-    const start = cfg.blocks[l.header]!.start;
-    const end = cfg.blocks[l.latch]!.end;
-    const code = tripFromCode(ctx, l.header, l.latch);
+  const headers = [...latchesOf.keys()].sort((a, b) => a - b);
+  const lastLine = (blk: number) => {
+    const B = cfg.blocks[blk]!;
+    return cfg.insns[B.end - 1]?.loc.line ?? B.loc.line;
+  };
+  const loops: KernelLoop[] = headers.map((header) => {
+    const latches = latchesOf.get(header)!.sort((a, b) => a - b);
+    const latch = latches[latches.length - 1]!;
+    const start = cfg.blocks[header]!.start;
+    const end = cfg.blocks[latch]!.end;
+    const code = tripFromCode(ctx, header, latch, latches);
     const given = trip ?? DEFAULT_TRIP;
-    const t = code ?? (guardedRotation(ctx, l.header, l.latch) ? Math.max(1, given - 1) : given);
+    const t = code ?? (guardedRotation(ctx, header, latch) ? Math.max(1, given - 1) : given);
     return {
-      header: l.header, latch: l.latch, start, end, parent: -1, trip: t,
+      header, latch, latches, backEdgeLines: latches.map(lastLine), start, end, parent: -1, trip: t,
       tripFrom: code !== undefined ? 'code' : trip !== undefined ? 'option' : 'default', weight: 0,
-      line: cfg.insns[start]?.loc.line ?? cfg.blocks[l.header]!.loc.line,
+      line: cfg.insns[start]?.loc.line ?? cfg.blocks[header]!.loc.line,
     };
   });
   loops.forEach((l, x) => {
     for (let y = 0; y < loops.length; y++) {
       const o = loops[y]!;
-      if (y === x || o.header > l.header || o.latch < l.latch || (o.header === l.header && o.latch === l.latch)) continue;
+      if (y === x || o.header >= l.header || o.latch < l.latch) continue;
       if (l.parent < 0 || o.end - o.start < loops[l.parent]!.end - loops[l.parent]!.start) l.parent = y;
     }
   });
@@ -137,6 +153,24 @@ export function guardedRotation(ctx: KernelContext, header: number, latch: numbe
   return text(a) === text(b);
 }
 
+/** Does every way from the header to one of the latches (inside the body) pass through block `via`? */
+function dominatesLatches(ctx: KernelContext, header: number, via: number, latches: readonly number[]): boolean {
+  if (via === header) return true;
+  const last = latches[latches.length - 1]!;
+  const seen = new Set<number>([header]);
+  const stack = [header];
+  while (stack.length > 0) {
+    const b = stack.pop()!;
+    if (latches.includes(b)) return false;
+    for (const s of ctx.cfg.blocks[b]!.succs) {
+      if (s === via || s < header || s > last || seen.has(s)) continue;
+      seen.add(s);
+      stack.push(s);
+    }
+  }
+  return true;
+}
+
 /** Can block `to` be reached from block `from` through blocks inside [from, to]? */
 function reaches(ctx: KernelContext, from: number, to: number): boolean {
   if (from === to) return true;
@@ -171,9 +205,11 @@ const CMP = /^s_cmpk?_(eq|lg|gt|ge|lt|le)_(i32|u32)$/;
  * after an s_cmp(k) of an SGPR with a constant; that SGPR is written once in the body, by
  * s_add/s_sub of a constant to itself (or s_addk_i32); before the header (in the blocks that
  * lead to it alone) it is set by s_mov_b32 / s_movk_i32 of a constant. The loop is then run on
- * those values (32-bit wrap, signed or unsigned compare as the s_cmp says).
+ * those values (32-bit wrap, signed or unsigned compare as the s_cmp says). With several back
+ * edges (`latches`) the step must lie on every way round; an iteration that goes back through an
+ * earlier back edge skips the compare, so the count is then the least the loop runs.
  */
-export function tripFromCode(ctx: KernelContext, header: number, latch: number): number | undefined {
+export function tripFromCode(ctx: KernelContext, header: number, latch: number, latches: readonly number[] = [latch]): number | undefined {
   const { cfg, insns } = ctx;
   const lb = cfg.blocks[latch]!;
   const br = insns[lb.end - 1]!;
@@ -215,6 +251,9 @@ export function tripFromCode(ctx: KernelContext, header: number, latch: number):
     } else return undefined;
   }
   if (step === undefined || step === 0) return undefined;
+  // with several back edges the step must run on every way round: its block on every path
+  // from the header to each of them
+  if (latches.length > 1 && !dominatesLatches(ctx, header, cfg.blockOf[stepAt]!, latches)) return undefined;
   // the initial value: the last write before the header on the only way into it
   const init = initialValue(ctx, header, latch, counter);
   if (init === undefined) return undefined;
@@ -467,6 +506,8 @@ export function kernelTime(ctx: KernelContext, opts: KernelTimeOptions = {}): Ke
 export interface LoopChange {
   /** Line of the loop header in the input. */
   line: number;
+  /** Lines of its back edges in the input (several when more than one branch goes back to the header). */
+  backEdgeLines: number[];
   instructions: number;
   trip: number;
   tripFrom: TripSource;
@@ -492,7 +533,7 @@ export function loopChanges(before: KernelContext, after: KernelContext, trip: n
     const o = a.loops[x];
     const bound = l.bound!;
     return {
-      line: o?.loop.line ?? l.loop.line, instructions: l.loop.end - l.loop.start, trip: l.loop.trip, tripFrom: l.loop.tripFrom, weight: l.loop.weight,
+      line: o?.loop.line ?? l.loop.line, backEdgeLines: o?.loop.backEdgeLines ?? l.loop.backEdgeLines, instructions: l.loop.end - l.loop.start, trip: l.loop.trip, tripFrom: l.loop.tripFrom, weight: l.loop.weight,
       before: round2(o?.perIteration ?? l.perIteration), after: round2(l.perIteration),
       beforeOne: round2(o?.perIterationOne ?? l.perIterationOne), afterOne: round2(l.perIterationOne), bound: round2(bound.bound), limiter: bound.limiter,
       gapPercent: bound.bound > 0 ? round2(((l.perIteration - bound.bound) / bound.bound) * 100) : 0,

@@ -14,7 +14,7 @@ import { OCCUPANCY_LABELS } from '../analysis/occupancy.js';
 import type { CycleParams, ParamKey } from '../targets/latency.js';
 import { allParamKeys, defaultCycleParams, paramDoc } from '../targets/latency.js';
 import { cycleEngineFor, lowerBoundOf, type LowerBound } from './estimate.js';
-import { kernelTime } from './kernel-time.js';
+import { kernelLoops, kernelTime, type KernelLoop } from './kernel-time.js';
 import {
   type TraceRow, WHY, DEP, CycleEngine,
 } from './engine.js';
@@ -71,8 +71,10 @@ export interface LoopReport {
   headerLine: number;
   /** The header block's labels. */
   labels: string[];
-  /** Line of the back edge: the branch that ends the latch block. */
+  /** Line of the last back edge: the branch that ends the latch block. */
   latchLine: number;
+  /** Lines of every back edge to the header (the last one is latchLine). */
+  backEdgeLines: number[];
   blocks: [number, number];
   instructions: number;
   /** Single wave: cycles per iteration (steady state, or the average over `trip`). */
@@ -104,15 +106,12 @@ const MAX_WALK = 5_000_000;
 const MAX_ITER = 64;
 const STABLE_RUN = 3;
 
-export interface Loop { header: number; latch: number }
+/** A loop of the kernel: the list est_cycles uses (kernel-time.ts kernelLoops), one per header. */
+export type Loop = KernelLoop;
 
-/** Loops: a block whose terminator branches to a block at or before it (a back edge). */
+/** Loops: one per header, its back edges merged (kernelLoops). */
 export function findLoops(ctx: KernelContext): Loop[] {
-  const out: Loop[] = [];
-  for (const b of ctx.cfg.blocks) {
-    for (const s of b.succs) if (s <= b.id) out.push({ header: s, latch: b.id });
-  }
-  return out;
+  return kernelLoops(ctx);
 }
 
 interface Walk { seq: Int32Array; taken: Uint8Array }
@@ -332,9 +331,8 @@ export function simulateLoop(ctx: KernelContext, engine: CycleEngine, l: Loop, t
   if (len > 0) takenBack[len - 1] = 1;
   const lb1 = lowerBoundOf(engine, body, 1, takenBack);
   const headerLine = ctx.cfg.blocks[l.header]!.loc.line;
-  // the back edge: the latch block's last instruction (the branch to the header)
-  const latchBlock = ctx.cfg.blocks[l.latch]!;
-  const latchLine = latchBlock.end > latchBlock.start ? ctx.cfg.insns[latchBlock.end - 1]!.loc.line : latchBlock.loc.line;
+  // the back edges: the latch blocks' last instructions (the branches to the header)
+  const latchLine = l.backEdgeLines[l.backEdgeLines.length - 1]!;
   let perIteration: number;
   let iterations: number;
   let stable = false;
@@ -376,7 +374,7 @@ export function simulateLoop(ctx: KernelContext, engine: CycleEngine, l: Loop, t
   const resourceOnly = limiter === 'issue' ? lb1.issue : lb1.pipes[limiter]!;
   const lbPer = bound({ ...lb1, bound: resourceOnly, limiter }, perIteration);
   return {
-    headerLine, labels: ctx.cfg.blocks[l.header]!.labels, latchLine, blocks: [l.header, l.latch], instructions: len,
+    headerLine, labels: ctx.cfg.blocks[l.header]!.labels, latchLine, backEdgeLines: l.backEdgeLines, blocks: [l.header, l.latch], instructions: len,
     perIteration: round2(perIteration), total, iterations, stable,
     lowerBoundPerIteration: lbPer,
     multi: { waves, perIteration: round2(multiPer), perIterationPerWave: round2(multiPer / waves) },
@@ -433,7 +431,7 @@ export function formatKernelReport(r: KernelCycleReport, opts: { insns?: boolean
     (a.loops.length ? `; loops ${a.loops.map((l) => `line ${l.line} x${l.trip} (${l.tripFrom === 'code' ? 'from the code' : l.tripFrom === 'option' ? '--trip' : 'default'}) at ${fmt(l.perIteration)} per iteration`).join(', ')}` : ''));
   for (const l of r.loops) {
     const blocks = l.blocks[0] === l.blocks[1] ? `block ${l.blocks[0]}` : `blocks ${l.blocks[0]}-${l.blocks[1]}`;
-    const head = `  loop at line ${l.headerLine} (${l.labels.length ? `${l.labels[0]}, ` : ''}${blocks}, back edge at line ${l.latchLine}; ${l.instructions} instructions): `;
+    const head = `  loop at line ${l.headerLine} (${l.labels.length ? `${l.labels[0]}, ` : ''}${blocks}, ${l.backEdgeLines.length > 1 ? `back edges at lines ${l.backEdgeLines.join(', ')}` : `back edge at line ${l.latchLine}`}; ${l.instructions} instructions): `;
     const single = l.total !== undefined
       ? `${fmt(l.total)} cycles for ${l.iterations} iterations (${fmt(l.perIteration)} per iteration)`
       : `${fmt(l.perIteration)} cycles per iteration in steady state (${l.stable ? `stable after ${l.iterations}` : `not stable after ${l.iterations}; mean of the last 8`})`;

@@ -70,7 +70,8 @@ export const CLIENT_SCRIPT = String.raw`
     });
     var c = k.cycles;
     var loopText = c.loops.map(function (l) {
-      return 'loop at line ' + l.headerLine + ' (back edge at line ' + l.latchLine + '): ' + fmt(l.perIteration) + ' cycles/iteration (' + l.instructions + ' instructions)';
+      var back = l.backEdgeLines && l.backEdgeLines.length > 1 ? 'back edges at lines ' + l.backEdgeLines.join(', ') : 'back edge at line ' + l.latchLine;
+      return 'loop at line ' + l.headerLine + ' (' + back + '): ' + fmt(l.perIteration) + ' cycles/iteration (' + l.instructions + ' instructions)';
     });
     var loops = loopText.slice(0, 4).join('<br>');
     if (loopText.length > 4) {

@@ -137,7 +137,7 @@ export interface KernelView {
     single: number;
     lowerBound: number;
     multi: { waves: number; cycles: number; perWave: number };
-    loops: { headerLine: number; latchLine: number; perIteration: number; instructions: number }[];
+    loops: { headerLine: number; latchLine: number; backEdgeLines: number[]; perIteration: number; instructions: number }[];
   };
   metrics: Metrics;
   blocks: BlockView[];
@@ -326,7 +326,7 @@ export function kernelView(ctx: KernelContext, file: string, params?: CycleParam
       single: round2(sim.single.cycles),
       lowerBound: round2(sim.single.lowerBound.bound),
       multi: { waves: sim.multi.waves, cycles: round2(sim.multi.cycles), perWave: sim.multi.perWave },
-      loops: sim.loops.map((l) => ({ headerLine: l.headerLine, latchLine: l.latchLine, perIteration: l.perIteration, instructions: l.instructions })),
+      loops: sim.loops.map((l) => ({ headerLine: l.headerLine, latchLine: l.latchLine, backEdgeLines: l.backEdgeLines, perIteration: l.perIteration, instructions: l.instructions })),
     },
     metrics: contextMetrics(ctx),
     blocks,

@@ -50,8 +50,21 @@ export function rederivedWaits(s: ScheduleState, ctx: KernelContext): StatementE
     if (!inChanged && i >= 0 && !stronger(v, orig.get(i))) continue;
     theirs.set(w.before, v);
   }
-  const ins = scheduleWaits(s, ctx, theirs);
-  return ins.size > 0 ? waitInsertions(ctx, ins) : undefined;
+  const { waits, closing } = scheduleWaits(s, ctx, theirs);
+  if (waits.size === 0) return undefined;
+  // a wait that only closes a region goes at the region's end: when the region falls into a
+  // block other paths reach too (a loop header), not at that block's top, where it would run
+  // on every one of them (every iteration of the loop)
+  const { cfg } = ctx;
+  const atRegionEnd = new Set<number>();
+  for (const j of closing) {
+    if (theirs.has(j) || j <= 0) continue;
+    const b = cfg.blockOf[j]!;
+    const prev = cfg.blockOf[j - 1]!;
+    if (b === prev || cfg.blocks[b]!.preds.length < 2 || !cfg.blocks[prev]!.succs.includes(b) || cfg.control[j - 1] !== 'none') continue;
+    atRegionEnd.add(j);
+  }
+  return waitInsertions(ctx, waits, atRegionEnd);
 }
 
 const WAIT_BASE = 's_waitcnt';
@@ -153,13 +166,26 @@ function stronger(a: { vm: number; lgkm: number; exp: number }, b?: { vm: number
   return st(a.vm, b.vm) || st(a.lgkm, b.lgkm) || st(a.exp, b.exp);
 }
 
-/** Statement edits inserting the waits `ins` (before kernel instruction j, counter values, -1 = none). */
-export function waitInsertions(ctx: KernelContext, ins: Map<number, { vm: number; lgkm: number; exp: number }>): StatementEdits {
+/**
+ * Statement edits inserting the waits `ins` (before kernel instruction j, counter values, -1 =
+ * none); for j in `afterPrevious`, right after instruction j - 1 instead (before the labels of
+ * j's block).
+ */
+export function waitInsertions(ctx: KernelContext, ins: Map<number, { vm: number; lgkm: number; exp: number }>,
+  afterPrevious: ReadonlySet<number> = new Set()): StatementEdits {
   const e = emptyEdits();
+  const { statements, lines } = ctx.program;
+  const indent = (stmt: number) => /^[ \t]*/.exec(lines[statements[stmt]!.lineIndex]!.text)![0];
   for (const [j, w] of ins) {
-    addInsert(e, ctx.cfg.insns[j]!.stmt, waitcntText({
+    const text = waitcntText({
       vmcnt: w.vm >= 0 ? w.vm : undefined, lgkmcnt: w.lgkm >= 0 ? w.lgkm : undefined, expcnt: w.exp >= 0 ? w.exp : undefined,
-    }));
+    });
+    if (!afterPrevious.has(j)) { addInsert(e, ctx.cfg.insns[j]!.stmt, text); continue; }
+    // before the statement after instruction j - 1 (a label's line, written with the label's indent)
+    const prev = ctx.cfg.insns[j - 1]!.stmt;
+    const want = indent(prev);
+    const has = indent(prev + 1);
+    addInsert(e, prev + 1, (want.startsWith(has) ? want.slice(has.length) : '') + text);
   }
   return e;
 }
@@ -224,10 +250,11 @@ const CLOSING_ROUNDS = 4;
  * it would ask for waits the program rightly does without). That is sound because each changed
  * region is made to end with no more memory operations pending than the original region left
  * (per counter, the operations still pending are among those the original left pending;
- * otherwise a wait closes the region).
+ * otherwise a wait closes the region). `closing` gives the instructions those closing waits
+ * stand before (the one after each region they close).
  */
 export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
-  given: ReadonlyMap<number, { vm: number; lgkm: number; exp: number }>): Map<number, { vm: number; lgkm: number; exp: number }> {
+  given: ReadonlyMap<number, { vm: number; lgkm: number; exp: number }>): { waits: Map<number, { vm: number; lgkm: number; exp: number }>; closing: Set<number> } {
   const k = s.k;
   const toOrig = alignToOriginal(s, ctx);
   const newOf = new Int32Array(k.n).fill(-1);
@@ -298,5 +325,5 @@ export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
     forced = next;
     kw = kernelWaits(ctx.cfg, f, max, { accept, after: lastNew, forced: withGiven(forced) });
   }
-  return kw.inserted;
+  return { waits: kw.inserted, closing: new Set(forced.keys()) };
 }

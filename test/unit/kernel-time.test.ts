@@ -80,6 +80,93 @@ test('a backward jump whose target cannot reach it again is not a loop', () => {
   assert.deepEqual(kernelLoops(c), []);
 });
 
+/** One loop `.Lhead` whose body's first part may go back early (a `continue`): two back edges. */
+const TWO_BACK = [
+  's_mov_b32 s0, 10',
+  '.Lhead:',
+  'v_add_u32_e32 v1, v1, v2',
+  's_sub_u32 s0, s0, 1',
+  's_cmp_eq_u32 s0, 5',
+  's_cbranch_scc1 .Lhead',
+  'v_add_u32_e32 v3, v3, v2',
+  's_cmp_lg_u32 s0, 0',
+  's_cbranch_scc1 .Lhead',
+  's_endpgm',
+];
+/** The same loop with one back edge: the early exit jumps to the loop's last compare. */
+const ONE_BACK = [
+  's_mov_b32 s0, 10',
+  '.Lhead:',
+  'v_add_u32_e32 v1, v1, v2',
+  's_sub_u32 s0, s0, 1',
+  's_cmp_eq_u32 s0, 5',
+  's_cbranch_scc1 .Lskip',
+  'v_add_u32_e32 v3, v3, v2',
+  '.Lskip:',
+  's_cmp_lg_u32 s0, 0',
+  's_cbranch_scc1 .Lhead',
+  's_endpgm',
+];
+
+test('back edges to one header make one loop: a two-back-edge loop costs what its one-back-edge form costs', () => {
+  const two = ctxOf(TWO_BACK);
+  const one = ctxOf(ONE_BACK);
+  const lt = kernelLoops(two);
+  assert.equal(lt.length, 1);
+  assert.equal(lt[0]!.line, 3);
+  assert.deepEqual(lt[0]!.backEdgeLines, [6, 9]);
+  assert.equal(lt[0]!.parent, -1);
+  assert.equal(lt[0]!.trip, 10);
+  assert.equal(lt[0]!.tripFrom, 'code');
+  assert.equal(lt[0]!.end - lt[0]!.start, 7);
+  const lo = kernelLoops(one);
+  assert.equal(lo.length, 1);
+  assert.deepEqual(lo[0]!.backEdgeLines, [10]);
+  const a = kernelTime(two);
+  const b = kernelTime(one);
+  assert.equal(a.loops.length, 1);
+  assert.equal(a.cycles, b.cycles);
+  assert.equal(a.cyclesOne, b.cyclesOne);
+  assert.equal(a.loops[0]!.perIteration, b.loops[0]!.perIteration);
+  // the step after the early back edge: not on every way round, so the count is not read
+  const late = TWO_BACK.map((l) => (l === 's_sub_u32 s0, s0, 1' ? 's_nop 0' : l === 'v_add_u32_e32 v3, v3, v2' ? 's_sub_u32 s0, s0, 1' : l));
+  assert.equal(kernelLoops(ctxOf(late))[0]!.tripFrom, 'default');
+});
+
+test('a loop inside another loop still multiplies: its weight is (trip - 1) x the outer trip', () => {
+  const nested = [
+    's_mov_b32 s1, 4',
+    '.Louter:',
+    's_mov_b32 s0, 8',
+    '.Linner:',
+    'v_add_u32_e32 v1, v1, v2',
+    's_sub_u32 s0, s0, 1',
+    's_cmp_lg_u32 s0, 0',
+    's_cbranch_scc1 .Linner',
+    'v_add_u32_e32 v3, v3, v2',
+    's_sub_u32 s1, s1, 1',
+    's_cmp_lg_u32 s1, 0',
+    's_cbranch_scc1 .Louter',
+    's_endpgm',
+  ];
+  const loops = kernelLoops(ctxOf(nested));
+  assert.equal(loops.length, 2);
+  assert.equal(loops[0]!.line, 3);
+  assert.equal(loops[0]!.parent, -1);
+  assert.equal(loops[0]!.trip, 4);
+  assert.equal(loops[1]!.line, 5);
+  assert.equal(loops[1]!.parent, 0);
+  assert.equal(loops[1]!.trip, 8);
+  assert.equal(loops[1]!.weight, 7 * 4);
+  // an inner loop with two back edges is still one loop inside the outer one
+  const inner2 = nested.flatMap((l) => (l === 's_sub_u32 s0, s0, 1' ? [l, 's_cmp_eq_u32 s0, 3', 's_cbranch_scc1 .Linner'] : [l]));
+  const l2 = kernelLoops(ctxOf(inner2));
+  assert.equal(l2.length, 2);
+  assert.equal(l2[1]!.parent, 0);
+  assert.equal(l2[1]!.backEdgeLines.length, 2);
+  assert.equal(l2[1]!.weight, 7 * 4);
+});
+
 test('est_cycles = walk + weight x steady state per iteration, every wave together', () => {
   const c = ctxOf(COUNTED);
   const one = kernelTime(c, { waves: 1, bounds: true });
