@@ -108,6 +108,15 @@ const alignTo = (x: number, a: number) => (a > 0 ? Math.ceil(x / a) * a : undefi
  * `unified` (undefined: unknown target, only the cases where both agree evaluate).
  */
 export function mcFunctions(unified: boolean | undefined): ExprFunctions {
+  let fns = MC_FUNCTIONS.get(unified);
+  if (!fns) { fns = makeMcFunctions(unified); MC_FUNCTIONS.set(unified, fns); }
+  return fns;
+}
+
+/** The three tables, built on first use (the parser asks for one per `.set` and descriptor line). */
+const MC_FUNCTIONS = new Map<boolean | undefined, ExprFunctions>();
+
+function makeMcFunctions(unified: boolean | undefined): ExprFunctions {
   return {
     max: (a) => (a.length > 0 ? Math.max(...a) : undefined),
     or: (a) => (a.length > 0 ? a.reduce((x, y) => bitop(OP_OR, x, y)) : undefined),
