@@ -248,6 +248,13 @@ export function legalityIssues(store: InsnStore, i: number, f: LegalityForm, tar
   if (f.vector) vectorIssues(f, target, out);
 }
 
+/** Operand k names a register the target does not have (tma_hi on gfx906: read as a symbol). */
+function isRemovedRegister(k: number): boolean {
+  if (S.oKind[k] !== OP_EXPR) return false;
+  const syms = S.aux[S.oAux[k]!] as string[];
+  return syms.length === 1 && syms[0]!.length <= 6 && REMOVED_REGISTERS.has(syms[0]!.toLowerCase());
+}
+
 /** Rules for every instruction class (registers, modifiers, offsets, literals). */
 function generalIssues(f: LegalityForm, target: Target, out: LegalityIssue[]): void {
   const { desc, specs } = f;
@@ -256,10 +263,7 @@ function generalIssues(f: LegalityForm, target: Target, out: LegalityIssue[]): v
   for (let k = b; k < e; k++) {
     const kind = S.oKind[k]!;
     if (kind === OP_EXPR) {
-      const syms = S.aux[S.oAux[k]!] as string[];
-      if (syms.length === 1 && syms[0]!.length <= 6 && REMOVED_REGISTERS.has(syms[0]!.toLowerCase())) {
-        out.push(issue('operand-register', `${syms[0]} register not available on ${target.name}`));
-      }
+      if (isRemovedRegister(k)) out.push(issue('operand-register', `${text(k)} register not available on ${target.name}`));
     } else if (kind === OP_CONST) {
       const name = S.aux[S.oAux[k]!] as string;
       if ((name === 'lds_direct' || name === 'src_lds_direct') && target.has('gfx90a-insts')) {
@@ -298,11 +302,13 @@ function generalIssues(f: LegalityForm, target: Target, out: LegalityIssue[]): v
   }
   if (desc.cls === 'salu' || desc.cls === 'branch') {
     // SALU encodings hold one 32-bit literal: two different literals cannot both be encoded.
+    // A register the target lacks (reported above) is not a literal as well.
+    const literal = (k: number): boolean => isLiteralAt(k, f.fp64[k - b] ?? false) && !isRemovedRegister(k);
     let lits = 0;
-    for (let k = b; k < e; k++) if (isLiteralAt(k, f.fp64[k - b] ?? false)) lits++;
+    for (let k = b; k < e; k++) if (literal(k)) lits++;
     if (lits > 1) {
       const keys = new Set<string>();
-      for (let k = b; k < e; k++) if (isLiteralAt(k, f.fp64[k - b] ?? false)) keys.add(S.oKind[k] === OP_IMM ? String(S.oValue[k]) : text(k));
+      for (let k = b; k < e; k++) if (literal(k)) keys.add(S.oKind[k] === OP_IMM ? String(S.oValue[k]) : text(k));
       if (keys.size > 1) out.push(issue('operand-scalar-literals', `only one unique literal operand is allowed: '${mnemonic()}' has ${[...keys].join(', ')}`));
     }
   }

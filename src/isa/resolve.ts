@@ -176,6 +176,8 @@ interface Form extends LegalityForm {
   mem: MemDesc | undefined;
   /** The form also reads M0 (LDS-DMA, GDS). */
   readsM0: boolean;
+  /** An e32 form written without its vcc operand: vcc is written ('d') or read ('u') implicitly. */
+  vccAccess: 'd' | 'u' | undefined;
   /** Atomic cmpswap with return into its data operand: only the first `retUnits` are written. */
   retUnits: number;
   min: number;
@@ -223,22 +225,42 @@ function formOf(memo: TargetMemo, s: InsnStore, i: number, op: number, entry: Op
       blgp = modNum(s, i, MOD_BLGP, 0);
     }
   }
+  const vcc = entry.variant === 'e32' && s.opBegin[i + 1]! - s.opBegin[i]! === desc.ops.length - 1 ? omittableVcc(desc) : -1;
   const small = Number.isInteger(cbsz) && Number.isInteger(blgp) && cbsz >= 0 && cbsz < 8 && blgp >= 0 && blgp < 8;
-  if (!small) return buildForm(memo, desc, entry.variant, bits, cbsz, blgp, target);
-  const key = ((op * 4 + bits) * 8 + cbsz) * 8 + blgp;
+  if (!small) return buildForm(memo, desc, entry.variant, bits, cbsz, blgp, vcc, target);
+  const key = (((op * 4 + bits) * 8 + cbsz) * 8 + blgp) * 2 + (vcc >= 0 ? 1 : 0);
   let f = memo.forms.get(key);
   if (f === undefined) {
-    f = buildForm(memo, desc, entry.variant, bits, cbsz, blgp, target);
+    f = buildForm(memo, desc, entry.variant, bits, cbsz, blgp, vcc, target);
     memo.forms.set(key, f);
   }
   return f;
 }
 
+/**
+ * The operand index of the `vcc` operand an e32 VOPC / VOP2 instruction may be written without
+ * (-1 when it has none): the VOPC destination, the VOP2 carry-out of an instruction without a
+ * carry-in (v_add_co_u32), the VOP2 mask of v_cndmask_b32. llvm-mc reads `v_cmp_eq_u32_e32 0, v0`
+ * as `v_cmp_eq_u32_e32 vcc, 0, v0` (LLVM AMDGPU VOPCInstructions.td / VOP2Instructions.td: the
+ * e32 InstAlias forms without vcc); v_addc_co_u32_e32, which has both, needs both written.
+ */
+function omittableVcc(desc: InsnDesc): number {
+  const ops = desc.ops;
+  if (desc.encoding === 'vopc') return ops[0]?.role === 'sdst' ? 0 : -1;
+  if (desc.encoding !== 'vop2' || ops.some((o) => o.role === 'carryIn')) return -1;
+  return ops.findIndex((o) => o.role === 'carryOut' || o.role === 'mask');
+}
+
 let formCount = 0;
 
 function buildForm(memo: TargetMemo, desc: InsnDesc, variant: InsnInfo['variant'], bits: number, cbsz: number, blgp: number,
-  target: Target): Form {
+  vcc: number, target: Target): Form {
   let specs = desc.ops;
+  let vccAccess: 'd' | 'u' | undefined;
+  if (vcc >= 0) {
+    vccAccess = specs[vcc]!.access === 'd' ? 'd' : 'u';
+    specs = specs.filter((_, k) => k !== vcc);
+  }
   let mem = desc.mem;
   let readsM0 = false;
   let infoKey = variant ?? '';
@@ -309,7 +331,7 @@ function buildForm(memo: TargetMemo, desc: InsnDesc, variant: InsnInfo['variant'
   else if (variant === 'sdwa') dstRule = DST_SDWA;
   else if (desc.valu && desc.encoding !== 'vop3p' && desc.ops[0]?.role === 'vdst') dstRule = DST_OPSEL;
   return {
-    id: formCount++, desc, variant, specs, error, mem, readsM0, retUnits, info, roles, dstRule, srcs: desc.ops.length - 1,
+    id: formCount++, desc, variant, specs, error, mem, readsM0, vccAccess, retUnits, info, roles, dstRule, srcs: desc.ops.length - 1,
     min: desc.minOperands - (desc.ops.length - specs.length), max: specs.length,
     fp64: specs.map((sp) => isFp64(desc, sp)),
     vector: vectorRulesApply(desc),
@@ -570,6 +592,7 @@ function walkOperands(s: InsnStore, i: number, f: Form, rs: ResolvedStore, dstAl
 /* ------------------------------------------------------------------------------------------ */
 
 const M0_LIST: readonly RegUnit[] = [M0];
+const VCC_LIST: readonly RegUnit[] = [VCC_LO, VCC_HI];
 
 /** Scratch list of the legality issues of the instruction being resolved. */
 const scratchIssues: LegalityIssue[] = [];
@@ -615,9 +638,11 @@ function resolveAt(s: InsnStore, i: number, rs: ResolvedStore, target: Target, i
   let implicitDefs = rs.formDefs[f.id];
   let implicitUses = rs.formUses[f.id]!;
   if (implicitDefs === undefined) {
-    implicitDefs = pool.intern(desc.implicitDefs, desc.implicitDefs.length);
-    if (f.readsM0) {
-      const n = addList(DEFS, addList(DEFS, 0, desc.implicitUses), M0_LIST);
+    implicitDefs = f.vccAccess === 'd'
+      ? pool.intern(DEFS, addList(DEFS, addList(DEFS, 0, desc.implicitDefs), VCC_LIST))
+      : pool.intern(desc.implicitDefs, desc.implicitDefs.length);
+    if (f.readsM0 || f.vccAccess === 'u') {
+      const n = addList(DEFS, addList(DEFS, 0, desc.implicitUses), f.readsM0 ? M0_LIST : VCC_LIST);
       implicitUses = pool.intern(DEFS, n);
     } else {
       implicitUses = pool.intern(desc.implicitUses, desc.implicitUses.length);

@@ -122,6 +122,11 @@ rows('VALU with SGPR results or operands: VCC, carries, lane selects', [
   ['v_cndmask_b32_e64 v0, v1, v2, s[4:5]', 'gfx942', 'v0', 'v1 v2 s[4:5] exec'],
   ['v_add_co_u32 v0, vcc, v1, v2', 'gfx942', 'v0 vcc', 'v1 v2 exec'],
   ['v_add_co_u32_e64 v0, s[4:5], v1, v2', 'gfx942', 'v0 s[4:5]', 'v1 v2 exec'],
+  // e32 written without vcc, as llvm-mc accepts: vcc is still written / read
+  ['v_cndmask_b32_e32 v0, v1, v2', 'gfx942', 'v0', 'v1 v2 vcc exec'],
+  ['v_cndmask_b32 v0, v1, v2', 'gfx906', 'v0', 'v1 v2 vcc exec'],
+  ['v_add_co_u32_e32 v0, v1, v2', 'gfx90a', 'v0 vcc', 'v1 v2 exec'],
+  ['v_sub_co_u32 v0, v1, v2', 'gfx950', 'v0 vcc', 'v1 v2 exec'],
   ['v_addc_co_u32 v0, vcc, v1, v2, vcc', 'gfx942', 'v0 vcc', 'v1 v2 vcc exec'],
   ['v_addc_co_u32_e64 v0, s[0:1], v1, v2, s[2:3]', 'gfx942', 'v0 s[0:1]', 'v1 v2 s[2:3] exec'],
   ['v_sub_co_u32_e32 v0, vcc, s4, v2', 'gfx90a', 'v0 vcc', 's4 v2 exec'],
@@ -140,6 +145,9 @@ rows('VOPC: VCC (e32) or an SGPR pair (e64); v_cmpx also writes EXEC', [
   ['v_cmp_lt_f64 vcc, v[0:1], v[2:3]', 'gfx942', 'vcc', 'v[0:3] exec mode'],
   ['v_cmp_class_f32_e64 s[0:1], v1, v2', 'gfx942', 's[0:1]', 'v1 v2 exec'],
   ['v_cmpx_eq_u32 vcc, v1, v2', 'gfx906', 'vcc exec', 'v1 v2 exec'],
+  ['v_cmp_eq_u32_e32 0, v0', 'gfx942', 'vcc', 'v0 exec'],
+  ['v_cmp_class_f32 v0, v1', 'gfx906', 'vcc', 'v0 v1 exec'],
+  ['v_cmpx_eq_u32_e32 0, v0', 'gfx90a', 'vcc exec', 'v0 exec'],
   ['v_cmpx_gt_u32_e64 s[0:1], v1, v2', 'gfx942', 's[0:1] exec', 'v1 v2 exec'],
   ['v_cmp_eq_u32_sdwa vcc, v1, v2 src0_sel:WORD_1 src1_sel:DWORD', 'gfx90a', 'vcc', 'v1 v2 exec'],
 ]);

@@ -22,6 +22,9 @@ const ROWS: Row[] = [
   ['s_waitcnt_vscnt null, 0', 'gfx950', /'s_waitcnt_vscnt' is not available on gfx950 \(a GFX10\+ instruction; .*s_waitcnt vmcnt/],
   // wrong operand count
   ['v_add_u32 v0, v1', 'gfx942', /^'v_add_u32' takes 3 operands, got 2$/],
+  // vcc may be left out of an e32 form only when it is the one vcc operand (llvm-mc alike)
+  ['v_addc_co_u32_e32 v0, v1, v2', 'gfx942', /^'v_addc_co_u32_e32' takes 5 operands, got 3$/],
+  ['v_cmp_eq_u32_e64 0, v0', 'gfx942', /^'v_cmp_eq_u32_e64' takes 3 operands, got 2$/],
   ['s_load_dword s0', 'gfx942', /^'s_load_dword' takes 2 to 3 operands, got 1$/],
   ['global_atomic_add v0, v[2:3], v4, off', 'gfx90a', /'global_atomic_add' takes 3 operands, got 4/],
   ['global_atomic_add v[2:3], v4, off glc', 'gfx90a', /'global_atomic_add' takes 4 operands, got 3/],

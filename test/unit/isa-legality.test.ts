@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { parseInstructionText } from '../../src/asm/instruction.js';
 import { resolveInstruction } from '../../src/isa/resolve.js';
 import { getTarget } from '../../src/targets/index.js';
+import type { LegalityIssue } from '../../src/isa/legality.js';
 
 const at = { file: 'l.s', line: 1, col: 1 };
 function verdict(text: string, arch: string): string {
@@ -52,3 +53,12 @@ for (const [text, arch, want] of CASES) {
     else assert.match(v, want);
   });
 }
+
+test('a register the target lacks is one finding, not also a second literal', () => {
+  const issues: LegalityIssue[] = [];
+  resolveInstruction(parseInstructionText('s_and_b32 s0, tma_hi, 0xffff', at, () => undefined), getTarget('gfx906')!, issues);
+  assert.deepEqual(issues.map((x) => x.message), ['tma_hi register not available on gfx906']);
+  const two: LegalityIssue[] = [];
+  resolveInstruction(parseInstructionText('s_and_b32 s0, 0x1234, 0xffff', at, () => undefined), getTarget('gfx906')!, two);
+  assert.match(two[0]!.message, /only one unique literal operand/);
+});
