@@ -709,7 +709,10 @@ class Analysis {
     // the findings (their messages walk the paths back to the governing waits) only when asked for
     let missing: Finding[] | undefined;
     const { ctx, fx, max, skip, followed } = this;
-    const findings = () => (missing ??= found.map((d) => missingFinding(ctx, fx, d.insn, d, max, governingWaits(ctx, fx, d.insn, d.c, d.producer, skip, followed))));
+    const governing = (d: typeof found[number]) => governingWaits(ctx, fx, d.insn, d.c, d.producer, skip, followed);
+    const findings = () => (missing ??= groupFences(found).map((ds) => ds.length > 1
+      ? fenceFinding(ctx, fx, ds, max, ds.map(governing))
+      : missingFinding(ctx, fx, ds[0]!.insn, ds[0]!, max, governing(ds[0]!))));
     const missingNeeds = found.map((d) => ({ c: d.c, reason: d.reason, producer: d.producer, cls: d.cls, units: d.units }));
     const insertions: WaitInsertion[] = [...this.insert.entries()].sort((a, b) => a[0] - b[0]).map(([before, v]) => {
       const w: WaitInsertion = { before };
@@ -910,6 +913,59 @@ export function saturated(d: { younger?: number; cls: number; c: number }, max: 
   return d.younger !== undefined && d.cls >= 0 && CLASS_IN_ORDER[d.cls]! && d.younger >= max[d.c]!;
 }
 
+const FENCES: ReadonlySet<NeedReason> = new Set<NeedReason>(['barrier', 'return', 'entry']);
+
+/**
+ * The missing waits in groups: a fence (barrier, return, function entry) that needs several
+ * counters at zero is one missing wait, fixed by one s_waitcnt, so its counters (adjacent: sorted by
+ * instruction, then counter) form one group; every other need is a group of its own.
+ */
+function groupFences<T extends { insn: number; reason: NeedReason; producer: number }>(found: readonly T[]): T[][] {
+  const groups: T[][] = [];
+  for (const d of found) {
+    const last = groups[groups.length - 1]?.[0];
+    const fence = d.producer < 0 && FENCES.has(d.reason);
+    if (fence && last && last.insn === d.insn && last.reason === d.reason && last.producer < 0) groups[groups.length - 1]!.push(d);
+    else groups.push([d]);
+  }
+  return groups;
+}
+
+/** The message and source of a fence's missing wait on `counters` (one name or a list). */
+function fenceText(ctx: KernelContext, i: number, reason: NeedReason, counters: string): { message: string; source: string } {
+  const insn = ctx.insns[i]!.insn;
+  switch (reason) {
+    case 'barrier':
+      return {
+        message: `s_barrier with memory operations outstanding on ${counters}: ${ctx.target.name} has no back-off barrier, so a full wait must precede every s_barrier`,
+        source: SOURCES.barrier,
+      };
+    case 'return':
+      return {
+        message: `${insn.mnemonic} returns with memory operations outstanding on ${counters}: the caller assumes every counter is zero after the call`,
+        source: SOURCES.ret,
+      };
+    default:
+      return {
+        message: `${insn.mnemonic} is the first instruction of function ${ctx.kernel.name}: the caller's memory operations may still be outstanding on ${counters}`,
+        source: SOURCES.entry,
+      };
+  }
+}
+
+/** One finding for a fence missing waits on several counters (groupFences). */
+function fenceFinding(ctx: KernelContext, fx: InsnEffects[], ds: readonly (NeedDetail & { insn: number })[], max: readonly number[],
+  gs: readonly GoverningWaits[]): Finding {
+  const i = ds[0]!.insn;
+  const first = missingFinding(ctx, fx, i, ds[0]!, max, gs[0]!);
+  const names = ds.map((d) => COUNTER_NAMES[d.c]!);
+  const { message, source } = fenceText(ctx, i, ds[0]!.reason, `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
+  const needs = ds.map((d) => `${COUNTER_NAMES[d.c]}(${d.value})`).join(' ');
+  const present = ds.map((d, k) => presentText(ctx, fx, d.c, gs[k]!, max)).join('; ');
+  const fix = { kind: 'waitcnt' as const, before: i, ...Object.fromEntries(ds.map((d) => [COUNTER_NAMES[d.c]!, d.value])) };
+  return { ...first, message: `${message}: needs ${needs}, present: ${present}`, source, fix };
+}
+
 function missingFinding(ctx: KernelContext, fx: InsnEffects[], i: number, d: NeedDetail, max: readonly number[], g: GoverningWaits): Finding {
   const insn = ctx.insns[i]!.insn;
   const cname = COUNTER_NAMES[d.c];
@@ -936,19 +992,10 @@ function missingFinding(ctx: KernelContext, fx: InsnEffects[], i: number, d: Nee
   } else {
     switch (d.reason) {
       case 'barrier':
-        rule = 'waitcnt-fence';
-        message = `s_barrier with memory operations outstanding on ${cname}: ${ctx.target.name} has no back-off barrier, so a full wait must precede every s_barrier`;
-        source = SOURCES.barrier;
-        break;
       case 'return':
-        rule = 'waitcnt-fence';
-        message = `${insn.mnemonic} returns with memory operations outstanding on ${cname}: the caller assumes every counter is zero after the call`;
-        source = SOURCES.ret;
-        break;
       case 'entry':
         rule = 'waitcnt-fence';
-        message = `${insn.mnemonic} is the first instruction of function ${ctx.kernel.name}: the caller's memory operations may still be outstanding on ${cname}`;
-        source = SOURCES.entry;
+        ({ message, source } = fenceText(ctx, i, d.reason, cname));
         break;
       case 'exec':
         message = `${insn.mnemonic} writes EXEC while an export/GDS operation may still be reading its VGPRs`;
