@@ -34,9 +34,19 @@ export async function commandApply(file: string, opts: ApplyCliOptions): Promise
   }
   checkOutputs(opts.json, [opts.output]);
   const objective = opts.objective !== undefined ? parseObjective(opts.objective) : undefined;
-  const rounds = opts.moves !== undefined ? parseCommandArgs(opts.moves) : movesFileRounds(await readInput(opts.movesFile!), opts.movesFile!);
+  let kernel = opts.kernel;
+  let rounds: Command[][];
+  if (opts.moves !== undefined) rounds = parseCommandArgs(opts.moves);
+  else {
+    const text = await readInput(opts.movesFile!);
+    const picked = pickSection(text, opts.movesFile!, kernel);
+    kernel = picked.kernel;
+    rounds = movesFileRounds(picked.text, opts.movesFile!);
+  }
   const loaded = await loadInput(file, { arch: opts.arch });
-  const r = applyRounds(loaded, rounds, { kernel: opts.kernel, objective, exact: !opts.fast, disambiguate: opts.perLane ? 'per-lane' : true });
+  const r = applyRounds(loaded, rounds, { kernel, objective, exact: !opts.fast, disambiguate: opts.perLane ? 'per-lane' : true });
+  const skipped = afterDone(rounds);
+  if (skipped) r.notes.push(`'done' (${where(skipped.done.line, opts)}) ends the run: ${skipped.count} later command${skipped.count === 1 ? ' was' : 's were'} not applied`);
   const write = opts.output !== undefined && !r.failed;
   if (write) await writeOutput(opts.output!, r.text);
   const occupancy = fixedOccupancies(loaded, r.kernel);
@@ -47,9 +57,56 @@ export async function commandApply(file: string, opts: ApplyCliOptions): Promise
       output: write ? opts.output : null,
     }, null, 2) + '\n');
   } else {
-    summaryStream([opts.output]).write(formatApply(file, r, opts.output, occupancy?.text) + '\n');
+    summaryStream([opts.output]).write(formatApply(file, r, opts.output, occupancy?.text, (line) => where(line, opts)) + '\n');
   }
   return r.failed ? 1 : 0;
+}
+
+/** Where the command of `line` was given: `moves.txt:3` or `--moves argument 3`. */
+function where(line: number | undefined, opts: ApplyCliOptions): string {
+  return opts.movesFile !== undefined ? `${opts.movesFile}:${line}` : `--moves argument ${line}`;
+}
+
+/** The first `done` and how many commands follow it (in its round and later ones), or undefined. */
+export function afterDone(rounds: readonly (readonly Command[])[]): { done: Command; count: number } | undefined {
+  let done: Command | undefined;
+  let count = 0;
+  for (const r of rounds) for (const c of r) {
+    if (done) count++;
+    else if (c.op === 'done') done = c;
+  }
+  return done && count > 0 ? { done, count } : undefined;
+}
+
+/**
+ * The part of a moves file for one kernel. `schedule --save-moves` writes a `# kernel K` line before
+ * each kernel's commands when the file has several kernels; the other kernels' lines are blanked
+ * (line numbers stay those of the file). Without --kernel, the one section with commands is taken;
+ * several are an error asking for --kernel. A file without sections is returned whole.
+ */
+export function pickSection(text: string, file: string, kernel: string | undefined): { text: string; kernel: string | undefined } {
+  const lines = text.split(/\r?\n/);
+  const owner: (string | undefined)[] = [];
+  const withCommands = new Set<string>();
+  const sections: string[] = [];
+  let cur: string | undefined;
+  for (const line of lines) {
+    const m = /^#\s*kernel\s+(\S+)\s*$/.exec(line.trim());
+    if (m) { cur = m[1]!; sections.push(cur); owner.push(undefined); continue; }
+    owner.push(cur);
+    const code = line.replace(/#.*/, '').trim();
+    if (cur !== undefined && code !== '') withCommands.add(cur);
+  }
+  if (sections.length === 0) return { text, kernel };
+  let pick = kernel;
+  if (pick === undefined) {
+    const busy = sections.filter((k) => withCommands.has(k));
+    if (busy.length > 1) throw new ConductorError(`${file} has commands for kernels ${busy.join(', ')}: pick one with --kernel`);
+    pick = busy[0] ?? sections[0]!;
+  } else if (!sections.includes(pick)) {
+    throw new ConductorError(`${file} has no '# kernel ${pick}' section (it has ${sections.join(', ')})`);
+  }
+  return { text: lines.map((l, i) => (owner[i] === pick ? l : '')).join('\n'), kernel: pick };
 }
 
 /**
@@ -68,18 +125,19 @@ export function movesFileRounds(text: string, file: string): Command[][] {
   return round.length > 0 ? [round] : [];
 }
 
-export function formatApply(file: string, r: ApplyResult, output?: string, occupancy?: string): string {
+export function formatApply(file: string, r: ApplyResult, output?: string, occupancy?: string,
+  at: (line: number) => string = (line) => `line ${line}`): string {
   const out: string[] = [`${file}: kernel ${r.kernel} (${r.arch})`];
   for (const rd of r.rounds) {
     const head = `round ${rd.round}: `;
     switch (rd.outcome) {
       case 'accepted': out.push(`${head}applied ${rd.applied.length} command${rd.applied.length === 1 ? '' : 's'}`); break;
-      case 'failed': out.push(`${head}failed, undone: ${rd.reason}`); break;
+      case 'failed': out.push(`${head}failed, undone${rd.failed ? '' : `: ${rd.reason}`}`); break;
       case 'worse': out.push(`${head}reverted: ${rd.reason}`); break;
       case 'empty': out.push(`${head}no commands${rd.reason ? ` (${rd.reason})` : ''}`); break;
     }
     for (const c of rd.applied) out.push(`  ${rd.outcome === 'accepted' ? 'applied' : 'undone '}: ${c}`);
-    if (rd.failed) out.push(`  failed : ${rd.failed.command}${rd.failed.line ? ` (line ${rd.failed.line})` : ''}: ${rd.failed.reason}`);
+    if (rd.failed) out.push(`  failed : ${rd.failed.command}${rd.failed.line ? ` (${at(rd.failed.line)})` : ''}: ${rd.failed.reason}`);
     if (rd.outcome === 'accepted') for (const w of rd.warnings) out.push(`  ${w.severity}: ${w.command}: ${w.message}`);
     if (rd.done) out.push('  done');
   }
