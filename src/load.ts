@@ -60,7 +60,11 @@ export function chooseTarget(program: Program, arch?: string): { target: Target;
   if (arch !== undefined) {
     const r = resolveTarget(arch);
     if (!r) throw new ConductorError(`unknown target '${arch}' (known: ${TARGET_NAMES.join(', ')})`);
-    return { target: r.target, source: '--arch', note: r.note };
+    const d = program.declaredTarget;
+    const declared = d ? resolveTarget(d.name)?.target.name ?? d.name : undefined;
+    const over = d && declared !== r.target.name
+      ? `--arch ${r.target.name} overrides the file's .amdgcn_target ${d.name} (line ${d.loc.line})` : undefined;
+    return { target: r.target, source: '--arch', note: [over, r.note].filter(Boolean).join('; ') || undefined };
   }
   const d = program.declaredTarget;
   if (!d) {

@@ -314,7 +314,7 @@ export function formatOccupancies(o: Partial<Record<OccupancyKind, { wavesPerSim
   for (const kind of OCCUPANCY_KINDS) {
     const x = o[kind];
     if (x === undefined) continue;
-    parts.push(`occupancy (${OCCUPANCY_LABELS[kind]}) ${x.wavesPerSimd}${parts.length === 0 ? ' waves/SIMD' : ''}, limited by ${x.limiter}`);
+    parts.push(`occupancy (${OCCUPANCY_LABELS[kind]}) ${x.wavesPerSimd}${parts.length === 0 ? (x.wavesPerSimd === 1 ? ' wave/SIMD' : ' waves/SIMD') : ''}, limited by ${x.limiter}`);
   }
   if (o.descriptor === undefined) parts.push('no descriptor');
   return parts.join('; ');

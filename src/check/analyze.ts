@@ -16,8 +16,11 @@ export interface KernelAnalysis {
   line: number;
   instructions: number;
   blocks: number;
-  /** Instructions by class (salu, valu, mfma, vmem, ds, ...) plus s_waitcnt and s_nop. */
+  /** Instructions by class (salu, valu, mfma, vmem, ds, waitcnt, nop: v_nop, ds_nop and s_nop, ...). */
   counts: Record<string, number>;
+  /** s_waitcnt and s_nop instructions. */
+  s_waitcnt: number;
+  s_nop: number;
   /** MFMA instructions by kind (xdl, sgemm, dgemm, smfmac) on this target. */
   mfma: Record<string, number>;
   /** From .amdhsa_* directives (undefined when the kernel has no descriptor). */
@@ -71,12 +74,10 @@ function analyzeKernel(ctx: KernelContext, check: KernelCheck): KernelAnalysis {
     if (insn.base === 's_waitcnt') waits++;
     if (insn.base === 's_nop') nops++;
   });
-  counts.s_waitcnt = waits;
-  counts.s_nop = nops;
   const res = check.resources;
   return {
     name: k.name, kind: k.kind, arch: ctx.target.name, line: k.loc.line, instructions: cfg.insns.length,
-    blocks: cfg.blocks.length, counts, mfma, declared: res.declared,
+    blocks: cfg.blocks.length, counts, s_waitcnt: waits, s_nop: nops, mfma, declared: res.declared,
     pressure: {
       vgpr: res.peak.vgpr.value, agpr: res.peak.agpr.value, sgpr: res.peak.sgpr.value,
       lines: { vgpr: res.peak.vgpr.line, agpr: res.peak.agpr.line, sgpr: res.peak.sgpr.line },
@@ -96,12 +97,12 @@ export function formatAnalysis(a: FileAnalysis): string {
   for (const k of a.kernels) {
     out.push(`${a.file}:${k.line}: ${k.kind} ${k.name} (${k.arch})`);
     out.push(`  instructions ${k.instructions} in ${k.blocks} basic block${k.blocks === 1 ? '' : 's'}`);
-    const classes = Object.entries(k.counts).filter(([c]) => c !== 's_waitcnt' && c !== 's_nop')
+    const classes = Object.entries(k.counts)
       .sort((x, y) => y[1] - x[1]).map(([c, n]) => `${c} ${n}`);
     out.push(`  classes: ${classes.join(', ')}`);
     const mf = Object.entries(k.mfma).map(([c, n]) => `${c} ${n}`);
     if (mf.length > 0) out.push(`  mfma: ${mf.join(', ')}`);
-    out.push(`  s_waitcnt ${k.counts.s_waitcnt}, s_nop ${k.counts.s_nop}`);
+    out.push(`  s_waitcnt ${k.s_waitcnt}, s_nop ${k.s_nop}`);
     if (k.declared) {
       const d = k.declared;
       out.push(`  declared: ${d.vgpr} VGPRs, ${d.agpr} AGPRs, ${d.sgpr} SGPRs, ${d.lds} bytes LDS`);

@@ -1,7 +1,7 @@
 import { loadInput } from '../input.js';
 import { analyzeLoaded, formatAnalysis, type FileAnalysis } from '../check/analyze.js';
 import { ConductorError } from '../errors.js';
-import { expandInputs, formatTable, parseShard, shardFiles, worstExit } from './files.js';
+import { expandInputs, failedFileJson, formatTable, parseShard, shardFiles, worstExit } from './files.js';
 import { colourDiagnostic } from './main.js';
 
 /** `conductor analyze FILE|DIR... [--arch T] [--json] [--shard i/N]`: exit 0, or 2 when a file is bad input. */
@@ -14,7 +14,7 @@ export async function commandAnalyze(args: string[], opts: { arch?: string; json
     process.stdout.write((opts.json ? JSON.stringify(a, null, 2) : formatAnalysis(a)) + '\n');
     return 0;
   }
-  const results: { file: string; analysis?: FileAnalysis; error?: string; exit: number }[] = [];
+  const results: { file: string; analysis?: FileAnalysis; error?: ConductorError; exit: number }[] = [];
   for (const f of files) {
     try {
       if (f.error) throw new ConductorError(f.error);
@@ -24,18 +24,18 @@ export async function commandAnalyze(args: string[], opts: { arch?: string; json
     } catch (e) {
       if (!(e instanceof ConductorError)) throw e;
       process.stderr.write(colourDiagnostic(e.format()) + '\n');
-      results.push({ file: f.path, error: e.message, exit: 2 });
+      results.push({ file: f.path, error: e, exit: 2 });
     }
   }
   const code = worstExit(results.map((r) => r.exit));
   if (opts.json) {
-    process.stdout.write(JSON.stringify({ files: results.map((r) => r.analysis ? { ...r.analysis, exit: 0 } : { file: r.file, error: r.error, exit: r.exit }), exit: code }, null, 2) + '\n');
+    process.stdout.write(JSON.stringify({ files: results.map((r) => r.analysis ? { ...r.analysis, exit: 0 } : failedFileJson(r.file, r.error!)), exit: code }, null, 2) + '\n');
     return code;
   }
   const rows: (string | number)[][] = [];
   for (const r of results) {
-    if (!r.analysis) { rows.push([r.file, '-', '-', '-', '-', '-', '-', `exit 2: ${r.error!.slice(0, 50)}`]); continue; }
-    for (const k of r.analysis.kernels) rows.push([r.file, k.name, k.arch, k.instructions, k.counts['s_waitcnt'] ?? 0, k.occupancy.descriptor?.wavesPerSimd ?? '-', k.occupancy.registersUsed?.wavesPerSimd ?? '-',
+    if (!r.analysis) { rows.push([r.file, '-', '-', '-', '-', '-', '-', `exit 2: ${r.error!.message.slice(0, 50)}`]); continue; }
+    for (const k of r.analysis.kernels) rows.push([r.file, k.name, k.arch, k.instructions, k.s_waitcnt, k.occupancy.descriptor?.wavesPerSimd ?? '-', k.occupancy.registersUsed?.wavesPerSimd ?? '-',
       `read; check: ${k.diagnostics.errors} errors, ${k.diagnostics.warnings} warnings`]);
   }
   process.stdout.write(formatTable(['file', 'kernel', 'target', 'instructions', 's_waitcnt', 'occupancy (descriptor)', 'occupancy (registers used)', 'result'], rows) + '\n' +

@@ -3,12 +3,12 @@ import { dirname } from 'node:path';
 import { loadInput } from '../input.js';
 import { checkLoaded } from '../check/check.js';
 import { formatReportClang, formatReportJson, formatReportSarif, type OutputFormat } from '../check/format.js';
-import { changeText, fixLoaded, fixSummary } from '../check/fix.js';
+import { changeText, fixLoaded, fixSummary, type FixResult } from '../check/fix.js';
 import { pathsMode, type PathsMode } from '../waitcnt/index.js';
 import { isStandardOutput, outputName, summaryStream, writeOutput } from '../io.js';
 import { ConductorError } from '../errors.js';
 import { VERSION } from '../version.js';
-import { expandInputs, formatTable, outputPaths, parseShard, shardFiles, worstExit } from './files.js';
+import { expandInputs, failedFileJson, formatTable, outputPaths, parseShard, shardFiles, worstExit } from './files.js';
 import { colourDiagnostic } from './main.js';
 
 export interface CheckCliOptions {
@@ -21,7 +21,21 @@ export interface CheckCliOptions {
   shard?: string;
 }
 
-interface Outcome { file: string; code: number; errors?: number; warnings?: number; report?: string; fixed?: string; failure?: string }
+interface Outcome {
+  file: string; code: number; errors?: number; warnings?: number; report?: string; fixed?: string; fix?: FixJson; failure?: ConductorError;
+}
+
+type FixJson = ReturnType<typeof fixJson>;
+
+/** What --fix did to one file, for --json. */
+function fixJson(file: string, output: string, r: FixResult) {
+  return {
+    file, output: isStandardOutput(output) ? null : output, rounds: r.rounds,
+    inserted: { s_nop: r.insertedNops, waitStates: r.insertedWaitStates, s_waitcnt: r.insertedWaits },
+    strengthened: { s_waitcnt: r.strengthenedWaits }, lengthened: { s_nop: r.extendedNops },
+    changes: r.changes.map((c) => ({ line: c.line, before: c.before, after: c.after })),
+  };
+}
 
 /** One file, as `check` has always done it: the report (or the fix) and its exit code. */
 async function checkOne(file: string, opts: CheckCliOptions, paths: PathsMode | undefined, format: OutputFormat, out: string | undefined, error?: string): Promise<Outcome> {
@@ -32,7 +46,10 @@ async function checkOne(file: string, opts: CheckCliOptions, paths: PathsMode | 
     const r = fixLoaded(loaded, { arch: opts.arch, paths });
     if (!isStandardOutput(out!)) await mkdir(dirname(out!), { recursive: true });
     await writeOutput(out!, r.text);
-    return { file, code: 0, errors: 0, fixed: `${file}: fixed: ${fixSummary(r)}; wrote ${outputName(out!)}\n${r.changes.map((c) => `  ${changeText(c)}\n`).join('')}`.trimEnd() };
+    const fixed = format === 'json'
+      ? JSON.stringify(fixJson(file, out!, r), null, 2)
+      : `${file}: fixed: ${fixSummary(r)}; wrote ${outputName(out!)}\n${r.changes.map((c) => `  ${changeText(c)}\n`).join('')}`.trimEnd();
+    return { file, code: 0, errors: 0, fixed, fix: fixJson(file, out!, r) };
   }
   const report = checkLoaded(loaded, { paths });
   const text = format === 'json' ? formatReportJson(report) : format === 'sarif' ? formatReportSarif(report, VERSION) : formatReportClang(report);
@@ -48,6 +65,10 @@ export async function commandCheck(args: string[], opts: CheckCliOptions): Promi
   if (!['clang', 'json', 'sarif'].includes(format)) throw new ConductorError(`unknown --format '${opts.format}' (clang, json or sarif)`);
   if (opts.fix && !opts.output) throw new ConductorError('--fix needs -o OUT (or -o - for the standard output; the input is never overwritten in place)');
   if (!opts.fix && opts.output) throw new ConductorError('-o is only used with --fix');
+  if (opts.fix && format === 'sarif') throw new ConductorError('--fix reports what it changed as text or --json; SARIF is for findings (check the fixed file with --format sarif)');
+  if (opts.fix && format === 'json' && opts.output !== undefined && isStandardOutput(opts.output)) {
+    throw new ConductorError('--fix --json prints what was changed on the standard output: write the fixed file with -o FILE');
+  }
   const paths = pathsMode(opts.paths);
   const all = await expandInputs(args);
   const several = all.length > 1 || args.length > 1;
@@ -56,7 +77,7 @@ export async function commandCheck(args: string[], opts: CheckCliOptions): Promi
   const outs = await outputPaths(files, opts.output, several);
   if (!several) {
     const o = await checkOne(files[0]!.path, opts, paths, format, outs.get(files[0]!.path));
-    (o.fixed ? summaryStream([opts.output]) : process.stdout).write((o.fixed ?? o.report!) + '\n');
+    (o.fixed && format !== 'json' ? summaryStream([opts.output]) : process.stdout).write((o.fixed ?? o.report!) + '\n');
     return o.code;
   }
   const outcomes: Outcome[] = [];
@@ -64,24 +85,24 @@ export async function commandCheck(args: string[], opts: CheckCliOptions): Promi
     try {
       const o = await checkOne(f.path, opts, paths, format, outs.get(f.path), f.error);
       outcomes.push(o);
-      if (format === 'clang' || o.fixed) process.stdout.write((o.fixed ?? o.report!) + '\n');
+      if (format === 'clang') process.stdout.write((o.fixed ?? o.report!) + '\n');
     } catch (e) {
       if (!(e instanceof ConductorError)) throw e;
       process.stderr.write(colourDiagnostic(e.format()) + '\n');
-      outcomes.push({ file: f.path, code: 2, failure: e.message });
+      outcomes.push({ file: f.path, code: 2, failure: e });
     }
   }
   const code = worstExit(outcomes.map((o) => o.code));
-  if (format === 'json' && !opts.fix) {
-    const files2 = outcomes.map((o) => (o.report ? { ...JSON.parse(o.report) as object, exit: o.code } : { file: o.file, error: o.failure, exit: o.code }));
+  if (format === 'json') {
+    const files2 = outcomes.map((o) => (o.fix ? { ...o.fix, exit: o.code } : o.report ? { ...JSON.parse(o.report) as object, exit: o.code } : failedFileJson(o.file, o.failure!)));
     process.stdout.write(JSON.stringify({ files: files2, summary: summary(outcomes), exit: code }, null, 2) + '\n');
-  } else if (format === 'sarif' && !opts.fix) {
+  } else if (format === 'sarif') {
     // one SARIF log with one run per file
     const logs = outcomes.filter((o) => o.report).map((o) => JSON.parse(o.report!) as { runs: unknown[] } & Record<string, unknown>);
     const merged = logs.length > 0 ? { ...logs[0]!, runs: logs.flatMap((l) => l.runs) } : { version: '2.1.0', runs: [] };
     process.stdout.write(JSON.stringify(merged, null, 2) + '\n');
   } else {
-    const rows = outcomes.map((o) => [o.file, o.errors ?? '-', o.warnings ?? '-', o.failure ? `exit 2: ${o.failure.slice(0, 60)}` : `exit ${o.code}`]);
+    const rows = outcomes.map((o) => [o.file, o.errors ?? '-', o.warnings ?? '-', o.failure ? `exit 2: ${o.failure.message.slice(0, 60)}` : `exit ${o.code}`]);
     const s = summary(outcomes);
     process.stdout.write(formatTable(['file', 'errors', 'warnings', 'result'], rows) + '\n' +
       `${s.files} files${shard ? ` (shard ${shard.index}/${shard.count} of ${all.length})` : ''}: ${s.clean} clean, ${s.withErrors} with errors, ${s.failed} failed to load; ${s.errors} errors, ${s.warnings} warnings\n`);

@@ -115,6 +115,14 @@ export async function outputPaths(files: readonly InputFile[], out: string | und
   return map;
 }
 
+/**
+ * A file of a batch that could not be read, as every command's --json gives it: the error's
+ * message and place (null when it has none), exit 2, and no kernels.
+ */
+export function failedFileJson(file: string, e: ConductorError): { file: string; error: string; loc: { line: number; col: number } | null; exit: 2; kernels: [] } {
+  return { file, error: e.message, loc: e.loc ? { line: e.loc.line, col: e.loc.col } : null, exit: 2, kernels: [] };
+}
+
 /** Worst exit code: 2 (bad input) over 1 (findings) over 0. */
 export function worstExit(codes: readonly number[]): number {
   return codes.reduce((a, b) => Math.max(a, b), 0);

@@ -12,7 +12,7 @@ import { scheduleFile, type ScheduleFileResult, type ScheduleRunResult } from '.
 import type { PipelinedLoop } from '../schedule/pipeline/index.js';
 import { STRATEGIES, type StrategyName } from '../schedule/search/search.js';
 import { pathsMode } from '../waitcnt/index.js';
-import { expandInputs, formatTable, outputPaths, parseShard, shardFiles, worstExit, type InputFile } from './files.js';
+import { expandInputs, failedFileJson, formatTable, outputPaths, parseShard, shardFiles, worstExit, type InputFile } from './files.js';
 import { colourDiagnostic } from './main.js';
 
 export interface ScheduleCliOptions {
@@ -43,7 +43,7 @@ function parseStrategies(v: string | undefined): StrategyName[] | undefined {
   return names as StrategyName[];
 }
 
-interface FileOutcome { input: InputFile; loaded?: Loaded; result?: ScheduleFileResult; error?: string; code: number; output?: string }
+interface FileOutcome { input: InputFile; loaded?: Loaded; result?: ScheduleFileResult; error?: ConductorError; code: number; output?: string }
 
 /**
  * `conductor schedule FILE|DIR... [--kernel K]... [--strategy ...] [--objective ...] [--trip N]
@@ -97,8 +97,8 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
       if (!(e instanceof ConductorError)) throw e;
       if (!several) throw e;
       o.code = 2;
-      o.error = e.format();
-      process.stderr.write(colourDiagnostic(o.error) + '\n');
+      o.error = e;
+      process.stderr.write(colourDiagnostic(e.format()) + '\n');
     } finally {
       if (started) bar!.stop();
     }
@@ -146,7 +146,7 @@ function kernelJson(r: ScheduleRunResult, output: string | null, loaded?: Loaded
 }
 
 function fileJson(o: FileOutcome): Record<string, unknown> {
-  if (!o.result) return { file: o.input.path, error: o.error ?? 'failed', exit: o.code };
+  if (!o.result) return failedFileJson(o.input.path, o.error ?? new ConductorError('failed'));
   return {
     file: o.input.path, output: o.output ?? null, seconds: round(o.result.seconds), notes: o.result.notes, exit: o.code,
     kernels: o.result.kernels.map((k) => { const j = kernelJson(k, o.output ?? null, o.loaded); delete j['file']; delete j['output']; return j; }),
