@@ -188,7 +188,9 @@ export function formatSchedule(r: ScheduleRunResult, output?: string, savedMoves
   const out: string[] = [`${r.file}: kernel ${r.kernel} (${r.arch}), objective ${r.objective.join(',')}; est_cycles for ${r.waves} wave${r.waves === 1 ? '' : 's'} per SIMD`];
   if (r.cached) out.push('cached result (replayed and validated)');
   for (const run of r.runs) {
-    const est = `estimate: est_cycles ${run.estimate.est_cycles}, peak VGPR ${run.estimate.peak_vgpr}, ${run.estimate.s_waitcnt} waits, ${run.estimate.s_nop} nops`;
+    const m = (x: Metrics) => `est_cycles ${x.est_cycles}, peak VGPR ${x.peak_vgpr}, ${x.s_waitcnt} waits, ${x.s_nop} nops`;
+    // the exact measure (emitted and measured) decides between candidates: shown when taken
+    const est = run.exact ? `exact: ${m(run.exact)}${run.exact.est_cycles === run.estimate.est_cycles ? '' : ` (estimate ${run.estimate.est_cycles})`}` : `estimate: ${m(run.estimate)}`;
     out.push(`  ${run.label.padEnd(9)} ${String(run.evaluations).padStart(6)} evaluations in ${run.seconds.toFixed(2)} s; ${run.moves} moves; ${est}${run.rejected ? ` (${run.rejected})` : ''}`);
   }
   out.push(`result: ${r.strategy === 'input' ? 'the input order (nothing beat it)' : `${r.strategy}, ${r.moves.length} moves`}; ${r.evaluations} evaluations, ${r.evaluationsPerSecond}/s; ${r.seconds.toFixed(1)} s in all`);
