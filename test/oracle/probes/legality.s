@@ -157,3 +157,21 @@ s_mov_b64 s[0:1], 0xffffffffffffffff
 s_mov_b32 s0, 0xffffffff80000000
 s_mov_b32 s0, 0xffffffff7fffffff
 v_mov_b32 v0, 0xfffffffffffffff0
+
+// e32 VOPC / VOP2 forms written without their vcc operand (llvm-mc adds it), and the forms that
+// need it written (a carry-in and a carry-out; e64; sdwa; dpp)
+v_cmp_eq_u32_e32 0, v0
+v_cmp_eq_u32 0, v0
+v_cmpx_eq_u32_e32 0, v0
+v_cmp_class_f32_e32 v0, v1
+v_cndmask_b32_e32 v0, v1, v2
+v_cndmask_b32 v0, v1, v2
+v_add_co_u32_e32 v0, v1, v2
+v_sub_co_u32 v0, v1, v2
+v_subrev_co_u32_e32 v0, v1, v2
+v_addc_co_u32_e32 v0, v1, v2
+v_subbrev_co_u32_e32 v0, v1, v2
+v_cmp_eq_u32_e64 0, v0
+v_cmp_eq_u32_sdwa 0, v0 src0_sel:WORD_1
+v_cndmask_b32_dpp v0, v1, v2 quad_perm:[0,1,2,3]
+s_and_b32 s0, tma_hi, 0xffff
