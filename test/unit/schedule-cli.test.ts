@@ -63,7 +63,7 @@ test('apply: rounds, JSON report, output written and verified; a failed round ex
   const out2 = join(dir, 'a2.out.s');
   r = run('apply', f, '--moves-file', moves, '-o', out2);
   assert.equal(r.code, 1, r.out + r.err);
-  assert.match(r.out, /round 2: failed, undone\n  failed : swap v_add_u32_0 v_mov_b32_0 \(.*m\.txt:4\): v_add_u32_0 reads v1 which v_mov_b32_0 writes/);
+  assert.match(r.out, /round 2: failed, undone\n {2}failed : swap v_add_u32_0 v_mov_b32_0 \(.*m\.txt:4\): v_add_u32_0 reads v1 which v_mov_b32_0 writes/);
   assert.equal(existsSync(out2), false);
 });
 
