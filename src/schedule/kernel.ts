@@ -1,7 +1,7 @@
 /**
  * A kernel prepared for scheduling: every instruction classified (movable, pinned, stripped
- * dependency wait/nop, or kept), scheduling regions (basic blocks split at pinned instructions
- * and at directives), stable tags, flattened def/use lists and memory accesses, the dependency
+ * dependency wait/nop, or kept), scheduling regions (basic blocks split at pinned instructions,
+ * at directives and at scheduling barriers), stable tags, flattened def/use lists and memory accesses, the dependency
  * graph of every region, and the facts the metrics need (live-out sets, pressure at pinned
  * instructions). Built once per kernel; a schedule (state.ts) is then a permutation per region.
  *
@@ -23,6 +23,13 @@
  * instead when given. Every other s_waitcnt and every s_nop inside a region is a dependency
  * wait/nop: stripped before scheduling, re-derived after. Waits and nops in a run without
  * movable instructions are kept as they are.
+ *
+ * Scheduling barriers: `__builtin_amdgcn_sched_barrier(mask)` leaves only the comment
+ * `; sched_barrier mask(0x...)` in the assembly LLVM writes (AMDGPUAsmPrinter prints the
+ * SCHED_BARRIER pseudo-instruction as that comment). Nothing is moved across it, whatever the
+ * mask lets LLVM's scheduler move (AMDGPUIGroupLP: the mask names the instruction kinds that may
+ * cross): the kernel's author put it there to keep an order. `sched_group_barrier` and `iglp_opt`
+ * comments describe an arrangement for LLVM's own scheduler and do not split regions.
  *
  * Tags: `<mnemonic>_<n>`, n counting the tagged instructions (movable and pinned) with that
  * mnemonic in kernel order, from 0. A tag names an instruction, not a position.
@@ -340,6 +347,9 @@ function buildRegions(loaded: Loaded, ctx: KernelContext, role: Uint8Array,
       const st = program.statements[s]!;
       if (st.kind === 'directive' || st.kind === 'raw') { stmtDirectiveBefore[i] = 1; break; }
     }
+    if (!stmtDirectiveBefore[i] && schedBarrierBetween(program.lines, program.statements[a]!.lineIndex, program.statements[b]!.lineIndex)) {
+      stmtDirectiveBefore[i] = 1;
+    }
   }
 
   // --- regions --------------------------------------------------------------------------------
@@ -385,6 +395,16 @@ function buildRegions(loaded: Loaded, ctx: KernelContext, role: Uint8Array,
 
   return { regions, regionOf, localOf };
 }
+
+/** A `; sched_barrier mask(...)` comment line after line `from` and before line `to` (0-based). */
+export function schedBarrierBetween(lines: readonly { text: string }[], from: number, to: number): boolean {
+  for (let l = from + 1; l < to; l++) {
+    const t = lines[l]!.text;
+    if (t.includes('sched_barrier') && SCHED_BARRIER.test(t)) return true;
+  }
+  return false;
+}
+const SCHED_BARRIER = /^\s*(?:;|\/\/)\s*sched_barrier\s+mask\(/;
 
 /** Stable tags `<mnemonic>_<n>` of the movable and pinned instructions. */
 function assignTags(ctx: KernelContext, role: Uint8Array): { tags: string[]; byTag: Map<string, number> } {

@@ -258,7 +258,7 @@ export function resolveCommand(s: ScheduleState, cmd: Command): ResolvedMove | C
   const rb = k.regionOf[b]!;
   if (ra !== rb) {
     const where = (r: number) => `region ${r}, lines ${k.regions[r]!.lines[0]}-${k.regions[r]!.lines[1]}`;
-    return fail(cmd, 'region', `${cmd.a} and ${cmd.b} are in different scheduling regions (${cmd.a}: ${where(ra)}; ${cmd.b}: ${where(rb)}); regions end at barriers, branches, labels and other pinned instructions`);
+    return fail(cmd, 'region', `${cmd.a} and ${cmd.b} are in different scheduling regions (${cmd.a}: ${where(ra)}; ${cmd.b}: ${where(rb)}); regions end at barriers, branches, labels, directives, sched_barrier comments and other pinned instructions`);
   }
   const pa = s.pos[ra]![k.localOf[a]!]!;
   const pb = s.pos[ra]![k.localOf[b]!]!;

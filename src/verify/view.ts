@@ -109,8 +109,21 @@ export function kernelView(l: Loaded, name: string): KernelView | undefined {
   const longEnds = new Set(cfg.longBranches.map((b) => b.setpc));
   const isReturnOrCall = new Uint8Array(all.length);
   cfg.control.forEach((c, i) => { if (c === 'call' || (c === 'indirect' && !longEnds.has(i))) isReturnOrCall[i] = 1; });
+  const anchorAt = (anchor: string, shown: string, loc: Loc) => {
+    tokens.push({ anchor, shown, loc });
+    regions.push({ after: shown, items: [] });
+  };
+  let prevLine = kernel.start < kernel.end ? program.statements[kernel.start]!.lineIndex : 0;
   for (let s = kernel.start; s < kernel.end; s++) {
     const st = program.statements[s]!;
+    // a scheduling barrier (only a comment in the assembly) is an anchor: nothing moves across it
+    // (verify reads the comment itself rather than trusting the scheduler's reading of it)
+    for (let l = prevLine + 1; l < st.lineIndex; l++) {
+      if (/^\s*(?:;|\/\/)\s*sched_barrier\s+mask\(/.test(program.lines[l]!.text)) {
+        anchorAt('sched_barrier', `sched_barrier (line ${l + 1})`, { file: st.loc.file, line: l + 1, col: 1 });
+      }
+    }
+    prevLine = Math.max(prevLine, st.lineIndex);
     let anchor: string | undefined;
     let shown = '';
     let item: Item | undefined;
