@@ -1,5 +1,6 @@
 /**
- * Waitcnt dependencies on straight-line snippets. Expected values are worked out by hand from
+ * Waitcnt dependencies on straight-line snippets (the simple cases are in
+ * test/fixtures/waitcnt/dependencies.s). Expected values are worked out by hand from
  * LLVM SIInsertWaitcnts and the AMD CDNA3 ISA §4.4 and §10.2.2 (in-order return per type; SMEM out of order; FLAT
  * only 0; vmcnt(N) lets the N youngest operations stay outstanding).
  */
@@ -23,45 +24,6 @@ test('load then use: missing vmcnt(0), with the producer and the register', () =
   assert.deepEqual(f.fix, { kind: 'waitcnt', before: 1, vmcnt: 0 });
 });
 
-test('load, wait, use: clean', () => {
-  assert.deepEqual(check([
-    'global_load_dword v1, v[2:3], off',
-    's_waitcnt vmcnt(0)',
-    'v_add_f32 v0, v1, v1',
-  ]), []);
-});
-
-test('in-order vmcnt: N loads, using the oldest needs vmcnt(N-1)', () => {
-  const loads = ['global_load_dword v10, v[2:3], off', 'global_load_dword v11, v[2:3], off',
-    'buffer_load_dword v12, v4, s[8:11], 0 offen', 'global_load_dword v13, v[2:3], off'];
-  assert.deepEqual(summary(check([...loads, 'v_mov_b32 v0, v10'])), ['5 waitcnt-missing vmcnt=3']);
-  assert.deepEqual(summary(check([...loads, 'v_mov_b32 v0, v12'])), ['5 waitcnt-missing vmcnt=1']);
-  assert.deepEqual(summary(check([...loads, 'v_mov_b32 v0, v13'])), ['5 waitcnt-missing vmcnt=0']);
-  // a present partial wait that is enough, and one that is not
-  assert.deepEqual(check([...loads, 's_waitcnt vmcnt(3)', 'v_mov_b32 v0, v10']), []);
-  const fs = check([...loads, 's_waitcnt vmcnt(3)', 'v_mov_b32 v0, v11']);
-  assert.deepEqual(summary(fs), ['6 waitcnt-missing vmcnt=2']);
-  assert.equal(fs[0]!.actual, 3);
-  assert.match(fs[0]!.message, /present: vmcnt\(3\)/);
-});
-
-test('stores count on vmcnt in order with loads', () => {
-  assert.deepEqual(summary(check([
-    'global_load_dword v1, v[2:3], off',
-    'global_store_dword v[2:3], v5, off',
-    'global_store_dword v[2:3], v6, off',
-    'v_mov_b32 v0, v1',
-  ])), ['4 waitcnt-missing vmcnt=2']);
-});
-
-test('only the first reader waits: the next reads are covered', () => {
-  assert.deepEqual(summary(check([
-    'global_load_dwordx2 v[4:5], v[2:3], off',
-    'v_mov_b32 v0, v4',
-    'v_mov_b32 v1, v5',
-  ])), ['2 waitcnt-missing vmcnt=0']);
-});
-
 test('SMEM is out of order: lgkmcnt(0) even for the oldest of several', () => {
   const fs = check([
     's_load_dword s4, s[0:1], 0x0',
@@ -78,30 +40,6 @@ test('SMEM is out of order: lgkmcnt(0) even for the oldest of several', () => {
     's_waitcnt lgkmcnt(1)',
     's_add_u32 s9, s4, 1',
   ])), ['4 waitcnt-missing lgkmcnt=0']);
-});
-
-test('FLAT counts on vmcnt and lgkmcnt: both must reach 0', () => {
-  assert.deepEqual(summary(check([
-    'flat_load_dword v1, v[2:3]',
-    'global_load_dword v4, v[2:3], off',
-    'v_mov_b32 v0, v1',
-  ])).sort(), ['3 waitcnt-missing lgkmcnt=0', '3 waitcnt-missing vmcnt=0']);
-  // vmcnt(0) alone is not enough
-  assert.deepEqual(summary(check([
-    'flat_load_dword v1, v[2:3]',
-    's_waitcnt vmcnt(0)',
-    'v_mov_b32 v0, v1',
-  ])), ['3 waitcnt-missing lgkmcnt=0']);
-});
-
-test('LDS returns in order: lgkmcnt(N)', () => {
-  assert.deepEqual(summary(check([
-    'ds_read_b32 v1, v0',
-    'ds_read_b32 v2, v0 offset:4',
-    'ds_write_b32 v0, v9 offset:8',
-    'v_mov_b32 v3, v1',
-    'v_mov_b32 v4, v2',
-  ])), ['4 waitcnt-missing lgkmcnt=2', '5 waitcnt-missing lgkmcnt=1']);
 });
 
 test('mixed SMEM and LDS on lgkmcnt: an LDS result needs only its younger LDS count, an SMEM result 0', () => {

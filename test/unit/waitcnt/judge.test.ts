@@ -2,64 +2,12 @@
  * Judging the waits that are present: redundant (waits for nothing outstanding), too strong
  * (weakest safe value given), and fences (memory ordering for other waves: never judged).
  * Sources: LLVM SIInsertWaitcnts::generateWaitcntInstBefore; AMD CDNA3 ISA §4.4; see src/waitcnt/analysis.ts
- * for the fence rules.
+ * for the fence rules. The simple redundant and too-strong cases are in test/fixtures/waitcnt/judge.s.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { check, ctxOf, summary } from './helpers.js';
 import { analyzeWaitcnt, dependencyWaits, fenceWaits } from '../../../src/waitcnt/index.js';
-
-test('a wait with nothing outstanding is redundant (warning, remove)', () => {
-  const fs = check([
-    'v_mov_b32 v1, 0',
-    's_waitcnt vmcnt(0)',
-    'v_mov_b32 v0, v1',
-  ]);
-  assert.deepEqual(summary(fs), ['2 waitcnt-redundant (remove)']);
-  assert.equal(fs[0]!.severity, 'warning');
-  assert.deepEqual(fs[0]!.fix, { kind: 'remove', insn: 1 });
-  // already waited for
-  assert.deepEqual(summary(check([
-    'global_load_dword v1, v[2:3], off',
-    's_waitcnt vmcnt(0)',
-    'v_mov_b32 v0, v1',
-    's_waitcnt vmcnt(0)',
-    'v_mov_b32 v0, v1',
-  ])), ['4 waitcnt-redundant (remove)']);
-});
-
-test('a wait stronger than needed: note with the weakest safe value', () => {
-  const fs = check([
-    'global_load_dword v10, v[2:3], off',
-    'global_load_dword v11, v[2:3], off',
-    'global_load_dword v12, v[2:3], off',
-    's_waitcnt vmcnt(0)',
-    'v_mov_b32 v0, v10',
-  ]);
-  assert.deepEqual(summary(fs), ['4 waitcnt-too-strong -> vmcnt=2']);
-  assert.equal(fs[0]!.severity, 'note');
-  assert.equal(fs[0]!.required, 2);
-  assert.equal(fs[0]!.actual, 0);
-  assert.deepEqual(fs[0]!.fix, { kind: 'set-waitcnt', insn: 3, vmcnt: 2 });
-  // with the weakest value there is nothing left to say
-  assert.deepEqual(check([
-    'global_load_dword v10, v[2:3], off',
-    'global_load_dword v11, v[2:3], off',
-    'global_load_dword v12, v[2:3], off',
-    's_waitcnt vmcnt(2)',
-    'v_mov_b32 v0, v10',
-  ]), []);
-});
-
-test('too strong on one counter only: the other part is kept', () => {
-  assert.deepEqual(summary(check([
-    'ds_read_b32 v1, v0',
-    'ds_read_b32 v2, v0 offset:4',
-    'global_load_dword v10, v[4:5], off',
-    's_waitcnt vmcnt(0) lgkmcnt(0)',
-    'v_add_f32 v0, v1, v10',
-  ])), ['4 waitcnt-too-strong -> vmcnt=0 lgkmcnt=1']);
-});
 
 test('a wait nothing after it needs: too strong, remove (a wait at the end of the kernel is not a fence)', () => {
   assert.deepEqual(summary(check([
