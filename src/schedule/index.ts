@@ -14,7 +14,7 @@
  */
 export { ROLE, prepareKernel, prepareKernels, pickKernel, pinnedReason, findTag } from './kernel.js';
 export type { ScheduleKernel, ScheduleOptions, Region } from './kernel.js';
-export { buildGraph, dependent, explainDependency, regsText } from './deps.js';
+export { buildGraph, dependent, explainDependency } from './deps.js';
 export type { DepGraph, DepKind, DepExplanation } from './deps.js';
 export { memAccessOf, conflictMems, MEMORY } from './memory.js';
 export type { MemAccess } from './memory.js';
