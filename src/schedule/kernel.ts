@@ -438,11 +438,6 @@ function liveness(ctx: KernelContext, role: Uint8Array, regions: readonly Region
   return fixedPeak;
 }
 
-/** The instruction a tag names, or undefined. */
-export function findTag(k: ScheduleKernel, tag: string): number | undefined {
-  return k.byTag.get(tag);
-}
-
 /** Raise `peak` to the live VGPR / AGPR / SGPR counts of a unit bitset. */
 function notePeak(peak: { vgpr: number; agpr: number; sgpr: number }, set: Uint32Array): void {
   const c = countFiles(set);
