@@ -4,19 +4,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SMALL_KERNEL } from './harness.js';
-import { bin } from '../../repo.js';
+import { SMALL_KERNEL, run } from './harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'conductor-schedule-cli-'));
-
-function run(...args: string[]): { code: number; out: string; err: string } {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
-  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
-}
 
 function write(name: string, text: string): string {
   const p = join(dir, name);
