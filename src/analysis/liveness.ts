@@ -104,7 +104,8 @@ export function computeLiveness(cfg: Cfg, du: readonly DefUse[]): Liveness {
   return { liveIn, liveOut, entryLive: nb > 0 ? liveIn[0]!.slice() : newSet() };
 }
 
-function countFiles(s: Uint32Array): PressurePoint {
+/** Live units of a set per register file (SGPRs: s0..s101). */
+export function countFiles(s: Uint32Array): PressurePoint {
   return {
     vgpr: popcountRange(s, VGPR_BASE, AGPR_BASE),
     agpr: popcountRange(s, AGPR_BASE, UNIT_COUNT),
@@ -112,18 +113,19 @@ function countFiles(s: Uint32Array): PressurePoint {
   };
 }
 
+/** Raise `used` (highest register index + 1 per file) to cover unit `u`. */
+export function noteUsed(used: { vgpr: number; agpr: number; sgpr: number }, u: number): void {
+  if (u >= AGPR_BASE) used.agpr = Math.max(used.agpr, u - AGPR_BASE + 1);
+  else if (u >= VGPR_BASE) used.vgpr = Math.max(used.vgpr, u - VGPR_BASE + 1);
+  else if (u < SGPR_END) used.sgpr = Math.max(used.sgpr, u + 1);
+}
+
 /** Register pressure at every instruction, peaks per kernel and per block, and the highest registers used. */
 export function computePressure(cfg: Cfg, du: readonly DefUse[], live: Liveness): Pressure {
   const points: PressurePoint[] = new Array(cfg.insns.length);
   const perBlock: Pressure['perBlock'] = [];
   const used = { vgpr: 0, agpr: 0, sgpr: 0 };
-  for (const d of du) {
-    for (const list of [d.defs, d.uses]) for (const u of list) {
-      if (u >= AGPR_BASE) used.agpr = Math.max(used.agpr, u - AGPR_BASE + 1);
-      else if (u >= VGPR_BASE) used.vgpr = Math.max(used.vgpr, u - VGPR_BASE + 1);
-      else if (u < SGPR_END) used.sgpr = Math.max(used.sgpr, u + 1);
-    }
-  }
+  for (const d of du) for (const list of [d.defs, d.uses]) for (const u of list) noteUsed(used, u);
   // live units per file, kept as units enter and leave the set (0 vgpr, 1 agpr, 2 sgpr, -1 none)
   const fileOf = (u: number) => (u >= AGPR_BASE ? (u < UNIT_COUNT ? 1 : -1) : u >= VGPR_BASE ? 0 : u < SGPR_END ? 2 : -1);
   const cnt = [0, 0, 0];

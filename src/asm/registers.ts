@@ -106,19 +106,26 @@ export function rangeName(first: RegUnit, count: number): string {
   return `${prefix}[${first - base}:${first - base + count - 1}]`;
 }
 
-/** Compact names for a set of units, merging runs: "v[0:3], s4, vcc". */
+/**
+ * Compact names for a set of units, merging runs within one register file (VGPRs, AGPRs, SGPRs,
+ * trap temporaries) and naming vcc and exec as pairs: "v[0:3], s4, vcc, exec, ttmp[4:7], m0".
+ */
 export function unitsToString(units: Iterable<RegUnit>): string {
-  const sorted = [...new Set(units)].sort((a, b) => a - b);
+  const s = [...new Set(units)].sort((a, b) => a - b);
+  const file = (u: RegUnit) => (isAgprUnit(u) ? 2 : isVgprUnit(u) ? 1 : isSgprUnit(u) ? 0 : u >= TTMP_BASE && u < TTMP_BASE + 16 ? 3 : 4);
   const out: string[] = [];
   let i = 0;
-  while (i < sorted.length) {
+  while (i < s.length) {
+    const u = s[i]!;
+    const pair = (lo: RegUnit, hi: RegUnit) => u === lo && s[i + 1] === hi;
+    if (pair(VCC_LO, VCC_HI) || pair(EXEC_LO, EXEC_HI) || pair(FLAT_SCRATCH_LO, FLAT_SCRATCH_HI)) {
+      out.push(rangeName(u, 2));
+      i += 2;
+      continue;
+    }
     let j = i;
-    const sameFile = (a: RegUnit, b: RegUnit) => isVgprUnit(a) === isVgprUnit(b) && isAgprUnit(a) === isAgprUnit(b)
-      && isSgprUnit(a) === isSgprUnit(b) && isSgprUnit(a);
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1
-      && (sameFile(sorted[i]!, sorted[j + 1]!) || (isVgprUnit(sorted[i]!) && isVgprUnit(sorted[j + 1]!))
-        || (isAgprUnit(sorted[i]!) && isAgprUnit(sorted[j + 1]!)))) j++;
-    out.push(rangeName(sorted[i]!, j - i + 1));
+    if (file(u) < 4) while (j + 1 < s.length && s[j + 1] === s[j]! + 1 && file(s[j + 1]!) === file(u)) j++;
+    out.push(j === i ? unitName(u) : rangeName(u, j - i + 1));
     i = j + 1;
   }
   return out.join(', ');

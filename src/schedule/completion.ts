@@ -18,15 +18,14 @@
 import type { WaitcntOperand } from '../asm/ast.js';
 import type { KernelContext } from '../analysis/types.js';
 import type { ResolvedInsn } from '../isa/types.js';
-
-const SYNC_NAMES = /^(s_dcache_|s_icache_inv|buffer_wbl2|buffer_inv|buffer_wbinvl1)/;
+import { isCacheOp } from './kernel.js';
 
 /** Is instruction i a synchronization point (barrier, cache operation, message, call, return)? */
-export function isSyncPoint(ctx: KernelContext, i: number): boolean {
+function isSyncPoint(ctx: KernelContext, i: number): boolean {
   const r = ctx.insns[i]!;
   const cls = r.info.cls;
   if (cls === 'barrier' || cls === 'message') return true;
-  if (r.info.mem?.op === 'cache' || SYNC_NAMES.test(r.insn.base)) return true;
+  if (isCacheOp(r)) return true;
   const c = ctx.cfg.control[i];
   if (c === 'call') return true;
   if (c === 'indirect' && !ctx.cfg.longBranches.some((b) => b.setpc === i)) return true;
@@ -53,7 +52,7 @@ function outOfOrder(r: ResolvedInsn): boolean {
   return r.info.cls === 'smem' || r.info.cls === 'flat' || r.info.events.includes('message') || r.info.events.includes('gds');
 }
 
-export interface SyncState {
+interface SyncState {
   /** Memory operations (instruction indexes) of the point's block that are complete at it. */
   done: number[];
   /** Still pending, with the number of younger events per counter (vm, lgkm, exp) at the point. */
@@ -61,7 +60,7 @@ export interface SyncState {
 }
 
 /** Completion state at every synchronization point of a kernel, by instruction index. */
-export function syncStates(ctx: KernelContext): Map<number, SyncState> {
+function syncStates(ctx: KernelContext): Map<number, SyncState> {
   const out = new Map<number, SyncState>();
   const { cfg, insns } = ctx;
   for (const b of cfg.blocks) {

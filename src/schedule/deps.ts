@@ -13,10 +13,9 @@
  * moving one instruction past others changes the relative order of that instruction and the
  * ones it passes only, so a move is checked in O(distance) with `dependent`.
  */
-import { VGPR_BASE } from '../asm/registers.js';
+import { UNIT_COUNT, VGPR_BASE, unitsToString } from '../asm/registers.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import { unitsAsWritten } from '../isa/names.js';
-import { EXEC_LO, EXEC_HI, VCC_LO, VCC_HI, FLAT_SCRATCH_LO, FLAT_SCRATCH_HI, rangeName, unitName, isVgprUnit, isAgprUnit, isSgprUnit, TTMP_BASE, UNIT_COUNT } from '../asm/registers.js';
 import { aliasReason, conflictMems, rangesOverlap, type MemAccess } from './memory.js';
 
 export interface DepGraph {
@@ -124,7 +123,7 @@ export function buildGraph(k: GraphInput, nodes: Int32Array, disambiguate: Disam
  */
 export type Disambiguation = boolean | 'per-lane';
 
-export function memoryConflict(ma: MemAccess, mb: MemAccess, disambiguate: Disambiguation, redefined: () => boolean): boolean {
+function memoryConflict(ma: MemAccess, mb: MemAccess, disambiguate: Disambiguation, redefined: () => boolean): boolean {
   const c = conflictMems(ma, mb);
   if (c === 0) return false;
   if (!disambiguate) return true;
@@ -162,28 +161,6 @@ export interface DepExplanation {
   text: string;
 }
 
-/** Register names for a set of units: v[8:9], vcc, exec, s4, scc, mode, a[0:3]. */
-export function regsText(units: readonly number[]): string {
-  const s = [...new Set(units)].sort((x, y) => x - y);
-  const parts: string[] = [];
-  let i = 0;
-  const file = (u: number) => (isAgprUnit(u) ? 2 : isVgprUnit(u) ? 1 : isSgprUnit(u) ? 0 : u >= TTMP_BASE && u < TTMP_BASE + 16 ? 3 : 4);
-  while (i < s.length) {
-    const u = s[i]!;
-    const pair = (lo: number, hi: number) => u === lo && s[i + 1] === hi;
-    if (pair(VCC_LO, VCC_HI) || pair(EXEC_LO, EXEC_HI) || pair(FLAT_SCRATCH_LO, FLAT_SCRATCH_HI)) {
-      parts.push(rangeName(u, 2));
-      i += 2;
-      continue;
-    }
-    let j = i;
-    if (file(u) < 4) while (j + 1 < s.length && s[j + 1] === s[j]! + 1 && file(s[j + 1]!) === file(u)) j++;
-    parts.push(j === i ? unitName(u) : rangeName(u, j - i + 1));
-    i = j + 1;
-  }
-  return parts.join(', ');
-}
-
 function intersect(a: readonly number[], b: readonly number[]): number[] {
   const out: number[] = [];
   for (const u of a) if (b.includes(u) && !out.includes(u)) out.push(u);
@@ -205,8 +182,8 @@ export function explainDependency(k: GraphInput, x: number, y: number, xFirst: b
   const both = intersect(rx.defs, ry.defs);
   // Registers as each instruction writes them (on a unified file v130 and a2 can be one register).
   const regs = (units: number[], verbY: string) => {
-    const asX = unitsAsWritten(rx, units, regsText);
-    const asY = unitsAsWritten(ry, units, regsText);
+    const asX = unitsAsWritten(rx, units, unitsToString);
+    const asY = unitsAsWritten(ry, units, unitsToString);
     return `${asX} which ${yName} ${verbY}${asY !== asX ? ` as ${asY}` : ''}`;
   };
   const candidates: { units: number[]; kind: DepKind; text: string; implicit: boolean }[] = [];

@@ -12,17 +12,17 @@
  *   compareMetrics(m, best, objective) < 0 ...
  *   emitSchedule(s).text                            // exact program, checked clean
  */
-export { ROLE, prepareKernel, prepareKernels, pickKernel, pinnedReason, findTag } from './kernel.js';
+export { ROLE, prepareKernel, prepareKernels, pickKernel, pinnedReason } from './kernel.js';
 export type { ScheduleKernel, ScheduleOptions, Region } from './kernel.js';
-export { buildGraph, dependent, explainDependency, regsText } from './deps.js';
+export { buildGraph, dependent, explainDependency } from './deps.js';
 export type { DepGraph, DepKind, DepExplanation } from './deps.js';
-export { memAccessOf, conflictMems, MEMORY } from './memory.js';
+export { memAccessOf, conflictMems } from './memory.js';
 export type { MemAccess } from './memory.js';
 export { parseCommand, parseRounds, parseRoundsOrThrow, parseCommandArgs } from './commands.js';
 export type { Command, ParsedRounds, CommandSyntaxError } from './commands.js';
-export { ScheduleState, canMove, moveTo, canSwap, swapAt, resolveCommand, applyCommand, isFailure, explainPair, nextVersion } from './state.js';
+export { ScheduleState, canMove, moveTo, swapAt, applyCommand, isFailure, explainPair } from './state.js';
 export type { CommandFailure, FailKind, ResolvedMove, RegionSnapshot } from './state.js';
-export { Evaluator, PressureScanner, programMetrics, contextMetrics, compareMetrics, parseObjective, formatMetrics, metricLabel, worseningText, higherIsBetter, occupancyOf, METRIC_NAMES, DEFAULT_OBJECTIVE } from './metrics.js';
+export { Evaluator, PressureScanner, programMetrics, contextMetrics, compareMetrics, parseObjective, formatMetrics, metricLabel, worseningText, higherIsBetter, METRIC_NAMES, DEFAULT_OBJECTIVE } from './metrics.js';
 export type { Metrics, MetricName, EvaluatorOptions, RegionEval } from './metrics.js';
 export { CounterScores, flatEffects, kernelWaits, sequenceWaits, counterMax } from './waits.js';
 export type { FlatEffects, KernelWaits } from './waits.js';
@@ -31,7 +31,7 @@ export { reorderedText } from './reorder.js';
 export { alignToOriginal } from './align.js';
 export { scheduleWaits, tidyWaits } from './rederive.js';
 export type { Emitted, Rederived } from './emit.js';
-export { moveWarnings, ADDRESS_FAR } from './warnings.js';
+export { moveWarnings } from './warnings.js';
 export type { MoveWarning, Severity, WarningKind } from './warnings.js';
 export { ScheduleSession, applyRounds } from './session.js';
 export type { SessionOptions, RoundReport, RoundOutcome, ApplyResult } from './session.js';

@@ -39,8 +39,7 @@ import type { KernelSymbol } from '../asm/ast.js';
 import type { Loaded } from '../load.js';
 import type { KernelContext } from '../analysis/types.js';
 import { kernelContexts } from '../analysis/context.js';
-import { computeLiveness } from '../analysis/liveness.js';
-import { AGPR_BASE, FLAT_SCRATCH_LO, VGPR_BASE } from '../asm/registers.js';
+import { computeLiveness, countFiles, noteUsed } from '../analysis/liveness.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import type { Target } from '../isa/target.js';
 import { ConductorError } from '../errors.js';
@@ -134,7 +133,8 @@ export interface ScheduleKernel {
 const CACHE_NAMES = /^(buffer_wbl2|buffer_inv|buffer_wbinvl1|s_dcache_|s_icache_inv)/;
 const MODE_NAMES = new Set(['s_setvskip', 's_set_gpr_idx_on', 's_set_gpr_idx_off', 's_set_gpr_idx_mode', 's_set_gpr_idx_idx']);
 
-function isCacheOp(r: ResolvedInsn): boolean {
+/** A cache writeback or invalidate (s_icache_inv included, which the catalogue counts as no memory operation). */
+export function isCacheOp(r: ResolvedInsn): boolean {
   return r.info.mem?.op === 'cache' || CACHE_NAMES.test(r.insn.base);
 }
 
@@ -458,31 +458,10 @@ function liveness(ctx: KernelContext, role: Uint8Array, regions: readonly Region
   return fixedPeak;
 }
 
-/** The instruction a tag names, or undefined. */
-export function findTag(k: ScheduleKernel, tag: string): number | undefined {
-  return k.byTag.get(tag);
-}
-
-function popcount32(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
-
-/** Raise `peak` to the live VGPR / AGPR / SGPR counts of a unit bitset (SGPRs: s0..s101). */
+/** Raise `peak` to the live VGPR / AGPR / SGPR counts of a unit bitset. */
 function notePeak(peak: { vgpr: number; agpr: number; sgpr: number }, set: Uint32Array): void {
-  let s = 0;
-  for (let w = 0; w < (FLAT_SCRATCH_LO >>> 5); w++) s += popcount32(set[w]!);
-  s += popcount32(set[FLAT_SCRATCH_LO >>> 5]! & ((1 << (FLAT_SCRATCH_LO & 31)) - 1));
-  let v = 0;
-  for (let w = VGPR_BASE >>> 5; w < AGPR_BASE >>> 5; w++) v += popcount32(set[w]!);
-  let a = 0;
-  for (let w = AGPR_BASE >>> 5; w < 32; w++) a += popcount32(set[w]!);
-  if (v > peak.vgpr) peak.vgpr = v;
-  if (a > peak.agpr) peak.agpr = a;
-  if (s > peak.sgpr) peak.sgpr = s;
-}
-
-function noteUsed(used: { vgpr: number; agpr: number; sgpr: number }, u: number): void {
-  if (u >= AGPR_BASE) { if (u - AGPR_BASE + 1 > used.agpr) used.agpr = u - AGPR_BASE + 1; } else if (u >= VGPR_BASE) { if (u - VGPR_BASE + 1 > used.vgpr) used.vgpr = u - VGPR_BASE + 1; } else if (u < FLAT_SCRATCH_LO && u + 1 > used.sgpr) used.sgpr = u + 1;
+  const c = countFiles(set);
+  if (c.vgpr > peak.vgpr) peak.vgpr = c.vgpr;
+  if (c.agpr > peak.agpr) peak.agpr = c.agpr;
+  if (c.sgpr > peak.sgpr) peak.sgpr = c.sgpr;
 }

@@ -195,14 +195,6 @@ export function rangesOverlap(a: MemAccess, b: MemAccess): boolean {
   return false;
 }
 
-export function memNames(bits: number): string {
-  const out: string[] = [];
-  if (bits & MEMORY.lds) out.push('LDS');
-  if (bits & MEMORY.global) out.push('global memory');
-  if (bits & MEMORY.gds) out.push('GDS');
-  return out.join(' and ');
-}
-
 /** "may alias (both global, base v[2:3])" and its variants. */
 export function aliasReason(a: MemAccess, b: MemAccess): string {
   const spaces = a.space === b.space ? `both ${a.space}` : `${a.space} and ${b.space}`;

@@ -165,27 +165,6 @@ export function moveTo(s: ScheduleState, r: number, from: number, to: number): v
   s.setVersion(r, nextVersion());
 }
 
-/** Can the instructions at positions p and q of region r exchange places? O(|p - q|). */
-export function canSwap(s: ScheduleState, r: number, p: number, q: number): boolean {
-  if (p === q) return true;
-  if (p > q) { const t = p; p = q; q = t; }
-  const g = s.k.regions[r]!.graph;
-  const o = s.order[r]!;
-  const a = o[p]!;
-  const b = o[q]!;
-  if (dependent(g, a, b)) return false;
-  const ra = a * g.words;
-  const rb = b * g.words;
-  const bits = g.bits;
-  for (let x = p + 1; x < q; x++) {
-    const y = o[x]!;
-    const w = y >>> 5;
-    const bit = 1 << (y & 31);
-    if ((bits[ra + w]! & bit) || (bits[rb + w]! & bit)) return false;
-  }
-  return true;
-}
-
 export function swapAt(s: ScheduleState, r: number, p: number, q: number): void {
   if (p === q) return;
   const o = s.order[r]!;

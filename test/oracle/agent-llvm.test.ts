@@ -15,7 +15,7 @@ import { CONDUCTOR_OBJECTIVE } from '../../src/schedule/metrics.js';
 import { verifyLoaded } from '../../src/verify/verify.js';
 import { checkLoaded } from '../../src/check/check.js';
 import { runLlvmMc, repoRoot, llvmTool } from './llvm.js';
-import { startServer } from '../unit/agent-server.js';
+import { startServer } from '../unit/agent/server.js';
 
 test('agent on mfma_lds_gemm.gfx942.s: the best schedule assembles with llvm-mc, is equivalent and checks clean', async (t) => {
   llvmTool('llvm-mc'); // fails loudly when LLVM is missing

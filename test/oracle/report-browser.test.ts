@@ -28,7 +28,7 @@ import { pickKernel, replayMoves, emitSchedule } from '../../src/schedule/index.
 import { reportFile, buildReportModel, type KernelView, type ReportModel } from '../../src/report/index.js';
 import { TIMELINE_PAGE } from '../../src/report/client.js';
 import { acceptedTensileKernels, repoRoot } from './llvm.js';
-import { randomSchedule } from '../unit/schedule-helpers.js';
+import { randomSchedule } from '../unit/schedule/helpers.js';
 import { mulberry32 } from '../../src/schedule/search/rng.js';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -1,0 +1,144 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { kernelContextsFromText } from '../../../src/analysis/context.js';
+import { kernelResources } from '../../../src/analysis/resources.js';
+import { applyStatementEdits, emptyEdits, addInsert } from '../../../src/check/edit.js';
+import { nopLines, planFixes, waitcntText } from '../../../src/check/fix.js';
+import { checkContexts } from '../../../src/check/check.js';
+import { formatReportJson, formatReportSarif, formatFindingClang } from '../../../src/check/format.js';
+import type { Finding } from '../../../src/analysis/types.js';
+import { parseProgram } from '../../../src/asm/parser.js';
+
+const ctxOf = (text: string, arch = 'gfx90a') => kernelContextsFromText(text, 't.s', arch);
+
+test('cfg: loop back-edge, conditional branch, fall-through, exits', () => {
+  const [c] = ctxOf([
+    's_mov_b32 s0, 4',
+    '.LBB0_1:',
+    '  v_add_u32 v0, v0, v1',
+    '  s_sub_u32 s0, s0, 1',
+    '  s_cmp_eq_u32 s0, 0',
+    '  s_cbranch_scc0 .LBB0_1',
+    '  s_branch .LBB0_3',
+    '.LBB0_2:',
+    '  v_mov_b32 v1, 0',
+    '.LBB0_3:',
+    '  s_endpgm',
+  ].join('\n'));
+  const blocks = c!.cfg.blocks.map((b) => ({ start: b.start, end: b.end, succs: b.succs, exits: b.exits }));
+  assert.deepEqual(blocks, [
+    { start: 0, end: 1, succs: [1], exits: false },
+    { start: 1, end: 5, succs: [1, 2], exits: false },
+    { start: 5, end: 6, succs: [4], exits: false },
+    { start: 6, end: 7, succs: [4], exits: false },
+    { start: 7, end: 8, succs: [], exits: true },
+  ]);
+});
+
+test('cfg: a Tensile long branch (s_getpc ... s_setpc) jumps to its label', () => {
+  const [c] = ctxOf([
+    's_getpc_b64 s[60:61]', 's_add_i32 s62, label_End, 0x4', 's_add_u32 s60, s60, s62', 's_addc_u32 s61, s61, 0',
+    's_setpc_b64 s[60:61]', 'v_mov_b32 v0, 0', 'label_End:', 's_endpgm',
+  ].join('\n'));
+  assert.equal(c!.cfg.longBranches.length, 1);
+  assert.equal(c!.cfg.longBranches[0]!.label, 'label_End');
+  const b0 = c!.cfg.blocks[0]!;
+  assert.deepEqual(b0.succs, [2]);
+});
+
+test('pressure: peak live VGPRs with the line, used registers, loop liveness', () => {
+  const text = [
+    'v_mov_b32 v0, 1', // 1
+    'v_mov_b32 v1, 2', // 2
+    'v_mov_b32 v2, 3', // 3
+    'v_add_u32 v3, v0, v1', // 4: v0 and v1 die here
+    'v_add_u32 v0, v3, v2', // 5
+    'global_store_dword v[4:5], v0, off', // 6: v4 v5 live-in (address)
+    's_endpgm',
+  ].join('\n');
+  const [c] = ctxOf(text);
+  const { resources } = kernelResources(c!);
+  assert.equal(resources.used.vgpr, 6);
+  // v4, v5 are live from the start (read, never written); after line 3: v0 v1 v2 v4 v5 = 5
+  assert.equal(resources.peak.vgpr.value, 5);
+  assert.equal(resources.peak.vgpr.line, 3);
+});
+
+test('descriptor that does not cover the registers used is an error', () => {
+  const text = [
+    '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', '.globl k', '.type k,@function', 'k:',
+    '  v_mov_b32 v40, 0', '  s_endpgm',
+    '.rodata', '.amdhsa_kernel k', '  .amdhsa_next_free_vgpr 32', '  .amdhsa_next_free_sgpr 8', '  .amdhsa_accum_offset 32', '.end_amdhsa_kernel',
+  ].join('\n');
+  const [c] = ctxOf(text, undefined as unknown as string);
+  const { findings } = kernelResources(c!);
+  assert.equal(findings.length, 1);
+  assert.equal(findings[0]!.rule, 'descriptor-registers');
+  assert.match(findings[0]!.message, /v40 is used but \.amdhsa_next_free_vgpr is 32 \(the first register beyond it: v40 at line 6/);
+  assert.equal(findings[0]!.related[0]!.loc.line, 6);
+});
+
+test('edits: insert before an instruction keeps indentation and the rest byte-identical', () => {
+  const text = 'a:\n\tv_mov_b32 v0, 1 // c\n  v_add_u32 v1, v0, v0 ; use\nlbl: v_mov_b32 v2, v1\n';
+  const p = parseProgram(text, 'e.s');
+  const e = emptyEdits();
+  const add = p.statements.findIndex((s) => s.insn?.base === 'v_add_u32');
+  addInsert(e, add, 's_nop 1');
+  const mov2 = p.statements.findIndex((s) => s.insn?.text === 'v_mov_b32 v2, v1');
+  addInsert(e, mov2, 's_nop 0');
+  assert.equal(applyStatementEdits(p, e), 'a:\n\tv_mov_b32 v0, 1 // c\n  s_nop 1\n  v_add_u32 v1, v0, v0 ; use\nlbl:\ns_nop 0\nv_mov_b32 v2, v1\n');
+});
+
+test('edits: an edited macro invocation is written out expanded; other calls keep the macro', () => {
+  const text = '.macro M d\n  v_mov_b32 v[\\d], 0\n  v_add_u32 v[\\d], v[\\d], 1\n.endm\n  M 3\n  M 4\n';
+  const p = parseProgram(text, 'm.s');
+  const e = emptyEdits();
+  const k = p.statements.findIndex((s) => s.insn?.text === 'v_add_u32 v[3], v[3], 1');
+  addInsert(e, k, 's_nop 1');
+  assert.equal(applyStatementEdits(p, e),
+    '.macro M d\n  v_mov_b32 v[\\d], 0\n  v_add_u32 v[\\d], v[\\d], 1\n.endm\n  // expanded from: M 3\n  v_mov_b32 v[3], 0\n  s_nop 1\n  v_add_u32 v[3], v[3], 1\n  M 4\n');
+});
+
+test('fix planning: nops merge with an s_nop in front and split into chunks of maxNopImm+1', () => {
+  assert.deepEqual(nopLines(19, 7), ['s_nop 7', 's_nop 7', 's_nop 2']);
+  assert.equal(waitcntText({ vmcnt: 0, lgkmcnt: 2 }), 's_waitcnt vmcnt(0) lgkmcnt(2)');
+  // gfx90a: a 16-pass XDL result read by a VALU needs 19 wait states; s_nop 1 gives 2.
+  const [c] = ctxOf('v_mfma_f32_32x32x1f32 a[0:31], v0, v1, a[0:31]\ns_nop 1\nv_accvgpr_read_b32 v2, a0\n');
+  const [k] = checkContexts([c!]);
+  const f = k!.findings.find((x) => x.severity === 'error');
+  assert.equal(f?.required, 19);
+  assert.equal(f?.actual, 2);
+  const plan = planFixes([{ ctx: c!, findings: k!.findings }]);
+  // s_nop 1 becomes s_nop 7 (6 more), then 11 more as s_nop 7 and s_nop 2
+  const out = applyStatementEdits(c!.program, plan.edits);
+  assert.equal(out, 'v_mfma_f32_32x32x1f32 a[0:31], v0, v1, a[0:31]\ns_nop 7\ns_nop 7\ns_nop 2\nv_accvgpr_read_b32 v2, a0\n');
+  assert.equal(plan.waitStates, 17);
+});
+
+test('fix planning: waits merge with an s_waitcnt in front (the smaller value per counter)', () => {
+  const [c] = ctxOf('global_load_dword v0, v[2:3], off\ns_waitcnt lgkmcnt(0)\nv_add_u32 v1, v0, v0\n');
+  const f: Finding = { rule: 'test', severity: 'error', message: 'm', loc: c!.cfg.insns[2]!.loc, insn: 2, related: [], fix: { kind: 'waitcnt', before: 2, vmcnt: 0 } };
+  const out = applyStatementEdits(c!.program, planFixes([{ ctx: c!, findings: [f] }]).edits);
+  assert.equal(out, 'global_load_dword v0, v[2:3], off\ns_waitcnt vmcnt(0) lgkmcnt(0)\nv_add_u32 v1, v0, v0\n');
+});
+
+test('formats: clang, JSON and SARIF carry the same finding', () => {
+  const f: Finding = {
+    rule: 'mfma-xdl-write-valu-read', severity: 'error', message: 'v_add_f32 reads v0', loc: { file: 'k.s', line: 9, col: 3 }, insn: 4,
+    required: 7, actual: 3, related: [{ loc: { file: 'k.s', line: 5, col: 3 }, message: 'written here' }], source: 'ref §2.4',
+  };
+  assert.equal(formatFindingClang(f), 'k.s:9:3: error: v_add_f32 reads v0 [mfma-xdl-write-valu-read]\nk.s:5:3: note: written here');
+  const report = { file: 'k.s', arch: 'gfx942', notes: [], kernels: [], findings: [f], errors: 1, warnings: 0 };
+  const j = JSON.parse(formatReportJson(report));
+  assert.deepEqual(j.diagnostics[0], {
+    file: 'k.s', line: 9, column: 3, severity: 'error', rule: 'mfma-xdl-write-valu-read', message: 'v_add_f32 reads v0',
+    required: 7, actual: 3, related: [{ line: 5, column: 3, message: 'written here' }], source: 'ref §2.4',
+  });
+  const s = JSON.parse(formatReportSarif(report, '0.1.0'));
+  assert.equal(s.version, '2.1.0');
+  const r = s.runs[0].results[0];
+  assert.equal(r.ruleId, 'mfma-xdl-write-valu-read');
+  assert.equal(r.level, 'error');
+  assert.equal(r.locations[0].physicalLocation.region.startLine, 9);
+  assert.equal(s.runs[0].tool.driver.rules[0].id, 'mfma-xdl-write-valu-read');
+});

@@ -1,0 +1,158 @@
+/**
+ * `check --fix` says what it changed (count and lines, a wait strengthened in place included),
+ * changes only what falls short on every path unless `--paths all`, and `check --paths`.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadText } from '../../../src/load.js';
+import { changeText, fixLoaded, fixSummary } from '../../../src/check/fix.js';
+import { lineHunks } from '../../../src/check/line-diff.js';
+import { scheduleLoaded } from '../../../src/schedule/search/run.js';
+import { verifyLoaded } from '../../../src/verify/verify.js';
+import { checkLoaded } from '../../../src/check/check.js';
+import { bin } from '../../repo.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'conductor-fix-'));
+
+const kernel = (body: string[]) => ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', 'k:', ...body.map((l) => (l.endsWith(':') ? l : `  ${l}`)), '  s_endpgm', ''].join('\n');
+
+/** Two loads, a wait for one of them: too weak on every path (needs vmcnt(0)), written in place. */
+const EVERY = kernel([
+  'global_load_dword v1, v[2:3], off',
+  'global_load_dword v4, v[2:3], off',
+  's_waitcnt vmcnt(1)',
+  'v_add_f32 v0, v4, v0',
+  'v_mfma_f32_16x16x16_f16 v[8:11], v[4:5], v[6:7], v[8:11]',
+  'v_add_f32 v12, v9, v9',
+]);
+/** The load is on one side of a branch only. */
+const SOME = kernel([
+  's_cmp_eq_u32 s4, 0',
+  's_cbranch_scc1 .Ljoin',
+  'ds_read_b32 v1, v0',
+  '.Ljoin:',
+  'v_mov_b32 v2, v1',
+]);
+
+function run(...args: string[]): { code: number; out: string; err: string } {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+}
+
+describe('check --fix reports what it changed', () => {
+  it('a wait strengthened in place is counted and listed with its line; the nops too', () => {
+    const r = fixLoaded(loadText(EVERY, 'k.s'));
+    assert.equal(r.insertedWaits, 0);
+    assert.equal(r.strengthenedWaits, 1);
+    assert.ok(r.insertedNops >= 1);
+    const lines = r.changes.map(changeText);
+    assert.equal(lines[0], 'line 6: s_waitcnt vmcnt(1) -> s_waitcnt vmcnt(0)');
+    assert.match(lines[1]!, /^before line 9: \+ s_nop \d+$/);
+    assert.match(fixSummary(r), /^inserted 1 s_nop \(\d+ wait states in all\), inserted 0 s_waitcnt, strengthened 1 s_waitcnt at 2 places in 2 rounds$/);
+  });
+
+  it('a wait short on some paths only is left as it is, unless paths all', () => {
+    const none = fixLoaded(loadText(SOME, 'k.s'));
+    assert.equal(none.text, SOME);
+    assert.deepEqual(none.changes, []);
+    const all = fixLoaded(loadText(SOME, 'k.s'), { paths: 'all' });
+    assert.deepEqual(all.changes.map(changeText), ['before line 8: + s_waitcnt lgkmcnt(0)']);
+    assert.equal(all.insertedWaits, 1);
+  });
+
+  it('the command prints the summary and every changed line', () => {
+    const f = join(dir, 'every.s');
+    writeFileSync(f, EVERY);
+    const out = join(dir, 'every.fixed.s');
+    const r = run('check', f, '--fix', '-o', out);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /fixed: inserted 1 s_nop .*strengthened 1 s_waitcnt at 2 places/);
+    assert.match(r.out, /\n {2}line 6: s_waitcnt vmcnt\(1\) -> s_waitcnt vmcnt\(0\)\n/);
+    assert.equal(run('check', out).code, 0);
+  });
+});
+
+describe('check --paths', () => {
+  it('every (default): a shortfall on some paths is a warning (exit 0); all: an error (exit 1)', () => {
+    const f = join(dir, 'some.s');
+    writeFileSync(f, SOME);
+    const d = run('check', f);
+    assert.equal(d.code, 0, d.out);
+    assert.match(d.out, /warning: v_mov_b32 reads v1 .* falls short only on some paths .* \[waitcnt-missing\]/);
+    assert.match(d.out, /some\.s:5:3: note: on that path s_cbranch_scc1 falls through/);
+    const a = run('check', f, '--paths', 'all');
+    assert.equal(a.code, 1);
+    assert.match(a.out, /error: v_mov_b32 reads v1 .*needs lgkmcnt\(0\), present: no lgkmcnt wait \[waitcnt-missing\]/);
+    const bad = run('check', f, '--paths', 'some');
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /--paths takes every or all, got 'some'/);
+    // the fixed file of --paths all checks clean with --paths all
+    const out = join(dir, 'some.fixed.s');
+    assert.equal(run('check', f, '--fix', '--paths', 'all', '-o', out).code, 0);
+    assert.equal(run('check', out, '--paths', 'all').code, 0);
+    assert.match(readFileSync(out, 'utf8'), /s_waitcnt lgkmcnt\(0\)\n\s+v_mov_b32 v2, v1/);
+  });
+});
+
+describe('schedule fixes its input as check --fix does, and says what it changed', () => {
+  it('an error on every path: fixed first, the note lists the change', async () => {
+    const r = await scheduleLoaded(loadText(EVERY, 'k.s'), EVERY, { budget: 20, cache: false, jobs: 1, strategies: ['list'] });
+    assert.ok(r.notes.some((n) => /scheduled from the file as check --fix writes it, which 'before' measures: .*strengthened 1 s_waitcnt .*\(line 6: s_waitcnt vmcnt\(1\) -> s_waitcnt vmcnt\(0\); before line 9: \+ s_nop \d+\)/.test(n)), r.notes.join('\n'));
+  });
+  it('a shortfall on some paths only: left as it is by default, fixed with paths all', async () => {
+    const d = await scheduleLoaded(loadText(SOME, 'k.s'), SOME, { budget: 20, cache: false, jobs: 1, strategies: ['list'] });
+    assert.deepEqual(d.notes.filter((n) => /check --fix writes it/.test(n)), []);
+    const a = await scheduleLoaded(loadText(SOME, 'k.s'), SOME, { budget: 20, cache: false, jobs: 1, strategies: ['list'], paths: 'all' });
+    assert.ok(a.notes.some((n) => /has 1 check error .*before line 8: \+ s_waitcnt lgkmcnt\(0\)/.test(n)), a.notes.join('\n'));
+  });
+});
+
+describe('line hunks', () => {
+  it('rebuild the output from the input', () => {
+    let seed = 7;
+    const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed; };
+    for (let t = 0; t < 500; t++) {
+      const gen = () => Array.from({ length: rnd() % 12 }, () => 'abc'[rnd() % 3]!);
+      const a = gen();
+      const b = gen();
+      const out: string[] = [];
+      let i = 0;
+      for (const h of lineHunks(a, b)!) {
+        assert.equal(h.a0 - i >= 0, true);
+        out.push(...a.slice(i, h.a0), ...b.slice(h.b0, h.b1));
+        i = h.a1;
+      }
+      out.push(...a.slice(i));
+      assert.deepEqual(out, b, `${a.join('')} -> ${b.join('')}`);
+    }
+    assert.deepEqual(lineHunks(['x', 'y', 'z'], ['x', 'n', 'y', 'z']), [{ a0: 1, a1: 1, b0: 1, b1: 2 }]);
+    assert.equal(lineHunks(['a', 'b'], ['c', 'd'], 3), undefined, 'more lines differ than allowed');
+  });
+});
+
+describe('verify counts a missing wait on any path', () => {
+  it('a reordering that leaves a read short through the loop back-edge only is rejected', () => {
+    const orig = kernel([
+      's_mov_b32 s4, 0',
+      '.Lloop:',
+      's_waitcnt vmcnt(0)',
+      'v_add_f32 v0, v1, v0',
+      'global_load_dword v1, v[2:3], off',
+      's_add_u32 s4, s4, 1',
+      's_cmp_lt_u32 s4, 10',
+      's_cbranch_scc1 .Lloop',
+    ]);
+    const moved = orig.replace('  s_waitcnt vmcnt(0)\n  v_add_f32 v0, v1, v0\n', '  v_add_f32 v0, v1, v0\n  s_waitcnt vmcnt(0)\n');
+    assert.notEqual(moved, orig);
+    // short on the back-edge only: a warning for check, an error for verify
+    assert.equal(checkLoaded(loadText(moved, 'k.s')).errors, 0);
+    const r = verifyLoaded(loadText(orig, 'k.s'), loadText(moved, 'k.s'));
+    assert.equal(r.equivalent, false);
+    assert.equal(r.difference?.kind, 'check');
+    assert.match(r.difference!.message, /v_add_f32 reads v1 .* \[waitcnt-missing\]/);
+  });
+});

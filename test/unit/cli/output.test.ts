@@ -1,0 +1,179 @@
+/**
+ * How every command with -o writes: `-o -` is the standard output (the summary then goes to the
+ * standard error), a path that is not a regular file (device, FIFO, /dev/stdout) is written to and
+ * never replaced, a symlink is written through (its target replaced atomically, the link kept),
+ * a regular file keeps its mode and owner, and nothing is written when a command fails.
+ * CI runs as root, where permission checks do not protect /dev: these tests create their own
+ * device node with mknod (root only) rather than touch /dev/null.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { example, run, SMALL_KERNEL } from './harness.js';
+
+const exampleText = readFileSync(example, 'utf8');
+const dir = mkdtempSync(join(tmpdir(), 'conductor-out-'));
+const isRoot = process.getuid?.() === 0;
+
+/** A fresh directory for one test. */
+function subdir(name: string): string {
+  const p = join(dir, name);
+  mkdirSync(p);
+  return p;
+}
+
+const small = join(dir, 'small.s');
+writeFileSync(small, SMALL_KERNEL);
+
+test('-o - prints the output on the standard output and the summary on the standard error, for every command with -o', () => {
+  let r = run('emit', example, '-o', '-');
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out, exampleText);
+  assert.equal(existsSync(join(process.cwd(), '-')), false, 'no file named -');
+
+  const hz = join(dir, 'hz.s');
+  writeFileSync(hz, '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n.text\nv_mfma_f32_32x32x8_f16 v[0:15], v[20:21], v[22:23], v[0:15]\nv_add_f32 v30, v0, v1\ns_endpgm\n');
+  r = run('check', hz, '--fix', '-o', '-');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /s_nop \d\n\s*v_add_f32 v30, v0, v1/);
+  assert.match(r.err, /fixed: inserted \d+ s_nop .*wrote the standard output/);
+
+  r = run('apply', small, '--moves', 'swap v_mov_b32_0 v_mov_b32_1', '-o', '-');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /v_mov_b32 v2, 2\n {2}v_mov_b32 v1, 1\n/);
+  assert.match(r.err, /round 1: applied 1 command/);
+
+  r = run('schedule', small, '--strategy', 'list', '--budget', '20', '--no-cache', '-o', '-');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^\.amdgcn_target/);
+  assert.match(r.err, /result: .*\n[^]*wrote the standard output/);
+
+  r = run('report', small, '-o', '-');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^<!doctype html>/i);
+});
+
+test('-o - beside --json, or two outputs on the standard output: usage error before any work, exit 2', () => {
+  for (const args of [
+    ['apply', small, '--moves', 'done', '-o', '-', '--json'],
+    ['schedule', small, '--budget', '5', '--no-cache', '-o', '-', '--json'],
+    ['schedule', small, '--budget', '5', '--no-cache', '-o', '-', '--save-moves', '-'],
+  ]) {
+    const r = run(...args);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.match(r.err, /standard output/);
+    assert.equal(r.out, '');
+  }
+});
+
+test('-o /dev/stdout writes the standard output and leaves the /dev/stdout link alone', () => {
+  const before = lstatSync('/dev/stdout');
+  const r = run('emit', example, '-o', '/dev/stdout');
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out, exampleText);
+  const after = lstatSync('/dev/stdout');
+  assert.equal(after.isSymbolicLink(), before.isSymbolicLink());
+  assert.equal(after.ino, before.ino);
+});
+
+test('a FIFO is written to, not replaced', async () => {
+  const fifo = join(dir, 'pipe');
+  assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+  const got = join(dir, 'pipe.out');
+  const reader = spawn('sh', ['-c', `cat '${fifo}' > '${got}'`]);
+  const r = run('emit', example, '-o', fifo);
+  await once(reader, 'exit');
+  assert.equal(r.code, 0, r.err);
+  assert.equal(readFileSync(got, 'utf8'), exampleText);
+  assert.ok(statSync(fifo).isFIFO(), 'still a FIFO');
+});
+
+test('a character device is written to, not replaced', { skip: isRoot ? false : 'needs root to mknod a device (CI runs as root)' }, () => {
+  const dev = join(dir, 'null-device');
+  assert.equal(spawnSync('mknod', [dev, 'c', '1', '3']).status, 0, 'mknod');
+  const r = run('emit', example, '-o', dev);
+  assert.equal(r.code, 0, r.err);
+  const st = statSync(dev);
+  assert.ok(st.isCharacterDevice(), 'still a character device');
+  assert.equal(st.rdev, statSync('/dev/null').rdev);
+});
+
+test('a symlink is written through: the target is replaced with its mode (and owner) kept, the link stays', () => {
+  const sub = subdir('links');
+  const target = join(sub, 'target.s');
+  writeFileSync(target, 'old\n');
+  chmodSync(target, 0o640);
+  if (isRoot) chownSync(target, 1234, 2345);
+  const link = join(sub, 'link.s');
+  symlinkSync('target.s', link);
+  const chain = join(sub, 'chain.s');
+  symlinkSync('link.s', chain);
+  let r = run('emit', example, '-o', chain);
+  assert.equal(r.code, 0, r.err);
+  assert.ok(lstatSync(chain).isSymbolicLink() && lstatSync(link).isSymbolicLink(), 'links kept');
+  assert.equal(readlinkSync(link), 'target.s');
+  assert.equal(readFileSync(target, 'utf8'), exampleText);
+  const st = statSync(target);
+  assert.equal(st.mode & 0o777, 0o640, 'mode kept');
+  if (isRoot) assert.deepEqual([st.uid, st.gid], [1234, 2345], 'owner kept');
+  // a dangling link: its target is created
+  const dangling = join(sub, 'dangling.s');
+  symlinkSync('created.s', dangling);
+  r = run('emit', example, '-o', dangling);
+  assert.equal(r.code, 0, r.err);
+  assert.ok(lstatSync(dangling).isSymbolicLink());
+  assert.equal(readFileSync(join(sub, 'created.s'), 'utf8'), exampleText);
+});
+
+test('a regular file is replaced atomically with its mode kept; no temporary file is left', () => {
+  const sub = subdir('regular');
+  const f = join(sub, 'out.s');
+  writeFileSync(f, 'old\n');
+  chmodSync(f, 0o600);
+  const ino = statSync(f).ino;
+  const r = run('emit', example, '-o', f);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(readFileSync(f, 'utf8'), exampleText);
+  assert.equal(statSync(f).mode & 0o777, 0o600);
+  assert.notEqual(statSync(f).ino, ino, 'replaced by rename, not rewritten in place');
+  assert.deepEqual(readdirSync(sub), ['out.s']);
+});
+
+test('nothing is written when a command fails: bad input, a failed apply round, an output that cannot be written', () => {
+  const sub = subdir('fail');
+  const keep = join(sub, 'keep.s');
+  writeFileSync(keep, 'keep\n');
+  const bad = join(sub, 'bad.s');
+  writeFileSync(bad, 'v_mov_b32 v0, v[3:1]\n');
+  for (const args of [['emit', bad, '-o', keep], ['check', bad, '--arch', 'gfx90a', '--fix', '-o', keep], ['report', bad, '--arch', 'gfx90a', '-o', keep]]) {
+    const r = run(...args);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.equal(readFileSync(keep, 'utf8'), 'keep\n');
+  }
+  // apply: the second round fails -> exit 1, nothing written, the report says so
+  const moves = join(sub, 'm.txt');
+  writeFileSync(moves, 'swap v_mov_b32_0 v_mov_b32_1\n---\nswap v_add_u32_0 v_mov_b32_0\n');
+  let r = run('apply', small, '--moves-file', moves, '-o', keep);
+  assert.equal(r.code, 1, r.out + r.err);
+  assert.match(r.out, /round 2: failed, undone/);
+  assert.match(r.out, /nothing written to .*keep\.s: round 2 failed/);
+  assert.equal(readFileSync(keep, 'utf8'), 'keep\n');
+  r = run('apply', small, '--moves-file', moves, '-o', keep, '--json');
+  assert.equal(r.code, 1);
+  assert.equal(JSON.parse(r.out).output, null);
+  // schedule with two outputs, the second not writable: neither is written
+  const out = join(sub, 'sched.s');
+  r = run('schedule', small, '--strategy', 'list', '--budget', '20', '--no-cache', '-o', out, '--save-moves', join(sub, 'no-such-dir', 'm.txt'));
+  assert.equal(r.code, 2, r.out + r.err);
+  assert.match(r.err, /cannot write '.*no-such-dir\/m\.txt': no such file or directory/);
+  assert.equal(existsSync(out), false);
+  assert.deepEqual(readdirSync(sub).sort(), ['bad.s', 'keep.s', 'm.txt']);
+  // a directory as the output
+  r = run('emit', example, '-o', sub);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /cannot write '.*fail': is a directory/);
+});

@@ -1,0 +1,255 @@
+/**
+ * est_cycles as the kernel runs (src/cycles/kernel-time.ts): trip counts read from a scalar
+ * counter, loops found by their back edges (a backward jump that cannot come back is no loop),
+ * the walk plus weight x steady state, co-resident waves at the kernel's occupancy, the loop
+ * bound; the scheduler's fast estimate against the exact measure of what it writes; the
+ * occupancy floor; the original order kept where nothing is gained.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { kernelContextsFromText } from '../../../src/analysis/context.js';
+import type { KernelContext } from '../../../src/analysis/types.js';
+import { DEFAULT_TRIP, kernelLoops, kernelTime, steadyState, tripFromCode, walkOf, runWaves } from '../../../src/cycles/kernel-time.js';
+import { cycleEngineFor } from '../../../src/cycles/estimate.js';
+import { syntheticWait } from '../../../src/cycles/model.js';
+import { loadText } from '../../../src/load.js';
+import { pickKernel } from '../../../src/schedule/kernel.js';
+import { CONDUCTOR_OBJECTIVE, DEFAULT_OBJECTIVE, Evaluator, compareMetrics, parseObjective, programMetrics, type Metrics } from '../../../src/schedule/metrics.js';
+import { ScheduleState, moveTo } from '../../../src/schedule/state.js';
+import { emitSchedule } from '../../../src/schedule/emit.js';
+import { preferOriginal } from '../../../src/schedule/search/search.js';
+import { scheduleLoaded } from '../../../src/schedule/search/run.js';
+import { mulberry32 } from '../../../src/schedule/search/rng.js';
+import { randomSchedule } from '../schedule/helpers.js';
+
+const ctxOf = (lines: string[], arch = 'gfx942'): KernelContext => kernelContextsFromText(lines.join('\n') + '\n', 't.s', arch)[0]!;
+
+/** A counted loop: s0 from 0 to 16 by 1, an LDS read feeding an MFMA, a global load. */
+const COUNTED = [
+  's_mov_b32 s0, 0',
+  'v_mov_b32 v20, 0',
+  '.LBB0_1:',
+  'global_load_dword v1, v[2:3], off',
+  'ds_read_b64 v[4:5], v20',
+  's_add_i32 s0, s0, 1',
+  's_waitcnt lgkmcnt(0)',
+  'v_mfma_f32_16x16x16_f16 v[8:11], v[4:5], v[4:5], v[8:11]',
+  's_waitcnt vmcnt(0)',
+  'v_add_f32 v12, v1, v12',
+  's_cmp_lg_u32 s0, 16',
+  's_cbranch_scc1 .LBB0_1',
+  'global_store_dword v[2:3], v12, off',
+  's_endpgm',
+];
+
+test('trip count from a scalar counter: init, step and compare; otherwise unknown', () => {
+  const c = ctxOf(COUNTED);
+  const loops = kernelLoops(c);
+  assert.equal(loops.length, 1);
+  assert.equal(tripFromCode(c, loops[0]!.header, loops[0]!.latch), 16);
+  assert.equal(loops[0]!.trip, 16);
+  assert.equal(loops[0]!.tripFrom, 'code');
+  assert.equal(loops[0]!.weight, 15);
+  // the compare before the step, a signed bound, counting down
+  const down = COUNTED.map((l) => l.replace('s_mov_b32 s0, 0', 's_mov_b32 s0, 10').replace('s_add_i32 s0, s0, 1', 's_sub_i32 s0, s0, 2')
+    .replace('s_cmp_lg_u32 s0, 16', 's_cmp_gt_i32 s0, 0'));
+  assert.equal(kernelLoops(ctxOf(down))[0]!.trip, 5);
+  // a bound in a register (a kernel argument): unknown, so --trip or the default
+  const arg = COUNTED.map((l) => l.replace('s_cmp_lg_u32 s0, 16', 's_cmp_lg_u32 s0, s5'));
+  const la = kernelLoops(ctxOf(arg));
+  assert.equal(la[0]!.tripFrom, 'default');
+  assert.equal(la[0]!.trip, DEFAULT_TRIP);
+  assert.equal(kernelLoops(ctxOf(arg), 7)[0]!.trip, 7);
+  assert.equal(kernelLoops(ctxOf(arg), 7)[0]!.tripFrom, 'option');
+  // a counter written twice in the body: unknown
+  const twice = COUNTED.map((l) => (l === 'v_add_f32 v12, v1, v12' ? 's_add_i32 s0, s0, 1' : l));
+  assert.equal(kernelLoops(ctxOf(twice))[0]!.tripFrom, 'default');
+});
+
+test('a backward jump whose target cannot reach it again is not a loop', () => {
+  const c = ctxOf([
+    's_cmp_eq_u32 s1, 0',
+    's_cbranch_scc1 .Lother',
+    '.Lshared:',
+    'v_mov_b32 v0, 1',
+    's_endpgm',
+    '.Lother:',
+    'v_mov_b32 v0, 2',
+    's_branch .Lshared',
+  ]);
+  assert.deepEqual(kernelLoops(c), []);
+});
+
+/** One loop `.Lhead` whose body's first part may go back early (a `continue`): two back edges. */
+const TWO_BACK = [
+  's_mov_b32 s0, 10',
+  '.Lhead:',
+  'v_add_u32_e32 v1, v1, v2',
+  's_sub_u32 s0, s0, 1',
+  's_cmp_eq_u32 s0, 5',
+  's_cbranch_scc1 .Lhead',
+  'v_add_u32_e32 v3, v3, v2',
+  's_cmp_lg_u32 s0, 0',
+  's_cbranch_scc1 .Lhead',
+  's_endpgm',
+];
+/** The same loop with one back edge: the early exit jumps to the loop's last compare. */
+const ONE_BACK = [
+  's_mov_b32 s0, 10',
+  '.Lhead:',
+  'v_add_u32_e32 v1, v1, v2',
+  's_sub_u32 s0, s0, 1',
+  's_cmp_eq_u32 s0, 5',
+  's_cbranch_scc1 .Lskip',
+  'v_add_u32_e32 v3, v3, v2',
+  '.Lskip:',
+  's_cmp_lg_u32 s0, 0',
+  's_cbranch_scc1 .Lhead',
+  's_endpgm',
+];
+
+test('back edges to one header make one loop: a two-back-edge loop costs what its one-back-edge form costs', () => {
+  const two = ctxOf(TWO_BACK);
+  const one = ctxOf(ONE_BACK);
+  const lt = kernelLoops(two);
+  assert.equal(lt.length, 1);
+  assert.equal(lt[0]!.line, 3);
+  assert.deepEqual(lt[0]!.backEdgeLines, [6, 9]);
+  assert.equal(lt[0]!.parent, -1);
+  assert.equal(lt[0]!.trip, 10);
+  assert.equal(lt[0]!.tripFrom, 'code');
+  assert.equal(lt[0]!.end - lt[0]!.start, 7);
+  const lo = kernelLoops(one);
+  assert.equal(lo.length, 1);
+  assert.deepEqual(lo[0]!.backEdgeLines, [10]);
+  const a = kernelTime(two);
+  const b = kernelTime(one);
+  assert.equal(a.loops.length, 1);
+  assert.equal(a.cycles, b.cycles);
+  assert.equal(a.cyclesOne, b.cyclesOne);
+  assert.equal(a.loops[0]!.perIteration, b.loops[0]!.perIteration);
+  // the step after the early back edge: not on every way round, so the count is not read
+  const late = TWO_BACK.map((l) => (l === 's_sub_u32 s0, s0, 1' ? 's_nop 0' : l === 'v_add_u32_e32 v3, v3, v2' ? 's_sub_u32 s0, s0, 1' : l));
+  assert.equal(kernelLoops(ctxOf(late))[0]!.tripFrom, 'default');
+});
+
+test('a loop inside another loop still multiplies: its weight is (trip - 1) x the outer trip', () => {
+  const nested = [
+    's_mov_b32 s1, 4',
+    '.Louter:',
+    's_mov_b32 s0, 8',
+    '.Linner:',
+    'v_add_u32_e32 v1, v1, v2',
+    's_sub_u32 s0, s0, 1',
+    's_cmp_lg_u32 s0, 0',
+    's_cbranch_scc1 .Linner',
+    'v_add_u32_e32 v3, v3, v2',
+    's_sub_u32 s1, s1, 1',
+    's_cmp_lg_u32 s1, 0',
+    's_cbranch_scc1 .Louter',
+    's_endpgm',
+  ];
+  const loops = kernelLoops(ctxOf(nested));
+  assert.equal(loops.length, 2);
+  assert.equal(loops[0]!.line, 3);
+  assert.equal(loops[0]!.parent, -1);
+  assert.equal(loops[0]!.trip, 4);
+  assert.equal(loops[1]!.line, 5);
+  assert.equal(loops[1]!.parent, 0);
+  assert.equal(loops[1]!.trip, 8);
+  assert.equal(loops[1]!.weight, 7 * 4);
+  // an inner loop with two back edges is still one loop inside the outer one
+  const inner2 = nested.flatMap((l) => (l === 's_sub_u32 s0, s0, 1' ? [l, 's_cmp_eq_u32 s0, 3', 's_cbranch_scc1 .Linner'] : [l]));
+  const l2 = kernelLoops(ctxOf(inner2));
+  assert.equal(l2.length, 2);
+  assert.equal(l2[1]!.parent, 0);
+  assert.equal(l2[1]!.backEdgeLines.length, 2);
+  assert.equal(l2[1]!.weight, 7 * 4);
+});
+
+test('est_cycles = walk + weight x steady state per iteration, every wave together', () => {
+  const c = ctxOf(COUNTED);
+  const one = kernelTime(c, { waves: 1, bounds: true });
+  assert.equal(one.loops.length, 1);
+  const l = one.loops[0]!;
+  assert.ok(Math.abs(one.cycles - (one.walk + 15 * l.perIteration)) < 1e-9);
+  // the steady state of the body is the difference of 2k and k iterations (k >= 2)
+  const e = cycleEngineFor(c);
+  const body = walkOf(e, c).seq.subarray(l.loop.start, l.loop.end);
+  assert.equal(steadyState(e, body, 1).all, l.perIteration);
+  assert.equal(l.perIterationOne, l.perIteration);
+  // one iteration waits for the global load (320 cycles): latency, not a pipe, binds
+  assert.ok(l.perIteration >= 320, String(l.perIteration));
+  assert.ok(['recurrence', 'critical path'].includes(l.bound!.limiter), l.bound!.limiter);
+  assert.ok(l.bound!.bound <= l.perIteration);
+  // four waves hide one another's waits: four times the work in the time of one, as long as no
+  // pipe or the issue port is full; 64 waves fill the matrix pipe (16 cycles per iteration each)
+  assert.equal(kernelTime(c, { waves: 4 }).loops[0]!.perIteration, l.perIteration);
+  assert.equal(kernelTime(c, { waves: 64 }).loops[0]!.perIteration, 64 * 16);
+  // the default waves: the occupancy the registers give (no descriptor here)
+  assert.equal(kernelTime(c).waves, 8);
+});
+
+test('synthetic waits in the model wait like the s_waitcnt they stand for', () => {
+  const c = ctxOf(['global_load_dword v0, v[2:3], off', 's_waitcnt vmcnt(0)', 'v_add_f32 v1, v0, v0']);
+  const e = cycleEngineFor(c);
+  const written = runWaves(e, [0, 1, 2], 1);
+  const parts: number[] = [];
+  syntheticWait(e.m, 0, -1, -1, parts);
+  assert.deepEqual(runWaves(e, [0, ...parts, 2], 1), written);
+  assert.equal(written.one, 328);
+  // in the interleaved simulation too (its parts take no issue-port cycle)
+  assert.equal(e.runMulti([0, ...parts, 2], 3), e.runMulti([0, 1, 2], 3));
+});
+
+test('the fast estimate of est_cycles and the exact measure of the written program agree', () => {
+  const text = COUNTED.map((l) => (l.startsWith('.') || l.endsWith(':') ? l : `  ${l}`)).join('\n') + '\n';
+  const k = pickKernel(loadText(`.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n.text\nk:\n${text}`, 'k.s'));
+  const ev = new Evaluator(k);
+  const s0 = new ScheduleState(k);
+  assert.equal(ev.evaluate(s0).est_cycles, programMetrics(k.loaded, k.name).est_cycles);
+  const rand = mulberry32(11);
+  let compared = 0;
+  let worst = 0;
+  for (let t = 0; t < 60; t++) {
+    const s = randomSchedule(k, rand, 4);
+    if (s.changedRegions().length === 0) continue;
+    const fast = ev.evaluate(s).est_cycles;
+    const exact = emitSchedule(s).metrics.est_cycles;
+    worst = Math.max(worst, Math.abs(fast - exact) / exact);
+    compared++;
+  }
+  assert.ok(compared >= 20, `only ${compared} schedules compared`);
+  assert.ok(worst <= 0.03, `largest drift ${(worst * 100).toFixed(1)}%`);
+});
+
+test('objectives: est_cycles first by default, conductor names the register order; the occupancy floor', () => {
+  assert.equal(DEFAULT_OBJECTIVE[0], 'est_cycles');
+  assert.deepEqual(parseObjective('conductor'), [...CONDUCTOR_OBJECTIVE]);
+  assert.deepEqual(parseObjective('est_cycles,s_nop'), ['est_cycles', 's_nop']);
+  const m = (est: number, occ: number): Metrics => ({ peak_vgpr: 10, peak_agpr: 0, peak_sgpr: 0, s_waitcnt: 0, s_nop: 0, total_instructions: 1, occupancy: occ, est_cycles: est });
+  assert.ok(compareMetrics(m(100, 4), m(200, 4), DEFAULT_OBJECTIVE, 4) < 0);
+  // faster but below the floor: worse than anything at or above it
+  assert.ok(compareMetrics(m(100, 3), m(200, 4), DEFAULT_OBJECTIVE, 4) > 0);
+  assert.ok(compareMetrics(m(100, 3), m(200, 4), DEFAULT_OBJECTIVE) < 0);
+});
+
+test('the original order is kept where a move gains nothing', async () => {
+  // two independent moves: one that gains nothing and one that hides the load
+  const k = pickKernel(loadText([
+    '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', 'k:',
+    '  v_mov_b32 v10, 1', '  v_mov_b32 v11, 2', '  v_mov_b32 v12, 3', '  v_mov_b32 v13, 4',
+    '  global_load_dword v1, v[2:3], off', '  s_waitcnt vmcnt(0)', '  v_add_f32 v4, v1, v1', '  s_endpgm', ''].join('\n'), 'p.s'));
+  const ev = new Evaluator(k);
+  const s = new ScheduleState(k);
+  moveTo(s, 0, 1, 0); // v_mov_b32_1 before v_mov_b32_0: nothing gained
+  moveTo(s, 0, 4, 0); // the load first: hides four instructions of its latency
+  const r = preferOriginal(k, ev, s, { objective: DEFAULT_OBJECTIVE });
+  const order = Array.from(r.state.order[0]!);
+  assert.deepEqual(order.slice(0, 5), [4, 0, 1, 2, 3]);
+  assert.ok(r.metrics.est_cycles < ev.evaluate(new ScheduleState(k)).est_cycles);
+  // a whole run: only the move that gains is written
+  const text = k.loaded.program.lines.map((l) => l.text + l.eol).join('');
+  const run = await scheduleLoaded(loadText(text, 'p.s'), text, { budget: 200, cache: false, jobs: 1 });
+  assert.match(run.text, /global_load_dword v1, v\[2:3\], off\n {2}v_mov_b32 v10, 1\n {2}v_mov_b32 v11, 2\n {2}v_mov_b32 v12, 3\n {2}v_mov_b32 v13, 4\n/);
+});

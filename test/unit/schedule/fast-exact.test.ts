@@ -1,0 +1,251 @@
+/**
+ * Every incremental or cached result of the scheduler's fast evaluation (per-region metrics,
+ * pressure peaks, s_nop segments, the wait model's waits, cycles of regions and loops) equals
+ * the same thing computed from scratch (Evaluator's check mode, CONDUCTOR_CHECK_FAST=1), on
+ * random legal schedules of real kernels; the check mode catches a wrong cache entry; and the
+ * drift between the estimate and the exact metrics of emitted schedules is reported.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadText } from '../../../src/load.js';
+import { pickKernel, type ScheduleKernel } from '../../../src/schedule/kernel.js';
+import { checkFastFromEnv, Evaluator, exactSequencePeaks, FastPathMismatch, metricDrift, PressureScanner } from '../../../src/schedule/metrics.js';
+import { canMove, moveTo, ScheduleState } from '../../../src/schedule/state.js';
+import { emitSchedule } from '../../../src/schedule/emit.js';
+import { mulberry32 } from '../../../src/schedule/search/rng.js';
+import { randomSchedule } from './helpers.js';
+import { counterMax, CounterScores, flatEffects, IncrementalWaits, sequenceWaits } from '../../../src/schedule/waits.js';
+import { windowNopModel } from '../../../src/schedule/hazard-model.js';
+import { root } from '../../repo.js';
+
+const example = readFileSync(join(root, 'examples', 'mfma_lds_gemm.gfx942.s'), 'utf8');
+
+/** A loop with global loads, LDS traffic, an MFMA chain and VALU work: every cache of the Evaluator has work. */
+const LOOP = [
+  '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:',
+  '  s_mov_b32 s8, 16',
+  'loop:',
+  '  global_load_dwordx4 v[0:3], v[40:41], off',
+  '  global_load_dwordx4 v[4:7], v[40:41], off offset:16',
+  '  ds_read_b64 v[8:9], v42',
+  '  ds_read_b64 v[10:11], v42 offset:8',
+  '  v_add_u32 v40, 64, v40',
+  '  s_waitcnt lgkmcnt(0)',
+  '  v_mfma_f32_32x32x8f16 a[0:15], v[8:9], v[10:11], a[0:15]',
+  '  v_mfma_f32_32x32x8f16 a[16:31], v[8:9], v[10:11], a[16:31]',
+  '  s_waitcnt vmcnt(0)',
+  '  ds_write_b128 v43, v[0:3]',
+  '  ds_write_b128 v43, v[4:7] offset:16',
+  '  v_add_u32 v42, 0x100, v42',
+  '  v_accvgpr_read_b32 v20, a0',
+  '  v_add_f32 v21, v20, v20',
+  '  s_sub_u32 s8, s8, 1',
+  '  s_cmp_lg_u32 s8, 0',
+  '  s_cbranch_scc1 loop',
+  '  s_endpgm', '',
+].join('\n');
+
+/** Random moves, each evaluated twice (the second answer comes from the caches), undone now and then. */
+function exercise(k: ScheduleKernel, ev: Evaluator, seed: number, steps: number): number {
+  const rand = mulberry32(seed);
+  const s = new ScheduleState(k);
+  let evaluations = 0;
+  for (let t = 0; t < steps; t++) {
+    const r = Math.floor(rand() * k.regions.length);
+    const m = k.regions[r]!.nodes.length;
+    if (m < 2) continue;
+    const from = Math.floor(rand() * m);
+    const to = Math.floor(rand() * m);
+    if (!canMove(s, r, from, to)) continue;
+    moveTo(s, r, from, to);
+    ev.evaluate(s);
+    ev.evaluate(s);
+    evaluations += 2;
+    if (rand() < 0.3 && canMove(s, r, to, from)) { moveTo(s, r, to, from); ev.evaluate(s); evaluations++; }
+  }
+  return evaluations;
+}
+
+test('check mode: every cache of the Evaluator equals a fresh computation on random schedules', () => {
+  for (const [text, name] of [[example, 'example.s'], [LOOP, 'loop.s']] as const) {
+    const k = pickKernel(loadText(text, name));
+    const ev = new Evaluator(k, { checkFast: true });
+    assert.ok(ev.checkFast);
+    const n = exercise(k, ev, 7, 150);
+    assert.ok(n > 60, `${name}: only ${n} evaluations`);
+    // with one incremental wait model kept, every other region's starts from scratch again
+    assert.ok(exercise(k, new Evaluator(k, { checkFast: true, waitModels: 1 }), 8, 100) > 40);
+  }
+});
+
+test('check mode catches a wrong cache entry (region, s_nop segment, loop, model waits, running totals)', () => {
+  const loopKernel = pickKernel(loadText(LOOP, 'loop.s'));
+  // a kernel with regions outside its loop: those run the incremental wait model (a whole
+  // single-block loop body runs the exact one, its entry depending on its own order)
+  const straight = pickKernel(loadText(example, 'k.s'));
+  type Internals = {
+    slots: ({ peak_vgpr: number } | undefined)[];
+    nopCache: (Map<number, { nops: number }> | undefined)[];
+    nopSegs: (Int32Array | undefined)[];
+    loopCache: Map<string, { all: number }>[];
+    idWaits: Int32Array;
+    waitRuns: ({ waits: Int32Array; m: number } | undefined)[];
+    sumWaits: number;
+    peakMax: Int32Array;
+  };
+  const corrupt: [string, (x: Internals) => void][] = [
+    ['region', (x) => { for (const sl of x.slots) if (sl) sl.peak_vgpr += 1; }],
+    ['s_nop', (x) => {
+      for (const c of x.nopCache) for (const e of c?.values() ?? []) e.nops += 1;
+      for (const segs of x.nopSegs) if (segs) for (let a = 0; a < segs.length; a++) segs[a]! += 1;
+    }],
+    ['incremental waits', (x) => { for (const w of x.waitRuns) if (w) w.waits[w.m]! += 1; }],
+    ['running totals', (x) => { x.sumWaits += 1; }],
+    ['running peaks', (x) => { x.peakMax[0]! += 1; }],
+    ['loop', (x) => { for (const c of x.loopCache) for (const e of c.values()) e.all += 1; }],
+    ['waits', (x) => { for (let r = 0; r < x.idWaits.length; r++) if (x.idWaits[r]! >= 0) x.idWaits[r]! += 1; }],
+  ];
+  for (const [what, hurt] of corrupt) {
+    const k = what === 'incremental waits' ? straight : loopKernel;
+    const ev = new Evaluator(k, { checkFast: true });
+    const s = randomSchedule(k, mulberry32(3), 40);
+    assert.ok(s.changedRegions().length > 0);
+    ev.evaluate(s);
+    hurt(ev as unknown as Internals);
+    assert.throws(() => ev.evaluate(s), FastPathMismatch, what);
+    // without the check the wrong entry is used as it is
+    const quiet = new Evaluator(k, { checkFast: false });
+    quiet.evaluate(s);
+    hurt(quiet as unknown as Internals);
+    assert.doesNotThrow(() => quiet.evaluate(s));
+  }
+});
+
+test('the pressure scanner equals the plain live-set walk on every region of every random schedule', () => {
+  const k = pickKernel(loadText(example, 'k.s'));
+  const scanner = new PressureScanner();
+  const out = new Int32Array(3);
+  const rand = mulberry32(11);
+  for (let t = 0; t < 20; t++) {
+    const s = randomSchedule(k, rand, 30);
+    k.regions.forEach((rg, r) => {
+      const seq = Array.from(s.order[r]!, (q) => rg.nodes[q]!);
+      scanner.scan(k, seq, rg.liveOut, out);
+      assert.deepEqual(Array.from(out), exactSequencePeaks(k, seq, rg.liveOut));
+    });
+  }
+});
+
+test('CONDUCTOR_CHECK_FAST=1 turns the check mode on', () => {
+  const old = process.env['CONDUCTOR_CHECK_FAST'];
+  try {
+    process.env['CONDUCTOR_CHECK_FAST'] = '1';
+    assert.equal(checkFastFromEnv(), true);
+    assert.equal(new Evaluator(pickKernel(loadText(LOOP, 'loop.s'))).checkFast, true);
+    process.env['CONDUCTOR_CHECK_FAST'] = '0';
+    assert.equal(checkFastFromEnv(), false);
+  } finally {
+    if (old === undefined) delete process.env['CONDUCTOR_CHECK_FAST']; else process.env['CONDUCTOR_CHECK_FAST'] = old;
+  }
+});
+
+test('drift of the estimate from the exact metrics of emitted schedules', () => {
+  const k = pickKernel(loadText(example, 'k.s'));
+  const ev = new Evaluator(k);
+  const rand = mulberry32(5);
+  let worst = 0;
+  for (let t = 0; t < 10; t++) {
+    const s = randomSchedule(k, rand, 12);
+    if (s.changedRegions().length === 0) continue;
+    const d = metricDrift(ev.evaluate(s), emitSchedule(s).metrics);
+    assert.equal(d.difference.peak_vgpr, 0, 'peaks are exact');
+    worst = Math.max(worst, Math.abs(d.estCyclesRelative));
+  }
+  assert.ok(worst < 0.03, `largest est_cycles drift ${worst}`);
+  const same = metricDrift(ev.evaluate(new ScheduleState(k)), ev.evaluate(new ScheduleState(k)));
+  assert.equal(same.estCyclesRelative, 0);
+  assert.ok(Object.values(same.difference).every((x) => x === 0));
+});
+
+test('the incremental wait model equals sequenceWaits on every region of random schedules, resumed from each change and stopped where the states meet', () => {
+  for (const [text, name] of [[example, 'example.s'], [LOOP, 'loop.s']] as const) {
+    const k = pickKernel(loadText(text, name));
+    const f = flatEffects(k.insns, k.ctx.cfg.control);
+    const max = counterMax(k.target);
+    const need = new Int32Array(3);
+    const runs = k.regions.map((rg) => new IncrementalWaits(f, new CounterScores(), max, rg.nodes.length));
+    const rand = mulberry32(5);
+    let resumed = 0;
+    let stopped = 0;
+    for (let t = 0; t < 40; t++) {
+      const s = randomSchedule(k, rand, 1 + Math.floor(rand() * 6));
+      k.regions.forEach((_rg, r) => {
+        const seq = s.regionSequence(r);
+        const at: { at: number; vm: number; lgkm: number; exp: number }[] = [];
+        const exact = sequenceWaits(f, new CounterScores(), seq, max, need, at);
+        const run = runs[r]!;
+        let first = 0;
+        while (first < seq.length && run.seq[first] === seq[first]) first++;
+        assert.equal(run.run(seq, need), exact, `${name} region ${r}`);
+        if (first < seq.length && first > 0) resumed++;
+        if (first < seq.length && run.stepped < seq.length - first) stopped++;
+        const got = [];
+        for (let p = 0; p < seq.length; p++) if (run.has[p]) got.push({ at: p, vm: run.vm[p]!, lgkm: run.lgkm[p]!, exp: run.exp[p]! });
+        assert.deepEqual(got, at, `${name} region ${r}: where the waits are`);
+      });
+    }
+    assert.ok(resumed > 10, `${name}: ${resumed} resumed runs`);
+    assert.ok(stopped > 0, `${name}: no run stopped where its state met the last run's`);
+  }
+});
+
+test('a NopWindow pads a changing window as the engine pads it from scratch, re-checking fewer consumers than it holds', () => {
+  const k = pickKernel(loadText(example, 'example.s'));
+  const model = windowNopModel(k.ctx);
+  const rand = mulberry32(9);
+  // a window around the kernel's MFMAs, where moves make and break hazards
+  const mfma = k.insns.findIndex((r) => r.insn.mnemonic.startsWith('v_mfma'));
+  assert.ok(mfma >= 0);
+  const start = Math.max(0, mfma - 20);
+  const n = Math.min(k.n - start, 60);
+  const from = 20;
+  const win = model.window(n);
+  const content = Int32Array.from({ length: n }, (_, x) => start + x);
+  let partial = 0;
+  let padded = 0;
+  for (let t = 0; t < 300; t++) {
+    // move one instruction a few places (the search's change), now and then anywhere
+    const a = Math.floor(rand() * n);
+    const b = rand() < 0.8 ? Math.max(0, Math.min(n - 1, a + Math.floor(rand() * 9) - 4)) : Math.floor(rand() * n);
+    const x = content[a]!;
+    if (a < b) content.copyWithin(a, a + 1, b + 1); else content.copyWithin(b + 1, b, a);
+    content[b] = x;
+    const got = win.nops(content, from);
+    const exact = model.nops(Array.from(content.subarray(0, from)), Array.from(content.subarray(from)), []);
+    assert.equal(got, exact, `step ${t}`);
+    if (exact > 0) padded++;
+    if (a !== b && win.checked < n - Math.min(a, b)) partial++;
+  }
+  assert.ok(padded > 50, `${padded} windows needed padding`);
+  assert.ok(partial > 50, `${partial} windows re-checked only part of what follows the change`);
+});
+
+test('evaluate() alternating between states, and after many changes of one state, equals a full pass (check mode)', () => {
+  const k = pickKernel(loadText(example, 'example.s'));
+  const ev = new Evaluator(k, { checkFast: true });
+  const rand = mulberry32(13);
+  const a = randomSchedule(k, rand, 30);
+  const b = randomSchedule(k, rand, 30);
+  for (let t = 0; t < 40; t++) {
+    const s = t % 3 === 0 ? b : a;
+    const r = Math.floor(rand() * k.regions.length);
+    const m = k.regions[r]!.nodes.length;
+    const from = Math.floor(rand() * m);
+    const to = Math.floor(rand() * m);
+    if (m > 1 && canMove(s, r, from, to)) moveTo(s, r, from, to);
+    const got = ev.evaluate(s);
+    assert.deepEqual(got, new Evaluator(k, { checkFast: false }).evaluate(s));
+  }
+});

@@ -1,0 +1,341 @@
+/**
+ * Software pipelining by one stage (src/schedule/pipeline) and its proof (src/verify/pipeline.ts)
+ * on hand-written loops, on both sides of each legality boundary: which loops are rotated and
+ * why the others are not, the text written, verify accepting it and rejecting each kind of
+ * broken variant, est_cycles' trip count for the rotated loop, and schedule choosing it.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadText } from '../../../src/load.js';
+import { prepareKernels } from '../../../src/schedule/kernel.js';
+import { planPipelines, pipelineProgram } from '../../../src/schedule/pipeline/index.js';
+import { verifyLoaded, formatVerify } from '../../../src/verify/verify.js';
+import { kernelContexts } from '../../../src/analysis/context.js';
+import { kernelLoops } from '../../../src/cycles/kernel-time.js';
+import { checkLoaded } from '../../../src/check/check.js';
+import { scheduleFile } from '../../../src/schedule/search/run.js';
+import { programMetrics } from '../../../src/schedule/metrics.js';
+import { alignScheduled } from '../../../src/report/align.js';
+
+/** After the loop: the accumulator stored at the last address the loop formed (v[26:27] and v0 live across the loop). */
+const POST = ['s_nop 7', 'v_add_u32_e32 v0, v0, v2', 's_nop 1', 'global_store_dword v[26:27], v0, off'];
+
+/** A gfx942 kernel: `pre` before the loop, `body` in it (ends before the back edge), `post` after it. */
+function kernel(opts: { pre?: string[]; body: string[]; post?: string[]; end?: string[]; vgprs?: number; branch?: string }): string {
+  return [
+    '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', '.globl k', '.p2align 8', '.type k,@function', 'k:',
+    '  s_load_dword s3, s[0:1], 0x20',
+    '  s_load_dwordx4 s[4:7], s[0:1], 0x0',
+    '  v_mov_b32 v23, 0',
+    '  s_waitcnt lgkmcnt(0)',
+    '  s_cmp_lt_i32 s3, 1',
+    '  s_cbranch_scc1 .Lend',
+    '  v_mov_b32 v2, 0', '  v_mov_b32 v3, 0', '  v_mov_b32 v4, 0', '  v_mov_b32 v5, 0',
+    '  v_mov_b32 v22, v0',
+    ...(opts.pre ?? []).map((l) => `  ${l}`),
+    '.Lloop:',
+    ...opts.body.map((l) => `  ${l}`),
+    `  ${opts.branch ?? 's_cbranch_scc1 .Lloop'}`,
+    ...(opts.post ?? POST).map((l) => `  ${l}`),
+    '.Lend:',
+    ...(opts.end ?? []).map((l) => `  ${l}`),
+    '  s_endpgm',
+    '.rodata', '.p2align 6', '.amdhsa_kernel k',
+    `  .amdhsa_next_free_vgpr ${opts.vgprs ?? 32}`, '  .amdhsa_next_free_sgpr 8', `  .amdhsa_accum_offset ${Math.min(256, Math.ceil((opts.vgprs ?? 32) / 4) * 4)}`,
+    '.end_amdhsa_kernel', '',
+  ].join('\n');
+}
+
+/** The K-loop clang writes for an f32 MFMA: two loads, their address code, the counter, one MFMA. */
+const LOOP = [
+  'v_lshlrev_b64 v[24:25], 2, v[22:23]',
+  'v_lshl_add_u64 v[26:27], s[4:5], 0, v[24:25]',
+  'v_lshl_add_u64 v[24:25], s[6:7], 0, v[24:25]',
+  'global_load_dword v1, v[26:27], off',
+  'global_load_dword v28, v[24:25], off',
+  's_add_i32 s3, s3, -1',
+  's_cmp_lg_u32 s3, 0',
+  'v_add_u32_e32 v22, 64, v22',
+  's_waitcnt vmcnt(0)',
+  'v_mfma_f32_16x16x4_f32 v[2:5], v1, v28, v[2:5]',
+];
+
+const load = (text: string, file = 'k.s') => loadText(text, file);
+const plan = (text: string) => planPipelines(prepareKernels(load(text))[0]!);
+const pipelined = (text: string) => {
+  const k = prepareKernels(load(text))[0]!;
+  const { plans } = planPipelines(k);
+  assert.equal(plans.length, 1, 'one loop planned');
+  return pipelineProgram(k, plans);
+};
+const texts = (text: string, idx: number[]) => idx.map((i) => prepareKernels(load(text))[0]!.insns[i]!.insn.text.trim());
+
+test('pipeline plan: the clang K-loop, loads and address code rotated, free registers renamed', () => {
+  const text = kernel({ body: LOOP });
+  const { plans, refused } = plan(text);
+  assert.deepEqual(refused, []);
+  const p = plans[0]!;
+  assert.deepEqual(texts(text, p.p), LOOP.slice(0, 5));
+  assert.deepEqual(texts(text, p.r), ['s_add_i32 s3, s3, -1', 's_cmp_lg_u32 s3, 0', 'v_add_u32_e32 v22, 64, v22', 'v_mfma_f32_16x16x4_f32 v[2:5], v1, v28, v[2:5]']);
+  assert.equal(p.counter.step >>> 0, 0xffffffff);
+  assert.equal(p.counter.loopBound, 1);
+  assert.equal(p.counter.guardBound, 1);
+  // v6.. are named nowhere and the descriptor covers them (v0 is live across the loop)
+  assert.deepEqual(p.renames.map((r) => [r.from, r.to, r.count]), [[1, 6, 1], [28, 7, 1]]);
+});
+
+test('pipeline plan: every register the descriptor covers busy: the loads\' own address registers, else none (rotation only)', () => {
+  const busy = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 29, 30, 31];
+  const pre = busy.map((r) => `v_mov_b32 v${r}, 0`);
+  const post = [...POST, ...busy.map((r) => `v_add_u32_e32 v0, v0, v${r}`)];
+  const p = plan(kernel({ body: LOOP, pre, post })).plans[0]!;
+  // v24/v25 are the second load's own address registers, free once it has issued; the first
+  // load's (v26/v27) are live after the loop, and v24/v25 are read after it by the second load
+  assert.deepEqual(p.renames.map((r) => [r.from, r.to]), [[28, 24]]);
+  const none = kernel({ body: LOOP, pre, post: [...post, 'global_store_dword v[24:25], v0, off'] });
+  assert.deepEqual(plan(none).plans[0]!.renames, []);
+  // beyond the descriptor is never taken: v29.. are free but not covered by next_free_vgpr 29
+  const p29 = plan(kernel({ body: LOOP, vgprs: 29, pre: pre.slice(0, 16), post: post.slice(0, POST.length + 16) })).plans[0]!;
+  assert.deepEqual(p29.renames.map((r) => [r.from, r.to]), [[28, 24]]);
+});
+
+test('pipeline plan: refusals on the far side of each boundary', () => {
+  const reason = (text: string) => plan(text).refused.map((r) => r.reason).join(' | ');
+  // a store before the load that may alias it: the load cannot start earlier
+  const store = ['global_store_dword v[26:27], v2, off', ...LOOP];
+  assert.match(reason(kernel({ body: store })), /global_load_dword v1, v\[26:27\], off' cannot move above 'global_store_dword v\[26:27\], v2, off'.*may alias/);
+  // a store after the loads (it may write what the next iteration reads): rotated, and the
+  // next iteration's loads stay behind it (see the verify test)
+  const storeAfter = [...LOOP, 'global_store_dword v[26:27], v2, off'];
+  assert.equal(plan(kernel({ body: storeAfter })).plans.length, 1);
+  // the address depends on a value the iteration computes from an MFMA result
+  const late = ['v_mfma_f32_16x16x4_f32 v[2:5], v1, v28, v[2:5]', 's_nop 7', 'v_cvt_u32_f32_e32 v22, v2', ...LOOP.slice(0, 9)];
+  assert.match(reason(kernel({ body: late })), /its address depends on 'v_mfma_f32_16x16x4_f32/);
+  // the address computed late in the body from the previous iteration: rotated (a loop-carried value)
+  const carried = [...LOOP.slice(0, 7), 's_waitcnt vmcnt(0)', LOOP[9]!, 'v_add_u32_e32 v22, 64, v22'];
+  assert.equal(plan(kernel({ body: carried })).plans.length, 1);
+  // a trip count of one from the code
+  const once = kernel({ pre: ['s_mov_b32 s3, 1'], body: LOOP });
+  assert.match(reason(once), /runs once/);
+  const twice = kernel({ pre: ['s_mov_b32 s3, 2'], body: LOOP });
+  assert.equal(plan(twice).plans[0]!.trip, 2);
+  // a compare with a register, a barrier in the loop, the counter read as data
+  assert.match(reason(kernel({ body: LOOP.map((l) => l.replace('s_cmp_lg_u32 s3, 0', 's_cmp_lg_u32 s3, s2')) })), /compare an SGPR with a constant/);
+  assert.match(reason(kernel({ body: [...LOOP, 's_barrier'] })), /must stay in place: 's_barrier'/);
+  assert.match(reason(kernel({ body: LOOP.map((l) => l.replace('s_cmp_lg_u32 s3, 0', 's_cmp_eq_u32 s3, 0')) })), /equals the constant/);
+  // SCC live into the loop
+  const sccLive = kernel({ body: ['s_addc_u32 s8, s8, 0', ...LOOP] });
+  assert.match(reason(sccLive), /SCC is live into the loop/);
+  // address code that writes SCC (the guard overwrites SCC between the first iteration's loads and the loop)
+  const sccP = kernel({ body: ['s_add_u32 s8, s4, 0x100', 's_addc_u32 s9, s5, 0', 'global_load_dword v1, v22, s[8:9]', ...LOOP.slice(4)] });
+  assert.match(reason(sccP), /'s_add_u32 s8, s4, 0x100' in the loads' address code writes SCC/);
+  // no load
+  assert.match(reason(kernel({ body: LOOP.filter((l) => !l.startsWith('global_load')).map((l) => l.replace('v1, v28', 'v22, v23')) })), /no vector-memory load/);
+});
+
+test('pipeline transform: the text written, clean, equivalent by verify, assembled shape', () => {
+  const text = kernel({ body: LOOP });
+  const out = pipelined(text);
+  assert.equal(out.loops.length, 1);
+  assert.equal(out.loops[0]!.renamed, 2);
+  assert.equal(checkLoaded(out.loaded).errors, 0);
+  const lines = out.text.split('\n').map((l) => l.trim());
+  const at = (s: string) => lines.indexOf(s);
+  // prologue and guard before the loop, copies first in the body, the next loads last, the peel after it
+  assert.ok(at('global_load_dword v6, v[26:27], off') < at('.Lloop:'));
+  assert.ok(at('s_cmp_lg_u32 s3, 1') < at('s_cbranch_scc0 .Lpipelined_peel0'));
+  assert.ok(at('s_cbranch_scc0 .Lpipelined_peel0') < at('.Lloop:'));
+  const body = lines.slice(at('.Lloop:') + 1, at('s_cbranch_scc1 .Lloop'));
+  assert.deepEqual(body.filter((l) => !l.startsWith('s_waitcnt') && !l.startsWith('s_nop')), [
+    'v_mov_b32_e32 v1, v6', 'v_mov_b32_e32 v28, v7', 's_add_i32 s3, s3, -1', 's_cmp_lg_u32 s3, 1', 'v_add_u32_e32 v22, 64, v22',
+    'v_mfma_f32_16x16x4_f32 v[2:5], v1, v28, v[2:5]', ...LOOP.slice(0, 3), 'global_load_dword v6, v[26:27], off', 'global_load_dword v7, v[24:25], off',
+  ]);
+  assert.match(body[0]!, /^s_waitcnt vmcnt\(\d\)$/, 'the copies wait for the loads of the iteration before');
+  const peel = lines.slice(at('.Lpipelined_peel0:') + 1);
+  // the peeled iteration reads the renamed registers itself (v1 and v28 are dead after the loop): no copies there
+  assert.deepEqual(peel.filter((l) => !l.startsWith('s_waitcnt') && !l.startsWith('s_nop')).slice(0, 4), [
+    's_add_i32 s3, s3, -1', 's_cmp_lg_u32 s3, 0', 'v_add_u32_e32 v22, 64, v22', 'v_mfma_f32_16x16x4_f32 v[2:5], v6, v7, v[2:5]',
+  ]);
+  const v = verifyLoaded(load(text, 'orig.s'), load(out.text, 'piped.s'));
+  assert.equal(v.equivalent, true, v.difference?.message);
+  assert.equal(v.kernels[0]!.pipelinedLoops, 1);
+  assert.match(formatVerify(v, 'orig.s', 'piped.s'), /1 pipelined loop: the same values for trip counts 1 to 4, the trip counts matched for every start value/);
+});
+
+/** The K-loop staging its data through LDS: the loads' data written to LDS, a release wait (a fence: pinned), then read back. */
+const LDS_LOOP = [
+  ...LOOP.slice(0, 8),
+  's_waitcnt vmcnt(0)',
+  'ds_write2_b32 v23, v1, v28 offset1:1',
+  's_waitcnt lgkmcnt(0)',
+  'ds_read_b64 v[30:31], v23',
+  's_waitcnt lgkmcnt(0)',
+  'v_mfma_f32_16x16x4_f32 v[2:5], v30, v31, v[2:5]',
+];
+
+test('pipeline: a fence wait in the loop stays in its place in R (loop and peel); P before it rotates, a load after it stays', () => {
+  const text = kernel({ body: LDS_LOOP });
+  const k = prepareKernels(load(text))[0]!;
+  const fenceAt = k.insns.findIndex((r, i) => r.insn.text.trim() === 's_waitcnt lgkmcnt(0)' && k.insns[i - 1]!.insn.base.startsWith('ds_write'));
+  assert.ok(fenceAt > 0 && k.pinReason[fenceAt]!.includes('fence'), 'the release wait is pinned');
+  const { plans, refused } = planPipelines(k);
+  assert.deepEqual(refused, []);
+  assert.deepEqual(plans[0]!.fences, [fenceAt]);
+  assert.deepEqual(texts(text, plans[0]!.p), LOOP.slice(0, 5));
+  const out = pipelineProgram(k, plans);
+  assert.equal(checkLoaded(out.loaded).errors, 0);
+  const lines = out.text.split('\n').map((l) => l.trim());
+  const between = (from: number, to: number) => lines.slice(from, to).filter((l) => /^(ds_|s_waitcnt lgkmcnt\(0\))/.test(l)).slice(0, 3);
+  const loopAt = lines.indexOf('.Lloop:');
+  const peelAt = lines.indexOf('.Lpipelined_peel0:');
+  // the release wait sits between the LDS write and the read, in the loop and in the peel
+  for (const from of [loopAt, peelAt]) {
+    const [w, fence, rd] = between(from, lines.length);
+    assert.match(w!, /^ds_write2_b32 v23, v\d+, v\d+ offset1:1$/); // the peel reads the renamed registers
+    assert.deepEqual([fence, rd], ['s_waitcnt lgkmcnt(0)', 'ds_read_b64 v[30:31], v23']);
+  }
+  const v = verifyLoaded(load(text, 'orig.s'), load(out.text, 'piped.s'));
+  assert.equal(v.equivalent, true, v.difference?.message);
+  assert.equal(v.kernels[0]!.pipelinedLoops, 1);
+  // a load whose address code lies after the fence would cross it: it stays, and with it the loop
+  const late = [...LOOP.slice(5, 8), 'ds_write_b32 v23, v2', 's_waitcnt lgkmcnt(0)', 'ds_read_b64 v[30:31], v23', ...LOOP.slice(0, 5), ...LDS_LOOP.slice(12)];
+  const r = plan(kernel({ body: late }));
+  assert.equal(r.plans.length, 0);
+  assert.match(r.refused[0]!.reason, /is after the fence wait 's_waitcnt lgkmcnt\(0\)'/);
+});
+
+test('est_cycles: the rotated loop counts one iteration less than the trip it stands for; a trip from the code counts exactly', () => {
+  const out = pipelined(kernel({ body: LOOP }));
+  const loops = kernelLoops(kernelContexts(out.loaded)[0]!, 10);
+  assert.equal(loops[0]!.trip, 9);
+  assert.equal(kernelLoops(kernelContexts(load(kernel({ body: LOOP })))[0]!, 10)[0]!.trip, 10);
+  const fixed = pipelined(kernel({ pre: ['s_mov_b32 s3, 16'], body: LOOP }));
+  assert.equal(kernelLoops(kernelContexts(fixed.loaded)[0]!)[0]!.trip, 15);
+  assert.equal(kernelLoops(kernelContexts(fixed.loaded)[0]!)[0]!.tripFrom, 'code');
+});
+
+/** Replace a line of the pipelined text (trimmed match) by others. */
+function edit(text: string, find: (line: string, index: number, all: string[]) => boolean, by: (line: string) => string[]): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  lines.forEach((l, i) => { if (find(l.trim(), i, lines)) out.push(...by(l)); else out.push(l); });
+  return out.join('\n');
+}
+
+test('verify rejects broken pipelined loops: each kind', () => {
+  const text = kernel({ body: LOOP });
+  const good = pipelined(text).text;
+  const orig = load(text, 'orig.s');
+  const judge = (t: string) => verifyLoaded(orig, load(t, 'bad.s'));
+  const firstIndex = (t: string, s: string) => t.split('\n').findIndex((l) => l.trim() === s);
+  const nth = (s: string, n: number) => (l: string, i: number, all: string[]) => l === s && all.slice(0, i).filter((x) => x.trim() === s).length === n;
+  // the guard's constant
+  let r = judge(edit(good, nth('s_cmp_lg_u32 s3, 1', 0), (l) => [l.replace(', 1', ', 2')]));
+  assert.equal(r.difference?.kind, 'pipelined-loop');
+  assert.match(r.difference!.message, /guard's constant is 2, not 1/);
+  // the loop's compare left as it was: it would run one iteration too many
+  r = judge(edit(good, nth('s_cmp_lg_u32 s3, 1', 1), (l) => [l.replace(', 1', ', 0')]));
+  assert.match(r.difference!.message, /compare constant is 0, not one step before the original's 0/);
+  // the guard on the wrong sense
+  r = judge(edit(good, (l) => l === 's_cbranch_scc0 .Lpipelined_peel0', (l) => [l.replace('scc0', 'scc1')]));
+  assert.match(r.difference!.message, /guard does not leave on the original's exit test/);
+  // no guard at all: a label the original does not have
+  r = judge(edit(good, (l) => l === 's_cbranch_scc0 .Lpipelined_peel0', () => []));
+  assert.equal(r.difference?.kind, 'anchor');
+  // the peeled iteration reading the copied-to register, which holds the iteration before's value
+  r = judge(edit(good, nth('v_mfma_f32_16x16x4_f32 v[2:5], v6, v7, v[2:5]', 0), (l) => [l.replace('v7', 'v28')]));
+  assert.match(r.difference!.message, /run with trip count 1: (v[0-5] does not hold the same value|the store 'global_store_dword v\[26:27\], v0, off' \(orig\.s:\d+\) is not made with the same address and data)/);
+  // the peeled iteration compares before its step: SCC is dead after the loop, but every
+  // register but the renamed loads' keeps its last value, as for any reordering
+  r = judge(edit(good, nth('s_add_i32 s3, s3, -1', 1), () => []).replace(/(\n\s*s_cmp_lg_u32 s3, 0)/, '\n  s_add_i32 s3, s3, -1$1'));
+  assert.equal(r.equivalent, true, `the same order again: ${r.difference?.message}`);
+  const peelLines = good.split('\n');
+  const pa = peelLines.findIndex((l, i) => i > firstIndex(good, '.Lpipelined_peel0:') && l.trim() === 's_add_i32 s3, s3, -1');
+  const pc = peelLines.findIndex((l, i) => i > firstIndex(good, '.Lpipelined_peel0:') && l.trim() === 's_cmp_lg_u32 s3, 0');
+  [peelLines[pa], peelLines[pc]] = [peelLines[pc]!, peelLines[pa]!];
+  r = judge(peelLines.join('\n'));
+  assert.match(r.difference!.message, /scc does not hold the same value after the loop in both files \(dead there/);
+  // the next iteration's load placed before the copy that reads the current one
+  const body0 = firstIndex(good, '.Lloop:');
+  const lines = good.split('\n');
+  const loadAt = lines.findIndex((l, i) => i > body0 && l.trim() === 'global_load_dword v7, v[24:25], off');
+  const copyAt = lines.findIndex((l, i) => i > body0 && l.trim() === 'v_mov_b32_e32 v28, v7');
+  const moved = lines.slice();
+  const [ld] = moved.splice(loadAt, 1);
+  moved.splice(copyAt, 0, ld!.replace('v[24:25]', 'v[26:27]'));
+  r = judge(moved.join('\n'));
+  assert.equal(r.equivalent, false);
+  // a renamed register still live after the loop: v0 instead of v6 (the store after the loop reads v0)
+  r = judge(good.replace(/v6\b/g, 'v0'));
+  assert.match(r.difference!.message, /the store 'global_store_dword v\[26:27\], v0, off' .* is not made with the same address and data/);
+  // live after the region itself: no store reads it, the code after the loop does
+  const keepV0 = kernel({ body: LOOP, post: ['s_nop 7', 'v_mov_b32 v1, v2', 's_branch .Lend'], end: ['global_store_dword v[26:27], v0, off'] });
+  const pk = pipelined(keepV0).text;
+  r = verifyLoaded(load(keepV0, 'orig.s'), load(pk.replace(/v6\b/g, 'v0'), 'bad.s'));
+  assert.match(r.difference!.message, /v0 does not hold the same value after the loop in both files \(it is live there\)/);
+});
+
+test('verify: a store the next iteration may read keeps the next loads behind it', () => {
+  const text = kernel({ body: [...LOOP, 'global_store_dword v[26:27], v2, off'] });
+  const good = pipelined(text).text;
+  const orig = load(text, 'orig.s');
+  assert.equal(verifyLoaded(orig, load(good, 'ok.s')).equivalent, true);
+  // move the store after the next iteration's loads (the loop body's last instructions)
+  const lines = good.split('\n');
+  const body0 = lines.findIndex((l) => l.trim() === '.Lloop:');
+  const st = lines.findIndex((l, i) => i > body0 && l.trim() === 'global_store_dword v[26:27], v2, off');
+  const back = lines.findIndex((l, i) => i > body0 && l.trim() === 's_cbranch_scc1 .Lloop');
+  const moved = lines.slice();
+  const [s] = moved.splice(st, 1);
+  moved.splice(back - 1, 0, s!);
+  const r = verifyLoaded(orig, load(moved.join('\n'), 'bad.s'));
+  assert.equal(r.equivalent, false);
+  assert.match(r.difference!.message, /trip count 2: .*(may alias|not made with the same address|does not access memory)/);
+});
+
+test('schedule: the pipelined candidate wins on the K-loop, verifies, and one wave gets faster', async () => {
+  const text = kernel({ body: LOOP });
+  const loaded = load(text);
+  const f = await scheduleFile(loaded, text, { budget: 200, jobs: 1, cache: false });
+  const k = f.kernels[0]!;
+  assert.ok(k.pipelined && k.pipelined.length === 1, `pipelined: ${k.strategy}`);
+  assert.match(k.strategy, /^pipelined /);
+  assert.ok(k.after.est_cycles <= k.before.est_cycles);
+  assert.ok((k.after.wave_cycles ?? 0) < (k.before.wave_cycles ?? 0) * 0.95, `one wave ${k.before.wave_cycles} -> ${k.after.wave_cycles}`);
+  const out = load(f.text, 'out.s');
+  assert.equal(checkLoaded(out).errors, 0);
+  assert.deepEqual(programMetrics(out, 'k'), k.after);
+  const v = verifyLoaded(loaded, out);
+  assert.equal(v.equivalent, true, v.difference?.message);
+  const off = await scheduleFile(loaded, text, { budget: 200, jobs: 1, cache: false, pipeline: false });
+  assert.equal(off.kernels[0]!.pipelined, undefined);
+});
+
+test('pipelined in place: the same rotation with every load in its own registers (no copies), verified; searched beside the renamed one', async () => {
+  const text = kernel({ body: LOOP });
+  const k = prepareKernels(load(text))[0]!;
+  const { plans } = planPipelines(k);
+  assert.equal(plans[0]!.renames.length, 2);
+  const out = pipelineProgram(k, plans.map((p) => ({ ...p, renames: [] })));
+  assert.equal(out.loops[0]!.renamed, 0);
+  const lines = out.text.split('\n').map((l) => l.trim());
+  assert.ok(!lines.some((l) => l.startsWith('v_mov_b32_e32 v1,') || l.startsWith('v_mov_b32_e32 v28,')), 'no copies');
+  assert.ok(lines.includes('global_load_dword v1, v[26:27], off') && lines.includes('global_load_dword v28, v[24:25], off'));
+  assert.equal(checkLoaded(out.loaded).errors, 0);
+  const v = verifyLoaded(load(text, 'orig.s'), load(out.text, 'piped.s'));
+  assert.equal(v.equivalent, true, v.difference?.message);
+  // searched where the copies raise the loop's lower bound (this short loop), not where they do
+  // not (four MFMAs: the matrix pipe binds)
+  const f = await scheduleFile(load(text), text, { budget: 40, jobs: 1, cache: false, strategies: ['list'] });
+  assert.deepEqual(f.kernels[0]!.runs.map((r) => r.label), ['list', 'pipelined list', 'pipelined in place list']);
+  const mfma = LOOP[9]!;
+  const heavy = kernel({ body: [...LOOP, mfma, mfma, mfma] });
+  const g = await scheduleFile(load(heavy), heavy, { budget: 40, jobs: 1, cache: false, strategies: ['list'] });
+  assert.deepEqual(g.kernels[0]!.runs.map((r) => r.label), ['list', 'pipelined list']);
+});
+
+test('report --after: a pipelined schedule is named as such (it shows reorderings only)', () => {
+  const text = kernel({ body: LOOP });
+  assert.throws(() => alignScheduled(load(text, 'orig.s'), load(pipelined(text).text, 'piped.s')),
+    /kernel 'k' has 1 loop pipelined \(proven equivalent by verify\); --after shows reorderings only/);
+});

@@ -1,0 +1,32 @@
+/** `; sched_barrier mask(...)`, the trace __builtin_amdgcn_sched_barrier leaves: nothing is moved across it. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadText } from '../../../src/load.js';
+import { pickKernel, schedBarrierBetween } from '../../../src/schedule/kernel.js';
+import { verifyLoaded } from '../../../src/verify/verify.js';
+import { applyRounds } from '../../../src/schedule/session.js';
+import { parseCommandArgs } from '../../../src/schedule/commands.js';
+
+const head = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', 'k:'];
+const BEFORE = [...head, '  v_mov_b32 v1, 1', '  v_mov_b32 v2, 2', '\t; sched_barrier mask(0x00000000)', '  v_mov_b32 v3, 3', '  v_add_u32 v4, v1, v2', '  s_endpgm', ''].join('\n');
+const ACROSS = [...head, '  v_mov_b32 v1, 1', '  v_mov_b32 v2, 2', '  v_mov_b32 v3, 3', '\t; sched_barrier mask(0x00000000)', '  v_add_u32 v4, v1, v2', '  s_endpgm', ''].join('\n');
+
+test('a sched_barrier comment splits the scheduling region; other comments do not', () => {
+  const k = pickKernel(loadText(BEFORE, 'b.s'));
+  assert.deepEqual(k.regions.map((r) => r.lines), [[4, 5], [7, 8]]);
+  const other = BEFORE.replace('sched_barrier mask(0x00000000)', 'sched_group_barrier mask(0x00000008) size(1) SyncID(0)');
+  assert.equal(pickKernel(loadText(other, 'g.s')).regions.length, 1);
+  const lines = ['a', '  ; sched_barrier mask(0x00000001)', '  // sched_barrier mask(0x00000000)', 'b'].map((text) => ({ text }));
+  assert.equal(schedBarrierBetween(lines, 0, 2), true);
+  assert.equal(schedBarrierBetween(lines, 1, 2), false);
+  assert.equal(schedBarrierBetween(lines, 1, 3), true);
+});
+
+test('apply refuses a move across it; verify rejects a file where an instruction crossed it', () => {
+  const r = applyRounds(loadText(BEFORE, 'b.s'), parseCommandArgs(['move v_mov_b32_2 before v_mov_b32_1']));
+  assert.match(r.failed?.reason ?? '', /different scheduling regions.*sched_barrier/);
+  const v = verifyLoaded(loadText(BEFORE, 'b.s'), loadText(ACROSS, 'a.s'));
+  assert.equal(v.equivalent, false);
+  assert.equal(v.difference?.kind, 'region-contents');
+  assert.equal(verifyLoaded(loadText(BEFORE, 'b.s'), loadText(BEFORE, 'c.s')).equivalent, true);
+});

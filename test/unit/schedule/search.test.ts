@@ -1,0 +1,194 @@
+/**
+ * Automatic scheduling: the list scheduler keeps every dependency, strategies never end worse
+ * than they start and are reproducible per seed, the schedule run is the same with one thread
+ * or several, never worse than the input (the input comes back unchanged when nothing beats
+ * it), the cache replays, and the command line reports bad options with exit 2.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadText } from '../../../src/load.js';
+import { checkLoaded } from '../../../src/check/check.js';
+import { pickKernel } from '../../../src/schedule/kernel.js';
+import { dependent } from '../../../src/schedule/deps.js';
+import { Evaluator, DEFAULT_OBJECTIVE, compareMetrics } from '../../../src/schedule/metrics.js';
+import { ScheduleState } from '../../../src/schedule/state.js';
+import { LIST_VARIANTS, listSchedule, regionFacts } from '../../../src/schedule/search/list.js';
+import { runStrategy, STRATEGIES, searchCompare } from '../../../src/schedule/search/search.js';
+import { scheduleLoaded } from '../../../src/schedule/search/run.js';
+import { movesFromState } from '../../../src/schedule/replay.js';
+import { mulberry32 } from '../../../src/schedule/search/rng.js';
+import { cacheKey } from '../../../src/cache.js';
+import { bin, example } from '../../repo.js';
+
+const exampleText = readFileSync(example, 'utf8');
+const dir = mkdtempSync(join(tmpdir(), 'conductor-search-'));
+
+/** A region with global loads, LDS reads, MFMA and VALU work, written in a poor order. */
+const REGION = [
+  'v_mov_b32 v30, 1',
+  'v_add_u32 v31, v30, v30',
+  'v_mul_lo_u32 v32, v31, v31',
+  'ds_read_b128 v[8:11], v21',
+  's_waitcnt lgkmcnt(0)',
+  'v_mfma_f32_16x16x16f16 a[0:3], v[8:9], v[10:11], a[0:3]',
+  'ds_read_b128 v[12:15], v21 offset:64',
+  's_waitcnt lgkmcnt(0)',
+  'v_mfma_f32_16x16x16f16 a[4:7], v[12:13], v[14:15], a[4:7]',
+  'global_load_dwordx4 v[0:3], v20, s[0:1]',
+  's_waitcnt vmcnt(0)',
+  'v_add_f32 v33, v0, v1',
+  'global_load_dwordx4 v[4:7], v20, s[0:1] offset:16',
+  's_waitcnt vmcnt(0)',
+  'v_add_f32 v34, v4, v5',
+  'v_mov_b32 v35, v32',
+  's_endpgm',
+];
+const regionText = REGION.join('\n') + '\n';
+
+test('list scheduler: every variant keeps every dependency edge of the region (and jittered ones too)', () => {
+  for (const text of [regionText, exampleText]) {
+    const k = pickKernel(loadText(text, 't.s', { arch: text === regionText ? 'gfx90a' : undefined }));
+    const ev = new Evaluator(k);
+    const rand = mulberry32(3);
+    let checked = 0;
+    for (const rg of k.regions) {
+      if (rg.nodes.length < 2) continue;
+      const id = ev.region(new ScheduleState(k), rg.id);
+      const f = regionFacts(k, rg.id, [id.peak_vgpr, id.peak_agpr]);
+      for (const v of [...LIST_VARIANTS, { ...LIST_VARIANTS[0]!, jitter: 50 }]) {
+        const order = listSchedule(f, v, rand);
+        const pos = new Int32Array(order.length);
+        order.forEach((a, p) => { pos[a] = p; });
+        assert.deepEqual([...order].sort((a, b) => a - b), Array.from({ length: order.length }, (_, i) => i), 'a permutation');
+        for (let a = 0; a < order.length; a++) {
+          for (let b = a + 1; b < order.length; b++) {
+            if (dependent(rg.graph, a, b)) { assert.ok(pos[a]! < pos[b]!, `${v.name}: ${k.tags[rg.nodes[a]!]} must stay before ${k.tags[rg.nodes[b]!]}`); checked++; }
+          }
+        }
+      }
+    }
+    assert.ok(checked > 20, `only ${checked} edges checked`);
+  }
+});
+
+test('list scheduler: hides the load latency behind independent work (est_cycles objective)', () => {
+  const k = pickKernel(loadText(regionText, 't.s', { arch: 'gfx90a' }));
+  const ev = new Evaluator(k);
+  const start = new ScheduleState(k);
+  const r = runStrategy('list', k, ev, start, { objective: ['est_cycles'], budget: 200, seed: 1 });
+  assert.ok(r.metrics.est_cycles < r.start.est_cycles, `est_cycles ${r.start.est_cycles} -> ${r.metrics.est_cycles}`);
+  // both global loads issue before any VALU work that does not feed them
+  const seq = Array.from(r.state.regionSequence(0), (i) => k.tags[i]!);
+  assert.ok(seq.indexOf('global_load_dwordx4_1') < seq.indexOf('v_add_f32_0'), seq.join(' '));
+  assert.ok(seq.indexOf('global_load_dwordx4_0') < seq.indexOf('v_mov_b32_0'), seq.join(' '));
+});
+
+test('strategies: never worse than the start, reproducible for a seed', () => {
+  const k = pickKernel(loadText(exampleText, example));
+  const ev = new Evaluator(k);
+  for (const name of STRATEGIES) {
+    const a = runStrategy(name, k, ev, new ScheduleState(k), { objective: DEFAULT_OBJECTIVE, budget: 150, seed: 5 });
+    const b = runStrategy(name, k, ev, new ScheduleState(k), { objective: DEFAULT_OBJECTIVE, budget: 150, seed: 5 });
+    assert.ok(searchCompare(a.metrics, a.start, DEFAULT_OBJECTIVE) <= 0, `${name} ended worse than it started`);
+    assert.ok(a.evaluations <= 150);
+    assert.deepEqual(movesFromState(a.state), movesFromState(b.state), `${name} differs between two runs with the same seed`);
+    assert.deepEqual(a.metrics, ev.evaluate(a.state), `${name}: the reported metrics are those of the returned state`);
+  }
+});
+
+test('schedule run: same result with one thread and with worker threads; better than the input on the example', async () => {
+  const opts = { budget: 120, seed: 2, cache: false } as const;
+  const one = await scheduleLoaded(loadText(exampleText, example), exampleText, { ...opts, jobs: 1 });
+  const two = await scheduleLoaded(loadText(exampleText, example), exampleText, { ...opts, jobs: 2 });
+  assert.equal(one.text, two.text);
+  assert.deepEqual(one.moves, two.moves);
+  assert.equal(one.strategy, two.strategy);
+  assert.notEqual(one.strategy, 'input');
+  assert.ok(compareMetrics(one.after, one.before, DEFAULT_OBJECTIVE) < 0, `after ${JSON.stringify(one.after)} before ${JSON.stringify(one.before)}`);
+  // the example's K-loop is pipelined too (its LDS release wait stays in place): the same strategies run on that
+  // program (its loop is bound by the matrix pipe, which the copies do not raise: not searched in place)
+  assert.deepEqual(one.runs.map((x) => x.label), ['list', 'beam', 'anneal#1', 'anneal#2', 'pipelined list', 'pipelined beam', 'pipelined anneal#1', 'pipelined anneal#2']);
+  assert.deepEqual(one.runs.map((x) => [x.evaluations, x.moves, x.estimate]), two.runs.map((x) => [x.evaluations, x.moves, x.estimate]));
+  assert.ok(one.evaluationsPerSecond > 0);
+});
+
+test('schedule run: nothing to gain returns the input unchanged', async () => {
+  const chain = ['v_mov_b32 v1, 1', 'v_add_u32 v2, v1, v1', 'v_add_u32 v3, v2, v2', 'v_add_u32 v4, v3, v3', 's_endpgm'].join('\n') + '\n';
+  const r = await scheduleLoaded(loadText(chain, 'chain.s', { arch: 'gfx942' }), chain, { budget: 50, cache: false, jobs: 1 });
+  assert.equal(r.strategy, 'input');
+  assert.equal(r.text, chain);
+  assert.deepEqual(r.after, r.before);
+  assert.deepEqual(r.moves, []);
+});
+
+test('schedule run: an input with a missing wait is scheduled from its fixed version and comes out clean', async () => {
+  const broken = ['global_load_dword v1, v[2:3], off', 'v_mov_b32 v5, 3', 'v_add_u32 v4, v1, v1', 'v_mov_b32 v6, v5', 's_endpgm'].join('\n') + '\n';
+  const r = await scheduleLoaded(loadText(broken, 'broken.s', { arch: 'gfx90a' }), broken, { budget: 50, cache: false, jobs: 1 });
+  assert.ok(r.notes.some((n) => /^kernel .+ has 1 check error \(see conductor check\); scheduled from the file as check --fix writes it/.test(n)), r.notes.join("\n"));
+  const out = loadText(r.text, 'out.s', { arch: 'gfx90a' });
+  const errors = checkLoaded(out).kernels.flatMap((c) => c.findings.filter((f) => f.severity === 'error'));
+  assert.deepEqual(errors.map((f) => f.message), []);
+  assert.match(r.text, /s_waitcnt vmcnt\(0\)/);
+});
+
+test('schedule run: a second run is a cache hit that replays to the same text; a stale entry is searched again', async () => {
+  const cacheDir = join(dir, 'cache');
+  const opts = { budget: 80, seed: 4, jobs: 1, cacheDir } as const;
+  const a = await scheduleLoaded(loadText(exampleText, example), exampleText, opts);
+  assert.equal(a.cached, false);
+  const b = await scheduleLoaded(loadText(exampleText, example), exampleText, opts);
+  assert.equal(b.cached, true);
+  assert.equal(b.text, a.text);
+  assert.deepEqual(b.after, a.after);
+  // a stale entry (moves that do not replay) is dropped and the search runs again
+  const sub = readdirSync(join(cacheDir, 'schedule'));
+  const f = join(cacheDir, 'schedule', sub[0]!, readdirSync(join(cacheDir, 'schedule', sub[0]!))[0]!);
+  const entry = JSON.parse(readFileSync(f, 'utf8'));
+  entry.moves = ['move no_such_tag_0 before v_mov_b32_0'];
+  writeFileSync(f, JSON.stringify(entry));
+  const c = await scheduleLoaded(loadText(exampleText, example), exampleText, opts);
+  assert.equal(c.cached, false);
+  assert.equal(c.text, a.text);
+  assert.ok(c.notes.some((n) => /no longer replays/.test(n)));
+  assert.match(cacheKey({ a: 1 }), /^[0-9a-f]{64}$/);
+});
+
+function run(...args: string[]): { code: number; out: string; err: string } {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, CONDUCTOR_CACHE_DIR: join(dir, 'cli-cache') } });
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+}
+
+test('schedule CLI: JSON shape, output written, replayable moves; bad options exit 2 and write nothing', () => {
+  const out = join(dir, 'out.s');
+  const moves = join(dir, 'moves.txt');
+  // --no-pipeline: apply replays moves on the input, not on a pipelined program
+  const r = run('schedule', example, '--budget', '60', '--jobs', '1', '--no-pipeline', '--json', '-o', out, '--save-moves', moves);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  for (const key of ['strategy', 'evaluations', 'seconds', 'before', 'after']) assert.ok(key in j, `missing ${key}`);
+  assert.ok(j.evaluations > 0);
+  assert.equal(readFileSync(out, 'utf8') !== exampleText, j.strategy !== 'input');
+  // the saved moves replay with apply to the same program
+  const replayed = join(dir, 'replayed.s');
+  const a = run('apply', example, '--moves-file', moves, '-o', replayed);
+  assert.equal(a.code, 0, a.out + a.err);
+  assert.equal(readFileSync(replayed, 'utf8'), readFileSync(out, 'utf8'));
+  const v = run('verify', example, out);
+  assert.equal(v.code, 0, v.out + v.err);
+  for (const bad of [['--strategy', 'greedy'], ['--budget', '0'], ['--seconds', '-1'], ['--objective', 'speed'], ['--jobs', 'two']]) {
+    const o = join(dir, `bad-${bad[0]!.slice(2)}.s`);
+    const b = run('schedule', example, ...bad, '-o', o);
+    assert.equal(b.code, 2, `${bad.join(' ')}: ${b.err}`);
+    assert.ok(b.err.length > 0);
+    assert.equal(existsSync(o), false);
+  }
+  const missing = run('schedule', join(dir, 'nope.s'), '-o', join(dir, 'never.s'));
+  assert.equal(missing.code, 2);
+  assert.match(missing.err, /nope\.s/);
+});
+
+test.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,0 +1,211 @@
+/**
+ * verify on hand-written pairs (legal reorders accepted, each kind of illegal one rejected), and
+ * the emitted text of a schedule: untouched lines byte-identical, moved lines with their
+ * comments, macro invocations written out expanded, waits re-derived, verified equivalent.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadText } from '../../../src/load.js';
+import { verifyLoaded, formatVerify } from '../../../src/verify/verify.js';
+import { pickKernel } from '../../../src/schedule/kernel.js';
+import { ScheduleState, applyCommand, isFailure } from '../../../src/schedule/state.js';
+import { parseCommand, type Command } from '../../../src/schedule/commands.js';
+import { emitSchedule } from '../../../src/schedule/emit.js';
+import { reorderedText } from '../../../src/schedule/reorder.js';
+import { DEFAULT_CHECKERS, type Checker } from '../../../src/check/checkers.js';
+import { checkContexts } from '../../../src/check/check.js';
+import { kernelContexts } from '../../../src/analysis/context.js';
+
+const HEAD = '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\n.text\n';
+const load = (body: string[], name = 'a.s') => loadText(HEAD + body.join('\n') + '\n', name);
+const verify = (a: string[], b: string[]) => verifyLoaded(load(a, 'orig.s'), load(b, 'sched.s'));
+
+const ORIGINAL = [
+  'k:',
+  '  v_mov_b32 v1, 1',
+  '  v_mov_b32 v2, 2',
+  '  v_add_u32 v3, v1, v2',
+  '  ds_write_b32 v0, v3',
+  '  ds_write_b32 v0, v1 offset:4',
+  '  v_mov_b32 v1, 7',
+  '  s_waitcnt lgkmcnt(0)',
+  '  s_barrier',
+  '  ds_read_b32 v4, v0',
+  '  v_mov_b32 v5, 5',
+  '  s_waitcnt lgkmcnt(0)',
+  '  v_add_u32 v6, v4, v5',
+  '  s_endpgm',
+];
+
+function permute(lines: string[], ...swaps: [number, number][]): string[] {
+  const out = lines.slice();
+  for (const [a, b] of swaps) { const t = out[a]!; out[a] = out[b]!; out[b] = t; }
+  return out;
+}
+
+test('verify: the identity and legal reorders are equivalent', () => {
+  assert.equal(verify(ORIGINAL, ORIGINAL).equivalent, true);
+  // v_mov_b32 v2 before v_mov_b32 v1
+  const legal = permute(ORIGINAL, [1, 2]);
+  const r = verify(ORIGINAL, legal);
+  assert.equal(r.equivalent, true, r.difference?.message);
+  // the two LDS writes to disjoint offsets of the same VGPR base: only under the per-lane model
+  const lanes = permute(ORIGINAL, [1, 2], [4, 5]);
+  assert.equal(verify(ORIGINAL, lanes).difference?.kind, 'memory-order');
+  assert.equal(verifyLoaded(load(ORIGINAL, 'orig.s'), load(lanes, 'sched.s'), { disambiguate: 'per-lane' }).equivalent, true);
+  assert.match(formatVerify(r, 'orig.s', 'sched.s'), /equivalent/);
+  // waits may differ (they are re-derived): the second wait earlier, an extra nop
+  const rewaited = permute(ORIGINAL, [10, 11]);
+  rewaited.splice(3, 0, '  s_nop 1');
+  assert.equal(verify(ORIGINAL, rewaited).equivalent, true, verify(ORIGINAL, rewaited).difference?.message);
+});
+
+test('verify rejects: RAW, WAR and WAW broken, with the lines in both files', () => {
+  let r = verify(ORIGINAL, permute(ORIGINAL, [2, 3])); // v_add_u32 before v_mov_b32 v2
+  assert.equal(r.equivalent, false);
+  assert.equal(r.difference!.kind, 'reaching-definition');
+  // in the source's terms: instructions as written, registers by name, never unit numbers
+  assert.match(r.difference!.message, /^'v_add_u32 v3, v1, v2' \(orig\.s:6\) reads v2 from 'v_mov_b32 v2, 2' \(orig\.s:5\) in the original but from the value from before the region in the scheduled file \(sched\.s:5\)$/);
+  assert.ok(r.difference!.original && r.difference!.scheduled);
+  r = verify(ORIGINAL, permute(ORIGINAL, [5, 6])); // v_mov_b32 v1, 7 before ds_write ... v1
+  assert.equal(r.difference!.kind, 'reaching-definition');
+  assert.match(r.difference!.message, /ds_write_b32 .* reads v1/);
+  const waw = ['k:', '  v_mov_b32 v1, 1', '  v_mov_b32 v1, 2', '  s_endpgm'];
+  r = verify(waw, permute(waw, [1, 2]));
+  assert.equal(r.difference!.kind, 'exit-definition');
+  assert.match(formatVerify(r, 'orig.s', 'sched.s'), /NOT equivalent.*exit-definition.*\n {2}at orig\.s:\d+ vs sched\.s:\d+/);
+});
+
+test('verify rejects: memory order, pinned instruction moved, region contents, completion before a barrier', () => {
+  const mem = ['k:', '  ds_write_b32 v0, v3', '  ds_read_b32 v4, v0', '  s_endpgm'];
+  let r = verify(mem, permute(mem, [1, 2]));
+  assert.equal(r.difference!.kind, 'memory-order');
+  assert.match(r.difference!.message, /may alias/);
+  // disjoint offsets from the same VGPR base may reorder only under the per-lane model (lanes' addresses may meet)
+  const disjoint = ['k:', '  ds_write_b32 v0, v3', '  ds_read_b32 v4, v0 offset:16', '  s_endpgm'];
+  assert.equal(verify(disjoint, permute(disjoint, [1, 2])).difference?.kind, 'memory-order');
+  assert.equal(verifyLoaded(load(disjoint, 'orig.s'), load(permute(disjoint, [1, 2]), 'sched.s'), { disambiguate: 'per-lane' }).equivalent, true);
+  // a uniform base (buffer resource, no VGPR address) with disjoint offsets reorders by default
+  const uniform = ['k:', '  buffer_store_dword v3, off, s[8:11], 0', '  buffer_load_dword v4, off, s[8:11], 0 offset:16', '  s_endpgm'];
+  assert.equal(verify(uniform, permute(uniform, [1, 2])).equivalent, true, verify(uniform, permute(uniform, [1, 2])).difference?.message);
+  // the barrier moved up past the ds_write / instruction moved across the barrier
+  r = verify(ORIGINAL, permute(ORIGINAL, [8, 9]));
+  assert.equal(r.equivalent, false);
+  assert.ok(['anchor', 'region-contents'].includes(r.difference!.kind), r.difference!.kind);
+  r = verify(ORIGINAL, permute(ORIGINAL, [6, 7], [7, 8])); // v_mov_b32 v1, 7 moved below the barrier
+  assert.equal(r.difference!.kind, 'region-contents');
+  assert.match(r.difference!.message, /v_mov_b32/);
+  const p = ['k:', '  s_setprio 3', '  v_mov_b32 v1, 1', '  s_endpgm'];
+  r = verify(p, permute(p, [1, 2]));
+  assert.equal(r.difference!.kind, 'region-contents');
+  // the LDS write no longer complete at the barrier
+  const fence = ['k:', '  ds_write_b32 v0, v3', '  v_mov_b32 v9, 0', '  s_waitcnt lgkmcnt(0)', '  s_barrier', '  s_endpgm'];
+  r = verify(fence, ['k:', '  v_mov_b32 v9, 0', '  s_waitcnt lgkmcnt(0)', '  ds_write_b32 v0, v3', '  s_barrier', '  s_endpgm']);
+  assert.equal(r.difference!.kind, 'completion');
+  assert.match(r.difference!.message, /^'ds_write_b32 v0, v3' \(orig\.s:\d+\) is complete before 's_barrier' in the original but not in the scheduled file \(sched\.s:\d+\)$/);
+});
+
+test('verify rejects a scheduled file with a check error the original does not have', () => {
+  const fake: Checker = { name: 'test-fake', description: 'flags v_mov_b32 v9', run: (ctx) => ctx.insns.flatMap((r, i) => (r.insn.text === 'v_mov_b32 v9, 0' && ctx.program.file === 'sched.s' ? [{ rule: 'fake', severity: 'error' as const, message: 'fake error', loc: r.insn.loc, insn: i, related: [] }] : [])) };
+  const checkers = [...DEFAULT_CHECKERS, fake];
+  const a = ['k:', '  v_mov_b32 v9, 0', '  s_endpgm'];
+  const r = verifyLoaded(load(a, 'orig.s'), load(a, 'sched.s'), { checkers });
+  assert.equal(r.difference!.kind, 'check');
+  assert.match(r.difference!.message, /does not check clean: fake error/);
+  // an error the original has too is not the schedule's doing
+  const same = verifyLoaded(load(a, 'sched.s'), load(a, 'sched.s'), { checkers });
+  assert.equal(same.equivalent, true);
+  // without the fake checker the same files verify
+  assert.equal(verify(a, a).equivalent, true);
+});
+
+test('a checker that throws stops the check with an error naming it', () => {
+  const broken: Checker = { name: 'broken', description: 'always throws', run: () => { throw new Error('boom'); } };
+  assert.throws(() => checkContexts(kernelContexts(load(['k:', '  s_endpgm'])), { checkers: [broken] }), /checker 'broken' failed on .*boom/);
+});
+
+const cmd = (t: string): Command => parseCommand(t) as Command;
+
+test('emit: untouched lines byte-identical, moved lines keep their comments, waits re-derived', () => {
+  const text = [
+    '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"',
+    '.text',
+    'k:',
+    '  s_load_dword s4, s[0:1], 0x0   ; kernel argument',
+    '  ds_read_b32 v1, v0             // the first read',
+    '  // comment about the second read',
+    '  ds_read_b32 v2, v0 offset:4',
+    '  s_waitcnt lgkmcnt(0)',
+    '  v_add_u32 v3, v1, v2',
+    '  s_barrier',
+    '  v_mov_b32 v9, s4',
+    '  s_endpgm',
+    '',
+  ].join('\r\n');
+  const l = loadText(text, 'e.s');
+  const k = pickKernel(l);
+  const s = new ScheduleState(k);
+  assert.ok(!isFailure(applyCommand(s, cmd('swap ds_read_b32_0 ds_read_b32_1'))));
+  const stripped = reorderedText(s);
+  assert.ok(stripped.includes('  // comment about the second read\r\n  ds_read_b32 v2, v0 offset:4\r\n  ds_read_b32 v1, v0             // the first read\r\n'), stripped);
+  assert.ok(!stripped.includes('s_waitcnt lgkmcnt(0)\r\n  v_add'), 'the dependency wait is removed');
+  const e = emitSchedule(s);
+  assert.deepEqual(e.changedRegions, [0]);
+  // lines outside the region are byte-identical, CRLF kept
+  assert.ok(e.text.startsWith('.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"\r\n.text\r\nk:\r\n  s_load_dword s4, s[0:1], 0x0   ; kernel argument\r\n'), e.text);
+  assert.ok(e.text.endsWith('  s_barrier\r\n  v_mov_b32 v9, s4\r\n  s_endpgm\r\n'), e.text);
+  assert.match(e.text, /ds_read_b32 v1, v0 {13}\/\/ the first read\r\n\s*s_waitcnt lgkmcnt\(0\)\r\n\s*v_add_u32 v3, v1, v2/);
+  const v = verifyLoaded(l, loadText(e.text, 'e2.s'));
+  assert.equal(v.equivalent, true, v.difference?.message);
+});
+
+test('emit: a comment heading a block (; %bb.N:) stays at the block start when its first instruction moves', () => {
+  const text = [
+    '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"',
+    '.text',
+    'k:',
+    '; %bb.0:',
+    '  s_load_dword s4, s[0:1], 0x0',
+    '  v_mov_b32 v1, 1',
+    '  ; about the add',
+    '  v_add_u32 v2, v0, v0',
+    '  s_cbranch_scc1 .LBB0_2',
+    '; %bb.1:                                ; %then',
+    '  v_mov_b32 v3, 3',
+    '  v_mov_b32 v4, 4',
+    '.LBB0_2:',
+    '  s_endpgm',
+    '',
+  ].join('\n');
+  const l = loadText(text, 'b.s');
+  const s = new ScheduleState(pickKernel(l));
+  for (const c of ['move v_mov_b32_0 before s_load_dword_0', 'move v_add_u32_0 before v_mov_b32_0', 'swap v_mov_b32_1 v_mov_b32_2']) {
+    assert.ok(!isFailure(applyCommand(s, cmd(c))), c);
+  }
+  const out = reorderedText(s);
+  assert.ok(out.includes('k:\n; %bb.0:\n  ; about the add\n  v_add_u32 v2, v0, v0\n  v_mov_b32 v1, 1\n  s_load_dword s4, s[0:1], 0x0\n'), out);
+  assert.ok(out.includes('  s_cbranch_scc1 .LBB0_2\n; %bb.1:                                ; %then\n  v_mov_b32 v4, 4\n  v_mov_b32 v3, 3\n'), out);
+});
+
+test('emit: a macro invocation whose expansion is reordered is written out expanded', () => {
+  const text = HEAD + [
+    '.macro PAIR a, b',
+    '  v_mov_b32 v\\a, 1',
+    '  v_mov_b32 v\\b, 2',
+    '.endm',
+    'k:',
+    '  PAIR 1, 2',
+    '  v_add_u32 v3, v1, v2',
+    '  PAIR 5, 6',
+    '  s_endpgm',
+    '',
+  ].join('\n');
+  const l = loadText(text, 'm.s');
+  const k = pickKernel(l);
+  const s = new ScheduleState(k);
+  assert.ok(!isFailure(applyCommand(s, cmd('swap v_mov_b32_0 v_mov_b32_1'))));
+  const e = emitSchedule(s);
+  assert.match(e.text, / {2}\/\/ expanded from: PAIR 1, 2\n {2}v_mov_b32 v2, 2\n {2}v_mov_b32 v1, 1\n {2}v_add_u32 v3, v1, v2\n {2}PAIR 5, 6\n/);
+  const v = verifyLoaded(l, loadText(e.text, 'm2.s'));
+  assert.equal(v.equivalent, true, v.difference?.message);
+});

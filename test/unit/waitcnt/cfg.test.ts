@@ -1,0 +1,233 @@
+/**
+ * Waitcnt across control flow: loops (back-edges), joins (pessimistic merge), which paths a
+ * wait falls short on (every path: error; some paths: warning naming one), correlated branches,
+ * s_barrier (full wait on targets without back-off barrier), calls, returns and function entry.
+ * Sources: LLVM SIInsertWaitcnts (CFG merge to a fixed point; barriers, program end, calls,
+ * function entry); targets' 'back-off-barrier' feature (oracle probe).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { check, ctxOf, pathShape, summary } from './helpers.js';
+import { checkWaitcnt, minimalWaits, rederiveWaits } from '../../../src/waitcnt/index.js';
+import { kernelContextsFromText } from '../../../src/analysis/context.js';
+
+test('loop: a load at the bottom used at the top through the back-edge', () => {
+  const lines = [
+    's_mov_b32 s4, 0',
+    'loop_top:',
+    'v_add_f32 v0, v1, v0',
+    'global_load_dword v1, v[2:3], off',
+    'global_load_dword v5, v[2:3], off',
+    's_add_u32 s4, s4, 1',
+    's_cmp_lt_u32 s4, 10',
+    's_cbranch_scc1 loop_top',
+    's_endpgm',
+  ];
+  assert.deepEqual(summary(check(lines)), ['3 waitcnt-missing vmcnt=1']);
+  // short through the back-edge only (not on the loop entry): a warning naming that edge
+  const [f] = check(lines);
+  assert.equal(pathShape(f!), 'warning 3 [8: on that path s_cbranch_scc1 branches (back to the loop head)]');
+  assert.match(f!.message, /falls short only on some paths into it \(one of them goes through the branch noted\); an error with --paths all$/);
+  assert.deepEqual(checkWaitcnt(ctxOf(lines), { paths: 'all' }).map(pathShape), ['error 3 []'], '--paths all: every shortfall an error');
+  // the wait inside the loop covers it; the loop reaches a fixed point
+  assert.deepEqual(check([
+    's_mov_b32 s4, 0',
+    'loop_top:',
+    's_waitcnt vmcnt(1)',
+    'v_add_f32 v0, v1, v0',
+    'global_load_dword v1, v[2:3], off',
+    'global_load_dword v5, v[2:3], off',
+    's_add_u32 s4, s4, 1',
+    's_cmp_lt_u32 s4, 10',
+    's_cbranch_scc1 loop_top',
+    's_endpgm',
+  ]), []);
+});
+
+test('loop: a load before the loop, used inside it', () => {
+  const fs = check([
+    'global_load_dword v1, v[2:3], off',
+    's_mov_b32 s4, 0',
+    'loop_top:',
+    'v_add_f32 v0, v1, v0',
+    'global_store_dword v[2:3], v0, off',
+    's_add_u32 s4, s4, 1',
+    's_cmp_lt_u32 s4, 10',
+    's_cbranch_scc1 loop_top',
+    's_endpgm',
+  ]);
+  assert.deepEqual(summary(fs), ['4 waitcnt-missing vmcnt=0']);
+  assert.equal(pathShape(fs[0]!), 'error 4 []', 'no wait anywhere: short on the entry and on the back-edge');
+});
+
+test('join: the pessimistic merge of the predecessors', () => {
+  // one side loads two more: the other side (fewer younger loads) decides the value
+  const lines = [
+    'global_load_dword v1, v[2:3], off',
+    's_cmp_eq_u32 s4, 0',
+    's_cbranch_scc1 other',
+    'global_load_dword v5, v[2:3], off',
+    'global_load_dword v6, v[2:3], off',
+    's_branch join',
+    'other:',
+    'global_load_dword v7, v[2:3], off',
+    'join:',
+    'v_mov_b32 v0, v1',
+  ];
+  assert.deepEqual(summary(check(lines)), ['10 waitcnt-missing vmcnt=1']);
+  assert.equal(pathShape(check(lines)[0]!), 'error 10 []', 'no wait: short on both sides');
+  // with vmcnt(2) only the side with fewer younger loads falls short: that side is named
+  const waited = check([...lines.slice(0, 9), 's_waitcnt vmcnt(2)', lines[9]!]);
+  assert.deepEqual(waited.map(pathShape), ['warning 11 [3: on that path s_cbranch_scc1 branches]']);
+  assert.match(waited[0]!.message, /needs vmcnt\(1\), present: vmcnt\(2\)/);
+  // a load on one side only is still outstanding at the join
+  const oneSide = [
+    's_cmp_eq_u32 s4, 0',
+    's_cbranch_scc1 join',
+    'ds_read_b32 v1, v0',
+    'join:',
+    'v_mov_b32 v2, v1',
+  ];
+  assert.deepEqual(summary(check(oneSide)), ['5 waitcnt-missing lgkmcnt=0']);
+  assert.deepEqual(check(oneSide).map(pathShape), ['warning 5 [2: on that path s_cbranch_scc1 falls through]']);
+  // the minimal waits (what the scheduler re-derives) still cover every path
+  assert.deepEqual(minimalWaits(ctxOf(oneSide)), [{ before: 3, lgkmcnt: 0 }]);
+  // waited for on one side only
+  assert.deepEqual(summary(check([
+    'ds_read_b32 v1, v0',
+    's_cmp_eq_u32 s4, 0',
+    's_cbranch_scc1 join',
+    's_waitcnt lgkmcnt(0)',
+    'join:',
+    'v_mov_b32 v2, v1',
+  ])), ['6 waitcnt-missing lgkmcnt=0']);
+});
+
+test('correlated branches: a second branch on the same unchanged comparison goes the same way', () => {
+  const body = (mid: string[]) => [
+    's_cmp_eq_u32 s4, 0',
+    's_cbranch_scc1 skip', // s4 == 0: no load
+    'global_load_dword v1, v[2:3], off',
+    'skip:',
+    ...mid,
+    's_cbranch_scc0 waited', // s4 != 0: the path with the load
+    'v_mov_b32 v0, v1', // only when s4 == 0: nothing is pending
+    's_endpgm',
+    'waited:',
+    's_waitcnt vmcnt(0)',
+    'v_mov_b32 v0, v1',
+    's_endpgm',
+  ];
+  assert.deepEqual(check(body(['s_cmp_eq_u32 s4, 0'])), []);
+  // the same test written as its negation (lg with the opposite branch sense)
+  assert.deepEqual(check(body(['s_cmp_lg_u32 s4, 0', 's_cmp_lg_u32 s4, 0', 's_nop 0']).map((l) => l === 's_cbranch_scc0 waited' ? 's_cbranch_scc1 waited' : l)), []);
+  // s4 written in between: the comparison may differ, the path with the load reaches the read
+  assert.deepEqual(summary(check(body(['s_add_u32 s4, s4, 1', 's_cmp_eq_u32 s4, 0']))), ['8 waitcnt-missing vmcnt=0']);
+});
+
+test('s_barrier: full wait required on gfx906/gfx908 (no back-off barrier), not on gfx90a+', () => {
+  const lines = [
+    'global_store_dword v[2:3], v1, off',
+    'ds_write_b32 v0, v1',
+    's_barrier',
+  ];
+  for (const arch of ['gfx906', 'gfx908']) {
+    const fs = check(lines, arch);
+    // one wait fixes the fence: one finding naming both counters
+    assert.deepEqual(summary(fs), ['3 waitcnt-fence vmcnt=0 lgkmcnt=0'], arch);
+    assert.match(fs[0]!.message, /outstanding on vmcnt and lgkmcnt: .*: needs vmcnt\(0\) lgkmcnt\(0\), present: no vmcnt wait; no lgkmcnt wait$/);
+    assert.match(fs[0]!.message, /no back-off barrier/);
+    assert.match(fs[0]!.source!, /^LLVM SIInsertWaitcnts \(s_barrier: without FeatureBackOffBarrier/);
+    assert.deepEqual(check(['global_store_dword v[2:3], v1, off', 'ds_write_b32 v0, v1', 's_waitcnt vmcnt(0) lgkmcnt(0)', 's_barrier'], arch), []);
+    assert.deepEqual(minimalWaits(ctxOf(lines, arch)), [{ before: 2, vmcnt: 0, lgkmcnt: 0 }]);
+  }
+  for (const arch of ['gfx90a', 'gfx942', 'gfx950']) assert.deepEqual(check(lines, arch), [], arch);
+});
+
+test('a call: its own operands are checked, afterwards every counter is zero', () => {
+  assert.deepEqual(summary(check([
+    's_load_dwordx2 s[16:17], s[0:1], 0x0',
+    'global_load_dword v1, v[2:3], off',
+    's_swappc_b64 s[30:31], s[16:17]',
+    'v_mov_b32 v0, v1',
+  ])), ['3 waitcnt-missing lgkmcnt=0']);
+});
+
+test('a call of a function (calling convention) clears the counters; a subroutine of the kernel does not', () => {
+  // the callee names a function symbol: it waits at entry and before it returns
+  const abi = kernelContextsFromText([
+    's_getpc_b64 s[4:5]',
+    's_add_u32 s4, s4, f@rel32@lo+4',
+    's_addc_u32 s5, s5, f@rel32@hi+12',
+    'global_load_dword v1, v[2:3], off',
+    's_swappc_b64 s[30:31], s[4:5]',
+    'v_mov_b32 v0, v1',
+    's_endpgm',
+    '.text', '.globl f', '.type f,@function', 'f:',
+    '  s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)',
+    '  s_setpc_b64 s[30:31]',
+  ].join('\n') + '\n', 'snippet.s', 'gfx942');
+  assert.equal(abi.length, 2);
+  assert.deepEqual(abi.flatMap((c) => summary(checkWaitcnt(c))), []);
+  // a function defined elsewhere (clang's external call: the symbol is in no label of the file)
+  assert.deepEqual(summary(check([
+    's_load_dword s36, s[4:5], 0x28',
+    's_getpc_b64 s[18:19]',
+    's_add_u32 s18, s18, callee@rel32@lo+4',
+    's_addc_u32 s19, s19, callee@rel32@hi+12',
+    's_swappc_b64 s[30:31], s[18:19]',
+    's_cmp_lt_i32 s36, 1',
+    's_endpgm',
+  ])), []);
+  // the target is s_getpc_b64 plus a label of the kernel (Tensile's activation routines): the
+  // routine keeps the caller's counters, so the load is still outstanding after the call
+  assert.deepEqual(summary(check([
+    's_getpc_b64 s[4:5]',
+    's_add_i32 s8, sub_label, 0x4',
+    's_add_u32 s4, s4, s8',
+    's_addc_u32 s5, s5, 0',
+    'global_load_dword v1, v[2:3], off',
+    's_swappc_b64 s[30:31], s[4:5]',
+    'v_mov_b32 v0, v1',
+    's_endpgm',
+    'sub_label:',
+    'v_mov_b32 v9, 0',
+    's_setpc_b64 s[30:31]',
+  ])), ['7 waitcnt-missing vmcnt=0']);
+});
+
+test('a callable function: full wait at entry and before the return', () => {
+  const head = ['.text', '.globl f', '.type f,@function', 'f:'];
+  const fs = check([...head, '  v_mov_b32 v0, v1', '  global_load_dword v1, v[2:3], off', '  s_setpc_b64 s[30:31]']);
+  assert.deepEqual(summary(fs), ['5 waitcnt-fence vmcnt=0 lgkmcnt=0 expcnt=0', '7 waitcnt-fence vmcnt=0']);
+  assert.match(fs[0]!.message, /first instruction of function f: .* outstanding on vmcnt, lgkmcnt and expcnt: needs vmcnt\(0\) lgkmcnt\(0\) expcnt\(0\)/);
+  assert.match(fs[1]!.message, /returns with memory operations outstanding/);
+  // as LLVM writes it: clean, and the two waits are fences
+  assert.deepEqual(check([...head, '  s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)', '  v_mov_b32 v0, v1',
+    '  global_load_dword v1, v[2:3], off', '  s_waitcnt vmcnt(0)', '  s_setpc_b64 s[30:31]']), []);
+});
+
+test('rederiveWaits: strip the dependency waits, keep fences, derive the waits again', () => {
+  const ctx = ctxOf([
+    'global_load_dword v1, v[2:3], off',
+    'global_load_dword v4, v[2:3], off',
+    's_waitcnt vmcnt(0)', // too strong: vmcnt(1) is enough
+    'v_mov_b32 v0, v1',
+    'ds_write_b32 v0, v4',
+    's_waitcnt lgkmcnt(0)', // fence (before the barrier)
+    's_barrier',
+    'v_mov_b32 v0, v4',
+  ]);
+  // the barrier fence stays; v4 is still pending after the stripped vmcnt(0) until the fence
+  // (which waits lgkmcnt only), so its read needs a wait of its own
+  assert.deepEqual(rederiveWaits(ctx), [{ before: 3, vmcnt: 1 }, { before: 4, vmcnt: 0 }]);
+});
+
+test('code before the first function starts with nothing outstanding, even when its first line is a label', () => {
+  for (const first of ['k:', '.L0:']) {
+    assert.deepEqual(summary(check([first, 'v_add_u32 v0, v0, v1', 's_endpgm'])), [], first);
+  }
+  // a label that `.type @function` names is a callable function: the caller's operations may be outstanding
+  const fn = kernelContextsFromText(['.type k,@function', 'k:', 'v_add_u32 v0, v0, v1', 's_setpc_b64 s[30:31]'].join('\n') + '\n', 'snippet.s', 'gfx942');
+  assert.deepEqual(fn.flatMap((c) => summary(checkWaitcnt(c))), ['3 waitcnt-fence vmcnt=0 lgkmcnt=0 expcnt=0']);
+});
