@@ -350,18 +350,33 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
     let pool: Piscina | undefined;
     const local: { k: ScheduleKernel; ev: Evaluator } = { k: kk, ev: new Evaluator(kk) };
     waves = local.ev.waves;
+    // In parallel, this thread runs the first task on the kernel it has prepared and worker
+    // threads the others (each worker prepares its own copy of the kernel, once for both phases).
     const run = async (tasks: StrategyTask[], phase: string): Promise<StrategyOutcome[]> => {
       if (tasks.length === 0) return [];
       if (jobs <= 1 || tasks.length === 1) return tasks.map((t) => runTask(t, report(phase), local));
       // the worker pool's module only when strategies run in parallel
-      pool ??= new (await import('piscina')).Piscina({ filename: new URL('./task.js', import.meta.url).href, maxThreads: jobs, minThreads: 0, idleTimeout: 1000 });
+      pool ??= new (await import('piscina')).Piscina({ filename: new URL('./task.js', import.meta.url).href, maxThreads: jobs - 1, minThreads: 0, idleTimeout: 1000 });
       const p = pool;
-      return Promise.all(tasks.map((t) => {
+      const started: Promise<void>[] = [];
+      const others = tasks.slice(1).map((t) => {
         const { port1, port2 } = new MessageChannel();
         const cb = report(phase);
-        port1.on('message', (m: { label: string; evaluations: number }) => cb(m.label, m.evaluations));
-        return (p.run({ ...t, port: port2 }, { transferList: [port2] }) as Promise<StrategyOutcome>).finally(() => port1.close());
-      }));
+        let begun: () => void = () => {};
+        started.push(new Promise<void>((res) => { begun = res; }));
+        port1.on('message', (m: { label: string; evaluations: number }) => { begun(); cb(m.label, m.evaluations); });
+        return (p.run({ ...t, port: port2 }, { transferList: [port2] }) as Promise<StrategyOutcome>).finally(() => { begun(); port1.close(); });
+      });
+      // the workers get their tasks while this thread waits (it runs its own without yielding)
+      await Promise.race([Promise.all(started.slice(0, jobs - 1)), Promise.allSettled(others)]);
+      let first: StrategyOutcome;
+      try {
+        first = runTask(tasks[0]!, report(phase), local);
+      } catch (e) {
+        await Promise.allSettled(others);
+        throw e;
+      }
+      return [first, ...await Promise.all(others)];
     };
     let outcomes: StrategyOutcome[];
     try {
