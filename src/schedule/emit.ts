@@ -18,7 +18,8 @@
  */
 import { loadText, type Loaded } from '../load.js';
 import { kernelContexts } from '../analysis/context.js';
-import { checkContexts } from '../check/check.js';
+import { byLocation, checkContexts } from '../check/check.js';
+import { DEFAULT_CHECKERS } from '../check/checkers.js';
 import { nopLines, planFixes, waitcntText } from '../check/fix.js';
 import { addInsert, applyStatementEdits, emptyEdits } from '../check/edit.js';
 import type { Finding, KernelContext } from '../analysis/types.js';
@@ -27,7 +28,7 @@ import { ROLE, type ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
 import { computeNops } from '../hazards/engine.js';
 import { missingCompletions } from './completion.js';
-import { contextMetrics, programMetrics, type Metrics } from './metrics.js';
+import { checkFastFromEnv, contextMetrics, FastPathMismatch, programMetrics, type Metrics } from './metrics.js';
 import { reorderedText } from './reorder.js';
 import { alignToOriginal } from './align.js';
 import { rederivedWaits, tidyWaits, type StatementEdits } from './rederive.js';
@@ -48,20 +49,25 @@ export interface Emitted extends Rederived {
   metrics: Metrics;
 }
 
-/** The scheduled program while it is being written: its text and that text loaded. */
+/**
+ * The scheduled program while it is being written: its text and that text loaded. Only one
+ * loaded form is alive at a time: an edit drops the current one before loading the next.
+ */
 class Draft {
   text: string;
-  loaded: Loaded;
+  #loaded: Loaded | undefined;
   /**
    * The kernels' contexts in the current text, made once per text: the steps that read the same
    * text share them and what is computed per context (hazard facts, waitcnt effects).
    */
   private ctxs?: KernelContext[];
 
-  constructor(text: string, private readonly file: string, private readonly arch: string) {
+  constructor(text: string, private readonly file: string, private readonly arch: string, readonly checkFast: boolean) {
     this.text = text;
-    this.loaded = loadText(text, file, { arch });
+    this.#loaded = loadText(text, file, { arch });
   }
+
+  get loaded(): Loaded { return this.#loaded!; }
 
   contexts(): KernelContext[] {
     this.ctxs ??= kernelContexts(this.loaded);
@@ -77,17 +83,28 @@ class Draft {
 
   /** Apply statement edits (inserted / replaced / removed lines) and load the result. */
   edit(e: StatementEdits): void {
-    this.text = applyStatementEdits(this.loaded.program, e);
-    this.loaded = loadText(this.text, this.file, { arch: this.arch });
+    const text = applyStatementEdits(this.loaded.program, e);
     this.ctxs = undefined;
+    this.#loaded = undefined;
+    this.text = text;
+    this.#loaded = loadText(text, this.file, { arch: this.arch });
   }
+}
+
+export interface EmitOptions {
+  /**
+   * Also run the whole check wherever emission re-checks only what an edit can change, and
+   * throw FastPathMismatch when the two disagree (default: CONDUCTOR_CHECK_FAST=1). Slow: for
+   * tests.
+   */
+  checkFast?: boolean;
 }
 
 /**
  * The program text of a schedule: changed regions reordered, waits and nops re-derived, checked
  * clean, with exact metrics. Without changes the original text is returned as it is.
  */
-export function emitSchedule(s: ScheduleState): Emitted {
+export function emitSchedule(s: ScheduleState, opts: EmitOptions = {}): Emitted {
   const k = s.k;
   const changedRegions = s.changedRegions();
   if (changedRegions.length === 0) {
@@ -95,17 +112,19 @@ export function emitSchedule(s: ScheduleState): Emitted {
     return { text, loaded: k.loaded, notes: [], changedRegions, metrics: programMetrics(k.loaded, k.name, { trip: k.options.trip }) };
   }
   const notes: string[] = [];
-  const d = new Draft(reorderedText(s), k.loaded.program.file, k.target.name);
+  const d = new Draft(reorderedText(s), k.loaded.program.file, k.target.name, opts.checkFast ?? checkFastFromEnv());
   rederiveWaits(s, d);
   padAndComplete(s, d, notes);
-  fixNewErrors(s, d);
+  fixNewErrors(s, d, 'hazards+waitcnt');
   // Minimal and merged: a wait the analysis finds waits for nothing, where the input had none,
   // is removed; waits standing together before one instruction become one wait. A removed wait
   // was also an issue slot: a hazard it happened to cover gets its s_nop (fixNewErrors again).
+  // The waits removed wait for nothing and a merged run waits as the run did, so no waitcnt
+  // finding changes: the hazards are what is checked again.
   const tidy = tidyWaits(s, d.loaded, d.ctx(k.name));
   if (tidy.edits > 0) {
     d.edit(tidy.plan);
-    fixNewErrors(s, d);
+    fixNewErrors(s, d, 'hazards');
   }
   return { text: d.text, loaded: d.loaded, notes, changedRegions, metrics: contextMetrics(d.ctx(k.name), { trip: k.options.trip }) };
 }
@@ -135,7 +154,6 @@ function padAndComplete(s: ScheduleState, d: Draft, notes: string[]): void {
   for (const [j, w] of missing) { addInsert(e, ctx.cfg.insns[j]!.stmt, waitcntText({ vmcnt: w.vm, lgkmcnt: w.lgkm, expcnt: w.exp })); edits++; }
   if (missing.size > 0) notes.push(`${missing.size} wait${missing.size === 1 ? '' : 's'} kept in front of barriers, cache operations, messages, calls or returns`);
   if (edits > 0) d.edit(e);
-  else d.text = d.loaded.program.lines.map((l) => l.text + l.eol).join('');
 }
 
 /** Rounds of fixes before a scheduled program that still does not check clean is refused. */
@@ -143,11 +161,12 @@ const FIX_ROUNDS = 3;
 
 /**
  * Whatever the checkers find that the original does not have is fixed with their fixes
- * (s_nop / s_waitcnt); then nothing new may be left.
+ * (s_nop / s_waitcnt); then nothing new may be left. `first`: what the first round checks (see
+ * CheckScope); the rounds after a fix check hazards and waits.
  */
-function fixNewErrors(s: ScheduleState, d: Draft): void {
+function fixNewErrors(s: ScheduleState, d: Draft, first: CheckScope): void {
   for (let round = 0; ; round++) {
-    const fresh = newErrors(s, d);
+    const fresh = newErrors(s, d, round === 0 ? first : 'hazards+waitcnt');
     if (fresh.length === 0) return;
     const fixable = fresh.filter((f) => f.finding.fix && (f.finding.fix.kind === 'nop' || f.finding.fix.kind === 'waitcnt'));
     if (fixable.length === 0 || round === FIX_ROUNDS) {
@@ -185,19 +204,53 @@ function originalErrors(k: ScheduleKernel): Map<string, number> {
 }
 
 /**
+ * What a check of the scheduled kernel runs, by what the edits since the last check can change
+ * (the other kernels of the file are always checked whole):
+ *  - the descriptor's register coverage (analysis/resources.ts, the only error the resource
+ *    check reports) is never run: the scheduled kernel names the registers the original names
+ *    (the same instructions in another order, waits and nops added or removed, which name no
+ *    register), so its errors are the original's, which newErrors discounts;
+ *  - 'hazards+waitcnt': after a reordering or inserted waits and nops;
+ *  - 'hazards': after tidyWaits, which removes only waits that wait for nothing and merges runs
+ *    of waits with nothing between them into one wait with the same effect (no counter state
+ *    changes, so no missing-wait finding does), while each wait removed was an issue slot.
+ * With EmitOptions.checkFast the whole check runs beside it and the two must agree.
+ */
+export type CheckScope = 'hazards+waitcnt' | 'hazards';
+
+export interface Fresh { ctx: KernelContext; finding: Finding }
+
+/**
  * Error findings of a scheduled program that the original does not have (the schedule must not
  * add any; what the original already had is the original's business). Findings of the scheduled
  * kernel are matched by rule and original instruction, those of other kernels by rule and text.
  */
-function newErrors(s: ScheduleState, d: Draft): { ctx: KernelContext; finding: Finding }[] {
+function newErrors(s: ScheduleState, d: Draft, scope: CheckScope): Fresh[] {
+  const fresh = scheduleErrors(s, d.contexts(), scope);
+  if (d.checkFast) {
+    const show = (l: Fresh[]) => l.map((f) => `${f.ctx.kernel.name}:${f.finding.insn}:${f.finding.rule}:${f.finding.message}`);
+    const a = show(fresh).join('\n');
+    const b = show(scheduleErrors(s, d.contexts(), 'whole')).join('\n');
+    if (a !== b) throw new FastPathMismatch(`fast path check: emit's ${scope} check of ${s.k.name} found\n${a || '(nothing)'}\nthe whole check\n${b || '(nothing)'}`);
+  }
+  return fresh;
+}
+
+/**
+ * The error findings of the scheduled program `ctxs` (the kernels of a program emitted from
+ * `s`) that the original does not have, from the checks of `scope` on the scheduled kernel
+ * ('whole': every checker and the resource check), in the order checkContexts gives them.
+ */
+export function scheduleErrors(s: ScheduleState, ctxs: readonly KernelContext[], scope: CheckScope | 'whole'): Fresh[] {
   const k = s.k;
   const orig = new Map(originalErrors(k));
-  const ctxs = d.contexts();
-  const checks = checkContexts(ctxs, { paths: 'all' }); // a shortfall on any path counts
-  const out: { ctx: KernelContext; finding: Finding }[] = [];
-  ctxs.forEach((c, x) => {
-    const toOrig = c.kernel.name === k.name ? alignToOriginal(s, c) : undefined;
-    for (const f of checks[x]!.findings) {
+  const out: Fresh[] = [];
+  for (const c of ctxs) {
+    const mine = c.kernel.name === k.name;
+    // a shortfall on any path counts
+    const findings = mine && scope !== 'whole' ? scopedFindings(c, scope) : checkContexts([c], { paths: 'all' })[0]!.findings;
+    const toOrig = mine ? alignToOriginal(s, c) : undefined;
+    for (const f of findings) {
       if (f.severity !== 'error') continue;
       let where: string;
       if (toOrig) where = f.insn >= 0 && toOrig[f.insn]! >= 0 ? `#${toOrig[f.insn]}` : f.insn >= 0 ? `new:${f.insn}` : 'kernel';
@@ -207,8 +260,17 @@ function newErrors(s: ScheduleState, d: Draft): { ctx: KernelContext; finding: F
       if (n > 0) { orig.set(key, n - 1); continue; }
       out.push({ ctx: c, finding: f });
     }
-  });
+  }
   return out;
+}
+
+const SCOPE_CHECKERS: Record<CheckScope, readonly string[]> = { 'hazards+waitcnt': ['hazards', 'waitcnt'], hazards: ['hazards'] };
+
+/** The findings of the checkers of `scope` on one kernel, in checkContexts' order. */
+function scopedFindings(c: KernelContext, scope: CheckScope): Finding[] {
+  const out: Finding[] = [];
+  for (const ch of DEFAULT_CHECKERS) if (SCOPE_CHECKERS[scope].includes(ch.name)) out.push(...ch.run(c, { paths: 'all' }));
+  return out.sort(byLocation);
 }
 
 const padCache = new WeakMap<ScheduleKernel, Int32Array>();

@@ -34,7 +34,7 @@ import { cacheKey, ResultCache, sha256 } from '../../cache.js';
 import { VERSION } from '../../version.js';
 import { pickKernel, prepareKernel, type ScheduleKernel } from '../kernel.js';
 import { DEFAULT_OBJECTIVE, Evaluator, programMetrics, type MetricName, type Metrics } from '../metrics.js';
-import { emitSchedule } from '../emit.js';
+import { emitSchedule, type Emitted } from '../emit.js';
 import { movesFromState, replayMoves } from '../replay.js';
 import type { Disambiguation } from '../deps.js';
 import { preferOriginal, searchCompare, STRATEGIES, type StrategyName } from './search.js';
@@ -224,12 +224,14 @@ export async function scheduleFile(loaded: Loaded, text: string, opts: ScheduleR
   const fixed = fixKernels(loaded, text, new Set(names), opts.paths);
   const notes: string[] = fixed.note ? [fixed.note] : [];
   const kernels: ScheduleRunResult[] = [];
-  let cur = fixed.loaded;
+  // the file as the kernels before this one left it, loaded when a next kernel needs it
+  let cur: Loaded | undefined = fixed.loaded;
   let curText = fixed.text;
   for (const name of names) {
+    cur ??= loadText(curText, loaded.program.file, { arch: loaded.target.name });
     const r = await scheduleKernel(cur, curText, name, opts, set, fixed.errors > 0);
     kernels.push(r);
-    if (r.text !== curText) { curText = r.text; cur = loadText(curText, loaded.program.file, { arch: loaded.target.name }); }
+    if (r.text !== curText) { curText = r.text; cur = undefined; }
   }
   const others = kernelContexts(loaded).filter((c) => c.insns.length > 0 && !names.includes(c.kernel.name)).map((c) => c.kernel.name);
   if (others.length > 0) notes.push(`left as written (not asked for): ${others.join(', ')}`);
@@ -348,18 +350,33 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
     let pool: Piscina | undefined;
     const local: { k: ScheduleKernel; ev: Evaluator } = { k: kk, ev: new Evaluator(kk) };
     waves = local.ev.waves;
+    // In parallel, this thread runs the first task on the kernel it has prepared and worker
+    // threads the others (each worker prepares its own copy of the kernel, once for both phases).
     const run = async (tasks: StrategyTask[], phase: string): Promise<StrategyOutcome[]> => {
       if (tasks.length === 0) return [];
       if (jobs <= 1 || tasks.length === 1) return tasks.map((t) => runTask(t, report(phase), local));
       // the worker pool's module only when strategies run in parallel
-      pool ??= new (await import('piscina')).Piscina({ filename: new URL('./task.js', import.meta.url).href, maxThreads: jobs, minThreads: 0, idleTimeout: 1000 });
+      pool ??= new (await import('piscina')).Piscina({ filename: new URL('./task.js', import.meta.url).href, maxThreads: jobs - 1, minThreads: 0, idleTimeout: 1000 });
       const p = pool;
-      return Promise.all(tasks.map((t) => {
+      const started: Promise<void>[] = [];
+      const others = tasks.slice(1).map((t) => {
         const { port1, port2 } = new MessageChannel();
         const cb = report(phase);
-        port1.on('message', (m: { label: string; evaluations: number }) => cb(m.label, m.evaluations));
-        return (p.run({ ...t, port: port2 }, { transferList: [port2] }) as Promise<StrategyOutcome>).finally(() => port1.close());
-      }));
+        let begun: () => void = () => {};
+        started.push(new Promise<void>((res) => { begun = res; }));
+        port1.on('message', (m: { label: string; evaluations: number }) => { begun(); cb(m.label, m.evaluations); });
+        return (p.run({ ...t, port: port2 }, { transferList: [port2] }) as Promise<StrategyOutcome>).finally(() => { begun(); port1.close(); });
+      });
+      // the workers get their tasks while this thread waits (it runs its own without yielding)
+      await Promise.race([Promise.all(started.slice(0, jobs - 1)), Promise.allSettled(others)]);
+      let first: StrategyOutcome;
+      try {
+        first = runTask(tasks[0]!, report(phase), local);
+      } catch (e) {
+        await Promise.allSettled(others);
+        throw e;
+      }
+      return [first, ...await Promise.all(others)];
     };
     let outcomes: StrategyOutcome[];
     try {
@@ -382,6 +399,9 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
     const order = outcomes.map((o, x) => ({ o, x })).filter(({ o }) => o.moves.length > 0 || pipelined)
       .sort((a, b) => searchCompare(a.o.metrics, b.o.metrics, objective, floor) || a.x - b.x);
     const tried = new Set<string>();
+    // Candidates that come back to the same schedule once brought toward the input's order are
+    // emitted once: what a later one needs is the exact metrics (it cannot beat its twin).
+    const emitted = new Map<string, Metrics | ConductorError>();
     let win: Win | undefined;
     for (const { o, x } of order) {
       if (tried.size >= (opts.candidates ?? 3)) break;
@@ -393,17 +413,28 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
       const simple = preferOriginal(kk, local.ev, r.state, { objective, minOccupancy: floor });
       const moves = movesFromState(simple.state);
       if (moves.length === 0 && !pipelined) { runs[x]!.rejected = 'no better than the input once moves that gain nothing are undone'; continue; }
-      let e;
-      try {
-        e = emitSchedule(simple.state);
-      } catch (err) {
-        if (!(err instanceof ConductorError)) throw err;
-        runs[x]!.rejected = `could not be emitted: ${err.message}`;
-        continue;
+      const twin = emitted.get(moves.join('\n'));
+      let e: Emitted | undefined;
+      let metrics: Metrics;
+      if (twin instanceof ConductorError) { runs[x]!.rejected = `could not be emitted: ${twin.message}`; continue; }
+      if (twin) metrics = twin;
+      else {
+        try {
+          e = emitSchedule(simple.state);
+        } catch (err) {
+          if (!(err instanceof ConductorError)) throw err;
+          emitted.set(moves.join('\n'), err);
+          runs[x]!.rejected = `could not be emitted: ${err.message}`;
+          continue;
+        }
+        metrics = e.metrics;
+        emitted.set(moves.join('\n'), metrics);
       }
-      runs[x]!.exact = e.metrics;
-      if (searchCompare(e.metrics, bar, objective, floor) >= 0) { runs[x]!.rejected = 'not better than the input when measured exactly'; continue; }
-      if (win && searchCompare(e.metrics, win.metrics, objective, floor) >= 0) { runs[x]!.rejected = `not better than ${win.label}`; continue; }
+      runs[x]!.exact = metrics;
+      if (searchCompare(metrics, bar, objective, floor) >= 0) { runs[x]!.rejected = 'not better than the input when measured exactly'; continue; }
+      if (win && searchCompare(metrics, win.metrics, objective, floor) >= 0) { runs[x]!.rejected = `not better than ${win.label}`; continue; }
+      // a twin of an earlier candidate ties with it or with the winner that beat it: never here
+      e ??= emitSchedule(simple.state);
       if (win) for (const rr of runs) if (rr.label === win.label) rr.rejected = `not better than ${o.label}`;
       win = { label: o.label, moves, metrics: e.metrics, estimate: simple.metrics, text: e.text, notes: e.notes, ctx: ctxOf(e.loaded), pipelined };
     }

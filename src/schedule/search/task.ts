@@ -80,6 +80,8 @@ export function runTask(t: StrategyTask, progress?: (label: string, evaluations:
 
 /** Worker entry (piscina calls the default export with the task). */
 export default function workerTask(t: StrategyTask): StrategyOutcome {
+  // the task has a thread: the caller may now run one of its own
+  t.port?.postMessage({ label: t.label, evaluations: 0 });
   try {
     return runTask(t);
   } finally {
