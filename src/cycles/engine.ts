@@ -96,6 +96,8 @@ export class CycleEngine {
   private readonly scrT = new Float64Array(VMCAP);
   private readonly scrI = new Int32Array(VMCAP);
   private waitIdx = -1;
+  /** The undo journal of a resumable single-wave run (runJournaled), when one is kept. */
+  private journal?: RunJournal;
   // last earliest() explanation
   private why = 0;
   private whyA = -1;
@@ -462,8 +464,10 @@ export class CycleEngine {
     const gen = this.gen;
     const ds = m.defStart[i]!;
     const de = m.defStart[i + 1]!;
+    const jr = this.journal;
     for (let k = ds; k < de; k++) {
       const o = base + m.defUnit[k]!;
+      if (jr) jr.unit(o, this.stamp[o]!, this.prod[o]!, this.defT[o]!, this.readyAt[o]!);
       this.stamp[o] = gen;
       this.prod[o] = i;
       this.defT[o] = e;
@@ -475,6 +479,71 @@ export class CycleEngine {
     this.t[w] = t;
     if (t > md) md = t;
     this.maxDone[w] = md;
+  }
+
+  /**
+   * Start a resumable single-wave run: a fresh state (reset(1)) whose changes runJournaled
+   * records, so that rewind() can take it back to the state before any position it ran.
+   */
+  startJournal(): void {
+    this.reset(1);
+    this.journal ??= new RunJournal();
+    this.journal.clear();
+  }
+
+  /** Stop recording (the state stays as it is; rewind() is no longer possible). */
+  stopJournal(): void { this.journal = undefined; }
+
+  /**
+   * runSingle of positions [from, to) of `seq` on wave 0 (branches taken as their flags say),
+   * recording before each position the state it starts from (see rewind).
+   */
+  runJournaled(seq: ArrayLike<number>, from: number, to: number): number {
+    const jr = this.journal!;
+    for (let pos = from; pos < to; pos++) {
+      jr.mark(pos, this);
+      const i = seq[pos]!;
+      const e = this.earliest(0, i);
+      this.commit(0, i, e, (this.m.flags[i]! & FLAG.jump) !== 0);
+    }
+    jr.mark(to, this);
+    return this.t[0]!;
+  }
+
+  /** Take the journaled run back to the state before position `pos` (pos at most the last position run, plus one). */
+  rewind(pos: number): void {
+    this.journal!.rewind(pos, this);
+  }
+
+  /** The scalar state of wave 0 (for the journal): times, pipes, completion order per class, counter queues. */
+  saveScalars(out: Float64Array, at: number): number {
+    let q = at;
+    out[q++] = this.t[0]!; out[q++] = this.maxDone[0]!;
+    for (let x = 0; x < NPIPES; x++) { out[q++] = this.pipeFree[x]!; out[q++] = this.pipeBy[x]!; }
+    for (let x = 0; x < NCLASSES; x++) out[q++] = this.lastDone[x]!;
+    const vl = this.vmLen[0]!; const ll = this.lgLen[0]!; const xl = this.exLen[0]!;
+    out[q++] = vl; out[q++] = ll; out[q++] = xl;
+    for (let x = 0; x < vl; x++) { out[q++] = this.vmDone[x]!; out[q++] = this.vmIdx[x]!; }
+    for (let x = 0; x < ll; x++) { out[q++] = this.lgDone[x]!; out[q++] = this.lgIdx[x]!; }
+    for (let x = 0; x < xl; x++) { out[q++] = this.exDone[x]!; out[q++] = this.exIdx[x]!; }
+    return q;
+  }
+
+  loadScalars(src: Float64Array, at: number): void {
+    let q = at;
+    this.t[0] = src[q++]!; this.maxDone[0] = src[q++]!;
+    for (let x = 0; x < NPIPES; x++) { this.pipeFree[x] = src[q++]!; this.pipeBy[x] = src[q++]!; }
+    for (let x = 0; x < NCLASSES; x++) this.lastDone[x] = src[q++]!;
+    const vl = src[q++]!; const ll = src[q++]!; const xl = src[q++]!;
+    this.vmLen[0] = vl; this.lgLen[0] = ll; this.exLen[0] = xl;
+    for (let x = 0; x < vl; x++) { this.vmDone[x] = src[q++]!; this.vmIdx[x] = src[q++]!; }
+    for (let x = 0; x < ll; x++) { this.lgDone[x] = src[q++]!; this.lgIdx[x] = src[q++]!; }
+    for (let x = 0; x < xl; x++) { this.exDone[x] = src[q++]!; this.exIdx[x] = src[q++]!; }
+  }
+
+  /** Undo one per-unit write of wave 0 (the journal's). */
+  restoreUnit(o: number, stamp: number, prod: number, defT: number, readyAt: number): void {
+    this.stamp[o] = stamp; this.prod[o] = prod; this.defT[o] = defT; this.readyAt[o] = readyAt;
   }
 
   /** Sum of issue costs and per-pipe occupancy of a sequence (resource part of the lower bound). */
@@ -494,3 +563,57 @@ export class CycleEngine {
   }
 }
 
+
+/** Largest scalar snapshot of one position (saveScalars): times, pipes, classes, queue lengths and entries. */
+const SNAPSHOT_MAX = 2 + 2 * NPIPES + NCLASSES + 3 + 2 * (VMCAP + LGKMCAP + EXPCAP);
+
+/**
+ * The undo journal of a resumable run: before each position, the scalar state (saveScalars,
+ * variable length) and where the per-unit undo entries of that position begin.
+ */
+class RunJournal {
+  private scalars = new Float64Array(4096);
+  private scalarAt = new Int32Array(256);
+  private unitAt = new Int32Array(256);
+  private units = new Float64Array(5 * 256);
+  private nUnits = 0;
+  private scalarLen = 0;
+  /** Positions marked (the last mark is for position `marked - 1`). */
+  private marked = 0;
+
+  clear(): void { this.nUnits = 0; this.scalarLen = 0; this.marked = 0; }
+
+  unit(o: number, stamp: number, prod: number, defT: number, readyAt: number): void {
+    if ((this.nUnits + 1) * 5 > this.units.length) this.units = grow(this.units, this.units.length * 2);
+    const q = this.nUnits++ * 5;
+    const u = this.units;
+    u[q] = o; u[q + 1] = stamp; u[q + 2] = prod; u[q + 3] = defT; u[q + 4] = readyAt;
+  }
+
+  mark(pos: number, e: CycleEngine): void {
+    if (pos + 1 >= this.scalarAt.length) {
+      this.scalarAt = growInt(this.scalarAt, (pos + 1) * 2);
+      this.unitAt = growInt(this.unitAt, (pos + 1) * 2);
+    }
+    if (this.scalarLen + SNAPSHOT_MAX > this.scalars.length) this.scalars = grow(this.scalars, (this.scalarLen + SNAPSHOT_MAX) * 2);
+    this.scalarAt[pos] = this.scalarLen;
+    this.unitAt[pos] = this.nUnits;
+    this.scalarLen = e.saveScalars(this.scalars, this.scalarLen);
+    this.marked = pos + 1;
+  }
+
+  rewind(pos: number, e: CycleEngine): void {
+    if (pos >= this.marked) throw new Error(`internal: cycle journal rewound to position ${pos}, marked ${this.marked}`);
+    const keep = this.unitAt[pos]!;
+    const u = this.units;
+    for (let x = this.nUnits - 1; x >= keep; x--) { const q = x * 5; e.restoreUnit(u[q]!, u[q + 1]!, u[q + 2]!, u[q + 3]!, u[q + 4]!); }
+    this.nUnits = keep;
+    const at = this.scalarAt[pos]!;
+    e.loadScalars(this.scalars, at);
+    this.scalarLen = at;
+    this.marked = pos;
+  }
+}
+
+function grow(a: Float64Array, n: number): Float64Array<ArrayBuffer> { const b = new Float64Array(n); b.set(a); return b; }
+function growInt(a: Int32Array, n: number): Int32Array<ArrayBuffer> { const b = new Int32Array(n); b.set(a); return b; }
