@@ -548,8 +548,15 @@ export class CycleEngine {
 
   /** Sum of issue costs and per-pipe occupancy of a sequence (resource part of the lower bound). */
   resourceSums(seq: ArrayLike<number>, from: number, to: number, taken?: ArrayLike<number>): { issue: number; pipes: Float64Array } {
-    const m = this.m;
     const pipes = new Float64Array(NPIPES);
+    const issue = this.resourceSumsInto(seq, from, to, pipes, taken);
+    return { issue, pipes };
+  }
+
+  /** resourceSums into `pipes` (NPIPES entries, overwritten); returns the issue cost. */
+  resourceSumsInto(seq: ArrayLike<number>, from: number, to: number, pipes: Float64Array, taken?: ArrayLike<number>): number {
+    const m = this.m;
+    pipes.fill(0);
     let issue = 0;
     for (let pos = from; pos < to; pos++) {
       const i = seq[pos]!;
@@ -559,7 +566,7 @@ export class CycleEngine {
       pipes[m.pipeB[i]!] += m.occB[i]!;
     }
     pipes[0] = 0;
-    return { issue, pipes };
+    return issue;
   }
 }
 

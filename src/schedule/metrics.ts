@@ -46,7 +46,7 @@ import type { ScheduleState } from './state.js';
 import { counterMax, kernelWaits, sequenceWaits, flatEffects, CounterScores, IncrementalWaits, type CounterMax, type FlatEffects } from './waits.js';
 import { cycleEngineFor } from '../cycles/estimate.js';
 import type { CycleEngine } from '../cycles/engine.js';
-import { syntheticWait } from '../cycles/model.js';
+import { syntheticWait, syntheticWaitInto } from '../cycles/model.js';
 import { ResumableCycles } from '../cycles/resumable.js';
 import { kernelTime, runWaves, steadyState, type KernelLoop, type WaveCycles } from '../cycles/kernel-time.js';
 import type { CycleParams } from '../targets/latency.js';
@@ -322,8 +322,6 @@ export interface RegionEval {
   cycleSeq?: Int32Array;
 }
 
-interface Slot extends RegionEval { version: number; pre: number }
-
 /**
  * Padded s_nop segments of one region, cached on the instructions from the window before each
  * segment to its end: a direct-mapped table of `SEGMENT_SLOTS` entries in typed arrays (the hash
@@ -406,7 +404,10 @@ export class Evaluator {
   private readonly loopOrig: Float64Array;
   private readonly loopOrigOne: Float64Array;
   private readonly loopCache: Map<string, WaveCycles>[];
-  private readonly slots: (Slot | undefined)[];
+  /** Per region: its last evaluation, at the versions slotVersion (the region's) and slotPre (its loop entry's). */
+  private readonly slots: (RegionEval | undefined)[];
+  private readonly slotVersion: Uint32Array;
+  private readonly slotPre: Uint32Array;
   private readonly nopModel?: WindowNopModel;
   private readonly nopWindow: number;
   private readonly nopCache: (SegmentCache | undefined)[] = [];
@@ -430,7 +431,7 @@ export class Evaluator {
   private readonly waitRuns: (IncrementalWaits | undefined)[];
   private readonly waitRunOrder: number[] = [];
   private readonly waitRunsKept: number;
-  private readonly cycleScratch: number[] = [];
+  private cycleScratch = new Int32Array(256);
   /**
    * Running totals (evaluate): the region evaluations counted, at which versions, and their
    * sums, so that an evaluation visits only the regions whose version changed since the last.
@@ -525,6 +526,8 @@ export class Evaluator {
     this.seqs = k.regions.map((r) => new Int32Array(r.nodes.length));
     this.idWaits = new Int32Array(k.regions.length).fill(-1);
     this.slots = new Array(k.regions.length);
+    this.slotVersion = new Uint32Array(k.regions.length);
+    this.slotPre = new Uint32Array(k.regions.length);
     this.identityCycles = new Float64Array(k.regions.length).fill(NaN);
     this.identityCyclesOne = new Float64Array(k.regions.length);
     this.identity = k.regions.map((r) => this.identityRegion(r));
@@ -586,16 +589,19 @@ export class Evaluator {
    * The sequence with the waits the incremental wait model found, as cycle-model entries
    * (withWaits' result), in a scratch array that the next call reuses.
    */
-  private cycleSequence(run: IncrementalWaits, seq: ArrayLike<number>): number[] {
+  private cycleSequence(run: IncrementalWaits, seq: ArrayLike<number>): Int32Array {
+    // at most 4 entries per wait (syntheticWaitInto) before each instruction
+    if (this.cycleScratch.length < seq.length * 5) this.cycleScratch = new Int32Array(seq.length * 10);
     const out = this.cycleScratch;
-    out.length = 0;
     const m = this.engine.m;
+    let q = 0;
     for (let p = 0; p < seq.length; p++) {
-      if (run.has[p]) syntheticWait(m, run.vm[p]!, run.lgkm[p]!, run.exp[p]!, out);
-      out.push(seq[p]!);
+      if (run.has[p]) q = syntheticWaitInto(m, run.vm[p]!, run.lgkm[p]!, run.exp[p]!, out, q);
+      out[q++] = seq[p]!;
     }
-    return out;
+    return out.subarray(0, q);
   }
+
 
   /** Cycles of a sequence alone (nothing outstanding before it): one wave, all waves. */
   private aloneCycles(seq: ArrayLike<number>): WaveCycles {
@@ -619,15 +625,14 @@ export class Evaluator {
       return this.identity[r]!;
     }
     const slot = this.slots[r];
-    if (slot && slot.version === v && slot.pre === pv) {
-      if (this.checkFast) {
-        const { version: _v, pre: _p, ...cached } = slot;
-        expectSame(`region ${r} at version ${v}`, cached, changed ? this.computeRegion(s, r) : this.identity[r]);
-      }
+    if (slot && this.slotVersion[r] === v && this.slotPre[r] === pv) {
+      if (this.checkFast) expectSame(`region ${r} at version ${v}`, slot, changed ? this.computeRegion(s, r) : this.identity[r]);
       return slot;
     }
     const e = changed ? this.computeRegion(s, r) : this.identity[r]!;
-    this.slots[r] = { ...e, version: v, pre: pv };
+    this.slots[r] = e;
+    this.slotVersion[r] = v;
+    this.slotPre[r] = pv;
     return e;
   }
 
