@@ -501,18 +501,24 @@ export class CycleEngine {
   runJournaled(seq: ArrayLike<number>, from: number, to: number): number {
     const jr = this.journal!;
     for (let pos = from; pos < to; pos++) {
-      jr.mark(pos, this);
+      if (pos % CHECKPOINT === 0) jr.mark(pos, this);
       const i = seq[pos]!;
       const e = this.earliest(0, i);
       this.commit(0, i, e, (this.m.flags[i]! & FLAG.jump) !== 0);
     }
-    jr.mark(to, this);
+    if (to % CHECKPOINT === 0) jr.mark(to, this);
     return this.t[0]!;
   }
 
-  /** Take the journaled run back to the state before position `pos` (pos at most the last position run, plus one). */
-  rewind(pos: number): void {
-    this.journal!.rewind(pos, this);
+  /**
+   * Take the journaled run back to the state before a position at or before `pos` (pos at most
+   * the last position run, plus one): the checkpoint there, every CHECKPOINT positions. Returns
+   * that position, from which the run goes on.
+   */
+  rewind(pos: number): number {
+    const at = pos - (pos % CHECKPOINT);
+    this.journal!.rewind(at, this);
+    return at;
   }
 
   /** The scalar state of wave 0 (for the journal): times, pipes, completion order per class, counter queues. */
@@ -571,6 +577,9 @@ export class CycleEngine {
 }
 
 
+/** Positions between two states the journal keeps (runJournaled / rewind). */
+const CHECKPOINT = 8;
+
 /** Largest scalar snapshot of one position (saveScalars): times, pipes, classes, queue lengths and entries. */
 const SNAPSHOT_MAX = 2 + 2 * NPIPES + NCLASSES + 3 + 2 * (VMCAP + LGKMCAP + EXPCAP);
 
@@ -597,6 +606,7 @@ class RunJournal {
     u[q] = o; u[q + 1] = stamp; u[q + 2] = prod; u[q + 3] = defT; u[q + 4] = readyAt;
   }
 
+  /** Keep the state before position `pos` (the positions marked increase; a rewind goes back to one of them). */
   mark(pos: number, e: CycleEngine): void {
     if (pos + 1 >= this.scalarAt.length) {
       this.scalarAt = growInt(this.scalarAt, (pos + 1) * 2);

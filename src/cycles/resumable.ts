@@ -28,7 +28,8 @@ export class ResumableCycles {
     if (owner === this.owner) {
       const same = Math.min(this.len, n);
       while (from < same && this.seq[from] === seq[from]) from++;
-      this.engine.rewind(from);
+      // back to the journal's last state at or before the first change
+      from = this.engine.rewind(from);
     } else {
       this.engine.startJournal();
       this.owner = owner;

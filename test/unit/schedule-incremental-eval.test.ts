@@ -123,7 +123,7 @@ test('resumed cycles equal runWaves from scratch, across regions and with waits 
         assert.deepEqual([got.one, got.all], [want.one, want.all], `${name}: region ${r}, step ${t}, ${waves} waves`);
       }
     }
-    assert.ok(resumed > 100, `${name}: only ${resumed} runs resumed`);
+    assert.ok(resumed > 20, `${name}: only ${resumed} runs resumed`);
   }
 });
 
