@@ -1,8 +1,10 @@
 /**
  * A region's cycles (runWaves: one wave alone, and the co-resident waves) simulated again in
- * time proportional to the change: the single-wave run keeps an undo journal (CycleEngine
- * runJournaled / rewind), so that a new sequence resumes from the first position where it
- * differs from the last one run, instead of from the start. The run belongs to one owner at a
+ * time proportional to the change: the single-wave run keeps a journal (CycleEngine
+ * runJournaled / rewind / runConverging), so that a new sequence resumes from the checkpoint
+ * before the first position where it differs from the last one run, instead of from the start,
+ * and, when it has the last one's length, stops where its state meets the last run's past the
+ * change (the rest of the last run stands). The run belongs to one owner at a
  * time (a region); a sequence of another owner starts from scratch.
  */
 import { CycleEngine } from './engine.js';
@@ -28,6 +30,15 @@ export class ResumableCycles {
     if (owner === this.owner) {
       const same = Math.min(this.len, n);
       while (from < same && this.seq[from] === seq[from]) from++;
+      if (n === this.len) {
+        // the same length: resumed at the change, and stopped where the state meets the last run's
+        let last = n - 1;
+        while (last >= from && this.seq[last] === seq[last]) last--;
+        for (let p = from; p <= last; p++) this.seq[p] = seq[p]!;
+        this.stepped = this.engine.runConverging(seq, from, last);
+        const one = this.engine.drained(0);
+        return { one, all: coResident(this.engine, seq, waves, one) };
+      }
       // back to the journal's last state at or before the first change
       from = this.engine.rewind(from);
     } else {
