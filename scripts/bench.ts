@@ -113,6 +113,8 @@ interface EvalRate {
   cpuUs: number;
   /** Per evaluation: positions the wait model stepped, consumers whose hazard rules ran, segments padded again, of the region's instructions. */
   waitSteps: number; consumers: number; segments: number;
+  /** Per evaluation: positions of the cycle model's sequences simulated (the rest resumed from the journal or taken over from the last run). */
+  cycleSteps: number;
 }
 
 /**
@@ -155,6 +157,7 @@ function changedStateRate(k: ScheduleKernel, rg: Region, count: number, seed: nu
     cpuUs: (cpu.user + cpu.system) / evaluations,
     waitSteps: (st.waitSteps - st0.waitSteps) / evaluations, consumers: (st.consumersChecked - st0.consumersChecked) / evaluations,
     segments: (st.segmentsPadded - st0.segmentsPadded) / evaluations,
+    cycleSteps: (st.cycleSteps - st0.cycleSteps) / evaluations,
   };
 }
 
@@ -201,7 +204,7 @@ function benchEvaluations(largest: string, mcMs: number): void {
     console.log(`  ${name}: ${rg.nodes.length} movable instructions, kernel of ${kk.n} instructions in ${kk.regions.length} regions`);
     console.log(`    ${Math.round(r.perSecond)} evaluations/s (${r.us.toFixed(0)} us each, ${r.cpuUs.toFixed(0)} us of CPU); ${(r.illegalShare * 100).toFixed(0)}% of the random moves were illegal; ` +
       `${Math.round(mcMs * 1000 / r.us)} evaluations in the time llvm-mc assembles the file (${mcMs.toFixed(0)} ms)`);
-    console.log(`    work per evaluation: the wait model stepped ${r.waitSteps.toFixed(0)} of ${rg.nodes.length} positions; ` +
+    console.log(`    work per evaluation: the wait model stepped ${r.waitSteps.toFixed(0)} of ${rg.nodes.length} positions, the cycle model simulated ${r.cycleSteps.toFixed(0)}; ` +
       `${r.segments.toFixed(1)} s_nop segments padded again, the hazard rules run on ${r.consumers.toFixed(0)} consumers (the rest kept their padding)`);
   }
   console.log(`  ${goal(near200!.perSecond >= GOALS.evaluationsPerSecond, `>= ${GOALS.evaluationsPerSecond} evaluations/s of changed states on a ~200-instruction region`)} (${Math.round(near200!.perSecond)})`);

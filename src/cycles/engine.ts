@@ -96,6 +96,11 @@ export class CycleEngine {
   private readonly scrT = new Float64Array(VMCAP);
   private readonly scrI = new Int32Array(VMCAP);
   private waitIdx = -1;
+  /** The undo journal of a resumable single-wave run (runJournaled), when one is kept. */
+  private journal?: RunJournal;
+  /** Scratch of runConverging. */
+  private tracking?: UnitTracking;
+
   // last earliest() explanation
   private why = 0;
   private whyA = -1;
@@ -462,8 +467,10 @@ export class CycleEngine {
     const gen = this.gen;
     const ds = m.defStart[i]!;
     const de = m.defStart[i + 1]!;
+    const jr = this.journal;
     for (let k = ds; k < de; k++) {
       const o = base + m.defUnit[k]!;
+      if (jr) jr.unit(o, this.stamp[o]!, this.prod[o]!, this.defT[o]!, this.readyAt[o]!, gen, i, e, ready);
       this.stamp[o] = gen;
       this.prod[o] = i;
       this.defT[o] = e;
@@ -477,10 +484,202 @@ export class CycleEngine {
     this.maxDone[w] = md;
   }
 
+  /**
+   * Start a resumable single-wave run: a fresh state (reset(1)) whose changes runJournaled
+   * records, so that rewind() can take it back to the state before any position it ran.
+   */
+  startJournal(): void {
+    this.reset(1);
+    this.journal ??= new RunJournal();
+    this.journal.clear();
+  }
+
+  /** Stop recording (the state stays as it is; rewind() is no longer possible). */
+  stopJournal(): void { this.journal = undefined; }
+
+  /**
+   * runSingle of positions [from, to) of `seq` on wave 0 (branches taken as their flags say),
+   * recording before each position the state it starts from (see rewind).
+   */
+  runJournaled(seq: ArrayLike<number>, from: number, to: number): number {
+    const jr = this.journal!;
+    for (let pos = from; pos < to; pos++) {
+      if (pos % CHECKPOINT === 0) jr.mark(pos, this);
+      const i = seq[pos]!;
+      const e = this.earliest(0, i);
+      this.commit(0, i, e, (this.m.flags[i]! & FLAG.jump) !== 0);
+    }
+    if (to % CHECKPOINT === 0) jr.mark(to, this);
+    jr.markEnd(this, to);
+    return this.t[0]!;
+  }
+
+  /**
+   * The journaled run of a sequence of the same length as the last one run, differing from it
+   * only in positions [from, last]: resumed at the checkpoint at or before `from`, and at each
+   * checkpoint after `last` the state is compared with the last run's state there (the scalar
+   * state, and every unit either run wrote since the resumption). Once they are equal the rest
+   * runs as the last run did: its journal and its final state are taken over and the remaining
+   * positions are not simulated. Returns the positions simulated.
+   */
+  runConverging(seq: ArrayLike<number>, from: number, last: number): number {
+    const jr = this.journal!;
+    const to = jr.endPos;
+    const c = from - (from % CHECKPOINT);
+    jr.keepOld(c);
+    jr.rewind(c, this);
+    const tr = this.tracking ??= new UnitTracking();
+    const ep = tr.next();
+    const { seen, touched, lastStamp, lastProd, lastDefT, lastReady } = tr;
+    let nt = 0;
+    let oldPtr = 0;
+    const E = ENTRY;
+    for (let pos = c; pos < to; pos++) {
+      if (pos % CHECKPOINT === 0) {
+        if (pos > last && pos > c) {
+          // the last run's writes before pos: the value each unit had there in that run
+          const upto = jr.oldUnitAt[pos]!;
+          const ou = jr.oldUnits;
+          for (; oldPtr < upto; oldPtr++) {
+            const q = oldPtr * E;
+            const o = ou[q]!;
+            if (seen[o] !== ep) { seen[o] = ep; touched[nt++] = o; }
+            lastStamp[o] = ou[q + 5]!; lastProd[o] = ou[q + 6]!; lastDefT[o] = ou[q + 7]!; lastReady[o] = ou[q + 8]!;
+          }
+          if (this.sameAsOld(pos, nt)) {
+            jr.adoptOld(pos, this);
+            return pos - c;
+          }
+        }
+        jr.mark(pos, this);
+      }
+      const i = seq[pos]!;
+      const e = this.earliest(0, i);
+      const n0 = jr.nUnits;
+      this.commit(0, i, e, (this.m.flags[i]! & FLAG.jump) !== 0);
+      // this run's writes: a unit the last run had not written yet had the value it had at c
+      const un = jr.units;
+      for (let x = n0; x < jr.nUnits; x++) {
+        const q = x * E;
+        const o = un[q]!;
+        if (seen[o] !== ep) {
+          seen[o] = ep; touched[nt++] = o;
+          lastStamp[o] = un[q + 1]!; lastProd[o] = un[q + 2]!; lastDefT[o] = un[q + 3]!; lastReady[o] = un[q + 4]!;
+        }
+      }
+    }
+    if (to % CHECKPOINT === 0) jr.mark(to, this);
+    jr.markEnd(this, to);
+    return to - c;
+  }
+
+  /** Is the state (wave 0) the last run's at checkpoint pos: scalars equal, and the first `nt` tracked units equal to their last-run values? */
+  private sameAsOld(pos: number, nt: number): boolean {
+    const jr = this.journal!;
+    const tr = this.tracking!;
+    const len = this.saveScalars(tr.scratch, 0);
+    const os = jr.oldScalars;
+    const at = jr.oldScalarAt[pos]!;
+    for (let x = 0; x < len; x++) if (tr.scratch[x] !== os[at + x]) return false;
+    const { touched, lastStamp, lastProd, lastDefT, lastReady } = tr;
+    // a unit that holds no reader back after the wave's time (which both runs share) in either
+    // run constrains nothing any more: its values may differ
+    const t = this.t[0]!;
+    const gen = this.gen;
+    for (let x = 0; x < nt; x++) {
+      const o = touched[x]!;
+      if (this.stamp[o] === lastStamp[o] && this.prod[o] === lastProd[o] && this.defT[o] === lastDefT[o] && this.readyAt[o] === lastReady[o]) continue;
+      if (this.stamp[o] === gen && this.heldUntil(this.prod[o]!, this.defT[o]!, this.readyAt[o]!) > t) return false;
+      if (lastStamp[o] === gen && this.heldUntil(lastProd[o]!, lastDefT[o]!, lastReady[o]!) > t) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The latest cycle until which a result of producer p (issued at defT, ready at readyAt) can
+   * hold a reader or a writer of its unit back, over every case of earliest(): the ready time;
+   * for an MFMA its def time plus its longest slot latency; for VALU and SALU producers their
+   * def time plus the forwarding penalties and the branch-after-write delay.
+   */
+  private heldUntil(p: number, defT: number, readyAt: number): number {
+    const m = this.m;
+    let r = readyAt;
+    const pk = m.pk[p]!;
+    if (pk === PRODUCER.mfma) {
+      for (let s = 0; s < 5; s++) { const x = defT + m.mfmaLat[p * 5 + s]!; if (x > r) r = x; }
+    } else if (pk === PRODUCER.valu) {
+      const x = defT + Math.max(m.valuToMfma, m.sgprToSalu, m.sgprToVmem, m.sgprToValu, m.transToValu, m.dotLat, m.lat[p]! + m.afterWrite);
+      if (x > r) r = x;
+    } else if (pk === PRODUCER.salu) {
+      const x = defT + m.lat[p]! + m.afterWrite;
+      if (x > r) r = x;
+    }
+    return r;
+  }
+
+  /**
+   * Take the journaled run back to the state before a position at or before `pos` (pos at most
+   * the last position run, plus one): the checkpoint there, every CHECKPOINT positions. Returns
+   * that position, from which the run goes on.
+   */
+  rewind(pos: number): number {
+    const at = pos - (pos % CHECKPOINT);
+    this.journal!.rewind(at, this);
+    return at;
+  }
+
+  /** The scalar state of wave 0 (for the journal): times, pipes, completion order per class, counter queues. */
+  saveScalars(out: Float64Array, at: number): number {
+    let q = at;
+    out[q++] = this.t[0]!; out[q++] = this.maxDone[0]!;
+    for (let x = 0; x < NPIPES; x++) { out[q++] = this.pipeFree[x]!; out[q++] = this.pipeBy[x]!; }
+    for (let x = 0; x < NCLASSES; x++) out[q++] = this.lastDone[x]!;
+    const vl = this.vmLen[0]!; const ll = this.lgLen[0]!; const xl = this.exLen[0]!;
+    out[q++] = vl; out[q++] = ll; out[q++] = xl;
+    for (let x = 0; x < vl; x++) { out[q++] = this.vmDone[x]!; out[q++] = this.vmIdx[x]!; }
+    for (let x = 0; x < ll; x++) { out[q++] = this.lgDone[x]!; out[q++] = this.lgIdx[x]!; }
+    for (let x = 0; x < xl; x++) { out[q++] = this.exDone[x]!; out[q++] = this.exIdx[x]!; }
+    return q;
+  }
+
+  loadScalars(src: Float64Array, at: number): void {
+    let q = at;
+    this.t[0] = src[q++]!; this.maxDone[0] = src[q++]!;
+    for (let x = 0; x < NPIPES; x++) { this.pipeFree[x] = src[q++]!; this.pipeBy[x] = src[q++]!; }
+    for (let x = 0; x < NCLASSES; x++) this.lastDone[x] = src[q++]!;
+    const vl = src[q++]!; const ll = src[q++]!; const xl = src[q++]!;
+    this.vmLen[0] = vl; this.lgLen[0] = ll; this.exLen[0] = xl;
+    for (let x = 0; x < vl; x++) { this.vmDone[x] = src[q++]!; this.vmIdx[x] = src[q++]!; }
+    for (let x = 0; x < ll; x++) { this.lgDone[x] = src[q++]!; this.lgIdx[x] = src[q++]!; }
+    for (let x = 0; x < xl; x++) { this.exDone[x] = src[q++]!; this.exIdx[x] = src[q++]!; }
+  }
+
+  /**
+   * Redo the journal entry at u[q] (a unit write of wave 0): its values before the write become
+   * the unit's current ones (so that undoing it comes back to this state), then the write.
+   */
+  redoUnit(u: Float64Array, q: number): void {
+    const o = u[q]!;
+    u[q + 1] = this.stamp[o]!; u[q + 2] = this.prod[o]!; u[q + 3] = this.defT[o]!; u[q + 4] = this.readyAt[o]!;
+    this.stamp[o] = u[q + 5]!; this.prod[o] = u[q + 6]!; this.defT[o] = u[q + 7]!; this.readyAt[o] = u[q + 8]!;
+  }
+
+  /** Undo one per-unit write of wave 0 (the journal's). */
+  restoreUnit(o: number, stamp: number, prod: number, defT: number, readyAt: number): void {
+    this.stamp[o] = stamp; this.prod[o] = prod; this.defT[o] = defT; this.readyAt[o] = readyAt;
+  }
+
   /** Sum of issue costs and per-pipe occupancy of a sequence (resource part of the lower bound). */
   resourceSums(seq: ArrayLike<number>, from: number, to: number, taken?: ArrayLike<number>): { issue: number; pipes: Float64Array } {
-    const m = this.m;
     const pipes = new Float64Array(NPIPES);
+    const issue = this.resourceSumsInto(seq, from, to, pipes, taken);
+    return { issue, pipes };
+  }
+
+  /** resourceSums into `pipes` (NPIPES entries, overwritten); returns the issue cost. */
+  resourceSumsInto(seq: ArrayLike<number>, from: number, to: number, pipes: Float64Array, taken?: ArrayLike<number>): number {
+    const m = this.m;
+    pipes.fill(0);
     let issue = 0;
     for (let pos = from; pos < to; pos++) {
       const i = seq[pos]!;
@@ -490,7 +689,157 @@ export class CycleEngine {
       pipes[m.pipeB[i]!] += m.occB[i]!;
     }
     pipes[0] = 0;
-    return { issue, pipes };
+    return issue;
   }
 }
 
+
+/** Positions between two states the journal keeps (runJournaled / rewind). */
+const CHECKPOINT = 8;
+
+/** Largest scalar snapshot of one position (saveScalars): times, pipes, classes, queue lengths and entries. */
+const SNAPSHOT_MAX = 2 + 2 * NPIPES + NCLASSES + 3 + 2 * (VMCAP + LGKMCAP + EXPCAP);
+
+/** Numbers per journal entry of a unit write: the unit, its stamp, producer, def time and ready time before the write, and after. */
+const ENTRY = 9;
+
+/**
+ * The journal of a resumable run: at every CHECKPOINT-th position, the scalar state
+ * (saveScalars, variable length) and where the unit writes of the positions from there begin;
+ * each unit write with the values before it (to undo) and after it (to redo); the state at the
+ * end. keepOld keeps the part of the last run from a checkpoint on while a new run replaces it,
+ * so that the new run can take it over once the two states meet (adoptOld).
+ */
+class RunJournal {
+  scalars = new Float64Array(4096);
+  scalarAt = new Int32Array(256);
+  unitAt = new Int32Array(256);
+  units = new Float64Array(ENTRY * 256);
+  nUnits = 0;
+  scalarLen = 0;
+  /** Positions marked (the last mark is for position `marked - 1`). */
+  marked = 0;
+  /** The state after the last position run, and that position. */
+  end = new Float64Array(SNAPSHOT_MAX);
+  endPos = 0;
+  // the last run from checkpoint `oldFrom` on (keepOld): indexes relative to that checkpoint
+  oldUnits = new Float64Array(ENTRY * 256);
+  oldN = 0;
+  oldUnitAt = new Int32Array(256);
+  oldScalars = new Float64Array(4096);
+  oldScalarAt = new Int32Array(256);
+  oldScalarLen = 0;
+  oldMarked = 0;
+  oldEnd = new Float64Array(SNAPSHOT_MAX);
+  oldEndPos = 0;
+
+  clear(): void { this.nUnits = 0; this.scalarLen = 0; this.marked = 0; this.endPos = 0; }
+
+  unit(o: number, stamp: number, prod: number, defT: number, readyAt: number, nStamp: number, nProd: number, nDefT: number, nReady: number): void {
+    if ((this.nUnits + 1) * ENTRY > this.units.length) this.units = grow(this.units, this.units.length * 2);
+    const q = this.nUnits++ * ENTRY;
+    const u = this.units;
+    u[q] = o; u[q + 1] = stamp; u[q + 2] = prod; u[q + 3] = defT; u[q + 4] = readyAt;
+    u[q + 5] = nStamp; u[q + 6] = nProd; u[q + 7] = nDefT; u[q + 8] = nReady;
+  }
+
+  /** Keep the state before position `pos` (the positions marked increase; a rewind goes back to one of them). */
+  mark(pos: number, e: CycleEngine): void {
+    if (pos + 1 >= this.scalarAt.length) {
+      this.scalarAt = growInt(this.scalarAt, (pos + 1) * 2);
+      this.unitAt = growInt(this.unitAt, (pos + 1) * 2);
+    }
+    if (this.scalarLen + SNAPSHOT_MAX > this.scalars.length) this.scalars = grow(this.scalars, (this.scalarLen + SNAPSHOT_MAX) * 2);
+    this.scalarAt[pos] = this.scalarLen;
+    this.unitAt[pos] = this.nUnits;
+    this.scalarLen = e.saveScalars(this.scalars, this.scalarLen);
+    this.marked = pos + 1;
+  }
+
+  /** Keep the state after the last position run (`pos`). */
+  markEnd(e: CycleEngine, pos: number): void {
+    e.saveScalars(this.end, 0);
+    this.endPos = pos;
+  }
+
+  rewind(pos: number, e: CycleEngine): void {
+    if (pos >= this.marked) throw new Error(`internal: cycle journal rewound to position ${pos}, marked ${this.marked}`);
+    const keep = this.unitAt[pos]!;
+    const u = this.units;
+    for (let x = this.nUnits - 1; x >= keep; x--) { const q = x * ENTRY; e.restoreUnit(u[q]!, u[q + 1]!, u[q + 2]!, u[q + 3]!, u[q + 4]!); }
+    this.nUnits = keep;
+    const at = this.scalarAt[pos]!;
+    e.loadScalars(this.scalars, at);
+    this.scalarLen = at;
+    this.marked = pos;
+  }
+
+  /** Keep the last run from checkpoint c on (before a rewind to c). */
+  keepOld(c: number): void {
+    const u0 = this.unitAt[c]!;
+    const s0 = this.scalarAt[c]!;
+    const nu = (this.nUnits - u0) * ENTRY;
+    if (this.oldUnits.length < nu) this.oldUnits = new Float64Array(nu * 2);
+    this.oldUnits.set(this.units.subarray(u0 * ENTRY, this.nUnits * ENTRY));
+    this.oldN = this.nUnits - u0;
+    const ns = this.scalarLen - s0;
+    if (this.oldScalars.length < ns) this.oldScalars = new Float64Array(ns * 2);
+    this.oldScalars.set(this.scalars.subarray(s0, this.scalarLen));
+    this.oldScalarLen = ns;
+    if (this.oldUnitAt.length < this.marked) { this.oldUnitAt = new Int32Array(this.marked * 2); this.oldScalarAt = new Int32Array(this.marked * 2); }
+    for (let p = c; p < this.marked; p += CHECKPOINT) { this.oldUnitAt[p] = this.unitAt[p]! - u0; this.oldScalarAt[p] = this.scalarAt[p]! - s0; }
+    this.oldMarked = this.marked;
+    this.oldEnd.set(this.end);
+    this.oldEndPos = this.endPos;
+  }
+
+  /**
+   * The state is the kept run's at checkpoint pos: take over the kept run from there (its
+   * checkpoints, its unit writes, redone on the engine, and its final state).
+   */
+  adoptOld(pos: number, e: CycleEngine): void {
+    this.mark(pos, e);
+    const dU = this.nUnits - this.oldUnitAt[pos]!;
+    const dS = this.scalarAt[pos]! - this.oldScalarAt[pos]!;
+    // unit writes from pos on, redone
+    const from = this.oldUnitAt[pos]!;
+    const nu = (dU + this.oldN) * ENTRY;
+    if (this.units.length < nu) this.units = grow(this.units, nu * 2);
+    this.units.set(this.oldUnits.subarray(from * ENTRY, this.oldN * ENTRY), this.nUnits * ENTRY);
+    // a unit may differ between the two runs where it holds nothing back (sameAsOld): the values
+    // each write undoes to are this run's, not the kept run's
+    this.nUnits = dU + this.oldN;
+    for (let x = dU + from; x < this.nUnits; x++) e.redoUnit(this.units, x * ENTRY);
+    // checkpoints after pos
+    const ns = dS + this.oldScalarLen;
+    if (this.scalars.length < ns) this.scalars = grow(this.scalars, ns * 2);
+    this.scalars.set(this.oldScalars.subarray(this.oldScalarAt[pos]!, this.oldScalarLen), this.scalarAt[pos]!);
+    this.scalarLen = ns;
+    if (this.scalarAt.length < this.oldMarked + 1) { this.scalarAt = growInt(this.scalarAt, (this.oldMarked + 1) * 2); this.unitAt = growInt(this.unitAt, (this.oldMarked + 1) * 2); }
+    for (let p = pos + CHECKPOINT; p < this.oldMarked; p += CHECKPOINT) { this.scalarAt[p] = this.oldScalarAt[p]! + dS; this.unitAt[p] = this.oldUnitAt[p]! + dU; }
+    this.marked = this.oldMarked;
+    this.end.set(this.oldEnd);
+    this.endPos = this.oldEndPos;
+    e.loadScalars(this.end, 0);
+  }
+}
+
+/** runConverging's record of the units either run wrote since the resumption, with the last run's value of each. */
+class UnitTracking {
+  readonly seen = new Int32Array(U);
+  readonly touched = new Int32Array(U);
+  readonly lastStamp = new Float64Array(U);
+  readonly lastProd = new Float64Array(U);
+  readonly lastDefT = new Float64Array(U);
+  readonly lastReady = new Float64Array(U);
+  readonly scratch = new Float64Array(SNAPSHOT_MAX);
+  private epoch = 0;
+
+  next(): number {
+    if (++this.epoch >= 0x3fffffff) { this.seen.fill(0); this.epoch = 1; }
+    return this.epoch;
+  }
+}
+
+function grow(a: Float64Array, n: number): Float64Array<ArrayBuffer> { const b = new Float64Array(n); b.set(a); return b; }
+function growInt(a: Int32Array, n: number): Int32Array<ArrayBuffer> { const b = new Int32Array(n); b.set(a); return b; }

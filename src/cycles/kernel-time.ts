@@ -308,18 +308,25 @@ export function kernelWaves(ctx: KernelContext): { waves: number; from: string }
   return { waves: Math.max(1, o.wavesPerSimd), from: `occupancy (${occ.descriptor ? 'descriptor' : 'registers used'}), limited by ${o.limiter}` };
 }
 
-/**
- * What W waves of a sequence share: the busiest pipe's cycles per wave, and the instructions
- * that take an issue-port cycle (synthetic wait parts take none).
- */
-function shared(engine: CycleEngine, seq: ArrayLike<number>, taken?: ArrayLike<number>): { pipe: number; port: number } {
-  const sums = engine.resourceSums(seq, 0, seq.length, taken);
+// What W waves of a sequence share: the busiest pipe's cycles per wave, and the instructions
+// that take an issue-port cycle (synthetic wait parts take none).
+const PIPE_SCRATCH = new Float64Array(NPIPES);
+
+/** The busiest pipe's occupancy over a sequence. */
+function busiestPipe(engine: CycleEngine, seq: ArrayLike<number>, taken?: ArrayLike<number>): number {
+  const pipes = PIPE_SCRATCH;
+  engine.resourceSumsInto(seq, 0, seq.length, pipes, taken);
   let pipe = 0;
-  for (let p = 1; p < NPIPES; p++) if (sums.pipes[p]! > pipe) pipe = sums.pipes[p]!;
+  for (let p = 1; p < NPIPES; p++) if (pipes[p]! > pipe) pipe = pipes[p]!;
+  return pipe;
+}
+
+/** Issue-port slots a sequence takes (its instructions that are not free). */
+function portSlots(engine: CycleEngine, seq: ArrayLike<number>): number {
   let port = 0;
   const f = engine.m.flags;
   for (let k = 0; k < seq.length; k++) if ((f[seq[k]!]! & FLAG.free) === 0) port++;
-  return { pipe, port };
+  return port;
 }
 
 /**
@@ -328,8 +335,7 @@ function shared(engine: CycleEngine, seq: ArrayLike<number>, taken?: ArrayLike<n
  */
 export function coResident(engine: CycleEngine, seq: ArrayLike<number>, waves: number, single: number, taken?: ArrayLike<number>): number {
   if (waves <= 1) return single;
-  const s = shared(engine, seq, taken);
-  return Math.max(single, waves * s.pipe, waves * s.port);
+  return Math.max(single, waves * busiestPipe(engine, seq, taken), waves * portSlots(engine, seq));
 }
 
 /** Per position of a loop body: 1 when the branch there is taken (the last one: the back edge). */

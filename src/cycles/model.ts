@@ -157,6 +157,15 @@ export function syntheticWait(m: CycleModel, vm: number, lgkm: number, exp: numb
   out.push(m.synSlot);
 }
 
+/** syntheticWait written into `out` from position q (at most 4 entries); returns the position after them. */
+export function syntheticWaitInto(m: CycleModel, vm: number, lgkm: number, exp: number, out: Int32Array, q: number): number {
+  if (vm >= 0 && vm < m.vmMax) out[q++] = m.synVm + vm;
+  if (lgkm >= 0 && lgkm < m.lgkmMax) out[q++] = m.synLgkm + lgkm;
+  if (exp >= 0 && exp < m.expMax) out[q++] = m.synExp + exp;
+  out[q++] = m.synSlot;
+  return q;
+}
+
 const DP_SLOW = /^v_(fma|fmac|mul|rcp|rsq|sqrt|div_fmas|trig_preop)_f64$/;
 
 /** Build the model of a kernel (the engine caches it per context and parameter set). */

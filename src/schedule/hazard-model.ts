@@ -71,8 +71,9 @@ class WindowContext extends HazardContext {
   /** Questions asked about other instructions (walks, producer lists): a rule that asks none judged the consumer alone. */
   asked = 0;
 
-  /** Per producer key: does any instruction of the window match it (forgotten when the window changes)? */
-  private readonly matches = new Map<string, boolean>();
+  /** Per producer key asked about: its predicate and how many instructions of the window match it (kept as the window changes, see replace). */
+  private readonly matches = new Map<string, { pred: (f: HazardInsn) => boolean; count: number }>();
+  private readonly matchList: { pred: (f: HazardInsn) => boolean; count: number }[] = [];
 
   /**
    * HazardContext.producers, answered without walking when no instruction of the window matches
@@ -81,14 +82,16 @@ class WindowContext extends HazardContext {
    */
   override producers(consumer: number, key: string, limit: number, pred: (f: HazardInsn) => boolean): readonly number[] {
     this.asked++;
-    let any = this.matches.get(key);
-    if (any === undefined) {
-      any = false;
+    let m = this.matches.get(key);
+    if (m === undefined) {
+      let count = 0;
       const f = this.f;
-      for (let j = 0; j < f.length; j++) if (pred(f[j]!)) { any = true; break; }
-      this.matches.set(key, any);
+      for (let j = 0; j < f.length; j++) if (pred(f[j]!)) count++;
+      m = { pred, count };
+      this.matches.set(key, m);
+      this.matchList.push(m);
     }
-    if (!any) {
+    if (m.count === 0) {
       const lo = Math.max(0, consumer - limit);
       if (limit > 0 && lo < consumer && lo < this.reach) this.reach = lo;
       return NONE;
@@ -96,9 +99,13 @@ class WindowContext extends HazardContext {
     return super.producers(consumer, key, limit, pred);
   }
 
-  override resetContent(): void {
-    super.resetContent();
-    this.matches.clear();
+  /** Position p's instruction changes from `was` to `now`: the match counts follow. */
+  replace(was: HazardInsn, now: HazardInsn): void {
+    const list = this.matchList;
+    for (let x = 0; x < list.length; x++) {
+      const m = list[x]!;
+      m.count += (m.pred(now) ? 1 : 0) - (m.pred(was) ? 1 : 0);
+    }
   }
 
   /** HazardContext.walk on one block without predecessors: straight back from the consumer. */
@@ -185,6 +192,7 @@ export class NopWindow {
       const i = content[p]!;
       this.idx[p] = i;
       this.insns[p] = this.ctx.insns[i]!;
+      h.replace(this.f[p]!, this.facts[i]!);
       this.f[p] = this.facts[i]!;
       cfgInsns[p] = this.insns[p]!.insn;
     }

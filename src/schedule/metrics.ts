@@ -46,9 +46,11 @@ import type { ScheduleState } from './state.js';
 import { counterMax, kernelWaits, sequenceWaits, flatEffects, CounterScores, IncrementalWaits, type CounterMax, type FlatEffects } from './waits.js';
 import { cycleEngineFor } from '../cycles/estimate.js';
 import type { CycleEngine } from '../cycles/engine.js';
-import { syntheticWait } from '../cycles/model.js';
+import { syntheticWait, syntheticWaitInto } from '../cycles/model.js';
+import { ResumableCycles } from '../cycles/resumable.js';
 import { kernelTime, runWaves, steadyState, type KernelLoop, type WaveCycles } from '../cycles/kernel-time.js';
 import type { CycleParams } from '../targets/latency.js';
+import { IncrementalPressure } from './incremental-pressure.js';
 import { windowNopModel, type NopWindow, type WindowNopModel } from './hazard-model.js';
 
 export const METRIC_NAMES = ['peak_vgpr', 'peak_agpr', 'peak_sgpr', 's_waitcnt', 's_nop', 'total_instructions', 'occupancy', 'est_cycles'] as const;
@@ -295,6 +297,8 @@ export interface EvaluatorStats {
   instructions: number;
   /** Positions the wait model stepped through (from each order's first change to the region's end). */
   waitSteps: number;
+  /** Positions of the cycle model's sequences simulated (from each sequence's first change to its end). */
+  cycleSteps: number;
   /** s_nop segments counted, and how many of them were padded again (the rest kept or found in the cache). */
   segments: number;
   segmentsPadded: number;
@@ -318,16 +322,61 @@ export interface RegionEval {
   cycleSeq?: Int32Array;
 }
 
-interface Slot extends RegionEval { version: number; pre: number }
+/**
+ * Padded s_nop segments of one region, cached on the instructions from the window before each
+ * segment to its end: a direct-mapped table of `SEGMENT_SLOTS` entries in typed arrays (the hash
+ * of the window picks the slot, the window itself confirms a hit), so a lookup allocates nothing
+ * and the table's size stays fixed; an entry is replaced by the next window hashed to its slot.
+ */
+export class SegmentCache {
+  readonly at: Int32Array;
+  readonly last: Uint8Array;
+  readonly len: Int32Array;
+  /** s_nop of each entry (-1: empty). */
+  readonly nops: Int32Array;
+  private readonly windows: Int32Array;
 
-/** A padded s_nop segment: its position in the region, whether it ends it, the instructions from the window before it to its end. */
-interface NopSegment { at: number; last: boolean; window: Int32Array; nops: number }
+  constructor(private readonly slots: number, private readonly width: number) {
+    this.at = new Int32Array(slots);
+    this.last = new Uint8Array(slots);
+    this.len = new Int32Array(slots);
+    this.nops = new Int32Array(slots).fill(-1);
+    this.windows = new Int32Array(slots * width);
+  }
 
-function sameSegment(e: NopSegment, at: number, last: boolean, seq: ArrayLike<number>, from: number, to: number): boolean {
-  if (e.at !== at || e.last !== last || e.window.length !== to - from) return false;
-  for (let p = from; p < to; p++) if (e.window[p - from] !== seq[p]) return false;
-  return true;
+  /** The slot of a window (seq[from..to) of the segment at `at`, `last` when it ends the region). */
+  slot(at: number, last: boolean, seq: ArrayLike<number>, from: number, to: number): number {
+    let h = Math.imul(0x811c9dc5 ^ at, 0x01000193) ^ (last ? 0x5bd1e995 : 0);
+    for (let p = from; p < to; p++) h = Math.imul(h ^ seq[p]!, 0x01000193);
+    h ^= h >>> 15;
+    h = Math.imul(h, 0x85ebca6b);
+    h ^= h >>> 13;
+    return (h >>> 0) % this.slots;
+  }
+
+  /** s_nop of the entry in `slot` when it holds this window, else -1. */
+  get(slot: number, at: number, last: boolean, seq: ArrayLike<number>, from: number, to: number): number {
+    const n = this.nops[slot]!;
+    if (n < 0 || this.at[slot] !== at || this.last[slot] !== (last ? 1 : 0) || this.len[slot] !== to - from) return -1;
+    const w = this.windows;
+    const base = slot * this.width - from;
+    for (let p = from; p < to; p++) if (w[base + p] !== seq[p]) return -1;
+    return n;
+  }
+
+  set(slot: number, at: number, last: boolean, seq: ArrayLike<number>, from: number, to: number, nops: number): void {
+    this.at[slot] = at;
+    this.last[slot] = last ? 1 : 0;
+    this.len[slot] = to - from;
+    this.nops[slot] = nops;
+    const w = this.windows;
+    const base = slot * this.width - from;
+    for (let p = from; p < to; p++) w[base + p] = seq[p]!;
+  }
 }
+
+/** Entries of a region's SegmentCache. */
+const SEGMENT_SLOTS = 256;
 
 /** Loop bodies cached per loop (keyed on the versions of its regions). */
 const LOOP_CACHE_MAX = 4096;
@@ -345,6 +394,8 @@ export class Evaluator {
   private readonly identityCycles: Float64Array;
   private readonly identityCyclesOne: Float64Array;
   private readonly engine: CycleEngine;
+  /** The cycles of the region last simulated, resumed from the change when the same region is simulated again. */
+  private readonly cycles: ResumableCycles;
   /** Waves sharing a SIMD (the kernel's occupancy): est_cycles simulates them together. */
   readonly waves: number;
   /** The kernel's loops (kernel-time.ts) and, per loop, its regions and original cycles per iteration. */
@@ -353,10 +404,13 @@ export class Evaluator {
   private readonly loopOrig: Float64Array;
   private readonly loopOrigOne: Float64Array;
   private readonly loopCache: Map<string, WaveCycles>[];
-  private readonly slots: (Slot | undefined)[];
+  /** Per region: its last evaluation, at the versions slotVersion (the region's) and slotPre (its loop entry's). */
+  private readonly slots: (RegionEval | undefined)[];
+  private readonly slotVersion: Uint32Array;
+  private readonly slotPre: Uint32Array;
   private readonly nopModel?: WindowNopModel;
   private readonly nopWindow: number;
-  private readonly nopCache: (Map<number, NopSegment> | undefined)[] = [];
+  private readonly nopCache: (SegmentCache | undefined)[] = [];
   /** Per region, per segment: the window the hazard engine pads again from its change. */
   private readonly nopWindows: (NopWindow[] | undefined)[] = [];
   private nopContent = new Int32Array(256);
@@ -367,6 +421,8 @@ export class Evaluator {
   /** Per region: the waits the waitcnt analysis re-derives for the original order (what emission writes for a changed region). */
   private readonly anchorWaits: Int32Array;
   private readonly scanner = new PressureScanner();
+  /** Per region: its pressure kept up to date with the last order scanned (created on first use). */
+  private readonly pressures: (IncrementalPressure | undefined)[] = [];
   private readonly out3 = new Int32Array(3);
   private readonly need = new Int32Array(3);
   private readonly scratchWait = new CounterScores();
@@ -375,7 +431,7 @@ export class Evaluator {
   private readonly waitRuns: (IncrementalWaits | undefined)[];
   private readonly waitRunOrder: number[] = [];
   private readonly waitRunsKept: number;
-  private readonly cycleScratch: number[] = [];
+  private cycleScratch = new Int32Array(256);
   /**
    * Running totals (evaluate): the region evaluations counted, at which versions, and their
    * sums, so that an evaluation visits only the regions whose version changed since the last.
@@ -407,7 +463,7 @@ export class Evaluator {
   readonly ldsBytes: number;
   /** Every cached result is checked against a fresh computation (EvaluatorOptions.checkFast). */
   readonly checkFast: boolean;
-  readonly stats: EvaluatorStats = { regions: 0, instructions: 0, waitSteps: 0, segments: 0, segmentsPadded: 0, consumersChecked: 0, windowInstructions: 0 };
+  readonly stats: EvaluatorStats = { regions: 0, instructions: 0, waitSteps: 0, cycleSteps: 0, segments: 0, segmentsPadded: 0, consumersChecked: 0, windowInstructions: 0 };
 
   constructor(k: ScheduleKernel, opts: EvaluatorOptions = {}) {
     this.k = k;
@@ -455,6 +511,7 @@ export class Evaluator {
       if (r >= 0) this.anchorWaits[r]!++;
     }
     this.engine = cycleEngineFor(k.ctx, opts.cycleParams);
+    this.cycles = new ResumableCycles(this.engine.m);
     const kt = kernelTime(k.ctx, { trip: opts.trip ?? k.options.trip, params: opts.cycleParams });
     this.baseCycles = kt.cycles;
     this.baseCyclesOne = kt.cyclesOne;
@@ -469,6 +526,8 @@ export class Evaluator {
     this.seqs = k.regions.map((r) => new Int32Array(r.nodes.length));
     this.idWaits = new Int32Array(k.regions.length).fill(-1);
     this.slots = new Array(k.regions.length);
+    this.slotVersion = new Uint32Array(k.regions.length);
+    this.slotPre = new Uint32Array(k.regions.length);
     this.identityCycles = new Float64Array(k.regions.length).fill(NaN);
     this.identityCyclesOne = new Float64Array(k.regions.length);
     this.identity = k.regions.map((r) => this.identityRegion(r));
@@ -530,16 +589,19 @@ export class Evaluator {
    * The sequence with the waits the incremental wait model found, as cycle-model entries
    * (withWaits' result), in a scratch array that the next call reuses.
    */
-  private cycleSequence(run: IncrementalWaits, seq: ArrayLike<number>): number[] {
+  private cycleSequence(run: IncrementalWaits, seq: ArrayLike<number>): Int32Array {
+    // at most 4 entries per wait (syntheticWaitInto) before each instruction
+    if (this.cycleScratch.length < seq.length * 5) this.cycleScratch = new Int32Array(seq.length * 10);
     const out = this.cycleScratch;
-    out.length = 0;
     const m = this.engine.m;
+    let q = 0;
     for (let p = 0; p < seq.length; p++) {
-      if (run.has[p]) syntheticWait(m, run.vm[p]!, run.lgkm[p]!, run.exp[p]!, out);
-      out.push(seq[p]!);
+      if (run.has[p]) q = syntheticWaitInto(m, run.vm[p]!, run.lgkm[p]!, run.exp[p]!, out, q);
+      out[q++] = seq[p]!;
     }
-    return out;
+    return out.subarray(0, q);
   }
+
 
   /** Cycles of a sequence alone (nothing outstanding before it): one wave, all waves. */
   private aloneCycles(seq: ArrayLike<number>): WaveCycles {
@@ -563,15 +625,14 @@ export class Evaluator {
       return this.identity[r]!;
     }
     const slot = this.slots[r];
-    if (slot && slot.version === v && slot.pre === pv) {
-      if (this.checkFast) {
-        const { version: _v, pre: _p, ...cached } = slot;
-        expectSame(`region ${r} at version ${v}`, cached, changed ? this.computeRegion(s, r) : this.identity[r]);
-      }
+    if (slot && this.slotVersion[r] === v && this.slotPre[r] === pv) {
+      if (this.checkFast) expectSame(`region ${r} at version ${v}`, slot, changed ? this.computeRegion(s, r) : this.identity[r]);
       return slot;
     }
     const e = changed ? this.computeRegion(s, r) : this.identity[r]!;
-    this.slots[r] = { ...e, version: v, pre: pv };
+    this.slots[r] = e;
+    this.slotVersion[r] = v;
+    this.slotPre[r] = pv;
     return e;
   }
 
@@ -581,7 +642,9 @@ export class Evaluator {
     const seq = this.seqs[r]!;
     const o = s.order[r]!;
     for (let p = 0; p < o.length; p++) seq[p] = rg.nodes[o[p]!]!;
-    this.scanner.scan(k, seq, rg.liveOut, this.out3);
+    let press = this.pressures[r];
+    if (!press) { press = new IncrementalPressure(k, rg.liveOut, seq.length); this.pressures[r] = press; }
+    press.run(seq, this.out3);
     if (this.checkFast) expectSame(`peaks of region ${r}`, Array.from(this.out3), exactSequencePeaks(k, seq, rg.liveOut));
     // Waits: the region's own count plus the change the model sees against the original order
     // (the model's pessimism about the region's entry cancels out). Nops: the hazard engine's
@@ -625,7 +688,12 @@ export class Evaluator {
       const id = this.aloneCycles(this.withWaits(r, rg.nodes, { waits: 0 }));
       expectSame(`cycles of region ${r} as written`, [this.identityCycles[r], this.identityCyclesOne[r]], [id.all, id.one]);
     }
-    const now = this.aloneCycles(cycleSeq);
+    const now = this.cycles.run(r, cycleSeq, this.waves);
+    this.stats.cycleSteps += this.cycles.stepped;
+    if (this.checkFast) {
+      const exact = this.aloneCycles(cycleSeq);
+      expectSame(`cycles of region ${r} resumed from its change`, [now.all, now.one], [exact.all, exact.one]);
+    }
     const e: RegionEval = {
       peak_vgpr: this.out3[0]!, peak_agpr: this.out3[1]!, peak_sgpr: this.out3[2]!, waits, nops,
       cyclesDelta: now.all - this.identityCycles[r]!, cyclesDeltaOne: now.one - this.identityCyclesOne[r]!,
@@ -647,8 +715,7 @@ export class Evaluator {
     const rg = k.regions[r]!;
     const W = this.nopWindow;
     let cache = this.nopCache[r];
-    if (!cache) { cache = new Map(); this.nopCache[r] = cache; }
-    if (cache.size > 50000) cache.clear();
+    if (!cache) { cache = new SegmentCache(SEGMENT_SLOTS, W + NOP_SEGMENT); this.nopCache[r] = cache; }
     const m = seq.length;
     const pre = (): number[] => {
       const out: number[] = [];
@@ -682,23 +749,14 @@ export class Evaluator {
         total += kept;
         continue;
       }
-      let h1 = 0x811c9dc5 ^ a;
-      let h2 = 0x9e3779b9 ^ (last ? 1 : 0);
-      for (let p = from; p < b; p++) {
-        const x = seq[p]!;
-        h1 = Math.imul(h1 ^ x, 0x01000193);
-        h2 = Math.imul(h2 + x, 0x85ebca6b) ^ (h2 >>> 13);
-      }
-      const key = (h1 >>> 0) * 2097152 + ((h2 >>> 0) & 0x1fffff);
-      const hit = cache.get(key);
-      let n: number;
-      if (hit !== undefined && sameSegment(hit, a, last, seq, from, b)) {
-        if (this.checkFast) expectSame(`s_nop of segment ${a} of region ${r}`, hit.nops, this.padSegment(r, a, b, last, seq, pre()));
-        n = hit.nops;
+      const slot = cache.slot(a, last, seq, from, b);
+      let n = cache.get(slot, a, last, seq, from, b);
+      if (n >= 0) {
+        if (this.checkFast) expectSame(`s_nop of segment ${a} of region ${r}`, n, this.padSegment(r, a, b, last, seq, pre()));
       } else {
         n = this.segmentNops(r, a, b, last, seq);
         if (this.checkFast) expectSame(`s_nop of segment ${a} of region ${r} padded again from its change`, n, this.padSegment(r, a, b, last, seq, pre()));
-        cache.set(key, { at: a, last, window: seq.slice(from, b), nops: n });
+        cache.set(slot, a, last, seq, from, b, n);
       }
       segs[a / NOP_SEGMENT] = n;
       total += n;

@@ -202,9 +202,11 @@ export function needBefore(f: FlatEffects, s: CounterScores, i: number, need: In
   need[0] = NONE; need[1] = NONE; need[2] = NONE;
   const ub = s.ub;
   const lb = s.lb;
-  let pendingAny = false;
-  for (let w = 0; w < NW; w++) if (ub[w]! > lb[w]!) { pendingAny = true; break; }
-  if (!pendingAny) return false;
+  // the windows with something pending: only their scores can make an instruction wait
+  const pend = PENDING;
+  let np = 0;
+  for (let w = 0; w < NW; w++) if (ub[w]! > lb[w]!) pend[np++] = w;
+  if (np === 0) return false;
   const sc = s.score;
   let any = false;
   // uses, then defs: a use or a def of a unit written by a pending operation waits for it;
@@ -212,10 +214,13 @@ export function needBefore(f: FlatEffects, s: CounterScores, i: number, need: In
   const u0 = f.useOff[i]!; const u1 = f.useOff[i + 1]!;
   const d0 = f.defOff[i]!; const d1 = f.defOff[i + 1]!;
   const vmemLoad = f.vmemLoad[i] === 1;
+  const useUnits = f.useUnits;
+  const defUnits = f.defUnits;
   for (let p = u0; p < d1 - d0 + u1; p++) {
     const isDef = p >= u1;
-    const u = isDef ? f.defUnits[p - u1 + d0]! : f.useUnits[p]!;
-    for (let w = 0; w < NW; w++) {
+    const u = isDef ? defUnits[p - u1 + d0]! : useUnits[p]!;
+    for (let x = 0; x < np; x++) {
+      const w = pend[x]!;
       const v = sc[w * NU + u]!;
       if (v <= lb[w]!) continue;
       const c = COUNTER_OF[w]!;
@@ -231,6 +236,9 @@ export function needBefore(f: FlatEffects, s: CounterScores, i: number, need: In
   }
   return any;
 }
+
+/** Scratch of needBefore: the windows with operations pending. */
+const PENDING = new Int32Array(NW);
 
 /** Apply a wait (NONE / negative = counter not waited on). */
 export function applyWait(s: CounterScores, vm: number, lgkm: number, exp: number): void {
@@ -283,33 +291,36 @@ export function issue(f: FlatEffects, s: CounterScores, i: number, max: CounterM
   if (sp === 2) { s.reset(); return; }
   const e = f.events[i]!;
   if (e === 0) return;
-  const sc = s.score;
-  const write = (at: number, v: number) => {
-    if (log) log.push(at, sc[at]!);
-    sc[at] = v;
-  };
-  const stamp = (w: number, v: number) => {
-    const base = w * NU;
-    for (let p = f.stampOff[i]!; p < f.stampOff[i + 1]!; p++) write(base + f.stampUnits[p]!, v);
-  };
   if (e & (E_VM_LOAD | E_VM_STORE)) {
     const v = bump(s, OP_CLASS.vmem, max.vm);
-    if (e & E_VM_LOAD) stamp(OP_CLASS.vmem, v);
-    if (f.ldsDma[i]) write(OP_CLASS.vmem * NU + LDS_DMA_UNIT, v);
+    if (e & E_VM_LOAD) stampUnits(f, s, i, OP_CLASS.vmem, v, log);
+    if (f.ldsDma[i]) writeScore(s, OP_CLASS.vmem * NU + LDS_DMA_UNIT, v, log);
   }
   if (e & E_FLAT) {
-    stamp(OP_CLASS.vmFlat, bump(s, OP_CLASS.vmFlat, max.vm));
-    stamp(OP_CLASS.lgkmFlat, bump(s, OP_CLASS.lgkmFlat, max.lgkm));
+    stampUnits(f, s, i, OP_CLASS.vmFlat, bump(s, OP_CLASS.vmFlat, max.vm), log);
+    stampUnits(f, s, i, OP_CLASS.lgkmFlat, bump(s, OP_CLASS.lgkmFlat, max.lgkm), log);
   }
-  if (e & E_LDS) stamp(OP_CLASS.lds, bump(s, OP_CLASS.lds, max.lgkm));
-  if (e & E_SMEM) stamp(OP_CLASS.smem, bump(s, OP_CLASS.smem, max.lgkm));
+  if (e & E_LDS) stampUnits(f, s, i, OP_CLASS.lds, bump(s, OP_CLASS.lds, max.lgkm), log);
+  if (e & E_SMEM) stampUnits(f, s, i, OP_CLASS.smem, bump(s, OP_CLASS.smem, max.lgkm), log);
   if (e & E_MSG) bump(s, OP_CLASS.message, max.lgkm);
-  if (e & E_GDS) stamp(OP_CLASS.gds, bump(s, OP_CLASS.gds, max.lgkm));
+  if (e & E_GDS) stampUnits(f, s, i, OP_CLASS.gds, bump(s, OP_CLASS.gds, max.lgkm), log);
   const held = e & E_GDS ? OP_CLASS.expGds : e & E_EXPORT ? OP_CLASS.export : -1;
   if (held >= 0) {
     const x = bump(s, held, max.exp);
-    for (let p = f.expOff[i]!; p < f.expOff[i + 1]!; p++) write(held * NU + f.expUnits[p]!, x);
+    for (let p = f.expOff[i]!; p < f.expOff[i + 1]!; p++) writeScore(s, held * NU + f.expUnits[p]!, x, log);
   }
+}
+
+/** One score write (recorded in `log` when given). */
+function writeScore(s: CounterScores, at: number, v: number, log: ScoreLog | undefined): void {
+  if (log) log.push(at, s.score[at]!);
+  s.score[at] = v;
+}
+
+/** Instruction i's stamped units get score v in window w. */
+function stampUnits(f: FlatEffects, s: CounterScores, i: number, w: number, v: number, log: ScoreLog | undefined): void {
+  const base = w * NU;
+  for (let p = f.stampOff[i]!; p < f.stampOff[i + 1]!; p++) writeScore(s, base + f.stampUnits[p]!, v, log);
 }
 
 /**

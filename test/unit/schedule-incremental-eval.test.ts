@@ -1,0 +1,212 @@
+/**
+ * The evaluator's incremental parts against their from-scratch references on random move
+ * sequences of real kernels (the bundled example and a loop with loads, LDS traffic and MFMAs):
+ *   - IncrementalPressure (a region's peaks re-scanned from the change) equals PressureScanner,
+ *     on legal moves and on arbitrary swaps (where the live sets before the change differ and
+ *     the scan must go on past it);
+ *   - ResumableCycles (a region's cycles resumed from the change through the engine's undo
+ *     journal) equals runWaves from scratch, switching between regions and between sequences of
+ *     different lengths (the model's waits come and go);
+ *   - SegmentCache gives back exactly what was stored for a window and nothing for another;
+ *   - the check mode catches a corrupted incremental pressure and a corrupted cycle journal.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadText } from '../../src/load.js';
+import { pickKernel, type ScheduleKernel } from '../../src/schedule/kernel.js';
+import { Evaluator, FastPathMismatch, PressureScanner, SegmentCache } from '../../src/schedule/metrics.js';
+import { IncrementalPressure } from '../../src/schedule/incremental-pressure.js';
+import { canMove, moveTo, ScheduleState } from '../../src/schedule/state.js';
+import { mulberry32 } from '../../src/schedule/search/rng.js';
+import { cycleEngineFor } from '../../src/cycles/estimate.js';
+import { runWaves } from '../../src/cycles/kernel-time.js';
+import { ResumableCycles } from '../../src/cycles/resumable.js';
+import { syntheticWait } from '../../src/cycles/model.js';
+
+const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
+const example = readFileSync(join(root, 'examples', 'mfma_lds_gemm.gfx942.s'), 'utf8');
+
+const LOOP = [
+  '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:',
+  '  s_mov_b32 s8, 16',
+  'loop:',
+  '  global_load_dwordx4 v[0:3], v[40:41], off',
+  '  global_load_dwordx4 v[4:7], v[40:41], off offset:16',
+  '  ds_read_b64 v[8:9], v42',
+  '  ds_read_b64 v[10:11], v42 offset:8',
+  '  v_add_u32 v40, 64, v40',
+  '  s_waitcnt lgkmcnt(0)',
+  '  v_mfma_f32_32x32x8f16 a[0:15], v[8:9], v[10:11], a[0:15]',
+  '  v_mfma_f32_32x32x8f16 a[16:31], v[8:9], v[10:11], a[16:31]',
+  '  s_waitcnt vmcnt(0)',
+  '  ds_write_b128 v43, v[0:3]',
+  '  ds_write_b128 v43, v[4:7] offset:16',
+  '  v_add_u32 v42, 0x100, v42',
+  '  v_accvgpr_read_b32 v20, a0',
+  '  v_add_f32 v21, v20, v20',
+  '  s_sub_u32 s8, s8, 1',
+  '  s_cmp_lg_u32 s8, 0',
+  '  s_cbranch_scc1 loop',
+  '  s_endpgm', '',
+].join('\n');
+
+const kernels = (): [string, ScheduleKernel][] => [['example', pickKernel(loadText(example, 'example.s'))], ['loop', pickKernel(loadText(LOOP, 'loop.s'))]];
+
+test('incremental pressure equals the full scan on random legal moves and on arbitrary swaps', () => {
+  const scanner = new PressureScanner();
+  const want = new Int32Array(3);
+  const got = new Int32Array(3);
+  for (const [name, k] of kernels()) {
+    const rand = mulberry32(5);
+    let partial = 0;
+    let runs = 0;
+    for (const rg of k.regions) {
+      const m = rg.nodes.length;
+      const inc = new IncrementalPressure(k, rg.liveOut, m);
+      const s = new ScheduleState(k);
+      const seq = Int32Array.from(rg.nodes);
+      for (let t = 0; t < 200; t++) {
+        if (m >= 2) {
+          const from = Math.floor(rand() * m);
+          const to = Math.max(0, Math.min(m - 1, from + Math.floor(rand() * 21) - 10));
+          if (t % 3 === 2) {
+            // any swap, legal or not
+            const x = seq[from]!; seq[from] = seq[to]!; seq[to] = x;
+          } else if (canMove(s, rg.id, from, to)) {
+            moveTo(s, rg.id, from, to);
+            const o = s.order[rg.id]!;
+            for (let p = 0; p < m; p++) seq[p] = rg.nodes[o[p]!]!;
+          }
+        }
+        inc.run(seq, got);
+        scanner.scan(k, seq, rg.liveOut, want);
+        assert.deepEqual(Array.from(got), Array.from(want), `${name}: region ${rg.id}, step ${t}`);
+        runs++;
+        if (inc.scanned > 0 && inc.scanned < m) partial++;
+      }
+    }
+    assert.ok(runs > 200, `${name}: ${runs} runs`);
+    if (name === 'example') assert.ok(partial > 50, `${name}: only ${partial} runs scanned part of the region`);
+  }
+});
+
+test('resumed cycles equal runWaves from scratch, across regions and with waits coming and going', () => {
+  for (const [name, k] of kernels()) {
+    const engine = cycleEngineFor(k.ctx);
+    const res = new ResumableCycles(engine.m);
+    const rand = mulberry32(9);
+    const s = new ScheduleState(k);
+    let resumed = 0;
+    for (let t = 0; t < 400; t++) {
+      const r = rand() < 0.8 ? 0 : Math.floor(rand() * k.regions.length);
+      const rg = k.regions[r]!;
+      const m = rg.nodes.length;
+      if (m >= 2) {
+        const from = Math.floor(rand() * m);
+        const to = Math.floor(rand() * m);
+        if (canMove(s, r, from, to)) moveTo(s, r, from, to);
+      }
+      // the region in its order, with a synthetic wait now and then (the cycle sequences the evaluator simulates)
+      const seq: number[] = [];
+      const o = s.order[r]!;
+      for (let p = 0; p < m; p++) {
+        if (rand() < 0.1) syntheticWait(engine.m, Math.floor(rand() * 3), -1, -1, seq);
+        seq.push(rg.nodes[o[p]!]!);
+      }
+      for (const waves of [1, 3]) {
+        const got = res.run(r, seq, waves);
+        if (res.stepped < seq.length) resumed++;
+        const want = runWaves(engine, seq, waves);
+        assert.deepEqual([got.one, got.all], [want.one, want.all], `${name}: region ${r}, step ${t}, ${waves} waves`);
+      }
+    }
+    assert.ok(resumed > 20, `${name}: only ${resumed} runs resumed`);
+  }
+});
+
+test('segment cache: a stored window comes back with its count, another window or place does not', () => {
+  const c = new SegmentCache(8, 40);
+  const rand = mulberry32(2);
+  const seq = Int32Array.from({ length: 100 }, () => Math.floor(rand() * 50));
+  const slot = c.slot(32, false, seq, 8, 64);
+  assert.equal(c.get(slot, 32, false, seq, 8, 64), -1);
+  c.set(slot, 32, false, seq, 8, 64, 5);
+  assert.equal(c.get(slot, 32, false, seq, 8, 64), 5);
+  assert.equal(c.get(slot, 32, true, seq, 8, 64), -1);
+  assert.equal(c.get(slot, 0, false, seq, 8, 64), -1);
+  const other = seq.slice();
+  other[20] = 99;
+  assert.equal(c.get(slot, 32, false, other, 8, 64), -1);
+  assert.equal(c.get(slot, 32, false, seq, 9, 64), -1);
+  // another window in the same slot replaces the entry
+  c.set(slot, 32, false, other, 8, 64, 2);
+  assert.equal(c.get(slot, 32, false, seq, 8, 64), -1);
+  assert.equal(c.get(slot, 32, false, other, 8, 64), 2);
+});
+
+test('check mode catches a corrupted incremental pressure and a corrupted cycle journal', () => {
+  const k = pickKernel(loadText(example, 'k.s'));
+  type Internals = { pressures: ({ pv: Int32Array } | undefined)[]; cycles: { engine: { journal: { scalars: Float64Array } } } };
+  const hurts: [string, (x: Internals) => void][] = [
+    ['pressure', (x) => { for (const p of x.pressures) if (p) { p.pv.fill(1000); } }],
+    // the journal's states are wrong: the next run resumes from a wrong state
+    ['cycles', (x) => { x.cycles.engine.journal.scalars.fill(1e6); }],
+  ];
+  for (const [what, hurt] of hurts) {
+    const ev = new Evaluator(k, { checkFast: true });
+    // moves in one region only (check mode recomputes every changed region, which would hand the cycle journal to another)
+    const s = new ScheduleState(k);
+    const r = k.regions.reduce((a, b) => (b.nodes.length > a.nodes.length ? b : a)).id;
+    // moves in region r: its pressure and cycles are taken up from what the last evaluation kept
+    const m = k.regions[r]!.nodes.length;
+    const move = (top: number): void => {
+      for (let from = top; from > 0; from--) if (canMove(s, r, from, from - 1)) { moveTo(s, r, from, from - 1); return; }
+      assert.fail('no legal move');
+    };
+    move(m - 1);
+    ev.evaluate(s);
+    hurt(ev as unknown as Internals);
+    // another move, below the first (not the one undoing it)
+    move(m - 4);
+    assert.throws(() => ev.evaluate(s), FastPathMismatch, what);
+  }
+});
+
+test('resumed cycles of sequences of one length stop where the state meets the last run and still equal runWaves', () => {
+  for (const [name, k] of kernels()) {
+    const engine = cycleEngineFor(k.ctx);
+    const res = new ResumableCycles(engine.m);
+    const rg = k.regions.reduce((a, b) => (b.nodes.length > a.nodes.length ? b : a));
+    const m = rg.nodes.length;
+    const rand = mulberry32(21);
+    const s = new ScheduleState(k);
+    let prev: number[] = [];
+    let stopped = 0;
+    const cur = Array.from(rg.nodes);
+    for (let t = 0; t < 3000; t++) {
+      const from = Math.floor(rand() * m);
+      const to = Math.max(0, Math.min(m - 1, from + Math.floor(rand() * 9) - 4));
+      if (t % 2 === 1) {
+        // any swap, legal or not (the engine simulates whatever it is given): more states that meet the last run's with units that differ
+        const x = cur[from]!; cur[from] = cur[to]!; cur[to] = x;
+      } else if (canMove(s, rg.id, from, to)) {
+        moveTo(s, rg.id, from, to);
+        const x = cur[from]!; cur.splice(from, 1); cur.splice(to, 0, x);
+      }
+      const seq = cur.slice();
+      // a region of another owner now and then (the journal starts again)
+      const owner = rand() < 0.05 ? 1 : 0;
+      const got = res.run(owner, seq, 2);
+      let first = 0;
+      while (owner === 0 && first < prev.length && prev[first] === seq[first]) first++;
+      if (owner === 0 && prev.length > 0 && res.stepped < seq.length - (first - (first % 8))) stopped++;
+      prev = owner === 0 ? seq : [];
+      const want = runWaves(engine, seq, 2);
+      assert.deepEqual([got.one, got.all], [want.one, want.all], `${name}: step ${t}`);
+    }
+    if (name === 'example') assert.ok(stopped > 30, `${name}: only ${stopped} runs stopped early`);
+  }
+});
