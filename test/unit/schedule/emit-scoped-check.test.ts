@@ -25,7 +25,7 @@ import { root } from '../../repo.js';
 
 const example = readFileSync(join(root, 'examples', 'mfma_lds_gemm.gfx942.s'), 'utf8');
 
-/** schedule-helpers' loop with the s_nops its MFMA results need before v_accvgpr_read_b32 written out. */
+/** the loop of helpers.ts with the s_nops its MFMA results need before v_accvgpr_read_b32 written out. */
 const LOOP = MFMA_LOOP.replace('  v_accvgpr_read_b32', '  s_nop 7\n  s_nop 7\n  s_nop 2\n  v_accvgpr_read_b32');
 
 const KERNELS: readonly [string, string][] = [

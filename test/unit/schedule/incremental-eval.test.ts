@@ -13,20 +13,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadText } from '../../src/load.js';
-import { pickKernel, type ScheduleKernel } from '../../src/schedule/kernel.js';
-import { Evaluator, FastPathMismatch, PressureScanner, SegmentCache } from '../../src/schedule/metrics.js';
-import { IncrementalPressure } from '../../src/schedule/incremental-pressure.js';
-import { canMove, moveTo, ScheduleState } from '../../src/schedule/state.js';
-import { mulberry32 } from '../../src/schedule/search/rng.js';
-import { cycleEngineFor } from '../../src/cycles/estimate.js';
-import { runWaves } from '../../src/cycles/kernel-time.js';
-import { ResumableCycles } from '../../src/cycles/resumable.js';
-import { syntheticWait } from '../../src/cycles/model.js';
+import { join } from 'node:path';
+import { loadText } from '../../../src/load.js';
+import { pickKernel, type ScheduleKernel } from '../../../src/schedule/kernel.js';
+import { Evaluator, FastPathMismatch, PressureScanner, SegmentCache } from '../../../src/schedule/metrics.js';
+import { IncrementalPressure } from '../../../src/schedule/incremental-pressure.js';
+import { canMove, moveTo, ScheduleState } from '../../../src/schedule/state.js';
+import { mulberry32 } from '../../../src/schedule/search/rng.js';
+import { cycleEngineFor } from '../../../src/cycles/estimate.js';
+import { runWaves } from '../../../src/cycles/kernel-time.js';
+import { ResumableCycles } from '../../../src/cycles/resumable.js';
+import { syntheticWait } from '../../../src/cycles/model.js';
+import { root } from '../../repo.js';
 
-const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..');
 const example = readFileSync(join(root, 'examples', 'mfma_lds_gemm.gfx942.s'), 'utf8');
 
 const LOOP = [
