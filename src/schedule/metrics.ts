@@ -51,6 +51,9 @@ import { ResumableCycles } from '../cycles/resumable.js';
 import { kernelTime, runWaves, steadyState, type KernelLoop, type WaveCycles } from '../cycles/kernel-time.js';
 import type { CycleParams } from '../targets/latency.js';
 import { IncrementalPressure } from './incremental-pressure.js';
+import { closingWait, originalClosings, type RegionClosing } from './closing.js';
+import { traitsOf, type KernelTraits } from '../isa/traits.js';
+import { NCLASSES } from '../targets/counters.js';
 import { windowNopModel, type NopWindow, type WindowNopModel } from './hazard-model.js';
 
 export const METRIC_NAMES = ['peak_vgpr', 'peak_agpr', 'peak_sgpr', 's_waitcnt', 's_nop', 'total_instructions', 'occupancy', 'est_cycles'] as const;
@@ -420,6 +423,10 @@ export class Evaluator {
   private readonly idWaits: Int32Array;
   /** Per region: the waits the waitcnt analysis re-derives for the original order (what emission writes for a changed region). */
   private readonly anchorWaits: Int32Array;
+  /** Per region: what closing it needs (closing.ts), and the kernel's traits it reads. */
+  private readonly closings: RegionClosing[];
+  private readonly traits: KernelTraits;
+  private readonly closingOut = new Int32Array(3);
   private readonly scanner = new PressureScanner();
   /** Per region: its pressure kept up to date with the last order scanned (created on first use). */
   private readonly pressures: (IncrementalPressure | undefined)[] = [];
@@ -510,6 +517,8 @@ export class Evaluator {
       const r = k.regionOf[w.before]!;
       if (r >= 0) this.anchorWaits[r]!++;
     }
+    this.traits = traitsOf(k.insns);
+    this.closings = originalClosings(k);
     this.engine = cycleEngineFor(k.ctx, opts.cycleParams);
     this.cycles = new ResumableCycles(this.engine.m);
     const kt = kernelTime(k.ctx, { trip: opts.trip ?? k.options.trip, params: opts.cycleParams });
@@ -675,10 +684,16 @@ export class Evaluator {
       if (this.checkFast) {
         const count = { waits: 0 };
         const exact = this.withWaits(r, seq, count);
-        expectSame(`model waits of region ${r}`, [modelWaits, Array.from(cycleSeq)], [count.waits, Array.from(exact)]);
+        const st = this.scratchWait;
+        const endExact = Array.from({ length: NCLASSES }, (_, c) => st.ub[c]! - st.lb[c]!);
+        expectSame(`model waits of region ${r}`, [modelWaits, Array.from(cycleSeq), Array.from(run.endPending)], [count.waits, Array.from(exact), endExact]);
       }
     }
-    const waits = Math.max(0, this.anchorWaits[r]! + modelWaits - this.identityModelWaits(r));
+    // emission closes a changed region that leaves more pending than the original did (closing.ts)
+    const end = this.loopEntry[r] ? this.scratchWait : undefined;
+    const pend = this.waitRuns[r]?.endPending;
+    const closes = closingWait(this.traits, this.closings[r]!, seq, (c) => (end ? end.ub[c]! - end.lb[c]! : pend![c]!), this.closingOut) ? 1 : 0;
+    const waits = Math.max(0, this.anchorWaits[r]! + modelWaits - this.identityModelWaits(r)) + closes;
     const nops = this.nopModel ? this.regionNops(r, seq) : rg.strippedNops;
     if (Number.isNaN(this.identityCycles[r]!)) {
       const id = this.aloneCycles(this.withWaits(r, rg.nodes, { waits: 0 }));

@@ -13,9 +13,8 @@ import { ConductorError } from '../errors.js';
 import { ROLE, type ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
 import { counterMax, kernelWaits, flatEffects } from './waits.js';
-import { CLASS_COUNTER, CLASS_IN_ORDER, EVENT_CLASSES, NCLASSES, type OpClass } from '../targets/counters.js';
-import { EVENT, issues, traitsOf, type KernelTraits } from '../isa/traits.js';
-import type { WaitEvent } from '../isa/types.js';
+import { traitsOf } from '../isa/traits.js';
+import { closingWait, originalClosings } from './closing.js';
 import { checkWaitcnt, minimalWaits } from '../waitcnt/index.js';
 import { alignToOriginal } from './align.js';
 
@@ -203,39 +202,6 @@ function originalAnalysisWaits(k: ScheduleKernel): Map<number, { vm: number; lgk
   return m;
 }
 
-interface RegionExit { pending: number[] }
-const exitCache = new WeakMap<ScheduleKernel, RegionExit[]>();
-
-/** Operations pending per class (targets/counters.ts) right after each region of the original, under the model. */
-function originalExits(k: ScheduleKernel): RegionExit[] {
-  let e = exitCache.get(k);
-  if (!e) {
-    const kw = kernelWaits(k.ctx.cfg, flatEffects(k.insns, k.ctx.cfg.control), counterMax(k.target), {
-      accept: () => false, after: k.regions.map((r) => r.last),
-    });
-    e = k.regions.map((r) => {
-      const st = kw.after.get(r.last);
-      return { pending: CLASSES.map((c) => (st ? st.ub[c]! - st.lb[c]! : 0)) };
-    });
-    exitCache.set(k, e);
-  }
-  return e;
-}
-
-const CLASSES: readonly OpClass[] = Array.from({ length: NCLASSES }, (_, c) => c as OpClass);
-
-/** The events (isa/traits.ts EVENT bits) that issue an operation of each class. */
-const CLASS_EVENTS: readonly number[] = CLASSES.map((c) => {
-  let bits = 0;
-  for (const [ev, classes] of Object.entries(EVENT_CLASSES)) if (classes.includes(c)) bits |= EVENT[ev as WaitEvent];
-  return bits;
-});
-
-/** Does instruction i issue an operation of class c? */
-function issuesOn(t: KernelTraits, i: number, c: OpClass): boolean {
-  return issues(t, i, CLASS_EVENTS[c]!);
-}
-
 /**
  * Rounds of closing waits: each round's waits can only lower the pending counts the next round
  * sees, so the rounds settle within a few (one per region a wait can influence in turn).
@@ -267,8 +233,9 @@ export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
   }
   const f = flatEffects(ctx.insns, ctx.cfg.control);
   const max = counterMax(ctx.target);
-  const exits = originalExits(k);
+  const closings = originalClosings(k);
   const traits = traitsOf(k.insns);
+  const w = new Int32Array(3);
   // the model adds none of its own waits but the ones that close the regions
   const accept = () => false;
   const withGiven = (extra: Map<number, { vm: number; lgkm: number; exp: number }>) => {
@@ -289,33 +256,8 @@ export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
       const jl = lastNew[x]!;
       const st = kw.after.get(jl);
       if (!st || jl + 1 >= ctx.insns.length) return;
-      const w = [-1, -1, -1];
-      const tighten = (c: number, v: number) => { if (w[c]! < 0 || v < w[c]!) w[c] = v; };
-      for (const cls of CLASSES) {
-        const pn = st.ub[cls]! - st.lb[cls]!;
-        if (pn === 0) continue;
-        const po = exits[r]!.pending[cls]!;
-        const eo = Array.from(rg.nodes).filter((i) => issuesOn(traits, i, cls));
-        const en = Array.from(s.order[r]!, (q) => rg.nodes[q]!).filter((i) => issuesOn(traits, i, cls));
-        const c = CLASS_COUNTER[cls]!;
-        if (!CLASS_IN_ORDER[cls]) {
-          // any order: only "nothing of the region more pending than before" is safe, else wait for 0
-          if (pn > po || (en.length > 0 && po < en.length)) tighten(c, 0);
-          continue;
-        }
-        let allowed: number;
-        if (po >= eo.length) allowed = po;
-        else {
-          const keepSet = new Set(eo.slice(eo.length - po));
-          let n = 0;
-          while (n < en.length && keepSet.has(en[en.length - 1 - n]!)) n++;
-          allowed = Math.min(n, po);
-        }
-        // an in-order class on a counter shared with an out-of-order one: cnt(allowed) still
-        // completes its older operations (they count only operations of their own kind)
-        if (pn > allowed) tighten(c, allowed);
-      }
-      if (w.some((x2) => x2 >= 0)) next.set(jl + 1, { vm: w[0]!, lgkm: w[1]!, exp: w[2]! });
+      const seq = Array.from(s.order[r]!, (q) => rg.nodes[q]!);
+      if (closingWait(traits, closings[r]!, seq, (c) => st.ub[c]! - st.lb[c]!, w)) next.set(jl + 1, { vm: w[0]!, lgkm: w[1]!, exp: w[2]! });
     });
     const same = next.size === forced.size && [...next].every(([j, w]) => { const o = forced.get(j); return o && o.vm === w.vm && o.lgkm === w.lgkm && o.exp === w.exp; });
     if (same) break;

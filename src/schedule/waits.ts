@@ -369,6 +369,11 @@ export class IncrementalWaits {
   /** waits[p]: waits before position p. */
   readonly waits: Int32Array;
   private ran = false;
+  /**
+   * Operations pending per class at the end of the last sequence run (a run that stops early
+   * meets the last run's state, so its end is the last run's end).
+   */
+  readonly endPending = new Int32Array(NW);
   /** Positions the last run went through (from its first change to the end). */
   stepped = 0;
   private readonly state = new CounterScores();
@@ -492,6 +497,7 @@ export class IncrementalWaits {
     this.logAt[m] = this.log.length;
     this.cur = m;
     this.stepped = m - from;
+    for (let w = 0; w < NW; w++) this.endPending[w] = st.ub[w]! - st.lb[w]!;
     return this.waits[m]!;
   }
 }
