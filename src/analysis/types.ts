@@ -48,6 +48,8 @@ export interface Finding {
   fix?: Fix;
   /** Reference the rule comes from (file and section), for --format json/sarif and the docs. */
   source?: string;
+  /** A missing wait that falls short only on some paths into the instruction (a warning unless --paths all). */
+  somePaths?: true;
 }
 
 /** Everything a checker needs about one kernel. */

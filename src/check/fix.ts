@@ -31,7 +31,7 @@ export interface FixResult {
   extendedNops: number;
   /** Every change, by line of the input (see fixChanges). */
   changes: FixChange[];
-  /** Findings that remain (errors only when the fix failed; warnings/notes are not fixed). */
+  /** The warnings and notes of the fixed program (--fix fixes errors only). */
   remaining: Finding[];
 }
 
@@ -164,11 +164,12 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
   let strengthened = 0;
   let extended = 0;
   const checkOpts = opts.paths ? { paths: opts.paths } : {};
-  const done = (rounds: number): FixResult => {
+  const done = (rounds: number, checks: readonly KernelCheck[]): FixResult => {
     const out = text ?? originalText(l);
     return {
       text: out, rounds, insertedNops: nops, insertedWaitStates: waitStates, insertedWaits: waits,
-      strengthenedWaits: strengthened, extendedNops: extended, changes: fixChanges(originalText(l), out), remaining: [],
+      strengthenedWaits: strengthened, extendedNops: extended, changes: fixChanges(originalText(l), out),
+      remaining: checks.flatMap((k) => k.findings.filter((f) => f.severity !== 'error')),
     };
   };
   const inScope = (c: KernelContext) => !opts.kernels || opts.kernels.has(c.kernel.name);
@@ -179,7 +180,7 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
   };
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     const { contexts, checks, errors } = errorsOf(current);
-    if (errors.length === 0) return done(round - 1);
+    if (errors.length === 0) return done(round - 1, checks);
     const unfixable = errors.filter((f) => !f.fix || (f.fix.kind !== 'nop' && f.fix.kind !== 'waitcnt'));
     if (unfixable.length > 0) {
       const f = unfixable[0]!;
@@ -196,11 +197,12 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
     text = applyStatementEdits(current.program, plan.edits);
     current = loadText(text, l.program.file, { arch: opts.arch ?? l.target.name });
   }
-  const left = errorsOf(current).errors;
+  const last = errorsOf(current);
+  const left = last.errors;
   if (left.length > 0) {
     throw new ConductorError(`fix did not converge after ${MAX_ROUNDS} rounds: ${left[0]!.message} [${left[0]!.rule}]`, left[0]!.loc);
   }
-  return done(MAX_ROUNDS);
+  return done(MAX_ROUNDS, last.checks);
 }
 
 /** What the fixed text changed, by line of the input (a line diff of the two texts). */

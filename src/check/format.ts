@@ -8,6 +8,11 @@ import { formatOccupancies, OCCUPANCY_KINDS, type OccupancyKind } from '../analy
 
 export type OutputFormat = 'clang' | 'json' | 'sarif';
 
+/** A missing wait that is a warning because it falls short on some paths only (waitcnt PathsMode 'every'). */
+export function isSomePaths(f: Finding): boolean {
+  return f.somePaths === true && f.severity === 'warning';
+}
+
 export function formatFindingClang(f: Finding): string {
   const lines = [`${formatLoc(f.loc)}: ${f.severity}: ${f.message} [${f.rule}]`];
   for (const r of f.related) lines.push(`${formatLoc(r.loc)}: note: ${r.message}`);
@@ -27,7 +32,9 @@ export function formatReportClang(r: CheckReport, opts: { summary?: boolean } = 
       out.push(`${r.file}:${k.line}: ${k.kind} ${k.name}: ${k.instructions} instructions; ${peak}; ${used}; ${decl}`);
       out.push(`  ${formatOccupancies(res.occupancy)}`);
     }
-    out.push(`${r.errors} error${r.errors === 1 ? '' : 's'}, ${r.warnings} warning${r.warnings === 1 ? '' : 's'}`);
+    const some = r.findings.filter(isSomePaths).length;
+    const paths = some > 0 ? ` (${some} of them a wait short only on some paths: --paths all makes ${some === 1 ? 'it an error' : 'them errors'}, and --fix fixes it then)` : '';
+    out.push(`${r.errors} error${r.errors === 1 ? '' : 's'}, ${r.warnings} warning${r.warnings === 1 ? '' : 's'}${paths}`);
   }
   return out.join('\n');
 }

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { loadInput } from '../input.js';
 import { checkLoaded } from '../check/check.js';
-import { formatReportClang, formatReportJson, formatReportSarif, type OutputFormat } from '../check/format.js';
+import { formatReportClang, formatReportJson, formatReportSarif, isSomePaths, type OutputFormat } from '../check/format.js';
 import { changeText, fixLoaded, fixSummary, type FixResult } from '../check/fix.js';
 import { pathsMode, type PathsMode } from '../waitcnt/index.js';
 import { isStandardOutput, outputName, summaryStream, writeOutput } from '../io.js';
@@ -27,6 +27,16 @@ interface Outcome {
 
 type FixJson = ReturnType<typeof fixJson>;
 
+function fixChanged(r: FixResult): boolean {
+  return r.insertedNops + r.insertedWaits + r.strengthenedWaits + r.extendedNops > 0;
+}
+
+/** The warnings --fix leaves (waits short on some paths only: --paths all makes them errors, and fixes them). */
+function leftText(r: FixResult): string {
+  const some = r.remaining.filter(isSomePaths).length;
+  return some > 0 ? `; left ${some} wait${some === 1 ? '' : 's'} short only on some paths (warnings; --paths all fixes them)` : '';
+}
+
 /** What --fix did to one file, for --json. */
 function fixJson(file: string, output: string, r: FixResult) {
   return {
@@ -48,7 +58,9 @@ async function checkOne(file: string, opts: CheckCliOptions, paths: PathsMode | 
     await writeOutput(out!, r.text);
     const fixed = format === 'json'
       ? JSON.stringify(fixJson(file, out!, r), null, 2)
-      : `${file}: fixed: ${fixSummary(r)}; wrote ${outputName(out!)}\n${r.changes.map((c) => `  ${changeText(c)}\n`).join('')}`.trimEnd();
+      : r.changes.length === 0 && !fixChanged(r)
+        ? `${file}: nothing to fix (no check error); wrote ${outputName(out!)} unchanged${leftText(r)}`
+        : `${file}: fixed: ${fixSummary(r)}; wrote ${outputName(out!)}${leftText(r)}\n${r.changes.map((c) => `  ${changeText(c)}\n`).join('')}`.trimEnd();
     return { file, code: 0, errors: 0, fixed, fix: fixJson(file, out!, r) };
   }
   const report = checkLoaded(loaded, { paths });
@@ -63,7 +75,7 @@ async function checkOne(file: string, opts: CheckCliOptions, paths: PathsMode | 
 export async function commandCheck(args: string[], opts: CheckCliOptions): Promise<number> {
   const format = (opts.json ? 'json' : opts.format ?? 'clang') as OutputFormat;
   if (!['clang', 'json', 'sarif'].includes(format)) throw new ConductorError(`unknown --format '${opts.format}' (clang, json or sarif)`);
-  if (opts.fix && !opts.output) throw new ConductorError('--fix needs -o OUT (or -o - for the standard output; the input is never overwritten in place)');
+  if (opts.fix && !opts.output) throw new ConductorError('--fix needs -o OUT (-o - for the standard output; the input changes only when OUT names it)');
   if (!opts.fix && opts.output) throw new ConductorError('-o is only used with --fix');
   if (opts.fix && format === 'sarif') throw new ConductorError('--fix reports what it changed as text or --json; SARIF is for findings (check the fixed file with --format sarif)');
   if (opts.fix && format === 'json' && opts.output !== undefined && isStandardOutput(opts.output)) {

@@ -185,7 +185,8 @@ function fmt(x: number): string { return Number.isInteger(x) ? String(x) : x.toF
 
 /** One kernel's report: runs, winner, metrics before and after, loops with their bounds. */
 export function formatSchedule(r: ScheduleRunResult, output?: string, savedMoves?: string, occupancy?: string): string {
-  const out: string[] = [`${r.file}: kernel ${r.kernel} (${r.arch}), objective ${r.objective.join(',')}; est_cycles for ${r.waves} wave${r.waves === 1 ? '' : 's'} per SIMD`];
+  const ties = r.objective.includes('est_cycles') ? ' (a tie on est_cycles goes to the shorter time of one wave)' : '';
+  const out: string[] = [`${r.file}: kernel ${r.kernel} (${r.arch}), objective ${r.objective.join(',')}${ties}; est_cycles for ${r.waves} wave${r.waves === 1 ? '' : 's'} per SIMD`];
   if (r.cached) out.push('cached result (replayed and validated)');
   for (const run of r.runs) {
     const m = (x: Metrics) => `est_cycles ${x.est_cycles}, peak VGPR ${x.peak_vgpr}, ${x.s_waitcnt} waits, ${x.s_nop} nops`;

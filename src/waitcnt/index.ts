@@ -50,21 +50,24 @@ export interface WaitcntOptions {
 export function checkWaitcnt(ctx: KernelContext, opts: WaitcntOptions = {}): Finding[] {
   const r = analyzeWaitcnt(ctx, { mixed: opts.mixed, judge: true });
   const out: Finding[] = (opts.paths ?? 'every') === 'all' || r.missing.length === 0 ? [...r.missing] : classifyPaths(ctx, r, opts);
+  // the judgements see the program with the missing waits inserted (as --fix inserts them):
+  // with missing waits, a wait may be needed as written and wait for nothing only once they are in
+  const once = r.missing.length > 0 ? ' once the missing waits reported for this kernel are inserted (as --fix does)' : '';
   for (const j of r.judgements) {
-    const f = judgementFinding(ctx, j);
+    const f = judgementFinding(ctx, j, once);
     if (f) out.push(f);
   }
   out.sort((a, b) => a.insn - b.insn || a.rule.localeCompare(b.rule));
   return out;
 }
 
-function judgementFinding(ctx: KernelContext, j: WaitJudgement): Finding | undefined {
+function judgementFinding(ctx: KernelContext, j: WaitJudgement, once: string): Finding | undefined {
   const insn = ctx.insns[j.insn]!.insn;
   const written = waitText(j.values);
   if (j.verdict === 'redundant') {
     return {
       rule: 'waitcnt-redundant', severity: 'warning',
-      message: `${insn.text.trim() || written} waits for nothing: no memory operation counted by ${countersOf(j.values)} can be outstanding here`,
+      message: `${insn.text.trim() || written} waits for nothing: no memory operation counted by ${countersOf(j.values)} can be outstanding here${once}`,
       loc: insn.loc, insn: j.insn, related: [], fix: { kind: 'remove', insn: j.insn }, source: SOURCES.counters + '; ' + SOURCES.missing,
     };
   }
@@ -97,7 +100,7 @@ function judgementFinding(ctx: KernelContext, j: WaitJudgement): Finding | undef
   if (next[2] !== NO_WAIT) fix.expcnt = next[2];
   return {
     ...base,
-    message: `${written} is stronger than needed: ${waitText(next)} is the weakest wait that covers every later read`,
+    message: `${written} is stronger than needed: ${waitText(next)} is the weakest wait that covers every later read${once}`,
     fix,
   };
 }
@@ -129,7 +132,7 @@ function classifyPaths(ctx: KernelContext, r: WaitcntResult, opts: WaitcntOption
     }
     const where = path && path.length > 0 ? ` (one of them goes through the ${path.length === 1 ? 'branch' : `${path.length} branches`} noted)` : '';
     return {
-      ...f, severity: 'warning' as const, related,
+      ...f, severity: 'warning' as const, related, somePaths: true as const,
       message: `${f.message}; it falls short only on some paths into it${where}; an error with --paths all`,
     };
   });

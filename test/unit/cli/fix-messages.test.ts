@@ -1,0 +1,35 @@
+/** What check and check --fix say about waits short on some paths only, and when nothing needed fixing. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { run } from './harness.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'conductor-fixmsg-'));
+const file = (name: string, lines: string[]) => { const p = join(dir, name); writeFileSync(p, lines.join('\n') + '\n'); return p; };
+const head = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', 'k:'];
+// the load's value reaches the add without a wait when the branch is taken
+const SOME = file('some.s', [...head, '  global_load_dword v1, v[2:3], off', '  s_cmp_eq_u32 s0, 0', '  s_cbranch_scc1 .Lskip',
+  '  s_waitcnt vmcnt(0)', '.Lskip:', '  v_add_u32 v4, v1, v1', '  s_endpgm']);
+
+test('a wait short on some paths: the summary says so and how to make it an error; --fix says it left it', () => {
+  const c = run('check', SOME);
+  assert.equal(c.code, 0);
+  assert.match(c.out, /0 errors, 1 warning \(1 of them a wait short only on some paths: --paths all makes it an error, and --fix fixes it then\)/);
+  const out = join(dir, 'some.fixed.s');
+  const f = run('check', SOME, '--fix', '-o', out);
+  assert.equal(f.code, 0, f.err);
+  assert.match(f.out, /nothing to fix \(no check error\); wrote .*some\.fixed\.s unchanged; left 1 wait short only on some paths \(warnings; --paths all fixes them\)/);
+  assert.equal(readFileSync(out, 'utf8'), readFileSync(SOME, 'utf8'));
+  const all = run('check', SOME, '--fix', '-o', out, '--paths', 'all');
+  assert.match(all.out, /fixed: .*inserted 1 s_waitcnt/);
+});
+
+test('a wait that is needed as written but redundant once a missing wait is inserted says so', () => {
+  const red = file('red.s', [...head, '  global_load_dword v5, v[2:3], off', '  global_load_dword v6, v[2:3], off offset:4',
+    '  s_waitcnt vmcnt(1)', '  v_add_u32 v7, v5, v6', '  s_waitcnt vmcnt(0)', '  global_store_dword v[2:3], v6, off', '  s_endpgm']);
+  const c = run('check', red);
+  assert.equal(c.code, 1);
+  assert.match(c.out, /red\.s:8:\d+: warning: s_waitcnt vmcnt\(0\) waits for nothing: .* once the missing waits reported for this kernel are inserted \(as --fix does\)/);
+});
