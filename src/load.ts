@@ -10,7 +10,7 @@ import type { Diagnostic, Program } from './asm/ast.js';
 import { parseProgram } from './asm/parser.js';
 import { readSource } from './io.js';
 import { ConductorError, InputErrors } from './errors.js';
-import { resolveTarget, TARGET_NAMES, type Target } from './targets/index.js';
+import { parseTargetId, resolveTarget, TARGET_NAMES, type Target } from './targets/index.js';
 import { isOperandLegality, resolveProgram } from './isa/resolve.js';
 import type { ResolvedStore } from './isa/resolved-store.js';
 import type { ResolvedInsn } from './isa/types.js';
@@ -22,6 +22,8 @@ export interface Loaded {
   targetSource: string;
   /** Notes about the target (aliases such as gfx900 checked as gfx906). */
   targetNote?: string;
+  /** XNACK as the target id says (--arch's, else the file's .amdgcn_target): true (+), false (-), undefined (any). */
+  xnack?: boolean;
   /** Resolved instructions, parallel to program.instructions. */
   resolved: ResolvedInsn[];
   /**
@@ -56,7 +58,7 @@ export async function loadFile(file: string, opts: LoadOptions = {}): Promise<Lo
 }
 
 /** Pick the target: --arch wins, else the file's .amdgcn_target. */
-export function chooseTarget(program: Program, arch?: string): { target: Target; source: string; note?: string } {
+export function chooseTarget(program: Program, arch?: string): { target: Target; source: string; note?: string; xnack?: boolean } {
   if (arch !== undefined) {
     const r = resolveTarget(arch);
     if (!r) throw new ConductorError(`unknown target '${arch}' (known: ${TARGET_NAMES.join(', ')})`);
@@ -64,7 +66,9 @@ export function chooseTarget(program: Program, arch?: string): { target: Target;
     const declared = d ? resolveTarget(d.name)?.target.name ?? d.name : undefined;
     const over = d && declared !== r.target.name
       ? `--arch ${r.target.name} overrides the file's .amdgcn_target ${d.name} (line ${d.loc.line})` : undefined;
-    return { target: r.target, source: '--arch', note: [over, r.note].filter(Boolean).join('; ') || undefined };
+    // a feature --arch does not name is the file's (gfx942 over gfx942:xnack- keeps xnack-)
+    const fileXnack = d ? parseTargetId(d.name + (d.features ? `:${d.features}` : ''))?.features.xnack : undefined;
+    return { target: r.target, source: '--arch', note: [over, r.note].filter(Boolean).join('; ') || undefined, xnack: r.id.features.xnack ?? fileXnack };
   }
   const d = program.declaredTarget;
   if (!d) {
@@ -72,13 +76,13 @@ export function chooseTarget(program: Program, arch?: string): { target: Target;
   }
   const r = resolveTarget(d.name + (d.features ? `:${d.features}` : '')) ?? resolveTarget(d.name);
   if (!r) throw new ConductorError(`target '${d.name}' is not supported (supported: ${TARGET_NAMES.join(', ')}); pass --arch to check it as one of them`, d.loc);
-  return { target: r.target, source: '.amdgcn_target', note: r.note };
+  return { target: r.target, source: '.amdgcn_target', note: r.note, xnack: r.id.features.xnack };
 }
 
 export function loadText(text: string, file: string, opts: LoadOptions = {}): Loaded {
   const program = parseProgram(text, file);
   const parseErrors = program.diagnostics.filter((d) => d.severity === 'error');
-  const { target, source, note } = chooseTarget(program, opts.arch);
+  const { target, source, note, xnack } = chooseTarget(program, opts.arch);
   const r = resolveProgram(program, target);
   const report = opts.operandErrors === 'report';
   const operandErrors = r.diagnostics.filter((d) => d.severity === 'error' && isOperandLegality(d));
@@ -91,7 +95,7 @@ export function loadText(text: string, file: string, opts: LoadOptions = {}): Lo
   }
   const warnings = [...program.diagnostics, ...r.diagnostics].filter((d) => d.severity !== 'error');
   return {
-    program, target, targetSource: source, targetNote: note, resolved: r.insns, resolvedStore: r.store, warnings,
+    program, target, targetSource: source, targetNote: note, xnack, resolved: r.insns, resolvedStore: r.store, warnings,
     operandErrors: report ? operandErrors : [],
   };
 }

@@ -26,7 +26,7 @@ export function kernelContexts(l: Loaded): KernelContext[] {
     return {
       program: l.program, target: l.target, kernel, cfg,
       insns: cfg.insns.map(resolvedOf),
-      xnack: id?.features.xnack,
+      xnack: 'xnack' in l ? l.xnack : id?.features.xnack,
     };
   });
 }
