@@ -68,6 +68,24 @@ export interface LoopMatch {
   bodyB: number;
   exitA: number;
   exitB: number;
+  /** Stages: 1, or 2 (TwoStageTokens: the scheduled tokens of the two-stage form). */
+  stages: 1 | 2;
+  two?: TwoStageTokens;
+}
+
+/**
+ * The scheduled tokens of a loop pipelined by two stages (src/schedule/pipeline/transform.ts,
+ * pipelineTwoStage): guardB leaves to LAST, guard2 to EVEN; the loop's label, the exit branch
+ * of its first half (to ODD) and its back edge; then EVEN, the jump to OUT, ODD, LAST and OUT.
+ */
+export interface TwoStageTokens {
+  guard2: number;
+  exitBranch: number;
+  even: number;
+  jump: number;
+  odd: number;
+  last: number;
+  out: number;
 }
 
 export interface Alignment {
@@ -106,8 +124,23 @@ export function alignAnchors(a: KernelView, b: KernelView): Alignment | { at: [n
   let i = 0;
   let j = 0;
   while (i < A.length || j < B.length) {
-    if (i < A.length && j < B.length && !peels.has(j) && A[i]!.anchor === B[j]!.anchor) { pairOf[i++] = j++; continue; }
+    if (i < A.length && j < B.length && !peels.has(j) && (A[i]!.anchor === B[j]!.anchor || (loops.some((l) => l.two) && grownAllocation(A[i]!, B[j]!)))) { pairOf[i++] = j++; continue; }
     if (j < B.length && peels.has(j)) { j++; continue; }
+    const t2 = j < B.length && i < A.length ? twoStageAt(b, j) : undefined;
+    if (t2) {
+      const labelA = i + (t2.labelB - (j + 2));
+      const branchA = labelA + 1;
+      if (branchA < A.length && A[labelA]!.anchor === B[t2.labelB]!.anchor && A[branchA]!.anchor === B[t2.branchB]!.anchor) {
+        const two = t2.two;
+        loops.push({
+          guardB: j, peelB: two.last, labelA, labelB: t2.labelB, branchA, branchB: t2.branchB,
+          preA: i, preB: j, bodyA: labelA + 1, bodyB: t2.labelB + 1, exitA: branchA + 1, exitB: two.out + 1, stages: 2, two,
+        });
+        for (const x of [two.guard2, two.exitBranch, two.even, two.jump, two.odd, two.last, two.out]) peels.add(x);
+        j++;
+        continue;
+      }
+    }
     const m = j < B.length ? guardAt(b, j) : undefined;
     if (m && i < A.length) {
       // the loop in the original: the tokens from A[i] on must match B's from j+1 on up to the back edge
@@ -117,7 +150,7 @@ export function alignAnchors(a: KernelView, b: KernelView): Alignment | { at: [n
       if (branchA < A.length && A[labelA]!.anchor === B[m.labelB]!.anchor && A[branchA]!.anchor === B[m.branchB]!.anchor) {
         loops.push({
           guardB: j, peelB: m.peelB, labelA, labelB: m.labelB, branchA, branchB: m.branchB,
-          preA: i, preB: j, bodyA: labelA + 1, bodyB: m.labelB + 1, exitA: branchA + 1, exitB: m.peelB + 1,
+          preA: i, preB: j, bodyA: labelA + 1, bodyB: m.labelB + 1, exitA: branchA + 1, exitB: m.peelB + 1, stages: 1,
         });
         peels.add(m.peelB);
         j++;
@@ -127,6 +160,40 @@ export function alignAnchors(a: KernelView, b: KernelView): Alignment | { at: [n
     return { at: [i, j] };
   }
   return { pairOf, loops };
+}
+
+/**
+ * A descriptor directive that sizes the VGPR allocation, grown in the scheduled file (the
+ * two-stage form's alternate registers): the same directive with a value at least the original's.
+ */
+function grownAllocation(ta: { anchor: string }, tb: { anchor: string }): boolean {
+  const re = /^directive (\.amdhsa_next_free_vgpr|\.amdhsa_accum_offset|\.set \S+\.num_vgpr,) ?(\d+)$/;
+  const x = re.exec(ta.anchor);
+  const y = re.exec(tb.anchor);
+  return !!x && !!y && x[1] === y[1] && Number(y[2]) >= Number(x[2]);
+}
+
+function jumpTarget(it: Item | undefined): string | undefined {
+  if (!it || it.r.insn.base !== 's_branch') return undefined;
+  const o = it.r.insn.operands[0];
+  return o && o.kind === 'expr' ? o.text.trim() : undefined;
+}
+
+/** The two-stage shape at scheduled token j (TwoStageTokens), with the loop's label and back edge. */
+function twoStageAt(b: KernelView, j: number): { labelB: number; branchB: number; two: TwoStageTokens } | undefined {
+  const T = b.tokens;
+  const last = branchTarget(T[j]!.item);
+  const even = branchTarget(T[j + 1]?.item);
+  if (last === undefined || even === undefined || T[j]!.item!.r.insn.base !== T[j + 1]!.item!.r.insn.base) return undefined;
+  let k = j + 2;
+  while (k < T.length && (T[k]!.anchor.startsWith('directive ') || (isLabel(T[k]!.anchor) && k + 1 < T.length && isLabel(T[k + 1]!.anchor)))) k++;
+  if (k + 7 >= T.length || !isLabel(T[k]!.anchor)) return undefined;
+  const odd = branchTarget(T[k + 1]!.item);
+  const back = branchTarget(T[k + 2]!.item);
+  if (odd === undefined || back === undefined || T[k]!.anchor !== `label ${back}` || T[k + 1]!.item!.r.insn.base !== T[j]!.item!.r.insn.base) return undefined;
+  const out = jumpTarget(T[k + 4]!.item);
+  if (!isLabel(T[k + 3]!.anchor, even) || out === undefined || !isLabel(T[k + 5]!.anchor, odd) || !isLabel(T[k + 6]!.anchor, last) || !isLabel(T[k + 7]!.anchor, out)) return undefined;
+  return { labelB: k, branchB: k + 2, two: { guard2: j + 1, exitBranch: k + 1, even: k + 3, jump: k + 4, odd: k + 5, last: k + 6, out: k + 7 } };
 }
 
 /** The guard shape at scheduled token j: the branch, the loop's labels after it, its back edge, then the PEEL label. */
@@ -329,6 +396,7 @@ function nextAfter(v: KernelView, region: number, before: Item | undefined): num
 
 /** Prove one pipelined loop (see the file comment); undefined when proven. */
 export function proveLoop(a: KernelView, b: KernelView, m: LoopMatch, disambiguate: boolean | 'per-lane'): LoopDifference | undefined {
+  if (m.two) return proveTwoStage(a, b, m, m.two, disambiguate);
   const RA = a.regions;
   const RB = b.regions;
   const fail = (message: string, x?: Item, y?: Item): LoopDifference => ({ message, original: x?.loc, scheduled: y?.loc });
@@ -384,6 +452,107 @@ export function proveLoop(a: KernelView, b: KernelView, m: LoopMatch, disambigua
     const rb = execute(b, tb, vals, disambiguate, { item: preB[gc.at]!, unit: ca.counter });
     if (n === 1 && ra.probe !== rb.probe) return fail(`${where}: the guard reads the counter ${b.regs.name(ca.counter)} with another value than the one the original loop starts from`, undefined, preB[gc.at]);
     const d = compareRuns(a, ra, rb, live, renamed, (u) => vals.id(`in ${u}`), disambiguate);
+    if (d) return { message: `${where}, run with trip count ${n}: ${d.message}`, original: d.original, scheduled: d.scheduled };
+  }
+  return undefined;
+}
+
+/** Trip counts whose runs are compared value by value for a loop pipelined by two stages. */
+export const PROVEN_TRIPS_TWO = 8;
+
+/**
+ * Prove a loop pipelined by two stages (TwoStageTokens). The scheduled file holds
+ *
+ *     PRE' ; guard to LAST ; P2 ; guard2 to EVEN
+ *   L: HALF1 ; exit branch to ODD ; HALF2 ; back edge to L
+ *   EVEN: E2 ; s_branch OUT      ODD: E1'      LAST: E1      OUT: EXIT'
+ *
+ *  (a) Control. The original loop is controlled as for one stage (compare with K, step s, going
+ *      on while c != K). The last SCC writer of PRE' is the original's compare with K - s and the
+ *      guard leaves on the original's exit sense; P2 writes neither the counter nor SCC but by a
+ *      last compare with K - 2s, guard2 of the same sense; HALF1 and HALF2 each step the counter
+ *      once (the original's step) and end with the original's compare with K - 2s, their
+ *      branches of the exit sense (to ODD) and the original's back edge. With c0 the counter
+ *      where the original enters its loop and n = min{m >= 1 : c0 + m*s = K}: the guard leaves
+ *      iff c0 = K - s iff n = 1; else guard2 leaves iff c0 = K - 2s iff n = 2; else after h
+ *      halves (the counter at c0 + h*s) the loop leaves iff c0 + (h+2)*s = K, first at h = n - 2,
+ *      through ODD when h is odd (ODD falls into LAST) and through EVEN when it is even. When
+ *      the original never leaves, neither does the scheduled loop. So for every c0 the run is
+ *        n = 1: PRE' E1 EXIT';  n = 2: PRE' P2 E2 EXIT';
+ *        n >= 3: PRE' P2 (HALF1 HALF2)... n-2 halves, then E1' E1 EXIT' (n odd) or E2 EXIT' (n even).
+ *  (b) Values: those runs and the original's PRE BODY^n EXIT for n = 1 .. PROVEN_TRIPS_TWO (both
+ *      exits, every half at least twice), on symbolic values as for one stage; the registers the
+ *      loads of the halves write (the alternating load registers) may differ after the loop
+ *      when they are dead there.
+ *  Beyond that the claim rests on (a) and on the halves repeating the same straight-line code, as
+ *  for one stage.
+ */
+function proveTwoStage(a: KernelView, b: KernelView, m: LoopMatch, t: TwoStageTokens, disambiguate: boolean | 'per-lane'): LoopDifference | undefined {
+  const RA = a.regions;
+  const RB = b.regions;
+  const fail = (message: string, x?: Item, y?: Item): LoopDifference => ({ message, original: x?.loc, scheduled: y?.loc });
+  const where = `loop at ${locText(a.tokens[m.labelA]!.loc)}`;
+  for (let g = m.preA + 1; g <= m.labelA; g++) if (RA[g]!.items.length) return fail(`instructions between the code before the loop at ${locText(a.tokens[m.labelA]!.loc)} and its label`);
+  for (let g = t.guard2 + 1; g <= m.labelB; g++) if (RB[g]!.items.length) return fail(`${where}: instructions between the second guard and the loop's label`, undefined, RB[g]!.items[0]);
+  for (const g of [m.branchB + 1, t.jump + 1]) if (RB[g]!.items.length) return fail(`${where}: instructions between the loop and the code after it that no path runs`, undefined, RB[g]!.items[0]);
+  const brA = a.tokens[m.branchA]!.item!;
+  const brB = b.tokens[m.branchB]!.item!;
+  const bodyA = RA[m.bodyA]!.items;
+  const preA = RA[m.preA]!.items;
+  const exitA = RA[m.exitA]!.items;
+  const preB = RB[m.preB]!.items;
+  const p2 = RB[m.guardB + 1]!.items;
+  const half1 = RB[m.labelB + 1]!.items;
+  const half2 = RB[t.exitBranch + 1]!.items;
+  const e2 = RB[t.even + 1]!.items;
+  const e1Alt = RB[t.odd + 1]!.items;
+  const e1 = RB[t.last + 1]!.items;
+  const exitB = RB[t.out + 1]!.items;
+  // (a) control
+  const ca = loopControl(bodyA, brA);
+  if (typeof ca === 'string') return fail(`${where}: the original loop's control is not one verify can follow: ${ca}`, brA);
+  if (brA.key !== brB.key) return fail(`${where}: the back edge changed`, brA, brB);
+  const sub = (x: number, y: number) => (x - y) >>> 0;
+  const exitSense = brA.r.insn.base === 's_cbranch_scc1' ? 's_cbranch_scc0' : 's_cbranch_scc1';
+  const sameCompare = (c: { counter: number; mnemonic: string; counterOperand: number }) => c.counter === ca.counter && c.mnemonic === ca.mnemonic && c.counterOperand === ca.counterOperand;
+  for (const [items, branch, what] of [[half1, b.tokens[t.exitBranch]!.item!, 'first half'], [half2, brB, 'second half']] as const) {
+    const c = loopControl(items, brA);
+    if (typeof c === 'string') return fail(`${where}: the pipelined loop's ${what} is not controlled as verify can follow: ${c}`, undefined, branch);
+    if (!sameCompare(c) || c.step !== ca.step || c.stepText !== ca.stepText) return fail(`${where}: the pipelined loop's ${what} is not controlled by the original's counter and step`, bodyA[ca.cmp], items[c.cmp]);
+    if (c.constant !== sub(ca.constant, 2 * ca.step)) return fail(`${where}: the ${what}'s compare constant is ${c.constant | 0}, not two steps before the original's ${ca.constant | 0}`, bodyA[ca.cmp], items[c.cmp]);
+  }
+  if (b.tokens[t.exitBranch]!.item!.r.insn.base !== exitSense) return fail(`${where}: the first half's branch does not leave on the original's exit test`, undefined, b.tokens[t.exitBranch]!.item);
+  const guards: [readonly Item[], Item, number][] = [[preB, b.tokens[m.guardB]!.item!, sub(ca.constant, ca.step)], [p2, b.tokens[t.guard2]!.item!, sub(ca.constant, 2 * ca.step)]];
+  for (const [items, guard, constant] of guards) {
+    const gc = compareAtEnd(items);
+    if (typeof gc === 'string' || !sameCompare(gc) || guard.r.insn.base !== exitSense) return fail(`${where}: a guard does not leave on the original's exit test`, undefined, guard);
+    if (gc.constant !== constant) return fail(`${where}: a guard's constant is ${gc.constant | 0}, not ${constant | 0}`, undefined, items[gc.at]);
+    for (let p = gc.at + 1; p < items.length; p++) if (items[p]!.writes.includes(ca.counter)) return fail(`${where}: the counter is written after a guard's compare`, undefined, items[p]);
+  }
+  for (const it of p2) if (it.writes.includes(ca.counter)) return fail(`${where}: the counter is written between the guards`, undefined, it);
+  const gc1 = compareAtEnd(preB) as { at: number };
+  // (b) values
+  const live = liveAfter(a, nextAfter(a, m.exitA, brA));
+  const alternating = new Set<number>();
+  for (const it of [...half1, ...half2]) if (it.r.info.mem?.op === 'load') for (const u of it.writes) alternating.add(u);
+  for (let n = 1; n <= PROVEN_TRIPS_TWO; n++) {
+    const vals = new Values();
+    const ta: Item[] = [...preA];
+    for (let x = 0; x < n; x++) ta.push(...bodyA);
+    ta.push(...exitA);
+    const tb: Item[] = [...preB];
+    if (n === 1) tb.push(...e1);
+    else {
+      tb.push(...p2);
+      for (let h = 1; h <= n - 2; h++) tb.push(...(h % 2 === 1 ? half1 : half2));
+      tb.push(...((n - 2) % 2 === 1 ? [...e1Alt, ...e1] : e2));
+    }
+    tb.push(...exitB);
+    const probeA = bodyA[0] ?? exitA[0];
+    const ra = execute(a, ta, vals, disambiguate, probeA ? { item: probeA, unit: ca.counter } : undefined);
+    const rb = execute(b, tb, vals, disambiguate, { item: preB[gc1.at]!, unit: ca.counter });
+    if (n === 1 && ra.probe !== rb.probe) return fail(`${where}: the guard reads the counter ${b.regs.name(ca.counter)} with another value than the one the original loop starts from`, undefined, preB[gc1.at]);
+    const d = compareRuns(a, ra, rb, live, alternating, (u) => vals.id(`in ${u}`), disambiguate);
     if (d) return { message: `${where}, run with trip count ${n}: ${d.message}`, original: d.original, scheduled: d.scheduled };
   }
   return undefined;
