@@ -1,5 +1,6 @@
 /**
- * verify, check 7: loops pipelined by one stage (software pipelining across the back edge).
+ * verify, check 7: loops pipelined by one stage (software pipelining across the back edge), and
+ * by two stages (proveTwoStage, below).
  *
  * A scheduled file may hold a loop of the original in this form (what `schedule` writes; any
  * other program of this shape is judged the same way):
@@ -483,7 +484,8 @@ export const PROVEN_TRIPS_TWO = 8;
  *  (b) Values: those runs and the original's PRE BODY^n EXIT for n = 1 .. PROVEN_TRIPS_TWO (both
  *      exits, every half at least twice), on symbolic values as for one stage; the registers the
  *      loads of the halves write (the alternating load registers) may differ after the loop
- *      when they are dead there.
+ *      when they are dead there, and so may the original's load registers (where the address code
+ *      uses them too, both halves load into other registers).
  *  Beyond that the claim rests on (a) and on the halves repeating the same straight-line code, as
  *  for one stage.
  */
@@ -534,7 +536,7 @@ function proveTwoStage(a: KernelView, b: KernelView, m: LoopMatch, t: TwoStageTo
   // (b) values
   const live = liveAfter(a, nextAfter(a, m.exitA, brA));
   const alternating = new Set<number>();
-  for (const it of [...half1, ...half2]) if (it.r.info.mem?.op === 'load') for (const u of it.writes) alternating.add(u);
+  for (const it of [...half1, ...half2, ...bodyA]) if (it.r.info.mem?.op === 'load') for (const u of it.writes) alternating.add(u);
   for (let n = 1; n <= PROVEN_TRIPS_TWO; n++) {
     const vals = new Values();
     const ta: Item[] = [...preA];

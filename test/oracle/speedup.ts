@@ -226,7 +226,9 @@ export function formatSpeed(rows: readonly SpeedRow[]): string {
   const s = summarize(rows);
   out.push(`kernels ${s.kernels}, judged by llvm-mca ${s.judged}; geomean llvm-mca after/before ${s.geomean.toFixed(3)}`);
   const piped = rows.filter((r) => r.pipelined && r.pipelined.length > 0);
-  out.push(`software pipelining (one stage) in ${piped.length} kernels${piped.length ? `: ${piped.map((r) => r.file).join(', ')}` : ''}`);
+  const two = piped.filter((r) => r.pipelined!.some((l) => l.stages === 2));
+  out.push(`software pipelining in ${piped.length} kernels${piped.length ? `: ${piped.map((r) => r.file).join(', ')}` : ''}`);
+  out.push(`  by two stages in ${two.length} of them (llvm-mca's cycles of such a loop halved: its body holds two iterations)${two.length ? `: ${two.map((r) => r.file).join(', ')}` : ''}`);
   out.push(`slower by our model: ${s.slowerByModel.length}${s.slowerByModel.length ? ` (${s.slowerByModel.map((r) => r.file).join(', ')})` : ''}`);
   const share = (a: number, b: number) => `${a}/${b}${b ? ` = ${((100 * a) / b).toFixed(0)}%` : ''}`;
   out.push(`direction agreement with llvm-mca where either changes > 2% (est_cycles as the objective compares it: at the occupancy, then one wave): ${share(s.agree, s.changed)}`);

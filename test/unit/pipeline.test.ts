@@ -480,3 +480,37 @@ test('schedule: two stages searched beside one stage; the winner verifies and on
   assert.equal(v.equivalent, true, v.difference?.message);
   assert.equal(v.kernels[0]!.pipelinedLoops, k.pipelined?.length ?? 0);
 });
+
+test('two stages: loads that overwrite their own address registers load into free registers in both halves', () => {
+  // as clang writes the f64 K-loop: each load's data replaces its address
+  const body = [
+    'v_lshlrev_b64 v[24:25], 2, v[22:23]',
+    'v_lshl_add_u64 v[26:27], s[4:5], 0, v[24:25]',
+    'global_load_dword v26, v[26:27], off',
+    'v_lshl_add_u64 v[24:25], s[6:7], 0, v[24:25]',
+    'global_load_dword v24, v[24:25], off',
+    's_add_i32 s3, s3, -1',
+    's_cmp_lg_u32 s3, 0',
+    'v_add_u32_e32 v22, 64, v22',
+    's_waitcnt vmcnt(0)',
+    'v_mfma_f32_16x16x4_f32 v[2:5], v26, v24, v[2:5]',
+  ];
+  const post = ['s_nop 7', 'v_add_u32_e32 v0, v0, v2', 's_nop 1', 'global_store_dword v[22:23], v0, off'];
+  const text = kernel({ body, post });
+  const two = plan(text).plans[0]!.twoStage!;
+  assert.ok(two, plan(text).plans[0]!.twoStageRefused);
+  assert.deepEqual(two.buffers.map((b) => [b.from, b.odd, b.to]), [[26, 1, 6], [24, 7, 8]]);
+  const out = twoStage(text);
+  const lines = out.text.split('\n').map((l) => l.trim());
+  assert.ok(lines.includes('global_load_dword v1, v[26:27], off') && lines.includes('global_load_dword v6, v[26:27], off'));
+  assert.ok(lines.includes('v_mfma_f32_16x16x4_f32 v[2:5], v1, v7, v[2:5]') && lines.includes('v_mfma_f32_16x16x4_f32 v[2:5], v6, v8, v[2:5]'));
+  const orig = load(text, 'orig.s');
+  const v = verifyLoaded(orig, load(out.text, 'two.s'));
+  assert.equal(v.equivalent, true, v.difference?.message);
+  // an odd iteration reading D, which now holds the address
+  const bad = out.text.replace('v_mfma_f32_16x16x4_f32 v[2:5], v1, v7, v[2:5]', 'v_mfma_f32_16x16x4_f32 v[2:5], v26, v7, v[2:5]');
+  const r = verifyLoaded(orig, load(bad, 'bad.s'));
+  assert.equal(r.equivalent, false);
+  // D read after the loop: refused (one of the ways out leaves it holding an address)
+  assert.match(plan(kernel({ body, post: ['s_nop 7', 'v_add_u32_e32 v0, v0, v26', 's_nop 1', 'global_store_dword v[22:23], v0, off'] })).plans[0]!.twoStageRefused!, /live after the loop/);
+});

@@ -139,18 +139,22 @@ export interface PipelinePlan {
  *    the body with P;
  *  - across the back edge, P2 reads nothing R2 writes, writes nothing R2 reads or writes but the
  *    loads' registers D, and R2 writes no memory;
- *  - every load of P2 writes whole VGPRs that P2 does not read, that R2 does not write and names
- *    only as whole plain operands, and that are dead after the loop; and free registers Y exist
- *    for each (as for renaming: below the registers the descriptor or code already covers, so
- *    the occupancy stays).
+ *  - every load of P2 writes whole VGPRs D that R2 does not write and names only as whole plain
+ *    operands, and that are dead after the loop; and free registers Y exist for each (below the
+ *    registers the descriptor covers, or above them as far as the occupancy stays: TwoStage.grow).
+ *    Where P2's address code reads or writes D too (a load overwriting its own address
+ *    registers), odd iterations load into free registers as well, and D stays the address code's.
  */
 export interface TwoStage {
   p: number[];
   r: number[];
   /** The instructions moved from R into P2. */
   moved: number[];
-  /** Per load: its registers D (first VGPR index, count) and the alternate ones Y. */
-  buffers: { load: number; from: number; to: number; count: number }[];
+  /**
+   * Per load: its registers D (first VGPR index, count), the registers of odd iterations (`odd`:
+   * D itself, or free registers where the loads' address code uses D too) and of even ones (`to`).
+   */
+  buffers: { load: number; from: number; odd: number; to: number; count: number }[];
   /** Compare constant of the loop (bound - 2 step) and of the first guard (bound - step). */
   loopBound: number;
   firstBound: number;
@@ -491,7 +495,10 @@ function planTwoStage(ctx: KernelContext, body: number[], graph: ReturnType<type
     if (x.defs.some((u) => usesP.has(u) || defsP.has(u))) return `the rest of the body writes a register the loads' address code reads or writes`;
     if (x.uses.some((u) => defsP.has(u) && !dUnits.has(u))) return `the rest of the body reads a register the loads' address code writes`;
   }
-  if (p.some((i) => insns[i]!.uses.some((u) => dUnits.has(u)))) return `a load's address reads another load's data`;
+  // the address code uses D as well (a load overwriting its own address registers): both
+  // iterations then load into free registers, and D stays the address code's
+  const loadSet = new Set(loads);
+  const shared = p.some((i) => insns[i]!.uses.some((u) => dUnits.has(u)) || (!loadSet.has(i) && insns[i]!.defs.some((u) => dUnits.has(u))));
   for (const d of dsts) {
     const units = Array.from({ length: d!.count }, (_, c) => VGPR_BASE + d!.first + c);
     if (!readsDirectly(ctx, r, units, liveOut)) return `the loaded registers are live after the loop, written by the rest of the body, or not named as whole operands`;
@@ -504,22 +511,25 @@ function planTwoStage(ctx: KernelContext, body: number[], graph: ReturnType<type
   const buffers: TwoStage['buffers'] = [];
   const next = ctx.kernel.descriptor?.values['next_free_vgpr'];
   const grown = growLimit(ctx, limit);
-  for (let x = 0; x < loads.length; x++) {
-    const d = dsts[x]!;
-    let at: number | undefined;
-    for (let s = 0; at === undefined && s + d.count <= grown; s += aligned && d.count > 1 ? 2 : 1) {
+  const pick = (count: number): number | undefined => {
+    for (let s = 0; s + count <= grown; s += aligned && count > 1 ? 2 : 1) {
       let good = true;
-      for (let c = 0; c < d.count && good; c++) {
+      for (let c = 0; c < count && good; c++) {
         const u = VGPR_BASE + s + c;
         good = !inLoop.has(u) && !taken.has(u) && !setHas(liveOut, u) && !setHas(liveIn, u);
       }
-      if (good) at = s;
+      if (good) { for (let c = 0; c < count; c++) taken.add(VGPR_BASE + s + c); return s; }
     }
-    if (at === undefined) return `no free registers for the alternate loads`;
-    for (let c = 0; c < d.count; c++) taken.add(VGPR_BASE + at + c);
-    buffers.push({ load: loads[x]!, from: d.first, to: at, count: d.count });
+    return undefined;
+  };
+  for (let x = 0; x < loads.length; x++) {
+    const d = dsts[x]!;
+    const odd = shared ? pick(d.count) : d.first;
+    const to = pick(d.count);
+    if (odd === undefined || to === undefined) return `no free registers for the alternate loads`;
+    buffers.push({ load: loads[x]!, from: d.first, odd, to, count: d.count });
   }
-  const top = Math.max(...buffers.map((x) => x.to + x.count));
+  const top = Math.max(...buffers.map((x) => Math.max(x.to, x.odd) + x.count));
   const accum = ctx.kernel.descriptor?.values['accum_offset'];
   const grow = next !== undefined && top > next
     ? { nextFree: top, ...(aligned && accum !== undefined ? { accumOffset: Math.max(accum, alignUp(top, 4)) } : {}) } : undefined;

@@ -190,7 +190,8 @@ function errorsByRule(l: Loaded, name: string): Map<string, number> {
  *     P2                          iteration 1's loads (their own registers D) and address code
  *     s_cmp_<op> c, bound-step    the loop runs once
  *     s_cbranch_scc<x> LAST
- *     P2'                         iteration 2's, into the alternate registers Y
+ *     P2'                         iteration 2's, into the alternate registers Y (odd iterations
+ *                                 load into D, or where the address code uses D, into free ones too)
  *     s_cmp_<op> c, bound-2step   the loop runs twice
  *     s_cbranch_scc<x> EVEN
  *   loop:
@@ -230,22 +231,22 @@ export function pipelineTwoStage(k: ScheduleKernel, plans: readonly PipelinePlan
     const cnt = plan.counter;
     const cmpStmt = stmtOf(cnt.cmpAt);
     const bufferOf = new Map(two.buffers.map((x) => [x.load, x]));
-    /** Instruction i as written, or reading (and for loads, writing) Y for D; the compare's constant as given. */
-    const text = (i: number, alternate: boolean, bound?: number): string => {
+    /** Instruction i of an odd or even iteration: D read (and by the loads written) as that iteration's registers; the compare's constant as given. */
+    const text = (i: number, even: boolean, bound?: number): string => {
       const texts = new Map<number, string>();
       if (i === cnt.cmpAt && bound !== undefined) texts.set(1 - cnt.counterOperand, constantText(cnt.cmpMnemonic, bound));
-      if (alternate) {
-        insns[i]!.insn.operands.forEach((o, x) => {
-          if (o.kind !== 'reg' || o.file !== 'v') return;
-          const own = bufferOf.get(i);
-          const d = own && x === 0 ? own : two.buffers.find((y) => o.index >= y.from && o.index + o.count <= y.from + y.count);
-          if (d) texts.set(x, range(d.to + (o.index - d.from), o.count));
-        });
-      }
+      const own = bufferOf.get(i);
+      insns[i]!.insn.operands.forEach((o, x) => {
+        if (o.kind !== 'reg' || o.file !== 'v') return;
+        // the loads' own destination; in R2, whole operands within some load's D
+        const d = own ? (x === 0 ? own : undefined) : two.r.includes(i) ? two.buffers.find((y) => o.index >= y.from && o.index + o.count <= y.from + y.count) : undefined;
+        const base = d ? (even ? d.to : d.odd) : undefined;
+        if (d && base !== d.from) texts.set(x, range(base! + (o.index - d.from), o.count));
+      });
       return texts.size > 0 ? withOperands(program, stmtOf(i), texts) : insns[i]!.insn.text.trim();
     };
-    const pOf = (alternate: boolean) => two.p.map((i) => text(i, alternate));
-    const rOf = (alternate: boolean, bound?: number) => two.r.map((i) => text(i, alternate, bound));
+    const pOf = (even: boolean) => two.p.map((i) => text(i, even));
+    const rOf = (even: boolean, bound?: number) => two.r.map((i) => text(i, even, bound));
     const cmpWith = (v: number) => withOperand(program, cmpStmt, 1 - cnt.counterOperand, constantText(cnt.cmpMnemonic, v));
     const exitBranch = (l: string) => `s_cbranch_scc${cnt.exitScc} ${l}`;
     const last = fresh('last');
