@@ -448,12 +448,8 @@ export function proveLoop(a: KernelView, b: KernelView, m: LoopMatch, disambigua
     const tb: Item[] = [...preB];
     for (let x = 1; x < n; x++) tb.push(...bodyB);
     tb.push(...exitB);
-    const probeA = bodyA[0] ?? exitA[0];
-    const ra = execute(a, ta, vals, disambiguate, probeA ? { item: probeA, unit: ca.counter } : undefined);
-    const rb = execute(b, tb, vals, disambiguate, { item: preB[gc.at]!, unit: ca.counter });
-    if (n === 1 && ra.probe !== rb.probe) return fail(`${where}: the guard reads the counter ${b.regs.name(ca.counter)} with another value than the one the original loop starts from`, undefined, preB[gc.at]);
-    const d = compareRuns(a, ra, rb, live, renamed, (u) => vals.id(`in ${u}`), disambiguate);
-    if (d) return { message: `${where}, run with trip count ${n}: ${d.message}`, original: d.original, scheduled: d.scheduled };
+    const d = compareTrip(a, b, { ta, tb, n, counter: ca.counter, probeA: bodyA[0] ?? exitA[0], guard: preB[gc.at]!, where, live, free: renamed }, vals, disambiguate);
+    if (d) return d;
   }
   return undefined;
 }
@@ -550,14 +546,26 @@ function proveTwoStage(a: KernelView, b: KernelView, m: LoopMatch, t: TwoStageTo
       tb.push(...((n - 2) % 2 === 1 ? [...e1Alt, ...e1] : e2));
     }
     tb.push(...exitB);
-    const probeA = bodyA[0] ?? exitA[0];
-    const ra = execute(a, ta, vals, disambiguate, probeA ? { item: probeA, unit: ca.counter } : undefined);
-    const rb = execute(b, tb, vals, disambiguate, { item: preB[gc1.at]!, unit: ca.counter });
-    if (n === 1 && ra.probe !== rb.probe) return fail(`${where}: the guard reads the counter ${b.regs.name(ca.counter)} with another value than the one the original loop starts from`, undefined, preB[gc1.at]);
-    const d = compareRuns(a, ra, rb, live, alternating, (u) => vals.id(`in ${u}`), disambiguate);
-    if (d) return { message: `${where}, run with trip count ${n}: ${d.message}`, original: d.original, scheduled: d.scheduled };
+    const d = compareTrip(a, b, { ta, tb, n, counter: ca.counter, probeA: bodyA[0] ?? exitA[0], guard: preB[gc1.at]!, where, live, free: alternating }, vals, disambiguate);
+    if (d) return d;
   }
   return undefined;
+}
+
+/**
+ * One trip count n: run the original's and the scheduled file's straight-line runs on symbolic
+ * values; the counter at the guard must hold the value the original loop starts from (n = 1), and
+ * the runs must leave the same values (compareRuns; `free`: registers that may differ when dead).
+ */
+function compareTrip(a: KernelView, b: KernelView, t: { ta: Item[]; tb: Item[]; n: number; counter: number; probeA?: Item; guard: Item; where: string; live: Set<number>; free: Set<number> },
+  vals: Values, disambiguate: boolean | 'per-lane'): LoopDifference | undefined {
+  const ra = execute(a, t.ta, vals, disambiguate, t.probeA ? { item: t.probeA, unit: t.counter } : undefined);
+  const rb = execute(b, t.tb, vals, disambiguate, { item: t.guard, unit: t.counter });
+  if (t.n === 1 && ra.probe !== rb.probe) {
+    return { message: `${t.where}: the guard reads the counter ${b.regs.name(t.counter)} with another value than the one the original loop starts from`, scheduled: t.guard.loc };
+  }
+  const d = compareRuns(a, ra, rb, t.live, t.free, (u) => vals.id(`in ${u}`), disambiguate);
+  return d ? { message: `${t.where}, run with trip count ${t.n}: ${d.message}`, original: d.original, scheduled: d.scheduled } : undefined;
 }
 
 function compareRuns(a: KernelView, ra: Run, rb: Run, live: Set<number>, renamed: Set<number>, entry: (u: number) => number,

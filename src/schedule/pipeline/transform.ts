@@ -66,6 +66,14 @@ function constantText(mnemonic: string, v: number): string {
   return `0x${(v >>> 0).toString(16)}`;
 }
 
+/** Insert a line where the code falls into a loop whose first statement is `first`: in front of its labels (and the alignment before them), indented as the loop. */
+function beforeLoop(program: Program, e: ReturnType<typeof emptyEdits>, first: number): (line: string) => void {
+  let at = first;
+  const indent = /^[ \t]*/.exec(program.lines[program.statements[at]!.lineIndex]!.text)![0] || '\t';
+  while (at - 1 >= 0 && (program.statements[at - 1]!.kind === 'label' || ALIGN.test(program.statements[at - 1]!.name ?? ''))) at--;
+  return (t: string) => addInsert(e, at, /^[ \t]/.test(program.lines[program.statements[at]!.lineIndex]!.text) ? t : indent + t);
+}
+
 /** The text of instruction statement `stmt` with operand k written as `with`. */
 function withOperand(program: Program, stmt: number, k: number, withText: string): string {
   return withOperands(program, stmt, new Map([[k, withText]]));
@@ -125,10 +133,7 @@ export function pipelineProgram(k: ScheduleKernel, plans: readonly PipelinePlan[
     do { peel = `.Lpipelined_peel${n++}`; } while (names.has(peel));
     names.add(peel);
     // before the loop: P' and the guard, in front of the loop's labels (and the alignment before them)
-    let at = stmtOf(b.start);
-    const indent = /^[ \t]*/.exec(program.lines[program.statements[at]!.lineIndex]!.text)![0] || '\t';
-    while (at - 1 >= 0 && (program.statements[at - 1]!.kind === 'label' || ALIGN.test(program.statements[at - 1]!.name ?? ''))) at--;
-    const before = (t: string) => addInsert(e, at, /^[ \t]/.test(program.lines[program.statements[at]!.lineIndex]!.text) ? t : indent + t);
+    const before = beforeLoop(program, e, stmtOf(b.start));
     for (const t of pText) before(t);
     before(cmpWith(cnt.guardBound));
     before(`s_cbranch_scc${cnt.exitScc} ${peel}`);
@@ -254,10 +259,7 @@ export function pipelineTwoStage(k: ScheduleKernel, plans: readonly PipelinePlan
     const odd = fresh('odd');
     const out = fresh('out');
     // before the loop, in front of its labels (and the alignment before them)
-    let at = stmtOf(b.start);
-    const indent = /^[ \t]*/.exec(program.lines[program.statements[at]!.lineIndex]!.text)![0] || '\t';
-    while (at - 1 >= 0 && (program.statements[at - 1]!.kind === 'label' || ALIGN.test(program.statements[at - 1]!.name ?? ''))) at--;
-    const before = (t: string) => addInsert(e, at, /^[ \t]/.test(program.lines[program.statements[at]!.lineIndex]!.text) ? t : indent + t);
+    const before = beforeLoop(program, e, stmtOf(b.start));
     for (const t of pOf(false)) before(t);
     before(cmpWith(two.firstBound));
     before(exitBranch(last));
