@@ -34,9 +34,12 @@
  *      on when EXEC is the value it was written under). At the end every register live in the
  *      original there holds the same value in both, both make the same stores, and every two
  *      memory accesses that may alias (verify's own rule, memory.ts, with the address registers'
- *      values) are in the same order. An instruction read before its producer, a store moved
- *      across a load of the same memory, a renamed register that is still live: each shows as
- *      a value that differs.
+ *      values) are in the same order; and every instruction of the scheduled run computes what
+ *      an instruction of the original's computes (the same operation on the same values, as
+ *      often; the guard's and the loop's compares with a moved constant are (a)'s), so an
+ *      instruction reading another producer is found even when its result is overwritten
+ *      unread. An instruction read before its producer, a store moved across a load of the same
+ *      memory, a renamed register that is still live: each shows as a value that differs.
  *  For trip counts beyond PROVEN_TRIPS the values are not compared instruction by instruction:
  *  the claim rests on (a) and on the loops being single straight-line blocks that repeat the
  *  same code, so that every iteration of a longer run of the rotated loop sees the same pattern
@@ -306,6 +309,8 @@ interface MemEvent {
 interface Run {
   reg: Map<number, number>;
   mem: MemEvent[];
+  /** Every instruction's operation (with its operands' values), counted, and an instruction of each. */
+  ops: Map<number, { count: number; item: Item }>;
   /** Value of the counter register at a chosen item (the guard compare), when asked. */
   probe?: number;
 }
@@ -328,12 +333,12 @@ function isCopy(it: Item): boolean {
 function execKeys(v: KernelView): [number, number] { return [v.regs.key(EXEC_LO), v.regs.key(EXEC_HI)]; }
 
 /** Execute `items` on symbolic values (see the file comment). */
-function execute(v: KernelView, items: readonly Item[], vals: Values, disambiguate: boolean | 'per-lane', probe?: { item: Item; unit: number }): Run {
+function execute(v: KernelView, items: readonly Item[], vals: Values, disambiguate: boolean | 'per-lane', probe?: { item: Item; unit: number }, control?: (it: Item) => boolean): Run {
   const reg = new Map<number, number>();
   const valueOf = (u: number) => { let x = reg.get(u); if (x === undefined) { x = vals.id(`in ${u}`); reg.set(u, x); } return x; };
   const [e0, e1] = execKeys(v);
   const mem: MemEvent[] = [];
-  const run: Run = { reg, mem };
+  const run: Run = { reg, mem, ops: new Map() };
   for (const it of items) {
     if (probe && run.probe === undefined && it === probe.item) run.probe = valueOf(probe.unit);
     const exec = vals.id(`exec ${valueOf(e0)},${valueOf(e1)}`);
@@ -358,6 +363,11 @@ function execute(v: KernelView, items: readonly Item[], vals: Values, disambigua
       event = { acc, base, value: -1, store: acc.wr !== 0, item: it };
     }
     const op = `${shapeOf(it)}(${ins})${tag}`;
+    if (!control?.(it)) {
+      const opId = vals.id(op);
+      const seen = run.ops.get(opId);
+      if (seen) seen.count++; else run.ops.set(opId, { count: 1, item: it });
+    }
     const vector = it.r.info.cls !== 'salu' && it.r.info.cls !== 'smem';
     it.writes.forEach((u, k) => {
       const x = vals.id(`${op}#${k}`);
@@ -448,7 +458,7 @@ export function proveLoop(a: KernelView, b: KernelView, m: LoopMatch, disambigua
     const tb: Item[] = [...preB];
     for (let x = 1; x < n; x++) tb.push(...bodyB);
     tb.push(...exitB);
-    const d = compareTrip(a, b, { ta, tb, n, counter: ca.counter, probeA: bodyA[0] ?? exitA[0], guard: preB[gc.at]!, where, live, free: renamed }, vals, disambiguate);
+    const d = compareTrip(a, b, { ta, tb, n, counter: ca.counter, bound: ca.constant, probeA: bodyA[0] ?? exitA[0], guard: preB[gc.at]!, where, live, free: renamed }, vals, disambiguate);
     if (d) return d;
   }
   return undefined;
@@ -546,7 +556,7 @@ function proveTwoStage(a: KernelView, b: KernelView, m: LoopMatch, t: TwoStageTo
       tb.push(...((n - 2) % 2 === 1 ? [...e1Alt, ...e1] : e2));
     }
     tb.push(...exitB);
-    const d = compareTrip(a, b, { ta, tb, n, counter: ca.counter, probeA: bodyA[0] ?? exitA[0], guard: preB[gc1.at]!, where, live, free: alternating }, vals, disambiguate);
+    const d = compareTrip(a, b, { ta, tb, n, counter: ca.counter, bound: ca.constant, probeA: bodyA[0] ?? exitA[0], guard: preB[gc1.at]!, where, live, free: alternating }, vals, disambiguate);
     if (d) return d;
   }
   return undefined;
@@ -557,10 +567,12 @@ function proveTwoStage(a: KernelView, b: KernelView, m: LoopMatch, t: TwoStageTo
  * values; the counter at the guard must hold the value the original loop starts from (n = 1), and
  * the runs must leave the same values (compareRuns; `free`: registers that may differ when dead).
  */
-function compareTrip(a: KernelView, b: KernelView, t: { ta: Item[]; tb: Item[]; n: number; counter: number; probeA?: Item; guard: Item; where: string; live: Set<number>; free: Set<number> },
+function compareTrip(a: KernelView, b: KernelView, t: { ta: Item[]; tb: Item[]; n: number; counter: number; bound: number; probeA?: Item; guard: Item; where: string; live: Set<number>; free: Set<number> },
   vals: Values, disambiguate: boolean | 'per-lane'): LoopDifference | undefined {
+  // the guards' and the loop's compares with a moved constant: proven by the control proof (a)
+  const control = (it: Item) => { const c = CMP.test(it.r.insn.base) ? compareAtEnd([it]) : undefined; return typeof c === 'object' && c.counter === t.counter && c.constant !== t.bound; };
   const ra = execute(a, t.ta, vals, disambiguate, t.probeA ? { item: t.probeA, unit: t.counter } : undefined);
-  const rb = execute(b, t.tb, vals, disambiguate, { item: t.guard, unit: t.counter });
+  const rb = execute(b, t.tb, vals, disambiguate, { item: t.guard, unit: t.counter }, control);
   if (t.n === 1 && ra.probe !== rb.probe) {
     return { message: `${t.where}: the guard reads the counter ${b.regs.name(t.counter)} with another value than the one the original loop starts from`, scheduled: t.guard.loc };
   }
@@ -570,6 +582,13 @@ function compareTrip(a: KernelView, b: KernelView, t: { ta: Item[]; tb: Item[]; 
 
 function compareRuns(a: KernelView, ra: Run, rb: Run, live: Set<number>, renamed: Set<number>, entry: (u: number) => number,
   disambiguate: boolean | 'per-lane'): LoopDifference | undefined {
+  // every instruction computes what an instruction of the original computes (the same operation
+  // on the same values, as often): an instruction that reads another producer shows here even
+  // when what it computes is overwritten before anything reads it
+  for (const [id, o] of rb.ops) {
+    if ((ra.ops.get(id)?.count ?? 0) >= o.count) continue;
+    return { message: `'${textOf(o.item)}' (${locText(o.item.loc)}) computes a value the original does not compute there (it reads another producer than in the original)`, scheduled: o.item.loc };
+  }
   for (const u of live) {
     if ((ra.reg.get(u) ?? entry(u)) === (rb.reg.get(u) ?? entry(u))) continue;
     return { message: `${a.regs.name(u)} does not hold the same value after the loop in both files (it is live there)` };

@@ -244,9 +244,9 @@ test('verify rejects broken pipelined loops: each kind', () => {
   assert.equal(r.difference?.kind, 'anchor');
   // the peeled iteration reading the copied-to register, which holds the iteration before's value
   r = judge(edit(good, nth('v_mfma_f32_16x16x4_f32 v[2:5], v6, v7, v[2:5]', 0), (l) => [l.replace('v7', 'v28')]));
-  assert.match(r.difference!.message, /run with trip count 1: (v[0-5] does not hold the same value|the store 'global_store_dword v\[26:27\], v0, off' \(orig\.s:\d+\) is not made with the same address and data)/);
+  assert.match(r.difference!.message, /run with trip count 1: ('v_mfma_f32_16x16x4_f32 v\[2:5\], v6, v28, v\[2:5\]' \(bad\.s:\d+\) computes a value the original does not compute there|v[0-5] does not hold the same value)/);
   // the peeled iteration compares before its step: SCC is dead after the loop, but every
-  // register but the renamed loads' keeps its last value, as for any reordering
+  // instruction reads the producers it reads in the original, as for any reordering
   r = judge(edit(good, nth('s_add_i32 s3, s3, -1', 1), () => []).replace(/(\n\s*s_cmp_lg_u32 s3, 0)/, '\n  s_add_i32 s3, s3, -1$1'));
   assert.equal(r.equivalent, true, `the same order again: ${r.difference?.message}`);
   const peelLines = good.split('\n');
@@ -254,7 +254,7 @@ test('verify rejects broken pipelined loops: each kind', () => {
   const pc = peelLines.findIndex((l, i) => i > firstIndex(good, '.Lpipelined_peel0:') && l.trim() === 's_cmp_lg_u32 s3, 0');
   [peelLines[pa], peelLines[pc]] = [peelLines[pc]!, peelLines[pa]!];
   r = judge(peelLines.join('\n'));
-  assert.match(r.difference!.message, /scc does not hold the same value after the loop in both files \(dead there/);
+  assert.match(r.difference!.message, /'s_cmp_lg_u32 s3, 0' \(bad\.s:\d+\) computes a value the original does not compute there/);
   // the next iteration's load placed before the copy that reads the current one
   const body0 = firstIndex(good, '.Lloop:');
   const lines = good.split('\n');
@@ -267,7 +267,7 @@ test('verify rejects broken pipelined loops: each kind', () => {
   assert.equal(r.equivalent, false);
   // a renamed register still live after the loop: v0 instead of v6 (the store after the loop reads v0)
   r = judge(good.replace(/v6\b/g, 'v0'));
-  assert.match(r.difference!.message, /the store 'global_store_dword v\[26:27\], v0, off' .* is not made with the same address and data/);
+  assert.match(r.difference!.message, /'v_add_u32_e32 v0, v0, v2' \(bad\.s:\d+\) computes a value the original does not compute there/);
   // live after the region itself: no store reads it, the code after the loop does
   const keepV0 = kernel({ body: LOOP, post: ['s_nop 7', 'v_mov_b32 v1, v2', 's_branch .Lend'], end: ['global_store_dword v[26:27], v0, off'] });
   const pk = pipelined(keepV0).text;
@@ -290,7 +290,7 @@ test('verify: a store the next iteration may read keeps the next loads behind it
   moved.splice(back - 1, 0, s!);
   const r = verifyLoaded(orig, load(moved.join('\n'), 'bad.s'));
   assert.equal(r.equivalent, false);
-  assert.match(r.difference!.message, /trip count 2: .*(may alias|not made with the same address|does not access memory)/);
+  assert.match(r.difference!.message, /trip count 2: .*(may alias|not made with the same address|does not access memory|'global_load_dword v6, v\[26:27\], off' \(bad\.s:\d+\) computes a value the original does not compute)/);
 });
 
 test('schedule: the pipelined candidate wins on the K-loop, verifies, and one wave gets faster', async () => {
