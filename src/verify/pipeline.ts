@@ -36,7 +36,8 @@
  *      memory accesses that may alias (verify's own rule, memory.ts, with the address registers'
  *      values) are in the same order; and every instruction of the scheduled run computes what
  *      an instruction of the original's computes (the same operation on the same values, as
- *      often; the guard's and the loop's compares with a moved constant are (a)'s), so an
+ *      often; the guards are (a)'s, and a compare of the counter counts by the value it
+ *      compares whatever its constant, which (a) proves), so an
  *      instruction reading another producer is found even when its result is overwritten
  *      unread. An instruction read before its producer, a store moved across a load of the same
  *      memory, a renamed register that is still live: each shows as a value that differs.
@@ -333,7 +334,8 @@ function isCopy(it: Item): boolean {
 function execKeys(v: KernelView): [number, number] { return [v.regs.key(EXEC_LO), v.regs.key(EXEC_HI)]; }
 
 /** Execute `items` on symbolic values (see the file comment). */
-function execute(v: KernelView, items: readonly Item[], vals: Values, disambiguate: boolean | 'per-lane', probe?: { item: Item; unit: number }, control?: (it: Item) => boolean): Run {
+function execute(v: KernelView, items: readonly Item[], vals: Values, disambiguate: boolean | 'per-lane', probe?: { item: Item; unit: number },
+  control?: (it: Item) => 'skip' | 'any constant' | undefined): Run {
   const reg = new Map<number, number>();
   const valueOf = (u: number) => { let x = reg.get(u); if (x === undefined) { x = vals.id(`in ${u}`); reg.set(u, x); } return x; };
   const [e0, e1] = execKeys(v);
@@ -363,8 +365,9 @@ function execute(v: KernelView, items: readonly Item[], vals: Values, disambigua
       event = { acc, base, value: -1, store: acc.wr !== 0, item: it };
     }
     const op = `${shapeOf(it)}(${ins})${tag}`;
-    if (!control?.(it)) {
-      const opId = vals.id(op);
+    const ctl = control?.(it);
+    if (ctl !== 'skip') {
+      const opId = vals.id(ctl === 'any constant' ? `${it.r.insn.mnemonic} (${ins}) any constant` : op);
       const seen = run.ops.get(opId);
       if (seen) seen.count++; else run.ops.set(opId, { count: 1, item: it });
     }
@@ -458,7 +461,7 @@ export function proveLoop(a: KernelView, b: KernelView, m: LoopMatch, disambigua
     const tb: Item[] = [...preB];
     for (let x = 1; x < n; x++) tb.push(...bodyB);
     tb.push(...exitB);
-    const d = compareTrip(a, b, { ta, tb, n, counter: ca.counter, bound: ca.constant, probeA: bodyA[0] ?? exitA[0], guard: preB[gc.at]!, where, live, free: renamed }, vals, disambiguate);
+    const d = compareTrip(a, b, { ta, tb, n, counter: ca.counter, guards: [preB[gc.at]!], probeA: bodyA[0] ?? exitA[0], guard: preB[gc.at]!, where, live, free: renamed }, vals, disambiguate);
     if (d) return d;
   }
   return undefined;
@@ -539,6 +542,7 @@ function proveTwoStage(a: KernelView, b: KernelView, m: LoopMatch, t: TwoStageTo
   }
   for (const it of p2) if (it.writes.includes(ca.counter)) return fail(`${where}: the counter is written between the guards`, undefined, it);
   const gc1 = compareAtEnd(preB) as { at: number };
+  const gc2 = compareAtEnd(p2) as { at: number };
   // (b) values
   const live = liveAfter(a, nextAfter(a, m.exitA, brA));
   const alternating = new Set<number>();
@@ -556,7 +560,7 @@ function proveTwoStage(a: KernelView, b: KernelView, m: LoopMatch, t: TwoStageTo
       tb.push(...((n - 2) % 2 === 1 ? [...e1Alt, ...e1] : e2));
     }
     tb.push(...exitB);
-    const d = compareTrip(a, b, { ta, tb, n, counter: ca.counter, bound: ca.constant, probeA: bodyA[0] ?? exitA[0], guard: preB[gc1.at]!, where, live, free: alternating }, vals, disambiguate);
+    const d = compareTrip(a, b, { ta, tb, n, counter: ca.counter, guards: [preB[gc1.at]!, p2[gc2.at]!], probeA: bodyA[0] ?? exitA[0], guard: preB[gc1.at]!, where, live, free: alternating }, vals, disambiguate);
     if (d) return d;
   }
   return undefined;
@@ -567,11 +571,17 @@ function proveTwoStage(a: KernelView, b: KernelView, m: LoopMatch, t: TwoStageTo
  * values; the counter at the guard must hold the value the original loop starts from (n = 1), and
  * the runs must leave the same values (compareRuns; `free`: registers that may differ when dead).
  */
-function compareTrip(a: KernelView, b: KernelView, t: { ta: Item[]; tb: Item[]; n: number; counter: number; bound: number; probeA?: Item; guard: Item; where: string; live: Set<number>; free: Set<number> },
+function compareTrip(a: KernelView, b: KernelView, t: { ta: Item[]; tb: Item[]; n: number; counter: number; guards: Item[]; probeA?: Item; guard: Item; where: string; live: Set<number>; free: Set<number> },
   vals: Values, disambiguate: boolean | 'per-lane'): LoopDifference | undefined {
-  // the guards' and the loop's compares with a moved constant: proven by the control proof (a)
-  const control = (it: Item) => { const c = CMP.test(it.r.insn.base) ? compareAtEnd([it]) : undefined; return typeof c === 'object' && c.counter === t.counter && c.constant !== t.bound; };
-  const ra = execute(a, t.ta, vals, disambiguate, t.probeA ? { item: t.probeA, unit: t.counter } : undefined);
+  // compares of the counter: the guards (reading the start value) are the control proof's (a);
+  // every other one compares the counter value the original compares, whatever its constant
+  // (the loop's is moved, (a) proves it), as often
+  const control = (it: Item): 'skip' | 'any constant' | undefined => {
+    if (t.guards.includes(it)) return 'skip';
+    const c = CMP.test(it.r.insn.base) ? compareAtEnd([it]) : undefined;
+    return typeof c === 'object' && c.counter === t.counter ? 'any constant' : undefined;
+  };
+  const ra = execute(a, t.ta, vals, disambiguate, t.probeA ? { item: t.probeA, unit: t.counter } : undefined, control);
   const rb = execute(b, t.tb, vals, disambiguate, { item: t.guard, unit: t.counter }, control);
   if (t.n === 1 && ra.probe !== rb.probe) {
     return { message: `${t.where}: the guard reads the counter ${b.regs.name(t.counter)} with another value than the one the original loop starts from`, scheduled: t.guard.loc };

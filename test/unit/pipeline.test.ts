@@ -451,6 +451,15 @@ test('verify rejects broken two-stage loops: each kind', () => {
   [lines[m1], lines[m2]] = [lines[m2]!, lines[m1]!];
   r = judge(lines.join('\n'));
   assert.match(r.difference!.message, /run with trip count 2: /);
+  // the odd way out compares before its step: what it computes is overwritten unread, but it
+  // compares a counter value the original compares once, now twice
+  const l3 = good.split('\n');
+  const od = l3.findIndex((l) => l.trim() === '.Lpipelined_odd2:');
+  const sa = l3.findIndex((l, i) => i > od && l.trim() === 's_add_i32 s3, s3, -1');
+  const sc = l3.findIndex((l, i) => i > od && l.trim() === 's_cmp_lg_u32 s3, 0');
+  [l3[sa], l3[sc]] = [l3[sc]!, l3[sa]!];
+  r = judge(l3.join('\n'));
+  assert.match(r.difference!.message, /run with trip count 3: 's_cmp_lg_u32 s3, [02]' \(bad\.s:\d+\) computes a value the original does not compute there/);
   // the jump past the odd way out removed: the even way runs the odd one's iterations too
   r = judge(edit(good, (l) => l === 's_branch .Lpipelined_out3', () => []));
   assert.equal(r.equivalent, false);
