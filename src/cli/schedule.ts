@@ -213,6 +213,11 @@ export function formatSchedule(r: ScheduleRunResult, output?: string, savedMoves
 
 /** What software pipelining did to one loop. */
 export function pipelinedText(l: PipelinedLoop): string {
+  if (l.stages === 2) {
+    return `pipelined by two stages: loop at line ${l.line} (${l.label}): ${l.loads} load${l.loads === 1 ? '' : 's'} of the iteration after next and their address code (${l.p} instructions) start in this one, ` +
+      'into registers that alternate between even and odd iterations (the loop body holds two); the first two iterations\' loads before the loop, ' +
+      `the last iterations after it (${l.peel} and the labels beside it), guards for loops that run once or twice`;
+  }
   const renamed = l.renamed === 0 ? 'writing their own registers (the next loads wait for this iteration\'s readers)'
     : l.renamed === l.loads ? 'into free registers copied at the top of the loop' : `${l.renamed} of them into free registers copied at the top of the loop`;
   return `pipelined: loop at line ${l.line} (${l.label}): ${l.loads} load${l.loads === 1 ? '' : 's'} of the next iteration and their address code (${l.p} instructions) start in this one, ${renamed}; ` +

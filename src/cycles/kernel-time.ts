@@ -69,6 +69,8 @@ export interface KernelLoop {
   weight: number;
   /** Line of the header's first instruction. */
   line: number;
+  /** Iterations of the source loop one iteration stands for: 2 for a loop pipelined by two stages (twoStageRotation), else 1. */
+  unroll: number;
 }
 
 /**
@@ -103,9 +105,10 @@ export function kernelLoops(ctx: KernelContext, trip?: number): KernelLoop[] {
     const end = cfg.blocks[latch]!.end;
     const code = tripFromCode(ctx, header, latch, latches);
     const given = trip ?? DEFAULT_TRIP;
-    const t = code ?? (guardedRotation(ctx, header, latch) ? Math.max(1, given - 1) : given);
+    const two = latches.length === 1 && twoStageRotation(ctx, header, latch);
+    const t = code ?? (two ? Math.max(1, Math.floor((given - 4) / 2)) : guardedRotation(ctx, header, latch) ? Math.max(1, given - 1) : given);
     return {
-      header, latch, latches, backEdgeLines: latches.map(lastLine), start, end, parent: -1, trip: t,
+      header, latch, latches, backEdgeLines: latches.map(lastLine), start, end, parent: -1, trip: t, unroll: two ? 2 : 1,
       tripFrom: code !== undefined ? 'code' : trip !== undefined ? 'option' : 'default', weight: 0,
       line: cfg.insns[start]?.loc.line ?? cfg.blocks[header]!.loc.line,
     };
@@ -151,6 +154,31 @@ export function guardedRotation(ctx: KernelContext, header: number, latch: numbe
   if (a < 0 || b < 0 || !/^s_cmpk?_/.test(insns[b]!.insn.base)) return false;
   const text = (i: number) => `${insns[i]!.insn.mnemonic} ${insns[i]!.insn.operands.map((o) => o.text).join(',')}`;
   return text(a) === text(b);
+}
+
+/**
+ * A loop in the form `schedule` writes when it pipelines one by two stages (src/schedule/pipeline,
+ * pipelineTwoStage): two blocks, each an iteration of the source loop ending with the loop's own
+ * compare, the first left by a branch on the exit condition, entered past a guard (guardedRotation).
+ * Its body stands for two iterations, and the code after it holds four more (two on the even way
+ * out, one on the odd way, one on the way for a single iteration; the block walk of est_cycles
+ * runs each block once): a trip count that does not come from the code counts (trip - 4) / 2
+ * iterations, so that est_cycles runs the source loop's body as often as for the loop as written.
+ */
+export function twoStageRotation(ctx: KernelContext, header: number, latch: number): boolean {
+  const { cfg, insns } = ctx;
+  if (latch !== header + 1 || !guardedRotation(ctx, header, latch)) return false;
+  const h = cfg.blocks[header]!;
+  const l = cfg.blocks[latch]!;
+  const exitBranch = insns[h.end - 1]!.insn.base;
+  const back = insns[l.end - 1]!.insn.base;
+  if (!/^s_cbranch_scc[01]$/.test(exitBranch) || exitBranch === back) return false;
+  const lastCmp = (b: typeof h) => {
+    for (let i = b.end - 2; i >= b.start; i--) if (insns[i]!.defs.includes(SCC)) return /^s_cmpk?_/.test(insns[i]!.insn.base) ? `${insns[i]!.insn.mnemonic} ${insns[i]!.insn.operands.map((o) => o.text).join(',')}` : undefined;
+    return undefined;
+  };
+  const c = lastCmp(h);
+  return c !== undefined && c === lastCmp(l);
 }
 
 /** Does every way from the header to one of the latches (inside the body) pass through block `via`? */
@@ -535,13 +563,16 @@ export interface LoopChange {
 export function loopChanges(before: KernelContext, after: KernelContext, trip: number | undefined): LoopChange[] {
   const a = kernelTime(before, { trip });
   const b = kernelTime(after, { trip, bounds: true });
+  // per iteration of the source loop (a loop pipelined by two stages runs two in one)
   return b.loops.map((l, x) => {
     const o = a.loops[x];
     const bound = l.bound!;
+    const u = l.loop.unroll;
+    const uo = o?.loop.unroll ?? 1;
     return {
       line: o?.loop.line ?? l.loop.line, backEdgeLines: o?.loop.backEdgeLines ?? l.loop.backEdgeLines, instructions: l.loop.end - l.loop.start, trip: l.loop.trip, tripFrom: l.loop.tripFrom, weight: l.loop.weight,
-      before: round2(o?.perIteration ?? l.perIteration), after: round2(l.perIteration),
-      beforeOne: round2(o?.perIterationOne ?? l.perIterationOne), afterOne: round2(l.perIterationOne), bound: round2(bound.bound), limiter: bound.limiter,
+      before: round2(o ? o.perIteration / uo : l.perIteration / u), after: round2(l.perIteration / u),
+      beforeOne: round2(o ? o.perIterationOne / uo : l.perIterationOne / u), afterOne: round2(l.perIterationOne / u), bound: round2(bound.bound / u), limiter: bound.limiter,
       gapPercent: bound.bound > 0 ? round2(((l.perIteration - bound.bound) / bound.bound) * 100) : 0,
     };
   });

@@ -1,5 +1,6 @@
 /**
- * verify, check 7: loops pipelined by one stage (software pipelining across the back edge).
+ * verify, check 7: loops pipelined by one stage (software pipelining across the back edge), and
+ * by two stages (proveTwoStage, below).
  *
  * A scheduled file may hold a loop of the original in this form (what `schedule` writes; any
  * other program of this shape is judged the same way):
@@ -33,9 +34,13 @@
  *      on when EXEC is the value it was written under). At the end every register live in the
  *      original there holds the same value in both, both make the same stores, and every two
  *      memory accesses that may alias (verify's own rule, memory.ts, with the address registers'
- *      values) are in the same order. An instruction read before its producer, a store moved
- *      across a load of the same memory, a renamed register that is still live: each shows as
- *      a value that differs.
+ *      values) are in the same order; and every instruction of the scheduled run computes what
+ *      an instruction of the original's computes (the same operation on the same values, as
+ *      often; the guards are (a)'s, and a compare of the counter counts by the value it
+ *      compares whatever its constant, which (a) proves), so an
+ *      instruction reading another producer is found even when its result is overwritten
+ *      unread. An instruction read before its producer, a store moved across a load of the same
+ *      memory, a renamed register that is still live: each shows as a value that differs.
  *  For trip counts beyond PROVEN_TRIPS the values are not compared instruction by instruction:
  *  the claim rests on (a) and on the loops being single straight-line blocks that repeat the
  *  same code, so that every iteration of a longer run of the rotated loop sees the same pattern
@@ -68,6 +73,24 @@ export interface LoopMatch {
   bodyB: number;
   exitA: number;
   exitB: number;
+  /** Stages: 1, or 2 (TwoStageTokens: the scheduled tokens of the two-stage form). */
+  stages: 1 | 2;
+  two?: TwoStageTokens;
+}
+
+/**
+ * The scheduled tokens of a loop pipelined by two stages (src/schedule/pipeline/transform.ts,
+ * pipelineTwoStage): guardB leaves to LAST, guard2 to EVEN; the loop's label, the exit branch
+ * of its first half (to ODD) and its back edge; then EVEN, the jump to OUT, ODD, LAST and OUT.
+ */
+export interface TwoStageTokens {
+  guard2: number;
+  exitBranch: number;
+  even: number;
+  jump: number;
+  odd: number;
+  last: number;
+  out: number;
 }
 
 export interface Alignment {
@@ -106,8 +129,23 @@ export function alignAnchors(a: KernelView, b: KernelView): Alignment | { at: [n
   let i = 0;
   let j = 0;
   while (i < A.length || j < B.length) {
-    if (i < A.length && j < B.length && !peels.has(j) && A[i]!.anchor === B[j]!.anchor) { pairOf[i++] = j++; continue; }
+    if (i < A.length && j < B.length && !peels.has(j) && (A[i]!.anchor === B[j]!.anchor || (loops.some((l) => l.two) && grownAllocation(A[i]!, B[j]!)))) { pairOf[i++] = j++; continue; }
     if (j < B.length && peels.has(j)) { j++; continue; }
+    const t2 = j < B.length && i < A.length ? twoStageAt(b, j) : undefined;
+    if (t2) {
+      const labelA = i + (t2.labelB - (j + 2));
+      const branchA = labelA + 1;
+      if (branchA < A.length && A[labelA]!.anchor === B[t2.labelB]!.anchor && A[branchA]!.anchor === B[t2.branchB]!.anchor) {
+        const two = t2.two;
+        loops.push({
+          guardB: j, peelB: two.last, labelA, labelB: t2.labelB, branchA, branchB: t2.branchB,
+          preA: i, preB: j, bodyA: labelA + 1, bodyB: t2.labelB + 1, exitA: branchA + 1, exitB: two.out + 1, stages: 2, two,
+        });
+        for (const x of [two.guard2, two.exitBranch, two.even, two.jump, two.odd, two.last, two.out]) peels.add(x);
+        j++;
+        continue;
+      }
+    }
     const m = j < B.length ? guardAt(b, j) : undefined;
     if (m && i < A.length) {
       // the loop in the original: the tokens from A[i] on must match B's from j+1 on up to the back edge
@@ -117,7 +155,7 @@ export function alignAnchors(a: KernelView, b: KernelView): Alignment | { at: [n
       if (branchA < A.length && A[labelA]!.anchor === B[m.labelB]!.anchor && A[branchA]!.anchor === B[m.branchB]!.anchor) {
         loops.push({
           guardB: j, peelB: m.peelB, labelA, labelB: m.labelB, branchA, branchB: m.branchB,
-          preA: i, preB: j, bodyA: labelA + 1, bodyB: m.labelB + 1, exitA: branchA + 1, exitB: m.peelB + 1,
+          preA: i, preB: j, bodyA: labelA + 1, bodyB: m.labelB + 1, exitA: branchA + 1, exitB: m.peelB + 1, stages: 1,
         });
         peels.add(m.peelB);
         j++;
@@ -127,6 +165,40 @@ export function alignAnchors(a: KernelView, b: KernelView): Alignment | { at: [n
     return { at: [i, j] };
   }
   return { pairOf, loops };
+}
+
+/**
+ * A descriptor directive that sizes the VGPR allocation, grown in the scheduled file (the
+ * two-stage form's alternate registers): the same directive with a value at least the original's.
+ */
+function grownAllocation(ta: { anchor: string }, tb: { anchor: string }): boolean {
+  const re = /^directive (\.amdhsa_next_free_vgpr|\.amdhsa_accum_offset|\.set \S+\.num_vgpr,) ?(\d+)$/;
+  const x = re.exec(ta.anchor);
+  const y = re.exec(tb.anchor);
+  return !!x && !!y && x[1] === y[1] && Number(y[2]) >= Number(x[2]);
+}
+
+function jumpTarget(it: Item | undefined): string | undefined {
+  if (!it || it.r.insn.base !== 's_branch') return undefined;
+  const o = it.r.insn.operands[0];
+  return o && o.kind === 'expr' ? o.text.trim() : undefined;
+}
+
+/** The two-stage shape at scheduled token j (TwoStageTokens), with the loop's label and back edge. */
+function twoStageAt(b: KernelView, j: number): { labelB: number; branchB: number; two: TwoStageTokens } | undefined {
+  const T = b.tokens;
+  const last = branchTarget(T[j]!.item);
+  const even = branchTarget(T[j + 1]?.item);
+  if (last === undefined || even === undefined || T[j]!.item!.r.insn.base !== T[j + 1]!.item!.r.insn.base) return undefined;
+  let k = j + 2;
+  while (k < T.length && (T[k]!.anchor.startsWith('directive ') || (isLabel(T[k]!.anchor) && k + 1 < T.length && isLabel(T[k + 1]!.anchor)))) k++;
+  if (k + 7 >= T.length || !isLabel(T[k]!.anchor)) return undefined;
+  const odd = branchTarget(T[k + 1]!.item);
+  const back = branchTarget(T[k + 2]!.item);
+  if (odd === undefined || back === undefined || T[k]!.anchor !== `label ${back}` || T[k + 1]!.item!.r.insn.base !== T[j]!.item!.r.insn.base) return undefined;
+  const out = jumpTarget(T[k + 4]!.item);
+  if (!isLabel(T[k + 3]!.anchor, even) || out === undefined || !isLabel(T[k + 5]!.anchor, odd) || !isLabel(T[k + 6]!.anchor, last) || !isLabel(T[k + 7]!.anchor, out)) return undefined;
+  return { labelB: k, branchB: k + 2, two: { guard2: j + 1, exitBranch: k + 1, even: k + 3, jump: k + 4, odd: k + 5, last: k + 6, out: k + 7 } };
 }
 
 /** The guard shape at scheduled token j: the branch, the loop's labels after it, its back edge, then the PEEL label. */
@@ -238,6 +310,8 @@ interface MemEvent {
 interface Run {
   reg: Map<number, number>;
   mem: MemEvent[];
+  /** Every instruction's operation (with its operands' values), counted, and an instruction of each. */
+  ops: Map<number, { count: number; item: Item }>;
   /** Value of the counter register at a chosen item (the guard compare), when asked. */
   probe?: number;
 }
@@ -260,12 +334,13 @@ function isCopy(it: Item): boolean {
 function execKeys(v: KernelView): [number, number] { return [v.regs.key(EXEC_LO), v.regs.key(EXEC_HI)]; }
 
 /** Execute `items` on symbolic values (see the file comment). */
-function execute(v: KernelView, items: readonly Item[], vals: Values, disambiguate: boolean | 'per-lane', probe?: { item: Item; unit: number }): Run {
+function execute(v: KernelView, items: readonly Item[], vals: Values, disambiguate: boolean | 'per-lane', probe?: { item: Item; unit: number },
+  control?: (it: Item) => 'skip' | 'any constant' | undefined): Run {
   const reg = new Map<number, number>();
   const valueOf = (u: number) => { let x = reg.get(u); if (x === undefined) { x = vals.id(`in ${u}`); reg.set(u, x); } return x; };
   const [e0, e1] = execKeys(v);
   const mem: MemEvent[] = [];
-  const run: Run = { reg, mem };
+  const run: Run = { reg, mem, ops: new Map() };
   for (const it of items) {
     if (probe && run.probe === undefined && it === probe.item) run.probe = valueOf(probe.unit);
     const exec = vals.id(`exec ${valueOf(e0)},${valueOf(e1)}`);
@@ -290,6 +365,12 @@ function execute(v: KernelView, items: readonly Item[], vals: Values, disambigua
       event = { acc, base, value: -1, store: acc.wr !== 0, item: it };
     }
     const op = `${shapeOf(it)}(${ins})${tag}`;
+    const ctl = control?.(it);
+    if (ctl !== 'skip') {
+      const opId = vals.id(ctl === 'any constant' ? `${it.r.insn.mnemonic} (${ins}) any constant` : op);
+      const seen = run.ops.get(opId);
+      if (seen) seen.count++; else run.ops.set(opId, { count: 1, item: it });
+    }
     const vector = it.r.info.cls !== 'salu' && it.r.info.cls !== 'smem';
     it.writes.forEach((u, k) => {
       const x = vals.id(`${op}#${k}`);
@@ -329,6 +410,7 @@ function nextAfter(v: KernelView, region: number, before: Item | undefined): num
 
 /** Prove one pipelined loop (see the file comment); undefined when proven. */
 export function proveLoop(a: KernelView, b: KernelView, m: LoopMatch, disambiguate: boolean | 'per-lane'): LoopDifference | undefined {
+  if (m.two) return proveTwoStage(a, b, m, m.two, disambiguate);
   const RA = a.regions;
   const RB = b.regions;
   const fail = (message: string, x?: Item, y?: Item): LoopDifference => ({ message, original: x?.loc, scheduled: y?.loc });
@@ -379,18 +461,144 @@ export function proveLoop(a: KernelView, b: KernelView, m: LoopMatch, disambigua
     const tb: Item[] = [...preB];
     for (let x = 1; x < n; x++) tb.push(...bodyB);
     tb.push(...exitB);
-    const probeA = bodyA[0] ?? exitA[0];
-    const ra = execute(a, ta, vals, disambiguate, probeA ? { item: probeA, unit: ca.counter } : undefined);
-    const rb = execute(b, tb, vals, disambiguate, { item: preB[gc.at]!, unit: ca.counter });
-    if (n === 1 && ra.probe !== rb.probe) return fail(`${where}: the guard reads the counter ${b.regs.name(ca.counter)} with another value than the one the original loop starts from`, undefined, preB[gc.at]);
-    const d = compareRuns(a, ra, rb, live, renamed, (u) => vals.id(`in ${u}`), disambiguate);
-    if (d) return { message: `${where}, run with trip count ${n}: ${d.message}`, original: d.original, scheduled: d.scheduled };
+    const d = compareTrip(a, b, { ta, tb, n, counter: ca.counter, guards: [preB[gc.at]!], probeA: bodyA[0] ?? exitA[0], guard: preB[gc.at]!, where, live, free: renamed }, vals, disambiguate);
+    if (d) return d;
   }
   return undefined;
 }
 
+/** Trip counts whose runs are compared value by value for a loop pipelined by two stages. */
+export const PROVEN_TRIPS_TWO = 8;
+
+/**
+ * Prove a loop pipelined by two stages (TwoStageTokens). The scheduled file holds
+ *
+ *     PRE' ; guard to LAST ; P2 ; guard2 to EVEN
+ *   L: HALF1 ; exit branch to ODD ; HALF2 ; back edge to L
+ *   EVEN: E2 ; s_branch OUT      ODD: E1'      LAST: E1      OUT: EXIT'
+ *
+ *  (a) Control. The original loop is controlled as for one stage (compare with K, step s, going
+ *      on while c != K). The last SCC writer of PRE' is the original's compare with K - s and the
+ *      guard leaves on the original's exit sense; P2 writes neither the counter nor SCC but by a
+ *      last compare with K - 2s, guard2 of the same sense; HALF1 and HALF2 each step the counter
+ *      once (the original's step) and end with the original's compare with K - 2s, their
+ *      branches of the exit sense (to ODD) and the original's back edge. With c0 the counter
+ *      where the original enters its loop and n = min{m >= 1 : c0 + m*s = K}: the guard leaves
+ *      iff c0 = K - s iff n = 1; else guard2 leaves iff c0 = K - 2s iff n = 2; else after h
+ *      halves (the counter at c0 + h*s) the loop leaves iff c0 + (h+2)*s = K, first at h = n - 2,
+ *      through ODD when h is odd (ODD falls into LAST) and through EVEN when it is even. When
+ *      the original never leaves, neither does the scheduled loop. So for every c0 the run is
+ *        n = 1: PRE' E1 EXIT';  n = 2: PRE' P2 E2 EXIT';
+ *        n >= 3: PRE' P2 (HALF1 HALF2)... n-2 halves, then E1' E1 EXIT' (n odd) or E2 EXIT' (n even).
+ *  (b) Values: those runs and the original's PRE BODY^n EXIT for n = 1 .. PROVEN_TRIPS_TWO (both
+ *      exits, every half at least twice), on symbolic values as for one stage; the registers the
+ *      loads of the halves write (the alternating load registers) may differ after the loop
+ *      when they are dead there, and so may the original's load registers (where the address code
+ *      uses them too, both halves load into other registers).
+ *  Beyond that the claim rests on (a) and on the halves repeating the same straight-line code, as
+ *  for one stage.
+ */
+function proveTwoStage(a: KernelView, b: KernelView, m: LoopMatch, t: TwoStageTokens, disambiguate: boolean | 'per-lane'): LoopDifference | undefined {
+  const RA = a.regions;
+  const RB = b.regions;
+  const fail = (message: string, x?: Item, y?: Item): LoopDifference => ({ message, original: x?.loc, scheduled: y?.loc });
+  const where = `loop at ${locText(a.tokens[m.labelA]!.loc)}`;
+  for (let g = m.preA + 1; g <= m.labelA; g++) if (RA[g]!.items.length) return fail(`instructions between the code before the loop at ${locText(a.tokens[m.labelA]!.loc)} and its label`);
+  for (let g = t.guard2 + 1; g <= m.labelB; g++) if (RB[g]!.items.length) return fail(`${where}: instructions between the second guard and the loop's label`, undefined, RB[g]!.items[0]);
+  for (const g of [m.branchB + 1, t.jump + 1]) if (RB[g]!.items.length) return fail(`${where}: instructions between the loop and the code after it that no path runs`, undefined, RB[g]!.items[0]);
+  const brA = a.tokens[m.branchA]!.item!;
+  const brB = b.tokens[m.branchB]!.item!;
+  const bodyA = RA[m.bodyA]!.items;
+  const preA = RA[m.preA]!.items;
+  const exitA = RA[m.exitA]!.items;
+  const preB = RB[m.preB]!.items;
+  const p2 = RB[m.guardB + 1]!.items;
+  const half1 = RB[m.labelB + 1]!.items;
+  const half2 = RB[t.exitBranch + 1]!.items;
+  const e2 = RB[t.even + 1]!.items;
+  const e1Alt = RB[t.odd + 1]!.items;
+  const e1 = RB[t.last + 1]!.items;
+  const exitB = RB[t.out + 1]!.items;
+  // (a) control
+  const ca = loopControl(bodyA, brA);
+  if (typeof ca === 'string') return fail(`${where}: the original loop's control is not one verify can follow: ${ca}`, brA);
+  if (brA.key !== brB.key) return fail(`${where}: the back edge changed`, brA, brB);
+  const sub = (x: number, y: number) => (x - y) >>> 0;
+  const exitSense = brA.r.insn.base === 's_cbranch_scc1' ? 's_cbranch_scc0' : 's_cbranch_scc1';
+  const sameCompare = (c: { counter: number; mnemonic: string; counterOperand: number }) => c.counter === ca.counter && c.mnemonic === ca.mnemonic && c.counterOperand === ca.counterOperand;
+  for (const [items, branch, what] of [[half1, b.tokens[t.exitBranch]!.item!, 'first half'], [half2, brB, 'second half']] as const) {
+    const c = loopControl(items, brA);
+    if (typeof c === 'string') return fail(`${where}: the pipelined loop's ${what} is not controlled as verify can follow: ${c}`, undefined, branch);
+    if (!sameCompare(c) || c.step !== ca.step || c.stepText !== ca.stepText) return fail(`${where}: the pipelined loop's ${what} is not controlled by the original's counter and step`, bodyA[ca.cmp], items[c.cmp]);
+    if (c.constant !== sub(ca.constant, 2 * ca.step)) return fail(`${where}: the ${what}'s compare constant is ${c.constant | 0}, not two steps before the original's ${ca.constant | 0}`, bodyA[ca.cmp], items[c.cmp]);
+  }
+  if (b.tokens[t.exitBranch]!.item!.r.insn.base !== exitSense) return fail(`${where}: the first half's branch does not leave on the original's exit test`, undefined, b.tokens[t.exitBranch]!.item);
+  const guards: [readonly Item[], Item, number][] = [[preB, b.tokens[m.guardB]!.item!, sub(ca.constant, ca.step)], [p2, b.tokens[t.guard2]!.item!, sub(ca.constant, 2 * ca.step)]];
+  for (const [items, guard, constant] of guards) {
+    const gc = compareAtEnd(items);
+    if (typeof gc === 'string' || !sameCompare(gc) || guard.r.insn.base !== exitSense) return fail(`${where}: a guard does not leave on the original's exit test`, undefined, guard);
+    if (gc.constant !== constant) return fail(`${where}: a guard's constant is ${gc.constant | 0}, not ${constant | 0}`, undefined, items[gc.at]);
+    for (let p = gc.at + 1; p < items.length; p++) if (items[p]!.writes.includes(ca.counter)) return fail(`${where}: the counter is written after a guard's compare`, undefined, items[p]);
+  }
+  for (const it of p2) if (it.writes.includes(ca.counter)) return fail(`${where}: the counter is written between the guards`, undefined, it);
+  const gc1 = compareAtEnd(preB) as { at: number };
+  const gc2 = compareAtEnd(p2) as { at: number };
+  // (b) values
+  const live = liveAfter(a, nextAfter(a, m.exitA, brA));
+  const alternating = new Set<number>();
+  for (const it of [...half1, ...half2, ...bodyA]) if (it.r.info.mem?.op === 'load') for (const u of it.writes) alternating.add(u);
+  for (let n = 1; n <= PROVEN_TRIPS_TWO; n++) {
+    const vals = new Values();
+    const ta: Item[] = [...preA];
+    for (let x = 0; x < n; x++) ta.push(...bodyA);
+    ta.push(...exitA);
+    const tb: Item[] = [...preB];
+    if (n === 1) tb.push(...e1);
+    else {
+      tb.push(...p2);
+      for (let h = 1; h <= n - 2; h++) tb.push(...(h % 2 === 1 ? half1 : half2));
+      tb.push(...((n - 2) % 2 === 1 ? [...e1Alt, ...e1] : e2));
+    }
+    tb.push(...exitB);
+    const d = compareTrip(a, b, { ta, tb, n, counter: ca.counter, guards: [preB[gc1.at]!, p2[gc2.at]!], probeA: bodyA[0] ?? exitA[0], guard: preB[gc1.at]!, where, live, free: alternating }, vals, disambiguate);
+    if (d) return d;
+  }
+  return undefined;
+}
+
+/**
+ * One trip count n: run the original's and the scheduled file's straight-line runs on symbolic
+ * values; the counter at the guard must hold the value the original loop starts from (n = 1), and
+ * the runs must leave the same values (compareRuns; `free`: registers that may differ when dead).
+ */
+function compareTrip(a: KernelView, b: KernelView, t: { ta: Item[]; tb: Item[]; n: number; counter: number; guards: Item[]; probeA?: Item; guard: Item; where: string; live: Set<number>; free: Set<number> },
+  vals: Values, disambiguate: boolean | 'per-lane'): LoopDifference | undefined {
+  // compares of the counter: the guards (reading the start value) are the control proof's (a);
+  // every other one compares the counter value the original compares, whatever its constant
+  // (the loop's is moved, (a) proves it), as often
+  const control = (it: Item): 'skip' | 'any constant' | undefined => {
+    if (t.guards.includes(it)) return 'skip';
+    const c = CMP.test(it.r.insn.base) ? compareAtEnd([it]) : undefined;
+    return typeof c === 'object' && c.counter === t.counter ? 'any constant' : undefined;
+  };
+  const ra = execute(a, t.ta, vals, disambiguate, t.probeA ? { item: t.probeA, unit: t.counter } : undefined, control);
+  const rb = execute(b, t.tb, vals, disambiguate, { item: t.guard, unit: t.counter }, control);
+  if (t.n === 1 && ra.probe !== rb.probe) {
+    return { message: `${t.where}: the guard reads the counter ${b.regs.name(t.counter)} with another value than the one the original loop starts from`, scheduled: t.guard.loc };
+  }
+  const d = compareRuns(a, ra, rb, t.live, t.free, (u) => vals.id(`in ${u}`), disambiguate);
+  return d ? { message: `${t.where}, run with trip count ${t.n}: ${d.message}`, original: d.original, scheduled: d.scheduled } : undefined;
+}
+
 function compareRuns(a: KernelView, ra: Run, rb: Run, live: Set<number>, renamed: Set<number>, entry: (u: number) => number,
   disambiguate: boolean | 'per-lane'): LoopDifference | undefined {
+  // every instruction computes what an instruction of the original computes (the same operation
+  // on the same values, as often): an instruction that reads another producer shows here even
+  // when what it computes is overwritten before anything reads it
+  for (const [id, o] of rb.ops) {
+    if ((ra.ops.get(id)?.count ?? 0) >= o.count) continue;
+    return { message: `'${textOf(o.item)}' (${locText(o.item.loc)}) computes a value the original does not compute there (it reads another producer than in the original)`, scheduled: o.item.loc };
+  }
   for (const u of live) {
     if ((ra.reg.get(u) ?? entry(u)) === (rb.reg.get(u) ?? entry(u))) continue;
     return { message: `${a.regs.name(u)} does not hold the same value after the loop in both files (it is live there)` };

@@ -28,11 +28,13 @@
  *     analysis asks for on a path that cannot run, is matched by rule and instruction).
  *  7. Pipelined loops (pipeline.ts): a loop the scheduled file runs rotated by one stage (a
  *     guard branch before it and a peeled last iteration after it are the only anchors it
- *     adds) computes what the original loop computes: the trip counts correspond for every start
- *     value of its counter, and for trip counts 1 to PROVEN_TRIPS the code before, in and after
- *     the loop leaves the same values in every live register, makes the same stores and keeps
- *     every two accesses that may alias in order (symbolic values); checks 2-4 do not apply to
- *     those regions.
+ *     adds), or by two stages (two guards, an exit branch in the middle of the body, and the
+ *     even, odd and last ways out after it; the descriptor's VGPR allocation may grow), computes
+ *     what the original loop computes: the trip counts correspond for every start value of its
+ *     counter, and for trip counts 1 to PROVEN_TRIPS (PROVEN_TRIPS_TWO) the code before, in and
+ *     after the loop leaves the same values in every live register, makes the same stores and
+ *     keeps every two accesses that may alias in order (symbolic values); checks 2-4 do not apply
+ *     to those regions.
  *
  * One function per check (check1Anchors .. check7PipelinedLoops).
  * The first difference is reported with its place in both files.

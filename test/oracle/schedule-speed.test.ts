@@ -10,9 +10,11 @@
  *     per-kernel table, the geometric mean of after/before, the direction agreement between our
  *     estimate and llvm-mca and every disagreement are printed, and each disagreement must be
  *     one reviewed in speed-exceptions.json (which model is right and why); the agreement is
- *     asserted not to fall below what it is;
+ *     asserted at the goal of 90% at least;
  *   - the largest drift between the search's estimate and the exact measure is printed;
- *   - the loops a result pipelines (software pipelining by one stage) are the ones verify proves.
+ *   - the loops a result pipelines (software pipelining by one or two stages) are the ones verify
+ *     proves; llvm-mca's cycles of a loop pipelined by two stages (its body holds two iterations
+ *     of the source loop) are halved, so that both figures are per 50 source iterations.
  * The search's wall-clock cap is raised so that the budget alone decides (deterministic).
  * Needs LLVM 22 and ../shared/corpus: fails, never skips, when they are missing.
  */
@@ -89,22 +91,25 @@ test('schedule speed: every MFMA kernel of the corpus, default objective and bud
     console.log(`  ${r.file}: ${why ? `reviewed (${why}): ${exceptions.reasons[why]!.slice(0, 160)}...` : 'NOT REVIEWED'}`);
   }
   if (stale.length > 0) console.log(`  reviewed disagreements that no longer occur: ${stale.map((e) => e.file).join(', ')}`);
-  console.log(`  software pipelining: ${rows.filter((r) => r.pipelined).length} kernels, ${pipelinedLoops} loops, each proven by verify (trip counts 1 to 4 and the count relation)`);
+  const twoStages = rows.filter((r) => r.pipelined?.some((l) => l.stages === 2)).length;
+  console.log(`  software pipelining: ${rows.filter((r) => r.pipelined).length} kernels (${twoStages} by two stages), ${pipelinedLoops} loops, each proven by verify (the count relation, and trip counts 1 to 4, or 1 to 8 for two stages)`);
   console.log(`  schedule-speed: ${rows.length} kernels in ${byFile.size} files; ${((Date.now() - t0) / 1000).toFixed(0)} s in all`);
   for (const f of failures.slice(0, 30)) console.log(`  FAIL ${f}`);
   assert.equal(failures.length, 0, `${failures.length} failures (first: ${failures[0]})`);
   assert.ok(s.judged >= 40, `only ${s.judged} kernels judged by llvm-mca`);
-  // 0.906 with software pipelining by one stage (0.967 without); the goal of 0.90 is not reached
-  // (one stage hides at most one iteration of load latency: see the README, Software pipelining)
-  assert.ok(s.geomean <= 0.91, `llvm-mca geomean after/before ${s.geomean.toFixed(3)}: the corpus got slower than it did`);
+  // 0.648 with software pipelining by one and two stages (0.906 with one stage, 0.967 without);
+  // the goal is 0.90. llvm-mca judges one wave: at the kernels' occupancy our model gains less
+  // on the same loops (other waves hide the latency too), and it is the one the objective trusts
+  assert.ok(s.geomean <= 0.66, `llvm-mca geomean after/before ${s.geomean.toFixed(3)}: the corpus got slower than it did`);
   const piped = rows.filter((r) => r.pipelined && r.pipelined.length > 0).length;
-  assert.ok(piped >= 36, `only ${piped} kernels pipelined (39 were)`);
+  assert.ok(piped >= 39, `only ${piped} kernels pipelined (39 were)`);
+  assert.ok(twoStages >= 27, `only ${twoStages} kernels pipelined by two stages (27 were)`);
   // direction agreement of est_cycles (as the objective compares it) with llvm-mca where either
-  // changes by more than 2%: 37/44 = 84%; the goal of 90% is not reached, and every kernel short
-  // of it is a reviewed disagreement (speed-exceptions.json says which model is right and why)
+  // changes by more than 2%: 40/44 = 91% (the goal is 90%); every kernel short of it is a
+  // reviewed disagreement (speed-exceptions.json says which model is right and why)
   const agreement = s.changed > 0 ? s.agree / s.changed : 1;
   console.log(`  direction agreement with llvm-mca: ${s.agree}/${s.changed} = ${(agreement * 100).toFixed(0)}% (goal 90%)`);
-  assert.ok(agreement >= 0.8, `direction agreement with llvm-mca ${(agreement * 100).toFixed(0)}%: below what it was`);
+  assert.ok(agreement >= 0.9, `direction agreement with llvm-mca ${(agreement * 100).toFixed(0)}%: below the goal of 90%`);
   assert.ok(s.drift <= 0.02, `the estimate drifts ${(s.drift * 100).toFixed(2)}% from the exact measure`);
   for (const e of exceptions.loop) assert.ok(exceptions.reasons[e.reason], `unknown reason '${e.reason}'`);
   assert.deepEqual(unreviewed.map((r) => r.file), [], 'disagreements with llvm-mca nobody has reviewed');

@@ -4,6 +4,6 @@
  * objective like any other schedule; `verify` proves the result in its own code.
  */
 export { planPipelines, loopCounter, boundEncodable } from './plan.js';
-export type { PipelinePlan, PipelineRefusal, LoopCounter, Rename } from './plan.js';
-export { pipelineProgram } from './transform.js';
+export type { PipelinePlan, PipelineRefusal, LoopCounter, Rename, TwoStage } from './plan.js';
+export { pipelineProgram, pipelineTwoStage } from './transform.js';
 export type { PipelinedLoop, PipelinedProgram } from './transform.js';

@@ -51,8 +51,9 @@ import { EXEC_HI, EXEC_LO, SCC, VGPR_BASE } from '../../asm/registers.js';
 import type { ResolvedInsn } from '../../isa/types.js';
 import { kernelLayout } from '../../isa/layout.js';
 import { buildGraph, dependent, explainDependency } from '../deps.js';
-import { pinnedReason, ROLE, type ScheduleKernel } from '../kernel.js';
+import { pinnedReason, ROLE, schedBarrierBetween, type ScheduleKernel } from '../kernel.js';
 import { tripFromCode } from '../../cycles/kernel-time.js';
+import { alignUp, computeOccupancy, declaredResources } from '../../analysis/occupancy.js';
 
 /** The scalar counter that controls a loop. */
 export interface LoopCounter {
@@ -113,6 +114,78 @@ export interface PipelinePlan {
   counter: LoopCounter;
   /** Trip count from the code, when it gives one. */
   trip?: number;
+  /** The two-stage form (TwoStage), when the loop allows it, else why not. */
+  twoStage?: TwoStage;
+  twoStageRefused?: string;
+}
+
+/**
+ * Software pipelining by two stages: the loads of iteration i+2 start in iteration i, into
+ * registers that alternate between even and odd iterations (modulo variable expansion), so that
+ * a load has two iterations to return instead of one. With P2 and R2 below, the loop
+ * P2 R2 P2 R2 ... (n iterations) is written (transform.ts)
+ *
+ *     P2(D) ; leave to LAST when n = 1 ; P2(Y) ; leave to EVEN when n = 2
+ *   L: R2(D) P2(D) ; leave to ODD after iteration n-2 ; R2(Y) P2(Y) ; back to L unless after n-2
+ *   EVEN: R2(D) R2(Y) ; to OUT      ODD: R2(Y)      LAST: R2(D)      OUT:
+ *
+ * where (D) is the loads' own registers and (Y) the alternate ones (R2 reading Y where it read
+ * D). It is the stream P2_1 P2_2 R2_1 P2_3 R2_2 P2_4 ... of the original: each P2_{j+1} moves
+ * above R2_j only, so it qualifies when, besides the one-stage conditions,
+ *  - no fence wait is in the loop;
+ *  - P2 is P with the instructions of R that write what P reads from the iteration before
+ *    (induction updates, e.g. `v_add_u32 v22, 64, v22` of an address), when they are address
+ *    code whose inputs come from P2 or from outside the loop and they can move to the front of
+ *    the body with P;
+ *  - across the back edge, P2 reads nothing R2 writes, writes nothing R2 reads or writes but the
+ *    loads' registers D, and R2 writes no memory;
+ *  - every load of P2 writes whole VGPRs D that R2 does not write and names only as whole plain
+ *    operands, and that are dead after the loop; and free registers Y exist for each (below the
+ *    registers the descriptor covers, or above them as far as the occupancy stays: TwoStage.grow).
+ *    Where P2's address code reads or writes D too (a load overwriting its own address
+ *    registers), odd iterations load into free registers as well, and D stays the address code's.
+ */
+export interface TwoStage {
+  p: number[];
+  r: number[];
+  /** The instructions moved from R into P2. */
+  moved: number[];
+  /**
+   * Per load: its registers D (first VGPR index, count), the registers of odd iterations (`odd`:
+   * D itself, or free registers where the loads' address code uses D too) and of even ones (`to`).
+   */
+  buffers: { load: number; from: number; odd: number; to: number; count: number }[];
+  /** Compare constant of the loop (bound - 2 step) and of the first guard (bound - step). */
+  loopBound: number;
+  firstBound: number;
+  /**
+   * The descriptor's VGPR allocation the alternate registers need when they lie above it (a
+   * larger .amdhsa_next_free_vgpr, and accum_offset on a unified file, at the same occupancy).
+   */
+  grow?: { nextFree: number; accumOffset?: number };
+}
+
+/**
+ * The VGPRs the two-stage form may use: the allocation may grow (.amdhsa_next_free_vgpr, and
+ * accum_offset with it on a unified VGPR/AGPR file when the kernel names no AGPR) as long as the
+ * descriptor's occupancy stays (occupancy.ts: the VGPR granule and the waves the file holds).
+ */
+function growLimit(ctx: KernelContext, limit: number): number {
+  const values = ctx.kernel.descriptor?.values;
+  const next = values?.['next_free_vgpr'];
+  if (!values || next === undefined || limit < next) return limit;
+  const t = ctx.target;
+  const unified = t.registers.unifiedVgprFile.value;
+  if (unified && ctx.insns.some((r) => r.insn.operands.some((o) => o.kind === 'reg' && o.file === 'a'))) return limit;
+  const occ = (n: number) => {
+    const v = { ...values, next_free_vgpr: n, ...(unified ? { accum_offset: Math.max(values['accum_offset'] ?? 0, alignUp(n, 4)) } : {}) };
+    const d = declaredResources(v, t, { xnack: ctx.xnack });
+    return computeOccupancy(t, { vgprs: d.vgprs, agprs: d.agprs, sgprs: d.sgprs, ldsBytes: d.ldsBytes, extraSgprs: d.extraSgprs }).wavesPerSimd;
+  };
+  const now = occ(next);
+  let n = next;
+  while (n + 1 <= Math.min(t.registers.maxVgprs.value, t.registers.maxNextFreeVgpr.value) && occ(n + 1) >= now) n++;
+  return n;
 }
 
 export interface PipelineRefusal {
@@ -155,7 +228,7 @@ export function loopCounter(ctx: KernelContext, start: number, branch: number): 
     if (r.insn.base === 's_waitcnt' || r.insn.base === 's_nop') continue;
     if (r.defs.includes(SCC)) { if (CMP.test(r.insn.base)) cmpAt = i; break; }
   }
-  if (cmpAt < 0) return 'the back edge does not test an s_cmp(k)_lg/eq of a counter with a constant';
+  if (cmpAt < 0) return `the back edge does not test an s_cmp(k)_lg/eq of a counter with a constant`;
   const cmp = insns[cmpAt]!;
   for (let i = cmpAt + 1; i < branch; i++) if (insns[i]!.uses.includes(SCC)) return `SCC of the loop compare is also read by '${insns[i]!.insn.text.trim()}'`;
   const [, op] = CMP.exec(cmp.insn.base)!;
@@ -163,10 +236,10 @@ export function loopCounter(ctx: KernelContext, start: number, branch: number): 
   let counter = sgprOf(cmp, 0);
   let bound = immOf(cmp, 1);
   if (counter === undefined || bound === undefined) {
-    if (cmp.insn.base.startsWith('s_cmpk_')) return 'the loop compare does not compare an SGPR with a constant';
+    if (cmp.insn.base.startsWith('s_cmpk_')) return `the loop compare does not compare an SGPR with a constant`;
     counter = sgprOf(cmp, 1); bound = immOf(cmp, 0); counterOperand = 1;
   }
-  if (counter === undefined || bound === undefined) return 'the loop compare does not compare an SGPR with a constant';
+  if (counter === undefined || bound === undefined) return `the loop compare does not compare an SGPR with a constant`;
   let step: number | undefined;
   let stepAt = -1;
   for (let i = start; i < branch; i++) {
@@ -183,12 +256,12 @@ export function loopCounter(ctx: KernelContext, start: number, branch: number): 
       step = immOf(r, 1);
     } else return `the counter is written by '${r.insn.text.trim()}', not by an add or subtract of a constant`;
   }
-  if (step === undefined || u32(step) === 0) return 'the loop counter does not step';
+  if (step === undefined || u32(step) === 0) return `the loop counter does not step`;
   // "go on while counter != bound": s_cmp_lg + scc1, or s_cmp_eq + scc0
   const continuesWhileDifferent = (op === 'lg') === (onTrue === 1);
-  if (!continuesWhileDifferent) return 'the loop goes on while its counter equals the constant (only "while different" is rotated)';
+  if (!continuesWhileDifferent) return `the loop goes on while its counter equals the constant (only "while different" is rotated)`;
   const afterStep = stepAt < cmpAt;
-  if (!afterStep) return 'the loop compares its counter before stepping it (only a compare after the step is rotated)';
+  if (!afterStep) return `the loop compares its counter before stepping it (only a compare after the step is rotated)`;
   const loopBound = u32(bound - step);
   const guardBound = afterStep ? loopBound : u32(bound);
   if (!boundEncodable(cmp.insn.base, loopBound) || !boundEncodable(cmp.insn.base, guardBound)) {
@@ -272,6 +345,12 @@ export function planPipelines(k: ScheduleKernel): { plans: PipelinePlan[]; refus
       if (why) pinned = `'${r.insn.text.trim()}' (${why})`;
     }
     if (pinned) { refuse(`the loop holds an instruction that must stay in place: ${pinned}`); continue; }
+    const stmts = ctx.program.statements;
+    // from the instruction before the loop (a barrier between it and the label counts too)
+    const from = b.start > 0 ? stmts[cfg.insns[b.start - 1]!.stmt]!.lineIndex : -1;
+    if (schedBarrierBetween(ctx.program.lines, from, stmts[cfg.insns[branch]!.stmt]!.lineIndex)) {
+      refuse('the loop holds a sched_barrier (nothing moves across it)'); continue;
+    }
     const counter = loopCounter(ctx, b.start, branch);
     if (typeof counter === 'string') { refuse(counter); continue; }
     if (setHas(live.liveIn[b.id]!, SCC)) { refuse('SCC is live into the loop (the guard would overwrite it)'); continue; }
@@ -360,9 +439,107 @@ export function planPipelines(k: ScheduleKernel): { plans: PipelinePlan[]; refus
     if (pDead !== undefined) { refuse(`'${insns[pDead]!.insn.text.trim()}' writes registers that are live into the loop`); continue; }
 
     const renames = chooseRenames(ctx, body, p, r, loads, live.liveOut[b.id]!, limit);
-    plans.push({ block: b.id, line, label, branch, p, r, fences, loads, renames, counter, trip });
+    const two: TwoStage | string = fences.length === 0 && (trip === undefined || trip >= 3)
+      ? planTwoStage(ctx, body, graph, inP, loads, counter, control, live.liveOut[b.id]!, headIn, limit)
+      : fences.length > 0 ? 'the loop holds a fence wait' : 'the loop runs fewer than three times (trip count from the code)';
+    plans.push({ block: b.id, line, label, branch, p, r, fences, loads, renames, counter, trip, ...(typeof two === 'string' ? { twoStageRefused: two } : { twoStage: two }) });
   }
   return { plans, refused };
+}
+
+/** The two-stage form of a loop (TwoStage), or undefined when it does not qualify. */
+/** The two-stage form of a loop (TwoStage), or why it does not qualify. */
+function planTwoStage(ctx: KernelContext, body: number[], graph: ReturnType<typeof buildGraph>, inP: ReadonlySet<number>, loads: number[],
+  counter: LoopCounter, control: ReadonlySet<number>, liveOut: Uint32Array, liveIn: Uint32Array, limit: number): TwoStage | string {
+  const { insns } = ctx;
+  const loopBound = u32(counter.bound - 2 * counter.step);
+  if (!boundEncodable(counter.cmpMnemonic, loopBound)) return `the two-stage compare's constant does not fit the compare`;
+  for (const i of body) if (insns[i]!.defs.includes(EXEC_LO) || insns[i]!.defs.includes(EXEC_HI)) return `the loop writes EXEC`;
+  const inP2 = new Set(inP);
+  // registers P2 reads before it writes them, in body order: what it takes from the iteration before
+  const exposed = (): Set<number> => {
+    const written = new Set<number>();
+    const out = new Set<number>();
+    for (let x = 0; x < body.length; x++) {
+      if (!inP2.has(x)) continue;
+      for (const u of insns[body[x]!]!.uses) if (!written.has(u)) out.add(u);
+      for (const u of insns[body[x]!]!.defs) written.add(u);
+    }
+    return out;
+  };
+  for (let grew = true; grew;) {
+    grew = false;
+    const need = exposed();
+    for (let x = 0; x < body.length; x++) {
+      if (inP2.has(x)) continue;
+      const rx = insns[body[x]!]!;
+      if (!rx.defs.some((u) => need.has(u))) continue;
+      if (control.has(body[x]!) || !isAddressCode(rx)) return `the loads' address code reads a register the loop control or non-address code updates`;
+      inP2.add(x);
+      grew = true;
+    }
+  }
+  // P2 moves to the front of the body
+  for (const y of inP2) for (let z = 0; z < y; z++) if (!inP2.has(z) && dependent(graph, z, y)) return `the loads' address code and its updates cannot move to the front of the body`;
+  const p = body.filter((_, x) => inP2.has(x));
+  const r = body.filter((_, x) => !inP2.has(x));
+  if (p.some((i) => insns[i]!.defs.includes(SCC))) return `the loads' address code writes SCC`;
+  const dUnits = new Set<number>();
+  const dsts = loads.map((i) => vdstOf(insns[i]!));
+  for (let x = 0; x < loads.length; x++) {
+    const d = dsts[x];
+    const rl = insns[loads[x]!]!;
+    if (!d || rl.info.mem?.d16 || rl.defs.length !== d.count) return `a load writes part of a register or a d16 half`;
+    for (let c = 0; c < d.count; c++) dUnits.add(VGPR_BASE + d.first + c);
+  }
+  // across the back edge: P2 of the next iteration passes R2 of this one
+  const defsP = new Set<number>(); const usesP = new Set<number>();
+  for (const i of p) { for (const u of insns[i]!.defs) defsP.add(u); for (const u of insns[i]!.uses) usesP.add(u); }
+  for (const i of r) {
+    const x = insns[i]!;
+    if (x.info.mem && x.info.mem.op !== 'load') return `the rest of the body writes memory`;
+    if (x.defs.some((u) => usesP.has(u) || defsP.has(u))) return `the rest of the body writes a register the loads' address code reads or writes`;
+    if (x.uses.some((u) => defsP.has(u) && !dUnits.has(u))) return `the rest of the body reads a register the loads' address code writes`;
+  }
+  // the address code uses D as well (a load overwriting its own address registers): both
+  // iterations then load into free registers, and D stays the address code's
+  const loadSet = new Set(loads);
+  const shared = p.some((i) => insns[i]!.uses.some((u) => dUnits.has(u)) || (!loadSet.has(i) && insns[i]!.defs.some((u) => dUnits.has(u))));
+  for (const d of dsts) {
+    const units = Array.from({ length: d!.count }, (_, c) => VGPR_BASE + d!.first + c);
+    if (!readsDirectly(ctx, r, units, liveOut)) return `the loaded registers are live after the loop, written by the rest of the body, or not named as whole operands`;
+  }
+  // the alternate registers: named nowhere in the loop, dead after it, below the limit
+  const inLoop = new Set<number>();
+  for (const i of body) for (const u of [...insns[i]!.defs, ...insns[i]!.uses]) inLoop.add(u);
+  const aligned = ctx.target.registers.unifiedVgprFile.value;
+  const taken = new Set<number>();
+  const buffers: TwoStage['buffers'] = [];
+  const next = ctx.kernel.descriptor?.values['next_free_vgpr'];
+  const grown = growLimit(ctx, limit);
+  const pick = (count: number): number | undefined => {
+    for (let s = 0; s + count <= grown; s += aligned && count > 1 ? 2 : 1) {
+      let good = true;
+      for (let c = 0; c < count && good; c++) {
+        const u = VGPR_BASE + s + c;
+        good = !inLoop.has(u) && !taken.has(u) && !setHas(liveOut, u) && !setHas(liveIn, u);
+      }
+      if (good) { for (let c = 0; c < count; c++) taken.add(VGPR_BASE + s + c); return s; }
+    }
+    return undefined;
+  };
+  for (let x = 0; x < loads.length; x++) {
+    const d = dsts[x]!;
+    const odd = shared ? pick(d.count) : d.first;
+    const to = pick(d.count);
+    if (odd === undefined || to === undefined) return `no free registers for the alternate loads`;
+    buffers.push({ load: loads[x]!, from: d.first, odd, to, count: d.count });
+  }
+  const top = Math.max(...buffers.map((x) => Math.max(x.to, x.odd) + x.count));
+  const accum = ctx.kernel.descriptor?.values['accum_offset'];
+  const grow = next !== undefined && top > next
+    ? { nextFree: top, ...(aligned && accum !== undefined ? { accumOffset: Math.max(accum, alignUp(top, 4)) } : {}) } : undefined;
+  return { p, r, moved: p.filter((i) => !inP.has(body.indexOf(i))), buffers, loopBound, firstBound: counter.loopBound, ...(grow ? { grow } : {}) };
 }
 
 /** Can the peeled R read the renamed registers in place of D (see Rename.peelDirect)? */

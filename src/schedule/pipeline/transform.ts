@@ -29,13 +29,15 @@ import { kernelContexts } from '../../analysis/context.js';
 import { checkContexts } from '../../check/check.js';
 import { ConductorError } from '../../errors.js';
 import type { ScheduleKernel } from '../kernel.js';
-import type { PipelinePlan, Rename } from './plan.js';
+import type { PipelinePlan, Rename, TwoStage } from './plan.js';
 
 /** What was done to one loop, for reports. */
 export interface PipelinedLoop {
   /** Line of the loop's first instruction in the input, and its label. */
   line: number;
   label: string;
+  /** Stages: 1, or 2 (the loads of iteration i+2 start in iteration i; the loop body holds two iterations). */
+  stages: 1 | 2;
   /** Label of the peeled last iteration in the output. */
   peel: string;
   /** Loads started one iteration early, and how many of them write renamed registers. */
@@ -62,6 +64,14 @@ function constantText(mnemonic: string, v: number): string {
   if (mnemonic.startsWith('s_cmpk_')) return mnemonic.endsWith('_u32') ? String(v >>> 0) : String(s);
   if (s >= -16 && s <= 64) return String(s);
   return `0x${(v >>> 0).toString(16)}`;
+}
+
+/** Insert a line where the code falls into a loop whose first statement is `first`: in front of its labels (and the alignment before them), indented as the loop. */
+function beforeLoop(program: Program, e: ReturnType<typeof emptyEdits>, first: number): (line: string) => void {
+  let at = first;
+  const indent = /^[ \t]*/.exec(program.lines[program.statements[at]!.lineIndex]!.text)![0] || '\t';
+  while (at - 1 >= 0 && (program.statements[at - 1]!.kind === 'label' || ALIGN.test(program.statements[at - 1]!.name ?? ''))) at--;
+  return (t: string) => addInsert(e, at, /^[ \t]/.test(program.lines[program.statements[at]!.lineIndex]!.text) ? t : indent + t);
 }
 
 /** The text of instruction statement `stmt` with operand k written as `with`. */
@@ -123,10 +133,7 @@ export function pipelineProgram(k: ScheduleKernel, plans: readonly PipelinePlan[
     do { peel = `.Lpipelined_peel${n++}`; } while (names.has(peel));
     names.add(peel);
     // before the loop: P' and the guard, in front of the loop's labels (and the alignment before them)
-    let at = stmtOf(b.start);
-    const indent = /^[ \t]*/.exec(program.lines[program.statements[at]!.lineIndex]!.text)![0] || '\t';
-    while (at - 1 >= 0 && (program.statements[at - 1]!.kind === 'label' || ALIGN.test(program.statements[at - 1]!.name ?? ''))) at--;
-    const before = (t: string) => addInsert(e, at, /^[ \t]/.test(program.lines[program.statements[at]!.lineIndex]!.text) ? t : indent + t);
+    const before = beforeLoop(program, e, stmtOf(b.start));
     for (const t of pText) before(t);
     before(cmpWith(cnt.guardBound));
     before(`s_cbranch_scc${cnt.exitScc} ${peel}`);
@@ -150,11 +157,18 @@ export function pipelineProgram(k: ScheduleKernel, plans: readonly PipelinePlan[
       if (rSet.has(i)) addInsert(e, next, peelText(i));
       else if (fenceSet.has(i)) addInsert(e, next, insns[i]!.insn.text.trim());
     }
-    loops.push({ line: plan.line, label: plan.label, peel, loads: plan.loads.length, renamed: plan.renames.length, p: plan.p.length, r: plan.r.length });
+    loops.push({ line: plan.line, label: plan.label, stages: 1, peel, loads: plan.loads.length, renamed: plan.renames.length, p: plan.p.length, r: plan.r.length });
   }
+  return finishProgram(k, e, loops, plans.map((p) => p.twoStage?.grow).find((g) => g));
+}
+
+/** Apply the edits to the kernel and derive its waits and nops; throws when it does not check clean. */
+function finishProgram(k: ScheduleKernel, e: ReturnType<typeof emptyEdits>, loops: PipelinedLoop[], grow?: TwoStage['grow']): PipelinedProgram {
+  const program = k.loaded.program;
   const file = program.file;
   const arch = k.target.name;
-  const raw = applyStatementEdits(program, e);
+  let raw = applyStatementEdits(program, e);
+  if (grow) raw = growMetadata(raw, k.name, k.ctx.kernel.descriptor!.values['next_free_vgpr']!, grow.nextFree);
   const fixed = fixLoaded(loadText(raw, file, { arch }), { kernels: new Set([k.name]) });
   const loaded = loadText(fixed.text, file, { arch });
   // nothing the checkers find on any path that the input does not have
@@ -171,4 +185,157 @@ function errorsByRule(l: Loaded, name: string): Map<string, number> {
   const m = new Map<string, number>();
   for (const c of checkContexts(ctx, { paths: 'all' })) for (const f of c.findings) if (f.severity === 'error') m.set(f.rule, (m.get(f.rule) ?? 0) + 1);
   return m;
+}
+
+/**
+ * Pipeline the loops of `plans` by two stages (PipelinePlan.twoStage, plan.ts, every plan must
+ * have one), writing per loop
+ *
+ *     <code before the loop>
+ *     P2                          iteration 1's loads (their own registers D) and address code
+ *     s_cmp_<op> c, bound-step    the loop runs once
+ *     s_cbranch_scc<x> LAST
+ *     P2'                         iteration 2's, into the alternate registers Y (odd iterations
+ *                                 load into D, or where the address code uses D, into free ones too)
+ *     s_cmp_<op> c, bound-2step   the loop runs twice
+ *     s_cbranch_scc<x> EVEN
+ *   loop:
+ *     R2 P2                       iteration i (odd), its compare at bound-2step; the loads of i+2
+ *     s_cbranch_scc<x> ODD        i was the third-last
+ *     R2' P2'                     iteration i+1 (reading Y), the loads of i+3 into Y
+ *     s_cbranch_scc<y> loop       the original back edge
+ *   EVEN:
+ *     R2 R2'                      the last two iterations when the count is even
+ *     s_branch OUT
+ *   ODD:
+ *     R2'                         the last two when it is odd (or the last one: LAST)
+ *   LAST:
+ *     R2
+ *   OUT:
+ *   <code after the loop>
+ *
+ * Waits and nops of the body are dropped and derived anew, as for one stage.
+ */
+export function pipelineTwoStage(k: ScheduleKernel, plans: readonly PipelinePlan[]): PipelinedProgram {
+  const program = k.loaded.program;
+  const { cfg, insns } = k.ctx;
+  const e = emptyEdits();
+  const names = labelNames(program);
+  const loops: PipelinedLoop[] = [];
+  let n = 0;
+  const fresh = (what: string) => {
+    let l: string;
+    do { l = `.Lpipelined_${what}${n++}`; } while (names.has(l));
+    names.add(l);
+    return l;
+  };
+  for (const plan of plans) {
+    const two = plan.twoStage!;
+    const b = cfg.blocks[plan.block]!;
+    const stmtOf = (i: number) => cfg.insns[i]!.stmt;
+    const cnt = plan.counter;
+    const cmpStmt = stmtOf(cnt.cmpAt);
+    const bufferOf = new Map(two.buffers.map((x) => [x.load, x]));
+    /** Instruction i of an odd or even iteration: D read (and by the loads written) as that iteration's registers; the compare's constant as given. */
+    const text = (i: number, even: boolean, bound?: number): string => {
+      const texts = new Map<number, string>();
+      if (i === cnt.cmpAt && bound !== undefined) texts.set(1 - cnt.counterOperand, constantText(cnt.cmpMnemonic, bound));
+      const own = bufferOf.get(i);
+      insns[i]!.insn.operands.forEach((o, x) => {
+        if (o.kind !== 'reg' || o.file !== 'v') return;
+        // the loads' own destination; in R2, whole operands within some load's D
+        const d = own ? (x === 0 ? own : undefined) : two.r.includes(i) ? two.buffers.find((y) => o.index >= y.from && o.index + o.count <= y.from + y.count) : undefined;
+        const base = d ? (even ? d.to : d.odd) : undefined;
+        if (d && base !== d.from) texts.set(x, range(base! + (o.index - d.from), o.count));
+      });
+      return texts.size > 0 ? withOperands(program, stmtOf(i), texts) : insns[i]!.insn.text.trim();
+    };
+    const pOf = (even: boolean) => two.p.map((i) => text(i, even));
+    const rOf = (even: boolean, bound?: number) => two.r.map((i) => text(i, even, bound));
+    const cmpWith = (v: number) => withOperand(program, cmpStmt, 1 - cnt.counterOperand, constantText(cnt.cmpMnemonic, v));
+    const exitBranch = (l: string) => `s_cbranch_scc${cnt.exitScc} ${l}`;
+    const last = fresh('last');
+    const even = fresh('even');
+    const odd = fresh('odd');
+    const out = fresh('out');
+    // before the loop, in front of its labels (and the alignment before them)
+    const before = beforeLoop(program, e, stmtOf(b.start));
+    for (const t of pOf(false)) before(t);
+    before(cmpWith(two.firstBound));
+    before(exitBranch(last));
+    for (const t of pOf(true)) before(t);
+    before(cmpWith(two.loopBound));
+    before(exitBranch(even));
+    // the body: every instruction of it written anew before the back edge
+    for (let i = b.start; i < plan.branch; i++) e.remove.add(stmtOf(i));
+    const br = stmtOf(plan.branch);
+    for (const t of [...rOf(false, two.loopBound), ...pOf(false), exitBranch(odd), ...rOf(true, two.loopBound), ...pOf(true)]) addInsert(e, br, t);
+    // after the loop
+    const next = br + 1;
+    const after = [`${even}:`, ...rOf(false), ...rOf(true), `s_branch ${out}`, `${odd}:`, ...rOf(true), `${last}:`, ...rOf(false), `${out}:`];
+    for (const t of after) addInsert(e, next, t);
+    if (two.grow) growAllocation(k, e, two.grow);
+    loops.push({ line: plan.line, label: plan.label, stages: 2, peel: last, loads: plan.loads.length, renamed: two.buffers.length, p: two.p.length, r: two.r.length });
+  }
+  return finishProgram(k, e, loops, plans.map((p) => p.twoStage?.grow).find((g) => g));
+}
+
+/**
+ * A larger VGPR allocation in the kernel's descriptor (TwoStage.grow): .amdhsa_next_free_vgpr,
+ * .amdhsa_accum_offset on a unified file, and `.set <kernel>.num_vgpr` as LLVM writes it, each
+ * where it is a plain number. Throws when the descriptor does not say it that way.
+ */
+function growAllocation(k: ScheduleKernel, e: ReturnType<typeof emptyEdits>, grow: NonNullable<TwoStage['grow']>): void {
+  const program = k.loaded.program;
+  const sym = k.ctx.kernel;
+  let inDescriptor = false;
+  let found = false;
+  for (let s = sym.start; s < program.statements.length; s++) {
+    const st = program.statements[s]!;
+    if (st.kind !== 'directive') continue;
+    if (st.name === '.amdhsa_kernel') { inDescriptor = st.args?.trim() === k.name; continue; }
+    if (st.name === '.end_amdhsa_kernel') { if (inDescriptor) inDescriptor = false; continue; }
+    const plain = /^\d+$/.test(st.args?.trim() ?? '');
+    if (inDescriptor && st.name === '.amdhsa_next_free_vgpr') {
+      if (!plain) throw new ConductorError(`the descriptor of ${k.name} gives .amdhsa_next_free_vgpr as an expression; the allocation is not grown`);
+      e.replace.set(s, `.amdhsa_next_free_vgpr ${grow.nextFree}`);
+      found = true;
+    } else if (inDescriptor && st.name === '.amdhsa_accum_offset' && grow.accumOffset !== undefined) {
+      if (!plain) throw new ConductorError(`the descriptor of ${k.name} gives .amdhsa_accum_offset as an expression; the allocation is not grown`);
+      e.replace.set(s, `.amdhsa_accum_offset ${grow.accumOffset}`);
+    } else if (st.name === '.set') {
+      const m = /^(\S+)\.num_vgpr\s*,\s*(\d+)$/.exec(st.args?.trim() ?? '');
+      if (m && m[1] === k.name) e.replace.set(s, `.set ${k.name}.num_vgpr, ${grow.nextFree}`);
+    }
+  }
+  if (!found) throw new ConductorError(`no .amdhsa_next_free_vgpr for ${k.name}; the allocation is not grown`);
+}
+
+/**
+ * The kernel's `.vgpr_count` in the code object metadata (YAML), when it says `from`, as `to`: the
+ * key at the indentation of the kernel's `.name`, within its map (up to a line indented less).
+ */
+function growMetadata(text: string, name: string, from: number, to: number): string {
+  const lines = text.split('\n');
+  const indentOf = (l: string) => /^[ \t]*(?:-[ \t]+)?/.exec(l)![0].length;
+  for (let x = 0; x < lines.length; x++) {
+    const nm = /^[ \t]*(?:-[ \t]+)?\.name:[ \t]+(\S+)[ \t]*$/.exec(lines[x]!);
+    if (!nm || nm[1] !== name) continue;
+    const at = indentOf(lines[x]!);
+    for (let y = x - 1; y >= 0 && lines[y]!.trim() !== '' && indentOf(lines[y]!) >= at && !/\.amdgpu_metadata/.test(lines[y]!); y--) {
+      if (indentOf(lines[y]!) === at && setCount(lines, y, from, to)) return lines.join('\n');
+      if (/^[ \t]*-[ \t]/.test(lines[y]!) && indentOf(lines[y]!) === at) break;
+    }
+    for (let y = x + 1; y < lines.length && indentOf(lines[y]!) >= at && !/^[ \t]*-[ \t]/.test(lines[y]!.slice(0, at)); y++) {
+      if (indentOf(lines[y]!) === at && setCount(lines, y, from, to)) return lines.join('\n');
+    }
+  }
+  return lines.join('\n');
+}
+
+function setCount(lines: string[], y: number, from: number, to: number): boolean {
+  const vc = /^(.*\.vgpr_count:[ \t]+)(\d+)([ \t]*)$/.exec(lines[y]!);
+  if (!vc || Number(vc[2]) !== from) return false;
+  lines[y] = `${vc[1]}${to}${vc[3]}`;
+  return true;
 }

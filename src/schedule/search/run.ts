@@ -40,7 +40,7 @@ import type { Disambiguation } from '../deps.js';
 import { preferOriginal, searchCompare, STRATEGIES, type StrategyName } from './search.js';
 import { runTask, type StrategyOutcome, type StrategyTask } from './task.js';
 import { kernelTime, loopChanges, type LoopChange } from '../../cycles/kernel-time.js';
-import { pipelineProgram, planPipelines, type PipelinedLoop, type PipelinedProgram, type PipelinePlan } from '../pipeline/index.js';
+import { pipelineProgram, pipelineTwoStage, planPipelines, type PipelinedLoop, type PipelinedProgram, type PipelinePlan } from '../pipeline/index.js';
 
 export interface ScheduleRunOptions {
   /** One kernel (error when the file has no such kernel). */
@@ -145,9 +145,10 @@ interface CacheEntry { version: string; strategy: string; moves: string[]; evalu
  * top of the loop where the plan found some (so they can pass this iteration's readers), and,
  * when it did, also 'in place', the same rotation with every load writing its own registers (no
  * copies: the next loads wait behind this iteration's readers, but a loop bound by its VALU work
- * pays no v_mov_b32 for them).
+ * pays no v_mov_b32 for them); and 'two stages' where a loop allows it (plan.ts, TwoStage: the
+ * loads of iteration i+2 start in iteration i, into registers that alternate between iterations).
  */
-type PipelineVariant = 'renamed' | 'in place';
+type PipelineVariant = 'renamed' | 'in place' | 'two stages';
 const PIPELINE_VARIANTS: readonly PipelineVariant[] = ['renamed', 'in place'];
 
 interface Settings {
@@ -281,14 +282,14 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
   const pipelinedProgram = (variant: PipelineVariant): PipelinedProgram | undefined => {
     if (piped.has(variant)) return piped.get(variant);
     plans ??= planPipelines(k).plans;
-    const these = variant === 'renamed' ? plans : plans.map((p) => ({ ...p, renames: [] }));
+    const these = variant === 'renamed' ? plans : variant === 'two stages' ? plans.filter((p) => p.twoStage) : plans.map((p) => ({ ...p, renames: [] }));
     let out: PipelinedProgram | undefined;
     if (these.length > 0) {
       try {
-        out = pipelineProgram(k, these);
+        out = variant === 'two stages' ? pipelineTwoStage(k, these) : pipelineProgram(k, these);
       } catch (err) {
         if (!(err instanceof ConductorError)) throw err;
-        notes.push(`the loops could not be pipelined${variant === 'in place' ? ' in place' : ''}: ${err.message}`);
+        notes.push(`the loops could not be pipelined${variant === 'renamed' ? '' : ` ${variant === 'in place' ? 'in place' : 'by two stages'}`}: ${err.message}`);
       }
     }
     piped.set(variant, out);
@@ -329,7 +330,8 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
   // 'renamed' raise a pipelined loop's lower bound at the occupancy (elsewhere they cost that loop
   // no time, and the renamed loads hide latency the in-place ones cannot)
   plans = pipelining ? planPipelines(k).plans : [];
-  const searchedVariants = plans.length === 0 ? [] : plans.some((p) => p.renames.length > 0) && copiesBind() ? PIPELINE_VARIANTS : PIPELINE_VARIANTS.slice(0, 1);
+  const searchedVariants: PipelineVariant[] = plans.length === 0 ? [] : plans.some((p) => p.renames.length > 0) && copiesBind() ? [...PIPELINE_VARIANTS] : PIPELINE_VARIANTS.slice(0, 1);
+  if (plans.some((p) => p.twoStage)) searchedVariants.push('two stages');
   const totalPlanned = budget * (strategies.filter((s) => s !== 'anneal').length + annealReplicas) * (1 + searchedVariants.length);
   const done = new Map<string, number>();
   const report = (phase: string) => (label: string, n: number) => {
@@ -453,7 +455,7 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
     const pp = pipelinedProgram(variant);
     if (!pp) continue;
     const kp = prepareKernel(pp.loaded, ctxOf(pp.loaded), { disambiguate, trip: opts.trip });
-    const second = await searchFrom(pp.text, kp, variant === 'renamed' ? 'pipelined ' : 'pipelined in place ', before, pp.loops);
+    const second = await searchFrom(pp.text, kp, `pipelined ${variant === 'renamed' ? '' : `${variant} `}`, before, pp.loops);
     evaluations += second.evaluations;
     searchSeconds += second.seconds;
     runs.push(...second.runs);
@@ -473,7 +475,7 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
     : 'no schedule beat the input under the objective; the input is returned unchanged');
   if (cache && !cache.set(key, {
     version: VERSION, strategy: result.strategy, moves: result.moves, evaluations, seconds: searchSeconds, runs, estimate: result.estimate,
-    ...(result.pipelined ? { pipelined: result.pipelined.some((l) => l.renamed > 0) ? 'renamed' : 'in place' } : {}),
+    ...(result.pipelined ? { pipelined: result.pipelined.some((l) => l.stages === 2) ? 'two stages' : result.pipelined.some((l) => l.renamed > 0) ? 'renamed' : 'in place' } : {}),
   } satisfies CacheEntry)) {
     notes.push(cache.lastError ?? 'the result could not be cached');
   }

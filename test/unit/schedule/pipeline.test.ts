@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadText } from '../../../src/load.js';
 import { prepareKernels } from '../../../src/schedule/kernel.js';
-import { planPipelines, pipelineProgram } from '../../../src/schedule/pipeline/index.js';
+import { planPipelines, pipelineProgram, pipelineTwoStage } from '../../../src/schedule/pipeline/index.js';
 import { verifyLoaded, formatVerify } from '../../../src/verify/verify.js';
 import { kernelContexts } from '../../../src/analysis/context.js';
 import { kernelLoops } from '../../../src/cycles/kernel-time.js';
@@ -101,6 +101,8 @@ test('pipeline plan: every register the descriptor covers busy: the loads\' own 
 
 test('pipeline plan: refusals on the far side of each boundary', () => {
   const reason = (text: string) => plan(text).refused.map((r) => r.reason).join(' | ');
+  // a sched_barrier in the loop: nothing moves across it, so no load starts an iteration early
+  assert.match(reason(kernel({ body: [...LOOP.slice(0, 8), '; sched_barrier mask(0x00000000)', ...LOOP.slice(8)] })), /the loop holds a sched_barrier/);
   // a store before the load that may alias it: the load cannot start earlier
   const store = ['global_store_dword v[26:27], v2, off', ...LOOP];
   assert.match(reason(kernel({ body: store })), /global_load_dword v1, v\[26:27\], off' cannot move above 'global_store_dword v\[26:27\], v2, off'.*may alias/);
@@ -244,9 +246,9 @@ test('verify rejects broken pipelined loops: each kind', () => {
   assert.equal(r.difference?.kind, 'anchor');
   // the peeled iteration reading the copied-to register, which holds the iteration before's value
   r = judge(edit(good, nth('v_mfma_f32_16x16x4_f32 v[2:5], v6, v7, v[2:5]', 0), (l) => [l.replace('v7', 'v28')]));
-  assert.match(r.difference!.message, /run with trip count 1: (v[0-5] does not hold the same value|the store 'global_store_dword v\[26:27\], v0, off' \(orig\.s:\d+\) is not made with the same address and data)/);
+  assert.match(r.difference!.message, /run with trip count 1: ('v_mfma_f32_16x16x4_f32 v\[2:5\], v6, v28, v\[2:5\]' \(bad\.s:\d+\) computes a value the original does not compute there|v[0-5] does not hold the same value)/);
   // the peeled iteration compares before its step: SCC is dead after the loop, but every
-  // register but the renamed loads' keeps its last value, as for any reordering
+  // instruction reads the producers it reads in the original, as for any reordering
   r = judge(edit(good, nth('s_add_i32 s3, s3, -1', 1), () => []).replace(/(\n\s*s_cmp_lg_u32 s3, 0)/, '\n  s_add_i32 s3, s3, -1$1'));
   assert.equal(r.equivalent, true, `the same order again: ${r.difference?.message}`);
   const peelLines = good.split('\n');
@@ -254,7 +256,7 @@ test('verify rejects broken pipelined loops: each kind', () => {
   const pc = peelLines.findIndex((l, i) => i > firstIndex(good, '.Lpipelined_peel0:') && l.trim() === 's_cmp_lg_u32 s3, 0');
   [peelLines[pa], peelLines[pc]] = [peelLines[pc]!, peelLines[pa]!];
   r = judge(peelLines.join('\n'));
-  assert.match(r.difference!.message, /scc does not hold the same value after the loop in both files \(dead there/);
+  assert.match(r.difference!.message, /'s_cmp_lg_u32 s3, 0' \(bad\.s:\d+\) computes a value the original does not compute there/);
   // the next iteration's load placed before the copy that reads the current one
   const body0 = firstIndex(good, '.Lloop:');
   const lines = good.split('\n');
@@ -267,7 +269,7 @@ test('verify rejects broken pipelined loops: each kind', () => {
   assert.equal(r.equivalent, false);
   // a renamed register still live after the loop: v0 instead of v6 (the store after the loop reads v0)
   r = judge(good.replace(/v6\b/g, 'v0'));
-  assert.match(r.difference!.message, /the store 'global_store_dword v\[26:27\], v0, off' .* is not made with the same address and data/);
+  assert.match(r.difference!.message, /'v_add_u32_e32 v0, v0, v2' \(bad\.s:\d+\) computes a value the original does not compute there/);
   // live after the region itself: no store reads it, the code after the loop does
   const keepV0 = kernel({ body: LOOP, post: ['s_nop 7', 'v_mov_b32 v1, v2', 's_branch .Lend'], end: ['global_store_dword v[26:27], v0, off'] });
   const pk = pipelined(keepV0).text;
@@ -290,7 +292,7 @@ test('verify: a store the next iteration may read keeps the next loads behind it
   moved.splice(back - 1, 0, s!);
   const r = verifyLoaded(orig, load(moved.join('\n'), 'bad.s'));
   assert.equal(r.equivalent, false);
-  assert.match(r.difference!.message, /trip count 2: .*(may alias|not made with the same address|does not access memory)/);
+  assert.match(r.difference!.message, /trip count 2: .*(may alias|not made with the same address|does not access memory|'global_load_dword v6, v\[26:27\], off' \(bad\.s:\d+\) computes a value the original does not compute)/);
 });
 
 test('schedule: the pipelined candidate wins on the K-loop, verifies, and one wave gets faster', async () => {
@@ -327,15 +329,199 @@ test('pipelined in place: the same rotation with every load in its own registers
   // searched where the copies raise the loop's lower bound (this short loop), not where they do
   // not (four MFMAs: the matrix pipe binds)
   const f = await scheduleFile(load(text), text, { budget: 40, jobs: 1, cache: false, strategies: ['list'] });
-  assert.deepEqual(f.kernels[0]!.runs.map((r) => r.label), ['list', 'pipelined list', 'pipelined in place list']);
+  assert.deepEqual(f.kernels[0]!.runs.map((r) => r.label), ['list', 'pipelined list', 'pipelined in place list', 'pipelined two stages list']);
   const mfma = LOOP[9]!;
   const heavy = kernel({ body: [...LOOP, mfma, mfma, mfma] });
   const g = await scheduleFile(load(heavy), heavy, { budget: 40, jobs: 1, cache: false, strategies: ['list'] });
-  assert.deepEqual(g.kernels[0]!.runs.map((r) => r.label), ['list', 'pipelined list']);
+  assert.deepEqual(g.kernels[0]!.runs.map((r) => r.label), ['list', 'pipelined list', 'pipelined two stages list']);
 });
 
 test('report --after: a pipelined schedule is named as such (it shows reorderings only)', () => {
   const text = kernel({ body: LOOP });
   assert.throws(() => alignScheduled(load(text, 'orig.s'), load(pipelined(text).text, 'piped.s')),
     /kernel 'k' has 1 loop pipelined \(proven equivalent by verify\); --after shows reorderings only/);
+});
+
+/* Two stages: the loads of iteration i+2 start in iteration i, into alternating registers. */
+
+const twoStage = (text: string) => {
+  const k = prepareKernels(load(text))[0]!;
+  const plans = planPipelines(k).plans.filter((p) => p.twoStage);
+  assert.equal(plans.length, 1, 'one loop planned by two stages');
+  return pipelineTwoStage(k, plans);
+};
+
+test('two stages: plan for the K-loop (the address update joins the loads, alternate registers), and refusals', () => {
+  const text = kernel({ body: LOOP });
+  const p = plan(text).plans[0]!;
+  const two = p.twoStage!;
+  assert.ok(two, p.twoStageRefused);
+  assert.deepEqual(texts(text, two.p), [...LOOP.slice(0, 5), 'v_add_u32_e32 v22, 64, v22']);
+  assert.deepEqual(texts(text, two.moved), ['v_add_u32_e32 v22, 64, v22']);
+  assert.deepEqual(texts(text, two.r), ['s_add_i32 s3, s3, -1', 's_cmp_lg_u32 s3, 0', 'v_mfma_f32_16x16x4_f32 v[2:5], v1, v28, v[2:5]']);
+  assert.deepEqual(two.buffers.map((b) => [b.from, b.to, b.count]), [[1, 6, 1], [28, 7, 1]]);
+  assert.equal(two.loopBound, 2);
+  assert.equal(two.firstBound, 1);
+  assert.equal(two.grow, undefined);
+  const why = (t: string) => plan(t).plans[0]!.twoStageRefused;
+  // a store in the body: the loads of iteration i+2 would pass the store of iteration i+1
+  assert.match(why(kernel({ body: [...LOOP, 'global_store_dword v[26:27], v2, off'] }))!, /writes memory/);
+  // the loaded register read after the loop (it holds the iteration before's data on one way out)
+  assert.match(why(kernel({ body: LOOP, post: ['s_nop 7', 'v_add_u32_e32 v0, v0, v1', 's_nop 1', 'global_store_dword v[26:27], v0, off'] }))!, /live after the loop/);
+  // the rest of the body reads an address register of the loads (the next loads overwrite it)
+  assert.match(why(kernel({ body: [...LOOP, 'v_add_u32_e32 v2, v2, v24'] }))!, /reads a register the loads' address code writes/);
+  // a trip count of two from the code: nothing to gain
+  assert.match(why(kernel({ pre: ['s_mov_b32 s3, 2'], body: LOOP }))!, /fewer than three times/);
+});
+
+test('two stages: the allocation grows only as far as the occupancy stays', () => {
+  // every VGPR below 32 but v1/v28's own busy: the alternate registers come from above the
+  // descriptor, which grows (next_free_vgpr and accum_offset), the occupancy unchanged
+  const busy = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 29, 30, 31];
+  const pre = busy.map((r) => `v_mov_b32 v${r}, 0`);
+  const post = [...POST, ...busy.map((r) => `v_add_u32_e32 v0, v0, v${r}`)];
+  const text = kernel({ body: LOOP, pre, post });
+  const two = plan(text).plans[0]!.twoStage!;
+  assert.deepEqual(two.buffers.map((b) => [b.from, b.to]), [[1, 32], [28, 33]]);
+  assert.deepEqual(two.grow, { nextFree: 34, accumOffset: 36 });
+  const out = twoStage(text);
+  assert.match(out.text, /\.amdhsa_next_free_vgpr 34\n/);
+  assert.match(out.text, /\.amdhsa_accum_offset 36\n/);
+  assert.equal(checkLoaded(out.loaded).errors, 0);
+  const v = verifyLoaded(load(text, 'orig.s'), load(out.text, 'two.s'));
+  assert.equal(v.equivalent, true, v.difference?.message);
+  // at 64 VGPRs (8 waves on gfx942) one more register would cost a wave: refused
+  const busy64 = Array.from({ length: 58 }, (_, x) => x + 6).filter((r) => r < 22 || r > 28);
+  const full = kernel({ body: LOOP, vgprs: 64, pre: busy64.map((r) => `v_mov_b32 v${r}, 0`), post: [...POST, ...busy64.map((r) => `v_add_u32_e32 v0, v0, v${r}`)] });
+  assert.match(plan(full).plans[0]!.twoStageRefused!, /no free registers/);
+});
+
+test('two stages: the text written, clean, equivalent by verify; est_cycles counts the source iterations', () => {
+  const text = kernel({ body: LOOP });
+  const out = twoStage(text);
+  assert.deepEqual(out.loops.map((l) => [l.stages, l.loads, l.renamed, l.p, l.r]), [[2, 2, 2, 6, 3]]);
+  const lines = out.text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('s_waitcnt') && !l.startsWith('s_nop'));
+  const from = lines.indexOf('v_mov_b32 v22, v0') + 1;
+  const to = lines.indexOf('.Lend:');
+  assert.deepEqual(lines.slice(from, to), [
+    ...LOOP.slice(0, 5), 'v_add_u32_e32 v22, 64, v22', 's_cmp_lg_u32 s3, 1', 's_cbranch_scc0 .Lpipelined_last0',
+    ...LOOP.slice(0, 3), 'global_load_dword v6, v[26:27], off', 'global_load_dword v7, v[24:25], off', 'v_add_u32_e32 v22, 64, v22', 's_cmp_lg_u32 s3, 2', 's_cbranch_scc0 .Lpipelined_even1',
+    '.Lloop:',
+    's_add_i32 s3, s3, -1', 's_cmp_lg_u32 s3, 2', 'v_mfma_f32_16x16x4_f32 v[2:5], v1, v28, v[2:5]', ...LOOP.slice(0, 5), 'v_add_u32_e32 v22, 64, v22', 's_cbranch_scc0 .Lpipelined_odd2',
+    's_add_i32 s3, s3, -1', 's_cmp_lg_u32 s3, 2', 'v_mfma_f32_16x16x4_f32 v[2:5], v6, v7, v[2:5]', ...LOOP.slice(0, 3), 'global_load_dword v6, v[26:27], off', 'global_load_dword v7, v[24:25], off', 'v_add_u32_e32 v22, 64, v22',
+    's_cbranch_scc1 .Lloop',
+    '.Lpipelined_even1:', 's_add_i32 s3, s3, -1', 's_cmp_lg_u32 s3, 0', 'v_mfma_f32_16x16x4_f32 v[2:5], v1, v28, v[2:5]',
+    's_add_i32 s3, s3, -1', 's_cmp_lg_u32 s3, 0', 'v_mfma_f32_16x16x4_f32 v[2:5], v6, v7, v[2:5]', 's_branch .Lpipelined_out3',
+    '.Lpipelined_odd2:', 's_add_i32 s3, s3, -1', 's_cmp_lg_u32 s3, 0', 'v_mfma_f32_16x16x4_f32 v[2:5], v6, v7, v[2:5]',
+    '.Lpipelined_last0:', 's_add_i32 s3, s3, -1', 's_cmp_lg_u32 s3, 0', 'v_mfma_f32_16x16x4_f32 v[2:5], v1, v28, v[2:5]',
+    '.Lpipelined_out3:', ...POST.filter((l) => !l.startsWith('s_nop')),
+  ]);
+  assert.equal(checkLoaded(out.loaded).errors, 0);
+  const v = verifyLoaded(load(text, 'orig.s'), load(out.text, 'two.s'));
+  assert.equal(v.equivalent, true, v.difference?.message);
+  assert.equal(v.kernels[0]!.pipelinedLoops, 1);
+  // est_cycles: the loop stands for two source iterations, four more run after it
+  const loop = kernelLoops(kernelContexts(out.loaded)[0]!).find((l) => l.unroll === 2)!;
+  assert.equal(loop.trip, 30);
+  assert.equal(kernelLoops(kernelContexts(out.loaded)[0]!, 10).find((l) => l.unroll === 2)!.trip, 3);
+});
+
+test('verify rejects broken two-stage loops: each kind', () => {
+  const text = kernel({ body: LOOP });
+  const good = twoStage(text).text;
+  const orig = load(text, 'orig.s');
+  const judge = (t: string) => verifyLoaded(orig, load(t, 'bad.s'));
+  const nth = (s: string, n: number) => (l: string, i: number, all: string[]) => l === s && all.slice(0, i).filter((x) => x.trim() === s).length === n;
+  assert.equal(judge(good).equivalent, true);
+  // the second guard's constant: a loop of two would run the loop
+  let r = judge(edit(good, nth('s_cmp_lg_u32 s3, 2', 0), (l) => [l.replace(', 2', ', 3')]));
+  assert.match(r.difference!.message, /guard's constant is 3, not 2/);
+  // a half's compare one step on (the one-stage constant): one iteration too many
+  r = judge(edit(good, nth('s_cmp_lg_u32 s3, 2', 2), (l) => [l.replace(', 2', ', 1')]));
+  assert.match(r.difference!.message, /second half's compare constant is 1, not two steps before the original's 0/);
+  // the first half's branch on the wrong sense
+  r = judge(edit(good, (l) => l === 's_cbranch_scc0 .Lpipelined_odd2', (l) => [l.replace('scc0', 'scc1')]));
+  assert.equal(r.difference?.kind, 'anchor');
+  // the second half reading the first half's registers (the alternation broken)
+  r = judge(edit(good, nth('v_mfma_f32_16x16x4_f32 v[2:5], v6, v7, v[2:5]', 0), (l) => [l.replace('v6, v7', 'v1, v28')]));
+  assert.match(r.difference!.message, /run with trip count \d: .*(v[2-5]|store)/);
+  // the even way out in the wrong order
+  const lines = good.split('\n');
+  const ev = lines.findIndex((l) => l.trim() === '.Lpipelined_even1:');
+  const m1 = lines.findIndex((l, i) => i > ev && l.trim() === 'v_mfma_f32_16x16x4_f32 v[2:5], v1, v28, v[2:5]');
+  const m2 = lines.findIndex((l, i) => i > ev && l.trim() === 'v_mfma_f32_16x16x4_f32 v[2:5], v6, v7, v[2:5]');
+  [lines[m1], lines[m2]] = [lines[m2]!, lines[m1]!];
+  r = judge(lines.join('\n'));
+  assert.match(r.difference!.message, /run with trip count 2: /);
+  // the odd way out compares before its step: what it computes is overwritten unread, but it
+  // compares a counter value the original compares once, now twice
+  const l3 = good.split('\n');
+  const od = l3.findIndex((l) => l.trim() === '.Lpipelined_odd2:');
+  const sa = l3.findIndex((l, i) => i > od && l.trim() === 's_add_i32 s3, s3, -1');
+  const sc = l3.findIndex((l, i) => i > od && l.trim() === 's_cmp_lg_u32 s3, 0');
+  [l3[sa], l3[sc]] = [l3[sc]!, l3[sa]!];
+  r = judge(l3.join('\n'));
+  assert.match(r.difference!.message, /run with trip count 3: 's_cmp_lg_u32 s3, [02]' \(bad\.s:\d+\) computes a value the original does not compute there/);
+  // the jump past the odd way out removed: the even way runs the odd one's iterations too
+  r = judge(edit(good, (l) => l === 's_branch .Lpipelined_out3', () => []));
+  assert.equal(r.equivalent, false);
+  // a load of iteration i+2 moved above the MFMA that reads the registers it overwrites
+  const l2 = good.split('\n');
+  const lp = l2.findIndex((l) => l.trim() === '.Lloop:');
+  const ld = l2.findIndex((l, i) => i > lp && l.trim() === 'global_load_dword v1, v[26:27], off');
+  const mf = l2.findIndex((l, i) => i > lp && l.trim() === 'v_mfma_f32_16x16x4_f32 v[2:5], v1, v28, v[2:5]');
+  const moved = l2.slice();
+  const [x] = moved.splice(ld, 1);
+  moved.splice(mf, 0, x!);
+  r = judge(moved.join('\n'));
+  assert.equal(r.equivalent, false);
+});
+
+test('schedule: two stages searched beside one stage; the winner verifies and one wave gets faster', async () => {
+  const text = kernel({ body: LOOP });
+  const loaded = load(text);
+  const f = await scheduleFile(loaded, text, { budget: 200, jobs: 1, cache: false });
+  const k = f.kernels[0]!;
+  assert.ok(k.runs.some((r) => r.label.startsWith('pipelined two stages ')), k.runs.map((r) => r.label).join(', '));
+  const out = load(f.text, 'out.s');
+  assert.equal(checkLoaded(out).errors, 0);
+  assert.deepEqual(programMetrics(out, 'k'), k.after);
+  assert.ok(k.after.est_cycles <= k.before.est_cycles);
+  const v = verifyLoaded(loaded, out);
+  assert.equal(v.equivalent, true, v.difference?.message);
+  assert.equal(v.kernels[0]!.pipelinedLoops, k.pipelined?.length ?? 0);
+});
+
+test('two stages: loads that overwrite their own address registers load into free registers in both halves', () => {
+  // as clang writes the f64 K-loop: each load's data replaces its address
+  const body = [
+    'v_lshlrev_b64 v[24:25], 2, v[22:23]',
+    'v_lshl_add_u64 v[26:27], s[4:5], 0, v[24:25]',
+    'global_load_dword v26, v[26:27], off',
+    'v_lshl_add_u64 v[24:25], s[6:7], 0, v[24:25]',
+    'global_load_dword v24, v[24:25], off',
+    's_add_i32 s3, s3, -1',
+    's_cmp_lg_u32 s3, 0',
+    'v_add_u32_e32 v22, 64, v22',
+    's_waitcnt vmcnt(0)',
+    'v_mfma_f32_16x16x4_f32 v[2:5], v26, v24, v[2:5]',
+  ];
+  const post = ['s_nop 7', 'v_add_u32_e32 v0, v0, v2', 's_nop 1', 'global_store_dword v[22:23], v0, off'];
+  const text = kernel({ body, post });
+  const two = plan(text).plans[0]!.twoStage!;
+  assert.ok(two, plan(text).plans[0]!.twoStageRefused);
+  assert.deepEqual(two.buffers.map((b) => [b.from, b.odd, b.to]), [[26, 1, 6], [24, 7, 8]]);
+  const out = twoStage(text);
+  const lines = out.text.split('\n').map((l) => l.trim());
+  assert.ok(lines.includes('global_load_dword v1, v[26:27], off') && lines.includes('global_load_dword v6, v[26:27], off'));
+  assert.ok(lines.includes('v_mfma_f32_16x16x4_f32 v[2:5], v1, v7, v[2:5]') && lines.includes('v_mfma_f32_16x16x4_f32 v[2:5], v6, v8, v[2:5]'));
+  const orig = load(text, 'orig.s');
+  const v = verifyLoaded(orig, load(out.text, 'two.s'));
+  assert.equal(v.equivalent, true, v.difference?.message);
+  // an odd iteration reading D, which now holds the address
+  const bad = out.text.replace('v_mfma_f32_16x16x4_f32 v[2:5], v1, v7, v[2:5]', 'v_mfma_f32_16x16x4_f32 v[2:5], v26, v7, v[2:5]');
+  const r = verifyLoaded(orig, load(bad, 'bad.s'));
+  assert.equal(r.equivalent, false);
+  // D read after the loop: refused (one of the ways out leaves it holding an address)
+  assert.match(plan(kernel({ body, post: ['s_nop 7', 'v_add_u32_e32 v0, v0, v26', 's_nop 1', 'global_store_dword v[22:23], v0, off'] })).plans[0]!.twoStageRefused!, /live after the loop/);
 });
