@@ -38,6 +38,12 @@ const MAX_BIT_LIST = 4;
 
 /** Waitcnt counter spellings accepted inside s_waitcnt. */
 const WAITCNT_FIELDS = new Set(['vmcnt', 'expcnt', 'lgkmcnt', 'vmcnt_sat', 'expcnt_sat', 'lgkmcnt_sat']);
+/**
+ * The largest value of each counter field of GFX9 s_waitcnt (vmcnt 6 bits split over 3:0 and
+ * 15:14, expcnt 3 bits, lgkmcnt 4 bits: LLVM AMDGPUBaseInfo.cpp getVmcntBitMask /
+ * getExpcntBitMask / getLgkmcntBitMask for GFX9), the same on every target Conductor reads.
+ */
+const WAITCNT_MAX = { vmcnt: 63, expcnt: 7, lgkmcnt: 15 } as const;
 
 function isIdentStart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 46 || c === 36;
@@ -292,7 +298,8 @@ function parseItem(isImage: boolean): void {
       const argText = T.slice(P + 1, close);
       P = close + 1;
       const k = S.addOperand(OP_FUNC, start, P);
-      S.setAux(k, { name: wordLower[id]!, args: splitTopLevel(argText) } satisfies FuncAux);
+      const args = splitTopLevel(argText);
+      S.setAux(k, { name: wordLower[id]!, args, vals: args.map((a) => evalExpr(a, LK) ?? null) } satisfies FuncAux);
       return;
     }
     P = start;
@@ -816,11 +823,14 @@ function parseWaitcnt(): void {
       if (close < 0) throw error(`missing ')' after ${name}(`);
       const d = plainDecimal(P + 1, close);
       const v = d >= 0 ? d : evalRange(T, P + 1, close, LK, RL);
-      if (v === undefined || !Number.isInteger(v) || v < 0) throw error(`invalid ${name} value '${T.slice(P + 1, close)}'`, P + 1);
-      P = close + 1;
+      if (v === undefined || !Number.isInteger(v)) throw error(`invalid ${name} value '${T.slice(P + 1, close)}'`, P + 1);
       const field = name.replace('_sat', '') as 'vmcnt' | 'expcnt' | 'lgkmcnt';
-      if (op[field] !== undefined) throw error(`duplicate ${field}`, fStart);
-      op[field] = v;
+      const max = WAITCNT_MAX[field];
+      // llvm-mc 22 (encodeCnt): a value the field cannot hold is an error, except in the _sat
+      // spellings, which clamp it; a counter written twice keeps the last value.
+      if ((v < 0 || v > max) && name === field) throw error(`too large value for ${field}: ${field}(${T.slice(P + 1, close).trim()}) is outside 0..${max}`, P + 1);
+      P = close + 1;
+      op[field] = v < 0 || v > max ? max : v; // _sat: a negative value is a huge unsigned one
     }
     const k = S.addOperand(OP_WAITCNT, start, trimEndAt(T, start, P));
     S.setAux(k, op);

@@ -67,6 +67,12 @@ export interface WaitcntAux {
 export interface FuncAux {
   name: string;
   args: string[];
+  /**
+   * Each argument's value with the file's symbols (null when it does not evaluate: a name such
+   * as HW_REG_MODE that no symbol defines). Absent when the operand was built without the
+   * file's symbols (an Instruction object): the values are then unknown.
+   */
+  vals?: (number | null)[];
 }
 
 const SUFFIXES: readonly [string, EncodingSuffix][] = [
