@@ -36,7 +36,7 @@ import {
   type FuncAux, type InsnStore,
 } from '../asm/store.js';
 import type { Target } from './target.js';
-import type { InsnDesc, OpSpec } from './types.js';
+import { SUFFIX, type InsnDesc, type OpSpec } from './types.js';
 import { M0, VCC_LO } from '../asm/registers.js';
 import {
   DPP_CONTROLS, DPP_GFX10, branchOffsetError, dppControlError, hwregError, sendmsgError, simm16Error, swizzleError,
@@ -302,6 +302,8 @@ function specialIssues(f: LegalityForm, target: Target, out: LegalityIssue[]): v
       }
     }
   }
+  // The DPP rules are for instructions with a DPP encoding (v_permlane*_swap take bound_ctrl and fi of their own).
+  if (!(desc.suffixes & SUFFIX.dpp)) return;
   let controls = 0;
   let dppMods = false;
   for (let m = mb; m < me; m++) {
