@@ -15,7 +15,7 @@ import type { RangeLookup, SymbolLookup } from './expr.js';
 import { Interner, isSpace, trimEndAt } from './intern.js';
 import {
   FILE_A, FILE_S, FILE_SPECIAL, FILE_TTMP, FILE_V, InsnStore, MF_LIST, MF_NUM, MF_VALUE, MODIFIER_NAMES, OPCODES, OPC_IMAGE, OPC_WAITCNT, OPF_ABS,
-  OPF_FLOAT, OPF_NEG, OPF_SEXT, OP_CONST, OP_EXPR, OP_FUNC, OP_IMM, OP_OFF, OP_WAITCNT,
+  OPF_FLOAT, OPF_LIT, OPF_NEG, OPF_SEXT, OP_CONST, OP_EXPR, OP_FUNC, OP_IMM, OP_OFF, OP_WAITCNT,
 } from './store.js';
 import type { FuncAux, WaitcntAux } from './store.js';
 import { ConductorError } from '../errors.js';
@@ -291,7 +291,7 @@ function parseItem(isImage: boolean): void {
       return;
     }
     // abs(...), neg(...), sext(...) are operand modifiers: parseOperand reads them.
-    if (next === 40 /* ( */ && wc !== W_SRCMOD && wordFuncName[id] && lookupWord(id) === undefined) {
+    if (next === 40 /* ( */ && wc !== W_SRCMOD && wordFuncName[id] && lookupWord(id) === undefined && !isLit(start, idEnd)) {
       // hwreg(...), sendmsg(...), swizzle(...), gpr_idx(...)
       const close = matchClose(T, P, '(', ')', E);
       if (close < 0) throw error(`missing ')' in ${WORDS.str(id)}(`);
@@ -369,9 +369,10 @@ function parseOperand(): number {
   ws();
   const start = P;
   const c = cc(start);
-  if (c === 45 /* - */ && isRegisterAhead(start + 1)) {
+  if (c === 45 /* - */ && (isRegisterAhead(start + 1) || litAhead(start + 1))) {
     P++;
     const k = parseOperand();
+    if (S.oFlags[k]! & OPF_LIT) throw error('invalid operand for instruction: lit() takes no source modifier', start);
     S.oFlags[k] |= OPF_NEG;
     S.oStart[k] = start;
     S.oEnd[k] = P;
@@ -382,6 +383,7 @@ function parseOperand(): number {
     const k = parseOperand();
     ws();
     if (cc(P) !== 124) throw error("expected '|' to close an absolute value");
+    if (S.oFlags[k]! & OPF_LIT) throw error('not a valid operand.: lit() takes no source modifier', start);
     P++;
     S.oFlags[k] |= OPF_ABS;
     S.oStart[k] = start;
@@ -392,6 +394,11 @@ function parseOperand(): number {
   if (tryRegister()) return addRegister(start);
   if (isIdentStart(c)) {
     ident();
+    if (isLit(start, P)) {
+      let q = P;
+      while (q < E && isSpace(T.charCodeAt(q))) q++;
+      if (cc(q) === 40) return parseLit(start, q);
+    }
     const id = wordId(T, start, P);
     const wc = wordClass[id]!;
     if (wc === W_CONST && lookupWord(id) === undefined) {
@@ -439,6 +446,55 @@ function parseOperand(): number {
   S.oValue[k] = value;
   if (exprFloat) S.oFlags[k] = OPF_FLOAT;
   return k;
+}
+
+/** text[start, end) is `lit` (llvm-mc's forced-literal syntax; lower case only) and not a symbol. */
+function isLit(start: number, end: number): boolean {
+  return end - start === 3 && T.startsWith('lit', start) && LK('lit') === undefined;
+}
+
+/** `lit` then `(` at p (after a sign). */
+function litAhead(p: number): boolean {
+  let q = p;
+  while (q < E && isIdentChar(T.charCodeAt(q))) q++;
+  if (!isLit(p, q)) return false;
+  while (q < E && isSpace(T.charCodeAt(q))) q++;
+  return cc(q) === 40;
+}
+
+/**
+ * lit(N): an immediate that llvm-mc 22 encodes as a 32-bit literal (AMDGPUAsmParser::parseImm
+ * with the lit() modifier; on GFX9 too). N is a number or an expression, not a register or
+ * another lit(). The operand is the immediate N, flagged OPF_LIT, spanning the whole text.
+ */
+function parseLit(start: number, open: number): number {
+  const close = matchClose(T, open, '(', ')', E);
+  if (close < 0) throw error("missing ')' in lit(", open);
+  const sE = E;
+  E = close;
+  P = open + 1;
+  let k: number;
+  try {
+    ws();
+    if (P >= E || isLitAt(P)) throw error('unknown token in expression', P);
+    k = parseOperand();
+    ws();
+    if (P < E) throw error(`unexpected '${T.slice(P, E)}' in lit()`, P);
+  } finally {
+    E = sE;
+  }
+  if (S.oKind[k] !== OP_IMM || S.oFlags[k]! & (OPF_NEG | OPF_ABS | OPF_SEXT)) throw error('unknown token in expression: lit() takes a number', open + 1);
+  S.oFlags[k] |= OPF_LIT;
+  S.oStart[k] = start;
+  P = close + 1;
+  S.oEnd[k] = P;
+  return k;
+}
+
+function isLitAt(p: number): boolean {
+  let q = p;
+  while (q < E && isIdentChar(T.charCodeAt(q))) q++;
+  return isLit(p, q);
 }
 
 function lowerAt(p: number, end: number): number {

@@ -49,6 +49,8 @@ export const OPF_NEG = 1;
 export const OPF_ABS = 2;
 export const OPF_SEXT = 4;
 export const OPF_FLOAT = 8;
+/** Written as lit(N): an immediate llvm-mc encodes as a 32-bit literal even when it is an inline constant. */
+export const OPF_LIT = 16;
 
 /** Modifier flag bits. */
 export const MF_VALUE = 1;

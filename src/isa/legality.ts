@@ -32,7 +32,7 @@
  */
 import type { Operand } from '../asm/ast.js';
 import {
-  FILE_A, FILE_V, MF_NUM, MODIFIER_NAMES, OPCODES, OPF_ABS, OPF_FLOAT, OPF_NEG, OP_CONST, OP_EXPR, OP_FUNC, OP_IMM, OP_REG,
+  FILE_A, FILE_V, MF_NUM, MODIFIER_NAMES, OPCODES, OPF_ABS, OPF_FLOAT, OPF_LIT, OPF_NEG, OP_CONST, OP_EXPR, OP_FUNC, OP_IMM, OP_REG,
   type FuncAux, type InsnStore,
 } from '../asm/store.js';
 import type { Target } from './target.js';
@@ -279,6 +279,12 @@ function specialIssues(f: LegalityForm, target: Target, out: LegalityIssue[]): v
       if (why) out.push(issue(fa.name === 'hwreg' ? 'operand-hwreg' : 'operand-sendmsg', `${why}: '${text(k)}'${fa.name === 'hwreg' ? ` on ${target.name}` : ''}`));
     } else if (kind === OP_IMM && role !== undefined) {
       const v = S.oValue[k]!;
+      if (S.oFlags[k]! & OPF_LIT) {
+        // lit(N) is a 32-bit literal: llvm-mc 22 takes it for 32-bit operands outside SDWA only.
+        const spec = specs[k - b]!;
+        if (spec.width === 2 && (f.fp64[k - b] || desc.cls !== 'salu')) out.push(issue('operand-literal-range', `literal operands are not supported: '${text(k)}' is a 32-bit literal and '${mnemonic()}' reads 64 bits`));
+        else if (spec.width === 2 || f.variant === 'sdwa') out.push(issue('operand-literal-range', `invalid operand for instruction: '${mnemonic()}' takes no lit() literal here ('${text(k)}')`));
+      }
       const why = SPECIAL_ROLES.has(role) ? simm16Error(v) : role === 'label' && desc.cls === 'branch' ? branchOffsetError(v) : undefined;
       if (why) out.push(issue('operand-simm16', `${why}: '${text(k)}'`));
     }

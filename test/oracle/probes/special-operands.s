@@ -248,3 +248,14 @@ s_getreg_b32 s1, hwreg(HW_REG_MODE, OFF, 2)
 s_getreg_b32 s1, hwreg(MYREG)
 .set MYMSG, 2
 s_sendmsg sendmsg(MYMSG, GS_OP_EMIT, 1)
+// lit(N) in other encodings: 32-bit operands outside SDWA
+v_add_f32 v0, lit(1.0), v1
+v_add_f32_e64 v0, lit(1.0), v1
+v_fma_f32 v0, v1, v2, lit(1.0)
+v_fma_f32 v0, v1, v2, lit(0x12345678)
+v_add_u32 v0, lit(4), v1
+v_add_f32 v0, lit(1.0), lit(1.0)
+s_add_u32 s0, lit(5), 0x5
+v_add_f64 v[0:1], lit(1.0), v[2:3]
+s_mov_b64 s[0:1], lit(1.0)
+v_mov_b32_sdwa v0, lit(1)
