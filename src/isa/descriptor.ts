@@ -57,7 +57,7 @@ export function descriptorError(d: AmdhsaDescriptor, target: Target): Diagnostic
     if (why) return err(`${why}: ${name} on ${target.name}`, loc);
   }
   if (!d.end) return undefined;
-  const required = ['.amdhsa_next_free_vgpr', '.amdhsa_next_free_sgpr', ...(target.has('gfx90a-insts') ? ['.amdhsa_accum_offset'] : [])];
+  const required = ['.amdhsa_next_free_vgpr', '.amdhsa_next_free_sgpr', ...(target.descriptor.accumOffsetRequired.value ? ['.amdhsa_accum_offset'] : [])];
   for (const r of required) {
     if (!seen.has(r)) return err(`${r} directive is required (.amdhsa_kernel ${d.name} on ${target.name})`, d.end);
   }
