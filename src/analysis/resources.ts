@@ -139,8 +139,9 @@ function uncovered(ctx: KernelContext, layout: RegisterLayout, values: Record<st
   });
   for (const [file, w] of worst) {
     if (!w.first) continue;
-    const what = file === 's' ? `.amdhsa_next_free_sgpr is ${nextS}`
-      : `.amdhsa_next_free_vgpr is ${nextV}${layout.unified ? '' : ` (on ${ctx.target.name} it counts max(VGPRs, AGPRs))`}`;
+    const missing = (key: string) => (values[key] === undefined ? ' (the directive is missing)' : '');
+    const what = file === 's' ? `.amdhsa_next_free_sgpr is ${nextS}${missing('next_free_sgpr')}`
+      : `.amdhsa_next_free_vgpr is ${nextV}${missing('next_free_vgpr')}${layout.unified ? '' : ` (on ${ctx.target.name} it counts max(VGPRs, AGPRs))`}`;
     out.push({
       message: `${w.name} is used but ${what} (the first register beyond it: ${w.first.text})`,
       first: w.first.text.replace(/ at line .*/, ''), loc: w.first.loc, insn: w.first.insn,

@@ -162,6 +162,10 @@ export interface AmdhsaDescriptor {
   /** All .amdhsa_* values by directive name without the prefix (next_free_vgpr -> 132). */
   values: Record<string, number>;
   loc: Loc;
+  /** Every .amdhsa_* directive in the order written (lower-case, with the prefix), and where. */
+  directives?: { name: string; loc: Loc }[];
+  /** The .end_amdhsa_kernel line (absent when the descriptor is not closed). */
+  end?: Loc;
 }
 
 export interface KernelSymbol {

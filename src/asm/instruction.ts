@@ -15,7 +15,7 @@ import type { RangeLookup, SymbolLookup } from './expr.js';
 import { Interner, isSpace, trimEndAt } from './intern.js';
 import {
   FILE_A, FILE_S, FILE_SPECIAL, FILE_TTMP, FILE_V, InsnStore, MF_LIST, MF_NUM, MF_VALUE, MODIFIER_NAMES, OPCODES, OPC_IMAGE, OPC_WAITCNT, OPF_ABS,
-  OPF_FLOAT, OPF_NEG, OPF_SEXT, OP_CONST, OP_EXPR, OP_FUNC, OP_IMM, OP_OFF, OP_WAITCNT,
+  OPF_FLOAT, OPF_LIT, OPF_NEG, OPF_SEXT, OP_CONST, OP_EXPR, OP_FUNC, OP_IMM, OP_OFF, OP_WAITCNT,
 } from './store.js';
 import type { FuncAux, WaitcntAux } from './store.js';
 import { ConductorError } from '../errors.js';
@@ -38,6 +38,12 @@ const MAX_BIT_LIST = 4;
 
 /** Waitcnt counter spellings accepted inside s_waitcnt. */
 const WAITCNT_FIELDS = new Set(['vmcnt', 'expcnt', 'lgkmcnt', 'vmcnt_sat', 'expcnt_sat', 'lgkmcnt_sat']);
+/**
+ * The largest value of each counter field of GFX9 s_waitcnt (vmcnt 6 bits split over 3:0 and
+ * 15:14, expcnt 3 bits, lgkmcnt 4 bits: LLVM AMDGPUBaseInfo.cpp getVmcntBitMask /
+ * getExpcntBitMask / getLgkmcntBitMask for GFX9), the same on every target Conductor reads.
+ */
+const WAITCNT_MAX = { vmcnt: 63, expcnt: 7, lgkmcnt: 15 } as const;
 
 function isIdentStart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 46 || c === 36;
@@ -285,14 +291,15 @@ function parseItem(isImage: boolean): void {
       return;
     }
     // abs(...), neg(...), sext(...) are operand modifiers: parseOperand reads them.
-    if (next === 40 /* ( */ && wc !== W_SRCMOD && wordFuncName[id] && lookupWord(id) === undefined) {
+    if (next === 40 /* ( */ && wc !== W_SRCMOD && wordFuncName[id] && lookupWord(id) === undefined && !isLit(start, idEnd)) {
       // hwreg(...), sendmsg(...), swizzle(...), gpr_idx(...)
       const close = matchClose(T, P, '(', ')', E);
       if (close < 0) throw error(`missing ')' in ${WORDS.str(id)}(`);
       const argText = T.slice(P + 1, close);
       P = close + 1;
       const k = S.addOperand(OP_FUNC, start, P);
-      S.setAux(k, { name: wordLower[id]!, args: splitTopLevel(argText) } satisfies FuncAux);
+      const args = splitTopLevel(argText);
+      S.setAux(k, { name: wordLower[id]!, args, vals: args.map((a) => evalExpr(a, LK) ?? null) } satisfies FuncAux);
       return;
     }
     P = start;
@@ -362,9 +369,10 @@ function parseOperand(): number {
   ws();
   const start = P;
   const c = cc(start);
-  if (c === 45 /* - */ && isRegisterAhead(start + 1)) {
+  if (c === 45 /* - */ && (isRegisterAhead(start + 1) || litAhead(start + 1))) {
     P++;
     const k = parseOperand();
+    if (S.oFlags[k]! & OPF_LIT) throw error('invalid operand for instruction: lit() takes no source modifier', start);
     S.oFlags[k] |= OPF_NEG;
     S.oStart[k] = start;
     S.oEnd[k] = P;
@@ -375,6 +383,7 @@ function parseOperand(): number {
     const k = parseOperand();
     ws();
     if (cc(P) !== 124) throw error("expected '|' to close an absolute value");
+    if (S.oFlags[k]! & OPF_LIT) throw error('not a valid operand.: lit() takes no source modifier', start);
     P++;
     S.oFlags[k] |= OPF_ABS;
     S.oStart[k] = start;
@@ -385,6 +394,11 @@ function parseOperand(): number {
   if (tryRegister()) return addRegister(start);
   if (isIdentStart(c)) {
     ident();
+    if (isLit(start, P)) {
+      let q = P;
+      while (q < E && isSpace(T.charCodeAt(q))) q++;
+      if (cc(q) === 40) return parseLit(start, q);
+    }
     const id = wordId(T, start, P);
     const wc = wordClass[id]!;
     if (wc === W_CONST && lookupWord(id) === undefined) {
@@ -432,6 +446,55 @@ function parseOperand(): number {
   S.oValue[k] = value;
   if (exprFloat) S.oFlags[k] = OPF_FLOAT;
   return k;
+}
+
+/** text[start, end) is `lit` (llvm-mc's forced-literal syntax; lower case only) and not a symbol. */
+function isLit(start: number, end: number): boolean {
+  return end - start === 3 && T.startsWith('lit', start) && LK('lit') === undefined;
+}
+
+/** `lit` then `(` at p (after a sign). */
+function litAhead(p: number): boolean {
+  let q = p;
+  while (q < E && isIdentChar(T.charCodeAt(q))) q++;
+  if (!isLit(p, q)) return false;
+  while (q < E && isSpace(T.charCodeAt(q))) q++;
+  return cc(q) === 40;
+}
+
+/**
+ * lit(N): an immediate that llvm-mc 22 encodes as a 32-bit literal (AMDGPUAsmParser::parseImm
+ * with the lit() modifier; on GFX9 too). N is a number or an expression, not a register or
+ * another lit(). The operand is the immediate N, flagged OPF_LIT, spanning the whole text.
+ */
+function parseLit(start: number, open: number): number {
+  const close = matchClose(T, open, '(', ')', E);
+  if (close < 0) throw error("missing ')' in lit(", open);
+  const sE = E;
+  E = close;
+  P = open + 1;
+  let k: number;
+  try {
+    ws();
+    if (P >= E || isLitAt(P)) throw error('unknown token in expression', P);
+    k = parseOperand();
+    ws();
+    if (P < E) throw error(`unexpected '${T.slice(P, E)}' in lit()`, P);
+  } finally {
+    E = sE;
+  }
+  if (S.oKind[k] !== OP_IMM || S.oFlags[k]! & (OPF_NEG | OPF_ABS | OPF_SEXT)) throw error('unknown token in expression: lit() takes a number', open + 1);
+  S.oFlags[k] |= OPF_LIT;
+  S.oStart[k] = start;
+  P = close + 1;
+  S.oEnd[k] = P;
+  return k;
+}
+
+function isLitAt(p: number): boolean {
+  let q = p;
+  while (q < E && isIdentChar(T.charCodeAt(q))) q++;
+  return isLit(p, q);
 }
 
 function lowerAt(p: number, end: number): number {
@@ -816,11 +879,14 @@ function parseWaitcnt(): void {
       if (close < 0) throw error(`missing ')' after ${name}(`);
       const d = plainDecimal(P + 1, close);
       const v = d >= 0 ? d : evalRange(T, P + 1, close, LK, RL);
-      if (v === undefined || !Number.isInteger(v) || v < 0) throw error(`invalid ${name} value '${T.slice(P + 1, close)}'`, P + 1);
-      P = close + 1;
+      if (v === undefined || !Number.isInteger(v)) throw error(`invalid ${name} value '${T.slice(P + 1, close)}'`, P + 1);
       const field = name.replace('_sat', '') as 'vmcnt' | 'expcnt' | 'lgkmcnt';
-      if (op[field] !== undefined) throw error(`duplicate ${field}`, fStart);
-      op[field] = v;
+      const max = WAITCNT_MAX[field];
+      // llvm-mc 22 (encodeCnt): a value the field cannot hold is an error, except in the _sat
+      // spellings, which clamp it; a counter written twice keeps the last value.
+      if ((v < 0 || v > max) && name === field) throw error(`too large value for ${field}: ${field}(${T.slice(P + 1, close).trim()}) is outside 0..${max}`, P + 1);
+      P = close + 1;
+      op[field] = v < 0 || v > max ? max : v; // _sat: a negative value is a huge unsigned one
     }
     const k = S.addOperand(OP_WAITCNT, start, trimEndAt(T, start, P));
     S.setAux(k, op);

@@ -1017,6 +1017,8 @@ function readDescriptor(st: State, start: number, col: number, t: string, lookup
   const at = loc(st, start, col);
   pushStatement(st, { kind: 'directive', text: t, name: '.amdhsa_kernel', args: name, loc: at, lineIndex: start });
   const values: Record<string, number> = {};
+  const directives: { name: string; loc: Loc }[] = [];
+  let end: Loc | undefined;
   let i = start + 1;
   const L = st.lines;
   for (; i < L.n; i++) {
@@ -1026,8 +1028,9 @@ function readDescriptor(st: State, start: number, col: number, t: string, lookup
     const w = firstWord(line).toLowerCase();
     const dcol = code.length - code.trimStart().length + 1;
     pushStatement(st, { kind: 'directive', text: line, name: w, args: line.slice(w.length).trim(), loc: loc(st, i, dcol), lineIndex: i });
-    if (w === '.end_amdhsa_kernel') break;
+    if (w === '.end_amdhsa_kernel') { end = loc(st, i, dcol); break; }
     if (w.startsWith('.amdhsa_')) {
+      directives.push({ name: w, loc: loc(st, i, dcol) });
       const text = line.slice(w.length).trim();
       const v = evalExpr(text, lookup, exprFunctions(st));
       if (v === undefined) st.pendingValues.push({ values, key: w.slice('.amdhsa_'.length), directive: w, text, loc: loc(st, i, dcol) });
@@ -1035,7 +1038,7 @@ function readDescriptor(st: State, start: number, col: number, t: string, lookup
     }
   }
   if (i >= L.n) report(st, `.amdhsa_kernel ${name} is not closed by .end_amdhsa_kernel`, at);
-  st.descriptors.set(name, { name, values, loc: at });
+  st.descriptors.set(name, end ? { name, values, loc: at, directives, end } : { name, values, loc: at, directives });
   return i + 1;
 }
 

@@ -49,6 +49,8 @@ export const OPF_NEG = 1;
 export const OPF_ABS = 2;
 export const OPF_SEXT = 4;
 export const OPF_FLOAT = 8;
+/** Written as lit(N): an immediate llvm-mc encodes as a 32-bit literal even when it is an inline constant. */
+export const OPF_LIT = 16;
 
 /** Modifier flag bits. */
 export const MF_VALUE = 1;
@@ -67,6 +69,12 @@ export interface WaitcntAux {
 export interface FuncAux {
   name: string;
   args: string[];
+  /**
+   * Each argument's value with the file's symbols (null when it does not evaluate: a name such
+   * as HW_REG_MODE that no symbol defines). Absent when the operand was built without the
+   * file's symbols (an Instruction object): the values are then unknown.
+   */
+  vals?: (number | null)[];
 }
 
 const SUFFIXES: readonly [string, EncodingSuffix][] = [

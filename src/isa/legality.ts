@@ -32,12 +32,15 @@
  */
 import type { Operand } from '../asm/ast.js';
 import {
-  FILE_A, FILE_V, MODIFIER_NAMES, OPCODES, OPF_ABS, OPF_FLOAT, OPF_NEG, OP_CONST, OP_EXPR, OP_IMM, OP_REG,
-  type InsnStore,
+  FILE_A, FILE_V, MF_NUM, MODIFIER_NAMES, OPCODES, OPF_ABS, OPF_FLOAT, OPF_LIT, OPF_NEG, OP_CONST, OP_EXPR, OP_FUNC, OP_IMM, OP_REG,
+  type FuncAux, type InsnStore,
 } from '../asm/store.js';
 import type { Target } from './target.js';
-import type { InsnDesc, OpSpec } from './types.js';
+import { SUFFIX, type InsnDesc, type OpSpec } from './types.js';
 import { M0, VCC_LO } from '../asm/registers.js';
+import {
+  DPP_CONTROLS, DPP_GFX10, branchOffsetError, dppControlError, hwregError, sendmsgError, simm16Error, swizzleError,
+} from './special-operands.js';
 
 export interface LegalityIssue {
   /** Rule id (`operand-constant-bus`, ...: LEGALITY_RULES). */
@@ -67,6 +70,11 @@ export const LEGALITY_RULES = {
   'operand-mfma-overlap': 'validateMFMA',
   'operand-alignment': 'validateVGPRAlign and the operand matcher',
   'operand-address': 'the operand matcher',
+  'operand-hwreg': 'parseHwregFunc, validateHwreg',
+  'operand-sendmsg': 'parseSendMsgBody, validateSendMsg',
+  'operand-swizzle': 'parseSwizzleOperand',
+  'operand-dpp': 'parseDPPCtrl, validateDPPCtrl and the operand matcher',
+  'operand-simm16': 'parseSOPPBrTarget and the 16-bit immediate operands',
 } as const;
 export type LegalityRule = keyof typeof LEGALITY_RULES;
 
@@ -245,7 +253,102 @@ export function legalityIssues(store: InsnStore, i: number, f: LegalityForm, tar
   S = store;
   I = i;
   generalIssues(f, target, out);
+  specialIssues(f, target, out);
   if (f.vector) vectorIssues(f, target, out);
+}
+
+const SPECIAL_ROLES = new Set(['hwreg', 'msg']);
+const MOD_DPP_MASKS = new Set(['row_mask', 'bank_mask', 'bound_ctrl'].map(M));
+const MOD_BOUND_CTRL = M('bound_ctrl');
+const DPP_CONTROL_IDS = new Set([...DPP_CONTROLS].map(M));
+const DPP_GFX10_IDS = new Set([...DPP_GFX10].map(M));
+/** Roles of a DPP form that may name VCC (the select, carry in and out, a VOPC result). */
+const DPP_VCC_ROLES = new Set(['mask', 'carryIn', 'carryOut', 'sdst']);
+
+/** hwreg(), sendmsg(), swizzle(), 16-bit immediates, branch offsets and DPP controls (special-operands.ts). */
+function specialIssues(f: LegalityForm, target: Target, out: LegalityIssue[]): void {
+  const { desc, specs } = f;
+  const b = S.opBegin[I]!;
+  const e = S.opBegin[I + 1]!;
+  for (let k = b; k < e; k++) {
+    const kind = S.oKind[k]!;
+    const role = specs[k - b]?.role;
+    if (kind === OP_FUNC) {
+      const fa = S.aux[S.oAux[k]!] as FuncAux;
+      const why = fa.name === 'hwreg' ? hwregError(fa, target) : fa.name === 'sendmsg' ? sendmsgError(fa) : undefined;
+      if (why) out.push(issue(fa.name === 'hwreg' ? 'operand-hwreg' : 'operand-sendmsg', `${why}: '${text(k)}'${fa.name === 'hwreg' ? ` on ${target.name}` : ''}`));
+    } else if (kind === OP_IMM && role !== undefined) {
+      const v = S.oValue[k]!;
+      if (S.oFlags[k]! & OPF_LIT) {
+        // lit(N) is a 32-bit literal: llvm-mc 22 takes it for 32-bit operands outside SDWA only.
+        const spec = specs[k - b]!;
+        if (spec.width === 2 && (f.fp64[k - b] || desc.cls !== 'salu')) out.push(issue('operand-literal-range', `literal operands are not supported: '${text(k)}' is a 32-bit literal and '${mnemonic()}' reads 64 bits`));
+        else if (spec.width === 2 || f.variant === 'sdwa') out.push(issue('operand-literal-range', `invalid operand for instruction: '${mnemonic()}' takes no lit() literal here ('${text(k)}')`));
+      }
+      const why = SPECIAL_ROLES.has(role) ? simm16Error(v) : role === 'label' && desc.cls === 'branch' ? branchOffsetError(v) : undefined;
+      if (why) out.push(issue('operand-simm16', `${why}: '${text(k)}'`));
+    }
+  }
+  const mb = S.modBegin[I]!;
+  const me = S.modBegin[I + 1]!;
+  if (desc.name === 'ds_swizzle_b32') {
+    const m = S.findModifier(I, MOD_OFFSET);
+    const v = m >= 0 ? S.modifierValue(I, m) : undefined;
+    const why = v !== undefined ? swizzleError(v) : undefined;
+    if (why) out.push(issue('operand-swizzle', `${why}: '${v}'`));
+  }
+  if (!desc.valu) return;
+  if (f.variant === 'sdwa') {
+    // VOP2 SDWA keeps the VOP2 carry and select in VCC (an SGPR pair needs VOP3).
+    for (let k = b; k < e; k++) {
+      const role = specs[k - b]?.role;
+      if ((role === 'mask' || role === 'carryIn' || role === 'carryOut') && S.oKind[k] === OP_REG && !(S.oFirst[k] === VCC_LO && S.oCount[k] === 2)) {
+        out.push(issue('operand-dpp', `invalid operand for instruction: SDWA '${mnemonic()}' takes VCC, not '${text(k)}'`));
+        return;
+      }
+    }
+  }
+  // The DPP rules are for instructions with a DPP encoding (v_permlane*_swap take bound_ctrl and fi of their own).
+  if (!(desc.suffixes & SUFFIX.dpp)) return;
+  let controls = 0;
+  let dppMods = false;
+  for (let m = mb; m < me; m++) {
+    const name = S.mName[m]!;
+    if (DPP_GFX10_IDS.has(name)) {
+      out.push(issue('operand-dpp', `not a valid operand.: '${S.modifierText(I, m)}' is a GFX10+ DPP modifier`));
+      return;
+    }
+    if (DPP_CONTROL_IDS.has(name)) {
+      controls++;
+      const why = dppControlError(MODIFIER_NAMES.str(name), S.mFlags[m]! & MF_NUM ? S.mNum[m] : undefined, target);
+      if (why) { out.push(issue('operand-dpp', `${why}: '${S.modifierText(I, m)}' on ${target.name}`)); return; }
+    } else if (MOD_DPP_MASKS.has(name)) {
+      dppMods = true;
+      if (name === MOD_BOUND_CTRL) {
+        const why = dppControlError('bound_ctrl', S.mFlags[m]! & MF_NUM ? S.mNum[m] : undefined, target);
+        if (why) { out.push(issue('operand-dpp', `${why}: '${S.modifierText(I, m)}'`)); return; }
+      }
+    }
+  }
+  if (f.variant !== 'dpp' && controls === 0 && !dppMods) return;
+  if (controls !== 1) {
+    out.push(issue('operand-dpp', controls === 0
+      ? `not a valid operand.: a DPP instruction needs a control (quad_perm, row_shl, ...): '${mnemonic()}'`
+      : `not a valid operand.: '${mnemonic()}' has more than one DPP control`));
+    return;
+  }
+  // DPP sources are VGPRs; only the select, carry and compare result may be VCC.
+  for (let k = b; k < e; k++) {
+    const kind = S.oKind[k]!;
+    const role = specs[k - b]?.role;
+    if (kind === OP_REG) {
+      const file = S.oFile[k]!;
+      if (file === FILE_V || file === FILE_A) continue;
+      if (S.oFirst[k] === VCC_LO && S.oCount[k] === 2 && role !== undefined && DPP_VCC_ROLES.has(role)) continue;
+    } else if (kind !== OP_IMM && kind !== OP_CONST && kind !== OP_EXPR) continue;
+    out.push(issue('operand-dpp', `invalid operand for instruction: DPP '${mnemonic()}' reads '${text(k)}' (DPP operands are VGPRs${role && DPP_VCC_ROLES.has(role) ? ', this one VCC' : ''})`));
+    return;
+  }
 }
 
 /** Operand k names a register the target does not have (tma_hi on gfx906: read as a symbol). */

@@ -29,6 +29,7 @@ import {
   OPF_ABS, OPF_FLOAT, OPF_NEG, OPF_SEXT, OP_CONST, OP_EXPR, OP_FUNC, OP_IMM, OP_OFF, OP_REG, OP_WAITCNT, StoredInstruction,
 } from '../asm/store.js';
 import { ParsedProgram } from '../asm/program.js';
+import { descriptorError } from './descriptor.js';
 import { ConductorError } from '../errors.js';
 import type { Target } from './target.js';
 import { lookupInsn } from './catalogue.js';
@@ -852,6 +853,10 @@ export function resolveProgram(program: Program, target: Target): ResolvedProgra
     while (end < store.n && store.stmt[end]! < kernel.end) end++;
     if (end > first) diagnostics.push(...applyKernelEffects(program, kernel, target, rs, first, end - first).diagnostics);
     first = end;
+  }
+  for (const k of program.kernels) {
+    const e = k.descriptor ? descriptorError(k.descriptor, target) : undefined;
+    if (e) diagnostics.push(e);
   }
   return { insns: rs.all(), diagnostics, store: rs };
 }

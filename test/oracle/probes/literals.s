@@ -90,3 +90,20 @@ v_mov_b32 v0, 1.5-2
 v_mov_b32 v0, 0x1.8
 s_mov_b32 s0, 1.5
 s_mov_b32 s0, 0x1.8p1
+
+// lit(N): a 32-bit literal even when N is an inline constant (llvm-mc 22 takes it on GFX9 too)
+s_mov_b32 s0, lit(1)
+s_mov_b32 s0, lit(1.0)
+s_mov_b32 s0, lit(1.5)
+s_mov_b32 s0, lit(0x12345678)
+s_mov_b32 s0, lit(-1)
+s_mov_b32 s0, lit(2+3)
+s_mov_b32 s0, lit (2)
+v_mov_b32 v0, lit(1.5)
+v_mov_b32 v0, lit(0x12345678)
+s_mov_b32 s0, lit(lit(1))
+s_mov_b32 s0, LIT(2)
+s_mov_b32 s0, lit(s1)
+s_mov_b32 s0, lit()
+v_mov_b32 v0, -lit(1.0)
+v_mov_b32 v0, |lit(1.0)|

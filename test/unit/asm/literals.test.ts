@@ -163,3 +163,20 @@ test('a label defined twice and a branch to a label the file does not define are
   // labels defined after the branch, directional labels and labels of other functions are fine
   assert.deepEqual(parseProgram(['s_branch .Lend', '1: s_cbranch_scc0 1b', '.Lend:', 'f:', 's_branch k', 'k:', 's_endpgm', ''].join('\n'), 'ok.s').diagnostics, []);
 });
+
+test('lit(N): the immediate N, written as a 32-bit literal, where llvm-mc 22 takes it', () => {
+  assert.deepEqual([imm('lit(1.5)').value, imm('lit(1.5)').float], [1.5, true]);
+  assert.equal(imm('lit(0x12345678)').value, 0x12345678);
+  assert.equal(imm('lit(-1)').value, -1);
+  assert.equal(imm('lit (2+3)').value, 5);
+  assert.equal(insn('v_mov_b32 v0, lit(1.5)').operands[1]!.text, 'lit(1.5)');
+  const ok = loadText('v_add_f32 v0, lit(1.0), v1\nv_mov_b32 v0, lit(1.5)\ns_endpgm\n', 'l.s', { arch: 'gfx906' });
+  assert.equal(ok.resolved.length, 3);
+  for (const bad of ['v_mov_b32 v0, lit(lit(1))', 'v_mov_b32 v0, lit(v1)', 'v_mov_b32 v0, -lit(1.0)', 'v_mov_b32 v0, |lit(1.0)|', 'v_mov_b32 v0, lit()']) {
+    assert.throws(() => insn(bad), /lit\(\)|unknown token|invalid operand|not a valid operand/, bad);
+  }
+  // a 64-bit operand or an SDWA source takes no lit()
+  for (const bad of ['v_add_f64 v[0:1], lit(1.0), v[2:3]', 's_mov_b64 s[0:1], lit(1.0)', 'v_mov_b32_sdwa v0, lit(1)']) {
+    assert.throws(() => loadText(`${bad}\ns_endpgm\n`, 'l.s', { arch: 'gfx942' }), /literal|invalid operand/, bad);
+  }
+});

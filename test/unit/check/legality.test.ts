@@ -127,6 +127,11 @@ test('every legality rule is a finding with its rule id (each measured against l
     ['gfx90a', 'v_mfma_f32_32x32x8f16 a[0:15], v[16:17], v[18:19], a[2:17]', 'operand-mfma-overlap'],
     ['gfx906', 'buffer_load_dword v0, v[2:3], s[4:7], 0 offen idxen', 'operand-address'],
     ['gfx90a', 'v_add_f32_e64 v0, lds_direct, v1', 'operand-register'],
+    ['gfx90a', 's_getreg_b32 s1, hwreg(HW_REG_XCC_ID)', 'operand-hwreg'],
+    ['gfx942', 's_sendmsg sendmsg(MSG_GS, GS_OP_EMIT, 9)', 'operand-sendmsg'],
+    ['gfx942', 'ds_swizzle_b32 v0, v1 offset:swizzle(QUAD_PERM,0,1,2,4)', 'operand-swizzle'],
+    ['gfx942', 'v_mov_b32_dpp v0, v1 row_shl:16', 'operand-dpp'],
+    ['gfx942', 's_branch 0x10000', 'operand-simm16'],
   ];
   for (const [arch, insn, rule] of cases) {
     const l = loadText(`${insn}\n`, 'r.s', { arch, operandErrors: 'report' });

@@ -1,0 +1,65 @@
+/**
+ * The .amdhsa_kernel descriptor's directives as llvm-mc 22 reads them on the target
+ * (AMDGPUAsmParser::ParseDirectiveAMDHSAKernel): an unknown .amdhsa_* directive, one written
+ * twice, one the target's generation lacks, and a descriptor without a required directive are
+ * errors. llvm-mc stops reading a descriptor at its first error, so each descriptor gets at most
+ * one. Messages and the targets of each rule were measured with llvm-mc 22 -triple=amdgcn-amd-amdhsa
+ * on gfx906, gfx908, gfx90a, gfx942 and gfx950 (test/oracle/descriptor-directives.test.ts).
+ * Values are not range-checked here, and .amdhsa_reserve_xnack_mask (which llvm-mc compares with
+ * the target id's xnack setting) is not judged.
+ */
+import type { AmdhsaDescriptor, Diagnostic } from '../asm/ast.js';
+import type { Target } from './target.js';
+
+const SOURCE = 'llvm-mc 22 (AMDGPUAsmParser::ParseDirectiveAMDHSAKernel); measured by test/oracle/descriptor-directives.test.ts';
+
+/** Directives llvm-mc 22 knows, each with the generations that take it (undefined: every GFX9 target). */
+type Rule = undefined | ((t: Target) => string | undefined);
+const gfx90a: Rule = (t) => (t.has('gfx90a-insts') ? undefined : 'directive requires gfx90a+');
+const later = (msg: string): Rule => () => msg;
+const withArchitected: Rule = (t) => (t.has('architected-flat-scratch') ? 'directive is not supported with architected flat scratch' : undefined);
+const withoutArchitected: Rule = (t) => (t.has('architected-flat-scratch') ? undefined : 'directive is not supported without architected flat scratch');
+
+export const AMDHSA_DIRECTIVES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
+  ...['group_segment_fixed_size', 'private_segment_fixed_size', 'kernarg_size', 'user_sgpr_count', 'user_sgpr_dispatch_ptr',
+    'user_sgpr_queue_ptr', 'user_sgpr_kernarg_segment_ptr', 'user_sgpr_dispatch_id', 'user_sgpr_private_segment_size',
+    'uses_dynamic_stack', 'system_sgpr_workgroup_id_x', 'system_sgpr_workgroup_id_y', 'system_sgpr_workgroup_id_z',
+    'system_sgpr_workgroup_info', 'system_vgpr_workitem_id', 'next_free_vgpr', 'next_free_sgpr', 'reserve_vcc',
+    'reserve_xnack_mask', 'float_round_mode_32', 'float_round_mode_16_64', 'float_denorm_mode_32', 'float_denorm_mode_16_64',
+    'dx10_clamp', 'ieee_mode', 'fp16_overflow', 'exception_fp_ieee_invalid_op', 'exception_fp_denorm_src',
+    'exception_fp_ieee_div_zero', 'exception_fp_ieee_overflow', 'exception_fp_ieee_underflow', 'exception_fp_ieee_inexact',
+    'exception_int_div_zero'].map((n): [string, Rule] => [n, undefined]),
+  ...['accum_offset', 'tg_split', 'user_sgpr_kernarg_preload_length', 'user_sgpr_kernarg_preload_offset'].map((n): [string, Rule] => [n, gfx90a]),
+  ...['user_sgpr_private_segment_buffer', 'user_sgpr_flat_scratch_init', 'system_sgpr_private_segment_wavefront_offset',
+    'reserve_flat_scratch'].map((n): [string, Rule] => [n, withArchitected]),
+  ['enable_private_segment', withoutArchitected],
+  ['wavefront_size32', later('directive requires gfx10+')],
+  ['memory_ordered', later('directive requires gfx10+')],
+  ['forward_progress', later('directive requires gfx10+')],
+  ['workgroup_processor_mode', undefined], // message names the target: below
+  ['shared_vgpr_count', later('directive requires gfx10 or gfx11')],
+  ['inst_pref_size', later('directive requires gfx11+')],
+  ['round_robin_scheduling', later('directive requires gfx12+')],
+  ['named_barrier_count', later('directive requires gfx1250+')],
+].map(([k, v]) => [`.amdhsa_${k as string}`, v as Rule]));
+
+/** The first error of a descriptor on the target, as a diagnostic (undefined when llvm-mc reads it). */
+export function descriptorError(d: AmdhsaDescriptor, target: Target): Diagnostic | undefined {
+  if (!d.directives) return undefined;
+  const err = (message: string, loc: AmdhsaDescriptor['loc']): Diagnostic => ({ severity: 'error', message, loc, rule: 'descriptor-directive', source: SOURCE });
+  const seen = new Set<string>();
+  for (const { name, loc } of d.directives) {
+    if (!AMDHSA_DIRECTIVES.has(name)) return err(`unknown .amdhsa_kernel directive: ${name}`, loc);
+    if (seen.has(name)) return err(`.amdhsa_ directives cannot be repeated: ${name} is written twice in .amdhsa_kernel ${d.name}`, loc);
+    seen.add(name);
+    if (name === '.amdhsa_workgroup_processor_mode') return err(`directive unsupported on ${target.name}: ${name} is a GFX10+ setting`, loc);
+    const why = AMDHSA_DIRECTIVES.get(name)?.(target);
+    if (why) return err(`${why}: ${name} on ${target.name}`, loc);
+  }
+  if (!d.end) return undefined;
+  const required = ['.amdhsa_next_free_vgpr', '.amdhsa_next_free_sgpr', ...(target.descriptor.accumOffsetRequired.value ? ['.amdhsa_accum_offset'] : [])];
+  for (const r of required) {
+    if (!seen.has(r)) return err(`${r} directive is required (.amdhsa_kernel ${d.name} on ${target.name})`, d.end);
+  }
+  return undefined;
+}

@@ -1,0 +1,50 @@
+/** .amdhsa_kernel directives llvm-mc 22 refuses are bad input at the directive's line (src/isa/descriptor.ts). */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadText } from '../../../src/load.js';
+import { InputErrors } from '../../../src/errors.js';
+
+function kernel(arch: string, directives: string[]): string {
+  return [`.amdgcn_target "amdgcn-amd-amdhsa--${arch}"`, '.text', 'k:', '  v_mov_b32 v40, 0', '  s_endpgm', '.amdhsa_kernel k',
+    ...directives.map((d) => `  ${d}`), '.end_amdhsa_kernel', ''].join('\n');
+}
+
+/** The errors loading the text gives, as [line, message]. */
+function errors(text: string): [number, string][] {
+  try {
+    loadText(text, 'd.s');
+    return [];
+  } catch (e) {
+    if (!(e instanceof InputErrors)) throw e;
+    return e.errors.map((d) => [d.loc?.line ?? 0, d.message]);
+  }
+}
+
+const FULL = ['.amdhsa_next_free_vgpr 48', '.amdhsa_next_free_sgpr 8'];
+
+test('descriptor: a complete descriptor loads', () => {
+  assert.deepEqual(errors(kernel('gfx906', FULL)), []);
+  assert.deepEqual(errors(kernel('gfx942', [...FULL, '.amdhsa_accum_offset 48'])), []);
+});
+
+test('descriptor: a GFX10+ directive, an unknown one and a repeated one are errors at their line', () => {
+  const w32 = errors(kernel('gfx942', [...FULL, '.amdhsa_accum_offset 48', '.amdhsa_wavefront_size32 1']));
+  assert.equal(w32.length, 1);
+  assert.equal(w32[0]![0], 10);
+  assert.match(w32[0]![1], /^directive requires gfx10\+: \.amdhsa_wavefront_size32 on gfx942/);
+  assert.match(errors(kernel('gfx90a', [...FULL, '.amdhsa_accum_offset 48', '.amdhsa_bogus_thing 7']))[0]![1], /^unknown \.amdhsa_kernel directive/);
+  const rep = errors(kernel('gfx942', [...FULL, '.amdhsa_accum_offset 4', '.amdhsa_accum_offset 6']));
+  assert.deepEqual(rep.map((e) => e[0]), [10]);
+  assert.match(rep[0]![1], /^\.amdhsa_ directives cannot be repeated/);
+  assert.match(errors(kernel('gfx908', [...FULL, '.amdhsa_accum_offset 4']))[0]![1], /^directive requires gfx90a\+/);
+  assert.match(errors(kernel('gfx942', [...FULL, '.amdhsa_accum_offset 48', '.amdhsa_reserve_flat_scratch 0']))[0]![1],
+    /^directive is not supported with architected flat scratch/);
+});
+
+test('descriptor: a missing required directive is named as missing, at .end_amdhsa_kernel', () => {
+  const noV = errors(kernel('gfx906', ['.amdhsa_next_free_sgpr 8']));
+  assert.deepEqual(noV.map((e) => e[0]), [8]);
+  assert.match(noV[0]![1], /^\.amdhsa_next_free_vgpr directive is required/);
+  assert.match(errors(kernel('gfx942', FULL))[0]![1], /^\.amdhsa_accum_offset directive is required/);
+  assert.deepEqual(errors(kernel('gfx908', FULL)), [], 'accum_offset is gfx90a+');
+});
