@@ -25,32 +25,10 @@ import { runWaves } from '../../../src/cycles/kernel-time.js';
 import { ResumableCycles } from '../../../src/cycles/resumable.js';
 import { syntheticWait } from '../../../src/cycles/model.js';
 import { root } from '../../repo.js';
+import { LOOP } from './helpers.js';
 
 const example = readFileSync(join(root, 'examples', 'mfma_lds_gemm.gfx942.s'), 'utf8');
 
-const LOOP = [
-  '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:',
-  '  s_mov_b32 s8, 16',
-  'loop:',
-  '  global_load_dwordx4 v[0:3], v[40:41], off',
-  '  global_load_dwordx4 v[4:7], v[40:41], off offset:16',
-  '  ds_read_b64 v[8:9], v42',
-  '  ds_read_b64 v[10:11], v42 offset:8',
-  '  v_add_u32 v40, 64, v40',
-  '  s_waitcnt lgkmcnt(0)',
-  '  v_mfma_f32_32x32x8f16 a[0:15], v[8:9], v[10:11], a[0:15]',
-  '  v_mfma_f32_32x32x8f16 a[16:31], v[8:9], v[10:11], a[16:31]',
-  '  s_waitcnt vmcnt(0)',
-  '  ds_write_b128 v43, v[0:3]',
-  '  ds_write_b128 v43, v[4:7] offset:16',
-  '  v_add_u32 v42, 0x100, v42',
-  '  v_accvgpr_read_b32 v20, a0',
-  '  v_add_f32 v21, v20, v20',
-  '  s_sub_u32 s8, s8, 1',
-  '  s_cmp_lg_u32 s8, 0',
-  '  s_cbranch_scc1 loop',
-  '  s_endpgm', '',
-].join('\n');
 
 const kernels = (): [string, ScheduleKernel][] => [['example', pickKernel(loadText(example, 'example.s'))], ['loop', pickKernel(loadText(LOOP, 'loop.s'))]];
 
