@@ -20,7 +20,7 @@ const CLASS_EVENTS: readonly number[] = Array.from({ length: NCLASSES }, (_, c) 
 });
 
 /** Does instruction i issue an operation of class c? */
-export function issuesOn(t: KernelTraits, i: number, c: number): boolean {
+function issuesOn(t: KernelTraits, i: number, c: number): boolean {
   return issues(t, i, CLASS_EVENTS[c]!);
 }
 
@@ -51,40 +51,42 @@ export function regionClosing(t: KernelTraits, nodes: ArrayLike<number>, pending
 /**
  * The counters (vm, lgkm, exp in `out`; -1 = not waited on) a wait right after a changed region
  * must bring down so that it leaves no more pending than the original; false when none is needed.
- * `pendingAt(c)`: operations of class c pending at the end of the region in its new order `seq`.
+ * `pending[c]`: operations of class c pending at the end of the region in its new order `seq`.
  */
-export function closingWait(t: KernelTraits, rc: RegionClosing, seq: ArrayLike<number>, pendingAt: (c: number) => number, out: Int32Array): boolean {
+export function closingWait(t: KernelTraits, rc: RegionClosing, seq: ArrayLike<number>, pending: ArrayLike<number>, out: Int32Array): boolean {
   out[0] = -1; out[1] = -1; out[2] = -1;
   let any = false;
-  const tighten = (c: number, v: number) => { if (out[c]! < 0 || v < out[c]!) out[c] = v; any = true; };
   for (let cls = 0; cls < NCLASSES; cls++) {
-    const pn = pendingAt(cls);
+    const pn = pending[cls]!;
     if (pn === 0) continue;
     const po = rc.pending[cls]!;
     const n = rc.ops[cls]!.length;
-    const c = CLASS_COUNTER[cls]!;
+    let allowed: number;
     if (!CLASS_IN_ORDER[cls]) {
       // any order: only "nothing of the region more pending than before" is safe, else wait for 0
-      if (pn > po || (n > 0 && po < n)) tighten(c, 0);
-      continue;
-    }
-    let allowed: number;
-    const keep = rc.keep[cls];
-    if (!keep) allowed = po;
-    else {
-      // the new order's last operations of the class that the original also left last
-      let k = 0;
-      for (let p = seq.length - 1; p >= 0; p--) {
-        const i = seq[p]!;
-        if (!issuesOn(t, i, cls)) continue;
-        if (!keep.has(i)) break;
-        k++;
+      if (pn <= po && (n === 0 || po >= n)) continue;
+      allowed = 0;
+    } else {
+      const keep = rc.keep[cls];
+      if (!keep) allowed = po;
+      else {
+        // the new order's last operations of the class that the original also left last
+        let k = 0;
+        for (let p = seq.length - 1; p >= 0; p--) {
+          const i = seq[p]!;
+          if (!issuesOn(t, i, cls)) continue;
+          if (!keep.has(i)) break;
+          k++;
+        }
+        allowed = Math.min(k, po);
       }
-      allowed = Math.min(k, po);
+      // an in-order class on a counter shared with an out-of-order one: cnt(allowed) still
+      // completes its older operations (they count only operations of their own kind)
+      if (pn <= allowed) continue;
     }
-    // an in-order class on a counter shared with an out-of-order one: cnt(allowed) still
-    // completes its older operations (they count only operations of their own kind)
-    if (pn > allowed) tighten(c, allowed);
+    const c = CLASS_COUNTER[cls]!;
+    if (out[c]! < 0 || allowed < out[c]!) out[c] = allowed;
+    any = true;
   }
   return any;
 }
@@ -101,7 +103,7 @@ export function originalClosings(k: ScheduleKernel): RegionClosing[] {
     const traits = traitsOf(k.insns);
     e = k.regions.map((r) => {
       const st = kw.after.get(r.last);
-      return regionClosing(traits, r.nodes, Array.from({ length: NCLASSES }, (_, c) => (st ? st.ub[c]! - st.lb[c]! : 0)));
+      return regionClosing(traits, r.nodes, st ? st.pendingPerClass() : new Int32Array(NCLASSES));
     });
     closingCache.set(k, e);
   }

@@ -427,6 +427,7 @@ export class Evaluator {
   private readonly closings: RegionClosing[];
   private readonly traits: KernelTraits;
   private readonly closingOut = new Int32Array(3);
+  private readonly closingPending = new Int32Array(NCLASSES);
   private readonly scanner = new PressureScanner();
   /** Per region: its pressure kept up to date with the last order scanned (created on first use). */
   private readonly pressures: (IncrementalPressure | undefined)[] = [];
@@ -684,15 +685,13 @@ export class Evaluator {
       if (this.checkFast) {
         const count = { waits: 0 };
         const exact = this.withWaits(r, seq, count);
-        const st = this.scratchWait;
-        const endExact = Array.from({ length: NCLASSES }, (_, c) => st.ub[c]! - st.lb[c]!);
+        const endExact = Array.from(this.scratchWait.pendingPerClass());
         expectSame(`model waits of region ${r}`, [modelWaits, Array.from(cycleSeq), Array.from(run.endPending)], [count.waits, Array.from(exact), endExact]);
       }
     }
     // emission closes a changed region that leaves more pending than the original did (closing.ts)
-    const end = this.loopEntry[r] ? this.scratchWait : undefined;
-    const pend = this.waitRuns[r]?.endPending;
-    const closes = closingWait(this.traits, this.closings[r]!, seq, (c) => (end ? end.ub[c]! - end.lb[c]! : pend![c]!), this.closingOut) ? 1 : 0;
+    const pending = this.loopEntry[r] ? this.scratchWait.pendingPerClass(this.closingPending) : this.waitRuns[r]!.endPending;
+    const closes = closingWait(this.traits, this.closings[r]!, seq, pending, this.closingOut) ? 1 : 0;
     const waits = Math.max(0, this.anchorWaits[r]! + modelWaits - this.identityModelWaits(r)) + closes;
     const nops = this.nopModel ? this.regionNops(r, seq) : rg.strippedNops;
     if (Number.isNaN(this.identityCycles[r]!)) {

@@ -157,6 +157,12 @@ export class CounterScores {
     return true;
   }
 
+  /** Operations pending per class (window), into `out` (a new array when not given). */
+  pendingPerClass(out = new Int32Array(NW)): Int32Array {
+    for (let w = 0; w < NW; w++) out[w] = this.ub[w]! - this.lb[w]!;
+    return out;
+  }
+
   /** Younger operations of window w than `score` while pending, -1 when not pending. */
   age(w: number, score: number): number {
     return score > this.lb[w]! ? this.ub[w]! - score : -1;
@@ -497,7 +503,7 @@ export class IncrementalWaits {
     this.logAt[m] = this.log.length;
     this.cur = m;
     this.stepped = m - from;
-    for (let w = 0; w < NW; w++) this.endPending[w] = st.ub[w]! - st.lb[w]!;
+    st.pendingPerClass(this.endPending);
     return this.waits[m]!;
   }
 }
