@@ -87,10 +87,17 @@ function withOperands(program: Program, stmt: number, texts: ReadonlyMap<number,
   return [insn.mnemonic, ops.join(', '), mods.join(' ')].filter((x) => x !== '').join(' ');
 }
 
-function labelNames(program: Program): Set<string> {
-  const s = new Set<string>();
-  for (const st of program.statements) if (st.kind === 'label' && st.name) s.add(st.name);
-  return s;
+/** A maker of labels `.Lpipelined_<what><n>` the program does not define yet. */
+function labelMaker(program: Program): (what: string) => string {
+  const names = new Set<string>();
+  for (const st of program.statements) if (st.kind === 'label' && st.name) names.add(st.name);
+  let n = 0;
+  return (what) => {
+    let l: string;
+    do { l = `.Lpipelined_${what}${n++}`; } while (names.has(l));
+    names.add(l);
+    return l;
+  };
 }
 
 /**
@@ -101,9 +108,8 @@ export function pipelineProgram(k: ScheduleKernel, plans: readonly PipelinePlan[
   const program = k.loaded.program;
   const { cfg, insns } = k.ctx;
   const e = emptyEdits();
-  const names = labelNames(program);
+  const fresh = labelMaker(program);
   const loops: PipelinedLoop[] = [];
-  let n = 0;
   for (const plan of plans) {
     const b = cfg.blocks[plan.block]!;
     const stmtOf = (i: number) => cfg.insns[i]!.stmt;
@@ -129,9 +135,7 @@ export function pipelineProgram(k: ScheduleKernel, plans: readonly PipelinePlan[
     const cnt = plan.counter;
     const cmpStmt = stmtOf(cnt.cmpAt);
     const cmpWith = (v: number) => withOperand(program, cmpStmt, 1 - cnt.counterOperand, constantText(cnt.cmpMnemonic, v));
-    let peel: string;
-    do { peel = `.Lpipelined_peel${n++}`; } while (names.has(peel));
-    names.add(peel);
+    const peel = fresh('peel');
     // before the loop: P' and the guard, in front of the loop's labels (and the alignment before them)
     const before = beforeLoop(program, e, stmtOf(b.start));
     for (const t of pText) before(t);
@@ -159,7 +163,8 @@ export function pipelineProgram(k: ScheduleKernel, plans: readonly PipelinePlan[
     }
     loops.push({ line: plan.line, label: plan.label, stages: 1, peel, loads: plan.loads.length, renamed: plan.renames.length, p: plan.p.length, r: plan.r.length });
   }
-  return finishProgram(k, e, loops, plans.map((p) => p.twoStage?.grow).find((g) => g));
+  // one stage uses registers the descriptor covers: the allocation (and the metadata) stay
+  return finishProgram(k, e, loops);
 }
 
 /** Apply the edits to the kernel and derive its waits and nops; throws when it does not check clean. */
@@ -220,15 +225,8 @@ export function pipelineTwoStage(k: ScheduleKernel, plans: readonly PipelinePlan
   const program = k.loaded.program;
   const { cfg, insns } = k.ctx;
   const e = emptyEdits();
-  const names = labelNames(program);
+  const fresh = labelMaker(program);
   const loops: PipelinedLoop[] = [];
-  let n = 0;
-  const fresh = (what: string) => {
-    let l: string;
-    do { l = `.Lpipelined_${what}${n++}`; } while (names.has(l));
-    names.add(l);
-    return l;
-  };
   for (const plan of plans) {
     const two = plan.twoStage!;
     const b = cfg.blocks[plan.block]!;
@@ -274,10 +272,13 @@ export function pipelineTwoStage(k: ScheduleKernel, plans: readonly PipelinePlan
     const next = br + 1;
     const after = [`${even}:`, ...rOf(false), ...rOf(true), `s_branch ${out}`, `${odd}:`, ...rOf(true), `${last}:`, ...rOf(false), `${out}:`];
     for (const t of after) addInsert(e, next, t);
-    if (two.grow) growAllocation(k, e, two.grow);
     loops.push({ line: plan.line, label: plan.label, stages: 2, peel: last, loads: plan.loads.length, renamed: two.buffers.length, p: two.p.length, r: two.r.length });
   }
-  return finishProgram(k, e, loops, plans.map((p) => p.twoStage?.grow).find((g) => g));
+  // each loop's registers grow from the same descriptor: the allocation is the largest they need
+  let grow: TwoStage['grow'];
+  for (const p of plans) { const g = p.twoStage!.grow; if (g && (!grow || g.nextFree > grow.nextFree)) grow = g; }
+  if (grow) growAllocation(k, e, grow);
+  return finishProgram(k, e, loops, grow);
 }
 
 /**

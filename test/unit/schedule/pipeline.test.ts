@@ -390,6 +390,13 @@ test('two stages: the allocation grows only as far as the occupancy stays', () =
   assert.equal(checkLoaded(out.loaded).errors, 0);
   const v = verifyLoaded(load(text, 'orig.s'), load(out.text, 'two.s'));
   assert.equal(v.equivalent, true, v.difference?.message);
+  // the code object metadata's .vgpr_count follows the two-stage allocation; the one-stage form
+  // of the same loop uses registers the descriptor covers, so both stay as written
+  const meta = ['.amdgpu_metadata', '---', 'amdhsa.kernels:', '  - .name: k', '    .vgpr_count: 32', '...', '.end_amdgpu_metadata', ''].join('\n');
+  assert.match(twoStage(text + meta).text, /\.vgpr_count: 34\n/);
+  const one = pipelined(text + meta).text;
+  assert.match(one, /\.vgpr_count: 32\n/);
+  assert.match(one, /\.amdhsa_next_free_vgpr 32\n/);
   // at 64 VGPRs (8 waves on gfx942) one more register would cost a wave: refused
   const busy64 = Array.from({ length: 58 }, (_, x) => x + 6).filter((r) => r < 22 || r > 28);
   const full = kernel({ body: LOOP, vgprs: 64, pre: busy64.map((r) => `v_mov_b32 v${r}, 0`), post: [...POST, ...busy64.map((r) => `v_add_u32_e32 v0, v0, v${r}`)] });
