@@ -4,7 +4,6 @@ import { loadText, type Loaded } from '../load.js';
 import { buildCfg } from './cfg.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import type { KernelContext } from './types.js';
-import { parseTargetId } from '../targets/index.js';
 
 /** Build the per-kernel context: CFG plus the resolved instruction of every CFG instruction. */
 export function kernelContexts(l: Loaded): KernelContext[] {
@@ -19,14 +18,12 @@ export function kernelContexts(l: Loaded): KernelContext[] {
     }
     return byStmt.get(i.stmt)!;
   };
-  const d = l.program.declaredTarget;
-  const id = d ? parseTargetId(d.name + (d.features ? `:${d.features}` : '')) : undefined;
   return l.program.kernels.map((kernel: KernelSymbol) => {
     const cfg = buildCfg(l.program, kernel);
     return {
       program: l.program, target: l.target, kernel, cfg,
       insns: cfg.insns.map(resolvedOf),
-      xnack: 'xnack' in l ? l.xnack : id?.features.xnack,
+      xnack: l.xnack,
     };
   });
 }

@@ -56,12 +56,13 @@ async function checkOne(file: string, opts: CheckCliOptions, paths: PathsMode | 
     const r = fixLoaded(loaded, { arch: opts.arch, paths });
     if (!isStandardOutput(out!)) await mkdir(dirname(out!), { recursive: true });
     await writeOutput(out!, r.text);
+    const fix = fixJson(file, out!, r);
     const fixed = format === 'json'
-      ? JSON.stringify(fixJson(file, out!, r), null, 2)
+      ? JSON.stringify(fix, null, 2)
       : r.changes.length === 0 && !fixChanged(r)
         ? `${file}: nothing to fix (no check error); wrote ${outputName(out!)} unchanged${leftText(r)}`
         : `${file}: fixed: ${fixSummary(r)}; wrote ${outputName(out!)}${leftText(r)}\n${r.changes.map((c) => `  ${changeText(c)}\n`).join('')}`.trimEnd();
-    return { file, code: 0, errors: 0, fixed, fix: fixJson(file, out!, r) };
+    return { file, code: 0, errors: 0, fixed, fix };
   }
   const report = checkLoaded(loaded, { paths });
   const text = format === 'json' ? formatReportJson(report) : format === 'sarif' ? formatReportSarif(report, VERSION) : formatReportClang(report);
