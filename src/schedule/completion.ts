@@ -9,98 +9,83 @@
  * scheduled program has completed, and puts a wait in front of the point for any that is
  * missing.
  *
- * Completion model (per basic block, nothing assumed about earlier blocks): operations of one
- * type complete in issue order (VMEM loads and stores on vmcnt, LDS on lgkmcnt, exports on
- * expcnt: CDNA3 ISA §4.4), so `cnt(k)` completes an operation with k or more younger operations
- * of its type; an operation of a kind that completes out of order (scalar memory, FLAT,
- * messages, GDS) is complete only after a wait for 0 on its counters.
+ * Completion model (per basic block, nothing assumed about earlier blocks): the counter model of
+ * src/waitcnt/model.ts (its operation classes, increments and decoded waits, from
+ * targets/counters.ts). An operation of an in-order class with k younger increments of its
+ * class is complete after `cnt(k)`; one of an out-of-order class only after `cnt(0)`; FLAT,
+ * issued on a vmcnt and an lgkmcnt class, when both are.
  */
-import type { WaitcntOperand } from '../asm/ast.js';
 import type { KernelContext } from '../analysis/types.js';
-import type { ResolvedInsn } from '../isa/types.js';
 import { isCacheOp } from './kernel.js';
+import { CLASS_COUNTER, CLASS_IN_ORDER, INSN_KIND, NCLASSES, NO_WAIT, OP_CLASS, kernelEffects, type InsnEffects } from '../waitcnt/model.js';
 
 /** Is instruction i a synchronization point (barrier, cache operation, message, call, return)? */
-function isSyncPoint(ctx: KernelContext, i: number): boolean {
-  const r = ctx.insns[i]!;
-  const cls = r.info.cls;
-  if (cls === 'barrier' || cls === 'message') return true;
-  if (isCacheOp(r)) return true;
-  const c = ctx.cfg.control[i];
-  if (c === 'call') return true;
-  if (c === 'indirect' && !ctx.cfg.longBranches.some((b) => b.setpc === i)) return true;
-  return false;
+function isSyncPoint(ctx: KernelContext, fx: InsnEffects, i: number): boolean {
+  return fx.kind === INSN_KIND.barrier || fx.kind === INSN_KIND.call || fx.kind === INSN_KIND.return
+    || isCacheOp(ctx.insns[i]!) || ctx.insns[i]!.info.cls === 'message';
 }
 
-interface Pending { at: number; mask: number; ooo: boolean; type: number; stamp: number[] }
-
-/** In-order type of an operation per counter: 0 VMEM (vm), 1 LDS (lgkm), 2 export (exp); -1 out of order. */
-function orderType(r: ResolvedInsn): number {
-  if (outOfOrder(r)) return -1;
-  const c = r.info.counters;
-  if (c.vm > 0) return 0;
-  if (c.lgkm > 0) return 1;
-  return 2;
-}
-
-function countersOf(r: ResolvedInsn): number {
-  const c = r.info.counters;
-  return (c.vm > 0 ? 1 : 0) | (c.lgkm > 0 ? 2 : 0) | (c.exp > 0 ? 4 : 0);
-}
-
-function outOfOrder(r: ResolvedInsn): boolean {
-  return r.info.cls === 'smem' || r.info.cls === 'flat' || r.info.events.includes('message') || r.info.events.includes('gds');
-}
+/** A pending operation: its instruction, and per class it issued on, the class's issue count after it. */
+interface Pending { at: number; classes: readonly number[]; stamps: readonly number[] }
 
 interface SyncState {
   /** Memory operations (instruction indexes) of the point's block that are complete at it. */
   done: number[];
-  /** Still pending, with the number of younger events per counter (vm, lgkm, exp) at the point. */
-  pending: { at: number; mask: number; ooo: boolean; younger: number[] }[];
+  /** Still pending: per counter (vm, lgkm, exp), the wait that would complete it (-1: not on that counter). */
+  pending: { at: number; need: readonly number[] }[];
 }
 
 /** Completion state at every synchronization point of a kernel, by instruction index. */
 function syncStates(ctx: KernelContext): Map<number, SyncState> {
   const out = new Map<number, SyncState>();
-  const { cfg, insns } = ctx;
-  for (const b of cfg.blocks) {
+  const fxs = kernelEffects(ctx);
+  /** The wait on class k's counter that completes pending p's issue on k. */
+  const younger = (p: Pending, j: number, issued: readonly number[]): number => {
+    const k = p.classes[j]!;
+    return CLASS_IN_ORDER[k] ? issued[k]! - p.stamps[j]! : 0;
+  };
+  for (const b of ctx.cfg.blocks) {
     let pending: Pending[] = [];
-    /** Operations issued so far per in-order type (VMEM, LDS, export). */
-    const issued = [0, 0, 0];
+    const issued = new Array<number>(NCLASSES).fill(0);
     const done: number[] = [];
     for (let i = b.start; i < b.end; i++) {
-      const r = insns[i]!;
-      if (r.insn.base === 's_waitcnt') {
-        const w = r.insn.operands[0] as WaitcntOperand | undefined;
-        if (!w || w.kind !== 'waitcnt') continue;
-        const lim = [w.vmcnt, w.lgkmcnt, w.expcnt];
+      const fx = fxs[i]!;
+      if (fx.kind === INSN_KIND.wait) {
+        const w = fx.wait!;
         const still: Pending[] = [];
         for (const p of pending) {
           let open = false;
-          for (let c = 0; c < 3 && !open; c++) {
-            if (!(p.mask & (1 << c))) continue;
-            const k = lim[c];
-            if (k === undefined) open = true;
-            else if (p.ooo ? k !== 0 : issued[p.type]! - p.stamp[p.type]! < k) open = true;
+          for (let j = 0; j < p.classes.length && !open; j++) {
+            const k = w[CLASS_COUNTER[p.classes[j]!]!]!;
+            open = k === NO_WAIT || younger(p, j, issued) < k;
           }
           if (open) still.push(p); else done.push(p.at);
         }
         pending = still;
         continue;
       }
-      if (isSyncPoint(ctx, i)) {
+      if (isSyncPoint(ctx, fx, i)) {
         out.set(i, {
           done: done.slice(),
-          pending: pending.map((p) => ({ at: p.at, mask: p.mask, ooo: p.ooo, younger: [0, 1, 2].map(() => (p.ooo ? 0 : issued[p.type]! - p.stamp[p.type]!)) })),
+          pending: pending.map((p) => {
+            const need = [-1, -1, -1];
+            for (let j = 0; j < p.classes.length; j++) need[CLASS_COUNTER[p.classes[j]!]!] = younger(p, j, issued);
+            return { at: p.at, need };
+          }),
         });
       }
-      const mask = countersOf(r);
-      if (mask) {
-        const type = orderType(r);
-        const stamp = [0, 0, 0];
-        if (type >= 0) stamp[type] = ++issued[type]!;
-        pending.push({ at: i, mask, ooo: type < 0, type, stamp });
+      if (fx.issues.length === 0) continue;
+      // a GDS operation's expcnt class only holds its source VGPRs (register reuse, not memory
+      // completion): it is complete when its lgkmcnt class is
+      const classes: number[] = [];
+      const stamps: number[] = [];
+      for (const is of fx.issues) {
+        if (is.cls === OP_CLASS.expGds) continue;
+        issued[is.cls] = issued[is.cls]! + is.inc;
+        classes.push(is.cls);
+        stamps.push(issued[is.cls]!);
       }
+      if (classes.length > 0) pending.push({ at: i, classes, stamps });
     }
   }
   return out;
@@ -123,9 +108,8 @@ export function missingCompletions(orig: KernelContext, sched: KernelContext, to
     for (const p of sb.pending) {
       if (!doneA.has(toOrig[p.at]!)) continue;
       for (let c = 0; c < 3; c++) {
-        if (!(p.mask & (1 << c))) continue;
-        const k = p.ooo ? 0 : p.younger[c]!;
-        need[c] = need[c] === undefined ? k : Math.min(need[c]!, k);
+        const k = p.need[c]!;
+        if (k >= 0) need[c] = need[c] === undefined ? k : Math.min(need[c]!, k);
       }
     }
     if (need.some((x) => x !== undefined)) out.set(i, { vm: need[0], lgkm: need[1], exp: need[2] });
