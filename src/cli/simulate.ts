@@ -67,7 +67,7 @@ export async function commandSimulate(file: string | undefined, opts: SimulateCl
   }
   const reports = ctxs.filter((c) => c.insns.length > 0).map((c) => simulateKernel(c, { waves, trip, params }));
   if (opts.json) {
-    process.stdout.write(JSON.stringify({ file, target: loaded.target.name, latencyFile: opts.latencyFile, kernels: reports }, null, 2) + '\n');
+    process.stdout.write(JSON.stringify({ file, arch: loaded.target.name, latencyFile: opts.latencyFile, kernels: reports }, null, 2) + '\n');
   } else {
     const text = reports.map((r) => formatKernelReport(r, { insns: opts.insns })).join('\n\n');
     process.stdout.write((text || `${file}: no instructions to simulate`) + '\n');

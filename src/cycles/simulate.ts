@@ -88,8 +88,9 @@ export interface LoopReport {
 }
 
 export interface KernelCycleReport {
-  kernel: string;
-  target: string;
+  /** The kernel's name and target, under the keys check and analyze use. */
+  name: string;
+  arch: string;
   trip: number;
   rows: InsnRow[];
   blocks: BlockReport[];
@@ -303,7 +304,7 @@ export function simulateKernel(ctx: KernelContext, opts: SimulateOptions = {}): 
   const kt = kernelTime(ctx, { trip: opts.trip, params, waves: opts.waves });
 
   return {
-    kernel: ctx.kernel.name, target: ctx.target.name, trip,
+    name: ctx.kernel.name, arch: ctx.target.name, trip,
     rows, blocks, loops,
     single: { cycles: singleCycles, issueEnd, lowerBound: bound(singleLb, singleCycles) },
     multi: { waves, wavesFrom, cycles: multiCycles, perWave: round2(multiCycles / waves), lowerBound: bound(multiLb, multiCycles) },
@@ -406,7 +407,7 @@ function fmt(x: number): string {
 
 export function formatKernelReport(r: KernelCycleReport, opts: { insns?: boolean } = {}): string {
   const out: string[] = [];
-  out.push(`kernel ${r.kernel} (${r.target}): single wave, every block once in layout order, loops x${r.trip}`);
+  out.push(`kernel ${r.name} (${r.arch}): single wave, every block once in layout order, loops x${r.trip}`);
   if (opts.insns !== false) {
     out.push(`  ${pad('line', 6)} ${pad('issue', 8)} ${pad('stall', 6)}  instruction${' '.repeat(40)}reason`);
     let block = -1;

@@ -28,7 +28,8 @@ export interface RegionListing {
 }
 
 export interface KernelListing {
-  kernel: string;
+  /** The kernel's name, under the key every command's `kernels` array uses. */
+  name: string;
   arch: string;
   instructions: number;
   movable: number;
@@ -73,12 +74,12 @@ export function kernelListing(k: ScheduleKernel, only?: number, state?: Schedule
   let movable = 0;
   let pinned = 0;
   for (let i = 0; i < k.n; i++) { if (k.role[i] === ROLE.pinned) pinned++; else if (k.tags[i]) movable++; }
-  return { kernel: k.name, arch: k.target.name, instructions: k.n, movable, pinned, regions, pinnedAfter };
+  return { name: k.name, arch: k.target.name, instructions: k.n, movable, pinned, regions, pinnedAfter };
 }
 
 export function formatListing(l: KernelListing): string {
   const out: string[] = [];
-  out.push(`kernel ${l.kernel} (${l.arch}): ${l.instructions} instructions, ${l.movable} movable, ${l.pinned} pinned, ${l.regions.length} region${l.regions.length === 1 ? '' : 's'} shown`);
+  out.push(`kernel ${l.name} (${l.arch}): ${l.instructions} instructions, ${l.movable} movable, ${l.pinned} pinned, ${l.regions.length} region${l.regions.length === 1 ? '' : 's'} shown`);
   const w = Math.max(8, ...l.regions.flatMap((r) => [...r.instructions, ...r.pinnedBefore].map((x) => x.tag.length)));
   const row = (x: TaggedInsn) => `  ${String(x.line).padStart(6)}  ${x.tag.padEnd(w)}  ${x.text}${x.pinned ? `    [pinned: ${x.pinned}]` : ''}`;
   for (const r of l.regions) {

@@ -41,6 +41,24 @@ function lineOf(re: RegExp): number {
 type Occ = { wavesPerSimd: number; limiter: string };
 const pick = (o: Occ | undefined) => (o ? { wavesPerSimd: o.wavesPerSimd, limiter: o.limiter } : undefined);
 
+test('every command names the file, the target and the kernel with the same keys', () => {
+  // a file's record: file, arch, and its kernels as `kernels[]` each named by `name`
+  const files = { analyze: json('analyze', example, '--json'), check: json('check', example, '--json'), simulate: json('simulate', example, '--json'), tag: json('tag', example, '--json') };
+  for (const [cmd, r] of Object.entries(files)) {
+    assert.equal(r.file, example, `${cmd}: file`);
+    if (cmd !== 'tag') assert.equal(r.arch, 'gfx942', `${cmd}: arch`);
+    const k = r.kernels[0];
+    assert.equal(k.name, 'mfma_lds_gemm', `${cmd}: kernels[].name`);
+    assert.equal(k.kernel, undefined, `${cmd}: no second key for the kernel's name`);
+    assert.equal(r.target, undefined, `${cmd}: no second key for the target`);
+    if ('arch' in k) assert.equal(k.arch, 'gfx942', `${cmd}: kernels[].arch`);
+  }
+  // a record about one kernel (schedule, apply): file, kernel, arch at the top
+  for (const [cmd, r] of [['schedule', json('schedule', example, '--strategy', 'list', '--budget', '20', '--no-cache', '-o', join(dir, 'k.s'), '--json')], ['apply', json('apply', example, '--moves', 'done', '--json')]] as const) {
+    assert.deepEqual([r.file, r.kernel, r.arch], [example, 'mfma_lds_gemm', 'gfx942'], cmd);
+  }
+});
+
 test('every command gives the same occupancies, instructions, blocks, loops and regions for one kernel', () => {
   const analyze = json('analyze', example, '--json').kernels[0];
   const check = json('check', example, '--json').kernels[0];
