@@ -5,11 +5,14 @@
  * errors. llvm-mc stops reading a descriptor at its first error, so each descriptor gets at most
  * one. Messages and the targets of each rule were measured with llvm-mc 22 -triple=amdgcn-amd-amdhsa
  * on gfx906, gfx908, gfx90a, gfx942 and gfx950 (test/oracle/descriptor-directives.test.ts).
- * Values are not range-checked here, and .amdhsa_reserve_xnack_mask (which llvm-mc compares with
- * the target id's xnack setting) is not judged.
+ * Of the values, .amdhsa_accum_offset is judged as llvm-mc judges it (a multiple of 4 in
+ * [4, 256], at most next_free_vgpr rounded up to 4); the other values are not range-checked
+ * here, and .amdhsa_reserve_xnack_mask (which llvm-mc compares with the target id's xnack
+ * setting) is not judged.
  */
 import type { AmdhsaDescriptor, Diagnostic } from '../asm/ast.js';
 import type { Target } from './target.js';
+import { validAccumOffset } from './layout.js';
 
 const SOURCE = 'llvm-mc 22 (AMDGPUAsmParser::ParseDirectiveAMDHSAKernel); measured by test/oracle/descriptor-directives.test.ts';
 
@@ -61,5 +64,23 @@ export function descriptorError(d: AmdhsaDescriptor, target: Target): Diagnostic
   for (const r of required) {
     if (!seen.has(r)) return err(`${r} directive is required (.amdhsa_kernel ${d.name} on ${target.name})`, d.end);
   }
-  return undefined;
+  return seen.has('.amdhsa_accum_offset') ? accumOffsetError(d, target, (m) => err(m, d.end!)) : undefined;
+}
+
+/**
+ * .amdhsa_accum_offset, the first AGPR of the unified register file: a multiple of the granule
+ * (4) in [4, 256], and not past the VGPRs allocated, next_free_vgpr rounded up to the granule
+ * (at least 1): llvm-mc 22's two messages, at the .end_amdhsa_kernel line (target data
+ * accumOffsetGranule and maxVgprs).
+ */
+function accumOffsetError(d: AmdhsaDescriptor, target: Target, err: (message: string) => Diagnostic): Diagnostic | undefined {
+  const a = d.values['accum_offset'];
+  if (a === undefined) return undefined;
+  const g = target.registers.accumOffsetGranule?.value ?? 4;
+  const at = `.amdhsa_accum_offset ${a} in .amdhsa_kernel ${d.name}`;
+  if (!validAccumOffset(a, target)) return err(`accum_offset should be in range [${g}..${target.registers.maxVgprs.value}] in increments of ${g}: ${at}`);
+  const v = d.values['next_free_vgpr'];
+  if (v === undefined) return undefined;
+  const alloc = Math.ceil(Math.max(1, v) / g) * g;
+  return a > alloc ? err(`accum_offset exceeds total VGPR allocation: ${at}, .amdhsa_next_free_vgpr ${v} allocates ${alloc}`) : undefined;
 }

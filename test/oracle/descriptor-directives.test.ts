@@ -19,10 +19,10 @@ import { runLlvmMc } from './llvm.js';
 const TARGETS = ['gfx906', 'gfx908', 'gfx90a', 'gfx942', 'gfx950'];
 const REQUIRED = ['.amdhsa_next_free_vgpr 8', '.amdhsa_next_free_sgpr 8'];
 
-/** A kernel whose descriptor has the required directives (but `drop`), then `extra`. */
-function kernel(target: string, extra: string[], drop = ''): string {
+/** A kernel whose descriptor has the required directives (but those named in `drop`), then `extra`. */
+function kernel(target: string, extra: string[], ...drop: string[]): string {
   const acc = getTarget(target)!.has('gfx90a-insts') ? ['.amdhsa_accum_offset 4'] : [];
-  const body = [...REQUIRED, ...acc].filter((d) => !d.startsWith(`${drop} `));
+  const body = [...REQUIRED, ...acc].filter((d) => !drop.includes(d.split(' ')[0]!));
   return ['.text', 'k:', '  s_endpgm', '.amdhsa_kernel k', ...body.map((d) => `  ${d}`), ...extra.map((d) => `  ${d}`), '.end_amdhsa_kernel', ''].join('\n');
 }
 
@@ -37,6 +37,9 @@ const cases: { name: string; make: (t: string) => string }[] = [
   { name: 'no next_free_vgpr', make: (t) => kernel(t, [], '.amdhsa_next_free_vgpr') },
   { name: 'no next_free_sgpr', make: (t) => kernel(t, [], '.amdhsa_next_free_sgpr') },
   { name: 'no accum_offset', make: (t) => kernel(t, [], '.amdhsa_accum_offset') },
+  // accum_offset values (next_free_vgpr 8 here; 9 allocates 12): the range, the step, the allocation
+  ...[0, 3, 6, 8, 12, 256, 260].map((a) => ({ name: `accum_offset ${a}`, make: (t: string) => kernel(t, [`.amdhsa_accum_offset ${a}`], '.amdhsa_accum_offset') })),
+  ...[12, 16].map((a) => ({ name: `9 VGPRs, accum_offset ${a}`, make: (t: string) => kernel(t, ['.amdhsa_next_free_vgpr 9', `.amdhsa_accum_offset ${a}`], '.amdhsa_next_free_vgpr', '.amdhsa_accum_offset') })),
 ];
 
 for (const t of TARGETS) {

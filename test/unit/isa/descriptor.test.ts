@@ -48,3 +48,16 @@ test('descriptor: a missing required directive is named as missing, at .end_amdh
   assert.match(errors(kernel('gfx942', FULL))[0]![1], /^\.amdhsa_accum_offset directive is required/);
   assert.deepEqual(errors(kernel('gfx908', FULL)), [], 'accum_offset is gfx90a+');
 });
+
+test('descriptor: accum_offset a multiple of 4 in [4, 256], within next_free_vgpr rounded up to 4 (llvm-mc 22)', () => {
+  const acc = (vgprs: number, a: number) => errors(kernel('gfx90a', [`.amdhsa_next_free_vgpr ${vgprs}`, '.amdhsa_next_free_sgpr 8', `.amdhsa_accum_offset ${a}`]));
+  for (const a of [0, 3, 6, 260]) {
+    const e = acc(256, a);
+    assert.deepEqual(e.map((x) => x[0]), [10], `accum_offset ${a}`);
+    assert.match(e[0]![1], /^accum_offset should be in range \[4\.\.256\] in increments of 4: \.amdhsa_accum_offset \d+ in \.amdhsa_kernel k/);
+  }
+  assert.deepEqual(acc(9, 12), [], '9 VGPRs allocate 12');
+  assert.match(acc(9, 16)[0]![1], /^accum_offset exceeds total VGPR allocation: \.amdhsa_accum_offset 16 .*next_free_vgpr 9 allocates 12/);
+  assert.deepEqual(acc(0, 4), [], 'an empty VGPR file still allocates 4');
+  assert.deepEqual(acc(256, 256), []);
+});
