@@ -328,6 +328,7 @@ function fileOfPrefix(start: number, plen: number): number {
 function parseModifier(start: number, idEnd: number, id: number): void {
   const lower = wordLower[id]!;
   P++;
+  while (P < E && isSpace(T.charCodeAt(P))) P++;
   const vStart = P;
   readModifierValue();
   const vEnd = P;
@@ -845,9 +846,23 @@ function readModifierValue(): void {
     const c = T.charCodeAt(P);
     if (c === 40) depth++;
     else if (c === 41) depth--;
-    else if ((c === 32 || c === 9 || c === 44) && depth === 0) break;
+    else if (c === 44 && depth === 0) break;
+    else if ((c === 32 || c === 9) && depth === 0) {
+      // an expression goes on across blanks around a binary operator (`offset:1 * k_stride`,
+      // `offset:4 + 4`), as llvm-mc reads it; any other word after a blank is the next item
+      let q = P;
+      while (q < E && isSpace(T.charCodeAt(q))) q++;
+      if (!(isBinaryOperator(T.charCodeAt(q)) || (P > s && isBinaryOperator(T.charCodeAt(P - 1))))) break;
+      P = q;
+      continue;
+    }
     P++;
   }
+}
+
+/** + - * / % & | ^ < > = ! (the first character of every binary operator of LLVM's expressions). */
+function isBinaryOperator(c: number): boolean {
+  return c === 43 || c === 45 || c === 42 || c === 47 || c === 37 || c === 38 || c === 124 || c === 94 || c === 60 || c === 62 || c === 61 || c === 33;
 }
 
 /**

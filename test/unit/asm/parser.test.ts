@@ -182,3 +182,39 @@ test('kernels, descriptors, raw .long words', () => {
   assert.equal(p.rawWords, 2);
   void noSyms;
 });
+
+test('modifier values: an expression goes on across blanks around a binary operator, as llvm-mc reads it', () => {
+  const off = (text: string, syms: Record<string, number> = {}) => insn(text, syms).modifiers.find((m) => m.name === 'offset');
+  assert.equal(off('buffer_load_dword v1, v2, s[4:7], 0 offen offset:1 * k_s', { k_s: 64 })?.num, 64);
+  assert.equal(off('buffer_load_dword v1, v2, s[4:7], 0 offen offset:4 + 4')?.num, 8);
+  assert.equal(off('ds_read_b32 v1, v2 offset:4 * 2')?.num, 8);
+  assert.equal(off('buffer_load_dword v1, v2, s[4:7], 0 offen offset: 0x400 * 1')?.num, 1024);
+  assert.equal(off('ds_read_b32 v1, v2 offset:4+ 4')?.num, 8);
+  // a word after a blank is the next item
+  const i = insn('buffer_load_dword v1, v2, s[4:7], 0 offen offset:4 sc0');
+  assert.deepEqual(i.modifiers.map((m) => [m.name, m.num]), [['offen', undefined], ['offset', 4], ['sc0', undefined]]);
+});
+
+test('dotted names: a macro called .name is expanded, `.name = expr` assigns, an unknown directive is an error (llvm-mc 22)', () => {
+  const text = ['.macro .load_v1 addr', '  global_load_dword v1, v[\\addr:\\addr+1], off', '.endm', '  .load_v1 2',
+    '.cnt = 0', '.rept 2', '  v_mov_b32 v[.cnt], 0', '  .cnt = .cnt + 1', '.endr', '  s_endpgm', ''].join('\n');
+  const p = parseProgram(text, 'd.s');
+  assert.deepEqual(p.diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(p.instructions.map((x) => x.text), ['global_load_dword v1, v[2:2+1], off', 'v_mov_b32 v[.cnt], 0', 'v_mov_b32 v[.cnt], 0', 's_endpgm']);
+  assert.equal(printProgram(p), text, 'printed as written');
+  const bad = parseProgram('.foo 1\n.word 3\n.dc.l 4\n.cfi_startproc\ns_endpgm\n', 'u.s');
+  assert.deepEqual(bad.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.loc.line, d.message.split(' (')[0]]), [[1, 'unknown directive .foo'], [2, 'unknown directive .word']]);
+});
+
+test('.amdgcn_target: features after the processor only as :sramecc± then :xnack± (llvm-mc 22)', () => {
+  const errs = (id: string) => parseProgram(`.amdgcn_target "${id}"\ns_endpgm\n`, 't.s').diagnostics.filter((d) => d.severity === 'error');
+  for (const ok of ['amdgcn-amd-amdhsa--gfx908', 'amdgcn-amd-amdhsa--gfx908:sramecc+', 'amdgcn-amd-amdhsa--gfx942:xnack-', 'amdgcn-amd-amdhsa--gfx90a:sramecc-:xnack+']) {
+    assert.deepEqual(errs(ok), [], ok);
+  }
+  for (const bad of ['amdgcn-amd-amdhsa--gfx908+sram-ecc', 'amdgcn-amd-amdhsa--gfx908:xnack-:sramecc+', 'amdgcn-amd-amdhsa--gfx942:xnack']) {
+    const e = errs(bad);
+    assert.equal(e.length, 1, bad);
+    assert.match(e[0]!.message, /target id .* is not one llvm-mc takes/);
+    assert.equal(e[0]!.loc.line, 1);
+  }
+});
