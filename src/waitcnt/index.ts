@@ -4,8 +4,8 @@
  *
  *  - checkWaitcnt(ctx): findings — 'waitcnt-missing' (error: a register read or overwritten
  *    while its memory operation may be outstanding), 'waitcnt-fence' (error: a required full
- *    wait is missing before s_barrier on targets without back-off barrier, before a return, or
- *    at a function's entry), 'waitcnt-redundant' (warning: waits for nothing outstanding),
+ *    wait is missing before a return or at a function's entry; a warning before s_barrier on
+ *    targets without back-off barrier, LLVM's policy there: SOURCES.barrier), 'waitcnt-redundant' (warning: waits for nothing outstanding),
  *    'waitcnt-too-strong' (note: stronger than any later read needs; weakest safe value given).
  *  - minimalWaits(ctx): the waits to insert, each right before the first instruction needing it,
  *    with the weakest safe values, given the waits already present.
@@ -123,7 +123,7 @@ function classifyPaths(ctx: KernelContext, r: WaitcntResult, opts: WaitcntOption
     const path = need.producer >= 0 && unit !== undefined
       ? shortPath(ctx, fx, {
         producer: need.producer, consumer: f.insn, unit, cls: need.cls, max,
-        backOff: ctx.target.has('back-off-barrier'), callable: isCallable(ctx),
+        callable: isCallable(ctx),
       })
       : undefined;
     for (const s of path ?? []) {

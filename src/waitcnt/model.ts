@@ -54,7 +54,16 @@ export const SOURCES = {
   counters: COUNTER_SOURCES.widths,
   missing: `LLVM SIInsertWaitcnts::generateWaitcntInstBefore; ${REF.cdna3} §4.4 (Data Dependency Resolution)`,
   ordering: COUNTER_SOURCES.ordering,
-  barrier: `LLVM SIInsertWaitcnts (s_barrier: without FeatureBackOffBarrier a full s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0) precedes every s_barrier); target feature 'back-off-barrier'`,
+  /**
+   * s_barrier on targets without back-off barrier (gfx906, gfx908). LLVM SIInsertWaitcnts waits
+   * for every counter before each s_barrier there "in case there are any outstanding memory
+   * operations that may cause an exception" (a wave stalled at the barrier cannot take it). The
+   * ISA's S_BARRIER text asks for no wait, a load's data is written when it returns wherever the
+   * wave stands, and AMD's own gfx908 kernels (MIOpen igemm, Tensile) keep their prefetch loads in
+   * flight across barriers. Decision: a warning; the fix and the scheduler never add the wait,
+   * and the operations stay outstanding across the barrier in the analysis.
+   */
+  barrier: `LLVM SIInsertWaitcnts (s_barrier: without FeatureBackOffBarrier a full s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0) precedes every s_barrier, for memory exceptions); target feature 'back-off-barrier'; a policy, not a data dependency: warning`,
   ret: `LLVM SIInsertWaitcnts (return: wait vmcnt(0) expcnt(0) lgkmcnt(0) before returning)`,
   entry: `LLVM SIInsertWaitcnts (non-kernel function entry: s_waitcnt 0; calls wait only for the call's own registers)`,
   exec: `LLVM SIInsertWaitcnts (an instruction writing EXEC while an export/GDS is pending waits expcnt(0))`,

@@ -36,8 +36,7 @@ export interface WitnessQuery {
   cls: number;
   /** Counter maxima [vm, lgkm, exp]. */
   max: readonly number[];
-  /** The target has back-off barriers (s_barrier needs no wait), the kernel is callable. */
-  backOff: boolean;
+  /** The kernel is callable (a return waits for everything). */
   callable: boolean;
 }
 
@@ -74,7 +73,7 @@ export function shortPath(ctx: KernelContext, fx: readonly InsnEffects[], q: Wit
         continue;
       }
       if (f.kind === INSN_KIND.end || (f.kind === INSN_KIND.call && f.callWaits)) return undefined;
-      if ((f.kind === INSN_KIND.barrier && !q.backOff) || (f.kind === INSN_KIND.return && q.callable)) return undefined;
+      if (f.kind === INSN_KIND.return && q.callable) return undefined;
       if (f.uses.includes(q.unit) || f.defs.includes(q.unit)) return undefined;
       for (const is of f.issues) if (is.cls === q.cls) y = Math.min(cap, y + is.inc);
       facts = afterInsn(facts, ctx.insns[k]!);

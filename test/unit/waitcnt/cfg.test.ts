@@ -125,7 +125,7 @@ test('correlated branches: a second branch on the same unchanged comparison goes
   assert.deepEqual(summary(check(body(['s_add_u32 s4, s4, 1', 's_cmp_eq_u32 s4, 0']))), ['8 waitcnt-missing vmcnt=0']);
 });
 
-test('s_barrier: full wait required on gfx906/gfx908 (no back-off barrier), not on gfx90a+', () => {
+test('s_barrier: LLVM\'s full wait on gfx906/gfx908 (no back-off barrier) is a warning, never inserted; none on gfx90a+', () => {
   const lines = [
     'global_store_dword v[2:3], v1, off',
     'ds_write_b32 v0, v1',
@@ -138,8 +138,13 @@ test('s_barrier: full wait required on gfx906/gfx908 (no back-off barrier), not 
     assert.match(fs[0]!.message, /outstanding on vmcnt and lgkmcnt: .*: needs vmcnt\(0\) lgkmcnt\(0\), present: no vmcnt wait; no lgkmcnt wait$/);
     assert.match(fs[0]!.message, /no back-off barrier/);
     assert.match(fs[0]!.source!, /^LLVM SIInsertWaitcnts \(s_barrier: without FeatureBackOffBarrier/);
+    assert.equal(fs[0]!.severity, 'warning', 'a policy for memory exceptions, not a data dependency');
     assert.deepEqual(check(['global_store_dword v[2:3], v1, off', 'ds_write_b32 v0, v1', 's_waitcnt vmcnt(0) lgkmcnt(0)', 's_barrier'], arch), []);
-    assert.deepEqual(minimalWaits(ctxOf(lines, arch)), [{ before: 2, vmcnt: 0, lgkmcnt: 0 }]);
+    assert.deepEqual(minimalWaits(ctxOf(lines, arch)), [], 'the fix and the scheduler do not add it');
+    // the load stays outstanding across the barrier: its reader after it needs the wait
+    const prefetch = ['global_load_dword v5, v[2:3], off', 's_barrier', 'v_mov_b32 v6, v5'];
+    assert.deepEqual(minimalWaits(ctxOf(prefetch, arch)), [{ before: 2, vmcnt: 0 }]);
+    assert.deepEqual(summary(check(prefetch, arch).filter((f) => f.severity === 'error')), ['3 waitcnt-missing vmcnt=0']);
   }
   for (const arch of ['gfx90a', 'gfx942', 'gfx950']) assert.deepEqual(check(lines, arch), [], arch);
 });
