@@ -1,7 +1,7 @@
 /** Every hazard rule, in the order findings are reported for one instruction. */
 import type { HazardRule } from '../types.js';
 import { REF } from './util.js';
-import { valuSgprWriteVmemRead } from './vmem-sgpr.js';
+import { valuSgprWriteVmemRead, valuExecWriteVmemRead } from './vmem-sgpr.js';
 import { vgprWriteDppRead, valuExecWriteDpp } from './dpp.js';
 import { valuVccWriteDivFmas } from './div-fmas.js';
 import { valuSgprWriteLaneSelect } from './lane-select.js';
@@ -22,6 +22,7 @@ import { MAI908_RULES } from './mai908.js';
 
 export const ALL_RULES: readonly HazardRule[] = [
   valuSgprWriteVmemRead,
+  valuExecWriteVmemRead,
   vgprWriteDppRead,
   valuExecWriteDpp,
   valuVccWriteDivFmas,

@@ -1,15 +1,33 @@
 /**
  * VALU writes an SGPR, then a VMEM/FLAT instruction reads it: 5 wait states on every target.
+ * The implicit EXEC read every VMEM instruction makes is a rule of its own, a warning.
  */
 import type { HazardRule, WaitStateFact } from '../types.js';
 import { all, P, REF, scalarRaw, isScalar } from './util.js';
+import { EXEC_HI, EXEC_LO } from '../../asm/registers.js';
 
 const FACT: WaitStateFact = {
-  what: 'VALU writes an SGPR (incl. VCC, EXEC, M0) -> VMEM/FLAT reads it',
+  what: 'VALU writes an SGPR (incl. VCC, M0) -> VMEM/FLAT reads it',
   w: all(5),
   source: `LLVM GCNHazardRecognizer::checkVMEMHazards; ${REF.cdna3} Table 11 Case 10; ${REF.mi200} §4.5 Table 9; ${REF.cdna4} §4.5 Table 11`,
-  note: 'Implicit reads count (the EXEC every VMEM reads, M0 of LDS-DMA) as LLVM does (checkVMEMHazards); '
-    + 'Mesa ACO looks at explicit operands only (aco_insert_NOPs.cpp). The larger set is used.',
+  note: 'Implicit reads count (M0 of LDS-DMA) as LLVM does (checkVMEMHazards); '
+    + 'Mesa ACO looks at explicit operands only (aco_insert_NOPs.cpp). The larger set is used. EXEC: valu-exec-write-vmem-read.',
+};
+
+/**
+ * The sources disagree on EXEC: LLVM's checkVMEMHazards counts every register use, the implicit
+ * EXEC read too, so v_cmpx -> buffer_load gets 5; the ISA tables name "the SGPR" a VMEM
+ * instruction reads and have no EXEC -> VMEM row (they list EXEC -> DPP, -> v_readlane, -> MFMA
+ * separately), Mesa ACO pads explicit operands only, and AMD's MIOpen igemm kernels for gfx908
+ * and gfx90a issue buffer loads right after v_cmpx. Decision: LLVM's 5 is padded (the safe
+ * value: --fix and the scheduler write it), and a shortfall is reported as a warning.
+ */
+const EXEC_FACT: WaitStateFact = {
+  what: 'VALU writes EXEC (v_cmpx) -> VMEM/FLAT (its implicit EXEC read)',
+  w: all(5),
+  source: 'LLVM GCNHazardRecognizer::checkVMEMHazards (implicit uses count)',
+  note: `Not in the ISA tables (${REF.cdna3} Table 11, ${REF.mi200} §4.5 Table 9 name SGPR operands); Mesa ACO does not pad it; `
+    + 'AMD MIOpen igemm kernels issue VMEM right after v_cmpx. LLVM\'s value padded, shortfalls reported as warnings.',
 };
 
 export const valuSgprWriteVmemRead: HazardRule = {
@@ -22,7 +40,23 @@ export const valuSgprWriteVmemRead: HazardRule = {
   check(h, i) {
     const c = h.f[i]!;
     if (!c.vmem) return undefined;
-    const reads = c.uses.filter(isScalar);
+    const reads = c.uses.filter((u) => isScalar(u) && u !== EXEC_LO && u !== EXEC_HI);
     return scalarRaw(h, i, reads, FACT, ...P.valuSdef);
+  },
+};
+
+export const valuExecWriteVmemRead: HazardRule = {
+  id: 'valu-exec-write-vmem-read',
+  present: (h) => h.has(...P.valuSdef) && h.has('vmem', (f) => f.vmem),
+  description: 'A VMEM/FLAT instruction (reading EXEC implicitly) follows a VALU write of EXEC (v_cmpx) by less than 5 wait states: LLVM pads it, the ISA tables do not list it (a warning).',
+  appliesTo: () => true,
+  severity: () => 'warning',
+  source: EXEC_FACT.source,
+  facts: [EXEC_FACT],
+  check(h, i) {
+    const c = h.f[i]!;
+    if (!c.vmem) return undefined;
+    const reads = c.uses.filter((u) => u === EXEC_LO || u === EXEC_HI);
+    return scalarRaw(h, i, reads, EXEC_FACT, ...P.valuSdef);
   },
 };

@@ -57,7 +57,8 @@ test('target facts: generated per target from the data (registers, counters, lat
   assert.ok(f942.includes(`| global / buffer load (to vmcnt and data) | ${p.values['vmem.latency'].value} | ${p.values['vmem.latency'].source} |`));
   // gfx942 XDL 8 passes: N+3 for SrcA/B
   assert.match(f942, /\| XDL \| 8 \| 0 \| 9 \| 11 \| 11 \| 11 \|/);
-  assert.match(f942, /VALU writes an SGPR \(incl\. VCC, EXEC, M0\) -> VMEM\/FLAT reads it \| 5 \|/);
+  assert.match(f942, /VALU writes an SGPR \(incl\. VCC, M0\) -> VMEM\/FLAT reads it \| 5 \|/);
+  assert.match(f942, /VALU writes EXEC \(v_cmpx\) -> VMEM\/FLAT \(its implicit EXEC read\) \| 5 \|/);
   const f950 = targetFacts(TARGETS.gfx950);
   assert.match(f950, /\| XDL \| 16 \| 0 \| 18 \| 20 \| 20 \| 20 \|/);
   assert.match(f950, /LDS 160 KiB per CU/);
