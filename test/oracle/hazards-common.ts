@@ -67,7 +67,11 @@ export function splitFunctions(text: string): AsmFunction[] {
   const starts: number[] = [];
   lines.forEach((l, i) => { if (/; -- Begin function/.test(l)) starts.push(i); });
   return starts.map((s, k) => {
-    const e = k + 1 < starts.length ? starts[k + 1]! : lines.length;
+    // up to its `; -- End function` line: the module's closing directives (llc's
+    // .amd_amdgpu_isa for its own triple, which llvm-mc refuses for amdhsa) belong to no function
+    const next = k + 1 < starts.length ? starts[k + 1]! : lines.length;
+    let e = next;
+    for (let i = s; i < next; i++) if (/; -- End function/.test(lines[i]!)) { e = i + 1; break; }
     const m = /\.globl\s+(\S+)/.exec(lines[s]!);
     if (!m) throw new Error(`no .globl on line ${s + 1}`);
     const out = lines.map((l, i) => (i >= s && i < e ? l : ''));
