@@ -195,13 +195,14 @@ function computeEffects(ctx: KernelContext): InsnEffects[] {
     else if (isClass(t, i, 'nop')) kind = INSN_KIND.nop;
     const issues = issuesOf(r, t, i);
     let writesExec = false;
-    for (const u of r.defs) if (u === EXEC_LO || u === EXEC_HI) { writesExec = true; break; }
+    const defs = r.defs;
+    for (let k = 0; k < defs.length; k++) if (defs[k] === EXEC_LO || defs[k] === EXEC_HI) { writesExec = true; break; }
     const cacheOp = has(t, i, TRAIT.cacheOp);
     const vmemLoad = has(t, i, TRAIT.vmemLoad);
     out[i] = {
       kind, callWaits: kind === INSN_KIND.call && !isLocalSubroutineCall(ctx, i, labels, getpc),
       wait: kind === INSN_KIND.wait ? waitValues(r, max) : undefined,
-      issues, uses: r.uses, defs: r.defs, vmemLoad, d16Load: vmemLoad && has(t, i, TRAIT.d16),
+      issues, uses: r.uses, defs, vmemLoad, d16Load: vmemLoad && has(t, i, TRAIT.d16),
       lds: issuesEvent(t, i, EVENT.lds | EVENT.flat), writesExec, cacheOp,
       ordersMemory: issues.length > 0 || cacheOp || kind === INSN_KIND.barrier || kind === INSN_KIND.call || kind === INSN_KIND.return
         || control === 'jump' || control === 'cjump' || control === 'indirect',
