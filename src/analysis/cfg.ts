@@ -6,6 +6,7 @@
  */
 import type { Instruction, KernelSymbol, Loc, Program } from '../asm/ast.js';
 import { controlKind, type ControlKind } from '../isa/control.js';
+import { statementAt } from '../asm/program.js';
 
 export interface BasicBlock {
   id: number;
@@ -48,7 +49,7 @@ export function buildCfg(program: Program, kernel: KernelSymbol): Cfg {
   const labelsBefore = new Map<number, string[]>();
   let pending: string[] = [];
   for (let k = kernel.start; k < kernel.end; k++) {
-    const s = program.statements[k]!;
+    const s = statementAt(program, k)!;
     if (s.kind === 'label' && k !== kernel.start) pending.push(s.name!);
     else if (s.insn) {
       if (pending.length > 0) { labelsBefore.set(insns.length, pending); pending = []; }

@@ -75,8 +75,10 @@ export function computeLiveness(cfg: Cfg, du: readonly DefUse[]): Liveness {
     const k = newSet();
     for (let i = b.end - 1; i >= b.start; i--) {
       const d = du[i]!;
-      for (const u of d.defs) { setAdd(k, u); setDel(g, u); }
-      for (const u of d.uses) setAdd(g, u);
+      const defs = d.defs;
+      const uses = d.uses;
+      for (let x = 0; x < defs.length; x++) { const u = defs[x]!; setAdd(k, u); setDel(g, u); }
+      for (let x = 0; x < uses.length; x++) setAdd(g, uses[x]!);
     }
     gen.push(g);
     kill.push(k);
@@ -88,8 +90,9 @@ export function computeLiveness(cfg: Cfg, du: readonly DefUse[]): Liveness {
     changed = false;
     for (let b = nb - 1; b >= 0; b--) {
       const out = liveOut[b]!;
-      for (const s of cfg.blocks[b]!.succs) {
-        const inS = liveIn[s]!;
+      const succs = cfg.blocks[b]!.succs;
+      for (let x = 0; x < succs.length; x++) {
+        const inS = liveIn[succs[x]!]!;
         for (let w = 0; w < WORDS; w++) out[w]! |= inS[w]!;
       }
       const inB = liveIn[b]!;
@@ -122,18 +125,28 @@ export function noteUsed(used: { vgpr: number; agpr: number; sgpr: number }, u: 
 
 /** Register pressure at every instruction, peaks per kernel and per block, and the highest registers used. */
 export function computePressure(cfg: Cfg, du: readonly DefUse[], live: Liveness): Pressure {
-  const points: PressurePoint[] = new Array(cfg.insns.length);
+  const n = cfg.insns.length;
+  // at[3 * i + f]: pressure at instruction i in file f (0 vgpr, 1 agpr, 2 sgpr); the point objects are made when asked for
+  const at = new Int32Array(3 * n);
   const perBlock: Pressure['perBlock'] = [];
   const used = { vgpr: 0, agpr: 0, sgpr: 0 };
-  for (const d of du) for (const list of [d.defs, d.uses]) for (const u of list) noteUsed(used, u);
+  for (let i = 0; i < du.length; i++) {
+    const { defs, uses } = du[i]!;
+    for (let k = 0; k < defs.length; k++) noteUsed(used, defs[k]!);
+    for (let k = 0; k < uses.length; k++) noteUsed(used, uses[k]!);
+  }
   // live units per file, kept as units enter and leave the set (0 vgpr, 1 agpr, 2 sgpr, -1 none)
   const fileOf = (u: number) => (u >= AGPR_BASE ? (u < UNIT_COUNT ? 1 : -1) : u >= VGPR_BASE ? 0 : u < SGPR_END ? 2 : -1);
   const cnt = [0, 0, 0];
+  // per file of the block: peak value and the instruction where it is first reached
+  const bv = [0, 0, 0];
+  const bi = [-1, -1, -1];
   for (const b of cfg.blocks) {
     const cur = live.liveOut[b.id]!.slice();
     const c0 = countFiles(cur);
     cnt[0] = c0.vgpr; cnt[1] = c0.agpr; cnt[2] = c0.sgpr;
-    const bp = { vgpr: { value: 0, at: -1 }, agpr: { value: 0, at: -1 }, sgpr: { value: 0, at: -1 } };
+    bv[0] = bv[1] = bv[2] = 0;
+    bi[0] = bi[1] = bi[2] = -1;
     for (let i = b.end - 1; i >= b.start; i--) {
       const d = du[i]!;
       const defs = d.defs;
@@ -152,18 +165,26 @@ export function computePressure(cfg: Cfg, du: readonly DefUse[], live: Liveness)
         const u = uses[k]!;
         if (!setHas(cur, u)) { setAdd(cur, u); const f = fileOf(u); if (f >= 0) cnt[f]!++; }
       }
-      const p = { vgpr: Math.max(av, cnt[0]!), agpr: Math.max(aa, cnt[1]!), sgpr: Math.max(as, cnt[2]!) };
-      points[i] = p;
-      if (p.vgpr >= bp.vgpr.value && p.vgpr > 0) bp.vgpr = { value: p.vgpr, at: i };
-      if (p.agpr >= bp.agpr.value && p.agpr > 0) bp.agpr = { value: p.agpr, at: i };
-      if (p.sgpr >= bp.sgpr.value && p.sgpr > 0) bp.sgpr = { value: p.sgpr, at: i };
+      const pv = Math.max(av, cnt[0]!), pa = Math.max(aa, cnt[1]!), ps = Math.max(as, cnt[2]!);
+      at[3 * i] = pv; at[3 * i + 1] = pa; at[3 * i + 2] = ps;
+      if (pv >= bv[0]! && pv > 0) { bv[0] = pv; bi[0] = i; }
+      if (pa >= bv[1]! && pa > 0) { bv[1] = pa; bi[1] = i; }
+      if (ps >= bv[2]! && ps > 0) { bv[2] = ps; bi[2] = i; }
     }
-    perBlock.push(bp);
+    perBlock.push({ vgpr: { value: bv[0]!, at: bi[0]! }, agpr: { value: bv[1]!, at: bi[1]! }, sgpr: { value: bv[2]!, at: bi[2]! } });
   }
-  const peak = { vgpr: { value: 0, at: -1 }, agpr: { value: 0, at: -1 }, sgpr: { value: 0, at: -1 } };
-  for (let i = 0; i < points.length; i++) {
-    const p = points[i]!;
-    for (const f of ['vgpr', 'agpr', 'sgpr'] as const) if (p[f] > peak[f].value) peak[f] = { value: p[f], at: i };
+  const pv = [0, 0, 0];
+  const pi = [-1, -1, -1];
+  for (let i = 0; i < n; i++) {
+    for (let f = 0; f < 3; f++) if (at[3 * i + f]! > pv[f]!) { pv[f] = at[3 * i + f]!; pi[f] = i; }
   }
-  return { points, peak, perBlock, used };
+  const peak = { vgpr: { value: pv[0]!, at: pi[0]! }, agpr: { value: pv[1]!, at: pi[1]! }, sgpr: { value: pv[2]!, at: pi[2]! } };
+  let points: PressurePoint[] | undefined;
+  return {
+    get points(): PressurePoint[] {
+      points ??= Array.from({ length: n }, (_, i) => ({ vgpr: at[3 * i]!, agpr: at[3 * i + 1]!, sgpr: at[3 * i + 2]! }));
+      return points;
+    },
+    peak, perBlock, used,
+  };
 }

@@ -16,7 +16,7 @@ import type { Finding, KernelContext } from './types.js';
 import type { Loc } from '../asm/ast.js';
 import { kernelLayout, physicalIndex, type RegisterLayout } from '../isa/layout.js';
 import { FLAT_SCRATCH_LO } from '../asm/registers.js';
-import { forEachRegister, operandText } from '../asm/store.js';
+import { forEachRegister, operandText, type RegisterVisit } from '../asm/store.js';
 
 export interface PeakInfo {
   value: number;
@@ -114,29 +114,34 @@ function uncovered(ctx: KernelContext, layout: RegisterLayout, values: Record<st
   const out: Uncovered[] = [];
   // per file: the highest register's end and name, and the first operand beyond the descriptor
   const worst = new Map<string, { end: number; name: string; first?: { text: string; loc: Loc; insn: number } }>();
-  ctx.insns.forEach((r, i) => {
-    forEachRegister(r.insn, (oFile, oFirst, oCount, oIndex, at) => {
-      let file: string;
-      let last: number;
-      let end: number;
-      let limit: number;
-      if (oFile === 'v' || oFile === 'a') {
-        file = layout.unified ? 'v' : oFile;
-        last = oIndex + oCount - 1;
-        end = physicalIndex(layout, oFile, last) + 1;
-        limit = nextV;
-      } else if (oFile === 's' && oFirst < FLAT_SCRATCH_LO) {
-        file = 's';
-        last = Math.min(oFirst + oCount, FLAT_SCRATCH_LO) - 1;
-        end = last + 1;
-        limit = nextS;
-      } else return;
-      const w = worst.get(file) ?? { end: 0, name: '' };
-      if (end > w.end) { w.end = end; w.name = spelled(oFile, last, layout); }
-      if (end > limit && !w.first) w.first = { text: `${operandText(r.insn, at)} at line ${r.insn.loc.line} ('${r.insn.text}')`, loc: r.insn.loc, insn: i };
-      worst.set(file, w);
-    });
-  });
+  // one visitor for every instruction (the one it visits is r, i)
+  let r = ctx.insns[0]!;
+  let i = 0;
+  const visit: RegisterVisit = (oFile, oFirst, oCount, oIndex, at) => {
+    let file: string;
+    let last: number;
+    let end: number;
+    let limit: number;
+    if (oFile === 'v' || oFile === 'a') {
+      file = layout.unified ? 'v' : oFile;
+      last = oIndex + oCount - 1;
+      end = physicalIndex(layout, oFile, last) + 1;
+      limit = nextV;
+    } else if (oFile === 's' && oFirst < FLAT_SCRATCH_LO) {
+      file = 's';
+      last = Math.min(oFirst + oCount, FLAT_SCRATCH_LO) - 1;
+      end = last + 1;
+      limit = nextS;
+    } else return;
+    let w = worst.get(file);
+    if (!w) { w = { end: 0, name: '' }; worst.set(file, w); }
+    if (end > w.end) { w.end = end; w.name = spelled(oFile, last, layout); }
+    if (end > limit && !w.first) w.first = { text: `${operandText(r.insn, at)} at line ${r.insn.loc.line} ('${r.insn.text}')`, loc: r.insn.loc, insn: i };
+  };
+  for (i = 0; i < ctx.insns.length; i++) {
+    r = ctx.insns[i]!;
+    forEachRegister(r.insn, visit);
+  }
   for (const [file, w] of worst) {
     if (!w.first) continue;
     const missing = (key: string) => (values[key] === undefined ? ' (the directive is missing)' : '');

@@ -105,6 +105,16 @@ export class ParsedProgram implements Program {
     return this.#instructions;
   }
 
+  /**
+   * Statement k, without building `statements` when it is not built yet (an instruction's
+   * statement is then a view made for this call).
+   */
+  statementAt(k: number): Statement | undefined {
+    if (this.#statements !== undefined) return this.#statements[k];
+    const s = this.#parts[k];
+    return typeof s === 'number' ? new InstructionStatement(this, s) : s;
+  }
+
   get statements(): Statement[] {
     if (this.#statements === undefined) {
       const parts = this.#parts;
@@ -138,4 +148,9 @@ class InstructionStatement implements Statement {
   get args(): undefined { return undefined; }
   get expansion(): Expansion | undefined { return this.#p.expansionOf(this.#i); }
   get blockEnd(): undefined { return undefined; }
+}
+
+/** Statement k of a program (a parsed program's statement list is not built for it). */
+export function statementAt(program: Program, k: number): Statement | undefined {
+  return program instanceof ParsedProgram ? program.statementAt(k) : program.statements[k];
 }

@@ -37,6 +37,7 @@
  */
 import type { Diagnostic, Instruction, KernelSymbol, Program } from '../asm/ast.js';
 import { OPCODES } from '../asm/store.js';
+import { statementAt } from '../asm/program.js';
 import type { Target } from './target.js';
 import { controlKind } from './control.js';
 import { HWREG_MODE, hwregField, hwregId } from './hwreg.js';
@@ -68,7 +69,7 @@ const DIRECTIVE = /\bconductor:\s*gpr-idx\b([^\n]*)/i;
  * comment is there but malformed; both undefined when there is none.
  */
 export function statedIndexRange(program: Program, insn: Instruction): { range?: StatedRange; error?: string } {
-  const st = program.statements[insn.stmt];
+  const st = statementAt(program, insn.stmt);
   if (!st) return {};
   const lines = [program.lines[st.lineIndex]?.text];
   if (st.expansion) lines.push(program.lines[st.expansion.macroLoc.line - 1]?.text);
@@ -274,7 +275,7 @@ function indexMode(program: Program, kernel: KernelSymbol, rs: ResolvedStore, fi
   let pending: string[] = [];
   let k = first;
   for (let s = kernel.start; s < kernel.end; s++) {
-    const st = program.statements[s]!;
+    const st = statementAt(program, s)!;
     if (st.kind === 'label' && s !== kernel.start) pending.push(st.name!);
     else if (st.insn) {
       if (pending.length) { labelsBefore.set(k, pending); pending = []; }

@@ -149,7 +149,8 @@ export function buildTraits(insns: readonly ResolvedInsn[]): KernelTraits {
     t.cls[i] = CLS[cls];
     t.latency[i] = LATENCY[info.latency];
     let ev = 0;
-    for (const e of info.events) ev |= EVENT[e];
+    const events = info.events;
+    for (let k = 0; k < events.length; k++) ev |= EVENT[events[k]!];
     t.events[i] = ev;
     t.vmInc[i] = info.counters.vm;
     t.lgkmInc[i] = info.counters.lgkm;

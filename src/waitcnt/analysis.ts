@@ -47,6 +47,7 @@
  */
 import type { Finding, KernelContext, Related } from '../analysis/types.js';
 import { unitsToString } from '../asm/registers.js';
+import { statementAt } from '../asm/program.js';
 import { unitsAsWritten } from '../isa/names.js';
 import { isClass, traitsOf } from '../isa/traits.js';
 import {
@@ -230,7 +231,7 @@ function positionalFence(p: WaitPosition | undefined): FenceKind | undefined {
 export function isCallable(ctx: KernelContext): boolean {
   // the code before the first function (`(top level)`) is not entered by a call, even when it
   // starts with a label of its own
-  const first = ctx.program.statements[ctx.kernel.start];
+  const first = statementAt(ctx.program, ctx.kernel.start);
   return ctx.kernel.kind === 'function' && first?.kind === 'label' && first.name === ctx.kernel.name;
 }
 
@@ -467,8 +468,9 @@ class Analysis {
     needD[0] = needD[1] = needD[2] = undefined;
     if (st.wild && kind !== INSN_KIND.nop) this.needAll(st, 'entry');
     const mask = st.mask;
-    const uses = f.uses;
-    const defs = f.defs;
+    const r = this.ctx.insns[i]!;
+    const uses = r.uses;
+    const defs = r.defs;
     // reads
     for (let x = 0; x < uses.length; x++) {
       const u = uses[x]!;

@@ -97,14 +97,15 @@ export interface Issue {
 export const INSN_KIND = { normal: 0, wait: 1, barrier: 2, return: 3, call: 4, end: 5, nop: 6 } as const;
 export type InsnKind = (typeof INSN_KIND)[keyof typeof INSN_KIND];
 
-/** What one instruction does, for the analysis. */
+/**
+ * What one instruction does, for the analysis (its registers are the ResolvedInsn's `uses` and
+ * `defs`). Instructions that issue nothing and wait for nothing alike share one object.
+ */
 export interface InsnEffects {
   kind: InsnKind;
   /** INSN_KIND.wait: counter values waited for, [vm, lgkm, exp]; NO_WAIT when the counter is not waited on. */
   wait?: readonly [number, number, number];
   issues: readonly Issue[];
-  uses: readonly RegUnit[];
-  defs: readonly RegUnit[];
   /** A VMEM (not FLAT) load: VMEM writes VGPRs in issue order, so a pending VMEM load's destination may be overwritten without a wait (WAW exception, SIInsertWaitcnts::generateWaitcntInstBefore). */
   vmemLoad: boolean;
   /**
@@ -188,6 +189,7 @@ function computeEffects(ctx: KernelContext): InsnEffects[] {
   const out: InsnEffects[] = new Array(ctx.insns.length);
   // the latest s_getpc_b64 writing each SGPR pair's first register, kept in one forward pass
   const getpc = new Map<number, number>();
+  const shared = new Map<number, InsnEffects>();
   for (let i = 0; i < ctx.insns.length; i++) {
     const r = ctx.insns[i]!;
     const control = ctx.cfg.control[i];
@@ -204,17 +206,27 @@ function computeEffects(ctx: KernelContext): InsnEffects[] {
     else if (isClass(t, i, 'nop')) kind = INSN_KIND.nop;
     const issues = issuesOf(r, t, i);
     let writesExec = false;
-    for (const u of r.defs) if (u === EXEC_LO || u === EXEC_HI) { writesExec = true; break; }
+    const defs = r.defs;
+    for (let k = 0; k < defs.length; k++) if (defs[k] === EXEC_LO || defs[k] === EXEC_HI) { writesExec = true; break; }
     const cacheOp = has(t, i, TRAIT.cacheOp);
     const vmemLoad = has(t, i, TRAIT.vmemLoad);
-    out[i] = {
-      kind, callWaits: kind === INSN_KIND.call && !isLocalSubroutineCall(ctx, i, labels, getpc),
-      wait: kind === INSN_KIND.wait ? waitValues(r, max) : undefined,
-      issues, uses: r.uses, defs: r.defs, vmemLoad, d16Load: vmemLoad && has(t, i, TRAIT.d16),
-      lds: issuesEvent(t, i, EVENT.lds | EVENT.flat), writesExec, cacheOp,
-      ordersMemory: issues.length > 0 || cacheOp || kind === INSN_KIND.barrier || kind === INSN_KIND.call || kind === INSN_KIND.return
-        || control === 'jump' || control === 'cjump' || control === 'indirect',
-    };
+    const callWaits = kind === INSN_KIND.call && !isLocalSubroutineCall(ctx, i, labels, getpc);
+    const d16Load = vmemLoad && has(t, i, TRAIT.d16);
+    const lds = issuesEvent(t, i, EVENT.lds | EVENT.flat);
+    const ordersMemory = issues.length > 0 || cacheOp || kind === INSN_KIND.barrier || kind === INSN_KIND.call || kind === INSN_KIND.return
+      || control === 'jump' || control === 'cjump' || control === 'indirect';
+    if (kind === INSN_KIND.wait || issues.length > 0) {
+      out[i] = { kind, callWaits, wait: kind === INSN_KIND.wait ? waitValues(r, max) : undefined, issues, vmemLoad, d16Load, lds, writesExec, cacheOp, ordersMemory };
+      continue;
+    }
+    // the rest is a kind and six booleans: one object per combination
+    const key = kind * 64 + +callWaits * 32 + +vmemLoad * 16 + +d16Load * 8 + +lds * 4 + +writesExec * 2 + +cacheOp + (ordersMemory ? 1024 : 0);
+    let e = shared.get(key);
+    if (e === undefined) {
+      e = Object.freeze({ kind, callWaits, wait: undefined, issues: NO_ISSUES, vmemLoad, d16Load, lds, writesExec, cacheOp, ordersMemory });
+      shared.set(key, e);
+    }
+    out[i] = e;
   }
   return out;
 }

@@ -50,9 +50,9 @@ export class CounterState {
       this.pend = from.pend.slice();
       this.pendC = from.pendC.slice();
       this.wild = from.wild;
-      this.ent = new Map(from.ent);
+      this.ent = copyMap(from.ent);
       this.mask = from.mask.slice();
-      this.sh = from.sh ? new Map(from.sh) : null;
+      this.sh = from.sh ? copyMap(from.sh) : null;
       this.shMask = from.shMask ? from.shMask.slice() : null;
       return;
     }
@@ -101,17 +101,18 @@ export class CounterState {
       this.pend[k] = Math.min(this.pend[k]!, n);
       clsMask |= 1 << k;
     }
-    for (const [key, e] of this.ent) {
+    const { ent, mask, issued, pend } = this;
+    ent.forEach((e, key) => {
       const k = key & 15;
-      if (((clsMask >> k) & 1) === 0) continue;
-      const y = this.issued[k]! - e.s;
-      const complete = CLASS_IN_ORDER[k] ? y >= (must ? n : this.pend[k]!) : this.pend[k] === 0;
+      if (((clsMask >> k) & 1) === 0) return;
+      const y = issued[k]! - e.s;
+      const complete = CLASS_IN_ORDER[k] ? y >= (must ? n : pend[k]!) : pend[k] === 0;
       if (complete) {
-        this.ent.delete(key);
-        this.mask[key >>> 4]! &= ~(1 << k);
+        ent.delete(key);
+        mask[key >>> 4]! &= ~(1 << k);
         if (done) done(key, e, y);
       }
-    }
+    });
   }
 
   /** After a call: the callee has waited for everything. */
@@ -143,6 +144,13 @@ export class CounterState {
   }
 }
 
+/** A copy of a map, in its order (Map.forEach: no entry arrays or iterator results, unlike new Map(m)). */
+function copyMap<K, V>(m: ReadonlyMap<K, V>): Map<K, V> {
+  const out = new Map<K, V>();
+  m.forEach((v, k) => { out.set(k, v); });
+  return out;
+}
+
 /**
  * Join `src` into `dst` in place (the pessimistic merge); true when `dst` changed. Younger
  * counts are compared relative to each state's own issue counters, so neither state needs
@@ -155,24 +163,26 @@ export function joinInto(dst: CounterState, src: CounterState, capY: readonly nu
   if ((dst.wild | src.wild) !== dst.wild) { dst.wild |= src.wild; changed = true; }
   const di = dst.issued;
   const si = src.issued;
-  for (const [key, e] of src.ent) {
+  const dent = dst.ent;
+  src.ent.forEach((e, key) => {
     const k = key & 15;
     const y = Math.min(si[k]! - e.s, capY[k]!);
-    const cur = dst.ent.get(key);
+    const cur = dent.get(key);
     if (!cur) {
-      dst.ent.set(key, { s: di[k]! - y, p: e.p });
+      dent.set(key, { s: di[k]! - y, p: e.p });
       dst.mask[key >>> 4]! |= 1 << k;
       changed = true;
     } else {
       const cy = Math.min(di[k]! - cur.s, capY[k]!);
-      if (y < cy || (y === cy && e.p < cur.p)) { dst.ent.set(key, { s: di[k]! - y, p: e.p }); changed = true; }
+      if (y < cy || (y === cy && e.p < cur.p)) { dent.set(key, { s: di[k]! - y, p: e.p }); changed = true; }
     }
-  }
-  if (dst.sh && src.sh) {
-    for (const [key, list] of src.sh) {
-      const cur = dst.sh.get(key);
-      if (!cur) { dst.setShadows(key, list); changed = true; continue; }
-      if (cur === list) continue;
+  });
+  const dsh = dst.sh;
+  if (dsh && src.sh) {
+    src.sh.forEach((list, key) => {
+      const cur = dsh.get(key);
+      if (!cur) { dst.setShadows(key, list); changed = true; return; }
+      if (cur === list) return;
       let out: Shadow[] | undefined;
       for (const x of list) {
         const arr: readonly Shadow[] = out ?? cur;
@@ -183,7 +193,7 @@ export function joinInto(dst: CounterState, src: CounterState, capY: readonly nu
         else out[j] = { w: x.w, need: x.need, p: out[j]!.p };
       }
       if (out) { dst.setShadows(key, out.sort((a, b) => a.w - b.w)); changed = true; }
-    }
+    });
   }
   return changed;
 }
@@ -202,19 +212,21 @@ export function meetInto(dst: CounterState, src: CounterState, capY: readonly nu
   if ((dst.wild & src.wild) !== dst.wild) { dst.wild &= src.wild; changed = true; }
   const di = dst.issued;
   const si = src.issued;
-  for (const [key, cur] of dst.ent) {
-    const e = src.ent.get(key);
+  const dent = dst.ent;
+  const sent = src.ent;
+  dent.forEach((cur, key) => {
+    const e = sent.get(key);
     if (!e) {
-      dst.ent.delete(key);
+      dent.delete(key);
       dst.mask[key >>> 4]! &= ~(1 << (key & 15));
       changed = true;
-      continue;
+      return;
     }
     const k = key & 15;
     const y = Math.min(si[k]! - e.s, capY[k]!);
     const cy = Math.min(di[k]! - cur.s, capY[k]!);
-    if (y > cy) { dst.ent.set(key, { s: di[k]! - y, p: cur.p }); changed = true; }
-  }
+    if (y > cy) { dent.set(key, { s: di[k]! - y, p: cur.p }); changed = true; }
+  });
   return changed;
 }
 

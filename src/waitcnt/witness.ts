@@ -60,10 +60,11 @@ export function shortPath(ctx: KernelContext, fx: readonly InsnEffects[], q: Wit
     let facts = facts0;
     for (let k = from; k < end; k++) {
       const f = fx[k]!;
+      const r = ctx.insns[k]!;
       if (y === BEFORE) {
         if (k === q.producer) y = 0;
         else if (f.kind === INSN_KIND.end) return undefined;
-        facts = afterInsn(facts, ctx.insns[k]!);
+        facts = afterInsn(facts, r);
         continue;
       }
       if (k === q.consumer) return 'found';
@@ -74,9 +75,9 @@ export function shortPath(ctx: KernelContext, fx: readonly InsnEffects[], q: Wit
       }
       if (f.kind === INSN_KIND.end || (f.kind === INSN_KIND.call && f.callWaits)) return undefined;
       if (f.kind === INSN_KIND.return && q.callable) return undefined;
-      if (f.uses.includes(q.unit) || f.defs.includes(q.unit)) return undefined;
+      if (r.uses.includes(q.unit) || r.defs.includes(q.unit)) return undefined;
       for (const is of f.issues) if (is.cls === q.cls) y = Math.min(cap, y + is.inc);
-      facts = afterInsn(facts, ctx.insns[k]!);
+      facts = afterInsn(facts, r);
     }
     return { y, facts };
   };
