@@ -36,8 +36,8 @@ import { DEFAULT_OBJECTIVE, Evaluator, programMetrics, type MetricName, type Met
 import { emitSchedule, type Emitted } from '../emit.js';
 import { movesFromState, replayMoves } from '../replay.js';
 import type { Disambiguation } from '../deps.js';
-import { preferOriginal, searchCompare, STRATEGIES, type StrategyName } from './search.js';
-import { runTask, type StrategyOutcome, type StrategyTask } from './task.js';
+import { searchCompare, STRATEGIES, type StrategyName } from './search.js';
+import { preferredState, runTask, type StrategyOutcome, type StrategyTask } from './task.js';
 import { kernelTime, loopChanges, type LoopChange } from '../../cycles/kernel-time.js';
 import { pipelineProgram, pipelineTwoStage, planPipelines, type PipelinedLoop, type PipelinedProgram, type PipelinePlan } from '../pipeline/index.js';
 
@@ -193,7 +193,8 @@ function fixKernels(loaded: Loaded, text: string, names: ReadonlySet<string>, pa
   if (fixed.changes.length > shown.length) shown.push(`... ${fixed.changes.length - shown.length} more`);
   const which = names.size === 1 ? `kernel ${[...names][0]}` : `the kernels scheduled`;
   return {
-    loaded: loadText(fixed.text, loaded.program.file, { arch: loaded.target.name }), text: fixed.text, errors: own,
+    // the fixed text as fixLoaded loaded and checked it (its contexts and their analyses made once)
+    loaded: fixed.loaded ?? loadText(fixed.text, loaded.program.file, { arch: loaded.target.name }), text: fixed.text, errors: own,
     note: `${which} ha${names.size === 1 ? 's' : 've'} ${own} check error${own === 1 ? '' : 's'}${others > 0 ? ` (the file ${own + others})` : ''} (see conductor check); ` +
       `scheduled from the file as check --fix writes it, which 'before' measures: ${fixSummary(fixed)} (${shown.join('; ')})`,
   };
@@ -384,9 +385,11 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
     if (parallel(phase1)) l.early = await submit(l, phase1, `${prefix}list/beam`);
     return l;
   };
-  /** A launched search given up before it ran here: its worker tasks finish, then the pool goes. */
+  /** The phase-1 tasks of a launched search not waited for: the pool's end rejects them, unheard. */
+  const unheard = (l: Launch) => { for (const p of l.early ?? []) p.catch(() => undefined); };
+  /** A launched search given up before it ran here: its worker tasks ended with the pool. */
   const abandon = async (l: Launch) => {
-    if (l.early) await Promise.allSettled(l.early);
+    unheard(l);
     await l.pool?.destroy();
   };
   /** Launch the search of `srcText` and prepare this thread's kernel for it meanwhile. */
@@ -426,7 +429,7 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
       try {
         local = { k: kk, ev: new Evaluator(kk) };
       } catch (e) {
-        if (l.early) await Promise.allSettled(l.early);
+        unheard(l);
         throw e;
       }
       waves = local.ev.waves;
@@ -461,7 +464,7 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
       tried.add(sig);
       const r = replayMoves(kk, o.moves);
       if ('failure' in r) { runs[x]!.rejected = `does not replay: ${r.failure.command}: ${r.failure.reason}`; continue; }
-      const simple = preferOriginal(kk, ev, r.state, { objective, minOccupancy: floor });
+      const simple = preferredState(kk, ev, o, r.state, { objective, minOccupancy: floor });
       const moves = movesFromState(simple.state);
       if (moves.length === 0 && !pipelined) { runs[x]!.rejected = 'no better than the input once moves that gain nothing are undone'; continue; }
       const twin = emitted.get(moves.join('\n'));
