@@ -33,6 +33,8 @@ export interface FixResult {
   changes: FixChange[];
   /** The warnings and notes of the fixed program (--fix fixes errors only). */
   remaining: Finding[];
+  /** `text` loaded as the last round loaded and checked it (with the input's file and target); absent when nothing changed. */
+  loaded?: Loaded;
 }
 
 /** One place the fixed text differs from the input. */
@@ -170,6 +172,7 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
       text: out, rounds, insertedNops: nops, insertedWaitStates: waitStates, insertedWaits: waits,
       strengthenedWaits: strengthened, extendedNops: extended, changes: fixChanges(originalText(l), out),
       remaining: checks.flatMap((k) => k.findings.filter((f) => f.severity !== 'error')),
+      ...(text !== undefined ? { loaded: current } : {}),
     };
   };
   const inScope = (c: KernelContext) => !opts.kernels || opts.kernels.has(c.kernel.name);

@@ -28,7 +28,6 @@ import { checkContexts } from '../../check/check.js';
 import { kernelContexts } from '../../analysis/context.js';
 import { changeText, fixLoaded, fixSummary } from '../../check/fix.js';
 import type { PathsMode } from '../../waitcnt/index.js';
-import type { KernelContext } from '../../analysis/types.js';
 import { ConductorError } from '../../errors.js';
 import { cacheKey, ResultCache, sha256 } from '../../cache.js';
 import { VERSION } from '../../version.js';
@@ -37,8 +36,8 @@ import { DEFAULT_OBJECTIVE, Evaluator, programMetrics, type MetricName, type Met
 import { emitSchedule, type Emitted } from '../emit.js';
 import { movesFromState, replayMoves } from '../replay.js';
 import type { Disambiguation } from '../deps.js';
-import { preferOriginal, searchCompare, STRATEGIES, type StrategyName } from './search.js';
-import { runTask, type StrategyOutcome, type StrategyTask } from './task.js';
+import { searchCompare, STRATEGIES, type StrategyName } from './search.js';
+import { preferredState, runTask, type StrategyOutcome, type StrategyTask } from './task.js';
 import { kernelTime, loopChanges, type LoopChange } from '../../cycles/kernel-time.js';
 import { pipelineProgram, pipelineTwoStage, planPipelines, type PipelinedLoop, type PipelinedProgram, type PipelinePlan } from '../pipeline/index.js';
 
@@ -194,7 +193,8 @@ function fixKernels(loaded: Loaded, text: string, names: ReadonlySet<string>, pa
   if (fixed.changes.length > shown.length) shown.push(`... ${fixed.changes.length - shown.length} more`);
   const which = names.size === 1 ? `kernel ${[...names][0]}` : `the kernels scheduled`;
   return {
-    loaded: loadText(fixed.text, loaded.program.file, { arch: loaded.target.name }), text: fixed.text, errors: own,
+    // the fixed text as fixLoaded loaded and checked it (its contexts and their analyses made once)
+    loaded: fixed.loaded ?? loadText(fixed.text, loaded.program.file, { arch: loaded.target.name }), text: fixed.text, errors: own,
     note: `${which} ha${names.size === 1 ? 's' : 've'} ${own} check error${own === 1 ? '' : 's'}${others > 0 ? ` (the file ${own + others})` : ''} (see conductor check); ` +
       `scheduled from the file as check --fix writes it, which 'before' measures: ${fixSummary(fixed)} (${shown.join('; ')})`,
   };
@@ -255,38 +255,40 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
   const { objective, strategies, budget, seconds, seed, disambiguate, jobs, annealReplicas } = set;
   const notes: string[] = [];
   const ctx = kernelContexts(loaded).find((c) => c.kernel.name === name)!;
-  const k = prepareKernel(loaded, ctx, { disambiguate, trip: opts.trip });
-  const arch = k.target.name;
+  const arch = loaded.target.name;
   const file = loaded.program.file;
-  const before = programMetrics(loaded, k.name, { trip: opts.trip });
+  const before = programMetrics(loaded, name, { trip: opts.trip });
   const floor = before.occupancy;
   const pipelining = opts.pipeline !== false;
   const key = cacheKey({
-    version: VERSION, text: sha256(text), arch, kernel: k.name, strategies, objective, budget, seconds, seed, disambiguate, annealReplicas, trip: opts.trip,
+    version: VERSION, text: sha256(text), arch, kernel: name, strategies, objective, budget, seconds, seed, disambiguate, annealReplicas, trip: opts.trip,
     pipeline: pipelining,
   });
   const cache = opts.cache === false ? undefined : new ResultCache('schedule', opts.cacheDir);
   let waves = 1;
 
   const finish = (strategy: string, moves: string[], after: Metrics, estimate: Metrics, out: string, runs: StrategyReport[], evaluations: number,
-    searchSeconds: number, cached: boolean, outCtx: KernelContext, pipelined?: PipelinedLoop[]): ScheduleRunResult => ({
-    file, kernel: k.name, arch, strategy, objective, evaluations, seconds: (Date.now() - t0) / 1000,
+    searchSeconds: number, cached: boolean, loops: LoopChange[], pipelined?: PipelinedLoop[]): ScheduleRunResult => ({
+    file, kernel: name, arch, strategy, objective, evaluations, seconds: (Date.now() - t0) / 1000,
     evaluationsPerSecond: searchSeconds > 0 ? Math.round(evaluations / searchSeconds) : 0,
-    before, after, estimate, waves, loops: loopChanges(ctx, outCtx, opts.trip), moves, text: out, runs, cached, notes,
+    before, after, estimate, waves, loops, moves, text: out, runs, cached, notes,
     ...(pipelined ? { pipelined } : {}),
   });
   const ctxOf = (l: Loaded) => kernelContexts(l).find((c) => c.kernel.name === name)!;
+  // the kernel as the search and emission see it, prepared once when first needed
+  let kernel: ScheduleKernel | undefined;
+  const prepared = (): ScheduleKernel => (kernel ??= prepareKernel(loaded, ctx, { disambiguate, trip: opts.trip }));
   // The pipelined programs (the loops rotated by one stage), when a loop qualifies.
   const piped = new Map<PipelineVariant, PipelinedProgram | undefined>();
   let plans: PipelinePlan[] | undefined;
   const pipelinedProgram = (variant: PipelineVariant): PipelinedProgram | undefined => {
     if (piped.has(variant)) return piped.get(variant);
-    plans ??= planPipelines(k).plans;
+    plans ??= planPipelines(prepared()).plans;
     const these = variant === 'renamed' ? plans : variant === 'two stages' ? plans.filter((p) => p.twoStage) : plans.map((p) => ({ ...p, renames: [] }));
     let out: PipelinedProgram | undefined;
     if (these.length > 0) {
       try {
-        out = variant === 'two stages' ? pipelineTwoStage(k, these) : pipelineProgram(k, these);
+        out = variant === 'two stages' ? pipelineTwoStage(prepared(), these) : pipelineProgram(prepared(), these);
       } catch (err) {
         if (!(err instanceof ConductorError)) throw err;
         notes.push(`the loops could not be pipelined${variant === 'renamed' ? '' : ` ${variant === 'in place' ? 'in place' : 'by two stages'}`}: ${err.message}`);
@@ -310,8 +312,9 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
   // Cache hit: replay through validation, emit, and check it is still better.
   const hit = cache?.get<CacheEntry>(key);
   if (hit && hit.version === VERSION) {
+    const k = prepared();
     waves = new Evaluator(k).waves;
-    if (hit.moves.length === 0 && !hit.pipelined) return finish(hit.strategy, [], before, before, text, hit.runs, hit.evaluations, hit.seconds, true, ctx);
+    if (hit.moves.length === 0 && !hit.pipelined) return finish(hit.strategy, [], before, before, text, hit.runs, hit.evaluations, hit.seconds, true, loopChanges(ctx, ctx, opts.trip));
     const pp = hit.pipelined ? pipelinedProgram(hit.pipelined) : undefined;
     const kk = pp ? prepareKernel(pp.loaded, ctxOf(pp.loaded), { disambiguate, trip: opts.trip }) : k;
     const r = !hit.pipelined || pp ? replayMoves(kk, hit.moves) : undefined;
@@ -319,61 +322,102 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
       const e = emitSchedule(r.state);
       if (searchCompare(e.metrics, before, objective, floor) < 0) {
         notes.push(...e.notes);
-        return finish(hit.strategy, hit.moves, e.metrics, hit.estimate ?? e.metrics, e.text, hit.runs, hit.evaluations, hit.seconds, true, ctxOf(e.loaded), pp?.loops);
+        return finish(hit.strategy, hit.moves, e.metrics, hit.estimate ?? e.metrics, e.text, hit.runs, hit.evaluations, hit.seconds, true, loopChanges(ctx, ctxOf(e.loaded), opts.trip), pp?.loops);
       }
     }
     notes.push('the cached result no longer replays or no longer beats the input; searched again');
     cache!.delete(key);
   }
 
-  // the pipelined programs searched besides the input: 'in place' only where the copies of
-  // 'renamed' raise a pipelined loop's lower bound at the occupancy (elsewhere they cost that loop
-  // no time, and the renamed loads hide latency the in-place ones cannot)
-  plans = pipelining ? planPipelines(k).plans : [];
-  const searchedVariants: PipelineVariant[] = plans.length === 0 ? [] : plans.some((p) => p.renames.length > 0) && copiesBind() ? [...PIPELINE_VARIANTS] : PIPELINE_VARIANTS.slice(0, 1);
-  if (plans.some((p) => p.twoStage)) searchedVariants.push('two stages');
-  const totalPlanned = budget * (strategies.filter((s) => s !== 'anneal').length + annealReplicas) * (1 + searchedVariants.length);
+  // Progress: the evaluations planned are known once the pipelined programs are chosen; until
+  // then (0; a worker's first report can come earlier) the runs' counts are only noted.
+  let totalPlanned = 0;
   const done = new Map<string, number>();
   const report = (phase: string) => (label: string, n: number) => {
     done.set(label, n);
-    if (opts.progress) { let s = 0; for (const v of done.values()) s += v; opts.progress(Math.min(s, totalPlanned), totalPlanned, phase); }
+    if (opts.progress && totalPlanned > 0) { let s = 0; for (const v of done.values()) s += v; opts.progress(Math.min(s, totalPlanned), totalPlanned, phase); }
   };
-  interface Win { label: string; moves: string[]; metrics: Metrics; estimate: Metrics; text: string; notes: string[]; ctx: KernelContext; pipelined?: PipelinedLoop[] }
+  // a winner keeps its loop changes, not its loaded program, while later candidates are emitted
+  interface Win { label: string; moves: string[]; metrics: Metrics; estimate: Metrics; text: string; notes: string[]; loops: LoopChange[]; pipelined?: PipelinedLoop[] }
   /**
-   * The strategies on one program (the input, or the pipelined program), then the best few
-   * distinct candidates, brought back toward that program's order where that loses nothing,
-   * measured exactly; the best that beats `bar` (the input, or the best so far) wins.
+   * The search of one program (the input, or a pipelined program) once launched: its tasks, and
+   * when strategies run in parallel, the worker threads and the phase-1 tasks they already run.
    */
-  const searchFrom = async (srcText: string, kk: ScheduleKernel, prefix: string, bar: Metrics, pipelined?: PipelinedLoop[]) => {
-    const base: Omit<StrategyTask, 'strategy' | 'startMoves' | 'seed' | 'label'> = {
-      text: srcText, file, arch, kernel: k.name, disambiguate, objective, minOccupancy: floor, trip: opts.trip, budget, seconds,
+  interface Launch {
+    base: Omit<StrategyTask, 'strategy' | 'startMoves' | 'seed' | 'label'>;
+    prefix: string;
+    phase1: StrategyTask[];
+    pool?: Piscina;
+    early?: Promise<StrategyOutcome>[];
+  }
+  /**
+   * Hand `tasks` but the first to worker threads (this thread runs the first on the kernel it has
+   * prepared; each worker prepares its own copy of the kernel, once for both phases). Resolves
+   * once the workers have their tasks: this thread then runs its own without yielding.
+   */
+  const submit = async (l: Launch, tasks: StrategyTask[], phase: string): Promise<Promise<StrategyOutcome>[]> => {
+    // the worker pool's module only when strategies run in parallel
+    l.pool ??= new (await import('piscina')).Piscina({ filename: new URL('./task.js', import.meta.url).href, maxThreads: jobs - 1, minThreads: 0, idleTimeout: 1000 });
+    const p = l.pool;
+    const started: Promise<void>[] = [];
+    const others = tasks.slice(1).map((t) => {
+      const { port1, port2 } = new MessageChannel();
+      const cb = report(phase);
+      let begun: () => void = () => {};
+      started.push(new Promise<void>((res) => { begun = res; }));
+      port1.on('message', (m: { label: string; evaluations: number }) => { begun(); cb(m.label, m.evaluations); });
+      return (p.run({ ...t, port: port2 }, { transferList: [port2] }) as Promise<StrategyOutcome>).finally(() => { begun(); port1.close(); });
+    });
+    await Promise.race([Promise.all(started.slice(0, jobs - 1)), Promise.allSettled(others)]);
+    return others;
+  };
+  const parallel = (tasks: readonly StrategyTask[]) => jobs > 1 && tasks.length > 1;
+  /**
+   * Start the search of `srcText`: the worker threads get their phase-1 tasks (which need only
+   * the text) before this thread prepares its kernel and evaluator, so the two prepare at once.
+   */
+  const launch = async (srcText: string, prefix: string): Promise<Launch> => {
+    const base: Launch['base'] = {
+      text: srcText, file, arch, kernel: name, disambiguate, objective, minOccupancy: floor, trip: opts.trip, budget, seconds,
     };
     const phase1 = strategies.filter((s) => s !== 'anneal').map((s): StrategyTask => ({ ...base, strategy: s, startMoves: [], seed, label: `${prefix}${s}` }));
-    let pool: Piscina | undefined;
-    const local: { k: ScheduleKernel; ev: Evaluator } = { k: kk, ev: new Evaluator(kk) };
-    waves = local.ev.waves;
-    // In parallel, this thread runs the first task on the kernel it has prepared and worker
-    // threads the others (each worker prepares its own copy of the kernel, once for both phases).
-    const run = async (tasks: StrategyTask[], phase: string): Promise<StrategyOutcome[]> => {
+    const l: Launch = { base, prefix, phase1 };
+    if (parallel(phase1)) l.early = await submit(l, phase1, `${prefix}list/beam`);
+    return l;
+  };
+  /** The phase-1 tasks of a launched search not waited for: the pool's end rejects them, unheard. */
+  const unheard = (l: Launch) => { for (const p of l.early ?? []) p.catch(() => undefined); };
+  /** A launched search given up before it ran here: its worker tasks ended with the pool. */
+  const abandon = async (l: Launch) => {
+    unheard(l);
+    await l.pool?.destroy();
+  };
+  /** Launch the search of `srcText` and prepare this thread's kernel for it meanwhile. */
+  const launchAndPrepare = async (srcText: string, prefix: string, prepare: () => ScheduleKernel): Promise<{ l: Launch; kk: ScheduleKernel }> => {
+    const l = await launch(srcText, prefix);
+    try {
+      return { l, kk: prepare() };
+    } catch (e) {
+      await abandon(l);
+      throw e;
+    }
+  };
+  /**
+   * The strategies on one program, then the best few distinct candidates, brought back toward
+   * that program's order where that loses nothing, measured exactly; the best that beats `bar`
+   * (the input, or the best so far) wins.
+   */
+  const searchFrom = async (l: Launch, kk: ScheduleKernel, bar: Metrics, pipelined?: PipelinedLoop[]) => {
+    const { base, prefix } = l;
+    let local: { k: ScheduleKernel; ev: Evaluator } | undefined;
+    const run = async (tasks: StrategyTask[], phase: string, early?: Promise<StrategyOutcome>[]): Promise<StrategyOutcome[]> => {
       if (tasks.length === 0) return [];
-      if (jobs <= 1 || tasks.length === 1) return tasks.map((t) => runTask(t, report(phase), local));
-      // the worker pool's module only when strategies run in parallel
-      pool ??= new (await import('piscina')).Piscina({ filename: new URL('./task.js', import.meta.url).href, maxThreads: jobs - 1, minThreads: 0, idleTimeout: 1000 });
-      const p = pool;
-      const started: Promise<void>[] = [];
-      const others = tasks.slice(1).map((t) => {
-        const { port1, port2 } = new MessageChannel();
-        const cb = report(phase);
-        let begun: () => void = () => {};
-        started.push(new Promise<void>((res) => { begun = res; }));
-        port1.on('message', (m: { label: string; evaluations: number }) => { begun(); cb(m.label, m.evaluations); });
-        return (p.run({ ...t, port: port2 }, { transferList: [port2] }) as Promise<StrategyOutcome>).finally(() => { begun(); port1.close(); });
-      });
-      // the workers get their tasks while this thread waits (it runs its own without yielding)
-      await Promise.race([Promise.all(started.slice(0, jobs - 1)), Promise.allSettled(others)]);
+      const here = local!;
+      if (!parallel(tasks)) return tasks.map((t) => runTask(t, report(phase), here));
+      const others = early ?? await submit(l, tasks, phase);
       let first: StrategyOutcome;
       try {
-        first = runTask(tasks[0]!, report(phase), local);
+        first = runTask(tasks[0]!, report(phase), here);
       } catch (e) {
         await Promise.allSettled(others);
         throw e;
@@ -382,7 +426,14 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
     };
     let outcomes: StrategyOutcome[];
     try {
-      outcomes = await run(phase1, `${prefix}list/beam`);
+      try {
+        local = { k: kk, ev: new Evaluator(kk) };
+      } catch (e) {
+        unheard(l);
+        throw e;
+      }
+      waves = local.ev.waves;
+      outcomes = await run(l.phase1, `${prefix}list/beam`, l.early);
       if (annealReplicas > 0) {
         const from = bestOutcome(outcomes, objective, floor);
         const tasks = Array.from({ length: annealReplicas }, (_, x): StrategyTask => ({
@@ -393,8 +444,9 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
     } catch (e) {
       throw e instanceof ConductorError ? e : new ConductorError(`the search failed: ${(e as Error).message}`);
     } finally {
-      await pool?.destroy();
+      await l.pool?.destroy();
     }
+    const ev = local.ev;
     const runs: StrategyReport[] = outcomes.map((o) => ({
       label: o.label, strategy: o.strategy, seed: o.seed, evaluations: o.evaluations, seconds: round3(o.seconds), estimate: o.metrics, moves: o.moves.length,
     }));
@@ -412,7 +464,7 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
       tried.add(sig);
       const r = replayMoves(kk, o.moves);
       if ('failure' in r) { runs[x]!.rejected = `does not replay: ${r.failure.command}: ${r.failure.reason}`; continue; }
-      const simple = preferOriginal(kk, local.ev, r.state, { objective, minOccupancy: floor });
+      const simple = preferredState(kk, ev, o, r.state, { objective, minOccupancy: floor });
       const moves = movesFromState(simple.state);
       if (moves.length === 0 && !pipelined) { runs[x]!.rejected = 'no better than the input once moves that gain nothing are undone'; continue; }
       const twin = emitted.get(moves.join('\n'));
@@ -438,14 +490,32 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
       // a twin of an earlier candidate ties with it or with the winner that beat it: never here
       e ??= emitSchedule(simple.state);
       if (win) for (const rr of runs) if (rr.label === win.label) rr.rejected = `not better than ${o.label}`;
-      win = { label: o.label, moves, metrics: e.metrics, estimate: simple.metrics, text: e.text, notes: e.notes, ctx: ctxOf(e.loaded), pipelined };
+      win = { label: o.label, moves, metrics: e.metrics, estimate: simple.metrics, text: e.text, notes: e.notes, loops: loopChanges(ctx, ctxOf(e.loaded), opts.trip), pipelined };
     }
     return {
       win, runs, evaluations: outcomes.reduce((a, o) => a + o.evaluations, 0), seconds: outcomes.reduce((a, o) => a + o.seconds, 0),
     };
   };
 
-  const first = await searchFrom(text, k, '', before);
+  const { l: firstLaunch, kk: k } = await launchAndPrepare(text, '', () => {
+    const kk = prepared();
+    // the pipelined programs searched besides the input: 'in place' only where the copies of
+    // 'renamed' raise a pipelined loop's lower bound at the occupancy (elsewhere they cost that
+    // loop no time, and the renamed loads hide latency the in-place ones cannot)
+    plans = pipelining ? planPipelines(kk).plans : [];
+    return kk;
+  });
+  const planned = plans ?? [];
+  let searchedVariants: PipelineVariant[];
+  try {
+    searchedVariants = planned.length === 0 ? [] : planned.some((p) => p.renames.length > 0) && copiesBind() ? [...PIPELINE_VARIANTS] : PIPELINE_VARIANTS.slice(0, 1);
+  } catch (e) {
+    await abandon(firstLaunch);
+    throw e;
+  }
+  if (planned.some((p) => p.twoStage)) searchedVariants.push('two stages');
+  totalPlanned = budget * (strategies.filter((s) => s !== 'anneal').length + annealReplicas) * (1 + searchedVariants.length);
+  const first = await searchFrom(firstLaunch, k, before);
   let win = first.win;
   const runs = first.runs;
   let evaluations = first.evaluations;
@@ -454,8 +524,9 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
   for (const variant of searchedVariants) {
     const pp = pipelinedProgram(variant);
     if (!pp) continue;
-    const kp = prepareKernel(pp.loaded, ctxOf(pp.loaded), { disambiguate, trip: opts.trip });
-    const second = await searchFrom(pp.text, kp, `pipelined ${variant === 'renamed' ? '' : `${variant} `}`, before, pp.loops);
+    const { l, kk: kp } = await launchAndPrepare(pp.text, `pipelined ${variant === 'renamed' ? '' : `${variant} `}`,
+      () => prepareKernel(pp.loaded, ctxOf(pp.loaded), { disambiguate, trip: opts.trip }));
+    const second = await searchFrom(l, kp, before, pp.loops);
     evaluations += second.evaluations;
     searchSeconds += second.seconds;
     runs.push(...second.runs);
@@ -468,8 +539,8 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
     }
   }
   const result = win
-    ? finish(win.label, win.moves, win.metrics, win.estimate, win.text, runs, evaluations, searchSeconds, false, win.ctx, win.pipelined)
-    : finish('input', [], before, before, text, runs, evaluations, searchSeconds, false, ctx);
+    ? finish(win.label, win.moves, win.metrics, win.estimate, win.text, runs, evaluations, searchSeconds, false, win.loops, win.pipelined)
+    : finish('input', [], before, before, text, runs, evaluations, searchSeconds, false, loopChanges(ctx, ctx, opts.trip));
   if (win) notes.push(...win.notes);
   else notes.push(fixedInput ? 'no schedule beat the input under the objective; the output is the input with its check errors fixed, in its original order'
     : 'no schedule beat the input under the objective; the input is returned unchanged');

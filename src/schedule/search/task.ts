@@ -1,15 +1,18 @@
 /**
  * One strategy run as a self-contained task (what a worker thread executes, and what the main
  * thread executes itself with --jobs 1): load the text, prepare the kernel, replay the starting
- * moves, run the strategy on the fast evaluator, and return the best state as a move list.
+ * moves, run the strategy on the fast evaluator, and return the best state as a move list, and
+ * that state brought back toward the input's order where that loses nothing (preferOriginal:
+ * what the caller does to every candidate before emitting it, done here in parallel).
  */
 import type { MessagePort } from 'node:worker_threads';
 import { loadText } from '../../load.js';
 import { pickKernel, type ScheduleKernel } from '../kernel.js';
-import { Evaluator, type MetricName, type Metrics } from '../metrics.js';
+import { checkFastFromEnv, Evaluator, FastPathMismatch, type MetricName, type Metrics } from '../metrics.js';
 import { movesFromState, replayMoves } from '../replay.js';
 import type { Disambiguation } from '../deps.js';
-import { runStrategy, type StrategyName } from './search.js';
+import type { ScheduleState } from '../state.js';
+import { preferOriginal, runStrategy, type StrategyName } from './search.js';
 import { sha256 } from '../../cache.js';
 
 export interface StrategyTask {
@@ -44,8 +47,15 @@ export interface StrategyOutcome {
   start: Metrics;
   metrics: Metrics;
   evaluations: number;
+  /** Seconds of the strategy run (the search; preferOriginal after it not counted). */
   seconds: number;
   detail: string[];
+  /**
+   * The best state replayed from `moves` and brought back toward the input's order
+   * (preferOriginal with the task's objective and occupancy floor), as moves from the input, and
+   * its fast estimate; absent when `moves` do not replay.
+   */
+  preferred?: { moves: string[]; metrics: Metrics };
 }
 
 const prepared = new Map<string, { k: ScheduleKernel; ev: Evaluator }>();
@@ -72,10 +82,35 @@ export function runTask(t: StrategyTask, progress?: (label: string, evaluations:
     objective: t.objective, minOccupancy: t.minOccupancy, budget: t.budget, seconds: t.seconds, seed: t.seed, progress: report,
   });
   report(r.evaluations);
+  const moves = movesFromState(r.state);
+  // as the caller replays a candidate: from its moves
+  const replayed = replayMoves(p.k, moves);
+  const preferred = 'state' in replayed ? preferOriginal(p.k, p.ev, replayed.state, { objective: t.objective, minOccupancy: t.minOccupancy }) : undefined;
   return {
-    label: t.label, strategy: t.strategy, seed: t.seed, moves: movesFromState(r.state), start: r.start, metrics: r.metrics,
+    label: t.label, strategy: t.strategy, seed: t.seed, moves, start: r.start, metrics: r.metrics,
     evaluations: r.evaluations, seconds: r.seconds, detail: r.detail,
+    ...(preferred ? { preferred: { moves: movesFromState(preferred.state), metrics: preferred.metrics } } : {}),
   };
+}
+
+/**
+ * A candidate outcome `o` brought back toward the input's order: its `preferred` moves replayed
+ * on `k` (`replayed`: `o.moves` replayed on `k`, the fallback when the task found none). With
+ * `checkFast` (default CONDUCTOR_CHECK_FAST=1), preferOriginal runs here on `replayed` as well and
+ * the two must give the same order and estimate (else FastPathMismatch).
+ */
+export function preferredState(k: ScheduleKernel, ev: Evaluator, o: StrategyOutcome, replayed: ScheduleState,
+  opts: { objective: readonly MetricName[]; minOccupancy?: number }, checkFast = checkFastFromEnv()): { state: ScheduleState; metrics: Metrics } {
+  if (!o.preferred) return preferOriginal(k, ev, replayed, opts);
+  const r = replayMoves(k, o.preferred.moves);
+  if ('failure' in r) throw new Error(`internal: the moves of ${o.label} brought toward the input's order do not replay: ${r.failure.command}: ${r.failure.reason}`);
+  if (checkFast) {
+    const here = preferOriginal(k, ev, replayed, opts);
+    const a = JSON.stringify({ order: r.state.order.map((x) => Array.from(x)), metrics: o.preferred.metrics });
+    const b = JSON.stringify({ order: here.state.order.map((x) => Array.from(x)), metrics: here.metrics });
+    if (a !== b) throw new FastPathMismatch(`fast path check: ${o.label} brought toward the input's order by its task differs from preferOriginal here:\n${a}\n${b}`);
+  }
+  return { state: r.state, metrics: o.preferred.metrics };
 }
 
 /** Worker entry (piscina calls the default export with the task). */

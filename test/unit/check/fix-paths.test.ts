@@ -55,6 +55,18 @@ describe('check --fix reports what it changed', () => {
     assert.match(fixSummary(r), /^inserted 1 s_nop \(\d+ wait states in all\), inserted 0 s_waitcnt, strengthened 1 s_waitcnt at 2 places in 2 rounds$/);
   });
 
+  it('the fixed program it returns loaded is the fixed text loaded afresh; none when nothing changed', () => {
+    const r = fixLoaded(loadText(EVERY, 'k.s'));
+    assert.ok(r.loaded);
+    const fresh = loadText(r.text, 'k.s', { arch: 'gfx942' });
+    assert.equal(r.loaded.program.lines.map((l) => l.text + l.eol).join(''), r.text);
+    assert.equal(r.loaded.target, fresh.target);
+    assert.deepEqual(r.loaded.program.instructions.map((i) => [i.text, i.loc, i.stmt]), fresh.program.instructions.map((i) => [i.text, i.loc, i.stmt]));
+    assert.deepEqual(r.loaded.resolved.map((x) => [x.defs, x.uses]), fresh.resolved.map((x) => [x.defs, x.uses]));
+    assert.deepEqual(checkLoaded(r.loaded).kernels.map((k) => k.findings), checkLoaded(fresh).kernels.map((k) => k.findings));
+    assert.equal(fixLoaded(loadText(SOME, 'k.s')).loaded, undefined);
+  });
+
   it('a wait short on some paths only is left as it is, unless paths all', () => {
     const none = fixLoaded(loadText(SOME, 'k.s'));
     assert.equal(none.text, SOME);

@@ -14,12 +14,13 @@ import { loadText } from '../../../src/load.js';
 import { checkLoaded } from '../../../src/check/check.js';
 import { pickKernel } from '../../../src/schedule/kernel.js';
 import { dependent } from '../../../src/schedule/deps.js';
-import { Evaluator, DEFAULT_OBJECTIVE, compareMetrics } from '../../../src/schedule/metrics.js';
+import { Evaluator, DEFAULT_OBJECTIVE, FastPathMismatch, compareMetrics, programMetrics } from '../../../src/schedule/metrics.js';
 import { ScheduleState } from '../../../src/schedule/state.js';
 import { LIST_VARIANTS, listSchedule, regionFacts } from '../../../src/schedule/search/list.js';
-import { runStrategy, STRATEGIES, searchCompare } from '../../../src/schedule/search/search.js';
+import { preferOriginal, runStrategy, STRATEGIES, searchCompare } from '../../../src/schedule/search/search.js';
+import { preferredState, runTask } from '../../../src/schedule/search/task.js';
 import { scheduleLoaded } from '../../../src/schedule/search/run.js';
-import { movesFromState } from '../../../src/schedule/replay.js';
+import { movesFromState, replayMoves } from '../../../src/schedule/replay.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
 import { cacheKey } from '../../../src/cache.js';
 import { bin, example } from '../../repo.js';
@@ -114,6 +115,34 @@ test('schedule run: same result with one thread and with worker threads; better 
   assert.deepEqual(one.runs.map((x) => x.label), ['list', 'beam', 'anneal#1', 'anneal#2', 'pipelined list', 'pipelined beam', 'pipelined anneal#1', 'pipelined anneal#2']);
   assert.deepEqual(one.runs.map((x) => [x.evaluations, x.moves, x.estimate]), two.runs.map((x) => [x.evaluations, x.moves, x.estimate]));
   assert.ok(one.evaluationsPerSecond > 0);
+});
+
+test('strategy task: its best state brought toward the input order is what preferOriginal gives on its replayed moves; check mode refuses another', () => {
+  const loaded = loadText(exampleText, example);
+  const k = pickKernel(loaded);
+  const opts = { objective: DEFAULT_OBJECTIVE, minOccupancy: programMetrics(loaded, k.name).occupancy };
+  const o = runTask({
+    text: exampleText, file: example, kernel: k.name, disambiguate: true, strategy: 'anneal', startMoves: [], objective: [...DEFAULT_OBJECTIVE],
+    minOccupancy: opts.minOccupancy, budget: 150, seconds: 60, seed: 3, label: 'anneal',
+  });
+  assert.ok(o.preferred, 'the task brought its best state toward the input order');
+  assert.ok(o.preferred.moves.length > 0);
+  const ev = new Evaluator(k);
+  const replayed = replayMoves(k, o.moves);
+  assert.ok('state' in replayed);
+  const here = preferOriginal(k, ev, replayed.state, opts);
+  assert.deepEqual(o.preferred.moves, movesFromState(here.state));
+  assert.deepEqual(o.preferred.metrics, here.metrics);
+  const got = preferredState(k, ev, o, replayed.state, opts, true);
+  assert.deepEqual(got.state.order, here.state.order);
+  assert.deepEqual(got.metrics, here.metrics);
+  // a task result that is not preferOriginal's (the input order) is taken as it is without check mode, refused with it
+  const wrong = { ...o, preferred: { moves: [], metrics: o.preferred.metrics } };
+  assert.deepEqual(movesFromState(preferredState(k, ev, wrong, replayed.state, opts, false).state), []);
+  assert.throws(() => preferredState(k, ev, wrong, replayed.state, opts, true), FastPathMismatch);
+  // without a task result, preferOriginal runs here
+  const { preferred: _drop, ...bare } = o;
+  assert.deepEqual(movesFromState(preferredState(k, ev, bare, replayed.state, opts, false).state), o.preferred.moves);
 });
 
 test('schedule run: nothing to gain returns the input unchanged', async () => {
