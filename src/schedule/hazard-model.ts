@@ -99,6 +99,27 @@ class WindowContext extends HazardContext {
     return super.producers(consumer, key, limit, pred);
   }
 
+  /**
+   * HazardContext.collect on one block without predecessors: straight back from the consumer,
+   * each instruction met once (so at its smallest distance), without a visitor closure.
+   */
+  protected override collect(consumer: number, limit: number, pred: (f: HazardInsn) => boolean): readonly number[] {
+    this.asked++;
+    if (limit <= 0) return NONE;
+    let list: number[] | undefined;
+    const f = this.f;
+    const pad = this.pad;
+    let d = pad[consumer]!;
+    for (let j = consumer - 1; j >= 0; j--) {
+      if (d >= limit) break;
+      if (j < this.reach) this.reach = j;
+      const x = f[j]!;
+      if (pred(x)) { if (list === undefined) list = [j, d]; else list.push(j, d); }
+      d += x.ws + pad[j]!;
+    }
+    return list ?? NONE;
+  }
+
   /** Position p's instruction changes from `was` to `now`: the match counts follow. */
   replace(was: HazardInsn, now: HazardInsn): void {
     const list = this.matchList;

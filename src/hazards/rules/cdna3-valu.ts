@@ -125,9 +125,11 @@ export const valuVgprWriteReadlaneSrc0: HazardRule = {
   },
 };
 
+const hasDstSel = (p: HazardInsn): boolean => p.dstSel !== undefined;
+
 export const dstSelForwarding: HazardRule = {
   id: 'dst-sel-forwarding',
-  present: (h) => h.has('dstsel', (p) => p.dstSel !== undefined),
+  present: (h) => h.has('dstsel', hasDstSel),
   description: 'A VALU touches a VGPR that the previous VALU wrote at a shifted bit position (SDWA/op_sel destination select).',
   appliesTo: gfx940,
   source: DSTSEL_FACT.source,
@@ -136,9 +138,9 @@ export const dstSelForwarding: HazardRule = {
     const c = h.f[i]!;
     if (!c.valu && !c.ldsDma) return undefined;
     const w = factWait(h, DSTSEL_FACT);
-    const list = h.producers(i, 'dstsel', w, (p) => p.dstSel !== undefined);
+    const list = h.producers(i, 'dstsel', w, hasDstSel);
     if (list.length === 0) return undefined;
-    const out: Need[] = [];
+    let out: Need[] | undefined;
     for (let k = 0; k < list.length; k += 2) {
       const j = list[k]!;
       const d = list[k + 1]!;
@@ -147,7 +149,7 @@ export const dstSelForwarding: HazardRule = {
         if (o.lo < VGPR_BASE || !overlaps(o.lo, o.hi, dst.lo, dst.hi)) continue;
         const a = Math.max(o.lo, dst.lo);
         const b = Math.min(o.hi, dst.hi);
-        out.push(need(j, d, w, `${o.def && !o.use ? 'writes' : 'reads'} ${regText(c, a, b)} written at a shifted bit position by`, DSTSEL_FACT));
+        (out ??= []).push(need(j, d, w, `${o.def && !o.use ? 'writes' : 'reads'} ${regText(c, a, b)} written at a shifted bit position by`, DSTSEL_FACT));
         break;
       }
     }
