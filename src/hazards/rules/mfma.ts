@@ -323,6 +323,7 @@ function mfmaSrcRule(kind: Kind, operand: 'srcc' | 'srcab'): HazardRule {
   const facts = KIND_FACTS[kind][operand];
   return {
     id: `mfma-${kind}-write-mfma-${operand}`,
+    pairwise: true,
     present: (h) => h.has(`mfma-${kind}`, (p) => kindOf(p) === kind),
     description: operand === 'srcc'
       ? `An MFMA reads as SrcC registers a ${KIND_NAME[kind]} MFMA wrote too recently.`
@@ -377,6 +378,7 @@ function mfmaValuRule(kind: Kind, what: 'valu-read' | 'mem-read' | 'vgpr-overwri
   const facts = what === 'valu-read' ? KIND_FACTS[kind].valu : what === 'mem-read' ? KIND_FACTS[kind].mem : KIND_FACTS[kind].write;
   return {
     id: `mfma-${kind}-write-${what}`,
+    pairwise: true,
     present: (h) => h.has(`mfma-${kind}`, (p) => kindOf(p) === kind),
     description: what === 'valu-read' ? `A VALU reads registers a ${KIND_NAME[kind]} MFMA wrote too recently.`
       : what === 'mem-read' ? `A VMEM/FLAT/DS/export instruction reads registers a ${KIND_NAME[kind]} MFMA wrote too recently.`
@@ -429,6 +431,7 @@ function mfmaValuRule(kind: Kind, what: 'valu-read' | 'mem-read' | 'vgpr-overwri
 
 export const mfmaSrcCReadOverwrite: HazardRule = {
   id: 'mfma-srcc-read-overwrite',
+  pairwise: true,
   present: (h) => h.has('mfma', (f) => f.mfma),
   description: 'A VALU or a load overwrites registers an MFMA may still be reading as SrcC (WAR).',
   appliesTo: (t) => t.has('gfx90a-insts'),
@@ -473,6 +476,7 @@ export const mfmaSrcCReadOverwrite: HazardRule = {
 
 export const valuWriteMfmaRead: HazardRule = {
   id: 'valu-write-mfma-read',
+  pairwise: true,
   present: (h) => h.has('mai-consumer', (f) => f.mfma || f.accWrite),
   description: 'An MFMA (gfx908: or v_accvgpr_write) reads registers a VALU wrote less than 2 wait states before.',
   appliesTo: (t) => t.has('mai'),
@@ -515,6 +519,7 @@ export const valuWriteMfmaRead: HazardRule = {
 
 export const valuExecWriteMfma: HazardRule = {
   id: 'valu-exec-write-mfma',
+  pairwise: true,
   present: (h) => h.has('mai-consumer', (f) => f.mfma || f.accWrite) && h.has('valu-exec', (p) => p.valu && p.writesExec),
   description: 'An MFMA (gfx908: or v_accvgpr_write) issues less than 4 wait states after a VALU wrote EXEC.',
   appliesTo: (t) => t.has('mai'),

@@ -32,6 +32,7 @@ const isWideStore = (p: HazardInsn): boolean => p.wideStore !== undefined;
 
 export const storeDataValuOverwrite: HazardRule = {
   id: 'store-data-valu-overwrite',
+  pairwise: true,
   description: 'A VALU overwrites the data VGPRs of a store wider than 64 bits too soon after it.',
   appliesTo: () => true,
   present: (h) => h.has('wide-store', isWideStore),
