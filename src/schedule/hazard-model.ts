@@ -121,24 +121,24 @@ class WindowContext extends HazardContext {
     return super.producers(consumer, key, limit, pred);
   }
 
+  // collect's walk: one visitor made once, its predicate and list in fields
+  private collectPred: (f: HazardInsn) => boolean = () => false;
+  private collected: number[] | undefined;
+  private readonly collectVisit: Visit = (j, d) => {
+    if (!this.collectPred(this.f[j]!)) return;
+    if (this.collected === undefined) this.collected = [j, d]; else this.collected.push(j, d);
+  };
+
   /**
    * HazardContext.collect on one block without predecessors: straight back from the consumer,
-   * each instruction met once (so at its smallest distance), without a visitor closure.
+   * each instruction met once (so at its smallest distance), with a visitor made once.
    */
   protected override collect(consumer: number, limit: number, pred: (f: HazardInsn) => boolean): readonly number[] {
-    this.asked++;
-    if (limit <= 0) return NONE;
-    let list: number[] | undefined;
-    const f = this.f;
-    const pad = this.pad;
-    let d = pad[consumer]!;
-    for (let j = consumer - 1; j >= 0; j--) {
-      if (d >= limit) break;
-      if (j < this.reach) this.reach = j;
-      const x = f[j]!;
-      if (pred(x)) { if (list === undefined) list = [j, d]; else list.push(j, d); }
-      d += x.ws + pad[j]!;
-    }
+    this.collectPred = pred;
+    this.collected = undefined;
+    this.walk(consumer, limit, this.collectVisit);
+    const list = this.collected;
+    this.collected = undefined;
     return list ?? NONE;
   }
 

@@ -227,6 +227,12 @@ function vdstOf(p: HazardInsn): OpRange | undefined {
   return undefined;
 }
 
+/** The destination of producer j when it is an MFMA of `kind` (else undefined). */
+function kindDst(h: HazardContext, j: number, kind: Kind): OpRange | undefined {
+  const p = h.f[j]!;
+  return kindOf(p) === kind ? vdstOf(p) : undefined;
+}
+
 /** The operand through which an MFMA reads its accumulator: srcC, or the SMFMAC destination. */
 function srcCOf(p: HazardInsn): OpRange | undefined {
   const ops = p.ops;
@@ -341,11 +347,10 @@ function mfmaSrcRule(kind: Kind, operand: 'srcc' | 'srcab'): HazardRule {
       let out: Need[] | undefined;
       for (let k = 0; k < list.length; k += 2) {
         const j = list[k]!;
+        const dst = kindDst(h, j, kind);
+        if (!dst) continue;
         const d = list[k + 1]!;
         const p = h.f[j]!;
-        if (kindOf(p) !== kind) continue;
-        const dst = vdstOf(p);
-        if (!dst) continue;
         for (let x = 0; x < reads.length; x++) {
           const r = reads[x]!;
           if (!isMfmaRead(c, r, srcC) || !overlaps(dst.lo, dst.hi, r.lo, r.hi)) continue;
@@ -405,11 +410,10 @@ function mfmaValuRule(kind: Kind, what: 'valu-read' | 'mem-read' | 'vgpr-overwri
       let out: Need[] | undefined;
       for (let k = 0; k < list.length; k += 2) {
         const j = list[k]!;
+        const dst = kindDst(h, j, kind);
+        if (!dst) continue;
         const d = list[k + 1]!;
         const p = h.f[j]!;
-        if (kindOf(p) !== kind) continue;
-        const dst = vdstOf(p);
-        if (!dst) continue;
         for (let x = 0; x < regs.length; x++) {
           const r = regs[x]!;
           if (!isVectorAccess(r, writes) || !overlaps(dst.lo, dst.hi, r.lo, r.hi)) continue;

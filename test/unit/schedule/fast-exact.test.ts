@@ -23,6 +23,17 @@ import { root } from '../../repo.js';
 const example = readFileSync(join(root, 'examples', 'mfma_lds_gemm.gfx942.s'), 'utf8');
 
 
+/** Moves one instruction of a window a few places (the search's change), now and then anywhere. */
+function moveInWindow(content: Int32Array, rand: () => number): [number, number] {
+  const n = content.length;
+  const a = Math.floor(rand() * n);
+  const b = rand() < 0.8 ? Math.max(0, Math.min(n - 1, a + Math.floor(rand() * 9) - 4)) : Math.floor(rand() * n);
+  const x = content[a]!;
+  if (a < b) content.copyWithin(a, a + 1, b + 1); else content.copyWithin(b + 1, b, a);
+  content[b] = x;
+  return [a, b];
+}
+
 /** Random moves, each evaluated twice (the second answer comes from the caches), undone now and then. */
 function exercise(k: ScheduleKernel, ev: Evaluator, seed: number, steps: number): number {
   const rand = mulberry32(seed);
@@ -192,12 +203,7 @@ test('a NopWindow pads a changing window as the engine pads it from scratch, re-
   let partial = 0;
   let padded = 0;
   for (let t = 0; t < 300; t++) {
-    // move one instruction a few places (the search's change), now and then anywhere
-    const a = Math.floor(rand() * n);
-    const b = rand() < 0.8 ? Math.max(0, Math.min(n - 1, a + Math.floor(rand() * 9) - 4)) : Math.floor(rand() * n);
-    const x = content[a]!;
-    if (a < b) content.copyWithin(a, a + 1, b + 1); else content.copyWithin(b + 1, b, a);
-    content[b] = x;
+    const [a, b] = moveInWindow(content, rand);
     const got = win.nops(content, from);
     const exact = model.nops(Array.from(content.subarray(0, from)), Array.from(content.subarray(from)), []);
     assert.equal(got, exact, `step ${t}`);
@@ -224,11 +230,7 @@ test('with a pair table a NopWindow still pads as the engine does: the table ans
   let byRules = 0;
   let padded = 0;
   for (let t = 0; t < 300; t++) {
-    const a = Math.floor(rand() * n);
-    const b = rand() < 0.8 ? Math.max(0, Math.min(n - 1, a + Math.floor(rand() * 9) - 4)) : Math.floor(rand() * n);
-    const x = content[a]!;
-    if (a < b) content.copyWithin(a, a + 1, b + 1); else content.copyWithin(b + 1, b, a);
-    content[b] = x;
+    moveInWindow(content, rand);
     const got = win.nops(content, from);
     const exact = model.nops(Array.from(content.subarray(0, from)), Array.from(content.subarray(from)), []);
     assert.equal(got, exact, `step ${t}`);
