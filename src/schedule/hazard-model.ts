@@ -233,10 +233,14 @@ export class PairWaits {
   }
 }
 
-/** PairWaits of the pairs of kernel instructions in [lo, hi), computed when first asked for and kept. */
+/**
+ * PairWaits of the pairs of kernel instructions in [lo, hi), computed when first asked for and
+ * kept. A consumer's row holds its producers side by side, so the walk back from a consumer
+ * reads a few neighbouring bytes, whatever the table's size.
+ */
 export class PairTable {
   readonly size: number;
-  /** Per pair (producer - lo) * size + (consumer - lo): its value, -1 while not computed. */
+  /** Per pair (consumer - lo) * size + (producer - lo): its value, -1 while not computed. */
   private readonly w: Int8Array;
 
   constructor(readonly pairs: PairWaits, readonly lo: number, readonly hi: number) {
@@ -244,28 +248,28 @@ export class PairTable {
     this.w = new Int8Array(this.size * this.size).fill(-1);
   }
 
-  /** Kernel instruction j's place in the table: its row offset (j - lo) * size, or its column j - lo with `size` 1. */
+  /** Kernel instruction j's place in the table: its row offset (j - lo) * size (as consumer), or its column j - lo with `size` 1 (as producer). */
   offset(j: number, size: number): number {
     const a = j - this.lo;
     if (a < 0 || a >= this.size) throw new Error(`internal: instruction ${j} outside the pair table's instructions [${this.lo}, ${this.hi})`);
     return a * size;
   }
 
-  /** The value of the pair at row offset `row` and column `col` (from offset). */
+  /** The value of the pair of the consumer at row offset `row` and the producer at column `col` (from offset). */
   at(row: number, col: number): number {
     const k = row + col;
     let v = this.w[k]!;
-    if (v < 0) { v = this.pairs.waits(this.lo + row / this.size, this.lo + col); this.w[k] = v; }
+    if (v < 0) { v = this.pairs.waits(this.lo + col, this.lo + row / this.size); this.w[k] = v; }
     return v;
   }
 
   get(j: number, c: number): number {
-    return this.at(this.offset(j, this.size), this.offset(c, 1));
+    return this.at(this.offset(c, this.size), this.offset(j, 1));
   }
 
   /** For tests: set a pair's value (a wrong table must be caught by the evaluator's check mode). */
   corrupt(j: number, c: number, v: number): void {
-    this.w[(j - this.lo) * this.size + (c - this.lo)] = v;
+    this.w[(c - this.lo) * this.size + (j - this.lo)] = v;
   }
 }
 
@@ -282,8 +286,8 @@ export class PairTable {
  */
 export class NopWindow {
   private readonly idx: Int32Array;
-  /** Per position: its instruction's row offset in the pair table, and its wait-state count (HazardInsn.ws). */
-  private readonly row: Int32Array;
+  /** Per position: its instruction's column in the pair table (as producer), and its wait-state count (HazardInsn.ws). */
+  private readonly col: Int32Array;
   private readonly ws: Int32Array;
   private readonly insns: ResolvedInsn[];
   private readonly f: HazardInsn[];
@@ -312,7 +316,7 @@ export class NopWindow {
     private readonly inert: readonly Uint8Array[], private readonly maxImm: number, readonly n: number,
     private readonly table?: PairTable) {
     this.idx = new Int32Array(n).fill(-1);
-    this.row = new Int32Array(n);
+    this.col = new Int32Array(n);
     this.ws = new Int32Array(n);
     ({ h: this.h, insns: this.insns, f: this.f } = windowContext(ctx, facts, n));
     this.reach = new Int32Array(n);
@@ -340,7 +344,7 @@ export class NopWindow {
       const i = content[p]!;
       this.idx[p] = i;
       this.ws[p] = this.facts[i]!.ws;
-      if (this.table !== undefined) this.row[p] = this.table.offset(i, this.table.size);
+      if (this.table !== undefined) this.col[p] = this.table.offset(i, 1);
       this.insns[p] = this.ctx.insns[i]!;
       this.f[p] = this.facts[i]!;
       cfgInsns[p] = this.insns[p]!.insn;
@@ -361,14 +365,14 @@ export class NopWindow {
         // the pairwise rules' bound: the largest (pair value - distance) over the positions
         // within their reach, walked as HazardContext.walk counts distance
         const c = content[p]!;
-        const col = table.offset(c, 1);
-        const row = this.row;
+        const row = table.offset(c, table.size);
+        const col = this.col;
         const ws = this.ws;
         let bound = 0;
         let d = 0;
         let q = p - 1;
         for (; q >= 0 && d < this.pairReach; q--) {
-          const t = table.at(row[q]!, col) - d;
+          const t = table.at(row, col[q]!) - d;
           if (t > bound) bound = t;
           d += ws[q]! + pad[q]!;
         }
