@@ -113,6 +113,8 @@ interface EvalRate {
   cpuUs: number;
   /** Per evaluation: positions the wait model stepped, consumers whose hazard rules ran, segments padded again, of the region's instructions. */
   waitSteps: number; consumers: number; segments: number;
+  /** Per evaluation: of those consumers, the ones whose pairwise hazard rules the pair table answered (the rest ran every rule). */
+  byTable: number;
   /** Per evaluation: positions of the cycle model's sequences simulated (the rest resumed from the journal or taken over from the last run). */
   cycleSteps: number;
 }
@@ -156,6 +158,7 @@ function changedStateRate(k: ScheduleKernel, rg: Region, count: number, seed: nu
     evaluations, perSecond: evaluations / (ms / 1000), us: (ms * 1000) / evaluations, illegalShare: illegal / attempts,
     cpuUs: (cpu.user + cpu.system) / evaluations,
     waitSteps: (st.waitSteps - st0.waitSteps) / evaluations, consumers: (st.consumersChecked - st0.consumersChecked) / evaluations,
+    byTable: (st.consumersByTable - st0.consumersByTable) / evaluations,
     segments: (st.segmentsPadded - st0.segmentsPadded) / evaluations,
     cycleSteps: (st.cycleSteps - st0.cycleSteps) / evaluations,
   };
@@ -205,7 +208,8 @@ function benchEvaluations(largest: string, mcMs: number): void {
     console.log(`    ${Math.round(r.perSecond)} evaluations/s (${r.us.toFixed(0)} us each, ${r.cpuUs.toFixed(0)} us of CPU); ${(r.illegalShare * 100).toFixed(0)}% of the random moves were illegal; ` +
       `${Math.round(mcMs * 1000 / r.us)} evaluations in the time llvm-mc assembles the file (${mcMs.toFixed(0)} ms)`);
     console.log(`    work per evaluation: the wait model stepped ${r.waitSteps.toFixed(0)} of ${rg.nodes.length} positions, the cycle model simulated ${r.cycleSteps.toFixed(0)}; ` +
-      `${r.segments.toFixed(1)} s_nop segments padded again, the hazard rules run on ${r.consumers.toFixed(0)} consumers (the rest kept their padding)`);
+      `${r.segments.toFixed(1)} s_nop segments padded again, the hazard rules run on ${r.consumers.toFixed(0)} consumers (the rest kept their padding); ` +
+      `the pair table answered the pairwise rules for ${r.byTable.toFixed(1)} of them, every rule ran (the table showed a shortfall, or no table) for ${(r.consumers - r.byTable).toFixed(1)}`);
   }
   console.log(`  ${goal(near200!.perSecond >= GOALS.evaluationsPerSecond, `>= ${GOALS.evaluationsPerSecond} evaluations/s of changed states on a ~200-instruction region`)} (${Math.round(near200!.perSecond)})`);
   // what every evaluation pays for the regions it did not change: the largest kernel against the example

@@ -388,6 +388,13 @@ export function hazardInsns(ctx: KernelContext): HazardInsn[] {
   return f;
 }
 
+/** A memoized producer list (HazardContext.producers): valid while `epoch` is the context's. */
+interface MemoEntry {
+  epoch: number;
+  limit: number;
+  list: readonly number[];
+}
+
 /**
  * The checker's view of one kernel. `pad[k]` is extra wait states assumed inserted right before
  * instruction k (zero while checking; filled in order by computeNops).
@@ -506,7 +513,13 @@ export class HazardContext {
   // One-consumer memo of producer lists, shared by the rules of a family (the MFMA producers of
   // the consumer being checked are searched once, not once per rule).
   private memoConsumer = -1;
-  private readonly memo = new Map<string, { limit: number; list: number[] }>();
+  /**
+   * The memo's generation: an entry counts only when its `epoch` is the current one. Moving to
+   * another consumer or invalidating starts a new generation, so the entries are reused rather
+   * than cleared and allocated again.
+   */
+  private memoEpoch = 1;
+  private readonly memo = new Map<string, MemoEntry>();
   /** Per producer key: number of matching instructions in [0, i). */
   private readonly counts = new Map<string, Int32Array>();
   /** cumWs[i] = sum of ws over [0, i) (padding excluded: a lower bound of distances). */
@@ -549,24 +562,35 @@ export class HazardContext {
    * without walking.
    */
   producers(consumer: number, key: string, limit: number, pred: (f: HazardInsn) => boolean): readonly number[] {
-    if (this.memoConsumer !== consumer) { if (this.memo.size > 0) this.memo.clear(); this.memoConsumer = consumer; }
+    if (this.memoConsumer !== consumer) { this.memoEpoch++; this.memoConsumer = consumer; }
     const hit = this.memo.get(key);
-    if (hit && hit.limit >= limit) return hit.list;
+    if (hit !== undefined && hit.epoch === this.memoEpoch && hit.limit >= limit) return hit.list;
     if (!this.walkOnly) {
       const skip = this.nothingWithin(consumer, key, limit, pred);
       if (skip) return EMPTY;
     }
-    const list: number[] = [];
+    const list = this.collect(consumer, limit, pred);
+    if (hit === undefined) this.memo.set(key, { epoch: this.memoEpoch, limit, list });
+    else { hit.epoch = this.memoEpoch; hit.limit = limit; hit.list = list; }
+    return list;
+  }
+
+  /**
+   * The walk of `producers`: [j0, d0, j1, d1, ...] in the order the walk first reaches each j,
+   * with its smallest distance; a shared empty list when there is none (no allocation).
+   */
+  protected collect(consumer: number, limit: number, pred: (f: HazardInsn) => boolean): readonly number[] {
+    let list: number[] | undefined;
     const f = this.f;
     this.walk(consumer, limit, (j, d) => {
       if (!pred(f[j]!)) return;
+      if (list === undefined) { list = [j, d]; return; }
       for (let k = 0; k < list.length; k += 2) {
         if (list[k] === j) { if (d < list[k + 1]!) list[k + 1] = d; return; }
       }
       list.push(j, d);
     });
-    this.memo.set(key, { limit, list });
-    return list;
+    return list ?? EMPTY;
   }
 
   /** True when the prefix counts show no instruction accepted by `pred` within `limit` of `consumer` (no walk needed). */
@@ -604,7 +628,7 @@ export class HazardContext {
   /** Forget memoized walks (call after changing pad[]). */
   invalidate(): void {
     this.memoConsumer = -1;
-    this.memo.clear();
+    this.memoEpoch++;
   }
 
   line(k: number): number {

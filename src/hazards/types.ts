@@ -93,6 +93,16 @@ export interface HazardRule {
    * producer (or consumer), so the rule can be skipped for the whole kernel.
    */
   present?(h: HazardContext): boolean;
+  /**
+   * Set when the rule's needs are bounded by its pairs: every need of a consumer names a
+   * producer j the rule found walking back from it, with `required` fixed by the two
+   * instructions alone and `distance` at least the wait states between them (a rule may drop a
+   * need or count a longer distance because of what lies between, never add one). The
+   * scheduler's s_nop estimate then bounds such a rule by a per-pair table of `required` and
+   * runs it only where the table shows a shortfall. A rule that reads anything else (the
+   * instructions between as a clause, padding, the kernel as a whole) leaves this unset.
+   */
+  pairwise?: boolean;
   /** Rules that cannot be fixed by s_nop (a rewrite is needed) set this. */
   noNopFix?: boolean;
   /**

@@ -8,7 +8,7 @@ import type { KernelContext } from '../analysis/types.js';
 import type { Cfg } from '../analysis/cfg.js';
 import type { Instruction } from '../asm/ast.js';
 import type { ResolvedInsn } from '../isa/types.js';
-import type { HazardRule } from '../hazards/types.js';
+import { maxWaitOf, type HazardRule } from '../hazards/types.js';
 import { activeRules, computeNopsIn } from '../hazards/engine.js';
 import { HazardContext, hazardInsns, type HazardInsn, type Visit } from '../hazards/context.js';
 
@@ -21,9 +21,21 @@ export function nopInstructions(waitStates: number, maxImm: number): number {
 export interface WindowNopModel {
   /** s_nop instructions needed inside `seq` and in the `after` window (kernel indexes). */
   nops(before: ArrayLike<number>, seq: ArrayLike<number>, after: ArrayLike<number>): number;
-  /** A window of n instructions padded again in time proportional to its change (see NopWindow). */
-  window(n: number): NopWindow;
+  /**
+   * A window of n instructions padded again in time proportional to its change (see NopWindow),
+   * bounding the pairwise rules by `table` when given (its range must hold every instruction
+   * the window is given).
+   */
+  window(n: number, table?: PairTable): NopWindow;
+  /**
+   * A table of the pairwise rules' wait states for the pairs of kernel instructions in [lo, hi),
+   * filled as pairs are asked for; undefined when the range is too long for a table.
+   */
+  pairTable(lo: number, hi: number): PairTable | undefined;
 }
+
+/** Longest instruction range given a pair table (its bytes are the square of the length). */
+export const PAIR_TABLE_MAX = 3072;
 
 /** The window model of one kernel. */
 export function windowNopModel(ctx: KernelContext): WindowNopModel {
@@ -31,6 +43,7 @@ export function windowNopModel(ctx: KernelContext): WindowNopModel {
   const rules = activeRules(new HazardContext(ctx, facts)).filter((r) => !r.noNopFix);
   const maxImm = ctx.target.maxNopImm.value;
   const inert = rules.map(() => new Uint8Array(ctx.insns.length));
+  let pairs: PairWaits | undefined;
   return {
     nops(before, seq, after) {
       const idx: number[] = [];
@@ -56,8 +69,13 @@ export function windowNopModel(ctx: KernelContext): WindowNopModel {
       for (const s of plan.sites) if (s.insn >= from) count += nopInstructions(s.waitStates, maxImm);
       return count;
     },
-    window(n) {
-      return new NopWindow(ctx, facts, rules, inert, maxImm, n);
+    window(n, table) {
+      return new NopWindow(ctx, facts, rules, inert, maxImm, n, table);
+    },
+    pairTable(lo, hi) {
+      if (hi - lo > PAIR_TABLE_MAX) return undefined;
+      pairs ??= new PairWaits(ctx, facts, rules);
+      return new PairTable(pairs, lo, hi);
     },
   };
 }
@@ -71,9 +89,13 @@ class WindowContext extends HazardContext {
   /** Questions asked about other instructions (walks, producer lists): a rule that asks none judged the consumer alone. */
   asked = 0;
 
-  /** Per producer key asked about: its predicate and how many instructions of the window match it (kept as the window changes, see replace). */
-  private readonly matches = new Map<string, { pred: (f: HazardInsn) => boolean; count: number }>();
-  private readonly matchList: { pred: (f: HazardInsn) => boolean; count: number }[] = [];
+  /**
+   * Per producer key asked about: how many instructions of the window match it, counted when
+   * first asked for after the content changed (`version` is the content's version it counts).
+   */
+  private readonly matches = new Map<string, { count: number; version: number }>();
+  /** The content's version: changes with every resetContent. */
+  private version = 0;
 
   /**
    * HazardContext.producers, answered without walking when no instruction of the window matches
@@ -83,13 +105,13 @@ class WindowContext extends HazardContext {
   override producers(consumer: number, key: string, limit: number, pred: (f: HazardInsn) => boolean): readonly number[] {
     this.asked++;
     let m = this.matches.get(key);
-    if (m === undefined) {
+    if (m === undefined) { m = { count: 0, version: -1 }; this.matches.set(key, m); }
+    if (m.version !== this.version) {
       let count = 0;
       const f = this.f;
       for (let j = 0; j < f.length; j++) if (pred(f[j]!)) count++;
-      m = { pred, count };
-      this.matches.set(key, m);
-      this.matchList.push(m);
+      m.count = count;
+      m.version = this.version;
     }
     if (m.count === 0) {
       const lo = Math.max(0, consumer - limit);
@@ -99,13 +121,31 @@ class WindowContext extends HazardContext {
     return super.producers(consumer, key, limit, pred);
   }
 
-  /** Position p's instruction changes from `was` to `now`: the match counts follow. */
-  replace(was: HazardInsn, now: HazardInsn): void {
-    const list = this.matchList;
-    for (let x = 0; x < list.length; x++) {
-      const m = list[x]!;
-      m.count += (m.pred(now) ? 1 : 0) - (m.pred(was) ? 1 : 0);
-    }
+  // collect's walk: one visitor made once, its predicate and list in fields
+  private collectPred: (f: HazardInsn) => boolean = () => false;
+  private collected: number[] | undefined;
+  private readonly collectVisit: Visit = (j, d) => {
+    if (!this.collectPred(this.f[j]!)) return;
+    if (this.collected === undefined) this.collected = [j, d]; else this.collected.push(j, d);
+  };
+
+  /**
+   * HazardContext.collect on one block without predecessors: straight back from the consumer,
+   * each instruction met once (so at its smallest distance), with a visitor made once.
+   */
+  protected override collect(consumer: number, limit: number, pred: (f: HazardInsn) => boolean): readonly number[] {
+    this.collectPred = pred;
+    this.collected = undefined;
+    this.walk(consumer, limit, this.collectVisit);
+    const list = this.collected;
+    this.collected = undefined;
+    return list ?? NONE;
+  }
+
+  /** The window's instructions changed in place: the match counts are counted again when next asked for. */
+  override resetContent(): void {
+    super.resetContent();
+    this.version++;
   }
 
   /** HazardContext.walk on one block without predecessors: straight back from the consumer. */
@@ -124,6 +164,115 @@ class WindowContext extends HazardContext {
   }
 }
 
+/** A straight-line hazard context of n positions whose instructions are set in place (NopWindow, PairWaits). */
+function windowContext(ctx: KernelContext, facts: readonly HazardInsn[], n: number): { h: WindowContext; insns: ResolvedInsn[]; f: HazardInsn[] } {
+  const insns = new Array<ResolvedInsn>(n).fill(ctx.insns[0]!);
+  const f = new Array<HazardInsn>(n).fill(facts[0]!);
+  const cfg: Cfg = {
+    kernel: ctx.kernel,
+    insns: insns.map((r) => r.insn),
+    blocks: [{ id: 0, start: 0, end: n, labels: [], succs: [], preds: [], exits: true, loc: ctx.kernel.loc }],
+    blockOf: new Int32Array(n),
+    control: new Array<string>(n).fill('none') as Cfg['control'],
+    longBranches: [],
+    danglingLabels: [],
+  };
+  return { h: new WindowContext({ ...ctx, cfg, insns }, f, { walkOnly: true }), insns, f };
+}
+
+/**
+ * The wait states the pairwise rules (HazardRule.pairwise) demand of a producer/consumer pair:
+ * the rules run on the two instructions alone, the producer right before the consumer. By the
+ * rules' contract, a consumer's need under those rules in any straight-line window is at most
+ * the largest (pair value - distance) over the instructions before it, and nothing when no
+ * pair value exceeds its distance.
+ */
+export class PairWaits {
+  private readonly h: WindowContext;
+  private readonly insns: ResolvedInsn[];
+  private readonly f: HazardInsn[];
+  private readonly pairwise: readonly HazardRule[];
+  /** The largest wait-state count any pairwise rule's facts demand on the kernel's generation: pair values never exceed it. */
+  readonly reach: number;
+  /** Pairs computed (for the bench and tests). */
+  computed = 0;
+
+  constructor(private readonly ctx: KernelContext, private readonly facts: readonly HazardInsn[], rules: readonly HazardRule[]) {
+    ({ h: this.h, insns: this.insns, f: this.f } = windowContext(ctx, facts, 2));
+    this.pairwise = rules.filter((r) => r.pairwise === true);
+    let reach = 0;
+    for (const r of this.pairwise) for (const x of r.facts) reach = Math.max(reach, maxWaitOf(x, this.h.gen));
+    this.reach = reach;
+  }
+
+  /** Pair value of kernel instructions j (producer) and c (consumer). */
+  waits(j: number, c: number): number {
+    const h = this.h;
+    const cfgInsns = h.ctx.cfg.insns as Instruction[];
+    for (let p = 0; p < 2; p++) {
+      const i = p === 0 ? j : c;
+      this.f[p] = this.facts[i]!;
+      this.insns[p] = this.ctx.insns[i]!;
+      cfgInsns[p] = this.insns[p]!.insn;
+    }
+    h.resetContent();
+    h.pad[0] = 0;
+    h.pad[1] = 0;
+    this.computed++;
+    let w = 0;
+    for (const r of this.pairwise) {
+      const needs = r.check(h, 1);
+      if (!needs) continue;
+      for (const x of needs) {
+        if (x.producer !== 0) throw new Error(`internal: pairwise hazard rule ${r.id} names producer ${x.producer} of a pair`);
+        if (x.required > w) w = x.required;
+      }
+    }
+    if (w > this.reach) throw new Error(`internal: a pair needs ${w} wait states, more than the pairwise rules' facts allow (${this.reach})`);
+    return w;
+  }
+}
+
+/**
+ * PairWaits of the pairs of kernel instructions in [lo, hi), computed when first asked for and
+ * kept. A consumer's row holds its producers side by side, so the walk back from a consumer
+ * reads a few neighbouring bytes, whatever the table's size.
+ */
+export class PairTable {
+  readonly size: number;
+  /** Per pair (consumer - lo) * size + (producer - lo): its value, -1 while not computed. */
+  private readonly w: Int8Array;
+
+  constructor(readonly pairs: PairWaits, readonly lo: number, readonly hi: number) {
+    this.size = hi - lo;
+    this.w = new Int8Array(this.size * this.size).fill(-1);
+  }
+
+  /** Kernel instruction j's place in the table: its row offset (j - lo) * size (as consumer), or its column j - lo with `size` 1 (as producer). */
+  offset(j: number, size: number): number {
+    const a = j - this.lo;
+    if (a < 0 || a >= this.size) throw new Error(`internal: instruction ${j} outside the pair table's instructions [${this.lo}, ${this.hi})`);
+    return a * size;
+  }
+
+  /** The value of the pair of the consumer at row offset `row` and the producer at column `col` (from offset). */
+  at(row: number, col: number): number {
+    const k = row + col;
+    let v = this.w[k]!;
+    if (v < 0) { v = this.pairs.waits(this.lo + col, this.lo + row / this.size); this.w[k] = v; }
+    return v;
+  }
+
+  get(j: number, c: number): number {
+    return this.at(this.offset(c, this.size), this.offset(j, 1));
+  }
+
+  /** For tests: set a pair's value (a wrong table must be caught by the evaluator's check mode). */
+  corrupt(j: number, c: number, v: number): void {
+    this.w[(c - this.lo) * this.size + (j - this.lo)] = v;
+  }
+}
+
 /**
  * The padding of a straight-line window of n instructions (`nops(before, seq, after)` as one
  * sequence), kept with the last content padded so that a new content is padded from its first
@@ -137,6 +286,9 @@ class WindowContext extends HazardContext {
  */
 export class NopWindow {
   private readonly idx: Int32Array;
+  /** Per position: its instruction's column in the pair table (as producer), and its wait-state count (HazardInsn.ws). */
+  private readonly col: Int32Array;
+  private readonly ws: Int32Array;
   private readonly insns: ResolvedInsn[];
   private readonly f: HazardInsn[];
   private readonly h: WindowContext;
@@ -145,8 +297,14 @@ export class NopWindow {
   private readonly clauses: boolean;
   private readonly clauseRule: number;
   private ran = false;
+  /** Per rule: set when the pair table bounds it (HazardRule.pairwise). */
+  private readonly pairwise: Uint8Array;
+  /** How far back the pair table is read from a consumer (PairWaits.reach). */
+  private readonly pairReach: number;
   /** Consumers whose rules ran in the last call (for the bench and tests). */
   checked = 0;
+  /** Of those, consumers the pair table showed no shortfall for: only the rules that are not pairwise ran. */
+  byTable = 0;
 
   /**
    * @param inert per rule, per kernel instruction: 1 when the rule, checking that instruction as
@@ -155,23 +313,17 @@ export class NopWindow {
    * clause rule reads the instructions before a memory consumer directly and is never inert.
    */
   constructor(private readonly ctx: KernelContext, private readonly facts: readonly HazardInsn[], private readonly rules: readonly HazardRule[],
-    private readonly inert: readonly Uint8Array[], private readonly maxImm: number, readonly n: number) {
+    private readonly inert: readonly Uint8Array[], private readonly maxImm: number, readonly n: number,
+    private readonly table?: PairTable) {
     this.idx = new Int32Array(n).fill(-1);
-    this.insns = new Array<ResolvedInsn>(n).fill(ctx.insns[0]!);
-    this.f = new Array<HazardInsn>(n).fill(facts[0]!);
+    this.col = new Int32Array(n);
+    this.ws = new Int32Array(n);
+    ({ h: this.h, insns: this.insns, f: this.f } = windowContext(ctx, facts, n));
     this.reach = new Int32Array(n);
-    const cfg: Cfg = {
-      kernel: ctx.kernel,
-      insns: this.insns.map((r) => r.insn),
-      blocks: [{ id: 0, start: 0, end: n, labels: [], succs: [], preds: [], exits: true, loc: ctx.kernel.loc }],
-      blockOf: new Int32Array(n),
-      control: new Array<string>(n).fill('none') as Cfg['control'],
-      longBranches: [],
-      danglingLabels: [],
-    };
-    this.h = new WindowContext({ ...ctx, cfg, insns: this.insns }, this.f, { walkOnly: true });
     this.clauseRule = rules.findIndex((r) => r.id === 'xnack-soft-clause');
     this.clauses = this.clauseRule >= 0;
+    this.pairwise = Uint8Array.from(rules, (r) => (table !== undefined && r.pairwise === true ? 1 : 0));
+    this.pairReach = table ? table.pairs.reach : 0;
   }
 
   /** s_nop instructions the padding of `content` (n kernel indexes) places at positions `from` and later. */
@@ -191,20 +343,44 @@ export class NopWindow {
     for (let p = first; p <= last; p++) {
       const i = content[p]!;
       this.idx[p] = i;
+      this.ws[p] = this.facts[i]!.ws;
+      if (this.table !== undefined) this.col[p] = this.table.offset(i, 1);
       this.insns[p] = this.ctx.insns[i]!;
-      h.replace(this.f[p]!, this.facts[i]!);
       this.f[p] = this.facts[i]!;
       cfgInsns[p] = this.insns[p]!.insn;
     }
     h.resetContent();
     this.checked = 0;
+    this.byTable = 0;
     let padChanged = -1;
+    const table = this.table;
     for (let p = first; p < n; p++) {
       if (p > last && this.reach[p]! > last && this.reach[p]! > padChanged) continue;
       const old = pad[p]!;
       pad[p] = 0;
       h.reach = p;
-      const need = this.shortfall(content[p]!, p);
+      let need: number;
+      if (table === undefined) need = this.shortfall(content[p]!, p, false);
+      else {
+        // the pairwise rules' bound: the largest (pair value - distance) over the positions
+        // within their reach, walked as HazardContext.walk counts distance
+        const c = content[p]!;
+        const row = table.offset(c, table.size);
+        const col = this.col;
+        const ws = this.ws;
+        let bound = 0;
+        let d = 0;
+        let q = p - 1;
+        for (; q >= 0 && d < this.pairReach; q--) {
+          const t = table.at(row, col[q]!) - d;
+          if (t > bound) bound = t;
+          d += ws[q]! + pad[q]!;
+        }
+        // the rules would read as far back (and the table's answer depends on no position before)
+        if (q + 1 < h.reach) h.reach = q + 1;
+        if (bound > 0) need = this.shortfall(c, p, false);
+        else { need = this.shortfall(c, p, true); this.byTable++; }
+      }
       this.checked++;
       let reach = h.reach;
       if (this.clauses && (this.f[p]!.smem || this.f[p]!.vmem)) {
@@ -219,12 +395,16 @@ export class NopWindow {
     return this.count(from);
   }
 
-  /** The engine's step (engine.ts shortfall) for consumer p, instruction i, skipping the rules inert for i. */
-  private shortfall(i: number, p: number): number {
+  /**
+   * The engine's step (engine.ts shortfall) for consumer p, instruction i, skipping the rules
+   * inert for i, and the pairwise rules when `notPairwise` (the pair table showed they need nothing).
+   */
+  private shortfall(i: number, p: number, notPairwise: boolean): number {
     const h = this.h;
     const rules = this.rules;
     let need = 0;
     for (let x = 0; x < rules.length; x++) {
+      if (notPairwise && this.pairwise[x] === 1) continue;
       const known = this.inert[x]!;
       const state = known[i]!;
       if (state === 1) continue;

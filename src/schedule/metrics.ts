@@ -54,7 +54,7 @@ import { IncrementalPressure } from './incremental-pressure.js';
 import { closingWait, originalClosings, type RegionClosing } from './closing.js';
 import { traitsOf, type KernelTraits } from '../isa/traits.js';
 import { NCLASSES } from '../targets/counters.js';
-import { windowNopModel, type NopWindow, type WindowNopModel } from './hazard-model.js';
+import { windowNopModel, type NopWindow, type PairTable, type WindowNopModel } from './hazard-model.js';
 
 export const METRIC_NAMES = ['peak_vgpr', 'peak_agpr', 'peak_sgpr', 's_waitcnt', 's_nop', 'total_instructions', 'occupancy', 'est_cycles'] as const;
 export type MetricName = (typeof METRIC_NAMES)[number];
@@ -239,6 +239,11 @@ export interface EvaluatorOptions {
   /** Instructions before and after a region given to the hazard engine (default 24). */
   nopWindow?: number;
   /**
+   * Bound the pairwise hazard rules of each region by a table of the wait states each
+   * producer/consumer pair needs (default true); the rules run only where it shows a shortfall.
+   */
+  pairTables?: boolean;
+  /**
    * Recompute every cached or incremental result from scratch when it is used and throw when
    * the two differ (default: the CONDUCTOR_CHECK_FAST environment variable is 1). Slow: for
    * tests and for hunting a wrong estimate.
@@ -307,6 +312,11 @@ export interface EvaluatorStats {
   segmentsPadded: number;
   /** Consumers whose hazard rules ran while padding again (the others kept their padding). */
   consumersChecked: number;
+  /**
+   * Of those, consumers whose pairwise rules the pair table answered (it showed no shortfall):
+   * only the rules that are not pairwise ran; for the others every rule ran.
+   */
+  consumersByTable: number;
   /** Instructions in the windows padded again. */
   windowInstructions: number;
 }
@@ -416,6 +426,9 @@ export class Evaluator {
   private readonly nopCache: (SegmentCache | undefined)[] = [];
   /** Per region, per segment: the window the hazard engine pads again from its change. */
   private readonly nopWindows: (NopWindow[] | undefined)[] = [];
+  /** Per region: its pair table (null when the region has none: too long, or tables are off). */
+  private readonly nopTables: (PairTable | null | undefined)[] = [];
+  private readonly pairTables: boolean;
   private nopContent = new Int32Array(256);
   /** Per region: the sequence regionNops last counted, and the s_nop of each of its segments. */
   private readonly nopLast: (Int32Array | undefined)[] = [];
@@ -471,7 +484,7 @@ export class Evaluator {
   readonly ldsBytes: number;
   /** Every cached result is checked against a fresh computation (EvaluatorOptions.checkFast). */
   readonly checkFast: boolean;
-  readonly stats: EvaluatorStats = { regions: 0, instructions: 0, waitSteps: 0, cycleSteps: 0, segments: 0, segmentsPadded: 0, consumersChecked: 0, windowInstructions: 0 };
+  readonly stats: EvaluatorStats = { regions: 0, instructions: 0, waitSteps: 0, cycleSteps: 0, segments: 0, segmentsPadded: 0, consumersChecked: 0, consumersByTable: 0, windowInstructions: 0 };
 
   constructor(k: ScheduleKernel, opts: EvaluatorOptions = {}) {
     this.k = k;
@@ -532,6 +545,7 @@ export class Evaluator {
     this.loopRegions = this.loops.map((l) => Int32Array.from(k.regions.filter((r) => r.first >= l.start && r.last < l.end).map((r) => r.id)));
     this.loopCache = this.loops.map(() => new Map());
     this.nopWindow = opts.nopWindow ?? 24;
+    this.pairTables = opts.pairTables ?? true;
     if (opts.nops !== false) this.nopModel = windowNopModel(k.ctx);
     this.seqs = k.regions.map((r) => new Int32Array(r.nodes.length));
     this.idWaits = new Int32Array(k.regions.length).fill(-1);
@@ -839,7 +853,7 @@ export class Evaluator {
     if (!wins) { wins = []; this.nopWindows[r] = wins; }
     const slot = a / NOP_SEGMENT;
     let win = wins[slot];
-    if (!win || win.n !== n) { win = this.nopModel!.window(n); wins[slot] = win; }
+    if (!win || win.n !== n) { win = this.nopModel!.window(n, this.pairTable(r) ?? undefined); wins[slot] = win; }
     const content = this.nopContent.length >= n ? this.nopContent : (this.nopContent = new Int32Array(n * 2));
     let q = 0;
     for (let i = rg.first - fromPre; i < rg.first; i++) content[q++] = i;
@@ -848,8 +862,21 @@ export class Evaluator {
     const nops = win.nops(content, fromPre + (a - from));
     this.stats.segmentsPadded++;
     this.stats.consumersChecked += win.checked;
+    this.stats.consumersByTable += win.byTable;
     this.stats.windowInstructions += n;
     return nops;
+  }
+
+  /** Region r's pair table: the kernel's instructions its s_nop windows hold (the region and nopWindow on each side). */
+  pairTable(r: number): PairTable | null {
+    let t = this.nopTables[r];
+    if (t === undefined) {
+      const rg = this.k.regions[r]!;
+      const W = this.nopWindow;
+      t = (this.pairTables ? this.nopModel?.pairTable(Math.max(0, rg.first - W), Math.min(this.k.n, rg.last + 1 + W)) : undefined) ?? null;
+      this.nopTables[r] = t;
+    }
+    return t;
   }
 
   private identityModelWaits(r: number): number {

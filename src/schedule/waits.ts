@@ -350,10 +350,10 @@ export function sequenceWaits(f: FlatEffects, s: CounterScores, seq: ArrayLike<n
 
 /**
  * Scratch of IncrementalWaits.run (one run at a time per thread): the scores written since the
- * run's start by either run (`touched`, `seen` stamped with the run's epoch) and the last run's
- * value of each.
+ * run's start by either run (`seen` stamped with the run's epoch), the last run's value of each,
+ * and whether this run's value differs from it (`differs`, valid where `seen` is this epoch).
  */
-const RUN_SCRATCH = { touched: new Int32Array(NW * NU), seen: new Int32Array(NW * NU), lastValue: new Int32Array(NW * NU), epoch: 0 };
+const RUN_SCRATCH = { seen: new Int32Array(NW * NU), lastValue: new Int32Array(NW * NU), differs: new Uint8Array(NW * NU), epoch: 0 };
 
 /**
  * sequenceWaits of one sequence kept up to date as the sequence changes, in time proportional
@@ -412,7 +412,8 @@ export class IncrementalWaits {
    * before). A new sequence starts from its first changed position (or `cur`, if earlier) and,
    * past its last changed position, stops as soon as its state equals the last run's state at the
    * same position (window bounds equal, and every score either run wrote since the start equal):
-   * from there on both runs do the same, so the last run's waits stand.
+   * from there on both runs do the same, so the last run's waits stand. The scores that differ
+   * are counted as they are written, so the test costs the same at every position.
    */
   run(seq: ArrayLike<number>, need: Int32Array): number {
     const m = this.m;
@@ -446,19 +447,19 @@ export class IncrementalWaits {
       this.log.length = 0;
       this.ran = true;
     }
-    // the scores either run wrote since `from`, with the last run's value at the current position
-    const { touched: touchedAt, seen, lastValue } = RUN_SCRATCH;
+    // the scores either run wrote since `from`, with the last run's value at the current position,
+    // and how many of them differ from it in this run
+    const { seen, lastValue, differs } = RUN_SCRATCH;
     const epoch = ++RUN_SCRATCH.epoch;
-    let touched = 0;
+    let differ = 0;
     const f = this.f;
     const sc = st.score;
     for (let p = from; p < m; p++) {
       if (p > last && p <= oldCur && p > from) {
         // the same state as the last run's here?
         const b = p * 2 * NW;
-        let same = true;
+        let same = differ === 0;
         for (let w = 0; w < NW && same; w++) same = st.ub[w] === this.bounds[b + w] && st.lb[w] === this.bounds[b + NW + w];
-        for (let x = 0; x < touched && same; x++) { const at = touchedAt[x]!; same = sc[at] === lastValue[at]; }
         if (same) {
           const delta = this.waits[p]! - this.oldWaits;
           if (delta !== 0) for (let q = p + 1; q <= m; q++) this.waits[q]! += delta;
@@ -472,8 +473,11 @@ export class IncrementalWaits {
       if (p < oldCur) {
         for (let x = this.oldAt[p]!; x < this.oldAt[p + 1]!; x++) {
           const at = this.oldIdx[x]!;
-          if (seen[at] !== epoch) { seen[at] = epoch; touchedAt[touched++] = at; }
+          if (seen[at] !== epoch) { seen[at] = epoch; differs[at] = 0; }
           lastValue[at] = this.oldVal[x]!;
+          const d = sc[at] !== lastValue[at] ? 1 : 0;
+          differ += d - differs[at]!;
+          differs[at] = d;
         }
       }
       const i = seq[p]!;
@@ -497,7 +501,10 @@ export class IncrementalWaits {
       // this run's writes at p: a score the last run had not written since `from` had the value it had before
       for (let x = logged; x < this.log.length; x++) {
         const at = this.log.index[x]!;
-        if (seen[at] !== epoch) { seen[at] = epoch; touchedAt[touched++] = at; lastValue[at] = this.log.old[x]!; }
+        if (seen[at] !== epoch) { seen[at] = epoch; differs[at] = 0; lastValue[at] = this.log.old[x]!; }
+        const d = sc[at] !== lastValue[at] ? 1 : 0;
+        differ += d - differs[at]!;
+        differs[at] = d;
       }
     }
     this.logAt[m] = this.log.length;

@@ -62,6 +62,7 @@ function constantReads(c: HazardInsn): number[] {
 
 export const valuSgprWriteValuRead: HazardRule = {
   id: 'valu-sgpr-write-valu-read',
+  pairwise: true,
   present: (h) => h.has(...P.valuSdef),
   description: 'A VALU reads as a constant an SGPR that a VALU wrote less than 2 wait states before (gfx942+ has no interlock).',
   appliesTo: gfx940,
@@ -98,6 +99,7 @@ function execOverwrittenBetween(h: { f: readonly HazardInsn[]; ctx: { cfg: { blo
 
 export const valuExecWriteRwLane: HazardRule = {
   id: 'valu-exec-write-rwlane',
+  pairwise: true,
   present: (h) => h.has(...P.valuExec) && h.has('rwlane', (f) => isRwLane(f.name)),
   description: 'v_readlane/v_readfirstlane/v_writelane issues less than 4 wait states after a VALU wrote EXEC.',
   appliesTo: gfx940,
@@ -112,6 +114,7 @@ export const valuExecWriteRwLane: HazardRule = {
 
 export const valuVgprWriteReadlaneSrc0: HazardRule = {
   id: 'valu-vgpr-write-readlane-src0',
+  pairwise: true,
   present: (h) => h.has('readlane', (f) => f.name === 'v_readlane_b32' || f.name === 'v_readfirstlane_b32'),
   description: 'v_readlane/v_readfirstlane reads as src0 a VGPR a VALU wrote in the instruction just before.',
   appliesTo: gfx940,
@@ -125,9 +128,12 @@ export const valuVgprWriteReadlaneSrc0: HazardRule = {
   },
 };
 
+const hasDstSel = (p: HazardInsn): boolean => p.dstSel !== undefined;
+
 export const dstSelForwarding: HazardRule = {
   id: 'dst-sel-forwarding',
-  present: (h) => h.has('dstsel', (p) => p.dstSel !== undefined),
+  pairwise: true,
+  present: (h) => h.has('dstsel', hasDstSel),
   description: 'A VALU touches a VGPR that the previous VALU wrote at a shifted bit position (SDWA/op_sel destination select).',
   appliesTo: gfx940,
   source: DSTSEL_FACT.source,
@@ -136,9 +142,9 @@ export const dstSelForwarding: HazardRule = {
     const c = h.f[i]!;
     if (!c.valu && !c.ldsDma) return undefined;
     const w = factWait(h, DSTSEL_FACT);
-    const list = h.producers(i, 'dstsel', w, (p) => p.dstSel !== undefined);
+    const list = h.producers(i, 'dstsel', w, hasDstSel);
     if (list.length === 0) return undefined;
-    const out: Need[] = [];
+    let out: Need[] | undefined;
     for (let k = 0; k < list.length; k += 2) {
       const j = list[k]!;
       const d = list[k + 1]!;
@@ -147,7 +153,7 @@ export const dstSelForwarding: HazardRule = {
         if (o.lo < VGPR_BASE || !overlaps(o.lo, o.hi, dst.lo, dst.hi)) continue;
         const a = Math.max(o.lo, dst.lo);
         const b = Math.min(o.hi, dst.hi);
-        out.push(need(j, d, w, `${o.def && !o.use ? 'writes' : 'reads'} ${regText(c, a, b)} written at a shifted bit position by`, DSTSEL_FACT));
+        (out ??= []).push(need(j, d, w, `${o.def && !o.use ? 'writes' : 'reads'} ${regText(c, a, b)} written at a shifted bit position by`, DSTSEL_FACT));
         break;
       }
     }
@@ -159,6 +165,7 @@ const isTrans = (p: HazardInsn) => p.trans;
 
 export const transWriteValuRead: HazardRule = {
   id: 'trans-write-valu-read',
+  pairwise: true,
   present: (h) => h.has('trans', isTrans),
   description: 'A non-transcendental VALU reads the result of the transcendental VALU just before it.',
   appliesTo: gfx940,

@@ -222,22 +222,36 @@ function kindOf(p: HazardInsn): Kind | undefined {
 }
 
 function vdstOf(p: HazardInsn): OpRange | undefined {
-  return p.ops.find((o) => o.role === 'vdst' && o.def);
+  const ops = p.ops;
+  for (let k = 0; k < ops.length; k++) { const o = ops[k]!; if (o.role === 'vdst' && o.def) return o; }
+  return undefined;
+}
+
+/** The destination of producer j when it is an MFMA of `kind` (else undefined). */
+function kindDst(h: HazardContext, j: number, kind: Kind): OpRange | undefined {
+  const p = h.f[j]!;
+  return kindOf(p) === kind ? vdstOf(p) : undefined;
 }
 
 /** The operand through which an MFMA reads its accumulator: srcC, or the SMFMAC destination. */
 function srcCOf(p: HazardInsn): OpRange | undefined {
-  return p.ops.find((o) => (o.role === 'srcC' && o.use) || (p.smfmac && o.role === 'vdst' && o.use));
+  const ops = p.ops;
+  for (let k = 0; k < ops.length; k++) {
+    const o = ops[k]!;
+    if ((o.role === 'srcC' && o.use) || (p.smfmac && o.role === 'vdst' && o.use)) return o;
+  }
+  return undefined;
 }
 
-/** Explicit vector operands an MFMA reads, with whether each is its accumulator (SrcC). */
-function mfmaReads(c: HazardInsn): { op: OpRange; srcC: boolean }[] {
-  const out: { op: OpRange; srcC: boolean }[] = [];
-  for (const o of c.ops) {
-    if (!o.use || o.lo < VGPR_BASE) continue;
-    out.push({ op: o, srcC: o.role === 'srcC' || (c.smfmac && o.role === 'vdst') });
-  }
-  return out;
+/** An explicit vector operand an MFMA reads as its accumulator (srcC true) or as another source (srcC false). */
+function isMfmaRead(c: HazardInsn, o: OpRange, srcC: boolean): boolean {
+  if (!o.use || o.lo < VGPR_BASE) return false;
+  return (o.role === 'srcC' || (c.smfmac && o.role === 'vdst')) === srcC;
+}
+
+/** An explicit vector operand a VALU or memory instruction writes (`writes`) or reads. */
+function isVectorAccess(o: OpRange, writes: boolean): boolean {
+  return (writes ? o.def : o.use) && o.lo >= VGPR_BASE;
 }
 
 /** Consumers of the VALU/memory MFMA rules: VALU (not MFMA) and VMEM/FLAT/DS/export. */
@@ -247,8 +261,10 @@ function isMemConsumer(c: HazardInsn): boolean {
 
 const MAX_MFMA_W: Record<Generation, number> = { gcn5: 0, cdna1: 0, cdna2: 19, cdna3: 19, cdna4: 20 };
 
+const isMfma = (f: HazardInsn): boolean => f.mfma;
+
 function mfmaProducers(h: HazardContext, consumer: number): readonly number[] {
-  return h.producers(consumer, 'mfma', MAX_MFMA_W[h.gen], (f) => f.mfma);
+  return h.producers(consumer, 'mfma', MAX_MFMA_W[h.gen], isMfma);
 }
 
 /** The fact and wait states for an MFMA producer P and an MFMA consumer C reading SrcC. */
@@ -313,6 +329,7 @@ function mfmaSrcRule(kind: Kind, operand: 'srcc' | 'srcab'): HazardRule {
   const facts = KIND_FACTS[kind][operand];
   return {
     id: `mfma-${kind}-write-mfma-${operand}`,
+    pairwise: true,
     present: (h) => h.has(`mfma-${kind}`, (p) => kindOf(p) === kind),
     description: operand === 'srcc'
       ? `An MFMA reads as SrcC registers a ${KIND_NAME[kind]} MFMA wrote too recently.`
@@ -325,50 +342,37 @@ function mfmaSrcRule(kind: Kind, operand: 'srcc' | 'srcab'): HazardRule {
       if (!c.mfma) return undefined;
       const list = mfmaProducers(h, i);
       if (list.length === 0) return undefined;
-      const reads = mfmaReads(c).filter((r) => r.srcC === (operand === 'srcc'));
-      const out: Need[] = [];
-      overlappingWrites(h, list, kind, reads, (r) => r.op, (j, d, p, dst, r) => {
-        const full = dst.lo === r.op.lo && dst.hi === r.op.hi;
-        const fact = operand === 'srcc' ? srcCFact(h.gen, p, c, full) : srcABFact(p);
-        if (!fact) return false;
-        const w = waitOf(fact, h.gen, p.passes) ?? 0;
-        if (w <= d) return false;
-        const a = Math.max(dst.lo, r.op.lo);
-        const b = Math.min(dst.hi, r.op.hi);
-        const d2 = distanceUnlessRewritten(h, i, j, d, w, a, b);
-        if (w <= d2) return false;
-        const how = operand === 'srcc'
-          ? (fact === X_SRCC_PASSES ? `as SrcC (same tuple, ${c.passes} passes after ${p.passes}: the ISA exempts only equal pass counts; stricter than LLVM, which requires 0)`
-            : full ? 'as SrcC (same tuple)' : 'as SrcC')
-          : `as ${r.op.role === 'idx' ? 'index' : r.op.role}`;
-        out.push(need(j, d2, w, `reads ${regText(c, a, b)} ${how}, written by`, fact, mfmaNote(p)));
-        return false;
-      });
+      const srcC = operand === 'srcc';
+      const reads = c.ops;
+      let out: Need[] | undefined;
+      for (let k = 0; k < list.length; k += 2) {
+        const j = list[k]!;
+        const dst = kindDst(h, j, kind);
+        if (!dst) continue;
+        const d = list[k + 1]!;
+        const p = h.f[j]!;
+        for (let x = 0; x < reads.length; x++) {
+          const r = reads[x]!;
+          if (!isMfmaRead(c, r, srcC) || !overlaps(dst.lo, dst.hi, r.lo, r.hi)) continue;
+          const full = dst.lo === r.lo && dst.hi === r.hi;
+          const fact = srcC ? srcCFact(h.gen, p, c, full) : srcABFact(p);
+          if (!fact) continue;
+          const w = waitOf(fact, h.gen, p.passes) ?? 0;
+          if (w <= d) continue;
+          const a = Math.max(dst.lo, r.lo);
+          const b = Math.min(dst.hi, r.hi);
+          const d2 = distanceUnlessRewritten(h, i, j, d, w, a, b);
+          if (w <= d2) continue;
+          const how = srcC
+            ? (fact === X_SRCC_PASSES ? `as SrcC (same tuple, ${c.passes} passes after ${p.passes}: the ISA exempts only equal pass counts; stricter than LLVM, which requires 0)`
+              : full ? 'as SrcC (same tuple)' : 'as SrcC')
+            : `as ${r.role === 'idx' ? 'index' : r.role}`;
+          (out ??= []).push(need(j, d2, w, `reads ${regText(c, a, b)} ${how}, written by`, fact, mfmaNote(p)));
+        }
+      }
       return out;
     },
   };
-}
-
-/**
- * For each MFMA producer of `kind` in `list` (pairs of index and distance, from mfmaProducers)
- * and each of `ranges` that its destination overlaps, call `fn`; `fn` returns true to stop
- * looking at that producer's other ranges.
- */
-function overlappingWrites<R>(h: HazardContext, list: readonly number[], kind: Kind, ranges: readonly R[],
-  span: (r: R) => { lo: number; hi: number },
-  fn: (j: number, d: number, p: HazardInsn, dst: { lo: number; hi: number }, r: R) => boolean): void {
-  for (let k = 0; k < list.length; k += 2) {
-    const j = list[k]!;
-    const d = list[k + 1]!;
-    const p = h.f[j]!;
-    if (kindOf(p) !== kind) continue;
-    const dst = vdstOf(p);
-    if (!dst) continue;
-    for (const r of ranges) {
-      const x = span(r);
-      if (overlaps(dst.lo, dst.hi, x.lo, x.hi) && fn(j, d, p, dst, r)) break;
-    }
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -379,6 +383,7 @@ function mfmaValuRule(kind: Kind, what: 'valu-read' | 'mem-read' | 'vgpr-overwri
   const facts = what === 'valu-read' ? KIND_FACTS[kind].valu : what === 'mem-read' ? KIND_FACTS[kind].mem : KIND_FACTS[kind].write;
   return {
     id: `mfma-${kind}-write-${what}`,
+    pairwise: true,
     present: (h) => h.has(`mfma-${kind}`, (p) => kindOf(p) === kind),
     description: what === 'valu-read' ? `A VALU reads registers a ${KIND_NAME[kind]} MFMA wrote too recently.`
       : what === 'mem-read' ? `A VMEM/FLAT/DS/export instruction reads registers a ${KIND_NAME[kind]} MFMA wrote too recently.`
@@ -397,22 +402,32 @@ function mfmaValuRule(kind: Kind, what: 'valu-read' | 'mem-read' | 'vgpr-overwri
       // no MFMA within reach: nothing to report (the producers are memoized per consumer)
       const list = mfmaProducers(h, i);
       if (list.length === 0) return undefined;
-      const regs = what === 'vgpr-overwrite'
-        ? c.ops.filter((o) => o.def && o.lo >= VGPR_BASE)
-        : c.ops.filter((o) => o.use && o.lo >= VGPR_BASE);
-      if (regs.length === 0) return undefined;
-      const out: Need[] = [];
-      overlappingWrites(h, list, kind, regs, (r) => r, (j, d, p, dst, r) => {
-        const fact = what === 'vgpr-overwrite' ? writeFact(p) : readFact(p, mem);
-        const w = waitOf(fact, h.gen, p.passes) ?? 0;
-        if (w <= d) return false;
-        const a = Math.max(dst.lo, r.lo);
-        const b = Math.min(dst.hi, r.hi);
-        const d2 = distanceUnlessRewritten(h, i, j, d, w, a, b);
-        if (w <= d2) return false;
-        out.push(need(j, d2, w, `${what === 'vgpr-overwrite' ? 'overwrites' : 'reads'} ${regText(c, a, b)} written by`, fact, mfmaNote(p)));
-        return true;
-      });
+      const writes = what === 'vgpr-overwrite';
+      const regs = c.ops;
+      let any = false;
+      for (let x = 0; x < regs.length; x++) if (isVectorAccess(regs[x]!, writes)) { any = true; break; }
+      if (!any) return undefined;
+      let out: Need[] | undefined;
+      for (let k = 0; k < list.length; k += 2) {
+        const j = list[k]!;
+        const dst = kindDst(h, j, kind);
+        if (!dst) continue;
+        const d = list[k + 1]!;
+        const p = h.f[j]!;
+        for (let x = 0; x < regs.length; x++) {
+          const r = regs[x]!;
+          if (!isVectorAccess(r, writes) || !overlaps(dst.lo, dst.hi, r.lo, r.hi)) continue;
+          const fact = writes ? writeFact(p) : readFact(p, mem);
+          const w = waitOf(fact, h.gen, p.passes) ?? 0;
+          if (w <= d) continue;
+          const a = Math.max(dst.lo, r.lo);
+          const b = Math.min(dst.hi, r.hi);
+          const d2 = distanceUnlessRewritten(h, i, j, d, w, a, b);
+          if (w <= d2) continue;
+          (out ??= []).push(need(j, d2, w, `${writes ? 'overwrites' : 'reads'} ${regText(c, a, b)} written by`, fact, mfmaNote(p)));
+          break;
+        }
+      }
       return out;
     },
   };
@@ -420,6 +435,7 @@ function mfmaValuRule(kind: Kind, what: 'valu-read' | 'mem-read' | 'vgpr-overwri
 
 export const mfmaSrcCReadOverwrite: HazardRule = {
   id: 'mfma-srcc-read-overwrite',
+  pairwise: true,
   present: (h) => h.has('mfma', (f) => f.mfma),
   description: 'A VALU or a load overwrites registers an MFMA may still be reading as SrcC (WAR).',
   appliesTo: (t) => t.has('gfx90a-insts'),
@@ -430,10 +446,12 @@ export const mfmaSrcCReadOverwrite: HazardRule = {
     if (c.mfma || !(c.valu || isMemConsumer(c))) return undefined;
     const list = mfmaProducers(h, i);
     if (list.length === 0) return undefined;
-    const defs = c.ops.filter((o) => o.def && o.lo >= VGPR_BASE);
-    if (defs.length === 0) return undefined;
+    const defs = c.ops;
+    let any = false;
+    for (let x = 0; x < defs.length; x++) if (isVectorAccess(defs[x]!, true)) { any = true; break; }
+    if (!any) return undefined;
     const cdna3 = h.gen === 'cdna3' || h.gen === 'cdna4';
-    const out: Need[] = [];
+    let out: Need[] | undefined;
     for (let k = 0; k < list.length; k += 2) {
       const j = list[k]!;
       const d = list[k + 1]!;
@@ -441,13 +459,14 @@ export const mfmaSrcCReadOverwrite: HazardRule = {
       if (p.dgemm || (cdna3 && !p.xdl)) continue;
       const sc = srcCOf(p);
       if (!sc) continue;
-      for (const o of defs) {
-        if (!overlaps(o.lo, o.hi, sc.lo, sc.hi)) continue;
+      for (let x = 0; x < defs.length; x++) {
+        const o = defs[x]!;
+        if (!isVectorAccess(o, true) || !overlaps(o.lo, o.hi, sc.lo, sc.hi)) continue;
         const w = waitOf(SRCC_WAR, h.gen, p.passes) ?? 0;
         if (w <= d) continue;
         const a = Math.max(o.lo, sc.lo);
         const b = Math.min(o.hi, sc.hi);
-        out.push(need(j, d, w, `overwrites ${regText(c, a, b)} read as SrcC by`, SRCC_WAR, mfmaNote(p)));
+        (out ??= []).push(need(j, d, w, `overwrites ${regText(c, a, b)} read as SrcC by`, SRCC_WAR, mfmaNote(p)));
         break;
       }
     }
@@ -461,6 +480,7 @@ export const mfmaSrcCReadOverwrite: HazardRule = {
 
 export const valuWriteMfmaRead: HazardRule = {
   id: 'valu-write-mfma-read',
+  pairwise: true,
   present: (h) => h.has('mai-consumer', (f) => f.mfma || f.accWrite),
   description: 'An MFMA (gfx908: or v_accvgpr_write) reads registers a VALU wrote less than 2 wait states before.',
   appliesTo: (t) => t.has('mai'),
@@ -503,6 +523,7 @@ export const valuWriteMfmaRead: HazardRule = {
 
 export const valuExecWriteMfma: HazardRule = {
   id: 'valu-exec-write-mfma',
+  pairwise: true,
   present: (h) => h.has('mai-consumer', (f) => f.mfma || f.accWrite) && h.has('valu-exec', (p) => p.valu && p.writesExec),
   description: 'An MFMA (gfx908: or v_accvgpr_write) issues less than 4 wait states after a VALU wrote EXEC.',
   appliesTo: (t) => t.has('mai'),

@@ -14,6 +14,7 @@
 import type { HazardRule, WaitStateFact } from '../types.js';
 import { all, need } from './util.js';
 import { unitsText } from '../context.js';
+import { UNIT_COUNT } from '../../asm/registers.js';
 
 const FACT: WaitStateFact = {
   what: 'soft clause (consecutive SMEM, or consecutive VMEM) with a write the clause reads, or a store joining a clause that writes -> break it',
@@ -21,6 +22,29 @@ const FACT: WaitStateFact = {
   source: `LLVM GCNHazardRecognizer::checkSoftClauseHazards (XNACK on or any)`,
   note: 'Not an ISA wait-state table entry: required by XNACK replay of memory clauses. Checked unless the target id says xnack-.',
 };
+
+/**
+ * Scratch of `check`, kept between calls so that a clause is examined without allocating: the
+ * units the clause writes, in the order first written (as a Set would list them), and per unit
+ * the call that last saw it written or read (stamps, so nothing is cleared).
+ */
+const defList = new Int32Array(UNIT_COUNT);
+const defStamp = new Uint32Array(UNIT_COUNT);
+const readStamp = new Uint32Array(UNIT_COUNT);
+let stamp = 0;
+
+/** Adds units to the clause's writes (each once). */
+function addDefs(units: readonly number[], nd: number, now: number): number {
+  for (let x = 0; x < units.length; x++) {
+    const u = units[x]!;
+    if (defStamp[u] !== now) { defStamp[u] = now; defList[nd++] = u; }
+  }
+  return nd;
+}
+
+function addReads(units: readonly number[], now: number): void {
+  for (let x = 0; x < units.length; x++) readStamp[units[x]!] = now;
+}
 
 export const xnackSoftClause: HazardRule = {
   id: 'xnack-soft-clause',
@@ -40,24 +64,26 @@ export const xnackSoftClause: HazardRule = {
     if (i - 1 < blk.start) return undefined;
     const before = h.f[i - 1]!;
     if (smem ? !before.smem : !before.vmem) return undefined;
-    const defs = new Set<number>();
-    const uses = new Set<number>();
+    if (++stamp === 0xffffffff) { defStamp.fill(0); readStamp.fill(0); stamp = 1; }
+    const now = stamp;
+    // the clause's writes (defList[0..nd)) and reads (stamped in readStamp)
+    let nd = 0;
     let k = i - 1;
     for (; k >= blk.start; k--) {
       const p = h.f[k]!;
       if (smem ? !p.smem : !p.vmem) break;
-      for (const u of p.defs) defs.add(u);
-      for (const u of p.uses) uses.add(u);
+      nd = addDefs(p.defs, nd, now);
+      addReads(p.uses, now);
       if (h.pad[k]! > 0) break; // padding before k already breaks the clause there
     }
-    if (k === i - 1 || defs.size === 0) return undefined;
+    if (k === i - 1 || nd === 0) return undefined;
     const prev = i - 1;
     if (c.mayStore) return [need(prev, 0, 1, 'is a store joining a soft clause that writes registers, after', FACT)];
-    for (const u of c.defs) defs.add(u);
-    for (const u of c.uses) uses.add(u);
-    const common: number[] = [];
-    for (const u of defs) if (uses.has(u)) common.push(u);
-    if (common.length === 0) return undefined;
+    nd = addDefs(c.defs, nd, now);
+    addReads(c.uses, now);
+    let common: number[] | undefined;
+    for (let x = 0; x < nd; x++) { const u = defList[x]!; if (readStamp[u] === now) (common ??= []).push(u); }
+    if (common === undefined) return undefined;
     return [need(prev, 0, 1, `joins a soft clause that writes and reads ${unitsText(common)}, after`, FACT)];
   },
 };

@@ -4,6 +4,7 @@
  */
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
 import { all, CDNA3_UP, factsReach, need, REF } from './util.js';
+import type { HazardInsn } from '../context.js';
 import { VGPR_BASE } from '../../asm/registers.js';
 import { overlaps, regText } from '../context.js';
 
@@ -27,20 +28,23 @@ const VALU_OTHER: WaitStateFact = {
  * defs of every VALU). A VMEM, FLAT or DS load writes its VGPRs when its data returns, counted by
  * vmcnt/lgkmcnt, far beyond the 1-2 wait states of this rule: it is no consumer (NOT_CHECKED).
  */
+const isWideStore = (p: HazardInsn): boolean => p.wideStore !== undefined;
+
 export const storeDataValuOverwrite: HazardRule = {
   id: 'store-data-valu-overwrite',
+  pairwise: true,
   description: 'A VALU overwrites the data VGPRs of a store wider than 64 bits too soon after it.',
   appliesTo: () => true,
-  present: (h) => h.has('wide-store', (p) => p.wideStore !== undefined),
+  present: (h) => h.has('wide-store', isWideStore),
   source: VALU_OTHER.source,
   facts: [VALU_BUF_SGPR, VALU_OTHER],
   check(h, i) {
     const c = h.f[i]!;
     if (!c.writesVector || !c.valu) return undefined;
-    const list = h.producers(i, 'wide-store', factsReach(h, VALU_BUF_SGPR, VALU_OTHER), (p) => p.wideStore !== undefined);
+    const list = h.producers(i, 'wide-store', factsReach(h, VALU_BUF_SGPR, VALU_OTHER), isWideStore);
     if (list.length === 0) return undefined;
     const g = h.gen;
-    const out: Need[] = [];
+    let out: Need[] | undefined;
     for (let k = 0; k < list.length; k += 2) {
       const j = list[k]!;
       const d = list[k + 1]!;
@@ -52,7 +56,7 @@ export const storeDataValuOverwrite: HazardRule = {
         if (!o.def || o.lo < VGPR_BASE || !overlaps(o.lo, o.hi, s.lo, s.hi)) continue;
         const a = Math.max(o.lo, s.lo);
         const b = Math.min(o.hi, s.hi);
-        out.push(need(j, d, w, `overwrites ${regText(c, a, b)} still read as store data by`, fact));
+        (out ??= []).push(need(j, d, w, `overwrites ${regText(c, a, b)} still read as store data by`, fact));
         break;
       }
     }

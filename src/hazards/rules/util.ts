@@ -44,6 +44,18 @@ export function rangeHit(list: readonly OpRange[], lo: number, hi: number): stri
   return undefined;
 }
 
+/**
+ * What a rule helper returns when it finds nothing: one shared empty list (frozen, so a caller
+ * that tried to add to it would fail loudly instead of corrupting the next answer).
+ */
+export const NO_NEEDS: Need[] = Object.freeze([]) as unknown as Need[];
+
+/** Some unit of `a` is in `b` (unitHit's test, without building its text). */
+function anyCommon(a: readonly number[], b: readonly number[]): boolean {
+  for (let x = 0; x < a.length; x++) if (b.includes(a[x]!)) return true;
+  return false;
+}
+
 /** Units of `a` that are in `b`, as text ("" when none). */
 export function unitHit(a: readonly number[], b: readonly number[]): string {
   const out: number[] = [];
@@ -67,8 +79,8 @@ export function vectorRaw(h: HazardContext, consumer: number, reads: readonly Op
   key: string, isProducer: (p: HazardInsn) => boolean,
   required: (p: HazardInsn, j: number, hit: OpRange) => { w: number; fact: WaitStateFact; note?: string; relation?: string } | undefined,
 ): Need[] {
-  const out: Need[] = [];
-  if (reads.length === 0) return out;
+  if (reads.length === 0) return NO_NEEDS;
+  let out: Need[] | undefined;
   const list = h.producers(consumer, key, limit, isProducer);
   for (let k = 0; k < list.length; k += 2) {
     const j = list[k]!;
@@ -82,12 +94,12 @@ export function vectorRaw(h: HazardContext, consumer: number, reads: readonly Op
         if (q && q.w > d) {
           const a = Math.max(def.lo, r.lo);
           const b = Math.min(def.hi, r.hi);
-          out.push(need(j, d, q.w, q.relation ?? `reads ${regText(h.f[consumer]!, a, b)} written by`, q.fact, q.note));
+          (out ??= []).push(need(j, d, q.w, q.relation ?? `reads ${regText(h.f[consumer]!, a, b)} written by`, q.fact, q.note));
         }
       }
     }
   }
-  return out;
+  return out ?? NO_NEEDS;
 }
 
 /**
@@ -110,32 +122,34 @@ export function factsReach(h: HazardContext, ...facts: readonly WaitStateFact[])
 /** Producers (accepted by isProducer) that write one of the scalar units `reads`, within the fact's W. */
 export function scalarRaw(h: HazardContext, consumer: number, reads: readonly number[], fact: WaitStateFact,
   key: string, isProducer: (p: HazardInsn) => boolean, verb = 'reads'): Need[] {
-  const out: Need[] = [];
+  let out: Need[] | undefined;
   const w = factWait(h, fact);
-  if (reads.length === 0) return out;
+  if (reads.length === 0) return NO_NEEDS;
   const list = h.producers(consumer, key, w, isProducer);
   for (let k = 0; k < list.length; k += 2) {
     const j = list[k]!;
     const d = list[k + 1]!;
     if (d >= w) continue;
-    const hit = unitHit(h.f[j]!.sdefs, reads);
-    if (hit) out.push(need(j, d, w, `${verb} ${hit} written by`, fact));
+    const sdefs = h.f[j]!.sdefs;
+    if (!anyCommon(sdefs, reads)) continue;
+    const hit = unitHit(sdefs, reads);
+    if (hit) (out ??= []).push(need(j, d, w, `${verb} ${hit} written by`, fact));
   }
-  return out;
+  return out ?? NO_NEEDS;
 }
 
 /** Any producer accepted by `isProducer` within the fact's W (no register relation). */
 export function anyWithin(h: HazardContext, consumer: number, fact: WaitStateFact,
   key: string, isProducer: (p: HazardInsn) => boolean, relation: string, note?: (p: HazardInsn) => string | undefined): Need[] {
-  const out: Need[] = [];
+  let out: Need[] | undefined;
   const w = factWait(h, fact);
   const list = h.producers(consumer, key, w, isProducer);
   for (let k = 0; k < list.length; k += 2) {
     const j = list[k]!;
     const d = list[k + 1]!;
-    if (d < w) out.push(need(j, d, w, relation, fact, note?.(h.f[j]!)));
+    if (d < w) (out ??= []).push(need(j, d, w, relation, fact, note?.(h.f[j]!)));
   }
-  return out;
+  return out ?? NO_NEEDS;
 }
 
 /** Producers (accepted by isProducer) of the vector registers `reads` overlaps, within the fact's W. */

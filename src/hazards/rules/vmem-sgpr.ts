@@ -32,6 +32,7 @@ const EXEC_FACT: WaitStateFact = {
 
 export const valuSgprWriteVmemRead: HazardRule = {
   id: 'valu-sgpr-write-vmem-read',
+  pairwise: true,
   present: (h) => h.has(...P.valuSdef) && h.has('vmem', (f) => f.vmem),
   description: 'A VMEM/FLAT instruction reads an SGPR that a VALU instruction wrote less than 5 wait states before.',
   appliesTo: () => true,

@@ -23,6 +23,17 @@ import { root } from '../../repo.js';
 const example = readFileSync(join(root, 'examples', 'mfma_lds_gemm.gfx942.s'), 'utf8');
 
 
+/** Moves one instruction of a window a few places (the search's change), now and then anywhere. */
+function moveInWindow(content: Int32Array, rand: () => number): [number, number] {
+  const n = content.length;
+  const a = Math.floor(rand() * n);
+  const b = rand() < 0.8 ? Math.max(0, Math.min(n - 1, a + Math.floor(rand() * 9) - 4)) : Math.floor(rand() * n);
+  const x = content[a]!;
+  if (a < b) content.copyWithin(a, a + 1, b + 1); else content.copyWithin(b + 1, b, a);
+  content[b] = x;
+  return [a, b];
+}
+
 /** Random moves, each evaluated twice (the second answer comes from the caches), undone now and then. */
 function exercise(k: ScheduleKernel, ev: Evaluator, seed: number, steps: number): number {
   const rand = mulberry32(seed);
@@ -192,12 +203,7 @@ test('a NopWindow pads a changing window as the engine pads it from scratch, re-
   let partial = 0;
   let padded = 0;
   for (let t = 0; t < 300; t++) {
-    // move one instruction a few places (the search's change), now and then anywhere
-    const a = Math.floor(rand() * n);
-    const b = rand() < 0.8 ? Math.max(0, Math.min(n - 1, a + Math.floor(rand() * 9) - 4)) : Math.floor(rand() * n);
-    const x = content[a]!;
-    if (a < b) content.copyWithin(a, a + 1, b + 1); else content.copyWithin(b + 1, b, a);
-    content[b] = x;
+    const [a, b] = moveInWindow(content, rand);
     const got = win.nops(content, from);
     const exact = model.nops(Array.from(content.subarray(0, from)), Array.from(content.subarray(from)), []);
     assert.equal(got, exact, `step ${t}`);
@@ -206,6 +212,91 @@ test('a NopWindow pads a changing window as the engine pads it from scratch, re-
   }
   assert.ok(padded > 50, `${padded} windows needed padding`);
   assert.ok(partial > 50, `${partial} windows re-checked only part of what follows the change`);
+});
+
+test('with a pair table a NopWindow still pads as the engine does: the table answers most consumers, every rule runs where it shows a shortfall', () => {
+  const k = pickKernel(loadText(example, 'example.s'));
+  const model = windowNopModel(k.ctx);
+  const rand = mulberry32(11);
+  const mfma = k.insns.findIndex((r) => r.insn.mnemonic.startsWith('v_mfma'));
+  const start = Math.max(0, mfma - 20);
+  const n = Math.min(k.n - start, 60);
+  const from = 20;
+  const table = model.pairTable(start, start + n);
+  assert.ok(table);
+  const win = model.window(n, table);
+  const content = Int32Array.from({ length: n }, (_, x) => start + x);
+  let byTable = 0;
+  let byRules = 0;
+  let padded = 0;
+  for (let t = 0; t < 300; t++) {
+    moveInWindow(content, rand);
+    const got = win.nops(content, from);
+    const exact = model.nops(Array.from(content.subarray(0, from)), Array.from(content.subarray(from)), []);
+    assert.equal(got, exact, `step ${t}`);
+    if (exact > 0) padded++;
+    byTable += win.byTable;
+    byRules += win.checked - win.byTable;
+  }
+  assert.ok(padded > 50, `${padded} windows needed padding`);
+  assert.ok(byTable > byRules && byRules > 50, `${byTable} consumers answered by the table, ${byRules} by every rule`);
+  // a pair whose wait states the table forgets: the window pads too little, where the engine does not
+  let hazard: [number, number] | undefined;
+  for (let j = start; j < start + n && !hazard; j++) for (let c = j + 1; c < start + n; c++) if (table.get(j, c) > 1) { hazard = [j, c]; break; }
+  assert.ok(hazard, 'no pair of the window needs wait states');
+  const [j, c] = hazard;
+  const wrong = model.pairTable(start, start + n)!;
+  wrong.corrupt(j, c, 0);
+  const order = [...Array.from({ length: n }, (_, x) => start + x).filter((i) => i !== j && i !== c), j, c];
+  assert.ok(model.window(n, table).nops(Int32Array.from(order), 0) > 0);
+  assert.equal(model.window(n, table).nops(Int32Array.from(order), 0), model.nops([], order, []));
+  assert.notEqual(model.window(n, wrong).nops(Int32Array.from(order), 0), model.nops([], order, []));
+});
+
+test('the Evaluator with pair tables gives the metrics it gives without them; check mode catches a wrong table', () => {
+  for (const [text, name] of [[example, 'example.s'], [LOOP, 'loop.s']] as const) {
+    const k = pickKernel(loadText(text, name));
+    const rand = mulberry32(21);
+    const withTables = new Evaluator(k, { checkFast: false });
+    const without = new Evaluator(k, { checkFast: false, pairTables: false });
+    const s = new ScheduleState(k);
+    let nops = 0;
+    for (let t = 0; t < 400; t++) {
+      const r = Math.floor(rand() * k.regions.length);
+      const m = k.regions[r]!.nodes.length;
+      const from = Math.floor(rand() * m);
+      const to = Math.floor(rand() * m);
+      if (m < 2 || !canMove(s, r, from, to)) continue;
+      moveTo(s, r, from, to);
+      const got = withTables.evaluate(s);
+      assert.deepEqual(got, without.evaluate(s), `${name} step ${t}`);
+      nops += got.s_nop;
+    }
+    assert.ok(withTables.stats.consumersByTable > 0, `${name}: no consumer answered by a table`);
+    if (name === 'example.s') assert.ok(nops > 0, 'no schedule needed s_nop');
+  }
+  // every pair of every table forgotten: schedules that need s_nop are caught by the check
+  const k = pickKernel(loadText(example, 'example.s'));
+  const wipe = (ev: Evaluator): void => {
+    for (let r = 0; r < k.regions.length; r++) {
+      const t = ev.pairTable(r);
+      if (!t) continue;
+      for (let j = t.lo; j < t.hi; j++) for (let c = t.lo; c < t.hi; c++) if (t.get(j, c) > 0) t.corrupt(j, c, 0);
+    }
+  };
+  let caught = 0;
+  for (let seed = 1; seed <= 20 && caught === 0; seed++) {
+    const s = randomSchedule(k, mulberry32(seed), 60);
+    const right = new Evaluator(k, { checkFast: false }).evaluate(s).s_nop;
+    const quiet = new Evaluator(k, { checkFast: false });
+    wipe(quiet);
+    if (quiet.evaluate(s).s_nop === right) continue;
+    const checked = new Evaluator(k, { checkFast: true });
+    wipe(checked);
+    assert.throws(() => checked.evaluate(s), FastPathMismatch);
+    caught++;
+  }
+  assert.ok(caught > 0, 'no random schedule where the wiped tables change the s_nop estimate');
 });
 
 test('evaluate() alternating between states, and after many changes of one state, equals a full pass (check mode)', () => {
