@@ -48,6 +48,7 @@ export const valuSgprWriteVmemRead: HazardRule = {
 
 export const valuExecWriteVmemRead: HazardRule = {
   id: 'valu-exec-write-vmem-read',
+  pairwise: true,
   present: (h) => h.has(...P.valuSdef) && h.has('vmem', (f) => f.vmem),
   description: 'A VMEM/FLAT instruction (reading EXEC implicitly) follows a VALU write of EXEC (v_cmpx) by less than 5 wait states: LLVM pads it, the ISA tables do not list it (a warning).',
   appliesTo: () => true,
