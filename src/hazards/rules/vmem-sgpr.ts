@@ -30,35 +30,31 @@ const EXEC_FACT: WaitStateFact = {
     + 'AMD MIOpen igemm kernels issue VMEM right after v_cmpx. LLVM\'s value padded, shortfalls reported as warnings.',
 };
 
-export const valuSgprWriteVmemRead: HazardRule = {
-  id: 'valu-sgpr-write-vmem-read',
-  pairwise: true,
-  present: (h) => h.has(...P.valuSdef) && h.has('vmem', (f) => f.vmem),
-  description: 'A VMEM/FLAT instruction reads an SGPR that a VALU instruction wrote less than 5 wait states before.',
-  appliesTo: () => true,
-  source: FACT.source,
-  facts: [FACT],
-  check(h, i) {
-    const c = h.f[i]!;
-    if (!c.vmem) return undefined;
-    const reads = c.uses.filter((u) => isScalar(u) && u !== EXEC_LO && u !== EXEC_HI);
-    return scalarRaw(h, i, reads, FACT, ...P.valuSdef);
-  },
-};
+/** A VMEM/FLAT consumer of the scalar units `reads` picks, written by a VALU instruction. */
+function vmemScalarRule(id: string, fact: WaitStateFact, description: string, reads: (u: number) => boolean, severity?: 'warning'): HazardRule {
+  return {
+    id,
+    pairwise: true,
+    present: (h) => h.has(...P.valuSdef) && h.has('vmem', (f) => f.vmem),
+    description,
+    appliesTo: () => true,
+    ...(severity ? { severity: () => severity } : {}),
+    source: fact.source,
+    facts: [fact],
+    check(h, i) {
+      const c = h.f[i]!;
+      if (!c.vmem) return undefined;
+      return scalarRaw(h, i, c.uses.filter(reads), fact, ...P.valuSdef);
+    },
+  };
+}
 
-export const valuExecWriteVmemRead: HazardRule = {
-  id: 'valu-exec-write-vmem-read',
-  pairwise: true,
-  present: (h) => h.has(...P.valuSdef) && h.has('vmem', (f) => f.vmem),
-  description: 'A VMEM/FLAT instruction (reading EXEC implicitly) follows a VALU write of EXEC (v_cmpx) by less than 5 wait states: LLVM pads it, the ISA tables do not list it (a warning).',
-  appliesTo: () => true,
-  severity: () => 'warning',
-  source: EXEC_FACT.source,
-  facts: [EXEC_FACT],
-  check(h, i) {
-    const c = h.f[i]!;
-    if (!c.vmem) return undefined;
-    const reads = c.uses.filter((u) => u === EXEC_LO || u === EXEC_HI);
-    return scalarRaw(h, i, reads, EXEC_FACT, ...P.valuSdef);
-  },
-};
+const isExec = (u: number): boolean => u === EXEC_LO || u === EXEC_HI;
+
+export const valuSgprWriteVmemRead = vmemScalarRule('valu-sgpr-write-vmem-read', FACT,
+  'A VMEM/FLAT instruction reads an SGPR that a VALU instruction wrote less than 5 wait states before.',
+  (u) => isScalar(u) && !isExec(u));
+
+export const valuExecWriteVmemRead = vmemScalarRule('valu-exec-write-vmem-read', EXEC_FACT,
+  'A VMEM/FLAT instruction (reading EXEC implicitly) follows a VALU write of EXEC (v_cmpx) by less than 5 wait states: LLVM pads it, the ISA tables do not list it (a warning).',
+  isExec, 'warning');
