@@ -238,14 +238,47 @@ export class PairWaits {
  * kept. A consumer's row holds its producers side by side, so the walk back from a consumer
  * reads a few neighbouring bytes, whatever the table's size.
  */
+
+/**
+ * Largest table whose rows are computed whole (PairTable.reachOf): a row of a larger one costs
+ * more pair evaluations than the walks it shortens save (the 2,237-instruction region of the
+ * bench ran 2.2x slower with rows computed).
+ */
+const ROW_TABLE_MAX = 512;
+
 export class PairTable {
   readonly size: number;
   /** Per pair (consumer - lo) * size + (producer - lo): its value, -1 while not computed. */
   private readonly w: Int8Array;
 
+  /** Per row (consumer - lo): the most any producer of the table asks of it (-1: not known yet), and walks since. */
+  private readonly rowMax: Int8Array;
+  private readonly walks: Uint16Array;
+
   constructor(readonly pairs: PairWaits, readonly lo: number, readonly hi: number) {
     this.size = hi - lo;
     this.w = new Int8Array(this.size * this.size).fill(-1);
+    this.rowMax = new Int8Array(this.size).fill(-1);
+    this.walks = new Uint16Array(this.size);
+  }
+
+  /**
+   * How far back from the consumer at row offset `row` a walk must read: no producer can ask
+   * more wait states than its row's largest value. In a table of at most ROW_TABLE_MAX
+   * instructions the row (`size` pairs) is computed whole once the consumer's walks have read
+   * about as many pairs (walks x the rules' reach), so a consumer walked rarely never pays for
+   * it; until then, and in larger tables, the pairwise rules' reach.
+   */
+  reachOf(row: number): number {
+    const a = row / this.size;
+    const m = this.rowMax[a]!;
+    if (m >= 0) return m;
+    const reach = this.pairs.reach;
+    if (this.size > ROW_TABLE_MAX || ++this.walks[a]! * reach < this.size) return reach;
+    let max = 0;
+    for (let col = 0; col < this.size; col++) { const v = this.at(row, col); if (v > max) max = v; }
+    this.rowMax[a] = max;
+    return max;
   }
 
   /** Kernel instruction j's place in the table: its row offset (j - lo) * size (as consumer), or its column j - lo with `size` 1 (as producer). */
@@ -265,6 +298,18 @@ export class PairTable {
 
   get(j: number, c: number): number {
     return this.at(this.offset(c, this.size), this.offset(j, 1));
+  }
+
+  /** For tests: rows whose bound is known. */
+  rowsKnown(): number {
+    let n = 0;
+    for (const m of this.rowMax) if (m >= 0) n++;
+    return n;
+  }
+
+  /** For tests: set consumer c's row bound (one too small must be caught). */
+  corruptRow(c: number, v: number): void {
+    this.rowMax[c - this.lo] = v;
   }
 
   /** For tests: set a pair's value (a wrong table must be caught by the evaluator's check mode). */
@@ -299,8 +344,6 @@ export class NopWindow {
   private ran = false;
   /** Per rule: set when the pair table bounds it (HazardRule.pairwise). */
   private readonly pairwise: Uint8Array;
-  /** How far back the pair table is read from a consumer (PairWaits.reach). */
-  private readonly pairReach: number;
   /** Consumers whose rules ran in the last call (for the bench and tests). */
   checked = 0;
   /** Of those, consumers the pair table showed no shortfall for: only the rules that are not pairwise ran. */
@@ -323,7 +366,6 @@ export class NopWindow {
     this.clauseRule = rules.findIndex((r) => r.id === 'xnack-soft-clause');
     this.clauses = this.clauseRule >= 0;
     this.pairwise = Uint8Array.from(rules, (r) => (table !== undefined && r.pairwise === true ? 1 : 0));
-    this.pairReach = table ? table.pairs.reach : 0;
   }
 
   /** s_nop instructions the padding of `content` (n kernel indexes) places at positions `from` and later. */
@@ -371,7 +413,8 @@ export class NopWindow {
         let bound = 0;
         let d = 0;
         let q = p - 1;
-        for (; q >= 0 && d < this.pairReach; q--) {
+        const lim = table.reachOf(row);
+        for (; q >= 0 && d < lim; q--) {
           const t = table.at(row, col[q]!) - d;
           if (t > bound) bound = t;
           d += ws[q]! + pad[q]!;

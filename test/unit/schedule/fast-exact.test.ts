@@ -240,6 +240,7 @@ test('with a pair table a NopWindow still pads as the engine does: the table ans
   }
   assert.ok(padded > 50, `${padded} windows needed padding`);
   assert.ok(byTable > byRules && byRules > 50, `${byTable} consumers answered by the table, ${byRules} by every rule`);
+  assert.ok(table.rowsKnown() > 10, `${table.rowsKnown()} consumers walked only as far as their row's largest value`);
   // a pair whose wait states the table forgets: the window pads too little, where the engine does not
   let hazard: [number, number] | undefined;
   for (let j = start; j < start + n && !hazard; j++) for (let c = j + 1; c < start + n; c++) if (table.get(j, c) > 1) { hazard = [j, c]; break; }
@@ -251,6 +252,10 @@ test('with a pair table a NopWindow still pads as the engine does: the table ans
   assert.ok(model.window(n, table).nops(Int32Array.from(order), 0) > 0);
   assert.equal(model.window(n, table).nops(Int32Array.from(order), 0), model.nops([], order, []));
   assert.notEqual(model.window(n, wrong).nops(Int32Array.from(order), 0), model.nops([], order, []));
+  // a row bound too small stops the walk before the producer: caught the same way
+  const short = model.pairTable(start, start + n)!;
+  short.corruptRow(c, 0);
+  assert.notEqual(model.window(n, short).nops(Int32Array.from(order), 0), model.nops([], order, []));
 });
 
 test('the Evaluator with pair tables gives the metrics it gives without them; check mode catches a wrong table', () => {
