@@ -291,7 +291,7 @@ function processLines(st: State, L: Lines, from: Expanding | undefined, lookup: 
       first = dotWord(T, ts, te);
     }
     const at = exp ? { file: st.file, line: exp.callLine, col: exp.callCol } : loc(st, li, col);
-    if (first !== '' && !(st.macros.size > 0 && callsMacro(st, T, ts, te))) {
+    if (first !== '' && !(st.macros.size > 0 && namesMacro(st, T.slice(ts, ts + first.length)))) {
       const t = T.slice(ts, te);
       if (CONDITIONALS.has(first)) {
         conditional(st, cond, first, t.slice(first.length).trim(), at, exp ? undefined : { text: t, lineIndex: li }, lookup);
@@ -682,15 +682,8 @@ function plainWordEnd(T: string, ts: number, te: number): number {
   return fe;
 }
 
-/** Does the statement text[ts, te) start with a macro's name (a dotted name too: `.v_clear_acc 0`)? */
-function callsMacro(st: State, T: string, ts: number, te: number): boolean {
-  let fe = ts;
-  while (fe < te) {
-    const c = T.charCodeAt(fe);
-    if (c === 32 || c === 9 || c === 44) break;
-    fe++;
-  }
-  const w = T.slice(ts, fe);
+/** Is `w` (a statement's first word as written) a macro's name (a dotted name too: `.v_clear_acc`)? */
+function namesMacro(st: State, w: string): boolean {
   return st.macros.has(w) || st.macros.has(w.toLowerCase());
 }
 
