@@ -503,15 +503,15 @@ class Analysis {
     const fullWait = kind === INSN_KIND.return && this.callable;
     if (fullWait) this.needAll(st, 'return');
     // s_barrier without back-off: LLVM's policy wait (SOURCES.barrier) is reported, never
-    // inserted, and the operations stay outstanding across the barrier, as they do on the hardware
-    const policy = kind === INSN_KIND.barrier && !this.backOff;
-    if (policy) this.needAll(st, 'barrier');
+    // inserted (recordMissing), and the operations stay outstanding across the barrier, as they
+    // do on the hardware
+    if (kind === INSN_KIND.barrier && !this.backOff) this.needAll(st, 'barrier');
 
     // inserted waits (with `meet`, the program as written: nothing is inserted)
     for (let c = 0; c < 3; c++) {
       if (needV[c] === INF) continue;
       if (rec) rec.missing.push({ i, d: needD[c]! });
-      if (!this.meet && !policy) this.applyWait(st, c, needV[c]!, -1);
+      if (!this.meet && needD[c]!.reason !== 'barrier') this.applyWait(st, c, needV[c]!, -1);
     }
     if (st.sh) {
       const shMask = st.shMask!;
