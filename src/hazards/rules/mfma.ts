@@ -322,55 +322,91 @@ function kindApplies(kind: Kind): (t: Target) => boolean {
 const KIND_NAME: Record<Kind, string> = { xdl: 'XDL/SMFMAC', sgemm: 'SGEMM', dgemm: 'DGEMM' };
 
 // ---------------------------------------------------------------------------------------------
+// Rules: MFMA producer of one kind, any consumer
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * What a rule on the results of one MFMA kind judges, made once per rule (the check allocates
+ * nothing while it finds nothing): which operands of consumer C count, the fact for producer P
+ * and such an operand (`full`: the same registers as P's result), and the text of the relation.
+ */
+interface KindRead {
+  kind: Kind;
+  operand(c: HazardInsn, r: OpRange): boolean;
+  fact(gen: Generation, c: HazardInsn, p: HazardInsn, r: OpRange, full: boolean): WaitStateFact | undefined;
+  relation(c: HazardInsn, p: HazardInsn, r: OpRange, fact: WaitStateFact, full: boolean, a: number, b: number): string;
+  /** One need per producer (the first operand that falls short), else one per operand. */
+  firstPerProducer: boolean;
+}
+
+/**
+ * The needs of consumer i on the MFMAs of `s.kind` in `list` (mfmaProducers: index, distance):
+ * each counted operand that overlaps a producer's result falls short of the fact's wait
+ * states unless a later write of the same registers decides their value.
+ */
+function kindNeeds(h: HazardContext, i: number, list: readonly number[], s: KindRead): Need[] | undefined {
+  const c = h.f[i]!;
+  const ops = c.ops;
+  let out: Need[] | undefined;
+  for (let k = 0; k < list.length; k += 2) {
+    const j = list[k]!;
+    const dst = kindDst(h, j, s.kind);
+    if (!dst) continue;
+    const d = list[k + 1]!;
+    const p = h.f[j]!;
+    for (let x = 0; x < ops.length; x++) {
+      const r = ops[x]!;
+      if (!s.operand(c, r) || !overlaps(dst.lo, dst.hi, r.lo, r.hi)) continue;
+      const full = dst.lo === r.lo && dst.hi === r.hi;
+      const fact = s.fact(h.gen, c, p, r, full);
+      if (!fact) continue;
+      const w = waitOf(fact, h.gen, p.passes) ?? 0;
+      if (w <= d) continue;
+      const a = Math.max(dst.lo, r.lo);
+      const b = Math.min(dst.hi, r.hi);
+      const d2 = distanceUnlessRewritten(h, i, j, d, w, a, b);
+      if (w <= d2) continue;
+      (out ??= []).push(need(j, d2, w, s.relation(c, p, r, fact, full, a, b), fact, mfmaNote(p)));
+      if (s.firstPerProducer) break;
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Rules: MFMA producer, MFMA consumer
 // ---------------------------------------------------------------------------------------------
 
 function mfmaSrcRule(kind: Kind, operand: 'srcc' | 'srcab'): HazardRule {
   const facts = KIND_FACTS[kind][operand];
+  const srcC = operand === 'srcc';
+  const read: KindRead = {
+    kind,
+    operand: (c, r) => isMfmaRead(c, r, srcC),
+    fact: (gen, c, p, _r, full) => (srcC ? srcCFact(gen, p, c, full) : srcABFact(p)),
+    relation(c, p, r, fact, full, a, b) {
+      const how = srcC
+        ? (fact === X_SRCC_PASSES ? `as SrcC (same tuple, ${c.passes} passes after ${p.passes}: the ISA exempts only equal pass counts; stricter than LLVM, which requires 0)`
+          : full ? 'as SrcC (same tuple)' : 'as SrcC')
+        : `as ${r.role === 'idx' ? 'index' : r.role}`;
+      return `reads ${regText(c, a, b)} ${how}, written by`;
+    },
+    firstPerProducer: false,
+  };
   return {
     id: `mfma-${kind}-write-mfma-${operand}`,
     pairwise: true,
     present: (h) => h.has(`mfma-${kind}`, (p) => kindOf(p) === kind),
-    description: operand === 'srcc'
+    description: srcC
       ? `An MFMA reads as SrcC registers a ${KIND_NAME[kind]} MFMA wrote too recently.`
       : `An MFMA reads as SrcA/SrcB (or SMFMAC index, gfx950 scale) registers a ${KIND_NAME[kind]} MFMA wrote too recently.`,
     appliesTo: kindApplies(kind),
     source: facts.map((f) => f.source).join(' | '),
     facts,
     check(h, i) {
-      const c = h.f[i]!;
-      if (!c.mfma) return undefined;
+      if (!h.f[i]!.mfma) return undefined;
       const list = mfmaProducers(h, i);
-      if (list.length === 0) return undefined;
-      const srcC = operand === 'srcc';
-      const reads = c.ops;
-      let out: Need[] | undefined;
-      for (let k = 0; k < list.length; k += 2) {
-        const j = list[k]!;
-        const dst = kindDst(h, j, kind);
-        if (!dst) continue;
-        const d = list[k + 1]!;
-        const p = h.f[j]!;
-        for (let x = 0; x < reads.length; x++) {
-          const r = reads[x]!;
-          if (!isMfmaRead(c, r, srcC) || !overlaps(dst.lo, dst.hi, r.lo, r.hi)) continue;
-          const full = dst.lo === r.lo && dst.hi === r.hi;
-          const fact = srcC ? srcCFact(h.gen, p, c, full) : srcABFact(p);
-          if (!fact) continue;
-          const w = waitOf(fact, h.gen, p.passes) ?? 0;
-          if (w <= d) continue;
-          const a = Math.max(dst.lo, r.lo);
-          const b = Math.min(dst.hi, r.hi);
-          const d2 = distanceUnlessRewritten(h, i, j, d, w, a, b);
-          if (w <= d2) continue;
-          const how = srcC
-            ? (fact === X_SRCC_PASSES ? `as SrcC (same tuple, ${c.passes} passes after ${p.passes}: the ISA exempts only equal pass counts; stricter than LLVM, which requires 0)`
-              : full ? 'as SrcC (same tuple)' : 'as SrcC')
-            : `as ${r.role === 'idx' ? 'index' : r.role}`;
-          (out ??= []).push(need(j, d2, w, `reads ${regText(c, a, b)} ${how}, written by`, fact, mfmaNote(p)));
-        }
-      }
-      return out;
+      return list.length === 0 ? undefined : kindNeeds(h, i, list, read);
     },
   };
 }
@@ -381,6 +417,14 @@ function mfmaSrcRule(kind: Kind, operand: 'srcc' | 'srcab'): HazardRule {
 
 function mfmaValuRule(kind: Kind, what: 'valu-read' | 'mem-read' | 'vgpr-overwrite'): HazardRule {
   const facts = what === 'valu-read' ? KIND_FACTS[kind].valu : what === 'mem-read' ? KIND_FACTS[kind].mem : KIND_FACTS[kind].write;
+  const writes = what === 'vgpr-overwrite';
+  const read: KindRead = {
+    kind,
+    operand: (_c, r) => isVectorAccess(r, writes),
+    fact: (_gen, c, p) => (writes ? writeFact(p) : readFact(p, isMemConsumer(c))),
+    relation: (c, _p, _r, _fact, _full, a, b) => `${writes ? 'overwrites' : 'reads'} ${regText(c, a, b)} written by`,
+    firstPerProducer: true,
+  };
   return {
     id: `mfma-${kind}-write-${what}`,
     pairwise: true,
@@ -398,37 +442,13 @@ function mfmaValuRule(kind: Kind, what: 'valu-read' | 'mem-read' | 'vgpr-overwri
       const valu = c.valu && !mem;
       if (what === 'valu-read' && !valu) return undefined;
       if (what === 'mem-read' && !mem) return undefined;
-      if (what === 'vgpr-overwrite' && !valu && !mem) return undefined;
+      if (writes && !valu && !mem) return undefined;
       // no MFMA within reach: nothing to report (the producers are memoized per consumer)
       const list = mfmaProducers(h, i);
       if (list.length === 0) return undefined;
-      const writes = what === 'vgpr-overwrite';
       const regs = c.ops;
-      let any = false;
-      for (let x = 0; x < regs.length; x++) if (isVectorAccess(regs[x]!, writes)) { any = true; break; }
-      if (!any) return undefined;
-      let out: Need[] | undefined;
-      for (let k = 0; k < list.length; k += 2) {
-        const j = list[k]!;
-        const dst = kindDst(h, j, kind);
-        if (!dst) continue;
-        const d = list[k + 1]!;
-        const p = h.f[j]!;
-        for (let x = 0; x < regs.length; x++) {
-          const r = regs[x]!;
-          if (!isVectorAccess(r, writes) || !overlaps(dst.lo, dst.hi, r.lo, r.hi)) continue;
-          const fact = writes ? writeFact(p) : readFact(p, mem);
-          const w = waitOf(fact, h.gen, p.passes) ?? 0;
-          if (w <= d) continue;
-          const a = Math.max(dst.lo, r.lo);
-          const b = Math.min(dst.hi, r.hi);
-          const d2 = distanceUnlessRewritten(h, i, j, d, w, a, b);
-          if (w <= d2) continue;
-          (out ??= []).push(need(j, d2, w, `${writes ? 'overwrites' : 'reads'} ${regText(c, a, b)} written by`, fact, mfmaNote(p)));
-          break;
-        }
-      }
-      return out;
+      for (let x = 0; x < regs.length; x++) if (isVectorAccess(regs[x]!, writes)) return kindNeeds(h, i, list, read);
+      return undefined;
     },
   };
 }
