@@ -28,6 +28,7 @@ import type { OperandRole, ResolvedInsn, ResolvedOperand } from '../isa/types.js
 import { EXEC_HI, EXEC_LO, M0, VCC_HI, VCC_LO, VGPR_BASE, AGPR_BASE, rangeName } from '../asm/registers.js';
 import type { Target } from '../isa/target.js';
 import { unitsAsWritten } from '../isa/names.js';
+import { operandsOnce } from '../isa/resolved-store.js';
 import { has, isClass, isMfmaKind, traitsOf, TRAIT, type KernelTraits } from '../isa/traits.js';
 import { generationOf, type Generation } from './types.js';
 
@@ -125,6 +126,7 @@ function wideStoreOf(t: KernelTraits, i: number, ops: readonly OpRange[]): WideS
 
 const EMPTY: readonly number[] = Object.freeze([]);
 const NO_STRINGS: readonly string[] = Object.freeze([]);
+const EMPTY_RANGES: readonly OpRange[] = Object.freeze([]);
 
 function isVectorUnit(u: number): boolean { return u >= VGPR_BASE; }
 
@@ -148,16 +150,34 @@ function operandRanges(o: ResolvedOperand): readonly OpRange[] {
   return r;
 }
 
-function opRanges(ri: ResolvedInsn): OpRange[] {
-  const out: OpRange[] = [];
-  const ops = ri.operands;
+/** Scratch lists of opRanges and hazardInsn: a list is built there and kept as an exact-size copy. */
+const RANGE_SCRATCH: OpRange[] = [];
+const UNIT_SCRATCH: number[] = [];
+
+/**
+ * An exact-size copy of a scratch list, which is emptied: an array grown by push keeps room for
+ * 17 elements, and these lists are kept, one per instruction.
+ */
+function keep<T>(scratch: T[]): T[] {
+  const out = scratch.slice();
+  scratch.length = 0;
+  return out;
+}
+
+function opRanges(ri: ResolvedInsn): readonly OpRange[] {
+  const ops = operandsOnce(ri);
+  let only: readonly OpRange[] | undefined;
+  let count = 0;
   for (let k = 0; k < ops.length; k++) {
     const o = ops[k]!;
     if (o.units.length === 0) continue;
     const r = operandRanges(o);
-    for (let j = 0; j < r.length; j++) out.push(r[j]!);
+    if (count++ === 0) only = r;
+    for (let j = 0; j < r.length; j++) RANGE_SCRATCH.push(r[j]!);
   }
-  return out;
+  // one operand's ranges are that operand's shared list
+  if (count <= 1) { RANGE_SCRATCH.length = 0; return only ?? EMPTY_RANGES; }
+  return keep(RANGE_SCRATCH);
 }
 
 /** Instruction i of a store has a constant operand (src_vccz, lds_direct ...). */
@@ -207,7 +227,7 @@ export function dstSelOperand(ri: ResolvedInsn, ops: readonly OpRange[], target:
   for (const m of mods) if (m.name === 'op_sel') os = m.list;
   if (!os) return undefined;
   let nsrc = 0;
-  for (const o of ri.operands) if (o.role === 'src0' || o.role === 'src1' || o.role === 'src2') nsrc++;
+  for (const o of operandsOnce(ri)) if (o.role === 'src0' || o.role === 'src1' || o.role === 'src2') nsrc++;
   if (os[nsrc]) return vdst;
   if (FP8_BYTE_SEL.test(name) && (os[2] || os[3])) return vdst;
   return undefined;
@@ -219,7 +239,7 @@ export function hazardInsn(ri: ResolvedInsn, target: Target, t: KernelTraits, i:
   const insn = ri.insn;
   const mfma = isClass(t, i, 'mfma');
   const defs = ri.defs;
-  let sdefs: number[] | undefined;
+  let scalar = 0;
   let writesExec = false;
   let writesVcc = false;
   let writesM0 = false;
@@ -227,12 +247,15 @@ export function hazardInsn(ri: ResolvedInsn, target: Target, t: KernelTraits, i:
   for (let k = 0; k < defs.length; k++) {
     const u = defs[k]!;
     if (u < 128) {
-      (sdefs ??= []).push(u);
+      scalar++;
+      UNIT_SCRATCH.push(u);
       if (u === EXEC_LO || u === EXEC_HI) writesExec = true;
       else if (u === VCC_LO || u === VCC_HI) writesVcc = true;
       else if (u === M0) writesM0 = true;
     } else if (isVectorUnit(u)) writesVector = true;
   }
+  // every unit written is scalar: the list of defs is the list of scalar defs
+  const sdefs: readonly number[] = scalar === 0 ? EMPTY : scalar === defs.length ? (UNIT_SCRATCH.length = 0, defs) : keep(UNIT_SCRATCH);
   let consts: string[] | undefined;
   if (!(insn instanceof StoredInstruction) || hasConstOperand(insn.store, insn.index)) {
     for (const o of insn.operands) if (o.kind === 'const') (consts ??= []).push(o.name);
@@ -269,7 +292,7 @@ export function hazardInsn(ri: ResolvedInsn, target: Target, t: KernelTraits, i:
   if (writesVcc) bits |= HB.writesVcc;
   if (writesM0) bits |= HB.writesM0;
   if (writesVector) bits |= HB.writesVector;
-  return new HazardView(ri, insn, name, ws, t.passes[i]!, bits, ops, ri.uses, sdefs ?? EMPTY, consts ?? NO_STRINGS,
+  return new HazardView(ri, insn, name, ws, t.passes[i]!, bits, ops, ri.uses, sdefs, consts ?? NO_STRINGS,
     dstSelOperand(ri, ops, target), wideStoreOf(t, i, ops));
 }
 
