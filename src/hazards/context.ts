@@ -150,13 +150,12 @@ function operandRanges(o: ResolvedOperand): readonly OpRange[] {
   return r;
 }
 
-/** Scratch lists of opRanges and hazardInsn: a list is built there and kept as an exact-size copy. */
-const RANGE_SCRATCH: OpRange[] = [];
+/** Scratch list of hazardInsn: the scalar defs are built there and kept as an exact-size copy. */
 const UNIT_SCRATCH: number[] = [];
 
 /**
- * An exact-size copy of a scratch list, which is emptied: an array grown by push keeps room for
- * 17 elements, and these lists are kept, one per instruction.
+ * An exact-size copy of a scratch list, which is emptied (an array grown by push keeps room for
+ * 17 elements, and these lists are kept, one per instruction).
  */
 function keep<T>(scratch: T[]): T[] {
   const out = scratch.slice();
@@ -164,20 +163,42 @@ function keep<T>(scratch: T[]): T[] {
   return out;
 }
 
-function opRanges(ri: ResolvedInsn): readonly OpRange[] {
-  const ops = operandsOnce(ri);
-  let only: readonly OpRange[] | undefined;
-  let count = 0;
-  for (let k = 0; k < ops.length; k++) {
-    const o = ops[k]!;
-    if (o.units.length === 0) continue;
-    const r = operandRanges(o);
-    if (count++ === 0) only = r;
-    for (let j = 0; j < r.length; j++) RANGE_SCRATCH.push(r[j]!);
+/**
+ * The range lists of one kernel's instructions, each kept once: a node per list prefix, found
+ * from its parent by the next range (ranges are shared objects, see operandRanges). The
+ * instructions of a kernel repeat the same few thousand operand lists.
+ */
+export class RangeLists {
+  private readonly root: RangeNode = { list: undefined, next: undefined };
+  private readonly path: OpRange[] = [];
+
+  /** The kept list of instruction ri's register operand ranges, in operand order. */
+  of(ri: ResolvedInsn): readonly OpRange[] {
+    const ops = operandsOnce(ri);
+    const path = this.path;
+    let node = this.root;
+    for (let k = 0; k < ops.length; k++) {
+      const o = ops[k]!;
+      if (o.units.length === 0) continue;
+      const r = operandRanges(o);
+      for (let j = 0; j < r.length; j++) {
+        const x = r[j]!;
+        path.push(x);
+        const next = (node.next ??= new Map());
+        let child = next.get(x);
+        if (child === undefined) { child = { list: undefined, next: undefined }; next.set(x, child); }
+        node = child;
+      }
+    }
+    const list = (node.list ??= path.length === 0 ? EMPTY_RANGES : path.slice());
+    path.length = 0;
+    return list;
   }
-  // one operand's ranges are that operand's shared list
-  if (count <= 1) { RANGE_SCRATCH.length = 0; return only ?? EMPTY_RANGES; }
-  return keep(RANGE_SCRATCH);
+}
+
+interface RangeNode {
+  list: readonly OpRange[] | undefined;
+  next: Map<OpRange, RangeNode> | undefined;
 }
 
 /** Instruction i of a store has a constant operand (src_vccz, lds_direct ...). */
@@ -234,7 +255,7 @@ export function dstSelOperand(ri: ResolvedInsn, ops: readonly OpRange[], target:
 }
 
 /** The hazard checker's view of instruction i of a kernel, from its traits (isa/traits.ts) and its operands. */
-export function hazardInsn(ri: ResolvedInsn, target: Target, t: KernelTraits, i: number): HazardInsn {
+export function hazardInsn(ri: ResolvedInsn, target: Target, t: KernelTraits, i: number, lists: RangeLists = new RangeLists()): HazardInsn {
   const name = ri.info.desc.name;
   const insn = ri.insn;
   const mfma = isClass(t, i, 'mfma');
@@ -261,7 +282,7 @@ export function hazardInsn(ri: ResolvedInsn, target: Target, t: KernelTraits, i:
     for (const o of insn.operands) if (o.kind === 'const') (consts ??= []).push(o.name);
   }
   const ws = name === 's_nop' ? nopCount(insn, target.maxNopImmCounted.value) : 1;
-  const ops = opRanges(ri);
+  const ops = lists.of(ri);
   const smfmac = isMfmaKind(t, i, 'smfmac');
   let bits = 0;
   if (isClass(t, i, 'valu') || mfma) bits |= HB.valu;
@@ -405,7 +426,8 @@ export function hazardInsns(ctx: KernelContext): HazardInsn[] {
     const insns = ctx.insns;
     const traits = traitsOf(insns);
     f = new Array<HazardInsn>(insns.length);
-    for (let i = 0; i < insns.length; i++) f[i] = hazardInsn(insns[i]!, t, traits, i);
+    const lists = new RangeLists();
+    for (let i = 0; i < insns.length; i++) f[i] = hazardInsn(insns[i]!, t, traits, i, lists);
     FACTS_CACHE.set(ctx, f);
   }
   return f;
