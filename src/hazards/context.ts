@@ -313,8 +313,10 @@ export function hazardInsn(ri: ResolvedInsn, target: Target, t: KernelTraits, i:
   if (writesVcc) bits |= HB.writesVcc;
   if (writesM0) bits |= HB.writesM0;
   if (writesVector) bits |= HB.writesVector;
-  return new HazardView(ri, insn, name, ws, t.passes[i]!, bits, ops, ri.uses, sdefs, consts ?? NO_STRINGS,
-    dstSelOperand(ri, ops, target), wideStoreOf(t, i, ops));
+  const dstSel = dstSelOperand(ri, ops, target);
+  const wideStore = wideStoreOf(t, i, ops);
+  const rare = consts || dstSel || wideStore ? { consts: consts ?? NO_STRINGS, dstSel, wideStore } : undefined;
+  return new HazardView(ri, name, ws, t.passes[i]!, bits, ops, sdefs, rare);
 }
 
 /** The boolean facts of a HazardView, as bits. */
@@ -330,23 +332,34 @@ export const HAZARD_INSN_FIELDS: readonly (keyof HazardInsn)[] = [
   'name', 'ws', 'passes', 'ops', 'defs', 'uses', 'sdefs', 'consts', 'dstSel', 'wideStore', ...(Object.keys(HB) as (keyof typeof HB)[]),
 ];
 
-/** HazardInsn with its boolean facts packed in one number (one small object per instruction). */
+/** The facts few instructions have (constant operands, a shifted destination, a wide store). */
+interface RareFacts {
+  consts: readonly string[];
+  dstSel: OpRange | undefined;
+  wideStore: WideStore | undefined;
+}
+
+/**
+ * HazardInsn with its boolean facts packed in one number, what its resolution holds read from it,
+ * and the rare facts in one object (one small object per instruction, kept as long as the kernel).
+ */
 class HazardView implements HazardInsn {
   constructor(
     readonly ri: ResolvedInsn,
-    readonly insn: Instruction,
     readonly name: string,
     readonly ws: number,
     readonly passes: number,
     private readonly bits: number,
     readonly ops: readonly OpRange[],
-    readonly uses: readonly number[],
     readonly sdefs: readonly number[],
-    readonly consts: readonly string[],
-    readonly dstSel: OpRange | undefined,
-    readonly wideStore: WideStore | undefined,
+    private readonly rare: RareFacts | undefined,
   ) {}
 
+  get insn(): Instruction { return this.ri.insn; }
+  get uses(): readonly number[] { return this.ri.uses; }
+  get consts(): readonly string[] { return this.rare === undefined ? NO_STRINGS : this.rare.consts; }
+  get dstSel(): OpRange | undefined { return this.rare?.dstSel; }
+  get wideStore(): WideStore | undefined { return this.rare?.wideStore; }
   get defs(): readonly number[] { return this.ri.defs; }
   get valu(): boolean { return (this.bits & HB.valu) !== 0; }
   get mfma(): boolean { return (this.bits & HB.mfma) !== 0; }
