@@ -8,6 +8,7 @@ import { colourDiagnostic } from './main.js';
 /** `conductor analyze FILE|DIR... [--arch T] [--json] [--shard i/N]`: exit 0, or 2 when a file is bad input. */
 export async function commandAnalyze(args: string[], opts: { arch?: string; json?: boolean; shard?: string }): Promise<number> {
   keepYoungGenerationSmall();
+  inlineLess();
   const all = await expandInputs(args);
   const shard = parseShard(opts.shard);
   const files = shardFiles(all, shard);
@@ -54,4 +55,16 @@ export async function commandAnalyze(args: string[], opts: { arch?: string; json
  */
 function keepYoungGenerationSmall(): void {
   setFlagsFromString('--semi-space-growth-factor=1');
+}
+
+/**
+ * One analysis runs each hot function for a few hundred milliseconds: V8's optimizing compiler,
+ * which inlines callees into a function up to 920 bytes of their bytecode by default, spends
+ * more time and memory compiling than the inlined code saves. Half the budget or less (300)
+ * lowers the process's cpu time by about a sixth and its peak resident memory by about 3 MiB on
+ * the largest kernels (the compiler's working memory on its threads), with the same output. A
+ * limit set after start applies to the compilations that follow; it affects this process only.
+ */
+function inlineLess(): void {
+  setFlagsFromString('--max-inlined-bytecode-size-cumulative=300');
 }

@@ -28,6 +28,7 @@ import type { OperandRole, ResolvedInsn, ResolvedOperand } from '../isa/types.js
 import { EXEC_HI, EXEC_LO, M0, VCC_HI, VCC_LO, VGPR_BASE, AGPR_BASE, rangeName } from '../asm/registers.js';
 import type { Target } from '../isa/target.js';
 import { unitsAsWritten } from '../isa/names.js';
+import { operandsOnce } from '../isa/resolved-store.js';
 import { has, isClass, isMfmaKind, traitsOf, TRAIT, type KernelTraits } from '../isa/traits.js';
 import { generationOf, type Generation } from './types.js';
 
@@ -125,6 +126,7 @@ function wideStoreOf(t: KernelTraits, i: number, ops: readonly OpRange[]): WideS
 
 const EMPTY: readonly number[] = Object.freeze([]);
 const NO_STRINGS: readonly string[] = Object.freeze([]);
+const EMPTY_RANGES: readonly OpRange[] = Object.freeze([]);
 
 function isVectorUnit(u: number): boolean { return u >= VGPR_BASE; }
 
@@ -148,16 +150,55 @@ function operandRanges(o: ResolvedOperand): readonly OpRange[] {
   return r;
 }
 
-function opRanges(ri: ResolvedInsn): OpRange[] {
-  const out: OpRange[] = [];
-  const ops = ri.operands;
-  for (let k = 0; k < ops.length; k++) {
-    const o = ops[k]!;
-    if (o.units.length === 0) continue;
-    const r = operandRanges(o);
-    for (let j = 0; j < r.length; j++) out.push(r[j]!);
-  }
+/** Scratch list of hazardInsn: the scalar defs are built there and kept as an exact-size copy. */
+const UNIT_SCRATCH: number[] = [];
+
+/**
+ * An exact-size copy of a scratch list, which is emptied (an array grown by push keeps room for
+ * 17 elements, and these lists are kept, one per instruction).
+ */
+function keep<T>(scratch: T[]): T[] {
+  const out = scratch.slice();
+  scratch.length = 0;
   return out;
+}
+
+/**
+ * The range lists of one kernel's instructions, each kept once: a node per list prefix, found
+ * from its parent by the next range (ranges are shared objects, see operandRanges). The
+ * instructions of a kernel repeat the same few thousand operand lists.
+ */
+export class RangeLists {
+  private readonly root: RangeNode = { list: undefined, next: undefined };
+  private readonly path: OpRange[] = [];
+
+  /** The kept list of instruction ri's register operand ranges, in operand order. */
+  of(ri: ResolvedInsn): readonly OpRange[] {
+    const ops = operandsOnce(ri);
+    const path = this.path;
+    let node = this.root;
+    for (let k = 0; k < ops.length; k++) {
+      const o = ops[k]!;
+      if (o.units.length === 0) continue;
+      const r = operandRanges(o);
+      for (let j = 0; j < r.length; j++) {
+        const x = r[j]!;
+        path.push(x);
+        const next = (node.next ??= new Map());
+        let child = next.get(x);
+        if (child === undefined) { child = { list: undefined, next: undefined }; next.set(x, child); }
+        node = child;
+      }
+    }
+    const list = (node.list ??= path.length === 0 ? EMPTY_RANGES : path.slice());
+    path.length = 0;
+    return list;
+  }
+}
+
+interface RangeNode {
+  list: readonly OpRange[] | undefined;
+  next: Map<OpRange, RangeNode> | undefined;
 }
 
 /** Instruction i of a store has a constant operand (src_vccz, lds_direct ...). */
@@ -207,19 +248,19 @@ export function dstSelOperand(ri: ResolvedInsn, ops: readonly OpRange[], target:
   for (const m of mods) if (m.name === 'op_sel') os = m.list;
   if (!os) return undefined;
   let nsrc = 0;
-  for (const o of ri.operands) if (o.role === 'src0' || o.role === 'src1' || o.role === 'src2') nsrc++;
+  for (const o of operandsOnce(ri)) if (o.role === 'src0' || o.role === 'src1' || o.role === 'src2') nsrc++;
   if (os[nsrc]) return vdst;
   if (FP8_BYTE_SEL.test(name) && (os[2] || os[3])) return vdst;
   return undefined;
 }
 
 /** The hazard checker's view of instruction i of a kernel, from its traits (isa/traits.ts) and its operands. */
-export function hazardInsn(ri: ResolvedInsn, target: Target, t: KernelTraits, i: number): HazardInsn {
+export function hazardInsn(ri: ResolvedInsn, target: Target, t: KernelTraits, i: number, lists: RangeLists = new RangeLists()): HazardInsn {
   const name = ri.info.desc.name;
   const insn = ri.insn;
   const mfma = isClass(t, i, 'mfma');
   const defs = ri.defs;
-  let sdefs: number[] | undefined;
+  let scalar = 0;
   let writesExec = false;
   let writesVcc = false;
   let writesM0 = false;
@@ -227,18 +268,21 @@ export function hazardInsn(ri: ResolvedInsn, target: Target, t: KernelTraits, i:
   for (let k = 0; k < defs.length; k++) {
     const u = defs[k]!;
     if (u < 128) {
-      (sdefs ??= []).push(u);
+      scalar++;
+      UNIT_SCRATCH.push(u);
       if (u === EXEC_LO || u === EXEC_HI) writesExec = true;
       else if (u === VCC_LO || u === VCC_HI) writesVcc = true;
       else if (u === M0) writesM0 = true;
     } else if (isVectorUnit(u)) writesVector = true;
   }
+  // every unit written is scalar: the list of defs is the list of scalar defs
+  const sdefs: readonly number[] = scalar === 0 ? EMPTY : scalar === defs.length ? (UNIT_SCRATCH.length = 0, defs) : keep(UNIT_SCRATCH);
   let consts: string[] | undefined;
   if (!(insn instanceof StoredInstruction) || hasConstOperand(insn.store, insn.index)) {
     for (const o of insn.operands) if (o.kind === 'const') (consts ??= []).push(o.name);
   }
   const ws = name === 's_nop' ? nopCount(insn, target.maxNopImmCounted.value) : 1;
-  const ops = opRanges(ri);
+  const ops = lists.of(ri);
   const smfmac = isMfmaKind(t, i, 'smfmac');
   let bits = 0;
   if (isClass(t, i, 'valu') || mfma) bits |= HB.valu;
@@ -269,8 +313,10 @@ export function hazardInsn(ri: ResolvedInsn, target: Target, t: KernelTraits, i:
   if (writesVcc) bits |= HB.writesVcc;
   if (writesM0) bits |= HB.writesM0;
   if (writesVector) bits |= HB.writesVector;
-  return new HazardView(ri, insn, name, ws, t.passes[i]!, bits, ops, ri.uses, sdefs ?? EMPTY, consts ?? NO_STRINGS,
-    dstSelOperand(ri, ops, target), wideStoreOf(t, i, ops));
+  const dstSel = dstSelOperand(ri, ops, target);
+  const wideStore = wideStoreOf(t, i, ops);
+  const rare = consts || dstSel || wideStore ? { consts: consts ?? NO_STRINGS, dstSel, wideStore } : undefined;
+  return new HazardView(ri, name, ws, t.passes[i]!, bits, ops, sdefs, rare);
 }
 
 /** The boolean facts of a HazardView, as bits. */
@@ -286,23 +332,34 @@ export const HAZARD_INSN_FIELDS: readonly (keyof HazardInsn)[] = [
   'name', 'ws', 'passes', 'ops', 'defs', 'uses', 'sdefs', 'consts', 'dstSel', 'wideStore', ...(Object.keys(HB) as (keyof typeof HB)[]),
 ];
 
-/** HazardInsn with its boolean facts packed in one number (one small object per instruction). */
+/** The facts few instructions have (constant operands, a shifted destination, a wide store). */
+interface RareFacts {
+  consts: readonly string[];
+  dstSel: OpRange | undefined;
+  wideStore: WideStore | undefined;
+}
+
+/**
+ * HazardInsn with its boolean facts packed in one number, what its resolution holds read from it,
+ * and the rare facts in one object (one small object per instruction, kept as long as the kernel).
+ */
 class HazardView implements HazardInsn {
   constructor(
     readonly ri: ResolvedInsn,
-    readonly insn: Instruction,
     readonly name: string,
     readonly ws: number,
     readonly passes: number,
     private readonly bits: number,
     readonly ops: readonly OpRange[],
-    readonly uses: readonly number[],
     readonly sdefs: readonly number[],
-    readonly consts: readonly string[],
-    readonly dstSel: OpRange | undefined,
-    readonly wideStore: WideStore | undefined,
+    private readonly rare: RareFacts | undefined,
   ) {}
 
+  get insn(): Instruction { return this.ri.insn; }
+  get uses(): readonly number[] { return this.ri.uses; }
+  get consts(): readonly string[] { return this.rare === undefined ? NO_STRINGS : this.rare.consts; }
+  get dstSel(): OpRange | undefined { return this.rare?.dstSel; }
+  get wideStore(): WideStore | undefined { return this.rare?.wideStore; }
   get defs(): readonly number[] { return this.ri.defs; }
   get valu(): boolean { return (this.bits & HB.valu) !== 0; }
   get mfma(): boolean { return (this.bits & HB.mfma) !== 0; }
@@ -382,7 +439,8 @@ export function hazardInsns(ctx: KernelContext): HazardInsn[] {
     const insns = ctx.insns;
     const traits = traitsOf(insns);
     f = new Array<HazardInsn>(insns.length);
-    for (let i = 0; i < insns.length; i++) f[i] = hazardInsn(insns[i]!, t, traits, i);
+    const lists = new RangeLists();
+    for (let i = 0; i < insns.length; i++) f[i] = hazardInsn(insns[i]!, t, traits, i, lists);
     FACTS_CACHE.set(ctx, f);
   }
   return f;

@@ -318,6 +318,8 @@ class StoredResolved implements ResolvedInsn {
   }
 
   get operands(): readonly ResolvedOperand[] { return (this.#ops ??= this.#rs.operandRecords(this.#i)); }
+  /** The operand records, without keeping their list on this view (see operandsOnce). */
+  operandsOnce(): readonly ResolvedOperand[] { return this.#ops ?? this.#rs.operandRecords(this.#i); }
   get explicitDefs(): readonly RegUnit[] { return this.#rs.pool.list(this.#rs.explicitDefs[this.#i]!); }
   get explicitUses(): readonly RegUnit[] { return this.#rs.pool.list(this.#rs.explicitUses[this.#i]!); }
   get implicitDefs(): readonly RegUnit[] { return this.#rs.pool.list(this.#rs.implicitDefs[this.#i]!); }
@@ -326,4 +328,13 @@ class StoredResolved implements ResolvedInsn {
   /** The store and index this view reads. */
   get store(): ResolvedStore { return this.#rs; }
   get index(): number { return this.#i; }
+}
+
+/**
+ * The operand records of an instruction for a reader that needs them once (a per-kernel view
+ * built from them): a stored view that has not made its list yet does not keep one, which would
+ * be a list per instruction held as long as the store.
+ */
+export function operandsOnce(ri: ResolvedInsn): readonly ResolvedOperand[] {
+  return ri instanceof StoredResolved ? ri.operandsOnce() : ri.operands;
 }

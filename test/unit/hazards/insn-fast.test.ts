@@ -11,9 +11,11 @@ import { join } from 'node:path';
 import { parseProgram } from '../../../src/asm/parser.js';
 import { parseInstructionText } from '../../../src/asm/instruction.js';
 import { resolveInstruction, resolveProgram } from '../../../src/isa/resolve.js';
-import { buildTraits } from '../../../src/isa/traits.js';
+import { buildTraits, traitsOf } from '../../../src/isa/traits.js';
 import { TARGETS } from '../../../src/targets/index.js';
-import { HAZARD_INSN_FIELDS, hazardInsn, type HazardInsn } from '../../../src/hazards/context.js';
+import { HAZARD_INSN_FIELDS, hazardInsn, hazardInsns, type HazardInsn, type OpRange } from '../../../src/hazards/context.js';
+import { kernelContextsFromText } from '../../../src/analysis/context.js';
+import { operandsOnce } from '../../../src/isa/resolved-store.js';
 import type { ResolvedInsn } from '../../../src/isa/types.js';
 import { root } from '../../repo.js';
 
@@ -76,4 +78,27 @@ test('hazardInsn over the store equals hazardInsn over plain instructions, on ev
   }
   assert.ok(compared > 1000, `${compared} instructions compared`);
   assert.ok(consts > 0 && dstSel > 0, `constants ${consts}, shifted destinations ${dstSel}`);
+});
+
+test("a kernel's operand range lists are kept once each, equal to each instruction's own", () => {
+  for (const [src, text] of [SOURCES[1]!]) {
+    for (const ctx of kernelContextsFromText(text, src, 'gfx942')) {
+      const kept = hazardInsns(ctx);
+      const traits = traitsOf(ctx.insns);
+      const byContent = new Map<string, readonly OpRange[]>();
+      let shared = 0;
+      for (let i = 0; i < ctx.insns.length; i++) {
+        const ri = ctx.insns[i]!;
+        // records are read without a list left on the stored view
+        assert.deepEqual(operandsOnce(ri), ri.operands);
+        const own = hazardInsn(ri, ctx.target, traits, i).ops;
+        assert.deepEqual(kept[i]!.ops, own, `${src}: ${ri.insn.text}`);
+        const key = JSON.stringify(own);
+        const first = byContent.get(key);
+        if (first === undefined) byContent.set(key, kept[i]!.ops);
+        else { assert.equal(kept[i]!.ops, first, `${src}: ${ri.insn.text} has its own copy of a kept list`); shared++; }
+      }
+      assert.ok(shared > 0, `${src}: no list shared`);
+    }
+  }
 });
