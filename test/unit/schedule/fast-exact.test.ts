@@ -17,7 +17,9 @@ import { emitSchedule } from '../../../src/schedule/emit.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
 import { LOOP, randomSchedule } from './helpers.js';
 import { counterMax, CounterScores, flatEffects, IncrementalWaits, sequenceWaits } from '../../../src/schedule/waits.js';
-import { windowNopModel } from '../../../src/schedule/hazard-model.js';
+import { PairWaits, windowNopModel } from '../../../src/schedule/hazard-model.js';
+import { activeRules } from '../../../src/hazards/engine.js';
+import { HazardContext, hazardInsns } from '../../../src/hazards/context.js';
 import { root } from '../../repo.js';
 
 const example = readFileSync(join(root, 'examples', 'mfma_lds_gemm.gfx942.s'), 'utf8');
@@ -256,6 +258,31 @@ test('the incremental wait model under the search\'s small moves: equal to seque
     assert.ok(runs > 300, `${name}: ${runs} runs`);
     assert.ok(early > runs / 4, `${name}: ${early} of ${runs} runs stopped before the end`);
     if (name !== 'example.s') assert.ok(run.settledStops > 10, `${name}: ${run.settledStops} runs stopped with scores differing from the last run's, pending in neither`);
+  }
+});
+
+test('pair values: skipping the rules a consumer showed to find nothing whatever the producer gives the values every rule gives', () => {
+  for (const [text, name] of [[example, 'example.s']] as const) {
+    const k = pickKernel(loadText(text, name));
+    const facts = hazardInsns(k.ctx);
+    const rules = activeRules(new HazardContext(k.ctx, facts)).filter((r) => !r.noNopFix);
+    const learning = new PairWaits(k.ctx, facts, rules);
+    const every = new PairWaits(k.ctx, facts, rules, false);
+    // every pair of the kernel's instructions, in a random order
+    const rand = mulberry32(13);
+    const order = Int32Array.from({ length: k.n * k.n }, (_, x) => x);
+    for (let x = order.length - 1; x > 0; x--) { const y = Math.floor(rand() * (x + 1)); [order[x], order[y]] = [order[y]!, order[x]!]; }
+    let nonzero = 0;
+    for (const x of order) {
+      const j = Math.floor(x / k.n);
+      const c = x % k.n;
+      const w = every.waits(j, c);
+      assert.equal(learning.waits(j, c), w, `${name}: pair ${j} -> ${c}`);
+      if (w > 0) nonzero++;
+    }
+    assert.ok(nonzero > 100, `${name}: ${nonzero} pairs need wait states`);
+    assert.ok(learning.skipped > order.length, `${name}: ${learning.skipped} rule runs skipped`);
+    assert.equal(every.skipped, 0);
   }
 });
 
