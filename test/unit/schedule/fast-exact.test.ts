@@ -286,6 +286,37 @@ test('pair values: skipping the rules a consumer showed to find nothing whatever
   }
 });
 
+test('evaluate() follows the occupancy as the peaks cross its breakpoints (the occupancy of the last peaks is kept)', () => {
+  // each load used right after it: hoisting the loads keeps up to 4 x 40 VGPRs live
+  const lines = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:'];
+  for (let x = 0; x < 40; x++) {
+    lines.push(`  global_load_dwordx4 v[${4 * x}:${4 * x + 3}], v[200:201], off offset:${16 * x}`,
+      `  v_add_f32 v250, v${4 * x}, v${4 * x + 3}`, `  v_add_f32 v251, v${4 * x + 1}, v${4 * x + 2}`);
+  }
+  lines.push('  s_endpgm', '');
+  const k = pickKernel(loadText(lines.join('\n'), 'hoist.s'));
+  const rg = k.regions.reduce((a, b) => (a.nodes.length >= b.nodes.length ? a : b));
+  const ev = new Evaluator(k);
+  const s = new ScheduleState(k);
+  const rand = mulberry32(17);
+  const seen = new Set<number>();
+  let evaluations = 0;
+  for (let t = 0; t < 2000 && evaluations < 300; t++) {
+    const m = rg.nodes.length;
+    const from = Math.floor(rand() * m);
+    // mostly toward the start (the loads gather there and the peak rises), now and then anywhere
+    const to = rand() < 0.8 ? Math.floor(rand() * Math.min(from + 1, 6)) : Math.floor(rand() * m);
+    if (from === to || !canMove(s, rg.id, from, to)) continue;
+    moveTo(s, rg.id, from, to);
+    const got = ev.evaluate(s);
+    assert.deepEqual(got, new Evaluator(k).evaluate(s), `move ${t}`);
+    seen.add(got.occupancy);
+    evaluations++;
+  }
+  assert.ok(evaluations > 100, `${evaluations} evaluations`);
+  assert.ok(seen.size >= 3, `occupancies seen: ${[...seen].join(', ')}`);
+});
+
 test('a NopWindow pads a changing window as the engine pads it from scratch, re-checking fewer consumers than it holds', () => {
   const k = pickKernel(loadText(example, 'example.s'));
   const model = windowNopModel(k.ctx);
