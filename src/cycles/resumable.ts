@@ -4,11 +4,14 @@
  * runJournaled / rewind / runConverging), so that a new sequence resumes from the checkpoint
  * before the first position where it differs from the last one run, instead of from the start,
  * and, when it has the last one's length, stops where its state meets the last run's past the
- * change (the rest of the last run stands). The run belongs to one owner at a
+ * change (the rest of the last run stands). The co-resident waves' bound (coResident: the
+ * busiest pipe's occupancy and the issue-port slots of the sequence) is kept as running sums,
+ * changed by the positions that changed, when the model's occupancies are whole numbers (then
+ * the sums do not depend on the order they are added in). The run belongs to one owner at a
  * time (a region); a sequence of another owner starts from scratch.
  */
 import { CycleEngine } from './engine.js';
-import type { CycleModel } from './model.js';
+import { FLAG, NPIPES, type CycleModel } from './model.js';
 import { coResident, type WaveCycles } from './kernel-time.js';
 
 export class ResumableCycles {
@@ -18,9 +21,16 @@ export class ResumableCycles {
   private len = 0;
   /** Positions the last run simulated (from its first change to the end). */
   stepped = 0;
+  /** Running sums of the sequence's pipe occupancies and issue-port slots (valid for the owner's sequence when `sums`). */
+  private readonly sums: boolean;
+  private readonly pipes = new Float64Array(NPIPES);
+  private port = 0;
 
   constructor(m: CycleModel) {
     this.engine = new CycleEngine(m);
+    let whole = true;
+    for (let i = 0; i < m.occA.length && whole; i++) whole = Number.isSafeInteger(m.occA[i]!) && Number.isSafeInteger(m.occB[i]!);
+    this.sums = whole;
   }
 
   /** runWaves(engine, seq, waves) (no branch taken but those the flags say) for the sequence of `owner`. */
@@ -34,24 +44,64 @@ export class ResumableCycles {
         // the same length: resumed at the change, and stopped where the state meets the last run's
         let last = n - 1;
         while (last >= from && this.seq[last] === seq[last]) last--;
+        this.count(-1, this.seq, from, last + 1);
+        this.count(1, seq, from, last + 1);
         for (let p = from; p <= last; p++) this.seq[p] = seq[p]!;
         this.stepped = this.engine.runConverging(seq, from, last);
-        const one = this.engine.drained(0);
-        return { one, all: coResident(this.engine, seq, waves, one) };
+        return this.result(seq, waves);
       }
+      // the old positions from the first change on leave the sums, the new ones come in
+      this.count(-1, this.seq, from, this.len);
+      this.count(1, seq, from, n);
       // back to the journal's last state at or before the first change
       from = this.engine.rewind(from);
     } else {
       this.engine.startJournal();
       this.owner = owner;
+      this.pipes.fill(0);
+      this.port = 0;
+      this.count(1, seq, 0, n);
     }
     if (this.seq.length < n) { const b = new Int32Array(n * 2); b.set(this.seq.subarray(0, from)); this.seq = b; }
     for (let p = from; p < n; p++) this.seq[p] = seq[p]!;
     this.len = n;
     this.stepped = n - from;
     this.engine.runJournaled(seq, from, n);
+    return this.result(seq, waves);
+  }
+
+  /** Add (sign 1) or take away (-1) positions [a, b) of `seq` to the running sums. */
+  private count(sign: number, seq: ArrayLike<number>, a: number, b: number): void {
+    if (!this.sums) return;
+    const m = this.engine.m;
+    const pipes = this.pipes;
+    let port = 0;
+    for (let p = a; p < b; p++) {
+      const i = seq[p]!;
+      pipes[m.pipeA[i]!] += sign * m.occA[i]!;
+      pipes[m.pipeB[i]!] += sign * m.occB[i]!;
+      if ((m.flags[i]! & FLAG.free) === 0) port++;
+    }
+    this.port += sign * port;
+  }
+
+  /** The run's cycles: one wave's, and coResident's (from the running sums when kept). */
+  private result(seq: ArrayLike<number>, waves: number): WaveCycles {
     const one = this.engine.drained(0);
-    return { one, all: coResident(this.engine, seq, waves, one) };
+    if (!this.sums) return { one, all: coResident(this.engine, seq, waves, one) };
+    if (waves <= 1) return { one, all: one };
+    return { one, all: Math.max(one, waves * this.busiestPipe(), waves * this.port) };
+  }
+
+  private busiestPipe(): number {
+    let pipe = 0;
+    for (let p = 1; p < NPIPES; p++) if (this.pipes[p]! > pipe) pipe = this.pipes[p]!;
+    return pipe;
+  }
+
+  /** For tests: the running sums of the last sequence run (undefined when not kept): its busiest pipe's occupancy and its issue-port slots. */
+  runningSums(): { pipe: number; port: number } | undefined {
+    return this.sums ? { pipe: this.busiestPipe(), port: this.port } : undefined;
   }
 
   /** Forget the run (the next sequence starts from scratch). */

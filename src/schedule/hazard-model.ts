@@ -192,14 +192,25 @@ export class PairWaits {
   private readonly insns: ResolvedInsn[];
   private readonly f: HazardInsn[];
   private readonly pairwise: readonly HazardRule[];
+  /**
+   * Per pairwise rule, per kernel instruction as consumer (as NopWindow's `inert`, kept apart):
+   * 1 when the rule, checking it after some producer, asked nothing about the producer and found
+   * nothing, so it finds nothing after any producer and the consumer's other pairs skip it; 2
+   * when it asked; 0 not yet known.
+   */
+  private readonly inert: Uint8Array[];
   /** The largest wait-state count any pairwise rule's facts demand on the kernel's generation: pair values never exceed it. */
   readonly reach: number;
-  /** Pairs computed (for the bench and tests). */
+  /** Pairs computed, and rule runs skipped because the rule is known to find nothing for the consumer (for the bench and tests). */
   computed = 0;
+  skipped = 0;
 
-  constructor(private readonly ctx: KernelContext, private readonly facts: readonly HazardInsn[], rules: readonly HazardRule[]) {
+  /** @param learn skip the rules known to find nothing for a consumer (`inert`; false: every rule runs on every pair, for tests). */
+  constructor(private readonly ctx: KernelContext, private readonly facts: readonly HazardInsn[], rules: readonly HazardRule[],
+    private readonly learn = true) {
     ({ h: this.h, insns: this.insns, f: this.f } = windowContext(ctx, facts, 2));
     this.pairwise = rules.filter((r) => r.pairwise === true);
+    this.inert = this.pairwise.map(() => new Uint8Array(ctx.insns.length));
     let reach = 0;
     for (const r of this.pairwise) for (const x of r.facts) reach = Math.max(reach, maxWaitOf(x, this.h.gen));
     this.reach = reach;
@@ -220,9 +231,16 @@ export class PairWaits {
     h.pad[1] = 0;
     this.computed++;
     let w = 0;
-    for (const r of this.pairwise) {
+    for (let y = 0; y < this.pairwise.length; y++) {
+      const known = this.inert[y]!;
+      const state = this.learn ? known[c]! : 2;
+      if (state === 1) { this.skipped++; continue; }
+      const r = this.pairwise[y]!;
+      const asked = h.asked;
       const needs = r.check(h, 1);
-      if (!needs) continue;
+      const found = needs !== undefined && needs.length > 0;
+      if (state === 0) known[c] = !found && h.asked === asked ? 1 : 2;
+      if (!found) continue;
       for (const x of needs) {
         if (x.producer !== 0) throw new Error(`internal: pairwise hazard rule ${r.id} names producer ${x.producer} of a pair`);
         if (x.required > w) w = x.required;

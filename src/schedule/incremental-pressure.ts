@@ -10,11 +10,14 @@
  *     d0 compares the live set it reaches with the one the last scan had there: when they are
  *     equal the positions before are unchanged too (a move that keeps the dependencies, the
  *     search's only kind, meets it right at d0), and the scan stops.
- * The peak is the maximum over the per-position figures kept.
+ * The peak is the maximum over the per-position figures kept, as the maximum of per-block maxima
+ * (the blocks holding a scanned position are taken again).
  */
 import { AGPR_BASE, FLAT_SCRATCH_LO, UNIT_COUNT, VGPR_BASE } from '../asm/registers.js';
 
 const WORDS = UNIT_COUNT >>> 5;
+/** Positions per block of the kept maxima. */
+const BLOCK = 32;
 const SGPR_END = FLAT_SCRATCH_LO;
 
 export interface PressureFacts { defOff: Int32Array; defUnits: Int32Array; useOff: Int32Array; useUnits: Int32Array }
@@ -32,6 +35,10 @@ export class IncrementalPressure {
   private readonly pv: Int32Array;
   private readonly pa: Int32Array;
   private readonly ps: Int32Array;
+  /** Per block of BLOCK positions: the largest pressure of each file in it (the peak is the largest of these). */
+  private readonly bv: Int32Array;
+  private readonly ba: Int32Array;
+  private readonly bs: Int32Array;
   private readonly cur = new Uint32Array(WORDS);
   private ran = false;
   /** Positions the last run scanned. */
@@ -43,6 +50,8 @@ export class IncrementalPressure {
     this.live = new Uint32Array((m + 1) * WORDS);
     this.cv = new Int32Array(m + 1); this.ca = new Int32Array(m + 1); this.cs = new Int32Array(m + 1);
     this.pv = new Int32Array(m); this.pa = new Int32Array(m); this.ps = new Int32Array(m);
+    const blocks = Math.ceil(m / BLOCK);
+    this.bv = new Int32Array(blocks); this.ba = new Int32Array(blocks); this.bs = new Int32Array(blocks);
     const base = m * WORDS;
     let v = 0; let a = 0; let s = 0;
     for (let w = 0; w < WORDS; w++) {
@@ -113,15 +122,26 @@ export class IncrementalPressure {
       this.cv[p] = v; this.ca[p] = a; this.cs[p] = s;
     }
     this.scanned = d1 - p;
+    // the positions scanned are p + 1 .. d1: their blocks' maxima again
+    for (let b = (p + 1) / BLOCK | 0; b <= (d1 / BLOCK | 0); b++) {
+      let pv = 0; let pa = 0; let ps = 0;
+      const end = Math.min(m, (b + 1) * BLOCK);
+      for (let q = b * BLOCK; q < end; q++) {
+        if (this.pv[q]! > pv) pv = this.pv[q]!;
+        if (this.pa[q]! > pa) pa = this.pa[q]!;
+        if (this.ps[q]! > ps) ps = this.ps[q]!;
+      }
+      this.bv[b] = pv; this.ba[b] = pa; this.bs[b] = ps;
+    }
     this.peaks(out);
   }
 
   private peaks(out: Int32Array): void {
     let pv = 0; let pa = 0; let ps = 0;
-    for (let p = 0; p < this.m; p++) {
-      if (this.pv[p]! > pv) pv = this.pv[p]!;
-      if (this.pa[p]! > pa) pa = this.pa[p]!;
-      if (this.ps[p]! > ps) ps = this.ps[p]!;
+    for (let b = 0; b < this.bv.length; b++) {
+      if (this.bv[b]! > pv) pv = this.bv[b]!;
+      if (this.ba[b]! > pa) pa = this.ba[b]!;
+      if (this.bs[b]! > ps) ps = this.bs[b]!;
     }
     out[0] = pv; out[1] = pa; out[2] = ps;
   }

@@ -474,6 +474,9 @@ export class Evaluator {
   /** Per region, the loops that hold it; per loop, its last cycles per iteration and whether a region of it changed since. */
   private readonly regionLoops: number[][];
   private readonly loopLast: (WaveCycles | undefined)[];
+  /** The peaks (vgpr, agpr, sgpr) evaluate() last computed an occupancy for (-1: none yet), and that occupancy. */
+  private readonly occPeaks = new Int32Array(3).fill(-1);
+  private occLast = 0;
   /** The state evaluated last and how much of its journal was read. */
   private lastState?: ScheduleState;
   private lastEpoch = 0;
@@ -989,9 +992,14 @@ export class Evaluator {
     const waits = k.fixedWaits + this.sumWaits;
     const nops = k.fixedNops + this.sumNops;
     const total = k.fixedInstructions + (waits - k.fixedWaits) + (nops - k.fixedNops);
+    // the occupancy of the last peaks asked for (the peaks rarely change from one evaluation to the next)
+    if (pv !== this.occPeaks[0] || pa !== this.occPeaks[1] || ps !== this.occPeaks[2]) {
+      this.occPeaks[0] = pv; this.occPeaks[1] = pa; this.occPeaks[2] = ps;
+      this.occLast = occupancyOf(this.k.ctx, pv, pa, ps, this.ldsBytes);
+    }
     const m: Metrics = {
       peak_vgpr: pv, peak_agpr: pa, peak_sgpr: ps, s_waitcnt: waits, s_nop: nops, total_instructions: total,
-      occupancy: occupancyOf(this.k.ctx, pv, pa, ps, this.ldsBytes), est_cycles: Math.round(cycles), wave_cycles: Math.round(cyclesOne),
+      occupancy: this.occLast, est_cycles: Math.round(cycles), wave_cycles: Math.round(cyclesOne),
     };
     if (this.checkFast) expectSame('running totals of the kernel', [m, cycles, cyclesOne], this.evaluateAll(s));
     return m;

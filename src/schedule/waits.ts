@@ -350,10 +350,13 @@ export function sequenceWaits(f: FlatEffects, s: CounterScores, seq: ArrayLike<n
 
 /**
  * Scratch of IncrementalWaits.run (one run at a time per thread): the scores written since the
- * run's start by either run (`seen` stamped with the run's epoch), the last run's value of each,
- * and whether this run's value differs from it (`differs`, valid where `seen` is this epoch).
+ * run's start by either run (`seen` stamped with the run's epoch, listed in `touched`), the last
+ * run's value of each, and whether this run's value differs from it (`differs`, valid where
+ * `seen` is this epoch).
  */
-const RUN_SCRATCH = { seen: new Int32Array(NW * NU), lastValue: new Int32Array(NW * NU), differs: new Uint8Array(NW * NU), epoch: 0 };
+const RUN_SCRATCH = {
+  seen: new Int32Array(NW * NU), touched: new Int32Array(NW * NU), lastValue: new Int32Array(NW * NU), differs: new Uint8Array(NW * NU), epoch: 0,
+};
 
 /**
  * sequenceWaits of one sequence kept up to date as the sequence changes, in time proportional
@@ -382,11 +385,14 @@ export class IncrementalWaits {
   readonly endPending = new Int32Array(NW);
   /** Positions the last run went through (from its first change to the end). */
   stepped = 0;
+  /** Runs that stopped where some score still differed from the last run's, pending in neither (for tests). */
+  settledStops = 0;
   private readonly state = new CounterScores();
+  /** Per position p (and m, the end): the window bounds (ub, then lb) of the state before p. */
   private readonly bounds: Int32Array;
   private readonly logAt: Int32Array;
   private readonly log = new ScoreLog();
-  /** The state is the one before position `cur` of `seq` (m when the last run went to the end). */
+  /** The state is the one before position `cur` of `seq` (m once a run went to the end: a run that stops early takes over the rest of the last one). */
   private cur = 0;
   /** The last run's score writes from the position a new run starts at (index, value written), and where each position's begin. */
   private oldIdx = new Int32Array(64);
@@ -401,7 +407,7 @@ export class IncrementalWaits {
     this.vm = new Int16Array(m); this.lgkm = new Int16Array(m); this.exp = new Int16Array(m);
     this.has = new Uint8Array(m);
     this.waits = new Int32Array(m + 1);
-    this.bounds = new Int32Array(m * 2 * NW);
+    this.bounds = new Int32Array((m + 1) * 2 * NW);
     this.logAt = new Int32Array(m + 1);
     this.oldAt = new Int32Array(m + 1);
   }
@@ -411,9 +417,13 @@ export class IncrementalWaits {
    * The state is kept at position `cur` of the last sequence (its log covers the positions
    * before). A new sequence starts from its first changed position (or `cur`, if earlier) and,
    * past its last changed position, stops as soon as its state equals the last run's state at the
-   * same position (window bounds equal, and every score either run wrote since the start equal):
-   * from there on both runs do the same, so the last run's waits stand. The scores that differ
-   * are counted as they are written, so the test costs the same at every position.
+   * same position as the wait model sees it (CounterScores.equals): window bounds equal, and every
+   * score either run wrote since the start equal or pending in neither run (at or below its
+   * window's lower bound in both: such a score never makes an instruction wait again, as lower
+   * bounds only rise, until an operation stamps the unit anew, the same one in both runs). From
+   * there on both runs do the same, so the last run's waits stand. The scores that differ are
+   * counted as they are written, so the test costs nothing while none differs; when some do,
+   * they are looked at only where the bounds are equal, the one found pending first.
    */
   run(seq: ArrayLike<number>, need: Int32Array): number {
     const m = this.m;
@@ -449,22 +459,39 @@ export class IncrementalWaits {
     }
     // the scores either run wrote since `from`, with the last run's value at the current position,
     // and how many of them differ from it in this run
-    const { seen, lastValue, differs } = RUN_SCRATCH;
+    const { seen, touched, lastValue, differs } = RUN_SCRATCH;
     const epoch = ++RUN_SCRATCH.epoch;
     let differ = 0;
+    let nt = 0;
+    // a differing score found pending at the last test (looked at first: it is likely to still be)
+    let blocker = -1;
     const f = this.f;
     const sc = st.score;
+    const lb = st.lb;
     for (let p = from; p < m; p++) {
       if (p > last && p <= oldCur && p > from) {
         // the same state as the last run's here?
         const b = p * 2 * NW;
-        let same = differ === 0;
-        for (let w = 0; w < NW && same; w++) same = st.ub[w] === this.bounds[b + w] && st.lb[w] === this.bounds[b + NW + w];
+        let same = true;
+        for (let w = 0; w < NW && same; w++) same = st.ub[w] === this.bounds[b + w] && lb[w] === this.bounds[b + NW + w];
+        if (same && differ !== 0) {
+          // the bounds are the last run's: a differing score pending in neither run changes nothing
+          if (blocker >= 0 && differs[blocker] === 1) {
+            const l = lb[(blocker / NU) | 0]!;
+            if (sc[blocker]! > l || lastValue[blocker]! > l) same = false;
+          }
+          for (let x = 0; x < nt && same; x++) {
+            const at = touched[x]!;
+            if (differs[at] === 0) continue;
+            const l = lb[(at / NU) | 0]!;
+            if (sc[at]! > l || lastValue[at]! > l) { same = false; blocker = at; }
+          }
+        }
         if (same) {
+          if (differ !== 0) this.settledStops++;
           const delta = this.waits[p]! - this.oldWaits;
           if (delta !== 0) for (let q = p + 1; q <= m; q++) this.waits[q]! += delta;
-          this.logAt[p] = this.log.length;
-          this.cur = p;
+          this.adoptOld(p, oldCur);
           this.stepped = p - from;
           return this.waits[m]!;
         }
@@ -473,7 +500,7 @@ export class IncrementalWaits {
       if (p < oldCur) {
         for (let x = this.oldAt[p]!; x < this.oldAt[p + 1]!; x++) {
           const at = this.oldIdx[x]!;
-          if (seen[at] !== epoch) { seen[at] = epoch; differs[at] = 0; }
+          if (seen[at] !== epoch) { seen[at] = epoch; differs[at] = 0; touched[nt++] = at; }
           lastValue[at] = this.oldVal[x]!;
           const d = sc[at] !== lastValue[at] ? 1 : 0;
           differ += d - differs[at]!;
@@ -482,8 +509,7 @@ export class IncrementalWaits {
       }
       const i = seq[p]!;
       this.seq[p] = i;
-      const b = p * 2 * NW;
-      for (let w = 0; w < NW; w++) { this.bounds[b + w] = st.ub[w]!; this.bounds[b + NW + w] = st.lb[w]!; }
+      this.saveBounds(p);
       const logged = this.log.length;
       this.logAt[p] = logged;
       let n = this.waits[p]!;
@@ -501,17 +527,45 @@ export class IncrementalWaits {
       // this run's writes at p: a score the last run had not written since `from` had the value it had before
       for (let x = logged; x < this.log.length; x++) {
         const at = this.log.index[x]!;
-        if (seen[at] !== epoch) { seen[at] = epoch; differs[at] = 0; lastValue[at] = this.log.old[x]!; }
+        if (seen[at] !== epoch) { seen[at] = epoch; differs[at] = 0; lastValue[at] = this.log.old[x]!; touched[nt++] = at; }
         const d = sc[at] !== lastValue[at] ? 1 : 0;
         differ += d - differs[at]!;
         differs[at] = d;
       }
     }
     this.logAt[m] = this.log.length;
+    this.saveBounds(m);
     this.cur = m;
     this.stepped = m - from;
     st.pendingPerClass(this.endPending);
     return this.waits[m]!;
+  }
+
+  /** Keep the window bounds of the state before position p (p = m: after the last). */
+  private saveBounds(p: number): void {
+    const st = this.state;
+    const b = p * 2 * NW;
+    for (let w = 0; w < NW; w++) { this.bounds[b + w] = st.ub[w]!; this.bounds[b + NW + w] = st.lb[w]!; }
+  }
+
+  /**
+   * The state before position p is the last run's as the model sees it: take over the last
+   * run's score writes from p to where that run ended (oldCur), logged as this run's, so that
+   * the state is kept at oldCur as before. From p on both runs issue the same operations with
+   * the same window bounds, so each write sets the value it set in the last run; a score
+   * neither run writes after p keeps this run's value (equal to the last run's, or pending in
+   * neither).
+   */
+  private adoptOld(p: number, oldCur: number): void {
+    const sc = this.state.score;
+    const x0 = this.oldAt[p]!;
+    const x1 = this.oldAt[oldCur]!;
+    const base = this.log.length;
+    for (let x = x0; x < x1; x++) { const at = this.oldIdx[x]!; this.log.push(at, sc[at]!); sc[at] = this.oldVal[x]!; }
+    for (let q = p; q <= oldCur; q++) this.logAt[q] = base + this.oldAt[q]! - x0;
+    const b = oldCur * 2 * NW;
+    for (let w = 0; w < NW; w++) { this.state.ub[w] = this.bounds[b + w]!; this.state.lb[w] = this.bounds[b + NW + w]!; }
+    this.cur = oldCur;
   }
 }
 

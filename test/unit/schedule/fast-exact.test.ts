@@ -17,7 +17,9 @@ import { emitSchedule } from '../../../src/schedule/emit.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
 import { LOOP, randomSchedule } from './helpers.js';
 import { counterMax, CounterScores, flatEffects, IncrementalWaits, sequenceWaits } from '../../../src/schedule/waits.js';
-import { windowNopModel } from '../../../src/schedule/hazard-model.js';
+import { PairWaits, windowNopModel } from '../../../src/schedule/hazard-model.js';
+import { activeRules } from '../../../src/hazards/engine.js';
+import { HazardContext, hazardInsns } from '../../../src/hazards/context.js';
 import { root } from '../../repo.js';
 
 const example = readFileSync(join(root, 'examples', 'mfma_lds_gemm.gfx942.s'), 'utf8');
@@ -186,6 +188,133 @@ test('the incremental wait model equals sequenceWaits on every region of random 
     assert.ok(resumed > 10, `${name}: ${resumed} resumed runs`);
     assert.ok(stopped > 0, `${name}: no run stopped where its state met the last run's`);
   }
+});
+
+/**
+ * A straight-line kernel of independent global loads and LDS reads, each used a few
+ * instructions later: a move that swaps two loads gives their registers other scores, which
+ * stop mattering once a wait completes both.
+ */
+const LOADS = (() => {
+  const lines = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:'];
+  for (let x = 0; x < 16; x++) {
+    lines.push(`  global_load_dword v${x}, v[40:41], off offset:${x * 4}`);
+    lines.push(`  ds_read_b32 v${16 + x}, v42 offset:${x * 4}`);
+    if (x >= 2) lines.push(`  v_add_u32 v${48 + x}, v${x - 2 - (x % 3)}, v${14 + x - (x % 2)}`);
+    if (x % 4 === 3) lines.push(`  s_load_dword s${20 + x}, s[4:5], ${x * 4}`, `  s_add_u32 s${40 + x}, s${20 + x - 3}, 1`);
+    lines.push(`  v_mul_u32_u24 v${64 + x}, v43, v43`);
+  }
+  lines.push('  s_endpgm', '');
+  return lines.join('\n');
+})();
+
+/**
+ * More LDS reads in flight than lgkmcnt counts (15 on GFX9): the counter's width completes the
+ * oldest, so two orders of the reads reach the same window bounds with other reads pending.
+ */
+const LDS_FLOOD = (() => {
+  const lines = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:'];
+  for (let x = 0; x < 24; x++) lines.push(`  ds_read_b32 v${x}, v42 offset:${x * 4}`);
+  for (let x = 0; x < 24; x++) lines.push(`  v_add_u32 v${48 + x}, v${(x * 7) % 24}, v43`);
+  lines.push('  s_endpgm', '');
+  return lines.join('\n');
+})();
+
+test('the incremental wait model under the search\'s small moves: equal to sequenceWaits after every move, stopped where the states meet as the model sees them (scores that differ but are pending in neither run)', () => {
+  for (const [text, name] of [[LOADS, 'loads.s'], [LDS_FLOOD, 'lds-flood.s'], [example, 'example.s']] as const) {
+    const k = pickKernel(loadText(text, name));
+    const f = flatEffects(k.insns, k.ctx.cfg.control);
+    const max = counterMax(k.target);
+    const need = new Int32Array(3);
+    const rg = k.regions.reduce((a, b) => (a.nodes.length >= b.nodes.length ? a : b));
+    const m = rg.nodes.length;
+    // an entry with operations pending (the region's own loads and LDS reads, issued once before it)
+    const entry = new CounterScores();
+    sequenceWaits(f, entry, rg.nodes, max, need);
+    const run = new IncrementalWaits(f, entry, max, m);
+    const s = new ScheduleState(k);
+    const rand = mulberry32(21);
+    let runs = 0;
+    let early = 0;
+    for (let t = 0; t < 3000 && runs < 600; t++) {
+      const from = Math.floor(rand() * m);
+      const to = Math.max(0, Math.min(m - 1, from + Math.floor(rand() * 13) - 6));
+      if (from === to || !canMove(s, rg.id, from, to)) continue;
+      moveTo(s, rg.id, from, to);
+      const seq = s.regionSequence(rg.id);
+      const at: { at: number; vm: number; lgkm: number; exp: number }[] = [];
+      const st = entry.clone();
+      const exact = sequenceWaits(f, st, seq, max, need, at);
+      let first = 0;
+      while (first < m && run.seq[first] === seq[first]) first++;
+      assert.equal(run.run(seq, need), exact, `${name} move ${t}`);
+      const got = [];
+      for (let p = 0; p < m; p++) if (run.has[p]) got.push({ at: p, vm: run.vm[p]!, lgkm: run.lgkm[p]!, exp: run.exp[p]! });
+      assert.deepEqual(got, at, `${name} move ${t}: where the waits are`);
+      assert.deepEqual(Array.from(run.endPending), Array.from(st.pendingPerClass()), `${name} move ${t}: pending at the end`);
+      runs++;
+      if (run.stepped < m - first) early++;
+    }
+    assert.ok(runs > 300, `${name}: ${runs} runs`);
+    assert.ok(early > runs / 4, `${name}: ${early} of ${runs} runs stopped before the end`);
+    if (name !== 'example.s') assert.ok(run.settledStops > 10, `${name}: ${run.settledStops} runs stopped with scores differing from the last run's, pending in neither`);
+  }
+});
+
+test('pair values: skipping the rules a consumer showed to find nothing whatever the producer gives the values every rule gives', () => {
+  for (const [text, name] of [[example, 'example.s']] as const) {
+    const k = pickKernel(loadText(text, name));
+    const facts = hazardInsns(k.ctx);
+    const rules = activeRules(new HazardContext(k.ctx, facts)).filter((r) => !r.noNopFix);
+    const learning = new PairWaits(k.ctx, facts, rules);
+    const every = new PairWaits(k.ctx, facts, rules, false);
+    // every pair of the kernel's instructions, in a random order
+    const rand = mulberry32(13);
+    const order = Int32Array.from({ length: k.n * k.n }, (_, x) => x);
+    for (let x = order.length - 1; x > 0; x--) { const y = Math.floor(rand() * (x + 1)); [order[x], order[y]] = [order[y]!, order[x]!]; }
+    let nonzero = 0;
+    for (const x of order) {
+      const j = Math.floor(x / k.n);
+      const c = x % k.n;
+      const w = every.waits(j, c);
+      assert.equal(learning.waits(j, c), w, `${name}: pair ${j} -> ${c}`);
+      if (w > 0) nonzero++;
+    }
+    assert.ok(nonzero > 100, `${name}: ${nonzero} pairs need wait states`);
+    assert.ok(learning.skipped > order.length, `${name}: ${learning.skipped} rule runs skipped`);
+    assert.equal(every.skipped, 0);
+  }
+});
+
+test('evaluate() follows the occupancy as the peaks cross its breakpoints (the occupancy of the last peaks is kept)', () => {
+  // each load used right after it: hoisting the loads keeps up to 4 x 40 VGPRs live
+  const lines = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:'];
+  for (let x = 0; x < 40; x++) {
+    lines.push(`  global_load_dwordx4 v[${4 * x}:${4 * x + 3}], v[200:201], off offset:${16 * x}`,
+      `  v_add_f32 v250, v${4 * x}, v${4 * x + 3}`, `  v_add_f32 v251, v${4 * x + 1}, v${4 * x + 2}`);
+  }
+  lines.push('  s_endpgm', '');
+  const k = pickKernel(loadText(lines.join('\n'), 'hoist.s'));
+  const rg = k.regions.reduce((a, b) => (a.nodes.length >= b.nodes.length ? a : b));
+  const ev = new Evaluator(k);
+  const s = new ScheduleState(k);
+  const rand = mulberry32(17);
+  const seen = new Set<number>();
+  let evaluations = 0;
+  for (let t = 0; t < 2000 && evaluations < 300; t++) {
+    const m = rg.nodes.length;
+    const from = Math.floor(rand() * m);
+    // mostly toward the start (the loads gather there and the peak rises), now and then anywhere
+    const to = rand() < 0.8 ? Math.floor(rand() * Math.min(from + 1, 6)) : Math.floor(rand() * m);
+    if (from === to || !canMove(s, rg.id, from, to)) continue;
+    moveTo(s, rg.id, from, to);
+    const got = ev.evaluate(s);
+    assert.deepEqual(got, new Evaluator(k).evaluate(s), `move ${t}`);
+    seen.add(got.occupancy);
+    evaluations++;
+  }
+  assert.ok(evaluations > 100, `${evaluations} evaluations`);
+  assert.ok(seen.size >= 3, `occupancies seen: ${[...seen].join(', ')}`);
 });
 
 test('a NopWindow pads a changing window as the engine pads it from scratch, re-checking fewer consumers than it holds', () => {

@@ -23,7 +23,7 @@ import { mulberry32 } from '../../../src/schedule/search/rng.js';
 import { cycleEngineFor } from '../../../src/cycles/estimate.js';
 import { runWaves } from '../../../src/cycles/kernel-time.js';
 import { ResumableCycles } from '../../../src/cycles/resumable.js';
-import { syntheticWait } from '../../../src/cycles/model.js';
+import { FLAG, syntheticWait } from '../../../src/cycles/model.js';
 import { root } from '../../repo.js';
 import { LOOP } from './helpers.js';
 
@@ -99,6 +99,10 @@ test('resumed cycles equal runWaves from scratch, across regions and with waits 
         const want = runWaves(engine, seq, waves);
         assert.deepEqual([got.one, got.all], [want.one, want.all], `${name}: region ${r}, step ${t}, ${waves} waves`);
       }
+      // the running sums of the co-resident bound: the sequence's busiest pipe and issue-port slots
+      const pipes = engine.resourceSums(seq, 0, seq.length).pipes;
+      const port = seq.filter((i) => (engine.m.flags[i]! & FLAG.free) === 0).length;
+      assert.deepEqual(res.runningSums(), { pipe: Math.max(0, ...pipes.subarray(1)), port }, `${name}: region ${r}, step ${t}, running sums`);
     }
     assert.ok(resumed > 20, `${name}: only ${resumed} runs resumed`);
   }
