@@ -1,14 +1,13 @@
-import { setFlagsFromString } from 'node:v8';
 import { loadInput } from '../input.js';
 import { analyzeLoaded, formatAnalysis, type FileAnalysis } from '../check/analyze.js';
 import { ConductorError } from '../errors.js';
 import { expandInputs, failedFileJson, formatTable, parseShard, shardFiles, worstExit } from './files.js';
 import { colourDiagnostic } from './main.js';
+import { tuneForOneAnalysis } from './v8-tuning.js';
 
 /** `conductor analyze FILE|DIR... [--arch T] [--json] [--shard i/N]`: exit 0, or 2 when a file is bad input. */
 export async function commandAnalyze(args: string[], opts: { arch?: string; json?: boolean; shard?: string }): Promise<number> {
-  keepYoungGenerationSmall();
-  inlineLess();
+  tuneForOneAnalysis();
   const all = await expandInputs(args);
   const shard = parseShard(opts.shard);
   const files = shardFiles(all, shard);
@@ -44,27 +43,4 @@ export async function commandAnalyze(args: string[], opts: { arch?: string; json
   process.stdout.write(formatTable(['file', 'kernel', 'target', 'instructions', 's_waitcnt', 'occupancy (descriptor)', 'occupancy (registers used)', 'result'], rows) + '\n' +
     `${results.length} files${shard ? ` (shard ${shard.index}/${shard.count} of ${all.length})` : ''}, ${results.filter((r) => r.analysis).reduce((a, r) => a + r.analysis!.kernels.length, 0)} kernels, ${results.filter((r) => !r.analysis).length} failed to load\n`);
   return code;
-}
-
-/**
- * The analysis allocates many short-lived objects and keeps few: V8's young generation, left to
- * grow (by default it doubles after each scavenge that finds it busy), only adds pages that are
- * touched once. Keeping it at its starting size lowers the peak resident memory of one analysis by
- * about a sixth, at no cost in time. V8 reads the growth factor each time it resizes, so setting it
- * here, after start, takes effect; it affects this process only.
- */
-function keepYoungGenerationSmall(): void {
-  setFlagsFromString('--semi-space-growth-factor=1');
-}
-
-/**
- * One analysis runs each hot function for a few hundred milliseconds: V8's optimizing compiler,
- * which inlines callees into a function up to 920 bytes of their bytecode by default, spends
- * more time and memory compiling than the inlined code saves. Half the budget or less (300)
- * lowers the process's cpu time by about a sixth and its peak resident memory by about 3 MiB on
- * the largest kernels (the compiler's working memory on its threads), with the same output. A
- * limit set after start applies to the compilations that follow; it affects this process only.
- */
-function inlineLess(): void {
-  setFlagsFromString('--max-inlined-bytecode-size-cumulative=300');
 }

@@ -10,6 +10,7 @@ import { ConductorError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { expandInputs, failedFileJson, formatTable, outputPaths, parseShard, shardFiles, worstExit } from './files.js';
 import { colourDiagnostic } from './main.js';
+import { tuneForOneAnalysis } from './v8-tuning.js';
 
 export interface CheckCliOptions {
   arch?: string;
@@ -74,6 +75,7 @@ async function checkOne(file: string, opts: CheckCliOptions, paths: PathsMode | 
  * [--shard i/N]`. Exit 0 clean, 1 errors, 2 bad input: the worst over the files.
  */
 export async function commandCheck(args: string[], opts: CheckCliOptions): Promise<number> {
+  tuneForOneAnalysis();
   const format = (opts.json ? 'json' : opts.format ?? 'clang') as OutputFormat;
   if (!['clang', 'json', 'sarif'].includes(format)) throw new ConductorError(`unknown --format '${opts.format}' (clang, json or sarif)`);
   if (opts.fix && !opts.output) throw new ConductorError('--fix needs -o OUT (-o - for the standard output; the input changes only when OUT names it)');
