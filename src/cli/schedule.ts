@@ -14,6 +14,7 @@ import { STRATEGIES, type StrategyName } from '../schedule/search/search.js';
 import { pathsMode } from '../waitcnt/index.js';
 import { expandInputs, failedFileJson, formatTable, outputPaths, parseShard, shardFiles, worstExit, type InputFile } from './files.js';
 import { colourDiagnostic } from './main.js';
+import { tuneForSchedule } from './v8-tuning.js';
 
 export interface ScheduleCliOptions {
   strategy?: string;
@@ -53,6 +54,7 @@ interface FileOutcome { input: InputFile; loaded?: Loaded; result?: ScheduleFile
  * is reported, writes nothing, and the batch goes on).
  */
 export async function commandSchedule(args: string[], opts: ScheduleCliOptions): Promise<number> {
+  tuneForSchedule();
   checkOutputs(opts.json, [opts.output, opts.saveMoves]);
   const objective = opts.objective !== undefined ? parseObjective(opts.objective) : undefined;
   const strategies = parseStrategies(opts.strategy);
