@@ -106,9 +106,42 @@ export class CycleEngine {
   private whyA = -1;
   private whyB = 0;
 
+  /**
+   * Per instruction, as consumer: the MFMA latency slot and the dependence kind of a read (or a
+   * write) of an MFMA result that is not an MFMA's srcC read (MFMA_SLOT.srcAB for an MFMA, .mem
+   * for VMEM and DS, .valu otherwise). A table rather than a test of the consumer class at each
+   * such read, so that earliest() has no branch that a kernel may reach first after it was
+   * optimized.
+   */
+  private readonly mfmaReadSlot: Uint8Array;
+  private readonly mfmaReadDep: Uint8Array;
+  /**
+   * Per instruction, as producer: heldUntil's offset from the def time (the longest MFMA slot
+   * latency; the VALU forwarding penalties and branch-after-write delay; SALU's branch delay;
+   * -Infinity for other producers), so that heldUntil() is one max whatever the producer.
+   */
+  private readonly holdAfterDef: Float64Array;
+
   constructor(m: CycleModel) {
     this.m = m;
     this.ensure(1);
+    const n = m.pk.length;
+    this.mfmaReadSlot = new Uint8Array(n);
+    this.mfmaReadDep = new Uint8Array(n);
+    this.holdAfterDef = new Float64Array(n);
+    const valuHold = Math.max(m.valuToMfma, m.sgprToSalu, m.sgprToVmem, m.sgprToValu, m.transToValu, m.dotLat);
+    for (let i = 0; i < n; i++) {
+      const cc = m.cc[i]!;
+      if (cc === CONSUMER.mfma) { this.mfmaReadSlot[i] = MFMA_SLOT.srcAB; this.mfmaReadDep[i] = DEP.mfmaSrcAB; }
+      else if (cc === CONSUMER.vmem || cc === CONSUMER.ds) { this.mfmaReadSlot[i] = MFMA_SLOT.mem; this.mfmaReadDep[i] = DEP.mfmaMem; }
+      else { this.mfmaReadSlot[i] = MFMA_SLOT.valu; this.mfmaReadDep[i] = DEP.mfmaValu; }
+      const pk = m.pk[i]!;
+      let h = -Infinity;
+      if (pk === PRODUCER.mfma) { for (let s = 0; s < 5; s++) h = Math.max(h, m.mfmaLat[i * 5 + s]!); }
+      else if (pk === PRODUCER.valu) h = Math.max(valuHold, m.lat[i]! + m.afterWrite);
+      else if (pk === PRODUCER.salu) h = m.lat[i]! + m.afterWrite;
+      this.holdAfterDef[i] = h;
+    }
   }
 
   private ensure(w: number): void {
@@ -276,12 +309,10 @@ export class CycleEngine {
       let d: number = DEP.result;
       if (pk === PRODUCER.mfma) {
         let slot: number;
-        if (cc === CONSUMER.mfma) {
-          if (useRole[k] === READ_ROLE.srcC) {
-            const same = m.mfmaDstFirst[p] === m.mfmaCFirst[i] && m.mfmaDstCount[p] === m.mfmaCCount[i] && m.passes[p] === m.passes[i];
-            slot = same ? MFMA_SLOT.same : MFMA_SLOT.srcC; d = same ? DEP.mfmaSame : DEP.mfmaSrcC;
-          } else { slot = MFMA_SLOT.srcAB; d = DEP.mfmaSrcAB; }
-        } else if (cc === CONSUMER.vmem || cc === CONSUMER.ds) { slot = MFMA_SLOT.mem; d = DEP.mfmaMem; } else { slot = MFMA_SLOT.valu; d = DEP.mfmaValu; }
+        if (cc === CONSUMER.mfma && useRole[k] === READ_ROLE.srcC) {
+          const same = m.mfmaDstFirst[p] === m.mfmaCFirst[i] && m.mfmaDstCount[p] === m.mfmaCCount[i] && m.passes[p] === m.passes[i];
+          slot = same ? MFMA_SLOT.same : MFMA_SLOT.srcC; d = same ? DEP.mfmaSame : DEP.mfmaSrcC;
+        } else { slot = this.mfmaReadSlot[i]!; d = this.mfmaReadDep[i]!; }
         r = defT[o]! + m.mfmaLat[p * 5 + slot]!;
       } else {
         r = readyAt[o]!;
@@ -325,7 +356,7 @@ export class CycleEngine {
         if ((flags[p]! & FLAG.vmemLoad) !== 0 && (flags[i]! & FLAG.vmemLoad) !== 0) continue;
         r = readyAt[o]!;
       } else if (pk === PRODUCER.mfma && cc !== CONSUMER.mfma) {
-        r = defT[o]! + m.mfmaLat[p * 5 + (cc === CONSUMER.vmem || cc === CONSUMER.ds ? MFMA_SLOT.mem : MFMA_SLOT.valu)]!;
+        r = defT[o]! + m.mfmaLat[p * 5 + this.mfmaReadSlot[i]!]!;
       } else continue;
       if (r > e) { e = r; why = WHY.waw; whyA = p; whyB = pk === PRODUCER.mem ? DEP.mem : DEP.mfmaValu; }
     }
@@ -602,19 +633,9 @@ export class CycleEngine {
    * def time plus the forwarding penalties and the branch-after-write delay.
    */
   private heldUntil(p: number, defT: number, readyAt: number): number {
-    const m = this.m;
-    let r = readyAt;
-    const pk = m.pk[p]!;
-    if (pk === PRODUCER.mfma) {
-      for (let s = 0; s < 5; s++) { const x = defT + m.mfmaLat[p * 5 + s]!; if (x > r) r = x; }
-    } else if (pk === PRODUCER.valu) {
-      const x = defT + Math.max(m.valuToMfma, m.sgprToSalu, m.sgprToVmem, m.sgprToValu, m.transToValu, m.dotLat, m.lat[p]! + m.afterWrite);
-      if (x > r) r = x;
-    } else if (pk === PRODUCER.salu) {
-      const x = defT + m.lat[p]! + m.afterWrite;
-      if (x > r) r = x;
-    }
-    return r;
+    // max over the MFMA slots of defT + latency is defT + the longest (a sum is monotone in each term, rounded too)
+    const x = defT + this.holdAfterDef[p]!;
+    return x > readyAt ? x : readyAt;
   }
 
   /**

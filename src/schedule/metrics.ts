@@ -331,8 +331,12 @@ export interface RegionEval {
   cyclesDelta: number;
   /** The same for one wave alone. */
   cyclesDeltaOne: number;
-  /** The region in this order with the waits the wait model gives it (synthetic model entries), for loop bodies (kept for regions inside loops only). */
-  cycleSeq?: Int32Array;
+  /**
+   * The region in this order with the waits the wait model gives it (synthetic model entries),
+   * for loop bodies (kept for regions inside loops only). Always present, undefined when not
+   * kept, so that every RegionEval has one shape (the code that reads them stays monomorphic).
+   */
+  cycleSeq: Int32Array | undefined;
 }
 
 /**
@@ -573,10 +577,9 @@ export class Evaluator {
 
   /** Add (sign 1) or remove (sign -1) a region evaluation's peaks from the histograms. */
   private countPeaks(e: RegionEval, sign: number): void {
-    const vals = [e.peak_vgpr, e.peak_agpr, e.peak_sgpr];
     for (let x = 0; x < 3; x++) {
       const h = this.peakHist[x]!;
-      const v = vals[x]!;
+      const v = x === 0 ? e.peak_vgpr : x === 1 ? e.peak_agpr : e.peak_sgpr;
       h[v] += sign;
       if (sign > 0 && v > this.peakMax[x]!) this.peakMax[x] = v;
       else if (sign < 0 && v === this.peakMax[x]! && h[v] === 0) {
@@ -591,7 +594,7 @@ export class Evaluator {
   private identityRegion(r: Region): RegionEval {
     this.scanner.scan(this.k, r.nodes, r.liveOut, this.out3);
     if (this.checkFast) expectSame(`peaks of region ${r.id} as written`, Array.from(this.out3), exactSequencePeaks(this.k, r.nodes, r.liveOut));
-    return { peak_vgpr: this.out3[0]!, peak_agpr: this.out3[1]!, peak_sgpr: this.out3[2]!, waits: r.strippedWaits, nops: r.strippedNops, cyclesDelta: 0, cyclesDeltaOne: 0 };
+    return { peak_vgpr: this.out3[0]!, peak_agpr: this.out3[1]!, peak_sgpr: this.out3[2]!, waits: r.strippedWaits, nops: r.strippedNops, cyclesDelta: 0, cyclesDeltaOne: 0, cycleSeq: undefined };
   }
 
   /**
@@ -728,9 +731,9 @@ export class Evaluator {
     const e: RegionEval = {
       peak_vgpr: this.out3[0]!, peak_agpr: this.out3[1]!, peak_sgpr: this.out3[2]!, waits, nops,
       cyclesDelta: now.all - this.identityCycles[r]!, cyclesDeltaOne: now.one - this.identityCyclesOne[r]!,
+      // only a loop's body is simulated again with the region in it
+      cycleSeq: this.regionLoops[r]!.length > 0 ? Int32Array.from(cycleSeq) : undefined,
     };
-    // only a loop's body is simulated again with the region in it
-    if (this.regionLoops[r]!.length > 0) e.cycleSeq = Int32Array.from(cycleSeq);
     return e;
   }
 
