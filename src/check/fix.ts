@@ -52,6 +52,11 @@ export interface FixOptions {
   paths?: PathsMode;
   /** Fix only these kernels' errors; every other kernel stays as written (default: every kernel). */
   kernels?: ReadonlySet<string>;
+  /**
+   * The caller's checks of the input with these options (checkContexts of its kernelContexts,
+   * by kernel name): the first round takes them instead of checking the same program again.
+   */
+  checks?: readonly KernelCheck[];
 }
 
 interface Counters { vmcnt?: number; expcnt?: number; lgkmcnt?: number }
@@ -176,9 +181,11 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
     };
   };
   const inScope = (c: KernelContext) => !opts.kernels || opts.kernels.has(c.kernel.name);
+  const given = opts.checks ? new Map(opts.checks.map((k) => [k.name, k])) : undefined;
   const errorsOf = (l2: Loaded) => {
     const contexts = kernelContexts(l2).filter(inScope);
-    const checks: KernelCheck[] = checkContexts(contexts, checkOpts);
+    const checks: KernelCheck[] = l2 === l && given && contexts.every((c) => given.has(c.kernel.name))
+      ? contexts.map((c) => given.get(c.kernel.name)!) : checkContexts(contexts, checkOpts);
     return { contexts, checks, errors: checks.flatMap((k) => k.findings.filter((f) => f.severity === 'error')) };
   };
   for (let round = 1; round <= MAX_ROUNDS; round++) {

@@ -183,12 +183,13 @@ function settings(opts: ScheduleRunOptions): Settings {
  */
 function fixKernels(loaded: Loaded, text: string, names: ReadonlySet<string>, paths: PathsMode | undefined): { loaded: Loaded; text: string; errors: number; note?: string } {
   const checkOpts = paths ? { paths } : {};
-  const errorsByKernel = new Map(checkContexts(kernelContexts(loaded), checkOpts).map((c) => [c.name, c.findings.filter((f) => f.severity === 'error').length]));
+  const checks = checkContexts(kernelContexts(loaded), checkOpts);
+  const errorsByKernel = new Map(checks.map((c) => [c.name, c.findings.filter((f) => f.severity === 'error').length]));
   let own = 0;
   let others = 0;
   for (const [name, n] of errorsByKernel) if (names.has(name)) own += n; else others += n;
   if (own === 0) return { loaded, text, errors: 0 };
-  const fixed = fixLoaded(loaded, { ...checkOpts, kernels: names });
+  const fixed = fixLoaded(loaded, { ...checkOpts, kernels: names, checks });
   const shown = fixed.changes.slice(0, 20).map(changeText);
   if (fixed.changes.length > shown.length) shown.push(`... ${fixed.changes.length - shown.length} more`);
   const which = names.size === 1 ? `kernel ${[...names][0]}` : `the kernels scheduled`;

@@ -13,7 +13,8 @@ import { changeText, fixLoaded, fixSummary } from '../../../src/check/fix.js';
 import { lineHunks } from '../../../src/check/line-diff.js';
 import { scheduleLoaded } from '../../../src/schedule/search/run.js';
 import { verifyLoaded } from '../../../src/verify/verify.js';
-import { checkLoaded } from '../../../src/check/check.js';
+import { checkContexts, checkLoaded } from '../../../src/check/check.js';
+import { kernelContexts } from '../../../src/analysis/context.js';
 import { bin } from '../../repo.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'conductor-fix-'));
@@ -65,6 +66,22 @@ describe('check --fix reports what it changed', () => {
     assert.deepEqual(r.loaded.resolved.map((x) => [x.defs, x.uses]), fresh.resolved.map((x) => [x.defs, x.uses]));
     assert.deepEqual(checkLoaded(r.loaded).kernels.map((k) => k.findings), checkLoaded(fresh).kernels.map((k) => k.findings));
     assert.equal(fixLoaded(loadText(SOME, 'k.s')).loaded, undefined);
+  });
+
+  it("the caller's checks of the input are the first round's: the same fix as checking again; a check that found nothing fixes nothing", () => {
+    for (const [text, paths] of [[EVERY, undefined], [SOME, 'all'], [SOME, undefined]] as const) {
+      const l = loadText(text, 'k.s');
+      const opts = paths ? { paths } : {};
+      const checks = checkContexts(kernelContexts(l), opts);
+      const given = fixLoaded(l, { ...opts, checks });
+      const own = fixLoaded(loadText(text, 'k.s'), opts);
+      assert.equal(given.text, own.text);
+      assert.deepEqual([given.rounds, given.changes, given.remaining.map((f) => f.message)], [own.rounds, own.changes, own.remaining.map((f) => f.message)]);
+    }
+    // the checks given are taken as they are (a check that found nothing: nothing to fix)
+    const l = loadText(EVERY, 'k.s');
+    const clean = checkContexts(kernelContexts(l), {}).map((k) => ({ ...k, findings: [] }));
+    assert.deepEqual(fixLoaded(l, { checks: clean }).changes, []);
   });
 
   it('a wait short on some paths only is left as it is, unless paths all', () => {
