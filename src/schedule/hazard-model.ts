@@ -252,18 +252,17 @@ export class PairWaits {
 }
 
 /**
- * PairWaits of the pairs of kernel instructions in [lo, hi), computed when first asked for and
- * kept. A consumer's row holds its producers side by side, so the walk back from a consumer
- * reads a few neighbouring bytes, whatever the table's size.
- */
-
-/**
  * Largest table whose rows are computed whole (PairTable.reachOf): a row of a larger one costs
  * more pair evaluations than the walks it shortens save (the 2,237-instruction region of the
  * bench ran 2.2x slower with rows computed).
  */
 const ROW_TABLE_MAX = 512;
 
+/**
+ * PairWaits of the pairs of kernel instructions in [lo, hi), computed when first asked for and
+ * kept. A consumer's row holds its producers side by side, so the walk back from a consumer
+ * reads a few neighbouring bytes, whatever the table's size.
+ */
 export class PairTable {
   readonly size: number;
   /** Per pair (consumer - lo) * size + (producer - lo): its value, -1 while not computed. */

@@ -22,14 +22,15 @@ const VALU_OTHER: WaitStateFact = {
   w: { ...all(1, PRE940), ...all(2, CDNA3_UP) },
   source: `LLVM GCNHazardRecognizer::checkVALUHazards (createsVALUHazard); ${REF.cdna3} Table 11 Case 9 (VALU: 2); ${REF.mi200} §4.5 Table 9 (1); ${REF.cdna4} §4.5 Table 11`,
 };
+
+const isWideStore = (p: HazardInsn): boolean => p.wideStore !== undefined;
+
 /**
  * Only instructions that write VGPRs at issue can overwrite the data before the store has read
  * it: VALU (incl. v_accvgpr_write, v_writelane, MFMA; LLVM's checkVALUHazardsHelper runs on the
  * defs of every VALU). A VMEM, FLAT or DS load writes its VGPRs when its data returns, counted by
  * vmcnt/lgkmcnt, far beyond the 1-2 wait states of this rule: it is no consumer (NOT_CHECKED).
  */
-const isWideStore = (p: HazardInsn): boolean => p.wideStore !== undefined;
-
 export const storeDataValuOverwrite: HazardRule = {
   id: 'store-data-valu-overwrite',
   pairwise: true,
