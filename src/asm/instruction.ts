@@ -425,13 +425,7 @@ function parseOperand(): number {
     const k = plainImmediate(start);
     if (k >= 0) return k;
   }
-  let value: number | undefined;
-  try {
-    value = scanExpr(T, start, E, LK, RL);
-  } catch (e) {
-    if (e instanceof ExprError) throw error(e.message, e.pos);
-    throw e;
-  }
+  const value = valueAt(start, E);
   const end = exprEnd;
   if (end === start) throw error(`unexpected '${T[start]}'`);
   P = end;
@@ -732,14 +726,22 @@ function checkedIndex(value: number, at: number): number {
   return value;
 }
 
-function evalRegIndex(from: number, to: number): number {
-  let value: number | undefined;
+/**
+ * The value of the expression at [from, to) with the file's symbols (undefined when it does not
+ * evaluate); its end in exprEnd. A syntax error is a ConductorError at its place, its message
+ * after `prefix`.
+ */
+function valueAt(from: number, to: number, prefix = ''): number | undefined {
   try {
-    value = scanExpr(T, from, to, LK, RL);
+    return scanExpr(T, from, to, LK, RL);
   } catch (e) {
-    if (e instanceof ExprError) throw error(`invalid register index: ${e.message}`, e.pos);
+    if (e instanceof ExprError) throw error(prefix + e.message, e.pos);
     throw e;
   }
+}
+
+function evalRegIndex(from: number, to: number): number {
+  const value = valueAt(from, to, 'invalid register index: ');
   for (let k = exprEnd; k < to; k++) {
     if (!isSpace(T.charCodeAt(k))) throw error(`invalid register index '${T.slice(from, to).trim()}'`, from);
   }
@@ -907,13 +909,7 @@ function parseWaitcnt(): void {
     S.setAux(k, op);
     return;
   }
-  let value: number | undefined;
-  try {
-    value = scanExpr(T, start, E, LK, RL);
-  } catch (e) {
-    if (e instanceof ExprError) throw error(e.message, e.pos);
-    throw e;
-  }
+  const value = valueAt(start, E);
   const end = exprEnd;
   if (value === undefined) throw error(`s_waitcnt operand '${T.slice(start, end).trim()}' does not evaluate to a number`, start);
   P = end;

@@ -10,7 +10,7 @@ import { CLASS_COUNTER, CLASS_IN_ORDER, EVENT_CLASSES, NCLASSES, type OpClass } 
 import { EVENT, issues, traitsOf, type KernelTraits } from '../isa/traits.js';
 import type { WaitEvent } from '../isa/types.js';
 import type { ScheduleKernel } from './kernel.js';
-import { counterMax, flatEffects, kernelWaits } from './waits.js';
+import { counterMax, flatEffects, kernelWaits } from '../waitcnt/estimate.js';
 
 /** The events (isa/traits.ts EVENT bits) that issue an operation of each class. */
 const CLASS_EVENTS: readonly number[] = Array.from({ length: NCLASSES }, (_, c) => {

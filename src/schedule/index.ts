@@ -22,10 +22,8 @@ export { parseCommand, parseRounds, parseRoundsOrThrow, parseCommandArgs } from 
 export type { Command, ParsedRounds, CommandSyntaxError } from './commands.js';
 export { ScheduleState, canMove, moveTo, swapAt, applyCommand, isFailure, explainPair } from './state.js';
 export type { CommandFailure, FailKind, ResolvedMove, RegionSnapshot } from './state.js';
-export { Evaluator, PressureScanner, programMetrics, contextMetrics, compareMetrics, parseObjective, formatMetrics, metricLabel, worseningText, higherIsBetter, METRIC_NAMES, DEFAULT_OBJECTIVE } from './metrics.js';
+export { Evaluator, programMetrics, contextMetrics, compareMetrics, parseObjective, formatMetrics, metricLabel, worseningText, higherIsBetter, METRIC_NAMES, DEFAULT_OBJECTIVE } from './metrics.js';
 export type { Metrics, MetricName, EvaluatorOptions, RegionEval } from './metrics.js';
-export { CounterScores, flatEffects, kernelWaits, sequenceWaits, counterMax } from './waits.js';
-export type { FlatEffects, KernelWaits } from './waits.js';
 export { emitSchedule } from './emit.js';
 export { reorderedText } from './reorder.js';
 export { alignToOriginal } from './align.js';

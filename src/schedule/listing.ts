@@ -5,7 +5,7 @@
  */
 import { ROLE, type ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
-import { PressureScanner } from './metrics.js';
+import { sequencePeaks } from '../analysis/pressure-incremental.js';
 
 export interface TaggedInsn {
   tag: string;
@@ -42,7 +42,6 @@ export interface KernelListing {
 /** The listing of `k`, regions in the order of `state` when given (else the original order). */
 export function kernelListing(k: ScheduleKernel, only?: number, state?: ScheduleState): KernelListing {
   const cfg = k.ctx.cfg;
-  const scanner = new PressureScanner();
   const out3 = new Int32Array(3);
   const tagged = (i: number): TaggedInsn => {
     const t: TaggedInsn = { tag: k.tags[i]!, line: cfg.insns[i]!.loc.line, text: cfg.insns[i]!.text };
@@ -57,7 +56,7 @@ export function kernelListing(k: ScheduleKernel, only?: number, state?: Schedule
     prevEnd = rg.last + 1;
     if (only !== undefined && rg.id !== only) continue;
     const seq = state ? state.regionSequence(rg.id) : rg.nodes;
-    scanner.scan(k, seq, rg.liveOut, out3);
+    sequencePeaks(k, seq, rg.liveOut, out3);
     const block = cfg.blocks[rg.block]!;
     regions.push({
       region: rg.id, block: rg.block, labels: block.start === rg.first ? block.labels : [], lines: rg.lines,

@@ -17,7 +17,7 @@
  * Two ways to get them:
  *   - `Evaluator.evaluate(state)`: fast, per region and cached on the region's version. Peaks are
  *     exact (waits and nops hold no registers). A changed region counts the waits it has plus the
- *     change that the wait model (waits.ts, from the region's entry state in the original
+ *     change that the wait model (waitcnt/estimate.ts, from the region's entry state in the original
  *     program) sees between the original order and the new one, the s_nop the hazard engine pads
  *     it with (on a window around the region). est_cycles is the original's plus, per changed
  *     region, the change of the region alone between its original order and the new one, and
@@ -39,22 +39,22 @@ import { kernelResources } from '../analysis/resources.js';
 import { computeOccupancy } from '../analysis/occupancy.js';
 import { ConductorError } from '../errors.js';
 import type { KernelContext } from '../analysis/types.js';
-import { AGPR_BASE, FLAT_SCRATCH_LO, VGPR_BASE, UNIT_COUNT } from '../asm/registers.js';
+import { UNIT_COUNT } from '../asm/registers.js';
 import type { Region, ScheduleKernel } from './kernel.js';
 import { rederiveWaits } from '../waitcnt/index.js';
 import type { ScheduleState } from './state.js';
-import { counterMax, kernelWaits, sequenceWaits, flatEffects, CounterScores, IncrementalWaits, type CounterMax, type FlatEffects } from './waits.js';
+import { counterMax, kernelWaits, sequenceWaits, flatEffects, CounterScores, IncrementalWaits, type CounterMax, type FlatEffects } from '../waitcnt/estimate.js';
 import { cycleEngineFor } from '../cycles/estimate.js';
 import type { CycleEngine } from '../cycles/engine.js';
 import { syntheticWait, syntheticWaitInto } from '../cycles/model.js';
 import { ResumableCycles } from '../cycles/resumable.js';
 import { kernelTime, runWaves, steadyState, type KernelLoop, type WaveCycles } from '../cycles/kernel-time.js';
 import type { CycleParams } from '../targets/latency.js';
-import { IncrementalPressure } from './incremental-pressure.js';
+import { exactSequencePeaks, IncrementalPressure, sequencePeaks } from '../analysis/pressure-incremental.js';
 import { closingWait, originalClosings, type RegionClosing } from './closing.js';
 import { traitsOf, type KernelTraits } from '../isa/traits.js';
 import { NCLASSES } from '../targets/counters.js';
-import { windowNopModel, type NopWindow, type PairTable, type WindowNopModel } from './hazard-model.js';
+import { windowNopModel, type NopWindow, type PairTable, type WindowNopModel } from '../hazards/window.js';
 
 export const METRIC_NAMES = ['peak_vgpr', 'peak_agpr', 'peak_sgpr', 's_waitcnt', 's_nop', 'total_instructions', 'occupancy', 'est_cycles'] as const;
 export type MetricName = (typeof METRIC_NAMES)[number];
@@ -162,70 +162,6 @@ export function formatMetrics(m: Metrics): string {
 }
 
 /* ---------------------------------------------------------------------------------------------- */
-/* Pressure                                                                                        */
-/* ---------------------------------------------------------------------------------------------- */
-
-const SGPR_END = FLAT_SCRATCH_LO;
-
-/** Reusable scratch for pressure scans. */
-export class PressureScanner {
-  private readonly live = new Uint32Array(UNIT_COUNT);
-  private epoch = 1;
-
-  /**
-   * Peak pressure of a sequence ending with `liveOut` live: per instruction
-   * max(live before, live after + written), as computePressure defines it. Result in out[0..2]
-   * (vgpr, agpr, sgpr); `points`, when given, receives the VGPR pressure at each position.
-   */
-  scan(k: Pick<ScheduleKernel, 'defOff' | 'defUnits' | 'useOff' | 'useUnits'>, seq: ArrayLike<number>, liveOut: Uint32Array,
-    out: Int32Array, points?: Int32Array): void {
-    const e = ++this.epoch;
-    if (e > 0x7ffffff0) { this.live.fill(0); this.epoch = 1; }
-    const live = this.live;
-    let v = 0; let a = 0; let s = 0;
-    for (let w = 0; w < liveOut.length; w++) {
-      let bits = liveOut[w]!;
-      while (bits) {
-        const t = bits & -bits;
-        const u = (w << 5) + (31 - Math.clz32(t));
-        bits ^= t;
-        live[u] = this.epoch;
-        if (u >= AGPR_BASE) a++; else if (u >= VGPR_BASE) v++; else if (u < SGPR_END) s++;
-      }
-    }
-    const ep = this.epoch;
-    let pv = 0; let pa = 0; let ps = 0;
-    const { defOff, defUnits, useOff, useUnits } = k;
-    for (let p = seq.length - 1; p >= 0; p--) {
-      const i = seq[p]!;
-      let av = 0; let aa = 0; let as = 0;
-      const d0 = defOff[i]!; const d1 = defOff[i + 1]!;
-      for (let q = d0; q < d1; q++) {
-        const u = defUnits[q]!;
-        if (live[u] !== ep) { if (u >= AGPR_BASE) aa++; else if (u >= VGPR_BASE) av++; else if (u < SGPR_END) as++; }
-      }
-      let xv = v + av; let xa = a + aa; let xs = s + as;
-      for (let q = d0; q < d1; q++) {
-        const u = defUnits[q]!;
-        if (live[u] === ep) { live[u] = 0; if (u >= AGPR_BASE) a--; else if (u >= VGPR_BASE) v--; else if (u < SGPR_END) s--; }
-      }
-      for (let q = useOff[i]!; q < useOff[i + 1]!; q++) {
-        const u = useUnits[q]!;
-        if (live[u] !== ep) { live[u] = ep; if (u >= AGPR_BASE) a++; else if (u >= VGPR_BASE) v++; else if (u < SGPR_END) s++; }
-      }
-      if (v > xv) xv = v;
-      if (a > xa) xa = a;
-      if (s > xs) xs = s;
-      if (points) points[p] = xv;
-      if (xv > pv) pv = xv;
-      if (xa > pa) pa = xa;
-      if (xs > ps) ps = xs;
-    }
-    out[0] = pv; out[1] = pa; out[2] = ps;
-  }
-}
-
-/* ---------------------------------------------------------------------------------------------- */
 /* Evaluator                                                                                       */
 /* ---------------------------------------------------------------------------------------------- */
 
@@ -267,31 +203,6 @@ function expectSame(what: string, cached: unknown, exact: unknown): void {
   const a = JSON.stringify(cached, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Int32Array) : v));
   const b = JSON.stringify(exact, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Int32Array) : v));
   if (a !== b) throw new FastPathMismatch(`fast path check: ${what}: cached ${a}, recomputed ${b}`);
-}
-
-/**
- * Peak live VGPR / AGPR / SGPR of a sequence ending with `liveOut` live, computed the plain way
- * (a set of live units, walked backwards; per instruction max(live before, live after + written),
- * as computePressure defines it): the reference the PressureScanner is checked against.
- */
-export function exactSequencePeaks(k: Pick<ScheduleKernel, 'insns'>, seq: ArrayLike<number>, liveOut: Uint32Array): [number, number, number] {
-  const live = new Set<number>();
-  for (let u = 0; u < liveOut.length * 32; u++) if ((liveOut[u >>> 5]! >>> (u & 31)) & 1) live.add(u);
-  const count = (set: Iterable<number>): [number, number, number] => {
-    let v = 0; let a = 0; let sg = 0;
-    for (const u of set) { if (u >= AGPR_BASE) a++; else if (u >= VGPR_BASE) v++; else if (u < SGPR_END) sg++; }
-    return [v, a, sg];
-  };
-  const peak: [number, number, number] = [0, 0, 0];
-  const raise = (c: [number, number, number]) => { for (let x = 0; x < 3; x++) if (c[x]! > peak[x]!) peak[x] = c[x]!; };
-  for (let p = seq.length - 1; p >= 0; p--) {
-    const r = k.insns[seq[p]!]!;
-    raise(count(new Set([...live, ...r.defs])));
-    for (const u of r.defs) live.delete(u);
-    for (const u of r.uses) live.add(u);
-    raise(count(live));
-  }
-  return peak;
 }
 
 /** Positions per s_nop estimation segment (see Evaluator.regionNops). */
@@ -445,7 +356,6 @@ export class Evaluator {
   private readonly traits: KernelTraits;
   private readonly closingOut = new Int32Array(3);
   private readonly closingPending = new Int32Array(NCLASSES);
-  private readonly scanner = new PressureScanner();
   /** Per region: its pressure kept up to date with the last order scanned (created on first use). */
   private readonly pressures: (IncrementalPressure | undefined)[] = [];
   private readonly out3 = new Int32Array(3);
@@ -592,7 +502,7 @@ export class Evaluator {
 
   /** Metrics of region r in its original order (what it has: its own waits and nops). */
   private identityRegion(r: Region): RegionEval {
-    this.scanner.scan(this.k, r.nodes, r.liveOut, this.out3);
+    sequencePeaks(this.k, r.nodes, r.liveOut, this.out3);
     if (this.checkFast) expectSame(`peaks of region ${r.id} as written`, Array.from(this.out3), exactSequencePeaks(this.k, r.nodes, r.liveOut));
     return { peak_vgpr: this.out3[0]!, peak_agpr: this.out3[1]!, peak_sgpr: this.out3[2]!, waits: r.strippedWaits, nops: r.strippedNops, cyclesDelta: 0, cyclesDeltaOne: 0, cycleSeq: undefined };
   }

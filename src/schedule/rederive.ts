@@ -12,7 +12,7 @@ import { addInsert, emptyEdits } from '../check/edit.js';
 import { ConductorError } from '../errors.js';
 import { ROLE, type ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
-import { counterMax, kernelWaits, flatEffects } from './waits.js';
+import { counterMax, kernelWaits, flatEffects } from '../waitcnt/estimate.js';
 import { traitsOf } from '../isa/traits.js';
 import { closingWait, originalClosings } from './closing.js';
 import { checkWaitcnt, minimalWaits } from '../waitcnt/index.js';
@@ -211,7 +211,7 @@ const CLOSING_ROUNDS = 4;
 /**
  * The waits of the changed regions of a schedule for the scheduled kernel `ctx` (its waits and
  * nops of changed regions removed): the waitcnt analysis' choice `given`, plus the waits the
- * scheduler's model (waits.ts) finds to close each changed region. Outside the changed regions
+ * scheduler's model (waitcnt/estimate.ts) finds to close each changed region. Outside the changed regions
  * the program's own waits are trusted (the analysis is pessimistic on paths that cannot run, so
  * it would ask for waits the program rightly does without). That is sound because each changed
  * region is made to end with no more memory operations pending than the original region left

@@ -5,7 +5,7 @@
  * targets (GFX9 encoding); the counters' widths are per-target data (Target.counters).
  *
  * This is the one description of the counters. The waitcnt analysis (src/waitcnt/model.ts)
- * reads it for its semantics; the scheduler's fast wait estimate (src/schedule/waits.ts) runs
+ * reads it for its semantics; the scheduler's fast wait estimate (src/waitcnt/estimate.ts) runs
  * the same classes over straight-line code; the cycle model (src/cycles) times completions per
  * class.
  *

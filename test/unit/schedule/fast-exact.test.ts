@@ -11,13 +11,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadText } from '../../../src/load.js';
 import { pickKernel, type ScheduleKernel } from '../../../src/schedule/kernel.js';
-import { checkFastFromEnv, Evaluator, exactSequencePeaks, FastPathMismatch, metricDrift, PressureScanner } from '../../../src/schedule/metrics.js';
+import { checkFastFromEnv, Evaluator, FastPathMismatch, metricDrift } from '../../../src/schedule/metrics.js';
+import { exactSequencePeaks, sequencePeaks } from '../../../src/analysis/pressure-incremental.js';
 import { canMove, moveTo, ScheduleState } from '../../../src/schedule/state.js';
 import { emitSchedule } from '../../../src/schedule/emit.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
 import { LOOP, randomSchedule } from './helpers.js';
-import { counterMax, CounterScores, flatEffects, IncrementalWaits, sequenceWaits } from '../../../src/schedule/waits.js';
-import { PairWaits, windowNopModel } from '../../../src/schedule/hazard-model.js';
+import { counterMax, CounterScores, flatEffects, IncrementalWaits, sequenceWaits } from '../../../src/waitcnt/estimate.js';
+import { PairWaits, windowNopModel } from '../../../src/hazards/window.js';
 import { activeRules } from '../../../src/hazards/engine.js';
 import { HazardContext, hazardInsns } from '../../../src/hazards/context.js';
 import { root } from '../../repo.js';
@@ -112,16 +113,15 @@ test('check mode catches a wrong cache entry (region, s_nop segment, loop, model
   }
 });
 
-test('the pressure scanner equals the plain live-set walk on every region of every random schedule', () => {
+test('sequencePeaks equals the plain live-set walk on every region of every random schedule', () => {
   const k = pickKernel(loadText(example, 'k.s'));
-  const scanner = new PressureScanner();
   const out = new Int32Array(3);
   const rand = mulberry32(11);
   for (let t = 0; t < 20; t++) {
     const s = randomSchedule(k, rand, 30);
     k.regions.forEach((rg, r) => {
       const seq = Array.from(s.order[r]!, (q) => rg.nodes[q]!);
-      scanner.scan(k, seq, rg.liveOut, out);
+      sequencePeaks(k, seq, rg.liveOut, out);
       assert.deepEqual(Array.from(out), exactSequencePeaks(k, seq, rg.liveOut));
     });
   }

@@ -1,7 +1,7 @@
 /**
  * The evaluator's incremental parts against their from-scratch references on random move
  * sequences of real kernels (the bundled example and a loop with loads, LDS traffic and MFMAs):
- *   - IncrementalPressure (a region's peaks re-scanned from the change) equals PressureScanner,
+ *   - IncrementalPressure (a region's peaks re-scanned from the change) equals sequencePeaks (and the plain set-based walk),
  *     on legal moves and on arbitrary swaps (where the live sets before the change differ and
  *     the scan must go on past it);
  *   - ResumableCycles (a region's cycles resumed from the change through the engine's undo
@@ -16,8 +16,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadText } from '../../../src/load.js';
 import { pickKernel, type ScheduleKernel } from '../../../src/schedule/kernel.js';
-import { Evaluator, FastPathMismatch, PressureScanner, SegmentCache } from '../../../src/schedule/metrics.js';
-import { IncrementalPressure } from '../../../src/schedule/incremental-pressure.js';
+import { Evaluator, FastPathMismatch, SegmentCache } from '../../../src/schedule/metrics.js';
+import { exactSequencePeaks, IncrementalPressure, sequencePeaks } from '../../../src/analysis/pressure-incremental.js';
 import { canMove, moveTo, ScheduleState } from '../../../src/schedule/state.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
 import { cycleEngineFor } from '../../../src/cycles/estimate.js';
@@ -33,7 +33,6 @@ const example = readFileSync(join(root, 'examples', 'mfma_lds_gemm.gfx942.s'), '
 const kernels = (): [string, ScheduleKernel][] => [['example', pickKernel(loadText(example, 'example.s'))], ['loop', pickKernel(loadText(LOOP, 'loop.s'))]];
 
 test('incremental pressure equals the full scan on random legal moves and on arbitrary swaps', () => {
-  const scanner = new PressureScanner();
   const want = new Int32Array(3);
   const got = new Int32Array(3);
   for (const [name, k] of kernels()) {
@@ -59,8 +58,10 @@ test('incremental pressure equals the full scan on random legal moves and on arb
           }
         }
         inc.run(seq, got);
-        scanner.scan(k, seq, rg.liveOut, want);
+        sequencePeaks(k, seq, rg.liveOut, want);
         assert.deepEqual(Array.from(got), Array.from(want), `${name}: region ${rg.id}, step ${t}`);
+        // both share the scan's step: every tenth step also against the plain set-based walk
+        if (t % 10 === 0) assert.deepEqual(Array.from(got), exactSequencePeaks(k, seq, rg.liveOut), `${name}: region ${rg.id}, step ${t} (plain walk)`);
         runs++;
         if (inc.scanned > 0 && inc.scanned < m) partial++;
       }

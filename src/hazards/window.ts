@@ -8,9 +8,9 @@ import type { KernelContext } from '../analysis/types.js';
 import type { Cfg } from '../analysis/cfg.js';
 import type { Instruction } from '../asm/ast.js';
 import type { ResolvedInsn } from '../isa/types.js';
-import { maxWaitOf, type HazardRule } from '../hazards/types.js';
-import { activeRules, computeNopsIn } from '../hazards/engine.js';
-import { HazardContext, hazardInsns, type HazardInsn, type Visit } from '../hazards/context.js';
+import { maxWaitOf, type HazardRule } from './types.js';
+import { activeRules, computeNopsIn } from './engine.js';
+import { HazardContext, hazardInsns, type HazardInsn, type Visit } from './context.js';
 
 /** s_nop instructions needed for `waitStates` wait states in chunks of maxImm + 1. */
 export function nopInstructions(waitStates: number, maxImm: number): number {
