@@ -8,7 +8,7 @@ import type { KernelContext } from '../analysis/types.js';
 import type { Cfg } from '../analysis/cfg.js';
 import type { Instruction } from '../asm/ast.js';
 import type { ResolvedInsn } from '../isa/types.js';
-import { maxWaitOf, type HazardRule } from './types.js';
+import { maxWaitOf, type HazardRule, type Need } from './types.js';
 import { activeRules, computeNopsIn } from './engine.js';
 import { HazardContext, hazardInsns, type HazardInsn, type Visit } from './context.js';
 
@@ -42,7 +42,7 @@ export function windowNopModel(ctx: KernelContext): WindowNopModel {
   const facts = hazardInsns(ctx);
   const rules = activeRules(new HazardContext(ctx, facts)).filter((r) => !r.noNopFix);
   const maxImm = ctx.target.maxNopImm.value;
-  const inert = rules.map(() => new Uint8Array(ctx.insns.length));
+  const inert = new InertRules(rules, ctx.insns.length);
   let pairs: PairWaits | undefined;
   return {
     nops(before, seq, after) {
@@ -74,13 +74,50 @@ export function windowNopModel(ctx: KernelContext): WindowNopModel {
     },
     pairTable(lo, hi) {
       if (hi - lo > PAIR_TABLE_MAX) return undefined;
-      pairs ??= new PairWaits(ctx, facts, rules);
+      pairs ??= new PairWaits(ctx, facts, rules, inert);
       return new PairTable(pairs, lo, hi);
     },
   };
 }
 
 const NONE: readonly number[] = Object.freeze([]);
+
+/**
+ * What the window model learns per rule and consumer: a rule that, checking kernel instruction i
+ * as a consumer, asked nothing about other instructions (no walk, no producer list) and found
+ * nothing judged i alone, so it finds nothing for i in any window and after any producer; the
+ * NopWindows and the pair table then skip it for i. The soft clause rule reads the instructions
+ * before a memory consumer directly and is never inert.
+ */
+export class InertRules {
+  /** Per rule (index in the model's rules), per kernel instruction: 1 inert, 2 not, 0 not yet known. */
+  private readonly known: Uint8Array[];
+  private readonly never: number;
+
+  constructor(readonly rules: readonly HazardRule[], n: number) {
+    this.known = rules.map(() => new Uint8Array(n));
+    this.never = rules.findIndex((r) => r.id === 'xnack-soft-clause');
+  }
+
+  /**
+   * Rule x's needs for the consumer at window position p (kernel instruction i) of `h`, or
+   * undefined when it finds none; without running it when it is known inert for i (`learn`
+   * false: always run, nothing learnt).
+   */
+  check(x: number, h: WindowContext, p: number, i: number, learn = true): Need[] | undefined {
+    const known = this.known[x]!;
+    const state = learn ? known[i]! : 2;
+    if (state === 1) return undefined;
+    const asked = h.asked;
+    const needs = this.rules[x]!.check(h, p);
+    const found = needs !== undefined && needs.length > 0;
+    if (state === 0) known[i] = !found && h.asked === asked && x !== this.never ? 1 : 2;
+    return found ? needs : undefined;
+  }
+
+  /** Whether rule x is known to find nothing for kernel instruction i. */
+  inert(x: number, i: number): boolean { return this.known[x]![i] === 1; }
+}
 
 /** A hazard context over a window whose instructions change in place, recording how far back each consumer's walks reach. */
 class WindowContext extends HazardContext {
@@ -191,28 +228,26 @@ export class PairWaits {
   private readonly h: WindowContext;
   private readonly insns: ResolvedInsn[];
   private readonly f: HazardInsn[];
-  private readonly pairwise: readonly HazardRule[];
-  /**
-   * Per pairwise rule, per kernel instruction as consumer (as NopWindow's `inert`, kept apart):
-   * 1 when the rule, checking it after some producer, asked nothing about the producer and found
-   * nothing, so it finds nothing after any producer and the consumer's other pairs skip it; 2
-   * when it asked; 0 not yet known.
-   */
-  private readonly inert: Uint8Array[];
+  /** The pairwise rules, as indexes into the model's rules (and `inert`). */
+  private readonly pairwise: readonly number[];
   /** The largest wait-state count any pairwise rule's facts demand on the kernel's generation: pair values never exceed it. */
   readonly reach: number;
   /** Pairs computed, and rule runs skipped because the rule is known to find nothing for the consumer (for the bench and tests). */
   computed = 0;
   skipped = 0;
 
-  /** @param learn skip the rules known to find nothing for a consumer (`inert`; false: every rule runs on every pair, for tests). */
+  /**
+   * @param inert what the model learns of its rules (shared with its NopWindows)
+   * @param learn skip the rules known to find nothing for a consumer (false: every rule runs on every pair, for tests).
+   */
   constructor(private readonly ctx: KernelContext, private readonly facts: readonly HazardInsn[], rules: readonly HazardRule[],
-    private readonly learn = true) {
+    private readonly inert: InertRules, private readonly learn = true) {
     ({ h: this.h, insns: this.insns, f: this.f } = windowContext(ctx, facts, 2));
-    this.pairwise = rules.filter((r) => r.pairwise === true);
-    this.inert = this.pairwise.map(() => new Uint8Array(ctx.insns.length));
+    const pairwise: number[] = [];
+    rules.forEach((r, x) => { if (r.pairwise === true) pairwise.push(x); });
+    this.pairwise = pairwise;
     let reach = 0;
-    for (const r of this.pairwise) for (const x of r.facts) reach = Math.max(reach, maxWaitOf(x, this.h.gen));
+    for (const x of pairwise) for (const fact of rules[x]!.facts) reach = Math.max(reach, maxWaitOf(fact, this.h.gen));
     this.reach = reach;
   }
 
@@ -231,19 +266,13 @@ export class PairWaits {
     h.pad[1] = 0;
     this.computed++;
     let w = 0;
-    for (let y = 0; y < this.pairwise.length; y++) {
-      const known = this.inert[y]!;
-      const state = this.learn ? known[c]! : 2;
-      if (state === 1) { this.skipped++; continue; }
-      const r = this.pairwise[y]!;
-      const asked = h.asked;
-      const needs = r.check(h, 1);
-      const found = needs !== undefined && needs.length > 0;
-      if (state === 0) known[c] = !found && h.asked === asked ? 1 : 2;
-      if (!found) continue;
-      for (const x of needs) {
-        if (x.producer !== 0) throw new Error(`internal: pairwise hazard rule ${r.id} names producer ${x.producer} of a pair`);
-        if (x.required > w) w = x.required;
+    for (const x of this.pairwise) {
+      if (this.learn && this.inert.inert(x, c)) { this.skipped++; continue; }
+      const needs = this.inert.check(x, h, 1, c, this.learn);
+      if (needs === undefined) continue;
+      for (const n of needs) {
+        if (n.producer !== 0) throw new Error(`internal: pairwise hazard rule ${this.inert.rules[x]!.id} names producer ${n.producer} of a pair`);
+        if (n.required > w) w = n.required;
       }
     }
     if (w > this.reach) throw new Error(`internal: a pair needs ${w} wait states, more than the pairwise rules' facts allow (${this.reach})`);
@@ -367,13 +396,10 @@ export class NopWindow {
   byTable = 0;
 
   /**
-   * @param inert per rule, per kernel instruction: 1 when the rule, checking that instruction as
-   * a consumer, asked nothing about other instructions and found nothing (so it never will:
-   * its answer depends on the consumer alone), 2 when it did ask, 0 not yet known. The soft
-   * clause rule reads the instructions before a memory consumer directly and is never inert.
+   * @param inert what the model learns of its rules (shared with its other windows and its pair table)
    */
   constructor(private readonly ctx: KernelContext, private readonly facts: readonly HazardInsn[], private readonly rules: readonly HazardRule[],
-    private readonly inert: readonly Uint8Array[], private readonly maxImm: number, readonly n: number,
+    private readonly inert: InertRules, private readonly maxImm: number, readonly n: number,
     private readonly table?: PairTable) {
     this.idx = new Int32Array(n).fill(-1);
     this.col = new Int32Array(n);
@@ -465,14 +491,8 @@ export class NopWindow {
     let need = 0;
     for (let x = 0; x < rules.length; x++) {
       if (notPairwise && this.pairwise[x] === 1) continue;
-      const known = this.inert[x]!;
-      const state = known[i]!;
-      if (state === 1) continue;
-      const asked = h.asked;
-      const needs = rules[x]!.check(h, p);
-      const found = needs !== undefined && needs.length > 0;
-      if (state === 0) known[i] = !found && h.asked === asked && !(this.clauses && x === this.clauseRule) ? 1 : 2;
-      if (!found) continue;
+      const needs = this.inert.check(x, h, p, i);
+      if (needs === undefined) continue;
       for (const y of needs) { const s = y.required - y.distance; if (s > need) need = s; }
     }
     return need;
