@@ -349,6 +349,17 @@ export function sequenceWaits(f: FlatEffects, s: CounterScores, seq: ArrayLike<n
 }
 
 /**
+ * Marks whether score `at` now differs from the last run's value there (`differs`), returning the
+ * change in the count of differing scores.
+ */
+function restate(sc: Int32Array, lastValue: Int32Array, differs: Uint8Array, at: number): number {
+  const d = sc[at] !== lastValue[at] ? 1 : 0;
+  const change = d - differs[at]!;
+  differs[at] = d;
+  return change;
+}
+
+/**
  * Scratch of IncrementalWaits.run (one run at a time per thread): the scores written since the
  * run's start by either run (`seen` stamped with the run's epoch, listed in `touched`), the last
  * run's value of each, and whether this run's value differs from it (`differs`, valid where
@@ -502,9 +513,7 @@ export class IncrementalWaits {
           const at = this.oldIdx[x]!;
           if (seen[at] !== epoch) { seen[at] = epoch; differs[at] = 0; touched[nt++] = at; }
           lastValue[at] = this.oldVal[x]!;
-          const d = sc[at] !== lastValue[at] ? 1 : 0;
-          differ += d - differs[at]!;
-          differs[at] = d;
+          differ += restate(sc, lastValue, differs, at);
         }
       }
       const i = seq[p]!;
@@ -528,9 +537,7 @@ export class IncrementalWaits {
       for (let x = logged; x < this.log.length; x++) {
         const at = this.log.index[x]!;
         if (seen[at] !== epoch) { seen[at] = epoch; differs[at] = 0; lastValue[at] = this.log.old[x]!; touched[nt++] = at; }
-        const d = sc[at] !== lastValue[at] ? 1 : 0;
-        differ += d - differs[at]!;
-        differs[at] = d;
+        differ += restate(sc, lastValue, differs, at);
       }
     }
     this.logAt[m] = this.log.length;

@@ -4,7 +4,7 @@
  * interlock (2).
  */
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
-import { all, anyWithin, CDNA2_UP, factWait, need } from './util.js';
+import { all, anyWithin, CDNA2_UP, factWait, need, vecUses } from './util.js';
 import { VGPR_BASE } from '../../asm/registers.js';
 import { overlaps, regText } from '../context.js';
 
@@ -43,7 +43,7 @@ export const valuDgemmMemRead: HazardRule = {
   check(h, i) {
     const c = h.f[i]!;
     if (!(c.vmem || c.ds)) return undefined;
-    const regs = c.ops.filter((o) => o.use && o.lo >= VGPR_BASE);
+    const regs = vecUses(c);
     if (regs.length === 0) return undefined;
     // DGEMMs within reach, by distance (any path)
     const w = factWait(h, BETWEEN_FACT);

@@ -4,8 +4,7 @@
  * (accumulation) needs none.
  */
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
-import { all, CDNA2_UP, factsReach, need, REF } from './util.js';
-import { VGPR_BASE } from '../../asm/registers.js';
+import { all, CDNA2_UP, factsReach, need, REF, vecDefs, vecOps, vecUses } from './util.js';
 import type { HazardInsn, OpRange } from '../context.js';
 import { overlaps, regText } from '../context.js';
 
@@ -81,7 +80,7 @@ export const dotWriteRead: HazardRule = {
   check(h, i) {
     const c = h.f[i]!;
     if (c.mfma || !(c.valu || c.vmem || c.ds || c.exp)) return undefined;
-    const regs = c.ops.filter((o) => o.use && o.lo >= VGPR_BASE);
+    const regs = vecUses(c);
     return dotScan(h, i, regs, (p, o) => (sameOpcode(p, c) && isSrcC(o) ? undefined : READ_FACT), 'reads');
   },
 };
@@ -96,7 +95,7 @@ export const dotWriteOverwrite: HazardRule = {
   check(h, i) {
     const c = h.f[i]!;
     if (c.mfma || !(c.valu || c.vmem || c.ds)) return undefined;
-    const regs = c.ops.filter((o) => o.def && o.lo >= VGPR_BASE);
+    const regs = vecDefs(c);
     return dotScan(h, i, regs, (p) => (sameOpcode(p, c) ? undefined : WRITE_FACT), 'overwrites');
   },
 };
@@ -111,7 +110,7 @@ export const dotWriteMfma: HazardRule = {
   check(h, i) {
     const c = h.f[i]!;
     if (!c.mfma) return undefined;
-    const regs = c.ops.filter((o) => o.lo >= VGPR_BASE);
+    const regs = vecOps(c);
     return dotScan(h, i, regs, () => MFMA_FACT, 'accesses');
   },
 };

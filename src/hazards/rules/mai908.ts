@@ -9,7 +9,7 @@ import type { HazardContext, HazardInsn, OpRange } from '../context.js';
 import { overlaps } from '../context.js';
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
 import { waitOf } from '../types.js';
-import { distanceUnlessRewritten, factsReach, factWait, mfmaNote, need } from './util.js';
+import { distanceUnlessRewritten, factsReach, factWait, mfmaNote, need, vgprUses } from './util.js';
 import { AGPR_BASE, VGPR_BASE, rangeName } from '../../asm/registers.js';
 
 const S22 = `LLVM GCNHazardRecognizer::checkMAIHazards908 / checkMAILdStHazards`;
@@ -124,7 +124,7 @@ export const MAI908_RULES: readonly HazardRule[] = [
     [MAI908_FACTS.accReadMem], (h, i) => {
       const c = h.f[i]!;
       if (!(c.vmem || c.ds)) return undefined;
-      const regs = c.ops.filter((o) => o.use && o.lo >= VGPR_BASE && o.lo < AGPR_BASE);
+      const regs = vgprUses(c);
       if (regs.length === 0) return undefined;
       const out: Need[] = [];
       const w = factWait(h, MAI908_FACTS.accReadMem);
@@ -143,7 +143,7 @@ export const MAI908_RULES: readonly HazardRule[] = [
     [MAI908_FACTS.accAfterValuMem], (h, i) => {
       const c = h.f[i]!;
       if (!(c.vmem || c.ds)) return undefined;
-      const regs = c.ops.filter((o) => o.use && o.lo >= VGPR_BASE && o.lo < AGPR_BASE);
+      const regs = vgprUses(c);
       if (regs.length === 0) return undefined;
       const w = factWait(h, MAI908_FACTS.accAfterValuMem);
       const acc = h.producers(i, 'accrw', w, (p) => p.accRead || p.accWrite);

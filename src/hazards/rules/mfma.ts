@@ -19,8 +19,8 @@ import type { HazardContext, HazardInsn, OpRange } from '../context.js';
 import { overlaps, regText } from '../context.js';
 import type { Generation, HazardRule, Need, WaitStateFact } from '../types.js';
 import { waitOf } from '../types.js';
-import { all, CDNA2_UP, distanceUnlessRewritten, factWait, mfmaNote, need, REF, scalarRaw, vecUses } from './util.js';
-import { EXEC_HI, EXEC_LO, VGPR_BASE, AGPR_BASE } from '../../asm/registers.js';
+import { all, CDNA2_UP, distanceUnlessRewritten, factWait, mfmaNote, need, REF, scalarRaw, vecUses, vgprUses } from './util.js';
+import { EXEC_HI, EXEC_LO, VGPR_BASE } from '../../asm/registers.js';
 
 /** LLVM's checks for an MFMA consumer (gfx90a+) and for a VALU or memory consumer of an MFMA result. */
 const H90A = 'LLVM GCNHazardRecognizer::checkMAIHazards90A';
@@ -511,7 +511,7 @@ export const valuWriteMfmaRead: HazardRule = {
     const gfx908 = h.gen === 'cdna1';
     if (!(c.mfma || (gfx908 && c.accWrite))) return undefined;
     const reads = gfx908
-      ? c.ops.filter((o) => o.use && o.lo >= VGPR_BASE && o.lo < AGPR_BASE)
+      ? vgprUses(c)
       : vecUses(c);
     if (reads.length === 0) return undefined;
     const out: Need[] = [];

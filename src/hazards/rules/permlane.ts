@@ -1,7 +1,6 @@
 /** gfx950 v_permlane16/32_swap_b32: VALU write of an operand (2) and v_cmpx before it (4). */
 import type { HazardRule, WaitStateFact } from '../types.js';
-import { all, anyWithin, P, vectorRawFact } from './util.js';
-import { VGPR_BASE } from '../../asm/registers.js';
+import { all, anyWithin, P, vecUses, vectorRawFact } from './util.js';
 
 const VALU_FACT: WaitStateFact = {
   what: 'VALU writes a VGPR -> v_permlane16/32_swap_b32 reads it (either swapped operand)',
@@ -28,7 +27,7 @@ export const valuWritePermlaneSwap: HazardRule = {
   check(h, i) {
     const c = h.f[i]!;
     if (!isSwap(c.name)) return undefined;
-    const reads = c.ops.filter((o) => o.use && o.lo >= VGPR_BASE);
+    const reads = vecUses(c);
     return vectorRawFact(h, i, reads, VALU_FACT, ...P.valuVdef);
   },
 };

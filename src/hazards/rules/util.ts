@@ -3,7 +3,7 @@
  * common "find the producers of what this consumer reads" search.
  */
 import { REF } from '../../targets/common.js';
-import { rangeName, VGPR_BASE } from '../../asm/registers.js';
+import { AGPR_BASE, VGPR_BASE } from '../../asm/registers.js';
 import type { HazardContext, HazardInsn, OpRange } from '../context.js';
 import { overlaps, regText, unitsText } from '../context.js';
 import type { Generation, Need, WaitStateFact } from '../types.js';
@@ -21,27 +21,21 @@ export function all(v: number, gens: readonly Generation[] = GENERATIONS): Parti
 export const CDNA3_UP: readonly Generation[] = ['cdna3', 'cdna4'];
 export const CDNA2_UP: readonly Generation[] = ['cdna2', 'cdna3', 'cdna4'];
 
-export function isVector(lo: number): boolean { return lo >= VGPR_BASE; }
 export function isScalar(u: number): boolean { return u < 128; }
 
-/** Explicit register operands read / written, vector only. */
+/** Explicit register operands read / written / either, vector (VGPR or AGPR) only. */
 export function vecUses(x: HazardInsn): OpRange[] {
   return x.ops.filter((o) => o.use && o.lo >= VGPR_BASE);
 }
 export function vecDefs(x: HazardInsn): OpRange[] {
   return x.ops.filter((o) => o.def && o.lo >= VGPR_BASE);
 }
-
-/** First overlap of a range list with a range, as text, or undefined. */
-export function rangeHit(list: readonly OpRange[], lo: number, hi: number): string | undefined {
-  for (const o of list) {
-    if (overlaps(o.lo, o.hi, lo, hi)) {
-      const a = Math.max(o.lo, lo);
-      const b = Math.min(o.hi, hi);
-      return rangeName(a, b - a);
-    }
-  }
-  return undefined;
+export function vecOps(x: HazardInsn): OpRange[] {
+  return x.ops.filter((o) => o.lo >= VGPR_BASE);
+}
+/** Explicit VGPR operands read, AGPRs left out. */
+export function vgprUses(x: HazardInsn): OpRange[] {
+  return x.ops.filter((o) => o.use && o.lo >= VGPR_BASE && o.lo < AGPR_BASE);
 }
 
 /**
