@@ -26,6 +26,7 @@ import type { Piscina } from 'piscina';
 import { loadText, type Loaded } from '../../load.js';
 import { checkContexts } from '../../check/check.js';
 import { kernelContexts } from '../../analysis/context.js';
+import type { KernelContext } from '../../analysis/types.js';
 import { changeText, fixLoaded, fixSummary } from '../../check/fix.js';
 import type { PathsMode } from '../../waitcnt/index.js';
 import { ConductorError } from '../../errors.js';
@@ -252,118 +253,168 @@ export async function scheduleLoaded(loaded: Loaded, text: string, opts: Schedul
 }
 
 async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: ScheduleRunOptions, set: Settings, fixedInput: boolean): Promise<ScheduleRunResult> {
-  const t0 = Date.now();
-  const { objective, strategies, budget, seconds, seed, disambiguate, jobs, annealReplicas } = set;
-  const notes: string[] = [];
-  const ctx = kernelContexts(loaded).find((c) => c.kernel.name === name)!;
-  const arch = loaded.target.name;
-  const file = loaded.program.file;
-  const before = programMetrics(loaded, name, { trip: opts.trip });
-  const floor = before.occupancy;
-  const pipelining = opts.pipeline !== false;
-  const key = cacheKey({
-    version: VERSION, text: sha256(text), arch, kernel: name, strategies, objective, budget, seconds, seed, disambiguate, annealReplicas, trip: opts.trip,
-    pipeline: pipelining,
-  });
-  const cache = opts.cache === false ? undefined : new ResultCache('schedule', opts.cacheDir);
-  let waves = 1;
+  return new KernelSchedule(loaded, text, name, opts, set, fixedInput).run();
+}
 
-  const finish = (strategy: string, moves: string[], after: Metrics, estimate: Metrics, out: string, runs: StrategyReport[], evaluations: number,
-    searchSeconds: number, cached: boolean, loops: LoopChange[], pipelined?: PipelinedLoop[]): ScheduleRunResult => ({
-    file, kernel: name, arch, strategy, objective, evaluations, seconds: (Date.now() - t0) / 1000,
-    evaluationsPerSecond: searchSeconds > 0 ? Math.round(evaluations / searchSeconds) : 0,
-    before, after, estimate, waves, loops, moves, text: out, runs, cached, notes,
-    ...(pipelined ? { pipelined } : {}),
-  });
-  const ctxOf = (l: Loaded) => kernelContexts(l).find((c) => c.kernel.name === name)!;
-  // the kernel as the search and emission see it, prepared once when first needed
-  let kernel: ScheduleKernel | undefined;
-  const prepared = (): ScheduleKernel => (kernel ??= prepareKernel(loaded, ctx, { disambiguate, trip: opts.trip }));
-  // The pipelined programs (the loops rotated by one stage), when a loop qualifies.
-  const piped = new Map<PipelineVariant, PipelinedProgram | undefined>();
-  let plans: PipelinePlan[] | undefined;
-  const pipelinedProgram = (variant: PipelineVariant): PipelinedProgram | undefined => {
-    if (piped.has(variant)) return piped.get(variant);
-    plans ??= planPipelines(prepared()).plans;
+/** A winner keeps its loop changes, not its loaded program, while later candidates are emitted. */
+interface Win { label: string; moves: string[]; metrics: Metrics; estimate: Metrics; text: string; notes: string[]; loops: LoopChange[]; pipelined?: PipelinedLoop[] }
+
+/** What the search of one program gives: its winner (if one beats the bar), the runs' reports, and their totals. */
+interface Searched { win?: Win; runs: StrategyReport[]; evaluations: number; seconds: number }
+
+/**
+ * The search of one program (the input, or a pipelined program) once launched: its tasks, and
+ * when strategies run in parallel, the worker threads and the phase-1 tasks they already run.
+ */
+interface Launch {
+  base: Omit<StrategyTask, 'strategy' | 'startMoves' | 'seed' | 'label'>;
+  prefix: string;
+  phase1: StrategyTask[];
+  pool?: Piscina;
+  early?: Promise<StrategyOutcome>[];
+}
+
+/**
+ * The schedule of one kernel, in named steps: `run` answers from the cache (`fromCache`) or
+ * searches the input and each pipelined program (`launch`, `searchFrom`: the strategies, then
+ * `chooseCandidate` emits the best few and measures them exactly) and keeps the best.
+ */
+class KernelSchedule {
+  private readonly t0 = Date.now();
+  private readonly notes: string[] = [];
+  private readonly ctx: KernelContext;
+  private readonly before: Metrics;
+  /** The input's occupancy: no result may have less. */
+  private readonly floor: number;
+  private waves = 1;
+  /** The kernel as the search and emission see it, prepared once when first needed. */
+  private kernel: ScheduleKernel | undefined;
+  /** The pipelined programs (the loops rotated by one stage), when a loop qualifies. */
+  private readonly piped = new Map<PipelineVariant, PipelinedProgram | undefined>();
+  private plans: PipelinePlan[] | undefined;
+  /**
+   * Progress: the evaluations planned are known once the pipelined programs are chosen; until
+   * then (0; a worker's first report can come earlier) the runs' counts are only noted.
+   */
+  private totalPlanned = 0;
+  private readonly done = new Map<string, number>();
+
+  constructor(private readonly loaded: Loaded, private readonly text: string, private readonly name: string,
+    private readonly opts: ScheduleRunOptions, private readonly set: Settings, private readonly fixedInput: boolean) {
+    this.ctx = this.ctxOf(loaded);
+    this.before = programMetrics(loaded, name, { trip: opts.trip });
+    this.floor = this.before.occupancy;
+  }
+
+  private ctxOf(l: Loaded): KernelContext {
+    return kernelContexts(l).find((c) => c.kernel.name === this.name)!;
+  }
+
+  private prepared(): ScheduleKernel {
+    return (this.kernel ??= prepareKernel(this.loaded, this.ctx, { disambiguate: this.set.disambiguate, trip: this.opts.trip }));
+  }
+
+  private prepare(l: Loaded): ScheduleKernel {
+    return prepareKernel(l, this.ctxOf(l), { disambiguate: this.set.disambiguate, trip: this.opts.trip });
+  }
+
+  private pipelinedProgram(variant: PipelineVariant): PipelinedProgram | undefined {
+    if (this.piped.has(variant)) return this.piped.get(variant);
+    const plans = (this.plans ??= planPipelines(this.prepared()).plans);
     const these = variant === 'renamed' ? plans : variant === 'two stages' ? plans.filter((p) => p.twoStage) : plans.map((p) => ({ ...p, renames: [] }));
     let out: PipelinedProgram | undefined;
     if (these.length > 0) {
       try {
-        out = variant === 'two stages' ? pipelineTwoStage(prepared(), these) : pipelineProgram(prepared(), these);
+        out = variant === 'two stages' ? pipelineTwoStage(this.prepared(), these) : pipelineProgram(this.prepared(), these);
       } catch (err) {
         if (!(err instanceof ConductorError)) throw err;
-        notes.push(`the loops could not be pipelined${variant === 'renamed' ? '' : ` ${variant === 'in place' ? 'in place' : 'by two stages'}`}: ${err.message}`);
+        this.notes.push(`the loops could not be pipelined${variant === 'renamed' ? '' : ` ${variant === 'in place' ? 'in place' : 'by two stages'}`}: ${err.message}`);
       }
     }
-    piped.set(variant, out);
+    this.piped.set(variant, out);
     return out;
-  };
+  }
 
   /** Does some loop of the renamed program have a higher lower bound than the same loop in place? */
-  function copiesBind(): boolean {
-    const renamed = pipelinedProgram('renamed');
-    const inPlace = pipelinedProgram('in place');
+  private copiesBind(): boolean {
+    const renamed = this.pipelinedProgram('renamed');
+    const inPlace = this.pipelinedProgram('in place');
     if (!renamed || !inPlace) return inPlace !== undefined;
-    const bounds = (pp: PipelinedProgram) => kernelTime(ctxOf(pp.loaded), { trip: opts.trip, bounds: true }).loops.map((l) => l.bound?.bound ?? 0);
+    const bounds = (pp: PipelinedProgram) => kernelTime(this.ctxOf(pp.loaded), { trip: this.opts.trip, bounds: true }).loops.map((l) => l.bound?.bound ?? 0);
     const a = bounds(renamed);
     const b = bounds(inPlace);
     return a.some((x, i) => x > (b[i] ?? x));
   }
 
-  // Cache hit: replay through validation, emit, and check it is still better.
-  const hit = cache?.get<CacheEntry>(key);
-  if (hit && hit.version === VERSION) {
-    const k = prepared();
-    waves = new Evaluator(k).waves;
-    if (hit.moves.length === 0 && !hit.pipelined) return finish(hit.strategy, [], before, before, text, hit.runs, hit.evaluations, hit.seconds, true, loopChanges(ctx, ctx, opts.trip));
-    const pp = hit.pipelined ? pipelinedProgram(hit.pipelined) : undefined;
-    const kk = pp ? prepareKernel(pp.loaded, ctxOf(pp.loaded), { disambiguate, trip: opts.trip }) : k;
+  private cacheKey(): string {
+    const { objective, strategies, budget, seconds, seed, disambiguate, annealReplicas } = this.set;
+    return cacheKey({
+      version: VERSION, text: sha256(this.text), arch: this.loaded.target.name, kernel: this.name, strategies, objective, budget, seconds, seed,
+      disambiguate, annealReplicas, trip: this.opts.trip, pipeline: this.opts.pipeline !== false,
+    });
+  }
+
+  private finish(strategy: string, moves: string[], after: Metrics, estimate: Metrics, out: string, runs: StrategyReport[], evaluations: number,
+    searchSeconds: number, cached: boolean, loops: LoopChange[], pipelined?: PipelinedLoop[]): ScheduleRunResult {
+    return {
+      file: this.loaded.program.file, kernel: this.name, arch: this.loaded.target.name, strategy, objective: this.set.objective, evaluations,
+      seconds: (Date.now() - this.t0) / 1000,
+      evaluationsPerSecond: searchSeconds > 0 ? Math.round(evaluations / searchSeconds) : 0,
+      before: this.before, after, estimate, waves: this.waves, loops, moves, text: out, runs, cached, notes: this.notes,
+      ...(pipelined ? { pipelined } : {}),
+    };
+  }
+
+  /** A cache hit replayed through validation, emitted, and still better than the input; else undefined (the entry is dropped). */
+  private fromCache(hit: CacheEntry, cache: ResultCache, key: string): ScheduleRunResult | undefined {
+    const k = this.prepared();
+    this.waves = new Evaluator(k).waves;
+    if (hit.moves.length === 0 && !hit.pipelined) {
+      return this.finish(hit.strategy, [], this.before, this.before, this.text, hit.runs, hit.evaluations, hit.seconds, true, loopChanges(this.ctx, this.ctx, this.opts.trip));
+    }
+    const pp = hit.pipelined ? this.pipelinedProgram(hit.pipelined) : undefined;
+    const kk = pp ? this.prepare(pp.loaded) : k;
     const r = !hit.pipelined || pp ? replayMoves(kk, hit.moves) : undefined;
     if (r && 'state' in r) {
       const e = emitSchedule(r.state);
-      if (searchCompare(e.metrics, before, objective, floor) < 0) {
-        notes.push(...e.notes);
-        return finish(hit.strategy, hit.moves, e.metrics, hit.estimate ?? e.metrics, e.text, hit.runs, hit.evaluations, hit.seconds, true, loopChanges(ctx, ctxOf(e.loaded), opts.trip), pp?.loops);
+      if (searchCompare(e.metrics, this.before, this.set.objective, this.floor) < 0) {
+        this.notes.push(...e.notes);
+        return this.finish(hit.strategy, hit.moves, e.metrics, hit.estimate ?? e.metrics, e.text, hit.runs, hit.evaluations, hit.seconds, true,
+          loopChanges(this.ctx, this.ctxOf(e.loaded), this.opts.trip), pp?.loops);
       }
     }
-    notes.push('the cached result no longer replays or no longer beats the input; searched again');
-    cache!.delete(key);
+    this.notes.push('the cached result no longer replays or no longer beats the input; searched again');
+    cache.delete(key);
+    return undefined;
   }
 
-  // Progress: the evaluations planned are known once the pipelined programs are chosen; until
-  // then (0; a worker's first report can come earlier) the runs' counts are only noted.
-  let totalPlanned = 0;
-  const done = new Map<string, number>();
-  const report = (phase: string) => (label: string, n: number) => {
-    done.set(label, n);
-    if (opts.progress && totalPlanned > 0) { let s = 0; for (const v of done.values()) s += v; opts.progress(Math.min(s, totalPlanned), totalPlanned, phase); }
-  };
-  // a winner keeps its loop changes, not its loaded program, while later candidates are emitted
-  interface Win { label: string; moves: string[]; metrics: Metrics; estimate: Metrics; text: string; notes: string[]; loops: LoopChange[]; pipelined?: PipelinedLoop[] }
-  /**
-   * The search of one program (the input, or a pipelined program) once launched: its tasks, and
-   * when strategies run in parallel, the worker threads and the phase-1 tasks they already run.
-   */
-  interface Launch {
-    base: Omit<StrategyTask, 'strategy' | 'startMoves' | 'seed' | 'label'>;
-    prefix: string;
-    phase1: StrategyTask[];
-    pool?: Piscina;
-    early?: Promise<StrategyOutcome>[];
+  private report(phase: string): (label: string, n: number) => void {
+    return (label, n) => {
+      this.done.set(label, n);
+      if (this.opts.progress && this.totalPlanned > 0) {
+        let s = 0;
+        for (const v of this.done.values()) s += v;
+        this.opts.progress(Math.min(s, this.totalPlanned), this.totalPlanned, phase);
+      }
+    };
   }
+
+  private parallel(tasks: readonly StrategyTask[]): boolean { return this.set.jobs > 1 && tasks.length > 1; }
+
   /**
    * Hand `tasks` but the first to worker threads (this thread runs the first on the kernel it has
    * prepared; each worker prepares its own copy of the kernel, once for both phases). Resolves
    * once the workers have their tasks: this thread then runs its own without yielding.
    */
-  const submit = async (l: Launch, tasks: StrategyTask[], phase: string): Promise<Promise<StrategyOutcome>[]> => {
+  private async submit(l: Launch, tasks: StrategyTask[], phase: string): Promise<Promise<StrategyOutcome>[]> {
+    const jobs = this.set.jobs;
     // the worker pool's module only when strategies run in parallel
     l.pool ??= new (await import('piscina')).Piscina({ filename: new URL('./task.js', import.meta.url).href, maxThreads: jobs - 1, minThreads: 0, idleTimeout: 1000 });
     const p = l.pool;
     const started: Promise<void>[] = [];
     const others = tasks.slice(1).map((t) => {
       const { port1, port2 } = new MessageChannel();
-      const cb = report(phase);
+      const cb = this.report(phase);
       let begun: () => void = () => {};
       started.push(new Promise<void>((res) => { begun = res; }));
       port1.on('message', (m: { label: string; evaluations: number }) => { begun(); cb(m.label, m.evaluations); });
@@ -371,86 +422,100 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
     });
     await Promise.race([Promise.all(started.slice(0, jobs - 1)), Promise.allSettled(others)]);
     return others;
-  };
-  const parallel = (tasks: readonly StrategyTask[]) => jobs > 1 && tasks.length > 1;
+  }
+
   /**
    * Start the search of `srcText`: the worker threads get their phase-1 tasks (which need only
    * the text) before this thread prepares its kernel and evaluator, so the two prepare at once.
    */
-  const launch = async (srcText: string, prefix: string): Promise<Launch> => {
+  private async launch(srcText: string, prefix: string): Promise<Launch> {
+    const { disambiguate, objective, budget, seconds, strategies, seed } = this.set;
     const base: Launch['base'] = {
-      text: srcText, file, arch, kernel: name, disambiguate, objective, minOccupancy: floor, trip: opts.trip, budget, seconds,
+      text: srcText, file: this.loaded.program.file, arch: this.loaded.target.name, kernel: this.name, disambiguate, objective,
+      minOccupancy: this.floor, trip: this.opts.trip, budget, seconds,
     };
     const phase1 = strategies.filter((s) => s !== 'anneal').map((s): StrategyTask => ({ ...base, strategy: s, startMoves: [], seed, label: `${prefix}${s}` }));
     const l: Launch = { base, prefix, phase1 };
-    if (parallel(phase1)) l.early = await submit(l, phase1, `${prefix}list/beam`);
+    if (this.parallel(phase1)) l.early = await this.submit(l, phase1, `${prefix}list/beam`);
     return l;
-  };
-  /** The phase-1 tasks of a launched search not waited for: the pool's end rejects them, unheard. */
-  const unheard = (l: Launch) => { for (const p of l.early ?? []) p.catch(() => undefined); };
-  /** A launched search given up before it ran here: its worker tasks ended with the pool. */
-  const abandon = async (l: Launch) => {
-    unheard(l);
-    await l.pool?.destroy();
-  };
+  }
+
   /** Launch the search of `srcText` and prepare this thread's kernel for it meanwhile. */
-  const launchAndPrepare = async (srcText: string, prefix: string, prepare: () => ScheduleKernel): Promise<{ l: Launch; kk: ScheduleKernel }> => {
-    const l = await launch(srcText, prefix);
+  private async launchAndPrepare(srcText: string, prefix: string, prepare: () => ScheduleKernel): Promise<{ l: Launch; kk: ScheduleKernel }> {
+    const l = await this.launch(srcText, prefix);
     try {
       return { l, kk: prepare() };
     } catch (e) {
       await abandon(l);
       throw e;
     }
-  };
-  /**
-   * The strategies on one program, then the best few distinct candidates, brought back toward
-   * that program's order where that loses nothing, measured exactly; the best that beats `bar`
-   * (the input, or the best so far) wins.
-   */
-  const searchFrom = async (l: Launch, kk: ScheduleKernel, bar: Metrics, pipelined?: PipelinedLoop[]) => {
-    const { base, prefix } = l;
-    let local: { k: ScheduleKernel; ev: Evaluator } | undefined;
+  }
+
+  /** The strategies of both phases on one launched program, run here and on the workers. */
+  private async runStrategies(l: Launch, here: { k: ScheduleKernel; ev: Evaluator }): Promise<StrategyOutcome[]> {
+    const { objective, annealReplicas, seed } = this.set;
     const run = async (tasks: StrategyTask[], phase: string, early?: Promise<StrategyOutcome>[]): Promise<StrategyOutcome[]> => {
       if (tasks.length === 0) return [];
-      const here = local!;
-      if (!parallel(tasks)) return tasks.map((t) => runTask(t, report(phase), here));
-      const others = early ?? await submit(l, tasks, phase);
+      if (!this.parallel(tasks)) return tasks.map((t) => runTask(t, this.report(phase), here));
+      const others = early ?? await this.submit(l, tasks, phase);
       let first: StrategyOutcome;
       try {
-        first = runTask(tasks[0]!, report(phase), here);
+        first = runTask(tasks[0]!, this.report(phase), here);
       } catch (e) {
         await Promise.allSettled(others);
         throw e;
       }
       return [first, ...await Promise.all(others)];
     };
+    let outcomes = await run(l.phase1, `${l.prefix}list/beam`, l.early);
+    if (annealReplicas > 0) {
+      const from = bestOutcome(outcomes, objective, this.floor);
+      const tasks = Array.from({ length: annealReplicas }, (_, x): StrategyTask => ({
+        ...l.base, strategy: 'anneal', startMoves: from?.moves ?? [], seed: seed + x, label: `${l.prefix}${annealReplicas > 1 ? `anneal#${x + 1}` : 'anneal'}`,
+      }));
+      outcomes = outcomes.concat(await run(tasks, `${l.prefix}anneal`));
+    }
+    return outcomes;
+  }
+
+  /**
+   * The strategies on one program, then the best few distinct candidates, brought back toward
+   * that program's order where that loses nothing, measured exactly; the best that beats `bar`
+   * (the input, or the best so far) wins.
+   */
+  private async searchFrom(l: Launch, kk: ScheduleKernel, bar: Metrics, pipelined?: PipelinedLoop[]): Promise<Searched> {
+    let ev: Evaluator;
     let outcomes: StrategyOutcome[];
     try {
       try {
-        local = { k: kk, ev: new Evaluator(kk) };
+        ev = new Evaluator(kk);
       } catch (e) {
         unheard(l);
         throw e;
       }
-      waves = local.ev.waves;
-      outcomes = await run(l.phase1, `${prefix}list/beam`, l.early);
-      if (annealReplicas > 0) {
-        const from = bestOutcome(outcomes, objective, floor);
-        const tasks = Array.from({ length: annealReplicas }, (_, x): StrategyTask => ({
-          ...base, strategy: 'anneal', startMoves: from?.moves ?? [], seed: seed + x, label: `${prefix}${annealReplicas > 1 ? `anneal#${x + 1}` : 'anneal'}`,
-        }));
-        outcomes = outcomes.concat(await run(tasks, `${prefix}anneal`));
-      }
+      this.waves = ev.waves;
+      outcomes = await this.runStrategies(l, { k: kk, ev });
     } catch (e) {
       throw e instanceof ConductorError ? e : new ConductorError(`the search failed: ${(e as Error).message}`);
     } finally {
       await l.pool?.destroy();
     }
-    const ev = local.ev;
     const runs: StrategyReport[] = outcomes.map((o) => ({
       label: o.label, strategy: o.strategy, seed: o.seed, evaluations: o.evaluations, seconds: round3(o.seconds), estimate: o.metrics, moves: o.moves.length,
     }));
+    const win = this.chooseCandidate(kk, ev, outcomes, runs, bar, pipelined);
+    return { win, runs, evaluations: outcomes.reduce((a, o) => a + o.evaluations, 0), seconds: outcomes.reduce((a, o) => a + o.seconds, 0) };
+  }
+
+  /**
+   * The best few distinct candidates in order of their estimate, brought back toward the
+   * program's order where that loses nothing, emitted and measured exactly; the best that beats
+   * `bar` wins. Each run's report says why its candidate lost.
+   */
+  private chooseCandidate(kk: ScheduleKernel, ev: Evaluator, outcomes: StrategyOutcome[], runs: StrategyReport[], bar: Metrics,
+    pipelined?: PipelinedLoop[]): Win | undefined {
+    const { objective } = this.set;
+    const floor = this.floor;
     const order = outcomes.map((o, x) => ({ o, x })).filter(({ o }) => o.moves.length > 0 || pipelined)
       .sort((a, b) => searchCompare(a.o.metrics, b.o.metrics, objective, floor) || a.x - b.x);
     const tried = new Set<string>();
@@ -459,7 +524,7 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
     const emitted = new Map<string, Metrics | ConductorError>();
     let win: Win | undefined;
     for (const { o, x } of order) {
-      if (tried.size >= (opts.candidates ?? 3)) break;
+      if (tried.size >= (this.opts.candidates ?? 3)) break;
       const sig = o.moves.join('\n');
       if (tried.has(sig)) continue;
       tried.add(sig);
@@ -491,67 +556,92 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
       // a twin of an earlier candidate ties with it or with the winner that beat it: never here
       e ??= emitSchedule(simple.state);
       if (win) for (const rr of runs) if (rr.label === win.label) rr.rejected = `not better than ${o.label}`;
-      win = { label: o.label, moves, metrics: e.metrics, estimate: simple.metrics, text: e.text, notes: e.notes, loops: loopChanges(ctx, ctxOf(e.loaded), opts.trip), pipelined };
+      win = { label: o.label, moves, metrics: e.metrics, estimate: simple.metrics, text: e.text, notes: e.notes, loops: loopChanges(this.ctx, this.ctxOf(e.loaded), this.opts.trip), pipelined };
     }
-    return {
-      win, runs, evaluations: outcomes.reduce((a, o) => a + o.evaluations, 0), seconds: outcomes.reduce((a, o) => a + o.seconds, 0),
-    };
-  };
+    return win;
+  }
 
-  const { l: firstLaunch, kk: k } = await launchAndPrepare(text, '', () => {
-    const kk = prepared();
-    // the pipelined programs searched besides the input: 'in place' only where the copies of
-    // 'renamed' raise a pipelined loop's lower bound at the occupancy (elsewhere they cost that
-    // loop no time, and the renamed loads hide latency the in-place ones cannot)
-    plans = pipelining ? planPipelines(kk).plans : [];
-    return kk;
-  });
-  const planned = plans ?? [];
-  let searchedVariants: PipelineVariant[];
-  try {
-    searchedVariants = planned.length === 0 ? [] : planned.some((p) => p.renames.length > 0) && copiesBind() ? [...PIPELINE_VARIANTS] : PIPELINE_VARIANTS.slice(0, 1);
-  } catch (e) {
-    await abandon(firstLaunch);
-    throw e;
-  }
-  if (planned.some((p) => p.twoStage)) searchedVariants.push('two stages');
-  totalPlanned = budget * (strategies.filter((s) => s !== 'anneal').length + annealReplicas) * (1 + searchedVariants.length);
-  const first = await searchFrom(firstLaunch, k, before);
-  let win = first.win;
-  const runs = first.runs;
-  let evaluations = first.evaluations;
-  let searchSeconds = first.seconds;
-  // Software pipelining: the same search on each pipelined program, judged the same way.
-  for (const variant of searchedVariants) {
-    const pp = pipelinedProgram(variant);
-    if (!pp) continue;
-    const { l, kk: kp } = await launchAndPrepare(pp.text, `pipelined ${variant === 'renamed' ? '' : `${variant} `}`,
-      () => prepareKernel(pp.loaded, ctxOf(pp.loaded), { disambiguate, trip: opts.trip }));
-    const second = await searchFrom(l, kp, before, pp.loops);
-    evaluations += second.evaluations;
-    searchSeconds += second.seconds;
-    runs.push(...second.runs);
-    const w2 = second.win;
-    if (w2 && (!win || searchCompare(w2.metrics, win.metrics, objective, floor) < 0)) {
-      if (win) for (const rr of runs) if (rr.label === win.label) rr.rejected = `not better than ${w2.label}`;
-      win = w2;
-    } else if (w2 && win) {
-      for (const rr of runs) if (rr.label === w2.label) rr.rejected = `not better than ${win.label}`;
+  /** The pipelined programs searched besides the input (plans made while the first search launches). */
+  private async searchedVariants(firstLaunch: Launch): Promise<PipelineVariant[]> {
+    const planned = this.plans ?? [];
+    let variants: PipelineVariant[];
+    try {
+      // 'in place' only where the copies of 'renamed' raise a pipelined loop's lower bound at the
+      // occupancy (elsewhere they cost that loop no time, and the renamed loads hide latency the
+      // in-place ones cannot)
+      variants = planned.length === 0 ? [] : planned.some((p) => p.renames.length > 0) && this.copiesBind() ? [...PIPELINE_VARIANTS] : PIPELINE_VARIANTS.slice(0, 1);
+    } catch (e) {
+      await abandon(firstLaunch);
+      throw e;
     }
+    if (planned.some((p) => p.twoStage)) variants.push('two stages');
+    return variants;
   }
-  const result = win
-    ? finish(win.label, win.moves, win.metrics, win.estimate, win.text, runs, evaluations, searchSeconds, false, win.loops, win.pipelined)
-    : finish('input', [], before, before, text, runs, evaluations, searchSeconds, false, loopChanges(ctx, ctx, opts.trip));
-  if (win) notes.push(...win.notes);
-  else notes.push(fixedInput ? 'no schedule beat the input under the objective; the output is the input with its check errors fixed, in its original order'
-    : 'no schedule beat the input under the objective; the input is returned unchanged');
-  if (cache && !cache.set(key, {
-    version: VERSION, strategy: result.strategy, moves: result.moves, evaluations, seconds: searchSeconds, runs, estimate: result.estimate,
-    ...(result.pipelined ? { pipelined: result.pipelined.some((l) => l.stages === 2) ? 'two stages' : result.pipelined.some((l) => l.renamed > 0) ? 'renamed' : 'in place' } : {}),
-  } satisfies CacheEntry)) {
-    notes.push(cache.lastError ?? 'the result could not be cached');
+
+  async run(): Promise<ScheduleRunResult> {
+    const { strategies, budget, objective, annealReplicas } = this.set;
+    const key = this.cacheKey();
+    const cache = this.opts.cache === false ? undefined : new ResultCache('schedule', this.opts.cacheDir);
+    // Cache hit: replay through validation, emit, and check it is still better.
+    const hit = cache?.get<CacheEntry>(key);
+    if (hit && hit.version === VERSION) {
+      const r = this.fromCache(hit, cache!, key);
+      if (r) return r;
+    }
+    const { l: firstLaunch, kk: k } = await this.launchAndPrepare(this.text, '', () => {
+      const kk = this.prepared();
+      this.plans = this.opts.pipeline !== false ? planPipelines(kk).plans : [];
+      return kk;
+    });
+    const variants = await this.searchedVariants(firstLaunch);
+    this.totalPlanned = budget * (strategies.filter((s) => s !== 'anneal').length + annealReplicas) * (1 + variants.length);
+    const first = await this.searchFrom(firstLaunch, k, this.before);
+    let win = first.win;
+    const runs = first.runs;
+    let evaluations = first.evaluations;
+    let searchSeconds = first.seconds;
+    // Software pipelining: the same search on each pipelined program, judged the same way.
+    for (const variant of variants) {
+      const pp = this.pipelinedProgram(variant);
+      if (!pp) continue;
+      const { l, kk: kp } = await this.launchAndPrepare(pp.text, `pipelined ${variant === 'renamed' ? '' : `${variant} `}`, () => this.prepare(pp.loaded));
+      const second = await this.searchFrom(l, kp, this.before, pp.loops);
+      evaluations += second.evaluations;
+      searchSeconds += second.seconds;
+      runs.push(...second.runs);
+      const w2 = second.win;
+      if (w2 && (!win || searchCompare(w2.metrics, win.metrics, objective, this.floor) < 0)) {
+        if (win) for (const rr of runs) if (rr.label === win.label) rr.rejected = `not better than ${w2.label}`;
+        win = w2;
+      } else if (w2 && win) {
+        for (const rr of runs) if (rr.label === w2.label) rr.rejected = `not better than ${win.label}`;
+      }
+    }
+    const result = win
+      ? this.finish(win.label, win.moves, win.metrics, win.estimate, win.text, runs, evaluations, searchSeconds, false, win.loops, win.pipelined)
+      : this.finish('input', [], this.before, this.before, this.text, runs, evaluations, searchSeconds, false, loopChanges(this.ctx, this.ctx, this.opts.trip));
+    if (win) this.notes.push(...win.notes);
+    else this.notes.push(this.fixedInput ? 'no schedule beat the input under the objective; the output is the input with its check errors fixed, in its original order'
+      : 'no schedule beat the input under the objective; the input is returned unchanged');
+    if (cache && !cache.set(key, {
+      version: VERSION, strategy: result.strategy, moves: result.moves, evaluations, seconds: searchSeconds, runs, estimate: result.estimate,
+      ...(result.pipelined ? { pipelined: result.pipelined.some((l) => l.stages === 2) ? 'two stages' : result.pipelined.some((l) => l.renamed > 0) ? 'renamed' : 'in place' } : {}),
+    } satisfies CacheEntry)) {
+      this.notes.push(cache.lastError ?? 'the result could not be cached');
+    }
+    return result;
   }
-  return result;
+}
+
+/** The phase-1 tasks of a launched search not waited for: the pool's end rejects them, unheard. */
+function unheard(l: Launch): void {
+  for (const p of l.early ?? []) p.catch(() => undefined);
+}
+
+/** A launched search given up before it ran here: its worker tasks ended with the pool. */
+async function abandon(l: Launch): Promise<void> {
+  unheard(l);
+  await l.pool?.destroy();
 }
 
 function bestOutcome(outcomes: StrategyOutcome[], objective: readonly MetricName[], floor: number): StrategyOutcome | undefined {
