@@ -679,7 +679,8 @@ export class HazardContext {
   resetContent(): void {
     if (!this.walkOnly) throw new Error('internal: resetContent on a context with prefix counts');
     this.invalidate();
-    this.present.clear();
+    // Map.clear allocates a new table even for an empty map: a window reset per pair asks no `has`
+    if (this.present.size !== 0) this.present.clear();
     this.usedVgprs = undefined;
   }
 
