@@ -43,7 +43,7 @@ import { UNIT_COUNT } from '../asm/registers.js';
 import type { Region, ScheduleKernel } from './kernel.js';
 import { rederiveWaits } from '../waitcnt/index.js';
 import type { ScheduleState } from './state.js';
-import { counterMax, kernelWaits, sequenceWaits, flatEffects, CounterScores, IncrementalWaits, type CounterMax, type FlatEffects } from '../waitcnt/estimate.js';
+import { counterMax, kernelWaits, sequenceWaits, flatEffects, CounterScores, IncrementalWaits, type CounterMax, type FlatEffects, type ScoreSource } from '../waitcnt/estimate.js';
 import { cycleEngineFor } from '../cycles/estimate.js';
 import type { CycleEngine } from '../cycles/engine.js';
 import { syntheticWait, syntheticWaitInto } from '../cycles/model.js';
@@ -313,7 +313,7 @@ export class Evaluator {
   readonly k: ScheduleKernel;
   readonly flatEffects: FlatEffects;
   readonly max: CounterMax;
-  private readonly waitEntry: CounterScores[];
+  private readonly waitEntry: ScoreSource[];
   /** Per region that is a whole single-block loop body: the wait state entering the loop from outside. */
   private readonly loopEntry: (CounterScores | undefined)[];
   /** Per such region: the region that ends the code leading into the loop (-1 when none). */
@@ -434,7 +434,7 @@ export class Evaluator {
         if (p === b) continue;
         const e = kw.after.get(cfg.blocks[p]!.end - 1);
         if (!e) return undefined;
-        if (!st) st = e.clone(); else st.merge(e);
+        if (!st) st = e.state(); else st.merge(e.state());
       }
       return st;
     });
@@ -513,7 +513,7 @@ export class Evaluator {
    */
   private withWaits(r: number, seq: ArrayLike<number>, count: { waits: number }, s?: ScheduleState): Int32Array {
     const st = this.scratchWait;
-    st.copy(this.entryState(r, seq, s));
+    this.entryState(r, seq, s).writeTo(st);
     const at: { at: number; vm: number; lgkm: number; exp: number }[] = [];
     count.waits = sequenceWaits(this.flatEffects, st, seq, this.max, this.need, at);
     const out: number[] = [];
@@ -714,7 +714,7 @@ export class Evaluator {
    * whose entry also sees its own end through the back edge: there the state is the fixed point
    * of (the state from outside the loop) joined with (the state after `seq`).
    */
-  private entryState(r: number, seq: ArrayLike<number>, s?: ScheduleState): CounterScores {
+  private entryState(r: number, seq: ArrayLike<number>, s?: ScheduleState): ScoreSource {
     let outside = this.loopEntry[r];
     if (!outside) return this.waitEntry[r]!;
     const pr = this.loopPre[r]!;
@@ -722,7 +722,8 @@ export class Evaluator {
       // the code before the loop ends with a region in a new order: its exit is the loop's way in
       const rg = this.k.regions[pr]!;
       const o = s.order[pr]!;
-      outside = this.waitEntry[pr]!.clone();
+      outside = new CounterScores();
+      this.waitEntry[pr]!.writeTo(outside);
       sequenceWaits(this.flatEffects, outside, Array.from(o, (q) => rg.nodes[q]!), this.max, this.need);
     }
     const entry = outside.clone();
@@ -809,7 +810,7 @@ export class Evaluator {
   /** The waits the wait model gives region r in its original order, from its entry state. */
   private modelWaits(r: number): number {
     const st = this.scratchWait;
-    st.copy(this.entryState(r, this.k.regions[r]!.nodes));
+    this.entryState(r, this.k.regions[r]!.nodes).writeTo(st);
     return sequenceWaits(this.flatEffects, st, this.k.regions[r]!.nodes, this.max, this.need);
   }
 

@@ -149,6 +149,9 @@ export class CounterScores {
     this.ub.set(o.ub); this.lb.set(o.lb); this.score.set(o.score);
   }
 
+  /** Make `s` this state (ScoreSource). */
+  writeTo(s: CounterScores): void { s.copy(this); }
+
   equals(o: CounterScores): boolean {
     for (let w = 0; w < NW; w++) if (this.ub[w]! - this.lb[w]! !== o.ub[w]! - o.lb[w]!) return false;
     for (let w = 0; w < NW; w++) {
@@ -194,6 +197,67 @@ export class CounterScores {
 
   reset(): void {
     for (let w = 0; w < NW; w++) this.lb[w] = this.ub[w]!;
+  }
+}
+
+/** A counter state to start from: a CounterScores, or a ScoreSnapshot of one. */
+export interface ScoreSource {
+  /** Make `s` this state, as the model sees it. */
+  writeTo(s: CounterScores): void;
+}
+
+/**
+ * A CounterScores kept for later at the size of what it holds pending: its window bounds and the
+ * scores above their window's lower bound (a few dozen, where the whole state is 37 KB). The
+ * other scores are written back as 0: a score at or below its window's lower bound makes no
+ * instruction wait and counts in no join or comparison (`age` -1), and stays so, as lower bounds
+ * only rise, until an operation stamps the unit anew; so the state written back is the kept one
+ * as the model sees it. The whole-kernel pass keeps one per region entry.
+ */
+export class ScoreSnapshot implements ScoreSource {
+  readonly ub: Int32Array;
+  readonly lb: Int32Array;
+  /** Indexes into CounterScores.score of the pending scores, and their values. */
+  readonly at: Int32Array;
+  readonly val: Int32Array;
+
+  constructor(s: CounterScores) {
+    this.ub = s.ub.slice();
+    this.lb = s.lb.slice();
+    let n = 0;
+    for (let w = 0; w < NW; w++) {
+      if (s.ub[w]! === s.lb[w]!) continue;
+      const lb = s.lb[w]!;
+      for (let x = w * NU; x < (w + 1) * NU; x++) if (s.score[x]! > lb) n++;
+    }
+    this.at = new Int32Array(n);
+    this.val = new Int32Array(n);
+    n = 0;
+    for (let w = 0; w < NW; w++) {
+      if (s.ub[w]! === s.lb[w]!) continue;
+      const lb = s.lb[w]!;
+      for (let x = w * NU; x < (w + 1) * NU; x++) if (s.score[x]! > lb) { this.at[n] = x; this.val[n++] = s.score[x]!; }
+    }
+  }
+
+  writeTo(s: CounterScores): void {
+    s.ub.set(this.ub);
+    s.lb.set(this.lb);
+    s.score.fill(0);
+    for (let x = 0; x < this.at.length; x++) s.score[this.at[x]!] = this.val[x]!;
+  }
+
+  /** The state as a new CounterScores. */
+  state(): CounterScores {
+    const s = new CounterScores();
+    this.writeTo(s);
+    return s;
+  }
+
+  /** Operations pending per class (window), into `out` (a new array when not given). */
+  pendingPerClass(out = new Int32Array(NW)): Int32Array {
+    for (let w = 0; w < NW; w++) out[w] = this.ub[w]! - this.lb[w]!;
+    return out;
   }
 }
 
@@ -412,7 +476,7 @@ export class IncrementalWaits {
   /** The last run's waits before the position after the one being run. */
   private oldWaits = 0;
 
-  constructor(private readonly f: FlatEffects, private readonly entry: CounterScores, private readonly max: CounterMax, m: number) {
+  constructor(private readonly f: FlatEffects, private readonly entry: ScoreSource, private readonly max: CounterMax, m: number) {
     this.m = m;
     this.seq = new Int32Array(m);
     this.vm = new Int16Array(m); this.lgkm = new Int16Array(m); this.exp = new Int16Array(m);
@@ -464,7 +528,7 @@ export class IncrementalWaits {
       const b = from * 2 * NW;
       for (let w = 0; w < NW; w++) { st.ub[w] = this.bounds[b + w]!; st.lb[w] = this.bounds[b + NW + w]!; }
     } else {
-      st.copy(this.entry);
+      this.entry.writeTo(st);
       this.log.length = 0;
       this.ran = true;
     }
@@ -578,9 +642,9 @@ export class IncrementalWaits {
 
 export interface KernelWaits {
   /** State right before each instruction the caller asked about (`at`). */
-  before: Map<number, CounterScores>;
+  before: Map<number, ScoreSnapshot>;
   /** State right after each instruction the caller asked about (`after`). */
-  after: Map<number, CounterScores>;
+  after: Map<number, ScoreSnapshot>;
   /** Waits to insert before instruction i (counter values, -1 = not waited on). */
   inserted: Map<number, { vm: number; lgkm: number; exp: number }>;
 }
@@ -614,8 +678,8 @@ export function kernelWaits(cfg: Cfg, f: FlatEffects, max: CounterMax,
   const inserted = new Map<number, { vm: number; lgkm: number; exp: number }>();
   const want = new Set(opts.at ?? []);
   const wantAfter = new Set(opts.after ?? []);
-  const before = new Map<number, CounterScores>();
-  const after = new Map<number, CounterScores>();
+  const before = new Map<number, ScoreSnapshot>();
+  const after = new Map<number, ScoreSnapshot>();
   if (opts.forced) for (const [i, w] of opts.forced) inserted.set(i, { ...w });
   const need = new Int32Array(3);
   const s = new CounterScores();
@@ -632,10 +696,7 @@ export function kernelWaits(cfg: Cfg, f: FlatEffects, max: CounterMax,
       }
       if (!started) { s.copy(EMPTY_STATE); }
       for (let i = b.start; i < b.end; i++) {
-        if (want.has(i)) {
-          const w = before.get(i);
-          if (w) w.copy(s); else before.set(i, s.clone());
-        }
+        if (want.has(i)) before.set(i, new ScoreSnapshot(s));
         if (f.special[i] === 1 && opts.skip?.[i]) continue;
         if (f.special[i] !== 1 && needBefore(f, s, i, need)) {
           const cur = inserted.get(i);
@@ -653,10 +714,7 @@ export function kernelWaits(cfg: Cfg, f: FlatEffects, max: CounterMax,
         const ins = inserted.get(i);
         if (ins) applyWait(s, ins.vm, ins.lgkm, ins.exp);
         issue(f, s, i, max);
-        if (wantAfter.has(i)) {
-          const w = after.get(i);
-          if (w) w.copy(s); else after.set(i, s.clone());
-        }
+        if (wantAfter.has(i)) after.set(i, new ScoreSnapshot(s));
       }
       const old = exit[b.id];
       if (!old) { exit[b.id] = s.clone(); changed = true; } else if (!old.equals(s)) { old.copy(s); changed = true; }
