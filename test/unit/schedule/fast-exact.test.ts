@@ -17,25 +17,10 @@ import { canMove, moveTo, ScheduleState } from '../../../src/schedule/state.js';
 import { emitSchedule } from '../../../src/schedule/emit.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
 import { LOOP, randomSchedule } from './helpers.js';
-import { counterMax, CounterScores, flatEffects, IncrementalWaits, sequenceWaits } from '../../../src/waitcnt/estimate.js';
-import { InertRules, NopWindow, PairWaits, windowNopModel } from '../../../src/hazards/window.js';
-import { activeRules } from '../../../src/hazards/engine.js';
-import { HazardContext, hazardInsns } from '../../../src/hazards/context.js';
 import { root } from '../../repo.js';
 
 const example = readFileSync(join(root, 'examples', 'mfma_lds_gemm.gfx942.s'), 'utf8');
 
-
-/** Moves one instruction of a window a few places (the search's change), now and then anywhere. */
-function moveInWindow(content: Int32Array, rand: () => number): [number, number] {
-  const n = content.length;
-  const a = Math.floor(rand() * n);
-  const b = rand() < 0.8 ? Math.max(0, Math.min(n - 1, a + Math.floor(rand() * 9) - 4)) : Math.floor(rand() * n);
-  const x = content[a]!;
-  if (a < b) content.copyWithin(a, a + 1, b + 1); else content.copyWithin(b + 1, b, a);
-  content[b] = x;
-  return [a, b];
-}
 
 /** Random moves, each evaluated twice (the second answer comes from the caches), undone now and then. */
 function exercise(k: ScheduleKernel, ev: Evaluator, seed: number, steps: number): number {
@@ -158,137 +143,6 @@ test('drift of the estimate from the exact metrics of emitted schedules', () => 
   assert.ok(Object.values(same.difference).every((x) => x === 0));
 });
 
-test('the incremental wait model equals sequenceWaits on every region of random schedules, resumed from each change and stopped where the states meet', () => {
-  for (const [text, name] of [[example, 'example.s'], [LOOP, 'loop.s']] as const) {
-    const k = pickKernel(loadText(text, name));
-    const f = flatEffects(k.insns, k.ctx.cfg.control);
-    const max = counterMax(k.target);
-    const need = new Int32Array(3);
-    const runs = k.regions.map((rg) => new IncrementalWaits(f, new CounterScores(), max, rg.nodes.length));
-    const rand = mulberry32(5);
-    let resumed = 0;
-    let stopped = 0;
-    for (let t = 0; t < 40; t++) {
-      const s = randomSchedule(k, rand, 1 + Math.floor(rand() * 6));
-      k.regions.forEach((_rg, r) => {
-        const seq = s.regionSequence(r);
-        const at: { at: number; vm: number; lgkm: number; exp: number }[] = [];
-        const exact = sequenceWaits(f, new CounterScores(), seq, max, need, at);
-        const run = runs[r]!;
-        let first = 0;
-        while (first < seq.length && run.seq[first] === seq[first]) first++;
-        assert.equal(run.run(seq, need), exact, `${name} region ${r}`);
-        if (first < seq.length && first > 0) resumed++;
-        if (first < seq.length && run.stepped < seq.length - first) stopped++;
-        const got = [];
-        for (let p = 0; p < seq.length; p++) if (run.has[p]) got.push({ at: p, vm: run.vm[p]!, lgkm: run.lgkm[p]!, exp: run.exp[p]! });
-        assert.deepEqual(got, at, `${name} region ${r}: where the waits are`);
-      });
-    }
-    assert.ok(resumed > 10, `${name}: ${resumed} resumed runs`);
-    assert.ok(stopped > 0, `${name}: no run stopped where its state met the last run's`);
-  }
-});
-
-/**
- * A straight-line kernel of independent global loads and LDS reads, each used a few
- * instructions later: a move that swaps two loads gives their registers other scores, which
- * stop mattering once a wait completes both.
- */
-const LOADS = (() => {
-  const lines = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:'];
-  for (let x = 0; x < 16; x++) {
-    lines.push(`  global_load_dword v${x}, v[40:41], off offset:${x * 4}`);
-    lines.push(`  ds_read_b32 v${16 + x}, v42 offset:${x * 4}`);
-    if (x >= 2) lines.push(`  v_add_u32 v${48 + x}, v${x - 2 - (x % 3)}, v${14 + x - (x % 2)}`);
-    if (x % 4 === 3) lines.push(`  s_load_dword s${20 + x}, s[4:5], ${x * 4}`, `  s_add_u32 s${40 + x}, s${20 + x - 3}, 1`);
-    lines.push(`  v_mul_u32_u24 v${64 + x}, v43, v43`);
-  }
-  lines.push('  s_endpgm', '');
-  return lines.join('\n');
-})();
-
-/**
- * More LDS reads in flight than lgkmcnt counts (15 on GFX9): the counter's width completes the
- * oldest, so two orders of the reads reach the same window bounds with other reads pending.
- */
-const LDS_FLOOD = (() => {
-  const lines = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:'];
-  for (let x = 0; x < 24; x++) lines.push(`  ds_read_b32 v${x}, v42 offset:${x * 4}`);
-  for (let x = 0; x < 24; x++) lines.push(`  v_add_u32 v${48 + x}, v${(x * 7) % 24}, v43`);
-  lines.push('  s_endpgm', '');
-  return lines.join('\n');
-})();
-
-test('the incremental wait model under the search\'s small moves: equal to sequenceWaits after every move, stopped where the states meet as the model sees them (scores that differ but are pending in neither run)', () => {
-  for (const [text, name] of [[LOADS, 'loads.s'], [LDS_FLOOD, 'lds-flood.s'], [example, 'example.s']] as const) {
-    const k = pickKernel(loadText(text, name));
-    const f = flatEffects(k.insns, k.ctx.cfg.control);
-    const max = counterMax(k.target);
-    const need = new Int32Array(3);
-    const rg = k.regions.reduce((a, b) => (a.nodes.length >= b.nodes.length ? a : b));
-    const m = rg.nodes.length;
-    // an entry with operations pending (the region's own loads and LDS reads, issued once before it)
-    const entry = new CounterScores();
-    sequenceWaits(f, entry, rg.nodes, max, need);
-    const run = new IncrementalWaits(f, entry, max, m);
-    const s = new ScheduleState(k);
-    const rand = mulberry32(21);
-    let runs = 0;
-    let early = 0;
-    for (let t = 0; t < 3000 && runs < 600; t++) {
-      const from = Math.floor(rand() * m);
-      const to = Math.max(0, Math.min(m - 1, from + Math.floor(rand() * 13) - 6));
-      if (from === to || !canMove(s, rg.id, from, to)) continue;
-      moveTo(s, rg.id, from, to);
-      const seq = s.regionSequence(rg.id);
-      const at: { at: number; vm: number; lgkm: number; exp: number }[] = [];
-      const st = entry.clone();
-      const exact = sequenceWaits(f, st, seq, max, need, at);
-      let first = 0;
-      while (first < m && run.seq[first] === seq[first]) first++;
-      assert.equal(run.run(seq, need), exact, `${name} move ${t}`);
-      const got = [];
-      for (let p = 0; p < m; p++) if (run.has[p]) got.push({ at: p, vm: run.vm[p]!, lgkm: run.lgkm[p]!, exp: run.exp[p]! });
-      assert.deepEqual(got, at, `${name} move ${t}: where the waits are`);
-      assert.deepEqual(Array.from(run.endPending), Array.from(st.pendingPerClass()), `${name} move ${t}: pending at the end`);
-      runs++;
-      if (run.stepped < m - first) early++;
-    }
-    assert.ok(runs > 300, `${name}: ${runs} runs`);
-    assert.ok(early > runs / 4, `${name}: ${early} of ${runs} runs stopped before the end`);
-    if (name !== 'example.s') assert.ok(run.settledStops > 10, `${name}: ${run.settledStops} runs stopped with scores differing from the last run's, pending in neither`);
-  }
-});
-
-test('pair values: skipping the rules a consumer showed to find nothing (in a pair or in a window) gives the values every rule gives', () => {
-  for (const [text, name] of [[example, 'example.s']] as const) {
-    const k = pickKernel(loadText(text, name));
-    const facts = hazardInsns(k.ctx);
-    const rules = activeRules(new HazardContext(k.ctx, facts)).filter((r) => !r.noNopFix);
-    // what the pair table skips is learnt by the windows too: a window over each region first
-    const shared = new InertRules(rules, k.ctx.insns.length);
-    for (const rg of k.regions) new NopWindow(k.ctx, facts, rules, shared, k.ctx.target.maxNopImm.value, rg.nodes.length).nops(Int32Array.from(rg.nodes), 0);
-    const learning = new PairWaits(k.ctx, facts, rules, shared);
-    const every = new PairWaits(k.ctx, facts, rules, new InertRules(rules, k.ctx.insns.length), false);
-    // every pair of the kernel's instructions, in a random order
-    const rand = mulberry32(13);
-    const order = Int32Array.from({ length: k.n * k.n }, (_, x) => x);
-    for (let x = order.length - 1; x > 0; x--) { const y = Math.floor(rand() * (x + 1)); [order[x], order[y]] = [order[y]!, order[x]!]; }
-    let nonzero = 0;
-    for (const x of order) {
-      const j = Math.floor(x / k.n);
-      const c = x % k.n;
-      const w = every.waits(j, c);
-      assert.equal(learning.waits(j, c), w, `${name}: pair ${j} -> ${c}`);
-      if (w > 0) nonzero++;
-    }
-    assert.ok(nonzero > 100, `${name}: ${nonzero} pairs need wait states`);
-    assert.ok(learning.skipped > order.length, `${name}: ${learning.skipped} rule runs skipped`);
-    assert.equal(every.skipped, 0);
-  }
-});
-
 test('evaluate() follows the occupancy as the peaks cross its breakpoints (the occupancy of the last peaks is kept)', () => {
   // each load used right after it: hoisting the loads keeps up to 4 x 40 VGPRs live
   const lines = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:'];
@@ -318,76 +172,6 @@ test('evaluate() follows the occupancy as the peaks cross its breakpoints (the o
   }
   assert.ok(evaluations > 100, `${evaluations} evaluations`);
   assert.ok(seen.size >= 3, `occupancies seen: ${[...seen].join(', ')}`);
-});
-
-test('a NopWindow pads a changing window as the engine pads it from scratch, re-checking fewer consumers than it holds', () => {
-  const k = pickKernel(loadText(example, 'example.s'));
-  const model = windowNopModel(k.ctx);
-  const rand = mulberry32(9);
-  // a window around the kernel's MFMAs, where moves make and break hazards
-  const mfma = k.insns.findIndex((r) => r.insn.mnemonic.startsWith('v_mfma'));
-  assert.ok(mfma >= 0);
-  const start = Math.max(0, mfma - 20);
-  const n = Math.min(k.n - start, 60);
-  const from = 20;
-  const win = model.window(n);
-  const content = Int32Array.from({ length: n }, (_, x) => start + x);
-  let partial = 0;
-  let padded = 0;
-  for (let t = 0; t < 300; t++) {
-    const [a, b] = moveInWindow(content, rand);
-    const got = win.nops(content, from);
-    const exact = model.nops(Array.from(content.subarray(0, from)), Array.from(content.subarray(from)), []);
-    assert.equal(got, exact, `step ${t}`);
-    if (exact > 0) padded++;
-    if (a !== b && win.checked < n - Math.min(a, b)) partial++;
-  }
-  assert.ok(padded > 50, `${padded} windows needed padding`);
-  assert.ok(partial > 50, `${partial} windows re-checked only part of what follows the change`);
-});
-
-test('with a pair table a NopWindow still pads as the engine does: the table answers most consumers, every rule runs where it shows a shortfall', () => {
-  const k = pickKernel(loadText(example, 'example.s'));
-  const model = windowNopModel(k.ctx);
-  const rand = mulberry32(11);
-  const mfma = k.insns.findIndex((r) => r.insn.mnemonic.startsWith('v_mfma'));
-  const start = Math.max(0, mfma - 20);
-  const n = Math.min(k.n - start, 60);
-  const from = 20;
-  const table = model.pairTable(start, start + n);
-  assert.ok(table);
-  const win = model.window(n, table);
-  const content = Int32Array.from({ length: n }, (_, x) => start + x);
-  let byTable = 0;
-  let byRules = 0;
-  let padded = 0;
-  for (let t = 0; t < 300; t++) {
-    moveInWindow(content, rand);
-    const got = win.nops(content, from);
-    const exact = model.nops(Array.from(content.subarray(0, from)), Array.from(content.subarray(from)), []);
-    assert.equal(got, exact, `step ${t}`);
-    if (exact > 0) padded++;
-    byTable += win.byTable;
-    byRules += win.checked - win.byTable;
-  }
-  assert.ok(padded > 50, `${padded} windows needed padding`);
-  assert.ok(byTable > byRules && byRules > 50, `${byTable} consumers answered by the table, ${byRules} by every rule`);
-  assert.ok(table.rowsKnown() > 10, `${table.rowsKnown()} consumers walked only as far as their row's largest value`);
-  // a pair whose wait states the table forgets: the window pads too little, where the engine does not
-  let hazard: [number, number] | undefined;
-  for (let j = start; j < start + n && !hazard; j++) for (let c = j + 1; c < start + n; c++) if (table.get(j, c) > 1) { hazard = [j, c]; break; }
-  assert.ok(hazard, 'no pair of the window needs wait states');
-  const [j, c] = hazard;
-  const wrong = model.pairTable(start, start + n)!;
-  wrong.corrupt(j, c, 0);
-  const order = [...Array.from({ length: n }, (_, x) => start + x).filter((i) => i !== j && i !== c), j, c];
-  assert.ok(model.window(n, table).nops(Int32Array.from(order), 0) > 0);
-  assert.equal(model.window(n, table).nops(Int32Array.from(order), 0), model.nops([], order, []));
-  assert.notEqual(model.window(n, wrong).nops(Int32Array.from(order), 0), model.nops([], order, []));
-  // a row bound too small stops the walk before the producer: caught the same way
-  const short = model.pairTable(start, start + n)!;
-  short.corruptRow(c, 0);
-  assert.notEqual(model.window(n, short).nops(Int32Array.from(order), 0), model.nops([], order, []));
 });
 
 test('the Evaluator with pair tables gives the metrics it gives without them; check mode catches a wrong table', () => {

@@ -2,7 +2,9 @@
  * The wait estimate's kept states (ScoreSnapshot: the window bounds and the pending scores of a
  * CounterScores) against the whole states they keep: written back, each is the same state as the
  * model sees it (equals), asks every instruction for the same wait, and goes on exactly as the
- * whole state does; and the comparison fails when a pending score is lost.
+ * whole state does; and the comparison fails when a pending score is lost. The incremental wait
+ * model (IncrementalWaits) equals sequenceWaits from scratch on random schedules and under the
+ * search's small moves, resumed from each change and stopped where the states meet.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,9 +12,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadText } from '../../../src/load.js';
 import { kernelContexts } from '../../../src/analysis/context.js';
-import { counterMax, CounterScores, flatEffects, kernelWaits, needBefore, ScoreSnapshot, sequenceWaits } from '../../../src/waitcnt/estimate.js';
+import { counterMax, CounterScores, flatEffects, IncrementalWaits, kernelWaits, needBefore, ScoreSnapshot, sequenceWaits } from '../../../src/waitcnt/estimate.js';
+import { pickKernel } from '../../../src/schedule/kernel.js';
+import { canMove, moveTo, ScheduleState } from '../../../src/schedule/state.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
-import { LOOP } from '../schedule/helpers.js';
+import { LOOP, randomSchedule } from '../schedule/helpers.js';
 import { root } from '../../repo.js';
 
 const example = readFileSync(join(root, 'examples', 'mfma_lds_gemm.gfx942.s'), 'utf8');
@@ -95,4 +99,107 @@ test('kernelWaits keeps snapshots of the states the whole-state pass reaches (be
   let waited = 0;
   for (let i = 0; i < f.n; i++) if (f.special[i] !== 1 && needBefore(f, kw.before.get(i)!.state(), i, need)) waited++;
   assert.equal(waited, kw.inserted.size, 'the kept states ask exactly the waits the pass inserted');
+});
+
+test('the incremental wait model equals sequenceWaits on every region of random schedules, resumed from each change and stopped where the states meet', () => {
+  for (const [text, name] of [[example, 'example.s'], [LOOP, 'loop.s']] as const) {
+    const k = pickKernel(loadText(text, name));
+    const f = flatEffects(k.insns, k.ctx.cfg.control);
+    const max = counterMax(k.target);
+    const need = new Int32Array(3);
+    const runs = k.regions.map((rg) => new IncrementalWaits(f, new CounterScores(), max, rg.nodes.length));
+    const rand = mulberry32(5);
+    let resumed = 0;
+    let stopped = 0;
+    for (let t = 0; t < 40; t++) {
+      const s = randomSchedule(k, rand, 1 + Math.floor(rand() * 6));
+      k.regions.forEach((_rg, r) => {
+        const seq = s.regionSequence(r);
+        const at: { at: number; vm: number; lgkm: number; exp: number }[] = [];
+        const exact = sequenceWaits(f, new CounterScores(), seq, max, need, at);
+        const run = runs[r]!;
+        let first = 0;
+        while (first < seq.length && run.seq[first] === seq[first]) first++;
+        assert.equal(run.run(seq, need), exact, `${name} region ${r}`);
+        if (first < seq.length && first > 0) resumed++;
+        if (first < seq.length && run.stepped < seq.length - first) stopped++;
+        const got = [];
+        for (let p = 0; p < seq.length; p++) if (run.has[p]) got.push({ at: p, vm: run.vm[p]!, lgkm: run.lgkm[p]!, exp: run.exp[p]! });
+        assert.deepEqual(got, at, `${name} region ${r}: where the waits are`);
+      });
+    }
+    assert.ok(resumed > 10, `${name}: ${resumed} resumed runs`);
+    assert.ok(stopped > 0, `${name}: no run stopped where its state met the last run's`);
+  }
+});
+
+/**
+ * A straight-line kernel of independent global loads and LDS reads, each used a few
+ * instructions later: a move that swaps two loads gives their registers other scores, which
+ * stop mattering once a wait completes both.
+ */
+const LOADS = (() => {
+  const lines = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:'];
+  for (let x = 0; x < 16; x++) {
+    lines.push(`  global_load_dword v${x}, v[40:41], off offset:${x * 4}`);
+    lines.push(`  ds_read_b32 v${16 + x}, v42 offset:${x * 4}`);
+    if (x >= 2) lines.push(`  v_add_u32 v${48 + x}, v${x - 2 - (x % 3)}, v${14 + x - (x % 2)}`);
+    if (x % 4 === 3) lines.push(`  s_load_dword s${20 + x}, s[4:5], ${x * 4}`, `  s_add_u32 s${40 + x}, s${20 + x - 3}, 1`);
+    lines.push(`  v_mul_u32_u24 v${64 + x}, v43, v43`);
+  }
+  lines.push('  s_endpgm', '');
+  return lines.join('\n');
+})();
+
+/**
+ * More LDS reads in flight than lgkmcnt counts (15 on GFX9): the counter's width completes the
+ * oldest, so two orders of the reads reach the same window bounds with other reads pending.
+ */
+const LDS_FLOOD = (() => {
+  const lines = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:'];
+  for (let x = 0; x < 24; x++) lines.push(`  ds_read_b32 v${x}, v42 offset:${x * 4}`);
+  for (let x = 0; x < 24; x++) lines.push(`  v_add_u32 v${48 + x}, v${(x * 7) % 24}, v43`);
+  lines.push('  s_endpgm', '');
+  return lines.join('\n');
+})();
+
+test('the incremental wait model under the search\'s small moves: equal to sequenceWaits after every move, stopped where the states meet as the model sees them (scores that differ but are pending in neither run)', () => {
+  for (const [text, name] of [[LOADS, 'loads.s'], [LDS_FLOOD, 'lds-flood.s'], [example, 'example.s']] as const) {
+    const k = pickKernel(loadText(text, name));
+    const f = flatEffects(k.insns, k.ctx.cfg.control);
+    const max = counterMax(k.target);
+    const need = new Int32Array(3);
+    const rg = k.regions.reduce((a, b) => (a.nodes.length >= b.nodes.length ? a : b));
+    const m = rg.nodes.length;
+    // an entry with operations pending (the region's own loads and LDS reads, issued once before it)
+    const entry = new CounterScores();
+    sequenceWaits(f, entry, rg.nodes, max, need);
+    const run = new IncrementalWaits(f, entry, max, m);
+    const s = new ScheduleState(k);
+    const rand = mulberry32(21);
+    let runs = 0;
+    let early = 0;
+    for (let t = 0; t < 3000 && runs < 600; t++) {
+      const from = Math.floor(rand() * m);
+      const to = Math.max(0, Math.min(m - 1, from + Math.floor(rand() * 13) - 6));
+      if (from === to || !canMove(s, rg.id, from, to)) continue;
+      moveTo(s, rg.id, from, to);
+      const seq = s.regionSequence(rg.id);
+      const at: { at: number; vm: number; lgkm: number; exp: number }[] = [];
+      const st = entry.clone();
+      const exact = sequenceWaits(f, st, seq, max, need, at);
+      let first = 0;
+      while (first < m && run.seq[first] === seq[first]) first++;
+      assert.equal(run.run(seq, need), exact, `${name} move ${t}`);
+      const got = [];
+      for (let p = 0; p < m; p++) if (run.has[p]) got.push({ at: p, vm: run.vm[p]!, lgkm: run.lgkm[p]!, exp: run.exp[p]! });
+      assert.deepEqual(got, at, `${name} move ${t}: where the waits are`);
+      assert.deepEqual(Array.from(run.endPending), Array.from(st.pendingPerClass()), `${name} move ${t}: pending at the end`);
+      runs++;
+      if (run.stepped < m - first) early++;
+    }
+    assert.ok(runs > 300, `${name}: ${runs} runs`);
+    assert.ok(early > runs / 4, `${name}: ${early} of ${runs} runs stopped before the end`);
+    if (name !== 'example.s') assert.ok(run.settledStops > 10, `${name}: ${run.settledStops} runs stopped with scores differing from the last run's, pending in neither`);
+  }
 });
