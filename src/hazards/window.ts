@@ -266,11 +266,14 @@ export class PairWaits {
     h.pad[1] = 0;
     this.computed++;
     let w = 0;
-    for (const x of this.pairwise) {
+    const pairwise = this.pairwise;
+    for (let y = 0; y < pairwise.length; y++) {
+      const x = pairwise[y]!;
       if (this.learn && this.inert.inert(x, c)) { this.skipped++; continue; }
       const needs = this.inert.check(x, h, 1, c, this.learn);
       if (needs === undefined) continue;
-      for (const n of needs) {
+      for (let z = 0; z < needs.length; z++) {
+        const n = needs[z]!;
         if (n.producer !== 0) throw new Error(`internal: pairwise hazard rule ${this.inert.rules[x]!.id} names producer ${n.producer} of a pair`);
         if (n.required > w) w = n.required;
       }
@@ -493,7 +496,7 @@ export class NopWindow {
       if (notPairwise && this.pairwise[x] === 1) continue;
       const needs = this.inert.check(x, h, p, i);
       if (needs === undefined) continue;
-      for (const y of needs) { const s = y.required - y.distance; if (s > need) need = s; }
+      for (let z = 0; z < needs.length; z++) { const s = needs[z]!.required - needs[z]!.distance; if (s > need) need = s; }
     }
     return need;
   }

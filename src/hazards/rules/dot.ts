@@ -31,6 +31,9 @@ const MFMA_FACT: WaitStateFact = {
   note: 'LLVM needs 0 (DOT is excluded from its VALU -> MFMA rule and MFMA consumers are skipped by its DOT rule); the ISA needs 3: 3 is used.',
 };
 
+/** How far back a DOT producer can matter, per generation. */
+const DOT_REACH = factsReach(READ_FACT, WRITE_FACT, MFMA_FACT);
+
 function sameOpcode(a: HazardInsn, b: HazardInsn): boolean {
   return a.name === b.name && a.ri.info.variant === b.ri.info.variant;
 }
@@ -48,7 +51,7 @@ function dotScan(h: Parameters<HazardRule['check']>[0], i: number, regs: OpRange
   fact: (p: HazardInsn, o: OpRange) => WaitStateFact | undefined, verb: string): Need[] {
   const out: Need[] = [];
   if (regs.length === 0) return out;
-  const list = h.producers(i, 'dot', factsReach(h, READ_FACT, WRITE_FACT, MFMA_FACT), (p) => p.dot);
+  const list = h.producers(i, 'dot', DOT_REACH[h.gen], (p) => p.dot);
   for (let k = 0; k < list.length; k += 2) {
     const j = list[k]!;
     const d = list[k + 1]!;

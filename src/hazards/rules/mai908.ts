@@ -8,8 +8,8 @@ import type { Target } from '../../isa/target.js';
 import type { HazardContext, HazardInsn, OpRange } from '../context.js';
 import { overlaps } from '../context.js';
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
-import { waitOf } from '../types.js';
-import { distanceUnlessRewritten, factsReach, factWait, mfmaNote, need, vgprUses } from './util.js';
+import { maxWaitOf, waitOf } from '../types.js';
+import { distanceUnlessRewritten, factWait, mfmaNote, need, vgprUses } from './util.js';
 import { AGPR_BASE, VGPR_BASE, rangeName } from '../../asm/registers.js';
 
 const S22 = `LLVM GCNHazardRecognizer::checkMAIHazards908 / checkMAILdStHazards`;
@@ -54,7 +54,9 @@ function scan(h: HazardContext, i: number, producer: 'mfma' | 'accWrite', kinds:
   if (!c.mai) return [];
   const uses = agprOperands(c).filter((u) => kinds.includes(u.kind));
   if (uses.length === 0) return [];
-  const list = h.producers(i, producer, factsReach(h, ...kinds.map(factOf)), producer === 'mfma' ? (f) => f.mfma : (f) => f.accWrite);
+  let reach = 0;
+  for (const k of kinds) reach = Math.max(reach, maxWaitOf(factOf(k), h.gen));
+  const list = h.producers(i, producer, reach, producer === 'mfma' ? (f) => f.mfma : (f) => f.accWrite);
   const out: Need[] = [];
   for (let k = 0; k < list.length; k += 2) {
     const j = list[k]!;
@@ -107,7 +109,7 @@ export const MAI908_RULES: readonly HazardRule[] = [
       if (!c.accWrite) return undefined;
       const dst = c.ops.find((o) => o.def && o.lo >= AGPR_BASE);
       if (!dst) return undefined;
-      const list = h.producers(i, 'mfma', factsReach(h, MAI908_FACTS.srcCWar), (f) => f.mfma);
+      const list = h.producers(i, 'mfma', maxWaitOf(MAI908_FACTS.srcCWar, h.gen), (f) => f.mfma);
       const out: Need[] = [];
       for (let k = 0; k < list.length; k += 2) {
         const j = list[k]!;

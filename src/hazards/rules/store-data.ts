@@ -24,6 +24,7 @@ const VALU_OTHER: WaitStateFact = {
 };
 
 const isWideStore = (p: HazardInsn): boolean => p.wideStore !== undefined;
+const REACH = factsReach(VALU_BUF_SGPR, VALU_OTHER);
 
 /**
  * Only instructions that write VGPRs at issue can overwrite the data before the store has read
@@ -42,7 +43,7 @@ export const storeDataValuOverwrite: HazardRule = {
   check(h, i) {
     const c = h.f[i]!;
     if (!c.writesVector || !c.valu) return undefined;
-    const list = h.producers(i, 'wide-store', factsReach(h, VALU_BUF_SGPR, VALU_OTHER), isWideStore);
+    const list = h.producers(i, 'wide-store', REACH[h.gen], isWideStore);
     if (list.length === 0) return undefined;
     const g = h.gen;
     let out: Need[] | undefined;

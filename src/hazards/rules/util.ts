@@ -106,11 +106,18 @@ export function factWait(h: HazardContext, fact: WaitStateFact): number {
   return w;
 }
 
-/** The farthest any of the facts reaches on the kernel's generation (a producer search bound). */
-export function factsReach(h: HazardContext, ...facts: readonly WaitStateFact[]): number {
-  let w = 0;
-  for (const f of facts) w = Math.max(w, maxWaitOf(f, h.gen));
-  return w;
+/**
+ * The most wait states any of `facts` demands, per generation: a walk's reach for a rule with
+ * several facts, made once where the rule is defined (`reach[h.gen]`: no work per consumer).
+ */
+export function factsReach(...facts: readonly WaitStateFact[]): Readonly<Record<Generation, number>> {
+  const out = {} as Record<Generation, number>;
+  for (const g of GENERATIONS) {
+    let w = 0;
+    for (const f of facts) w = Math.max(w, maxWaitOf(f, g));
+    out[g] = w;
+  }
+  return out;
 }
 
 /** Producers (accepted by isProducer) that write one of the scalar units `reads`, within the fact's W. */

@@ -32,6 +32,13 @@ const EXEC_FACT: WaitStateFact = {
 
 /** A VMEM/FLAT consumer of the scalar units `reads` picks, written by a VALU instruction. */
 function vmemScalarRule(id: string, fact: WaitStateFact, description: string, reads: (u: number) => boolean, severity?: 'warning'): HazardRule {
+  // the units a consumer's read list yields, per list (instructions share their lists: isa/resolved-store.ts)
+  const picked = new WeakMap<readonly number[], readonly number[]>();
+  const pick = (uses: readonly number[]): readonly number[] => {
+    let l = picked.get(uses);
+    if (l === undefined) { l = uses.filter(reads); picked.set(uses, l); }
+    return l;
+  };
   return {
     id,
     pairwise: true,
@@ -44,7 +51,7 @@ function vmemScalarRule(id: string, fact: WaitStateFact, description: string, re
     check(h, i) {
       const c = h.f[i]!;
       if (!c.vmem) return undefined;
-      return scalarRaw(h, i, c.uses.filter(reads), fact, ...P.valuSdef);
+      return scalarRaw(h, i, pick(c.uses), fact, ...P.valuSdef);
     },
   };
 }
