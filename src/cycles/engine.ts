@@ -121,6 +121,14 @@ export class CycleEngine {
    * -Infinity for other producers), so that heldUntil() is one max whatever the producer.
    */
   private readonly holdAfterDef: Float64Array;
+  /**
+   * Every time constant of the model is a whole number, so every time a run computes is one (far
+   * below 2^53) and adding a shift commutes with the model's sums and maxima exactly: a resumed
+   * run may then meet the last run's state up to a time shift (shiftFromOld).
+   */
+  private readonly integral: boolean;
+  /** Runs that took over the last run's rest shifted in time (for the bench and tests). */
+  shiftedStops = 0;
 
   constructor(m: CycleModel) {
     this.m = m;
@@ -142,6 +150,9 @@ export class CycleEngine {
       else if (pk === PRODUCER.salu) h = m.lat[i]! + m.afterWrite;
       this.holdAfterDef[i] = h;
     }
+    const whole = (a: ArrayLike<number>) => { for (let i = 0; i < a.length; i++) if (!Number.isSafeInteger(a[i]!)) return false; return true; };
+    this.integral = whole(m.lat) && whole(m.issue) && whole(m.issueTaken) && whole(m.occA) && whole(m.occB) && whole(m.mfmaLat)
+      && whole([m.valuToMfma, m.sgprToSalu, m.sgprToVmem, m.sgprToValu, m.transToValu, m.dotLat, m.afterWrite]);
   }
 
   private ensure(w: number): void {
@@ -577,8 +588,10 @@ export class CycleEngine {
             if (seen[o] !== ep) { seen[o] = ep; touched[nt++] = o; }
             lastStamp[o] = ou[q + 5]!; lastProd[o] = ou[q + 6]!; lastDefT[o] = ou[q + 7]!; lastReady[o] = ou[q + 8]!;
           }
-          if (this.sameAsOld(pos, nt)) {
-            jr.adoptOld(pos, this);
+          const shift = this.shiftFromOld(pos, nt, ep);
+          if (shift === shift) {
+            if (shift !== 0) this.shiftedStops++;
+            jr.adoptOld(pos, this, shift);
             return pos - c;
           }
         }
@@ -604,27 +617,66 @@ export class CycleEngine {
     return to - c;
   }
 
-  /** Is the state (wave 0) the last run's at checkpoint pos: scalars equal, and the first `nt` tracked units equal to their last-run values? */
-  private sameAsOld(pos: number, nt: number): boolean {
+  /**
+   * Whether the state before position `pos` is the kept run's there as the rest of the run can
+   * tell, up to a time shift: the shift D (this run's time minus the kept run's; 0 when the
+   * times agree), or NaN when the states differ. A time the wave has passed holds nothing back
+   * (an issue is never earlier than the wave's time `t`): a pipe free, a queue entry done, a class
+   * done, a unit whose results no reader waits for (heldUntil) by then may differ freely; every
+   * other time must be the kept run's plus D, every count and identity the kept run's. The
+   * units neither run wrote since the checkpoint the run resumed from hold the same values in
+   * both, so with D != 0 each must hold nothing back in either run. With D != 0 only when the
+   * model is integral (every later time is then exactly the kept run's plus D).
+   */
+  private shiftFromOld(pos: number, nt: number, ep: number): number {
     const jr = this.journal!;
     const tr = this.tracking!;
-    const len = this.saveScalars(tr.scratch, 0);
+    const sc = tr.scratch;
+    const len = this.saveScalars(sc, 0);
     const os = jr.oldScalars;
     const at = jr.oldScalarAt[pos]!;
-    for (let x = 0; x < len; x++) if (tr.scratch[x] !== os[at + x]) return false;
+    const tN = sc[0]!;
+    const tO = os[at]!;
+    const D = tN - tO;
+    if (D !== 0 && !this.integral) return NaN;
+    // a time: the kept run's plus D, or passed in both runs
+    const time = (q: number): boolean => sc[q] === os[at + q]! + D || (sc[q]! <= tN && os[at + q]! <= tO);
+    let q = 1;
+    if (!time(q++)) return NaN; // maxDone
+    for (let x = 0; x < NPIPES; x++, q += 2) {
+      if (sc[q]! <= tN && os[at + q]! <= tO) continue;
+      if (sc[q] !== os[at + q]! + D || sc[q + 1] !== os[at + q + 1]) return NaN;
+    }
+    for (let x = 0; x < NCLASSES; x++) if (!time(q++)) return NaN;
+    const queued = sc[q]! + sc[q + 1]! + sc[q + 2]!;
+    if (sc[q] !== os[at + q] || sc[q + 1] !== os[at + q + 1] || sc[q + 2] !== os[at + q + 2]) return NaN;
+    q += 3;
+    for (let x = 0; x < queued; x++, q += 2) {
+      if (!time(q)) return NaN;
+      if (sc[q]! > tN && sc[q + 1] !== os[at + q + 1]) return NaN;
+    }
+    if (q !== len) throw new Error(`internal: cycle engine state of ${len} numbers read as ${q}`);
     const { touched, lastStamp, lastProd, lastDefT, lastReady } = tr;
-    // a unit that holds no reader back after the wave's time (which both runs share) in either
-    // run constrains nothing any more: its values may differ
-    const t = this.t[0]!;
     const gen = this.gen;
     for (let x = 0; x < nt; x++) {
       const o = touched[x]!;
-      if (this.stamp[o] === lastStamp[o] && this.prod[o] === lastProd[o] && this.defT[o] === lastDefT[o] && this.readyAt[o] === lastReady[o]) continue;
-      if (this.stamp[o] === gen && this.heldUntil(this.prod[o]!, this.defT[o]!, this.readyAt[o]!) > t) return false;
-      if (lastStamp[o] === gen && this.heldUntil(lastProd[o]!, lastDefT[o]!, lastReady[o]!) > t) return false;
+      const heldN = this.stamp[o] === gen && this.heldUntil(this.prod[o]!, this.defT[o]!, this.readyAt[o]!) > tN;
+      const heldO = lastStamp[o] === gen && this.heldUntil(lastProd[o]!, lastDefT[o]!, lastReady[o]!) > tO;
+      if (!heldN && !heldO) continue;
+      if (this.stamp[o] !== lastStamp[o] || this.prod[o] !== lastProd[o]) return NaN;
+      if (this.defT[o] !== lastDefT[o]! + D || this.readyAt[o] !== lastReady[o]! + D) return NaN;
     }
-    return true;
+    if (D !== 0) {
+      const seen = tr.seen;
+      const lim = tN < tO ? tN : tO;
+      for (let o = 0; o < U; o++) {
+        if (seen[o] === ep || this.stamp[o] !== gen) continue;
+        if (this.heldUntil(this.prod[o]!, this.defT[o]!, this.readyAt[o]!) > lim) return NaN;
+      }
+    }
+    return D;
   }
+
 
   /**
    * The latest cycle until which a result of producer p (issued at defT, ready at readyAt) can
@@ -725,6 +777,23 @@ const SNAPSHOT_MAX = 2 + 2 * NPIPES + NCLASSES + 3 + 2 * (VMCAP + LGKMCAP + EXPC
 const ENTRY = 9;
 
 /**
+ * Add `shift` to the times of the scalar state saved at `at` (CycleEngine.saveScalars: the
+ * wave's time and last completion, each pipe's free time (then the instruction that holds it),
+ * each class's last completion, the three queue lengths, then each queue entry's completion
+ * time (then its instruction)).
+ */
+function shiftTimes(buf: Float64Array, at: number, shift: number): void {
+  let q = at;
+  buf[q++]! += shift;
+  buf[q++]! += shift;
+  for (let x = 0; x < NPIPES; x++, q += 2) buf[q]! += shift;
+  for (let x = 0; x < NCLASSES; x++) buf[q++]! += shift;
+  const queued = buf[q]! + buf[q + 1]! + buf[q + 2]!;
+  q += 3;
+  for (let x = 0; x < queued; x++, q += 2) buf[q]! += shift;
+}
+
+/**
  * The journal of a resumable run: at every CHECKPOINT-th position, the scalar state
  * (saveScalars, variable length) and where the unit writes of the positions from there begin;
  * each unit write with the values before it (to undo) and after it (to redo); the state at the
@@ -818,7 +887,7 @@ class RunJournal {
    * The state is the kept run's at checkpoint pos: take over the kept run from there (its
    * checkpoints, its unit writes, redone on the engine, and its final state).
    */
-  adoptOld(pos: number, e: CycleEngine): void {
+  adoptOld(pos: number, e: CycleEngine, shift: number): void {
     this.mark(pos, e);
     const dU = this.nUnits - this.oldUnitAt[pos]!;
     const dS = this.scalarAt[pos]! - this.oldScalarAt[pos]!;
@@ -830,16 +899,23 @@ class RunJournal {
     // a unit may differ between the two runs where it holds nothing back (sameAsOld): the values
     // each write undoes to are this run's, not the kept run's
     this.nUnits = dU + this.oldN;
-    for (let x = dU + from; x < this.nUnits; x++) e.redoUnit(this.units, x * ENTRY);
+    for (let x = dU + from; x < this.nUnits; x++) {
+      // the kept run's def and ready times, in this run's time
+      if (shift !== 0) { const q = x * ENTRY; this.units[q + 7] += shift; this.units[q + 8] += shift; }
+      e.redoUnit(this.units, x * ENTRY);
+    }
     // checkpoints after pos
     const ns = dS + this.oldScalarLen;
     if (this.scalars.length < ns) this.scalars = grow(this.scalars, ns * 2);
     this.scalars.set(this.oldScalars.subarray(this.oldScalarAt[pos]!, this.oldScalarLen), this.scalarAt[pos]!);
     this.scalarLen = ns;
+    // (pos's own record too: the kept run's state there, which this run's equals up to the shift)
+    if (shift !== 0) for (let p = pos; p < this.oldMarked; p += CHECKPOINT) shiftTimes(this.scalars, this.oldScalarAt[p]! + dS, shift);
     if (this.scalarAt.length < this.oldMarked + 1) { this.scalarAt = growInt(this.scalarAt, (this.oldMarked + 1) * 2); this.unitAt = growInt(this.unitAt, (this.oldMarked + 1) * 2); }
     for (let p = pos + CHECKPOINT; p < this.oldMarked; p += CHECKPOINT) { this.scalarAt[p] = this.oldScalarAt[p]! + dS; this.unitAt[p] = this.oldUnitAt[p]! + dU; }
     this.marked = this.oldMarked;
     this.end.set(this.oldEnd);
+    if (shift !== 0) shiftTimes(this.end, 0, shift);
     this.endPos = this.oldEndPos;
     e.loadScalars(this.end, 0);
   }

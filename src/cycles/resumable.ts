@@ -4,7 +4,7 @@
  * runJournaled / rewind / runConverging), so that a new sequence resumes from the checkpoint
  * before the first position where it differs from the last one run, instead of from the start,
  * and, when it has the last one's length, stops where its state meets the last run's past the
- * change (the rest of the last run stands). The co-resident waves' bound (coResident: the
+ * change (the rest of the last run stands, shifted in time when the state met it shifted). The co-resident waves' bound (coResident: the
  * busiest pipe's occupancy and the issue-port slots of the sequence) is kept as running sums,
  * changed by the positions that changed, when the model's occupancies are whole numbers (then
  * the sums do not depend on the order they are added in). The run belongs to one owner at a
@@ -103,6 +103,9 @@ export class ResumableCycles {
   runningSums(): { pipe: number; port: number } | undefined {
     return this.sums ? { pipe: this.busiestPipe(), port: this.port } : undefined;
   }
+
+  /** Runs that stopped where their state met the last run's shifted in time (CycleEngine.shiftedStops). */
+  get shiftedStops(): number { return this.engine.shiftedStops; }
 
   /** Forget the run (the next sequence starts from scratch). */
   clear(): void { this.owner = -1; this.len = 0; }
