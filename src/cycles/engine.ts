@@ -559,10 +559,11 @@ export class CycleEngine {
   /**
    * The journaled run of a sequence of the same length as the last one run, differing from it
    * only in positions [from, last]: resumed at the checkpoint at or before `from`, and at each
-   * checkpoint after `last` the state is compared with the last run's state there (the scalar
-   * state, and every unit either run wrote since the resumption). Once they are equal the rest
-   * runs as the last run did: its journal and its final state are taken over and the remaining
-   * positions are not simulated. Returns the positions simulated.
+   * checkpoint after `last` the state is compared with the last run's state there (shiftFromOld:
+   * the scalar state, every unit either run wrote since the resumption, and with a time shift the
+   * units neither wrote). Once they are equal, up to a shift D, the rest runs as the last run did,
+   * D later: its journal and its final state are taken over (their times plus D) and the
+   * remaining positions are not simulated. Returns the positions simulated.
    */
   runConverging(seq: ArrayLike<number>, from: number, last: number): number {
     const jr = this.journal!;
@@ -884,8 +885,9 @@ class RunJournal {
   }
 
   /**
-   * The state is the kept run's at checkpoint pos: take over the kept run from there (its
-   * checkpoints, its unit writes, redone on the engine, and its final state).
+   * The state is the kept run's at checkpoint pos, `shift` later (shiftFromOld): take over the
+   * kept run from there (its checkpoints, its unit writes, redone on the engine, and its final
+   * state), every time in them `shift` later.
    */
   adoptOld(pos: number, e: CycleEngine, shift: number): void {
     this.mark(pos, e);
@@ -896,7 +898,7 @@ class RunJournal {
     const nu = (dU + this.oldN) * ENTRY;
     if (this.units.length < nu) this.units = grow(this.units, nu * 2);
     this.units.set(this.oldUnits.subarray(from * ENTRY, this.oldN * ENTRY), this.nUnits * ENTRY);
-    // a unit may differ between the two runs where it holds nothing back (sameAsOld): the values
+    // a unit may differ between the two runs where it holds nothing back (shiftFromOld): the values
     // each write undoes to are this run's, not the kept run's
     this.nUnits = dU + this.oldN;
     for (let x = dU + from; x < this.nUnits; x++) {
