@@ -97,13 +97,13 @@ const closingCache = new WeakMap<ScheduleKernel, RegionClosing[]>();
 export function originalClosings(k: ScheduleKernel): RegionClosing[] {
   let e = closingCache.get(k);
   if (!e) {
-    const kw = kernelWaits(k.ctx.cfg, flatEffects(k.insns, k.ctx.cfg.control), counterMax(k.target), {
+    const kw = kernelWaits(k.ctx.cfg, flatEffects(k.ctx), counterMax(k.target), {
       accept: () => false, after: k.regions.map((r) => r.last),
     });
     const traits = traitsOf(k.insns);
     e = k.regions.map((r) => {
       const st = kw.after.get(r.last);
-      return regionClosing(traits, r.nodes, st ? st.pendingPerClass() : new Int32Array(NCLASSES));
+      return regionClosing(traits, r.nodes, st ? st.pendingPerClass(counterMax(k.target)) : new Int32Array(NCLASSES));
     });
     closingCache.set(k, e);
   }

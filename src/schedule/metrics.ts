@@ -41,9 +41,10 @@ import { ConductorError } from '../errors.js';
 import type { KernelContext } from '../analysis/types.js';
 import { UNIT_COUNT } from '../asm/registers.js';
 import type { Region, ScheduleKernel } from './kernel.js';
-import { rederiveWaits } from '../waitcnt/index.js';
+import { analyzeWaitcnt } from '../waitcnt/index.js';
 import type { ScheduleState } from './state.js';
-import { counterMax, kernelWaits, sequenceWaits, flatEffects, CounterScores, IncrementalWaits, type CounterMax, type FlatEffects, type ScoreSource } from '../waitcnt/estimate.js';
+import type { CounterState } from '../waitcnt/state.js';
+import { counterMax, sequenceWaits, flatEffects, scoresOf, CounterScores, IncrementalWaits, ScoreSnapshot, type CounterMax, type FlatEffects, type ScoreSource } from '../waitcnt/estimate.js';
 import { cycleEngineFor } from '../cycles/estimate.js';
 import type { CycleEngine } from '../cycles/engine.js';
 import { syntheticWait, syntheticWaitInto } from '../cycles/model.js';
@@ -313,7 +314,9 @@ export class Evaluator {
   readonly k: ScheduleKernel;
   readonly flatEffects: FlatEffects;
   readonly max: CounterMax;
-  private readonly waitEntry: ScoreSource[];
+  /** Per region: the waitcnt analysis' state at its entry, and the wait model's (made on first use). */
+  private readonly analysisEntry: (CounterState | undefined)[];
+  private readonly modelEntry: (ScoreSnapshot | undefined)[];
   /** Per region that is a whole single-block loop body: the wait state entering the loop from outside. */
   private readonly loopEntry: (CounterScores | undefined)[];
   /** Per such region: the region that ends the code leading into the loop (-1 when none). */
@@ -348,9 +351,6 @@ export class Evaluator {
   /** Per region: the sequence regionNops last counted, and the s_nop of each of its segments. */
   private readonly nopLast: (Int32Array | undefined)[] = [];
   private readonly nopSegs: (Int32Array | undefined)[] = [];
-  private readonly idWaits: Int32Array;
-  /** Per region: the waits the waitcnt analysis re-derives for the original order (what emission writes for a changed region). */
-  private readonly anchorWaits: Int32Array;
   /** Per region: what closing it needs (closing.ts), and the kernel's traits it reads. */
   private readonly closings: RegionClosing[];
   private readonly traits: KernelTraits;
@@ -409,13 +409,17 @@ export class Evaluator {
     this.waitRunsKept = Math.max(1, opts.waitModels ?? 256);
     this.max = counterMax(k.target);
     const cfg = k.ctx.cfg;
-    this.flatEffects = flatEffects(k.insns, cfg.control);
+    this.flatEffects = flatEffects(k.ctx);
     this.ldsBytes = k.kernel.descriptor?.values['group_segment_fixed_size'] ?? 0;
     const firsts = k.regions.map((r) => r.first);
     const loopOf = k.regions.map((r) => selfLoopBlock(k, r.id));
     const outside = loopOf.flatMap((b) => (b < 0 ? [] : cfg.blocks[b]!.preds.filter((p) => p !== b).map((p) => cfg.blocks[p]!.end - 1)));
-    const kw = kernelWaits(cfg, this.flatEffects, this.max, { at: firsts, after: outside });
-    this.waitEntry = k.regions.map((r) => kw.before.get(r.first) ?? new CounterScores());
+    // each region's entry as the waitcnt analysis finds it (its path classes joined): the state
+    // emission's analysis starts the region from when the region is the one changed; and the
+    // state before the last instruction of each block leading into a single-block loop
+    const entries = analyzeWaitcnt(k.ctx, { statesAt: new Set([...firsts, ...outside]) }).states!;
+    this.analysisEntry = k.regions.map((r) => entries.get(r.first));
+    this.modelEntry = new Array(k.regions.length);
     // the region that ends the one block leading into such a loop (its last instruction may be a branch)
     this.loopPre = Int32Array.from(loopOf, (b) => {
       if (b < 0) return -1;
@@ -432,22 +436,16 @@ export class Evaluator {
       let st: CounterScores | undefined;
       for (const p of cfg.blocks[b]!.preds) {
         if (p === b) continue;
-        const e = kw.after.get(cfg.blocks[p]!.end - 1);
-        if (!e) return undefined;
-        if (!st) st = e.state(); else st.merge(e.state());
+        // the state after the block's last instruction: the one before it, and that instruction
+        const last = cfg.blocks[p]!.end - 1;
+        const before = entries.get(last);
+        if (!before) return undefined;
+        const e = scoresOf(before, this.max);
+        sequenceWaits(this.flatEffects, e, [last], this.max, this.need);
+        if (!st) st = e; else st.merge(e);
       }
       return st;
     });
-    // Emission re-derives every wait of a changed region with the waitcnt analysis (weakest
-    // waits, so often more of them than a hand-placed wait that covers several reads). A changed
-    // region is counted from that baseline plus the change the wait model sees.
-    this.anchorWaits = new Int32Array(k.regions.length);
-    const stripped: number[] = [];
-    for (const rg of k.regions) for (const i of rg.stripped) if (k.insns[i]!.insn.base === 's_waitcnt') stripped.push(i);
-    for (const w of rederiveWaits(k.ctx, stripped)) {
-      const r = k.regionOf[w.before]!;
-      if (r >= 0) this.anchorWaits[r]!++;
-    }
     this.traits = traitsOf(k.insns);
     this.closings = originalClosings(k);
     this.engine = cycleEngineFor(k.ctx, opts.cycleParams);
@@ -465,7 +463,6 @@ export class Evaluator {
     this.pairTables = opts.pairTables ?? true;
     if (opts.nops !== false) this.nopModel = windowNopModel(k.ctx);
     this.seqs = k.regions.map((r) => new Int32Array(r.nodes.length));
-    this.idWaits = new Int32Array(k.regions.length).fill(-1);
     this.slots = new Array(k.regions.length);
     this.slotVersion = new Uint32Array(k.regions.length);
     this.slotPre = new Uint32Array(k.regions.length);
@@ -586,8 +583,10 @@ export class Evaluator {
     if (!press) { press = new IncrementalPressure(k, rg.liveOut, seq.length); this.pressures[r] = press; }
     press.run(seq, this.out3);
     if (this.checkFast) expectSame(`peaks of region ${r}`, Array.from(this.out3), exactSequencePeaks(k, seq, rg.liveOut));
-    // Waits: the region's own count plus the change the model sees against the original order
-    // (the model's pessimism about the region's entry cancels out). Nops: the hazard engine's
+    // Waits: the wait model's waits for the new order from the region's entry as the waitcnt
+    // analysis finds it, which are the waits emission's analysis writes into the region when it
+    // is the one changed (the same classes and rules; a test compares the two on the original
+    // order of every region), and the wait that closes it. Nops: the hazard engine's
     // padding, which is what emission inserts. Cycles: the region alone with the model's
     // waits, against the original order with the model's waits (so the change is the order's).
     let modelWaits: number;
@@ -601,7 +600,7 @@ export class Evaluator {
     } else {
       let run = this.waitRuns[r];
       if (!run) {
-        run = new IncrementalWaits(this.flatEffects, this.waitEntry[r]!, this.max, seq.length);
+        run = new IncrementalWaits(this.flatEffects, this.waitEntry(r), this.max, seq.length);
         this.waitRuns[r] = run;
         // each holds a full counter state: the oldest made go when there are too many
         this.waitRunOrder.push(r);
@@ -615,14 +614,14 @@ export class Evaluator {
       if (this.checkFast) {
         const count = { waits: 0 };
         const exact = this.withWaits(r, seq, count);
-        const endExact = Array.from(this.scratchWait.pendingPerClass());
+        const endExact = Array.from(this.scratchWait.pendingPerClass(this.max));
         expectSame(`model waits of region ${r}`, [modelWaits, Array.from(cycleSeq), Array.from(run.endPending)], [count.waits, Array.from(exact), endExact]);
       }
     }
     // emission closes a changed region that leaves more pending than the original did (closing.ts)
-    const pending = this.loopEntry[r] ? this.scratchWait.pendingPerClass(this.closingPending) : this.waitRuns[r]!.endPending;
+    const pending = this.loopEntry[r] ? this.scratchWait.pendingPerClass(this.max, this.closingPending) : this.waitRuns[r]!.endPending;
     const closes = closingWait(this.traits, this.closings[r]!, seq, pending, this.closingOut) ? 1 : 0;
-    const waits = Math.max(0, this.anchorWaits[r]! + modelWaits - this.identityModelWaits(r)) + closes;
+    const waits = modelWaits + closes;
     const nops = this.nopModel ? this.regionNops(r, seq) : rg.strippedNops;
     if (Number.isNaN(this.identityCycles[r]!)) {
       const id = this.aloneCycles(this.withWaits(r, rg.nodes, { waits: 0 }));
@@ -708,6 +707,17 @@ export class Evaluator {
     return total;
   }
 
+  /** The wait model's state at the entry of region r as the waitcnt analysis finds it (nothing pending where no path reaches). */
+  private waitEntry(r: number): ScoreSnapshot {
+    let e = this.modelEntry[r];
+    if (!e) {
+      const st = this.analysisEntry[r];
+      e = new ScoreSnapshot(st ? scoresOf(st, this.max) : new CounterScores());
+      this.modelEntry[r] = e;
+    }
+    return e;
+  }
+
   /**
    * The wait model's state at the entry of region r for the order `seq`: the state the analysis
    * found for the original order, except for a region that is a whole single-block loop body,
@@ -716,14 +726,13 @@ export class Evaluator {
    */
   private entryState(r: number, seq: ArrayLike<number>, s?: ScheduleState): ScoreSource {
     let outside = this.loopEntry[r];
-    if (!outside) return this.waitEntry[r]!;
+    if (!outside) return this.waitEntry(r);
     const pr = this.loopPre[r]!;
     if (s && pr >= 0 && s.isChanged(pr)) {
       // the code before the loop ends with a region in a new order: its exit is the loop's way in
       const rg = this.k.regions[pr]!;
       const o = s.order[pr]!;
-      outside = new CounterScores();
-      this.waitEntry[pr]!.writeTo(outside);
+      outside = this.waitEntry(pr).state();
       sequenceWaits(this.flatEffects, outside, Array.from(o, (q) => rg.nodes[q]!), this.max, this.need);
     }
     const entry = outside.clone();
@@ -732,7 +741,7 @@ export class Evaluator {
       st.copy(entry);
       sequenceWaits(this.flatEffects, st, seq, this.max, this.need);
       st.merge(outside);
-      if (st.equals(entry)) break;
+      if (st.equals(entry, this.max)) break;
       entry.copy(st);
     }
     return entry;
@@ -794,24 +803,6 @@ export class Evaluator {
       this.nopTables[r] = t;
     }
     return t;
-  }
-
-  private identityModelWaits(r: number): number {
-    let v = this.idWaits[r];
-    if (v === undefined || v < 0) {
-      v = this.modelWaits(r);
-      this.idWaits[r] = v;
-    } else if (this.checkFast) {
-      expectSame(`model waits of region ${r} as written`, v, this.modelWaits(r));
-    }
-    return v;
-  }
-
-  /** The waits the wait model gives region r in its original order, from its entry state. */
-  private modelWaits(r: number): number {
-    const st = this.scratchWait;
-    this.entryState(r, this.k.regions[r]!.nodes).writeTo(st);
-    return sequenceWaits(this.flatEffects, st, this.k.regions[r]!.nodes, this.max, this.need);
   }
 
   /**

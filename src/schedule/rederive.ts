@@ -231,7 +231,7 @@ export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
     const rg = k.regions[r]!;
     lastNew.push(newOf[rg.nodes[s.order[r]![rg.nodes.length - 1]!]!]!);
   }
-  const f = flatEffects(ctx.insns, ctx.cfg.control);
+  const f = flatEffects(ctx);
   const max = counterMax(ctx.target);
   const closings = originalClosings(k);
   const traits = traitsOf(k.insns);
@@ -257,7 +257,7 @@ export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
       const st = kw.after.get(jl);
       if (!st || jl + 1 >= ctx.insns.length) return;
       const seq = Array.from(s.order[r]!, (q) => rg.nodes[q]!);
-      if (closingWait(traits, closings[r]!, seq, st.pendingPerClass(), w)) next.set(jl + 1, { vm: w[0]!, lgkm: w[1]!, exp: w[2]! });
+      if (closingWait(traits, closings[r]!, seq, st.pendingPerClass(max), w)) next.set(jl + 1, { vm: w[0]!, lgkm: w[1]!, exp: w[2]! });
     });
     const same = next.size === forced.size && [...next].every(([j, w]) => { const o = forced.get(j); return o && o.vm === w.vm && o.lgkm === w.lgkm && o.exp === w.exp; });
     if (same) break;

@@ -98,6 +98,11 @@ export interface AnalysisOptions {
    * net that merges every block's path classes).
    */
   only?: ReadonlySet<number>;
+  /**
+   * Instructions whose entry state is wanted (`states`): the counter state right before each,
+   * before its own wait or any wait inserted there, joined over the path classes that reach it.
+   */
+  statesAt?: ReadonlySet<number>;
 }
 
 export type FenceKind = 'barrier' | 'cache' | 'return' | 'entry' | 'store';
@@ -167,6 +172,8 @@ export interface WaitcntResult {
   pendAt?: Int32Array;
   /** With `meet`: keys `3 * insn + counter` of the waits needed on every path into the instruction. */
   everyPath?: Set<number>;
+  /** With `statesAt`: the state before each of those instructions that a path reaches. */
+  states?: Map<number, CounterState>;
 }
 
 const INF = NO_WAIT;
@@ -250,6 +257,8 @@ interface Rec {
   pendAt: number[];
   /** With `meet`: the instructions the run reached. */
   visits: number[];
+  /** With `statesAt`: the state before each of those instructions the run reached. */
+  states?: Map<number, CounterState>;
 }
 
 /** A path class of a block's entry (paths.ts): the facts its paths share and their counter state. */
@@ -293,6 +302,8 @@ class Analysis {
   /** With `meet`: how many path classes reach each instruction, and how many of them need a wait per counter. */
   private readonly visits?: Int32Array;
   private readonly needs?: Int32Array;
+  private readonly statesAt?: ReadonlySet<number>;
+  private readonly states?: Map<number, CounterState>;
 
   // ---- per-instruction scratch ----
   private readonly needV: number[] = [INF, INF, INF];
@@ -337,6 +348,7 @@ class Analysis {
     for (const blk of this.cfg.blocks) for (const q of blk.preds) if (this.rank[q]! >= this.rank[blk.id]!) this.header[blk.id] = 1;
     this.budget = 64 * this.nb + 4096;
     if (opts.only) this.relevant = ancestors(this.cfg, opts.only);
+    if (opts.statesAt) { this.statesAt = opts.statesAt; this.states = new Map(); }
   }
 
   /** The whole analysis: the fixed point, the reporting pass, the judgement of existing waits. */
@@ -362,6 +374,7 @@ class Analysis {
     const judgements = this.judgeWaits ? this.judge() : [];
     const result: WaitcntResult = { get missing() { return reported.missing; }, missingNeeds: reported.missingNeeds, insertions: reported.insertions, judgements };
     if (this.pendAt) result.pendAt = this.pendAt;
+    if (this.states) result.states = this.states;
     if (this.needs) {
       const every = new Set<number>();
       for (let k = 0; k < this.needs.length; k++) if (this.needs[k]! > 0 && this.needs[k] === this.visits![Math.floor(k / 3)]) every.add(k);
@@ -549,11 +562,14 @@ class Analysis {
   private runBlock(b: number, part: Part): Part {
     const blk = this.cfg.blocks[b]!;
     const rec: Rec = { missing: [], pendBefore: new Map(), storeNeed: new Map(), pendAt: [], visits: [] };
+    const statesAt = this.statesAt;
+    if (statesAt) rec.states = new Map();
     part.rec = rec;
     this.rec = rec;
     const st = part.st.clone();
     let facts = part.facts;
     for (let i = blk.start; i < blk.end; i++) {
+      if (statesAt?.has(i)) rec.states!.set(i, st.clone());
       this.transfer(st, i);
       facts = afterInsn(facts, this.ctx.insns[i]!);
       if (this.fx[i]!.kind === INSN_KIND.end) break;
@@ -698,6 +714,12 @@ class Analysis {
       }
     }
     if (this.visits) for (const i of rec.visits) this.visits[i]!++;
+    if (rec.states) {
+      for (const [i, st] of rec.states) {
+        const g = this.states!.get(i);
+        if (g) joinInto(g, st, this.capY); else this.states!.set(i, st.clone());
+      }
+    }
     for (const m of rec.missing) this.recordMissing(m.i, m.d);
   }
 

@@ -1,71 +1,69 @@
 /**
  * The scheduler's fast s_waitcnt estimate: which waits a straight-line sequence needs, fast
  * enough to run on every candidate schedule of a region, and a whole-kernel pass (forward
- * dataflow over the CFG to a fixed point) that gives the pending memory operations at every
- * region entry and at every region exit.
+ * dataflow over the CFG to a fixed point) that gives the pending memory operations at region
+ * exits for emission's closing waits.
  *
- * It runs the counter model of src/targets/counters.ts (the operation classes the waitcnt
- * analysis uses, LLVM SIInsertWaitcnts for GFX9) over flat arrays:
+ * It runs the waitcnt analysis' counter model (model.ts kernelEffects: the operation classes,
+ * increments and register units of src/targets/counters.ts, LLVM SIInsertWaitcnts for GFX9)
+ * with the analysis' rules, over flat arrays:
  *   - per operation class a score window: every operation gets the next score of its class;
  *     a register written by a pending load carries its operation's score;
  *   - a use or a def of a VGPR/AGPR/SGPR written by a pending load waits (RAW, WAW), except a
- *     VMEM load overwriting a pending VMEM load's destination (VGPRs are written in order);
- *     a def of a VGPR still read by a pending export/GDS operation waits on expcnt;
+ *     VMEM load overwriting a pending VMEM load's destination and a d16 VMEM load merging into
+ *     one (VGPRs are written in order); a def of a VGPR still read by a pending export/GDS
+ *     operation waits on expcnt, and so does a write of EXEC while one is pending (for 0);
  *   - an LDS access after LDS-DMA waits on vmcnt (the DMA's LDS write);
- *   - an in-order class covers a result with `cnt(younger operations of its class)`; an
- *     out-of-order class (scalar memory, FLAT) needs a wait for 0;
- *   - at most `max` operations of a class can be outstanding (the counter's width), so older
- *     ones are done.
- * Unlike the waitcnt analysis it keeps one state per program point (no path classes) and
- * counts every operation as one increment: it is an estimate, and emission re-derives the
- * waits with the analysis itself (src/schedule/emit.ts).
+ *   - an in-order class covers a result with `cnt(younger operations of its class)`, at most
+ *     the counter's maximum minus one (an operation with more younger ones than the counter
+ *     holds, SOURCES.saturation in model.ts); an out-of-order class (scalar memory, FLAT)
+ *     needs a wait for 0;
+ *   - a call that follows the calling convention leaves nothing pending; a call of a
+ *     subroutine inside the kernel leaves the counters as they are.
+ * On a straight line it places the waits the analysis places (the weakest, right before the
+ * first instruction that needs each). What it does not have is the analysis' path classes:
+ * a region's entry state comes from the analysis (scoresOf), and kernelWaits, which follows
+ * every edge of the CFG, is pessimistic where the analysis excludes paths.
  */
-import type { WaitcntOperand } from '../asm/ast.js';
+import type { KernelContext } from '../analysis/types.js';
 import type { Cfg } from '../analysis/cfg.js';
-import type { ResolvedInsn } from '../isa/types.js';
 import type { Target } from '../isa/target.js';
-import { UNIT_COUNT } from '../asm/registers.js';
-import { EVENT, has, traitsOf, TRAIT } from '../isa/traits.js';
+import { INSN_KIND, LDS_MEM, NO_WAIT, STORES, kernelEffects } from './model.js';
+import type { CounterState } from './state.js';
 import { CLASS_COUNTER, CLASS_IN_ORDER, COUNTER, NCLASSES, OP_CLASS } from '../targets/counters.js';
 
-/** Pseudo register unit standing for "LDS written by a pending LDS-DMA". */
-const LDS_DMA_UNIT = UNIT_COUNT;
-const NU = UNIT_COUNT + 1;
+/**
+ * Register units the model keeps scores for: the real ones and LDS_MEM ("LDS written by a
+ * pending LDS-DMA", model.ts). The analysis' STORES unit is left out: no instruction reads it
+ * (it serves the analysis' judgement of fences only).
+ */
+const NU = LDS_MEM + 1;
 
-// The events of an instruction (isa/traits.ts EVENT bits) and what each does here:
-//   vmem-load   vmcnt, stamps destinations        vmem-store  vmcnt, no destination
-//   lds         lgkmcnt (in order), stamps        smem        lgkmcnt (out of order), stamps
-//   flat        vmcnt + lgkmcnt, stamps, only 0   message     lgkmcnt
-//   gds         lgkmcnt + expcnt (stamps sources on expcnt)   export  expcnt (stamps sources)
-const E_VM_LOAD = EVENT['vmem-load'];
-const E_VM_STORE = EVENT['vmem-store'];
-const E_LDS = EVENT.lds;
-const E_SMEM = EVENT.smem;
-const E_FLAT = EVENT.flat;
-const E_MSG = EVENT.message;
-const E_GDS = EVENT.gds;
-const E_EXPORT = EVENT.export;
-
-/** Per-instruction facts the model needs, as flat arrays. */
+/**
+ * Per-instruction facts the model needs, as flat arrays: the waitcnt model's effects
+ * (model.ts kernelEffects: the same operation classes, increments and units) laid out for a
+ * straight-line run.
+ */
 export interface FlatEffects {
   n: number;
-  events: Uint8Array;
-  /** 1: s_waitcnt (apply `waitVm/Lgkm/Exp`), 2: call (everything done afterwards). */
+  /** 1: s_waitcnt (apply `waitVm/Lgkm/Exp`), 2: a call that waits for everything (every counter is zero afterwards). */
   special: Uint8Array;
   waitVm: Int16Array;
   waitLgkm: Int16Array;
   waitExp: Int16Array;
   /** VMEM (not FLAT) load: may overwrite a pending VMEM load's destination without a wait. */
   vmemLoad: Uint8Array;
+  /** VMEM d16 load: reads its destination (keeps the other half) without waiting for a pending VMEM load of it. */
+  d16Load: Uint8Array;
   /** LDS access (ds_* touching LDS, flat may too): waits for pending LDS-DMA. */
   ldsAccess: Uint8Array;
-  /** Writes LDS through DMA (buffer/global load ... lds). */
-  ldsDma: Uint8Array;
+  /** Writes EXEC: waits expcnt(0) while an export / GDS operation is pending. */
+  writesExec: Uint8Array;
   useOff: Int32Array; useUnits: Int32Array;
   defOff: Int32Array; defUnits: Int32Array;
-  /** Units stamped with the event's score (explicit destinations / export sources). */
-  stampOff: Int32Array; stampUnits: Int32Array;
-  expOff: Int32Array; expUnits: Int32Array;
+  /** The counter increments instruction i issues: issues issOff[i]..issOff[i+1], each a class, an increment and units unitOff[x]..unitOff[x+1]. */
+  issOff: Int32Array; issCls: Uint8Array; issInc: Uint8Array;
+  unitOff: Int32Array; issUnits: Int32Array;
 }
 
 export interface CounterMax { vm: number; lgkm: number; exp: number }
@@ -74,50 +72,48 @@ export function counterMax(t: Target): CounterMax {
   return { vm: t.counters.vmcnt.value, lgkm: t.counters.lgkmcnt.value, exp: t.counters.expcnt.value };
 }
 
-export function flatEffects(insns: readonly ResolvedInsn[], control?: readonly string[]): FlatEffects {
+/** The kernel's waitcnt effects (model.ts kernelEffects) as flat arrays. */
+export function flatEffects(ctx: KernelContext): FlatEffects {
+  const insns = ctx.insns;
+  const fx = kernelEffects(ctx);
   const n = insns.length;
-  const events = new Uint8Array(n);
   const special = new Uint8Array(n);
   const waitVm = new Int16Array(n).fill(-1);
   const waitLgkm = new Int16Array(n).fill(-1);
   const waitExp = new Int16Array(n).fill(-1);
   const vmemLoad = new Uint8Array(n);
+  const d16Load = new Uint8Array(n);
   const ldsAccess = new Uint8Array(n);
-  const ldsDma = new Uint8Array(n);
+  const writesExec = new Uint8Array(n);
   const uses: number[] = []; const useOff = new Int32Array(n + 1);
   const defs: number[] = []; const defOff = new Int32Array(n + 1);
-  const stamps: number[] = []; const stampOff = new Int32Array(n + 1);
-  const exps: number[] = []; const expOff = new Int32Array(n + 1);
-  const t = traitsOf(insns);
+  const issOff = new Int32Array(n + 1);
+  const cls: number[] = []; const inc: number[] = []; const unitOff: number[] = []; const units: number[] = [];
+  const value = (v: number) => (v === NO_WAIT ? -1 : v);
   for (let i = 0; i < n; i++) {
     const r = insns[i]!;
-    useOff[i] = uses.length; defOff[i] = defs.length; stampOff[i] = stamps.length; expOff[i] = exps.length;
+    const e = fx[i]!;
+    useOff[i] = uses.length; defOff[i] = defs.length; issOff[i] = cls.length;
     for (const u of r.uses) uses.push(u);
     for (const u of r.defs) defs.push(u);
-    if (r.insn.base === 's_waitcnt') {
+    if (e.kind === INSN_KIND.wait) {
       special[i] = 1;
-      const op = r.insn.operands[0] as WaitcntOperand | undefined;
-      if (op && op.kind === 'waitcnt') {
-        if (op.vmcnt !== undefined) waitVm[i] = op.vmcnt;
-        if (op.lgkmcnt !== undefined) waitLgkm[i] = op.lgkmcnt;
-        if (op.expcnt !== undefined) waitExp[i] = op.expcnt;
-      }
+      waitVm[i] = value(e.wait![0]); waitLgkm[i] = value(e.wait![1]); waitExp[i] = value(e.wait![2]);
       continue;
     }
-    if (control && control[i] === 'call') special[i] = 2;
-    const e = t.events[i]!;
-    events[i] = e;
-    if (e & (E_VM_LOAD | E_LDS | E_SMEM | E_FLAT | E_GDS)) for (const u of r.explicitDefs) stamps.push(u);
-    if (e & (E_GDS | E_EXPORT)) for (const u of r.explicitUses) if (u >= 256) exps.push(u);
-    if (has(t, i, TRAIT.vmemLoad)) vmemLoad[i] = 1;
-    if (has(t, i, TRAIT.ldsDmaLoad)) ldsDma[i] = 1;
-    if (has(t, i, TRAIT.ldsMemory) || (e & E_FLAT)) ldsAccess[i] = 1;
+    if (e.kind === INSN_KIND.call && e.callWaits) special[i] = 2;
+    vmemLoad[i] = +e.vmemLoad; d16Load[i] = +e.d16Load; ldsAccess[i] = +e.lds; writesExec[i] = +e.writesExec;
+    for (const is of e.issues) {
+      cls.push(is.cls); inc.push(is.inc); unitOff.push(units.length);
+      for (const u of is.units) if (u !== STORES) units.push(u);
+    }
   }
-  useOff[n] = uses.length; defOff[n] = defs.length; stampOff[n] = stamps.length; expOff[n] = exps.length;
+  useOff[n] = uses.length; defOff[n] = defs.length; issOff[n] = cls.length;
+  unitOff.push(units.length);
   return {
-    n, events, special, waitVm, waitLgkm, waitExp, vmemLoad, ldsAccess, ldsDma,
+    n, special, waitVm, waitLgkm, waitExp, vmemLoad, d16Load, ldsAccess, writesExec,
     useOff, useUnits: Int32Array.from(uses), defOff, defUnits: Int32Array.from(defs),
-    stampOff, stampUnits: Int32Array.from(stamps), expOff, expUnits: Int32Array.from(exps),
+    issOff, issCls: Uint8Array.from(cls), issInc: Uint8Array.from(inc), unitOff: Int32Array.from(unitOff), issUnits: Int32Array.from(units),
   };
 }
 
@@ -152,17 +148,32 @@ export class CounterScores {
   /** Make `s` this state (ScoreSource). */
   writeTo(s: CounterScores): void { s.copy(this); }
 
-  equals(o: CounterScores): boolean {
-    for (let w = 0; w < NW; w++) if (this.ub[w]! - this.lb[w]! !== o.ub[w]! - o.lb[w]!) return false;
+  /**
+   * The two states behave alike from here on: the same operations pending per class (at most
+   * the counter's width: more are alike, see pendingPerClass) and every unit's younger count
+   * the same, counts of at least width - 1 alike (they need the same wait, needBefore, and any
+   * wait completes them alike).
+   */
+  equals(o: CounterScores, max: CounterMax): boolean {
+    const widths = [max.vm, max.lgkm, max.exp];
     for (let w = 0; w < NW; w++) {
-      for (let u = 0; u < NU; u++) if (this.age(w, this.score[w * NU + u]!) !== o.age(w, o.score[w * NU + u]!)) return false;
+      const m = widths[COUNTER_OF[w]!]!;
+      if (Math.min(this.ub[w]! - this.lb[w]!, m) !== Math.min(o.ub[w]! - o.lb[w]!, m)) return false;
+    }
+    for (let w = 0; w < NW; w++) {
+      const cap = widths[COUNTER_OF[w]!]! - 1;
+      for (let u = 0; u < NU; u++) if (Math.min(this.age(w, this.score[w * NU + u]!), cap) !== Math.min(o.age(w, o.score[w * NU + u]!), cap)) return false;
     }
     return true;
   }
 
-  /** Operations pending per class (window), into `out` (a new array when not given). */
-  pendingPerClass(out = new Int32Array(NW)): Int32Array {
-    for (let w = 0; w < NW; w++) out[w] = this.ub[w]! - this.lb[w]!;
+  /**
+   * Operations pending per class (window), into `out` (a new array when not given): at most the
+   * counter's width, as the counter cannot count more (issue holds at its maximum).
+   */
+  pendingPerClass(max: CounterMax, out = new Int32Array(NW)): Int32Array {
+    const widths = [max.vm, max.lgkm, max.exp];
+    for (let w = 0; w < NW; w++) out[w] = Math.min(this.ub[w]! - this.lb[w]!, widths[COUNTER_OF[w]!]!);
     return out;
   }
 
@@ -212,7 +223,8 @@ export interface ScoreSource {
  * other scores are written back as 0: a score at or below its window's lower bound makes no
  * instruction wait and counts in no join or comparison (`age` -1), and stays so, as lower bounds
  * only rise, until an operation stamps the unit anew; so the state written back is the kept one
- * as the model sees it. The whole-kernel pass keeps one per region entry.
+ * as the model sees it. The Evaluator keeps one per region entry, the whole-kernel pass one per
+ * instruction asked about.
  */
 export class ScoreSnapshot implements ScoreSource {
   readonly ub: Int32Array;
@@ -254,11 +266,40 @@ export class ScoreSnapshot implements ScoreSource {
     return s;
   }
 
-  /** Operations pending per class (window), into `out` (a new array when not given). */
-  pendingPerClass(out = new Int32Array(NW)): Int32Array {
-    for (let w = 0; w < NW; w++) out[w] = this.ub[w]! - this.lb[w]!;
+  /** Operations pending per class (window), into `out` (a new array when not given), as CounterScores.pendingPerClass. */
+  pendingPerClass(max: CounterMax, out = new Int32Array(NW)): Int32Array {
+    const widths = [max.vm, max.lgkm, max.exp];
+    for (let w = 0; w < NW; w++) out[w] = Math.min(this.ub[w]! - this.lb[w]!, widths[COUNTER_OF[w]!]!);
     return out;
   }
+}
+
+/**
+ * The model's state for a state of the waitcnt analysis (state.ts, e.g. a region's entry as the
+ * analysis found it, its path classes joined): per class the operations pending, per unit the
+ * younger operations of its class. The analysis bounds what is pending by the counter's width
+ * plus one but keeps an operation with more younger ones pending (SOURCES.saturation in
+ * model.ts): here the window holds them all.
+ */
+export function scoresOf(st: CounterState, max: CounterMax): CounterScores {
+  const s = new CounterScores();
+  const widths = [max.vm, max.lgkm, max.exp];
+  const pend = new Int32Array(NW);
+  for (let w = 0; w < NW; w++) pend[w] = (st.wild >> COUNTER_OF[w]!) & 1 ? widths[COUNTER_OF[w]!]! : st.pend[w]!;
+  st.ent.forEach((e, key) => {
+    const w = key & 15;
+    if (IN_ORDER[w]) pend[w] = Math.max(pend[w]!, st.issued[w]! - e.s + 1);
+  });
+  let top = 1;
+  for (let w = 0; w < NW; w++) top = Math.max(top, pend[w]! + 1);
+  for (let w = 0; w < NW; w++) { s.ub[w] = top; s.lb[w] = top - pend[w]!; }
+  st.ent.forEach((e, key) => {
+    const u = key >>> 4;
+    const w = key & 15;
+    if (u >= NU || pend[w] === 0) return;
+    s.score[w * NU + u] = top - (IN_ORDER[w] ? st.issued[w]! - e.s : 0);
+  });
+  return s;
 }
 
 /** No wait on a counter (needBefore). */
@@ -268,7 +309,7 @@ export const NONE = 1 << 30;
  * The wait instruction `i` needs in state `s` (written into `need` per counter, NONE = no wait
  * on that counter). Returns true when any counter must be waited on.
  */
-export function needBefore(f: FlatEffects, s: CounterScores, i: number, need: Int32Array): boolean {
+export function needBefore(f: FlatEffects, s: CounterScores, i: number, need: Int32Array, max: CounterMax): boolean {
   need[0] = NONE; need[1] = NONE; need[2] = NONE;
   const ub = s.ub;
   const lb = s.lb;
@@ -279,11 +320,16 @@ export function needBefore(f: FlatEffects, s: CounterScores, i: number, need: In
   if (np === 0) return false;
   const sc = s.score;
   let any = false;
+  // an operation with more younger ones of its class than the counter holds: width - 1
+  // (SOURCES.saturation in model.ts; LLVM SIInsertWaitcnts::determineWait)
+  SATURATED[COUNTER.vm] = max.vm - 1; SATURATED[COUNTER.lgkm] = max.lgkm - 1; SATURATED[COUNTER.exp] = max.exp - 1;
   // uses, then defs: a use or a def of a unit written by a pending operation waits for it;
   // expcnt only for overwriting a register an export still reads; VMEM writes VGPRs in order
+  // (a VMEM load may overwrite, and a d16 VMEM load merge into, a pending VMEM load's result)
   const u0 = f.useOff[i]!; const u1 = f.useOff[i + 1]!;
   const d0 = f.defOff[i]!; const d1 = f.defOff[i + 1]!;
   const vmemLoad = f.vmemLoad[i] === 1;
+  const d16 = f.d16Load[i] === 1;
   const useUnits = f.useUnits;
   const defUnits = f.defUnits;
   for (let p = u0; p < d1 - d0 + u1; p++) {
@@ -295,20 +341,37 @@ export function needBefore(f: FlatEffects, s: CounterScores, i: number, need: In
       if (v <= lb[w]!) continue;
       const c = COUNTER_OF[w]!;
       if (c === COUNTER.exp && !isDef) continue;
-      if (w === OP_CLASS.vmem && isDef && vmemLoad) continue;
-      const k = IN_ORDER[w] ? ub[w]! - v : 0;
+      if (w === OP_CLASS.vmem && (isDef ? vmemLoad : d16 && isDefOf(f, i, u))) continue;
+      const k = IN_ORDER[w] ? Math.min(ub[w]! - v, SATURATED[c]!) : 0;
       if (k < need[c]!) { need[c] = k; any = true; }
     }
   }
   if (f.ldsAccess[i]) {
-    const v = sc[OP_CLASS.vmem * NU + LDS_DMA_UNIT]!;
-    if (v > lb[OP_CLASS.vmem]!) { const k = ub[OP_CLASS.vmem]! - v; if (k < need[COUNTER.vm]!) { need[COUNTER.vm] = k; any = true; } }
+    for (let x = 0; x < np; x++) {
+      const w = pend[x]!;
+      const v = sc[w * NU + LDS_MEM]!;
+      if (v <= lb[w]!) continue;
+      const c = COUNTER_OF[w]!;
+      const k = IN_ORDER[w] ? Math.min(ub[w]! - v, SATURATED[c]!) : 0;
+      if (k < need[c]!) { need[c] = k; any = true; }
+    }
+  }
+  // EXEC written while an export / GDS operation is pending: expcnt(0) (SIInsertWaitcnts)
+  if (f.writesExec[i] && need[COUNTER.exp]! > 0) {
+    for (let x = 0; x < np; x++) if (COUNTER_OF[pend[x]!] === COUNTER.exp) { need[COUNTER.exp] = 0; any = true; break; }
   }
   return any;
 }
 
-/** Scratch of needBefore: the windows with operations pending. */
+/** Unit u is among instruction i's defs. */
+function isDefOf(f: FlatEffects, i: number, u: number): boolean {
+  for (let p = f.defOff[i]!; p < f.defOff[i + 1]!; p++) if (f.defUnits[p] === u) return true;
+  return false;
+}
+
+/** Scratch of needBefore: the windows with operations pending, the wait per counter that completes any operation. */
 const PENDING = new Int32Array(NW);
+const SATURATED = new Int32Array(3);
 
 /** Apply a wait (NONE / negative = counter not waited on). */
 export function applyWait(s: CounterScores, vm: number, lgkm: number, exp: number): void {
@@ -321,10 +384,9 @@ export function applyWait(s: CounterScores, vm: number, lgkm: number, exp: numbe
   }
 }
 
-function bump(s: CounterScores, w: number, maxCount: number): number {
-  const v = ++s.ub[w]!;
-  if (s.ub[w]! - s.lb[w]! > maxCount) s.lb[w] = s.ub[w]! - maxCount;
-  return v;
+/** Issue `inc` operations of class w: the score of the last. Older ones stay pending until a wait completes them. */
+function bump(s: CounterScores, w: number, inc: number): number {
+  return (s.ub[w]! += inc);
 }
 
 /**
@@ -354,30 +416,17 @@ export class ScoreLog {
   }
 }
 
-/** Issue instruction i's events (score writes recorded in `log` when given). */
-export function issue(f: FlatEffects, s: CounterScores, i: number, max: CounterMax, log?: ScoreLog): void {
+/** Issue instruction i's operations (score writes recorded in `log` when given). */
+export function issue(f: FlatEffects, s: CounterScores, i: number, log?: ScoreLog): void {
   const sp = f.special[i]!;
   if (sp === 1) { applyWait(s, f.waitVm[i]!, f.waitLgkm[i]!, f.waitExp[i]!); return; }
   if (sp === 2) { s.reset(); return; }
-  const e = f.events[i]!;
-  if (e === 0) return;
-  if (e & (E_VM_LOAD | E_VM_STORE)) {
-    const v = bump(s, OP_CLASS.vmem, max.vm);
-    if (e & E_VM_LOAD) stampUnits(f, s, i, OP_CLASS.vmem, v, log);
-    if (f.ldsDma[i]) writeScore(s, OP_CLASS.vmem * NU + LDS_DMA_UNIT, v, log);
-  }
-  if (e & E_FLAT) {
-    stampUnits(f, s, i, OP_CLASS.vmFlat, bump(s, OP_CLASS.vmFlat, max.vm), log);
-    stampUnits(f, s, i, OP_CLASS.lgkmFlat, bump(s, OP_CLASS.lgkmFlat, max.lgkm), log);
-  }
-  if (e & E_LDS) stampUnits(f, s, i, OP_CLASS.lds, bump(s, OP_CLASS.lds, max.lgkm), log);
-  if (e & E_SMEM) stampUnits(f, s, i, OP_CLASS.smem, bump(s, OP_CLASS.smem, max.lgkm), log);
-  if (e & E_MSG) bump(s, OP_CLASS.message, max.lgkm);
-  if (e & E_GDS) stampUnits(f, s, i, OP_CLASS.gds, bump(s, OP_CLASS.gds, max.lgkm), log);
-  const held = e & E_GDS ? OP_CLASS.expGds : e & E_EXPORT ? OP_CLASS.export : -1;
-  if (held >= 0) {
-    const x = bump(s, held, max.exp);
-    for (let p = f.expOff[i]!; p < f.expOff[i + 1]!; p++) writeScore(s, held * NU + f.expUnits[p]!, x, log);
+  const x1 = f.issOff[i + 1]!;
+  for (let x = f.issOff[i]!; x < x1; x++) {
+    const w = f.issCls[x]!;
+    const v = bump(s, w, f.issInc[x]!);
+    const base = w * NU;
+    for (let p = f.unitOff[x]!; p < f.unitOff[x + 1]!; p++) writeScore(s, base + f.issUnits[p]!, v, log);
   }
 }
 
@@ -385,12 +434,6 @@ export function issue(f: FlatEffects, s: CounterScores, i: number, max: CounterM
 function writeScore(s: CounterScores, at: number, v: number, log: ScoreLog | undefined): void {
   if (log) log.push(at, s.score[at]!);
   s.score[at] = v;
-}
-
-/** Instruction i's stamped units get score v in window w. */
-function stampUnits(f: FlatEffects, s: CounterScores, i: number, w: number, v: number, log: ScoreLog | undefined): void {
-  const base = w * NU;
-  for (let p = f.stampOff[i]!; p < f.stampOff[i + 1]!; p++) writeScore(s, base + f.stampUnits[p]!, v, log);
 }
 
 /**
@@ -402,12 +445,12 @@ export function sequenceWaits(f: FlatEffects, s: CounterScores, seq: ArrayLike<n
   let waits = 0;
   for (let p = 0; p < seq.length; p++) {
     const i = seq[p]!;
-    if (f.special[i] !== 1 && needBefore(f, s, i, need)) {
+    if (f.special[i] !== 1 && needBefore(f, s, i, need, max)) {
       waits++;
       applyWait(s, need[0]!, need[1]!, need[2]!);
       if (out) out.push({ at: p, vm: need[0]! >= NONE ? -1 : need[0]!, lgkm: need[1]! >= NONE ? -1 : need[1]!, exp: need[2]! >= NONE ? -1 : need[2]! });
     }
-    issue(f, s, i, max);
+    issue(f, s, i);
   }
   return waits;
 }
@@ -586,7 +629,7 @@ export class IncrementalWaits {
       const logged = this.log.length;
       this.logAt[p] = logged;
       let n = this.waits[p]!;
-      if (f.special[i] !== 1 && needBefore(f, st, i, need)) {
+      if (f.special[i] !== 1 && needBefore(f, st, i, need, this.max)) {
         n++;
         applyWait(st, need[0]!, need[1]!, need[2]!);
         this.has[p] = 1;
@@ -596,7 +639,7 @@ export class IncrementalWaits {
       } else this.has[p] = 0;
       this.oldWaits = this.waits[p + 1]!;
       this.waits[p + 1] = n;
-      issue(f, st, i, this.max, this.log);
+      issue(f, st, i, this.log);
       // this run's writes at p: a score the last run had not written since `from` had the value it had before
       for (let x = logged; x < this.log.length; x++) {
         const at = this.log.index[x]!;
@@ -608,7 +651,7 @@ export class IncrementalWaits {
     this.saveBounds(m);
     this.cur = m;
     this.stepped = m - from;
-    st.pendingPerClass(this.endPending);
+    st.pendingPerClass(this.max, this.endPending);
     return this.waits[m]!;
   }
 
@@ -654,7 +697,8 @@ export interface KernelWaits {
  * would understate what is pending at loop heads). A pass that changes something raises a
  * pending count or strengthens an inserted wait; around a loop that issues an operation and
  * never waits, the pending count of its window grows by one per pass until the counter's width
- * bounds it (64 passes for vmcnt on GFX9), so the bound is twice the counters' widths together.
+ * makes more alike (CounterScores.equals; 64 passes for vmcnt on GFX9), so the bound is twice
+ * the counters' widths together.
  */
 function maxPasses(max: CounterMax): number {
   return 2 * (max.vm + max.lgkm + max.exp + NW) + 4;
@@ -698,7 +742,7 @@ export function kernelWaits(cfg: Cfg, f: FlatEffects, max: CounterMax,
       for (let i = b.start; i < b.end; i++) {
         if (want.has(i)) before.set(i, new ScoreSnapshot(s));
         if (f.special[i] === 1 && opts.skip?.[i]) continue;
-        if (f.special[i] !== 1 && needBefore(f, s, i, need)) {
+        if (f.special[i] !== 1 && needBefore(f, s, i, need, max)) {
           const cur = inserted.get(i);
           const vm = need[0]! >= NONE ? -1 : need[0]!;
           const lgkm = need[1]! >= NONE ? -1 : need[1]!;
@@ -713,11 +757,11 @@ export function kernelWaits(cfg: Cfg, f: FlatEffects, max: CounterMax,
         }
         const ins = inserted.get(i);
         if (ins) applyWait(s, ins.vm, ins.lgkm, ins.exp);
-        issue(f, s, i, max);
+        issue(f, s, i);
         if (wantAfter.has(i)) after.set(i, new ScoreSnapshot(s));
       }
       const old = exit[b.id];
-      if (!old) { exit[b.id] = s.clone(); changed = true; } else if (!old.equals(s)) { old.copy(s); changed = true; }
+      if (!old) { exit[b.id] = s.clone(); changed = true; } else if (!old.equals(s, max)) { old.copy(s); changed = true; }
     }
     if (!changed) break;
   }

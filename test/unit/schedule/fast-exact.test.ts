@@ -55,7 +55,7 @@ test('check mode: every cache of the Evaluator equals a fresh computation on ran
   }
 });
 
-test('check mode catches a wrong cache entry (region, s_nop segment, loop, model waits, running totals)', () => {
+test('check mode catches a wrong cache entry (region, s_nop segment, loop, incremental waits, running totals)', () => {
   const loopKernel = pickKernel(loadText(LOOP, 'loop.s'));
   // a kernel with regions outside its loop: those run the incremental wait model (a whole
   // single-block loop body runs the exact one, its entry depending on its own order)
@@ -65,7 +65,6 @@ test('check mode catches a wrong cache entry (region, s_nop segment, loop, model
     nopCache: ({ nops: Int32Array } | undefined)[];
     nopSegs: (Int32Array | undefined)[];
     loopCache: Map<string, { all: number }>[];
-    idWaits: Int32Array;
     waitRuns: ({ waits: Int32Array; m: number } | undefined)[];
     sumWaits: number;
     peakMax: Int32Array;
@@ -80,7 +79,6 @@ test('check mode catches a wrong cache entry (region, s_nop segment, loop, model
     ['running totals', (x) => { x.sumWaits += 1; }],
     ['running peaks', (x) => { x.peakMax[0]! += 1; }],
     ['loop', (x) => { for (const c of x.loopCache) for (const e of c.values()) e.all += 1; }],
-    ['waits', (x) => { for (let r = 0; r < x.idWaits.length; r++) if (x.idWaits[r]! >= 0) x.idWaits[r]! += 1; }],
   ];
   for (const [what, hurt] of corrupt) {
     const k = what === 'incremental waits' ? straight : loopKernel;

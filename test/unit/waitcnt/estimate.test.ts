@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadText } from '../../../src/load.js';
 import { kernelContexts } from '../../../src/analysis/context.js';
-import { counterMax, CounterScores, flatEffects, IncrementalWaits, kernelWaits, needBefore, ScoreSnapshot, sequenceWaits } from '../../../src/waitcnt/estimate.js';
+import { counterMax, CounterScores, flatEffects, type CounterMax, IncrementalWaits, kernelWaits, needBefore, ScoreSnapshot, sequenceWaits } from '../../../src/waitcnt/estimate.js';
 import { pickKernel } from '../../../src/schedule/kernel.js';
 import { canMove, moveTo, ScheduleState } from '../../../src/schedule/state.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
@@ -22,12 +22,12 @@ import { root } from '../../repo.js';
 const example = readFileSync(join(root, 'examples', 'mfma_lds_gemm.gfx942.s'), 'utf8');
 
 /** The two states ask every instruction of the kernel for the same wait. */
-function sameNeeds(f: ReturnType<typeof flatEffects>, a: CounterScores, b: CounterScores): boolean {
+function sameNeeds(f: ReturnType<typeof flatEffects>, a: CounterScores, b: CounterScores, max: CounterMax): boolean {
   const na = new Int32Array(3);
   const nb = new Int32Array(3);
   for (let i = 0; i < f.n; i++) {
-    const x = needBefore(f, a, i, na);
-    const y = needBefore(f, b, i, nb);
+    const x = needBefore(f, a, i, na, max);
+    const y = needBefore(f, b, i, nb, max);
     if (x !== y || na.join() !== nb.join()) return false;
   }
   return true;
@@ -38,7 +38,7 @@ test('a ScoreSnapshot written back is the state it keeps, as the wait model sees
   let lossCaught = 0;
   for (const [text, name] of [[example, 'example.s'], [LOOP, 'loop.s']] as const) {
     const ctx = kernelContexts(loadText(text, name)).find((c) => c.insns.length > 0)!;
-    const f = flatEffects(ctx.insns, ctx.cfg.control);
+    const f = flatEffects(ctx);
     const max = counterMax(ctx.target);
     const need = new Int32Array(3);
     const rand = mulberry32(3);
@@ -49,16 +49,16 @@ test('a ScoreSnapshot written back is the state it keeps, as the wait model sees
       sequenceWaits(f, whole, seq, max, need);
       const snap = new ScoreSnapshot(whole);
       const back = snap.state();
-      assert.ok(back.equals(whole) && whole.equals(back), `${name}: state ${t} written back differs`);
-      assert.deepEqual(Array.from(snap.pendingPerClass()), Array.from(whole.pendingPerClass()));
-      assert.ok(sameNeeds(f, whole, back), `${name}: state ${t} written back asks another wait`);
+      assert.ok(back.equals(whole, max) && whole.equals(back, max), `${name}: state ${t} written back differs`);
+      assert.deepEqual(Array.from(snap.pendingPerClass(max)), Array.from(whole.pendingPerClass(max)));
+      assert.ok(sameNeeds(f, whole, back, max), `${name}: state ${t} written back asks another wait`);
       // the same continuation from both: the same waits, the same state
       const more = Array.from({ length: 30 }, () => Math.floor(rand() * f.n));
       const a = new Int32Array(3);
       const wa = sequenceWaits(f, whole, more, max, need);
       const wb = sequenceWaits(f, back, more, max, a);
       assert.equal(wb, wa, `${name}: state ${t}: waits after it`);
-      assert.ok(back.equals(whole), `${name}: state ${t}: states after the same continuation`);
+      assert.ok(back.equals(whole, max), `${name}: state ${t}: states after the same continuation`);
       if (snap.at.length > 0) {
         pendingSeen++;
         // a snapshot that lost a pending score is another state: the comparison can fail
@@ -67,7 +67,7 @@ test('a ScoreSnapshot written back is the state it keeps, as the wait model sees
         new ScoreSnapshot(whole).writeTo(again);
         if (lost.at.length > 0) {
           again.score[lost.at[0]!] = 0;
-          if (!again.equals(whole)) lossCaught++;
+          if (!again.equals(whole, max)) lossCaught++;
         }
       }
     }
@@ -78,7 +78,7 @@ test('a ScoreSnapshot written back is the state it keeps, as the wait model sees
 
 test('kernelWaits keeps snapshots of the states the whole-state pass reaches (before and after the instructions asked for)', () => {
   const ctx = kernelContexts(loadText(LOOP, 'loop.s')).find((c) => c.insns.length > 0)!;
-  const f = flatEffects(ctx.insns, ctx.cfg.control);
+  const f = flatEffects(ctx);
   const max = counterMax(ctx.target);
   const all = Array.from({ length: f.n }, (_, i) => i);
   const kw = kernelWaits(ctx.cfg, f, max, { at: all, after: all });
@@ -88,8 +88,8 @@ test('kernelWaits keeps snapshots of the states the whole-state pass reaches (be
     for (let i = b.start; i + 1 < b.end; i++) {
       const after = kw.after.get(i)!.state();
       const before = kw.before.get(i + 1)!.state();
-      assert.ok(after.equals(before), `after ${i} / before ${i + 1}`);
-      assert.ok(sameNeeds(f, after, before));
+      assert.ok(after.equals(before, max), `after ${i} / before ${i + 1}`);
+      assert.ok(sameNeeds(f, after, before, max));
       compared++;
     }
   }
@@ -97,14 +97,14 @@ test('kernelWaits keeps snapshots of the states the whole-state pass reaches (be
   // and the pass with every wait of the loop in place needs none: the states kept agree with it
   const need = new Int32Array(3);
   let waited = 0;
-  for (let i = 0; i < f.n; i++) if (f.special[i] !== 1 && needBefore(f, kw.before.get(i)!.state(), i, need)) waited++;
+  for (let i = 0; i < f.n; i++) if (f.special[i] !== 1 && needBefore(f, kw.before.get(i)!.state(), i, need, max)) waited++;
   assert.equal(waited, kw.inserted.size, 'the kept states ask exactly the waits the pass inserted');
 });
 
 test('the incremental wait model equals sequenceWaits on every region of random schedules, resumed from each change and stopped where the states meet', () => {
   for (const [text, name] of [[example, 'example.s'], [LOOP, 'loop.s']] as const) {
     const k = pickKernel(loadText(text, name));
-    const f = flatEffects(k.insns, k.ctx.cfg.control);
+    const f = flatEffects(k.ctx);
     const max = counterMax(k.target);
     const need = new Int32Array(3);
     const runs = k.regions.map((rg) => new IncrementalWaits(f, new CounterScores(), max, rg.nodes.length));
@@ -166,7 +166,7 @@ const LDS_FLOOD = (() => {
 test('the incremental wait model under the search\'s small moves: equal to sequenceWaits after every move, stopped where the states meet as the model sees them (scores that differ but are pending in neither run)', () => {
   for (const [text, name] of [[LOADS, 'loads.s'], [LDS_FLOOD, 'lds-flood.s'], [example, 'example.s']] as const) {
     const k = pickKernel(loadText(text, name));
-    const f = flatEffects(k.insns, k.ctx.cfg.control);
+    const f = flatEffects(k.ctx);
     const max = counterMax(k.target);
     const need = new Int32Array(3);
     const rg = k.regions.reduce((a, b) => (a.nodes.length >= b.nodes.length ? a : b));
@@ -194,7 +194,7 @@ test('the incremental wait model under the search\'s small moves: equal to seque
       const got = [];
       for (let p = 0; p < m; p++) if (run.has[p]) got.push({ at: p, vm: run.vm[p]!, lgkm: run.lgkm[p]!, exp: run.exp[p]! });
       assert.deepEqual(got, at, `${name} move ${t}: where the waits are`);
-      assert.deepEqual(Array.from(run.endPending), Array.from(st.pendingPerClass()), `${name} move ${t}: pending at the end`);
+      assert.deepEqual(Array.from(run.endPending), Array.from(st.pendingPerClass(max)), `${name} move ${t}: pending at the end`);
       runs++;
       if (run.stepped < m - first) early++;
     }
