@@ -7,6 +7,7 @@ import pc from 'picocolors';
 import { ConductorError } from '../errors.js';
 import { collectNames } from './options.js';
 import type { AgentCliOptions } from './agent.js';
+import type { ScheduleCliOptions } from './schedule.js';
 import { VERSION } from '../version.js';
 
 // Each command's module (and what it needs: the search's worker pool, the report page, the
@@ -113,8 +114,8 @@ function program(): Command {
     .option('--save-moves <file>', 'write the moves from the input to the result (replay with apply --moves-file)')
     .option('--paths <mode>', 'which missing waits of the input are errors fixed before scheduling: every (default: short on every path) or all (as check --paths)')
     .option('--json', 'print JSON')
-    .action(async (files: string[], opts: Record<string, string | boolean | string[] | undefined>) => {
-      process.exitCode = await (await import('./schedule.js')).commandSchedule(files, opts as never);
+    .action(async (files: string[], opts: ScheduleCliOptions) => {
+      process.exitCode = await (await import('./schedule.js')).commandSchedule(files, opts);
     });
   cmd.command('verify')
     .description('is SCHEDULED a legal reordering of ORIGINAL? exit 0 equivalent, 1 not')

@@ -29,7 +29,7 @@ import type { ResolvedInsn } from '../isa/types.js';
 import { lookupInsn } from '../isa/catalogue.js';
 import { OP_CLASS } from '../targets/counters.js';
 import { CLS, EVENT, has, isClass, isMemSpace, isMfmaKind, issues, LATENCY, MEM_OP, TRAIT, traitsOf, type KernelTraits } from '../isa/traits.js';
-import { UNIT_COUNT, VGPR_BASE } from '../asm/registers.js';
+import { UNIT_COUNT } from '../asm/registers.js';
 import { defaultCycleParams, MFMA_PASS_COUNTS, mfmaParamKey, type CycleParams, type MfmaConsumer, type MfmaTableKind, type ParamKey } from '../targets/latency.js';
 import type { Target } from '../isa/target.js';
 
@@ -139,11 +139,6 @@ function num(p: CycleParams, k: ParamKey): number {
 function passIndexValue(n: number): number {
   for (const p of MFMA_PASS_COUNTS) if (n <= p) return p;
   return 16;
-}
-
-/** SGPR-class units (s0..s105, vcc, ttmp, m0, exec, scc, mode): below the first VGPR. */
-export function isScalarUnit(u: number): boolean {
-  return u < VGPR_BASE;
 }
 
 /**

@@ -396,13 +396,6 @@ export function overlaps(a: number, b: number, c: number, d: number): boolean {
   return a < d && c < b;
 }
 
-/** Intersection of a range with a unit list, as a printable register name ("v[4:5]"). */
-export function overlapText(lo: number, hi: number, c: number, d: number): string {
-  const a = Math.max(lo, c);
-  const b = Math.min(hi, d);
-  return b > a ? rangeName(a, b - a) : rangeName(lo, hi - lo);
-}
-
 /** Printable name of units (a list of possibly non-contiguous units). */
 export function unitsText(units: readonly number[]): string {
   if (units.length === 0) return '';

@@ -89,11 +89,6 @@ export type ParamKey = ScalarParamKey | MfmaParamKey;
 /** Per-instruction calibration: `insn.<mnemonic>.<field>`. */
 export const INSN_FIELDS = ['latency', 'occupancy', 'issue'] as const;
 export type InsnField = (typeof INSN_FIELDS)[number];
-export const INSN_FIELD_DOCS: Record<InsnField, string> = {
-  latency: 'result latency / memory completion from issue, cycles (replaces the class value)',
-  occupancy: 'cycles the instruction holds its pipe (replaces the class value)',
-  issue: 'cycles before the same wave may issue its next instruction (replaces the class value)',
-};
 
 export interface CycleParams {
   target: TargetName;
