@@ -16,9 +16,10 @@
  *
  * Two ways to get them:
  *   - `Evaluator.evaluate(state)`: fast, per region and cached on the region's version. Peaks are
- *     exact (waits and nops hold no registers). A changed region counts the waits it has plus the
- *     change that the wait model (waitcnt/estimate.ts, from the region's entry state in the original
- *     program) sees between the original order and the new one, the s_nop the hazard engine pads
+ *     exact (waits and nops hold no registers). A changed region counts the waits the wait
+ *     model (waitcnt/estimate.ts: the waitcnt analysis' effects and rules, from the region's entry
+ *     state as the analysis finds it) places in the new order, which in the original order are
+ *     the waits the analysis inserts, plus its closing wait, and the s_nop the hazard engine pads
  *     it with (on a window around the region). est_cycles is the original's plus, per changed
  *     region, the change of the region alone between its original order and the new one, and
  *     per loop holding a changed region, the weight times the change of its steady state; the
