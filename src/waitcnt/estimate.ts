@@ -128,6 +128,20 @@ const NW = NCLASSES;
 const COUNTER_OF = CLASS_COUNTER;
 const IN_ORDER = CLASS_IN_ORDER;
 
+/** The width (largest count) of counter c (COUNTER.vm / lgkm / exp). */
+function widthOf(max: CounterMax, c: number): number {
+  return c === COUNTER.vm ? max.vm : c === COUNTER.lgkm ? max.lgkm : max.exp;
+}
+
+/**
+ * Operations pending per class of the window bounds `ub`/`lb`, into `out`: at most the
+ * counter's width, as the counter cannot count more (issue holds at its maximum).
+ */
+function pendingInto(ub: Int32Array, lb: Int32Array, max: CounterMax, out: Int32Array): Int32Array {
+  for (let w = 0; w < NW; w++) out[w] = Math.min(ub[w]! - lb[w]!, widthOf(max, COUNTER_OF[w]!));
+  return out;
+}
+
 /** Pending memory operations: one score window per operation class. */
 export class CounterScores {
   readonly ub = new Int32Array(NW);
@@ -155,38 +169,25 @@ export class CounterScores {
    * wait completes them alike).
    */
   equals(o: CounterScores, max: CounterMax): boolean {
-    const widths = [max.vm, max.lgkm, max.exp];
     for (let w = 0; w < NW; w++) {
-      const m = widths[COUNTER_OF[w]!]!;
+      const m = widthOf(max, COUNTER_OF[w]!);
       if (Math.min(this.ub[w]! - this.lb[w]!, m) !== Math.min(o.ub[w]! - o.lb[w]!, m)) return false;
     }
     for (let w = 0; w < NW; w++) {
-      const cap = widths[COUNTER_OF[w]!]! - 1;
+      const cap = widthOf(max, COUNTER_OF[w]!) - 1;
       for (let u = 0; u < NU; u++) if (Math.min(this.age(w, this.score[w * NU + u]!), cap) !== Math.min(o.age(w, o.score[w * NU + u]!), cap)) return false;
     }
     return true;
   }
 
-  /**
-   * Operations pending per class (window), into `out` (a new array when not given): at most the
-   * counter's width, as the counter cannot count more (issue holds at its maximum).
-   */
+  /** Operations pending per class (window), into `out` (a new array when not given): pendingInto. */
   pendingPerClass(max: CounterMax, out = new Int32Array(NW)): Int32Array {
-    const widths = [max.vm, max.lgkm, max.exp];
-    for (let w = 0; w < NW; w++) out[w] = Math.min(this.ub[w]! - this.lb[w]!, widths[COUNTER_OF[w]!]!);
-    return out;
+    return pendingInto(this.ub, this.lb, max, out);
   }
 
   /** Younger operations of window w than `score` while pending, -1 when not pending. */
   age(w: number, score: number): number {
     return score > this.lb[w]! ? this.ub[w]! - score : -1;
-  }
-
-  /** Operations outstanding per counter (vm, lgkm, exp), at most. */
-  pending(c: number): number {
-    let n = 0;
-    for (let w = 0; w < NW; w++) if (COUNTER_OF[w] === c) n += this.ub[w]! - this.lb[w]!;
-    return n;
   }
 
   /** Pessimistic merge (CFG join): pending in either, with the smaller age. */
@@ -268,9 +269,7 @@ export class ScoreSnapshot implements ScoreSource {
 
   /** Operations pending per class (window), into `out` (a new array when not given), as CounterScores.pendingPerClass. */
   pendingPerClass(max: CounterMax, out = new Int32Array(NW)): Int32Array {
-    const widths = [max.vm, max.lgkm, max.exp];
-    for (let w = 0; w < NW; w++) out[w] = Math.min(this.ub[w]! - this.lb[w]!, widths[COUNTER_OF[w]!]!);
-    return out;
+    return pendingInto(this.ub, this.lb, max, out);
   }
 }
 
@@ -283,9 +282,8 @@ export class ScoreSnapshot implements ScoreSource {
  */
 export function scoresOf(st: CounterState, max: CounterMax): CounterScores {
   const s = new CounterScores();
-  const widths = [max.vm, max.lgkm, max.exp];
   const pend = new Int32Array(NW);
-  for (let w = 0; w < NW; w++) pend[w] = (st.wild >> COUNTER_OF[w]!) & 1 ? widths[COUNTER_OF[w]!]! : st.pend[w]!;
+  for (let w = 0; w < NW; w++) pend[w] = (st.wild >> COUNTER_OF[w]!) & 1 ? widthOf(max, COUNTER_OF[w]!) : st.pend[w]!;
   st.ent.forEach((e, key) => {
     const w = key & 15;
     if (IN_ORDER[w]) pend[w] = Math.max(pend[w]!, st.issued[w]! - e.s + 1);
