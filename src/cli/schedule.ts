@@ -15,6 +15,7 @@ import { pathsMode } from '../waitcnt/index.js';
 import { expandInputs, failedFileJson, formatTable, outputPaths, parseShard, shardFiles, worstExit, type InputFile } from './files.js';
 import { colourDiagnostic } from './main.js';
 import { tuneForSchedule } from './v8-tuning.js';
+import { memMark } from '../memtrace.js';
 
 export interface ScheduleCliOptions {
   strategy?: string;
@@ -83,7 +84,9 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
     try {
       if (input.error) throw new ConductorError(input.error);
       const text = await readSource(input.path);
+      memMark('read');
       const loaded = loadText(text, input.path, { arch: opts.arch });
+      memMark('loaded');
       requireCode(loaded);
       o.loaded = loaded;
       o.result = await scheduleFile(loaded, text, {
@@ -121,6 +124,7 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
       ]);
       outputs.push({ path: opts.saveMoves, text: moves.map((m) => m + '\n').join('') });
     }
+    memMark('scheduled');
     await writeOutputs(outputs);
     if (!opts.json) summaryStream([opts.output, opts.saveMoves]).write(formatFileSchedule(o.result, o.loaded, o.output, opts.saveMoves) + '\n');
   }

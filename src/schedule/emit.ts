@@ -31,6 +31,7 @@ import { missingCompletions } from './completion.js';
 import { checkFastFromEnv, contextMetrics, FastPathMismatch, programMetrics, type Metrics } from './metrics.js';
 import { reorderedText } from './reorder.js';
 import { alignToOriginal } from './align.js';
+import { memMark } from '../memtrace.js';
 import { rederivedWaits, tidyWaits, type StatementEdits } from './rederive.js';
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -113,9 +114,13 @@ export function emitSchedule(s: ScheduleState, opts: EmitOptions = {}): Emitted 
   }
   const notes: string[] = [];
   const d = new Draft(reorderedText(s), k.loaded.program.file, k.target.name, opts.checkFast ?? checkFastFromEnv());
+  memMark('emit reordered');
   rederiveWaits(s, d);
+  memMark('emit waits');
   padAndComplete(s, d, notes);
+  memMark('emit padded');
   fixNewErrors(s, d, 'hazards+waitcnt');
+  memMark('emit fixed');
   // Minimal and merged: a wait the analysis finds waits for nothing, where the input had none,
   // is removed; waits standing together before one instruction become one wait. A removed wait
   // was also an issue slot: a hazard it happened to cover gets its s_nop (fixNewErrors again).
@@ -126,6 +131,7 @@ export function emitSchedule(s: ScheduleState, opts: EmitOptions = {}): Emitted 
     d.edit(tidy.plan);
     fixNewErrors(s, d, 'hazards');
   }
+  memMark('emit tidied');
   return { text: d.text, loaded: d.loaded, notes, changedRegions, metrics: contextMetrics(d.ctx(k.name), { trip: k.options.trip }) };
 }
 

@@ -264,6 +264,7 @@ export class SegmentCache {
   readonly len: Int32Array;
   /** s_nop of each entry (-1: empty). */
   readonly nops: Int32Array;
+  /** Each slot's window, `width` entries (a window longer than that is never cached). */
   private readonly windows: Int32Array;
 
   constructor(private readonly slots: number, private readonly width: number) {
@@ -286,6 +287,7 @@ export class SegmentCache {
 
   /** s_nop of the entry in `slot` when it holds this window, else -1. */
   get(slot: number, at: number, last: boolean, seq: ArrayLike<number>, from: number, to: number): number {
+    if (to - from > this.width) return -1;
     const n = this.nops[slot]!;
     if (n < 0 || this.at[slot] !== at || this.last[slot] !== (last ? 1 : 0) || this.len[slot] !== to - from) return -1;
     const w = this.windows;
@@ -295,6 +297,7 @@ export class SegmentCache {
   }
 
   set(slot: number, at: number, last: boolean, seq: ArrayLike<number>, from: number, to: number, nops: number): void {
+    if (to - from > this.width) return;
     this.at[slot] = at;
     this.last[slot] = last ? 1 : 0;
     this.len[slot] = to - from;
@@ -659,8 +662,9 @@ export class Evaluator {
     const rg = k.regions[r]!;
     const W = this.nopWindow;
     let cache = this.nopCache[r];
-    if (!cache) { cache = new SegmentCache(SEGMENT_SLOTS, W + NOP_SEGMENT); this.nopCache[r] = cache; }
     const m = seq.length;
+    // a window is at most the segment and the W positions before it, and never more than the region
+    if (!cache) { cache = new SegmentCache(SEGMENT_SLOTS, Math.min(W + NOP_SEGMENT, m)); this.nopCache[r] = cache; }
     const pre = (): number[] => {
       const out: number[] = [];
       for (let i = Math.max(0, rg.first - W); i < rg.first; i++) out.push(i);

@@ -37,8 +37,10 @@ import { DEFAULT_OBJECTIVE, Evaluator, programMetrics, type MetricName, type Met
 import { emitSchedule, type Emitted } from '../emit.js';
 import { movesFromState, replayMoves } from '../replay.js';
 import type { Disambiguation } from '../deps.js';
+import type { ScheduleState } from '../state.js';
 import { searchCompare, STRATEGIES, type StrategyName } from './search.js';
 import { preferredState, runTask, type StrategyOutcome, type StrategyTask } from './task.js';
+import { memMark } from '../../memtrace.js';
 import { kernelTime, loopChanges, type LoopChange } from '../../cycles/kernel-time.js';
 import { pipelineProgram, pipelineTwoStage, planPipelines, type PipelinedLoop, type PipelinedProgram, type PipelinePlan } from '../pipeline/index.js';
 
@@ -224,7 +226,9 @@ export async function scheduleFile(loaded: Loaded, text: string, opts: ScheduleR
   const t0 = Date.now();
   const set = settings(opts);
   const names = chosenKernels(loaded, opts);
+  memMark('scheduleFile start');
   const fixed = fixKernels(loaded, text, new Set(names), opts.paths);
+  memMark('fixed');
   const notes: string[] = fixed.note ? [fixed.note] : [];
   const kernels: ScheduleRunResult[] = [];
   // the file as the kernels before this one left it, loaded when a next kernel needs it
@@ -255,6 +259,9 @@ export async function scheduleLoaded(loaded: Loaded, text: string, opts: Schedul
 async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: ScheduleRunOptions, set: Settings, fixedInput: boolean): Promise<ScheduleRunResult> {
   return new KernelSchedule(loaded, text, name, opts, set, fixedInput).run();
 }
+
+/** A candidate for emission: a run's outcome (`x`: its index in the runs) replayed and brought toward the program's order. */
+interface Candidate { o: StrategyOutcome; x: number; simple: { state: ScheduleState; metrics: Metrics }; moves: string[] }
 
 /** A winner keeps its loop changes, not its loaded program, while later candidates are emitted. */
 interface Win { label: string; moves: string[]; metrics: Metrics; estimate: Metrics; text: string; notes: string[]; loops: LoopChange[]; pipelined?: PipelinedLoop[] }
@@ -444,7 +451,9 @@ class KernelSchedule {
   private async launchAndPrepare(srcText: string, prefix: string, prepare: () => ScheduleKernel): Promise<{ l: Launch; kk: ScheduleKernel }> {
     const l = await this.launch(srcText, prefix);
     try {
-      return { l, kk: prepare() };
+      const kk = prepare();
+      memMark('prepared ' + prefix);
+      return { l, kk };
     } catch (e) {
       await abandon(l);
       throw e;
@@ -484,6 +493,19 @@ class KernelSchedule {
    * (the input, or the best so far) wins.
    */
   private async searchFrom(l: Launch, kk: ScheduleKernel, bar: Metrics, pipelined?: PipelinedLoop[]): Promise<Searched> {
+    const { outcomes, runs, candidates } = await this.searchCandidates(l, kk, pipelined);
+    memMark('candidates');
+    const win = this.chooseCandidate(candidates, runs, bar, pipelined);
+    return { win, runs, evaluations: outcomes.reduce((a, o) => a + o.evaluations, 0), seconds: outcomes.reduce((a, o) => a + o.seconds, 0) };
+  }
+
+  /**
+   * The strategies on one program, their reports, and the candidates to emit. The evaluator
+   * lives only here: its caches are most of what the search keeps, and emission does not need
+   * them.
+   */
+  private async searchCandidates(l: Launch, kk: ScheduleKernel, pipelined?: PipelinedLoop[]):
+    Promise<{ outcomes: StrategyOutcome[]; runs: StrategyReport[]; candidates: Candidate[] }> {
     let ev: Evaluator;
     let outcomes: StrategyOutcome[];
     try {
@@ -494,35 +516,35 @@ class KernelSchedule {
         throw e;
       }
       this.waves = ev.waves;
+      memMark('evaluator');
       outcomes = await this.runStrategies(l, { k: kk, ev });
     } catch (e) {
       throw e instanceof ConductorError ? e : new ConductorError(`the search failed: ${(e as Error).message}`);
     } finally {
+      memMark('strategies done');
       await l.pool?.destroy();
+      memMark('pool destroyed');
     }
     const runs: StrategyReport[] = outcomes.map((o) => ({
       label: o.label, strategy: o.strategy, seed: o.seed, evaluations: o.evaluations, seconds: round3(o.seconds), estimate: o.metrics, moves: o.moves.length,
     }));
-    const win = this.chooseCandidate(kk, ev, outcomes, runs, bar, pipelined);
-    return { win, runs, evaluations: outcomes.reduce((a, o) => a + o.evaluations, 0), seconds: outcomes.reduce((a, o) => a + o.seconds, 0) };
+    return { outcomes, runs, candidates: this.candidateStates(kk, ev, outcomes, runs, pipelined) };
   }
 
   /**
-   * The best few distinct candidates in order of their estimate, brought back toward the
-   * program's order where that loses nothing, emitted and measured exactly; the best that beats
-   * `bar` wins. Each run's report says why its candidate lost.
+   * The best few distinct candidates in order of their estimate (at most `candidates`), each
+   * replayed and brought back toward the program's order where that loses nothing: all the
+   * evaluator is needed for, so that the caller can let it go before emitting them. A candidate
+   * that does not replay, or comes back to the program itself, is rejected here.
    */
-  private chooseCandidate(kk: ScheduleKernel, ev: Evaluator, outcomes: StrategyOutcome[], runs: StrategyReport[], bar: Metrics,
-    pipelined?: PipelinedLoop[]): Win | undefined {
+  private candidateStates(kk: ScheduleKernel, ev: Evaluator, outcomes: StrategyOutcome[], runs: StrategyReport[],
+    pipelined?: PipelinedLoop[]): Candidate[] {
     const { objective } = this.set;
     const floor = this.floor;
     const order = outcomes.map((o, x) => ({ o, x })).filter(({ o }) => o.moves.length > 0 || pipelined)
       .sort((a, b) => searchCompare(a.o.metrics, b.o.metrics, objective, floor) || a.x - b.x);
     const tried = new Set<string>();
-    // Candidates that come back to the same schedule once brought toward the input's order are
-    // emitted once: what a later one needs is the exact metrics (it cannot beat its twin).
-    const emitted = new Map<string, Metrics | ConductorError>();
-    let win: Win | undefined;
+    const out: Candidate[] = [];
     for (const { o, x } of order) {
       if (tried.size >= (this.opts.candidates ?? 3)) break;
       const sig = o.moves.join('\n');
@@ -533,6 +555,23 @@ class KernelSchedule {
       const simple = preferredState(kk, ev, o, r.state, { objective, minOccupancy: floor });
       const moves = movesFromState(simple.state);
       if (moves.length === 0 && !pipelined) { runs[x]!.rejected = 'no better than the input once moves that gain nothing are undone'; continue; }
+      out.push({ o, x, simple, moves });
+    }
+    return out;
+  }
+
+  /**
+   * The candidates emitted and measured exactly, in order; the best that beats `bar` wins. Each
+   * run's report says why its candidate lost.
+   */
+  private chooseCandidate(candidates: Candidate[], runs: StrategyReport[], bar: Metrics, pipelined?: PipelinedLoop[]): Win | undefined {
+    const { objective } = this.set;
+    const floor = this.floor;
+    // Candidates that come back to the same schedule once brought toward the input's order are
+    // emitted once: what a later one needs is the exact metrics (it cannot beat its twin).
+    const emitted = new Map<string, Metrics | ConductorError>();
+    let win: Win | undefined;
+    for (const { o, x, simple, moves } of candidates) {
       const twin = emitted.get(moves.join('\n'));
       let e: Emitted | undefined;
       let metrics: Metrics;
@@ -540,7 +579,9 @@ class KernelSchedule {
       if (twin) metrics = twin;
       else {
         try {
+          memMark('emit ' + o.label);
           e = emitSchedule(simple.state);
+          memMark('emitted ' + o.label);
         } catch (err) {
           if (!(err instanceof ConductorError)) throw err;
           emitted.set(moves.join('\n'), err);

@@ -14,6 +14,7 @@ import type { Disambiguation } from '../deps.js';
 import type { ScheduleState } from '../state.js';
 import { preferOriginal, runStrategy, type StrategyName } from './search.js';
 import { sha256 } from '../../cache.js';
+import { memMark } from '../../memtrace.js';
 
 export interface StrategyTask {
   text: string;
@@ -66,12 +67,17 @@ export function runTask(t: StrategyTask, progress?: (label: string, evaluations:
   const key = `${t.file}\0${t.arch ?? ''}\0${t.kernel}\0${String(t.disambiguate)}\0${t.trip ?? ''}\0${sha256(t.text)}`;
   let p = ready ?? prepared.get(key);
   if (!p) {
+    memMark('task load');
     const loaded = loadText(t.text, t.file, { arch: t.arch });
+    memMark('task loaded');
     const k = pickKernel(loaded, t.kernel, { disambiguate: t.disambiguate, trip: t.trip });
+    memMark('task prepared');
     p = { k, ev: new Evaluator(k) };
+    memMark('task evaluator');
     prepared.clear();
     prepared.set(key, p);
   }
+  memMark('task start ' + t.label);
   const start = replayMoves(p.k, t.startMoves);
   if ('failure' in start) throw new Error(`internal: the starting moves do not replay: ${start.failure.command}: ${start.failure.reason}`);
   const report = (n: number) => {
@@ -82,10 +88,12 @@ export function runTask(t: StrategyTask, progress?: (label: string, evaluations:
     objective: t.objective, minOccupancy: t.minOccupancy, budget: t.budget, seconds: t.seconds, seed: t.seed, progress: report,
   });
   report(r.evaluations);
+  memMark('task searched ' + t.label);
   const moves = movesFromState(r.state);
   // as the caller replays a candidate: from its moves
   const replayed = replayMoves(p.k, moves);
   const preferred = 'state' in replayed ? preferOriginal(p.k, p.ev, replayed.state, { objective: t.objective, minOccupancy: t.minOccupancy }) : undefined;
+  memMark('task done ' + t.label);
   return {
     label: t.label, strategy: t.strategy, seed: t.seed, moves, start: r.start, metrics: r.metrics,
     evaluations: r.evaluations, seconds: r.seconds, detail: r.detail,

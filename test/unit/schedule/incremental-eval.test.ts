@@ -110,7 +110,7 @@ test('resumed cycles equal runWaves from scratch, across regions and with waits 
 });
 
 test('segment cache: a stored window comes back with its count, another window or place does not', () => {
-  const c = new SegmentCache(8, 40);
+  const c = new SegmentCache(8, 56);
   const rand = mulberry32(2);
   const seq = Int32Array.from({ length: 100 }, () => Math.floor(rand() * 50));
   const slot = c.slot(32, false, seq, 8, 64);
@@ -127,6 +127,14 @@ test('segment cache: a stored window comes back with its count, another window o
   c.set(slot, 32, false, other, 8, 64, 2);
   assert.equal(c.get(slot, 32, false, seq, 8, 64), -1);
   assert.equal(c.get(slot, 32, false, other, 8, 64), 2);
+  // a window longer than the cache's width is never stored, and never found
+  const narrow = new SegmentCache(8, 40);
+  const s2 = narrow.slot(32, false, seq, 8, 64);
+  narrow.set(s2, 32, false, seq, 8, 64, 5);
+  assert.equal(narrow.get(s2, 32, false, seq, 8, 64), -1);
+  const s3 = narrow.slot(32, false, seq, 24, 64);
+  narrow.set(s3, 32, false, seq, 24, 64, 3);
+  assert.equal(narrow.get(s3, 32, false, seq, 24, 64), 3);
 });
 
 test('check mode catches a corrupted incremental pressure and a corrupted cycle journal', () => {
