@@ -1,6 +1,7 @@
 /** What `schedule` and `apply` print about occupancy beside their metrics. */
 import type { Loaded } from '../load.js';
 import { kernelContexts } from '../analysis/context.js';
+import type { KernelContext } from '../analysis/types.js';
 import { kernelResources } from '../analysis/resources.js';
 import { occupancyJson } from '../check/format.js';
 import { formatOccupancies } from '../analysis/occupancy.js';
@@ -10,9 +11,24 @@ import { formatOccupancies } from '../analysis/occupancy.js';
  * renames no register), so `schedule` and `apply` print them once beside the metrics, whose
  * `occupancy` is occupancy (peak live).
  */
-export function fixedOccupancies(l: Loaded, kernel: string): { text: string; json: ReturnType<typeof occupancyJson> } | undefined {
+export function fixedOccupancies(l: Loaded, kernel: string): FixedOccupancies | undefined {
   const ctx = kernelContexts(l).find((c) => c.kernel.name === kernel);
-  if (!ctx) return undefined;
+  return ctx ? occupanciesOf(ctx) : undefined;
+}
+
+export interface FixedOccupancies { text: string; json: ReturnType<typeof occupancyJson> }
+
+/**
+ * fixedOccupancies of every kernel of `l`, by name: what `schedule` prints beside a kernel's
+ * result, taken before the run so that the input's Loaded need not be kept through it.
+ */
+export function inputOccupancies(l: Loaded): Map<string, FixedOccupancies> {
+  const out = new Map<string, FixedOccupancies>();
+  for (const ctx of kernelContexts(l)) if (!out.has(ctx.kernel.name)) out.set(ctx.kernel.name, occupanciesOf(ctx));
+  return out;
+}
+
+function occupanciesOf(ctx: KernelContext): FixedOccupancies {
   const { descriptor, registersUsed } = kernelResources(ctx).resources.occupancy;
   const o = { descriptor, registersUsed };
   return { text: `${formatOccupancies(o)} (a reordering changes neither)`, json: occupancyJson(o) };

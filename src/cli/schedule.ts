@@ -4,7 +4,7 @@ import type { SingleBar } from 'cli-progress';
 import { loadText, type Loaded } from '../load.js';
 import { checkOutputs, isStandardOutput, outputName, readSource, summaryStream, writeOutputs, type Output } from '../io.js';
 import { requireCode } from '../input.js';
-import { fixedOccupancies } from './occupancy.js';
+import { inputOccupancies, type FixedOccupancies } from './occupancy.js';
 import { ConductorError } from '../errors.js';
 import { intOption, numberOption } from './options.js';
 import { formatMetrics, metricDrift, metricLabel, METRIC_NAMES, parseObjective, type Metrics } from '../schedule/metrics.js';
@@ -45,7 +45,8 @@ function parseStrategies(v: string | undefined): StrategyName[] | undefined {
   return names as StrategyName[];
 }
 
-interface FileOutcome { input: InputFile; loaded?: Loaded; result?: ScheduleFileResult; error?: ConductorError; code: number; output?: string }
+/** `occupancies`: the input's, per kernel (fixedOccupancies), taken when it is loaded; the input's Loaded itself is not kept. */
+interface FileOutcome { input: InputFile; occupancies?: Map<string, FixedOccupancies>; result?: ScheduleFileResult; error?: ConductorError; code: number; output?: string }
 
 /**
  * `conductor schedule FILE|DIR... [--kernel K]... [--strategy ...] [--objective ...] [--trip N]
@@ -85,11 +86,7 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
       if (input.error) throw new ConductorError(input.error);
       const text = await readSource(input.path);
       memMark('read');
-      const loaded = loadText(text, input.path, { arch: opts.arch });
-      memMark('loaded');
-      requireCode(loaded);
-      o.loaded = loaded;
-      o.result = await scheduleFile(loaded, text, {
+      o.result = await scheduleFile(loadInput(o, text, opts.arch), text, {
         kernels, strategies, objective, budget, seconds, seed, jobs, trip, paths,
         disambiguate: opts.perLane ? 'per-lane' : true, cache: opts.cache !== false, pipeline: opts.pipeline !== false,
         progress: bar ? (done, total, phase) => {
@@ -126,11 +123,11 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
     }
     memMark('scheduled');
     await writeOutputs(outputs);
-    if (!opts.json) summaryStream([opts.output, opts.saveMoves]).write(formatFileSchedule(o.result, o.loaded, o.output, opts.saveMoves) + '\n');
+    if (!opts.json) summaryStream([opts.output, opts.saveMoves]).write(formatFileSchedule(o.result, o.occupancies, o.output, opts.saveMoves) + '\n');
   }
   if (opts.json) {
     const single = !several && outcomes.length === 1 && outcomes[0]!.result?.kernels.length === 1;
-    const j = single ? kernelJson(outcomes[0]!.result!.kernels[0]!, outcomes[0]!.output ?? null, outcomes[0]!.loaded)
+    const j = single ? kernelJson(outcomes[0]!.result!.kernels[0]!, outcomes[0]!.output ?? null, outcomes[0]!.occupancies)
       : { files: outcomes.map(fileJson), summary: summaryJson(outcomes), shard: shard ? `${shard.index}/${shard.count}` : null };
     process.stdout.write(JSON.stringify(j, null, 2) + '\n');
   } else if (!(opts.output !== undefined && isStandardOutput(opts.output)) && (several || outcomes.some((o) => (o.result?.kernels.length ?? 0) > 1))) {
@@ -139,13 +136,25 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
   return worstExit(outcomes.map((o) => o.code));
 }
 
+/**
+ * The input loaded for scheduling, its code required and its kernels' occupancies noted in `o`.
+ * The caller passes it straight on, so that nothing in the command holds it during the run.
+ */
+function loadInput(o: FileOutcome, text: string, arch: string | undefined): Loaded {
+  const loaded = loadText(text, o.input.path, { arch });
+  memMark('loaded');
+  requireCode(loaded);
+  o.occupancies = inputOccupancies(loaded);
+  return loaded;
+}
+
 function round(x: number): number { return Math.round(x * 1000) / 1000; }
 
-function kernelJson(r: ScheduleRunResult, output: string | null, loaded?: Loaded): Record<string, unknown> {
+function kernelJson(r: ScheduleRunResult, output: string | null, occupancies?: Map<string, FixedOccupancies>): Record<string, unknown> {
   return {
     strategy: r.strategy, evaluations: r.evaluations, seconds: round(r.seconds), before: r.before, after: r.after, estimate: r.estimate,
     drift: metricDrift(r.estimate, r.after),
-    occupancy: loaded ? fixedOccupancies(loaded, r.kernel)?.json : undefined,
+    occupancy: occupancies?.get(r.kernel)?.json,
     file: r.file, kernel: r.kernel, arch: r.arch, objective: r.objective, waves: r.waves, loops: r.loops, pipelined: r.pipelined ?? [],
     evaluationsPerSecond: r.evaluationsPerSecond, cached: r.cached, moves: r.moves, runs: r.runs, notes: r.notes, output,
   };
@@ -155,7 +164,7 @@ function fileJson(o: FileOutcome): Record<string, unknown> {
   if (!o.result) return failedFileJson(o.input.path, o.error ?? new ConductorError('failed'));
   return {
     file: o.input.path, output: o.output ?? null, seconds: round(o.result.seconds), notes: o.result.notes, exit: o.code,
-    kernels: o.result.kernels.map((k) => { const j = kernelJson(k, o.output ?? null, o.loaded); delete j['file']; delete j['output']; return j; }),
+    kernels: o.result.kernels.map((k) => { const j = kernelJson(k, o.output ?? null, o.occupancies); delete j['file']; delete j['output']; return j; }),
   };
 }
 
@@ -231,8 +240,8 @@ export function pipelinedText(l: PipelinedLoop): string {
 }
 
 /** A file's report: each kernel's, then the file's own notes. */
-export function formatFileSchedule(f: ScheduleFileResult, loaded?: Loaded, output?: string, savedMoves?: string): string {
-  const parts = f.kernels.map((k) => formatSchedule(k, undefined, undefined, loaded ? fixedOccupancies(loaded, k.kernel)?.text : undefined));
+export function formatFileSchedule(f: ScheduleFileResult, occupancies?: Map<string, FixedOccupancies>, output?: string, savedMoves?: string): string {
+  const parts = f.kernels.map((k) => formatSchedule(k, undefined, undefined, occupancies?.get(k.kernel)?.text));
   for (const n of f.notes) parts.push(`note: ${n}`);
   if (output) parts.push(`wrote ${outputName(output)}`);
   else parts.push('no -o: nothing written (-o FILE writes the scheduled kernel, -o - prints it)');

@@ -221,28 +221,50 @@ function chosenKernels(loaded: Loaded, opts: ScheduleRunOptions): string[] {
   return withCode;
 }
 
-/** Schedule the kernels of a file (every kernel with code, or the ones named), one after the other. */
-export async function scheduleFile(loaded: Loaded, text: string, opts: ScheduleRunOptions = {}): Promise<ScheduleFileResult> {
+/**
+ * Schedule the kernels of a file (every kernel with code, or the ones named), one after the other.
+ * When a kernel asked for has check errors, `loaded` is not kept once the fixed file is loaded:
+ * nothing here holds it while the kernels are scheduled.
+ */
+export function scheduleFile(loaded: Loaded, text: string, opts: ScheduleRunOptions = {}): Promise<ScheduleFileResult> {
   const t0 = Date.now();
-  const set = settings(opts);
-  const names = chosenKernels(loaded, opts);
-  memMark('scheduleFile start');
-  const fixed = fixKernels(loaded, text, new Set(names), opts.paths);
-  memMark('fixed');
-  const notes: string[] = fixed.note ? [fixed.note] : [];
+  let set: Settings;
+  let prep: FilePrep;
+  try {
+    set = settings(opts);
+    memMark('scheduleFile start');
+    const names = chosenKernels(loaded, opts);
+    const others = kernelContexts(loaded).filter((c) => c.insns.length > 0 && !names.includes(c.kernel.name)).map((c) => c.kernel.name);
+    const fixed = fixKernels(loaded, text, new Set(names), opts.paths);
+    memMark('fixed');
+    prep = { file: loaded.program.file, arch: loaded.target.name, names, others, ...fixed };
+  } catch (e) {
+    return Promise.reject(e as Error);
+  }
+  return scheduleFixed(prep, opts, set, t0);
+}
+
+/** A file ready to schedule: the kernels asked for, the others, and the file as fixKernels left it (`loaded`: its text loaded). */
+interface FilePrep { file: string; arch: string; names: string[]; others: string[]; loaded?: Loaded; text: string; errors: number; note?: string }
+
+/** The kernels of a file scheduled one after the other from the file as fixKernels left it. */
+async function scheduleFixed(f: FilePrep, opts: ScheduleRunOptions, set: Settings, t0: number): Promise<ScheduleFileResult> {
+  const { file, arch, names, others, errors } = f;
+  const notes: string[] = f.note ? [f.note] : [];
   const kernels: ScheduleRunResult[] = [];
-  // the file as the kernels before this one left it, loaded when a next kernel needs it
-  let cur: Loaded | undefined = fixed.loaded;
-  let curText = fixed.text;
+  // the file as the kernels before this one left it, loaded when a next kernel needs it (and
+  // held only here, so that it goes once a kernel changes the text)
+  let cur: Loaded | undefined = f.loaded;
+  f.loaded = undefined;
+  let curText = f.text;
   for (const name of names) {
-    cur ??= loadText(curText, loaded.program.file, { arch: loaded.target.name });
-    const r = await scheduleKernel(cur, curText, name, opts, set, fixed.errors > 0);
+    cur ??= loadText(curText, file, { arch });
+    const r = await scheduleKernel(cur, curText, name, opts, set, errors > 0);
     kernels.push(r);
     if (r.text !== curText) { curText = r.text; cur = undefined; }
   }
-  const others = kernelContexts(loaded).filter((c) => c.insns.length > 0 && !names.includes(c.kernel.name)).map((c) => c.kernel.name);
   if (others.length > 0) notes.push(`left as written (not asked for): ${others.join(', ')}`);
-  return { file: loaded.program.file, arch: loaded.target.name, text: curText, kernels, notes, seconds: (Date.now() - t0) / 1000 };
+  return { file, arch, text: curText, kernels, notes, seconds: (Date.now() - t0) / 1000 };
 }
 
 /**
