@@ -561,6 +561,23 @@ export function forEachRegister(insn: Instruction, visit: RegisterVisit): void {
   }
 }
 
+/**
+ * Does an operand of the instruction name a symbol (an expression with symbols)? Read from the
+ * store without building operand objects when the instruction lives in one (the same answer as
+ * `insn.operands.some((o) => o.kind === 'expr' && o.symbols.length > 0)`).
+ */
+export function namesSymbol(insn: Instruction): boolean {
+  if (insn instanceof StoredInstruction) {
+    const s = insn.store;
+    const i = insn.index;
+    for (let k = s.opBegin[i]!, e = s.opBegin[i + 1]!; k < e; k++) {
+      if (s.oKind[k] === OP_EXPR && (s.aux[s.oAux[k]!] as readonly string[]).length > 0) return true;
+    }
+    return false;
+  }
+  return insn.operands.some((o) => o.kind === 'expr' && o.symbols.length > 0);
+}
+
 /** The text of operand `at` of an instruction (from the store's offsets when it lives in one). */
 export function operandText(insn: Instruction, at: number): string {
   if (insn instanceof StoredInstruction) return insn.store.operandText(insn.index, insn.store.opBegin[insn.index]! + at);

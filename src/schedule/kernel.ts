@@ -36,6 +36,7 @@
  */
 import type { Disambiguation } from './deps.js';
 import type { KernelSymbol } from '../asm/ast.js';
+import { namesSymbol } from '../asm/store.js';
 import type { Loaded } from '../load.js';
 import type { KernelContext } from '../analysis/types.js';
 import { kernelContexts } from '../analysis/context.js';
@@ -169,7 +170,7 @@ export function pinnedReason(r: ResolvedInsn): string {
   const mem = r.info.mem;
   if (mem && (mem.op === 'time' || mem.op === 'probe')) return 'a timer or probe';
   if (mem && (mem.space === 'gws' || (mem.op === 'other' && cls !== 'ds'))) return 'a GWS or ordered operation';
-  for (const o of r.insn.operands) if (o.kind === 'expr' && o.symbols.length > 0) return 'PC-relative (names a symbol)';
+  if (namesSymbol(r.insn)) return 'PC-relative (names a symbol)';
   return '';
 }
 
@@ -271,7 +272,7 @@ function classifyRoles(ctx: KernelContext, opts: ScheduleOptions): { role: Uint8
     const blk = cfg.blocks[cfg.blockOf[i]!]!;
     let last = i;
     for (let j = i + 1; j < blk.end; j++) {
-      if (cfg.control[j] === 'none' && insns[j]!.insn.operands.some((o) => o.kind === 'expr' && o.symbols.length > 0)) last = j;
+      if (cfg.control[j] === 'none' && namesSymbol(insns[j]!.insn)) last = j;
     }
     for (let j = i + 1; j <= last; j++) {
       if (role[j] !== ROLE.pinned) { role[j] = ROLE.pinned; pinReason[j] = 'inside a PC-relative sequence (s_getpc_b64 .. its last symbol)'; }

@@ -13,7 +13,7 @@ import { parseProgram } from '../../../src/asm/parser.js';
 import { parseInstructionText } from '../../../src/asm/instruction.js';
 import { printProgram } from '../../../src/asm/printer.js';
 import { scanLines, splitLines, stripComments } from '../../../src/asm/source.js';
-import { OPCODES, OP_REG, forEachRegister, operandText } from '../../../src/asm/store.js';
+import { OPCODES, OP_REG, forEachRegister, namesSymbol, operandText } from '../../../src/asm/store.js';
 import { resolveInstruction, resolveProgram } from '../../../src/isa/resolve.js';
 import { ACC_DEF, ACC_USE, ROLES } from '../../../src/isa/resolved-store.js';
 import { TARGETS } from '../../../src/targets/index.js';
@@ -182,6 +182,30 @@ test('the scanner\'s shortcuts (plain registers, decimal immediates, sym+N regis
   assert.deepEqual(m.modifiers.map((x) => [x.name, x.num]), [['offen', undefined], ['offset', 16]]);
   assert.equal(parseInstructionText('s_waitcnt vmcnt(0) lgkmcnt(3)', at, lookup).operands[0]!.text, 'vmcnt(0) lgkmcnt(3)');
   assert.equal((parseInstructionText('s_waitcnt vmcnt(x)', at, lookup).operands[0] as { vmcnt: number }).vmcnt, 10);
+});
+
+test('namesSymbol reads from the store whether an operand is an expression naming a symbol', () => {
+  const snippet = [
+    '.text', 'k:', '.set N, 4', '  s_getpc_b64 s[0:1]', '  s_add_u32 s0, s0, k@rel32@lo+4', '  s_addc_u32 s1, s1, k@rel32@hi+12',
+    '  s_mov_b32 s2, N', '  s_mov_b32 s3, 4+4', '  v_mov_b32 v0, 1.0', '  s_waitcnt lgkmcnt(0)', '  s_endpgm', '',
+  ].join('\n');
+  const texts: [string, string][] = [...SOURCES.map((f): [string, string] => [f, read(f)]), ['snippet.s', snippet]];
+  let named = 0;
+  let seen = 0;
+  for (const [name, text] of texts) {
+    const p = parseProgram(text, name);
+    // the store's answer first, with no operand object built yet
+    const got = p.instructions.map((x) => namesSymbol(x));
+    p.instructions.forEach((insn, x) => {
+      const want = insn.operands.some((o) => o.kind === 'expr' && o.symbols.length > 0);
+      const plain = parseInstructionText(insn.text, insn.loc, (n) => p.symbols.get(n), insn.stmt);
+      assert.equal(got[x], want, `${name}:${insn.loc.line} ${insn.text}`);
+      assert.equal(namesSymbol(plain), plain.operands.some((o) => o.kind === 'expr' && o.symbols.length > 0), `${name}:${insn.loc.line} ${insn.text} (object form)`);
+      if (want) named++;
+      seen++;
+    });
+  }
+  assert.ok(named >= 2 && seen > named, `${named} of ${seen} instructions name a symbol`);
 });
 
 test('forEachRegister reads from the store the register operands the operand objects hold', () => {
