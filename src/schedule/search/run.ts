@@ -282,8 +282,11 @@ async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: 
   return new KernelSchedule(loaded, text, name, opts, set, fixedInput).run();
 }
 
-/** A candidate for emission: a run's outcome (`x`: its index in the runs) replayed and brought toward the program's order. */
-interface Candidate { o: StrategyOutcome; x: number; simple: { state: ScheduleState; metrics: Metrics }; moves: string[] }
+/**
+ * A candidate for emission: the best state of run `label` (`x`: its index in the runs) replayed and
+ * brought toward the program's order, and that state's moves. The run's own outcome is not kept.
+ */
+interface Candidate { label: string; x: number; simple: { state: ScheduleState; metrics: Metrics }; moves: string[] }
 
 /** A winner keeps its loop changes, not its loaded program, while later candidates are emitted. */
 interface Win { label: string; moves: string[]; metrics: Metrics; estimate: Metrics; text: string; notes: string[]; loops: LoopChange[]; pipelined?: PipelinedLoop[] }
@@ -515,10 +518,10 @@ class KernelSchedule {
    * (the input, or the best so far) wins.
    */
   private async searchFrom(l: Launch, kk: ScheduleKernel, bar: Metrics, pipelined?: PipelinedLoop[]): Promise<Searched> {
-    const { outcomes, runs, candidates } = await this.searchCandidates(l, kk, pipelined);
+    const { runs, evaluations, seconds, candidates } = await this.searchCandidates(l, kk, pipelined);
     memMark('candidates');
     const win = this.chooseCandidate(candidates, runs, bar, pipelined);
-    return { win, runs, evaluations: outcomes.reduce((a, o) => a + o.evaluations, 0), seconds: outcomes.reduce((a, o) => a + o.seconds, 0) };
+    return { win, runs, evaluations, seconds };
   }
 
   /**
@@ -527,7 +530,7 @@ class KernelSchedule {
    * them.
    */
   private async searchCandidates(l: Launch, kk: ScheduleKernel, pipelined?: PipelinedLoop[]):
-    Promise<{ outcomes: StrategyOutcome[]; runs: StrategyReport[]; candidates: Candidate[] }> {
+    Promise<{ runs: StrategyReport[]; evaluations: number; seconds: number; candidates: Candidate[] }> {
     let ev: Evaluator;
     let outcomes: StrategyOutcome[];
     try {
@@ -550,7 +553,11 @@ class KernelSchedule {
     const runs: StrategyReport[] = outcomes.map((o) => ({
       label: o.label, strategy: o.strategy, seed: o.seed, evaluations: o.evaluations, seconds: round3(o.seconds), estimate: o.metrics, moves: o.moves.length,
     }));
-    return { outcomes, runs, candidates: this.candidateStates(kk, ev, outcomes, runs, pipelined) };
+    // the outcomes (their move lists) are not kept past here: a candidate has its own moves
+    return {
+      runs, evaluations: outcomes.reduce((a, o) => a + o.evaluations, 0), seconds: outcomes.reduce((a, o) => a + o.seconds, 0),
+      candidates: this.candidateStates(kk, ev, outcomes, runs, pipelined),
+    };
   }
 
   /**
@@ -577,7 +584,7 @@ class KernelSchedule {
       const simple = preferredState(kk, ev, o, r.state, { objective, minOccupancy: floor });
       const moves = movesFromState(simple.state);
       if (moves.length === 0 && !pipelined) { runs[x]!.rejected = 'no better than the input once moves that gain nothing are undone'; continue; }
-      out.push({ o, x, simple, moves });
+      out.push({ label: o.label, x, simple, moves });
     }
     return out;
   }
@@ -593,7 +600,7 @@ class KernelSchedule {
     // emitted once: what a later one needs is the exact metrics (it cannot beat its twin).
     const emitted = new Map<string, Metrics | ConductorError>();
     let win: Win | undefined;
-    for (const { o, x, simple, moves } of candidates) {
+    for (const { label, x, simple, moves } of candidates) {
       const twin = emitted.get(moves.join('\n'));
       let e: Emitted | undefined;
       let metrics: Metrics;
@@ -601,9 +608,9 @@ class KernelSchedule {
       if (twin) metrics = twin;
       else {
         try {
-          memMark('emit ' + o.label);
+          memMark('emit ' + label);
           e = emitSchedule(simple.state);
-          memMark('emitted ' + o.label);
+          memMark('emitted ' + label);
         } catch (err) {
           if (!(err instanceof ConductorError)) throw err;
           emitted.set(moves.join('\n'), err);
@@ -618,8 +625,8 @@ class KernelSchedule {
       if (win && searchCompare(metrics, win.metrics, objective, floor) >= 0) { runs[x]!.rejected = `not better than ${win.label}`; continue; }
       // a twin of an earlier candidate ties with it or with the winner that beat it: never here
       e ??= emitSchedule(simple.state);
-      if (win) for (const rr of runs) if (rr.label === win.label) rr.rejected = `not better than ${o.label}`;
-      win = { label: o.label, moves, metrics: e.metrics, estimate: simple.metrics, text: e.text, notes: e.notes, loops: loopChanges(this.ctx, this.ctxOf(e.loaded), this.opts.trip), pipelined };
+      if (win) for (const rr of runs) if (rr.label === win.label) rr.rejected = `not better than ${label}`;
+      win = { label, moves, metrics: e.metrics, estimate: simple.metrics, text: e.text, notes: e.notes, loops: loopChanges(this.ctx, this.ctxOf(e.loaded), this.opts.trip), pipelined };
     }
     return win;
   }
