@@ -11,6 +11,7 @@
 import type { Finding, KernelContext } from '../analysis/types.js';
 import { ALL_RULES } from './rules/index.js';
 import { HazardContext } from './context.js';
+import { once } from '../analysis/memo.js';
 import type { HazardRule, Need } from './types.js';
 
 export interface HazardOptions {
@@ -74,8 +75,14 @@ function findingOf(h: HazardContext, rule: HazardRule, consumer: number, need: N
  * whole kernel, where padding one consumer also helps the next, use computeNops.
  */
 export function checkHazards(ctx: KernelContext, opts: HazardOptions = {}): Finding[] {
+  // with every rule: kept on the context (analysis/memo.ts), a new array each call
+  if (!opts.rules) return once(ctx, 'checkHazards', () => checkWith(ctx, ALL_RULES)).slice();
+  return checkWith(ctx, opts.rules);
+}
+
+function checkWith(ctx: KernelContext, rules: readonly HazardRule[]): Finding[] {
   const h = new HazardContext(ctx);
-  return checkContext(h, activeRules(h, opts.rules));
+  return checkContext(h, activeRules(h, rules));
 }
 
 export function checkContext(h: HazardContext, rules: readonly HazardRule[]): Finding[] {

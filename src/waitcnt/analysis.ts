@@ -46,6 +46,7 @@
  *    effect is to let stores finish right before s_endpgm is not a fence: it is reported.
  */
 import type { Finding, KernelContext, Related } from '../analysis/types.js';
+import { once } from '../analysis/memo.js';
 import { unitsToString } from '../asm/registers.js';
 import { statementAt } from '../asm/program.js';
 import { unitsAsWritten } from '../isa/names.js';
@@ -178,8 +179,15 @@ export interface WaitcntResult {
 
 const INF = NO_WAIT;
 
+/**
+ * The waitcnt analysis of a kernel. Without instruction sets among the options (`skip`, `only`,
+ * `statesAt`) the result is kept on the context (analysis/memo.ts): checking a program, finding
+ * its fences and judging its waits read one analysis.
+ */
 export function analyzeWaitcnt(ctx: KernelContext, opts: AnalysisOptions = {}): WaitcntResult {
-  return new Analysis(ctx, kernelEffects(ctx), opts).run();
+  if (opts.skip || opts.only || opts.statesAt) return new Analysis(ctx, kernelEffects(ctx), opts).run();
+  const key = `analyzeWaitcnt ${opts.judge ? 'judge' : ''} ${opts.mixed ?? 'per-type'} ${opts.pendAt ? 'pendAt' : ''} ${opts.meet ? 'meet' : ''} ${opts.rerun ? 'rerun' : ''}`;
+  return once(ctx, key, () => new Analysis(ctx, kernelEffects(ctx), opts).run());
 }
 
 /** What an s_waitcnt stands right in front of (other waits and nops between): where memory ordering is observed. */
