@@ -34,6 +34,11 @@ export function once<T>(owner: object, key: string, compute: () => T): T {
   return v;
 }
 
+/** What `once` keeps for `owner` under `key`, when it was computed (this computes nothing). */
+export function kept<T>(owner: object, key: string): T | undefined {
+  return KEPT.get(owner)?.get(key) as T | undefined;
+}
+
 /** Forget what `owner` keeps (tests). */
 export function forget(owner: object): void {
   KEPT.delete(owner);

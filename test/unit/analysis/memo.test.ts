@@ -11,11 +11,12 @@ import { join } from 'node:path';
 import { loadText, type Loaded } from '../../../src/load.js';
 import { kernelContexts } from '../../../src/analysis/context.js';
 import { kernelResources } from '../../../src/analysis/resources.js';
-import type { KernelContext } from '../../../src/analysis/types.js';
+import type { Finding, KernelContext } from '../../../src/analysis/types.js';
 import { FastPathMismatch } from '../../../src/errors.js';
 import { analyzeWaitcnt, checkWaitcnt, fenceWaits, minimalWaits } from '../../../src/waitcnt/index.js';
 import { flatEffects } from '../../../src/waitcnt/estimate.js';
-import { checkHazards } from '../../../src/hazards/index.js';
+import { checkHazards, computeNops } from '../../../src/hazards/index.js';
+import { kept } from '../../../src/analysis/memo.js';
 import { kernelTime } from '../../../src/cycles/kernel-time.js';
 import { checkContexts } from '../../../src/check/check.js';
 import { example, root } from '../../repo.js';
@@ -127,6 +128,48 @@ test('CONDUCTOR_CHECK_FAST=1: a kept result that differs from the analysis made 
     const ctx3 = kernelContexts(l3)[0]!;
     (ctx3.insns as unknown[]).pop();
     assert.throws(() => kernelContexts(l3), FastPathMismatch);
+  } finally {
+    if (saved === undefined) delete process.env['CONDUCTOR_CHECK_FAST']; else process.env['CONDUCTOR_CHECK_FAST'] = saved;
+  }
+});
+
+test('the padding of a kernel whose kept hazard check finds nothing to pad is none, as computeNops computes it', () => {
+  const snippets: [string, string][] = [
+    // a hazard an s_nop fixes: the check finds it, the padding is computed
+    ['gfx942', 'v_cmpx_eq_u32 vcc, v0, v1\nv_readlane_b32 s0, v1, s4\nv_readlane_b32 s1, v1, s5\ns_endpgm'],
+    // the same, padded as written: nothing to pad
+    ['gfx942', 'v_cmpx_eq_u32 vcc, v0, v1\ns_nop 3\nv_readlane_b32 s0, v1, s4\nv_readlane_b32 s1, v1, s5\ns_endpgm'],
+    ['gfx90a', 'v_mfma_f32_32x32x8f16 a[0:15], v[0:1], v[2:3], a[0:15]\nv_accvgpr_read_b32 v4, a3\ns_endpgm'],
+  ];
+  const inputs = [...snippets.map(([arch, body]): [string, Loaded] => [arch, loadText(`.text\nk:\n${body}\n`, 's.s', { arch })]),
+    ...TEXTS.map(([file, text]): [string, Loaded] => ['gfx942', load(file, text)])];
+  let none = 0;
+  let some = 0;
+  for (const [arch, l] of inputs) {
+    for (const c of kernelContexts(l)) {
+      // computed before the check is kept, and after it (the shortcut where it finds nothing)
+      const fresh = kernelContexts(loadText(c.program.lines.map((x) => x.text + x.eol).join(''), 'f.s', { arch })).find((x) => x.kernel.name === c.kernel.name)!;
+      const exact = computeNops(fresh);
+      checkHazards(c);
+      assert.ok(kept(c, 'checkHazards'));
+      assert.deepEqual(computeNops(c), exact);
+      if (exact.total === 0) none++; else some++;
+    }
+  }
+  assert.ok(none > 0 && some > 0, 'kernels with padding and without');
+});
+
+test('CONDUCTOR_CHECK_FAST=1: a kept hazard check that misses a hazard is caught where the padding trusts it', () => {
+  const c = kernelContexts(loadText('.text\nk:\nv_cmpx_eq_u32 vcc, v0, v1\nv_readlane_b32 s0, v1, s4\ns_endpgm\n', 's.s', { arch: 'gfx942' }))[0]!;
+  assert.equal(checkHazards(c).length, 1);
+  assert.ok(computeNops(c).total > 0);
+  // the kept check loses its finding: the shortcut now pads nothing (wrong), and check mode says so
+  kept<Finding[]>(c, 'checkHazards')!.length = 0;
+  assert.equal(computeNops(c).total, 0);
+  const saved = process.env['CONDUCTOR_CHECK_FAST'];
+  process.env['CONDUCTOR_CHECK_FAST'] = '1';
+  try {
+    assert.throws(() => computeNops(c), FastPathMismatch);
   } finally {
     if (saved === undefined) delete process.env['CONDUCTOR_CHECK_FAST']; else process.env['CONDUCTOR_CHECK_FAST'] = saved;
   }
