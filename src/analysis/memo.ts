@@ -34,6 +34,17 @@ export function once<T>(owner: object, key: string, compute: () => T): T {
   return v;
 }
 
+/**
+ * Keep `value` as what `once(owner, key, ...)` would compute, when nothing is kept there yet: for
+ * a computation that gives the same result as part of a larger one. `once` then checks it like
+ * any kept result.
+ */
+export function keep(owner: object, key: string, value: unknown): void {
+  let m = KEPT.get(owner);
+  if (!m) { m = new Map(); KEPT.set(owner, m); }
+  if (!m.has(key)) m.set(key, value);
+}
+
 /** What `once` keeps for `owner` under `key`, when it was computed (this computes nothing). */
 export function kept<T>(owner: object, key: string): T | undefined {
   return KEPT.get(owner)?.get(key) as T | undefined;

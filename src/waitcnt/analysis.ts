@@ -46,7 +46,7 @@
  *    effect is to let stores finish right before s_endpgm is not a fence: it is reported.
  */
 import type { Finding, KernelContext, Related } from '../analysis/types.js';
-import { once } from '../analysis/memo.js';
+import { keep, once } from '../analysis/memo.js';
 import { unitsToString } from '../asm/registers.js';
 import { statementAt } from '../asm/program.js';
 import { unitsAsWritten } from '../isa/names.js';
@@ -185,9 +185,20 @@ const INF = NO_WAIT;
  * its fences and judging its waits read one analysis.
  */
 export function analyzeWaitcnt(ctx: KernelContext, opts: AnalysisOptions = {}): WaitcntResult {
-  if (opts.skip || opts.only || opts.statesAt) return new Analysis(ctx, kernelEffects(ctx), opts).run();
-  const key = `analyzeWaitcnt ${opts.judge ? 'judge' : ''} ${opts.mixed ?? 'per-type'} ${opts.pendAt ? 'pendAt' : ''} ${opts.meet ? 'meet' : ''} ${opts.rerun ? 'rerun' : ''}`;
-  return once(ctx, key, () => new Analysis(ctx, kernelEffects(ctx), opts).run());
+  if (opts.skip || opts.only) return new Analysis(ctx, kernelEffects(ctx), opts).run();
+  if (opts.statesAt) {
+    // the states are recorded beside the run and change nothing in it: the run without them is
+    // kept too (the scheduler's Evaluator asks for states, emission for the same run's waits)
+    const r = new Analysis(ctx, kernelEffects(ctx), opts).run();
+    const { states: _states, ...plain } = r;
+    keep(ctx, analysisKey(opts), plain);
+    return r;
+  }
+  return once(ctx, analysisKey(opts), () => new Analysis(ctx, kernelEffects(ctx), opts).run());
+}
+
+function analysisKey(opts: AnalysisOptions): string {
+  return `analyzeWaitcnt ${opts.judge ? 'judge' : ''} ${opts.mixed ?? 'per-type'} ${opts.pendAt ? 'pendAt' : ''} ${opts.meet ? 'meet' : ''} ${opts.rerun ? 'rerun' : ''}`;
 }
 
 /** What an s_waitcnt stands right in front of (other waits and nops between): where memory ordering is observed. */

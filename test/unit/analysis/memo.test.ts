@@ -174,3 +174,27 @@ test('CONDUCTOR_CHECK_FAST=1: a kept hazard check that misses a hazard is caught
     if (saved === undefined) delete process.env['CONDUCTOR_CHECK_FAST']; else process.env['CONDUCTOR_CHECK_FAST'] = saved;
   }
 });
+
+test('a waitcnt analysis asked for states keeps the same analysis without them, equal to it computed alone', () => {
+  const saved = process.env['CONDUCTOR_CHECK_FAST'];
+  for (const check of [false, true]) {
+    if (check) process.env['CONDUCTOR_CHECK_FAST'] = '1'; else delete process.env['CONDUCTOR_CHECK_FAST'];
+    try {
+      for (const [file, text] of TEXTS) {
+        for (const b of kernelContexts(load(file, text))) {
+          const alone = analyzeWaitcnt(kernelContexts(load(file, text)).find((x) => x.kernel.name === b.kernel.name)!);
+          const at = new Set(b.cfg.blocks.map((x) => x.start));
+          const withStates = analyzeWaitcnt(b, { statesAt: at });
+          assert.ok(withStates.states && withStates.states.size > 0);
+          const kept1 = analyzeWaitcnt(b);
+          assert.equal(kept1.states, undefined);
+          assert.deepEqual(kept1, alone);
+          assert.equal(analyzeWaitcnt(b), kept1);
+          assert.deepEqual(minimalWaits(b), alone.insertions);
+        }
+      }
+    } finally {
+      if (saved === undefined) delete process.env['CONDUCTOR_CHECK_FAST']; else process.env['CONDUCTOR_CHECK_FAST'] = saved;
+    }
+  }
+});
