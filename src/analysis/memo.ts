@@ -50,7 +50,7 @@ export function kept<T>(owner: object, key: string): T | undefined {
   return KEPT.get(owner)?.get(key) as T | undefined;
 }
 
-/** Forget what `owner` keeps (tests). */
+/** Forget what `owner` keeps (a program whose analyses are no longer read). */
 export function forget(owner: object): void {
   KEPT.delete(owner);
 }

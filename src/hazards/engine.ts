@@ -76,8 +76,6 @@ function findingOf(h: HazardContext, rule: HazardRule, consumer: number, need: N
  * s_nop already there is counted in `present`, so the fixer adds to it). For the padding of a
  * whole kernel, where padding one consumer also helps the next, use computeNops.
  */
-const CHECK_KEY = 'checkHazards';
-
 export function checkHazards(ctx: KernelContext, opts: HazardOptions = {}): Finding[] {
   // with every rule: kept on the context (analysis/memo.ts), a new array each call
   if (!opts.rules) return once(ctx, CHECK_KEY, () => checkWith(ctx, ALL_RULES)).slice();
@@ -135,6 +133,9 @@ function padding(ctx: KernelContext, rules: readonly HazardRule[]): NopPlan {
   const h = new HazardContext(ctx);
   return computeNopsIn(h, activeRules(h, rules).filter((r) => !r.noNopFix));
 }
+
+/** The key under which checkHazards keeps the check with every rule on the context. */
+const CHECK_KEY = 'checkHazards';
 
 /** Rules an s_nop can satisfy (the padding's rules). */
 const PADDED: ReadonlySet<string> = new Set(ALL_RULES.filter((r) => !r.noNopFix).map((r) => r.id));

@@ -180,9 +180,9 @@ export interface WaitcntResult {
 const INF = NO_WAIT;
 
 /**
- * The waitcnt analysis of a kernel. Without instruction sets among the options (`skip`, `only`,
- * `statesAt`) the result is kept on the context (analysis/memo.ts): checking a program, finding
- * its fences and judging its waits read one analysis.
+ * The waitcnt analysis of a kernel. Without `skip` or `only` the result is kept on the context
+ * (analysis/memo.ts): checking a program, finding its fences and judging its waits read one
+ * analysis; a run with `statesAt` keeps the same run without its states.
  */
 export function analyzeWaitcnt(ctx: KernelContext, opts: AnalysisOptions = {}): WaitcntResult {
   if (opts.skip || opts.only) return new Analysis(ctx, kernelEffects(ctx), opts).run();
