@@ -43,3 +43,13 @@ export class InputErrors extends ConductorError {
 export function formatLoc(loc: Loc): string {
   return `${loc.file}:${loc.line}:${loc.col}`;
 }
+
+/** A cached or incremental result that differs from the same thing computed from scratch. */
+export class FastPathMismatch extends Error {
+  override name = 'FastPathMismatch';
+}
+
+/** Whether the environment asks for the fast paths to be checked (CONDUCTOR_CHECK_FAST=1). */
+export function checkFastFromEnv(): boolean {
+  return process.env['CONDUCTOR_CHECK_FAST'] === '1';
+}

@@ -4,9 +4,18 @@ import { loadText, type Loaded } from '../load.js';
 import { buildCfg } from './cfg.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import type { KernelContext } from './types.js';
+import { once } from './memo.js';
 
-/** Build the per-kernel context: CFG plus the resolved instruction of every CFG instruction. */
+/**
+ * The per-kernel contexts of a loaded program: CFG plus the resolved instruction of every CFG
+ * instruction. Made once per Loaded (a new array each call, the same contexts), so that what is
+ * kept per context (memo.ts) serves every step that reads the program.
+ */
 export function kernelContexts(l: Loaded): KernelContext[] {
+  return once(l, 'kernelContexts', () => makeContexts(l)).slice();
+}
+
+function makeContexts(l: Loaded): KernelContext[] {
   const all = l.program.instructions;
   // an instruction of the program's store is found by its index; any other by its statement
   let byStmt: Map<number, ResolvedInsn> | undefined;

@@ -13,6 +13,7 @@
 import { computeLiveness, computePressure, type Pressure } from './liveness.js';
 import { computeOccupancy, declaredResources, type OccupancyResult } from './occupancy.js';
 import type { Finding, KernelContext } from './types.js';
+import { once } from './memo.js';
 import type { Loc } from '../asm/ast.js';
 import { kernelLayout, physicalIndex, type RegisterLayout } from '../isa/layout.js';
 import { FLAT_SCRATCH_LO } from '../asm/registers.js';
@@ -45,7 +46,16 @@ export interface KernelResources {
   notes: string[];
 }
 
+/**
+ * Registers, pressure and occupancy of a kernel, and the descriptor's coverage errors. Kept on the
+ * context (memo.ts); the findings come in a new array each call.
+ */
 export function kernelResources(ctx: KernelContext): { resources: KernelResources; findings: Finding[] } {
+  const r = once(ctx, 'kernelResources', () => computeResources(ctx));
+  return { resources: r.resources, findings: r.findings.slice() };
+}
+
+function computeResources(ctx: KernelContext): { resources: KernelResources; findings: Finding[] } {
   const { cfg, insns, target } = ctx;
   const du = insns;
   const live = computeLiveness(cfg, du);

@@ -33,6 +33,7 @@ import type { KernelContext } from '../analysis/types.js';
 import { kernelResources } from '../analysis/resources.js';
 import type { CycleParams } from '../targets/latency.js';
 import { cycleEngineFor } from './estimate.js';
+import { once } from '../analysis/memo.js';
 import type { CycleEngine } from './engine.js';
 import {
   FLAG, NPIPES, PIPE_NAMES,
@@ -520,7 +521,12 @@ export function runWaves(engine: CycleEngine, seq: ArrayLike<number>, waves: num
 export function kernelTime(ctx: KernelContext, opts: KernelTimeOptions = {}): KernelTime {
   const engine = cycleEngineFor(ctx, opts.params);
   const kw = opts.waves !== undefined ? { waves: opts.waves, from: 'given' } : kernelWaves(ctx);
-  const waves = kw.waves;
+  // kept per engine (one per context and parameters: analysis/memo.ts) and what the time depends on
+  const t = once(engine, `kernelTime ${opts.trip ?? 'default'} ${kw.waves} ${opts.bounds ? 'bounds' : ''}`, () => timeOf(engine, ctx, kw.waves, opts));
+  return { ...t, loops: t.loops.slice(), wavesFrom: kw.from };
+}
+
+function timeOf(engine: CycleEngine, ctx: KernelContext, waves: number, opts: KernelTimeOptions): Omit<KernelTime, 'wavesFrom'> {
   const w = walkOf(engine, ctx);
   const walk = runWaves(engine, w.seq, waves, w.taken);
   let cycles = walk.all;
@@ -533,7 +539,7 @@ export function kernelTime(ctx: KernelContext, opts: KernelTimeOptions = {}): Ke
     cyclesOne += loop.weight * per.one;
     loops.push({ loop, perIteration: per.all, perIterationOne: per.one, bound: opts.bounds ? loopBound(engine, body, waves) : undefined });
   }
-  return { cycles, cyclesOne, waves, wavesFrom: kw.from, walk: walk.all, loops };
+  return { cycles, cyclesOne, waves, walk: walk.all, loops };
 }
 
 /** One loop of a kernel before and after: cycles per iteration (all waves), its bound and the gap. */

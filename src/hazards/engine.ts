@@ -11,6 +11,9 @@
 import type { Finding, KernelContext } from '../analysis/types.js';
 import { ALL_RULES } from './rules/index.js';
 import { HazardContext } from './context.js';
+import { isDeepStrictEqual } from 'node:util';
+import { kept, once } from '../analysis/memo.js';
+import { checkFastFromEnv, FastPathMismatch } from '../errors.js';
 import type { HazardRule, Need } from './types.js';
 
 export interface HazardOptions {
@@ -74,8 +77,14 @@ function findingOf(h: HazardContext, rule: HazardRule, consumer: number, need: N
  * whole kernel, where padding one consumer also helps the next, use computeNops.
  */
 export function checkHazards(ctx: KernelContext, opts: HazardOptions = {}): Finding[] {
+  // with every rule: kept on the context (analysis/memo.ts), a new array each call
+  if (!opts.rules) return once(ctx, CHECK_KEY, () => checkWith(ctx, ALL_RULES)).slice();
+  return checkWith(ctx, opts.rules);
+}
+
+function checkWith(ctx: KernelContext, rules: readonly HazardRule[]): Finding[] {
   const h = new HazardContext(ctx);
-  return checkContext(h, activeRules(h, opts.rules));
+  return checkContext(h, activeRules(h, rules));
 }
 
 export function checkContext(h: HazardContext, rules: readonly HazardRule[]): Finding[] {
@@ -110,8 +119,37 @@ export interface NopPlan {
  * fixed with s_nop (noNopFix) are ignored here.
  */
 export function computeNops(ctx: KernelContext, opts: HazardOptions = {}): NopPlan {
+  if (!opts.rules && nothingToPad(ctx)) {
+    const none: NopPlan = { pads: new Int32Array(ctx.insns.length), total: 0, sites: [] };
+    if (checkFastFromEnv() && !isDeepStrictEqual(none, padding(ctx, ALL_RULES))) {
+      throw new FastPathMismatch(`fast path check: the kept hazard check of ${ctx.kernel.name} finds nothing to pad, computeNops pads it`);
+    }
+    return none;
+  }
+  return padding(ctx, opts.rules ?? ALL_RULES);
+}
+
+function padding(ctx: KernelContext, rules: readonly HazardRule[]): NopPlan {
   const h = new HazardContext(ctx);
-  return computeNopsIn(h, activeRules(h, opts.rules).filter((r) => !r.noNopFix));
+  return computeNopsIn(h, activeRules(h, rules).filter((r) => !r.noNopFix));
+}
+
+/** The key under which checkHazards keeps the check with every rule on the context. */
+const CHECK_KEY = 'checkHazards';
+
+/** Rules an s_nop can satisfy (the padding's rules). */
+const PADDED: ReadonlySet<string> = new Set(ALL_RULES.filter((r) => !r.noNopFix).map((r) => r.id));
+
+/**
+ * Whether the kernel's hazard check, when it is kept (checkHazards with every rule), finds
+ * nothing an s_nop fixes. Then computeNops pads nothing: it decides each consumer in order with
+ * the padding before it, which stays zero while no consumer needs any, so every rule sees each
+ * consumer as the check saw it, and the check reports a rule at a consumer exactly when some
+ * producer falls short there (`worst`). Not kept: false (nothing is computed for this).
+ */
+function nothingToPad(ctx: KernelContext): boolean {
+  const found = kept<readonly Finding[]>(ctx, CHECK_KEY);
+  return found !== undefined && !found.some((f) => PADDED.has(f.rule));
 }
 
 export function computeNopsIn(h: HazardContext, rules: readonly HazardRule[]): NopPlan {

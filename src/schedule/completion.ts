@@ -16,6 +16,7 @@
  * issued on a vmcnt and an lgkmcnt class, when both are.
  */
 import type { KernelContext } from '../analysis/types.js';
+import { once } from '../analysis/memo.js';
 import { isCacheOp } from './kernel.js';
 import { CLASS_COUNTER, CLASS_IN_ORDER, INSN_KIND, NCLASSES, NO_WAIT, OP_CLASS, kernelEffects, type InsnEffects } from '../waitcnt/model.js';
 
@@ -35,8 +36,15 @@ interface SyncState {
   pending: { at: number; need: readonly number[] }[];
 }
 
-/** Completion state at every synchronization point of a kernel, by instruction index. */
+/**
+ * Completion state at every synchronization point of a kernel, by instruction index (kept on the
+ * context: the original's serves every candidate emitted from it).
+ */
 function syncStates(ctx: KernelContext): Map<number, SyncState> {
+  return once(ctx, 'syncStates', () => computeSyncStates(ctx));
+}
+
+function computeSyncStates(ctx: KernelContext): Map<number, SyncState> {
   const out = new Map<number, SyncState>();
   const fxs = kernelEffects(ctx);
   /** The wait on class k's counter that completes pending p's issue on k. */

@@ -38,7 +38,7 @@ import type { Loaded } from '../load.js';
 import { kernelContexts } from '../analysis/context.js';
 import { kernelResources } from '../analysis/resources.js';
 import { computeOccupancy } from '../analysis/occupancy.js';
-import { ConductorError } from '../errors.js';
+import { checkFastFromEnv, ConductorError, FastPathMismatch } from '../errors.js';
 import type { KernelContext } from '../analysis/types.js';
 import { UNIT_COUNT } from '../asm/registers.js';
 import type { Region, ScheduleKernel } from './kernel.js';
@@ -191,15 +191,7 @@ export interface EvaluatorOptions {
   waitModels?: number;
 }
 
-/** Whether the environment asks for the fast paths to be checked (CONDUCTOR_CHECK_FAST=1). */
-export function checkFastFromEnv(): boolean {
-  return process.env['CONDUCTOR_CHECK_FAST'] === '1';
-}
-
-/** A cached or incremental result that differs from the same thing computed from scratch. */
-export class FastPathMismatch extends Error {
-  override name = 'FastPathMismatch';
-}
+export { checkFastFromEnv, FastPathMismatch } from '../errors.js';
 
 function expectSame(what: string, cached: unknown, exact: unknown): void {
   const a = JSON.stringify(cached, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Int32Array) : v));

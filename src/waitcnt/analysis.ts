@@ -46,6 +46,7 @@
  *    effect is to let stores finish right before s_endpgm is not a fence: it is reported.
  */
 import type { Finding, KernelContext, Related } from '../analysis/types.js';
+import { keep, once } from '../analysis/memo.js';
 import { unitsToString } from '../asm/registers.js';
 import { statementAt } from '../asm/program.js';
 import { unitsAsWritten } from '../isa/names.js';
@@ -178,8 +179,26 @@ export interface WaitcntResult {
 
 const INF = NO_WAIT;
 
+/**
+ * The waitcnt analysis of a kernel. Without `skip` or `only` the result is kept on the context
+ * (analysis/memo.ts): checking a program, finding its fences and judging its waits read one
+ * analysis; a run with `statesAt` keeps the same run without its states.
+ */
 export function analyzeWaitcnt(ctx: KernelContext, opts: AnalysisOptions = {}): WaitcntResult {
-  return new Analysis(ctx, kernelEffects(ctx), opts).run();
+  if (opts.skip || opts.only) return new Analysis(ctx, kernelEffects(ctx), opts).run();
+  if (opts.statesAt) {
+    // the states are recorded beside the run and change nothing in it: the run without them is
+    // kept too (the scheduler's Evaluator asks for states, emission for the same run's waits)
+    const r = new Analysis(ctx, kernelEffects(ctx), opts).run();
+    const { states: _states, ...plain } = r;
+    keep(ctx, analysisKey(opts), plain);
+    return r;
+  }
+  return once(ctx, analysisKey(opts), () => new Analysis(ctx, kernelEffects(ctx), opts).run());
+}
+
+function analysisKey(opts: AnalysisOptions): string {
+  return `analyzeWaitcnt ${opts.judge ? 'judge' : ''} ${opts.mixed ?? 'per-type'} ${opts.pendAt ? 'pendAt' : ''} ${opts.meet ? 'meet' : ''} ${opts.rerun ? 'rerun' : ''}`;
 }
 
 /** What an s_waitcnt stands right in front of (other waits and nops between): where memory ordering is observed. */

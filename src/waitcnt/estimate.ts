@@ -26,6 +26,7 @@
  * every edge of the CFG, is pessimistic where the analysis excludes paths.
  */
 import type { KernelContext } from '../analysis/types.js';
+import { once } from '../analysis/memo.js';
 import type { Cfg } from '../analysis/cfg.js';
 import type { Target } from '../isa/target.js';
 import { INSN_KIND, LDS_MEM, NO_WAIT, STORES, kernelEffects } from './model.js';
@@ -72,8 +73,12 @@ export function counterMax(t: Target): CounterMax {
   return { vm: t.counters.vmcnt.value, lgkm: t.counters.lgkmcnt.value, exp: t.counters.expcnt.value };
 }
 
-/** The kernel's waitcnt effects (model.ts kernelEffects) as flat arrays. */
+/** The kernel's waitcnt effects (model.ts kernelEffects) as flat arrays, kept on the context (analysis/memo.ts). */
 export function flatEffects(ctx: KernelContext): FlatEffects {
+  return once(ctx, 'flatEffects', () => computeFlatEffects(ctx));
+}
+
+function computeFlatEffects(ctx: KernelContext): FlatEffects {
   const insns = ctx.insns;
   const fx = kernelEffects(ctx);
   const n = insns.length;

@@ -26,6 +26,7 @@ import type { Piscina } from 'piscina';
 import { loadText, type Loaded } from '../../load.js';
 import { checkContexts } from '../../check/check.js';
 import { kernelContexts } from '../../analysis/context.js';
+import { forget } from '../../analysis/memo.js';
 import type { KernelContext } from '../../analysis/types.js';
 import { changeText, fixLoaded, fixSummary } from '../../check/fix.js';
 import type { PathsMode } from '../../waitcnt/index.js';
@@ -193,6 +194,8 @@ function fixKernels(loaded: Loaded, text: string, names: ReadonlySet<string>, pa
   for (const [name, n] of errorsByKernel) if (names.has(name)) own += n; else others += n;
   if (own === 0) return { loaded, text, errors: 0 };
   const fixed = fixLoaded(loaded, { ...checkOpts, kernels: names, checks });
+  // the input's analyses served the fix; what follows reads the fixed program
+  forget(loaded);
   const shown = fixed.changes.slice(0, 20).map(changeText);
   if (fixed.changes.length > shown.length) shown.push(`... ${fixed.changes.length - shown.length} more`);
   const which = names.size === 1 ? `kernel ${[...names][0]}` : `the kernels scheduled`;
