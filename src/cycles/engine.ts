@@ -678,7 +678,6 @@ export class CycleEngine {
     return D;
   }
 
-
   /**
    * The latest cycle until which a result of producer p (issued at defT, ready at readyAt) can
    * hold a reader or a writer of its unit back, over every case of earliest(): the ready time;

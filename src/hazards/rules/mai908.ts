@@ -9,7 +9,7 @@ import type { HazardContext, HazardInsn, OpRange } from '../context.js';
 import { overlaps } from '../context.js';
 import type { HazardRule, Need, WaitStateFact } from '../types.js';
 import { maxWaitOf, waitOf } from '../types.js';
-import { distanceUnlessRewritten, factWait, mfmaNote, need, vgprUses } from './util.js';
+import { distanceUnlessRewritten, factsReach, factWait, mfmaNote, need, vgprUses } from './util.js';
 import { AGPR_BASE, VGPR_BASE, rangeName } from '../../asm/registers.js';
 
 const S22 = `LLVM GCNHazardRecognizer::checkMAIHazards908 / checkMAILdStHazards`;
@@ -49,13 +49,11 @@ function agprOperands(c: HazardInsn): AgprUse[] {
 }
 
 function scan(h: HazardContext, i: number, producer: 'mfma' | 'accWrite', kinds: readonly AgprUse['kind'][],
-  factOf: (k: AgprUse['kind']) => WaitStateFact): Need[] {
+  factOf: (k: AgprUse['kind']) => WaitStateFact, reach: number): Need[] {
   const c = h.f[i]!;
   if (!c.mai) return [];
   const uses = agprOperands(c).filter((u) => kinds.includes(u.kind));
   if (uses.length === 0) return [];
-  let reach = 0;
-  for (const k of kinds) reach = Math.max(reach, maxWaitOf(factOf(k), h.gen));
   const list = h.producers(i, producer, reach, producer === 'mfma' ? (f) => f.mfma : (f) => f.accWrite);
   const out: Need[] = [];
   for (let k = 0; k < list.length; k += 2) {
@@ -90,19 +88,26 @@ function rule(id: string, description: string, facts: WaitStateFact[], check: Ha
   };
 }
 
+/** A rule that scans `producer`s for the AGPR uses of `kinds`, each judged by its fact (factOf): its facts and walk reach made once. */
+function scanRule(id: string, description: string, producer: 'mfma' | 'accWrite', kinds: readonly AgprUse['kind'][],
+  factOf: (k: AgprUse['kind']) => WaitStateFact): HazardRule {
+  const facts = kinds.map(factOf);
+  const reach = factsReach(...facts);
+  return rule(id, description, facts, (h, i) => scan(h, i, producer, kinds, factOf, reach[h.gen]));
+}
+
 export const MAI908_RULES: readonly HazardRule[] = [
-  rule('mfma-agpr-write-srcc', 'gfx908: an MFMA reads as SrcC AGPRs an earlier MFMA wrote (overlapping, not identical) less than 2 wait states before.',
-    [MAI908_FACTS.mfmaSrcC], (h, i) => scan(h, i, 'mfma', ['srcC'], () => MAI908_FACTS.mfmaSrcC)),
-  rule('mfma-agpr-write-srcab', 'gfx908: an MFMA reads as SrcA/SrcB AGPRs an MFMA wrote less than 4 wait states before.',
-    [MAI908_FACTS.mfmaSrcAB], (h, i) => scan(h, i, 'mfma', ['srcAB'], () => MAI908_FACTS.mfmaSrcAB)),
-  rule('mfma-agpr-write-accvgpr-read', 'gfx908: v_accvgpr_read reads an AGPR an MFMA is still writing.',
-    [MAI908_FACTS.mfmaAccRead], (h, i) => scan(h, i, 'mfma', ['accRead'], () => MAI908_FACTS.mfmaAccRead)),
-  rule('mfma-agpr-write-accvgpr-write', 'gfx908: v_accvgpr_write overwrites an AGPR an MFMA is still writing.',
-    [MAI908_FACTS.mfmaAccWrite], (h, i) => scan(h, i, 'mfma', ['accWrite'], () => MAI908_FACTS.mfmaAccWrite)),
-  rule('accvgpr-write-agpr-read', 'gfx908: an MFMA or v_accvgpr_read reads (or v_accvgpr_write overwrites) an AGPR that v_accvgpr_write wrote too recently.',
-    [MAI908_FACTS.accSrcC, MAI908_FACTS.accSrcAB, MAI908_FACTS.accAccRead, MAI908_FACTS.accAccWrite],
-    (h, i) => scan(h, i, 'accWrite', ['srcC', 'srcAB', 'accRead', 'accWrite'],
-      (k) => (k === 'srcC' ? MAI908_FACTS.accSrcC : k === 'srcAB' ? MAI908_FACTS.accSrcAB : k === 'accRead' ? MAI908_FACTS.accAccRead : MAI908_FACTS.accAccWrite))),
+  scanRule('mfma-agpr-write-srcc', 'gfx908: an MFMA reads as SrcC AGPRs an earlier MFMA wrote (overlapping, not identical) less than 2 wait states before.',
+    'mfma', ['srcC'], () => MAI908_FACTS.mfmaSrcC),
+  scanRule('mfma-agpr-write-srcab', 'gfx908: an MFMA reads as SrcA/SrcB AGPRs an MFMA wrote less than 4 wait states before.',
+    'mfma', ['srcAB'], () => MAI908_FACTS.mfmaSrcAB),
+  scanRule('mfma-agpr-write-accvgpr-read', 'gfx908: v_accvgpr_read reads an AGPR an MFMA is still writing.',
+    'mfma', ['accRead'], () => MAI908_FACTS.mfmaAccRead),
+  scanRule('mfma-agpr-write-accvgpr-write', 'gfx908: v_accvgpr_write overwrites an AGPR an MFMA is still writing.',
+    'mfma', ['accWrite'], () => MAI908_FACTS.mfmaAccWrite),
+  scanRule('accvgpr-write-agpr-read', 'gfx908: an MFMA or v_accvgpr_read reads (or v_accvgpr_write overwrites) an AGPR that v_accvgpr_write wrote too recently.',
+    'accWrite', ['srcC', 'srcAB', 'accRead', 'accWrite'],
+    (k) => (k === 'srcC' ? MAI908_FACTS.accSrcC : k === 'srcAB' ? MAI908_FACTS.accSrcAB : k === 'accRead' ? MAI908_FACTS.accAccRead : MAI908_FACTS.accAccWrite)),
   rule('mfma-srcc-read-accvgpr-write', 'gfx908: v_accvgpr_write overwrites an AGPR an MFMA may still be reading as SrcC.',
     [MAI908_FACTS.srcCWar], (h, i) => {
       const c = h.f[i]!;
