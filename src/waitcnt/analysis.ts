@@ -327,6 +327,9 @@ class Analysis {
   // ---- per-instruction scratch ----
   private readonly needV: number[] = [INF, INF, INF];
   private readonly needD: (NeedDetail | undefined)[] = [undefined, undefined, undefined];
+  /** The LDS-after-LDS-DMA needs, apart (a warning: SOURCES.ldsDma). */
+  private readonly ldsV: number[] = [INF, INF, INF];
+  private readonly ldsD: (NeedDetail | undefined)[] = [undefined, undefined, undefined];
 
   // ---- fixed point over path partitions (paths.ts) ----
   private readonly inParts: (Map<string, Part> | undefined)[];
@@ -419,15 +422,16 @@ class Analysis {
     if (need < d[c]!) d[c] = need;
   }
 
-  private consider(st: CounterState, unit: number, cls: number, e: Ent, reason: NeedReason): void {
+  /** The need of one pending entry, into needV/needD (or the given scratch: the LDS-DMA needs, ldsV/ldsD). */
+  private consider(st: CounterState, unit: number, cls: number, e: Ent, reason: NeedReason, needV = this.needV, needD = this.needD): void {
     const c = CLASS_COUNTER[cls]!;
     const y = st.issued[cls]! - e.s;
     const v = CLASS_IN_ORDER[cls] && !(this.forceZero && this.mixedOn(st, c)) ? Math.min(y, this.max[c]! - 1) : 0;
-    const cur = this.needD[c];
-    if (v < this.needV[c]!) {
-      this.needV[c] = v;
-      this.needD[c] = { c, value: v, reason, producer: e.p, units: [unit], cls, younger: y };
-    } else if (cur && v === this.needV[c] && cur.producer === e.p && cur.reason === reason) {
+    const cur = needD[c];
+    if (v < needV[c]!) {
+      needV[c] = v;
+      needD[c] = { c, value: v, reason, producer: e.p, units: [unit], cls, younger: y };
+    } else if (cur && v === needV[c] && cur.producer === e.p && cur.reason === reason) {
       cur.units.push(unit);
     }
   }
@@ -525,8 +529,13 @@ class Analysis {
         this.consider(st, u, k, st.ent.get(u * 16 + k)!, CLASS_COUNTER[k] === COUNTER.exp ? 'war' : 'waw');
       }
     }
-    if (f.lds && mask[LDS_MEM]) {
-      for (let k = 0; k < NCLASSES; k++) if ((mask[LDS_MEM]! >> k) & 1) this.consider(st, LDS_MEM, k, st.ent.get(LDS_MEM * 16 + k)!, 'lds-dma');
+    const ldsDma = f.lds && mask[LDS_MEM] !== 0;
+    if (ldsDma) {
+      const ldsV = this.ldsV;
+      const ldsD = this.ldsD;
+      ldsV[0] = ldsV[1] = ldsV[2] = INF;
+      ldsD[0] = ldsD[1] = ldsD[2] = undefined;
+      for (let k = 0; k < NCLASSES; k++) if ((mask[LDS_MEM]! >> k) & 1) this.consider(st, LDS_MEM, k, st.ent.get(LDS_MEM * 16 + k)!, 'lds-dma', ldsV, ldsD);
     }
     if (f.writesExec && st.pendC[COUNTER.exp]! > 0 && (0 < needV[COUNTER.exp]! || !needD[COUNTER.exp])) {
       needV[COUNTER.exp] = 0;
@@ -544,6 +553,18 @@ class Analysis {
       if (needV[c] === INF) continue;
       if (rec) rec.missing.push({ i, d: needD[c]! });
       if (!this.meet && needD[c]!.reason !== 'barrier') this.applyWait(st, c, needV[c]!, -1);
+    }
+    // LDS after LDS-DMA beyond what the waits above complete: reported (and inserted by the
+    // scheduler's minimal waits) apart, as a warning; the DMA's LDS write counts as done from
+    // here, and nothing else does: the fix does not add this wait, so the other operations stay
+    // outstanding as in the program
+    if (ldsDma) {
+      for (let c = 0; c < 3; c++) {
+        const v = this.ldsV[c]!;
+        if (v === INF || v >= needV[c]!) continue;
+        if (rec) rec.missing.push({ i, d: this.ldsD[c]! });
+        if (!this.meet) st.forgetUnit(LDS_MEM, c);
+      }
     }
     if (st.sh) {
       const shMask = st.shMask!;
@@ -564,10 +585,11 @@ class Analysis {
   }
 
   private recordMissing(i: number, d: NeedDetail): void {
-    if (this.needs) this.needs[3 * i + d.c]!++;
+    if (this.needs && d.reason !== 'lds-dma') this.needs[3 * i + d.c]!++;
     if (d.reason !== 'barrier') this.recordInsertion(i, d);
-    // one finding per instruction and counter: the strongest need over the path partitions
-    const key = i * 3 + d.c;
+    // one finding per instruction and counter: the strongest need over the path partitions (an
+    // LDS-DMA need apart from the others: a warning beside a possible error)
+    const key = d.reason === 'lds-dma' ? -1 - (i * 3 + d.c) : i * 3 + d.c;
     const old = this.missingAt.get(key);
     if (!old || d.value < old.value) this.missingAt.set(key, { ...d, units: [...d.units], insn: i });
   }
@@ -756,7 +778,7 @@ class Analysis {
         this.replay(part.rec!);
       }
     }
-    const found = [...this.missingAt.values()].sort((a, b) => a.insn - b.insn || a.c - b.c);
+    const found = [...this.missingAt.values()].sort((a, b) => a.insn - b.insn || a.c - b.c || +(a.reason === 'lds-dma') - +(b.reason === 'lds-dma'));
     // the findings (their messages walk the paths back to the governing waits) only when asked for
     let missing: Finding[] | undefined;
     const { ctx, fx, max, skip, followed } = this;
@@ -1057,6 +1079,7 @@ function missingFinding(ctx: KernelContext, fx: InsnEffects[], i: number, d: Nee
     }
   }
   message += `: needs ${cname}(${d.value}), present: ${presentText(ctx, fx, d.c, g, max)}`;
+  if (d.reason === 'lds-dma') message += ' (only if the two LDS ranges overlap, which the assembly does not show: LLVM omits this wait when it can prove them disjoint)';
   const fix = { kind: 'waitcnt' as const, before: i, [cname]: d.value };
   if (saturated(d, max)) {
     // See SOURCES.saturation: complete if the counter never exceeds its maximum; a warning.
@@ -1065,6 +1088,6 @@ function missingFinding(ctx: KernelContext, fx: InsnEffects[], i: number, d: Nee
       `LLVM does not rely on it and waits ${cname}(${max[d.c]! - 1}))`;
     return { rule, severity: 'warning', message, loc: insn.loc, insn: i, required: d.value, actual, related, fix, source: `${source}; ${SOURCES.saturation}` };
   }
-  return { rule, severity: d.reason === 'barrier' ? 'warning' : 'error', message, loc: insn.loc, insn: i, required: d.value, actual, related, fix, source };
+  return { rule, severity: d.reason === 'barrier' || d.reason === 'lds-dma' ? 'warning' : 'error', message, loc: insn.loc, insn: i, required: d.value, actual, related, fix, source };
 }
 

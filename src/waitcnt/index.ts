@@ -117,7 +117,8 @@ function classifyPaths(ctx: KernelContext, r: WaitcntResult, opts: WaitcntOption
   const insns = ctx.cfg.insns;
   return r.missing.map((f, k) => {
     const need = r.missingNeeds[k]!;
-    if (every.has(3 * f.insn + need.c)) return f;
+    // the LDS-DMA need is a warning on every path already (its paths are not counted)
+    if (need.reason === 'lds-dma' || every.has(3 * f.insn + need.c)) return f;
     const related = [...f.related];
     const unit = need.units[0];
     const path = need.producer >= 0 && unit !== undefined

@@ -79,7 +79,19 @@ export const SOURCES = {
    * re-derived waits take LLVM's safe value.
    */
   saturation: 'LLVM SIInsertWaitcnts::determineWait (waits max-1 when the count reaches the maximum); AMD Tensile kernels (wait at the maximum after more operations than it)',
-  ldsDma: `LLVM SIInsertWaitcnts (LDS-DMA events and memory-based dependencies)`,
+  /**
+   * An LDS access while an LDS-DMA (buffer/global load ... lds) may still be writing LDS. The
+   * hardware orders the two only through vmcnt; whether the access needs the DMA's data depends
+   * on the LDS addresses (M0 and the DMA's offset against the access's address), which the
+   * assembly does not show. LLVM SIInsertWaitcnts waits on vmcnt only when it cannot prove the
+   * two disjoint: with alias information (the DMA's and the access's memory operands) it omits
+   * the wait, so its own output (CK-tile and Triton gfx950 kernels) and AMD's hand-written
+   * double-buffered kernels read one LDS buffer while the DMA fills the other, with no wait.
+   * Decision: a warning, reported once per DMA run; the fix does not add the wait, and the
+   * analysis counts nothing else complete there; the scheduler keeps LLVM's safe value where it
+   * re-derives waits (a changed region), so a schedule never drops a wait the input relies on.
+   */
+  ldsDma: `LLVM SIInsertWaitcnts (LDS-DMA events and memory-based dependencies: waits on vmcnt unless alias information proves the LDS ranges disjoint); no alias information in assembly: warning`,
 } as const;
 
 /** One counter increment an instruction makes, and the units it will write (or hold). */

@@ -115,6 +115,15 @@ export class CounterState {
     });
   }
 
+  /** The pending entries of `unit` on counter `c` counted complete (the bounds as they are). */
+  forgetUnit(unit: number, c: number): void {
+    for (const k of COUNTER_CLASSES[c]!) {
+      if (((this.mask[unit]! >> k) & 1) === 0) continue;
+      this.ent.delete(unit * 16 + k);
+      this.mask[unit]! &= ~(1 << k);
+    }
+  }
+
   /** After a call: the callee has waited for everything. */
   clearAll(): void {
     this.pend.fill(0);
