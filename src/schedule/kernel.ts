@@ -399,11 +399,13 @@ function buildRegions(loaded: Loaded, ctx: KernelContext, role: Uint8Array,
 
 /** A `; sched_barrier mask(...)` comment line after line `from` and before line `to` (0-based). */
 export function schedBarrierBetween(lines: readonly { text: string }[], from: number, to: number): boolean {
-  for (let l = from + 1; l < to; l++) {
-    const t = lines[l]!.text;
-    if (t.includes('sched_barrier') && SCHED_BARRIER.test(t)) return true;
-  }
+  for (let l = from + 1; l < to; l++) if (isSchedBarrierLine(lines[l]!.text)) return true;
   return false;
+}
+
+/** Whether a line is a `; sched_barrier mask(...)` comment (a region boundary: it never moves). */
+export function isSchedBarrierLine(text: string): boolean {
+  return text.includes('sched_barrier') && SCHED_BARRIER.test(text);
 }
 const SCHED_BARRIER = /^\s*(?:;|\/\/)\s*sched_barrier\s+mask\(/;
 

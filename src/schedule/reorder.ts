@@ -11,6 +11,7 @@
 import type { Program } from '../asm/ast.js';
 import { statementText } from '../check/edit.js';
 import type { ScheduleState } from './state.js';
+import { isSchedBarrierLine } from './kernel.js';
 
 interface Chunk { lines: string[]; eols: string[] }
 
@@ -63,7 +64,8 @@ export function reorderedText(s: ScheduleState): string {
   const isSimpleLine = (li: number) => stmtsOfLine.get(li)!.every((x) => !program.statements[x]!.expansion);
 
   // Owned comment lines: comment-only lines right above a simple line whose only instruction
-  // moves. The comments above a block's first instruction head the block: they stay in place.
+  // moves, below any sched_barrier comment (a region boundary: it stays, and so do the lines
+  // above it). The comments above a block's first instruction head the block: they stay in place.
   const owned = new Map<number, number[]>(); // insn -> owned line indexes (top to bottom)
   const ownedLine = new Set<number>();
   const code = commentOnlyLines(program);
@@ -73,7 +75,7 @@ export function reorderedText(s: ScheduleState): string {
     const li = program.statements[st]!.lineIndex;
     if (!isSimpleLine(li) || stmtsOfLine.get(li)![0] !== st) continue;
     const list: number[] = [];
-    for (let j = li - 1; j >= 0 && code[j] === 1; j--) list.unshift(j);
+    for (let j = li - 1; j >= 0 && code[j] === 1 && !isSchedBarrierLine(program.lines[j]!.text); j--) list.unshift(j);
     if (list.length) { owned.set(i, list); for (const j of list) ownedLine.add(j); }
   }
 

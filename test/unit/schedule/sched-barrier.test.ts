@@ -30,3 +30,13 @@ test('apply refuses a move across it; verify rejects a file where an instruction
   assert.equal(v.difference?.kind, 'region-contents');
   assert.equal(verifyLoaded(loadText(BEFORE, 'b.s'), loadText(BEFORE, 'c.s')).equivalent, true);
 });
+
+test('an instruction moved to the head of the region below it is written below the comment, which stays', () => {
+  // the first instruction below the comment moves down: the comment is not carried with it
+  const text = [...head, '  v_add_u32_e32 v1, v2, v3', '  ; sched_barrier mask(0x00000000)', '  ; the next two', '  s_add_i32 s0, s1, 1', '  v_add_u32_e32 v4, v5, v6', '  s_endpgm', ''].join('\n');
+  const r = applyRounds(loadText(text, 'h.s'), parseCommandArgs(['move v_add_u32_e32_1 before s_add_i32_0']));
+  assert.equal(r.failed, null);
+  const out = r.text;
+  assert.deepEqual(out.split('\n').slice(3, 8), ['  v_add_u32_e32 v1, v2, v3', '  ; sched_barrier mask(0x00000000)', '  v_add_u32_e32 v4, v5, v6', '  ; the next two', '  s_add_i32 s0, s1, 1']);
+  assert.equal(verifyLoaded(loadText(text, 'h.s'), loadText(out, 'o.s')).equivalent, true);
+});
