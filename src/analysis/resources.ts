@@ -88,7 +88,7 @@ function computeResources(ctx: KernelContext): { resources: KernelResources; fin
     const at: Loc = ctx.kernel.descriptor!.loc;
     for (const o of uncovered(ctx, layout, values)) {
       findings.push({
-        rule: 'descriptor-registers', severity: 'error', loc: at, insn: -1,
+        rule: 'descriptor-registers', severity: o.allocated ? 'warning' : 'error', loc: at, insn: -1,
         related: [{ loc: o.loc, message: `first use of ${o.first} beyond the descriptor`, insn: o.insn }],
         message: `kernel descriptor of '${ctx.kernel.name}' does not cover the registers used: ${o.message}`,
         source: 'AMDGPU code object: .amdhsa_next_free_vgpr/_sgpr/.amdhsa_accum_offset size the register allocation',
@@ -112,7 +112,12 @@ function computeResources(ctx: KernelContext): { resources: KernelResources; fin
   };
 }
 
-interface Uncovered { message: string; first: string; loc: Loc; insn: number }
+/**
+ * `allocated`: every register named lies within what the descriptor has the wave allocated
+ * (next_free_vgpr rounded up to the allocation granule: the descriptor encodes the count in
+ * granules), so the code runs; the descriptor only understates it (a warning).
+ */
+interface Uncovered { message: string; first: string; loc: Loc; insn: number; allocated: boolean }
 
 /**
  * Registers the descriptor does not cover, per file: the highest one the code names and the
@@ -152,14 +157,21 @@ function uncovered(ctx: KernelContext, layout: RegisterLayout, values: Record<st
     r = ctx.insns[i]!;
     forEachRegister(r.insn, visit);
   }
+  // the VGPRs (and on gfx908 as many AGPRs) the wave gets: next_free_vgpr in whole granules
+  const granule = ctx.target.registers.vgprAllocGranule.value;
+  const allocV = Math.ceil(nextV / granule) * granule;
   for (const [file, w] of worst) {
     if (!w.first) continue;
     const missing = (key: string) => (values[key] === undefined ? ' (the directive is missing)' : '');
     const what = file === 's' ? `.amdhsa_next_free_sgpr is ${nextS}${missing('next_free_sgpr')}`
       : `.amdhsa_next_free_vgpr is ${nextV}${missing('next_free_vgpr')}${layout.unified ? '' : ` (on ${ctx.target.name} it counts max(VGPRs, AGPRs))`}`;
+    const allocated = file !== 's' && values.next_free_vgpr !== undefined && w.end <= allocV;
+    const within = allocated
+      ? `; ${ctx.target.name} allocates VGPRs in groups of ${granule}, so the wave gets ${allocV} and the code runs, but the descriptor understates what it uses`
+      : '';
     out.push({
-      message: `${w.name} is used but ${what} (the first register beyond it: ${w.first.text})`,
-      first: w.first.text.replace(/ at line .*/, ''), loc: w.first.loc, insn: w.first.insn,
+      message: `${w.name} is used but ${what} (the first register beyond it: ${w.first.text})${within}`,
+      first: w.first.text.replace(/ at line .*/, ''), loc: w.first.loc, insn: w.first.insn, allocated,
     });
   }
   return out;

@@ -93,9 +93,18 @@ test('descriptor check: AGPR space reused as VGPRs is covered by next_free_vgpr;
   // the highest register, named as written, and the first instruction beyond the descriptor
   assert.match(f[0]!.message, /a3 \(v131 with accum_offset 128\) is used but \.amdhsa_next_free_vgpr is 130 \(the first register beyond it: a3 at line 8 \('v_accvgpr_write_b32 a3, v1'\)\)/);
   assert.equal(f[0]!.related[0]!.loc.line, 8);
+  // v131 lies within the 136 VGPRs that 130 gives in groups of 8: the code runs, a warning
+  assert.equal(f[0]!.severity, 'warning');
+  assert.match(f[0]!.message, /gfx90a allocates VGPRs in groups of 8, so the wave gets 136 and the code runs/);
+  const beyond = checkLoaded(load(kernel('gfx90a', amd, 128, 124))).findings.filter((x) => x.rule === 'descriptor-registers');
+  assert.deepEqual(beyond.map((x) => x.severity), ['error'], 'v131 beyond the 128 that 128 gives');
+  // gfx906 in groups of 4: v58 with next_free_vgpr 58 is within the 60 allocated, v60 is not
+  assert.deepEqual(checkLoaded(load(kernel('gfx906', ['v_mov_b32 v58, 0'], 58))).findings.filter((x) => x.rule === 'descriptor-registers').map((x) => x.severity), ['warning']);
+  assert.deepEqual(checkLoaded(load(kernel('gfx906', ['v_mov_b32 v60, 0'], 58))).findings.filter((x) => x.rule === 'descriptor-registers').map((x) => x.severity), ['error']);
   // a VGPR beyond the descriptor
   const v = checkLoaded(load(kernel('gfx942', ['v_mov_b32 v40, 0'], 32, 32))).findings.filter((x) => x.rule === 'descriptor-registers');
   assert.match(v[0]!.message, /v40 is used but \.amdhsa_next_free_vgpr is 32 \(the first register beyond it: v40 at line 7/);
+  assert.equal(v[0]!.severity, 'error');
   const sg = checkLoaded(load(kernel('gfx942', ['s_mov_b32 s9, 0', 's_mov_b64 s[40:41], 0'], 32, 32))).findings.filter((x) => x.rule === 'descriptor-registers');
   assert.equal(sg.length, 1);
   assert.match(sg[0]!.message, /s41 is used but \.amdhsa_next_free_sgpr is 8 \(the first register beyond it: s9 at line 7/);
