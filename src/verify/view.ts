@@ -57,19 +57,47 @@ export interface KernelView {
   cfg: Cfg;
 }
 
-function operandKey(o: Operand): string {
+function operandKey(o: Operand, labels?: ReadonlyMap<string, string>): string {
   switch (o.kind) {
     case 'reg': return `${o.file}${o.first}:${o.count}${o.mods ? JSON.stringify(o.mods) : ''}`;
     case 'imm': return `#${o.value}${o.float ? 'f' : ''}${o.mods ? JSON.stringify(o.mods) : ''}`;
     case 'waitcnt': return `w${o.vmcnt}/${o.expcnt}/${o.lgkmcnt}`;
-    default: return o.text.replace(/\s+/g, '');
+    default: {
+      const t = o.text.replace(/\s+/g, '');
+      return labels ? t.replace(/[A-Za-z_.$][\w.$]*/g, (name: string) => labels.get(name) ?? name) : t;
+    }
   }
 }
 
-/** Canonical text of an instruction: mnemonic, operands and modifiers, spelling-independent. */
-export function keyOf(insn: Instruction): string {
+/**
+ * Canonical text of an instruction: mnemonic, operands and modifiers, spelling-independent; with
+ * `labels`, a label of the kernel named by its place (labelOrdinals) rather than its name.
+ */
+export function keyOf(insn: Instruction, labels?: ReadonlyMap<string, string>): string {
   const mods = insn.modifiers.map((m) => m.text.replace(/\s+/g, '')).sort().join(' ');
-  return `${insn.mnemonic} ${insn.operands.map(operandKey).join(',')}${mods ? ' ' + mods : ''}`;
+  return `${insn.mnemonic} ${insn.operands.map((o) => operandKey(o, labels)).join(',')}${mods ? ' ' + mods : ''}`;
+}
+
+/**
+ * The kernel's labels made by a macro, named by the macro line that makes them and their place
+ * among the labels that line makes (`skipif:5#0`): such a name may use the macro's `\@` counter,
+ * which counts the calls before it, and schedule writes a call that holds a changed region out
+ * expanded (no longer a call), so the labels of later calls are numbered anew. Other labels
+ * keep their names.
+ */
+function labelOrdinals(program: Program, start: number, end: number): Map<string, string> {
+  const out = new Map<string, string>();
+  const made = new Map<string, number>();
+  for (let s = start; s < end; s++) {
+    const st = program.statements[s]!;
+    const x = st.expansion;
+    if (st.kind !== 'label' || st.name === undefined || !x || x.macro.startsWith('.') || out.has(st.name)) continue;
+    const line = `${x.macro}:${x.macroLoc.line}`;
+    const k = made.get(line) ?? 0;
+    made.set(line, k + 1);
+    out.set(st.name, `${line}#${k}`);
+  }
+  return out;
 }
 
 const FIXED_CLASSES = new Set(['barrier', 'branch', 'endpgm', 'message', 'export', 'other']);
@@ -105,6 +133,7 @@ export function kernelView(l: Loaded, name: string): KernelView | undefined {
   const indexed = indexModeRanges(l, cfg, all, regs);
   const tokens: Token[] = [];
   const regions: Region[] = [{ after: '(kernel start)', items: [] }];
+  const labels = labelOrdinals(program, kernel.start, kernel.end);
   // Long-branch setpc are jumps, not returns.
   const longEnds = new Set(cfg.longBranches.map((b) => b.setpc));
   const isReturnOrCall = new Uint8Array(all.length);
@@ -127,7 +156,7 @@ export function kernelView(l: Loaded, name: string): KernelView | undefined {
     let anchor: string | undefined;
     let shown = '';
     let item: Item | undefined;
-    if (st.kind === 'label') { anchor = `label ${st.name}`; shown = `label ${st.name}`; }
+    if (st.kind === 'label') { anchor = `label ${labels.get(st.name ?? '') ?? st.name}`; shown = `label ${st.name}`; }
     else if (st.kind === 'directive' || st.kind === 'raw') { anchor = `directive ${st.text.replace(/\s+/g, ' ')}`; shown = `directive ${st.text.trim()}`; }
     else if (st.kind === 'instruction') {
       const r = byStmt.get(s)!;
@@ -136,7 +165,7 @@ export function kernelView(l: Loaded, name: string): KernelView | undefined {
       const extra = indexed.get(idx);
       const reads = [...new Set([...r.uses.map(regs.key), ...(extra?.reads ?? [])])];
       const writes = [...new Set([...r.defs.map(regs.key), ...(extra?.writes ?? [])])];
-      item = { key: keyOf(r.insn), r, loc: r.insn.loc, index: idx, reads, writes };
+      item = { key: keyOf(r.insn, labels), r, loc: r.insn.loc, index: idx, reads, writes };
       if (isAnchor(r)) { anchor = `instruction ${item.key}`; shown = `'${textOf(item)}'`; }
     } else continue; // macro invocations: their statements follow
     if (anchor !== undefined) {

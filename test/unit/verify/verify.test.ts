@@ -209,3 +209,16 @@ test('emit: a macro invocation whose expansion is reordered is written out expan
   const v = verifyLoaded(l, loadText(e.text, 'm2.s'));
   assert.equal(v.equivalent, true, v.difference?.message);
 });
+
+test('verify: a label a macro makes with its \\@ counter, numbered anew after a call written out expanded, is the same label; a branch to another label is not', () => {
+  const body = (target: string) => ['k:', '  s_cmp_lt_u32 s8, 4', `  s_cbranch_scc1 ${target}`, '  s_add_u32 s8, s8, 1', 'L_skip:', '  s_nop 0', 'L_end:', '  s_endpgm'];
+  const other = verify(body('L_skip'), body('L_end'));
+  assert.equal(other.equivalent, false);
+  assert.equal(other.difference?.kind, 'anchor');
+  // the scheduled file has the .rept's calls written out expanded, so the label the last call makes is numbered anew
+  const macro = ['.macro skipif s', '  s_cmp_lt_u32 s[\\s], 4', '  s_cbranch_scc1 L_skip_\\@', '  s_add_u32 s[\\s], s[\\s], 1', 'L_skip_\\@:', '.endm',
+    '.macro two', '  v_mov_b32 v1, 1', '.endm'];
+  const orig = [...macro, 'k:', '  .rept 2', '  two', '  .endr', '  skipif 8', '  s_endpgm'];
+  const sched = [...macro, 'k:', '  v_mov_b32 v1, 1', '  v_mov_b32 v1, 1', '  skipif 8', '  s_endpgm'];
+  assert.equal(verify(orig, sched).equivalent, true);
+});
