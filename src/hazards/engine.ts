@@ -47,10 +47,11 @@ function findingOf(h: HazardContext, rule: HazardRule, consumer: number, need: N
   const note = need.producerNote ? ` (${need.producerNote})` : '';
   const where = need.producer === consumer ? 'itself' : `${p.mnemonic} at line ${p.loc.line}`;
   const severity = rule.severity ? rule.severity(h) : 'error';
+  const why = severity === 'warning' && rule.warningNote ? ` (${rule.warningNote(h)})` : '';
   if (rule.noNopFix) {
     return {
       rule: rule.id, severity,
-      message: `${c.mnemonic} ${need.relation}${need.producer === consumer ? '' : ` ${where}`}${note}`,
+      message: `${c.mnemonic} ${need.relation}${need.producer === consumer ? '' : ` ${where}`}${note}${why}`,
       loc: c.loc, insn: consumer, related: need.producer === consumer ? [] : [{ loc: p.loc, message: `${p.mnemonic} is here`, insn: need.producer }],
       source: need.fact.source,
     };
@@ -58,7 +59,7 @@ function findingOf(h: HazardContext, rule: HazardRule, consumer: number, need: N
   return {
     rule: rule.id,
     severity,
-    message: `${c.mnemonic} ${need.relation} ${where}${note}: ${plural(need.required)} required on ${h.target.name}, ${need.distance} present`,
+    message: `${c.mnemonic} ${need.relation} ${where}${note}: ${plural(need.required)} required on ${h.target.name}, ${need.distance} present${why}`,
     loc: c.loc,
     insn: consumer,
     required: need.required,

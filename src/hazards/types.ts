@@ -86,6 +86,8 @@ export interface HazardRule {
    * context (the XNACK soft-clause rule reports 'warning' when XNACK is only "any").
    */
   severity?(h: HazardContext): 'error' | 'warning';
+  /** Appended to the message of a warning: why it is not an error, and what makes it one or silences it. */
+  warningNote?(h: HazardContext): string;
   /** Whether the rule is active for this kernel (beyond the target), e.g. XNACK mode. */
   activeFor?(h: HazardContext): boolean;
   /**

@@ -52,6 +52,7 @@ export const xnackSoftClause: HazardRule = {
   appliesTo: () => true,
   activeFor: (h) => h.ctx.xnack !== false,
   severity: (h) => (h.ctx.xnack === true ? 'error' : 'warning'),
+  warningNote: (h) => `the target id leaves XNACK unspecified: an error with ${h.target.name}:xnack+, nothing with ${h.target.name}:xnack- (--arch or .amdgcn_target)`,
   source: FACT.source,
   facts: [FACT],
   check(h, i) {

@@ -1,5 +1,6 @@
 /** xnack-soft-clause: an error with xnack+, a warning with XNACK unspecified, nothing with xnack-. */
 import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
 import { runCase, type Case } from '../harness.js';
 
 const R = 'xnack-soft-clause';
@@ -18,4 +19,12 @@ const CASES: Case[] = [
 
 describe(R, () => {
   for (const c of CASES) it(`${c.arch}: ${c.name}`, () => runCase(c));
+});
+
+it('the warning says why and how to make it an error or silence it; the error does not', async () => {
+  const { checkLoaded } = await import('../../../../src/check/check.js');
+  const { loadText } = await import('../../../../src/load.js');
+  const msg = (arch: string) => checkLoaded(loadText(`${SMEM}\n`, 's.s', { arch })).findings.find((f) => f.rule === R)?.message ?? '';
+  assert.match(msg('gfx90a'), /\(the target id leaves XNACK unspecified: an error with gfx90a:xnack\+, nothing with gfx90a:xnack- \(--arch or \.amdgcn_target\)\)$/);
+  assert.doesNotMatch(msg('gfx90a:xnack+'), /unspecified/);
 });
