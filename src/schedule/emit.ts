@@ -137,7 +137,7 @@ export function emitSchedule(s: ScheduleState, opts: EmitOptions = {}): Emitted 
 
 /** Waits: see rederive.ts. */
 function rederiveWaits(s: ScheduleState, d: Draft): void {
-  const e = rederivedWaits(s, d.ctx(s.k.name));
+  const e = rederivedWaits(s, d.ctx(s.k.name), d.checkFast);
   if (e) d.edit(e);
 }
 
