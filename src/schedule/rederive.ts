@@ -103,6 +103,15 @@ function waitsBefore(ctx: KernelContext): Map<number, number> {
   return m;
 }
 
+const inputRunsCache = new WeakMap<ScheduleKernel, Map<number, number>>();
+
+/** waitsBefore of the input kernel, made once per kernel. */
+function inputWaitsBefore(k: ScheduleKernel): Map<number, number> {
+  let m = inputRunsCache.get(k);
+  if (!m) { m = waitsBefore(k.ctx); inputRunsCache.set(k, m); }
+  return m;
+}
+
 /**
  * The edits that make the scheduled kernel's waits minimal and merged: every s_waitcnt the waitcnt
  * analysis judges to wait for nothing is removed unless the input had such a wait before the same
@@ -131,7 +140,7 @@ export function tidyWaits(s: ScheduleState, loaded: Loaded, scheduled?: KernelCo
     edits++;
   }
   // runs of waits before one instruction
-  const inputRuns = waitsBefore(k.ctx);
+  const inputRuns = inputWaitsBefore(k);
   for (let i = 0; i < ctx.insns.length; i++) {
     if (ctx.insns[i]!.insn.base !== WAIT_BASE || removed.has(i)) continue;
     if (i > 0 && ctx.insns[i - 1]!.insn.base === WAIT_BASE && ctx.cfg.blockOf[i - 1] === ctx.cfg.blockOf[i]) continue; // not the first of its run
