@@ -357,9 +357,15 @@ class HazardView implements HazardInsn {
     private readonly rare: RareFacts | undefined,
   ) {}
 
-  /** The facts without the instruction (carryFacts). */
-  carried(): CarriedRow {
-    return { name: this.name, ws: this.ws, passes: this.passes, bits: this.bits, ops: this.ops, sdefs: this.sdefs === this.ri.defs ? null : this.sdefs, rare: this.rare };
+  /** Write the facts, without the instruction, as carried instruction p (carryFacts). */
+  carryInto(c: CarriedArrays, p: number): void {
+    c.name[p] = this.name;
+    c.ws[p] = this.ws;
+    c.passes[p] = this.passes;
+    c.bits[p] = this.bits;
+    c.ops[p] = this.ops;
+    c.sdefs[p] = this.sdefs === this.ri.defs ? null : this.sdefs;
+    c.rare[p] = this.rare;
   }
 
   get insn(): Instruction { return this.ri.insn; }
@@ -455,18 +461,21 @@ export function hazardInsns(ctx: KernelContext): HazardInsn[] {
  * carried instruction resolves as it did.
  */
 export interface CarriedFacts {
-  readonly rows: readonly CarriedRow[];
+  /** Per carried instruction, in order: its facts (HazardView's fields). */
+  readonly name: readonly string[];
+  readonly ws: Int32Array;
+  readonly passes: Int32Array;
+  readonly bits: Int32Array;
+  readonly ops: readonly (readonly OpRange[])[];
+  /** null: the instruction's defs (every unit it writes is scalar). */
+  readonly sdefs: readonly (readonly number[] | null)[];
+  readonly rare: readonly (RareFacts | undefined)[];
 }
 
-interface CarriedRow {
-  name: string;
-  ws: number;
-  passes: number;
-  bits: number;
-  ops: readonly OpRange[];
-  /** null: the instruction's defs (every unit it writes is scalar). */
-  sdefs: readonly number[] | null;
-  rare: RareFacts | undefined;
+/** CarriedFacts as they are filled. */
+interface CarriedArrays {
+  name: string[]; ws: Int32Array; passes: Int32Array; bits: Int32Array;
+  ops: (readonly OpRange[])[]; sdefs: (readonly number[] | null)[]; rare: (RareFacts | undefined)[];
 }
 
 function isWaitOrNop(ri: ResolvedInsn): boolean {
@@ -478,13 +487,19 @@ function isWaitOrNop(ri: ResolvedInsn): boolean {
 export function carryFacts(ctx: KernelContext): CarriedFacts | undefined {
   const f = FACTS_CACHE.get(ctx);
   if (f === undefined) return undefined;
-  const rows: CarriedRow[] = [];
+  let n = 0;
   for (const v of f) {
     if (isWaitOrNop(v.ri)) continue;
     if (!(v instanceof HazardView)) return undefined;
-    rows.push(v.carried());
+    n++;
   }
-  return { rows };
+  const c: CarriedArrays = {
+    name: new Array<string>(n), ws: new Int32Array(n), passes: new Int32Array(n), bits: new Int32Array(n),
+    ops: new Array<readonly OpRange[]>(n), sdefs: new Array<readonly number[] | null>(n), rare: new Array<RareFacts | undefined>(n),
+  };
+  let p = 0;
+  for (const v of f) if (!isWaitOrNop(v.ri)) (v as HazardView).carryInto(c, p++);
+  return c;
 }
 
 /**
@@ -500,16 +515,17 @@ export function hazardInsnsCarried(ctx: KernelContext, carried: CarriedFacts, ch
   const n = insns.length;
   const out = new Array<HazardInsn>(n);
   const lists = new RangeLists();
-  const rows = carried.rows;
+  const c = carried;
+  const rows = c.name.length;
   let p = 0;
   for (let j = 0; j < n; j++) {
     const ri = insns[j]!;
     if (isWaitOrNop(ri)) { out[j] = hazardInsn(ri, ctx.target, buildTraits([ri]), 0, lists); continue; }
-    const row = rows[p++];
-    if (row === undefined || row.name !== ri.info.desc.name) return false;
-    out[j] = new HazardView(ri, row.name, row.ws, row.passes, row.bits, row.ops, row.sdefs ?? ri.defs, row.rare);
+    if (p === rows || c.name[p] !== ri.info.desc.name) return false;
+    out[j] = new HazardView(ri, c.name[p]!, c.ws[p]!, c.passes[p]!, c.bits[p]!, c.ops[p]!, c.sdefs[p] ?? ri.defs, c.rare[p]);
+    p++;
   }
-  if (p !== rows.length) return false;
+  if (p !== rows) return false;
   if (check) {
     const t = traitsOf(insns);
     const fresh = new RangeLists();

@@ -149,7 +149,8 @@ export function reorderedText(s: ScheduleState): string {
 /**
  * The program's lines written out (each line's text and terminator) and where each line starts
  * in that text (start[lines.length]: its length), made once per lines array: every emission of
- * a kernel writes most of the same program's lines as they are.
+ * a kernel writes most of the same program's lines as they are. The text is the program's
+ * source when the lines give it back (no second copy is kept).
  */
 function wholeText(program: Program): { text: string; start: Float64Array } {
   const lines = program.lines;
@@ -165,7 +166,9 @@ function wholeText(program: Program): { text: string; start: Float64Array } {
       at += parts[li]!.length;
     }
     start[lines.length] = at;
-    w = { text: parts.join(''), start };
+    const text = parts.join('');
+    const source = (program as { source?: unknown }).source;
+    w = { text: typeof source === 'string' && source === text ? source : text, start };
     WHOLE.set(lines, w);
   }
   return w;
