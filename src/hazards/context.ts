@@ -29,7 +29,9 @@ import { EXEC_HI, EXEC_LO, M0, VCC_HI, VCC_LO, VGPR_BASE, AGPR_BASE, rangeName }
 import type { Target } from '../isa/target.js';
 import { unitsAsWritten } from '../isa/names.js';
 import { operandsOnce } from '../isa/resolved-store.js';
-import { has, isClass, isMfmaKind, traitsOf, TRAIT, type KernelTraits } from '../isa/traits.js';
+import { buildTraits, has, isClass, isMfmaKind, traitsOf, TRAIT, type KernelTraits } from '../isa/traits.js';
+import { isDeepStrictEqual } from 'node:util';
+import { FastPathMismatch } from '../errors.js';
 import { generationOf, type Generation } from './types.js';
 
 /** A register operand as a half-open unit range [lo, hi). */
@@ -355,6 +357,17 @@ class HazardView implements HazardInsn {
     private readonly rare: RareFacts | undefined,
   ) {}
 
+  /** Write the facts, without the instruction, as carried instruction p (carryFacts). */
+  carryInto(c: CarriedArrays, p: number): void {
+    c.name[p] = this.name;
+    c.ws[p] = this.ws;
+    c.passes[p] = this.passes;
+    c.bits[p] = this.bits;
+    c.ops[p] = this.ops;
+    c.sdefs[p] = this.sdefs === this.ri.defs ? null : this.sdefs;
+    c.rare[p] = this.rare;
+  }
+
   get insn(): Instruction { return this.ri.insn; }
   get uses(): readonly number[] { return this.ri.uses; }
   get consts(): readonly string[] { return this.rare === undefined ? NO_STRINGS : this.rare.consts; }
@@ -437,6 +450,98 @@ export function hazardInsns(ctx: KernelContext): HazardInsn[] {
     FACTS_CACHE.set(ctx, f);
   }
   return f;
+}
+
+/**
+ * The facts of a kernel's instructions other than s_waitcnt and s_nop, in order, detached from
+ * the program they were computed on (they keep no instruction of it), for the same instructions
+ * in a program where only s_waitcnt / s_nop statements were inserted, replaced or removed
+ * (hazardInsnsCarried). A fact is a function of the instruction's resolved form and the target
+ * (its traits are the instruction's own: isa/traits.ts buildTraits); the caller vouches that each
+ * carried instruction resolves as it did.
+ */
+export interface CarriedFacts {
+  /** Per carried instruction, in order: its facts (HazardView's fields). */
+  readonly name: readonly string[];
+  readonly ws: Int32Array;
+  readonly passes: Int32Array;
+  readonly bits: Int32Array;
+  readonly ops: readonly (readonly OpRange[])[];
+  /** null: the instruction's defs (every unit it writes is scalar). */
+  readonly sdefs: readonly (readonly number[] | null)[];
+  readonly rare: readonly (RareFacts | undefined)[];
+}
+
+/** CarriedFacts as they are filled. */
+interface CarriedArrays {
+  name: string[]; ws: Int32Array; passes: Int32Array; bits: Int32Array;
+  ops: (readonly OpRange[])[]; sdefs: (readonly number[] | null)[]; rare: (RareFacts | undefined)[];
+}
+
+function isWaitOrNop(ri: ResolvedInsn): boolean {
+  const base = ri.insn.base;
+  return base === 's_waitcnt' || base === 's_nop';
+}
+
+/** The kept facts of `ctx` (hazardInsns), detached; undefined when none are kept. */
+export function carryFacts(ctx: KernelContext): CarriedFacts | undefined {
+  const f = FACTS_CACHE.get(ctx);
+  if (f === undefined) return undefined;
+  let n = 0;
+  for (const v of f) {
+    if (isWaitOrNop(v.ri)) continue;
+    if (!(v instanceof HazardView)) return undefined;
+    n++;
+  }
+  const c: CarriedArrays = {
+    name: new Array<string>(n), ws: new Int32Array(n), passes: new Int32Array(n), bits: new Int32Array(n),
+    ops: new Array<readonly OpRange[]>(n), sdefs: new Array<readonly number[] | null>(n), rare: new Array<RareFacts | undefined>(n),
+  };
+  let p = 0;
+  for (const v of f) if (!isWaitOrNop(v.ri)) (v as HazardView).carryInto(c, p++);
+  return c;
+}
+
+/**
+ * Keep as `ctx`'s facts (what hazardInsns gives) the carried facts for its instructions other
+ * than s_waitcnt and s_nop, matched in order and by name, and facts computed for its s_waitcnt
+ * and s_nop instructions. False, and nothing kept, when `ctx` has facts already or the
+ * instructions do not match the carried ones. With `check`, every fact is also computed as
+ * hazardInsns computes it and FastPathMismatch is thrown where they differ.
+ */
+export function hazardInsnsCarried(ctx: KernelContext, carried: CarriedFacts, check: boolean): boolean {
+  if (FACTS_CACHE.has(ctx)) return false;
+  const insns = ctx.insns;
+  const n = insns.length;
+  const out = new Array<HazardInsn>(n);
+  const lists = new RangeLists();
+  const c = carried;
+  const rows = c.name.length;
+  let p = 0;
+  for (let j = 0; j < n; j++) {
+    const ri = insns[j]!;
+    if (isWaitOrNop(ri)) { out[j] = hazardInsn(ri, ctx.target, buildTraits([ri]), 0, lists); continue; }
+    if (p === rows || c.name[p] !== ri.info.desc.name) return false;
+    out[j] = new HazardView(ri, c.name[p]!, c.ws[p]!, c.passes[p]!, c.bits[p]!, c.ops[p]!, c.sdefs[p] ?? ri.defs, c.rare[p]);
+    p++;
+  }
+  if (p !== rows) return false;
+  if (check) {
+    const t = traitsOf(insns);
+    const fresh = new RangeLists();
+    for (let j = 0; j < n; j++) {
+      const a = out[j]!;
+      const b = hazardInsn(insns[j]!, ctx.target, t, j, fresh);
+      if (a.ri !== b.ri) throw new FastPathMismatch(`fast path check: the carried hazard facts of ${ctx.kernel.name} name another instruction at ${j}`);
+      for (const k of HAZARD_INSN_FIELDS) {
+        if (!isDeepStrictEqual(a[k], b[k])) {
+          throw new FastPathMismatch(`fast path check: the carried hazard fact '${k}' of ${ctx.kernel.name} instruction ${j} (line ${insns[j]!.insn.loc.line}) differs from the one computed again`);
+        }
+      }
+    }
+  }
+  FACTS_CACHE.set(ctx, out);
+  return true;
 }
 
 /** A memoized producer list (HazardContext.producers): valid while `epoch` is the context's. */

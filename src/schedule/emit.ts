@@ -27,6 +27,8 @@ import { ConductorError } from '../errors.js';
 import { ROLE, type ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
 import { computeNops } from '../hazards/engine.js';
+import { carryFacts, hazardInsnsCarried, type CarriedFacts } from '../hazards/context.js';
+import type { Program } from '../asm/ast.js';
 import { missingCompletions } from './completion.js';
 import { checkFastFromEnv, contextMetrics, FastPathMismatch, programMetrics, type Metrics } from './metrics.js';
 import { reorderedText } from './reorder.js';
@@ -62,8 +64,15 @@ class Draft {
    * text share them and what is computed per context (hazard facts, waitcnt effects).
    */
   private ctxs?: KernelContext[];
+  /**
+   * The scheduled kernel's hazard facts in the text before the last edit, detached from it,
+   * when that edit only inserted, replaced or removed s_waitcnt / s_nop statements (carriedEdit):
+   * given to the same instructions in the new text when its contexts are made.
+   */
+  private carried?: CarriedFacts;
 
-  constructor(text: string, private readonly file: string, private readonly arch: string, readonly checkFast: boolean) {
+  constructor(text: string, private readonly file: string, private readonly arch: string, readonly checkFast: boolean,
+    private readonly kernel: string) {
     this.text = text;
     this.#loaded = loadText(text, file, { arch });
   }
@@ -71,7 +80,13 @@ class Draft {
   get loaded(): Loaded { return this.#loaded!; }
 
   contexts(): KernelContext[] {
-    this.ctxs ??= kernelContexts(this.loaded);
+    if (this.ctxs === undefined) {
+      this.ctxs = kernelContexts(this.loaded);
+      const carried = this.carried;
+      this.carried = undefined;
+      const mine = carried && this.ctxs.find((x) => x.kernel.name === this.kernel);
+      if (mine) carriedFacts.kept += hazardInsnsCarried(mine, carried, this.checkFast) ? 1 : 0;
+    }
     return this.ctxs;
   }
 
@@ -84,12 +99,49 @@ class Draft {
 
   /** Apply statement edits (inserted / replaced / removed lines) and load the result. */
   edit(e: StatementEdits): void {
+    const before = this.ctxs?.find((x) => x.kernel.name === this.kernel);
+    this.carried = before && carriedEdit(this.loaded.program, e) ? carryFacts(before) : undefined;
     const text = applyStatementEdits(this.loaded.program, e);
     this.ctxs = undefined;
     this.#loaded = undefined;
     this.text = text;
     this.#loaded = loadText(text, this.file, { arch: this.arch });
   }
+}
+
+/** Drafts whose scheduled kernel took its hazard facts from the text before an edit (for the bench and tests). */
+export const carriedFacts = { kept: 0 };
+
+/** A line an edit may write for the hazard facts to carry: one s_waitcnt or s_nop statement. */
+const WAIT_OR_NOP_LINE = /^[ \t]*s_(?:waitcnt|nop)(?:[ \t][^;\n\r]*)?$/;
+
+/**
+ * Whether every other instruction of the program resolves after the edits `e` as before: the
+ * edits insert lines of one s_waitcnt or s_nop statement, replace or remove s_waitcnt and s_nop
+ * instructions, and no line they touch holds a statement of a macro or repeat expansion (which
+ * would be written out expanded, applyStatementEdits). The other statements keep their text, in
+ * their kernel and order; an s_waitcnt or s_nop defines no symbol and sets no mode, so each
+ * resolves as it did and its hazard facts (a function of its resolved form) are the same.
+ */
+export function carriedEdit(program: Program, e: StatementEdits): boolean {
+  const statements = program.statements;
+  const plain = (k: number) => {
+    const li = statements[k]!.lineIndex;
+    for (let x = k; x >= 0 && statements[x]!.lineIndex === li; x--) if (statements[x]!.expansion) return false;
+    for (let x = k + 1; x < statements.length && statements[x]!.lineIndex === li; x++) if (statements[x]!.expansion) return false;
+    return true;
+  };
+  const waitOrNop = (k: number) => {
+    const base = statements[k]!.insn?.base;
+    return base === 's_waitcnt' || base === 's_nop';
+  };
+  for (const [k, lines] of e.insertBefore) {
+    if (!plain(k)) return false;
+    for (const l of lines) if (!WAIT_OR_NOP_LINE.test(l)) return false;
+  }
+  for (const [k, t] of e.replace) if (!plain(k) || !waitOrNop(k) || !WAIT_OR_NOP_LINE.test(t)) return false;
+  for (const k of e.remove) if (!plain(k) || !waitOrNop(k)) return false;
+  return true;
 }
 
 export interface EmitOptions {
@@ -113,7 +165,7 @@ export function emitSchedule(s: ScheduleState, opts: EmitOptions = {}): Emitted 
     return { text, loaded: k.loaded, notes: [], changedRegions, metrics: programMetrics(k.loaded, k.name, { trip: k.options.trip }) };
   }
   const notes: string[] = [];
-  const d = new Draft(reorderedText(s), k.loaded.program.file, k.target.name, opts.checkFast ?? checkFastFromEnv());
+  const d = new Draft(reorderedText(s), k.loaded.program.file, k.target.name, opts.checkFast ?? checkFastFromEnv(), k.name);
   memMark('emit reordered');
   rederiveWaits(s, d);
   memMark('emit waits');
@@ -137,7 +189,7 @@ export function emitSchedule(s: ScheduleState, opts: EmitOptions = {}): Emitted 
 
 /** Waits: see rederive.ts. */
 function rederiveWaits(s: ScheduleState, d: Draft): void {
-  const e = rederivedWaits(s, d.ctx(s.k.name));
+  const e = rederivedWaits(s, d.ctx(s.k.name), d.checkFast);
   if (e) d.edit(e);
 }
 

@@ -36,7 +36,7 @@ function contextOf(l: Loaded, name: string): KernelContext {
  * cannot run), plus the waits that make each changed region end with no more memory operations
  * pending than the original region left (scheduleWaits), which makes leaving those out sound.
  */
-export function rederivedWaits(s: ScheduleState, ctx: KernelContext): StatementEdits | undefined {
+export function rederivedWaits(s: ScheduleState, ctx: KernelContext, checkFast?: boolean): StatementEdits | undefined {
   const k = s.k;
   const toOrig = alignToOriginal(s, ctx);
   const changed = new Set(s.changedRegions());
@@ -49,7 +49,7 @@ export function rederivedWaits(s: ScheduleState, ctx: KernelContext): StatementE
     if (!inChanged && i >= 0 && !stronger(v, orig.get(i))) continue;
     theirs.set(w.before, v);
   }
-  const { waits, closing } = scheduleWaits(s, ctx, theirs);
+  const { waits, closing } = scheduleWaits(s, ctx, theirs, checkFast);
   if (waits.size === 0) return undefined;
   // a wait that only closes a region goes at the region's end: when the region falls into a
   // block other paths reach too (a loop header), not at that block's top, where it would run
@@ -103,6 +103,15 @@ function waitsBefore(ctx: KernelContext): Map<number, number> {
   return m;
 }
 
+const inputRunsCache = new WeakMap<ScheduleKernel, Map<number, number>>();
+
+/** waitsBefore of the input kernel, made once per kernel. */
+function inputWaitsBefore(k: ScheduleKernel): Map<number, number> {
+  let m = inputRunsCache.get(k);
+  if (!m) { m = waitsBefore(k.ctx); inputRunsCache.set(k, m); }
+  return m;
+}
+
 /**
  * The edits that make the scheduled kernel's waits minimal and merged: every s_waitcnt the waitcnt
  * analysis judges to wait for nothing is removed unless the input had such a wait before the same
@@ -131,7 +140,7 @@ export function tidyWaits(s: ScheduleState, loaded: Loaded, scheduled?: KernelCo
     edits++;
   }
   // runs of waits before one instruction
-  const inputRuns = waitsBefore(k.ctx);
+  const inputRuns = inputWaitsBefore(k);
   for (let i = 0; i < ctx.insns.length; i++) {
     if (ctx.insns[i]!.insn.base !== WAIT_BASE || removed.has(i)) continue;
     if (i > 0 && ctx.insns[i - 1]!.insn.base === WAIT_BASE && ctx.cfg.blockOf[i - 1] === ctx.cfg.blockOf[i]) continue; // not the first of its run
@@ -217,10 +226,11 @@ const CLOSING_ROUNDS = 4;
  * region is made to end with no more memory operations pending than the original region left
  * (per counter, the operations still pending are among those the original left pending;
  * otherwise a wait closes the region). `closing` gives the instructions those closing waits
- * stand before (the one after each region they close).
+ * stand before (the one after each region they close). `checkFast`: kernelWaits' check (default:
+ * CONDUCTOR_CHECK_FAST=1).
  */
 export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
-  given: ReadonlyMap<number, { vm: number; lgkm: number; exp: number }>): { waits: Map<number, { vm: number; lgkm: number; exp: number }>; closing: Set<number> } {
+  given: ReadonlyMap<number, { vm: number; lgkm: number; exp: number }>, checkFast?: boolean): { waits: Map<number, { vm: number; lgkm: number; exp: number }>; closing: Set<number> } {
   const k = s.k;
   const toOrig = alignToOriginal(s, ctx);
   const newOf = new Int32Array(k.n).fill(-1);
@@ -248,7 +258,7 @@ export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
     return all;
   };
   let forced = new Map<number, { vm: number; lgkm: number; exp: number }>();
-  let kw = kernelWaits(ctx.cfg, f, max, { accept, after: lastNew, forced: withGiven(forced) });
+  let kw = kernelWaits(ctx.cfg, f, max, { accept, after: lastNew, forced: withGiven(forced), check: checkFast });
   for (let iter = 0; ; iter++) {
     const next = new Map<number, { vm: number; lgkm: number; exp: number }>();
     changed.forEach((r, x) => {
@@ -265,7 +275,7 @@ export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
       throw new Error(`internal: the waits that close the changed regions of ${k.name} did not settle in ${CLOSING_ROUNDS} rounds`);
     }
     forced = next;
-    kw = kernelWaits(ctx.cfg, f, max, { accept, after: lastNew, forced: withGiven(forced) });
+    kw = kernelWaits(ctx.cfg, f, max, { accept, after: lastNew, forced: withGiven(forced), check: checkFast });
   }
   return { waits: kw.inserted, closing: new Set(forced.keys()) };
 }

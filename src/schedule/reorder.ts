@@ -26,7 +26,7 @@ export function reorderedText(s: ScheduleState): string {
   const program = k.loaded.program;
   const cfg = k.ctx.cfg;
   const changed = s.changedRegions();
-  if (changed.length === 0) return program.lines.map((l) => l.text + l.eol).join('');
+  if (changed.length === 0) return wholeText(program).text;
 
   // statement -> replacement (the node now in that slot), dropped statements
   const slotOf = new Map<number, number>(); // statement index -> kernel insn now there
@@ -68,7 +68,7 @@ export function reorderedText(s: ScheduleState): string {
   // above it). The comments above a block's first instruction head the block: they stay in place.
   const owned = new Map<number, number[]>(); // insn -> owned line indexes (top to bottom)
   const ownedLine = new Set<number>();
-  const code = commentOnlyLines(program);
+  const code = commentOnlyLinesOf(program);
   for (const i of movedNodes) {
     if (cfg.blocks[cfg.blockOf[i]!]!.start === i) continue;
     const st = cfg.insns[i]!.stmt;
@@ -97,12 +97,18 @@ export function reorderedText(s: ScheduleState): string {
   };
 
   const out: string[] = [];
+  // the lines written as they are go out in runs, cut from the program's whole text
+  const whole = wholeText(program);
+  let run = 0;
+  const flush = (to: number) => { if (to > run) out.push(whole.text.slice(whole.start[run], whole.start[to])); };
   let skipTo = -1;
   for (let li = 0; li < program.lines.length; li++) {
     const line = program.lines[li]!;
-    if (ownedLine.has(li) || li <= skipTo) continue;
     const stmts = stmtsOfLine.get(li);
-    if (!stmts) { out.push(line.text + line.eol); continue; }
+    if (!stmts && !ownedLine.has(li) && li > skipTo) continue;
+    flush(li);
+    run = li + 1;
+    if (ownedLine.has(li) || li <= skipTo || !stmts) continue;
     const indent = indentOf(line.text);
     const eol = line.eol || '\n';
     const simple = isSimpleLine(li);
@@ -137,9 +143,49 @@ export function reorderedText(s: ScheduleState): string {
     if (line.eol === '') joined = joined.slice(0, joined.length - eol.length); // keep "no final newline"
     out.push(joined);
   }
+  flush(program.lines.length);
   return out.join('');
 }
 
+
+/**
+ * The program's lines written out (each line's text and terminator) and where each line starts
+ * in that text (start[lines.length]: its length), made once per lines array: every emission of
+ * a kernel writes most of the same program's lines as they are. The text is the program's
+ * source when the lines give it back (no second copy is kept).
+ */
+function wholeText(program: Program): { text: string; start: Float64Array } {
+  const lines = program.lines;
+  let w = WHOLE.get(lines);
+  if (w === undefined || w.start.length !== lines.length + 1) {
+    const start = new Float64Array(lines.length + 1);
+    const parts: string[] = new Array(lines.length);
+    let at = 0;
+    for (let li = 0; li < lines.length; li++) {
+      const l = lines[li]!;
+      start[li] = at;
+      parts[li] = l.text + l.eol;
+      at += parts[li]!.length;
+    }
+    start[lines.length] = at;
+    const text = parts.join('');
+    const source = (program as { source?: unknown }).source;
+    w = { text: typeof source === 'string' && source === text ? source : text, start };
+    WHOLE.set(lines, w);
+  }
+  return w;
+}
+
+const WHOLE = new WeakMap<readonly object[], { text: string; start: Float64Array }>();
+
+/** commentOnlyLines of a program, made once per program (its lines and statements). */
+function commentOnlyLinesOf(program: Program): Uint8Array {
+  let c = COMMENT_ONLY.get(program);
+  if (c === undefined) { c = commentOnlyLines(program); COMMENT_ONLY.set(program, c); }
+  return c;
+}
+
+const COMMENT_ONLY = new WeakMap<Program, Uint8Array>();
 
 /** 1 for lines holding only a comment (no code, not blank). */
 function commentOnlyLines(program: Program): Uint8Array {

@@ -32,6 +32,7 @@ import type { Target } from '../isa/target.js';
 import { INSN_KIND, LDS_MEM, NO_WAIT, STORES, kernelEffects } from './model.js';
 import type { CounterState } from './state.js';
 import { CLASS_COUNTER, CLASS_IN_ORDER, COUNTER, NCLASSES, OP_CLASS } from '../targets/counters.js';
+import { checkFastFromEnv, FastPathMismatch } from '../errors.js';
 
 /**
  * Register units the model keeps scores for: the real ones and LDS_MEM ("LDS written by a
@@ -693,6 +694,8 @@ export interface KernelWaits {
   after: Map<number, ScoreSnapshot>;
   /** Waits to insert before instruction i (counter values, -1 = not waited on). */
   inserted: Map<number, { vm: number; lgkm: number; exp: number }>;
+  /** Blocks run, over all passes (for the bench and tests). */
+  blockRuns: number;
 }
 
 /**
@@ -711,6 +714,17 @@ function maxPasses(max: CounterMax): number {
  * The whole-kernel pass: forward over the CFG to a fixed point, applying the waits present and
  * inserting the missing ones (strengthened only, so the iteration ends). `skip` marks waits to
  * ignore (stripped). `at` lists instructions whose entry state the caller wants.
+ *
+ * A block is run again in a later pass only when its entry state can differ from its last run:
+ * when the exit state of one of its predecessors changed since (each exit carries a version that
+ * every change raises). A block's run is a function of its entry state (its predecessors' exits,
+ * joined in their order) and of the waits inserted in the block, which only its own runs change
+ * and which a run from the same entry leaves as they are (it finds the same needs, already
+ * applied); so a block not run again would produce the same state, the same snapshots and the
+ * same inserted waits, and its exit, which only its own runs write and which equals that state,
+ * would not change. `accept` must answer from its arguments alone. `rerunAll` runs every block
+ * in every pass (the plain round-robin iteration); with `check` (default: CONDUCTOR_CHECK_FAST=1)
+ * the pass is run both ways and FastPathMismatch is thrown when they differ.
  */
 export function kernelWaits(cfg: Cfg, f: FlatEffects, max: CounterMax,
   opts: {
@@ -719,9 +733,54 @@ export function kernelWaits(cfg: Cfg, f: FlatEffects, max: CounterMax,
     accept?: (i: number, w: { vm: number; lgkm: number; exp: number }) => boolean;
     /** Waits inserted whatever the state (before instruction i). */
     forced?: ReadonlyMap<number, { vm: number; lgkm: number; exp: number }>;
+    /** Run every block in every pass (the iteration the reuse of unchanged blocks is checked against). */
+    rerunAll?: boolean;
+    /** Also run every block in every pass and compare (default: CONDUCTOR_CHECK_FAST=1). */
+    check?: boolean;
   } = {}): KernelWaits {
+  const out = wholeKernelPass(cfg, f, max, opts, opts.rerunAll ?? false);
+  if (!opts.rerunAll && (opts.check ?? checkFastFromEnv())) {
+    const whole = wholeKernelPass(cfg, f, max, opts, true);
+    const why = kernelWaitsDifference(out, whole);
+    if (why) throw new FastPathMismatch(`fast path check: the whole-kernel wait pass that runs only blocks whose entry changed differs from the pass that runs every block: ${why}`);
+  }
+  return out;
+}
+
+/** Where two results of kernelWaits differ (undefined: they do not; `blockRuns` aside). */
+export function kernelWaitsDifference(a: KernelWaits, b: KernelWaits): string | undefined {
+  const ins = (m: KernelWaits['inserted']) => [...m].map(([i, w]) => `${i}:${w.vm},${w.lgkm},${w.exp}`).join(' ');
+  if (ins(a.inserted) !== ins(b.inserted)) return `inserted waits ${ins(a.inserted)} vs ${ins(b.inserted)}`;
+  for (const key of ['before', 'after'] as const) {
+    const x = a[key];
+    const y = b[key];
+    if (x.size !== y.size) return `${x.size} vs ${y.size} states ${key}`;
+    const ky = [...y.keys()];
+    let n = 0;
+    for (const [i, sx] of x) {
+      if (ky[n++] !== i) return `the states ${key} are kept in another order at instruction ${i}`;
+      const sy = y.get(i)!;
+      if (!sameInts(sx.ub, sy.ub) || !sameInts(sx.lb, sy.lb) || !sameInts(sx.at, sy.at) || !sameInts(sx.val, sy.val)) return `the state ${key} instruction ${i}`;
+    }
+  }
+  return undefined;
+}
+
+function sameInts(a: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let x = 0; x < a.length; x++) if (a[x] !== b[x]) return false;
+  return true;
+}
+
+function wholeKernelPass(cfg: Cfg, f: FlatEffects, max: CounterMax,
+  opts: Parameters<typeof kernelWaits>[3] & object, rerunAll: boolean): KernelWaits {
   const nb = cfg.blocks.length;
   const exit: (CounterScores | undefined)[] = new Array(nb);
+  // exit[b]'s version (raised whenever it changes; 0: not computed yet), and per block the
+  // versions of its predecessors' exits when it last ran (null: it has not run)
+  const version = new Uint32Array(nb);
+  let clock = 0;
+  const ranWith: (Uint32Array | null)[] = new Array(nb).fill(null);
   const inserted = new Map<number, { vm: number; lgkm: number; exp: number }>();
   const want = new Set(opts.at ?? []);
   const wantAfter = new Set(opts.after ?? []);
@@ -731,12 +790,23 @@ export function kernelWaits(cfg: Cfg, f: FlatEffects, max: CounterMax,
   const need = new Int32Array(3);
   const s = new CounterScores();
   const passes = maxPasses(max);
+  let blockRuns = 0;
   for (let iter = 0; ; iter++) {
     if (iter === passes) throw new Error(`internal: the scheduler's wait model did not reach a fixed point in ${passes} passes over the CFG`);
     let changed = false;
     for (const b of cfg.blocks) {
+      const preds = b.preds;
+      let last = ranWith[b.id]!;
+      if (last !== null && !rerunAll) {
+        let same = true;
+        for (let x = 0; x < preds.length; x++) if (version[preds[x]!] !== last[x]) { same = false; break; }
+        if (same) continue;
+      }
+      if (last === null) last = ranWith[b.id] = new Uint32Array(preds.length);
+      for (let x = 0; x < preds.length; x++) last[x] = version[preds[x]!]!;
+      blockRuns++;
       let started = false;
-      for (const p of b.preds) {
+      for (const p of preds) {
         const e = exit[p];
         if (!e) continue;
         if (!started) { s.copy(e); started = true; } else s.merge(e);
@@ -764,11 +834,11 @@ export function kernelWaits(cfg: Cfg, f: FlatEffects, max: CounterMax,
         if (wantAfter.has(i)) after.set(i, new ScoreSnapshot(s));
       }
       const old = exit[b.id];
-      if (!old) { exit[b.id] = s.clone(); changed = true; } else if (!old.equals(s, max)) { old.copy(s); changed = true; }
+      if (!old) { exit[b.id] = s.clone(); version[b.id] = ++clock; changed = true; } else if (!old.equals(s, max)) { old.copy(s); version[b.id] = ++clock; changed = true; }
     }
     if (!changed) break;
   }
-  return { before, after, inserted };
+  return { before, after, inserted, blockRuns };
 }
 
 const EMPTY_STATE = new CounterScores();

@@ -1,0 +1,133 @@
+/**
+ * Emission's drafts give their hazard facts to the next draft when an edit only inserts,
+ * replaces or removes s_waitcnt / s_nop statements (emit.ts carriedEdit, hazards/context.ts
+ * carryFacts and hazardInsnsCarried): the carried facts equal the facts computed on the new
+ * text; an edit that writes anything else, or touches a line of a macro expansion, carries
+ * nothing; facts carried to a text whose instructions resolve otherwise (a planted fault) are
+ * caught by the check; and emission with the check on random schedules uses the carried facts
+ * and writes what it writes without them.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadText } from '../../../src/load.js';
+import { kernelContexts } from '../../../src/analysis/context.js';
+import type { KernelContext } from '../../../src/analysis/types.js';
+import { addInsert, applyStatementEdits, emptyEdits } from '../../../src/check/edit.js';
+import { carryFacts, HAZARD_INSN_FIELDS, hazardInsn, hazardInsns, hazardInsnsCarried } from '../../../src/hazards/context.js';
+import { traitsOf } from '../../../src/isa/traits.js';
+import { carriedEdit, carriedFacts, emitSchedule } from '../../../src/schedule/emit.js';
+import { pickKernel } from '../../../src/schedule/kernel.js';
+import { FastPathMismatch } from '../../../src/errors.js';
+import { mulberry32 } from '../../../src/schedule/search/rng.js';
+import { LOOP, randomSchedule } from './helpers.js';
+import { root } from '../../repo.js';
+
+const example = readFileSync(join(root, 'examples', 'mfma_lds_gemm.gfx942.s'), 'utf8');
+
+function kernelCtx(text: string, name: string): KernelContext {
+  return kernelContexts(loadText(text, name)).find((c) => c.insns.length > 0)!;
+}
+
+/** Waits and nops inserted before every third instruction, every s_waitcnt of the input removed. */
+function waitEdits(ctx: KernelContext): ReturnType<typeof emptyEdits> {
+  const e = emptyEdits();
+  ctx.insns.forEach((ri, j) => {
+    if (ri.insn.base === 's_waitcnt') e.remove.add(ctx.cfg.insns[j]!.stmt);
+    else if (j % 3 === 0) addInsert(e, ctx.cfg.insns[j]!.stmt, j % 2 ? 's_nop 1' : 's_waitcnt vmcnt(0) lgkmcnt(0)');
+  });
+  return e;
+}
+
+test('hazard facts carried across waits and nops inserted and removed equal the facts of the new text', () => {
+  for (const [name, text] of [['example.s', example], ['loop.s', LOOP]] as const) {
+    const a = kernelCtx(text, name);
+    hazardInsns(a);
+    const e = waitEdits(a);
+    assert.ok(carriedEdit(a.program, e), name);
+    const carried = carryFacts(a)!;
+    const b = kernelCtx(applyStatementEdits(a.program, e), name);
+    assert.ok(hazardInsnsCarried(b, carried, true), name);
+    const fb = hazardInsns(b);
+    const t = traitsOf(b.insns);
+    fb.forEach((x, j) => {
+      const y = hazardInsn(b.insns[j]!, b.target, t, j);
+      assert.equal(x.ri, b.insns[j]);
+      for (const k of HAZARD_INSN_FIELDS) assert.deepEqual(x[k], y[k], `${name} ${j} ${k}`);
+    });
+    // kept already: nothing carried again
+    assert.equal(hazardInsnsCarried(b, carried, true), false);
+    // nothing kept on the context: nothing to carry
+    assert.equal(carryFacts(kernelCtx(text, name)), undefined);
+  }
+});
+
+test('only edits of s_waitcnt / s_nop statements outside macro expansions carry the facts', () => {
+  const a = kernelCtx(example, 'example.s');
+  const j = a.insns.findIndex((ri) => ri.insn.base.startsWith('v_'));
+  const w = a.insns.findIndex((ri) => ri.insn.base === 's_waitcnt');
+  const stmt = (i: number) => a.cfg.insns[i]!.stmt;
+  const one = (f: (e: ReturnType<typeof emptyEdits>) => void) => { const e = emptyEdits(); f(e); return carriedEdit(a.program, e); };
+  assert.ok(one((e) => addInsert(e, stmt(j), '  s_waitcnt lgkmcnt(0)')));
+  assert.ok(one((e) => e.replace.set(stmt(w), 's_waitcnt vmcnt(1)')));
+  assert.ok(one((e) => e.remove.add(stmt(w))));
+  assert.equal(one((e) => addInsert(e, stmt(j), 'v_nop')), false);
+  assert.equal(one((e) => addInsert(e, stmt(j), 's_nop 0 ; v_nop')), false);
+  assert.equal(one((e) => addInsert(e, stmt(j), 's_waitcnt_vscnt null, 0')), false);
+  assert.equal(one((e) => e.remove.add(stmt(j))), false);
+  assert.equal(one((e) => e.replace.set(stmt(j), 's_nop 0')), false);
+  assert.equal(one((e) => e.replace.set(stmt(w), 'v_nop')), false);
+  // a line of a macro expansion is written out expanded
+  const macro = '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n.text\n.macro M d\n  v_mov_b32 v[\\d], 0\n  s_waitcnt lgkmcnt(0)\n  v_add_u32 v[\\d], v[\\d], 1\n.endm\nk:\n  M 3\n  s_endpgm\n';
+  const m = kernelCtx(macro, 'macro.s');
+  const mw = m.insns.findIndex((ri) => ri.insn.base === 's_waitcnt');
+  const me = emptyEdits();
+  me.remove.add(m.cfg.insns[mw]!.stmt);
+  assert.equal(carriedEdit(m.program, me), false);
+  const end = m.insns.findIndex((ri) => ri.insn.base === 's_endpgm');
+  const mi = emptyEdits();
+  addInsert(mi, m.cfg.insns[end]!.stmt, 's_nop 0');
+  assert.ok(carriedEdit(m.program, mi));
+});
+
+test('facts carried to instructions that resolve otherwise (a planted fault) are caught by the check', () => {
+  const a = kernelCtx(example, 'example.s');
+  hazardInsns(a);
+  const carried = carryFacts(a)!;
+  // the same instructions by name, one of them writing other registers: not a wait/nop edit
+  const v = a.insns.findIndex((ri) => ri.insn.base === 'v_add_u32' || ri.insn.base === 'v_mov_b32');
+  assert.ok(v >= 0);
+  const line = a.program.lines[a.insns[v]!.insn.loc.line - 1]!.text;
+  const changed = line.replace(/v(\d+)/, (_, n) => `v${Number(n) + 1}`);
+  assert.notEqual(changed, line);
+  const lines = example.split('\n');
+  lines[a.insns[v]!.insn.loc.line - 1] = changed;
+  const text = lines.join('\n');
+  const unchecked = kernelCtx(text, 'example.s');
+  assert.ok(hazardInsnsCarried(unchecked, carried, false), 'carried without the check (the fault goes unseen)');
+  const b = kernelCtx(text, 'example.s');
+  assert.throws(() => hazardInsnsCarried(b, carried, true), FastPathMismatch);
+  // another instruction count or name: refused outright
+  const fewer = kernelCtx(example.replace(line + '\n', ''), 'example.s');
+  assert.equal(hazardInsnsCarried(fewer, carried, true), false);
+});
+
+test('emission carries the facts from draft to draft and writes what it writes without them (checked on random schedules)', () => {
+  const before = carriedFacts.kept;
+  let emitted = 0;
+  for (const [name, text] of [['example.s', example], ['loop.s', LOOP]] as const) {
+    const k = pickKernel(loadText(text, name));
+    const rand = mulberry32(3);
+    for (let t = 0; t < 4; t++) {
+      const s = randomSchedule(k, rand, 8 + 8 * t);
+      if (s.changedRegions().length === 0) continue;
+      let plain: string;
+      try { plain = emitSchedule(s, { checkFast: false }).text; } catch { continue; }
+      assert.equal(emitSchedule(s, { checkFast: true }).text, plain);
+      emitted++;
+    }
+  }
+  assert.ok(emitted >= 4, `only ${emitted} schedules emitted`);
+  assert.ok(carriedFacts.kept - before >= emitted, `facts carried ${carriedFacts.kept - before} times in ${emitted * 2} emissions`);
+});
