@@ -162,6 +162,11 @@ export function planFixes(checks: { ctx: KernelContext; findings: Finding[] }[],
  * Only errors are fixed: with the default `paths: 'every'`, a wait that falls short only on some
  * paths is a warning and stays as it is.
  */
+/** The errors among `findings` that no s_nop or s_waitcnt fixes. */
+export function unfixableErrors(findings: readonly Finding[]): Finding[] {
+  return findings.filter((f) => f.severity === 'error' && (!f.fix || (f.fix.kind !== 'nop' && f.fix.kind !== 'waitcnt')));
+}
+
 export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
   let current = l;
   let text: string | undefined;
@@ -191,7 +196,7 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     const { contexts, checks, errors } = errorsOf(current);
     if (errors.length === 0) return done(round - 1, checks);
-    const unfixable = errors.filter((f) => !f.fix || (f.fix.kind !== 'nop' && f.fix.kind !== 'waitcnt'));
+    const unfixable = unfixableErrors(errors);
     if (unfixable.length > 0) {
       const f = unfixable[0]!;
       throw new ConductorError(`cannot fix: ${f.message} [${f.rule}] (${unfixable.length} error${unfixable.length === 1 ? '' : 's'} need a change other than s_nop or s_waitcnt)`, f.loc);

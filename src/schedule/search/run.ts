@@ -28,7 +28,7 @@ import { checkContexts } from '../../check/check.js';
 import { kernelContexts } from '../../analysis/context.js';
 import { forget } from '../../analysis/memo.js';
 import type { KernelContext } from '../../analysis/types.js';
-import { changeText, fixLoaded, fixSummary } from '../../check/fix.js';
+import { changeText, fixLoaded, fixSummary, unfixableErrors } from '../../check/fix.js';
 import type { PathsMode } from '../../waitcnt/index.js';
 import { ConductorError } from '../../errors.js';
 import { cacheKey, ResultCache, sha256 } from '../../cache.js';
@@ -187,7 +187,7 @@ function settings(opts: ScheduleRunOptions): Settings {
  */
 function fixKernels(loaded: Loaded, text: string, names: ReadonlySet<string>, paths: PathsMode | undefined): { loaded: Loaded; text: string; errors: number; note?: string } {
   const checkOpts = paths ? { paths } : {};
-  const checks = checkContexts(kernelContexts(loaded), checkOpts);
+  const checks = kernelChecks(loaded, paths);
   const errorsByKernel = new Map(checks.map((c) => [c.name, c.findings.filter((f) => f.severity === 'error').length]));
   let own = 0;
   let others = 0;
@@ -205,6 +205,30 @@ function fixKernels(loaded: Loaded, text: string, names: ReadonlySet<string>, pa
     note: `${which} ha${names.size === 1 ? 's' : 've'} ${own} check error${own === 1 ? '' : 's'}${others > 0 ? ` (the file ${own + others})` : ''} (see conductor check); ` +
       `scheduled from the file as check --fix writes it, which 'before' measures: ${fixSummary(fixed)} (${shown.join('; ')})`,
   };
+}
+
+/** The check of every kernel of a loaded file (kept on its contexts: made once). */
+function kernelChecks(loaded: Loaded, paths: PathsMode | undefined): ReturnType<typeof checkContexts> {
+  return checkContexts(kernelContexts(loaded), paths ? { paths } : {});
+}
+
+/**
+ * The kernels a run schedules when none is named: every kernel with instructions, except those
+ * with an error that no s_nop or s_waitcnt fixes (a note names each and its first such error);
+ * when that leaves none, the first such error is the run's.
+ */
+function fixableKernels(loaded: Loaded, names: string[], paths: PathsMode | undefined, notes: string[]): string[] {
+  const byName = new Map(kernelChecks(loaded, paths).map((c) => [c.name, unfixableErrors(c.findings)]));
+  const kept = names.filter((n) => (byName.get(n)?.length ?? 0) === 0);
+  if (kept.length === names.length) return names;
+  const dropped = names.filter((n) => !kept.includes(n));
+  const first = byName.get(dropped[0]!)![0]!;
+  if (kept.length === 0) throw new ConductorError(`cannot schedule: ${first.message} [${first.rule}] (an error that needs a change other than s_nop or s_waitcnt)`, first.loc);
+  for (const n of dropped) {
+    const e = byName.get(n)!;
+    notes.push(`kernel ${n} not scheduled: ${e.length} check error${e.length === 1 ? '' : 's'} that need a change other than s_nop or s_waitcnt, the first at line ${e[0]!.loc.line}: ${e[0]!.message} [${e[0]!.rule}] (see conductor check)`);
+  }
+  return kept;
 }
 
 /** The kernels a run schedules: the ones named, else every one with instructions. */
@@ -236,11 +260,14 @@ export function scheduleFile(loaded: Loaded, text: string, opts: ScheduleRunOpti
   try {
     set = settings(opts);
     memMark('scheduleFile start');
-    const names = chosenKernels(loaded, opts);
-    const others = kernelContexts(loaded).filter((c) => c.insns.length > 0 && !names.includes(c.kernel.name)).map((c) => c.kernel.name);
+    const skipped: string[] = [];
+    const named = opts.kernels !== undefined || opts.kernel !== undefined;
+    const chosen = chosenKernels(loaded, opts);
+    const others = kernelContexts(loaded).filter((c) => c.insns.length > 0 && !chosen.includes(c.kernel.name)).map((c) => c.kernel.name);
+    const names = named ? chosen : fixableKernels(loaded, chosen, opts.paths, skipped);
     const fixed = fixKernels(loaded, text, new Set(names), opts.paths);
     memMark('fixed');
-    prep = { file: loaded.program.file, arch: loaded.target.name, names, others, ...fixed };
+    prep = { file: loaded.program.file, arch: loaded.target.name, names, others, ...fixed, skipped };
   } catch (e) {
     return Promise.reject(e as Error);
   }
@@ -248,12 +275,13 @@ export function scheduleFile(loaded: Loaded, text: string, opts: ScheduleRunOpti
 }
 
 /** A file ready to schedule: the kernels asked for, the others, and the file as fixKernels left it (`loaded`: its text loaded). */
-interface FilePrep { file: string; arch: string; names: string[]; others: string[]; loaded?: Loaded; text: string; errors: number; note?: string }
+/** `skipped`: a note per kernel not scheduled for an error no s_nop or s_waitcnt fixes. */
+interface FilePrep { file: string; arch: string; names: string[]; others: string[]; loaded?: Loaded; text: string; errors: number; note?: string; skipped: string[] }
 
 /** The kernels of a file scheduled one after the other from the file as fixKernels left it. */
 async function scheduleFixed(f: FilePrep, opts: ScheduleRunOptions, set: Settings, t0: number): Promise<ScheduleFileResult> {
   const { file, arch, names, others, errors } = f;
-  const notes: string[] = f.note ? [f.note] : [];
+  const notes: string[] = [...f.skipped, ...(f.note ? [f.note] : [])];
   const kernels: ScheduleRunResult[] = [];
   // the file as the kernels before this one left it, loaded when a next kernel needs it (and
   // held only here, so that it goes once a kernel changes the text)
