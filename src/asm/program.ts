@@ -151,6 +151,12 @@ class InstructionStatement implements Statement {
 }
 
 /** Statement k of a program (a parsed program's statement list is not built for it). */
+/** Whether an instruction is an s_waitcnt or an s_nop (what emission re-derives; what moves leave behind). */
+export function isWaitOrNop(insn: { readonly base: string } | undefined): boolean {
+  const base = insn?.base;
+  return base === 's_waitcnt' || base === 's_nop';
+}
+
 export function statementAt(program: Program, k: number): Statement | undefined {
   return program instanceof ParsedProgram ? program.statementAt(k) : program.statements[k];
 }

@@ -30,6 +30,7 @@
  * does not change them), with the constraint that binds.
  */
 import type { KernelContext } from '../analysis/types.js';
+import { isWaitOrNop } from '../asm/program.js';
 import { kernelResources } from '../analysis/resources.js';
 import type { CycleParams } from '../targets/latency.js';
 import { cycleEngineFor } from './estimate.js';
@@ -436,8 +437,7 @@ export function loopBound(engine: CycleEngine, body: ArrayLike<number>, waves: n
   for (let k = 0; k < body.length; k++) {
     const i = body[k]!;
     if (i >= m.n) continue;
-    const base = m.ctx.insns[i]!.insn.base;
-    if (base === 's_waitcnt' || base === 's_nop') continue;
+    if (isWaitOrNop(m.ctx.insns[i]!.insn)) continue;
     core.push(i);
   }
   const taken = bodyTaken(engine, core);

@@ -33,6 +33,7 @@ import { buildTraits, has, isClass, isMfmaKind, traitsOf, TRAIT, type KernelTrai
 import { isDeepStrictEqual } from 'node:util';
 import { FastPathMismatch } from '../errors.js';
 import { generationOf, type Generation } from './types.js';
+import { isWaitOrNop } from '../asm/program.js';
 
 /** A register operand as a half-open unit range [lo, hi). */
 export interface OpRange {
@@ -478,18 +479,13 @@ interface CarriedArrays {
   ops: (readonly OpRange[])[]; sdefs: (readonly number[] | null)[]; rare: (RareFacts | undefined)[];
 }
 
-function isWaitOrNop(ri: ResolvedInsn): boolean {
-  const base = ri.insn.base;
-  return base === 's_waitcnt' || base === 's_nop';
-}
-
 /** The kept facts of `ctx` (hazardInsns), detached; undefined when none are kept. */
 export function carryFacts(ctx: KernelContext): CarriedFacts | undefined {
   const f = FACTS_CACHE.get(ctx);
   if (f === undefined) return undefined;
   let n = 0;
   for (const v of f) {
-    if (isWaitOrNop(v.ri)) continue;
+    if (isWaitOrNop(v.ri.insn)) continue;
     if (!(v instanceof HazardView)) return undefined;
     n++;
   }
@@ -498,7 +494,7 @@ export function carryFacts(ctx: KernelContext): CarriedFacts | undefined {
     ops: new Array<readonly OpRange[]>(n), sdefs: new Array<readonly number[] | null>(n), rare: new Array<RareFacts | undefined>(n),
   };
   let p = 0;
-  for (const v of f) if (!isWaitOrNop(v.ri)) (v as HazardView).carryInto(c, p++);
+  for (const v of f) if (!isWaitOrNop(v.ri.insn)) (v as HazardView).carryInto(c, p++);
   return c;
 }
 
@@ -520,7 +516,7 @@ export function hazardInsnsCarried(ctx: KernelContext, carried: CarriedFacts, ch
   let p = 0;
   for (let j = 0; j < n; j++) {
     const ri = insns[j]!;
-    if (isWaitOrNop(ri)) { out[j] = hazardInsn(ri, ctx.target, buildTraits([ri]), 0, lists); continue; }
+    if (isWaitOrNop(ri.insn)) { out[j] = hazardInsn(ri, ctx.target, buildTraits([ri]), 0, lists); continue; }
     if (p === rows || c.name[p] !== ri.info.desc.name) return false;
     out[j] = new HazardView(ri, c.name[p]!, c.ws[p]!, c.passes[p]!, c.bits[p]!, c.ops[p]!, c.sdefs[p] ?? ri.defs, c.rare[p]);
     p++;

@@ -11,6 +11,7 @@
  * modifiers, spelling-independent); identical instructions are told apart by their occurrence.
  */
 import type { Instruction } from '../asm/ast.js';
+import { isWaitOrNop } from '../asm/program.js';
 import type { Loaded } from '../load.js';
 import { ConductorError } from '../errors.js';
 import { kernelContexts } from '../analysis/context.js';
@@ -34,9 +35,6 @@ export interface Alignment {
 /** Canonical text of an instruction (verify's): the same for two spellings of the same instruction. */
 export const instructionKey: (insn: Instruction) => string = keyOf;
 
-function isWaitOrNop(insn: Instruction): boolean {
-  return insn.base === 's_waitcnt' || insn.base === 's_nop';
-}
 
 /**
  * Align `scheduled` (a reordering of `original`) to the original kernel `kernel` (default: the

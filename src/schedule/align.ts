@@ -7,6 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { checkFastFromEnv, ConductorError, FastPathMismatch } from '../errors.js';
 import { ROLE, type ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
+import { isWaitOrNop } from '../asm/program.js';
 
 /**
  * For each instruction of the scheduled kernel, the original instruction it is (-1 for waits and
@@ -41,8 +42,7 @@ function align(s: ScheduleState, sched: KernelContext): Int32Array {
   const expected: number[] = [];
   const seen = new Int32Array(k.regions.length);
   for (let i = 0; i < k.n; i++) {
-    const base = k.insns[i]!.insn.base;
-    if (base === 's_waitcnt' || base === 's_nop') continue;
+    if (isWaitOrNop(k.insns[i]!.insn)) continue;
     const r = k.regionOf[i]!;
     if (k.role[i] === ROLE.movable && r >= 0) {
       const rg = k.regions[r]!;
@@ -53,8 +53,7 @@ function align(s: ScheduleState, sched: KernelContext): Int32Array {
   const out = new Int32Array(sched.insns.length).fill(-1);
   let p = 0;
   for (let j = 0; j < sched.insns.length; j++) {
-    const base = sched.insns[j]!.insn.base;
-    if (base === 's_waitcnt' || base === 's_nop') continue;
+    if (isWaitOrNop(sched.insns[j]!.insn)) continue;
     const o = expected[p++];
     if (o === undefined || k.insns[o]!.insn.mnemonic !== sched.insns[j]!.insn.mnemonic) {
       throw new ConductorError(`internal: the scheduled kernel does not line up with the original at ${sched.insns[j]!.insn.loc.line} ('${sched.insns[j]!.insn.text}')`);

@@ -8,6 +8,7 @@ import type { Instruction, KernelSymbol, Loc, Operand, Program } from '../asm/as
 import type { Loaded } from '../load.js';
 import { buildCfg, type Cfg } from '../analysis/cfg.js';
 import type { ResolvedInsn } from '../isa/types.js';
+import { isWaitOrNop } from '../asm/program.js';
 import { AGPR_BASE, M0, rangeName, VGPR_BASE } from '../asm/registers.js';
 import { HWREG_MODE, hwregField, hwregId } from '../isa/hwreg.js';
 import { gprIdxModeBits, statedIndexRange } from '../isa/kernel-effects.js';
@@ -115,9 +116,6 @@ export function isAnchor(r: ResolvedInsn): boolean {
   return r.insn.operands.some((o) => o.kind === 'expr' && o.symbols.length > 0);
 }
 
-export function isWaitOrNop(r: ResolvedInsn): boolean {
-  return r.insn.base === 's_waitcnt' || r.insn.base === 's_nop';
-}
 
 export function kernelView(l: Loaded, name: string): KernelView | undefined {
   const program: Program = l.program;
@@ -160,7 +158,7 @@ export function kernelView(l: Loaded, name: string): KernelView | undefined {
     else if (st.kind === 'directive' || st.kind === 'raw') { anchor = `directive ${st.text.replace(/\s+/g, ' ')}`; shown = `directive ${st.text.trim()}`; }
     else if (st.kind === 'instruction') {
       const r = byStmt.get(s)!;
-      if (isWaitOrNop(r)) continue;
+      if (isWaitOrNop(r.insn)) continue;
       const idx = indexOfStmt.get(s) ?? -1;
       const extra = indexed.get(idx);
       const reads = [...new Set([...r.uses.map(regs.key), ...(extra?.reads ?? [])])];

@@ -49,6 +49,7 @@ import type { KernelContext } from '../../analysis/types.js';
 import { computeLiveness, setHas } from '../../analysis/liveness.js';
 import { EXEC_HI, EXEC_LO, SCC, VGPR_BASE } from '../../asm/registers.js';
 import type { ResolvedInsn } from '../../isa/types.js';
+import { isWaitOrNop } from '../../asm/program.js';
 import { kernelLayout } from '../../isa/layout.js';
 import { buildGraph, dependent, explainDependency } from '../deps.js';
 import { pinnedReason, ROLE, schedBarrierBetween, type ScheduleKernel } from '../kernel.js';
@@ -225,7 +226,7 @@ export function loopCounter(ctx: KernelContext, start: number, branch: number): 
   let cmpAt = -1;
   for (let i = branch - 1; i >= start; i--) {
     const r = insns[i]!;
-    if (r.insn.base === 's_waitcnt' || r.insn.base === 's_nop') continue;
+    if (isWaitOrNop(r.insn)) continue;
     if (r.defs.includes(SCC)) { if (CMP.test(r.insn.base)) cmpAt = i; break; }
   }
   if (cmpAt < 0) return `the back edge does not test an s_cmp(k)_lg/eq of a counter with a constant`;
@@ -271,10 +272,6 @@ export function loopCounter(ctx: KernelContext, start: number, branch: number): 
     unit: counter, name: cmp.insn.operands[counterOperand]!.text, step, stepAt, cmpAt, cmpMnemonic: cmp.insn.mnemonic, counterOperand,
     op: op as 'lg' | 'eq', bound: u32(bound), afterStep, exitScc: onTrue === 1 ? 0 : 1, loopBound, guardBound,
   };
-}
-
-function isWaitOrNop(r: ResolvedInsn): boolean {
-  return r.insn.base === 's_waitcnt' || r.insn.base === 's_nop';
 }
 
 /** A load P may start early: vector memory, data to VGPRs only, not LDS-DMA. */
@@ -333,7 +330,7 @@ export function planPipelines(k: ScheduleKernel): { plans: PipelinePlan[]; refus
     const fences: number[] = [];
     for (let i = b.start; i < branch && !pinned; i++) {
       const r = insns[i]!;
-      if (isWaitOrNop(r)) {
+      if (isWaitOrNop(r.insn)) {
         // a fence wait stays where it is in R (P, which comes before it, moves across no fence)
         if (k.role[i] === ROLE.pinned) {
           if (r.insn.base === 's_waitcnt') fences.push(i);
@@ -358,7 +355,7 @@ export function planPipelines(k: ScheduleKernel): { plans: PipelinePlan[]; refus
     if (trip !== undefined && trip < 2) { refuse(`the loop runs ${trip === 1 ? 'once' : 'never'} (trip count from the code)`); continue; }
 
     const body: number[] = [];
-    for (let i = b.start; i < branch; i++) if (!isWaitOrNop(insns[i]!)) body.push(i);
+    for (let i = b.start; i < branch; i++) if (!isWaitOrNop(insns[i]!.insn)) body.push(i);
     // reaching definitions inside one iteration
     const writerBefore = (x: number, u: number): number => {
       for (let y = x - 1; y >= 0; y--) if (insns[body[y]!]!.defs.includes(u)) return y;
