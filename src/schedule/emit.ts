@@ -29,6 +29,7 @@ import type { ScheduleState } from './state.js';
 import { computeNops } from '../hazards/engine.js';
 import { carryFacts, hazardInsnsCarried, type CarriedFacts } from '../hazards/context.js';
 import type { Program } from '../asm/ast.js';
+import { isWaitOrNop } from '../asm/program.js';
 import { missingCompletions } from './completion.js';
 import { checkFastFromEnv, contextMetrics, FastPathMismatch, programMetrics, type Metrics } from './metrics.js';
 import { reorderedText } from './reorder.js';
@@ -84,22 +85,26 @@ class Draft {
       this.ctxs = kernelContexts(this.loaded);
       const carried = this.carried;
       this.carried = undefined;
-      const mine = carried && this.ctxs.find((x) => x.kernel.name === this.kernel);
+      const mine = carried && this.scheduledIn(this.ctxs);
       if (mine) carriedFacts.kept += hazardInsnsCarried(mine, carried, this.checkFast) ? 1 : 0;
     }
     return this.ctxs;
   }
 
+  private scheduledIn(ctxs: KernelContext[] | undefined): KernelContext | undefined {
+    return ctxs?.find((x) => x.kernel.name === this.kernel);
+  }
+
   /** The scheduled kernel's context in the current text. */
-  ctx(name: string): KernelContext {
-    const c = this.contexts().find((x) => x.kernel.name === name);
-    if (!c) throw new ConductorError(`internal: kernel '${name}' disappeared from the scheduled program`);
+  ctx(): KernelContext {
+    const c = this.scheduledIn(this.contexts());
+    if (!c) throw new ConductorError(`internal: kernel '${this.kernel}' disappeared from the scheduled program`);
     return c;
   }
 
   /** Apply statement edits (inserted / replaced / removed lines) and load the result. */
   edit(e: StatementEdits): void {
-    const before = this.ctxs?.find((x) => x.kernel.name === this.kernel);
+    const before = this.scheduledIn(this.ctxs);
     this.carried = before && carriedEdit(this.loaded.program, e) ? carryFacts(before) : undefined;
     const text = applyStatementEdits(this.loaded.program, e);
     this.ctxs = undefined;
@@ -131,10 +136,7 @@ export function carriedEdit(program: Program, e: StatementEdits): boolean {
     for (let x = k + 1; x < statements.length && statements[x]!.lineIndex === li; x++) if (statements[x]!.expansion) return false;
     return true;
   };
-  const waitOrNop = (k: number) => {
-    const base = statements[k]!.insn?.base;
-    return base === 's_waitcnt' || base === 's_nop';
-  };
+  const waitOrNop = (k: number) => isWaitOrNop(statements[k]!.insn);
   for (const [k, lines] of e.insertBefore) {
     if (!plain(k)) return false;
     for (const l of lines) if (!WAIT_OR_NOP_LINE.test(l)) return false;
@@ -178,18 +180,18 @@ export function emitSchedule(s: ScheduleState, opts: EmitOptions = {}): Emitted 
   // was also an issue slot: a hazard it happened to cover gets its s_nop (fixNewErrors again).
   // The waits removed wait for nothing and a merged run waits as the run did, so no waitcnt
   // finding changes: the hazards are what is checked again.
-  const tidy = tidyWaits(s, d.loaded, d.ctx(k.name));
+  const tidy = tidyWaits(s, d.loaded, d.ctx());
   if (tidy.edits > 0) {
     d.edit(tidy.plan);
     fixNewErrors(s, d, 'hazards');
   }
   memMark('emit tidied');
-  return { text: d.text, loaded: d.loaded, notes, changedRegions, metrics: contextMetrics(d.ctx(k.name), { trip: k.options.trip }) };
+  return { text: d.text, loaded: d.loaded, notes, changedRegions, metrics: contextMetrics(d.ctx(), { trip: k.options.trip }) };
 }
 
 /** Waits: see rederive.ts. */
 function rederiveWaits(s: ScheduleState, d: Draft): void {
-  const e = rederivedWaits(s, d.ctx(s.k.name), d.checkFast);
+  const e = rederivedWaits(s, d.ctx(), d.checkFast);
   if (e) d.edit(e);
 }
 
@@ -198,7 +200,7 @@ function rederiveWaits(s: ScheduleState, d: Draft): void {
  * that keep memory operations complete at synchronization points.
  */
 function padAndComplete(s: ScheduleState, d: Draft, notes: string[]): void {
-  const ctx = d.ctx(s.k.name);
+  const ctx = d.ctx();
   const e = emptyEdits();
   let edits = 0;
   const plan = computeNops(ctx);

@@ -17,6 +17,7 @@ import { traitsOf } from '../isa/traits.js';
 import { closingWait, originalClosings } from './closing.js';
 import { checkWaitcnt, minimalWaits } from '../waitcnt/index.js';
 import { alignToOriginal } from './align.js';
+import { once } from '../analysis/memo.js';
 
 /** Counter values of a wait (-1 = the counter is not waited on). */
 export type WaitCounts = { vm: number; lgkm: number; exp: number };
@@ -75,21 +76,17 @@ function nextNonWait(ctx: KernelContext, i: number): number {
   return -1;
 }
 
-const inputRedundant = new WeakMap<ScheduleKernel, Map<number, number>>();
-
-/** The input's waits that wait for nothing, counted by the instruction they stand before. */
+/** The input's waits that wait for nothing, counted by the instruction they stand before (kept on its context). */
 function redundantOfInput(k: ScheduleKernel): Map<number, number> {
-  let m = inputRedundant.get(k);
-  if (!m) {
-    m = new Map();
+  return once(k.ctx, 'redundantWaitsBefore', () => {
+    const m = new Map<number, number>();
     for (const f of checkWaitcnt(k.ctx)) {
       if (f.rule !== 'waitcnt-redundant' || f.insn < 0) continue;
       const at = nextNonWait(k.ctx, f.insn);
       m.set(at, (m.get(at) ?? 0) + 1);
     }
-    inputRedundant.set(k, m);
-  }
-  return m;
+    return m;
+  });
 }
 
 /** Waits written right before each instruction of the input (by the instruction). */
@@ -103,13 +100,9 @@ function waitsBefore(ctx: KernelContext): Map<number, number> {
   return m;
 }
 
-const inputRunsCache = new WeakMap<ScheduleKernel, Map<number, number>>();
-
-/** waitsBefore of the input kernel, made once per kernel. */
+/** waitsBefore of the input kernel (kept on its context). */
 function inputWaitsBefore(k: ScheduleKernel): Map<number, number> {
-  let m = inputRunsCache.get(k);
-  if (!m) { m = waitsBefore(k.ctx); inputRunsCache.set(k, m); }
-  return m;
+  return once(k.ctx, 'waitsBefore', () => waitsBefore(k.ctx));
 }
 
 /**
@@ -198,17 +191,13 @@ export function waitInsertions(ctx: KernelContext, ins: Map<number, { vm: number
   return e;
 }
 
-const analysisCache = new WeakMap<ScheduleKernel, Map<number, { vm: number; lgkm: number; exp: number }>>();
-
-/** The waits the waitcnt analysis would add to the original kernel (what it does without). */
-function originalAnalysisWaits(k: ScheduleKernel): Map<number, { vm: number; lgkm: number; exp: number }> {
-  let m = analysisCache.get(k);
-  if (!m) {
-    m = new Map();
+/** The waits the waitcnt analysis would add to the original kernel (what it does without; kept on its context). */
+function originalAnalysisWaits(k: ScheduleKernel): Map<number, WaitCounts> {
+  return once(k.ctx, 'analysisWaitsBefore', () => {
+    const m = new Map<number, WaitCounts>();
     for (const w of minimalWaits(k.ctx)) m.set(w.before, { vm: w.vmcnt ?? -1, lgkm: w.lgkmcnt ?? -1, exp: w.expcnt ?? -1 });
-    analysisCache.set(k, m);
-  }
-  return m;
+    return m;
+  });
 }
 
 /**

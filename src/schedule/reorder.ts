@@ -12,6 +12,7 @@ import type { Program } from '../asm/ast.js';
 import { statementText } from '../check/edit.js';
 import type { ScheduleState } from './state.js';
 import { isSchedBarrierLine } from './kernel.js';
+import { once } from '../analysis/memo.js';
 
 interface Chunk { lines: string[]; eols: string[] }
 
@@ -68,7 +69,7 @@ export function reorderedText(s: ScheduleState): string {
   // above it). The comments above a block's first instruction head the block: they stay in place.
   const owned = new Map<number, number[]>(); // insn -> owned line indexes (top to bottom)
   const ownedLine = new Set<number>();
-  const code = commentOnlyLinesOf(program);
+  const code = once(program, 'commentOnlyLines', () => commentOnlyLines(program));
   for (const i of movedNodes) {
     if (cfg.blocks[cfg.blockOf[i]!]!.start === i) continue;
     const st = cfg.insns[i]!.stmt;
@@ -150,14 +151,13 @@ export function reorderedText(s: ScheduleState): string {
 
 /**
  * The program's lines written out (each line's text and terminator) and where each line starts
- * in that text (start[lines.length]: its length), made once per lines array: every emission of
- * a kernel writes most of the same program's lines as they are. The text is the program's
- * source when the lines give it back (no second copy is kept).
+ * in that text (start[lines.length]: its length), kept on the program (analysis/memo.ts): every
+ * emission of a kernel writes most of the same program's lines as they are. The text is the
+ * program's source when the lines give it back (no second copy is kept).
  */
 function wholeText(program: Program): { text: string; start: Float64Array } {
-  const lines = program.lines;
-  let w = WHOLE.get(lines);
-  if (w === undefined || w.start.length !== lines.length + 1) {
+  return once(program, 'wholeText', () => {
+    const lines = program.lines;
     const start = new Float64Array(lines.length + 1);
     const parts: string[] = new Array(lines.length);
     let at = 0;
@@ -170,22 +170,9 @@ function wholeText(program: Program): { text: string; start: Float64Array } {
     start[lines.length] = at;
     const text = parts.join('');
     const source = (program as { source?: unknown }).source;
-    w = { text: typeof source === 'string' && source === text ? source : text, start };
-    WHOLE.set(lines, w);
-  }
-  return w;
+    return { text: typeof source === 'string' && source === text ? source : text, start };
+  });
 }
-
-const WHOLE = new WeakMap<readonly object[], { text: string; start: Float64Array }>();
-
-/** commentOnlyLines of a program, made once per program (its lines and statements). */
-function commentOnlyLinesOf(program: Program): Uint8Array {
-  let c = COMMENT_ONLY.get(program);
-  if (c === undefined) { c = commentOnlyLines(program); COMMENT_ONLY.set(program, c); }
-  return c;
-}
-
-const COMMENT_ONLY = new WeakMap<Program, Uint8Array>();
 
 /** 1 for lines holding only a comment (no code, not blank). */
 function commentOnlyLines(program: Program): Uint8Array {
