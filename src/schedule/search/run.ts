@@ -185,9 +185,9 @@ function settings(opts: ScheduleRunOptions): Settings {
  * (with the same `paths`); every other kernel stays as written. Returns the input when there is
  * nothing to fix; the note gives the errors of the kernels scheduled and every line changed.
  */
-function fixKernels(loaded: Loaded, text: string, names: ReadonlySet<string>, paths: PathsMode | undefined): { loaded: Loaded; text: string; errors: number; note?: string } {
+function fixKernels(loaded: Loaded, text: string, names: ReadonlySet<string>, paths: PathsMode | undefined, checks: KernelChecks):
+  { loaded: Loaded; text: string; errors: number; note?: string } {
   const checkOpts = paths ? { paths } : {};
-  const checks = kernelChecks(loaded, paths);
   const errorsByKernel = new Map(checks.map((c) => [c.name, c.findings.filter((f) => f.severity === 'error').length]));
   let own = 0;
   let others = 0;
@@ -207,18 +207,15 @@ function fixKernels(loaded: Loaded, text: string, names: ReadonlySet<string>, pa
   };
 }
 
-/** The check of every kernel of a loaded file (kept on its contexts: made once). */
-function kernelChecks(loaded: Loaded, paths: PathsMode | undefined): ReturnType<typeof checkContexts> {
-  return checkContexts(kernelContexts(loaded), paths ? { paths } : {});
-}
+type KernelChecks = ReturnType<typeof checkContexts>;
 
 /**
  * The kernels a run schedules when none is named: every kernel with instructions, except those
  * with an error that no s_nop or s_waitcnt fixes (a note names each and its first such error);
  * when that leaves none, the first such error is the run's.
  */
-function fixableKernels(loaded: Loaded, names: string[], paths: PathsMode | undefined, notes: string[]): string[] {
-  const byName = new Map(kernelChecks(loaded, paths).map((c) => [c.name, unfixableErrors(c.findings)]));
+function fixableKernels(checks: KernelChecks, names: string[], notes: string[]): string[] {
+  const byName = new Map(checks.map((c) => [c.name, unfixableErrors(c.findings)]));
   const kept = names.filter((n) => (byName.get(n)?.length ?? 0) === 0);
   if (kept.length === names.length) return names;
   const dropped = names.filter((n) => !kept.includes(n));
@@ -264,8 +261,10 @@ export function scheduleFile(loaded: Loaded, text: string, opts: ScheduleRunOpti
     const named = opts.kernels !== undefined || opts.kernel !== undefined;
     const chosen = chosenKernels(loaded, opts);
     const others = kernelContexts(loaded).filter((c) => c.insns.length > 0 && !chosen.includes(c.kernel.name)).map((c) => c.kernel.name);
-    const names = named ? chosen : fixableKernels(loaded, chosen, opts.paths, skipped);
-    const fixed = fixKernels(loaded, text, new Set(names), opts.paths);
+    // the check of every kernel, made once: it picks the kernels and serves their fix
+    const checks = checkContexts(kernelContexts(loaded), opts.paths ? { paths: opts.paths } : {});
+    const names = named ? chosen : fixableKernels(checks, chosen, skipped);
+    const fixed = fixKernels(loaded, text, new Set(names), opts.paths, checks);
     memMark('fixed');
     prep = { file: loaded.program.file, arch: loaded.target.name, names, others, ...fixed, skipped };
   } catch (e) {
