@@ -7,6 +7,7 @@
  */
 import type { Program, Statement } from '../asm/ast.js';
 import { printProgram } from '../asm/printer.js';
+import { once } from '../analysis/memo.js';
 
 export interface StatementEdits {
   /** Lines (without indentation) to insert before statement index. */
@@ -64,6 +65,7 @@ export function applyStatementEdits(program: Program, edits: StatementEdits): st
         if (edits.remove.has(k)) continue;
         out.push(indent + (edits.replace.get(k) ?? statementText(s)));
       }
+      for (const l of macroNumberingLines(program, stmts)) out.push(indent + l);
     } else {
       // Statements written on this line: labels first, then at most one instruction or directive.
       let restFrom = 0;
@@ -103,6 +105,49 @@ export function applyStatementEdits(program: Program, edits: StatementEdits): st
   });
   const result = lines.filter((l, i) => !(lineEdits.has(i) && l.text === '' && program.lines[i]!.text.trim() !== ''));
   return result.map((l) => l.text + l.eol).join('');
+}
+
+/**
+ * Lines that keep the numbering of later macro calls when the statements `stmts` (a macro call
+ * or a repeat block with everything it expands to) are written out expanded. llvm-mc numbers
+ * macro instantiations (`\@` is the count so far: AsmParser::handleMacroEntry increments
+ * NumOfMacroInstantiations; .rept, .irp and .irpc do not), and the calls written out no longer
+ * count, so a later call would name its labels with a number a written-out label already has
+ * ("symbol is already defined") or differently from the input. An empty macro called once per
+ * instantiation written out counts for them; nothing when no later statement uses the count (a
+ * call of a macro whose body has `\@`, or an .irp / .irpc block). A macro's own call count
+ * (`\+`) is not kept.
+ */
+export function macroNumberingLines(program: Program, stmts: readonly number[]): string[] {
+  let n = 0;
+  for (const k of stmts) {
+    const s = program.statements[k]!;
+    if (s.kind === 'macroCall' && !(s.name ?? '.').startsWith('.')) n++;
+  }
+  if (n === 0 || lastCounterUse(program) <= stmts[stmts.length - 1]!) return [];
+  let name = 'conductor_macro_count';
+  for (let x = 2; program.macros.has(name); x++) name = `conductor_macro_count${x}`;
+  return [`.macro ${name}`, '.endm', ...new Array<string>(n).fill(name), `.purgem ${name}`];
+}
+
+/** The last statement that reads the macro instantiation count (-1 when none does). */
+function lastCounterUse(program: Program): number {
+  return once(program, 'lastCounterUse', () => {
+    const uses = new Map<string, boolean>();
+    for (let k = program.statements.length - 1; k >= 0; k--) {
+      const s = program.statements[k]!;
+      if (s.kind !== 'macroCall' || s.name === undefined || s.name === '.rept' || s.name === '.rep') continue;
+      if (s.name.startsWith('.')) return k; // .irp / .irpc: their bodies may read it
+      let u = uses.get(s.name);
+      if (u === undefined) {
+        const def = program.macros.get(s.name) ?? program.macros.get(s.name.toLowerCase());
+        u = !def || def.body.some((b) => b.text.includes('\\@'));
+        uses.set(s.name, u);
+      }
+      if (u) return k;
+    }
+    return -1;
+  });
 }
 
 export function statementText(s: Statement): string {

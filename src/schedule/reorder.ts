@@ -9,7 +9,7 @@
  * call. emit.ts then re-derives the waits and nops of that text.
  */
 import type { Program } from '../asm/ast.js';
-import { statementText } from '../check/edit.js';
+import { macroNumberingLines, statementText } from '../check/edit.js';
 import type { ScheduleState } from './state.js';
 import { isSchedBarrierLine } from './kernel.js';
 import { once } from '../analysis/memo.js';
@@ -139,6 +139,7 @@ export function reorderedText(s: ScheduleState): string {
       }
       emitted.push(`${indent}${statementText(S)}${eol}`);
     }
+    if (!simple) for (const l of macroNumberingLines(program, stmts)) emitted.push(`${indent}${l}${eol}`);
     if (emitted.length === 0) continue; // a dropped wait or nop alone on its line
     let joined = emitted.join('');
     if (line.eol === '') joined = joined.slice(0, joined.length - eol.length); // keep "no final newline"

@@ -313,49 +313,60 @@ export function verifyLoaded(orig: Loaded, sched: Loaded, opts: VerifyOptions = 
   }
   const kernels: VerifyResult['kernels'] = [];
   for (const name of names) {
-    const a = kernelView(orig, name)!;
-    const b = kernelView(sched, name)!;
-    const al = check1Anchors(name, a, b);
-    if (!('pairOf' in al)) return al;
-    // regions: region t lies before token t (region tokens.length after the last one)
-    const regionPair = (t: number) => (t < a.tokens.length ? al.pairOf[t]! : b.tokens.length);
-    const traced = new Set<number>();
-    for (const m of al.loops) for (let g = m.preA; g <= m.exitA; g++) traced.add(g);
-    let memoryPairs = 0;
-    let instructions = 0;
-    const idOfA = new Map<number, string>();
-    const idOfB = new Map<number, string>();
-    for (let g = 0; g < a.regions.length; g++) {
-      const ra = a.regions[g]!;
-      const rb = b.regions[regionPair(g)]!;
-      instructions += ra.items.length;
-      if (traced.has(g)) continue;
-      const where = `region after ${ra.after}`;
-      const c2 = check2Contents(name, where, ra, rb);
-      if (c2) return c2;
-      const ida = identities(ra.items);
-      const idb = identities(rb.items);
-      ra.items.forEach((it, p) => idOfA.set(it.index, `${g}|${ida[p]!}`));
-      rb.items.forEach((it, p) => idOfB.set(it.index, `${g}|${idb[p]!}`));
-      const fa = flowOf(ra.items, ida);
-      const fb = flowOf(rb.items, idb);
-      const c3 = check3Registers(name, where, a, ra, rb, fa, fb, ida, idb);
-      if (c3) return c3;
-      const c4 = check4Memory(name, a, ra, rb, fa, fb, ida, idb, disambiguate);
-      if (typeof c4 !== 'number') return c4;
-      memoryPairs += c4;
+    // labels a macro makes compared by their place first (later calls of a macro numbered anew
+    // when one call is written out), then by name (the numbering kept)
+    let r = verifyKernel(name, kernelView(orig, name)!, kernelView(sched, name)!, disambiguate);
+    if ('equivalent' in r) {
+      const byName = verifyKernel(name, kernelView(orig, name, false)!, kernelView(sched, name, false)!, disambiguate);
+      if (!('equivalent' in byName)) r = byName;
     }
-    const c7 = check7PipelinedLoops(name, a, b, al, disambiguate, idOfA, idOfB);
-    if (c7) return c7;
-    const c5 = check5Completion(name, a, b, idOfA, idOfB);
-    if (c5) return c5;
-    kernels.push({ name, instructions, memoryPairs, pipelinedLoops: al.loops.length });
+    if ('equivalent' in r) return r;
+    kernels.push(r);
   }
   if (!opts.skipCheck) {
     const c6 = check6Clean(orig, sched, kernels, opts.checkers);
     if (c6) return c6;
   }
   return { equivalent: true, kernels };
+}
+
+/** Checks 1-5 and 7 of one kernel: its figures, or the first difference. */
+function verifyKernel(name: string, a: KernelView, b: KernelView, disambiguate: boolean | 'per-lane'): VerifyResult['kernels'][number] | Exclude<Check, undefined> {
+  const al = check1Anchors(name, a, b);
+  if (!('pairOf' in al)) return al;
+  // regions: region t lies before token t (region tokens.length after the last one)
+  const regionPair = (t: number) => (t < a.tokens.length ? al.pairOf[t]! : b.tokens.length);
+  const traced = new Set<number>();
+  for (const m of al.loops) for (let g = m.preA; g <= m.exitA; g++) traced.add(g);
+  let memoryPairs = 0;
+  let instructions = 0;
+  const idOfA = new Map<number, string>();
+  const idOfB = new Map<number, string>();
+  for (let g = 0; g < a.regions.length; g++) {
+    const ra = a.regions[g]!;
+    const rb = b.regions[regionPair(g)]!;
+    instructions += ra.items.length;
+    if (traced.has(g)) continue;
+    const where = `region after ${ra.after}`;
+    const c2 = check2Contents(name, where, ra, rb);
+    if (c2) return c2;
+    const ida = identities(ra.items);
+    const idb = identities(rb.items);
+    ra.items.forEach((it, p) => idOfA.set(it.index, `${g}|${ida[p]!}`));
+    rb.items.forEach((it, p) => idOfB.set(it.index, `${g}|${idb[p]!}`));
+    const fa = flowOf(ra.items, ida);
+    const fb = flowOf(rb.items, idb);
+    const c3 = check3Registers(name, where, a, ra, rb, fa, fb, ida, idb);
+    if (c3) return c3;
+    const c4 = check4Memory(name, a, ra, rb, fa, fb, ida, idb, disambiguate);
+    if (typeof c4 !== 'number') return c4;
+    memoryPairs += c4;
+  }
+  const c7 = check7PipelinedLoops(name, a, b, al, disambiguate, idOfA, idOfB);
+  if (c7) return c7;
+  const c5 = check5Completion(name, a, b, idOfA, idOfB);
+  if (c5) return c5;
+  return { name, instructions, memoryPairs, pipelinedLoops: al.loops.length };
 }
 
 /**

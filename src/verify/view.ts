@@ -101,6 +101,9 @@ function labelOrdinals(program: Program, start: number, end: number): Map<string
   return out;
 }
 
+/** Directives that define or remove a macro. */
+const MACRO_DEFINITIONS = new Set(['.macro', '.endm', '.endmacro', '.purgem']);
+
 const FIXED_CLASSES = new Set(['barrier', 'branch', 'endpgm', 'message', 'export', 'other']);
 
 /** Instructions a reordering must leave in place (verify's own list). */
@@ -117,7 +120,8 @@ export function isAnchor(r: ResolvedInsn): boolean {
 }
 
 
-export function kernelView(l: Loaded, name: string): KernelView | undefined {
+/** `byPlace`: labels a macro makes named by their place (labelOrdinals), else every label by its name. */
+export function kernelView(l: Loaded, name: string, byPlace = true): KernelView | undefined {
   const program: Program = l.program;
   const kernel = program.kernels.find((k) => k.name === name);
   if (!kernel) return undefined;
@@ -131,7 +135,7 @@ export function kernelView(l: Loaded, name: string): KernelView | undefined {
   const indexed = indexModeRanges(l, cfg, all, regs);
   const tokens: Token[] = [];
   const regions: Region[] = [{ after: '(kernel start)', items: [] }];
-  const labels = labelOrdinals(program, kernel.start, kernel.end);
+  const labels = byPlace ? labelOrdinals(program, kernel.start, kernel.end) : new Map<string, string>();
   // Long-branch setpc are jumps, not returns.
   const longEnds = new Set(cfg.longBranches.map((b) => b.setpc));
   const isReturnOrCall = new Uint8Array(all.length);
@@ -155,6 +159,7 @@ export function kernelView(l: Loaded, name: string): KernelView | undefined {
     let shown = '';
     let item: Item | undefined;
     if (st.kind === 'label') { anchor = `label ${labels.get(st.name ?? '') ?? st.name}`; shown = `label ${st.name}`; }
+    else if (st.kind === 'directive' && MACRO_DEFINITIONS.has(st.name ?? '')) continue; // no code: the calls are what count
     else if (st.kind === 'directive' || st.kind === 'raw') { anchor = `directive ${st.text.replace(/\s+/g, ' ')}`; shown = `directive ${st.text.trim()}`; }
     else if (st.kind === 'instruction') {
       const r = byStmt.get(s)!;

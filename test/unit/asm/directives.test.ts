@@ -194,6 +194,31 @@ test('edits: an edit inside a repeat block writes the expansion in place of the 
   assert.deepEqual(expanded(parseProgram(out, 'r2.s')), ['v_mov_b32 v1, 0', 'v_add_u32 v2, v1, v1', 'v_mov_b32 v1, 0', 's_nop 0', 'v_add_u32 v2, v1, v1', 's_endpgm']);
 });
 
+test('check --fix writing out macro calls that make \\@ labels: every label once, with the numbering of the input', () => {
+  const text = HEAD + [
+    '.macro ld s',
+    '  global_load_dword v1, v[2:3], off',
+    '  v_add_u32 v4, v1, v1',
+    '  s_cmp_lt_u32 s[\\s], 4',
+    '  s_cbranch_scc1 L_ld_\\@',
+    '  s_add_u32 s[\\s], s[\\s], 1',
+    'L_ld_\\@:',
+    '.endm',
+    'k:',
+    '  ld 8',
+    '  ld 9',
+    '  s_endpgm',
+    '',
+  ].join('\n');
+  const l = loadText(text, 'at.s');
+  assert.ok(checkLoaded(l).errors > 0);
+  const fixed = fixLoaded(l);
+  const l2 = loadText(fixed.text, 'at2.s');
+  assert.equal(checkLoaded(l2).errors, 0);
+  assert.deepEqual(l2.program.statements.filter((x) => x.kind === 'label').map((x) => x.name), ['k', 'L_ld_0', 'L_ld_1']);
+  assert.equal((fixed.text.match(/\n {2}conductor_macro_count\n/g) ?? []).length, 1, 'the first call is counted for the second');
+});
+
 test('check --fix and schedule on repeat blocks and conditionals: the output re-reads to what was analysed', () => {
   // A wait missing inside a .rept body: the fixed file has the block written out with the wait.
   const text = HEAD + 'k:\n  .rept 2\n  global_load_dword v1, v[2:3], off\n  v_add_u32 v4, v1, v1\n  .endr\n  .if 0\n  v_add_u32 v4, v1, v9\n  .endif\n  s_endpgm\n';

@@ -210,6 +210,44 @@ test('emit: a macro invocation whose expansion is reordered is written out expan
   assert.equal(v.equivalent, true, v.difference?.message);
 });
 
+test('emit: a call written out expanded keeps the \\@ numbering of later calls (no label defined twice), and verify matches the labels by name', () => {
+  const text = HEAD + [
+    '.macro skipif s, a, b',
+    '  v_add_f32 v[\\a], v[\\a], v[\\b]',
+    '  v_mul_f32 v[\\b+10], v[\\b], v[\\b]',
+    '  s_cmp_lt_u32 s[\\s], 4',
+    '  s_cbranch_scc1 L_skip_\\@',
+    '  s_add_u32 s[\\s], s[\\s], 1',
+    'L_skip_\\@:',
+    '.endm',
+    '.macro plain',
+    '  v_mov_b32 v30, 0',
+    '.endm',
+    'k:',
+    '  skipif 8, 1, 2',
+    '  skipif 9, 3, 4',
+    '  plain',
+    '  s_endpgm',
+    '',
+  ].join('\n');
+  const l = loadText(text, 'at.s');
+  const s = new ScheduleState(pickKernel(l));
+  assert.ok(!isFailure(applyCommand(s, cmd('swap v_add_f32_0 v_mul_f32_0'))));
+  const e = emitSchedule(s);
+  // one instantiation written out, counted by one call of an empty macro
+  assert.match(e.text, /\n {2}L_skip_0:\n {2}\.macro conductor_macro_count\n {2}\.endm\n {2}conductor_macro_count\n {2}\.purgem conductor_macro_count\n {2}skipif 9, 3, 4\n/);
+  const out = loadText(e.text, 'at2.s');
+  assert.deepEqual(out.program.statements.filter((x) => x.kind === 'label').map((x) => x.name), ['k', 'L_skip_0', 'L_skip_1']);
+  const v = verifyLoaded(l, out);
+  assert.equal(v.equivalent, true, v.difference?.message);
+  // without the count the later call makes L_skip_0 again
+  const bare = e.text.replace(/ {2}\.macro conductor_macro_count\n {2}\.endm\n {2}conductor_macro_count\n {2}\.purgem conductor_macro_count\n/, '');
+  assert.throws(() => loadText(bare, 'at3.s'), /symbol 'L_skip_0' is already defined/);
+  // a branch to the wrong one of the two labels is still told apart
+  const wrong = e.text.replace('s_cbranch_scc1 L_skip_0', 's_cbranch_scc1 L_skip_1');
+  assert.equal(verifyLoaded(l, loadText(wrong, 'at4.s')).equivalent, false);
+});
+
 test('verify: a label a macro makes with its \\@ counter, numbered anew after a call written out expanded, is the same label; a branch to another label is not', () => {
   const body = (target: string) => ['k:', '  s_cmp_lt_u32 s8, 4', `  s_cbranch_scc1 ${target}`, '  s_add_u32 s8, s8, 1', 'L_skip:', '  s_nop 0', 'L_end:', '  s_endpgm'];
   const other = verify(body('L_skip'), body('L_end'));
