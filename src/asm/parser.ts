@@ -69,6 +69,9 @@ const CONDITIONALS = new Set([
 ]);
 /** Repeat blocks, closed by `.endr` (`.rep` is LLVM's other spelling of `.rept`). */
 const REPEATS = new Set(['.rept', '.rep', '.irp', '.irpc']);
+
+/** A repeat block's directive (a macro's name may start with a dot too). */
+export function isRepeatName(name: string): boolean { return REPEATS.has(name); }
 const MAX_MACRO_DEPTH = 64;
 /** The text of a quoted string or symbol name between its quotes (a backslash escapes the next character). */
 const QUOTED_BODY = '(?:[^"\\\\]|\\\\.)*';

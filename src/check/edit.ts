@@ -8,6 +8,7 @@
 import type { Program, Statement } from '../asm/ast.js';
 import { printProgram } from '../asm/printer.js';
 import { once } from '../analysis/memo.js';
+import { isRepeatName } from '../asm/parser.js';
 
 export interface StatementEdits {
   /** Lines (without indentation) to insert before statement index. */
@@ -48,6 +49,7 @@ export function applyStatementEdits(program: Program, edits: StatementEdits): st
     byLine.set(s.lineIndex, l);
   });
   const lineEdits = new Map<number, string>();
+  const writtenOut = new Map<number, number[]>();
   for (const [lineIndex, stmts] of byLine) {
     const original = program.lines[lineIndex]!.text;
     const indent = indentOf(original);
@@ -65,7 +67,7 @@ export function applyStatementEdits(program: Program, edits: StatementEdits): st
         if (edits.remove.has(k)) continue;
         out.push(indent + (edits.replace.get(k) ?? statementText(s)));
       }
-      for (const l of macroNumberingLines(program, stmts)) out.push(indent + l);
+      writtenOut.set(lineIndex, stmts);
     } else {
       // Statements written on this line: labels first, then at most one instruction or directive.
       let restFrom = 0;
@@ -99,55 +101,80 @@ export function applyStatementEdits(program: Program, edits: StatementEdits): st
     lineEdits.set(lineIndex, out.join(eol));
   }
   // A removed statement alone on its line removes the line.
+  const numbering = new MacroNumbering(program);
   const lines = program.lines.map((l, i) => {
     const e = lineEdits.get(i);
-    return e === undefined ? l : { text: e, eol: l.eol };
+    const pre = numbering.before(i);
+    const w = writtenOut.get(i);
+    if (w) numbering.written(w);
+    if (pre.length === 0) return e === undefined ? l : { text: e, eol: l.eol };
+    const indent = indentOf(l.text);
+    const head = pre.map((x) => indent + x).join(l.eol || '\n');
+    const text = e ?? l.text;
+    return { text: text === '' ? head : head + (l.eol || '\n') + text, eol: l.eol };
   });
   const result = lines.filter((l, i) => !(lineEdits.has(i) && l.text === '' && program.lines[i]!.text.trim() !== ''));
   return result.map((l) => l.text + l.eol).join('');
 }
 
 /**
- * Lines that keep the numbering of later macro calls when the statements `stmts` (a macro call
- * or a repeat block with everything it expands to) are written out expanded. llvm-mc numbers
- * macro instantiations (`\@` is the count so far: AsmParser::handleMacroEntry increments
+ * The numbering of macro calls when some are written out expanded. llvm-mc numbers macro
+ * instantiations (`\\@` is the count so far: AsmParser::handleMacroEntry increments
  * NumOfMacroInstantiations; .rept, .irp and .irpc do not), and the calls written out no longer
  * count, so a later call would name its labels with a number a written-out label already has
- * ("symbol is already defined") or differently from the input. An empty macro called once per
- * instantiation written out counts for them; nothing when no later statement uses the count (a
- * call of a macro whose body has `\@`, or an .irp / .irpc block). A macro's own call count
- * (`\+`) is not kept.
+ * ("symbol is already defined") or differently from the input. `written(stmts)` counts the
+ * instantiations of a line written out; `before(line)` gives the lines to write before a source
+ * line: when the line reads the count (a call of a macro whose body has `\\@`, or an .irp /
+ * .irpc block) and instantiations were written out since the last such line, an empty macro
+ * called that many times. A macro's own call count (`\\+`) is not kept.
  */
-export function macroNumberingLines(program: Program, stmts: readonly number[]): string[] {
-  let n = 0;
-  for (const k of stmts) {
-    const s = program.statements[k]!;
-    if (s.kind === 'macroCall' && !(s.name ?? '.').startsWith('.')) n++;
+export class MacroNumbering {
+  private pending = 0;
+  private readonly readers: Uint8Array;
+  constructor(private readonly program: Program) {
+    this.readers = once(program, 'counterReaderLines', () => counterReaderLines(program));
   }
-  if (n === 0 || lastCounterUse(program) <= stmts[stmts.length - 1]!) return [];
-  let name = 'conductor_macro_count';
-  for (let x = 2; program.macros.has(name); x++) name = `conductor_macro_count${x}`;
-  return [`.macro ${name}`, '.endm', ...new Array<string>(n).fill(name), `.purgem ${name}`];
+
+  written(stmts: readonly number[]): void {
+    for (const k of stmts) {
+      const s = this.program.statements[k]!;
+      if (s.kind === 'macroCall' && s.name !== undefined && !isRepeatName(s.name)) this.pending++;
+    }
+  }
+
+  /** True when `before(line)` writes something. */
+  due(line: number): boolean { return this.pending > 0 && this.readers[line] === 1; }
+
+  before(line: number): string[] {
+    if (!this.due(line)) return [];
+    let name = 'conductor_macro_count';
+    for (let x = 2; this.program.macros.has(name); x++) name = `conductor_macro_count${x}`;
+    const n = this.pending;
+    this.pending = 0;
+    const calls = n === 1 ? [name] : [`.rept ${n}`, name, '.endr'];
+    return [`// ${n} macro call${n === 1 ? '' : 's'} written out above: counted for the \\@ numbering of later calls`,
+      `.macro ${name}`, '.endm', ...calls, `.purgem ${name}`];
+  }
 }
 
-/** The last statement that reads the macro instantiation count (-1 when none does). */
-function lastCounterUse(program: Program): number {
-  return once(program, 'lastCounterUse', () => {
-    const uses = new Map<string, boolean>();
-    for (let k = program.statements.length - 1; k >= 0; k--) {
-      const s = program.statements[k]!;
-      if (s.kind !== 'macroCall' || s.name === undefined || s.name === '.rept' || s.name === '.rep') continue;
-      if (s.name.startsWith('.')) return k; // .irp / .irpc: their bodies may read it
-      let u = uses.get(s.name);
-      if (u === undefined) {
+/** 1 for the source lines holding a statement that reads the macro instantiation count. */
+function counterReaderLines(program: Program): Uint8Array {
+  const out = new Uint8Array(program.lines.length);
+  const uses = new Map<string, boolean>();
+  for (const s of program.statements) {
+    if (s.kind !== 'macroCall' || s.name === undefined || s.name === '.rept' || s.name === '.rep') continue;
+    let u = isRepeatName(s.name); // .irp / .irpc: their bodies may read it
+    if (!u) {
+      const known = uses.get(s.name);
+      if (known === undefined) {
         const def = program.macros.get(s.name) ?? program.macros.get(s.name.toLowerCase());
         u = !def || def.body.some((b) => b.text.includes('\\@'));
         uses.set(s.name, u);
-      }
-      if (u) return k;
+      } else u = known;
     }
-    return -1;
-  });
+    if (u) out[s.lineIndex] = 1;
+  }
+  return out;
 }
 
 export function statementText(s: Statement): string {

@@ -9,7 +9,7 @@
  * call. emit.ts then re-derives the waits and nops of that text.
  */
 import type { Program } from '../asm/ast.js';
-import { macroNumberingLines, statementText } from '../check/edit.js';
+import { MacroNumbering, statementText } from '../check/edit.js';
 import type { ScheduleState } from './state.js';
 import { isSchedBarrierLine } from './kernel.js';
 import { once } from '../analysis/memo.js';
@@ -103,15 +103,21 @@ export function reorderedText(s: ScheduleState): string {
   let run = 0;
   const flush = (to: number) => { if (to > run) out.push(whole.text.slice(whole.start[run], whole.start[to])); };
   let skipTo = -1;
+  const numbering = new MacroNumbering(program);
   for (let li = 0; li < program.lines.length; li++) {
     const line = program.lines[li]!;
     const stmts = stmtsOfLine.get(li);
-    if (!stmts && !ownedLine.has(li) && li > skipTo) continue;
+    const counted = numbering.due(li);
+    if (!stmts && !ownedLine.has(li) && li > skipTo && !counted) continue;
     flush(li);
     run = li + 1;
-    if (ownedLine.has(li) || li <= skipTo || !stmts) continue;
     const indent = indentOf(line.text);
     const eol = line.eol || '\n';
+    if (counted) {
+      for (const l of numbering.before(li)) out.push(`${indent}${l}${eol}`);
+      if (!stmts && !ownedLine.has(li) && li > skipTo) { run = li; continue; } // the line itself goes out as it is
+    }
+    if (ownedLine.has(li) || li <= skipTo || !stmts) continue;
     const simple = isSimpleLine(li);
     const emitted: string[] = [];
     if (!simple) {
@@ -139,7 +145,7 @@ export function reorderedText(s: ScheduleState): string {
       }
       emitted.push(`${indent}${statementText(S)}${eol}`);
     }
-    if (!simple) for (const l of macroNumberingLines(program, stmts)) emitted.push(`${indent}${l}${eol}`);
+    if (!simple) numbering.written(stmts);
     if (emitted.length === 0) continue; // a dropped wait or nop alone on its line
     let joined = emitted.join('');
     if (line.eol === '') joined = joined.slice(0, joined.length - eol.length); // keep "no final newline"

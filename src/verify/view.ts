@@ -9,6 +9,7 @@ import type { Loaded } from '../load.js';
 import { buildCfg, type Cfg } from '../analysis/cfg.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import { isWaitOrNop } from '../asm/program.js';
+import { isRepeatName } from '../asm/parser.js';
 import { AGPR_BASE, M0, rangeName, VGPR_BASE } from '../asm/registers.js';
 import { HWREG_MODE, hwregField, hwregId } from '../isa/hwreg.js';
 import { gprIdxModeBits, statedIndexRange } from '../isa/kernel-effects.js';
@@ -92,7 +93,7 @@ function labelOrdinals(program: Program, start: number, end: number): Map<string
   for (let s = start; s < end; s++) {
     const st = program.statements[s]!;
     const x = st.expansion;
-    if (st.kind !== 'label' || st.name === undefined || !x || x.macro.startsWith('.') || out.has(st.name)) continue;
+    if (st.kind !== 'label' || st.name === undefined || !x || isRepeatName(x.macro) || out.has(st.name)) continue;
     const line = `${x.macro}:${x.macroLoc.line}`;
     const k = made.get(line) ?? 0;
     made.set(line, k + 1);

@@ -217,6 +217,9 @@ test('check --fix writing out macro calls that make \\@ labels: every label once
   assert.equal(checkLoaded(l2).errors, 0);
   assert.deepEqual(l2.program.statements.filter((x) => x.kind === 'label').map((x) => x.name), ['k', 'L_ld_0', 'L_ld_1']);
   assert.equal((fixed.text.match(/\n {2}conductor_macro_count\n/g) ?? []).length, 1, 'the first call is counted for the second');
+  // calls written out with no later call that reads the count: nothing added
+  const alone = text.replace('  ld 9\n', '');
+  assert.doesNotMatch(fixLoaded(loadText(alone, 'at3.s')).text, /conductor_macro_count/);
 });
 
 test('check --fix and schedule on repeat blocks and conditionals: the output re-reads to what was analysed', () => {
