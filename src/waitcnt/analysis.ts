@@ -914,6 +914,8 @@ export interface GoverningWaits {
   waits: number[];
   /** Some path reaches the producer (or the kernel's entry, or a call that waits for everything) without one. */
   none: boolean;
+  /** The operations on the counter issued between those waits (or the path's start) and the instruction, by index. */
+  issued: number[];
 }
 
 /**
@@ -930,6 +932,7 @@ export function governingWaits(
   const cfg = ctx.cfg;
   const nb = cfg.blocks.length;
   const waits = new Set<number>();
+  const issued = new Set<number>();
   let none = false;
   const seen = new Uint8Array(nb);
   const stack: [block: number, from: number][] = [[cfg.blockOf[i]!, i - 1]];
@@ -941,6 +944,7 @@ export function governingWaits(
       const f = fx[j]!;
       if (j === producer || (f.kind === INSN_KIND.call && f.callWaits)) { none = true; open = false; break; }
       if (f.kind === INSN_KIND.wait && writtenValue(ctx, fx, j, c) !== undefined && !skip?.has(j)) { waits.add(j); open = false; break; }
+      if (f.issues.some((x) => CLASS_COUNTER[x.cls] === c)) issued.add(j);
     }
     if (!open) continue;
     let preds = 0;
@@ -953,7 +957,8 @@ export function governingWaits(
     }
     if (preds === 0) none = true;
   }
-  return { waits: [...waits].sort((a, b) => a - b), none };
+  const byIndex = (a: number, b: number) => a - b;
+  return { waits: [...waits].sort(byIndex), none, issued: [...issued].sort(byIndex) };
 }
 
 /**
@@ -979,6 +984,15 @@ function presentText(ctx: KernelContext, fx: readonly InsnEffects[], c: number, 
   if (g.none) parts.push(`no ${cname} wait`);
   if (parts.length === 1) return parts[0]!;
   return `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}, depending on the path`;
+}
+
+/** The operations a fence finds in flight (GoverningWaits.issued), as the message names them. */
+function inFlightText(ctx: KernelContext, g: GoverningWaits, cname: string): string {
+  const n = g.issued.length;
+  if (n === 0) return '';
+  const at = (j: number) => `${ctx.insns[j]!.insn.mnemonic} at line ${ctx.insns[j]!.insn.loc.line}`;
+  const shown = n === 1 ? at(g.issued[0]!) : `${at(g.issued[0]!)} .. ${at(g.issued[n - 1]!)}`;
+  return ` (issued since: ${n} ${cname} operation${n === 1 ? '' : 's'}, ${shown})`;
 }
 
 /** More younger operations of an in-order class than the counter holds (see SOURCES.saturation). */
@@ -1034,7 +1048,7 @@ function fenceFinding(ctx: KernelContext, fx: InsnEffects[], ds: readonly (NeedD
   const names = ds.map((d) => COUNTER_NAMES[d.c]!);
   const { message, source } = fenceText(ctx, i, ds[0]!.reason, `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
   const needs = ds.map((d) => `${COUNTER_NAMES[d.c]}(${d.value})`).join(' ');
-  const present = ds.map((d, k) => presentText(ctx, fx, d.c, gs[k]!, max)).join('; ');
+  const present = ds.map((d, k) => presentText(ctx, fx, d.c, gs[k]!, max) + inFlightText(ctx, gs[k]!, COUNTER_NAMES[d.c]!)).join('; ');
   const fix = { kind: 'waitcnt' as const, before: i, ...Object.fromEntries(ds.map((d) => [COUNTER_NAMES[d.c]!, d.value])) };
   return { ...first, message: `${message}: needs ${needs}, present: ${present}`, source, fix };
 }
@@ -1078,7 +1092,7 @@ function missingFinding(ctx: KernelContext, fx: InsnEffects[], i: number, d: Nee
         message = `${insn.mnemonic} needs a wait on ${cname}`;
     }
   }
-  message += `: needs ${cname}(${d.value}), present: ${presentText(ctx, fx, d.c, g, max)}`;
+  message += `: needs ${cname}(${d.value}), present: ${presentText(ctx, fx, d.c, g, max)}${rule === 'waitcnt-fence' ? inFlightText(ctx, g, cname!) : ''}`;
   if (d.reason === 'lds-dma') message += ' (only if the two LDS ranges overlap, which the assembly does not show: LLVM omits this wait when it can prove them disjoint)';
   const fix = { kind: 'waitcnt' as const, before: i, [cname]: d.value };
   if (saturated(d, max)) {

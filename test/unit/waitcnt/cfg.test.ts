@@ -135,7 +135,12 @@ test('s_barrier: LLVM\'s full wait on gfx906/gfx908 (no back-off barrier) is a w
     const fs = check(lines, arch);
     // one wait fixes the fence: one finding naming both counters
     assert.deepEqual(summary(fs), ['3 waitcnt-fence vmcnt=0 lgkmcnt=0'], arch);
-    assert.match(fs[0]!.message, /outstanding on vmcnt and lgkmcnt: .*: needs vmcnt\(0\) lgkmcnt\(0\), present: no vmcnt wait; no lgkmcnt wait$/);
+    assert.match(fs[0]!.message, /outstanding on vmcnt and lgkmcnt: .*: needs vmcnt\(0\) lgkmcnt\(0\), present: no vmcnt wait \(issued since: 1 vmcnt operation, global_store_dword at line \d+\); no lgkmcnt wait \(issued since: 1 lgkmcnt operation, ds_write_b32 at line \d+\)$/);
+    // a full wait, then loads: the message names the loads in flight, not only the wait
+    const after = check(['global_load_dword v1, v[2:3], off', 's_waitcnt vmcnt(0)', 'global_load_dword v4, v[2:3], off', 'v_mov_b32 v5, 0', 'global_load_dword v6, v[2:3], off', 's_barrier'], arch)
+      .filter((f) => f.rule === 'waitcnt-fence');
+    assert.equal(after.length, 1, arch);
+    assert.match(after[0]!.message, /present: vmcnt\(0\) at line (\d+) \(allows 0 outstanding\) \(issued since: 2 vmcnt operations, global_load_dword at line (\d+) \.\. global_load_dword at line (\d+)\)$/);
     assert.match(fs[0]!.message, /no back-off barrier/);
     assert.match(fs[0]!.source!, /^LLVM SIInsertWaitcnts \(s_barrier: without FeatureBackOffBarrier/);
     assert.equal(fs[0]!.severity, 'warning', 'a policy for memory exceptions, not a data dependency');

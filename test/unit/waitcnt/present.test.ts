@@ -71,7 +71,7 @@ test('different waits on the paths into the reader: each named, with its line', 
   assert.match(f.message, /needs vmcnt\(2\), present: vmcnt\(3\) at line 6 \(allows 3 outstanding\) or vmcnt\(4\) at line 10 \(allows 4 outstanding\), depending on the path$/);
   assert.equal(f.actual, 4, 'the weakest of them');
   const ctx = ctxOf(twoSides(['s_waitcnt vmcnt(4)']));
-  assert.deepEqual(governingWaits(ctx, kernelEffects(ctx), 10, VM, 0), { waits: [5, 8], none: false });
+  assert.deepEqual(governingWaits(ctx, kernelEffects(ctx), 10, VM, 0), { waits: [5, 8], none: false, issued: [] });
 });
 
 test('a path without a wait on the counter: "no wait" beside the others', () => {
