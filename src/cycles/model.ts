@@ -32,6 +32,7 @@ import { CLS, EVENT, has, isClass, isMemSpace, isMfmaKind, issues, LATENCY, MEM_
 import { UNIT_COUNT } from '../asm/registers.js';
 import { defaultCycleParams, MFMA_PASS_COUNTS, mfmaParamKey, type CycleParams, type MfmaConsumer, type MfmaTableKind, type ParamKey } from '../targets/latency.js';
 import type { Target } from '../isa/target.js';
+import { nopWaitStates } from '../targets/common.js';
 
 /** The pipes an instruction holds while it issues. */
 export const PIPE = { none: 0, salu: 1, valu: 2, matrix: 3, lds: 4, vmem: 5, smem: 6, branch: 7 } as const;
@@ -338,8 +339,7 @@ const CLASS_TIMING: Partial<Record<number, (x: TimingInput, tm: Timing) => void>
     if (x.base === 's_nop') {
       tm.pipeA = PIPE.none; tm.occA = 0; tm.cc = CONSUMER.none; tm.pk = PRODUCER.other;
       const op = x.r.insn.operands[0];
-      const k = op && op.kind === 'imm' ? Math.max(0, Math.min(op.value, x.nopMax)) : 0;
-      tm.issue = tm.issueTaken = x.slot * (k + 1);
+      tm.issue = tm.issueTaken = x.slot * (op && op.kind === 'imm' && op.value >= 0 ? nopWaitStates(op.value, x.nopMax) : 1);
       tm.lat = 0;
       return;
     }

@@ -7,8 +7,9 @@
  *   - every instruction issued counts 1 — VALU, SALU, SMEM, VMEM, DS, s_waitcnt, s_branch,
  *     v_nop, everything; no instruction counts 0 in assembly text
  *     (LLVM's 0-count meta instructions and inline-asm markers do not exist in assembly);
- *   - `s_nop N` counts N+1, crediting N up to target.maxNopImmCounted (15; LLVM's 4-bit reading,
- *     SIInstrInfo::getNumWaitStates) — an immediate above that counts maxNopImmCounted+1. The MI200 ISA text says s_nop
+ *   - `s_nop N` counts (N & 15)+1 (the hardware reads SIMM16[3:0]: targets/common.ts nopWaitStates),
+ *     crediting up to target.maxNopImmCounted (15; LLVM's 4-bit reading,
+ *     SIInstrInfo::getNumWaitStates). The MI200 ISA text says s_nop
  *     repeats at most eight times, so N > 7 relies on LLVM's reading (targets' NOP_IMM_NOTE);
  *     the fixer emits chunks of at most target.maxNopImm;
  *   - labels, directives and comments are not instructions and count 0.
@@ -34,6 +35,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { FastPathMismatch } from '../errors.js';
 import { generationOf, type Generation } from './types.js';
 import { isWaitOrNop } from '../asm/program.js';
+import { nopWaitStates } from '../targets/common.js';
 
 /** A register operand as a half-open unit range [lo, hi). */
 export interface OpRange {
@@ -212,8 +214,7 @@ function hasConstOperand(s: InsnStore, i: number): boolean {
 
 function nopCount(insn: Instruction, maxCounted: number): number {
   const op = insn.operands[0];
-  const n = op && op.kind === 'imm' && Number.isInteger(op.value) && op.value >= 0 ? op.value : 0;
-  return Math.min(n, maxCounted) + 1;
+  return nopWaitStates(op && op.kind === 'imm' && Number.isInteger(op.value) && op.value >= 0 ? op.value : 0, maxCounted);
 }
 
 const FP8_BYTE_SEL = /^v_cvt_(scalef32_)?sr_(fp8|bf8)_/;

@@ -11,6 +11,7 @@
 import type { Finding, KernelContext } from '../analysis/types.js';
 import { ALL_RULES } from './rules/index.js';
 import { HazardContext } from './context.js';
+import { nopWaitStates } from '../targets/common.js';
 import { isDeepStrictEqual } from 'node:util';
 import { kept, once } from '../analysis/memo.js';
 import { checkFastFromEnv, FastPathMismatch } from '../errors.js';
@@ -85,7 +86,31 @@ export function checkHazards(ctx: KernelContext, opts: HazardOptions = {}): Find
 
 function checkWith(ctx: KernelContext, rules: readonly HazardRule[]): Finding[] {
   const h = new HazardContext(ctx);
-  return checkContext(h, activeRules(h, rules));
+  const out = checkContext(h, activeRules(h, rules));
+  if (rules === ALL_RULES) out.push(...oversizedNops(ctx));
+  return out;
+}
+
+/**
+ * `s_nop N` with N above 15: the hardware repeats it by the immediate's low four bits
+ * (nopWaitStates), so `s_nop 16` is one wait state, not seventeen; the hazard rules count it so,
+ * and this warning says why (LLVM never writes such an immediate).
+ */
+function oversizedNops(ctx: KernelContext): Finding[] {
+  const out: Finding[] = [];
+  for (let i = 0; i < ctx.insns.length; i++) {
+    const insn = ctx.insns[i]!.insn;
+    if (insn.base !== 's_nop') continue;
+    const op = insn.operands[0];
+    if (!op || op.kind !== 'imm' || !Number.isInteger(op.value) || op.value <= 15) continue;
+    const ws = nopWaitStates(op.value, ctx.target.maxNopImmCounted.value);
+    out.push({
+      rule: 'nop-immediate', severity: 'warning', loc: insn.loc, insn: i, required: op.value + 1, actual: ws, related: [],
+      message: `s_nop ${op.value} gives ${ws} wait state${ws === 1 ? '' : 's'}, not ${op.value + 1}: the hardware repeats s_nop by the low four bits of its immediate, so one s_nop gives at most 16 (s_nop 15); the hazard checks count ${ws}`,
+      source: 'CDNA3 ISA §12 SOPP, S_NOP ("Repeat NOP 1..16 times based on SIMM16[3:0]")',
+    });
+  }
+  return out;
 }
 
 export function checkContext(h: HazardContext, rules: readonly HazardRule[]): Finding[] {

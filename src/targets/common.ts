@@ -215,6 +215,17 @@ export const NOP_IMM_NOTE =
   `The fixer emits chunks of at most s_nop 7 (safe for both readings); the checker credits up to 15 as LLVM does. ` +
   `llvm-mc itself accepts any 16-bit immediate (oracle: echo 's_nop 0xffff' | ${MC} -mcpu=gfx906 -> accepted), so the assembler sets no limit.`;
 
+/**
+ * Wait states of `s_nop imm`: the hardware repeats the NOP by the immediate's low four bits
+ * (CDNA3 ISA §12 SOPP, S_NOP: "Repeat NOP 1..16 times based on SIMM16[3:0]"), so `s_nop 16` is
+ * one wait state. LLVM never emits an immediate above 15 (SIInstrInfo::insertNoops), and its
+ * getNumWaitStates (imm + 1) would credit 17: the ISA text covers the case, so it wins. Credited up
+ * to `maxCounted` + 1 (the targets' maxNopImmCounted, NOP_IMM_NOTE).
+ */
+export function nopWaitStates(imm: number, maxCounted: number): number {
+  return Math.min(imm & 15, maxCounted) + 1;
+}
+
 export function nopImm(): { maxNopImm: Sourced<number>; maxNopImmCounted: Sourced<number> } {
   return {
     maxNopImm: sourced(7, `${REF.mi200} §4.4 (S_NOP repeats up to eight times); LLVM SIInstrInfo::getNumWaitStates / insertNoops`, NOP_IMM_NOTE),

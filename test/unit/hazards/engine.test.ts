@@ -34,7 +34,7 @@ describe('hazard engine: counting', () => {
     assert.equal(a[0]!.actual, 1);
   });
 
-  it('s_nop is credited up to maxNopImmCounted (15): s_nop 20 counts 16', () => {
+  it('s_nop is credited up to maxNopImmCounted (15), by the low four bits of its immediate: s_nop 20 counts 5, with a warning', () => {
     const t = getTarget('gfx950')!;
     assert.equal(t.maxNopImmCounted.value, 15);
     // 16-pass XDL on gfx950 needs 20 before a SrcA/SrcB read
@@ -42,7 +42,15 @@ describe('hazard engine: counting', () => {
     const use = 'v_mfma_f32_32x32x4_2b_f16 v[36:67], v[0:1], v[34:35], v[36:67]';
     const a = only('gfx950', `${mfma}\ns_nop 20\n${use}`, 'mfma-xdl-write-mfma-srcab');
     assert.equal(a[0]!.required, 20);
-    assert.equal(a[0]!.actual, 16);
+    assert.equal(a[0]!.actual, 5);
+    assert.equal(only('gfx950', `${mfma}\ns_nop 15\n${use}`, 'mfma-xdl-write-mfma-srcab')[0]!.actual, 16);
+    // s_nop 16 is one wait state (SIMM16[3:0] = 0): an MFMA result read one instruction later is an error
+    const acc = only('gfx90a', 'v_mfma_f32_16x16x16f16 a[0:3], v[0:1], v[2:3], a[0:3]\ns_nop 16\nv_accvgpr_read_b32 v4, a0', 'mfma-xdl-write-valu-read');
+    assert.equal(acc.length, 1);
+    assert.equal(acc[0]!.actual, 1);
+    const w = only('gfx90a', 's_nop 16\ns_nop 15\ns_nop 31', 'nop-immediate');
+    assert.deepEqual(w.map((f) => [f.severity, f.actual, f.message.split(':')[0]]), [['warning', 1, 's_nop 16 gives 1 wait state, not 17'], ['warning', 16, 's_nop 31 gives 16 wait states, not 32']]);
+    assert.match(w[0]!.message, /^s_nop 16 gives 1 wait state, not 17: .*low four bits/);
   });
 
   it('uses the true W beyond LLVM\'s search limit of 19 (gfx950, 16-pass XDL: 20)', () => {
