@@ -84,3 +84,24 @@ function accumOffsetError(d: AmdhsaDescriptor, target: Target, err: (message: st
   const alloc = Math.ceil(Math.max(1, v) / g) * g;
   return a > alloc ? err(`accum_offset exceeds total VGPR allocation: ${at}, .amdhsa_next_free_vgpr ${v} allocates ${alloc}`) : undefined;
 }
+
+/**
+ * The kernel-argument preload header. A kernel that preloads arguments into SGPRs
+ * (.amdhsa_user_sgpr_kernarg_preload_length > 0) is entered 256 bytes after its start by
+ * firmware that preloads; firmware that does not runs those 256 bytes (LLVM AMDGPUUsage,
+ * "Preloaded Kernel Arguments"; AMDGPUPreloadKernArgProlog). LLVM 18 wrote the block as 64
+ * `s_nop 0`: they are not hazard padding, and removing any moves the code the preloading
+ * firmware enters. (Later LLVMs write `s_trap 2` and a `.fill`, or a prologue closed by
+ * `s_branch` and `.p2align 8`, which nothing moves across.) The number of the kernel's leading
+ * instructions (`base(i)`: instruction i's mnemonic without its encoding suffix) that form it:
+ * the leading s_nop, at most 256 bytes of them; 0 when the kernel preloads nothing.
+ */
+export function preloadHeaderLength(d: AmdhsaDescriptor | undefined, n: number, base: (i: number) => string): number {
+  if (!d || !((d.values.user_sgpr_kernarg_preload_length ?? 0) > 0)) return 0;
+  let k = 0;
+  while (k < Math.min(n, PRELOAD_HEADER_BYTES / 4) && base(k) === 's_nop') k++;
+  return k;
+}
+
+/** Bytes the preloading firmware skips (LLVM AMDGPUUsage, "Preloaded Kernel Arguments"). */
+export const PRELOAD_HEADER_BYTES = 256;

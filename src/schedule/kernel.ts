@@ -48,6 +48,7 @@ import { memAccessOf, type MemAccess } from './memory.js';
 import { traitsOf } from '../isa/traits.js';
 import { buildGraph, type DepGraph } from './deps.js';
 import { fenceWaits, waitPositions, type WaitPosition } from '../waitcnt/index.js';
+import { preloadHeaderLength } from '../isa/descriptor.js';
 
 /**
  * What an instruction is to the scheduler: movable; pinned (never moved, a region boundary);
@@ -265,6 +266,11 @@ function classifyRoles(ctx: KernelContext, opts: ScheduleOptions): { role: Uint8
   }
   for (const lb of cfg.longBranches) {
     for (let i = lb.getpc; i <= lb.setpc; i++) { role[i] = ROLE.pinned; pinReason[i] = 'part of a long branch (s_getpc_b64 .. s_setpc_b64)'; }
+  }
+  const header = preloadHeaderLength(ctx.kernel.descriptor, n, (i) => insns[i]!.insn.base);
+  for (let i = 0; i < header; i++) {
+    role[i] = ROLE.pinned;
+    pinReason[i] = 'the kernel-argument preload header (the 256 bytes firmware that preloads skips)';
   }
   // s_getpc_b64 and the instructions after it in its block up to the last one naming a symbol.
   for (let i = 0; i < n; i++) {

@@ -53,7 +53,7 @@ export { keyOf } from './view.js';
 export { PROVEN_TRIPS } from './pipeline.js';
 
 export type DifferenceKind =
-  | 'kernels' | 'anchor' | 'region-contents' | 'reaching-definition' | 'exit-definition' | 'memory-order' | 'completion' | 'check' | 'pipelined-loop';
+  | 'kernels' | 'preload-header' | 'anchor' | 'region-contents' | 'reaching-definition' | 'exit-definition' | 'memory-order' | 'completion' | 'check' | 'pipelined-loop';
 
 export interface Difference {
   kind: DifferenceKind;
@@ -332,6 +332,10 @@ export function verifyLoaded(orig: Loaded, sched: Loaded, opts: VerifyOptions = 
 
 /** Checks 1-5 and 7 of one kernel: its figures, or the first difference. */
 function verifyKernel(name: string, a: KernelView, b: KernelView, disambiguate: boolean | 'per-lane'): VerifyResult['kernels'][number] | Exclude<Check, undefined> {
+  if (a.header.join('\n') !== b.header.join('\n')) {
+    return diff('preload-header', name, `the kernel-argument preload header differs: the original starts with ${a.header.length} s_nop (the 256 bytes firmware that preloads skips), the scheduled file with ${b.header.length}`,
+      a.all[0]?.insn.loc, b.all[0]?.insn.loc);
+  }
   const al = check1Anchors(name, a, b);
   if (!('pairOf' in al)) return al;
   // regions: region t lies before token t (region tokens.length after the last one)

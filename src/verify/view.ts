@@ -14,6 +14,7 @@ import { AGPR_BASE, M0, rangeName, VGPR_BASE } from '../asm/registers.js';
 import { HWREG_MODE, hwregField, hwregId } from '../isa/hwreg.js';
 import { gprIdxModeBits, statedIndexRange } from '../isa/kernel-effects.js';
 import { validAccumOffset } from '../isa/layout.js';
+import { preloadHeaderLength } from '../isa/descriptor.js';
 
 /* ---------------------------------------------------------------------------------------------- */
 /* The instruction stream of a kernel                                                             */
@@ -57,6 +58,8 @@ export interface KernelView {
   blockStart: Int32Array;
   isReturnOrCall: Uint8Array;
   cfg: Cfg;
+  /** The kernel-argument preload header's instructions, as written (isa/descriptor.ts preloadHeaderLength). */
+  header: string[];
 }
 
 function operandKey(o: Operand, labels?: ReadonlyMap<string, string>): string {
@@ -181,7 +184,8 @@ export function kernelView(l: Loaded, name: string, byPlace = true): KernelView 
   }
   const blockStart = new Int32Array(cfg.blocks.length);
   for (const b of cfg.blocks) blockStart[b.id] = b.start;
-  return { name, regs, tokens, regions, all, blockOf: cfg.blockOf, blockStart, isReturnOrCall, cfg };
+  const header = all.slice(0, preloadHeaderLength(kernel.descriptor, all.length, (i) => all[i]!.insn.base)).map((r) => r.insn.text);
+  return { name, regs, tokens, regions, all, blockOf: cfg.blockOf, blockStart, isReturnOrCall, cfg, header };
 }
 
 /* ---------------------------------------------------------------------------------------------- */

@@ -1,0 +1,54 @@
+/**
+ * The kernel-argument preload header (isa/descriptor.ts preloadHeaderLength): a kernel that
+ * preloads arguments starts with 256 bytes firmware that preloads skips; LLVM 18 wrote them as
+ * 64 `s_nop 0`. They are pinned (never stripped as hazard padding), and verify rejects a file
+ * whose header changed.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadText } from '../../../src/load.js';
+import { pickKernel, ROLE } from '../../../src/schedule/kernel.js';
+import { verifyLoaded } from '../../../src/verify/verify.js';
+import { applyRounds } from '../../../src/schedule/session.js';
+import { parseCommandArgs } from '../../../src/schedule/commands.js';
+
+const kernel = (preload: number) => [
+  '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', '.globl k', '.p2align 8', '.type k,@function', 'k:',
+  ...new Array<string>(64).fill('  s_nop 0'),
+  '  v_lshlrev_b32_e32 v1, 2, v0',
+  '  global_load_dword v2, v1, s[2:3]',
+  '  v_add_u32_e32 v3, 1, v0',
+  '  v_add_u32_e32 v4, 2, v0',
+  '  s_waitcnt vmcnt(0)',
+  '  v_add_u32_e32 v2, v2, v3',
+  '  global_store_dword v1, v2, s[4:5]',
+  '  s_endpgm',
+  '.rodata', '.p2align 6', '.amdhsa_kernel k',
+  '  .amdhsa_user_sgpr_count 6', '  .amdhsa_user_sgpr_kernarg_segment_ptr 1',
+  `  .amdhsa_user_sgpr_kernarg_preload_length ${preload}`,
+  '  .amdhsa_next_free_vgpr 8', '  .amdhsa_next_free_sgpr 8', '  .amdhsa_accum_offset 8',
+  '.end_amdhsa_kernel', '',
+].join('\n');
+
+test('the 64 s_nop 0 of a preloading kernel are pinned; without preload they are padding the schedule may drop', () => {
+  const k = pickKernel(loadText(kernel(4), 'p.s'));
+  for (let i = 0; i < 64; i++) assert.equal(k.role[i], ROLE.pinned, `s_nop ${i}`);
+  assert.match(k.pinReason[0]!, /preload header/);
+  assert.equal(k.role[64], ROLE.movable);
+  const plain = pickKernel(loadText(kernel(0), 'q.s'));
+  assert.notEqual(plain.role[0], ROLE.pinned);
+});
+
+test('a move in the code after the header writes the header as it was; verify rejects a header that changed', () => {
+  const text = kernel(4);
+  const r = applyRounds(loadText(text, 'p.s'), parseCommandArgs(['swap v_add_u32_e32_0 v_add_u32_e32_1']));
+  assert.equal(r.failed, null);
+  assert.equal((r.text.match(/^ {2}s_nop 0$/gm) ?? []).length, 64);
+  assert.ok(r.text.indexOf('v_add_u32_e32 v4, 2, v0') < r.text.indexOf('v_add_u32_e32 v3, 1, v0'));
+  assert.equal(verifyLoaded(loadText(text, 'p.s'), loadText(r.text, 'o.s')).equivalent, true);
+  const shorter = text.replace('  s_nop 0\n', '');
+  const v = verifyLoaded(loadText(text, 'p.s'), loadText(shorter, 's.s'));
+  assert.equal(v.equivalent, false);
+  assert.equal(v.difference?.kind, 'preload-header');
+  assert.match(v.difference?.message ?? '', /starts with 64 s_nop .* with 63$/);
+});
