@@ -49,6 +49,7 @@ import { traitsOf } from '../isa/traits.js';
 import { buildGraph, type DepGraph } from './deps.js';
 import { fenceWaits, waitPositions, type WaitPosition } from '../waitcnt/index.js';
 import { preloadHeaderLength } from '../isa/descriptor.js';
+import { once } from '../analysis/memo.js';
 
 /**
  * What an instruction is to the scheduler: movable; pinned (never moved, a region boundary);
@@ -221,7 +222,7 @@ export function pickKernel(loaded: Loaded, name?: string, opts: ScheduleOptions 
 }
 
 export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: ScheduleOptions = {}): ScheduleKernel {
-  const { role, pinReason } = classifyRoles(ctx, opts);
+  const { role, pinReason } = classifyRoles(loaded, ctx, opts);
   const flat = flattenOperands(ctx);
   const disambiguate = opts.disambiguate ?? true;
   const { regions, regionOf, localOf } = buildRegions(loaded, ctx, role, flat, disambiguate);
@@ -251,7 +252,7 @@ export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: Schedule
 }
 
 /** Every instruction's role (ROLE.movable, ROLE.pinned or ROLE.stripped; ROLE.kept comes with the regions) and why a pinned one is. */
-function classifyRoles(ctx: KernelContext, opts: ScheduleOptions): { role: Uint8Array; pinReason: string[] } {
+function classifyRoles(loaded: Loaded, ctx: KernelContext, opts: ScheduleOptions): { role: Uint8Array; pinReason: string[] } {
   const { cfg, insns } = ctx;
   const n = insns.length;
   const role = new Uint8Array(n);
@@ -266,6 +267,14 @@ function classifyRoles(ctx: KernelContext, opts: ScheduleOptions): { role: Uint8
   }
   for (const lb of cfg.longBranches) {
     for (let i = lb.getpc; i <= lb.setpc; i++) { role[i] = ROLE.pinned; pinReason[i] = 'part of a long branch (s_getpc_b64 .. s_setpc_b64)'; }
+  }
+  const asm = once(loaded.program, 'inlineAsmLines', () => inlineAsmLines(loaded.program.lines));
+  for (let i = 0; i < n; i++) {
+    const line = cfg.insns[i]!.loc.line - 1;
+    if (asm[line] === 1 && cfg.insns[i]!.loc.file === loaded.program.file && role[i] !== ROLE.pinned) {
+      role[i] = ROLE.pinned;
+      pinReason[i] = 'inline asm (between ;;#ASMSTART and ;;#ASMEND): the author\'s own code';
+    }
   }
   const header = preloadHeaderLength(ctx.kernel.descriptor, n, (i) => insns[i]!.insn.base);
   for (let i = 0; i < header; i++) {
@@ -414,6 +423,35 @@ export function isSchedBarrierLine(text: string): boolean {
   return text.includes('sched_barrier') && SCHED_BARRIER.test(text);
 }
 const SCHED_BARRIER = /^\s*(?:;|\/\/)\s*sched_barrier\s+mask\(/;
+
+/**
+ * Whether a line is LLVM's `;;#ASMSTART` or `;;#ASMEND` comment around an inline-asm statement
+ * (AsmPrinter::emitInlineAsm): the code between is the author's own, kept where and as it is.
+ */
+export function isInlineAsmMarker(text: string): 'start' | 'end' | undefined {
+  const m = INLINE_ASM.exec(text);
+  return m ? (m[1] === 'START' ? 'start' : 'end') : undefined;
+}
+const INLINE_ASM = /^\s*;;#ASM(START|END)\b/;
+
+/** A comment line no instruction carries when it moves: a sched_barrier or an inline-asm marker. */
+export function staysInPlace(text: string): boolean {
+  return isSchedBarrierLine(text) || isInlineAsmMarker(text) !== undefined;
+}
+
+/** 1 for the lines between an `;;#ASMSTART` and its `;;#ASMEND` (the inline-asm statements). */
+function inlineAsmLines(lines: readonly { text: string }[]): Uint8Array {
+  const out = new Uint8Array(lines.length);
+  let inside = false;
+  for (let l = 0; l < lines.length; l++) {
+    const text = lines[l]!.text;
+    if (!text.includes(';;#ASM')) { if (inside) out[l] = 1; continue; }
+    const m = isInlineAsmMarker(text);
+    if (m === 'start') inside = true;
+    else if (m === 'end') inside = false;
+  }
+  return out;
+}
 
 /** Stable tags `<mnemonic>_<n>` of the movable and pinned instructions. */
 function assignTags(ctx: KernelContext, role: Uint8Array): { tags: string[]; byTag: Map<string, number> } {

@@ -11,7 +11,7 @@
 import type { Program } from '../asm/ast.js';
 import { MacroNumbering, statementText } from '../check/edit.js';
 import type { ScheduleState } from './state.js';
-import { isSchedBarrierLine } from './kernel.js';
+import { staysInPlace } from './kernel.js';
 import { once } from '../analysis/memo.js';
 
 interface Chunk { lines: string[]; eols: string[] }
@@ -76,7 +76,7 @@ export function reorderedText(s: ScheduleState): string {
     const li = program.statements[st]!.lineIndex;
     if (!isSimpleLine(li) || stmtsOfLine.get(li)![0] !== st) continue;
     const list: number[] = [];
-    for (let j = li - 1; j >= 0 && code[j] === 1 && !isSchedBarrierLine(program.lines[j]!.text); j--) list.unshift(j);
+    for (let j = li - 1; j >= 0 && code[j] === 1 && !staysInPlace(program.lines[j]!.text); j--) list.unshift(j);
     if (list.length) { owned.set(i, list); for (const j of list) ownedLine.add(j); }
   }
 

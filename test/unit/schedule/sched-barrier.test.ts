@@ -40,3 +40,31 @@ test('an instruction moved to the head of the region below it is written below t
   assert.deepEqual(out.split('\n').slice(3, 8), ['  v_add_u32_e32 v1, v2, v3', '  ; sched_barrier mask(0x00000000)', '  v_add_u32_e32 v4, v5, v6', '  ; the next two', '  s_add_i32 s0, s1, 1']);
   assert.equal(verifyLoaded(loadText(text, 'h.s'), loadText(out, 'o.s')).equivalent, true);
 });
+
+test('inline asm (between ;;#ASMSTART and ;;#ASMEND) is pinned and kept as written; its markers are not carried by a moved instruction', () => {
+  const text = [...head,
+    '  v_mov_b32 v1, 1',
+    '  ;;#ASMSTART',
+    '  s_nop 0',
+    '  ;;#ASMEND',
+    '  v_mov_b32 v2, 2',
+    '  v_mov_b32 v3, 3',
+    '  ;;#ASMSTART',
+    '  ;; marker ;;',
+    '  ;;#ASMEND',
+    '  v_mov_b32 v4, 4',
+    '  v_add_u32 v5, v1, v2',
+    '  s_endpgm', ''].join('\n');
+  const k = pickKernel(loadText(text, 'i.s'));
+  assert.match(k.pinReason[1]!, /inline asm/);
+  // the s_nop inside the asm splits the regions; the comment-only asm block does not
+  assert.deepEqual(k.regions.map((r) => r.lines), [[4, 4], [8, 14]]);
+  const r = applyRounds(loadText(text, 'i.s'), parseCommandArgs(['move v_mov_b32_3 before v_mov_b32_1']));
+  assert.equal(r.failed, null);
+  const out = r.text.split('\n');
+  // v4 moved up (the instructions fill the region's slots in the new order); the marker block
+  // stays at its place in the text, so does the s_nop inside the first block
+  assert.deepEqual(out.slice(3, 15), ['  v_mov_b32 v1, 1', '  ;;#ASMSTART', '  s_nop 0', '  ;;#ASMEND', '  v_mov_b32 v4, 4', '  v_mov_b32 v2, 2',
+    '  ;;#ASMSTART', '  ;; marker ;;', '  ;;#ASMEND', '  v_mov_b32 v3, 3', '  v_add_u32 v5, v1, v2', '  s_endpgm']);
+  assert.equal(verifyLoaded(loadText(text, 'i.s'), loadText(r.text, 'o.s')).equivalent, true);
+});
