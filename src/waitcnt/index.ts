@@ -52,7 +52,10 @@ export function checkWaitcnt(ctx: KernelContext, opts: WaitcntOptions = {}): Fin
   const out: Finding[] = (opts.paths ?? 'every') === 'all' || r.missing.length === 0 ? [...r.missing] : classifyPaths(ctx, r, opts);
   // the judgements see the program with the missing waits inserted (as --fix inserts them):
   // with missing waits, a wait may be needed as written and wait for nothing only once they are in
-  const once = r.missing.length > 0 ? ' once the missing waits reported for this kernel are inserted (as --fix does)' : '';
+  // (--fix inserts the errors' waits; a warning's wait counts too, as the analysis goes on past it)
+  const once = out.some((f) => f.severity === 'error') ? ' once the missing waits reported for this kernel are inserted (as --fix does)'
+    : out.some((f) => f.rule === 'waitcnt-missing' && f.source !== SOURCES.ldsDma) // an LDS-DMA wait is not counted
+      ? ' (counting the waits the waitcnt-missing warnings of this kernel name as present)' : '';
   for (const j of r.judgements) {
     const f = judgementFinding(ctx, j, once);
     if (f) out.push(f);

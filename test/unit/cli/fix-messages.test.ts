@@ -33,3 +33,18 @@ test('a wait that is needed as written but redundant once a missing wait is inse
   assert.equal(c.code, 1);
   assert.match(c.out, /red\.s:8:\d+: warning: s_waitcnt vmcnt\(0\) waits for nothing: .* once the missing waits reported for this kernel are inserted \(as --fix does\)/);
 });
+
+test('a redundant wait beside warnings only: no "as --fix does" (--fix inserts nothing); a path warning\'s wait is named as counted', () => {
+  // LDS-DMA warning only: its wait is not counted, the redundant wait is redundant as written
+  const dma = file('dma.s', [...head, '  s_mov_b32 m0, 0x1000', '  s_nop 0', '  buffer_load_dword v1, s[4:7], 0 offen lds', '  ds_read_b32 v4, v2',
+    '  s_waitcnt lgkmcnt(0)', '  s_waitcnt lgkmcnt(0)', '  v_add_u32 v5, v4, v4', '  s_endpgm']);
+  const c = run('check', dma);
+  assert.match(c.out, /LDS-DMA/);
+  assert.match(c.out, /waits for nothing: no memory operation counted by lgkmcnt can be outstanding here \[waitcnt-redundant\]/);
+  // a wait short on some paths only (a warning): the judgement counts its wait as present, and says so
+  const some = file('some2.s', [...head, '  global_load_dword v1, v[2:3], off', '  s_cmp_eq_u32 s0, 0', '  s_cbranch_scc1 .Lskip',
+    '  s_waitcnt vmcnt(0)', '.Lskip:', '  v_add_u32 v4, v1, v1', '  s_waitcnt vmcnt(0)', '  v_add_u32 v5, v1, v1', '  s_endpgm']);
+  const s = run('check', some);
+  assert.doesNotMatch(s.out, /as --fix does/);
+  assert.match(s.out, /counting the waits the waitcnt-missing warnings of this kernel name as present/);
+});
