@@ -163,8 +163,11 @@ function counterReaderLines(program: Program): Uint8Array {
   const uses = new Map<string, boolean>();
   for (const s of program.statements) {
     if (s.kind !== 'macroCall' || s.name === undefined || s.name === '.rept' || s.name === '.rep') continue;
-    let u = isRepeatName(s.name); // .irp / .irpc: their bodies may read it
-    if (!u) {
+    let u: boolean;
+    if (isRepeatName(s.name)) {
+      // .irp / .irpc: a body read where it is written (in a macro's body: assumed to)
+      u = s.blockEnd === undefined || program.lines.slice(s.lineIndex + 1, s.blockEnd).some((l) => l.text.includes('\\@'));
+    } else {
       const known = uses.get(s.name);
       if (known === undefined) {
         const def = program.macros.get(s.name) ?? program.macros.get(s.name.toLowerCase());

@@ -220,6 +220,12 @@ test('check --fix writing out macro calls that make \\@ labels: every label once
   // calls written out with no later call that reads the count: nothing added
   const alone = text.replace('  ld 9\n', '');
   assert.doesNotMatch(fixLoaded(loadText(alone, 'at3.s')).text, /conductor_macro_count/);
+  // a later .irp block reads the count only when its body has \\@
+  const irp = (body: string) => alone.replace('  s_endpgm', `  .irp r, 10, 11\n  ${body}\n  .endr\n  s_endpgm`);
+  assert.doesNotMatch(fixLoaded(loadText(irp('v_mov_b32 v\\r, 0'), 'at4.s')).text, /conductor_macro_count/);
+  const counted = fixLoaded(loadText(irp('v_mov_b32 v\\r, \\@'), 'at5.s')).text;
+  assert.match(counted, /\n {2}conductor_macro_count\n {2}\.purgem conductor_macro_count\n {2}\.irp r, 10, 11\n/);
+  assert.deepEqual(loadText(counted, 'at6.s').program.instructions.filter((x) => x.mnemonic === 'v_mov_b32').map((x) => x.text), ['v_mov_b32 v10, 1', 'v_mov_b32 v11, 1']);
 });
 
 test('check --fix and schedule on repeat blocks and conditionals: the output re-reads to what was analysed', () => {
