@@ -17,6 +17,7 @@ import { pickKernel } from '../../../src/schedule/kernel.js';
 import { canMove, moveTo, ScheduleState } from '../../../src/schedule/state.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
 import { LOOP, randomSchedule } from '../schedule/helpers.js';
+import { NCLASSES } from '../../../src/targets/counters.js';
 import { root } from '../../repo.js';
 
 const example = readFileSync(join(root, 'examples', 'mfma_lds_gemm.gfx942.s'), 'utf8');
@@ -201,5 +202,54 @@ test('the incremental wait model under the search\'s small moves: equal to seque
     assert.ok(runs > 300, `${name}: ${runs} runs`);
     assert.ok(early > runs / 4, `${name}: ${early} of ${runs} runs stopped before the end`);
     if (name !== 'example.s') assert.ok(run.settledStops > 10, `${name}: ${run.settledStops} runs stopped with scores differing from the last run's, pending in neither`);
+  }
+});
+
+test('an incremental wait model parked after every run, its dense state lent to another model in between, runs exactly as one never parked', () => {
+  for (const [text, name] of [[LOADS, 'loads.s'], [LDS_FLOOD, 'lds-flood.s'], [example, 'example.s']] as const) {
+    const k = pickKernel(loadText(text, name));
+    const f = flatEffects(k.ctx);
+    const max = counterMax(k.target);
+    const need = new Int32Array(3);
+    const rg = k.regions.reduce((a, b) => (a.nodes.length >= b.nodes.length ? a : b));
+    const m = rg.nodes.length;
+    const entry = new CounterScores();
+    sequenceWaits(f, entry, rg.nodes, max, need);
+    const kept = new IncrementalWaits(f, entry, max, m);
+    const parked = new IncrementalWaits(f, entry, max, m);
+    // the other model runs the region backwards from the entry, in the state `parked` gives up
+    const other = new IncrementalWaits(f, entry, max, m);
+    other.park();
+    let dense = parked.park();
+    const held = (w: IncrementalWaits) => ((w as unknown as { parkedState: Int32Array }).parkedState.length - 2 * NCLASSES) / 2;
+    const s = new ScheduleState(k);
+    const rand = mulberry32(23);
+    let runs = 0;
+    let scores = 0;
+    for (let t = 0; t < 2000 && runs < 300; t++) {
+      const from = Math.floor(rand() * m);
+      const to = Math.max(0, Math.min(m - 1, from + Math.floor(rand() * 13) - 6));
+      if (from === to || !canMove(s, rg.id, from, to)) continue;
+      moveTo(s, rg.id, from, to);
+      const seq = s.regionSequence(rg.id);
+      const a = kept.run(seq, need);
+      assert.equal(parked.parked, true);
+      parked.unpark(dense);
+      assert.equal(parked.run(seq, need), a, `${name} move ${t}`);
+      assert.equal(parked.stepped, kept.stepped, `${name} move ${t}: positions stepped`);
+      assert.deepEqual([Array.from(parked.has), Array.from(parked.vm), Array.from(parked.lgkm), Array.from(parked.exp), Array.from(parked.endPending)],
+        [Array.from(kept.has), Array.from(kept.vm), Array.from(kept.lgkm), Array.from(kept.exp), Array.from(kept.endPending)], `${name} move ${t}: the waits`);
+      dense = parked.park();
+      scores += held(parked);
+      assert.ok(dense.score.every((v) => v === 0), `${name} move ${t}: the state given up is not cleared`);
+      other.unpark(dense);
+      const back = Array.from(seq).reverse();
+      assert.equal(other.run(back, need), sequenceWaits(f, entry.clone(), back, max, need), `${name} move ${t}: the other model`);
+      dense = other.park();
+      assert.ok(dense.score.every((v) => v === 0), `${name} move ${t}: the state given up is not cleared`);
+      runs++;
+    }
+    assert.ok(runs > 100, `${name}: ${runs} runs`);
+    if (name !== 'example.s') assert.ok(scores > runs, `${name}: ${scores} scores kept by ${runs} parked states`);
   }
 });
