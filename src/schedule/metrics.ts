@@ -44,8 +44,7 @@ import { UNIT_COUNT } from '../asm/registers.js';
 import type { Region, ScheduleKernel } from './kernel.js';
 import { analyzeWaitcnt } from '../waitcnt/index.js';
 import type { ScheduleState } from './state.js';
-import type { CounterState } from '../waitcnt/state.js';
-import { counterMax, sequenceWaits, flatEffects, scoresOf, CounterScores, IncrementalWaits, ScoreSnapshot, type CounterMax, type FlatEffects, type ScoreSource } from '../waitcnt/estimate.js';
+import { counterMax, sequenceWaits, flatEffects, scoresOf, CounterScores, IncrementalWaits, ScoreSnapshot, type CounterMax, type EntryCounts, type FlatEffects, type ScoreSource } from '../waitcnt/estimate.js';
 import { cycleEngineFor } from '../cycles/estimate.js';
 import type { CycleEngine } from '../cycles/engine.js';
 import { syntheticWait, syntheticWaitInto } from '../cycles/model.js';
@@ -251,8 +250,10 @@ export interface RegionEval {
  * segment to its end: a direct-mapped table in typed arrays (the hash of the window picks the
  * slot, the window itself confirms a hit), so a lookup allocates nothing; an entry is replaced by
  * the next window hashed to its slot. The table starts small and doubles, up to `maxSlots`
- * entries, when a new window would replace an entry while half the slots are in use: most
- * regions are padded in a few dozen windows over a whole search.
+ * entries, when a new window would replace an entry while a quarter of the slots are in use:
+ * most regions are padded in a few dozen windows over a whole search. A window holds kernel
+ * instruction indexes of the region, kept as offsets from `first`, its first instruction, in 16
+ * bits (a region of more instructions than that is never cached).
  */
 export class SegmentCache {
   at: Int32Array;
@@ -261,18 +262,21 @@ export class SegmentCache {
   /** s_nop of each entry (-1: empty). */
   nops: Int32Array;
   /** Each slot's window, `width` entries (a window longer than that is never cached). */
-  private windows: Int32Array;
+  private windows: Uint16Array;
   private slots: number;
   /** Slots that hold an entry. */
   private used = 0;
+  private readonly width: number;
 
-  constructor(private readonly maxSlots: number, private readonly width: number, slots = Math.min(maxSlots, SEGMENT_SLOTS_FIRST)) {
+  /** @param instructions the kernel instructions from `first` the windows may hold */
+  constructor(private readonly maxSlots: number, width: number, private readonly first = 0, instructions = 0, slots = Math.min(maxSlots, SEGMENT_SLOTS_FIRST)) {
+    this.width = instructions > 0x10000 ? 0 : width;
     this.slots = slots;
     this.at = new Int32Array(slots);
     this.last = new Uint8Array(slots);
     this.len = new Int32Array(slots);
     this.nops = new Int32Array(slots).fill(-1);
-    this.windows = new Int32Array(slots * width);
+    this.windows = new Uint16Array(slots * this.width);
   }
 
   /** Slots in the table now. */
@@ -280,8 +284,13 @@ export class SegmentCache {
 
   /** The slot of a window (seq[from..to) of the segment at `at`, `last` when it ends the region). */
   slot(at: number, last: boolean, seq: ArrayLike<number>, from: number, to: number): number {
+    return this.hash(at, last, seq, from, to, this.first);
+  }
+
+  /** The slot of the window seq[from..to) less `first`. */
+  private hash(at: number, last: boolean, seq: ArrayLike<number>, from: number, to: number, first: number): number {
     let h = Math.imul(0x811c9dc5 ^ at, 0x01000193) ^ (last ? 0x5bd1e995 : 0);
-    for (let p = from; p < to; p++) h = Math.imul(h ^ seq[p]!, 0x01000193);
+    for (let p = from; p < to; p++) h = Math.imul(h ^ (seq[p]! - first), 0x01000193);
     h ^= h >>> 15;
     h = Math.imul(h, 0x85ebca6b);
     h ^= h >>> 13;
@@ -295,7 +304,8 @@ export class SegmentCache {
     if (n < 0 || this.at[slot] !== at || this.last[slot] !== (last ? 1 : 0) || this.len[slot] !== to - from) return -1;
     const w = this.windows;
     const base = slot * this.width - from;
-    for (let p = from; p < to; p++) if (w[base + p] !== seq[p]) return -1;
+    const first = this.first;
+    for (let p = from; p < to; p++) if (w[base + p]! + first !== seq[p]) return -1;
     return n;
   }
 
@@ -307,17 +317,18 @@ export class SegmentCache {
       slot = this.slot(at, last, seq, from, to);
     }
     if (this.nops[slot]! < 0) this.used++;
-    this.put(slot, at, last ? 1 : 0, seq, from, to, nops);
+    this.put(slot, at, last ? 1 : 0, seq, from, to, this.first, nops);
   }
 
-  private put(slot: number, at: number, last: number, seq: ArrayLike<number>, from: number, to: number, nops: number): void {
+  /** Store seq[from..to) less `first` in `slot`. */
+  private put(slot: number, at: number, last: number, seq: ArrayLike<number>, from: number, to: number, first: number, nops: number): void {
     this.at[slot] = at;
     this.last[slot] = last;
     this.len[slot] = to - from;
     this.nops[slot] = nops;
     const w = this.windows;
     const base = slot * this.width - from;
-    for (let p = from; p < to; p++) w[base + p] = seq[p]!;
+    for (let p = from; p < to; p++) w[base + p] = seq[p]! - first;
   }
 
   /** Double the table (at most maxSlots), every entry hashed again into it (of two in one slot, the later stays). */
@@ -330,15 +341,15 @@ export class SegmentCache {
     this.last = new Uint8Array(this.slots);
     this.len = new Int32Array(this.slots);
     this.nops = new Int32Array(this.slots).fill(-1);
-    this.windows = new Int32Array(this.slots * width);
+    this.windows = new Uint16Array(this.slots * width);
     this.used = 0;
     for (let x = 0; x < old; x++) {
       if (nops[x]! < 0) continue;
       const from = x * width;
       const to = from + len[x]!;
-      const slot = this.slot(at[x]!, last[x] === 1, windows, from, to);
+      const slot = this.hash(at[x]!, last[x] === 1, windows, from, to, 0);
       if (this.nops[slot]! < 0) this.used++;
-      this.put(slot, at[x]!, last[x]!, windows, from, to, nops[x]!);
+      this.put(slot, at[x]!, last[x]!, windows, from, to, 0, nops[x]!);
     }
   }
 }
@@ -357,8 +368,8 @@ export class Evaluator {
   readonly k: ScheduleKernel;
   readonly flatEffects: FlatEffects;
   readonly max: CounterMax;
-  /** Per region: the waitcnt analysis' state at its entry, and the wait model's (made on first use). */
-  private readonly analysisEntry: (CounterState | undefined)[];
+  /** Per region: the waitcnt analysis' state at its entry (what scoresOf reads of it), and the wait model's (made on first use). */
+  private readonly analysisEntry: (EntryCounts | undefined)[];
   private readonly modelEntry: (ScoreSnapshot | undefined)[];
   /** Per region that is a whole single-block loop body: the wait state entering the loop from outside. */
   private readonly loopEntry: (CounterScores | undefined)[];
@@ -465,7 +476,11 @@ export class Evaluator {
     // emission's analysis starts the region from when the region is the one changed; and the
     // state before the last instruction of each block leading into a single-block loop
     const entries = analyzeWaitcnt(k.ctx, { statesAt: new Set([...firsts, ...outside]) }).states!;
-    this.analysisEntry = k.regions.map((r) => entries.get(r.first));
+    // what the wait model's entry is made from (scoresOf), without the state's per-unit masks
+    this.analysisEntry = k.regions.map((r) => {
+      const st = entries.get(r.first);
+      return st && { issued: st.issued, pend: st.pend, wild: st.wild, ent: st.ent };
+    });
     this.modelEntry = new Array(k.regions.length);
     // the region that ends the one block leading into such a loop (its last instruction may be a branch)
     this.loopPre = Int32Array.from(loopOf, (b) => {
@@ -734,7 +749,7 @@ export class Evaluator {
     let cache = this.nopCache[r];
     const m = seq.length;
     // a window is at most the segment and the W positions before it, and never more than the region
-    if (!cache) { cache = new SegmentCache(SEGMENT_SLOTS, Math.min(W + NOP_SEGMENT, m)); this.nopCache[r] = cache; }
+    if (!cache) { cache = new SegmentCache(SEGMENT_SLOTS, Math.min(W + NOP_SEGMENT, m), rg.first, rg.last + 1 - rg.first); this.nopCache[r] = cache; }
     const pre = (): number[] => {
       const out: number[] = [];
       for (let i = Math.max(0, rg.first - W); i < rg.first; i++) out.push(i);

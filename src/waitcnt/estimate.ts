@@ -286,7 +286,10 @@ export class ScoreSnapshot implements ScoreSource {
  * plus one but keeps an operation with more younger ones pending (SOURCES.saturation in
  * model.ts): here the window holds them all.
  */
-export function scoresOf(st: CounterState, max: CounterMax): CounterScores {
+/** What scoresOf reads of an analysis state (kept without the rest, which is mostly per-unit masks, where only that is needed). */
+export type EntryCounts = Pick<CounterState, 'issued' | 'pend' | 'wild' | 'ent'>;
+
+export function scoresOf(st: EntryCounts, max: CounterMax): CounterScores {
   const s = new CounterScores();
   const pend = new Int32Array(NW);
   for (let w = 0; w < NW; w++) pend[w] = (st.wild >> COUNTER_OF[w]!) & 1 ? widthOf(max, COUNTER_OF[w]!) : st.pend[w]!;
