@@ -164,27 +164,40 @@ const LDS_FLOOD = (() => {
   return lines.join('\n');
 })();
 
+/**
+ * The largest region of a kernel and the wait model's facts, with an entry that has operations
+ * pending (the region's own loads and LDS reads, issued once before it).
+ */
+function largestRegion(text: string, name: string) {
+  const k = pickKernel(loadText(text, name));
+  const f = flatEffects(k.ctx);
+  const max = counterMax(k.target);
+  const need = new Int32Array(3);
+  const rg = k.regions.reduce((a, b) => (a.nodes.length >= b.nodes.length ? a : b));
+  const entry = new CounterScores();
+  sequenceWaits(f, entry, rg.nodes, max, need);
+  return { k, f, max, need, rg, m: rg.nodes.length, entry };
+}
+
+/** A random move of region r's instruction by up to 6 places, made when the dependencies allow it. */
+function smallMove(s: ScheduleState, r: number, m: number, rand: () => number): boolean {
+  const from = Math.floor(rand() * m);
+  const to = Math.max(0, Math.min(m - 1, from + Math.floor(rand() * 13) - 6));
+  if (from === to || !canMove(s, r, from, to)) return false;
+  moveTo(s, r, from, to);
+  return true;
+}
+
 test('the incremental wait model under the search\'s small moves: equal to sequenceWaits after every move, stopped where the states meet as the model sees them (scores that differ but are pending in neither run)', () => {
   for (const [text, name] of [[LOADS, 'loads.s'], [LDS_FLOOD, 'lds-flood.s'], [example, 'example.s']] as const) {
-    const k = pickKernel(loadText(text, name));
-    const f = flatEffects(k.ctx);
-    const max = counterMax(k.target);
-    const need = new Int32Array(3);
-    const rg = k.regions.reduce((a, b) => (a.nodes.length >= b.nodes.length ? a : b));
-    const m = rg.nodes.length;
-    // an entry with operations pending (the region's own loads and LDS reads, issued once before it)
-    const entry = new CounterScores();
-    sequenceWaits(f, entry, rg.nodes, max, need);
+    const { k, f, max, need, rg, m, entry } = largestRegion(text, name);
     const run = new IncrementalWaits(f, entry, max, m);
     const s = new ScheduleState(k);
     const rand = mulberry32(21);
     let runs = 0;
     let early = 0;
     for (let t = 0; t < 3000 && runs < 600; t++) {
-      const from = Math.floor(rand() * m);
-      const to = Math.max(0, Math.min(m - 1, from + Math.floor(rand() * 13) - 6));
-      if (from === to || !canMove(s, rg.id, from, to)) continue;
-      moveTo(s, rg.id, from, to);
+      if (!smallMove(s, rg.id, m, rand)) continue;
       const seq = s.regionSequence(rg.id);
       const at: { at: number; vm: number; lgkm: number; exp: number }[] = [];
       const st = entry.clone();
@@ -207,14 +220,7 @@ test('the incremental wait model under the search\'s small moves: equal to seque
 
 test('an incremental wait model parked after every run, its dense state lent to another model in between, runs exactly as one never parked', () => {
   for (const [text, name] of [[LOADS, 'loads.s'], [LDS_FLOOD, 'lds-flood.s'], [example, 'example.s']] as const) {
-    const k = pickKernel(loadText(text, name));
-    const f = flatEffects(k.ctx);
-    const max = counterMax(k.target);
-    const need = new Int32Array(3);
-    const rg = k.regions.reduce((a, b) => (a.nodes.length >= b.nodes.length ? a : b));
-    const m = rg.nodes.length;
-    const entry = new CounterScores();
-    sequenceWaits(f, entry, rg.nodes, max, need);
+    const { k, f, max, need, rg, m, entry } = largestRegion(text, name);
     const kept = new IncrementalWaits(f, entry, max, m);
     const parked = new IncrementalWaits(f, entry, max, m);
     // the other model runs the region backwards from the entry, in the state `parked` gives up
@@ -227,10 +233,7 @@ test('an incremental wait model parked after every run, its dense state lent to 
     let runs = 0;
     let scores = 0;
     for (let t = 0; t < 2000 && runs < 300; t++) {
-      const from = Math.floor(rand() * m);
-      const to = Math.max(0, Math.min(m - 1, from + Math.floor(rand() * 13) - 6));
-      if (from === to || !canMove(s, rg.id, from, to)) continue;
-      moveTo(s, rg.id, from, to);
+      if (!smallMove(s, rg.id, m, rand)) continue;
       const seq = s.regionSequence(rg.id);
       const a = kept.run(seq, need);
       assert.equal(parked.parked, true);
