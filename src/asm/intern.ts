@@ -37,7 +37,7 @@ export class Interner {
       }
       slot = (slot + 1) & this.mask;
     }
-    return this.add(text.slice(start, end), h, slot);
+    return this.add(ownString(text.slice(start, end)), h, slot);
   }
 
   /** The id of a whole string. */
@@ -69,6 +69,16 @@ export class Interner {
       this.table[slot] = id;
     }
   }
+}
+
+/**
+ * A copy of `s` that shares no memory with the string it was cut from. A slice of a string may
+ * be kept as a view of the whole (V8 does so from 13 characters on), and a word kept for the
+ * life of the process (an interned word, a kernel's name) would then keep the whole text it
+ * was read from alive; the copy is made once per distinct word.
+ */
+export function ownString(s: string): string {
+  return JSON.parse(JSON.stringify(s)) as string;
 }
 
 /** JavaScript's trim() whitespace (also what `\s` matches): WhiteSpace and LineTerminator code points. */

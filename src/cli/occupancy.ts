@@ -5,6 +5,7 @@ import type { KernelContext } from '../analysis/types.js';
 import { kernelResources } from '../analysis/resources.js';
 import { occupancyJson } from '../check/format.js';
 import { formatOccupancies } from '../analysis/occupancy.js';
+import { ownString } from '../asm/intern.js';
 
 /**
  * occupancy (descriptor) and (registers used) of a kernel: a reordering changes neither (it
@@ -24,7 +25,8 @@ export interface FixedOccupancies { text: string; json: ReturnType<typeof occupa
  */
 export function inputOccupancies(l: Loaded): Map<string, FixedOccupancies> {
   const out = new Map<string, FixedOccupancies>();
-  for (const ctx of kernelContexts(l)) if (!out.has(ctx.kernel.name)) out.set(ctx.kernel.name, occupanciesOf(ctx));
+  // keyed by names that share no memory with the input's text, which the map outlives
+  for (const ctx of kernelContexts(l)) if (!out.has(ctx.kernel.name)) out.set(ownString(ctx.kernel.name), occupanciesOf(ctx));
   return out;
 }
 

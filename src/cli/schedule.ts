@@ -84,16 +84,19 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
     let started = false;
     try {
       if (input.error) throw new ConductorError(input.error);
-      const text = await readSource(input.path);
-      memMark('read');
-      o.result = await scheduleFile(loadInput(o, text, opts.arch), text, {
-        kernels, strategies, objective, budget, seconds, seed, jobs, trip, paths,
-        disambiguate: opts.perLane ? 'per-lane' : true, cache: opts.cache !== false, pipeline: opts.pipeline !== false,
-        progress: bar ? (done, total, phase) => {
-          if (!started) { bar.start(total, 0, { phase }); started = true; }
-          bar.setTotal(total);
-          bar.update(done, { phase });
-        } : undefined,
+      // the input's text is held by this call alone, not across the run: the run goes on with the
+      // text as the check's fix leaves it
+      o.result = await readSource(input.path).then((text) => {
+        memMark('read');
+        return scheduleFile(loadInput(o, text, opts.arch), text, {
+          kernels, strategies, objective, budget, seconds, seed, jobs, trip, paths,
+          disambiguate: opts.perLane ? 'per-lane' : true, cache: opts.cache !== false, pipeline: opts.pipeline !== false,
+          progress: bar ? (done, total, phase) => {
+            if (!started) { bar.start(total, 0, { phase }); started = true; }
+            bar.setTotal(total);
+            bar.update(done, { phase });
+          } : undefined,
+        });
       });
     } catch (e) {
       if (!(e instanceof ConductorError)) throw e;

@@ -290,15 +290,34 @@ export class PairWaits {
  */
 const ROW_TABLE_MAX = 512;
 
+/** Rows and columns of a PairTable tile, as a power of two (8: a tile is 64 pairs). */
+const TILE_BITS = 3;
+const TILE_MASK = (1 << TILE_BITS) - 1;
+const CELL_BITS = 2 * TILE_BITS;
+const TILE_CELLS = 1 << CELL_BITS;
+const CELL_MASK = TILE_CELLS - 1;
+
 /**
  * PairWaits of the pairs of kernel instructions in [lo, hi), computed when first asked for and
- * kept. A consumer's row holds its producers side by side, so the walk back from a consumer
- * reads a few neighbouring bytes, whatever the table's size.
+ * kept. The pairs are kept in square tiles of TILE_CELLS, each made when one of its pairs is
+ * first computed: a search asks for the pairs of instructions its orders bring near each other,
+ * a few percent of the square in a long region. A consumer's row in a tile holds its producers
+ * side by side, so the walk back from a consumer reads a few neighbouring bytes.
+ *
+ * A pair's place is the sum of its consumer's row offset (rowOf) and its producer's column
+ * offset (colOf): the tile's index in its bits from CELL_BITS up, the pair's place in the tile
+ * below them.
  */
 export class PairTable {
   readonly size: number;
-  /** Per pair (consumer - lo) * size + (producer - lo): its value, -1 while not computed. */
-  private readonly w: Int8Array;
+  /** Tiles per row of tiles. */
+  private readonly across: number;
+  /** Per tile (row of tiles x across + column of tiles): its offset in `cells`, 0 while none of its pairs is computed. */
+  private readonly tiles: Int32Array;
+  /** The tiles' pairs (consumer-major in each tile), -1 while not computed; the first tile is never written (every tile not made reads it). */
+  private cells: Int8Array;
+  /** Cells of `cells` in use. */
+  private used = TILE_CELLS;
 
   /** Per row (consumer - lo): the most any producer of the table asks of it (-1: not known yet), and walks since. */
   private readonly rowMax: Int8Array;
@@ -306,7 +325,9 @@ export class PairTable {
 
   constructor(readonly pairs: PairWaits, readonly lo: number, readonly hi: number) {
     this.size = hi - lo;
-    this.w = new Int8Array(this.size * this.size).fill(-1);
+    this.across = (this.size + TILE_MASK) >>> TILE_BITS;
+    this.tiles = new Int32Array(this.across * this.across);
+    this.cells = new Int8Array(TILE_CELLS * 16).fill(-1);
     this.rowMax = new Int8Array(this.size).fill(-1);
     this.walks = new Uint16Array(this.size);
   }
@@ -319,34 +340,82 @@ export class PairTable {
    * it; until then, and in larger tables, the pairwise rules' reach.
    */
   reachOf(row: number): number {
-    const a = row / this.size;
+    const a = ((((row >>> CELL_BITS) / this.across) | 0) << TILE_BITS) + ((row & CELL_MASK) >>> TILE_BITS);
     const m = this.rowMax[a]!;
     if (m >= 0) return m;
     const reach = this.pairs.reach;
     if (this.size > ROW_TABLE_MAX || ++this.walks[a]! * reach < this.size) return reach;
     let max = 0;
-    for (let col = 0; col < this.size; col++) { const v = this.at(row, col); if (v > max) max = v; }
+    for (let b = 0; b < this.size; b++) { const v = this.at(row, colAt(b)); if (v > max) max = v; }
     this.rowMax[a] = max;
     return max;
   }
 
-  /** Kernel instruction j's place in the table: its row offset (j - lo) * size (as consumer), or its column j - lo with `size` 1 (as producer). */
-  offset(j: number, size: number): number {
-    const a = j - this.lo;
-    if (a < 0 || a >= this.size) throw new Error(`internal: instruction ${j} outside the pair table's instructions [${this.lo}, ${this.hi})`);
-    return a * size;
+  /** Kernel instruction c's row offset, as consumer. */
+  rowOf(c: number): number {
+    const a = this.place(c);
+    return (((a >>> TILE_BITS) * this.across) << CELL_BITS) | ((a & TILE_MASK) << TILE_BITS);
   }
 
-  /** The value of the pair of the consumer at row offset `row` and the producer at column `col` (from offset). */
+  /** Kernel instruction j's column offset, as producer. */
+  colOf(j: number): number {
+    return colAt(this.place(j));
+  }
+
+  private place(j: number): number {
+    const a = j - this.lo;
+    if (a < 0 || a >= this.size) throw new Error(`internal: instruction ${j} outside the pair table's instructions [${this.lo}, ${this.hi})`);
+    return a;
+  }
+
+  /** The value of the pair of the consumer at row offset `row` and the producer at column offset `col`. */
   at(row: number, col: number): number {
     const k = row + col;
-    let v = this.w[k]!;
-    if (v < 0) { v = this.pairs.waits(this.lo + col, this.lo + row / this.size); this.w[k] = v; }
+    const v = this.cells[this.tiles[k >>> CELL_BITS]! + (k & CELL_MASK)]!;
+    return v >= 0 ? v : this.compute(k);
+  }
+
+  /** Compute and keep the pair at place k (rowOf + colOf). */
+  private compute(k: number): number {
+    const t = k >>> CELL_BITS;
+    const tr = (t / this.across) | 0;
+    const tc = t - tr * this.across;
+    const cell = k & CELL_MASK;
+    const consumer = this.lo + ((tr << TILE_BITS) | (cell >>> TILE_BITS));
+    const producer = this.lo + ((tc << TILE_BITS) | (cell & TILE_MASK));
+    const v = this.pairs.waits(producer, consumer);
+    this.put(k, v);
     return v;
   }
 
+  private put(k: number, v: number): void {
+    const t = k >>> CELL_BITS;
+    let base = this.tiles[t]!;
+    if (base === 0) {
+      if (this.used + TILE_CELLS > this.cells.length) {
+        const more = new Int8Array(this.cells.length + Math.max(TILE_CELLS, (this.cells.length >>> 1) & ~CELL_MASK)).fill(-1);
+        more.set(this.cells);
+        this.cells = more;
+      }
+      base = this.used;
+      this.used += TILE_CELLS;
+      this.tiles[t] = base;
+    }
+    this.cells[base + (k & CELL_MASK)] = v;
+  }
+
   get(j: number, c: number): number {
-    return this.at(this.offset(c, this.size), this.offset(j, 1));
+    return this.at(this.rowOf(c), this.colOf(j));
+  }
+
+  /** Bytes the table holds now (its tiles and their index). */
+  get bytes(): number { return this.cells.byteLength + this.tiles.byteLength + this.rowMax.byteLength + this.walks.byteLength; }
+
+  /** For tests: pairs computed. */
+  pairsKnown(): number {
+    let n = 0;
+    for (let x = TILE_CELLS; x < this.used; x++) if (this.cells[x]! >= 0) n++;
+    return n;
   }
 
   /** For tests: rows whose bound is known. */
@@ -363,8 +432,13 @@ export class PairTable {
 
   /** For tests: set a pair's value (a wrong table must be caught by the evaluator's check mode). */
   corrupt(j: number, c: number, v: number): void {
-    this.w[(c - this.lo) * this.size + (j - this.lo)] = v;
+    this.put(this.rowOf(c) + this.colOf(j), v);
   }
+}
+
+/** The column offset of table place b (PairTable.colOf). */
+function colAt(b: number): number {
+  return ((b >>> TILE_BITS) << CELL_BITS) | (b & TILE_MASK);
 }
 
 /**
@@ -432,7 +506,7 @@ export class NopWindow {
       const i = content[p]!;
       this.idx[p] = i;
       this.ws[p] = this.facts[i]!.ws;
-      if (this.table !== undefined) this.col[p] = this.table.offset(i, 1);
+      if (this.table !== undefined) this.col[p] = this.table.colOf(i);
       this.insns[p] = this.ctx.insns[i]!;
       this.f[p] = this.facts[i]!;
       cfgInsns[p] = this.insns[p]!.insn;
@@ -453,7 +527,7 @@ export class NopWindow {
         // the pairwise rules' bound: the largest (pair value - distance) over the positions
         // within their reach, walked as HazardContext.walk counts distance
         const c = content[p]!;
-        const row = table.offset(c, table.size);
+        const row = table.rowOf(c);
         const col = this.col;
         const ws = this.ws;
         let bound = 0;

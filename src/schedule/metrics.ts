@@ -44,8 +44,7 @@ import { UNIT_COUNT } from '../asm/registers.js';
 import type { Region, ScheduleKernel } from './kernel.js';
 import { analyzeWaitcnt } from '../waitcnt/index.js';
 import type { ScheduleState } from './state.js';
-import type { CounterState } from '../waitcnt/state.js';
-import { counterMax, sequenceWaits, flatEffects, scoresOf, CounterScores, IncrementalWaits, ScoreSnapshot, type CounterMax, type FlatEffects, type ScoreSource } from '../waitcnt/estimate.js';
+import { counterMax, sequenceWaits, flatEffects, scoresOf, CounterScores, IncrementalWaits, ScoreSnapshot, type CounterMax, type EntryCounts, type FlatEffects, type ScoreSource } from '../waitcnt/estimate.js';
 import { cycleEngineFor } from '../cycles/estimate.js';
 import type { CycleEngine } from '../cycles/engine.js';
 import { syntheticWait, syntheticWaitInto } from '../cycles/model.js';
@@ -187,8 +186,10 @@ export interface EvaluatorOptions {
    * tests and for hunting a wrong estimate.
    */
   checkFast?: boolean;
-  /** Regions whose incremental wait model is kept at once, the oldest made dropped first (default 256; each holds a counter state of tens of KB). */
+  /** Regions whose incremental wait model is kept at once, the oldest made dropped first (default 256; each holds its sequence's waits and window bounds). */
   waitModels?: number;
+  /** Of those, how many keep their dense counter state (37 KB) between runs, the others parked at a few dozen numbers (default DENSE_WAITS). */
+  denseWaits?: number;
 }
 
 export { checkFastFromEnv, FastPathMismatch } from '../errors.js';
@@ -246,31 +247,50 @@ export interface RegionEval {
 
 /**
  * Padded s_nop segments of one region, cached on the instructions from the window before each
- * segment to its end: a direct-mapped table of `SEGMENT_SLOTS` entries in typed arrays (the hash
- * of the window picks the slot, the window itself confirms a hit), so a lookup allocates nothing
- * and the table's size stays fixed; an entry is replaced by the next window hashed to its slot.
+ * segment to its end: a direct-mapped table in typed arrays (the hash of the window picks the
+ * slot, the window itself confirms a hit), so a lookup allocates nothing; an entry is replaced by
+ * the next window hashed to its slot. The table starts small and doubles, up to `maxSlots`
+ * entries, when a new window would replace an entry while a quarter of the slots are in use:
+ * most regions are padded in a few dozen windows over a whole search. A window holds kernel
+ * instruction indexes of the region, kept as offsets from `first`, its first instruction, in 16
+ * bits (a region of more instructions than that is never cached).
  */
 export class SegmentCache {
-  readonly at: Int32Array;
-  readonly last: Uint8Array;
-  readonly len: Int32Array;
+  at: Int32Array;
+  last: Uint8Array;
+  len: Int32Array;
   /** s_nop of each entry (-1: empty). */
-  readonly nops: Int32Array;
+  nops: Int32Array;
   /** Each slot's window, `width` entries (a window longer than that is never cached). */
-  private readonly windows: Int32Array;
+  private windows: Uint16Array;
+  private slots: number;
+  /** Slots that hold an entry. */
+  private used = 0;
+  private readonly width: number;
 
-  constructor(private readonly slots: number, private readonly width: number) {
+  /** @param instructions the kernel instructions from `first` the windows may hold */
+  constructor(private readonly maxSlots: number, width: number, private readonly first = 0, instructions = 0, slots = Math.min(maxSlots, SEGMENT_SLOTS_FIRST)) {
+    this.width = instructions > 0x10000 ? 0 : width;
+    this.slots = slots;
     this.at = new Int32Array(slots);
     this.last = new Uint8Array(slots);
     this.len = new Int32Array(slots);
     this.nops = new Int32Array(slots).fill(-1);
-    this.windows = new Int32Array(slots * width);
+    this.windows = new Uint16Array(slots * this.width);
   }
+
+  /** Slots in the table now. */
+  get size(): number { return this.slots; }
 
   /** The slot of a window (seq[from..to) of the segment at `at`, `last` when it ends the region). */
   slot(at: number, last: boolean, seq: ArrayLike<number>, from: number, to: number): number {
+    return this.hash(at, last, seq, from, to, this.first);
+  }
+
+  /** The slot of the window seq[from..to) less `first`. */
+  private hash(at: number, last: boolean, seq: ArrayLike<number>, from: number, to: number, first: number): number {
     let h = Math.imul(0x811c9dc5 ^ at, 0x01000193) ^ (last ? 0x5bd1e995 : 0);
-    for (let p = from; p < to; p++) h = Math.imul(h ^ seq[p]!, 0x01000193);
+    for (let p = from; p < to; p++) h = Math.imul(h ^ (seq[p]! - first), 0x01000193);
     h ^= h >>> 15;
     h = Math.imul(h, 0x85ebca6b);
     h ^= h >>> 13;
@@ -284,24 +304,62 @@ export class SegmentCache {
     if (n < 0 || this.at[slot] !== at || this.last[slot] !== (last ? 1 : 0) || this.len[slot] !== to - from) return -1;
     const w = this.windows;
     const base = slot * this.width - from;
-    for (let p = from; p < to; p++) if (w[base + p] !== seq[p]) return -1;
+    const first = this.first;
+    for (let p = from; p < to; p++) if (w[base + p]! + first !== seq[p]) return -1;
     return n;
   }
 
+  /** Store the window's count (`slot` from slot(): the table may grow first, and the window then hashed again). */
   set(slot: number, at: number, last: boolean, seq: ArrayLike<number>, from: number, to: number, nops: number): void {
     if (to - from > this.width) return;
+    if (this.nops[slot]! >= 0 && this.used * 4 >= this.slots && this.slots < this.maxSlots) {
+      this.grow();
+      slot = this.slot(at, last, seq, from, to);
+    }
+    if (this.nops[slot]! < 0) this.used++;
+    this.put(slot, at, last ? 1 : 0, seq, from, to, this.first, nops);
+  }
+
+  /** Store seq[from..to) less `first` in `slot`. */
+  private put(slot: number, at: number, last: number, seq: ArrayLike<number>, from: number, to: number, first: number, nops: number): void {
     this.at[slot] = at;
-    this.last[slot] = last ? 1 : 0;
+    this.last[slot] = last;
     this.len[slot] = to - from;
     this.nops[slot] = nops;
     const w = this.windows;
     const base = slot * this.width - from;
-    for (let p = from; p < to; p++) w[base + p] = seq[p]!;
+    for (let p = from; p < to; p++) w[base + p] = seq[p]! - first;
+  }
+
+  /** Double the table (at most maxSlots), every entry hashed again into it (of two in one slot, the later stays). */
+  private grow(): void {
+    const { at, last, len, nops, windows } = this;
+    const old = this.slots;
+    const width = this.width;
+    this.slots = Math.min(this.maxSlots, old * 2);
+    this.at = new Int32Array(this.slots);
+    this.last = new Uint8Array(this.slots);
+    this.len = new Int32Array(this.slots);
+    this.nops = new Int32Array(this.slots).fill(-1);
+    this.windows = new Uint16Array(this.slots * width);
+    this.used = 0;
+    for (let x = 0; x < old; x++) {
+      if (nops[x]! < 0) continue;
+      const from = x * width;
+      const to = from + len[x]!;
+      const slot = this.hash(at[x]!, last[x] === 1, windows, from, to, 0);
+      if (this.nops[slot]! < 0) this.used++;
+      this.put(slot, at[x]!, last[x]!, windows, from, to, 0, nops[x]!);
+    }
   }
 }
 
-/** Entries of a region's SegmentCache. */
+/** Entries of a region's SegmentCache at first, and at most. */
+const SEGMENT_SLOTS_FIRST = 16;
 const SEGMENT_SLOTS = 256;
+
+/** Incremental wait models that keep their dense state (37 KB) between runs; the others are parked. */
+const DENSE_WAITS = 8;
 
 /** Loop bodies cached per loop (keyed on the versions of its regions). */
 const LOOP_CACHE_MAX = 4096;
@@ -310,8 +368,8 @@ export class Evaluator {
   readonly k: ScheduleKernel;
   readonly flatEffects: FlatEffects;
   readonly max: CounterMax;
-  /** Per region: the waitcnt analysis' state at its entry, and the wait model's (made on first use). */
-  private readonly analysisEntry: (CounterState | undefined)[];
+  /** Per region: the waitcnt analysis' state at its entry (what scoresOf reads of it), and the wait model's (made on first use). */
+  private readonly analysisEntry: (EntryCounts | undefined)[];
   private readonly modelEntry: (ScoreSnapshot | undefined)[];
   /** Per region that is a whole single-block loop body: the wait state entering the loop from outside. */
   private readonly loopEntry: (CounterScores | undefined)[];
@@ -361,6 +419,9 @@ export class Evaluator {
   /** Per region: the wait model kept up to date with the last order it ran (created on first use). */
   private readonly waitRuns: (IncrementalWaits | undefined)[];
   private readonly waitRunOrder: number[] = [];
+  /** The wait models that keep a dense state, the one used last first (waitRun). */
+  private readonly denseRuns: IncrementalWaits[] = [];
+  private readonly denseKept: number;
   private readonly waitRunsKept: number;
   private cycleScratch = new Int32Array(256);
   /**
@@ -403,6 +464,7 @@ export class Evaluator {
     this.k = k;
     this.checkFast = opts.checkFast ?? checkFastFromEnv();
     this.waitRunsKept = Math.max(1, opts.waitModels ?? 256);
+    this.denseKept = Math.max(1, opts.denseWaits ?? DENSE_WAITS);
     this.max = counterMax(k.target);
     const cfg = k.ctx.cfg;
     this.flatEffects = flatEffects(k.ctx);
@@ -414,7 +476,11 @@ export class Evaluator {
     // emission's analysis starts the region from when the region is the one changed; and the
     // state before the last instruction of each block leading into a single-block loop
     const entries = analyzeWaitcnt(k.ctx, { statesAt: new Set([...firsts, ...outside]) }).states!;
-    this.analysisEntry = k.regions.map((r) => entries.get(r.first));
+    // what the wait model's entry is made from (scoresOf), without the state's per-unit masks
+    this.analysisEntry = k.regions.map((r) => {
+      const st = entries.get(r.first);
+      return st && { issued: st.issued, pend: st.pend, wild: st.wild, ent: st.ent };
+    });
     this.modelEntry = new Array(k.regions.length);
     // the region that ends the one block leading into such a loop (its last instruction may be a branch)
     this.loopPre = Int32Array.from(loopOf, (b) => {
@@ -594,14 +660,7 @@ export class Evaluator {
       cycleSeq = this.withWaits(r, seq, count, s);
       modelWaits = count.waits;
     } else {
-      let run = this.waitRuns[r];
-      if (!run) {
-        run = new IncrementalWaits(this.flatEffects, this.waitEntry(r), this.max, seq.length);
-        this.waitRuns[r] = run;
-        // each holds a full counter state: the oldest made go when there are too many
-        this.waitRunOrder.push(r);
-        if (this.waitRunOrder.length > this.waitRunsKept) this.waitRuns[this.waitRunOrder.shift()!] = undefined;
-      }
+      const run = this.waitRun(r, seq.length);
       modelWaits = run.run(seq, this.need);
       this.stats.regions++;
       this.stats.instructions += seq.length;
@@ -643,6 +702,40 @@ export class Evaluator {
   }
 
   /**
+   * Region r's incremental wait model, made on first use, with a dense state to run in: the
+   * `denseWaits` models used last keep theirs, the others are parked (IncrementalWaits.park) and
+   * the one used longest ago gives its state up to the model that needs one.
+   */
+  private waitRun(r: number, m: number): IncrementalWaits {
+    let run = this.waitRuns[r];
+    const dense = this.denseRuns;
+    if (!run) {
+      run = new IncrementalWaits(this.flatEffects, this.waitEntry(r), this.max, m, this.spareScores());
+      this.waitRuns[r] = run;
+      // each holds per-position state: the oldest made go when there are too many
+      this.waitRunOrder.push(r);
+      if (this.waitRunOrder.length > this.waitRunsKept) {
+        const old = this.waitRunOrder.shift()!;
+        const x = dense.indexOf(this.waitRuns[old]!);
+        if (x >= 0) dense.splice(x, 1);
+        this.waitRuns[old] = undefined;
+      }
+      dense.unshift(run);
+    } else if (dense[0] !== run) {
+      const x = dense.indexOf(run);
+      if (x > 0) dense.splice(x, 1);
+      else run.unpark(this.spareScores());
+      dense.unshift(run);
+    }
+    return run;
+  }
+
+  /** A dense wait state with every score 0: the one of the model used longest ago when `denseWaits` keep one, else a new one. */
+  private spareScores(): CounterScores {
+    return this.denseRuns.length >= this.denseKept ? this.denseRuns.pop()!.park() : new CounterScores();
+  }
+
+  /**
    * s_nop of a region sequence, by segments of NOP_SEGMENT positions: each segment is padded by
    * the hazard engine after the `nopWindow` instructions before it, and cached on those
    * instructions (a hash finds the entry, the instructions themselves confirm it), so a move
@@ -656,7 +749,7 @@ export class Evaluator {
     let cache = this.nopCache[r];
     const m = seq.length;
     // a window is at most the segment and the W positions before it, and never more than the region
-    if (!cache) { cache = new SegmentCache(SEGMENT_SLOTS, Math.min(W + NOP_SEGMENT, m)); this.nopCache[r] = cache; }
+    if (!cache) { cache = new SegmentCache(SEGMENT_SLOTS, Math.min(W + NOP_SEGMENT, m), rg.first, rg.last + 1 - rg.first); this.nopCache[r] = cache; }
     const pre = (): number[] => {
       const out: number[] = [];
       for (let i = Math.max(0, rg.first - W); i < rg.first; i++) out.push(i);

@@ -286,7 +286,10 @@ export class ScoreSnapshot implements ScoreSource {
  * plus one but keeps an operation with more younger ones pending (SOURCES.saturation in
  * model.ts): here the window holds them all.
  */
-export function scoresOf(st: CounterState, max: CounterMax): CounterScores {
+/** What scoresOf reads of an analysis state (kept without the rest, which is mostly per-unit masks, where only that is needed). */
+export type EntryCounts = Pick<CounterState, 'issued' | 'pend' | 'wild' | 'ent'>;
+
+export function scoresOf(st: EntryCounts, max: CounterMax): CounterScores {
   const s = new CounterScores();
   const pend = new Int32Array(NW);
   for (let w = 0; w < NW; w++) pend[w] = (st.wild >> COUNTER_OF[w]!) & 1 ? widthOf(max, COUNTER_OF[w]!) : st.pend[w]!;
@@ -470,6 +473,9 @@ function restate(sc: Int32Array, lastValue: Int32Array, differs: Uint8Array, at:
   return change;
 }
 
+/** Scratch of IncrementalWaits.park: the indexes of the nonzero scores. */
+const PARK_SCRATCH = new Int32Array(NW * NU);
+
 /**
  * Scratch of IncrementalWaits.run (one run at a time per thread): the scores written since the
  * run's start by either run (`seen` stamped with the run's epoch, listed in `touched`), the last
@@ -509,7 +515,13 @@ export class IncrementalWaits {
   stepped = 0;
   /** Runs that stopped where some score still differed from the last run's, pending in neither (for tests). */
   settledStops = 0;
-  private readonly state = new CounterScores();
+  /** The state (see `cur`); while parked, a fresh one is made or lent on the next run. */
+  private state: CounterScores;
+  /**
+   * While parked (park): the state's window bounds (ub, then lb) and its nonzero scores (index,
+   * value), the dense state itself given up for another run to use.
+   */
+  private parkedState: Int32Array | undefined;
   /** Per position p (and m, the end): the window bounds (ub, then lb) of the state before p. */
   private readonly bounds: Int32Array;
   private readonly logAt: Int32Array;
@@ -523,8 +535,11 @@ export class IncrementalWaits {
   /** The last run's waits before the position after the one being run. */
   private oldWaits = 0;
 
-  constructor(private readonly f: FlatEffects, private readonly entry: ScoreSource, private readonly max: CounterMax, m: number) {
+  /** @param state the dense state to run in (default a new one; its scores must all be 0) */
+  constructor(private readonly f: FlatEffects, private readonly entry: ScoreSource, private readonly max: CounterMax, m: number,
+    state?: CounterScores) {
     this.m = m;
+    this.state = state ?? new CounterScores();
     this.seq = new Int32Array(m);
     this.vm = new Int16Array(m); this.lgkm = new Int16Array(m); this.exp = new Int16Array(m);
     this.has = new Uint8Array(m);
@@ -548,6 +563,7 @@ export class IncrementalWaits {
    * they are looked at only where the bounds are equal, the one found pending first.
    */
   run(seq: ArrayLike<number>, need: Int32Array): number {
+    if (this.parkedState !== undefined) this.unpark(new CounterScores());
     const m = this.m;
     const st = this.state;
     let from = 0;
@@ -657,6 +673,42 @@ export class IncrementalWaits {
     this.stepped = m - from;
     st.pendingPerClass(this.max, this.endPending);
     return this.waits[m]!;
+  }
+
+  /** Whether the state is parked (park), to be unparked before the next run or made anew by it. */
+  get parked(): boolean { return this.parkedState !== undefined; }
+
+  /**
+   * Keep the state at the size of what it holds, its window bounds and nonzero scores (a few
+   * dozen numbers, where the dense state is 37 KB), and give up the dense state, its scores
+   * set back to 0, for another run to use (the `state` of unpark or of the constructor). Every
+   * score comes back as it was on unpark: nothing is lost.
+   */
+  park(): CounterScores {
+    if (this.parkedState !== undefined) throw new Error('internal: IncrementalWaits parked twice');
+    const st = this.state;
+    const sc = st.score;
+    const at = PARK_SCRATCH;
+    let n = 0;
+    for (let x = 0; x < sc.length; x++) if (sc[x] !== 0) at[n++] = x;
+    const kept = new Int32Array(2 * NW + 2 * n);
+    kept.set(st.ub, 0);
+    kept.set(st.lb, NW);
+    for (let y = 0; y < n; y++) { const x = at[y]!; kept[2 * NW + 2 * y] = x; kept[2 * NW + 2 * y + 1] = sc[x]!; sc[x] = 0; }
+    this.parkedState = kept;
+    return st;
+  }
+
+  /** Take the dense state `s` (its scores all 0, as park gives it up) and write the parked state back into it. */
+  unpark(s: CounterScores): void {
+    const kept = this.parkedState;
+    if (kept === undefined) throw new Error('internal: IncrementalWaits unparked while not parked');
+    const sc = s.score;
+    for (let y = 2 * NW; y < kept.length; y += 2) sc[kept[y]!] = kept[y + 1]!;
+    s.ub.set(kept.subarray(0, NW));
+    s.lb.set(kept.subarray(NW, 2 * NW));
+    this.state = s;
+    this.parkedState = undefined;
   }
 
   /** Keep the window bounds of the state before position p (p = m: after the last). */

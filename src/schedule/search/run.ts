@@ -41,6 +41,7 @@ import type { Disambiguation } from '../deps.js';
 import type { ScheduleState } from '../state.js';
 import { searchCompare, STRATEGIES, type StrategyName } from './search.js';
 import { preferredState, runTask, type StrategyOutcome, type StrategyTask } from './task.js';
+import { ownString } from '../../asm/intern.js';
 import { memMark } from '../../memtrace.js';
 import { kernelTime, loopChanges, type LoopChange } from '../../cycles/kernel-time.js';
 import { pipelineProgram, pipelineTwoStage, planPipelines, type PipelinedLoop, type PipelinedProgram, type PipelinePlan } from '../pipeline/index.js';
@@ -240,7 +241,8 @@ function chosenKernels(loaded: Loaded, opts: ScheduleRunOptions): string[] {
     }
     return [...new Set(names)];
   }
-  const withCode = ctxs.filter((c) => c.insns.length > 0).map((c) => c.kernel.name);
+  // names that share no memory with the text: they outlive it (the run goes on with the fixed text)
+  const withCode = ctxs.filter((c) => c.insns.length > 0).map((c) => ownString(c.kernel.name));
   if (withCode.length === 0) throw new ConductorError(`${loaded.program.file} has no instructions to schedule`);
   return withCode;
 }
@@ -260,7 +262,7 @@ export function scheduleFile(loaded: Loaded, text: string, opts: ScheduleRunOpti
     const skipped: string[] = [];
     const named = opts.kernels !== undefined || opts.kernel !== undefined;
     const chosen = chosenKernels(loaded, opts);
-    const others = kernelContexts(loaded).filter((c) => c.insns.length > 0 && !chosen.includes(c.kernel.name)).map((c) => c.kernel.name);
+    const others = kernelContexts(loaded).filter((c) => c.insns.length > 0 && !chosen.includes(c.kernel.name)).map((c) => ownString(c.kernel.name));
     // the check of every kernel, made once: it picks the kernels and serves their fix
     const checks = checkContexts(kernelContexts(loaded), opts.paths ? { paths: opts.paths } : {});
     const names = named ? chosen : fixableKernels(checks, chosen, skipped);

@@ -126,3 +126,28 @@ test('with a pair table a NopWindow still pads as the engine does: the table ans
   short.corruptRow(c, 0);
   assert.notEqual(model.window(n, short).nops(Int32Array.from(order), 0), model.nops([], order, []));
 });
+
+test('a pair table keeps every pair it computed, in tiles made as they are first needed: each pair asked for is the rules\' answer, asked again in any order', () => {
+  const k = pickKernel(loadText(example, 'example.s'));
+  const model = windowNopModel(k.ctx);
+  const rand = mulberry32(13);
+  // a length that is no multiple of the tile's, so that the last row and column of tiles are partial
+  const n = Math.min(k.n, 301);
+  const table = model.pairTable(0, n)!;
+  const fresh = model.pairTable(0, n)!;
+  const asked = new Map<number, number>();
+  // pairs near each other, as a search's orders ask, and a few far apart
+  for (let t = 0; t < 3000; t++) {
+    const c = Math.floor(rand() * n);
+    const j = rand() < 0.99 ? Math.max(0, Math.min(n - 1, c - 1 - Math.floor(rand() * 12))) : Math.floor(rand() * n);
+    const v = table.get(j, c);
+    assert.equal(v, table.pairs.waits(j, c), `pair ${j} -> ${c}`);
+    asked.set(c * n + j, v);
+  }
+  for (const [key, v] of [...asked].reverse()) assert.equal(table.get(key % n, Math.floor(key / n)), v);
+  assert.equal(table.pairsKnown(), asked.size, 'every pair asked for is kept, and no other');
+  assert.ok([...asked.values()].some((v) => v > 0), 'no pair asked for needs wait states');
+  assert.ok(table.bytes < n * n / 2, `${table.bytes} bytes for ${asked.size} pairs of ${n * n}`);
+  // the same pairs asked for in another order from another table: the same answers
+  for (const [key, v] of [...asked].sort((a, b) => a[0] - b[0])) assert.equal(fresh.get(key % n, Math.floor(key / n)), v);
+});

@@ -52,6 +52,10 @@ test('check mode: every cache of the Evaluator equals a fresh computation on ran
     assert.ok(n > 60, `${name}: only ${n} evaluations`);
     // with one incremental wait model kept, every other region's starts from scratch again
     assert.ok(exercise(k, new Evaluator(k, { checkFast: true, waitModels: 1 }), 8, 100) > 40);
+    // with one dense wait state, every other region's model is parked and lent it back
+    const parking = new Evaluator(k, { checkFast: true, denseWaits: 1 });
+    assert.ok(exercise(k, parking, 9, 150) > 60);
+    if (name === 'example.s') assert.ok((parking as unknown as { waitRuns: unknown[] }).waitRuns.filter((w) => w !== undefined).length > 2, 'models parked');
   }
 });
 

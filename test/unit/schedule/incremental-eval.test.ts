@@ -137,6 +137,39 @@ test('segment cache: a stored window comes back with its count, another window o
   assert.equal(narrow.get(s3, 32, false, seq, 24, 64), 3);
 });
 
+test('segment cache: a table that grows as windows come keeps answering with their counts, or not at all', () => {
+  const rand = mulberry32(4);
+  const c = new SegmentCache(256, 40, 0, 0, 2);
+  const wins = Array.from({ length: 120 }, (_, x) => ({ at: 32 * (x % 5), last: x % 7 === 0, seq: Int32Array.from({ length: 40 }, () => Math.floor(rand() * 30)), n: x }));
+  let found = 0;
+  for (let round = 0; round < 3; round++) {
+    for (const w of wins) {
+      const slot = c.slot(w.at, w.last, w.seq, 4, 40);
+      const n = c.get(slot, w.at, w.last, w.seq, 4, 40);
+      if (n >= 0) { assert.equal(n, w.n, 'a window found with another count'); found++; continue; }
+      c.set(slot, w.at, w.last, w.seq, 4, 40, w.n);
+      assert.equal(c.get(c.slot(w.at, w.last, w.seq, 4, 40), w.at, w.last, w.seq, 4, 40), w.n, 'a window just stored is not found');
+    }
+  }
+  assert.ok(c.size >= 128, `the table grew to ${c.size} slots`);
+  assert.ok(found > 100, `${found} windows found again`);
+  // windows of kernel instructions far from 0, kept as offsets from the region's first: found as stored
+  const far = new SegmentCache(256, 40, 70000, 100);
+  const fseq = Int32Array.from({ length: 40 }, () => 70000 + Math.floor(rand() * 100));
+  far.set(far.slot(0, false, fseq, 0, 40), 0, false, fseq, 0, 40, 3);
+  assert.equal(far.get(far.slot(0, false, fseq, 0, 40), 0, false, fseq, 0, 40), 3);
+  const shifted = fseq.map((x) => x + 1);
+  assert.equal(far.get(far.slot(0, false, shifted, 0, 40), 0, false, shifted, 0, 40), -1);
+  // a region longer than 16-bit offsets reach is never cached
+  const huge = new SegmentCache(256, 40, 0, 0x10001);
+  huge.set(huge.slot(0, false, fseq, 0, 40), 0, false, fseq, 0, 40, 3);
+  assert.equal(huge.get(huge.slot(0, false, fseq, 0, 40), 0, false, fseq, 0, 40), -1);
+  // a few windows in a large table: it stays small
+  const small = new SegmentCache(256, 40);
+  for (const w of wins.slice(0, 6)) small.set(small.slot(w.at, w.last, w.seq, 4, 40), w.at, w.last, w.seq, 4, 40, w.n);
+  assert.ok(small.size <= 16, `${small.size} slots for 6 windows`);
+});
+
 test('check mode catches a corrupted incremental pressure and a corrupted cycle journal', () => {
   const k = pickKernel(loadText(example, 'k.s'));
   type Internals = { pressures: ({ pv: Int32Array } | undefined)[]; cycles: { engine: { journal: { scalars: Float64Array } } } };

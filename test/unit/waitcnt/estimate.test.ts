@@ -17,6 +17,7 @@ import { pickKernel } from '../../../src/schedule/kernel.js';
 import { canMove, moveTo, ScheduleState } from '../../../src/schedule/state.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
 import { LOOP, randomSchedule } from '../schedule/helpers.js';
+import { NCLASSES } from '../../../src/targets/counters.js';
 import { root } from '../../repo.js';
 
 const example = readFileSync(join(root, 'examples', 'mfma_lds_gemm.gfx942.s'), 'utf8');
@@ -163,27 +164,40 @@ const LDS_FLOOD = (() => {
   return lines.join('\n');
 })();
 
+/**
+ * The largest region of a kernel and the wait model's facts, with an entry that has operations
+ * pending (the region's own loads and LDS reads, issued once before it).
+ */
+function largestRegion(text: string, name: string) {
+  const k = pickKernel(loadText(text, name));
+  const f = flatEffects(k.ctx);
+  const max = counterMax(k.target);
+  const need = new Int32Array(3);
+  const rg = k.regions.reduce((a, b) => (a.nodes.length >= b.nodes.length ? a : b));
+  const entry = new CounterScores();
+  sequenceWaits(f, entry, rg.nodes, max, need);
+  return { k, f, max, need, rg, m: rg.nodes.length, entry };
+}
+
+/** A random move of region r's instruction by up to 6 places, made when the dependencies allow it. */
+function smallMove(s: ScheduleState, r: number, m: number, rand: () => number): boolean {
+  const from = Math.floor(rand() * m);
+  const to = Math.max(0, Math.min(m - 1, from + Math.floor(rand() * 13) - 6));
+  if (from === to || !canMove(s, r, from, to)) return false;
+  moveTo(s, r, from, to);
+  return true;
+}
+
 test('the incremental wait model under the search\'s small moves: equal to sequenceWaits after every move, stopped where the states meet as the model sees them (scores that differ but are pending in neither run)', () => {
   for (const [text, name] of [[LOADS, 'loads.s'], [LDS_FLOOD, 'lds-flood.s'], [example, 'example.s']] as const) {
-    const k = pickKernel(loadText(text, name));
-    const f = flatEffects(k.ctx);
-    const max = counterMax(k.target);
-    const need = new Int32Array(3);
-    const rg = k.regions.reduce((a, b) => (a.nodes.length >= b.nodes.length ? a : b));
-    const m = rg.nodes.length;
-    // an entry with operations pending (the region's own loads and LDS reads, issued once before it)
-    const entry = new CounterScores();
-    sequenceWaits(f, entry, rg.nodes, max, need);
+    const { k, f, max, need, rg, m, entry } = largestRegion(text, name);
     const run = new IncrementalWaits(f, entry, max, m);
     const s = new ScheduleState(k);
     const rand = mulberry32(21);
     let runs = 0;
     let early = 0;
     for (let t = 0; t < 3000 && runs < 600; t++) {
-      const from = Math.floor(rand() * m);
-      const to = Math.max(0, Math.min(m - 1, from + Math.floor(rand() * 13) - 6));
-      if (from === to || !canMove(s, rg.id, from, to)) continue;
-      moveTo(s, rg.id, from, to);
+      if (!smallMove(s, rg.id, m, rand)) continue;
       const seq = s.regionSequence(rg.id);
       const at: { at: number; vm: number; lgkm: number; exp: number }[] = [];
       const st = entry.clone();
@@ -201,5 +215,44 @@ test('the incremental wait model under the search\'s small moves: equal to seque
     assert.ok(runs > 300, `${name}: ${runs} runs`);
     assert.ok(early > runs / 4, `${name}: ${early} of ${runs} runs stopped before the end`);
     if (name !== 'example.s') assert.ok(run.settledStops > 10, `${name}: ${run.settledStops} runs stopped with scores differing from the last run's, pending in neither`);
+  }
+});
+
+test('an incremental wait model parked after every run, its dense state lent to another model in between, runs exactly as one never parked', () => {
+  for (const [text, name] of [[LOADS, 'loads.s'], [LDS_FLOOD, 'lds-flood.s'], [example, 'example.s']] as const) {
+    const { k, f, max, need, rg, m, entry } = largestRegion(text, name);
+    const kept = new IncrementalWaits(f, entry, max, m);
+    const parked = new IncrementalWaits(f, entry, max, m);
+    // the other model runs the region backwards from the entry, in the state `parked` gives up
+    const other = new IncrementalWaits(f, entry, max, m);
+    other.park();
+    let dense = parked.park();
+    const held = (w: IncrementalWaits) => ((w as unknown as { parkedState: Int32Array }).parkedState.length - 2 * NCLASSES) / 2;
+    const s = new ScheduleState(k);
+    const rand = mulberry32(23);
+    let runs = 0;
+    let scores = 0;
+    for (let t = 0; t < 2000 && runs < 300; t++) {
+      if (!smallMove(s, rg.id, m, rand)) continue;
+      const seq = s.regionSequence(rg.id);
+      const a = kept.run(seq, need);
+      assert.equal(parked.parked, true);
+      parked.unpark(dense);
+      assert.equal(parked.run(seq, need), a, `${name} move ${t}`);
+      assert.equal(parked.stepped, kept.stepped, `${name} move ${t}: positions stepped`);
+      assert.deepEqual([Array.from(parked.has), Array.from(parked.vm), Array.from(parked.lgkm), Array.from(parked.exp), Array.from(parked.endPending)],
+        [Array.from(kept.has), Array.from(kept.vm), Array.from(kept.lgkm), Array.from(kept.exp), Array.from(kept.endPending)], `${name} move ${t}: the waits`);
+      dense = parked.park();
+      scores += held(parked);
+      assert.ok(dense.score.every((v) => v === 0), `${name} move ${t}: the state given up is not cleared`);
+      other.unpark(dense);
+      const back = Array.from(seq).reverse();
+      assert.equal(other.run(back, need), sequenceWaits(f, entry.clone(), back, max, need), `${name} move ${t}: the other model`);
+      dense = other.park();
+      assert.ok(dense.score.every((v) => v === 0), `${name} move ${t}: the state given up is not cleared`);
+      runs++;
+    }
+    assert.ok(runs > 100, `${name}: ${runs} runs`);
+    if (name !== 'example.s') assert.ok(scores > runs, `${name}: ${scores} scores kept by ${runs} parked states`);
   }
 });
