@@ -6,8 +6,11 @@
  * Operand-legality errors (operands llvm-mc refuses to combine; the instruction is readable)
  * refuse the program the same way, unless the caller asks to report them (`check`).
  */
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Diagnostic, Program } from './asm/ast.js';
-import { parseProgram } from './asm/parser.js';
+import type { IncludeReader } from './asm/include.js';
+import { parseProgram, type ParseOptions } from './asm/parser.js';
 import { readSource } from './io.js';
 import { ConductorError, InputErrors } from './errors.js';
 import { parseTargetId, resolveTarget, TARGET_NAMES, type Target } from './targets/index.js';
@@ -50,11 +53,51 @@ export interface LoadOptions {
    * keeps them in `operandErrors` and loads the program.
    */
   operandErrors?: 'refuse' | 'report';
+  /** Where the text was read from, for `.include` (defaults to the file name). */
+  path?: string;
+  /** Directories to look in for `.include`d files after the current one (llvm-mc's -I). */
+  includeDirs?: readonly string[];
+}
+
+/**
+ * How `.include "name"` finds its file: as llvm-mc does (SourceMgr::OpenIncludeFile), the name
+ * as given (from the current directory), then in each -I directory; then, beyond llvm-mc, in
+ * the including file's directory (where a kernel's own .inc files usually are).
+ */
+export function includeReader(dirs: readonly string[] = []): IncludeReader {
+  return (name, includer) => {
+    const candidates = isAbsolute(name) ? [name] : [name, ...dirs.map((d) => join(d, name)), join(dirname(includer), name)];
+    for (const c of candidates) {
+      let bytes: Buffer;
+      try {
+        if (!statSync(c).isFile()) continue;
+        bytes = readFileSync(c);
+      } catch {
+        continue;
+      }
+      let text: string;
+      try {
+        if (bytes.indexOf(0) >= 0) throw new Error('NUL');
+        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      } catch {
+        throw new ConductorError(`${c}: the file .include '${name}' names is not a text file (not valid UTF-8, or a NUL byte)`);
+      }
+      return { path: c, id: resolve(c), text };
+    }
+    return undefined;
+  };
+}
+
+/** The parser's options for a text loaded as `file`: its includes and the processor --arch names. */
+function parseOptions(file: string, opts: LoadOptions): ParseOptions {
+  const path = opts.path ?? file;
+  const processor = opts.arch !== undefined ? /^(gfx[0-9a-z]+)/i.exec(opts.arch)?.[1] : undefined;
+  return { include: { path, id: resolve(path), read: includeReader(opts.includeDirs) }, processor };
 }
 
 export async function loadFile(file: string, opts: LoadOptions = {}): Promise<Loaded> {
   const text = await readSource(file);
-  return loadText(text, opts.displayName ?? file, opts);
+  return loadText(text, opts.displayName ?? file, { ...opts, path: opts.path ?? file });
 }
 
 /** Pick the target: --arch wins, else the file's .amdgcn_target. */
@@ -80,7 +123,7 @@ export function chooseTarget(program: Program, arch?: string): { target: Target;
 }
 
 export function loadText(text: string, file: string, opts: LoadOptions = {}): Loaded {
-  const program = parseProgram(text, file);
+  const program = parseProgram(text, file, parseOptions(file, opts));
   const parseErrors = program.diagnostics.filter((d) => d.severity === 'error');
   const { target, source, note, xnack } = chooseTarget(program, opts.arch);
   const r = resolveProgram(program, target);
@@ -90,7 +133,7 @@ export function loadText(text: string, file: string, opts: LoadOptions = {}): Lo
   if (unreadable.length > 0 || (operandErrors.length > 0 && !report)) {
     // Refused: every problem is listed, the operand errors with their rule.
     const errors = [...unreadable, ...operandErrors];
-    errors.sort((a, b) => a.loc.line - b.loc.line || a.loc.col - b.loc.col);
+    errors.sort((a, b) => (a.loc.file === b.loc.file ? 0 : a.loc.file < b.loc.file ? -1 : 1) || a.loc.line - b.loc.line || a.loc.col - b.loc.col);
     throw new InputErrors(errors.map((e) => ({ message: isOperandLegality(e) ? `${e.message} [${e.rule}]` : e.message, loc: e.loc })));
   }
   const warnings = [...program.diagnostics, ...r.diagnostics].filter((d) => d.severity !== 'error');
@@ -101,9 +144,9 @@ export function loadText(text: string, file: string, opts: LoadOptions = {}): Lo
 }
 
 /** Parse only (emit): syntax errors are fatal, the target is not needed. */
-export async function loadSyntax(file: string): Promise<Program> {
+export async function loadSyntax(file: string, opts: LoadOptions = {}): Promise<Program> {
   const text = await readSource(file);
-  const program = parseProgram(text, file);
+  const program = parseProgram(text, file, parseOptions(file, { ...opts, path: opts.path ?? file }));
   const errors = program.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) throw new InputErrors(errors.map((e) => ({ message: e.message, loc: e.loc })));
   return program;

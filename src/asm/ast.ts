@@ -140,7 +140,16 @@ export interface Statement {
    * Set when the statement was produced by expanding a macro or a repeat block (`macro` is the
    * macro name, or `.rept` / `.irp` / `.irpc`).
    */
-  expansion?: { macro: string; callLine: number; callCol: number; macroLoc: Loc; depth: number };
+  expansion?: {
+    macro: string;
+    /** The invocation's 1-based line in the text parsed (with `.include`d files spliced in: not a line of `loc.file` then). */
+    callLine: number;
+    callCol: number;
+    macroLoc: Loc;
+    /** The body line's 0-based index in the text parsed (an index into Program.lines). */
+    macroIndex: number;
+    depth: number;
+  };
   /**
    * For a `.rept` / `.irp` / `.irpc` block written in the file (a 'macroCall' statement on its
    * first line): the 0-based line index of its `.endr`. An edit that writes the expansion out

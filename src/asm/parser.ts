@@ -21,10 +21,11 @@ import { isSpace, skipSpace, trimEndAt } from './intern.js';
 import { ParsedProgram } from './program.js';
 import { InsnStore, OP_EXPR, OPCODES } from './store.js';
 import { ConductorError } from '../errors.js';
+import { flattenIncludes, mayInclude, type IncludeReader, type LineMap } from './include.js';
 
 /** Data directives that put words into the code (llvm-mc 22 does not take .word or .hword for amdgcn: unknown directives). */
 const DATA_DIRECTIVES = new Set(['.long', '.4byte', '.int', '.byte', '.short', '.2byte', '.quad', '.8byte', '.value']);
-const UNSUPPORTED_BLOCKS = new Set(['.include', '.incbin']);
+const UNSUPPORTED_BLOCKS = new Set(['.incbin']);
 /**
  * Every directive llvm-mc 22 knows for amdgcn-amd-amdhsa (generic, ELF and AMDGPU ones; a line
  * starting with any other `.name` that is neither a macro call nor an assignment is an "unknown
@@ -88,6 +89,14 @@ const MACRO_NAME_CHAR = /[A-Za-z0-9_$.]/;
 export interface ParseOptions {
   /** Stop at the first error and throw it (default false: errors become diagnostics). */
   throwOnError?: boolean;
+  /** How `.include`d files are read (asm/include.ts): the text's own path and identity, and the reader. Without it an `.include` is an error. */
+  include?: { path: string; id: string; read: IncludeReader };
+  /**
+   * The processor the file is assembled for (`gfx906`, as llvm-mc's -mcpu): llvm-mc predefines
+   * `.amdgcn.gfx_generation_number/_minor/_stepping` from it. Without it the file's
+   * `.amdgcn_target` defines them from where it stands.
+   */
+  processor?: string;
 }
 
 interface State {
@@ -131,6 +140,16 @@ interface State {
   forwardRefs: { name: string; text: string; loc: Loc }[];
   definedLocal: Set<string>;
   throwOnError: boolean;
+  /** Where each line comes from when the text has files spliced in by `.include` (asm/include.ts). */
+  map: LineMap | undefined;
+  /** `.include` lines left as written (flattened line index -> why). */
+  includeFailures: Map<number, string> | undefined;
+  /** `.altmacro` mode (AsmParser's AltMacroMode): `%expr` and `<string>` arguments, parameters named without `\\`. */
+  altMacro: boolean;
+  /** The symbols llvm-mc predefines from the target (a `.set` of one is a redefinition). */
+  predefined: Set<string> | undefined;
+  /** Data directive expressions with a subtraction, checked once every label is known (checkDataSymbols). */
+  dataChecks: { args: string; loc: Loc; col: number }[];
 }
 
 /** Where the lines being processed come from: undefined for the file itself, else an expansion. */
@@ -153,6 +172,12 @@ interface Cond {
 
 export function parseProgram(text: string, file: string, options: ParseOptions = {}): ParsedProgram {
   trimWords();
+  let map: LineMap | undefined;
+  let includeFailures: Map<number, string> | undefined;
+  if (options.include && mayInclude(text)) {
+    const f = flattenIncludes(text, file, options.include.path, options.include.id, options.include.read);
+    if (f) { text = f.text; map = f.map; includeFailures = f.failures; }
+  }
   const scan = scanLines(text);
   const lines = fileLines(text, scan);
   const symbols = new Map<string, number>();
@@ -164,7 +189,10 @@ export function parseProgram(text: string, file: string, options: ParseOptions =
     rawWords: 0, inCode: true, macroCounter: 0,
     macroCalls: new Map(), localLabels: new Map(), forwardRefs: [], definedLocal: new Set(),
     throwOnError: options.throwOnError ?? false,
+    map, includeFailures, altMacro: false, predefined: undefined, dataChecks: [],
   };
+  st.store.lineMap = map;
+  if (options.processor !== undefined) predefineTargetSymbols(st, options.processor);
   const lookup = (name: string) => symbols.get(name);
   processLines(st, lines, undefined, lookup);
   for (const r of st.forwardRefs) {
@@ -172,6 +200,7 @@ export function parseProgram(text: string, file: string, options: ParseOptions =
   }
   resolveForward(st);
   undefinedBranchTargets(st);
+  if (st.dataChecks.length > 0) checkDataSymbols(st);
 
   const kernels = findKernels(st);
   return new ParsedProgram({
@@ -230,13 +259,17 @@ function textIdOf(st: State, L: Lines, k: number): number {
   return id;
 }
 
-/** The lower-case first word of text[ts, te) when it starts with '.' (every block and conditional directive does), else ''. */
+/**
+ * The lower-case first word of text[ts, te) when it starts with '.' (every block and
+ * conditional directive does), else ''. It ends at a blank, a comma or '(' (LLVM's lexer ends
+ * an identifier there: `.if(flag)` is `.if` and `(flag)`).
+ */
 function dotWord(T: string, ts: number, te: number): string {
   if (ts >= te || T.charCodeAt(ts) !== 46) return '';
   let e = ts;
   while (e < te) {
     const c = T.charCodeAt(e);
-    if (c === 32 || c === 9 || c === 44) break;
+    if (c === 32 || c === 9 || c === 44 || c === 40) break;
     e++;
   }
   return T.slice(ts, e).toLowerCase();
@@ -268,7 +301,7 @@ function processLines(st: State, L: Lines, from: Expanding | undefined, lookup: 
     const te = trimEndAt(T, ts, end);
     const li = L.idx ? L.idx[i]! : i;
     let col = ts - base + 1;
-    const exp: Expansion = from && { macro: from.name, callLine: from.callLine, callCol: from.callCol, macroLoc: loc(st, li, col), depth: from.depth };
+    const exp: Expansion = from && { macro: from.name, callLine: from.callLine, callCol: from.callCol, macroLoc: loc(st, li, col), macroIndex: li, depth: from.depth };
     let first = dotWord(T, ts, te);
     if (cond.cur.ignore && !CONDITIONALS.has(first)) { i++; continue; }
     if (first === '') {
@@ -293,7 +326,7 @@ function processLines(st: State, L: Lines, from: Expanding | undefined, lookup: 
       ts = te - rest.t.length;
       first = dotWord(T, ts, te);
     }
-    const at = exp ? { file: st.file, line: exp.callLine, col: exp.callCol } : loc(st, li, col);
+    const at = exp ? callLoc(st, exp) : loc(st, li, col);
     if (first !== '' && !(st.macros.size > 0 && namesMacro(st, T.slice(ts, ts + first.length)))) {
       const t = T.slice(ts, te);
       if (CONDITIONALS.has(first)) {
@@ -303,12 +336,17 @@ function processLines(st: State, L: Lines, from: Expanding | undefined, lookup: 
       }
       // Block directives: raw blocks, macro definitions and kernel descriptors (in the file itself), repeat blocks.
       const rawEnd = Object.hasOwn(RAW_BLOCKS, first) ? RAW_BLOCKS[first] : undefined;
-      if (rawEnd && !from) {
-        pushStatement(st, { kind: 'directive', text: t, name: first, args: '', loc: at, lineIndex: li });
+      if (rawEnd) {
+        // its lines (YAML, key = value) are not statements, in a macro body too
+        const lineIndex = exp ? exp.callLine - 1 : li;
+        pushStatement(st, { kind: 'directive', text: t, name: first, args: '', loc: at, lineIndex, expansion: exp });
         let j = i + 1;
         while (j < L.n && lineDotWord(L, j) !== rawEnd) j++;
         if (j >= L.n) report(st, `${first} block is not closed by ${rawEnd}`, at);
-        else pushStatement(st, { kind: 'directive', text: rawEnd, name: rawEnd, args: '', loc: loc(st, j, 1), lineIndex: j });
+        else {
+          const endLoc = exp ? at : loc(st, L.idx ? L.idx[j]! : j, 1);
+          pushStatement(st, { kind: 'directive', text: rawEnd, name: rawEnd, args: '', loc: endLoc, lineIndex: exp ? lineIndex : j, expansion: exp });
+        }
         i = j + 1;
         continue;
       }
@@ -344,7 +382,7 @@ function processLines(st: State, L: Lines, from: Expanding | undefined, lookup: 
   if (cond.stack.length > 0) {
     const open = cond.stack.length === 1 ? cond.cur : cond.stack[1]!;
     report(st, `unmatched .if: ${cond.stack.length} conditional block${cond.stack.length > 1 ? 's are' : ' is'} not closed by .endif${from ? ` in this expansion of '${from.name}'` : ''}`,
-      open.at ?? (from ? { file: st.file, line: from.callLine, col: from.callCol } : loc(st, L.n - 1, 1)));
+      open.at ?? (from ? callLoc(st, from) : loc(st, L.n - 1, 1)));
   }
   return false;
 }
@@ -453,7 +491,9 @@ function repeatBlock(st: State, L: Lines, i: number, t: string,
     if (!m) { report(st, `expected a symbol name and a comma after ${name}`, at); return i + 1; }
     param = symbolName(m[1]!);
     if (name === '.irp') {
-      values = splitMacroArgs(m[2]!).map(unquote);
+      const split = st.altMacro ? altMacroArgs(st, m[2]!, lookup, at) : splitMacroArgs(m[2]!);
+      if (split === undefined) return i + 1;
+      values = split.map(unquote);
       while (values.length > 0 && values[values.length - 1] === '') values.pop();
     } else {
       const chars = m[2]!.trim();
@@ -484,11 +524,11 @@ function repeatBlock(st: State, L: Lines, i: number, t: string,
   const body: string[] = [];
   for (let k = i + 1; k < j; k++) body.push(codeOf(L, k));
   const bodyLines = L.idx ? L.idx.slice(i + 1, j) : Array.from({ length: j - i - 1 }, (_, k) => i + 1 + k);
-  const inner: Expanding = from ? { ...from, name, depth: depthNow } : { name, callLine: at.line, callCol: at.col, depth: depthNow };
+  const inner: Expanding = from ? { ...from, name, depth: depthNow } : { name, callLine: li + 1, callCol: at.col, depth: depthNow };
   const isRept = param === '';
   for (let k = 0; k < values.length; k++) {
     // `\@` is the macro instantiation count in .irp and .irpc bodies, and is not replaced in .rept bodies.
-    const subst = substituter(isRept ? new Map() : new Map([[param, values[k]!]]), isRept ? undefined : String(st.macroCounter), String(k));
+    const subst = substituter(isRept ? new Map() : new Map([[param, values[k]!]]), isRept ? undefined : String(st.macroCounter), String(k), st.altMacro);
     // All iterations are one instantiation for LLVM: an `.exitm` ends the remaining ones.
     if (processLines(st, stringLines(body.map(subst), bodyLines), inner, lookup)) break;
   }
@@ -499,9 +539,12 @@ function repeatBlock(st: State, L: Lines, i: number, t: string,
  * LLVM's expandMacro substitution: `\name` (a run of identifier characters) becomes the value
  * of that parameter and stays as written when it names none, `\()` disappears, `\@` is the
  * macro instantiation count (where enabled) and `\+` the instantiation count of this macro or
- * the iteration of a repeat block.
+ * the iteration of a repeat block. In `.altmacro` mode a parameter is also named without the
+ * backslash, and an `&` right after a parameter (or after any `\name`) joins it to what follows
+ * (measured with llvm-mc 22, as LLVM's test MC/AsmParser/altmacro-arg.s shows it).
  */
-function substituter(values: ReadonlyMap<string, string>, atValue: string | undefined, plusValue: string): (s: string) => string {
+function substituter(values: ReadonlyMap<string, string>, atValue: string | undefined, plusValue: string, alt = false): (s: string) => string {
+  if (alt) return (s: string) => substituteAlt(s, values, atValue, plusValue);
   return (s: string) => {
     if (s.indexOf('\\') < 0) return s;
     let out = '';
@@ -526,6 +569,114 @@ function substituter(values: ReadonlyMap<string, string>, atValue: string | unde
   };
 }
 
+/** substituter in `.altmacro` mode: every run of identifier characters that names a parameter is replaced. */
+function substituteAlt(s: string, values: ReadonlyMap<string, string>, atValue: string | undefined, plusValue: string): string {
+  let out = '';
+  let k = 0;
+  const n = s.length;
+  while (k < n) {
+    const c = s[k]!;
+    if (c === '\\' && k + 1 < n) {
+      const d = s[k + 1]!;
+      if (d === '@' && atValue !== undefined) { out += atValue; k += 2; continue; }
+      if (d === '+') { out += plusValue; k += 2; continue; }
+      let e = k + 1;
+      while (e < n && MACRO_NAME_CHAR.test(s[e]!)) e++;
+      const name = s.slice(k + 1, e);
+      if (name === '' && d === '(' && s[k + 2] === ')') { k += 3; continue; }
+      const v = name === '' ? undefined : values.get(name);
+      out += v ?? '\\' + name;
+      k = e;
+      if (name !== '' && s[k] === '&') k++;
+      continue;
+    }
+    if (MACRO_NAME_CHAR.test(c)) {
+      let e = k + 1;
+      while (e < n && MACRO_NAME_CHAR.test(s[e]!)) e++;
+      const name = s.slice(k, e);
+      const v = values.get(name);
+      if (v === undefined) out += name;
+      else {
+        out += v;
+        if (s[e] === '&') e++;
+      }
+      k = e;
+      continue;
+    }
+    out += c;
+    k++;
+  }
+  return out;
+}
+
+/**
+ * Macro (and .irp) arguments in `.altmacro` mode (AsmParser::parseMacroArguments): an argument
+ * `%expr` is the expression's value in decimal (an error when it is not a number where the call
+ * stands: "expected absolute expression"), and `<text>` is the text between the angle brackets
+ * with `!` escaping the next character; other arguments split as splitMacroArgs does. Undefined
+ * after an error.
+ */
+function altMacroArgs(st: State, text: string, lookup: (n: string) => number | undefined, at: Loc): string[] | undefined {
+  // angle-bracket strings first, as placeholders, so that their blanks and commas stay inside
+  const angles: string[] = [];
+  let t = '';
+  let argStart = true;
+  for (let k = 0; k < text.length; k++) {
+    const c = text[k]!;
+    if (c === '"') {
+      const e = quotedEnd(text, k);
+      const end = e < 0 ? text.length : e + 1;
+      t += text.slice(k, end);
+      k = end - 1;
+      argStart = false;
+      continue;
+    }
+    if (c === '<' && argStart) {
+      let e = k + 1;
+      let content = '';
+      while (e < text.length && text[e] !== '>') {
+        if (text[e] === '!' && e + 1 < text.length) e++;
+        content += text[e]!;
+        e++;
+      }
+      if (e < text.length) {
+        t += `\uE000${angles.length}\uE000`;
+        angles.push(content);
+        k = e;
+        argStart = false;
+        continue;
+      }
+    }
+    if (c === '%' && argStart) {
+      // `% expr`: the expression starts after the blanks
+      t += c;
+      while (k + 1 < text.length && (text[k + 1] === ' ' || text[k + 1] === '\t')) k++;
+      argStart = false;
+      continue;
+    }
+    t += c;
+    argStart = c === ',' || c === ' ' || c === '\t';
+  }
+  const out: string[] = [];
+  for (const a of splitMacroArgs(t)) {
+    const kw = /^([A-Za-z_]\w*\s*=\s*)(.*)$/.exec(a);
+    const head = kw ? kw[1]! : '';
+    let v = kw ? kw[2]! : a;
+    const ph = /^\uE000(\d+)\uE000$/.exec(v);
+    if (ph) v = angles[Number(ph[1])]!;
+    else if (v.startsWith('%')) {
+      const x = evalExpr(v.slice(1).trim(), lookup, exprFunctions(st));
+      if (x === undefined) {
+        report(st, `expected absolute expression: the .altmacro argument '${v}' must be a number where the call stands`, at);
+        return undefined;
+      }
+      v = String(x);
+    }
+    out.push(head + v);
+  }
+  return out;
+}
+
 function firstWord(t: string): string {
   let e = 0;
   while (e < t.length && t[e] !== ' ' && t[e] !== '\t' && t[e] !== ',') e++;
@@ -533,10 +684,19 @@ function firstWord(t: string): string {
 }
 
 function loc(st: State, lineIndex: number, col: number): Loc {
-  return { file: st.file, line: lineIndex + 1, col };
+  return st.map ? st.map.loc(lineIndex, col) : { file: st.file, line: lineIndex + 1, col };
+}
+
+/** Where the statements of an expansion are reported: its outermost invocation. */
+function callLoc(st: State, x: { callLine: number; callCol: number }): Loc {
+  return loc(st, x.callLine - 1, x.callCol);
 }
 
 function report(st: State, message: string, at: Loc, severity: Diagnostic['severity'] = 'error'): void {
+  if (st.map && at.file !== st.file) {
+    const chain = st.map.chainOf(at.file);
+    if (chain !== '') message += ` (included from ${chain})`;
+  }
   if (severity === 'error' && st.throwOnError) throw new ConductorError(message, at);
   st.diagnostics.push({ severity, message, loc: at, rule: 'parse' });
 }
@@ -588,7 +748,7 @@ function pushLabels(st: State, t: string, lineIndex: number, col: number, exp: E
   for (;;) {
     const m = LABEL.exec(t);
     if (!m) break;
-    const at: Loc = exp ? { file: st.file, line: exp.callLine, col: exp.callCol } : loc(st, lineIndex, col);
+    const at: Loc = exp ? callLoc(st, exp) : loc(st, lineIndex, col);
     let name: string;
     let text: string;
     if (m[3] !== undefined) {
@@ -623,11 +783,11 @@ function pushLabels(st: State, t: string, lineIndex: number, col: number, exp: E
 function statement(st: State, L: Lines, k: number, ts: number, te: number, lineIndex: number, col: number,
   lookup: (n: string) => number | undefined, exp: Expansion): void {
   const T = L.txt[k]!;
-  const mkLoc = (c: number): Loc => (exp ? { file: st.file, line: exp.callLine, col: exp.callCol } : loc(st, lineIndex, c));
+  const mkLoc = (c: number): Loc => (exp ? callLoc(st, exp) : loc(st, lineIndex, c));
   let fe = ts;
   while (fe < te) {
     const c = T.charCodeAt(fe);
-    if (c === 32 || c === 9 || c === 44) break;
+    if (c === 32 || c === 9 || c === 44 || c === 40) break;
     fe++;
   }
   if (T.charCodeAt(ts) === 46 /* . */) {
@@ -662,8 +822,9 @@ function statement(st: State, L: Lines, k: number, ts: number, te: number, lineI
 
 /**
  * End of the first word of text[ts, te) when it is a plain word ([A-Za-z_$][\w.$]*) followed by
- * blanks, a comma or the end, and is neither a label (`name:`) nor an assignment (`name =`);
- * else 0.
+ * blanks, a comma, '(' or the end, and is neither a label (`name:`) nor an assignment (`name =`);
+ * else 0. (LLVM's lexer ends the word at '(': `static_assert(1 == 1)` calls the macro
+ * static_assert with the argument `(1 == 1)`.)
  */
 function plainWordEnd(T: string, ts: number, te: number): number {
   const c = T.charCodeAt(ts);
@@ -677,7 +838,7 @@ function plainWordEnd(T: string, ts: number, te: number): number {
   const fe = p;
   if (p < te) {
     const d = T.charCodeAt(p);
-    if (d !== 32 && d !== 9 && d !== 44) return 0;
+    if (d !== 32 && d !== 9 && d !== 44 && d !== 40) return 0;
     while (p < te && isSpace(T.charCodeAt(p))) p++;
     const n = p < te ? T.charCodeAt(p) : -1;
     if (n === 58 || n === 61) return 0;
@@ -714,9 +875,9 @@ function instruction(st: State, L: Lines, k: number, ts: number, te: number, lin
       exp ? { line: exp.callLine, col: exp.callCol } : undefined, word);
   } catch (e) {
     if (e instanceof ConductorError) {
-      const at = exp ? { file: st.file, line: exp.callLine, col: exp.callCol } : loc(st, lineIndex, col);
-      const msg = exp ? `${e.message} (${expansionName(exp)}, line ${exp.macroLoc.line})` : e.message;
-      report(st, msg, exp ? at : e.loc ?? at);
+      const at = exp ? callLoc(st, exp) : loc(st, lineIndex, col);
+      const msg = exp ? `${e.message} (${expansionName(exp)}, ${st.map ? `${exp.macroLoc.file}:` : 'line '}${exp.macroLoc.line})` : e.message;
+      report(st, msg, exp ? at : e.loc ? (st.map ? loc(st, e.loc.line - 1, e.loc.col) : e.loc) : at);
       pushStatement(st, { kind: 'raw', text: T.slice(ts, te), loc: at, lineIndex, expansion: exp });
       return;
     }
@@ -789,6 +950,7 @@ function directive(st: State, t: string, name: string, lineIndex: number,
       const id = m ? m[1]! : args;
       const tm = /(gfx[0-9a-z]+)(.*)$/.exec(id);
       if (tm) st.declaredTarget = { name: tm[1]!, features: tm[2]!.replace(/^:/, ''), loc: at };
+      if (tm && st.predefined === undefined) predefineTargetSymbols(st, tm[1]!);
       // llvm-mc 22 compares the id with its own canonical one: the features can only be
       // :sramecc± then :xnack± (the code object v2 spelling gfx908+sram-ecc matches no target)
       if (tm && !/^(:sramecc[+-])?(:xnack[+-])?$/.test(tm[2]!)) {
@@ -831,12 +993,21 @@ function directive(st: State, t: string, name: string, lineIndex: number,
     case '.warning':
       report(st, symbolName(args) || '.warning directive invoked in source file', at, 'warning');
       return;
-    case '.altmacro':
-      report(st, '.altmacro is not supported: macro arguments would not be read as LLVM reads them', at);
+    case '.altmacro': case '.noaltmacro':
+      st.altMacro = name === '.altmacro';
       return;
+    case '.include': {
+      // a file spliced in leaves a comment here (asm/include.ts): this one was not
+      const why = st.includeFailures?.get(exp ? exp.macroIndex : lineIndex);
+      report(st, why ?? (st.includeFailures
+        ? `.include takes a file name in double quotes as its only argument (a name made by macro substitution is not read)`
+        : `directive .include needs the file it names: load the file from disk`), at);
+      return;
+    }
     default:
       if (DATA_DIRECTIVES.has(name)) {
         if (st.inCode) st.rawWords += splitTopLevel(args).length;
+        if (args.indexOf('-') >= 0) st.dataChecks.push({ args, loc: at, col: at.col + t.indexOf(args, name.length) });
         return;
       }
       if (UNSUPPORTED_BLOCKS.has(name)) {
@@ -848,6 +1019,10 @@ function directive(st: State, t: string, name: string, lineIndex: number,
 }
 
 function defineSymbol(st: State, name: string, exprText: string, lookup: (n: string) => number | undefined, at: Loc): void {
+  if (st.predefined !== undefined && st.predefined.has(name)) {
+    report(st, `redefinition of '${name}' (llvm-mc defines it from the target)`, at);
+    return;
+  }
   st.defined.add(name);
   const v = evalExpr(exprText.trim(), lookup, exprFunctions(st));
   if (v === undefined) {
@@ -860,6 +1035,120 @@ function defineSymbol(st: State, name: string, exprText: string, lookup: (n: str
   void at;
   st.deferred.delete(name);
   st.symbols.set(name, v);
+}
+
+/**
+ * The symbols AMDGPUAsmParser's constructor predefines for the target it assembles for (-mcpu),
+ * in code object v3+ (HSA ABI) mode: `.amdgcn.gfx_generation_number`, `_minor` and `_stepping`,
+ * the major, minor and stepping of AMDGPU::getIsaVersion (TargetParser: gfx906 is 9.0.6, gfx90a
+ * 9.0.10, gfx942 9.4.2: the processor name's last digit is the stepping in hex, the one before
+ * it the minor). They are constants: a `.set` of one is refused ("redefinition of").
+ */
+function predefineTargetSymbols(st: State, processor: string): void {
+  const m = /^gfx(\d+)([0-9])([0-9a-f])$/i.exec(processor);
+  if (!m) return;
+  const values: [string, number][] = [
+    ['.amdgcn.gfx_generation_number', Number(m[1])],
+    ['.amdgcn.gfx_generation_minor', Number(m[2])],
+    ['.amdgcn.gfx_generation_stepping', parseInt(m[3]!, 16)],
+  ];
+  st.predefined = new Set(values.map(([n]) => n));
+  for (const [name, v] of values) {
+    st.symbols.set(name, v);
+    st.defined.add(name);
+  }
+}
+
+/**
+ * Data directive values (`.long A-B`) whose subtracted symbol is defined nowhere in the file:
+ * llvm-mc refuses them when it writes the object (ELFObjectWriter::recordRelocation, "symbol
+ * 'B' can not be undefined in a subtraction expression"), at the expression's first operator.
+ * Only sums and differences of symbols and numbers are read; anything else is left to llvm-mc.
+ */
+function checkDataSymbols(st: State): void {
+  for (const d of st.dataChecks) {
+    for (const part of splitDataArgs(d.args)) {
+      const r = subtractedSymbol(part.text);
+      if (r && !isDefinedSymbol(st, r.name)) {
+        report(st, `symbol '${r.name}' can not be undefined in a subtraction expression`, { ...d.loc, col: d.col + part.start + r.at });
+      }
+    }
+  }
+}
+
+function isDefinedSymbol(st: State, name: string): boolean {
+  return name === '.' || st.defined.has(name) || st.labels.has(name) || st.symbols.has(name) || st.deferred.has(name);
+}
+
+/** A data directive's arguments split at top-level commas, each with its offset. */
+function splitDataArgs(args: string): { text: string; start: number }[] {
+  const out: { text: string; start: number }[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let k = 0; k <= args.length; k++) {
+    const c = args[k];
+    if (c === '"') { const e = quotedEnd(args, k); if (e > 0) { k = e; continue; } }
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (k === args.length || (c === ',' && depth === 0)) {
+      out.push({ text: args.slice(start, k), start });
+      start = k + 1;
+    }
+  }
+  return out;
+}
+
+/**
+ * For an expression made of symbols, numbers, `+`, `-` and parentheses: the one symbol it
+ * subtracts (after equal symbols cancel) when it also adds one or more, and the offset of the
+ * expression's first operator (where LLVM locates the expression); undefined otherwise.
+ */
+function subtractedSymbol(e: string): { name: string; at: number } | undefined {
+  const signs: number[] = [1];
+  let sign = 1;
+  let expectOperand = true;
+  let firstOp = -1;
+  let firstOpDepth = Infinity;
+  const count = new Map<string, number>();
+  let k = 0;
+  while (k < e.length) {
+    const c = e[k]!;
+    if (c === ' ' || c === '\t') { k++; continue; }
+    if (c === '(') { signs.push(signs[signs.length - 1]! * sign); sign = 1; expectOperand = true; k++; continue; }
+    if (c === ')') { if (signs.length <= 1) return undefined; signs.pop(); expectOperand = false; k++; continue; }
+    if (c === '+' || c === '-') {
+      if (!expectOperand && signs.length < firstOpDepth) { firstOp = k; firstOpDepth = signs.length; }
+      if (c === '-') sign = -sign;
+      expectOperand = true;
+      k++;
+      continue;
+    }
+    if (!expectOperand) return undefined;
+    const id = /^[A-Za-z_.$][\w.$]*/.exec(e.slice(k));
+    if (id) {
+      const v = sign * signs[signs.length - 1]!;
+      count.set(id[0], (count.get(id[0]) ?? 0) + v);
+      k += id[0].length;
+    } else {
+      const num = /^\d\w*/.exec(e.slice(k));
+      if (!num) return undefined;
+      // a directional label (1b, 1f) names a numeric label
+      if (/^\d+[bf]$/i.test(num[0])) return undefined;
+      k += num[0].length;
+    }
+    sign = 1;
+    expectOperand = false;
+  }
+  let minus: string | undefined;
+  let plus = 0;
+  for (const [name, n] of count) {
+    if (n === 0) continue;
+    if (n === -1 && minus === undefined) minus = name;
+    else if (n === 1) plus++;
+    else return undefined;
+  }
+  if (minus === undefined || plus === 0 || firstOp < 0) return undefined;
+  return { name: minus, at: firstOp };
 }
 
 /**
@@ -1039,13 +1328,14 @@ function unquote(v: string): string {
 function expandMacro(st: State, macro: MacroDef, argText: string, lineIndex: number, col: number,
   lookup: (n: string) => number | undefined, outer: Expansion): void {
   const depth = (outer?.depth ?? 0) + 1;
-  const at: Loc = outer ? { file: st.file, line: outer.callLine, col: outer.callCol } : loc(st, lineIndex, col);
+  const at: Loc = outer ? callLoc(st, outer) : loc(st, lineIndex, col);
   if (depth > MAX_MACRO_DEPTH) {
     report(st, `macro '${macro.name}' expands too deeply (recursion?)`, at);
     return;
   }
   pushStatement(st, { kind: 'macroCall', text: `${macro.name}${argText}`, name: macro.name, loc: at, lineIndex, expansion: outer });
-  const args = splitMacroArgs(argText);
+  const args = st.altMacro ? altMacroArgs(st, argText, lookup, at) : splitMacroArgs(argText);
+  if (args === undefined) return;
   const values = new Map<string, string>();
   let positional = 0;
   for (let k = 0; k < args.length; k++) {
@@ -1066,8 +1356,8 @@ function expandMacro(st: State, macro: MacroDef, argText: string, lineIndex: num
   }
   const calls = st.macroCalls.get(macro.name) ?? 0;
   st.macroCalls.set(macro.name, calls + 1);
-  const subst = substituter(values, String(st.macroCounter++), String(calls));
-  const from: Expanding = { name: macro.name, callLine: at.line, callCol: at.col, depth };
+  const subst = substituter(values, String(st.macroCounter++), String(calls), st.altMacro);
+  const from: Expanding = { name: macro.name, callLine: outer ? outer.callLine : lineIndex + 1, callCol: outer ? outer.callCol : col, depth };
   processLines(st, stringLines(macro.body.map((b) => subst(b.text)), macro.body.map((b) => b.lineIndex)), from, lookup);
 }
 

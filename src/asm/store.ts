@@ -27,6 +27,7 @@
  */
 import type { EncodingSuffix, Instruction, Loc, Modifier, Operand, RegOperand, SourceMods } from './ast.js';
 import { Interner } from './intern.js';
+import type { LineMap } from './include.js';
 
 export const OP_REG = 0;
 export const OP_IMM = 1;
@@ -138,6 +139,11 @@ export class InsnStore {
   readonly texts: string[];
   /** The file name (for locations). */
   readonly file: string;
+  /**
+   * Where each line comes from when `.include`d files are spliced into the text parsed
+   * (asm/include.ts): `line[i]` is then the line of that text and `loc(i)` the file's own.
+   */
+  lineMap: LineMap | undefined = undefined;
 
   opcode: Uint32Array;
   textId: Uint32Array;
@@ -372,6 +378,7 @@ export class InsnStore {
   base(i: number): string { return OPCODES.base[this.opcode[i]!]!; }
 
   loc(i: number): Loc {
+    if (this.lineMap) return this.lineMap.loc(this.line[i]! - 1, this.col[i]!);
     return { file: this.file, line: this.line[i]!, col: this.col[i]! };
   }
 

@@ -86,5 +86,10 @@ export function checkLoaded(l: Loaded, opts: CheckOptions = {}): CheckReport {
 }
 
 export function byLocation(a: Finding, b: Finding): number {
-  return a.loc.line - b.loc.line || a.loc.col - b.loc.col || a.rule.localeCompare(b.rule);
+  return byFile(a.loc.file, b.loc.file) || a.loc.line - b.loc.line || a.loc.col - b.loc.col || a.rule.localeCompare(b.rule);
+}
+
+/** Locations in different files (a program with `.include`d files) in the order of their names. */
+function byFile(a: string, b: string): number {
+  return a === b ? 0 : a < b ? -1 : 1;
 }

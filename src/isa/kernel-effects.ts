@@ -72,7 +72,7 @@ export function statedIndexRange(program: Program, insn: Instruction): { range?:
   const st = statementAt(program, insn.stmt);
   if (!st) return {};
   const lines = [program.lines[st.lineIndex]?.text];
-  if (st.expansion) lines.push(program.lines[st.expansion.macroLoc.line - 1]?.text);
+  if (st.expansion) lines.push(program.lines[st.expansion.macroIndex]?.text);
   for (const text of lines) {
     const m = text === undefined ? null : DIRECTIVE.exec(text);
     if (!m) continue;

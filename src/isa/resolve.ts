@@ -726,6 +726,7 @@ export function resolveInstruction(insn: Instruction, target: Target, issues?: L
 /** A store holding only instruction i of `from` (its text, operands and modifiers as they are). */
 function copyInstruction(from: InsnStore, i: number): InsnStore {
   const s = new InsnStore(from.file, from.texts[from.textId[i]!]!, 4);
+  s.lineMap = from.lineMap;
   s.appendFrom(from, i, 0);
   return s;
 }

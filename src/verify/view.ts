@@ -97,7 +97,7 @@ function labelOrdinals(program: Program, start: number, end: number): Map<string
     const st = program.statements[s]!;
     const x = st.expansion;
     if (st.kind !== 'label' || st.name === undefined || !x || isRepeatName(x.macro) || out.has(st.name)) continue;
-    const line = `${x.macro}:${x.macroLoc.line}`;
+    const line = `${x.macro}:${x.macroIndex + 1}`;
     const k = made.get(line) ?? 0;
     made.set(line, k + 1);
     out.set(st.name, `${line}#${k}`);
