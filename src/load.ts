@@ -11,6 +11,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Diagnostic, Program } from './asm/ast.js';
 import type { IncludeReader } from './asm/include.js';
 import { parseProgram, type ParseOptions } from './asm/parser.js';
+import { ParsedProgram } from './asm/program.js';
 import { readSource } from './io.js';
 import { ConductorError, InputErrors } from './errors.js';
 import { parseTargetId, resolveTarget, TARGET_NAMES, type Target } from './targets/index.js';
@@ -88,11 +89,26 @@ export function includeReader(dirs: readonly string[] = []): IncludeReader {
   };
 }
 
+let commandIncludeDirs: readonly string[] = [];
+
+/** The -I directories of the command line: every load looks in them unless its options name others. */
+export function setIncludeDirs(dirs: readonly string[]): void {
+  commandIncludeDirs = [...dirs];
+}
+
 /** The parser's options for a text loaded as `file`: its includes and the processor --arch names. */
 function parseOptions(file: string, opts: LoadOptions): ParseOptions {
   const path = opts.path ?? file;
   const processor = opts.arch !== undefined ? /^(gfx[0-9a-z]+)/i.exec(opts.arch)?.[1] : undefined;
-  return { include: { path, id: resolve(path), read: includeReader(opts.includeDirs) }, processor };
+  return { include: { path, id: resolve(path), read: includeReader(opts.includeDirs ?? commandIncludeDirs) }, processor };
+}
+
+/**
+ * The text a loaded program was parsed from: the file's text, or with `.include`d files spliced
+ * in (asm/include.ts). Commands that edit and write the program work on this text.
+ */
+export function loadedText(l: Loaded, text: string): string {
+  return l.program instanceof ParsedProgram ? l.program.source : text;
 }
 
 export async function loadFile(file: string, opts: LoadOptions = {}): Promise<Loaded> {

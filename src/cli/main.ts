@@ -23,7 +23,12 @@ function program(): Command {
     .version(VERSION)
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
-    .showHelpAfterError();
+    .showHelpAfterError()
+    .option('-I, --include-dir <dir>', 'look for .include files in DIR too (after the current directory, as llvm-mc -I; then the including file\'s directory); repeatable', collectNames, [])
+    .hook('preAction', async (root) => {
+      const dirs = (root.opts() as { includeDir?: string[] }).includeDir ?? [];
+      if (dirs.length > 0) (await import('../load.js')).setIncludeDirs(dirs);
+    });
 
   cmd.command('emit')
     .description('parse FILE and print it again (byte-identical when nothing changes)')

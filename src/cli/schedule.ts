@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { SingleBar } from 'cli-progress';
-import { loadText, type Loaded } from '../load.js';
+import { loadedText, loadText, type Loaded } from '../load.js';
 import { checkOutputs, isStandardOutput, outputName, readSource, summaryStream, writeOutputs, type Output } from '../io.js';
 import { requireCode } from '../input.js';
 import { inputOccupancies, type FixedOccupancies } from './occupancy.js';
@@ -88,7 +88,9 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
       // text as the check's fix leaves it
       o.result = await readSource(input.path).then((text) => {
         memMark('read');
-        return scheduleFile(loadInput(o, text, opts.arch), text, {
+        const loaded = loadInput(o, text, opts.arch);
+        // a file with .include is scheduled (and written) as one text, its files spliced in
+        return scheduleFile(loaded, loadedText(loaded, text), {
           kernels, strategies, objective, budget, seconds, seed, jobs, trip, paths,
           disambiguate: opts.perLane ? 'per-lane' : true, cache: opts.cache !== false, pipeline: opts.pipeline !== false,
           progress: bar ? (done, total, phase) => {

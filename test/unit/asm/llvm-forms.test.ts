@@ -1,0 +1,142 @@
+/**
+ * Forms llvm-mc 22 accepts that hand-written kernels use (MIOpen's among them): the symbols the
+ * AMDGPU parser predefines from the target, `.altmacro`, `.if(expr)` and `macro(args)` without a
+ * blank, metadata blocks in macro bodies; and data directives llvm-mc refuses. The expected
+ * instructions and messages below are llvm-mc's for the same text.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseProgram, type ParseOptions } from '../../../src/asm/parser.js';
+import { printProgram } from '../../../src/asm/printer.js';
+import type { Program } from '../../../src/asm/ast.js';
+
+function parse(lines: string[], opts: ParseOptions = {}): Program {
+  const text = lines.join('\n') + '\n';
+  const p = parseProgram(text, 'f.s', opts);
+  assert.equal(printProgram(p), text, 'printed as written');
+  return p;
+}
+function insns(p: Program): string[] {
+  return p.instructions.map((i) => i.text);
+}
+function errors(p: Program): string[] {
+  return p.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.loc.line}:${d.loc.col}: ${d.message}`);
+}
+
+test('.amdgcn.gfx_generation_number/_minor/_stepping come from the target (--arch, else .amdgcn_target)', () => {
+  const body = [
+    '.if .amdgcn.gfx_generation_number == 9', '  s_mov_b32 s0, .amdgcn.gfx_generation_minor', '  s_mov_b32 s1, .amdgcn.gfx_generation_stepping',
+    '.else', '  .error "not gfx9"', '.endif',
+  ];
+  const a = parse(body, { processor: 'gfx906' });
+  assert.deepEqual(errors(a), []);
+  assert.deepEqual(insns(a), ['s_mov_b32 s0, .amdgcn.gfx_generation_minor', 's_mov_b32 s1, .amdgcn.gfx_generation_stepping']);
+  assert.deepEqual([a.symbols.get('.amdgcn.gfx_generation_minor'), a.symbols.get('.amdgcn.gfx_generation_stepping')], [0, 6]);
+  const b = parse(body, { processor: 'gfx90a' });
+  assert.deepEqual([b.symbols.get('.amdgcn.gfx_generation_number'), b.symbols.get('.amdgcn.gfx_generation_minor'), b.symbols.get('.amdgcn.gfx_generation_stepping')], [9, 0, 10]);
+  const c = parse(['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', ...body]);
+  assert.deepEqual(errors(c), []);
+  assert.deepEqual([c.symbols.get('.amdgcn.gfx_generation_minor'), c.symbols.get('.amdgcn.gfx_generation_stepping')], [4, 2]);
+  // without a target they are unknown: the condition cannot be evaluated
+  assert.match(errors(parse(body))[0]!, /^1:1: cannot evaluate the condition of \.if/);
+  // they are constants: llvm-mc refuses to redefine them
+  assert.deepEqual(errors(parse(['.set .amdgcn.gfx_generation_number, 9'], { processor: 'gfx906' })),
+    ["1:1: redefinition of '.amdgcn.gfx_generation_number' (llvm-mc defines it from the target)"]);
+});
+
+test('.altmacro: %expr is its value, <text> a string, parameters are named without \\ and & joins', () => {
+  const p = parse([
+    '.altmacro',
+    '.macro m n, vv',
+    '  s_mov_b32 s0, n+1',
+    '  s_mov_b32 s1, n&1',
+    '  s_mov_b32 s2, vn',
+    '  s_mov_b32 s3, \\vv&0',
+    '.endm',
+    '.set vn, 9',
+    '.set c, 7',
+    '  m 3, 5',
+    '  m %c*2, <4>',
+    '  m % (c - 8), <6>',
+    '.irp q, 7',
+    '  s_mov_b32 s4, q',
+    '.endr',
+    '.noaltmacro',
+    '.macro k n',
+    '  s_mov_b32 s5, n',
+    '.endm',
+    '  k 3',
+  ]);
+  assert.deepEqual(errors(p), []);
+  assert.deepEqual(insns(p), [
+    's_mov_b32 s0, 3+1', 's_mov_b32 s1, 31', 's_mov_b32 s2, vn', 's_mov_b32 s3, 50',
+    's_mov_b32 s0, 14+1', 's_mov_b32 s1, 141', 's_mov_b32 s2, vn', 's_mov_b32 s3, 40',
+    's_mov_b32 s0, -1+1', 's_mov_b32 s1, -11', 's_mov_b32 s2, vn', 's_mov_b32 s3, 60',
+    's_mov_b32 s4, 7',
+    // after .noaltmacro a parameter needs its backslash
+    's_mov_b32 s5, n',
+  ]);
+});
+
+test('.altmacro: %expr that is not a number where the call stands is refused, and the macro is not expanded', () => {
+  const p = parse(['.altmacro', '.macro m n', '  s_mov_b32 s0, \\n', '.endm', '  m %undefined_sym']);
+  assert.deepEqual(errors(p), ["5:3: expected absolute expression: the .altmacro argument '%undefined_sym' must be a number where the call stands"]);
+  assert.deepEqual(insns(p), []);
+});
+
+test('.if(expr) and .elseif(expr) without a blank after the name', () => {
+  const p = parse(['.set flag, 0', '.if(flag)', '  s_mov_b32 s0, 1', '.elseif(flag + 1)', '  s_mov_b32 s0, 2', '.else', '  s_mov_b32 s0, 3', '.endif']);
+  assert.deepEqual(errors(p), []);
+  assert.deepEqual(insns(p), ['s_mov_b32 s0, 2']);
+});
+
+test('a macro called with its argument in parentheses: static_assert(1 == 1)', () => {
+  const def = ['.macro static_assert fufufu', '  .if !\\fufufu', '    .error "static assert failed"', '  .endif', '.endm'];
+  const ok = parse([...def, '  static_assert(1 == 1)', '  s_endpgm']);
+  assert.deepEqual(errors(ok), []);
+  assert.deepEqual(insns(ok), ['s_endpgm']);
+  const bad = parse([...def, '  static_assert(1 == 0)', '  s_endpgm']);
+  assert.deepEqual(errors(bad), ['6:3: static assert failed']);
+});
+
+test('an .amdgpu_metadata block in a macro body is metadata, not instructions', () => {
+  const p = parse([
+    '.macro METADATA sc',
+    '.amdgpu_metadata',
+    '---',
+    'amdhsa.kernels:',
+    '  - .name: k',
+    '    .sgpr_count: \\sc',
+    '...',
+    '.end_amdgpu_metadata',
+    '.endm',
+    '  s_endpgm',
+    'METADATA 8',
+  ]);
+  assert.deepEqual(errors(p), []);
+  assert.deepEqual(insns(p), ['s_endpgm']);
+  assert.deepEqual(p.statements.filter((s) => s.kind === 'directive' && s.expansion).map((s) => [s.name, s.loc.line]),
+    [['.amdgpu_metadata', 11], ['.end_amdgpu_metadata', 11]]);
+});
+
+test('a data directive that subtracts a symbol defined nowhere is refused at its first operator (llvm-mc -filetype=obj)', () => {
+  const p = parse([
+    'k:',
+    '  s_endpgm',
+    '.Lend:',
+    '.section .debug_info,"",@progbits',
+    '    .quad .Ltmp1',
+    '    .long .Ltmp2-.Ltmp1',
+    '    .long .Lend-.Lundef, k - .Lend',
+    '    .long 4+.Lend-.Lu7, x-y',
+    '    .long (.Lend-.Lu8)+4',
+    '1:  .long .Lend-k',
+  ]);
+  assert.deepEqual(errors(p), [
+    "6:17: symbol '.Ltmp1' can not be undefined in a subtraction expression",
+    "7:16: symbol '.Lundef' can not be undefined in a subtraction expression",
+    "8:12: symbol '.Lu7' can not be undefined in a subtraction expression",
+    "8:26: symbol 'y' can not be undefined in a subtraction expression",
+    "9:23: symbol '.Lu8' can not be undefined in a subtraction expression",
+  ]);
+});
