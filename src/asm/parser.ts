@@ -999,9 +999,11 @@ function directive(st: State, t: string, name: string, lineIndex: number,
     case '.include': {
       // a file spliced in leaves a comment here (asm/include.ts): this one was not
       const why = st.includeFailures?.get(exp ? exp.macroIndex : lineIndex);
+      // at the file name, as llvm-mc reports it
+      const q = t.indexOf('"');
       report(st, why ?? (st.includeFailures
         ? `.include takes a file name in double quotes as its only argument (a name made by macro substitution is not read)`
-        : `directive .include needs the file it names: load the file from disk`), at);
+        : `directive .include needs the file it names: load the file from disk`), exp || q < 0 ? at : { ...at, col: at.col + q });
       return;
     }
     default:

@@ -101,17 +101,17 @@ test('an error inside an included file names that file, its line and the include
 
 test('a file that cannot be found is an error at its .include line (llvm-mc\'s words); in a branch left out it is not read', () => {
   const p = parseWith('  s_nop 0\n.include "missing.inc"\n  s_endpgm\n', {});
-  assert.deepEqual(errors(p), ["main.s:2:1: Could not find include file 'missing.inc'"]);
+  assert.deepEqual(errors(p), ["main.s:2:10: Could not find include file 'missing.inc'"]);
   const q = parseWith('.if 0\n.include "missing.inc"\n.endif\n  s_endpgm\n', {});
   assert.deepEqual(errors(q), []);
 });
 
 test('an include cycle is an error at the .include line that closes it', () => {
   const p = parseWith('.include "a.inc"\n  s_endpgm\n', { 'a.inc': '  s_nop 0\n.include "b.inc"\n', 'b.inc': '.include "a.inc"\n' });
-  assert.deepEqual(errors(p), ["b.inc:1:1: include cycle: 'a.inc' is a.inc, which is being included already (included from a.inc:2 <- main.s:1)"]);
+  assert.deepEqual(errors(p), ["b.inc:1:10: include cycle: 'a.inc' is a.inc, which is being included already (included from a.inc:2 <- main.s:1)"]);
   const self = parseWith('.include "main.s"\n  s_endpgm\n', { 'main.s': '.include "main.s"\n' });
   assert.equal(errors(self).length, 1);
-  assert.match(errors(self)[0]!, /^main\.s:1:1: include cycle/);
+  assert.match(errors(self)[0]!, /^main\.s:1:10: include cycle/);
 });
 
 test('files are found from the current directory, then -I directories, then the including file\'s directory; a missing one refuses the load', async () => {
@@ -136,7 +136,7 @@ test('files are found from the current directory, then -I directories, then the 
     assert.equal(await value([join(dir, 'inc')]), 21, 'then -I');
     assert.equal(await value(), 11, 'then beside the including file');
     rmSync(join(dir, 'src', 'b.inc'));
-    await assert.rejects(value(), (e: unknown) => e instanceof InputErrors && /k\.s:2:1: error: Could not find include file 'b\.inc'/.test(e.format()));
+    await assert.rejects(value(), (e: unknown) => e instanceof InputErrors && /k\.s:2:10: error: Could not find include file 'b\.inc'/.test(e.format()));
   } finally {
     process.chdir(cwd);
     rmSync(dir, { recursive: true, force: true });

@@ -36,7 +36,7 @@ test('-I names where .include files are; without it the load fails at the .inclu
     writeFileSync(join(dir, 'inc', 'ops.inc'), OPS);
     const missing = run('check', k);
     assert.equal(missing.code, 2);
-    assert.match(missing.err, /k\.s:2:1: error: Could not find include file 'ops\.inc'/);
+    assert.match(missing.err, /k\.s:2:10: error: Could not find include file 'ops\.inc'/);
     const ok = run('-I', join(dir, 'inc'), 'check', k);
     assert.equal(ok.code, 0, ok.err);
     const out = join(dir, 'out.s');
