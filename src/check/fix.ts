@@ -5,7 +5,8 @@
  * Nothing is returned as fixed unless the re-check finds no error.
  */
 import type { KernelContext, Finding } from '../analysis/types.js';
-import type { WaitcntOperand } from '../asm/ast.js';
+import type { Program, WaitcntOperand } from '../asm/ast.js';
+import { ParsedProgram } from '../asm/program.js';
 import { addInsert, applyStatementEdits, emptyEdits, type StatementEdits } from './edit.js';
 import { loadText, type Loaded } from '../load.js';
 import { kernelContexts } from '../analysis/context.js';
@@ -41,6 +42,8 @@ export interface FixResult {
 export interface FixChange {
   /** 1-based input line: the line changed, or the line the new lines were inserted before. */
   line: number;
+  /** The file that holds the line, when it is not the input itself (a file the input `.include`s). */
+  file?: string;
   /** The input lines replaced (empty for an insertion) and the lines written instead. */
   before: string[];
   after: string[];
@@ -180,7 +183,7 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
     const out = text ?? originalText(l);
     return {
       text: out, rounds, insertedNops: nops, insertedWaitStates: waitStates, insertedWaits: waits,
-      strengthenedWaits: strengthened, extendedNops: extended, changes: fixChanges(originalText(l), out),
+      strengthenedWaits: strengthened, extendedNops: extended, changes: fixChanges(originalText(l), out, l.program),
       remaining: checks.flatMap((k) => k.findings.filter((f) => f.severity !== 'error')),
       ...(text !== undefined ? { loaded: current } : {}),
     };
@@ -220,21 +223,28 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
   return done(MAX_ROUNDS, last.checks);
 }
 
-/** What the fixed text changed, by line of the input (a line diff of the two texts). */
-export function fixChanges(input: string, output: string): FixChange[] {
+/**
+ * What the fixed text changed, by line of the input (a line diff of the two texts). For a
+ * program read with `.include`d files spliced in, the line is the one of the file that holds it.
+ */
+export function fixChanges(input: string, output: string, program?: Program): FixChange[] {
   const a = input.split('\n');
   const b = output.split('\n');
-  return (lineHunks(a, b) ?? []).map((h) => ({
-    line: h.a0 + 1,
-    before: a.slice(h.a0, h.a1).map((x) => x.trim()),
-    after: b.slice(h.b0, h.b1).map((x) => x.trim()),
-  }));
+  const map = program instanceof ParsedProgram ? program.store.lineMap : undefined;
+  return (lineHunks(a, b) ?? []).map((h) => {
+    const before = a.slice(h.a0, h.a1).map((x) => x.trim());
+    const after = b.slice(h.b0, h.b1).map((x) => x.trim());
+    if (!map || h.a0 >= map.n) return { line: h.a0 + 1, before, after };
+    const at = map.loc(h.a0, 1);
+    return at.file === program!.file ? { line: at.line, before, after } : { line: at.line, file: at.file, before, after };
+  });
 }
 
-/** "line 12: s_waitcnt vmcnt(3) -> s_waitcnt vmcnt(1)", "before line 40: + s_nop 1". */
+/** "line 12: s_waitcnt vmcnt(3) -> s_waitcnt vmcnt(1)", "before line 40: + s_nop 1" ("defs.inc:40" in an included file). */
 export function changeText(c: FixChange): string {
   const after = c.after.join(' ; ');
-  return c.before.length === 0 ? `before line ${c.line}: + ${after}` : `line ${c.line}: ${c.before.join(' ; ')} -> ${after}`;
+  const at = c.file !== undefined ? `${c.file}:${c.line}` : `line ${c.line}`;
+  return c.before.length === 0 ? `before ${at}: + ${after}` : `${at}: ${c.before.join(' ; ')} -> ${after}`;
 }
 
 /** One line saying what the fixer did ("inserted 2 s_nop (3 wait states), strengthened 1 s_waitcnt"). */

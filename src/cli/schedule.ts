@@ -146,7 +146,11 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
  * The caller passes it straight on, so that nothing in the command holds it during the run.
  */
 function loadInput(o: FileOutcome, text: string, arch: string | undefined): Loaded {
-  const loaded = loadText(text, o.input.path, { arch });
+  let loaded = loadText(text, o.input.path, { arch });
+  // a file with .include is scheduled as the one text written, its files spliced in: every line
+  // the schedule names is a line of that text, as for a file check --fix changed first
+  const flat = loadedText(loaded, text);
+  if (flat !== text) loaded = loadText(flat, o.input.path, { arch });
   memMark('loaded');
   requireCode(loaded);
   o.occupancies = inputOccupancies(loaded);

@@ -8,23 +8,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run } from './harness.js';
+import { run, SMALL_KERNEL } from './harness.js';
 
-const KERNEL = [
-  '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"',
-  '.include "ops.inc"',
-  '.text',
-  'k:',
-  '  v_mov_b32 v1, 1',
-  '  v_mov_b32 v2, 2',
-  '  addv 3, 1, 2',
-  '  ds_write_b32 v0, v3',
-  '  s_waitcnt lgkmcnt(0)',
-  '  s_barrier',
-  '  v_mov_b32 v4, 4',
-  '  s_endpgm',
-  '',
-].join('\n');
+/** The harness's small kernel with a macro from an included file in place of its add. */
+const KERNEL = SMALL_KERNEL
+  .replace('.text\n', '.include "ops.inc"\n.text\n')
+  .replace('  v_add_u32 v3, v1, v2\n', '  addv 3, 1, 2\n');
 const OPS = ['.macro addv d, a, b', '  v_add_u32 v\\d, v\\a, v\\b', '.endm', ''].join('\n');
 
 test('-I names where .include files are; without it the load fails at the .include line; schedule -o writes one flattened file', () => {
@@ -34,6 +23,7 @@ test('-I names where .include files are; without it the load fails at the .inclu
     const k = join(dir, 'k.s');
     writeFileSync(k, KERNEL);
     writeFileSync(join(dir, 'inc', 'ops.inc'), OPS);
+    assert.match(KERNEL, /^\.include "ops\.inc"\n\.text\n[^]*^ {2}addv 3, 1, 2$/m, 'the kernel includes the macro and calls it');
     const missing = run('check', k);
     assert.equal(missing.code, 2);
     assert.match(missing.err, /k\.s:2:10: error: Could not find include file 'ops\.inc'/);
@@ -50,6 +40,27 @@ test('-I names where .include files are; without it the load fails at the .inclu
     assert.equal(run('check', out).code, 0);
     const v = run('-I', join(dir, 'inc'), 'verify', k, out);
     assert.equal(v.code, 0, v.out + v.err);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('check --fix on a file with .include names the lines of the file that holds them, and writes one flattened file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'conductor-cli-include-'));
+  try {
+    const k = join(dir, 'k.s');
+    writeFileSync(join(dir, 'ops.inc'), OPS);
+    writeFileSync(k, [
+      '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.include "ops.inc"', '.text', 'k:',
+      '  ds_read_b32 v1, v0', '  addv 2, 1, 1', '  s_endpgm', '',
+    ].join('\n'));
+    const out = join(dir, 'fixed.s');
+    const r = run('check', '--fix', '-o', out, k);
+    assert.equal(r.code, 0, r.err);
+    // line 6 of k.s (line 9 of the written file, after the 3 lines of ops.inc and the commented .include)
+    assert.match(r.out + r.err, /\n {2}line 6: addv 2, 1, 1 -> \/\/ expanded from: addv 2, 1, 1 ; s_waitcnt lgkmcnt\(0\) ; v_add_u32 v2, v1, v1\n/);
+    const lines = readFileSync(out, 'utf8').split('\n');
+    assert.deepEqual(lines.slice(7, 11), ['  ds_read_b32 v1, v0', '  // expanded from: addv 2, 1, 1', '  s_waitcnt lgkmcnt(0)', '  v_add_u32 v2, v1, v1']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
