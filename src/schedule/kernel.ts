@@ -270,8 +270,8 @@ function classifyRoles(loaded: Loaded, ctx: KernelContext, opts: ScheduleOptions
   }
   const asm = once(loaded.program, 'inlineAsmLines', () => inlineAsmLines(loaded.program.lines));
   for (let i = 0; i < n; i++) {
-    const line = cfg.insns[i]!.loc.line - 1;
-    if (asm[line] === 1 && cfg.insns[i]!.loc.file === loaded.program.file && role[i] !== ROLE.pinned) {
+    const st = loaded.program.statements[cfg.insns[i]!.stmt]!;
+    if (asm[st.lineIndex] === 1 && role[i] !== ROLE.pinned) {
       role[i] = ROLE.pinned;
       pinReason[i] = 'inline asm (between ;;#ASMSTART and ;;#ASMEND): the author\'s own code';
     }
