@@ -119,14 +119,14 @@ export function applyStatementEdits(program: Program, edits: StatementEdits): st
 
 /**
  * The numbering of macro calls when some are written out expanded. llvm-mc numbers macro
- * instantiations (`\\@` is the count so far: AsmParser::handleMacroEntry increments
+ * instantiations (`\@` is the count so far: AsmParser::handleMacroEntry increments
  * NumOfMacroInstantiations; .rept, .irp and .irpc do not), and the calls written out no longer
  * count, so a later call would name its labels with a number a written-out label already has
  * ("symbol is already defined") or differently from the input. `written(stmts)` counts the
  * instantiations of a line written out; `before(line)` gives the lines to write before a source
- * line: when the line reads the count (a call of a macro whose body has `\\@`, or an .irp /
+ * line: when the line reads the count (a call of a macro whose body has `\@`, or an .irp /
  * .irpc block) and instantiations were written out since the last such line, an empty macro
- * called that many times. A macro's own call count (`\\+`) is not kept.
+ * called that many times. A macro's own call count (`\+`) is not kept.
  */
 export class MacroNumbering {
   private pending = 0;
