@@ -40,6 +40,12 @@ export interface Cfg {
   longBranches: LongBranch[];
   /** Labels that name no instruction (at the end of the kernel). */
   danglingLabels: string[];
+  /**
+   * Jumps by a raw offset rather than to a label (`s_branch 1755`, as in kernels written from a
+   * disassembly, or an s_setpc_b64 of an s_getpc_b64 value moved by a number): their targets are
+   * not followed (the block exits), and any change of the code's layout moves them.
+   */
+  rawJumps: number[];
 }
 
 const LONG_BRANCH_WINDOW = 8;
@@ -119,7 +125,32 @@ export function buildCfg(program: Program, kernel: KernelSymbol): Cfg {
     }
   }
   const danglingLabels = pending;
-  return { kernel, insns, blocks, blockOf, control, longBranches, danglingLabels };
+  const rawJumps: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const k = control[i];
+    if (k === 'jump' || k === 'cjump') {
+      const op = insns[i]!.operands[0];
+      if (op && op.kind !== 'expr') rawJumps.push(i);
+    } else if (k === 'indirect' && !longByEnd.has(i) && pcMovedByNumber(insns, control, i)) rawJumps.push(i);
+  }
+  return { kernel, insns, blocks, blockOf, control, longBranches, danglingLabels, rawJumps };
+}
+
+/**
+ * An s_setpc_b64 of the register pair an s_getpc_b64 wrote within LONG_BRANCH_WINDOW before it
+ * (no label named between: the PC moved by a number).
+ */
+function pcMovedByNumber(insns: Instruction[], control: ControlKind[], i: number): boolean {
+  const to = insns[i]!.operands[0];
+  if (!to || to.kind !== 'reg') return false;
+  for (let g = i - 1; g >= 0 && g >= i - LONG_BRANCH_WINDOW; g--) {
+    if (insns[g]!.base === 's_getpc_b64') {
+      const pc = insns[g]!.operands[0];
+      return !!pc && pc.kind === 'reg' && pc.file === to.file && pc.first === to.first;
+    }
+    if (control[g] !== 'none') return false;
+  }
+  return false;
 }
 
 function findLongBranches(insns: Instruction[], control: ControlKind[]): LongBranch[] {

@@ -46,6 +46,8 @@ export function checkContexts(contexts: KernelContext[], opts: CheckOptions = {}
   const checkers = opts.only ? all.filter((c) => opts.only!.includes(c.name)) : all;
   return contexts.map((ctx) => {
     const { resources, findings } = kernelResources(ctx);
+    const raw = rawJumpFinding(ctx);
+    if (raw) findings.push(raw);
     for (const c of checkers) findings.push(...runChecker(c, ctx, opts));
     findings.sort(byLocation);
     return {
@@ -53,6 +55,31 @@ export function checkContexts(contexts: KernelContext[], opts: CheckOptions = {}
       resources, findings,
     };
   });
+}
+
+/**
+ * A kernel that jumps by raw offset (Cfg.rawJumps): a warning at its first such jump. The checks
+ * do not follow those jumps, and schedule, apply and --fix leave the kernel as written
+ * (rawJumpRefusal): any s_nop or s_waitcnt added, removed or moved would move their targets.
+ */
+function rawJumpFinding(ctx: KernelContext): Finding | undefined {
+  const raw = ctx.cfg.rawJumps;
+  if (raw.length === 0) return undefined;
+  const insn = ctx.insns[raw[0]!]!.insn;
+  return {
+    rule: 'raw-offset-jump', severity: 'warning', loc: insn.loc, insn: raw[0]!, related: [],
+    message: `${insn.text.trim()} jumps by a raw offset, not to a label (${raw.length} such jump${raw.length === 1 ? '' : 's'} in ${ctx.kernel.name}): ` +
+      'the checks do not follow it, and schedule, apply and check --fix leave this kernel as written, since any change of its code moves the targets',
+    source: 'the branch encodes its target as a word offset from the next instruction (AMD GCN/CDNA ISA, SOPP branches; s_setpc_b64 of an s_getpc_b64 value)',
+  };
+}
+
+/** The refusal to change a kernel that jumps by raw offset (Cfg.rawJumps), or undefined. */
+export function rawJumpRefusal(ctx: KernelContext, action: string): ConductorError | undefined {
+  const raw = ctx.cfg.rawJumps;
+  if (raw.length === 0) return undefined;
+  const insn = ctx.insns[raw[0]!]!.insn;
+  return new ConductorError(`cannot ${action} ${ctx.kernel.name}: '${insn.text.trim()}' jumps by a raw offset, not to a label (${raw.length} such jump${raw.length === 1 ? '' : 's'}); any s_nop or s_waitcnt added, removed or moved would move its target`, insn.loc);
 }
 
 function runChecker(c: Checker, ctx: KernelContext, opts: CheckOptions): Finding[] {

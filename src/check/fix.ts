@@ -10,7 +10,7 @@ import { ParsedProgram } from '../asm/program.js';
 import { addInsert, applyStatementEdits, emptyEdits, type StatementEdits } from './edit.js';
 import { loadText, type Loaded } from '../load.js';
 import { kernelContexts } from '../analysis/context.js';
-import { checkContexts, type KernelCheck } from './check.js';
+import { checkContexts, rawJumpRefusal, type KernelCheck } from './check.js';
 import { ConductorError } from '../errors.js';
 import { ALL_RULES, computeNops } from '../hazards/index.js';
 import type { PathsMode } from '../waitcnt/index.js';
@@ -203,6 +203,10 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
     if (unfixable.length > 0) {
       const f = unfixable[0]!;
       throw new ConductorError(`cannot fix: ${f.message} [${f.rule}] (${unfixable.length} error${unfixable.length === 1 ? '' : 's'} need a change other than s_nop or s_waitcnt)`, f.loc);
+    }
+    for (let k = 0; k < contexts.length; k++) {
+      const refusal = checks[k]!.findings.some((f) => f.severity === 'error') ? rawJumpRefusal(contexts[k]!, 'fix') : undefined;
+      if (refusal) throw refusal;
     }
     // Waits first: an inserted s_waitcnt is itself a wait state, so NOPs are planned once the waits are in.
     const anyWait = errors.some((f) => f.fix?.kind === 'waitcnt');

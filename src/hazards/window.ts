@@ -60,7 +60,7 @@ export function windowNopModel(ctx: KernelContext): WindowNopModel {
         blockOf: new Int32Array(n),
         control: insns.map(() => 'none'),
         longBranches: [],
-        danglingLabels: [],
+        danglingLabels: [], rawJumps: [],
       };
       const mini: KernelContext = { ...ctx, cfg, insns };
       const h = new HazardContext(mini, idx.map((i) => facts[i]!));
@@ -212,7 +212,7 @@ function windowContext(ctx: KernelContext, facts: readonly HazardInsn[], n: numb
     blockOf: new Int32Array(n),
     control: new Array<string>(n).fill('none') as Cfg['control'],
     longBranches: [],
-    danglingLabels: [],
+    danglingLabels: [], rawJumps: [],
   };
   return { h: new WindowContext({ ...ctx, cfg, insns }, f, { walkOnly: true }), insns, f };
 }

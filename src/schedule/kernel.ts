@@ -50,6 +50,7 @@ import { buildGraph, type DepGraph } from './deps.js';
 import { fenceWaits, waitPositions, type WaitPosition } from '../waitcnt/index.js';
 import { preloadHeaderLength } from '../isa/descriptor.js';
 import { once } from '../analysis/memo.js';
+import { rawJumpRefusal } from '../check/check.js';
 
 /**
  * What an instruction is to the scheduler: movable; pinned (never moved, a region boundary);
@@ -222,6 +223,8 @@ export function pickKernel(loaded: Loaded, name?: string, opts: ScheduleOptions 
 }
 
 export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: ScheduleOptions = {}): ScheduleKernel {
+  const refusal = rawJumpRefusal(ctx, 'schedule');
+  if (refusal) throw refusal;
   const { role, pinReason } = classifyRoles(loaded, ctx, opts);
   const flat = flattenOperands(ctx);
   const disambiguate = opts.disambiguate ?? true;

@@ -53,7 +53,7 @@ export { keyOf } from './view.js';
 export { PROVEN_TRIPS } from './pipeline.js';
 
 export type DifferenceKind =
-  | 'kernels' | 'preload-header' | 'anchor' | 'region-contents' | 'reaching-definition' | 'exit-definition' | 'memory-order' | 'completion' | 'check' | 'pipelined-loop';
+  | 'kernels' | 'preload-header' | 'raw-jump-layout' | 'anchor' | 'region-contents' | 'reaching-definition' | 'exit-definition' | 'memory-order' | 'completion' | 'check' | 'pipelined-loop';
 
 export interface Difference {
   kind: DifferenceKind;
@@ -332,6 +332,8 @@ export function verifyLoaded(orig: Loaded, sched: Loaded, opts: VerifyOptions = 
 
 /** Checks 1-5 and 7 of one kernel: its figures, or the first difference. */
 function verifyKernel(name: string, a: KernelView, b: KernelView, disambiguate: boolean | 'per-lane'): VerifyResult['kernels'][number] | Exclude<Check, undefined> {
+  const layout = checkRawJumpLayout(name, a, b);
+  if (layout) return layout;
   if (a.header.join('\n') !== b.header.join('\n')) {
     return diff('preload-header', name, `the kernel-argument preload header differs: the original starts with ${a.header.length} s_nop (the 256 bytes firmware that preloads skips), the scheduled file with ${b.header.length}`,
       a.all[0]?.insn.loc, b.all[0]?.insn.loc);
@@ -371,6 +373,26 @@ function verifyKernel(name: string, a: KernelView, b: KernelView, disambiguate: 
   const c5 = check5Completion(name, a, b, idOfA, idOfB);
   if (c5) return c5;
   return { name, instructions, memoryPairs, pipelinedLoops: al.loops.length };
+}
+
+/**
+ * 0. A kernel that jumps by raw offset (`s_branch 1755`) keeps its layout: every instruction,
+ * s_waitcnt and s_nop included, the same and in the same order (a raw target is a place in the
+ * code, not a label the scheduled file could still name).
+ */
+function checkRawJumpLayout(name: string, a: KernelView, b: KernelView): Check {
+  const raw = a.cfg.rawJumps.length > 0 ? a : b.cfg.rawJumps.length > 0 ? b : undefined;
+  if (!raw) return undefined;
+  const n = Math.max(a.all.length, b.all.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.all[i];
+    const y = b.all[i];
+    if (x && y && keyOf(x.insn) === keyOf(y.insn)) continue;
+    const jump = raw.all[raw.cfg.rawJumps[0]!]!.insn;
+    return diff('raw-jump-layout', name, `the kernel jumps by raw offset ('${jump.text.trim()}' at line ${jump.loc.line}), so its code must keep its layout, and instruction ${i + 1} differs: ${x ? `'${x.insn.text.trim()}'` : 'none'} vs ${y ? `'${y.insn.text.trim()}'` : 'none'}`,
+      x?.insn.loc, y?.insn.loc);
+  }
+  return undefined;
 }
 
 /**

@@ -24,7 +24,7 @@ import * as os from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import { loadText, type Loaded } from '../../load.js';
-import { checkContexts } from '../../check/check.js';
+import { checkContexts, rawJumpRefusal } from '../../check/check.js';
 import { kernelContexts } from '../../analysis/context.js';
 import { forget } from '../../analysis/memo.js';
 import type { KernelContext } from '../../analysis/types.js';
@@ -229,6 +229,20 @@ function fixableKernels(checks: KernelChecks, names: string[], notes: string[]):
   return kept;
 }
 
+/** The kernels without raw-offset jumps (rawJumpRefusal), a note for each other; none left: its refusal. */
+function layoutFree(loaded: Loaded, names: string[], notes: string[]): string[] {
+  const refusals = new Map<string, ConductorError>();
+  for (const c of kernelContexts(loaded)) {
+    const r = names.includes(c.kernel.name) ? rawJumpRefusal(c, 'schedule') : undefined;
+    if (r) refusals.set(c.kernel.name, r);
+  }
+  if (refusals.size === 0) return names;
+  const kept = names.filter((n) => !refusals.has(n));
+  if (kept.length === 0) throw refusals.get(names[0]!)!;
+  for (const [n, r] of refusals) notes.push(`kernel ${n} not scheduled: ${r.message.replace(/^cannot schedule [^:]*: /, '')}`);
+  return kept;
+}
+
 /** The kernels a run schedules: the ones named, else every one with instructions. */
 function chosenKernels(loaded: Loaded, opts: ScheduleRunOptions): string[] {
   const ctxs = kernelContexts(loaded);
@@ -265,7 +279,7 @@ export function scheduleFile(loaded: Loaded, text: string, opts: ScheduleRunOpti
     const others = kernelContexts(loaded).filter((c) => c.insns.length > 0 && !chosen.includes(c.kernel.name)).map((c) => ownString(c.kernel.name));
     // the check of every kernel, made once: it picks the kernels and serves their fix
     const checks = checkContexts(kernelContexts(loaded), opts.paths ? { paths: opts.paths } : {});
-    const names = named ? chosen : fixableKernels(checks, chosen, skipped);
+    const names = named ? chosen : fixableKernels(checks, layoutFree(loaded, chosen, skipped), skipped);
     const fixed = fixKernels(loaded, text, new Set(names), opts.paths, checks);
     memMark('fixed');
     prep = { file: loaded.program.file, arch: loaded.target.name, names, others, ...fixed, skipped };

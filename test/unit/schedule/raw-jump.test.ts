@@ -1,0 +1,62 @@
+/**
+ * Kernels that jump by raw offset (`s_branch 1755`, as MIOpen's kernels written from a
+ * disassembly): a check warning; schedule, apply and check --fix refuse to change them (a file's
+ * other kernels are scheduled); verify requires their layout unchanged.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadText } from '../../../src/load.js';
+import { checkLoaded } from '../../../src/check/check.js';
+import { fixLoaded } from '../../../src/check/fix.js';
+import { scheduleFile } from '../../../src/schedule/search/run.js';
+import { applyRounds } from '../../../src/schedule/session.js';
+import { parseCommandArgs } from '../../../src/schedule/commands.js';
+import { verifyLoaded } from '../../../src/verify/verify.js';
+import { ConductorError } from '../../../src/errors.js';
+
+const head = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text'];
+const kernel = (name: string, body: string[]) => ['.globl ' + name, '.p2align 8', `.type ${name},@function`, `${name}:`, ...body.map((l) => `  ${l}`), '  s_endpgm'];
+// scc1: skip the two s_nop and the first v_mov (3 words)
+const RAW = ['s_cmp_eq_u32 s0, 0', 's_cbranch_scc1 3', 's_nop 0', 's_nop 0', 'v_mov_b32 v1, 1', 'v_mov_b32 v2, 2', 'v_add_f32 v3, v1, v2'];
+const PLAIN = ['v_mov_b32 v1, 1', 'v_mov_b32 v2, 2', 'v_add_u32 v3, v4, v5', 'v_mul_lo_u32 v6, v7, v8'];
+const text = (...ks: string[][]) => [...head, ...ks.flat(), ''].join('\n');
+const opts = { budget: 20, jobs: 1, cache: false, seed: 1 } as const;
+
+test('check warns at the first raw-offset jump; a jump to a label is not one', () => {
+  const r = checkLoaded(loadText(text(kernel('k', RAW)), 'r.s'));
+  const w = r.findings.filter((f) => f.rule === 'raw-offset-jump');
+  assert.equal(w.length, 1);
+  assert.equal(w[0]!.severity, 'warning');
+  assert.match(w[0]!.message, /^s_cbranch_scc1 3 jumps by a raw offset, not to a label/);
+  const labelled = text(kernel('k', ['s_cmp_eq_u32 s0, 0', 's_cbranch_scc1 .L1', 'v_mov_b32 v1, 1', '.L1:', 'v_mov_b32 v2, 2']));
+  assert.equal(checkLoaded(loadText(labelled, 'l.s')).findings.filter((f) => f.rule === 'raw-offset-jump').length, 0);
+});
+
+test('apply and schedule refuse such a kernel; a file\'s other kernels are scheduled, with a note', async () => {
+  const one = text(kernel('k', RAW));
+  assert.throws(() => applyRounds(loadText(one, 'r.s'), parseCommandArgs(['swap v_mov_b32_0 v_mov_b32_1'])), (e: unknown) => e instanceof ConductorError && /cannot schedule k: 's_cbranch_scc1 3' jumps by a raw offset/.test(e.message));
+  await assert.rejects(scheduleFile(loadText(one, 'r.s'), one, opts), /cannot schedule k: 's_cbranch_scc1 3' jumps by a raw offset/);
+  const two = text(kernel('k', RAW), kernel('p', PLAIN));
+  const r = await scheduleFile(loadText(two, 'two.s'), two, opts);
+  assert.deepEqual(r.kernels.map((x) => x.kernel), ['p']);
+  assert.ok(r.notes.some((n) => /^kernel k not scheduled: 's_cbranch_scc1 3' jumps by a raw offset/.test(n)), r.notes.join('\n'));
+  assert.deepEqual(r.text.split('\n').slice(0, 14), two.split('\n').slice(0, 14), 'kernel k as written');
+});
+
+test('check --fix refuses to insert into such a kernel; verify requires its layout unchanged', () => {
+  const hazard = text(kernel('k', ['s_cmp_eq_u32 s0, 0', 's_cbranch_scc1 2', 'global_load_dword v1, v[2:3], off', 'v_add_u32 v4, v1, v1']));
+  assert.throws(() => fixLoaded(loadText(hazard, 'h.s')), (e: unknown) => e instanceof ConductorError && /cannot fix k: 's_cbranch_scc1 2' jumps by a raw offset/.test(e.message));
+  const one = text(kernel('k', RAW));
+  assert.equal(verifyLoaded(loadText(one, 'a.s'), loadText(one, 'b.s')).equivalent, true);
+  // the two s_nop dropped (nothing else changes): the jump now lands past the add
+  const v = verifyLoaded(loadText(one, 'a.s'), loadText(one.replace('  s_nop 0\n  s_nop 0\n', ''), 'b.s'));
+  assert.equal(v.equivalent, false);
+  assert.equal(v.difference?.kind, 'raw-jump-layout');
+});
+
+test('an s_setpc_b64 of an s_getpc_b64 value moved by a number is a raw jump; one of another pair is not', () => {
+  const pc = (to: string) => text(kernel('k', ['s_getpc_b64 s[4:5]', 's_add_u32 s4, s4, 0x10', 's_addc_u32 s5, s5, 0', `s_setpc_b64 ${to}`, 'v_mov_b32 v1, 1']));
+  const rule = (t: string) => checkLoaded(loadText(t, 'p.s')).findings.filter((f) => f.rule === 'raw-offset-jump').length;
+  assert.equal(rule(pc('s[4:5]')), 1);
+  assert.equal(rule(pc('s[30:31]')), 0);
+});
