@@ -2,7 +2,7 @@
 import type { HazardRule } from '../types.js';
 import { REF } from './util.js';
 import { valuSgprWriteVmemRead, valuExecWriteVmemRead } from './vmem-sgpr.js';
-import { vgprWriteDppRead, valuExecWriteDpp } from './dpp.js';
+import { vgprWriteDppRead, vgprWriteDppReadOther, valuExecWriteDpp } from './dpp.js';
 import { valuVccWriteDivFmas } from './div-fmas.js';
 import { valuSgprWriteLaneSelect } from './lane-select.js';
 import { setregGetreg, setregSetreg, setregTrapstsRfe, setregModeVector, setvskipGetregMode } from './setreg.js';
@@ -24,6 +24,7 @@ export const ALL_RULES: readonly HazardRule[] = [
   valuSgprWriteVmemRead,
   valuExecWriteVmemRead,
   vgprWriteDppRead,
+  vgprWriteDppReadOther,
   valuExecWriteDpp,
   valuVccWriteDivFmas,
   valuSgprWriteLaneSelect,
