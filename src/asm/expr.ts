@@ -420,15 +420,33 @@ function bitop(op: number, a: number, b: number): number {
   return Number(BigInt.asIntN(64, op === OP_OR ? x | y : op === OP_AND ? x & y : x ^ y));
 }
 
-function apply(op: number, a: number, b: number): number {
+/**
+ * Integer arithmetic as MCExpr evaluates it: 64-bit two's complement, wrapping, and `>>` a logical
+ * shift (MCAsmInfo::shouldUseLogicalShr; llvm-mc 22: `-16 >> 2` is 0x3ffffffffffffffc, which no
+ * 32-bit operand takes). Results within 2^53 come from plain numbers; the rest through BigInt.
+ */
+function wrap64(op: number, a: number, b: number): number {
+  const x = BigInt(a);
+  const y = BigInt(b);
   switch (op) {
-    case OP_ADD: return a + b;
-    case OP_SUB: return a - b;
-    case OP_MUL: return a * b;
+    case OP_ADD: return Number(BigInt.asIntN(64, x + y));
+    case OP_SUB: return Number(BigInt.asIntN(64, x - y));
+    case OP_MUL: return Number(BigInt.asIntN(64, x * y));
+    case OP_SHL: return b >= 64 || b < 0 ? 0 : Number(BigInt.asIntN(64, x << y));
+    default: return b >= 64 || b < 0 ? 0 : Number(BigInt.asIntN(64, BigInt.asUintN(64, x) >> y)); // OP_SHR
+  }
+}
+
+function apply(op: number, a: number, b: number): number {
+  const ints = Number.isInteger(a) && Number.isInteger(b);
+  switch (op) {
+    case OP_ADD: { const r = a + b; return ints && !Number.isSafeInteger(r) ? wrap64(op, a, b) : r; }
+    case OP_SUB: { const r = a - b; return ints && !Number.isSafeInteger(r) ? wrap64(op, a, b) : r; }
+    case OP_MUL: { const r = a * b; return ints && !Number.isSafeInteger(r) ? wrap64(op, a, b) : r; }
     case OP_DIV: if (b === 0) throw new ExprError('division by zero', P); return Math.trunc(a / b);
     case OP_MOD: if (b === 0) throw new ExprError('division by zero', P); return a % b;
-    case OP_SHL: return a * 2 ** b;
-    case OP_SHR: return Math.floor(a / 2 ** b);
+    case OP_SHL: { const r = a * 2 ** b; return ints && !(Number.isSafeInteger(r) && b < 53) ? wrap64(op, a, b) : r; }
+    case OP_SHR: return ints && (a < 0 || b >= 53) ? wrap64(op, a, b) : Math.floor(a / 2 ** b);
     case OP_OR: case OP_AND: case OP_XOR: return bitop(op, a, b);
     case OP_OROR: return a !== 0 || b !== 0 ? 1 : 0;
     case OP_ANDAND: return a !== 0 && b !== 0 ? 1 : 0;

@@ -180,3 +180,16 @@ test('lit(N): the immediate N, written as a 32-bit literal, where llvm-mc 22 tak
     assert.throws(() => loadText(`${bad}\ns_endpgm\n`, 'l.s', { arch: 'gfx942' }), /literal|invalid operand/, bad);
   }
 });
+
+test('integer expressions wrap at 64 bits and >> is a logical shift, as MCExpr evaluates them', async () => {
+  const { evalExpr } = await import('../../../src/asm/expr.js');
+  const none = () => undefined;
+  // each value measured: llvm-mc 22 -mcpu=gfx906 -show-encoding on `m = EXPR` then `s_mov_b32 s0, m`
+  assert.equal(evalExpr('((0xFFFFFFFFFFFF << 16) + 0xFFFF) >> 32', none), 0xffffffff); // encodes -1 (MIOpen conv1x1u's exec mask)
+  assert.equal(evalExpr('(1 << 63) >> 62', none), 2);
+  assert.equal(evalExpr('0x8000000000000000 * 2', none), 0);
+  assert.equal(evalExpr('-16 >> 2', none), Number(0x3ffffffffffffffcn)); // refused by llvm-mc as an operand: no 32-bit literal
+  assert.equal(evalExpr('-1 >> 1', none), Number(0x7fffffffffffffffn));
+  assert.equal(evalExpr('7 >> 1', none), 3);
+  assert.equal(evalExpr('(1 << 40) >> 3', none), 2 ** 37);
+});
