@@ -355,8 +355,8 @@ function processLines(st: State, L: Lines, from: Expanding | undefined, lookup: 
         i = readMacro(st, i, col, t);
         continue;
       }
-      if (first === '.amdhsa_kernel' && !from) {
-        i = readDescriptor(st, i, col, t, lookup);
+      if (first === '.amdhsa_kernel') {
+        i = readDescriptor(st, L, i, col, t, lookup, exp);
         continue;
       }
       if (REPEATS.has(first)) {
@@ -1363,28 +1363,33 @@ function expandMacro(st: State, macro: MacroDef, argText: string, lineIndex: num
   processLines(st, stringLines(macro.body.map((b) => subst(b.text)), macro.body.map((b) => b.lineIndex)), from, lookup);
 }
 
-function readDescriptor(st: State, start: number, col: number, t: string, lookup: (n: string) => number | undefined): number {
+/**
+ * An `.amdhsa_kernel` block from line `start` of `L` (the file, or a macro's expansion: its lines
+ * then stand at the call, as every statement of an expansion does) to its `.end_amdhsa_kernel`.
+ */
+function readDescriptor(st: State, L: Lines, start: number, col: number, t: string, lookup: (n: string) => number | undefined, exp: Expansion): number {
   const name = symbolName(t.slice('.amdhsa_kernel'.length));
-  const at = loc(st, start, col);
-  pushStatement(st, { kind: 'directive', text: t, name: '.amdhsa_kernel', args: name, loc: at, lineIndex: start });
+  const lineOf = (k: number) => (exp ? exp.callLine - 1 : L.idx ? L.idx[k]! : k);
+  const locOf = (k: number, c: number) => (exp ? callLoc(st, exp) : loc(st, lineOf(k), c));
+  const at = locOf(start, col);
+  pushStatement(st, { kind: 'directive', text: t, name: '.amdhsa_kernel', args: name, loc: at, lineIndex: lineOf(start), expansion: exp });
   const values: Record<string, number> = {};
   const directives: { name: string; loc: Loc }[] = [];
   let end: Loc | undefined;
   let i = start + 1;
-  const L = st.lines;
   for (; i < L.n; i++) {
     const code = codeOf(L, i);
     const line = code.trim();
     if (line === '') continue;
     const w = firstWord(line).toLowerCase();
     const dcol = code.length - code.trimStart().length + 1;
-    pushStatement(st, { kind: 'directive', text: line, name: w, args: line.slice(w.length).trim(), loc: loc(st, i, dcol), lineIndex: i });
-    if (w === '.end_amdhsa_kernel') { end = loc(st, i, dcol); break; }
+    pushStatement(st, { kind: 'directive', text: line, name: w, args: line.slice(w.length).trim(), loc: locOf(i, dcol), lineIndex: lineOf(i), expansion: exp });
+    if (w === '.end_amdhsa_kernel') { end = locOf(i, dcol); break; }
     if (w.startsWith('.amdhsa_')) {
-      directives.push({ name: w, loc: loc(st, i, dcol) });
+      directives.push({ name: w, loc: locOf(i, dcol) });
       const text = line.slice(w.length).trim();
       const v = evalExpr(text, lookup, exprFunctions(st));
-      if (v === undefined) st.pendingValues.push({ values, key: w.slice('.amdhsa_'.length), directive: w, text, loc: loc(st, i, dcol) });
+      if (v === undefined) st.pendingValues.push({ values, key: w.slice('.amdhsa_'.length), directive: w, text, loc: locOf(i, dcol) });
       else values[w.slice('.amdhsa_'.length)] = v;
     }
   }

@@ -278,3 +278,27 @@ test("LLVM's resource expressions: max, or, alignto, totalnumvgprs per register 
   assert.equal(bad.kernels.find((k) => k.name === 'k')!.descriptor!.values['next_free_vgpr'], undefined);
   assert.match(bad.diagnostics.map((d) => d.message).join('\n'), /cannot evaluate \.amdhsa_next_free_vgpr value .*: the descriptor leaves it unknown/);
 });
+
+test('an .amdhsa_kernel block written by a macro is the kernel\'s descriptor (MIOpen\'s Winograd epilogues), its lines standing at the call', () => {
+  const text = [
+    '.amdgcn_target "amdgcn-amd-amdhsa--gfx906"',
+    '.macro EPILOG kernel_name, vgprs',
+    '.rodata', '.p2align 6',
+    '.amdhsa_kernel \\kernel_name',
+    '  .amdhsa_next_free_vgpr \\vgprs',
+    '  .amdhsa_next_free_sgpr 8',
+    '.end_amdhsa_kernel',
+    '.endm',
+    '.text', '.globl k', '.p2align 8', '.type k,@function', 'k:',
+    '  v_mov_b32 v11, 0',
+    '  s_endpgm',
+    'EPILOG k, 12', '',
+  ].join('\n');
+  const l = loadText(text, 'e.s');
+  const k = l.program.kernels.find((x) => x.name === 'k')!;
+  assert.equal(k.descriptor?.values.next_free_vgpr, 12);
+  assert.equal(k.descriptor?.loc.line, 17, 'at the call');
+  assert.equal(checkLoaded(l).errors, 0);
+  // v12 beyond the descriptor's 12 (allocated 12 on gfx906: granule 4) is the descriptor's error
+  assert.ok(checkLoaded(loadText(text.replace('v_mov_b32 v11, 0', 'v_mov_b32 v12, 0'), 'f.s')).findings.some((f) => f.rule === 'descriptor-registers'));
+});
