@@ -5,6 +5,11 @@ export interface Loc {
   col: number;
 }
 
+/** Locations in reading order: by file name (a program with `.include`d files), then line and column. */
+export function compareLocs(a: Loc, b: Loc): number {
+  return (a.file === b.file ? 0 : a.file < b.file ? -1 : 1) || a.line - b.line || a.col - b.col;
+}
+
 /**
  * An error in the user's input (exit code 2): bad assembly, an unknown target, a missing file.
  * It names the place (file:line:col) when there is one and prints like clang.

@@ -13,7 +13,7 @@ import type { IncludeReader } from './asm/include.js';
 import { parseProgram, type ParseOptions } from './asm/parser.js';
 import { ParsedProgram } from './asm/program.js';
 import { readSource } from './io.js';
-import { ConductorError, InputErrors } from './errors.js';
+import { compareLocs, ConductorError, InputErrors } from './errors.js';
 import { parseTargetId, resolveTarget, TARGET_NAMES, type Target } from './targets/index.js';
 import { isOperandLegality, resolveProgram } from './isa/resolve.js';
 import type { ResolvedStore } from './isa/resolved-store.js';
@@ -149,7 +149,7 @@ export function loadText(text: string, file: string, opts: LoadOptions = {}): Lo
   if (unreadable.length > 0 || (operandErrors.length > 0 && !report)) {
     // Refused: every problem is listed, the operand errors with their rule.
     const errors = [...unreadable, ...operandErrors];
-    errors.sort((a, b) => (a.loc.file === b.loc.file ? 0 : a.loc.file < b.loc.file ? -1 : 1) || a.loc.line - b.loc.line || a.loc.col - b.loc.col);
+    errors.sort((a, b) => compareLocs(a.loc, b.loc));
     throw new InputErrors(errors.map((e) => ({ message: isOperandLegality(e) ? `${e.message} [${e.rule}]` : e.message, loc: e.loc })));
   }
   const warnings = [...program.diagnostics, ...r.diagnostics].filter((d) => d.severity !== 'error');

@@ -8,9 +8,10 @@ import type { Loaded } from '../load.js';
 import { kernelContexts } from '../analysis/context.js';
 import { kernelResources, type KernelResources } from '../analysis/resources.js';
 import type { Finding, KernelContext } from '../analysis/types.js';
+import type { Instruction } from '../asm/ast.js';
 import { DEFAULT_CHECKERS, type Checker } from './checkers.js';
 import type { PathsMode } from '../waitcnt/index.js';
-import { ConductorError } from '../errors.js';
+import { compareLocs, ConductorError, type Loc } from '../errors.js';
 
 export interface KernelCheck {
   name: string;
@@ -63,12 +64,11 @@ export function checkContexts(contexts: KernelContext[], opts: CheckOptions = {}
  * (rawJumpRefusal): any s_nop or s_waitcnt added, removed or moved would move their targets.
  */
 function rawJumpFinding(ctx: KernelContext): Finding | undefined {
-  const raw = ctx.cfg.rawJumps;
-  if (raw.length === 0) return undefined;
-  const insn = ctx.insns[raw[0]!]!.insn;
+  const j = firstRawJump(ctx);
+  if (!j) return undefined;
   return {
-    rule: 'raw-offset-jump', severity: 'warning', loc: insn.loc, insn: raw[0]!, related: [],
-    message: `${insn.text.trim()} jumps by a raw offset, not to a label (${raw.length} such jump${raw.length === 1 ? '' : 's'} in ${ctx.kernel.name}): ` +
+    rule: 'raw-offset-jump', severity: 'warning', loc: j.insn.loc, insn: j.index, related: [],
+    message: `${j.text} jumps by a raw offset, not to a label (${j.count} in ${ctx.kernel.name}): ` +
       'the checks do not follow it, and schedule, apply and check --fix leave this kernel as written, since any change of its code moves the targets',
     source: 'the branch encodes its target as a word offset from the next instruction (AMD GCN/CDNA ISA, SOPP branches; s_setpc_b64 of an s_getpc_b64 value)',
   };
@@ -76,10 +76,23 @@ function rawJumpFinding(ctx: KernelContext): Finding | undefined {
 
 /** The refusal to change a kernel that jumps by raw offset (Cfg.rawJumps), or undefined. */
 export function rawJumpRefusal(ctx: KernelContext, action: string): ConductorError | undefined {
+  const r = rawJumpReason(ctx);
+  return r && new ConductorError(`cannot ${action} ${ctx.kernel.name}: ${r.reason}`, r.loc);
+}
+
+/** Why a kernel that jumps by raw offset is left as written, and where, or undefined. */
+export function rawJumpReason(ctx: KernelContext): { reason: string; loc: Loc } | undefined {
+  const j = firstRawJump(ctx);
+  if (!j) return undefined;
+  return { reason: `'${j.text}' jumps by a raw offset, not to a label (${j.count}); any s_nop or s_waitcnt added, removed or moved would move its target`, loc: j.insn.loc };
+}
+
+/** A kernel's first raw-offset jump, its text, and how many it has ("3 such jumps"). */
+function firstRawJump(ctx: KernelContext): { index: number; insn: Instruction; text: string; count: string } | undefined {
   const raw = ctx.cfg.rawJumps;
   if (raw.length === 0) return undefined;
   const insn = ctx.insns[raw[0]!]!.insn;
-  return new ConductorError(`cannot ${action} ${ctx.kernel.name}: '${insn.text.trim()}' jumps by a raw offset, not to a label (${raw.length} such jump${raw.length === 1 ? '' : 's'}); any s_nop or s_waitcnt added, removed or moved would move its target`, insn.loc);
+  return { index: raw[0]!, insn, text: insn.text.trim(), count: `${raw.length} such jump${raw.length === 1 ? '' : 's'}` };
 }
 
 function runChecker(c: Checker, ctx: KernelContext, opts: CheckOptions): Finding[] {
@@ -113,10 +126,5 @@ export function checkLoaded(l: Loaded, opts: CheckOptions = {}): CheckReport {
 }
 
 export function byLocation(a: Finding, b: Finding): number {
-  return byFile(a.loc.file, b.loc.file) || a.loc.line - b.loc.line || a.loc.col - b.loc.col || a.rule.localeCompare(b.rule);
-}
-
-/** Locations in different files (a program with `.include`d files) in the order of their names. */
-function byFile(a: string, b: string): number {
-  return a === b ? 0 : a < b ? -1 : 1;
+  return compareLocs(a.loc, b.loc) || a.rule.localeCompare(b.rule);
 }
