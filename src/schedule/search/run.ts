@@ -24,7 +24,7 @@ import * as os from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import { loadText, type Loaded } from '../../load.js';
-import { checkContexts, rawJumpRefusal } from '../../check/check.js';
+import { checkContexts, rawJumpReason, rawJumpRefusal } from '../../check/check.js';
 import { kernelContexts } from '../../analysis/context.js';
 import { forget } from '../../analysis/memo.js';
 import type { KernelContext } from '../../analysis/types.js';
@@ -210,37 +210,43 @@ function fixKernels(loaded: Loaded, text: string, names: ReadonlySet<string>, pa
 
 type KernelChecks = ReturnType<typeof checkContexts>;
 
+/** Why a kernel is left out of a run: the note that says so, and the run's error when none is left. */
+interface LeftOut { note: string; error: ConductorError }
+
 /**
- * The kernels a run schedules when none is named: every kernel with instructions, except those
- * with an error that no s_nop or s_waitcnt fixes (a note names each and its first such error);
- * when that leaves none, the first such error is the run's.
+ * The kernels of `names` a run schedules when none is named: those `leftOut` keeps, with a note
+ * (`kernel K not scheduled: ...`) for each other; when that leaves none, the first one's error.
  */
-function fixableKernels(checks: KernelChecks, names: string[], notes: string[]): string[] {
-  const byName = new Map(checks.map((c) => [c.name, unfixableErrors(c.findings)]));
-  const kept = names.filter((n) => (byName.get(n)?.length ?? 0) === 0);
-  if (kept.length === names.length) return names;
-  const dropped = names.filter((n) => !kept.includes(n));
-  const first = byName.get(dropped[0]!)![0]!;
-  if (kept.length === 0) throw new ConductorError(`cannot schedule: ${first.message} [${first.rule}] (an error that needs a change other than s_nop or s_waitcnt)`, first.loc);
-  for (const n of dropped) {
-    const e = byName.get(n)!;
-    notes.push(`kernel ${n} not scheduled: ${e.length} check error${e.length === 1 ? '' : 's'} that need a change other than s_nop or s_waitcnt, the first at line ${e[0]!.loc.line}: ${e[0]!.message} [${e[0]!.rule}] (see conductor check)`);
-  }
-  return kept;
+function keptKernels(names: string[], leftOut: (name: string) => LeftOut | undefined, notes: string[]): string[] {
+  const why = names.map(leftOut);
+  if (why.every((w) => !w)) return names;
+  if (why.every((w) => w)) throw why[0]!.error;
+  names.forEach((n, k) => { if (why[k]) notes.push(`kernel ${n} not scheduled: ${why[k]!.note}`); });
+  return names.filter((_, k) => !why[k]);
 }
 
-/** The kernels without raw-offset jumps (rawJumpRefusal), a note for each other; none left: its refusal. */
-function layoutFree(loaded: Loaded, names: string[], notes: string[]): string[] {
-  const refusals = new Map<string, ConductorError>();
-  for (const c of kernelContexts(loaded)) {
-    const r = names.includes(c.kernel.name) ? rawJumpRefusal(c, 'schedule') : undefined;
-    if (r) refusals.set(c.kernel.name, r);
-  }
-  if (refusals.size === 0) return names;
-  const kept = names.filter((n) => !refusals.has(n));
-  if (kept.length === 0) throw refusals.get(names[0]!)!;
-  for (const [n, r] of refusals) notes.push(`kernel ${n} not scheduled: ${r.message.replace(/^cannot schedule [^:]*: /, '')}`);
-  return kept;
+/** A kernel with an error that no s_nop or s_waitcnt fixes is left out (its first such error named). */
+function unfixable(checks: KernelChecks): (name: string) => LeftOut | undefined {
+  const byName = new Map(checks.map((c) => [c.name, unfixableErrors(c.findings)]));
+  return (n) => {
+    const e = byName.get(n) ?? [];
+    if (e.length === 0) return undefined;
+    const first = e[0]!;
+    return {
+      note: `${e.length} check error${e.length === 1 ? '' : 's'} that need a change other than s_nop or s_waitcnt, the first at line ${first.loc.line}: ${first.message} [${first.rule}] (see conductor check)`,
+      error: new ConductorError(`cannot schedule: ${first.message} [${first.rule}] (an error that needs a change other than s_nop or s_waitcnt)`, first.loc),
+    };
+  };
+}
+
+/** A kernel that jumps by raw offset is left out (rawJumpReason). */
+function rawJumping(loaded: Loaded): (name: string) => LeftOut | undefined {
+  const ctxOf = new Map(kernelContexts(loaded).map((c) => [c.kernel.name, c]));
+  return (n) => {
+    const c = ctxOf.get(n);
+    const r = c && rawJumpReason(c);
+    return r && { note: r.reason, error: rawJumpRefusal(c, 'schedule')! };
+  };
 }
 
 /** The kernels a run schedules: the ones named, else every one with instructions. */
@@ -279,7 +285,7 @@ export function scheduleFile(loaded: Loaded, text: string, opts: ScheduleRunOpti
     const others = kernelContexts(loaded).filter((c) => c.insns.length > 0 && !chosen.includes(c.kernel.name)).map((c) => ownString(c.kernel.name));
     // the check of every kernel, made once: it picks the kernels and serves their fix
     const checks = checkContexts(kernelContexts(loaded), opts.paths ? { paths: opts.paths } : {});
-    const names = named ? chosen : fixableKernels(checks, layoutFree(loaded, chosen, skipped), skipped);
+    const names = named ? chosen : keptKernels(keptKernels(chosen, rawJumping(loaded), skipped), unfixable(checks), skipped);
     const fixed = fixKernels(loaded, text, new Set(names), opts.paths, checks);
     memMark('fixed');
     prep = { file: loaded.program.file, arch: loaded.target.name, names, others, ...fixed, skipped };
