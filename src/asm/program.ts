@@ -150,13 +150,19 @@ class InstructionStatement implements Statement {
   get blockEnd(): undefined { return undefined; }
 }
 
-/** Statement k of a program (a parsed program's statement list is not built for it). */
 /** Whether an instruction is an s_waitcnt or an s_nop (what emission re-derives; what moves leave behind). */
 export function isWaitOrNop(insn: { readonly base: string } | undefined): boolean {
   const base = insn?.base;
   return base === 's_waitcnt' || base === 's_nop';
 }
 
+/** The immediate of an s_nop as written (0 when it is not a non-negative integer). */
+export function nopImmediate(insn: Instruction): number {
+  const op = insn.operands[0];
+  return op && op.kind === 'imm' && Number.isInteger(op.value) && op.value >= 0 ? op.value : 0;
+}
+
+/** Statement k of a program (a parsed program's statement list is not built for it). */
 export function statementAt(program: Program, k: number): Statement | undefined {
   return program instanceof ParsedProgram ? program.statementAt(k) : program.statements[k];
 }

@@ -34,7 +34,7 @@ import { buildTraits, has, isClass, isMfmaKind, traitsOf, TRAIT, type KernelTrai
 import { isDeepStrictEqual } from 'node:util';
 import { FastPathMismatch } from '../errors.js';
 import { generationOf, type Generation } from './types.js';
-import { isWaitOrNop } from '../asm/program.js';
+import { isWaitOrNop, nopImmediate } from '../asm/program.js';
 import { nopWaitStates } from '../targets/common.js';
 
 /** A register operand as a half-open unit range [lo, hi). */
@@ -212,10 +212,6 @@ function hasConstOperand(s: InsnStore, i: number): boolean {
   return false;
 }
 
-function nopCount(insn: Instruction, maxCounted: number): number {
-  const op = insn.operands[0];
-  return nopWaitStates(op && op.kind === 'imm' && Number.isInteger(op.value) && op.value >= 0 ? op.value : 0, maxCounted);
-}
 
 const FP8_BYTE_SEL = /^v_cvt_(scalef32_)?sr_(fp8|bf8)_/;
 const FP4_SR = /^v_cvt_scalef32_sr_pk_fp4_/;
@@ -285,7 +281,7 @@ export function hazardInsn(ri: ResolvedInsn, target: Target, t: KernelTraits, i:
   if (!(insn instanceof StoredInstruction) || hasConstOperand(insn.store, insn.index)) {
     for (const o of insn.operands) if (o.kind === 'const') (consts ??= []).push(o.name);
   }
-  const ws = name === 's_nop' ? nopCount(insn, target.maxNopImmCounted.value) : 1;
+  const ws = name === 's_nop' ? nopWaitStates(nopImmediate(insn), target.maxNopImmCounted.value) : 1;
   const ops = lists.of(ri);
   const smfmac = isMfmaKind(t, i, 'smfmac');
   let bits = 0;

@@ -12,6 +12,7 @@ import type { Finding, KernelContext } from '../analysis/types.js';
 import { ALL_RULES } from './rules/index.js';
 import { HazardContext } from './context.js';
 import { nopWaitStates } from '../targets/common.js';
+import { nopImmediate } from '../asm/program.js';
 import { isDeepStrictEqual } from 'node:util';
 import { kept, once } from '../analysis/memo.js';
 import { checkFastFromEnv, FastPathMismatch } from '../errors.js';
@@ -101,12 +102,12 @@ function oversizedNops(ctx: KernelContext): Finding[] {
   for (let i = 0; i < ctx.insns.length; i++) {
     const insn = ctx.insns[i]!.insn;
     if (insn.base !== 's_nop') continue;
-    const op = insn.operands[0];
-    if (!op || op.kind !== 'imm' || !Number.isInteger(op.value) || op.value <= 15) continue;
-    const ws = nopWaitStates(op.value, ctx.target.maxNopImmCounted.value);
+    const imm = nopImmediate(insn);
+    if (imm <= 15) continue;
+    const ws = nopWaitStates(imm, ctx.target.maxNopImmCounted.value);
     out.push({
-      rule: 'nop-immediate', severity: 'warning', loc: insn.loc, insn: i, required: op.value + 1, actual: ws, related: [],
-      message: `s_nop ${op.value} gives ${ws} wait state${ws === 1 ? '' : 's'}, not ${op.value + 1}: the hardware repeats s_nop by the low four bits of its immediate, so one s_nop gives at most 16 (s_nop 15); the hazard checks count ${ws}`,
+      rule: 'nop-immediate', severity: 'warning', loc: insn.loc, insn: i, required: imm + 1, actual: ws, related: [],
+      message: `s_nop ${imm} gives ${ws} wait state${ws === 1 ? '' : 's'}, not ${imm + 1}: the hardware repeats s_nop by the low four bits of its immediate, so one s_nop gives at most 16 (s_nop 15); the hazard checks count ${ws}`,
       source: 'CDNA3 ISA §12 SOPP, S_NOP ("Repeat NOP 1..16 times based on SIMM16[3:0]")',
     });
   }
