@@ -30,6 +30,8 @@ export interface ImmOperand {
   value: number;
   /** True when written as a floating point literal (1.0, -0.5). */
   float: boolean;
+  /** An integer beyond 2^53 that `value` (a double) does not hold exactly (OPF_INEXACT). */
+  inexact?: true;
   text: string;
   mods?: SourceMods;
 }

@@ -93,6 +93,8 @@ let LK: SymbolLookup = () => undefined;
 let RL: RangeLookup | undefined;
 let UNRES: string[] | undefined;
 let FLT = false;
+/** An integer read or computed that a double does not hold exactly (beyond 2^53): see exprInexact. */
+let INX = false;
 let OPLEN = 0;
 let FNS: ExprFunctions | undefined;
 
@@ -149,6 +151,11 @@ function call(fn: (args: number[]) => number | undefined): number | undefined {
 export let exprEnd = 0;
 /** After scanExpr: whether a float literal was read. */
 export let exprFloat = false;
+/**
+ * After scanExpr: whether an integer in it (a literal or a result) is beyond what a double holds
+ * exactly (2^53): the value is then the nearest double, not the integer written.
+ */
+export let exprInexact = false;
 /** After scanExpr: the symbols that had no value (undefined when every one had). */
 export let exprUnresolved: string[] | undefined;
 
@@ -223,7 +230,7 @@ function primary(): number | undefined {
     const v = primary();
     if (v === undefined) return undefined;
     if (c === 45) return -v;
-    if (c === 126) return Number.isInteger(v) && v >= -0x80000000 && v <= 0x7fffffff ? ~v : Number(BigInt.asIntN(64, ~BigInt(Math.trunc(v))));
+    if (c === 126) return Number.isInteger(v) && v >= -0x80000000 && v <= 0x7fffffff ? ~v : num64(BigInt.asIntN(64, ~BigInt(Math.trunc(v))));
     if (c === 33) return v === 0 ? 1 : 0;
     return v;
   }
@@ -354,7 +361,7 @@ function integerEnd(s: number, ds: number, radix: number): number | undefined {
     const big = BigInt((radix === 16 ? '0x' : radix === 2 ? '0b' : radix === 8 ? '0o' : '') + digits);
     if (big >= 2n ** 64n) throw new ExprError('integer literal does not fit in 64 bits', s);
     // A 64-bit integer token is a signed 64-bit value (0xffffffffffffffff is -1), as LLVM reads it.
-    value = Number(BigInt.asIntN(64, big));
+    value = num64(BigInt.asIntN(64, big));
   }
   if (radix !== 16 && radix !== 2) {
     const d = cc(P);
@@ -409,6 +416,13 @@ function hexFloat(s: number, ds: number): number {
   return mantissa * 2 ** (sign * Number(T.slice(es, P)) - 4 * frac.length);
 }
 
+/** A 64-bit integer as a number; one a double does not hold exactly marks the expression inexact. */
+function num64(big: bigint): number {
+  const v = Number(big);
+  if ((v > 2 ** 53 || v < -(2 ** 53)) && BigInt(v) !== big) INX = true;
+  return v;
+}
+
 function isInt32(a: number): boolean {
   return Number.isInteger(a) && a >= -0x80000000 && a <= 0x7fffffff;
 }
@@ -417,7 +431,7 @@ function bitop(op: number, a: number, b: number): number {
   if (isInt32(a) && isInt32(b)) return op === OP_OR ? a | b : op === OP_AND ? a & b : a ^ b;
   const x = BigInt(Math.trunc(a));
   const y = BigInt(Math.trunc(b));
-  return Number(BigInt.asIntN(64, op === OP_OR ? x | y : op === OP_AND ? x & y : x ^ y));
+  return num64(BigInt.asIntN(64, op === OP_OR ? x | y : op === OP_AND ? x & y : x ^ y));
 }
 
 /**
@@ -429,11 +443,11 @@ function wrap64(op: number, a: number, b: number): number {
   const x = BigInt(a);
   const y = BigInt(b);
   switch (op) {
-    case OP_ADD: return Number(BigInt.asIntN(64, x + y));
-    case OP_SUB: return Number(BigInt.asIntN(64, x - y));
-    case OP_MUL: return Number(BigInt.asIntN(64, x * y));
-    case OP_SHL: return b >= 64 || b < 0 ? 0 : Number(BigInt.asIntN(64, x << y));
-    default: return b >= 64 || b < 0 ? 0 : Number(BigInt.asIntN(64, BigInt.asUintN(64, x) >> y)); // OP_SHR
+    case OP_ADD: return num64(BigInt.asIntN(64, x + y));
+    case OP_SUB: return num64(BigInt.asIntN(64, x - y));
+    case OP_MUL: return num64(BigInt.asIntN(64, x * y));
+    case OP_SHL: return b >= 64 || b < 0 ? 0 : num64(BigInt.asIntN(64, x << y));
+    default: return b >= 64 || b < 0 ? 0 : num64(BigInt.asIntN(64, BigInt.asUintN(64, x) >> y)); // OP_SHR
   }
 }
 
@@ -485,16 +499,17 @@ function binary(minPrec: number): number | undefined {
  * `rangeLookup`, when given, reads plain identifiers without copying them.
  */
 export function scanExpr(text: string, start: number, end: number, lookup: SymbolLookup, rangeLookup?: RangeLookup, fns?: ExprFunctions): number | undefined {
-  const sT = T, sP = P, sE = E, sLK = LK, sRL = RL, sU = UNRES, sF = FLT, sFN = FNS;
-  T = text; P = start; E = end; LK = lookup; RL = rangeLookup; UNRES = undefined; FLT = false; FNS = fns;
+  const sT = T, sP = P, sE = E, sLK = LK, sRL = RL, sU = UNRES, sF = FLT, sX = INX, sFN = FNS;
+  T = text; P = start; E = end; LK = lookup; RL = rangeLookup; UNRES = undefined; FLT = false; INX = false; FNS = fns;
   try {
     const v = binary(0);
     exprEnd = P;
     exprFloat = FLT;
+    exprInexact = INX;
     exprUnresolved = UNRES;
     return v;
   } finally {
-    T = sT; P = sP; E = sE; LK = sLK; RL = sRL; UNRES = sU; FLT = sF; FNS = sFN;
+    T = sT; P = sP; E = sE; LK = sLK; RL = sRL; UNRES = sU; FLT = sF; INX = sX; FNS = sFN;
   }
 }
 

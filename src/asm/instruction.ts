@@ -10,12 +10,12 @@
  * its own, returning the object form.
  */
 import type { Instruction, Loc } from './ast.js';
-import { ExprError, charLiteralLength, evalExpr, evalRange, exprEnd, exprFloat, exprUnresolved, quotedEnd, scanExpr } from './expr.js';
+import { ExprError, charLiteralLength, evalExpr, evalRange, exprEnd, exprFloat, exprInexact, exprUnresolved, quotedEnd, scanExpr } from './expr.js';
 import type { RangeLookup, SymbolLookup } from './expr.js';
 import { Interner, isSpace, trimEndAt } from './intern.js';
 import {
   FILE_A, FILE_S, FILE_SPECIAL, FILE_TTMP, FILE_V, InsnStore, MF_LIST, MF_NUM, MF_VALUE, MODIFIER_NAMES, OPCODES, OPC_IMAGE, OPC_WAITCNT, OPF_ABS,
-  OPF_FLOAT, OPF_LIT, OPF_NEG, OPF_SEXT, OP_CONST, OP_EXPR, OP_FUNC, OP_IMM, OP_OFF, OP_WAITCNT,
+  OPF_FLOAT, OPF_INEXACT, OPF_LIT, OPF_NEG, OPF_SEXT, OP_CONST, OP_EXPR, OP_FUNC, OP_IMM, OP_OFF, OP_WAITCNT,
 } from './store.js';
 import type { FuncAux, WaitcntAux } from './store.js';
 import { ConductorError } from '../errors.js';
@@ -440,6 +440,7 @@ function parseOperand(): number {
   const k = S.addOperand(OP_IMM, s, e);
   S.oValue[k] = value;
   if (exprFloat) S.oFlags[k] = OPF_FLOAT;
+  if (exprInexact) S.oFlags[k] |= OPF_INEXACT;
   return k;
 }
 

@@ -52,6 +52,8 @@ export const OPF_SEXT = 4;
 export const OPF_FLOAT = 8;
 /** Written as lit(N): an immediate llvm-mc encodes as a 32-bit literal even when it is an inline constant. */
 export const OPF_LIT = 16;
+/** An integer beyond 2^53 that the value (a double) does not hold exactly: never an inline constant, never a 32-bit literal. */
+export const OPF_INEXACT = 32;
 
 /** Modifier flag bits. */
 export const MF_VALUE = 1;
@@ -413,7 +415,7 @@ export class InsnStore {
         o = { kind: 'reg', file: FILE_NAMES[this.oFile[k]!]!, first: this.oFirst[k]!, count: this.oCount[k]!, index: this.oIndex[k]!, text };
         break;
       case OP_IMM:
-        o = { kind: 'imm', value: this.oValue[k]!, float: (this.oFlags[k]! & OPF_FLOAT) !== 0, text };
+        o = { kind: 'imm', value: this.oValue[k]!, float: (this.oFlags[k]! & OPF_FLOAT) !== 0, ...(this.oFlags[k]! & OPF_INEXACT ? { inexact: true as const } : {}), text };
         break;
       case OP_EXPR:
         o = { kind: 'expr', text, symbols: [...(this.aux[this.oAux[k]!] as string[])] };

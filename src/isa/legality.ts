@@ -32,7 +32,7 @@
  */
 import type { Operand } from '../asm/ast.js';
 import {
-  FILE_A, FILE_V, MF_NUM, MODIFIER_NAMES, OPCODES, OPF_ABS, OPF_FLOAT, OPF_LIT, OPF_NEG, OP_CONST, OP_EXPR, OP_FUNC, OP_IMM, OP_REG,
+  FILE_A, FILE_V, MF_NUM, MODIFIER_NAMES, OPCODES, OPF_ABS, OPF_FLOAT, OPF_INEXACT, OPF_LIT, OPF_NEG, OP_CONST, OP_EXPR, OP_FUNC, OP_IMM, OP_REG,
   type FuncAux, type InsnStore,
 } from '../asm/store.js';
 import type { Target } from './target.js';
@@ -112,8 +112,13 @@ export function isInlineConstant(o: Operand, fp64 = false): boolean {
   return o.kind === 'imm' && isInlineValue(o.value, o.float, fp64);
 }
 
-/** isInlineConstant of an immediate's value. */
-export function isInlineValue(v: number, float: boolean, fp64: boolean): boolean {
+/**
+ * isInlineConstant of an immediate's value. `narrow`: the operand is 32 bits wide, so a 64-bit
+ * value is never inline there (llvm-mc 22 refuses `s_mov_b32 s0, 0x4000000000000000`, which
+ * `s_mov_b64` takes as 2.0: AMDGPUAsmParser::isInlinableImm checks a 32-bit operand's value with
+ * isInlinableLiteral32, which takes no 64-bit pattern).
+ */
+export function isInlineValue(v: number, float: boolean, fp64: boolean, narrow = false): boolean {
   if (float) return v === 0 || INLINE_FLOATS.has(v) || Math.abs(v - INV_2PI) < 1e-7;
   if (!Number.isInteger(v)) return false;
   if (v >= -16 && v <= 64) return true;
@@ -122,7 +127,7 @@ export function isInlineValue(v: number, float: boolean, fp64: boolean): boolean
   if (fp64 && u32 <= 0xffffffff && INLINE_F64_HIGH.has(u32)) return true;
   if (INLINE_F32_BITS.has(u32) || INLINE_F16_BITS.has(u32)) return true;
   // 64-bit values: the f64 inline constants' full patterns.
-  if (v > 0xffffffff && v % TWO32 === 0 && INLINE_F64_HIGH.has(v / TWO32)) return true;
+  if (!narrow && v > 0xffffffff && v % TWO32 === 0 && INLINE_F64_HIGH.has(v / TWO32)) return true;
   return false;
 }
 
@@ -197,9 +202,22 @@ function text(k: number): string {
   return S.operandText(I, k);
 }
 
-function isLiteralAt(k: number, fp64: boolean): boolean {
+/**
+ * Whether operand k is a literal: an expression, or an immediate that is not an inline constant
+ * (an integer beyond what a double holds exactly never is: its value is not the one written).
+ * `narrow`: a 32-bit operand (isInlineValue).
+ */
+function isLiteralAt(k: number, fp64: boolean, narrow = false): boolean {
   const kind = S.oKind[k]!;
-  return (kind === OP_IMM && !isInlineValue(S.oValue[k]!, (S.oFlags[k]! & OPF_FLOAT) !== 0, fp64)) || kind === OP_EXPR;
+  if (kind === OP_EXPR) return true;
+  if (kind !== OP_IMM) return false;
+  const flags = S.oFlags[k]!;
+  return (flags & OPF_INEXACT) !== 0 || !isInlineValue(S.oValue[k]!, (flags & OPF_FLOAT) !== 0, fp64, narrow);
+}
+
+/** A 32-bit operand of the form (a source one unit wide). */
+function narrowAt(specs: readonly OpSpec[], i: number): boolean {
+  return specs[i]?.width === 1;
 }
 
 /** The constant-bus key of a scalar value (SGPRs, trap temporaries, VCC, EXEC, M0, the src_* constants), else 0. */
@@ -406,7 +424,7 @@ function generalIssues(f: LegalityForm, target: Target, out: LegalityIssue[]): v
   if (desc.cls === 'salu' || desc.cls === 'branch') {
     // SALU encodings hold one 32-bit literal: two different literals cannot both be encoded.
     // A register the target lacks (reported above) is not a literal as well.
-    const literal = (k: number): boolean => isLiteralAt(k, f.fp64[k - b] ?? false) && !isRemovedRegister(k);
+    const literal = (k: number): boolean => isLiteralAt(k, f.fp64[k - b] ?? false, narrowAt(specs, k - b)) && !isRemovedRegister(k);
     let lits = 0;
     for (let k = b; k < e; k++) if (literal(k)) lits++;
     if (lits > 1) {
@@ -422,9 +440,10 @@ function generalIssues(f: LegalityForm, target: Target, out: LegalityIssue[]): v
     if (S.oKind[k] !== OP_IMM || S.oFlags[k]! & OPF_FLOAT || !spec || (spec.kind !== 'src' && spec.kind !== 'ssrc')) continue;
     const fp64 = f.fp64[k - b]!;
     const v = S.oValue[k]!;
-    if (isInlineValue(v, false, fp64)) continue;
-    const fits = v >= -(2 ** 31) && v <= 0xffffffff;
-    if (!fits && !(fp64 && v % TWO32 === 0 && v / TWO32 <= 0xffffffff)) {
+    const exact = (S.oFlags[k]! & OPF_INEXACT) === 0;
+    if (exact && isInlineValue(v, false, fp64, narrowAt(specs, k - b))) continue;
+    const fits = exact && v >= -(2 ** 31) && v <= 0xffffffff;
+    if (!fits && !(exact && fp64 && v % TWO32 === 0 && v / TWO32 <= 0xffffffff)) {
       out.push(issue('operand-literal-range', `invalid operand for instruction: the literal '${text(k)}' of '${mnemonic()}' does not fit in 32 bits`));
     }
   }
@@ -478,7 +497,7 @@ function vectorIssues(f: LegalityForm, target: Target, out: LegalityIssue[]): vo
 
   if (f.vop3Form) {
     for (let k = b; k < e; k++) {
-      if (isLiteralAt(k, f.fp64[k - b] ?? false)) {
+      if (isLiteralAt(k, f.fp64[k - b] ?? false, narrowAt(specs, k - b))) {
         out.push(issue('operand-vop3-literal', `literal operands are not supported: '${mnemonic()}' is a VOP3/VOP3P encoding, which takes only inline constants on ${target.name} ('${text(k)}')`));
         break;
       }
@@ -500,7 +519,7 @@ function vectorIssues(f: LegalityForm, target: Target, out: LegalityIssue[]): vo
     if (spec.role === 'lane' && S.oKind[k] === OP_REG && S.oFirst[k] === M0) continue;
     const key = scalarKeyAt(k);
     if (key !== 0) add(key);
-    else if (isLiteralAt(k, f.fp64[k - b]!)) literals++;
+    else if (isLiteralAt(k, f.fp64[k - b]!, narrowAt(specs, k - b))) literals++;
   }
   if (f.implicitVcc) add(1 + VCC_LO * 64 + 2);
   if (seen + literals > 1) {

@@ -26,7 +26,7 @@
 import type { Diagnostic, Instruction, Program } from '../asm/ast.js';
 import {
   FILE_A, FILE_NAMES, FILE_S, FILE_SPECIAL, FILE_TTMP, FILE_V, InsnStore, MF_LIST, MF_NUM, MF_VALUE, MODIFIER_NAMES, OPCODES,
-  OPF_ABS, OPF_FLOAT, OPF_NEG, OPF_SEXT, OP_CONST, OP_EXPR, OP_FUNC, OP_IMM, OP_OFF, OP_REG, OP_WAITCNT, StoredInstruction,
+  OPF_ABS, OPF_FLOAT, OPF_INEXACT, OPF_NEG, OPF_SEXT, OP_CONST, OP_EXPR, OP_FUNC, OP_IMM, OP_OFF, OP_REG, OP_WAITCNT, StoredInstruction,
 } from '../asm/store.js';
 import { ParsedProgram } from '../asm/program.js';
 import { descriptorError } from './descriptor.js';
@@ -757,6 +757,7 @@ function encodeInstruction(insn: Instruction): InsnStore {
       case 'imm':
         s.oValue[k] = o.value;
         if (o.float) s.oFlags[k] = OPF_FLOAT;
+        if (o.inexact) s.oFlags[k] |= OPF_INEXACT;
         break;
       case 'expr': s.setAux(k, [...o.symbols]); break;
       case 'const': s.setAux(k, o.name); break;

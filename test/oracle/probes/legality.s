@@ -175,3 +175,14 @@ v_cmp_eq_u32_e64 0, v0
 v_cmp_eq_u32_sdwa 0, v0 src0_sel:WORD_1
 v_cndmask_b32_dpp v0, v1, v2 quad_perm:[0,1,2,3]
 s_and_b32 s0, tma_hi, 0xffff
+
+// 64-bit values: an f64 inline pattern is inline on a 64-bit operand only; an integer beyond
+// 2^53 is kept exactly (0x3ffffffffffffffc is not 0x4000000000000000, 2.0)
+s_mov_b64 s[0:1], 0x4000000000000000
+v_add_f64 v[0:1], v[2:3], 0x3ff0000000000000
+s_mov_b32 s0, 0x4000000000000000
+v_mov_b32 v0, 0x3ff0000000000000
+s_mov_b64 s[0:1], 0x3ffffffffffffffc
+v_add_f64 v[0:1], v[2:3], 0x4000000000000001
+s_mov_b64 s[0:1], (1 << 62)
+s_mov_b64 s[0:1], 0xffffffffffffffff

@@ -154,6 +154,24 @@ test('every legality rule is a finding with its rule id (each measured against l
   }
 });
 
+test('64-bit literals: an f64 pattern is inline on a 64-bit operand only, and an integer beyond 2^53 is never rounded into one (llvm-mc 22)', () => {
+  const errs = (arch: string, insn: string) => loadText(`${insn}\n`, 'r.s', { arch, operandErrors: 'report' }).operandErrors.map((d) => d.rule);
+  // 2.0 and 1.0 as f64 bit patterns: inline on 64-bit operands (llvm-mc encodes 2.0 / 1.0)
+  assert.deepEqual(errs('gfx942', 's_mov_b64 s[0:1], 0x4000000000000000'), []);
+  assert.deepEqual(errs('gfx942', 'v_add_f64 v[0:1], v[2:3], 0x3ff0000000000000'), []);
+  assert.deepEqual(errs('gfx942', 's_mov_b64 s[0:1], (1 << 62)'), []);
+  // not on a 32-bit operand
+  assert.deepEqual(errs('gfx942', 's_mov_b32 s0, 0x4000000000000000'), ['operand-literal-range']);
+  assert.deepEqual(errs('gfx90a', 'v_mov_b32 v0, 0x3ff0000000000000'), ['operand-literal-range']);
+  // 0x3ffffffffffffffc and 0x4000000000000001 are the double 2^62 (0x4000000000000000) once read
+  // into a number: the operand is marked inexact and is neither inline nor a 32-bit literal
+  assert.deepEqual(errs('gfx942', 's_mov_b64 s[0:1], 0x3ffffffffffffffc'), ['operand-literal-range']);
+  assert.deepEqual(errs('gfx906', 's_mov_b32 s0, 0x4000000000000001'), ['operand-literal-range']);
+  assert.ok(errs('gfx942', 'v_add_f64 v[0:1], v[2:3], 0x4000000000000001').includes('operand-literal-range'));
+  // an exact 64-bit value wraps as LLVM reads it: -1
+  assert.deepEqual(errs('gfx942', 's_mov_b64 s[0:1], 0xffffffffffffffff'), []);
+});
+
 test('the resources line: empty and one-register ranges read sensibly', () => {
   assert.equal(usedRange('v', 129, 'VGPRs'), 'v0..v128');
   assert.equal(usedRange('a', 1, 'AGPRs'), 'a0');
