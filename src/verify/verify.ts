@@ -4,7 +4,7 @@
  * Written on its own, without the scheduler's dependency code, so that it can judge the
  * scheduler. For every kernel (matched by name):
  *
- *  1. Anchors stay: labels, directives, and every instruction that a reordering may not move
+ *  1. Anchors stay: labels, directives (but `.loc`, a debug line row), and every instruction that a reordering may not move
  *     (barriers, branches and the rest of the control flow, s_endpgm, messages, traps, exports,
  *     mode/priority/sleep/hwreg/cache instructions, timers, GWS, unknown instructions and any
  *     instruction naming a symbol) appear in the same order with the same operands. Waits and

@@ -108,6 +108,14 @@ function labelOrdinals(program: Program, start: number, end: number): Map<string
 /** Directives that define or remove a macro. */
 const MACRO_DEFINITIONS = new Set(['.macro', '.endm', '.endmacro', '.purgem']);
 
+/**
+ * Directives that only describe the code for a debugger: `.loc` (clang -g writes one before most
+ * instructions) adds a row to the .debug_line table and changes no byte of .text (DWARF 5 §6.2;
+ * llvm-mc assembles the same code with and without them). They are not anchors: the scheduler's
+ * pipelined loops leave them where the loop's text was, between other instructions.
+ */
+const DEBUG_ONLY = new Set(['.loc']);
+
 const FIXED_CLASSES = new Set(['barrier', 'branch', 'endpgm', 'message', 'export', 'other']);
 
 /** Instructions a reordering must leave in place (verify's own list). */
@@ -164,6 +172,7 @@ export function kernelView(l: Loaded, name: string, byPlace = true): KernelView 
     let item: Item | undefined;
     if (st.kind === 'label') { anchor = `label ${labels.get(st.name ?? '') ?? st.name}`; shown = `label ${st.name}`; }
     else if (st.kind === 'directive' && MACRO_DEFINITIONS.has(st.name ?? '')) continue; // no code: the calls are what count
+    else if (st.kind === 'directive' && DEBUG_ONLY.has(st.name ?? '')) continue; // no code: debug line rows only
     else if (st.kind === 'directive' || st.kind === 'raw') { anchor = `directive ${st.text.replace(/\s+/g, ' ')}`; shown = `directive ${st.text.trim()}`; }
     else if (st.kind === 'instruction') {
       const r = byStmt.get(s)!;

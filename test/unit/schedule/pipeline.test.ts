@@ -532,3 +532,26 @@ test('two stages: loads that overwrite their own address registers load into fre
   // D read after the loop: refused (one of the ways out leaves it holding an address)
   assert.match(plan(kernel({ body, post: ['s_nop 7', 'v_add_u32_e32 v0, v0, v26', 's_nop 1', 'global_store_dword v[22:23], v0, off'] })).plans[0]!.twoStageRefused!, /live after the loop/);
 });
+
+test('pipeline: a .loc in the loop body (clang -g) stays where the loop\'s text was, and verify accepts the rotated loop', () => {
+  // .loc adds a .debug_line row only: verify does not hold it as an anchor (src/verify/view.ts DEBUG_ONLY)
+  const body = [...LOOP.slice(0, 5), '.loc 0 7 9', ...LOOP.slice(5)];
+  const text = kernel({ body }).replace('.text\n', '.text\n.file 0 "/tmp" "k.hip"\n');
+  const out = pipelined(text);
+  assert.equal(out.loops.length, 1);
+  const lines = out.text.split('\n').map((l) => l.trim());
+  const loopAt = lines.indexOf('.Lloop:');
+  const locAt = lines.indexOf('.loc 0 7 9');
+  assert.ok(loopAt < locAt && locAt < lines.indexOf('s_cbranch_scc1 .Lloop'), 'the .loc line is kept in the loop');
+  const v = verifyLoaded(load(text, 'orig.s'), load(out.text, 'piped.s'));
+  assert.equal(v.equivalent, true, v.difference?.message);
+  assert.equal(v.kernels[0]!.pipelinedLoops, 1);
+  // a .loc is no anchor for a plain reordering either; a label still is
+  const moved = text.replace('  .loc 0 7 9\n  s_add_i32 s3, s3, -1\n', '  s_add_i32 s3, s3, -1\n  .loc 0 7 9\n');
+  assert.notEqual(moved, text);
+  assert.equal(verifyLoaded(load(text, 'orig.s'), load(moved, 'moved.s')).equivalent, true);
+  const label = text.replace('  .loc 0 7 9\n', '.Ltmp0:\n');
+  const labelMoved = label.replace('.Ltmp0:\n  s_add_i32 s3, s3, -1\n', '  s_add_i32 s3, s3, -1\n.Ltmp0:\n');
+  assert.notEqual(labelMoved, label);
+  assert.equal(verifyLoaded(load(label, 'orig.s'), load(labelMoved, 'moved.s')).equivalent, false);
+});
