@@ -35,7 +35,7 @@
  * mnemonic in kernel order, from 0. A tag names an instruction, not a position.
  */
 import type { Disambiguation } from './deps.js';
-import type { KernelSymbol } from '../asm/ast.js';
+import type { KernelSymbol, Statement } from '../asm/ast.js';
 import { namesSymbol } from '../asm/store.js';
 import type { Loaded } from '../load.js';
 import type { KernelContext } from '../analysis/types.js';
@@ -364,7 +364,9 @@ function buildRegions(loaded: Loaded, ctx: KernelContext, role: Uint8Array,
     const b = cfg.insns[i]!.stmt;
     for (let s = a + 1; s < b; s++) {
       const st = program.statements[s]!;
-      if (st.kind === 'directive' || st.kind === 'raw') { stmtDirectiveBefore[i] = 1; break; }
+      // a .loc (a row of the debug line table, no code; clang -g writes one per source line)
+      // moves with the instruction below it (reorder.ts): it splits no region
+      if ((st.kind === 'directive' && !isDebugLine(st)) || st.kind === 'raw') { stmtDirectiveBefore[i] = 1; break; }
     }
     if (!stmtDirectiveBefore[i] && schedBarrierBetween(program.lines, program.statements[a]!.lineIndex, program.statements[b]!.lineIndex)) {
       stmtDirectiveBefore[i] = 1;
@@ -419,6 +421,16 @@ function buildRegions(loaded: Loaded, ctx: KernelContext, role: Uint8Array,
 export function schedBarrierBetween(lines: readonly { text: string }[], from: number, to: number): boolean {
   for (let l = from + 1; l < to; l++) if (isSchedBarrierLine(lines[l]!.text)) return true;
   return false;
+}
+
+/**
+ * A `.loc` directive: a row of the debug line table (DWARF .debug_line), no byte of code. It
+ * names the source line of the instructions after it, so a reordering carries it with the
+ * instruction right below it (reorder.ts), as a compiler's scheduler keeps an instruction's
+ * debug location; verify ignores it (verify/view.ts).
+ */
+export function isDebugLine(st: Statement): boolean {
+  return st.kind === 'directive' && st.name === '.loc';
 }
 
 /** Whether a line is a `; sched_barrier mask(...)` comment (a region boundary: it never moves). */

@@ -2,7 +2,7 @@
  * From a schedule back to program text, first step: the regions whose order changed are written
  * in the new order with their dependency s_waitcnt / s_nop removed; every other line is
  * byte-identical. An instruction alone on its line moves with its line (trailing comment
- * included) and with the comment lines directly above it, except the comments that head a basic
+ * included) and with the comment and `.loc` lines directly above it, except the comments that head a basic
  * block (above its first instruction, such as LLVM's `; %bb.1:`), which stay where the block
  * starts. A macro invocation whose expansion holds a changed region is written out expanded
  * (`// expanded from: ...`, one statement per line), since the macro body is shared by every
@@ -11,7 +11,7 @@
 import type { Program } from '../asm/ast.js';
 import { MacroNumbering, statementText } from '../check/edit.js';
 import type { ScheduleState } from './state.js';
-import { staysInPlace } from './kernel.js';
+import { isDebugLine, staysInPlace } from './kernel.js';
 import { once } from '../analysis/memo.js';
 
 interface Chunk { lines: string[]; eols: string[] }
@@ -64,7 +64,7 @@ export function reorderedText(s: ScheduleState): string {
 
   const isSimpleLine = (li: number) => stmtsOfLine.get(li)!.every((x) => !program.statements[x]!.expansion);
 
-  // Owned comment lines: comment-only lines right above a simple line whose only instruction
+  // Owned comment lines: comment-only (or .loc) lines right above a simple line whose only instruction
   // moves, below any sched_barrier comment (a region boundary: it stays, and so do the lines
   // above it). The comments above a block's first instruction head the block: they stay in place.
   const owned = new Map<number, number[]>(); // insn -> owned line indexes (top to bottom)
@@ -184,11 +184,17 @@ function wholeText(program: Program): { text: string; start: Float64Array } {
 /** 1 for lines holding only a comment (no code, not blank). */
 function commentOnlyLines(program: Program): Uint8Array {
   const out = new Uint8Array(program.lines.length);
+  // 1: the line holds a statement; 2: only .loc directives (debug line rows), which move with
+  // the instruction below them like a comment (isDebugLine)
   const hasStmt = new Uint8Array(program.lines.length);
-  for (const s of program.statements) hasStmt[s.lineIndex] = 1;
+  for (const s of program.statements) {
+    const li = s.lineIndex;
+    if (isDebugLine(s) && !s.expansion) { if (hasStmt[li] !== 1) hasStmt[li] = 2; } else hasStmt[li] = 1;
+  }
   let inBlock = false;
   for (let i = 0; i < program.lines.length; i++) {
     const t = program.lines[i]!.text.trim();
+    if (hasStmt[i] === 2) { inBlock = false; out[i] = 1; continue; }
     if (hasStmt[i]) { inBlock = false; continue; }
     if (t === '') { inBlock = false; continue; }
     if (inBlock || t.startsWith('//') || t.startsWith(';') || t.startsWith('/*') || t.startsWith('#')) {

@@ -24,11 +24,11 @@
 import { loadText, type Loaded } from '../../load.js';
 import { fixLoaded } from '../../check/fix.js';
 import { addInsert, applyStatementEdits, emptyEdits } from '../../check/edit.js';
-import type { Program } from '../../asm/ast.js';
+import type { Program, Statement } from '../../asm/ast.js';
 import { kernelContexts } from '../../analysis/context.js';
 import { checkContexts } from '../../check/check.js';
 import { ConductorError } from '../../errors.js';
-import type { ScheduleKernel } from '../kernel.js';
+import { isDebugLine, type ScheduleKernel } from '../kernel.js';
 import type { PipelinePlan, Rename, TwoStage } from './plan.js';
 
 /** What was done to one loop, for reports. */
@@ -66,11 +66,16 @@ function constantText(mnemonic: string, v: number): string {
   return `0x${(v >>> 0).toString(16)}`;
 }
 
-/** Insert a line where the code falls into a loop whose first statement is `first`: in front of its labels (and the alignment before them), indented as the loop. */
+/**
+ * Insert a line where the code falls into a loop whose first statement is `first`: in front of
+ * its labels (and the alignment and the `.loc` debug line rows before them: clang -g writes a
+ * `.loc` between the loop's label and its first instruction), indented as the loop.
+ */
 function beforeLoop(program: Program, e: ReturnType<typeof emptyEdits>, first: number): (line: string) => void {
   let at = first;
   const indent = /^[ \t]*/.exec(program.lines[program.statements[at]!.lineIndex]!.text)![0] || '\t';
-  while (at - 1 >= 0 && (program.statements[at - 1]!.kind === 'label' || ALIGN.test(program.statements[at - 1]!.name ?? ''))) at--;
+  const skipped = (st: Statement) => st.kind === 'label' || ALIGN.test(st.name ?? '') || isDebugLine(st);
+  while (at - 1 >= 0 && skipped(program.statements[at - 1]!)) at--;
   return (t: string) => addInsert(e, at, /^[ \t]/.test(program.lines[program.statements[at]!.lineIndex]!.text) ? t : indent + t);
 }
 

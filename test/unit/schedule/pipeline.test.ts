@@ -555,3 +555,18 @@ test('pipeline: a .loc in the loop body (clang -g) stays where the loop\'s text 
   assert.notEqual(labelMoved, label);
   assert.equal(verifyLoaded(load(label, 'orig.s'), load(labelMoved, 'moved.s')).equivalent, false);
 });
+
+test('pipeline: a .loc between the loop\'s label and its first instruction (clang -g) keeps the first iteration\'s loads in front of the label', () => {
+  const text = kernel({ body: ['.loc 0 6 52', ...LOOP] }).replace('.text\n', '.text\n.file 0 "/tmp" "k.hip"\n');
+  const out = pipelined(text);
+  assert.equal(out.loops.length, 1);
+  const lines = out.text.split('\n').map((l) => l.trim());
+  const label = lines.indexOf('.Lloop:');
+  // the guard that skips to the peeled last iteration is written before the loop, not inside it
+  const guard = lines.findIndex((l) => l.startsWith('s_cbranch_scc') && l.includes('.Lpipelined_peel'));
+  assert.ok(guard >= 0 && guard < label, `the guard (line ${guard}) is before the loop's label (line ${label})`);
+  assert.equal(lines[label + 1], '.loc 0 6 52', 'the .loc still heads the loop body');
+  const v = verifyLoaded(load(text, 'orig.s'), load(out.text, 'piped.s'));
+  assert.equal(v.equivalent, true, v.difference?.message);
+  assert.equal(v.kernels[0]!.pipelinedLoops, 1);
+});

@@ -68,3 +68,22 @@ test('inline asm (between ;;#ASMSTART and ;;#ASMEND) is pinned and kept as writt
     '  ;;#ASMSTART', '  ;; marker ;;', '  ;;#ASMEND', '  v_mov_b32 v3, 3', '  v_add_u32 v5, v1, v2', '  s_endpgm']);
   assert.equal(verifyLoaded(loadText(text, 'i.s'), loadText(r.text, 'o.s')).equivalent, true);
 });
+
+test('a .loc line (clang -g) splits no region: it moves with the instruction below it, and verify accepts the result', () => {
+  const text = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.file 0 "/src" "k.hip"', '.text', 'k:',
+    '  .loc 0 3 5',
+    '  v_add_u32_e32 v1, v2, v3',
+    '  .loc 0 4 7',
+    '  s_add_i32 s0, s1, 1',
+    '  v_add_u32_e32 v4, v5, v6',
+    '  s_endpgm', ''].join('\n');
+  const k = pickKernel(loadText(text, 'l.s'));
+  assert.deepEqual(k.regions.map((r) => r.lines), [[6, 9]], 'one region across the .loc lines');
+  const r = applyRounds(loadText(text, 'l.s'), parseCommandArgs(['move s_add_i32_0 before v_add_u32_e32_0']));
+  assert.equal(r.failed, null);
+  // the .loc above s_add_i32 travels with it; the one above the first instruction heads the block and stays
+  assert.deepEqual(r.text.split('\n').slice(4, 9), ['  .loc 0 3 5', '  .loc 0 4 7', '  s_add_i32 s0, s1, 1', '  v_add_u32_e32 v1, v2, v3', '  v_add_u32_e32 v4, v5, v6']);
+  assert.equal(verifyLoaded(loadText(text, 'l.s'), loadText(r.text, 'o.s')).equivalent, true);
+  // another directive still splits the region
+  assert.equal(pickKernel(loadText(text.replace('  .loc 0 4 7', '  .p2align 2'), 'a.s')).regions.length, 2);
+});
