@@ -1502,7 +1502,9 @@ function findKernels(st: State): KernelSymbol[] {
   const stmts = st.statements;
   for (let k = 0; k < stmts.length; k++) {
     const s = stmts[k]!;
-    if (typeof s !== 'number' && s.kind === 'label' && !s.expansion && (st.functionSymbols.has(s.name!) || st.descriptors.has(s.name!))) {
+    // a label a macro writes counts too (MIOpen's Winograd v21 and xform kernels write the
+    // .globl/.type/label and the .amdhsa_kernel block from macros)
+    if (typeof s !== 'number' && s.kind === 'label' && (st.functionSymbols.has(s.name!) || st.descriptors.has(s.name!))) {
       starts.push({ name: s.name!, index: k });
     }
   }

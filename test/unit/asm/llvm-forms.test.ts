@@ -168,3 +168,19 @@ test('a condition naming a symbol whose value needs a later one is refused there
   assert.deepEqual(errors(c), []);
   assert.deepEqual(insns(c), ['s_endpgm']);
 });
+
+test('a kernel whose symbol and .amdhsa_kernel block a macro writes is a kernel with its descriptor (MIOpen Winograd v21)', () => {
+  const p = parse([
+    '.macro prolog name', '.text', '.globl \\name', '.p2align 8', '.type \\name,@function', '\\name:', '.endm',
+    '.macro epilog name', '.rodata', '.p2align 6', '.amdhsa_kernel \\name',
+    '  .amdhsa_next_free_vgpr 4', '  .amdhsa_next_free_sgpr 8', '.end_amdhsa_kernel', '.endm',
+    '.macro wrap gen, post', '  prolog k_gfx\\gen\\()_\\post', '.endm',
+    '.macro wrap_end gen, post', '  epilog k_gfx\\gen\\()_\\post', '.endm',
+    'wrap 9, f2x3',
+    '  v_mov_b32 v0, 0',
+    '  s_endpgm',
+    'wrap_end 9, f2x3',
+  ], { processor: 'gfx908' });
+  assert.deepEqual(errors(p), []);
+  assert.deepEqual(p.kernels.map((k) => [k.name, k.kind, k.descriptor?.values.next_free_vgpr]), [['k_gfx9_f2x3', 'kernel', 4]]);
+});
