@@ -132,6 +132,11 @@ export function buildCfg(program: Program, kernel: KernelSymbol): Cfg {
       const op = insns[i]!.operands[0];
       if (op && op.kind !== 'expr') rawJumps.push(i);
     } else if (k === 'indirect' && !longByEnd.has(i) && pcMovedByNumber(insns, control, i)) rawJumps.push(i);
+    else if (k === 'call' && insns[i]!.mnemonic === 's_call_b64') {
+      // s_call_b64 sdst, simm16: a word offset like a branch's (MIOpen's Winograd v30 'of 1542')
+      const op = insns[i]!.operands[1];
+      if (op && op.kind !== 'expr') rawJumps.push(i);
+    }
   }
   return { kernel, insns, blocks, blockOf, control, longBranches, danglingLabels, rawJumps };
 }

@@ -123,8 +123,16 @@ interface State {
   descriptors: Map<string, AmdhsaDescriptor>;
   /** Named labels defined so far: a second definition is an error (llvm-mc: "symbol ... is already defined"). */
   labels: Set<string>;
-  /** Symbols whose `.set` value names symbols set later (LLVM writes `.set k.num_vgpr, max(45, amdgpu.max_num_vgpr)` before the latter): evaluated once the file is read. */
-  deferred: Map<string, string>;
+  /**
+   * Symbols whose current `.set` value names symbols set later (LLVM writes `.set k.num_vgpr,
+   * max(45, amdgpu.max_num_vgpr)` before the latter; MIOpen sets `gid_hw_size` from `w_per_wave`
+   * set further down): evaluated where they are used, as llvm-mc evaluates a variable (see SymVersion).
+   */
+  deferred: Map<string, SymVersion>;
+  /** The definition a symbol that is not set yet will get next, for the expressions that named it. */
+  future: Map<string, SymVersion>;
+  /** Assignments naming their own symbol before it is set (reported at the end, as llvm-mc does). */
+  cycles: { name: string; loc: Loc }[];
   /** Descriptor values that did not evaluate where they stand (forward references): evaluated once the file is read. */
   pendingValues: { values: Record<string, number>; key: string; directive: string; text: string; loc: Loc }[];
   declaredTarget?: Program['declaredTarget'];
@@ -185,7 +193,7 @@ export function parseProgram(text: string, file: string, options: ParseOptions =
     file, lines, store: new InsnStore(file, text, Math.max(64, scan.n)), statements: [], expansions: new Map(),
     rangeLookup: (t, s, e) => symbols.get(internWord(t, s, e)), auxSeen: 0,
     symbols, defined: new Set(), macros: new Map(), macroOfWord: new Map(),
-    diagnostics: [], functionSymbols: new Set(), descriptors: new Map(), labels: new Set(), deferred: new Map(), pendingValues: [],
+    diagnostics: [], functionSymbols: new Set(), descriptors: new Map(), labels: new Set(), deferred: new Map(), future: new Map(), cycles: [], pendingValues: [],
     rawWords: 0, inCode: true, macroCounter: 0,
     macroCalls: new Map(), localLabels: new Map(), forwardRefs: [], definedLocal: new Set(),
     throwOnError: options.throwOnError ?? false,
@@ -193,12 +201,19 @@ export function parseProgram(text: string, file: string, options: ParseOptions =
   };
   st.store.lineMap = map;
   if (options.processor !== undefined) predefineTargetSymbols(st, options.processor);
-  const lookup = (name: string) => symbols.get(name);
+  st.rangeLookup = (t, s, e) => {
+    const v = symbols.get(internWord(t, s, e));
+    return v !== undefined || st.deferred.size === 0 ? v : symbolValue(st, internWord(t, s, e));
+  };
+  const lookup = (name: string) => symbols.get(name) ?? (st.deferred.size === 0 ? undefined : symbolValue(st, name));
   processLines(st, lines, undefined, lookup);
   for (const r of st.forwardRefs) {
     if (!st.definedLocal.has(r.name)) report(st, `directional label '${r.text}' names no numeric label after it`, r.loc);
   }
   resolveForward(st);
+  if (st.cycles.length > 0 && !st.diagnostics.some((d) => d.severity === 'error')) {
+    for (const c of st.cycles) report(st, `cyclic dependency detected for symbol '${c.name}'`, c.loc);
+  }
   undefinedBranchTargets(st);
   if (st.dataChecks.length > 0) checkDataSymbols(st);
 
@@ -1020,23 +1035,117 @@ function directive(st: State, t: string, name: string, lineIndex: number,
   }
 }
 
+/**
+ * One definition of a `.set` / `=` symbol whose value did not evaluate where it stands, as llvm-mc
+ * keeps it (MCParserUtils::parseAssignmentExpression keeps the expression; a redefinable symbol
+ * set again becomes a new symbol, so earlier expressions keep naming the older definition):
+ * each name in the expression is bound where the definition stands, to the value or definition
+ * the name has there, or, when the name is not set yet, to the definition the name gets next.
+ * The value is computed where it is needed (a condition, a count, an operand), and kept once
+ * known. Measured with llvm-mc 22 (test/oracle/probes/llvm-forms/set-forward.s):
+ * `a = b + 1; b = 5; b = 7` gives a = 6; `b = 1; a = b + 1; b = 5` gives a = 2; `.if a` before
+ * `b` is set is refused ("expected absolute expression"); `b = b + 2` with b not set is refused
+ * ("cyclic dependency detected for symbol 'b'").
+ */
+interface SymVersion {
+  /** False for a definition still to come (`future`). */
+  filled: boolean;
+  text: string;
+  bindings: Map<string, number | SymVersion>;
+  value?: number;
+  visiting?: boolean;
+}
+
+/** The symbol names an expression mentions (numbers, directional labels and quoted text skipped). */
+function expressionNames(text: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 34) { i = quotedEnd(text, i) + 1; continue; }
+    if (c === 39) { i += Math.max(1, charLiteralLength(text, i)); continue; }
+    if (c >= 48 && c <= 57) { i++; while (i < n && /[\w.]/.test(text[i]!)) i++; continue; }
+    if (/[A-Za-z_.$]/.test(text[i]!)) {
+      const s = i;
+      i++;
+      while (i < n && /[\w.$@]/.test(text[i]!)) i++;
+      const w = text.slice(s, i);
+      if (w !== '.') out.push(w);
+      continue;
+    }
+    i++;
+  }
+  return out;
+}
+
+function evalVersion(st: State, v: SymVersion, atEnd: boolean): number | undefined {
+  if (v.value !== undefined) return v.value;
+  if (!v.filled || v.visiting) return undefined;
+  v.visiting = true;
+  const r = evalExpr(v.text, (name) => {
+    const b = v.bindings.get(name);
+    if (b === undefined) return undefined;
+    if (typeof b === 'number') return b;
+    // a definition that never came (a label, or a name set nowhere): what the assembler has at the end
+    if (!b.filled) return atEnd ? symbolValue(st, name, true) : undefined;
+    return evalVersion(st, b, atEnd);
+  }, exprFunctions(st));
+  v.visiting = false;
+  if (r !== undefined) v.value = r;
+  return r;
+}
+
+/** A symbol's value where the reading stands (or at the end), its definition evaluated if needed. */
+function symbolValue(st: State, name: string, atEnd = false): number | undefined {
+  const v = st.symbols.get(name);
+  if (v !== undefined) return v;
+  const cur = st.deferred.get(name);
+  if (cur === undefined) return undefined;
+  const r = evalVersion(st, cur, atEnd);
+  if (r !== undefined && cur.value !== undefined) { st.symbols.set(name, r); st.deferred.delete(name); }
+  return r;
+}
+
 function defineSymbol(st: State, name: string, exprText: string, lookup: (n: string) => number | undefined, at: Loc): void {
   if (st.predefined !== undefined && st.predefined.has(name)) {
     report(st, `redefinition of '${name}' (llvm-mc defines it from the target)`, at);
     return;
   }
+  const text = exprText.trim();
+  const wasSet = st.symbols.has(name) || st.deferred.has(name);
   st.defined.add(name);
-  const v = evalExpr(exprText.trim(), lookup, exprFunctions(st));
-  if (v === undefined) {
-    // A label difference or a forward reference: not a number here; forget older values, and
-    // try again once the whole file is read (descriptors name such symbols).
-    st.symbols.delete(name);
-    st.deferred.set(name, exprText.trim());
+  const v = evalExpr(text, lookup, exprFunctions(st));
+  const next = st.future.get(name);
+  st.future.delete(name);
+  if (v !== undefined) {
+    if (next) { next.filled = true; next.text = text; next.value = v; }
+    st.deferred.delete(name);
+    st.symbols.set(name, v);
     return;
   }
-  void at;
-  st.deferred.delete(name);
-  st.symbols.set(name, v);
+  // A label difference or a forward reference: not a number here. Bind its names as llvm-mc does
+  // (SymVersion), evaluate it where it is used, and once the whole file is read (descriptors).
+  const bindings = new Map<string, number | SymVersion>();
+  for (const id of expressionNames(text)) {
+    if (bindings.has(id)) continue;
+    const n = st.symbols.get(id);
+    if (n !== undefined) { bindings.set(id, n); continue; }
+    const cur = st.deferred.get(id);
+    if (cur !== undefined) { bindings.set(id, cur); continue; }
+    if (id === name && !wasSet) {
+      // llvm-mc finds it when it writes the object, so only in a file without other errors
+      st.cycles.push({ name, loc: at });
+      return;
+    }
+    let f = st.future.get(id);
+    if (f === undefined) { f = { filled: false, text: '', bindings: new Map() }; st.future.set(id, f); }
+    bindings.set(id, f);
+  }
+  const ver = next ?? { filled: false, text: '', bindings };
+  ver.filled = true; ver.text = text; ver.bindings = bindings;
+  st.symbols.delete(name);
+  st.deferred.set(name, ver);
 }
 
 /**
@@ -1191,18 +1300,8 @@ function exprFunctions(st: State): ExprFunctions {
 function resolveForward(st: State): void {
   if (st.deferred.size === 0 && st.pendingValues.length === 0) return;
   const fns = exprFunctions(st);
-  const visiting = new Set<string>();
-  const lookup = (name: string): number | undefined => {
-    const v = st.symbols.get(name);
-    if (v !== undefined) return v;
-    const text = st.deferred.get(name);
-    if (text === undefined || visiting.has(name)) return undefined;
-    visiting.add(name);
-    const r = evalExpr(text, lookup, fns);
-    visiting.delete(name);
-    if (r !== undefined) { st.symbols.set(name, r); st.deferred.delete(name); }
-    return r;
-  };
+  const lookup = (name: string): number | undefined => symbolValue(st, name, true);
+  for (const name of [...st.deferred.keys()]) symbolValue(st, name, true);
   for (const p of st.pendingValues) {
     const v = evalExpr(p.text, lookup, fns);
     if (v === undefined) report(st, `cannot evaluate ${p.directive} value '${p.text}': the descriptor leaves it unknown`, p.loc, 'warning');
@@ -1403,7 +1502,9 @@ function findKernels(st: State): KernelSymbol[] {
   const stmts = st.statements;
   for (let k = 0; k < stmts.length; k++) {
     const s = stmts[k]!;
-    if (typeof s !== 'number' && s.kind === 'label' && !s.expansion && (st.functionSymbols.has(s.name!) || st.descriptors.has(s.name!))) {
+    // a label a macro writes counts too (MIOpen's Winograd v21 and xform kernels write the
+    // .globl/.type/label and the .amdhsa_kernel block from macros)
+    if (typeof s !== 'number' && s.kind === 'label' && (st.functionSymbols.has(s.name!) || st.descriptors.has(s.name!))) {
       starts.push({ name: s.name!, index: k });
     }
   }

@@ -69,7 +69,7 @@ function rawJumpFinding(ctx: KernelContext): Finding | undefined {
   return {
     rule: 'raw-offset-jump', severity: 'warning', loc: j.insn.loc, insn: j.index, related: [],
     message: `${j.text} jumps by a raw offset, not to a label (${j.count} in ${ctx.kernel.name}): ` +
-      'the checks do not follow it, and schedule, apply and check --fix leave this kernel as written, since any change of its code moves the targets',
+      'the checks do not follow it (nor claim a wait redundant or too strong here), and schedule, apply and check --fix leave this kernel as written, since any change of its code moves the targets',
     source: 'the branch encodes its target as a word offset from the next instruction (AMD GCN/CDNA ISA, SOPP branches; s_setpc_b64 of an s_getpc_b64 value)',
   };
 }

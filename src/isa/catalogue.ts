@@ -1015,10 +1015,16 @@ buildBuffer();
 buildFlat();
 buildExport();
 
-/** Other spellings llvm-mc accepts for a mnemonic (accvgpr-altnames.s in the llvm-mc corpus). */
+/**
+ * Other spellings llvm-mc accepts for a mnemonic (accvgpr-altnames.s in the llvm-mc corpus;
+ * v_mul_lo_i32: LLVM VOP3Instructions.td's mnemonic alias of v_mul_lo_u32, which llvm-mc 22
+ * encodes with v_mul_lo_u32's opcode on gfx906..gfx950, measured; MIOpen's xform_data_filter.inc
+ * writes it).
+ */
 const ALIASES = new Map<string, string>([
   ['v_accvgpr_read', 'v_accvgpr_read_b32'],
   ['v_accvgpr_write', 'v_accvgpr_write_b32'],
+  ['v_mul_lo_i32', 'v_mul_lo_u32'],
 ]);
 
 /** Descriptor of a mnemonic (suffix already removed), or undefined when it is unknown. */

@@ -140,3 +140,47 @@ test('a data directive that subtracts a symbol defined nowhere is refused at its
     "9:23: symbol '.Lu8' can not be undefined in a subtraction expression",
   ]);
 });
+
+test('a .set naming symbols set later is evaluated where it is used, each name bound where the .set stands (llvm-mc 22)', () => {
+  const p = parse([
+    'gid = (w + wpw - 1) / wpw', // MIOpen conv1x1u_stride2.s: wpw is set further down
+    'w = 28',
+    'wpw = 4',
+    'wpw = 16', // a new definition: gid keeps the first (7)
+    '.if gid == 7', '  s_mov_b32 s0, gid', '.endif',
+    'c = 1', 'd = c + 1', 'c = 5', // c had a value: d = 2
+    '.if d == 2', '  s_mov_b32 s1, d', '.endif',
+    'h = k + 1', 'h = h + 1', 'k = 5', // the second h names the first: 7
+    '.rept h - 6', '  s_nop 0', '.endr',
+  ]);
+  assert.deepEqual(errors(p), []);
+  assert.deepEqual(insns(p), ['s_mov_b32 s0, gid', 's_mov_b32 s1, d', 's_nop 0']);
+  assert.deepEqual([p.symbols.get('gid'), p.symbols.get('d'), p.symbols.get('h'), p.symbols.get('wpw')], [7, 2, 7, 16]);
+});
+
+test('a condition naming a symbol whose value needs a later one is refused there; a self-referring first .set is cyclic', () => {
+  const a = parse(['a = b + 1', '.if a == 6', '  s_nop 0', '.endif', 'b = 5', 's_endpgm']);
+  assert.deepEqual(errors(a).map((e) => e.split(': ')[0]), ['2:1']);
+  // llvm-mc: "cyclic dependency detected for symbol 'c'" when it writes the object (no other error)
+  const b = parse(['c = c + 2', 's_endpgm']);
+  assert.deepEqual(errors(b), ["1:1: cyclic dependency detected for symbol 'c'"]);
+  const c = parse(['c = 1', 'c = c + 2', '.if c == 3', '  s_endpgm', '.endif']);
+  assert.deepEqual(errors(c), []);
+  assert.deepEqual(insns(c), ['s_endpgm']);
+});
+
+test('a kernel whose symbol and .amdhsa_kernel block a macro writes is a kernel with its descriptor (MIOpen Winograd v21)', () => {
+  const p = parse([
+    '.macro prolog name', '.text', '.globl \\name', '.p2align 8', '.type \\name,@function', '\\name:', '.endm',
+    '.macro epilog name', '.rodata', '.p2align 6', '.amdhsa_kernel \\name',
+    '  .amdhsa_next_free_vgpr 4', '  .amdhsa_next_free_sgpr 8', '.end_amdhsa_kernel', '.endm',
+    '.macro wrap gen, post', '  prolog k_gfx\\gen\\()_\\post', '.endm',
+    '.macro wrap_end gen, post', '  epilog k_gfx\\gen\\()_\\post', '.endm',
+    'wrap 9, f2x3',
+    '  v_mov_b32 v0, 0',
+    '  s_endpgm',
+    'wrap_end 9, f2x3',
+  ], { processor: 'gfx908' });
+  assert.deepEqual(errors(p), []);
+  assert.deepEqual(p.kernels.map((k) => [k.name, k.kind, k.descriptor?.values.next_free_vgpr]), [['k_gfx9_f2x3', 'kernel', 4]]);
+});

@@ -60,3 +60,17 @@ test('an s_setpc_b64 of an s_getpc_b64 value moved by a number is a raw jump; on
   assert.equal(rule(pc('s[4:5]')), 1);
   assert.equal(rule(pc('s[30:31]')), 0);
 });
+
+test('a kernel with a raw-offset jump or s_call_b64 by offset: no wait is claimed redundant (the jump may bring more outstanding)', () => {
+  // (MIOpen Winograd v30) 's_cbranch_scc1 2' skips the call; on that path lgkmcnt(1) waits for the first ds_read
+  const body = ['s_cmp_eq_u32 s0, 0', 'ds_read_b32 v1, v0', 's_cbranch_scc1 2', 's_call_b64 s[36:37], 20', 's_nop 0',
+    'ds_read_b32 v2, v0', 's_waitcnt lgkmcnt(1)', 'v_mov_b32 v3, v1', 's_waitcnt lgkmcnt(0)', 'v_mov_b32 v4, v2'];
+  const r = checkLoaded(loadText(text(kernel('k', body)), 'c.s'));
+  assert.deepEqual(r.findings.filter((f) => /^waitcnt-(redundant|too-strong)$/.test(f.rule)).map((f) => `${f.loc.line} ${f.rule}`), []);
+  assert.equal(r.findings.filter((f) => f.rule === 'raw-offset-jump').length, 1);
+  // the same code with labels: the jump is followed, and the call's convention clears the counters
+  const labelled = ['s_cmp_eq_u32 s0, 0', 'ds_read_b32 v1, v0', 's_cbranch_scc1 .Lskip', 's_call_b64 s[36:37], ext', '.Lskip:',
+    'ds_read_b32 v2, v0', 's_waitcnt lgkmcnt(1)', 'v_mov_b32 v3, v1', 's_waitcnt lgkmcnt(0)', 'v_mov_b32 v4, v2'];
+  const l = checkLoaded(loadText(text(kernel('k', labelled)), 'l.s'));
+  assert.equal(l.findings.filter((f) => f.rule === 'raw-offset-jump').length, 0);
+});
