@@ -732,12 +732,6 @@ class KernelSchedule {
       searchSeconds += second.seconds;
       runs.push(...second.runs);
       const w2 = second.win;
-      // pipelining pays in code size and registers for loop speed: a pipelined program whose
-      // loops are none faster per iteration (its gain is outside them) is not taken
-      if (w2 && !w2.loops.some((lc) => lc.after < lc.before)) {
-        for (const rr of runs) if (rr.label === w2.label) rr.rejected = `no loop is faster per iteration (${w2.loops.map((lc) => `${lc.before} -> ${lc.after}`).join(', ')}): pipelining is not worth its code`;
-        continue;
-      }
       if (w2 && (!win || searchCompare(w2.metrics, win.metrics, objective, this.floor) < 0)) {
         if (win) for (const rr of runs) if (rr.label === win.label) rr.rejected = `not better than ${w2.label}`;
         win = w2;
