@@ -10,7 +10,7 @@
 import type { Generation, Target } from '../isa/target.js';
 
 export { generationOf, GENERATIONS, type Generation } from '../isa/target.js';
-import type { HazardContext } from './context.js';
+import type { HazardContext, HazardInsn } from './context.js';
 
 /** A wait-state count, or a count per MFMA pass count of the producer (2, 4, 8, 16). */
 export type WaitValue = number | Readonly<Record<number, number>>;
@@ -105,6 +105,19 @@ export interface HazardRule {
    * instructions between as a clause, padding, the kernel as a whole) leaves this unset.
    */
   pairwise?: boolean;
+  /**
+   * (Pairwise rules.) True for every instruction the rule can name as a producer: the predicate
+   * its producers() queries use (a need always names a producer such a query listed). The pair
+   * table skips the rule for a producer this rejects.
+   */
+  producer?: (p: HazardInsn) => boolean;
+  /**
+   * (Pairwise rules.) Set when every need relates an operand range of the producer to an
+   * overlapping operand range of the consumer (HazardInsn.ops on both sides: a read after write,
+   * a write after write or after read of the same registers). The pair table skips the rule for
+   * a pair whose operands share no register.
+   */
+  sharesRegisters?: true;
   /** Rules that cannot be fixed by s_nop (a rewrite is needed) set this. */
   noNopFix?: boolean;
   /**

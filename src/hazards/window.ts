@@ -10,7 +10,7 @@ import type { Instruction } from '../asm/ast.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import { maxWaitOf, type HazardRule, type Need } from './types.js';
 import { activeRules, computeNopsIn } from './engine.js';
-import { HazardContext, hazardInsns, type HazardInsn, type Visit } from './context.js';
+import { HazardContext, hazardInsns, overlaps, type HazardInsn, type Visit } from './context.js';
 
 /** s_nop instructions needed for `waitStates` wait states in chunks of maxImm + 1. */
 export function nopInstructions(waitStates: number, maxImm: number): number {
@@ -81,6 +81,7 @@ export function windowNopModel(ctx: KernelContext): WindowNopModel {
 }
 
 const NONE: readonly number[] = Object.freeze([]);
+const NO_RULES = new Int32Array(0);
 
 /**
  * What the window model learns per rule and consumer: a rule that, checking kernel instruction i
@@ -232,9 +233,17 @@ export class PairWaits {
   private readonly pairwise: readonly number[];
   /** The largest wait-state count any pairwise rule's facts demand on the kernel's generation: pair values never exceed it. */
   readonly reach: number;
-  /** Pairs computed, and rule runs skipped because the rule is known to find nothing for the consumer (for the bench and tests). */
+  /**
+   * Pairs computed; rule runs skipped because the rule is known to find nothing for the consumer;
+   * rule runs skipped because the producer or the registers rule the rule out (for the bench and tests).
+   */
   computed = 0;
   skipped = 0;
+  filtered = 0;
+  /** The rules waits() runs for the pair at hand. */
+  private readonly run: Int32Array;
+  /** Per kernel instruction: the pairwise rules whose producer predicate accepts it (made on first use). */
+  private readonly byProducer: (Int32Array | undefined)[] = [];
 
   /**
    * @param inert what the model learns of its rules (shared with its NopWindows)
@@ -246,13 +255,37 @@ export class PairWaits {
     const pairwise: number[] = [];
     rules.forEach((r, x) => { if (r.pairwise === true) pairwise.push(x); });
     this.pairwise = pairwise;
+    this.run = new Int32Array(pairwise.length);
     let reach = 0;
     for (const x of pairwise) for (const fact of rules[x]!.facts) reach = Math.max(reach, maxWaitOf(fact, this.h.gen));
     this.reach = reach;
   }
 
-  /** Pair value of kernel instructions j (producer) and c (consumer). */
+  /**
+   * Pair value of kernel instructions j (producer) and c (consumer). The rules that cannot find
+   * anything for the pair are not run (when learning): those known to find nothing for c
+   * (InertRules), those whose producer predicate rejects j (HazardRule.producer), and those that
+   * relate shared registers when j and c share none (HazardRule.sharesRegisters).
+   */
   waits(j: number, c: number): number {
+    const run = this.run;
+    let n = 0;
+    const rules = this.learn ? this.producerRules(j) : this.pairwise;
+    if (this.learn) this.filtered += this.pairwise.length - rules.length;
+    let shared = -1;
+    for (let y = 0; y < rules.length; y++) {
+      const x = rules[y]!;
+      if (this.learn) {
+        if (this.inert.inert(x, c)) { this.skipped++; continue; }
+        if (this.inert.rules[x]!.sharesRegisters === true) {
+          if (shared < 0) shared = opsOverlap(this.facts[j]!, this.facts[c]!) ? 1 : 0;
+          if (shared === 0) { this.filtered++; continue; }
+        }
+      }
+      run[n++] = x;
+    }
+    this.computed++;
+    if (n === 0) return 0;
     const h = this.h;
     const cfgInsns = h.ctx.cfg.insns as Instruction[];
     for (let p = 0; p < 2; p++) {
@@ -264,12 +297,9 @@ export class PairWaits {
     h.resetContent();
     h.pad[0] = 0;
     h.pad[1] = 0;
-    this.computed++;
     let w = 0;
-    const pairwise = this.pairwise;
-    for (let y = 0; y < pairwise.length; y++) {
-      const x = pairwise[y]!;
-      if (this.learn && this.inert.inert(x, c)) { this.skipped++; continue; }
+    for (let y = 0; y < n; y++) {
+      const x = run[y]!;
       const needs = this.inert.check(x, h, 1, c, this.learn);
       if (needs === undefined) continue;
       for (let z = 0; z < needs.length; z++) {
@@ -280,6 +310,19 @@ export class PairWaits {
     }
     if (w > this.reach) throw new Error(`internal: a pair needs ${w} wait states, more than the pairwise rules' facts allow (${this.reach})`);
     return w;
+  }
+
+  /** The pairwise rules that can name kernel instruction j as a producer (HazardRule.producer; a rule without one: always). */
+  private producerRules(j: number): Int32Array {
+    let l = this.byProducer[j];
+    if (l === undefined) {
+      const f = this.facts[j]!;
+      const out: number[] = [];
+      for (const x of this.pairwise) { const r = this.inert.rules[x]!; if (r.producer === undefined || r.producer(f)) out.push(x); }
+      l = out.length === 0 ? NO_RULES : Int32Array.from(out);
+      this.byProducer[j] = l;
+    }
+    return l;
   }
 }
 
@@ -581,4 +624,15 @@ export class NopWindow {
     for (let p = from; p < this.n; p++) c += nopInstructions(pad[p]!, this.maxImm);
     return c;
   }
+}
+
+/** Whether an operand range of p overlaps an operand range of c (HazardInsn.ops, any role). */
+function opsOverlap(p: HazardInsn, c: HazardInsn): boolean {
+  const a = p.ops;
+  const b = c.ops;
+  for (let x = 0; x < a.length; x++) {
+    const o = a[x]!;
+    for (let y = 0; y < b.length; y++) if (overlaps(o.lo, o.hi, b[y]!.lo, b[y]!.hi)) return true;
+  }
+  return false;
 }

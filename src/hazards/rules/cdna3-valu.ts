@@ -63,6 +63,7 @@ function constantReads(c: HazardInsn): number[] {
 export const valuSgprWriteValuRead: HazardRule = {
   id: 'valu-sgpr-write-valu-read',
   pairwise: true,
+  producer: P.valuSdef[1],
   present: (h) => h.has(...P.valuSdef),
   description: 'A VALU reads as a constant an SGPR that a VALU wrote less than 2 wait states before (gfx942+ has no interlock).',
   appliesTo: gfx940,
@@ -100,6 +101,7 @@ function execOverwrittenBetween(h: { f: readonly HazardInsn[]; ctx: { cfg: { blo
 export const valuExecWriteRwLane: HazardRule = {
   id: 'valu-exec-write-rwlane',
   pairwise: true,
+  producer: P.valuExec[1],
   present: (h) => h.has(...P.valuExec) && h.has('rwlane', (f) => isRwLane(f.name)),
   description: 'v_readlane/v_readfirstlane/v_writelane issues less than 4 wait states after a VALU wrote EXEC.',
   appliesTo: gfx940,
@@ -115,6 +117,8 @@ export const valuExecWriteRwLane: HazardRule = {
 export const valuVgprWriteReadlaneSrc0: HazardRule = {
   id: 'valu-vgpr-write-readlane-src0',
   pairwise: true,
+  producer: P.valuVdef[1],
+  sharesRegisters: true,
   present: (h) => h.has('readlane', (f) => f.name === 'v_readlane_b32' || f.name === 'v_readfirstlane_b32'),
   description: 'v_readlane/v_readfirstlane reads as src0 a VGPR a VALU wrote in the instruction just before.',
   appliesTo: gfx940,
@@ -133,6 +137,7 @@ const hasDstSel = (p: HazardInsn): boolean => p.dstSel !== undefined;
 export const dstSelForwarding: HazardRule = {
   id: 'dst-sel-forwarding',
   pairwise: true,
+  producer: hasDstSel,
   present: (h) => h.has('dstsel', hasDstSel),
   description: 'A VALU touches a VGPR that the previous VALU wrote at a shifted bit position (SDWA/op_sel destination select).',
   appliesTo: gfx940,
@@ -166,6 +171,8 @@ const isTrans = (p: HazardInsn) => p.trans;
 export const transWriteValuRead: HazardRule = {
   id: 'trans-write-valu-read',
   pairwise: true,
+  producer: isTrans,
+  sharesRegisters: true,
   present: (h) => h.has('trans', isTrans),
   description: 'A non-transcendental VALU reads the result of the transcendental VALU just before it.',
   appliesTo: gfx940,

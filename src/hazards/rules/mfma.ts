@@ -19,7 +19,7 @@ import type { HazardContext, HazardInsn, OpRange } from '../context.js';
 import { overlaps, regText } from '../context.js';
 import type { Generation, HazardRule, Need, WaitStateFact } from '../types.js';
 import { waitOf } from '../types.js';
-import { all, CDNA2_UP, distanceUnlessRewritten, factWait, mfmaNote, need, REF, scalarRaw, vecUses, vgprUses } from './util.js';
+import { all, CDNA2_UP, distanceUnlessRewritten, factWait, mfmaNote, need, P, REF, scalarRaw, vecUses, vgprUses } from './util.js';
 import { EXEC_HI, EXEC_LO, VGPR_BASE } from '../../asm/registers.js';
 
 /** LLVM's checks for an MFMA consumer (gfx90a+) and for a VALU or memory consumer of an MFMA result. */
@@ -262,6 +262,7 @@ function isMemConsumer(c: HazardInsn): boolean {
 const MAX_MFMA_W: Record<Generation, number> = { gcn5: 0, cdna1: 0, cdna2: 19, cdna3: 19, cdna4: 20 };
 
 const isMfma = (f: HazardInsn): boolean => f.mfma;
+const VALU_EXEC = P.valuExec[1];
 
 function mfmaProducers(h: HazardContext, consumer: number): readonly number[] {
   return h.producers(consumer, 'mfma', MAX_MFMA_W[h.gen], isMfma);
@@ -396,6 +397,8 @@ function mfmaSrcRule(kind: Kind, operand: 'srcc' | 'srcab'): HazardRule {
   return {
     id: `mfma-${kind}-write-mfma-${operand}`,
     pairwise: true,
+    producer: isMfma,
+    sharesRegisters: true,
     present: (h) => h.has(`mfma-${kind}`, (p) => kindOf(p) === kind),
     description: srcC
       ? `An MFMA reads as SrcC registers a ${KIND_NAME[kind]} MFMA wrote too recently.`
@@ -428,6 +431,8 @@ function mfmaValuRule(kind: Kind, what: 'valu-read' | 'mem-read' | 'vgpr-overwri
   return {
     id: `mfma-${kind}-write-${what}`,
     pairwise: true,
+    producer: isMfma,
+    sharesRegisters: true,
     present: (h) => h.has(`mfma-${kind}`, (p) => kindOf(p) === kind),
     description: what === 'valu-read' ? `A VALU reads registers a ${KIND_NAME[kind]} MFMA wrote too recently.`
       : what === 'mem-read' ? `A VMEM/FLAT/DS/export instruction reads registers a ${KIND_NAME[kind]} MFMA wrote too recently.`
@@ -456,6 +461,8 @@ function mfmaValuRule(kind: Kind, what: 'valu-read' | 'mem-read' | 'vgpr-overwri
 export const mfmaSrcCReadOverwrite: HazardRule = {
   id: 'mfma-srcc-read-overwrite',
   pairwise: true,
+  producer: isMfma,
+  sharesRegisters: true,
   present: (h) => h.has('mfma', (f) => f.mfma),
   description: 'A VALU or a load overwrites registers an MFMA may still be reading as SrcC (WAR).',
   appliesTo: (t) => t.has('gfx90a-insts'),
@@ -501,6 +508,9 @@ export const mfmaSrcCReadOverwrite: HazardRule = {
 export const valuWriteMfmaRead: HazardRule = {
   id: 'valu-write-mfma-read',
   pairwise: true,
+  // gfx908 asks for 'valu-vdef', later targets for a subset of it
+  producer: P.valuVdef[1],
+  sharesRegisters: true,
   present: (h) => h.has('mai-consumer', (f) => f.mfma || f.accWrite),
   description: 'An MFMA (gfx908: or v_accvgpr_write) reads registers a VALU wrote less than 2 wait states before.',
   appliesTo: (t) => t.has('mai'),
@@ -544,6 +554,7 @@ export const valuWriteMfmaRead: HazardRule = {
 export const valuExecWriteMfma: HazardRule = {
   id: 'valu-exec-write-mfma',
   pairwise: true,
+  producer: VALU_EXEC,
   present: (h) => h.has('mai-consumer', (f) => f.mfma || f.accWrite) && h.has('valu-exec', (p) => p.valu && p.writesExec),
   description: 'An MFMA (gfx908: or v_accvgpr_write) issues less than 4 wait states after a VALU wrote EXEC.',
   appliesTo: (t) => t.has('mai'),
@@ -553,7 +564,7 @@ export const valuExecWriteMfma: HazardRule = {
     const c = h.f[i]!;
     const gfx908 = h.gen === 'cdna1';
     if (!(c.mfma || (gfx908 && c.accWrite))) return undefined;
-    return scalarRaw(h, i, [EXEC_LO, EXEC_HI], EXEC_MFMA_FACT, 'valu-exec', (p) => p.valu && p.writesExec, 'depends on');
+    return scalarRaw(h, i, [EXEC_LO, EXEC_HI], EXEC_MFMA_FACT, 'valu-exec', VALU_EXEC, 'depends on');
   },
 };
 

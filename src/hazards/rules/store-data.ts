@@ -35,6 +35,7 @@ const REACH = factsReach(VALU_BUF_SGPR, VALU_OTHER);
 export const storeDataValuOverwrite: HazardRule = {
   id: 'store-data-valu-overwrite',
   pairwise: true,
+  producer: isWideStore,
   description: 'A VALU overwrites the data VGPRs of a store wider than 64 bits too soon after it.',
   appliesTo: () => true,
   present: (h) => h.has('wide-store', isWideStore),

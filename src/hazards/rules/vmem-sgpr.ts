@@ -42,6 +42,7 @@ function vmemScalarRule(id: string, fact: WaitStateFact, description: string, re
   return {
     id,
     pairwise: true,
+    producer: P.valuSdef[1],
     present: (h) => h.has(...P.valuSdef) && h.has('vmem', (f) => f.vmem),
     description,
     appliesTo: () => true,
