@@ -2,7 +2,9 @@
  * A schedule: one permutation per region (position -> local node, and its inverse), with a
  * version counter per region so that metrics can be cached per region. Moves are validated in
  * O(distance moved) against the region's dependency bit matrix, applied in place, and undone by
- * restoring a region's saved permutation.
+ * restoring a region's saved permutation. A clone shares every region's arrays with the state
+ * it was made from; whichever changes a shared region first copies it (copy on write), so that a
+ * clone costs O(regions), not O(instructions).
  */
 import type { ScheduleKernel } from './kernel.js';
 import { ROLE } from './kernel.js';
@@ -24,10 +26,12 @@ const JOURNAL_MAX = 1 << 16;
 
 export class ScheduleState {
   readonly k: ScheduleKernel;
-  /** Per region: position -> local node (index into region.nodes). */
+  /** Per region: position -> local node (index into region.nodes). Changed only after own(r). */
   readonly order: Int32Array[];
-  /** Per region: local node -> position. */
+  /** Per region: local node -> position. Changed only after own(r). */
   readonly pos: Int32Array[];
+  /** Per region: 1 when its arrays are this state's alone (0: perhaps shared with a clone, copied before a change). */
+  private readonly owned: Uint8Array;
   /** Per region: bumped on every change (metric caches key on it). */
   readonly version: Uint32Array;
   /**
@@ -42,13 +46,25 @@ export class ScheduleState {
   constructor(k: ScheduleKernel, from?: ScheduleState) {
     this.k = k;
     if (from) {
-      this.order = from.order.map((o) => o.slice());
-      this.pos = from.pos.map((p) => p.slice());
+      this.order = from.order.slice();
+      this.pos = from.pos.slice();
       this.version = from.version.slice();
+      this.owned = new Uint8Array(k.regions.length);
+      from.owned.fill(0);
     } else {
       this.order = k.regions.map((r) => identity(r.nodes.length));
       this.pos = k.regions.map((r) => identity(r.nodes.length));
       this.version = new Uint32Array(k.regions.length);
+      this.owned = new Uint8Array(k.regions.length).fill(1);
+    }
+  }
+
+  /** Make region r's arrays this state's alone (copied when they may be shared with another state): before any change to them. */
+  own(r: number): void {
+    if (this.owned[r] === 0) {
+      this.order[r] = this.order[r]!.slice();
+      this.pos[r] = this.pos[r]!.slice();
+      this.owned[r] = 1;
     }
   }
 
@@ -91,6 +107,7 @@ export class ScheduleState {
 
   /** Replace region r's order (a permutation of 0..m-1; not validated). */
   setOrder(r: number, order: ArrayLike<number>): void {
+    this.own(r);
     const o = this.order[r]!;
     const p = this.pos[r]!;
     for (let i = 0; i < o.length; i++) { o[i] = order[i]!; p[order[i]!] = i; }
@@ -104,6 +121,7 @@ export class ScheduleState {
 
   /** Put back a saved region (its version too, so cached metrics stay valid). */
   restore(snap: RegionSnapshot): void {
+    this.own(snap.region);
     const o = this.order[snap.region]!;
     const p = this.pos[snap.region]!;
     o.set(snap.order);
@@ -111,12 +129,14 @@ export class ScheduleState {
     this.setVersion(snap.region, snap.version);
   }
 
-  /** Copy another state's orders (same kernel) into this one. */
+  /** Take another state's orders (same kernel): the regions that differ share its arrays. */
   copyFrom(s: ScheduleState): void {
     for (let r = 0; r < this.order.length; r++) {
       if (s.version[r] === this.version[r]) continue;
-      this.order[r]!.set(s.order[r]!);
-      this.pos[r]!.set(s.pos[r]!);
+      this.order[r] = s.order[r]!;
+      this.pos[r] = s.pos[r]!;
+      this.owned[r] = 0;
+      s.owned[r] = 0;
       this.setVersion(r, s.version[r]!);
     }
   }
@@ -152,6 +172,7 @@ export function canMove(s: ScheduleState, r: number, from: number, to: number): 
 /** Move the instruction at position `from` to position `to` without checking. */
 export function moveTo(s: ScheduleState, r: number, from: number, to: number): void {
   if (from === to) return;
+  s.own(r);
   const o = s.order[r]!;
   const ps = s.pos[r]!;
   const a = o[from]!;
@@ -167,6 +188,7 @@ export function moveTo(s: ScheduleState, r: number, from: number, to: number): v
 
 export function swapAt(s: ScheduleState, r: number, p: number, q: number): void {
   if (p === q) return;
+  s.own(r);
   const o = s.order[r]!;
   const ps = s.pos[r]!;
   const a = o[p]!;

@@ -15,7 +15,7 @@ import { checkLoaded } from '../../../src/check/check.js';
 import { pickKernel } from '../../../src/schedule/kernel.js';
 import { dependent } from '../../../src/schedule/deps.js';
 import { Evaluator, DEFAULT_OBJECTIVE, FastPathMismatch, compareMetrics, programMetrics } from '../../../src/schedule/metrics.js';
-import { ScheduleState } from '../../../src/schedule/state.js';
+import { ScheduleState, canMove, moveTo } from '../../../src/schedule/state.js';
 import { LIST_VARIANTS, listSchedule, regionFacts } from '../../../src/schedule/search/list.js';
 import { preferOriginal, runStrategy, STRATEGIES, searchCompare } from '../../../src/schedule/search/search.js';
 import { preferredState, runTask } from '../../../src/schedule/search/task.js';
@@ -221,3 +221,47 @@ test('schedule CLI: JSON shape, output written, replayable moves; bad options ex
 });
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('a clone shares the regions of the state it was made from until either changes one (copy on write): neither sees the other\'s moves', () => {
+  const k = pickKernel(loadText(exampleText, 'example.s'));
+  const rand = mulberry32(21);
+  const a = new ScheduleState(k);
+  const movable = k.regions.filter((rg) => rg.nodes.length > 3).map((rg) => rg.id);
+  assert.ok(movable.length >= 2);
+  const seqs = (s: ScheduleState) => k.regions.map((rg) => Array.from(s.regionSequence(rg.id)).join(','));
+  const moveSome = (s: ScheduleState) => {
+    for (let t = 0, done = 0; t < 500 && done < 20; t++) {
+      const r = movable[Math.floor(rand() * movable.length)]!;
+      const m = k.regions[r]!.nodes.length;
+      const from = Math.floor(rand() * m);
+      const to = Math.floor(rand() * m);
+      if (from !== to && canMove(s, r, from, to)) { moveTo(s, r, from, to); done++; }
+    }
+  };
+  moveSome(a);
+  const before = seqs(a);
+  // the original moves first, then the clone: each write to a shared region must copy it
+  const b = a.clone();
+  assert.deepEqual(seqs(b), before);
+  moveSome(a);
+  assert.deepEqual(seqs(b), before, 'the clone is unchanged by the original\'s moves');
+  const afterA = seqs(a);
+  assert.notDeepEqual(afterA, before);
+  const d = a.clone();
+  moveSome(d);
+  assert.deepEqual(seqs(a), afterA, 'the original is unchanged by its clone\'s moves');
+  moveSome(b);
+  const afterB = seqs(b);
+  assert.notDeepEqual(afterB, before);
+  // copyFrom shares the regions that differ: later moves on either stay apart too
+  const c = new ScheduleState(k);
+  c.copyFrom(b);
+  assert.deepEqual(seqs(c), afterB);
+  moveSome(b);
+  assert.deepEqual(seqs(c), afterB, 'a copy is unchanged by its source\'s moves');
+  const afterB2 = seqs(b);
+  moveSome(c);
+  assert.deepEqual(seqs(b), afterB2, 'copyFrom\'s source is unchanged by the copy\'s moves');
+  // every state's inverse permutation stays the inverse of its order
+  for (const s of [a, b, c, d]) for (const rg of k.regions) for (let p = 0; p < rg.nodes.length; p++) assert.equal(s.pos[rg.id]![s.order[rg.id]![p]!], p);
+});
