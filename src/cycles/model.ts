@@ -201,7 +201,9 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
   const useU: number[] = [];
   const useR: number[] = [];
   const defU: number[] = [];
-  const roleOf = new Map<number, number>();
+  // the read role of each unit an instruction uses (-1: not used), and those units in the order first met
+  const roleOf = new Int8Array(UNIT_COUNT).fill(-1);
+  const met: number[] = [];
   const nopMax = ctx.target.maxNopImmCounted.value;
   const traits = traitsOf(insns);
   for (let i = 0; i < n; i++) {
@@ -212,7 +214,7 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
     if (id === undefined) { id = ids.size; ids.set(base, id); }
     m.opId[i] = id;
     // uses with roles
-    roleOf.clear();
+    met.length = 0;
     const isMfma = isClass(traits, i, 'mfma');
     for (const o of r.operands) {
       if (!o.use) continue;
@@ -224,17 +226,19 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
         role = READ_ROLE.src2;
       }
       for (const u of o.units) {
-        const prev = roleOf.get(u);
-        if (prev === undefined || role > prev) roleOf.set(u, role);
+        unitInRange(u);
+        const prev = roleOf[u]!;
+        if (prev < 0) met.push(u);
+        if (role > prev) roleOf[u] = role;
       }
       if (isMfma && role === READ_ROLE.srcC && o.units.length > 0) {
         m.mfmaCFirst[i] = o.units[0]!;
         m.mfmaCCount[i] = o.units.length;
       }
     }
-    for (const u of r.uses) if (!roleOf.has(u)) roleOf.set(u, READ_ROLE.implicit);
+    for (const u of r.uses) { unitInRange(u); if (roleOf[u]! < 0) { met.push(u); roleOf[u] = READ_ROLE.implicit; } }
     m.useStart[i] = useU.length;
-    for (const [u, role] of roleOf) { useU.push(u); useR.push(role); }
+    for (const u of met) { useU.push(u); useR.push(roleOf[u]!); roleOf[u] = -1; }
     m.defStart[i] = defU.length;
     for (const u of r.defs) defU.push(u);
     if (isMfma) {
@@ -259,8 +263,11 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
   m.useUnit = Int16Array.from(useU);
   m.useRole = Uint8Array.from(useR);
   m.defUnit = Int16Array.from(defU);
-  for (const u of useU) if (u < 0 || u >= UNIT_COUNT) throw new Error(`cycle model: register unit ${u} out of range`);
   return m;
+}
+
+function unitInRange(u: number): void {
+  if (!(u >= 0 && u < UNIT_COUNT)) throw new Error(`cycle model: register unit ${u} out of range`);
 }
 
 /** What the timing of one instruction is decided from. */
