@@ -40,7 +40,7 @@ import { movesFromState, replayMoves } from '../replay.js';
 import type { Disambiguation } from '../deps.js';
 import type { ScheduleState } from '../state.js';
 import { searchCompare, STRATEGIES, type StrategyName } from './search.js';
-import { preferredState, runTask, type StrategyOutcome, type StrategyTask } from './task.js';
+import { preferredState, runTask, type PrepareTask, type StrategyOutcome, type StrategyTask } from './task.js';
 import { ownString } from '../../asm/intern.js';
 import { memMark } from '../../memtrace.js';
 import { kernelTime, loopChanges, type LoopChange } from '../../cycles/kernel-time.js';
@@ -164,7 +164,15 @@ interface Settings {
   disambiguate: Disambiguation;
   jobs: number;
   annealReplicas: number;
+  /** A pool whose worker is preparing the input's kernel (scheduleFile), for the first launch to take. */
+  warm?: Warm;
 }
+
+/** A worker pool started before the input was checked (scheduleFile), preparing `text`; `taken` once a launch took or ended it. */
+interface Warm { pool: Piscina; text: string; taken: boolean }
+
+/** Longest wait for a warm pool's worker to come up and take its first task (it is usually up long before). */
+const WARM_HANDOVER_MS = 2000;
 
 function settings(opts: ScheduleRunOptions): Settings {
   const objective = [...(opts.objective ?? DEFAULT_OBJECTIVE)];
@@ -275,10 +283,68 @@ function chosenKernels(loaded: Loaded, opts: ScheduleRunOptions): string[] {
 export function scheduleFile(loaded: Loaded, text: string, opts: ScheduleRunOptions = {}): Promise<ScheduleFileResult> {
   const t0 = Date.now();
   let set: Settings;
-  let prep: FilePrep;
+  let task: PrepareTask | undefined;
   try {
     set = settings(opts);
     memMark('scheduleFile start');
+    task = warmTask(loaded, text, chosenKernels(loaded, opts)[0]!, opts, set);
+  } catch (e) {
+    return Promise.reject(e as Error);
+  }
+  if (!task) return checkAndSchedule(loaded, text, opts, set, t0);
+  // held until the check below takes it: nothing here keeps the input once it is fixed
+  let input: { loaded: Loaded; text: string } | undefined = { loaded, text };
+  return warmPool(task, set.jobs).then((warm) => {
+    const { loaded: l, text: t } = input!;
+    input = undefined;
+    return checkAndSchedule(l, t, opts, { ...set, warm }, t0).finally(() => (warm.taken ? undefined : warm.pool.destroy()));
+  });
+}
+
+/** The result cache's key of a kernel's schedule: the text, the target, the kernel and every option the result depends on. */
+function scheduleCacheKey(text: string, arch: string, kernel: string, set: Settings, opts: ScheduleRunOptions): string {
+  const { objective, strategies, budget, seconds, seed, disambiguate, annealReplicas } = set;
+  return cacheKey({
+    version: VERSION, text: sha256(text), arch, kernel, strategies, objective, budget, seconds, seed,
+    disambiguate, annealReplicas, trip: opts.trip, pipeline: opts.pipeline !== false,
+  });
+}
+
+/**
+ * What a worker can prepare while this thread checks the input (task.ts `warm`): the first
+ * kernel asked for, from the input's text, when the search will run on worker threads (the
+ * search launched on the same text, the input needing no fix, finds it ready); else undefined.
+ */
+function warmTask(loaded: Loaded, text: string, kernel: string, opts: ScheduleRunOptions, set: Settings): PrepareTask | undefined {
+  const phase1 = set.strategies.filter((s) => s !== 'anneal').length;
+  if (set.jobs < 2 || (phase1 < 2 && set.annealReplicas < 2)) return undefined;
+  // a cached result is replayed without a search
+  if (opts.cache !== false && new ResultCache('schedule', opts.cacheDir).get(scheduleCacheKey(text, loaded.target.name, kernel, set, opts)) !== undefined) return undefined;
+  return { text, file: loaded.program.file, arch: loaded.target.name, kernel, disambiguate: set.disambiguate, trip: opts.trip };
+}
+
+/**
+ * A worker pool whose first worker starts now and prepares `task` as soon as it is up (task.ts:
+ * the pool's worker data names it; without Atomics waits its event loop runs it), while this
+ * thread checks and fixes the input. The first launch on the same text takes the pool
+ * (KernelSchedule.takeWarm).
+ */
+async function warmPool(task: PrepareTask, jobs: number): Promise<Warm> {
+  const pool = await workerPool(jobs, { minThreads: 1, idleTimeout: 60_000, atomics: 'disabled', workerData: { warm: task } });
+  return { pool, text: task.text, taken: false };
+}
+
+type PiscinaOptions = NonNullable<ConstructorParameters<typeof Piscina>[0]>;
+
+/** The worker threads of a search (the task module's default export runs a strategy). */
+async function workerPool(jobs: number, more: Partial<PiscinaOptions> = {}): Promise<Piscina> {
+  return new (await import('piscina')).Piscina({ filename: new URL('./task.js', import.meta.url).href, maxThreads: jobs - 1, minThreads: 0, idleTimeout: 1000, ...more });
+}
+
+/** The input checked, its kernels fixed, then scheduled one after the other. */
+function checkAndSchedule(loaded: Loaded, text: string, opts: ScheduleRunOptions, set: Settings, t0: number): Promise<ScheduleFileResult> {
+  let prep: FilePrep;
+  try {
     const skipped: string[] = [];
     const named = opts.kernels !== undefined || opts.kernel !== undefined;
     const chosen = chosenKernels(loaded, opts);
@@ -431,11 +497,7 @@ class KernelSchedule {
   }
 
   private cacheKey(): string {
-    const { objective, strategies, budget, seconds, seed, disambiguate, annealReplicas } = this.set;
-    return cacheKey({
-      version: VERSION, text: sha256(this.text), arch: this.loaded.target.name, kernel: this.name, strategies, objective, budget, seconds, seed,
-      disambiguate, annealReplicas, trip: this.opts.trip, pipeline: this.opts.pipeline !== false,
-    });
+    return scheduleCacheKey(this.text, this.loaded.target.name, this.name, this.set, this.opts);
   }
 
   private finish(strategy: string, moves: string[], after: Metrics, estimate: Metrics, out: string, runs: StrategyReport[], evaluations: number,
@@ -486,6 +548,19 @@ class KernelSchedule {
   private parallel(tasks: readonly StrategyTask[]): boolean { return this.set.jobs > 1 && tasks.length > 1; }
 
   /**
+   * The pool scheduleFile started, for the first launch when it searches the text that pool's
+   * worker prepares; ended at once when the text is another (the input was fixed).
+   */
+  private takeWarm(text: string): Piscina | undefined {
+    const w = this.set.warm;
+    if (!w || w.taken) return undefined;
+    w.taken = true;
+    if (text === w.text) return w.pool;
+    w.pool.destroy().catch(() => undefined);
+    return undefined;
+  }
+
+  /**
    * Hand `tasks` but the first to worker threads (this thread runs the first on the kernel it has
    * prepared; each worker prepares its own copy of the kernel, once for both phases). Resolves
    * once the workers have their tasks: this thread then runs its own without yielding.
@@ -493,7 +568,8 @@ class KernelSchedule {
   private async submit(l: Launch, tasks: StrategyTask[], phase: string): Promise<Promise<StrategyOutcome>[]> {
     const jobs = this.set.jobs;
     // the worker pool's module only when strategies run in parallel
-    l.pool ??= new (await import('piscina')).Piscina({ filename: new URL('./task.js', import.meta.url).href, maxThreads: jobs - 1, minThreads: 0, idleTimeout: 1000 });
+    const warm = l.pool === undefined ? this.takeWarm(l.base.text) : undefined;
+    l.pool ??= warm ?? await workerPool(jobs);
     const p = l.pool;
     const started: Promise<void>[] = [];
     const others = tasks.slice(1).map((t) => {
@@ -504,7 +580,12 @@ class KernelSchedule {
       port1.on('message', (m: { label: string; evaluations: number }) => { begun(); cb(m.label, m.evaluations); });
       return (p.run({ ...t, port: port2 }, { transferList: [port2] }) as Promise<StrategyOutcome>).finally(() => { begun(); port1.close(); });
     });
-    await Promise.race([Promise.all(started.slice(0, jobs - 1)), Promise.allSettled(others)]);
+    if (warm) {
+      // the warm worker runs its task once it has prepared the kernel: this thread waits only
+      // until the pool has handed the task over (its worker up), not for the task to start
+      const t0 = Date.now();
+      while (p.queueSize > 0 && Date.now() - t0 < WARM_HANDOVER_MS) await new Promise<void>((res) => setImmediate(res));
+    } else await Promise.race([Promise.all(started.slice(0, jobs - 1)), Promise.allSettled(others)]);
     return others;
   }
 

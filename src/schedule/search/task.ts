@@ -13,6 +13,7 @@ import { movesFromState, replayMoves } from '../replay.js';
 import type { Disambiguation } from '../deps.js';
 import type { ScheduleState } from '../state.js';
 import { preferOriginal, runStrategy, type StrategyName } from './search.js';
+import { isMainThread, workerData } from 'node:worker_threads';
 import { sha256 } from '../../cache.js';
 import { memMark } from '../../memtrace.js';
 
@@ -61,11 +62,13 @@ export interface StrategyOutcome {
 
 const prepared = new Map<string, { k: ScheduleKernel; ev: Evaluator }>();
 
-/** Run a task; kernels are prepared once per (text, options) and kept for the next task. */
-export function runTask(t: StrategyTask, progress?: (label: string, evaluations: number) => void,
-  ready?: { k: ScheduleKernel; ev: Evaluator }): StrategyOutcome {
+/** What a task's kernel is prepared from: the text and the options that shape the kernel. */
+export type PrepareTask = Pick<StrategyTask, 'text' | 'file' | 'arch' | 'kernel' | 'disambiguate' | 'trip'>;
+
+/** The kernel and evaluator of a task, prepared once per (text, options) and kept for the next task of this thread. */
+function preparedFor(t: PrepareTask): { k: ScheduleKernel; ev: Evaluator } {
   const key = `${t.file}\0${t.arch ?? ''}\0${t.kernel}\0${String(t.disambiguate)}\0${t.trip ?? ''}\0${sha256(t.text)}`;
-  let p = ready ?? prepared.get(key);
+  let p = prepared.get(key);
   if (!p) {
     memMark('task load');
     const loaded = loadText(t.text, t.file, { arch: t.arch });
@@ -77,6 +80,13 @@ export function runTask(t: StrategyTask, progress?: (label: string, evaluations:
     prepared.clear();
     prepared.set(key, p);
   }
+  return p;
+}
+
+/** Run a task; kernels are prepared once per (text, options) and kept for the next task. */
+export function runTask(t: StrategyTask, progress?: (label: string, evaluations: number) => void,
+  ready?: { k: ScheduleKernel; ev: Evaluator }): StrategyOutcome {
+  const p = ready ?? preparedFor(t);
   memMark('task start ' + t.label);
   const start = replayMoves(p.k, t.startMoves);
   if ('failure' in start) throw new Error(`internal: the starting moves do not replay: ${start.failure.command}: ${start.failure.reason}`);
@@ -130,4 +140,20 @@ export default function workerTask(t: StrategyTask): StrategyOutcome {
   } finally {
     t.port?.close();
   }
+}
+
+/**
+ * A pool started early (run.ts warmPool) names in its worker data the kernel to prepare: each of
+ * its workers prepares it once it is up (Piscina has posted its ready message by then), so
+ * that the search's first task finds it prepared.
+ */
+const early = isMainThread ? undefined : (workerData as { warm?: PrepareTask } | undefined)?.warm;
+if (early) {
+  setImmediate(() => {
+    try {
+      preparedFor(early);
+    } catch {
+      // the search's own task reports what is wrong with the text
+    }
+  });
 }

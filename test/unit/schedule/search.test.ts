@@ -265,3 +265,19 @@ test('a clone shares the regions of the state it was made from until either chan
   // every state's inverse permutation stays the inverse of its order
   for (const s of [a, b, c, d]) for (const rg of k.regions) for (let p = 0; p < rg.nodes.length; p++) assert.equal(s.pos[rg.id]![s.order[rg.id]![p]!], p);
 });
+
+test('schedule run: the worker started while the input is checked changes no result: an input the fix changes (its prepared text dropped) and a cache hit (no worker) come out as with one thread', async () => {
+  const broken = ['global_load_dword v1, v[2:3], off', 'v_mov_b32 v5, 3', 'v_add_u32 v4, v1, v1', 'v_mov_b32 v6, v5', 'v_mov_b32 v7, v6', 'v_add_u32 v8, v7, v4', 's_endpgm'].join('\n') + '\n';
+  const opts = { budget: 60, seed: 3, cache: false } as const;
+  const one = await scheduleLoaded(loadText(broken, 'broken.s', { arch: 'gfx90a' }), broken, { ...opts, jobs: 1 });
+  const two = await scheduleLoaded(loadText(broken, 'broken.s', { arch: 'gfx90a' }), broken, { ...opts, jobs: 2 });
+  assert.ok(two.notes.some((n) => /scheduled from the file as check --fix writes it/.test(n)), two.notes.join('\n'));
+  assert.equal(two.text, one.text);
+  assert.deepEqual(two.runs.map((x) => [x.label, x.evaluations, x.moves, x.estimate]), one.runs.map((x) => [x.label, x.evaluations, x.moves, x.estimate]));
+  const cacheDir = join(dir, 'cache-warm');
+  const first = await scheduleLoaded(loadText(exampleText, example), exampleText, { budget: 60, seed: 3, jobs: 2, cacheDir });
+  const hit = await scheduleLoaded(loadText(exampleText, example), exampleText, { budget: 60, seed: 3, jobs: 2, cacheDir });
+  assert.equal(first.cached, false);
+  assert.equal(hit.cached, true);
+  assert.equal(hit.text, first.text);
+});
