@@ -77,7 +77,9 @@ export const xnackSoftClause: HazardRule = {
       addReads(p.uses, now);
       if (h.pad[k]! > 0) break; // padding before k already breaks the clause there
     }
-    if (k === i - 1 || nd === 0) return undefined;
+    // padding before i-1 ends the walk at k = i-1: the clause is then {i-1, i}, still a clause
+    // (LLVM checkSoftClauseHazards stops at a wait state after adding the instruction after it)
+    if (nd === 0) return undefined;
     const prev = i - 1;
     if (c.mayStore) return [need(prev, 0, 1, 'is a store joining a soft clause that writes registers, after', FACT)];
     nd = addDefs(c.defs, nd, now);

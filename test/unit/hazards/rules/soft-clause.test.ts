@@ -28,3 +28,25 @@ it('the warning says why and how to make it an error or silence it; the error do
   assert.match(msg('gfx90a'), /\(the target id leaves XNACK unspecified: an error with gfx90a:xnack\+, nothing with gfx90a:xnack- \(--arch or \.amdgcn_target\)\)$/);
   assert.doesNotMatch(msg('gfx90a:xnack+'), /unspecified/);
 });
+
+it('padding that splits a clause re-checks the clause it starts: an s_nop before each of two chained breaks', async () => {
+  // reduced from clang-22 gfx908 spill code (Conductor's schedule left the second break out):
+  // the store and the load writing v[0:1] need a break, and then the load writing v12 (read as an
+  // address by the load before it, which now starts a clause) needs one too (LLVM checkSoftClauseHazards)
+  const { context } = await import('../harness.js');
+  const { computeNops, checkWithPadding } = await import('../../../../src/hazards/index.js');
+  const ctx = context('gfx908', `buffer_store_dword v0, off, s[16:19], 0 offset:372
+global_load_dwordx2 v[9:10], v[11:12], off
+global_load_dwordx2 v[0:1], v[11:12], off offset:512
+buffer_load_dword v12, off, s[16:19], 0 offset:144`, '+');
+  const plan = computeNops(ctx);
+  assert.deepEqual(plan.sites.map((s) => [s.insn, s.waitStates]), [[2, 1], [3, 1]]);
+  assert.deepEqual(checkWithPadding(ctx, plan.pads).map((f) => f.message), []);
+  // and the check itself: a nop before the third leaves the fourth in a two-instruction clause
+  const { findings } = await import('../harness.js');
+  const fs = findings('gfx908', `global_load_dwordx2 v[9:10], v[11:12], off
+s_nop 0
+global_load_dwordx2 v[0:1], v[11:12], off offset:512
+buffer_load_dword v12, off, s[16:19], 0 offset:144`, '+').filter((f) => f.rule === R);
+  assert.equal(fs.length, 1);
+});
