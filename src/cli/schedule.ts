@@ -16,6 +16,7 @@ import { expandInputs, failedFileJson, formatTable, outputPaths, parseShard, sha
 import { colourDiagnostic } from './main.js';
 import { tuneForSchedule } from './v8-tuning.js';
 import { memMark } from '../memtrace.js';
+import { verifyLoaded } from '../verify/verify.js';
 
 export interface ScheduleCliOptions {
   strategy?: string;
@@ -93,6 +94,11 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
         return scheduleFile(loaded, loadedText(loaded, text), {
           kernels, strategies, objective, budget, seconds, seed, jobs, trip, paths,
           disambiguate: opts.perLane ? 'per-lane' : true, cache: opts.cache !== false, pipeline: opts.pipeline !== false,
+          // a pipelined program is taken only when verify proves it equivalent (check 6, clean, emission made sure of)
+          checkPipelined: (original, scheduled) => {
+            const r = verifyLoaded(original, scheduled, { disambiguate: opts.perLane ? 'per-lane' : true, skipCheck: true });
+            return r.equivalent ? undefined : r.difference?.message ?? 'not equivalent';
+          },
           progress: bar ? (done, total, phase) => {
             if (!started) { bar.start(total, 0, { phase }); started = true; }
             bar.setTotal(total);

@@ -81,6 +81,12 @@ export interface ScheduleRunOptions {
    * candidate like any other (default true).
    */
   pipeline?: boolean;
+  /**
+   * An independent check of a pipelined program before it is taken (the command line gives
+   * verify's equivalence proof; this layer does not know verify): the reason to refuse it, or
+   * undefined. A refused program loses to the best one without pipelining, and the notes say why.
+   */
+  checkPipelined?: (original: Loaded, scheduled: Loaded) => string | undefined;
 }
 
 export interface StrategyReport {
@@ -812,7 +818,16 @@ class KernelSchedule {
       evaluations += second.evaluations;
       searchSeconds += second.seconds;
       runs.push(...second.runs);
-      const w2 = second.win;
+      let w2 = second.win;
+      if (w2 && (!win || searchCompare(w2.metrics, win.metrics, objective, this.floor) < 0) && this.opts.checkPipelined) {
+        // named apart from the input: the proof's places in it are not the input's lines
+        const refused = this.opts.checkPipelined(this.loaded, loadText(w2.text, `${this.loaded.program.file} (pipelined program)`, { arch: this.loaded.target.name }));
+        if (refused !== undefined) {
+          for (const rr of runs) if (rr.label === w2.label) rr.rejected = `its pipelined program is not proven equivalent to the input: ${refused}`;
+          this.notes.push(`the pipelined program (${variant}) was not taken: it is not proven equivalent to the input (${refused})`);
+          w2 = undefined;
+        }
+      }
       if (w2 && (!win || searchCompare(w2.metrics, win.metrics, objective, this.floor) < 0)) {
         if (win) for (const rr of runs) if (rr.label === win.label) rr.rejected = `not better than ${w2.label}`;
         win = w2;

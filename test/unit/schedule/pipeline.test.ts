@@ -311,6 +311,22 @@ test('schedule: the pipelined candidate wins on the K-loop, verifies, and one wa
   assert.equal(v.equivalent, true, v.difference?.message);
   const off = await scheduleFile(loaded, text, { budget: 200, jobs: 1, cache: false, pipeline: false });
   assert.equal(off.kernels[0]!.pipelined, undefined);
+  // the command line's check of a pipelined program (verify's proof): passed, the same winner; refused,
+  // the best program without pipelining wins, and the notes say why
+  const seen: string[] = [];
+  const proven = await scheduleFile(loaded, text, { budget: 200, jobs: 1, cache: false, checkPipelined: (a, b) => {
+    seen.push(b.program.file);
+    const r = verifyLoaded(a, b, { skipCheck: true });
+    return r.equivalent ? undefined : r.difference?.message;
+  } });
+  assert.ok(seen.length >= 1 && seen.every((n) => n.endsWith('(pipelined program)')), seen.join(', '));
+  assert.equal(proven.text, f.text);
+  const refused = await scheduleFile(loaded, text, { budget: 200, jobs: 1, cache: false, checkPipelined: () => 'refused by the test' });
+  const rk = refused.kernels[0]!;
+  assert.equal(rk.pipelined, undefined);
+  assert.equal(refused.text, off.text);
+  assert.ok(rk.notes.some((n) => /the pipelined program \(.+\) was not taken: it is not proven equivalent to the input \(refused by the test\)/.test(n)), rk.notes.join('\n'));
+  assert.ok(rk.runs.some((r) => r.rejected === 'its pipelined program is not proven equivalent to the input: refused by the test'));
 });
 
 test('pipelined in place: the same rotation with every load in its own registers (no copies), verified; searched beside the renamed one', async () => {
