@@ -190,6 +190,11 @@ export interface DeclaredResources {
   /** SGPRs the descriptor reserves on top (VCC 2, XNACK_MASK 4, FLAT_SCRATCH 6: the largest enabled). */
   extraSgprs: number;
   ldsBytes: number;
+  /**
+   * Set on gfx908: .amdhsa_next_free_vgpr is the larger of the VGPRs and AGPRs used, so the
+   * descriptor does not say how many of each (`vgprs` holds that larger count, `agprs` 0).
+   */
+  vgprsOrAgprs?: true;
   notes: string[];
 }
 
@@ -244,6 +249,7 @@ export function declaredResources(values: Record<string, number>, target: Target
 
   let vgprs = nextFreeVgpr;
   let agprs = 0;
+  let vgprsOrAgprs = false;
   if (reg.unifiedVgprFile.value) {
     const accum = directiveValue(values, 'accum_offset');
     if (accum === undefined) {
@@ -260,6 +266,7 @@ export function declaredResources(values: Record<string, number>, target: Target
     }
   } else if (reg.agprsPerSimd.value > 0) {
     notes.push(`${target.name}: .amdhsa_next_free_vgpr is max(VGPRs, AGPRs); counted as VGPRs (same occupancy)`);
+    vgprsOrAgprs = true;
   }
   if (nextFreeVgpr > reg.maxNextFreeVgpr.value) notes.push(`.amdhsa_next_free_vgpr ${nextFreeVgpr} exceeds ${reg.maxNextFreeVgpr.value}`);
   if (nextFreeSgpr > reg.maxNextFreeSgpr.value) notes.push(`.amdhsa_next_free_sgpr ${nextFreeSgpr} exceeds ${reg.maxNextFreeSgpr.value}`);
@@ -282,7 +289,7 @@ export function declaredResources(values: Record<string, number>, target: Target
   const e = reg.extraSgprs.value;
   const extraSgprs = Math.max(reserveVcc ? e.vcc : 0, reserveXnack ? e.xnack : 0, reserveFlat ? e.flatScratch : 0);
 
-  return { vgprs, agprs, sgprs: nextFreeSgpr, extraSgprs, ldsBytes: lds, notes };
+  return { vgprs, agprs, sgprs: nextFreeSgpr, extraSgprs, ldsBytes: lds, ...(vgprsOrAgprs ? { vgprsOrAgprs: true as const } : {}), notes };
 }
 
 // ---------------------------------------------------------------------------------------------

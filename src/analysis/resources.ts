@@ -30,7 +30,8 @@ export interface KernelResources {
   used: { vgpr: number; agpr: number; sgpr: number };
   /** Peak per block: [block id, line of block start, vgpr, agpr, sgpr]. */
   perBlock: { block: number; line: number; vgpr: PeakInfo; agpr: PeakInfo; sgpr: PeakInfo }[];
-  declared?: { vgpr: number; agpr: number; sgpr: number; lds: number };
+  /** `vgprsOrAgprs`: gfx908's descriptor gives the larger of the two counts as `vgpr` (DeclaredResources). */
+  declared?: { vgpr: number; agpr: number; sgpr: number; lds: number; vgprsOrAgprs?: true };
   occupancy: {
     /** From the descriptor: what the hardware runs (absent without an .amdhsa_kernel descriptor). */
     descriptor?: OccupancyResult;
@@ -83,7 +84,7 @@ function computeResources(ctx: KernelContext): { resources: KernelResources; fin
   const layout = kernelLayout(ctx.program, ctx.kernel, target);
   if (values) {
     const d = declaredResources(values, target, { xnack: ctx.xnack });
-    declared = { vgpr: d.vgprs, agpr: d.agprs, sgpr: d.sgprs, lds: d.ldsBytes };
+    declared = { vgpr: d.vgprs, agpr: d.agprs, sgpr: d.sgprs, lds: d.ldsBytes, ...(d.vgprsOrAgprs ? { vgprsOrAgprs: true as const } : {}) };
     declaredOcc = computeOccupancy(target, { vgprs: d.vgprs, agprs: d.agprs, sgprs: d.sgprs, ldsBytes: d.ldsBytes, extraSgprs: d.extraSgprs });
     const at: Loc = ctx.kernel.descriptor!.loc;
     for (const o of uncovered(ctx, layout, values)) {

@@ -4,10 +4,11 @@ import { kernelContextsFromText } from '../../../src/analysis/context.js';
 import { kernelResources } from '../../../src/analysis/resources.js';
 import { applyStatementEdits, emptyEdits, addInsert } from '../../../src/check/edit.js';
 import { nopLines, planFixes, waitcntText } from '../../../src/check/fix.js';
-import { checkContexts } from '../../../src/check/check.js';
-import { formatReportJson, formatReportSarif, formatFindingClang } from '../../../src/check/format.js';
+import { checkContexts, checkLoaded } from '../../../src/check/check.js';
+import { formatReportClang, formatReportJson, formatReportSarif, formatFindingClang } from '../../../src/check/format.js';
 import type { Finding } from '../../../src/analysis/types.js';
 import { parseProgram } from '../../../src/asm/parser.js';
+import { loadText } from '../../../src/load.js';
 
 const ctxOf = (text: string, arch = 'gfx90a') => kernelContextsFromText(text, 't.s', arch);
 
@@ -141,4 +142,16 @@ test('formats: clang, JSON and SARIF carry the same finding', () => {
   assert.equal(r.level, 'error');
   assert.equal(r.locations[0].physicalLocation.region.startLine, 9);
   assert.equal(s.runs[0].tool.driver.rules[0].id, 'mfma-xdl-write-valu-read');
+});
+
+test('summary line: gfx908 declares the larger of its VGPR and AGPR counts in one field, said as such; gfx90a splits them at accum_offset', () => {
+  const kernel = (target: string, mfma: string, extra: string) => [
+    `.amdgcn_target "amdgcn-amd-amdhsa--${target}"`, '.text', '.globl k', '.p2align 8', '.type k,@function', 'k:',
+    `  ${mfma}`, '  s_endpgm', '.rodata', '.p2align 6', '.amdhsa_kernel k', '  .amdhsa_next_free_vgpr 8', '  .amdhsa_next_free_sgpr 8', extra, '.end_amdhsa_kernel', '',
+  ].join('\n');
+  const summary = (text: string) => formatReportClang(checkLoaded(loadText(text, 'k.s'))).split('\n').find((l) => l.includes('kernel k:'))!;
+  const s908 = summary(kernel('gfx908', 'v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]', ''));
+  assert.match(s908, /declared 8 VGPR or AGPR \(the larger count: the descriptor does not split them\), 8 SGPR/);
+  const s90a = summary(kernel('gfx90a', 'v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]', '  .amdhsa_accum_offset 4'));
+  assert.match(s90a, /declared 4 VGPR, 4 AGPR, 8 SGPR/);
 });
