@@ -29,8 +29,8 @@ export function formatReportClang(r: CheckReport, opts: { summary?: boolean } = 
       const peak = `peak live VGPR ${res.peak.vgpr.value}${at(res.peak.vgpr.line)}, AGPR ${res.peak.agpr.value}${at(res.peak.agpr.line)}, SGPR ${res.peak.sgpr.value}${at(res.peak.sgpr.line)}`;
       const used = usedText(res.used);
       const d = res.declared;
-      const regs = d?.vgprsOrAgprs ? `${d.vgpr} VGPR or AGPR (the larger count: the descriptor does not split them)` : `${d?.vgpr} VGPR, ${d?.agpr} AGPR`;
-      const decl = d ? `declared ${regs}, ${d.sgpr} SGPR, ${d.lds} B LDS` : 'no descriptor';
+      const decl = !d ? 'no descriptor'
+        : `declared ${d.vgprsOrAgprs ? `${d.vgpr} VGPR or AGPR (the larger count: the descriptor does not split them)` : `${d.vgpr} VGPR, ${d.agpr} AGPR`}, ${d.sgpr} SGPR, ${d.lds} B LDS`;
       out.push(`${r.file}:${k.line}: ${k.kind} ${k.name}: ${k.instructions} instructions; ${peak}; ${used}; ${decl}`);
       out.push(`  ${formatOccupancies(res.occupancy)}`);
     }

@@ -289,21 +289,23 @@ function chosenKernels(loaded: Loaded, opts: ScheduleRunOptions): string[] {
 export function scheduleFile(loaded: Loaded, text: string, opts: ScheduleRunOptions = {}): Promise<ScheduleFileResult> {
   const t0 = Date.now();
   let set: Settings;
+  let chosen: string[];
   let task: PrepareTask | undefined;
   try {
     set = settings(opts);
     memMark('scheduleFile start');
-    task = warmTask(loaded, text, chosenKernels(loaded, opts)[0]!, opts, set);
+    chosen = chosenKernels(loaded, opts);
+    task = warmTask(loaded, text, chosen[0]!, opts, set);
   } catch (e) {
     return Promise.reject(e as Error);
   }
-  if (!task) return checkAndSchedule(loaded, text, opts, set, t0);
+  if (!task) return checkAndSchedule(loaded, text, chosen, opts, set, t0);
   // held until the check below takes it: nothing here keeps the input once it is fixed
   let input: { loaded: Loaded; text: string } | undefined = { loaded, text };
   return warmPool(task, set.jobs).then((warm) => {
     const { loaded: l, text: t } = input!;
     input = undefined;
-    return checkAndSchedule(l, t, opts, { ...set, warm }, t0).finally(() => (warm.taken ? undefined : warm.pool.destroy()));
+    return checkAndSchedule(l, t, chosen, opts, { ...set, warm }, t0).finally(() => (warm.taken ? undefined : warm.pool.destroy()));
   });
 }
 
@@ -347,13 +349,12 @@ async function workerPool(jobs: number, more: Partial<PiscinaOptions> = {}): Pro
   return new (await import('piscina')).Piscina({ filename: new URL('./task.js', import.meta.url).href, maxThreads: jobs - 1, minThreads: 0, idleTimeout: 1000, ...more });
 }
 
-/** The input checked, its kernels fixed, then scheduled one after the other. */
-function checkAndSchedule(loaded: Loaded, text: string, opts: ScheduleRunOptions, set: Settings, t0: number): Promise<ScheduleFileResult> {
+/** The input checked, its kernels fixed, then the kernels `chosen` (chosenKernels) scheduled one after the other. */
+function checkAndSchedule(loaded: Loaded, text: string, chosen: string[], opts: ScheduleRunOptions, set: Settings, t0: number): Promise<ScheduleFileResult> {
   let prep: FilePrep;
   try {
     const skipped: string[] = [];
     const named = opts.kernels !== undefined || opts.kernel !== undefined;
-    const chosen = chosenKernels(loaded, opts);
     const others = kernelContexts(loaded).filter((c) => c.insns.length > 0 && !chosen.includes(c.kernel.name)).map((c) => ownString(c.kernel.name));
     // the check of every kernel, made once: it picks the kernels and serves their fix
     const checks = checkContexts(kernelContexts(loaded), opts.paths ? { paths: opts.paths } : {});
