@@ -30,7 +30,9 @@
  *  (b) Values, for trip counts n = 1 .. PROVEN_TRIPS: the original's straight-line run
  *      PRE BODY^n EXIT and the scheduled file's PRE' BODY'^(n-1) EXIT' are executed on symbolic
  *      values (value numbering: a value is the operation with its operands' values, and for a
- *      memory read, the stores before it that may alias it; `v_mov_b32 vD, vS` passes the value
+ *      memory access, the stores before it that may alias it, as a multiset: stores that cannot
+ *      alias each other may change places, the order of those that may alias each other is the
+ *      order check below; `v_mov_b32 vD, vS` passes the value
  *      on when EXEC is the value it was written under). At the end every register live in the
  *      original there holds the same value in both, both make the same stores, and every two
  *      memory accesses that may alias (verify's own rule, memory.ts, with the address registers'
@@ -361,7 +363,11 @@ function execute(v: KernelView, items: readonly Item[], vals: Values, disambigua
         const same = m.base.length === base.length && m.base.every((x, k) => x === base[k]);
         if (mayAlias(m.acc, acc, same, disambiguate)) earlier.push(m.value);
       }
-      tag = ` mem[${earlier.join(',')}]`;
+      // the stores as a multiset (in value order, not program order): two stores that cannot
+      // alias each other may change places before an access that may alias both (spill stores to
+      // disjoint scratch dwords before a global load) without changing what it reads; the order
+      // of two that may alias each other is compareRuns' order check on the whole run
+      tag = ` mem[${earlier.sort((x, y) => x - y).join(',')}]`;
       event = { acc, base, value: -1, store: acc.wr !== 0, item: it };
     }
     const op = `${shapeOf(it)}(${ins})${tag}`;

@@ -295,6 +295,44 @@ test('verify: a store the next iteration may read keeps the next loads behind it
   assert.match(r.difference!.message, /trip count 2: .*(may alias|not made with the same address|does not access memory|'global_load_dword v6, v\[26:27\], off' \(bad\.s:\d+\) computes a value the original does not compute)/);
 });
 
+/** Swap every pair of consecutive lines (trimmed) `a`, `b` of a text: in the loop body and in the peeled iteration. */
+function swapEach(text: string, a: string, b: string): string {
+  const lines = text.split('\n');
+  let n = 0;
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (lines[i]!.trim() === a && lines[i + 1]!.trim() === b) { [lines[i], lines[i + 1]] = [lines[i + 1]!, lines[i]!]; n++; i++; }
+  }
+  assert.equal(n, 2, `the pair is in the loop body and in the peeled iteration: ${a} / ${b}`);
+  return lines.join('\n');
+}
+
+test('verify: two stores that cannot alias each other may change order before a load that may alias both (spill stores before a global access)', () => {
+  // reduced from a clang-22 gfx908 kernel spilling to scratch in its loop: two spill stores to
+  // disjoint dwords of one buffer, then global accesses (a buffer and a global access may alias:
+  // verify's rule). The scheduler swaps the spill stores; the value every later global access
+  // reads is the same. verify's run used to name the earlier stores in program order, so the
+  // global store after the peeled iteration (trip count 1) "read another producer".
+  const st0 = 'buffer_store_dword v2, off, s[8:11], 0';
+  const st4 = 'buffer_store_dword v3, off, s[8:11], 0 offset:4';
+  const scratch = (body: string[]) => kernel({ body }).replace('.amdhsa_next_free_sgpr 8', '.amdhsa_next_free_sgpr 12');
+  const text = scratch([...LOOP, st0, st4]);
+  const good = pipelined(text).text;
+  const orig = load(text, 'orig.s');
+  let r = verifyLoaded(orig, load(good, 'ok.s'));
+  assert.equal(r.equivalent, true, r.difference?.message);
+  r = verifyLoaded(orig, load(swapEach(good, st0, st4), 'swapped.s'));
+  assert.equal(r.equivalent, true, r.difference?.message);
+  assert.equal(r.kernels[0]!.pipelinedLoops, 1);
+  // stores to the same dword keep their order: swapped, the program differs
+  const st0b = 'buffer_store_dword v3, off, s[8:11], 0';
+  const same = scratch([...LOOP, st0, st0b]);
+  const sameGood = pipelined(same).text;
+  r = verifyLoaded(load(same, 'orig.s'), load(swapEach(sameGood, st0, st0b), 'bad.s'));
+  assert.equal(r.equivalent, false);
+  // (the second store's value names the first, or the order check finds the pair)
+  assert.match(r.difference!.message, /trip count 1: .*('buffer_store_dword v\d, off, s\[8:11\], 0' \(bad\.s:\d+\) computes a value the original does not compute there|may alias .* and changed order)/);
+});
+
 test('schedule: the pipelined candidate wins on the K-loop, verifies, and one wave gets faster', async () => {
   const text = kernel({ body: LOOP });
   const loaded = load(text);
