@@ -174,8 +174,8 @@ interface Settings {
   warm?: Warm;
 }
 
-/** A worker pool started before the input was checked (scheduleFile), preparing `text`; `taken` once a launch took or ended it. */
-interface Warm { pool: Piscina; text: string; taken: boolean }
+/** A worker pool started before the input was checked (scheduleFile), preparing the input's kernel; `taken` once a launch took it. */
+interface Warm { pool: Piscina; taken: boolean }
 
 /** Longest wait for a warm pool's worker to come up and take its first task (it is usually up long before). */
 const WARM_HANDOVER_MS = 2000;
@@ -321,7 +321,8 @@ function scheduleCacheKey(text: string, arch: string, kernel: string, set: Setti
 /**
  * What a worker can prepare while this thread checks the input (task.ts `warm`): the first
  * kernel asked for, from the input's text, when the search will run on worker threads (the
- * search launched on the same text, the input needing no fix, finds it ready); else undefined.
+ * search launched on the same text, the input needing no fix, finds it ready; on a fixed text
+ * the same worker prepares that text next); else undefined.
  */
 function warmTask(loaded: Loaded, text: string, kernel: string, opts: ScheduleRunOptions, set: Settings): PrepareTask | undefined {
   const phase1 = set.strategies.filter((s) => s !== 'anneal').length;
@@ -334,12 +335,11 @@ function warmTask(loaded: Loaded, text: string, kernel: string, opts: ScheduleRu
 /**
  * A worker pool whose first worker starts now and prepares `task` as soon as it is up (task.ts:
  * the pool's worker data names it; without Atomics waits its event loop runs it), while this
- * thread checks and fixes the input. The first launch on the same text takes the pool
- * (KernelSchedule.takeWarm).
+ * thread checks and fixes the input. The first launch takes the pool (KernelSchedule.takeWarm).
  */
 async function warmPool(task: PrepareTask, jobs: number): Promise<Warm> {
   const pool = await workerPool(jobs, { minThreads: 1, idleTimeout: 60_000, atomics: 'disabled', workerData: { warm: task } });
-  return { pool, text: task.text, taken: false };
+  return { pool, taken: false };
 }
 
 type PiscinaOptions = NonNullable<ConstructorParameters<typeof Piscina>[0]>;
@@ -555,16 +555,16 @@ class KernelSchedule {
   private parallel(tasks: readonly StrategyTask[]): boolean { return this.set.jobs > 1 && tasks.length > 1; }
 
   /**
-   * The pool scheduleFile started, for the first launch when it searches the text that pool's
-   * worker prepares; ended at once when the text is another (the input was fixed).
+   * The pool scheduleFile started, for the first launch. When that launch searches another text
+   * (the input was fixed) the pool serves it all the same: its worker is up, its code compiled,
+   * and it prepares the launch's text once it has done with the input's (task.ts drops the
+   * input's kernel first), where a new pool would start a thread and compile everything again.
    */
-  private takeWarm(text: string): Piscina | undefined {
+  private takeWarm(): Piscina | undefined {
     const w = this.set.warm;
     if (!w || w.taken) return undefined;
     w.taken = true;
-    if (text === w.text) return w.pool;
-    w.pool.destroy().catch(() => undefined);
-    return undefined;
+    return w.pool;
   }
 
   /**
@@ -575,7 +575,7 @@ class KernelSchedule {
   private async submit(l: Launch, tasks: StrategyTask[], phase: string): Promise<Promise<StrategyOutcome>[]> {
     const jobs = this.set.jobs;
     // the worker pool's module only when strategies run in parallel
-    const warm = l.pool === undefined ? this.takeWarm(l.base.text) : undefined;
+    const warm = l.pool === undefined ? this.takeWarm() : undefined;
     l.pool ??= warm ?? await workerPool(jobs);
     const p = l.pool;
     const started: Promise<void>[] = [];

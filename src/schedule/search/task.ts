@@ -70,6 +70,8 @@ function preparedFor(t: PrepareTask): { k: ScheduleKernel; ev: Evaluator } {
   const key = `${t.file}\0${t.arch ?? ''}\0${t.kernel}\0${String(t.disambiguate)}\0${t.trip ?? ''}\0${sha256(t.text)}`;
   let p = prepared.get(key);
   if (!p) {
+    // one kernel per thread: another text's (the input before its fix) goes before this one is made
+    prepared.clear();
     memMark('task load');
     const loaded = loadText(t.text, t.file, { arch: t.arch });
     memMark('task loaded');
@@ -77,7 +79,6 @@ function preparedFor(t: PrepareTask): { k: ScheduleKernel; ev: Evaluator } {
     memMark('task prepared');
     p = { k, ev: new Evaluator(k) };
     memMark('task evaluator');
-    prepared.clear();
     prepared.set(key, p);
   }
   return p;
