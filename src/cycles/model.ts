@@ -33,6 +33,11 @@ import { UNIT_COUNT } from '../asm/registers.js';
 import { defaultCycleParams, MFMA_PASS_COUNTS, mfmaParamKey, type CycleParams, type MfmaConsumer, type MfmaTableKind, type ParamKey } from '../targets/latency.js';
 import type { Target } from '../isa/target.js';
 import { nopWaitStates } from '../targets/common.js';
+import { ACC_DEF, ACC_USE, OperandReader, roleId } from '../isa/resolved-store.js';
+
+const ROLE_SRCC = roleId('srcC');
+const ROLE_VDST = roleId('vdst');
+const ROLE_SRC2 = roleId('src2');
 
 /** The pipes an instruction holds while it issues. */
 export const PIPE = { none: 0, salu: 1, valu: 2, matrix: 3, lds: 4, vmem: 5, smem: 6, branch: 7 } as const;
@@ -206,6 +211,7 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
   const met: number[] = [];
   const nopMax = ctx.target.maxNopImmCounted.value;
   const traits = traitsOf(insns);
+  const reader = new OperandReader();
   for (let i = 0; i < n; i++) {
     const r = insns[i]!;
     classify(m, p, r, traits, i, nopMax, ctx.cfg.control[i]!);
@@ -216,24 +222,31 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
     // uses with roles
     met.length = 0;
     const isMfma = isClass(traits, i, 'mfma');
-    for (const o of r.operands) {
-      if (!o.use) continue;
+    const ops = reader.read(r);
+    for (let k = 0; k < ops.n; k++) {
+      const acc = ops.acc[k]!;
+      if ((acc & ACC_USE) === 0) continue;
+      const ro = ops.role[k]!;
       let role: number = READ_ROLE.explicit;
       if (isMfma) {
-        if (o.role === 'srcC' || o.role === 'vdst') role = READ_ROLE.srcC;
+        if (ro === ROLE_SRCC || ro === ROLE_VDST) role = READ_ROLE.srcC;
         else role = READ_ROLE.srcAB;
-      } else if (o.role === 'src2' || (o.role === 'vdst' && o.def)) {
+      } else if (ro === ROLE_SRC2 || (ro === ROLE_VDST && (acc & ACC_DEF) !== 0)) {
         role = READ_ROLE.src2;
       }
-      for (const u of o.units) {
+      const units = ops.units;
+      const us = ops.start[k]!;
+      const ue = ops.end[k]!;
+      for (let q = us; q < ue; q++) {
+        const u = units[q]!;
         unitInRange(u);
         const prev = roleOf[u]!;
         if (prev < 0) met.push(u);
         if (role > prev) roleOf[u] = role;
       }
-      if (isMfma && role === READ_ROLE.srcC && o.units.length > 0) {
-        m.mfmaCFirst[i] = o.units[0]!;
-        m.mfmaCCount[i] = o.units.length;
+      if (isMfma && role === READ_ROLE.srcC && ue > us) {
+        m.mfmaCFirst[i] = units[us]!;
+        m.mfmaCCount[i] = ue - us;
       }
     }
     for (const u of r.uses) { unitInRange(u); if (roleOf[u]! < 0) { met.push(u); roleOf[u] = READ_ROLE.implicit; } }
@@ -242,8 +255,13 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
     m.defStart[i] = defU.length;
     for (const u of r.defs) defU.push(u);
     if (isMfma) {
-      const d = r.operands.find((o) => o.def);
-      if (d && d.units.length > 0) { m.mfmaDstFirst[i] = d.units[0]!; m.mfmaDstCount[i] = d.units.length; }
+      for (let k = 0; k < ops.n; k++) {
+        if ((ops.acc[k]! & ACC_DEF) === 0) continue;
+        const a = ops.start[k]!;
+        const b = ops.end[k]!;
+        if (b > a) { m.mfmaDstFirst[i] = ops.units[a]!; m.mfmaDstCount[i] = b - a; }
+        break;
+      }
     }
   }
   // synthetic wait parts: no registers, no pipe

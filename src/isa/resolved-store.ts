@@ -338,3 +338,61 @@ class StoredResolved implements ResolvedInsn {
 export function operandsOnce(ri: ResolvedInsn): readonly ResolvedOperand[] {
   return ri instanceof StoredResolved ? ri.operandsOnce() : ri.operands;
 }
+
+/**
+ * The operands of one instruction as numbers, for a reader that walks every instruction of a
+ * kernel (the cycle model): per operand k < n, its access bits (ACC_DEF | ACC_USE), its role (an
+ * index in ROLES) and its register units, units[start[k], end[k]). read() refills the same reader:
+ * a stored instruction (ResolvedStore) is read from the store's arrays without the operand
+ * records; another from its records.
+ */
+export class OperandReader {
+  n = 0;
+  units: ArrayLike<number> = EMPTY;
+  acc = new Uint8Array(16);
+  role = new Uint8Array(16);
+  start = new Uint32Array(16);
+  end = new Uint32Array(16);
+  private readonly flat: number[] = [];
+
+  read(ri: ResolvedInsn): this {
+    if (ri instanceof StoredResolved) {
+      const rs = ri.store;
+      const i = ri.index;
+      const b = rs.insns.opBegin[i]!;
+      const n = rs.insns.opBegin[i + 1]! - b;
+      this.room(n);
+      const pool = rs.pool;
+      for (let k = 0; k < n; k++) {
+        const e = rs.oUnits[b + k]!;
+        this.acc[k] = rs.oAccess[b + k]!;
+        this.role[k] = rs.oRole[b + k]!;
+        this.start[k] = pool.off[e]!;
+        this.end[k] = pool.off[e]! + pool.len[e]!;
+      }
+      this.n = n;
+      this.units = pool.units;
+      return this;
+    }
+    const ops = ri.operands;
+    this.room(ops.length);
+    const flat = this.flat;
+    flat.length = 0;
+    ops.forEach((o, k) => {
+      this.acc[k] = (o.def ? ACC_DEF : 0) | (o.use ? ACC_USE : 0);
+      this.role[k] = roleId(o.role);
+      this.start[k] = flat.length;
+      for (const u of o.units) flat.push(u);
+      this.end[k] = flat.length;
+    });
+    this.n = ops.length;
+    this.units = flat;
+    return this;
+  }
+
+  private room(n: number): void {
+    if (n <= this.acc.length) return;
+    const c = Math.max(n, this.acc.length * 2);
+    this.acc = new Uint8Array(c); this.role = new Uint8Array(c); this.start = new Uint32Array(c); this.end = new Uint32Array(c);
+  }
+}

@@ -15,7 +15,7 @@ import { printProgram } from '../../../src/asm/printer.js';
 import { scanLines, splitLines, stripComments } from '../../../src/asm/source.js';
 import { OPCODES, OP_REG, forEachRegister, namesSymbol, operandText } from '../../../src/asm/store.js';
 import { resolveInstruction, resolveProgram } from '../../../src/isa/resolve.js';
-import { ACC_DEF, ACC_USE, ROLES } from '../../../src/isa/resolved-store.js';
+import { ACC_DEF, ACC_USE, OperandReader, ROLES } from '../../../src/isa/resolved-store.js';
 import { TARGETS } from '../../../src/targets/index.js';
 import type { LegalityIssue } from '../../../src/isa/legality.js';
 import type { ResolvedInsn } from '../../../src/isa/types.js';
@@ -137,10 +137,24 @@ test('resolveProgram over the store equals resolveInstruction on plain objects, 
           assert.deepEqual(list(rs.oUnits[k]!), [...rec.units], where);
         }
         assert.equal(rs.info(i), r.info);
+        // the operand reader (the cycle model's) reads the store as it reads the records
+        assert.deepEqual(readOperands(fromStore, got), readOperands(fromRecords, r), where);
       }
     }
   }
 });
+
+const fromStore = new OperandReader();
+const fromRecords = new OperandReader();
+
+/** What an OperandReader reads of an instruction, per operand. */
+function readOperands(reader: OperandReader, ri: ResolvedInsn): { acc: number; role: string; units: number[] }[] {
+  reader.read(ri);
+  return Array.from({ length: reader.n }, (_, k) => ({
+    acc: reader.acc[k]!, role: ROLES[reader.role[k]!]!,
+    units: Array.from({ length: reader.end[k]! - reader.start[k]! }, (_, q) => reader.units[reader.start[k]! + q]!),
+  }));
+}
 
 test('the scanner\'s shortcuts (plain registers, decimal immediates, sym+N register indexes) read as the expression reader does', () => {
   const syms: Record<string, number> = { x: 10, vgprValuC: 4, half: 1.5, big: 2 ** 40 };
