@@ -14,6 +14,7 @@
 import type { HazardRule, WaitStateFact } from '../types.js';
 import { all, need } from './util.js';
 import { unitsText } from '../context.js';
+import type { HazardContext } from '../context.js';
 import { UNIT_COUNT } from '../../asm/registers.js';
 
 const FACT: WaitStateFact = {
@@ -31,19 +32,41 @@ const FACT: WaitStateFact = {
 const defList = new Int32Array(UNIT_COUNT);
 const defStamp = new Uint32Array(UNIT_COUNT);
 const readStamp = new Uint32Array(UNIT_COUNT);
+/** Per unit, the clause instruction that writes it (the nearest before the consumer) and one that reads it, for the message. */
+const defBy = new Int32Array(UNIT_COUNT);
+const readBy = new Int32Array(UNIT_COUNT);
 let stamp = 0;
 
-/** Adds units to the clause's writes (each once). */
-function addDefs(units: readonly number[], nd: number, now: number): number {
+/** Adds the units instruction k writes to the clause's writes (each once, named by its nearest writer). */
+function addDefs(units: readonly number[], nd: number, now: number, k: number): number {
   for (let x = 0; x < units.length; x++) {
     const u = units[x]!;
-    if (defStamp[u] !== now) { defStamp[u] = now; defList[nd++] = u; }
+    if (defStamp[u] !== now) { defStamp[u] = now; defList[nd++] = u; defBy[u] = k; }
   }
   return nd;
 }
 
-function addReads(units: readonly number[], now: number): void {
-  for (let x = 0; x < units.length; x++) readStamp[units[x]!] = now;
+/** Adds the units instruction k reads; `mine` (the consumer) names itself as their reader, else the nearest reader does. */
+function addReads(units: readonly number[], now: number, k: number, mine: boolean): void {
+  for (let x = 0; x < units.length; x++) {
+    const u = units[x]!;
+    if (mine || readStamp[u] !== now) { readStamp[u] = now; readBy[u] = k; }
+  }
+}
+
+/**
+ * Which clause instructions conflict, for the message: a unit of `common` (one the consumer writes
+ * when there is one), the instruction that reads it and the one that writes it ("v36 read by global_store_dwordx4 at line 289, written
+ * by scratch_load_dwordx4 at line 294"), so that a reader far back in a long clause is named.
+ */
+function conflictNote(h: HazardContext, i: number, common: readonly number[]): string {
+  // the conflict this instruction brings (a unit it writes), else the clause's own
+  const mine = h.f[i]!.defs;
+  const u = common.find((x) => mine.includes(x)) ?? common[0]!;
+  const who = (k: number) => (k === i ? 'itself' : `${h.f[k]!.insn.mnemonic} at line ${h.f[k]!.insn.loc.line}`);
+  const r = readBy[u]!;
+  const w = defBy[u]!;
+  return r === w ? `${unitsText([u])} read and written by ${who(r)}` : `${unitsText([u])} read by ${who(r)}, written by ${who(w)}`;
 }
 
 export const xnackSoftClause: HazardRule = {
@@ -73,8 +96,8 @@ export const xnackSoftClause: HazardRule = {
     for (; k >= blk.start; k--) {
       const p = h.f[k]!;
       if (smem ? !p.smem : !p.vmem) break;
-      nd = addDefs(p.defs, nd, now);
-      addReads(p.uses, now);
+      nd = addDefs(p.defs, nd, now, k);
+      addReads(p.uses, now, k, false);
       if (h.pad[k]! > 0) break; // padding before k already breaks the clause there
     }
     // padding before i-1 ends the walk at k = i-1: the clause is then {i-1, i}, still a clause
@@ -82,11 +105,11 @@ export const xnackSoftClause: HazardRule = {
     if (nd === 0) return undefined;
     const prev = i - 1;
     if (c.mayStore) return [need(prev, 0, 1, 'is a store joining a soft clause that writes registers, after', FACT)];
-    nd = addDefs(c.defs, nd, now);
-    addReads(c.uses, now);
+    nd = addDefs(c.defs, nd, now, i);
+    addReads(c.uses, now, i, true);
     let common: number[] | undefined;
     for (let x = 0; x < nd; x++) { const u = defList[x]!; if (readStamp[u] === now) (common ??= []).push(u); }
     if (common === undefined) return undefined;
-    return [need(prev, 0, 1, `joins a soft clause that writes and reads ${unitsText(common)}, after`, FACT)];
+    return [need(prev, 0, 1, `joins a soft clause that writes and reads ${unitsText(common)}, after`, FACT, conflictNote(h, i, common))];
   },
 };

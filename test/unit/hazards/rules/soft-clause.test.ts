@@ -50,3 +50,23 @@ global_load_dwordx2 v[0:1], v[11:12], off offset:512
 buffer_load_dword v12, off, s[16:19], 0 offset:144`, '+').filter((f) => f.rule === R);
   assert.equal(fs.length, 1);
 });
+
+it('the message names the clause instructions that conflict, also a reader far back in a long clause', async () => {
+  // reduced from clang-22 gfx942:xnack+ spill code: stores, then reloads; the third load overwrites
+  // v[8:9] that the first store (five memory instructions back) reads
+  const { findings } = await import('../harness.js');
+  const fs = findings('gfx942', `global_store_dwordx4 v0, v[6:9], s[0:1]
+global_store_dwordx4 v0, v[10:13], s[0:1] offset:16
+global_store_dwordx4 v0, v[14:17], s[0:1] offset:32
+scratch_load_dwordx4 v[20:23], off, off
+scratch_load_dwordx4 v[24:27], off, off offset:16
+scratch_load_dwordx4 v[8:11], off, off offset:32
+global_load_dwordx2 v[30:31], v[30:31], off`, '+').filter((f) => f.rule === R);
+  const at = (n: number) => n + (fs[0]?.loc.line ?? 6) - 6; // the harness's lines before the snippet
+  assert.deepEqual(fs.map((f) => [f.loc.line, f.message.replace(/: 1 wait state.*/, '')]), [
+    [at(6), `scratch_load_dwordx4 joins a soft clause that writes and reads v[8:11], after scratch_load_dwordx4 at line ${at(5)} `
+      + `(v8 read by global_store_dwordx4 at line ${at(1)}, written by itself)`],
+    [at(7), `global_load_dwordx2 joins a soft clause that writes and reads v[8:11], v[30:31], after scratch_load_dwordx4 at line ${at(6)} `
+      + '(v30 read and written by itself)'],
+  ]);
+});
