@@ -195,6 +195,11 @@ export interface DeclaredResources {
    * descriptor does not say how many of each (`vgprs` holds that larger count, `agprs` 0).
    */
   vgprsOrAgprs?: true;
+  /**
+   * On a unified register file (gfx90a and later): .amdhsa_accum_offset, where the AGPRs begin in
+   * the .amdhsa_next_free_vgpr registers allocated (`vgprs` below it, `agprs` above).
+   */
+  accumOffset?: number;
   notes: string[];
 }
 
@@ -250,8 +255,10 @@ export function declaredResources(values: Record<string, number>, target: Target
   let vgprs = nextFreeVgpr;
   let agprs = 0;
   let vgprsOrAgprs = false;
+  let accumOffset: number | undefined;
   if (reg.unifiedVgprFile.value) {
     const accum = directiveValue(values, 'accum_offset');
+    accumOffset = accum;
     if (accum === undefined) {
       notes.push(`.amdhsa_accum_offset missing (required on ${target.name}: ${d.accumOffsetRequired.source}); assumed no AGPRs`);
     } else {
@@ -289,7 +296,10 @@ export function declaredResources(values: Record<string, number>, target: Target
   const e = reg.extraSgprs.value;
   const extraSgprs = Math.max(reserveVcc ? e.vcc : 0, reserveXnack ? e.xnack : 0, reserveFlat ? e.flatScratch : 0);
 
-  return { vgprs, agprs, sgprs: nextFreeSgpr, extraSgprs, ldsBytes: lds, ...(vgprsOrAgprs ? { vgprsOrAgprs: true as const } : {}), notes };
+  return {
+    vgprs, agprs, sgprs: nextFreeSgpr, extraSgprs, ldsBytes: lds, ...(vgprsOrAgprs ? { vgprsOrAgprs: true as const } : {}),
+    ...(accumOffset !== undefined ? { accumOffset } : {}), notes,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ export interface KernelResources {
   /** Peak per block: [block id, line of block start, vgpr, agpr, sgpr]. */
   perBlock: { block: number; line: number; vgpr: PeakInfo; agpr: PeakInfo; sgpr: PeakInfo }[];
   /** `vgprsOrAgprs`: gfx908's descriptor gives the larger of the two counts as `vgpr` (DeclaredResources). */
-  declared?: { vgpr: number; agpr: number; sgpr: number; lds: number; vgprsOrAgprs?: true };
+  declared?: DeclaredRegisters & { sgpr: number; lds: number };
   occupancy: {
     /** From the descriptor: what the hardware runs (absent without an .amdhsa_kernel descriptor). */
     descriptor?: OccupancyResult;
@@ -84,7 +84,10 @@ function computeResources(ctx: KernelContext): { resources: KernelResources; fin
   const layout = kernelLayout(ctx.program, ctx.kernel, target);
   if (values) {
     const d = declaredResources(values, target, { xnack: ctx.xnack });
-    declared = { vgpr: d.vgprs, agpr: d.agprs, sgpr: d.sgprs, lds: d.ldsBytes, ...(d.vgprsOrAgprs ? { vgprsOrAgprs: true as const } : {}) };
+    declared = {
+      vgpr: d.vgprs, agpr: d.agprs, sgpr: d.sgprs, lds: d.ldsBytes, ...(d.vgprsOrAgprs ? { vgprsOrAgprs: true as const } : {}),
+      ...(d.accumOffset !== undefined ? { accumOffset: d.accumOffset } : {}),
+    };
     declaredOcc = computeOccupancy(target, { vgprs: d.vgprs, agprs: d.agprs, sgprs: d.sgprs, ldsBytes: d.ldsBytes, extraSgprs: d.extraSgprs });
     const at: Loc = ctx.kernel.descriptor!.loc;
     for (const o of uncovered(ctx, layout, values)) {
@@ -182,4 +185,19 @@ function uncovered(ctx: KernelContext, layout: RegisterLayout, values: Record<st
 function spelled(file: 'v' | 'a' | 's', index: number, layout: RegisterLayout): string {
   if (file === 'a' && layout.unified) return `a${index} (v${physicalIndex(layout, 'a', index)} with accum_offset ${layout.accumOffset})`;
   return `${file}${index}`;
+}
+
+/** The descriptor's register counts (KernelResources.declared; `accumOffset` on a unified register file, DeclaredResources). */
+export interface DeclaredRegisters { vgpr: number; agpr: number; vgprsOrAgprs?: true; accumOffset?: number }
+
+/**
+ * The descriptor's register counts as a reader should take them: gfx908's one count for both
+ * files; on a unified file (gfx90a and later) with AGPRs, the registers allocated and where
+ * accum_offset splits them (a compiler may pad the allocation, e.g. for amdgpu_waves_per_eu, so
+ * AGPRs declared are not AGPRs used); else the two counts.
+ */
+export function declaredRegistersText(d: DeclaredRegisters): string {
+  if (d.vgprsOrAgprs) return `${d.vgpr} VGPR or AGPR (the larger count: the descriptor does not split them)`;
+  if (d.accumOffset !== undefined && d.agpr > 0) return `${d.vgpr + d.agpr} VGPR+AGPR (split at accum_offset ${d.accumOffset}: ${d.vgpr} VGPR, ${d.agpr} AGPR)`;
+  return `${d.vgpr} VGPR, ${d.agpr} AGPR`;
 }

@@ -8,6 +8,7 @@ import { checkContexts, type KernelCheck } from './check.js';
 import type { KernelContext } from '../analysis/types.js';
 import { occupancyJson } from './format.js';
 import { formatOccupancies, type OccupancyKind } from '../analysis/occupancy.js';
+import { declaredRegistersText, type DeclaredRegisters } from '../analysis/resources.js';
 
 export interface KernelAnalysis {
   name: string;
@@ -24,7 +25,7 @@ export interface KernelAnalysis {
   /** MFMA instructions by kind (xdl, sgemm, dgemm, smfmac) on this target. */
   mfma: Record<string, number>;
   /** From .amdhsa_* directives (undefined when the kernel has no descriptor). */
-  declared?: { vgpr: number; agpr: number; sgpr: number; lds: number };
+  declared?: DeclaredRegisters & { sgpr: number; lds: number };
   /** Peak live registers (computed), with the line where the peak is first reached. */
   pressure: { vgpr: number; agpr: number; sgpr: number; lines: { vgpr?: number; agpr?: number; sgpr?: number } };
   /** Highest register index used + 1 per file (what the hardware must allocate). */
@@ -105,7 +106,7 @@ export function formatAnalysis(a: FileAnalysis): string {
     out.push(`  s_waitcnt ${k.s_waitcnt}, s_nop ${k.s_nop}`);
     if (k.declared) {
       const d = k.declared;
-      out.push(`  declared: ${d.vgpr} VGPRs, ${d.agpr} AGPRs, ${d.sgpr} SGPRs, ${d.lds} bytes LDS`);
+      out.push(`  declared: ${declaredRegistersText(d)}, ${d.sgpr} SGPR, ${d.lds} bytes LDS`);
     }
     const p = k.pressure;
     const ln = (x?: number) => (x === undefined ? '' : ` (line ${x})`);

@@ -5,6 +5,7 @@ import type { CheckReport } from './check.js';
 import type { Finding } from '../analysis/types.js';
 import { formatLoc } from '../errors.js';
 import { formatOccupancies, OCCUPANCY_KINDS, type OccupancyKind } from '../analysis/occupancy.js';
+import { declaredRegistersText } from '../analysis/resources.js';
 
 export type OutputFormat = 'clang' | 'json' | 'sarif';
 
@@ -30,7 +31,7 @@ export function formatReportClang(r: CheckReport, opts: { summary?: boolean } = 
       const used = usedText(res.used);
       const d = res.declared;
       const decl = !d ? 'no descriptor'
-        : `declared ${d.vgprsOrAgprs ? `${d.vgpr} VGPR or AGPR (the larger count: the descriptor does not split them)` : `${d.vgpr} VGPR, ${d.agpr} AGPR`}, ${d.sgpr} SGPR, ${d.lds} B LDS`;
+        : `declared ${declaredRegistersText(d)}, ${d.sgpr} SGPR, ${d.lds} B LDS`;
       out.push(`${r.file}:${k.line}: ${k.kind} ${k.name}: ${k.instructions} instructions; ${peak}; ${used}; ${decl}`);
       out.push(`  ${formatOccupancies(res.occupancy)}`);
     }

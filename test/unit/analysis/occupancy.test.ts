@@ -172,7 +172,7 @@ test('declaredResources: gfx90a descriptor with AGPRs after accum_offset', () =>
     '.amdhsa_next_free_vgpr': 16, '.amdhsa_next_free_sgpr': 20, '.amdhsa_accum_offset': 12,
     '.amdhsa_group_segment_fixed_size': 1000, '.amdhsa_reserve_vcc': 0, '.amdhsa_reserve_flat_scratch': 0,
   }, gfx90a);
-  assert.deepEqual({ ...d, notes: [] }, { vgprs: 12, agprs: 4, sgprs: 20, extraSgprs: 4, ldsBytes: 1000, notes: [] });
+  assert.deepEqual({ ...d, notes: [] }, { vgprs: 12, agprs: 4, sgprs: 20, extraSgprs: 4, ldsBytes: 1000, accumOffset: 12, notes: [] });
   assert.equal(d.sgprs + d.extraSgprs, 24);
   const r = computeOccupancy(gfx90a, d);
   assert.equal(r.allocated.vgprs, 16);

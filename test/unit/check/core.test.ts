@@ -9,6 +9,7 @@ import { formatReportClang, formatReportJson, formatReportSarif, formatFindingCl
 import type { Finding } from '../../../src/analysis/types.js';
 import { parseProgram } from '../../../src/asm/parser.js';
 import { loadText } from '../../../src/load.js';
+import { analyzeLoaded, formatAnalysis } from '../../../src/check/analyze.js';
 
 const ctxOf = (text: string, arch = 'gfx90a') => kernelContextsFromText(text, 't.s', arch);
 
@@ -153,5 +154,14 @@ test('summary line: gfx908 declares the larger of its VGPR and AGPR counts in on
   const s908 = summary(kernel('gfx908', 'v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]', ''));
   assert.match(s908, /declared 8 VGPR or AGPR \(the larger count: the descriptor does not split them\), 8 SGPR/);
   const s90a = summary(kernel('gfx90a', 'v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]', '  .amdhsa_accum_offset 4'));
-  assert.match(s90a, /declared 4 VGPR, 4 AGPR, 8 SGPR/);
+  assert.match(s90a, /declared 8 VGPR\+AGPR \(split at accum_offset 4: 4 VGPR, 4 AGPR\), 8 SGPR/);
+  // an allocation padded past accum_offset (clang does so for amdgpu_waves_per_eu) by code that
+  // uses no AGPR: said as the registers allocated, split at accum_offset, beside what is used (no AGPR: the 'used' list names none)
+  const padded = kernel('gfx942', 'v_add_f32 v0, v1, v2', '  .amdhsa_accum_offset 4').replace('.amdhsa_next_free_vgpr 8', '.amdhsa_next_free_vgpr 97');
+  assert.match(summary(padded), /used v0\.\.v2, no SGPRs; declared 97 VGPR\+AGPR \(split at accum_offset 4: 4 VGPR, 93 AGPR\)/);
+  assert.match(summary(kernel('gfx942', 'v_add_f32 v0, v1, v2', '  .amdhsa_accum_offset 8')), /declared 8 VGPR, 0 AGPR, 8 SGPR/);
+  // analyze says the same
+  const analyzed = (text: string) => formatAnalysis(analyzeLoaded(loadText(text, 'k.s')));
+  assert.match(analyzed(padded), /declared: 97 VGPR\+AGPR \(split at accum_offset 4: 4 VGPR, 93 AGPR\), 8 SGPR/);
+  assert.match(analyzed(kernel('gfx908', 'v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]', '')), /declared: 8 VGPR or AGPR \(the larger count/);
 });
