@@ -820,7 +820,17 @@ class KernelSchedule {
       searchSeconds += second.seconds;
       runs.push(...second.runs);
       let w2 = second.win;
-      if (w2 && (!win || searchCompare(w2.metrics, win.metrics, objective, this.floor) < 0) && this.opts.checkPipelined) {
+      const beats = (w: Win): boolean => !win || searchCompare(w.metrics, win.metrics, objective, this.floor) < 0;
+      // pipelining pays in code and registers for loop speed: a pipelined program whose loops
+      // are none faster per iteration than without it (for the waves of the occupancy or for one
+      // wave) gains only outside its loops, and is not taken
+      const slower = w2 && beats(w2) ? noLoopFaster(w2.loops, win?.loops) : undefined;
+      if (w2 && slower !== undefined) {
+        for (const rr of runs) if (rr.label === w2.label) rr.rejected = `no loop is faster per iteration than ${win ? `without pipelining (${win.label})` : 'in the input'}: ${slower}`;
+        this.notes.push(`the pipelined program (${variant}) was not taken: its loops are none faster per iteration than ${win ? 'without pipelining' : 'in the input'} (${slower}); its gain is outside them`);
+        continue;
+      }
+      if (w2 && beats(w2) && this.opts.checkPipelined) {
         // named apart from the input: the proof's places in it are not the input's lines
         const refused = this.opts.checkPipelined(this.loaded, loadText(w2.text, `${this.loaded.program.file} (pipelined program)`, { arch: this.loaded.target.name }));
         if (refused !== undefined) {
@@ -829,7 +839,7 @@ class KernelSchedule {
           w2 = undefined;
         }
       }
-      if (w2 && (!win || searchCompare(w2.metrics, win.metrics, objective, this.floor) < 0)) {
+      if (w2 && beats(w2)) {
         if (win) for (const rr of runs) if (rr.label === win.label) rr.rejected = `not better than ${w2.label}`;
         win = w2;
       } else if (w2 && win) {
@@ -850,6 +860,25 @@ class KernelSchedule {
     }
     return result;
   }
+}
+
+/**
+ * undefined when some loop of a pipelined program (`loops`) is faster per iteration, for the
+ * waves of the occupancy or for one wave, than in the program without pipelining (`without`,
+ * matched by the input's loop line) or, with none, than in the input; else those loops' figures
+ * ('line 72: 512 -> 512, one wave 420 -> 420').
+ */
+export function noLoopFaster(loops: readonly LoopChange[], without?: readonly LoopChange[]): string | undefined {
+  const ref = new Map((without ?? []).map((l) => [l.line, l]));
+  const shown: string[] = [];
+  for (const l of loops) {
+    const w = ref.get(l.line);
+    const all = w ? w.after : l.before;
+    const one = w ? w.afterOne : l.beforeOne;
+    if (l.after < all || l.afterOne < one) return undefined;
+    shown.push(`line ${l.line}: ${all} -> ${l.after}, one wave ${one} -> ${l.afterOne}`);
+  }
+  return shown.join('; ');
 }
 
 /** The phase-1 tasks of a launched search not waited for: the pool's end rejects them, unheard. */

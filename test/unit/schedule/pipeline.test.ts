@@ -11,9 +11,9 @@ import { prepareKernels } from '../../../src/schedule/kernel.js';
 import { planPipelines, pipelineProgram, pipelineTwoStage } from '../../../src/schedule/pipeline/index.js';
 import { verifyLoaded, formatVerify } from '../../../src/verify/verify.js';
 import { kernelContexts } from '../../../src/analysis/context.js';
-import { kernelLoops } from '../../../src/cycles/kernel-time.js';
+import { kernelLoops, type LoopChange } from '../../../src/cycles/kernel-time.js';
 import { checkLoaded } from '../../../src/check/check.js';
-import { scheduleFile } from '../../../src/schedule/search/run.js';
+import { noLoopFaster, scheduleFile } from '../../../src/schedule/search/run.js';
 import { programMetrics } from '../../../src/schedule/metrics.js';
 import { alignScheduled } from '../../../src/report/align.js';
 
@@ -623,4 +623,22 @@ test('pipeline: a .loc between the loop\'s label and its first instruction (clan
   const v = verifyLoaded(load(text, 'orig.s'), load(out.text, 'piped.s'));
   assert.equal(v.equivalent, true, v.difference?.message);
   assert.equal(v.kernels[0]!.pipelinedLoops, 1);
+});
+
+test('a pipelined program is taken only for loop speed: some loop faster per iteration than without pipelining, at the occupancy or for one wave', () => {
+  const loop = (line: number, before: number, after: number, beforeOne: number, afterOne: number): LoopChange => ({
+    line, backEdgeLines: [line + 10], instructions: 20, trip: 64, tripFrom: 'default', weight: 63,
+    before, after, beforeOne, afterOne, bound: 0, limiter: 'issue', gapPercent: 0,
+  });
+  // the program without pipelining already runs the loop as fast: the gain is outside the loop
+  const without = [loop(10, 600, 512, 700, 420), loop(40, 90, 90, 100, 100)];
+  assert.equal(noLoopFaster([loop(10, 600, 512, 700, 420), loop(40, 90, 90, 100, 100)], without),
+    'line 10: 512 -> 512, one wave 420 -> 420; line 40: 90 -> 90, one wave 100 -> 100');
+  assert.match(noLoopFaster([loop(10, 600, 520, 700, 420), loop(40, 90, 90, 100, 100)], without)!, /line 10: 512 -> 520/);
+  // faster for one wave, or at the occupancy, in any loop (matched by line, not by position)
+  assert.equal(noLoopFaster([loop(10, 600, 512, 700, 392), loop(40, 90, 90, 100, 100)], without), undefined);
+  assert.equal(noLoopFaster([loop(40, 90, 88, 100, 100), loop(10, 600, 512, 700, 420)], without), undefined);
+  // nothing won without pipelining: judged against the input's loops
+  assert.equal(noLoopFaster([loop(10, 600, 512, 700, 420)]), undefined);
+  assert.equal(noLoopFaster([loop(10, 600, 600, 700, 700)]), 'line 10: 600 -> 600, one wave 700 -> 700');
 });
