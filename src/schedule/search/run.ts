@@ -807,6 +807,8 @@ class KernelSchedule {
     this.totalPlanned = budget * (strategies.filter((s) => s !== 'anneal').length + annealReplicas) * (1 + variants.length);
     const first = await this.searchFrom(firstLaunch, k, this.before);
     let win = first.win;
+    // the best program without pipelining, which a pipelined one's loops must beat
+    const plain = first.win;
     const runs = first.runs;
     let evaluations = first.evaluations;
     let searchSeconds = first.seconds;
@@ -824,10 +826,10 @@ class KernelSchedule {
       // pipelining pays in code and registers for loop speed: a pipelined program whose loops
       // are none faster per iteration than without it (for the waves of the occupancy or for one
       // wave) gains only outside its loops, and is not taken
-      const slower = w2 && beats(w2) ? noLoopFaster(w2.loops, win?.loops) : undefined;
+      const slower = w2 && beats(w2) ? noLoopFaster(w2.loops, plain?.loops) : undefined;
       if (w2 && slower !== undefined) {
-        for (const rr of runs) if (rr.label === w2.label) rr.rejected = `no loop is faster per iteration than ${win ? `without pipelining (${win.label})` : 'in the input'}: ${slower}`;
-        this.notes.push(`the pipelined program (${variant}) was not taken: its loops are none faster per iteration than ${win ? 'without pipelining' : 'in the input'} (${slower}); its gain is outside them`);
+        for (const rr of runs) if (rr.label === w2.label) rr.rejected = `no loop is faster per iteration than ${plain ? `without pipelining (${plain.label})` : 'in the input'}: ${slower}`;
+        this.notes.push(`the pipelined program (${variant}) was not taken: its loops are none faster per iteration than ${plain ? 'without pipelining' : 'in the input'} (${slower}); its gain is outside them`);
         continue;
       }
       if (w2 && beats(w2) && this.opts.checkPipelined) {
