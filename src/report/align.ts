@@ -50,7 +50,7 @@ export function alignScheduled(original: Loaded, scheduled: Loaded, kernel?: str
   const k = pickKernel(original, kernel, opts.disambiguate !== undefined ? { disambiguate: opts.disambiguate } : {});
   const piped = v.kernels.find((x) => x.name === k.name)?.pipelinedLoops ?? 0;
   if (piped > 0) {
-    throw new ConductorError(`${scheduled.program.file}: kernel '${k.name}' has ${piped} loop${piped === 1 ? '' : 's'} pipelined (proven equivalent by verify); --after shows reorderings only (schedule --no-pipeline writes one)`);
+    throw new ConductorError(`${scheduled.program.file}: kernel '${k.name}' has ${piped} loop${piped === 1 ? '' : 's'} pipelined (proven equivalent by verify); --after shows reorderings only (schedule --no-pipeline writes one; 'conductor report' of the scheduled file alone shows it)`);
   }
   const sctx = kernelContexts(scheduled).find((c) => c.kernel.name === k.name);
   if (!sctx) throw new ConductorError(`${scheduled.program.file} has no kernel '${k.name}'`);
