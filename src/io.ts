@@ -15,7 +15,7 @@
  * Several outputs of one command are staged together (every temporary file written) before any
  * is put in place, so a failure while writing leaves none of them behind.
  */
-import { constants as fsc, fstatSync, promises as fs, statSync, type Stats } from 'node:fs';
+import { constants as fsc, fstatSync, promises as fs, rmSync, statSync, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { ConductorError } from './errors.js';
@@ -62,16 +62,37 @@ export async function readSource(file: string): Promise<string> {
 
 /** The text of a source file's bytes, or the reason it is not an assembly source. */
 export function sourceText(bytes: Uint8Array, file: string): string {
-  const nul = bytes.indexOf(0);
-  if (nul >= 0) throw new ConductorError(`${file}: not a text file (a NUL byte at offset ${nul}); expected assembly source (.s)`);
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new ConductorError(`${file}: not a text file (not valid UTF-8); expected assembly source (.s)`);
-  }
+  const text = decodeText(bytes, file, 'assembly source (.s)');
   if (text.trim() === '') throw new ConductorError(`${file}: the file is empty${text.length > 0 ? ' (only blanks)' : ''}: nothing to read`);
   return text;
+}
+
+/**
+ * Bytes as UTF-8 text, or a ConductorError naming what was `expected` when they are not text
+ * (a NUL byte, invalid UTF-8): a binary file is refused rather than echoed back in messages.
+ */
+function decodeText(bytes: Uint8Array, file: string, expected: string): string {
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) throw new ConductorError(`${file}: not a text file (a NUL byte at offset ${nul}); expected ${expected}`);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ConductorError(`${file}: not a text file (not valid UTF-8); expected ${expected}`);
+  }
+}
+
+/**
+ * Read a text file that is not assembly (a move list, a prompt template): as `readInput`, and a
+ * binary file is a ConductorError (exit code 2) saying what was `expected`. An empty file is text.
+ */
+export async function readTextFile(file: string, expected: string): Promise<string> {
+  let bytes: Buffer;
+  try {
+    bytes = await fs.readFile(file);
+  } catch (e) {
+    throw new ConductorError(`cannot read '${file}': ${reason(e)}`);
+  }
+  return decodeText(bytes, file, expected);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -140,10 +161,42 @@ interface Staged { out: Output; mode: WriteMode; tmp?: string }
 
 let tmpCounter = 0;
 
+/*
+ * Temporary files not yet renamed into place. An interrupt (Ctrl-C), SIGTERM or SIGHUP while any
+ * exists removes them, then the signal is raised again with its default action, so the process
+ * still ends as the signal ends it (exit 130 for SIGINT) and leaves no half-written file behind.
+ */
+const pendingTemps = new Set<string>();
+const CLEANUP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+function removeTempsAndReraise(signal: NodeJS.Signals): void {
+  for (const t of pendingTemps) rmSync(t, { force: true });
+  pendingTemps.clear();
+  for (const s of CLEANUP_SIGNALS) process.removeListener(s, removeTempsAndReraise);
+  process.kill(process.pid, signal);
+}
+
+function trackTemp(tmp: string): void {
+  if (pendingTemps.size === 0) for (const s of CLEANUP_SIGNALS) process.on(s, removeTempsAndReraise);
+  pendingTemps.add(tmp);
+}
+
+function untrackTemp(tmp: string): void {
+  if (!pendingTemps.delete(tmp) || pendingTemps.size > 0) return;
+  for (const s of CLEANUP_SIGNALS) process.removeListener(s, removeTempsAndReraise);
+}
+
+/** Remove a temporary file (when it is still there) and stop tracking it. */
+async function dropTemp(tmp: string): Promise<void> {
+  await fs.rm(tmp, { force: true });
+  untrackTemp(tmp);
+}
+
 async function stage(out: Output, mode: WriteMode): Promise<Staged> {
   if (mode.kind !== 'replace') return { out, mode };
   const dir = path.dirname(mode.path);
   const tmp = path.join(dir, `.${path.basename(mode.path)}.${process.pid}.${Date.now()}.${tmpCounter++}.tmp`);
+  trackTemp(tmp);
   let h: FileHandle | undefined;
   try {
     h = await fs.open(tmp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL, mode.existing ? 0o600 : 0o666);
@@ -159,7 +212,7 @@ async function stage(out: Output, mode: WriteMode): Promise<Staged> {
     return { out, mode, tmp };
   } catch (e) {
     await h?.close().catch(() => undefined);
-    await fs.rm(tmp, { force: true });
+    await dropTemp(tmp);
     throw new ConductorError(`cannot write '${out.path}': ${reason(e)}`);
   }
 }
@@ -176,15 +229,16 @@ export async function writeOutputs(outputs: readonly Output[]): Promise<void> {
   try {
     for (let x = 0; x < outputs.length; x++) staged.push(await stage(outputs[x]!, modes[x]!));
   } catch (e) {
-    for (const s of staged) if (s.tmp) await fs.rm(s.tmp, { force: true });
+    for (const s of staged) if (s.tmp) await dropTemp(s.tmp);
     throw e;
   }
-  for (const s of staged) {
+  for (const [x, s] of staged.entries()) {
     if (!s.tmp || s.mode.kind !== 'replace') continue;
     try {
       await fs.rename(s.tmp, s.mode.path);
+      untrackTemp(s.tmp);
     } catch (e) {
-      await fs.rm(s.tmp, { force: true });
+      for (const later of staged.slice(x)) if (later.tmp) await dropTemp(later.tmp);
       throw new ConductorError(`cannot write '${s.out.path}': ${reason(e)}`);
     }
   }

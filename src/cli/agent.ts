@@ -1,5 +1,5 @@
 import { loadInput } from '../input.js';
-import { checkOutputs, outputName, readInput, summaryStream, writeOutput } from '../io.js';
+import { checkOutputs, outputName, readTextFile, summaryStream, writeOutput } from '../io.js';
 import { intOption, numberOption } from './options.js';
 import { formatMetrics, parseObjective } from '../schedule/metrics.js';
 import { runAgentSchedule, usageLine, type AgentRunResult } from '../agent/run.js';
@@ -40,7 +40,7 @@ export async function commandAgent(file: string, opts: AgentCliOptions): Promise
   checkOutputs(opts.json, [opts.output]);
   const objective = opts.objective !== undefined ? parseObjective(opts.objective) : undefined;
   const timeout = numberOption('--timeout', opts.timeout, 0.001, 86_400);
-  const template = opts.promptFile !== undefined ? await readInput(opts.promptFile) : undefined;
+  const template = opts.promptFile !== undefined ? await readTextFile(opts.promptFile, 'a prompt template') : undefined;
   const loaded = await loadInput(file, { arch: opts.arch });
   const r = await runAgentSchedule(loaded, {
     model: opts.model,

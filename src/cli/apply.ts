@@ -1,6 +1,6 @@
 import { loadInput } from '../input.js';
 import { fixedOccupancies } from './occupancy.js';
-import { checkOutputs, outputName, readInput, summaryStream, writeOutput } from '../io.js';
+import { checkOutputs, outputName, readTextFile, summaryStream, writeOutput } from '../io.js';
 
 import { ConductorError } from '../errors.js';
 import { parseCommandArgs, parseRoundsOrThrow } from '../schedule/commands.js';
@@ -38,7 +38,7 @@ export async function commandApply(file: string, opts: ApplyCliOptions): Promise
   let rounds: Command[][];
   if (opts.moves !== undefined) rounds = parseCommandArgs(opts.moves);
   else {
-    const text = await readInput(opts.movesFile!);
+    const text = await readTextFile(opts.movesFile!, 'move commands or an agent transcript');
     const picked = pickSection(text, opts.movesFile!, kernel);
     kernel = picked.kernel;
     rounds = movesFileRounds(picked.text, opts.movesFile!);
