@@ -154,6 +154,16 @@ export async function writeMode(file: string): Promise<WriteMode> {
     if (p.startsWith('/proc/')) return { kind: 'direct', path: file };
     p = path.resolve(path.dirname(p), await fs.readlink(p));
   }
+  // A file its user may not write (read-only) is refused, as `>` or cp refuses it, though the rename
+  // that replaces it needs only the directory (root may write any file, so root replaces it).
+  if (st) {
+    try {
+      await fs.access(p, fsc.W_OK);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new ConductorError(`cannot write '${file}': ${code === 'EACCES' || code === 'EPERM' ? 'permission denied (the file is read-only)' : reason(e)}`);
+    }
+  }
   return { kind: 'replace', path: p, existing: st ? { mode: st.mode & 0o7777, uid: st.uid, gid: st.gid } : undefined };
 }
 

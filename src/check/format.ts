@@ -105,6 +105,30 @@ export function formatReportJson(r: CheckReport): string {
 }
 
 /** SARIF 2.1.0 for code-scanning tools. */
+/**
+ * A SARIF 2.1.0 log for a file that could not be checked (bad input): one run with no results
+ * whose invocation failed, the reason as an error notification at its place when it has one, so a
+ * code-scanning upload sees the failure instead of an empty or missing log.
+ */
+export function formatFailureSarif(file: string, message: string, loc: { file: string; line: number; col: number } | undefined, version: string): string {
+  return JSON.stringify({
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [{
+      tool: { driver: { name: 'conductor', version, rules: [] } },
+      artifacts: [{ location: { uri: file } }],
+      invocations: [{
+        executionSuccessful: false,
+        toolExecutionNotifications: [{
+          level: 'error', message: { text: message },
+          ...(loc ? { locations: [{ physicalLocation: { artifactLocation: { uri: loc.file }, region: { startLine: loc.line, startColumn: loc.col } } }] } : {}),
+        }],
+      }],
+      results: [],
+    }],
+  }, null, 2);
+}
+
 export function formatReportSarif(r: CheckReport, version: string): string {
   const ruleIds = [...new Set(r.findings.map((f) => f.rule))].sort();
   const ruleIndex = new Map(ruleIds.map((id, i) => [id, i]));

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { loadInput } from '../input.js';
 import { checkLoaded } from '../check/check.js';
-import { formatReportClang, formatReportJson, formatReportSarif, isSomePaths, type OutputFormat } from '../check/format.js';
+import { formatFailureSarif, formatReportClang, formatReportJson, formatReportSarif, isSomePaths, type OutputFormat } from '../check/format.js';
 import { changeText, fixLoaded, fixSummary, type FixResult } from '../check/fix.js';
 import { pathsMode, type PathsMode } from '../waitcnt/index.js';
 import { isStandardOutput, outputName, summaryStream, writeOutput } from '../io.js';
@@ -85,13 +85,24 @@ export async function commandCheck(args: string[], opts: CheckCliOptions): Promi
     throw new ConductorError('--fix --json prints what was changed on the standard output: write the fixed file with -o FILE');
   }
   const paths = pathsMode(opts.paths);
-  const all = await expandInputs(args);
+  let all;
+  try {
+    all = await expandInputs(args);
+  } catch (e) {
+    if (args.length !== 1) throw e;
+    return failedAlone(args[0]!, e, format, opts);
+  }
   const several = all.length > 1 || args.length > 1;
   const shard = parseShard(opts.shard);
   const files = shardFiles(all, shard);
   const outs = await outputPaths(files, opts.output, several);
   if (!several) {
-    const o = await checkOne(files[0]!.path, opts, paths, format, outs.get(files[0]!.path));
+    let o: Outcome;
+    try {
+      o = await checkOne(files[0]!.path, opts, paths, format, outs.get(files[0]!.path));
+    } catch (e) {
+      return failedAlone(files[0]!.path, e, format, opts);
+    }
     (o.fixed && format !== 'json' ? summaryStream([opts.output]) : process.stdout).write((o.fixed ?? o.report!) + '\n');
     return o.code;
   }
@@ -113,7 +124,8 @@ export async function commandCheck(args: string[], opts: CheckCliOptions): Promi
     process.stdout.write(JSON.stringify({ files: files2, summary: summary(outcomes), exit: code }, null, 2) + '\n');
   } else if (format === 'sarif') {
     // one SARIF log with one run per file
-    const logs = outcomes.filter((o) => o.report).map((o) => JSON.parse(o.report!) as { runs: unknown[] } & Record<string, unknown>);
+    const logs = outcomes.filter((o) => o.report || o.failure)
+      .map((o) => JSON.parse(o.report ?? failureSarif(o.file, o.failure!)) as { runs: unknown[] } & Record<string, unknown>);
     const merged = logs.length > 0 ? { ...logs[0]!, runs: logs.flatMap((l) => l.runs) } : { version: '2.1.0', runs: [] };
     process.stdout.write(JSON.stringify(merged, null, 2) + '\n');
   } else {
@@ -123,6 +135,23 @@ export async function commandCheck(args: string[], opts: CheckCliOptions): Promi
       `${s.files} files${shard ? ` (shard ${shard.index}/${shard.count} of ${all.length})` : ''}: ${s.clean} clean, ${s.withErrors} with errors, ${s.failed} failed to load; ${s.errors} errors, ${s.warnings} warnings\n`);
   }
   return code;
+}
+
+/**
+ * One file that could not be checked: --json and --format json|sarif stay machine-readable on bad
+ * input (the failed file's record, the shape a batch gives it, or a SARIF log whose run failed),
+ * the error still on the standard error, exit 2. Other errors (and --fix's) are rethrown.
+ */
+function failedAlone(file: string, e: unknown, format: OutputFormat, opts: CheckCliOptions): number {
+  if (!(e instanceof ConductorError) || opts.fix || format === 'clang') throw e;
+  process.stderr.write(colourDiagnostic(e.format()) + '\n');
+  process.stdout.write((format === 'json' ? JSON.stringify(failedFileJson(file, e), null, 2) : failureSarif(file, e)) + '\n');
+  return 2;
+}
+
+/** The SARIF log of a file that could not be checked. */
+function failureSarif(file: string, e: ConductorError): string {
+  return formatFailureSarif(file, e.message, e.loc ? { file: e.loc.file, line: e.loc.line, col: e.loc.col } : undefined, VERSION);
 }
 
 function summary(outcomes: Outcome[]): { files: number; clean: number; withErrors: number; failed: number; errors: number; warnings: number } {

@@ -1,13 +1,14 @@
 /**
  * The command line's edge cases a hostile or careless input hits: an interrupt while an output is
- * being written leaves no temporary file behind, and a binary move list is refused in one line
- * instead of being echoed back byte for byte.
+ * being written leaves no temporary file behind, a binary move list is refused in one line
+ * instead of being echoed back byte for byte, a read-only output is refused, and check's JSON and
+ * SARIF stay valid documents when the input is bad.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readdirSync, watch, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bin, example, run } from './harness.js';
@@ -71,4 +72,55 @@ test('a binary or non-UTF-8 --moves-file is refused in one line (exit 2), its by
   r = run('apply', example, '--moves-file', empty);
   assert.equal(r.code, 0, r.out + r.err);
   assert.equal(readdirSync(dir).includes('never.s'), false);
+});
+
+test('a read-only output file is refused (exit 2) and left as it was; root, who may write it, replaces it', () => {
+  const sub = join(dir, 'ro');
+  mkdirSync(sub);
+  const ro = join(sub, 'ro.s');
+  writeFileSync(ro, 'keep\n');
+  chmodSync(ro, 0o444);
+  const isRoot = process.getuid?.() === 0;
+  // as root, run the command as 'nobody' (65534) in a directory it owns: the rename alone would succeed
+  if (isRoot) {
+    chmodSync(dir, 0o755); // mkdtemp's 0700 would hide the file from 'nobody' altogether
+    chownSync(sub, 65534, 65534);
+    chownSync(ro, 65534, 65534);
+  }
+  const r = spawnSync(process.execPath, [bin, 'emit', example, '-o', ro], { encoding: 'utf8', ...(isRoot ? { uid: 65534, gid: 65534 } : {}) });
+  assert.equal(r.status, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /^error: cannot write '.*ro\.s': permission denied \(the file is read-only\)\n$/);
+  assert.equal(readFileSync(ro, 'utf8'), 'keep\n');
+  assert.deepEqual(readdirSync(sub), ['ro.s']);
+  if (isRoot) assert.equal(run('emit', example, '-o', ro).code, 0, 'root replaces it');
+});
+
+test('check --json / --format json|sarif on bad input: still one valid document on stdout, exit 2, the error on stderr', () => {
+  const bad = join(dir, 'typo.s');
+  writeFileSync(bad, '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n.text\nk:\n  s_laod_dword s0, s[0:1], 0x0\n  s_endpgm\n');
+  for (const fmt of [['--json'], ['--format', 'json']]) {
+    const r = run('check', bad, ...fmt);
+    assert.equal(r.code, 2);
+    assert.deepEqual(JSON.parse(r.out), { file: bad, error: "unknown instruction 's_laod_dword'", loc: { line: 4, col: 3 }, exit: 2, kernels: [] });
+    assert.match(r.err, /typo\.s:4:3: error: unknown instruction/);
+  }
+  const missing = join(dir, 'missing.s');
+  let r = run('check', missing, '--json');
+  assert.equal(r.code, 2);
+  assert.equal(JSON.parse(r.out).error, `cannot read '${missing}': no such file or directory`);
+  r = run('check', bad, '--format', 'sarif');
+  assert.equal(r.code, 2);
+  const run0 = JSON.parse(r.out).runs[0];
+  assert.deepEqual(run0.results, []);
+  assert.equal(run0.invocations[0].executionSuccessful, false);
+  assert.equal(run0.invocations[0].toolExecutionNotifications[0].message.text, "unknown instruction 's_laod_dword'");
+  assert.deepEqual(run0.invocations[0].toolExecutionNotifications[0].locations[0].physicalLocation.region, { startLine: 4, startColumn: 3 });
+  // a batch: the failed file is a run too (it was left out)
+  r = run('check', example, bad, '--format', 'sarif');
+  assert.equal(r.code, 2);
+  const runs = JSON.parse(r.out).runs;
+  assert.equal(runs.length, 2);
+  assert.equal(runs[1].invocations[0].executionSuccessful, false);
+  // the clang format keeps stdout empty
+  assert.equal(run('check', bad).out, '');
 });
