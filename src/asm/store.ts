@@ -384,6 +384,15 @@ export class InsnStore {
     return { file: this.file, line: this.line[i]!, col: this.col[i]! };
   }
 
+  /**
+   * Operand k's location: its own column when instruction i is read from the file's text (text 0),
+   * as llvm-mc points at the operand; the instruction's location for an expansion's line.
+   */
+  operandLoc(i: number, k: number): Loc {
+    const l = this.loc(i);
+    return this.textId[i] === 0 ? { ...l, col: l.col + this.oStart[k]! - this.tStart[i]! } : l;
+  }
+
   /** Operand k's text. */
   operandText(i: number, k: number): string {
     return this.texts[this.textId[i]!]!.slice(this.oStart[k], this.oEnd[k]);

@@ -414,6 +414,11 @@ function fail(s: InsnStore, i: number, message: string): never {
   throw new ConductorError(message, s.loc(i));
 }
 
+/** As fail, at operand k's column. */
+function failAt(s: InsnStore, i: number, k: number, message: string): never {
+  throw new ConductorError(message, s.operandLoc(i, k));
+}
+
 function fileName(s: InsnStore, i: number, k: number): string {
   switch (s.oFile[k]) {
     case FILE_V: return 'a VGPR';
@@ -458,16 +463,16 @@ function checkRegister(s: InsnStore, i: number, k: number, target: Target, found
   };
   if (file === FILE_V) {
     const max = regs.maxVgprs.value;
-    if (index + count > max) fail(s, i, `register ${s.operandText(i, k)} is out of range: ${target.name} has v0..v${max - 1} ('${s.mnemonic(i)}')`);
+    if (index + count > max) failAt(s, i, k, `register ${s.operandText(i, k)} is out of range: ${target.name} has v0..v${max - 1} ('${s.mnemonic(i)}')`);
     if (count > 1 && (index & 1) && target.has('gfx90a-insts')) misaligned(`an even register on ${target.name}`);
   } else if (file === FILE_A) {
     const max = regs.maxAgprs.value;
-    if (max === 0) fail(s, i, `register ${s.operandText(i, k)} does not exist: ${target.name} has no AGPRs ('${s.mnemonic(i)}')`);
-    if (index + count > max) fail(s, i, `register ${s.operandText(i, k)} is out of range: ${target.name} has a0..a${max - 1} ('${s.mnemonic(i)}')`);
+    if (max === 0) failAt(s, i, k, `register ${s.operandText(i, k)} does not exist: ${target.name} has no AGPRs ('${s.mnemonic(i)}')`);
+    if (index + count > max) failAt(s, i, k, `register ${s.operandText(i, k)} is out of range: ${target.name} has a0..a${max - 1} ('${s.mnemonic(i)}')`);
     if (count > 1 && (index & 1) && target.has('gfx90a-insts')) misaligned(`an even register on ${target.name}`);
   } else if (file === FILE_S) {
     const max = regs.maxSgprs.value;
-    if (index + count > max) fail(s, i, `register ${s.operandText(i, k)} is out of range: ${target.name} has s0..s${max - 1} ('${s.mnemonic(i)}')`);
+    if (index + count > max) failAt(s, i, k, `register ${s.operandText(i, k)} is out of range: ${target.name} has s0..s${max - 1} ('${s.mnemonic(i)}')`);
     if (count > 1 && index % (count >= 4 ? 4 : 2) !== 0) misaligned(`a multiple of ${count >= 4 ? 4 : 2}`);
   } else if (file === FILE_TTMP) {
     if (count > 1 && (index % (count >= 4 ? 4 : 2)) !== 0) misaligned(`a multiple of ${count >= 4 ? 4 : 2}`);
@@ -478,13 +483,13 @@ function checkOperand(s: InsnStore, i: number, k: number, spec: OpSpec, width: n
   const kind = s.oKind[k]!;
   if (!kindAccepts(spec, kind, s.oFile[k]!)) {
     const what = kind === OP_REG ? fileName(s, i, k) : kind === OP_OFF ? "'off'" : `'${s.operandText(i, k)}'`;
-    fail(s, i, `invalid operand for instruction: '${s.mnemonic(i)}' does not take ${what} as ${spec.role} ('${s.operandText(i, k)}')`);
+    failAt(s, i, k, `invalid operand for instruction: '${s.mnemonic(i)}' does not take ${what} as ${spec.role} ('${s.operandText(i, k)}')`);
   }
   if (kind !== OP_REG) return;
   checkRegister(s, i, k, target, found);
   const count = s.oCount[k]!;
   if (width > 0 && count !== width && (s.oFile[k] !== FILE_SPECIAL || count > 1 || width > 1)) {
-    fail(s, i, `invalid operand for instruction: ${spec.role} of '${s.mnemonic(i)}' is ${width} register${width > 1 ? 's' : ''} wide, '${s.operandText(i, k)}' is ${count}`);
+    failAt(s, i, k, `invalid operand for instruction: ${spec.role} of '${s.mnemonic(i)}' is ${width} register${width > 1 ? 's' : ''} wide, '${s.operandText(i, k)}' is ${count}`);
   }
 }
 
@@ -553,10 +558,10 @@ function walkOperands(s: InsnStore, i: number, f: Form, rs: ResolvedStore, dstAl
     if (spec.kind === 'vaddr') {
       width = vaddrWidth(s, i, desc);
       if (kind === OP_OFF && width > 0 && (desc.encoding === 'mubuf' || desc.encoding === 'mtbuf' || desc.encoding === 'global')) {
-        fail(s, i, `invalid operand for instruction: '${s.mnemonic(i)}' needs a VGPR address here, not 'off'`);
+        failAt(s, i, k, `invalid operand for instruction: '${s.mnemonic(i)}' needs a VGPR address here, not 'off'`);
       }
       if (kind === OP_REG && width === 0 && (desc.encoding === 'mubuf' || desc.encoding === 'mtbuf')) {
-        fail(s, i, `invalid operand for instruction: '${s.mnemonic(i)}' has an address VGPR '${s.operandText(i, k)}' but neither offen nor idxen`);
+        failAt(s, i, k, `invalid operand for instruction: '${s.mnemonic(i)}' has an address VGPR '${s.operandText(i, k)}' but neither offen nor idxen`);
       }
     }
     checkOperand(s, i, k, spec, width, target, found);

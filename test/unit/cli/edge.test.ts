@@ -124,3 +124,18 @@ test('check --json / --format json|sarif on bad input: still one valid document 
   // the clang format keeps stdout empty
   assert.equal(run('check', bad).out, '');
 });
+
+test('an operand of the wrong kind, width or range is named at its own column, as llvm-mc names it; in a macro expansion, at the call', () => {
+  const f = join(dir, 'operands.s');
+  writeFileSync(f, '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n.text\n\tv_mov_b32_e32 v3x5, 0\n  v_mov_b32 v0, a[0:1]\n  v_mov_b32 v1, s[200:201]\n  s_endpgm\n');
+  const r = run('check', f);
+  assert.equal(r.code, 2);
+  // llvm-mc 22: 3:16 and 4:17 'invalid operand for instruction' (the tab counts one column)
+  assert.match(r.err, /operands\.s:3:16: error: invalid operand for instruction: 'v_mov_b32_e32' does not take 'v3x5'/);
+  assert.match(r.err, /operands\.s:4:17: error: invalid operand for instruction: src0 of 'v_mov_b32' is 1 register wide/);
+  const m = join(dir, 'macro-operand.s');
+  writeFileSync(m, '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n.text\n.macro mv r\n  v_mov_b32 \\r, 0\n.endm\n  mv v3x5\n  s_endpgm\n');
+  const e = run('check', m);
+  assert.equal(e.code, 2);
+  assert.match(e.err, /macro-operand\.s:6:3: error: invalid operand/);
+});
