@@ -104,7 +104,6 @@ export function formatReportJson(r: CheckReport): string {
   }, null, 2);
 }
 
-/** SARIF 2.1.0 for code-scanning tools. */
 /**
  * A SARIF 2.1.0 log for a file that could not be checked (bad input): one run with no results
  * whose invocation failed, the reason as an error notification at its place when it has one, so a
@@ -129,6 +128,7 @@ export function formatFailureSarif(file: string, message: string, loc: { file: s
   }, null, 2);
 }
 
+/** SARIF 2.1.0 for code-scanning tools. */
 export function formatReportSarif(r: CheckReport, version: string): string {
   const ruleIds = [...new Set(r.findings.map((f) => f.rule))].sort();
   const ruleIndex = new Map(ruleIds.map((id, i) => [id, i]));
