@@ -23,7 +23,7 @@ function program(): Command {
     .version(VERSION)
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
-    .showHelpAfterError()
+    .showHelpAfterError("(conductor --help lists the commands; conductor COMMAND --help gives a command's options)")
     .option('-I, --include-dir <dir>', 'look for .include files in DIR too (after the current directory, as llvm-mc -I; then the including file\'s directory); repeatable', collectNames, [])
     .hook('preAction', async (root) => {
       const dirs = (root.opts() as { includeDir?: string[] }).includeDir ?? [];

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readTextFile } from '../io.js';
 import { loadInput } from '../input.js';
 import { kernelContexts } from '../analysis/context.js';
 import { ConductorError } from '../errors.js';
@@ -23,12 +23,7 @@ export interface SimulateCliOptions {
 async function paramsFor(target: Target, file: string | undefined): Promise<CycleParams> {
   const base = defaultCycleParams(target);
   if (!file) return base;
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new ConductorError(`cannot read --latency-file ${file}: ${(e as Error).message}`);
-  }
+  const text = await readTextFile(file, 'a JSON latency file');
   let data: unknown;
   try {
     data = JSON.parse(text);

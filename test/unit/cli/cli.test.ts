@@ -71,11 +71,20 @@ test('no target: exit 2 asking for --arch', () => {
   assert.match(r.err, /no \.amdgcn_target.*--arch/);
 });
 
-test('usage errors: exit 2', () => {
+test('usage errors: exit 2, the error and one line on where usage is (not the whole usage)', () => {
   assert.equal(run('analyze').code, 2);
   assert.equal(run('frobnicate').code, 2);
   assert.equal(run('check', example, '--fix').code, 2);
   assert.equal(run('check', example, '--format', 'xml').code, 2);
+  for (const args of [['frobnicate'], ['check', example, '--frob'], ['analyze']]) {
+    const r = run(...args);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /^error: .*\n\(conductor --help lists the commands; conductor COMMAND --help gives a command's options\)\n$/);
+  }
+  // an unreadable option file is one line too (not Node's own error text)
+  const r = run('simulate', example, '--latency-file', join(dir, 'no-such-latency.json'));
+  assert.equal(r.code, 2);
+  assert.match(r.err, /^error: cannot read '.*no-such-latency\.json': no such file or directory\n$/);
 });
 
 test('no silent oddity: empty, blank, binary and code-less files are bad input with the reason, for every command', () => {
