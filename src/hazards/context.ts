@@ -29,7 +29,7 @@ import type { OperandRole, ResolvedInsn, ResolvedOperand } from '../isa/types.js
 import { EXEC_HI, EXEC_LO, M0, VCC_HI, VCC_LO, VGPR_BASE, AGPR_BASE, rangeName } from '../asm/registers.js';
 import type { Target } from '../isa/target.js';
 import { unitsAsWritten } from '../isa/names.js';
-import { operandsOnce } from '../isa/resolved-store.js';
+import { firstAlike, operandsOnce, storeIndexOf } from '../isa/resolved-store.js';
 import { buildTraits, has, isClass, isMfmaKind, traitsOf, TRAIT, type KernelTraits } from '../isa/traits.js';
 import { isDeepStrictEqual } from 'node:util';
 import { FastPathMismatch } from '../errors.js';
@@ -366,6 +366,11 @@ class HazardView implements HazardInsn {
     c.rare[p] = this.rare;
   }
 
+  /** These facts for `ri`, an instruction resolved as this one's was (ResolvedStore.alike). */
+  alike(ri: ResolvedInsn): HazardView {
+    return new HazardView(ri, this.name, this.ws, this.passes, this.bits, this.ops, this.sdefs === this.ri.defs ? ri.defs : this.sdefs, this.rare);
+  }
+
   get insn(): Instruction { return this.ri.insn; }
   get uses(): readonly number[] { return this.ri.uses; }
   get consts(): readonly string[] { return this.rare === undefined ? NO_STRINGS : this.rare.consts; }
@@ -444,7 +449,16 @@ export function hazardInsns(ctx: KernelContext): HazardInsn[] {
     const traits = traitsOf(insns);
     f = new Array<HazardInsn>(insns.length);
     const lists = new RangeLists();
-    for (let i = 0; i < insns.length; i++) f[i] = hazardInsn(insns[i]!, t, traits, i, lists);
+    // an instruction resolved as an earlier one was has its facts (a function of the resolution)
+    const first = new Map<number, HazardView>();
+    for (let i = 0; i < insns.length; i++) {
+      const ri = insns[i]!;
+      const a = firstAlike(ri);
+      const same = a >= 0 ? first.get(a) : undefined;
+      const v = same ? same.alike(ri) : hazardInsn(ri, t, traits, i, lists);
+      f[i] = v;
+      if (a < 0 && v instanceof HazardView && storeIndexOf(ri) >= 0) first.set(storeIndexOf(ri), v);
+    }
     FACTS_CACHE.set(ctx, f);
   }
   return f;

@@ -208,6 +208,13 @@ export class ResolvedStore {
   readonly oRole: Uint8Array;
   readonly oAccess: Uint8Array;
   readonly oUnits: Uint32Array;
+  /**
+   * Per instruction, the index of the first instruction resolved alike (itself when none): the
+   * same opcode, operands and modifiers, hence the same resolution (resolve.ts Alike), checked
+   * again once the kernels' effects are in. What is a function of the resolution alone (the
+   * hazard facts) can be copied from that instruction's.
+   */
+  readonly alike: Int32Array;
   /** Per resolver form id (resolve.ts): its implicit defs and uses entries and its info id. */
   readonly formDefs: number[] = [];
   readonly formUses: number[] = [];
@@ -236,6 +243,22 @@ export class ResolvedStore {
     this.oRole = new Uint8Array(nOps);
     this.oAccess = new Uint8Array(nOps);
     this.oUnits = new Uint32Array(nOps);
+    this.alike = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.alike[i] = i;
+  }
+
+  /** Do instructions a and b have the same resolution (info, flags, every list, every operand's)? */
+  sameResolution(a: number, b: number): boolean {
+    if (this.infoId[a] !== this.infoId[b] || this.flags[a] !== this.flags[b] || this.defs[a] !== this.defs[b] || this.uses[a] !== this.uses[b]
+      || this.explicitDefs[a] !== this.explicitDefs[b] || this.explicitUses[a] !== this.explicitUses[b]
+      || this.implicitDefs[a] !== this.implicitDefs[b] || this.implicitUses[a] !== this.implicitUses[b]) return false;
+    const s = this.insns;
+    const oa = s.opBegin[a]!, ob = s.opBegin[b]!, n = s.opBegin[a + 1]! - oa;
+    if (s.opBegin[b + 1]! - ob !== n) return false;
+    for (let x = 0; x < n; x++) {
+      if (this.oRole[oa + x] !== this.oRole[ob + x] || this.oAccess[oa + x] !== this.oAccess[ob + x] || this.oUnits[oa + x] !== this.oUnits[ob + x]) return false;
+    }
+    return true;
   }
 
   /** The id of an InsnInfo in `infos`. */
@@ -295,6 +318,21 @@ export class ResolvedStore {
     }
     return this.views;
   }
+}
+
+/**
+ * The store index of the first instruction resolved as `ri` was (ResolvedStore.alike), or -1
+ * when there is none before it or `ri` is not read from a store.
+ */
+export function firstAlike(ri: ResolvedInsn): number {
+  if (!(ri instanceof StoredResolved)) return -1;
+  const a = ri.store.alike[ri.index]!;
+  return a === ri.index ? -1 : a;
+}
+
+/** The index of `ri` in its store, or -1 when it is not read from one. */
+export function storeIndexOf(ri: ResolvedInsn): number {
+  return ri instanceof StoredResolved ? ri.index : -1;
 }
 
 /** ResolvedInsn read from a ResolvedStore: lists are the pool's shared frozen arrays. */

@@ -144,6 +144,45 @@ test('resolveProgram over the store equals resolveInstruction on plain objects, 
   }
 });
 
+test('instructions written alike resolve as each resolved on its own (the resolver copies the first one\'s resolution)', () => {
+  // repeats: the same text with a symbol redefined between (a value that becomes a literal),
+  // the same text with an issue each time, modifiers in another order, DPP and waits (not copied)
+  const snippet = [
+    '.set A, 5', 's_mov_b32 s0, A', '.set A, 70000', 's_mov_b32 s0, A', 's_mov_b32 s0, A',
+    'v_add_u32 v0, 0x12345, s1', 'v_add_u32 v0, 0x12345, s1', 'v_add_u32 v0, 64, s1', 'v_add_u32 v0, 64, s1',
+    'buffer_load_dword v1, v[2:3], s[4:7], 0 offen idxen', 'buffer_load_dword v1, v[2:3], s[4:7], 0 offen idxen',
+    'buffer_load_dword v1, v[2:3], s[4:7], 0 idxen offen', 'buffer_load_dword v1, v[2:3], s[4:7], 0 idxen offen',
+    'buffer_load_dword v1, v2, s[4:7], 0 offen offset:16', 'buffer_load_dword v1, v2, s[4:7], 0 offen offset:16',
+    'buffer_load_dword v1, v2, s[4:7], 0 offen offset:8192', 'buffer_load_dword v1, v2, s[4:7], 0 offen offset:8192',
+    'v_mov_b32_dpp v0, v1 row_shr:1 row_mask:0xf bank_mask:0xf', 'v_mov_b32_dpp v0, v1 row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:0',
+    'v_mov_b32_dpp v0, v1 row_shr:1 row_mask:0xf bank_mask:0xf', 's_waitcnt vmcnt(0)', 's_waitcnt vmcnt(0)',
+    'v_mfma_f32_16x16x16f16 a[0:3], v[0:1], v[2:3], a[0:3]', 'v_mfma_f32_16x16x16f16 a[0:3], v[0:1], v[2:3], a[0:3]',
+    'v_mfma_f32_16x16x16f16 v[4:7], v[0:1], v[2:3], v[4:7]', 'v_mfma_f32_16x16x16f16 v[4:7], v[0:1], v[2:3], v[4:7]',
+    'v_mov_b32 v300, v1', 'v_mov_b32 v300, v1', 'v_mov_b32 v3, v1', 'v_mov_b32 v3, v1', 's_endpgm',
+  ].join('\n') + '\n';
+  const texts = [...SOURCES.map((src) => ({ src, text: read(src) })), { src: 'alike.s', text: snippet }];
+  let copies = 0;
+  for (const { src, text } of texts) {
+    const p = parseProgram(text, src);
+    const distinct = new Set(p.instructions.map((x) => x.text)).size;
+    copies += p.instructions.length - distinct;
+    for (const arch of ['gfx906', 'gfx908', 'gfx90a', 'gfx942', 'gfx950'] as const) {
+      const a = resolveProgram(p, TARGETS[arch]);
+      const b = resolveProgram(p, TARGETS[arch], { alike: false });
+      const where = `${arch} ${src}`;
+      assert.deepEqual(a.diagnostics, b.diagnostics, where);
+      const x = a.store, y = b.store;
+      for (const key of ['infoId', 'flags', 'defs', 'uses', 'explicitDefs', 'explicitUses', 'implicitDefs', 'implicitUses', 'oRole', 'oAccess', 'oUnits'] as const) {
+        assert.deepEqual(x[key], y[key], `${where}: ${key}`);
+      }
+      assert.deepEqual(x.infos, y.infos, where);
+      assert.deepEqual([x.pool.units, x.pool.off, x.pool.len], [y.pool.units, y.pool.off, y.pool.len], where);
+      for (let i = 0; i < x.n; i++) assert.deepEqual(a.insns[i]!.unknown, b.insns[i]!.unknown, `${where}: ${p.instructions[i]!.text}`);
+    }
+  }
+  assert.ok(copies > 20, `the sources repeat instructions (${copies} repeats)`);
+});
+
 const fromStore = new OperandReader();
 const fromRecords = new OperandReader();
 

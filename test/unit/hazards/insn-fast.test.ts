@@ -15,7 +15,7 @@ import { buildTraits, traitsOf } from '../../../src/isa/traits.js';
 import { TARGETS } from '../../../src/targets/index.js';
 import { HAZARD_INSN_FIELDS, hazardInsn, hazardInsns, type HazardInsn, type OpRange } from '../../../src/hazards/context.js';
 import { kernelContextsFromText } from '../../../src/analysis/context.js';
-import { operandsOnce } from '../../../src/isa/resolved-store.js';
+import { firstAlike, operandsOnce } from '../../../src/isa/resolved-store.js';
 import type { ResolvedInsn } from '../../../src/isa/types.js';
 import { root } from '../../repo.js';
 
@@ -101,4 +101,34 @@ test("a kernel's operand range lists are kept once each, equal to each instructi
       assert.ok(shared > 0, `${src}: no list shared`);
     }
   }
+});
+
+test('an instruction resolved as an earlier one was has the facts hazardInsn computes for it (copied from the earlier one)', () => {
+  // the same instruction in and out of the indexing mode (the kernel's effects change its uses)
+  const indexing = [
+    'v_mov_b32 v1, v2', 'v_mov_b32 v1, v2', 's_set_gpr_idx_on s0, gpr_idx(SRC0)', 'v_mov_b32 v1, v2', 's_set_gpr_idx_off',
+    'v_mov_b32 v1, v2', 's_nop 3', 's_nop 3', 's_nop 1', 'v_add_f32 v3, src_execz, v4', 'v_add_f32 v3, src_execz, v4', 's_endpgm',
+  ].join('\n') + '\n';
+  let copied = 0;
+  for (const [src, text] of [...SOURCES, ['indexing.s', indexing] as [string, string]]) {
+    for (const arch of ['gfx908', 'gfx90a', 'gfx942', 'gfx950'] as const) {
+      let ctxs;
+      try { ctxs = kernelContextsFromText(text, src, arch); } catch { continue; }
+      for (const ctx of ctxs) {
+        const kept = hazardInsns(ctx);
+        const traits = traitsOf(ctx.insns);
+        for (let i = 0; i < ctx.insns.length; i++) {
+          const ri = ctx.insns[i]!;
+          assert.equal(kept[i]!.ri, ri);
+          assert.deepEqual(fields(kept[i]!), fields(hazardInsn(ri, ctx.target, traits, i)), `${arch} ${src}: ${ri.insn.text}`);
+          if (firstAlike(ri) >= 0) copied++;
+        }
+      }
+    }
+  }
+  assert.ok(copied > 50, `${copied} facts copied`);
+  // in the indexing mode the same text reads more registers: not copied
+  const ctx = kernelContextsFromText(indexing, 'indexing.s', 'gfx90a')[0]!;
+  assert.deepEqual(ctx.insns.slice(0, 6).map(firstAlike), [-1, 0, -1, -1, -1, 0]);
+  assert.ok(ctx.insns[3]!.uses.length > ctx.insns[0]!.uses.length);
 });
