@@ -331,6 +331,32 @@ export class InsnStore {
     return this.commit(from.opcode[i]!, textId, from.tStart[i]!, from.tEnd[i]!, from.line[i]!, from.col[i]!, from.stmt[i]!);
   }
 
+  /**
+   * Append a copy of this store's instruction i written elsewhere: its text is text `textId`
+   * from `tStart` (the same characters as i's), its location `line`/`col`, its statement
+   * `stmt`; its operands and modifiers are i's with their offsets moved along. Instruction i
+   * keeps no details in `aux`.
+   */
+  appendMoved(i: number, textId: number, tStart: number, line: number, col: number, stmt: number): number {
+    const d = tStart - this.tStart[i]!;
+    this.begin();
+    for (let k = this.opBegin[i]!, e = this.opBegin[i + 1]!; k < e; k++) {
+      const c = this.addOperand(this.oKind[k]!, this.oStart[k]! + d, this.oEnd[k]! + d);
+      this.oFile[c] = this.oFile[k]!;
+      this.oFlags[c] = this.oFlags[k]!;
+      this.oFirst[c] = this.oFirst[k]!;
+      this.oCount[c] = this.oCount[k]!;
+      this.oIndex[c] = this.oIndex[k]!;
+      this.oValue[c] = this.oValue[k]!;
+    }
+    for (let m = this.modBegin[i]!, e = this.modBegin[i + 1]!; m < e; m++) {
+      const f = this.mFlags[m]!;
+      const c = this.addModifier(this.mName[m]!, this.mStart[m]! + d, f & MF_VALUE ? this.mVStart[m]! + d : this.mVStart[m]!, this.mEnd[m]! + d, f);
+      this.mNum[c] = this.mNum[m]!;
+    }
+    return this.commit(this.opcode[i]!, textId, tStart, this.tEnd[i]! + d, line, col, stmt);
+  }
+
   private growInsns(): void {
     const c = this.opcode.length * 2;
     this.opcode = grow(this.opcode, c);

@@ -183,6 +183,42 @@ test('instructions written alike resolve as each resolved on its own (the resolv
   assert.ok(copies > 20, `the sources repeat instructions (${copies} repeats)`);
 });
 
+test('instructions written as earlier ones copy their rows: the same store as scanning each', () => {
+  // the same text: after a symbol it reads is set again, in a macro expansion, with a label or a
+  // comment before it, with expressions, lists and s_waitcnt counters (scanned each time), failing
+  const snippet = [
+    '.set vgprA, 4', '.set off, 16', 'v_mov_b32 v[vgprA], v[vgprA+1]', 'v_mov_b32 v[vgprA], v[vgprA+1]', 'v_add_u32 v1, v2, v3',
+    '.set vgprA, 8', 'v_mov_b32 v[vgprA], v[vgprA+1]', 'lbl: v_add_u32 v1, v2, v3', 'v_add_u32 v1, v2, v3 // note',
+    '\tv_add_u32   v1,v2,  v3', 'v_add_u32 v1, v2, v3', 'buffer_load_dword v1, v2, s[4:7], 0 offen offset:off',
+    'buffer_load_dword v1, v2, s[4:7], 0 offen offset:off', '.set off, 32', 'buffer_load_dword v1, v2, s[4:7], 0 offen offset:off',
+    'buffer_load_dword v1, v2, s[4:7], 0 offen offset:16', 'buffer_load_dword v1, v2, s[4:7], 0 offen offset:16',
+    's_waitcnt vmcnt(0)', 's_waitcnt vmcnt(0)', 'v_add_f16 v7, v8, v9 op_sel:[0,0,1]', 'v_add_f16 v7, v8, v9 op_sel:[0,0,1]',
+    '1:', 's_cbranch_scc0 1b', 's_cbranch_scc0 1b', 'v_mov_b32 v3x5, 0', 'v_mov_b32 v3x5, 0',
+    '.macro twice r', '  v_add_u32 v\\r, v2, v3', '  v_add_u32 v1, v2, v3', '.endm', 'twice 1', 'twice 4', 'twice 1',
+    '.rept 3', 'v_mul_f32 v0, v1, v2', '.endr', 'v_mul_f32 v0, v1, v2', 's_mov_b32 s0, vcc_lo', 's_mov_b32 s0, vcc_lo',
+    '.set vcc_lo, 5', 's_mov_b32 s0, vcc_lo', 's_endpgm',
+  ].join('\n') + '\n';
+  let copies = 0;
+  for (const { src, text } of [...SOURCES.map((src) => ({ src, text: read(src) })), { src: 'written.s', text: snippet }]) {
+    const a = parseProgram(text, src);
+    const b = parseProgram(text, src, { scanEach: true });
+    const x = a.store, y = b.store;
+    assert.equal(x.n, y.n, src);
+    assert.deepEqual(a.diagnostics, b.diagnostics, src);
+    assert.deepEqual(a.statements.map((st) => [st.kind, st.text, st.loc]), b.statements.map((st) => [st.kind, st.text, st.loc]), src);
+    const cut = <T extends { subarray(a: number, b: number): T }>(arr: T, n: number) => arr.subarray(0, n);
+    for (const key of ['opcode', 'textId', 'tStart', 'tEnd', 'line', 'col', 'stmt'] as const) assert.deepEqual(cut(x[key], x.n), cut(y[key], y.n), `${src}: ${key}`);
+    for (const key of ['opBegin', 'modBegin'] as const) assert.deepEqual(cut(x[key], x.n + 1), cut(y[key], y.n + 1), `${src}: ${key}`);
+    for (const key of ['oKind', 'oFile', 'oFlags', 'oFirst', 'oCount', 'oIndex', 'oStart', 'oEnd', 'oValue', 'oAux'] as const) assert.deepEqual(cut(x[key], x.nOps), cut(y[key], y.nOps), `${src}: ${key}`);
+    for (const key of ['mName', 'mFlags', 'mStart', 'mVStart', 'mEnd', 'mNum', 'mAux'] as const) assert.deepEqual(cut(x[key], x.nMods), cut(y[key], y.nMods), `${src}: ${key}`);
+    assert.deepEqual(x.aux, y.aux, src);
+    assert.deepEqual(x.texts, y.texts, src);
+    assert.deepEqual(a.instructions.map((i) => i.text), b.instructions.map((i) => i.text), src);
+    copies += x.n - new Set(a.instructions.map((i) => i.text)).size;
+  }
+  assert.ok(copies > 20, `${copies} instructions written as an earlier one`);
+});
+
 const fromStore = new OperandReader();
 const fromRecords = new OperandReader();
 
