@@ -10,12 +10,14 @@
  *  - a regular file, a symlink to one (written through: its final target is replaced, the link
  *    stays) or a new file: written to a temporary file beside the target and renamed over it,
  *    so a reader never sees half a file and a failure leaves the old file as it was; an existing
- *    file keeps its permission bits (and, when run as root, its owner).
+ *    file keeps its permission bits (and, when run as root, its owner). The directories a new
+ *    file's path names and that do not exist are created (as `mkdir -p`), and removed again when
+ *    the command writes nothing after all.
  *
  * Several outputs of one command are staged together (every temporary file written) before any
  * is put in place, so a failure while writing leaves none of them behind.
  */
-import { constants as fsc, fstatSync, promises as fs, rmSync, statSync, type Stats } from 'node:fs';
+import { constants as fsc, fstatSync, promises as fs, rmdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { ConductorError } from './errors.js';
@@ -129,6 +131,8 @@ export function isStandardOutput(file: string): boolean {
 export async function writeMode(file: string): Promise<WriteMode> {
   if (file === '') throw new ConductorError('empty output path');
   if (isStandardOutput(file)) return { kind: 'stdout' };
+  // `out/` names a directory: never written as a file named `out`
+  if (file.endsWith('/') || file.endsWith(path.sep)) throw new ConductorError(`cannot write '${file}': names a directory (give a file name)`);
   let st: Stats | undefined;
   try {
     st = await fs.stat(file);
@@ -177,23 +181,70 @@ let tmpCounter = 0;
  * still ends as the signal ends it (exit 130 for SIGINT) and leaves no half-written file behind.
  */
 const pendingTemps = new Set<string>();
+/** Directories this command created for outputs not yet in place: each one's chain, deepest first. */
+const pendingDirs = new Set<readonly string[]>();
 const CLEANUP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 function removeTempsAndReraise(signal: NodeJS.Signals): void {
   for (const t of pendingTemps) rmSync(t, { force: true });
   pendingTemps.clear();
+  for (const chain of pendingDirs) removeDirChain(chain);
+  pendingDirs.clear();
   for (const s of CLEANUP_SIGNALS) process.removeListener(s, removeTempsAndReraise);
   process.kill(process.pid, signal);
 }
 
+function pendingCount(): number {
+  return pendingTemps.size + pendingDirs.size;
+}
+
 function trackTemp(tmp: string): void {
-  if (pendingTemps.size === 0) for (const s of CLEANUP_SIGNALS) process.on(s, removeTempsAndReraise);
+  if (pendingCount() === 0) for (const s of CLEANUP_SIGNALS) process.on(s, removeTempsAndReraise);
   pendingTemps.add(tmp);
 }
 
 function untrackTemp(tmp: string): void {
-  if (!pendingTemps.delete(tmp) || pendingTemps.size > 0) return;
+  if (!pendingTemps.delete(tmp) || pendingCount() > 0) return;
   for (const s of CLEANUP_SIGNALS) process.removeListener(s, removeTempsAndReraise);
+}
+
+function trackDirs(chain: readonly string[]): void {
+  if (pendingCount() === 0) for (const s of CLEANUP_SIGNALS) process.on(s, removeTempsAndReraise);
+  pendingDirs.add(chain);
+}
+
+function untrackDirs(chain: readonly string[]): void {
+  if (!pendingDirs.delete(chain) || pendingCount() > 0) return;
+  for (const s of CLEANUP_SIGNALS) process.removeListener(s, removeTempsAndReraise);
+}
+
+/** Remove created directories, deepest first, while they are empty (a file put there meanwhile keeps its own). */
+function removeDirChain(chain: readonly string[]): void {
+  for (const d of chain) {
+    try { rmdirSync(d); } catch { return; }
+  }
+}
+
+/**
+ * Create the missing directories above `file` (as `mkdir -p`); the ones created, deepest first
+ * (empty when the directory was there), tracked until the write is done or undone.
+ */
+async function makeParents(file: string, output: string): Promise<readonly string[]> {
+  const dir = path.dirname(file);
+  let first: string | undefined;
+  try {
+    first = await fs.mkdir(dir, { recursive: true });
+  } catch (e) {
+    throw new ConductorError(`cannot write '${output}': ${(e as NodeJS.ErrnoException).code === 'EEXIST' ? 'a component of the path is not a directory' : reason(e)}`);
+  }
+  if (first === undefined) return [];
+  const chain: string[] = [];
+  for (let d = dir; ; d = path.dirname(d)) {
+    chain.push(d);
+    if (d === first || path.dirname(d) === d) break;
+  }
+  trackDirs(chain);
+  return chain;
 }
 
 /** Remove a temporary file (when it is still there) and stop tracking it. */
@@ -228,18 +279,29 @@ async function stage(out: Output, mode: WriteMode): Promise<Staged> {
 }
 
 /**
- * Write every output, or none when one cannot be written: the regular files are staged first,
- * then put in place; the standard output and direct writes (devices, FIFOs) come last.
+ * Write every output, or none when one cannot be written: the missing directories of new files
+ * are created and the regular files staged first, then put in place; the standard output and
+ * direct writes (devices, FIFOs) come last. A failure before anything is in place removes the
+ * directories it created.
  */
 export async function writeOutputs(outputs: readonly Output[]): Promise<void> {
   checkOutputs(false, outputs.map((o) => o.path));
   const modes = [];
   for (const o of outputs) modes.push(await writeMode(o.path));
   const staged: Staged[] = [];
-  try {
-    for (let x = 0; x < outputs.length; x++) staged.push(await stage(outputs[x]!, modes[x]!));
-  } catch (e) {
+  const created: (readonly string[])[] = [];
+  const undo = async () => {
     for (const s of staged) if (s.tmp) await dropTemp(s.tmp);
+    for (const chain of created.reverse()) { removeDirChain(chain); untrackDirs(chain); }
+  };
+  try {
+    for (let x = 0; x < outputs.length; x++) {
+      const mode = modes[x]!;
+      if (mode.kind === 'replace' && !mode.existing) created.push(await makeParents(mode.path, outputs[x]!.path));
+      staged.push(await stage(outputs[x]!, mode));
+    }
+  } catch (e) {
+    await undo();
     throw e;
   }
   for (const [x, s] of staged.entries()) {
@@ -249,9 +311,12 @@ export async function writeOutputs(outputs: readonly Output[]): Promise<void> {
       untrackTemp(s.tmp);
     } catch (e) {
       for (const later of staged.slice(x)) if (later.tmp) await dropTemp(later.tmp);
+      // the outputs already renamed keep their directories (removeDirChain stops at a non-empty one)
+      for (const chain of created.reverse()) { removeDirChain(chain); untrackDirs(chain); }
       throw new ConductorError(`cannot write '${s.out.path}': ${reason(e)}`);
     }
   }
+  for (const chain of created) untrackDirs(chain);
   for (const s of staged) {
     if (s.mode.kind === 'direct') {
       try {

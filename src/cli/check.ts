@@ -1,5 +1,3 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { loadInput } from '../input.js';
 import { checkLoaded } from '../check/check.js';
 import { formatFailureSarif, formatReportClang, formatReportJson, formatReportSarif, isSomePaths, type OutputFormat } from '../check/format.js';
@@ -55,7 +53,6 @@ async function checkOne(file: string, opts: CheckCliOptions, paths: PathsMode | 
   const loaded = await loadInput(file, { arch: opts.arch, operandErrors: opts.fix ? 'refuse' : 'report' });
   if (opts.fix) {
     const r = fixLoaded(loaded, { arch: opts.arch, paths });
-    if (!isStandardOutput(out!)) await mkdir(dirname(out!), { recursive: true });
     await writeOutput(out!, r.text);
     const fix = fixJson(file, out!, r);
     const fixed = format === 'json'

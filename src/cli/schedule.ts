@@ -1,5 +1,3 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { SingleBar } from 'cli-progress';
 import { loadedText, loadText, type Loaded } from '../load.js';
 import { checkOutputs, isStandardOutput, outputName, readSource, summaryStream, writeOutputs, type Output } from '../io.js';
@@ -120,7 +118,6 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
     const outputs: Output[] = [];
     const out = outs.get(input.path);
     if (out) {
-      if (!isStandardOutput(out)) await mkdir(dirname(out), { recursive: true });
       outputs.push({ path: out, text: o.result.text });
       o.output = out;
     }

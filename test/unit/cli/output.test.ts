@@ -2,7 +2,8 @@
  * How every command with -o writes: `-o -` is the standard output (the summary then goes to the
  * standard error), a path that is not a regular file (device, FIFO, /dev/stdout) is written to and
  * never replaced, a symlink is written through (its target replaced atomically, the link kept),
- * a regular file keeps its mode and owner, and nothing is written when a command fails.
+ * a regular file keeps its mode and owner, missing directories are created, and nothing is written
+ * when a command fails.
  * CI runs as root, where permission checks do not protect /dev: these tests create their own
  * device node with mknod (root only) rather than touch /dev/null.
  */
@@ -165,15 +166,45 @@ test('nothing is written when a command fails: bad input, a failed apply round, 
   r = run('apply', small, '--moves-file', moves, '-o', keep, '--json');
   assert.equal(r.code, 1);
   assert.equal(JSON.parse(r.out).output, null);
-  // schedule with two outputs, the second not writable: neither is written
-  const out = join(sub, 'sched.s');
-  r = run('schedule', small, '--strategy', 'list', '--budget', '20', '--no-cache', '-o', out, '--save-moves', join(sub, 'no-such-dir', 'm.txt'));
+  // schedule with two outputs, the second not writable (under a file): neither is written, and
+  // the directories created for the first are removed again
+  const out = join(sub, 'new', 'deeper', 'sched.s');
+  r = run('schedule', small, '--strategy', 'list', '--budget', '20', '--no-cache', '-o', out, '--save-moves', join(keep, 'm.txt'));
   assert.equal(r.code, 2, r.out + r.err);
-  assert.match(r.err, /cannot write '.*no-such-dir\/m\.txt': no such file or directory/);
+  assert.match(r.err, /cannot write '.*keep\.s\/m\.txt': a component of the path is not a directory/);
   assert.equal(existsSync(out), false);
   assert.deepEqual(readdirSync(sub).sort(), ['bad.s', 'keep.s', 'm.txt']);
   // a directory as the output
   r = run('emit', example, '-o', sub);
   assert.equal(r.code, 2);
   assert.match(r.err, /cannot write '.*fail': is a directory/);
+});
+
+test('-o into a directory that does not exist: every command creates it (as mkdir -p), as --save-moves does', () => {
+  const sub = subdir('missing-dirs');
+  const hz = join(sub, 'hz.s');
+  writeFileSync(hz, '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n.text\nv_mfma_f32_32x32x8_f16 v[0:15], v[20:21], v[22:23], v[0:15]\nv_add_f32 v30, v0, v1\ns_endpgm\n');
+  const cases: [string, string[]][] = [
+    ['emit', ['emit', small]],
+    ['check', ['check', hz, '--fix']],
+    ['apply', ['apply', small, '--moves', 'swap v_mov_b32_0 v_mov_b32_1']],
+    ['schedule', ['schedule', small, '--strategy', 'list', '--budget', '20', '--no-cache', '--save-moves', join(sub, 'schedule', 'moves', 'm.txt')]],
+    ['report', ['report', small]],
+  ];
+  for (const [name, args] of cases) {
+    const out = join(sub, name, 'a', 'b', 'out.txt');
+    const r = run(...args, '-o', out);
+    assert.equal(r.code, 0, `${name}: ${r.err}`);
+    assert.ok(statSync(out).isFile(), `${name} wrote ${out}`);
+    assert.deepEqual(readdirSync(join(sub, name, 'a', 'b')), ['out.txt'], `${name}: no temporary file left`);
+  }
+  assert.ok(statSync(join(sub, 'schedule', 'moves', 'm.txt')).isFile());
+  // a path under a regular file, or one that names a directory, is refused and creates nothing
+  let r = run('emit', small, '-o', join(hz, 'x', 'out.s'));
+  assert.equal(r.code, 2);
+  assert.match(r.err, /^error: cannot write '.*hz\.s\/x\/out\.s': a component of the path is not a directory\n$/);
+  r = run('schedule', small, '--strategy', 'list', '--budget', '20', '--no-cache', '--save-moves', join(sub, 'none') + '/');
+  assert.equal(r.code, 2);
+  assert.match(r.err, /cannot write '.*none\/': names a directory/);
+  assert.equal(existsSync(join(sub, 'none')), false);
 });
