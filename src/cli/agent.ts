@@ -1,6 +1,7 @@
 import { loadInput } from '../input.js';
 import { checkOutputs, outputName, readTextFile, summaryStream, writeOutput } from '../io.js';
 import { intOption, numberOption } from './options.js';
+import { singleOutputPath } from './files.js';
 import { formatMetrics, parseObjective } from '../schedule/metrics.js';
 import { runAgentSchedule, usageLine, type AgentRunResult } from '../agent/run.js';
 
@@ -38,6 +39,7 @@ export interface AgentCliOptions {
  */
 export async function commandAgent(file: string, opts: AgentCliOptions): Promise<number> {
   checkOutputs(opts.json, [opts.output]);
+  const output = opts.output !== undefined ? await singleOutputPath(file, opts.output) : undefined;
   const objective = opts.objective !== undefined ? parseObjective(opts.objective) : undefined;
   const timeout = numberOption('--timeout', opts.timeout, 0.001, 86_400);
   const template = opts.promptFile !== undefined ? await readTextFile(opts.promptFile, 'a prompt template') : undefined;
@@ -65,12 +67,12 @@ export async function commandAgent(file: string, opts: AgentCliOptions): Promise
     cache: opts.cache,
     log: opts.quiet ? undefined : (line) => process.stderr.write(`conductor agent: ${line}\n`),
   });
-  if (opts.output) await writeOutput(opts.output, r.text);
+  if (output) await writeOutput(output, r.text);
   if (opts.json) {
     const { text: _text, ...rest } = r;
-    process.stdout.write(JSON.stringify({ file, ...rest, output: opts.output ?? null, transcript: opts.transcript ?? null }, null, 2) + '\n');
+    process.stdout.write(JSON.stringify({ file, ...rest, output: output ?? null, transcript: opts.transcript ?? null }, null, 2) + '\n');
   } else {
-    summaryStream([opts.output]).write(formatAgent(file, r, opts.output, opts.transcript) + '\n');
+    summaryStream([output]).write(formatAgent(file, r, output, opts.transcript) + '\n');
   }
   return 0;
 }

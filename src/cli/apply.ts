@@ -1,6 +1,7 @@
 import { loadInput } from '../input.js';
 import { fixedOccupancies } from './occupancy.js';
 import { checkOutputs, outputName, readTextFile, summaryStream, writeOutput } from '../io.js';
+import { singleOutputPath } from './files.js';
 
 import { ConductorError } from '../errors.js';
 import { parseCommandArgs, parseRoundsOrThrow } from '../schedule/commands.js';
@@ -33,6 +34,7 @@ export async function commandApply(file: string, opts: ApplyCliOptions): Promise
     throw new ConductorError('give the commands with --moves "CMD" ... or --moves-file F (one of them)');
   }
   checkOutputs(opts.json, [opts.output]);
+  const output = opts.output !== undefined ? await singleOutputPath(file, opts.output) : undefined;
   const objective = opts.objective !== undefined ? parseObjective(opts.objective) : undefined;
   let kernel = opts.kernel;
   let rounds: Command[][];
@@ -47,17 +49,17 @@ export async function commandApply(file: string, opts: ApplyCliOptions): Promise
   const r = applyRounds(loaded, rounds, { kernel, objective, exact: !opts.fast, disambiguate: opts.perLane ? 'per-lane' : true });
   const skipped = afterDone(rounds);
   if (skipped) r.notes.push(`'done' (${where(skipped.done.line, opts)}) ends the run: ${skipped.count} later command${skipped.count === 1 ? ' was' : 's were'} not applied`);
-  const write = opts.output !== undefined && !r.failed;
-  if (write) await writeOutput(opts.output!, r.text);
+  const write = output !== undefined && !r.failed;
+  if (write) await writeOutput(output, r.text);
   const occupancy = fixedOccupancies(loaded, r.kernel);
   if (opts.json) {
     process.stdout.write(JSON.stringify({
       file, kernel: r.kernel, arch: r.arch, applied: r.applied, failed: r.failed, warnings: r.warnings,
       before: r.before, after: r.after, occupancy: occupancy?.json, rounds: r.rounds, changedRegions: r.changedRegions, notes: r.notes,
-      output: write ? opts.output : null,
+      output: write ? output : null,
     }, null, 2) + '\n');
   } else {
-    summaryStream([opts.output]).write(formatApply(file, r, opts.output, occupancy?.text, (line) => where(line, opts)) + '\n');
+    summaryStream([output]).write(formatApply(file, r, output, occupancy?.text, (line) => where(line, opts)) + '\n');
   }
   return r.failed ? 1 : 0;
 }

@@ -1,10 +1,15 @@
 import { loadSyntax } from '../load.js';
 import { printProgram } from '../asm/printer.js';
 import { writeOutput } from '../io.js';
+import { singleOutputPath } from './files.js';
 
-/** `conductor emit FILE -o OUT` (`-o -`: the standard output): parse and print; unmodified programs print byte-identical. */
+/**
+ * `conductor emit FILE -o OUT` (`-o -`: the standard output; `-o DIR`: DIR/<FILE's name>): parse and
+ * print; unmodified programs print byte-identical.
+ */
 export async function commandEmit(file: string, opts: { output: string }): Promise<number> {
+  const out = await singleOutputPath(file, opts.output);
   const program = await loadSyntax(file);
-  await writeOutput(opts.output, printProgram(program));
+  await writeOutput(out, printProgram(program));
   return 0;
 }

@@ -116,6 +116,16 @@ export async function outputPaths(files: readonly InputFile[], out: string | und
 }
 
 /**
+ * Where a command with one input (`emit`, `apply`, `report`, `agent`) writes `-o OUT`: as the
+ * batch commands do with one input, OUT itself, or OUT/<the input's name> when OUT is a directory
+ * (an existing one, or a path ending in /); `name` gives that name from the input's (`report`
+ * writes an HTML page). Called before any work, so a refused output (the input itself) costs none.
+ */
+export async function singleOutputPath(file: string, out: string, name: (base: string) => string = (b) => b): Promise<string> {
+  return (await outputPaths([{ path: file, rel: name(path.basename(file)) }], out, false)).get(file)!;
+}
+
+/**
  * A file of a batch that could not be read, as every command's --json gives it: the error's
  * message and place (null when it has none), exit 2, and no kernels.
  */

@@ -33,7 +33,7 @@ function program(): Command {
   cmd.command('emit')
     .description('parse FILE and print it again (byte-identical when nothing changes)')
     .argument('<file>', 'assembly file (.s)')
-    .requiredOption('-o, --output <out>', 'output file (- for the standard output)')
+    .requiredOption('-o, --output <out>', 'output file (- for the standard output; a directory: DIR/<FILE\'s name>)')
     .action(async (file: string, opts: { output: string }) => {
       process.exitCode = await (await import('./emit.js')).commandEmit(file, opts);
     });
@@ -54,7 +54,7 @@ function program(): Command {
     .option('--json', 'same as --format json')
     .option('--format <fmt>', 'clang (default), json or sarif')
     .option('--fix', 'insert the minimal s_nop and s_waitcnt; needs -o')
-    .option('-o, --output <out>', 'output file for --fix (- for the standard output; a directory, ending in /, for several inputs)')
+    .option('-o, --output <out>', 'output file for --fix (- for the standard output; a directory, existing or ending in /: DIR/<each input\'s name>)')
     .option('--paths <mode>', 'every (default): a wait short on every path into it is an error, short only on some paths a warning naming one; all: every path is feasible, every shortfall an error (and fixed by --fix)')
     .option('--shard <i/N>', 'only the i-th of every N files of the batch (split a library across machines)')
     .action(async (files: string[], opts: { arch?: string; json?: boolean; format?: string; fix?: boolean; output?: string; paths?: string; shard?: string }) => {
@@ -94,7 +94,7 @@ function program(): Command {
     .option('--objective <list>', 'metrics compared in order, or conductor (default est_cycles,peak_vgpr,s_waitcnt,s_nop,total_instructions)')
     .option('--fast', 'measure rounds with the fast estimate instead of the re-derived program')
     .option('--per-lane', 'also tell apart memory accesses through the same VGPR base (assumes no cross-lane memory exchange without a barrier)')
-    .option('-o, --output <out>', 'write the best schedule reached, when every round applied (- for the standard output)')
+    .option('-o, --output <out>', 'write the best schedule reached, when every round applied (- for the standard output; a directory: DIR/<FILE\'s name>)')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { moves?: string[]; movesFile?: string; kernel?: string; arch?: string; objective?: string; fast?: boolean; perLane?: boolean; output?: string; json?: boolean }) => {
       process.exitCode = await (await import('./apply.js')).commandApply(file, opts);
@@ -115,7 +115,7 @@ function program(): Command {
     .option('--shard <i/N>', 'only the i-th of every N files of the batch (split a library across machines)')
     .option('--no-cache', 'do not read or write the result cache')
     .option('--no-pipeline', 'do not try software pipelining (loads of the next iteration started in this one)')
-    .option('-o, --output <out>', 'write the scheduled file (a directory, ending in /, for several inputs; - for standard output)')
+    .option('-o, --output <out>', 'write the scheduled file (- for the standard output; a directory, existing or ending in /: DIR/<each input\'s name>)')
     .option('--save-moves <file>', 'write the moves from the input to the result (replay with apply --moves-file)')
     .option('--paths <mode>', 'which missing waits of the input are errors fixed before scheduling: every (default: short on every path) or all (as check --paths)')
     .option('--json', 'print JSON')
@@ -157,7 +157,7 @@ function program(): Command {
     .option('--max-retries <n>', 'retries on 429, 5xx, timeouts and connection errors (default 4)')
     .option('--no-cache', 'neither read nor write the move-list cache')
     .option('-q, --quiet', 'no progress lines on stderr')
-    .option('-o, --output <out>', 'write the best schedule (- for the standard output)')
+    .option('-o, --output <out>', 'write the best schedule (- for the standard output; a directory: DIR/<FILE\'s name>)')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: AgentCliOptions) => {
       process.exitCode = await (await import('./agent.js')).commandAgent(file, opts);
@@ -168,7 +168,7 @@ function program(): Command {
     .option('--after <scheduled>', 'the scheduled version of FILE: both side by side, the moves between them, metric deltas')
     .option('--arch <target>', 'target; default: the file\'s .amdgcn_target')
     .option('--kernel <name>', 'only this kernel')
-    .requiredOption('-o, --output <out>', 'output HTML file (- for the standard output)')
+    .requiredOption('-o, --output <out>', 'output HTML file (- for the standard output; a directory: DIR/<FILE\'s name without extension>.html)')
     .action(async (file: string, opts: { after?: string; arch?: string; kernel?: string; output: string }) => {
       process.exitCode = await (await import('./report.js')).commandReport(file, opts);
     });

@@ -1,5 +1,6 @@
 import { reportFile } from '../report/index.js';
 import { outputName, writeOutput } from '../io.js';
+import { singleOutputPath } from './files.js';
 
 export interface ReportCliOptions {
   arch?: string;
@@ -8,11 +9,13 @@ export interface ReportCliOptions {
   output: string;
 }
 
-/** `conductor report FILE [--after SCHEDULED] [--arch T] [--kernel K] -o OUT`: 0 written, 2 bad input (nothing written). */
+/** `conductor report FILE [--after SCHEDULED] [--arch T] [--kernel K] -o OUT|DIR`: 0 written, 2 bad input (nothing written). */
 export async function commandReport(file: string, opts: ReportCliOptions): Promise<number> {
+  // -o DIR: DIR/<FILE's name without its extension>.html
+  const out = await singleOutputPath(file, opts.output, (base) => `${base.replace(/\.[^.]*$/, '')}.html`);
   const { model, html } = await reportFile(file, { arch: opts.arch, kernel: opts.kernel, after: opts.after });
-  await writeOutput(opts.output, html);
+  await writeOutput(out, html);
   const kernels = model.after ? `${model.comparison!.kernel}, ${model.comparison!.moves.length} moves` : model.kernels.map((k) => k.name).join(', ');
-  process.stderr.write(`${outputName(opts.output)}: ${html.length} bytes (${kernels})\n`);
+  process.stderr.write(`${outputName(out)}: ${html.length} bytes (${kernels})\n`);
   return 0;
 }

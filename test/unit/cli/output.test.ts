@@ -174,10 +174,6 @@ test('nothing is written when a command fails: bad input, a failed apply round, 
   assert.match(r.err, /cannot write '.*keep\.s\/m\.txt': a component of the path is not a directory/);
   assert.equal(existsSync(out), false);
   assert.deepEqual(readdirSync(sub).sort(), ['bad.s', 'keep.s', 'm.txt']);
-  // a directory as the output
-  r = run('emit', example, '-o', sub);
-  assert.equal(r.code, 2);
-  assert.match(r.err, /cannot write '.*fail': is a directory/);
 });
 
 test('-o into a directory that does not exist: every command creates it (as mkdir -p), as --save-moves does', () => {
@@ -207,4 +203,38 @@ test('-o into a directory that does not exist: every command creates it (as mkdi
   assert.equal(r.code, 2);
   assert.match(r.err, /cannot write '.*none\/': names a directory/);
   assert.equal(existsSync(join(sub, 'none')), false);
+});
+
+test('-o DIR with one input: every command writes DIR/<the input\'s name> (report: <name>.html), as with several; the input itself is refused', () => {
+  const sub = subdir('one-into-dir');
+  const hz = join(sub, 'hz.s');
+  writeFileSync(hz, '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n.text\nv_mfma_f32_32x32x8_f16 v[0:15], v[20:21], v[22:23], v[0:15]\nv_add_f32 v30, v0, v1\ns_endpgm\n');
+  const cases: [string, string[], string][] = [
+    ['emit', ['emit', small], 'small.s'],
+    ['check', ['check', hz, '--fix'], 'hz.s'],
+    ['apply', ['apply', small, '--moves', 'swap v_mov_b32_0 v_mov_b32_1'], 'small.s'],
+    ['schedule', ['schedule', small, '--strategy', 'list', '--budget', '20', '--no-cache'], 'small.s'],
+    ['report', ['report', small], 'small.html'],
+  ];
+  for (const [name, args, written] of cases) {
+    // an existing directory, and a new one named with a trailing /
+    for (const out of [subdir(`one-into-dir/${name}-existing`), join(sub, `${name}-new`) + '/']) {
+      const r = run(...args, '-o', out);
+      assert.equal(r.code, 0, `${name} -o ${out}: ${r.err}`);
+      assert.deepEqual(readdirSync(out), [written], `${name} -o ${out}`);
+      if (name !== 'emit') assert.ok((r.out + r.err).includes(join(out, written)), `${name} names the file it wrote: ${r.out}${r.err}`);
+    }
+  }
+  assert.equal(readFileSync(join(sub, 'emit-existing', 'small.s'), 'utf8'), SMALL_KERNEL);
+  assert.match(readFileSync(join(sub, 'report-new', 'small.html'), 'utf8'), /^<!doctype html>/i);
+  // --json names the file written
+  const j = run('apply', small, '--moves', 'done', '-o', join(sub, 'apply-existing'), '--json');
+  assert.equal(JSON.parse(j.out).output, join(sub, 'apply-existing', 'small.s'));
+  // the directory that holds the input: the output would be the input itself, refused before any work
+  for (const args of [['emit', hz], ['check', hz, '--fix'], ['apply', hz, '--moves', 'done'], ['schedule', hz, '--budget', '5', '--no-cache']]) {
+    const r = run(...args, '-o', sub);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.match(r.err, /hz\.s is the input itself: write to another directory/);
+  }
+  assert.match(readFileSync(hz, 'utf8'), /^\.amdgcn_target/);
 });
