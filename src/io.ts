@@ -62,22 +62,27 @@ export async function readSource(file: string): Promise<string> {
   return sourceText(bytes, file);
 }
 
-/** The text of a source file's bytes, or the reason it is not an assembly source. */
+/**
+ * The text of a source file's bytes, or the reason it is not an assembly source. A UTF-8 byte order
+ * mark is kept (U+FEFF, which the parser reads as a blank and warns about), so that what a command
+ * writes keeps the input's bytes where it changed nothing.
+ */
 export function sourceText(bytes: Uint8Array, file: string): string {
-  const text = decodeText(bytes, file, 'assembly source (.s)');
+  const text = decodeText(bytes, file, 'assembly source (.s)', true);
   if (text.trim() === '') throw new ConductorError(`${file}: the file is empty${text.length > 0 ? ' (only blanks)' : ''}: nothing to read`);
   return text;
 }
 
 /**
  * Bytes as UTF-8 text, or a ConductorError naming what was `expected` when they are not text
- * (a NUL byte, invalid UTF-8): a binary file is refused rather than echoed back in messages.
+ * (a NUL byte, invalid UTF-8): a binary file is refused rather than echoed back in messages. A
+ * byte order mark is dropped unless `keepBom`.
  */
-function decodeText(bytes: Uint8Array, file: string, expected: string): string {
+function decodeText(bytes: Uint8Array, file: string, expected: string, keepBom = false): string {
   const nul = bytes.indexOf(0);
   if (nul >= 0) throw new ConductorError(`${file}: not a text file (a NUL byte at offset ${nul}); expected ${expected}`);
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: keepBom }).decode(bytes);
   } catch {
     throw new ConductorError(`${file}: not a text file (not valid UTF-8); expected ${expected}`);
   }

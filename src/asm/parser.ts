@@ -194,6 +194,12 @@ interface Cond {
   at?: Loc;
 }
 
+/** A UTF-8 byte order mark, kept in the text as read (io.ts sourceText) and read as a blank. */
+const BOM = 0xfeff;
+const BOM_MESSAGE = 'the file starts with a UTF-8 byte order mark, which llvm-mc and clang refuse in a .s file ' +
+  "('invalid character in input'; clang's preprocessor skips it in a .S file); read as a blank, and kept in what Conductor writes";
+const BOM_SOURCE = 'llvm-mc 22 and clang 22 -c on a .s file: error: invalid character in input, at 1:1 (AsmLexer); clang -c on a .S file: accepted';
+
 export function parseProgram(text: string, file: string, options: ParseOptions = {}): ParsedProgram {
   trimWords();
   let map: LineMap | undefined;
@@ -237,6 +243,9 @@ export function parseProgram(text: string, file: string, options: ParseOptions =
   }
   undefinedBranchTargets(st);
   if (st.dataChecks.length > 0) checkDataSymbols(st);
+  if (text.charCodeAt(0) === BOM && !file.endsWith('.S')) {
+    st.diagnostics.unshift({ severity: 'warning', message: BOM_MESSAGE, loc: { file, line: 1, col: 1 }, rule: 'bom', source: BOM_SOURCE });
+  }
 
   const kernels = findKernels(st);
   return new ParsedProgram({
@@ -273,6 +282,8 @@ function fileLines(text: string, scan: ReturnType<typeof scanLines>): Lines {
     end[k] = code.length;
     tid[k] = -1;
   }
+  // a byte order mark is no part of the first line: its column 1 is the character after the mark
+  if (n > 0 && txt[0] === text && base[0] === 0 && end[0]! > 0 && text.charCodeAt(0) === BOM) base[0] = 1;
   return { n, txt, base, end, idx: undefined, tid };
 }
 

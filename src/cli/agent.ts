@@ -1,7 +1,7 @@
 import { loadInput } from '../input.js';
 import { checkOutputs, outputName, readTextFile, summaryStream, writeOutput } from '../io.js';
 import { intOption, numberOption } from './options.js';
-import { singleOutputPath } from './files.js';
+import { singleOutputPath, bomFirst, warnBom } from './files.js';
 import { formatMetrics, parseObjective } from '../schedule/metrics.js';
 import { runAgentSchedule, usageLine, type AgentRunResult } from '../agent/run.js';
 
@@ -44,6 +44,7 @@ export async function commandAgent(file: string, opts: AgentCliOptions): Promise
   const timeout = numberOption('--timeout', opts.timeout, 0.001, 86_400);
   const template = opts.promptFile !== undefined ? await readTextFile(opts.promptFile, 'a prompt template') : undefined;
   const loaded = await loadInput(file, { arch: opts.arch });
+  if (output !== undefined) warnBom(loaded.program);
   const r = await runAgentSchedule(loaded, {
     model: opts.model,
     kernel: opts.kernel,
@@ -67,7 +68,7 @@ export async function commandAgent(file: string, opts: AgentCliOptions): Promise
     cache: opts.cache,
     log: opts.quiet ? undefined : (line) => process.stderr.write(`conductor agent: ${line}\n`),
   });
-  if (output) await writeOutput(output, r.text);
+  if (output) await writeOutput(output, bomFirst(loaded.program, r.text));
   if (opts.json) {
     const { text: _text, ...rest } = r;
     process.stdout.write(JSON.stringify({ file, ...rest, output: output ?? null, transcript: opts.transcript ?? null }, null, 2) + '\n');

@@ -1,7 +1,7 @@
 import { loadInput } from '../input.js';
 import { fixedOccupancies } from './occupancy.js';
 import { checkOutputs, outputName, readTextFile, summaryStream, writeOutput } from '../io.js';
-import { singleOutputPath } from './files.js';
+import { singleOutputPath, bomFirst, warnBom } from './files.js';
 
 import { ConductorError } from '../errors.js';
 import { parseCommandArgs, parseRoundsOrThrow } from '../schedule/commands.js';
@@ -46,11 +46,12 @@ export async function commandApply(file: string, opts: ApplyCliOptions): Promise
     rounds = movesFileRounds(picked.text, opts.movesFile!);
   }
   const loaded = await loadInput(file, { arch: opts.arch });
+  if (output !== undefined) warnBom(loaded.program);
   const r = applyRounds(loaded, rounds, { kernel, objective, exact: !opts.fast, disambiguate: opts.perLane ? 'per-lane' : true });
   const skipped = afterDone(rounds);
   if (skipped) r.notes.push(`'done' (${where(skipped.done.line, opts)}) ends the run: ${skipped.count} later command${skipped.count === 1 ? ' was' : 's were'} not applied`);
   const write = output !== undefined && !r.failed;
-  if (write) await writeOutput(output, r.text);
+  if (write) await writeOutput(output, bomFirst(loaded.program, r.text));
   const occupancy = fixedOccupancies(loaded, r.kernel);
   if (opts.json) {
     process.stdout.write(JSON.stringify({

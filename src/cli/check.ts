@@ -6,7 +6,7 @@ import { pathsMode, type PathsMode } from '../waitcnt/index.js';
 import { isStandardOutput, outputName, summaryStream, writeOutput } from '../io.js';
 import { ConductorError } from '../errors.js';
 import { VERSION } from '../version.js';
-import { expandInputs, failedFileJson, formatTable, outputPaths, parseShard, shardFiles, worstExit } from './files.js';
+import { expandInputs, failedFileJson, formatTable, outputPaths, parseShard, shardFiles, bomFirst, warnBom, worstExit } from './files.js';
 import { colourDiagnostic } from './main.js';
 import { tuneForOneAnalysis } from './v8-tuning.js';
 
@@ -52,8 +52,9 @@ async function checkOne(file: string, opts: CheckCliOptions, paths: PathsMode | 
   // Operand-legality errors are findings of check (exit 1, the rest of the file still checked); --fix refuses them.
   const loaded = await loadInput(file, { arch: opts.arch, operandErrors: opts.fix ? 'refuse' : 'report' });
   if (opts.fix) {
+    warnBom(loaded.program);
     const r = fixLoaded(loaded, { arch: opts.arch, paths });
-    await writeOutput(out!, r.text);
+    await writeOutput(out!, bomFirst(loaded.program, r.text));
     const fix = fixJson(file, out!, r);
     const fixed = format === 'json'
       ? JSON.stringify(fix, null, 2)

@@ -1,7 +1,7 @@
 import { loadSyntax } from '../load.js';
 import { printProgram } from '../asm/printer.js';
 import { writeOutput } from '../io.js';
-import { singleOutputPath } from './files.js';
+import { singleOutputPath, warnBom } from './files.js';
 
 /**
  * `conductor emit FILE -o OUT` (`-o -`: the standard output; `-o DIR`: DIR/<FILE's name>): parse and
@@ -10,6 +10,7 @@ import { singleOutputPath } from './files.js';
 export async function commandEmit(file: string, opts: { output: string }): Promise<number> {
   const out = await singleOutputPath(file, opts.output);
   const program = await loadSyntax(file);
+  warnBom(program);
   await writeOutput(out, printProgram(program));
   return 0;
 }

@@ -7,6 +7,9 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { ConductorError } from '../errors.js';
+import type { Program } from '../asm/ast.js';
+import { ParsedProgram } from '../asm/program.js';
+import { colourDiagnostic } from './main.js';
 
 export interface InputFile {
   /** Path as it is opened. */
@@ -145,4 +148,32 @@ export function formatTable(head: readonly string[], rows: readonly (readonly (s
   const numeric = head.map((_, x) => rows.length > 0 && rows.every((r) => typeof r[x] === 'number' || /^[-+]?[\d.]+%?$|^-$/.test(String(r[x]))));
   const line = (r: readonly string[]) => r.map((c, x) => (numeric[x] ? c.padStart(width[x]!) : c.padEnd(width[x]!))).join('  ').trimEnd();
   return [line(cells[0]!), width.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+}
+
+/**
+ * The text a command writes for an input (`program`, or whether it has a mark) that starts with a byte order mark: the mark
+ * first, as in the input, also when the input's first line was moved (it carries the mark with it)
+ * or edited. Text without a mark in its input is returned as it is.
+ */
+export function bomFirst(program: Program | boolean, out: string): string {
+  if (!(typeof program === 'boolean' ? program : hasBom(program))) return out;
+  if (out.charCodeAt(0) === 0xfeff) return out;
+  const moved = out.indexOf('\n\ufeff');
+  return '\ufeff' + (moved >= 0 ? out.slice(0, moved + 1) + out.slice(moved + 2) : out);
+}
+
+/** Whether the text a program was parsed from starts with a byte order mark. */
+export function hasBom(program: Program): boolean {
+  return program instanceof ParsedProgram && program.source.charCodeAt(0) === 0xfeff;
+}
+
+/**
+ * For a command that writes the program back (emit, apply, check --fix, schedule, agent): the
+ * parser's warning about a byte order mark (asm/parser.ts), on the standard error, since the
+ * outputs keep the mark as the input has it (bomFirst). `check` reports it among its findings.
+ */
+export function warnBom(program: Program): void {
+  for (const d of program.diagnostics) {
+    if (d.rule === 'bom') process.stderr.write(colourDiagnostic(`${d.loc.file}:${d.loc.line}:${d.loc.col}: warning: ${d.message}`) + '\n');
+  }
 }

@@ -10,7 +10,7 @@ import { scheduleFile, type ScheduleFileResult, type ScheduleRunResult } from '.
 import type { PipelinedLoop } from '../schedule/pipeline/index.js';
 import { STRATEGIES, type StrategyName } from '../schedule/search/search.js';
 import { pathsMode } from '../waitcnt/index.js';
-import { expandInputs, failedFileJson, formatTable, outputPaths, parseShard, shardFiles, worstExit, type InputFile } from './files.js';
+import { expandInputs, failedFileJson, formatTable, outputPaths, parseShard, shardFiles, bomFirst, hasBom, warnBom, worstExit, type InputFile } from './files.js';
 import { colourDiagnostic } from './main.js';
 import { tuneForSchedule } from './v8-tuning.js';
 import { memMark } from '../memtrace.js';
@@ -45,7 +45,7 @@ function parseStrategies(v: string | undefined): StrategyName[] | undefined {
 }
 
 /** `occupancies`: the input's, per kernel (fixedOccupancies), taken when it is loaded; the input's Loaded itself is not kept. */
-interface FileOutcome { input: InputFile; occupancies?: Map<string, FixedOccupancies>; result?: ScheduleFileResult; error?: ConductorError; code: number; output?: string }
+interface FileOutcome { input: InputFile; occupancies?: Map<string, FixedOccupancies>; result?: ScheduleFileResult; error?: ConductorError; code: number; output?: string; bom?: boolean }
 
 /**
  * `conductor schedule FILE|DIR... [--kernel K]... [--strategy ...] [--objective ...] [--trip N]
@@ -87,7 +87,7 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
       // text as the check's fix leaves it
       o.result = await readSource(input.path).then((text) => {
         memMark('read');
-        const loaded = loadInput(o, text, opts.arch);
+        const loaded = loadInput(o, text, opts.arch, outs.has(input.path));
         // a file with .include is scheduled (and written) as one text, its files spliced in
         return scheduleFile(loaded, loadedText(loaded, text), {
           kernels, strategies, objective, budget, seconds, seed, jobs, trip, paths,
@@ -118,7 +118,7 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
     const outputs: Output[] = [];
     const out = outs.get(input.path);
     if (out) {
-      outputs.push({ path: out, text: o.result.text });
+      outputs.push({ path: out, text: bomFirst(o.bom === true, o.result.text) });
       o.output = out;
     }
     if (opts.saveMoves) {
@@ -145,10 +145,11 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
 }
 
 /**
- * The input loaded for scheduling, its code required and its kernels' occupancies noted in `o`.
+ * The input loaded for scheduling, its code required and its kernels' occupancies noted in `o`
+ * (and, when the result is written, a byte order mark warned about: the output keeps it).
  * The caller passes it straight on, so that nothing in the command holds it during the run.
  */
-function loadInput(o: FileOutcome, text: string, arch: string | undefined): Loaded {
+function loadInput(o: FileOutcome, text: string, arch: string | undefined, writes: boolean): Loaded {
   let loaded = loadText(text, o.input.path, { arch });
   // a file with .include is scheduled as the one text written, its files spliced in: every line
   // the schedule names is a line of that text, as for a file check --fix changed first
@@ -156,6 +157,8 @@ function loadInput(o: FileOutcome, text: string, arch: string | undefined): Load
   if (flat !== text) loaded = loadText(flat, o.input.path, { arch });
   memMark('loaded');
   requireCode(loaded);
+  o.bom = hasBom(loaded.program);
+  if (writes) warnBom(loaded.program);
   o.occupancies = inputOccupancies(loaded);
   return loaded;
 }

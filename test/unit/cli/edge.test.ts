@@ -1,8 +1,8 @@
 /**
  * The command line's edge cases a hostile or careless input hits: an interrupt while an output is
  * being written leaves no temporary file behind, a binary move list is refused in one line
- * instead of being echoed back byte for byte, a read-only output is refused, and check's JSON and
- * SARIF stay valid documents when the input is bad.
+ * instead of being echoed back byte for byte, a read-only output is refused, check's JSON and
+ * SARIF stay valid documents when the input is bad, and a byte order mark is kept first.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -155,4 +155,56 @@ test('an operand of the wrong kind, width or range is named at its own column, a
   const e = run('check', m);
   assert.equal(e.code, 2);
   assert.match(e.err, /macro-operand\.s:6:3: error: invalid operand/);
+});
+
+test('a UTF-8 byte order mark: kept first in every output (emit byte-identical), warned about, not counted as a column', () => {
+  // llvm-mc 22 and clang 22 -c refuse a .s file that starts with a mark ('1:1: error: invalid character
+  // in input', then the first statement is lost; exit 1), while clang -c on a .S file accepts it (its
+  // preprocessor skips the mark). So the bytes are kept (the output is the input where nothing
+  // changed; a .S file stays valid) and a .s file gets a warning: a finding of check, a line on the
+  // standard error of the commands that write the program back.
+  const BOM = '\ufeff';
+  const snippet = join(dir, 'bom.s');
+  const text = `${BOM}  v_mov_b32 v1, 1\n  v_mov_b32 v2, 2\n  v_add_u32 v3, v1, v2\n  global_load_dword v4, v[0:1], off\n  v_add_u32 v5, v4, v4\n  s_endpgm\n`;
+  writeFileSync(snippet, text);
+  const warning = /bom\.s:1:1: warning: the file starts with a UTF-8 byte order mark, which llvm-mc and clang refuse in a \.s file/;
+  const out = (name: string) => join(dir, name);
+  // emit: byte for byte
+  let r = run('emit', snippet, '-o', out('bom-emit.s'));
+  assert.equal(r.code, 0, r.err);
+  assert.ok(readFileSync(out('bom-emit.s')).equals(readFileSync(snippet)), 'emit keeps every byte');
+  assert.match(r.err, warning);
+  // check: a warning finding at 1:1, exit 0
+  r = run('check', snippet, '--arch', 'gfx90a');
+  assert.match(r.out, /bom\.s:1:1: warning: the file starts with a UTF-8 byte order mark.*\[bom\]/);
+  // check --fix (a wait inserted), apply (the first line moved), schedule: the mark first, once
+  const marks = (s: string) => s.split(BOM).length - 1;
+  for (const [name, args] of [
+    ['fix', ['check', snippet, '--arch', 'gfx90a', '--fix']],
+    ['apply', ['apply', snippet, '--arch', 'gfx90a', '--objective', 'peak_vgpr', '--moves', 'swap v_mov_b32_0 v_mov_b32_1']],
+    ['schedule', ['schedule', snippet, '--arch', 'gfx90a', '--strategy', 'list', '--budget', '20', '--no-cache']],
+  ] as const) {
+    r = run(...args, '-o', out(`bom-${name}.s`));
+    assert.equal(r.code, 0, `${name}: ${r.err}`);
+    assert.match(r.err, warning, name);
+    const written = readFileSync(out(`bom-${name}.s`), 'utf8');
+    assert.ok(written.startsWith(BOM), `${name}: the mark first`);
+    assert.equal(marks(written), 1, `${name}: one mark`);
+  }
+  assert.match(readFileSync(out('bom-fix.s'), 'utf8'), /s_waitcnt vmcnt\(0\)\n {2}v_add_u32 v5, v4, v4/);
+  assert.match(readFileSync(out('bom-apply.s'), 'utf8'), new RegExp(`^${BOM} {2}v_mov_b32 v2, 2\n {2}v_mov_b32 v1, 1\n`));
+  // a column on the first line is counted from the character after the mark, as an editor shows it
+  const typo = join(dir, 'bom-typo.s');
+  writeFileSync(typo, `${BOM}s_laod_dword s0, s[0:1], 0x0\n`);
+  r = run('check', typo, '--arch', 'gfx90a');
+  assert.equal(r.code, 2);
+  assert.match(r.err, /bom-typo\.s:1:1: error: unknown instruction 's_laod_dword'/);
+  // a .S file: clang accepts the mark, no warning; still kept
+  const upper = join(dir, 'bom-upper.S');
+  writeFileSync(upper, text);
+  r = run('emit', upper, '-o', out('bom-upper-out.S'));
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.err, '');
+  assert.ok(readFileSync(out('bom-upper-out.S')).equals(readFileSync(upper)));
+  assert.doesNotMatch(run('check', upper, '--arch', 'gfx90a').out, /byte order mark/);
 });
