@@ -1,7 +1,7 @@
 import { loadInput } from '../input.js';
 import { checkOutputs, outputName, readTextFile, summaryStream, writeOutput } from '../io.js';
 import { intOption, numberOption } from './options.js';
-import { singleOutputPath, bomFirst, warnBom } from './files.js';
+import { failedInput, singleOutputPath, bomFirst, warnBom } from './files.js';
 import { formatMetrics, parseObjective } from '../schedule/metrics.js';
 import { runAgentSchedule, usageLine, type AgentRunResult } from '../agent/run.js';
 
@@ -43,7 +43,12 @@ export async function commandAgent(file: string, opts: AgentCliOptions): Promise
   const objective = opts.objective !== undefined ? parseObjective(opts.objective) : undefined;
   const timeout = numberOption('--timeout', opts.timeout, 0.001, 86_400);
   const template = opts.promptFile !== undefined ? await readTextFile(opts.promptFile, 'a prompt template') : undefined;
-  const loaded = await loadInput(file, { arch: opts.arch });
+  let loaded;
+  try {
+    loaded = await loadInput(file, { arch: opts.arch });
+  } catch (e) {
+    return failedInput(file, e, opts.json); // --json: the failed file's record, as check gives it
+  }
   if (output !== undefined) warnBom(loaded.program);
   const r = await runAgentSchedule(loaded, {
     model: opts.model,

@@ -1,18 +1,29 @@
 import { loadInput } from '../input.js';
 import { analyzeLoaded, formatAnalysis, type FileAnalysis } from '../check/analyze.js';
 import { ConductorError } from '../errors.js';
-import { expandInputs, failedFileJson, formatTable, parseShard, shardFiles, worstExit } from './files.js';
+import { expandInputs, failedFileJson, failedInput, formatTable, parseShard, shardFiles, worstExit } from './files.js';
 import { colourDiagnostic } from './main.js';
 import { tuneForOneAnalysis } from './v8-tuning.js';
 
 /** `conductor analyze FILE|DIR... [--arch T] [--json] [--shard i/N]`: exit 0, or 2 when a file is bad input. */
 export async function commandAnalyze(args: string[], opts: { arch?: string; json?: boolean; shard?: string }): Promise<number> {
   tuneForOneAnalysis();
-  const all = await expandInputs(args);
   const shard = parseShard(opts.shard);
+  let all;
+  try {
+    all = await expandInputs(args);
+  } catch (e) {
+    if (args.length !== 1) throw e;
+    return failedInput(args[0]!, e, opts.json);
+  }
   const files = shardFiles(all, shard);
-  if (all.length === 1 && args.length === 1) {
-    const a = analyzeLoaded(await loadInput(files[0]!.path, { arch: opts.arch }));
+  if (all.length === 1 && args.length === 1 && files.length === 1) {
+    let a: FileAnalysis;
+    try {
+      a = analyzeLoaded(await loadInput(files[0]!.path, { arch: opts.arch }));
+    } catch (e) {
+      return failedInput(files[0]!.path, e, opts.json);
+    }
     process.stdout.write((opts.json ? JSON.stringify(a, null, 2) : formatAnalysis(a)) + '\n');
     return 0;
   }

@@ -1,7 +1,7 @@
 import { loadInput } from '../input.js';
 import { fixedOccupancies } from './occupancy.js';
 import { checkOutputs, outputName, readTextFile, summaryStream, writeOutput } from '../io.js';
-import { singleOutputPath, bomFirst, warnBom } from './files.js';
+import { failedInput, singleOutputPath, bomFirst, warnBom } from './files.js';
 
 import { ConductorError } from '../errors.js';
 import { parseCommandArgs, parseRoundsOrThrow } from '../schedule/commands.js';
@@ -36,6 +36,18 @@ export async function commandApply(file: string, opts: ApplyCliOptions): Promise
   checkOutputs(opts.json, [opts.output]);
   const output = opts.output !== undefined ? await singleOutputPath(file, opts.output) : undefined;
   const objective = opts.objective !== undefined ? parseObjective(opts.objective) : undefined;
+  // on bad input, --json gives the failed file's record: the move list's or FILE's
+  let at = opts.movesFile ?? file;
+  try {
+    return await applyFile(file, opts, output, objective, (f) => { at = f; });
+  } catch (e) {
+    return failedInput(at, e, opts.json);
+  }
+}
+
+/** apply on FILE: `reading` names each file as its turn comes (the move list, then FILE). */
+async function applyFile(file: string, opts: ApplyCliOptions, output: string | undefined, objective: ReturnType<typeof parseObjective> | undefined,
+  reading: (file: string) => void): Promise<number> {
   let kernel = opts.kernel;
   let rounds: Command[][];
   if (opts.moves !== undefined) rounds = parseCommandArgs(opts.moves);
@@ -45,6 +57,7 @@ export async function commandApply(file: string, opts: ApplyCliOptions): Promise
     kernel = picked.kernel;
     rounds = movesFileRounds(picked.text, opts.movesFile!);
   }
+  reading(file);
   const loaded = await loadInput(file, { arch: opts.arch });
   if (output !== undefined) warnBom(loaded.program);
   const r = applyRounds(loaded, rounds, { kernel, objective, exact: !opts.fast, disambiguate: opts.perLane ? 'per-lane' : true });

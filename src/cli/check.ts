@@ -6,7 +6,7 @@ import { pathsMode, type PathsMode } from '../waitcnt/index.js';
 import { isStandardOutput, outputName, summaryStream, writeOutput } from '../io.js';
 import { ConductorError } from '../errors.js';
 import { VERSION } from '../version.js';
-import { expandInputs, failedFileJson, formatTable, outputPaths, parseShard, shardFiles, bomFirst, warnBom, worstExit } from './files.js';
+import { expandInputs, failedFileJson, failedInput, formatTable, outputPaths, parseShard, shardFiles, bomFirst, warnBom, worstExit } from './files.js';
 import { colourDiagnostic } from './main.js';
 import { tuneForOneAnalysis } from './v8-tuning.js';
 
@@ -88,7 +88,7 @@ export async function commandCheck(args: string[], opts: CheckCliOptions): Promi
     all = await expandInputs(args);
   } catch (e) {
     if (args.length !== 1) throw e;
-    return failedAlone(args[0]!, e, format, opts);
+    return failedAlone(args[0]!, e, format);
   }
   const several = all.length > 1 || args.length > 1;
   const shard = parseShard(opts.shard);
@@ -99,7 +99,7 @@ export async function commandCheck(args: string[], opts: CheckCliOptions): Promi
     try {
       o = await checkOne(files[0]!.path, opts, paths, format, outs.get(files[0]!.path));
     } catch (e) {
-      return failedAlone(files[0]!.path, e, format, opts);
+      return failedAlone(files[0]!.path, e, format);
     }
     (o.fixed && format !== 'json' ? summaryStream([opts.output]) : process.stdout).write((o.fixed ?? o.report!) + '\n');
     return o.code;
@@ -136,14 +136,15 @@ export async function commandCheck(args: string[], opts: CheckCliOptions): Promi
 }
 
 /**
- * One file that could not be checked: --json and --format json|sarif stay machine-readable on bad
- * input (the failed file's record, the shape a batch gives it, or a SARIF log whose run failed),
- * the error still on the standard error, exit 2. Other errors (and --fix's) are rethrown.
+ * One file that could not be checked (or fixed): --json and --format json|sarif stay
+ * machine-readable on bad input (the failed file's record, as every command's --json gives it,
+ * or a SARIF log whose run failed), the error still on the standard error, exit 2. Other errors
+ * are rethrown.
  */
-function failedAlone(file: string, e: unknown, format: OutputFormat, opts: CheckCliOptions): number {
-  if (!(e instanceof ConductorError) || opts.fix || format === 'clang') throw e;
+function failedAlone(file: string, e: unknown, format: OutputFormat): number {
+  if (format !== 'sarif' || !(e instanceof ConductorError)) return failedInput(file, e, format === 'json');
   process.stderr.write(colourDiagnostic(e.format()) + '\n');
-  process.stdout.write((format === 'json' ? JSON.stringify(failedFileJson(file, e), null, 2) : failureSarif(file, e)) + '\n');
+  process.stdout.write(failureSarif(file, e) + '\n');
   return 2;
 }
 

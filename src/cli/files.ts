@@ -136,6 +136,20 @@ export function failedFileJson(file: string, e: ConductorError): { file: string;
   return { file, error: e.message, loc: e.loc ? { line: e.loc.line, col: e.loc.col } : null, exit: 2, kernels: [] };
 }
 
+/**
+ * One input a command could not work on (bad input, a missing kernel, an option out of range for
+ * it, an output it cannot write): the error on the standard error (`file:line:col: error: ...`)
+ * and, with --json, the failed file's record on the standard output, the shape a batch gives it
+ * (failedFileJson), so that the standard output stays one JSON document; exit 2. Another error,
+ * or no --json, is rethrown (main prints it, exit 2).
+ */
+export function failedInput(file: string, e: unknown, json: boolean | undefined): number {
+  if (!json || !(e instanceof ConductorError)) throw e;
+  process.stderr.write(colourDiagnostic(e.format()) + '\n');
+  process.stdout.write(JSON.stringify(failedFileJson(file, e), null, 2) + '\n');
+  return 2;
+}
+
 /** Worst exit code: 2 (bad input) over 1 (findings) over 0. */
 export function worstExit(codes: readonly number[]): number {
   return codes.reduce((a, b) => Math.max(a, b), 0);

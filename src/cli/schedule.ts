@@ -10,7 +10,7 @@ import { scheduleFile, type ScheduleFileResult, type ScheduleRunResult } from '.
 import type { PipelinedLoop } from '../schedule/pipeline/index.js';
 import { STRATEGIES, type StrategyName } from '../schedule/search/search.js';
 import { pathsMode } from '../waitcnt/index.js';
-import { expandInputs, failedFileJson, formatTable, outputPaths, parseShard, shardFiles, bomFirst, hasBom, warnBom, worstExit, type InputFile } from './files.js';
+import { expandInputs, failedFileJson, failedInput, formatTable, outputPaths, parseShard, shardFiles, bomFirst, hasBom, warnBom, worstExit, type InputFile } from './files.js';
 import { colourDiagnostic } from './main.js';
 import { tuneForSchedule } from './v8-tuning.js';
 import { memMark } from '../memtrace.js';
@@ -66,7 +66,13 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
   const seconds = numberOption('--seconds', opts.seconds, 0.001, 86_400);
   const paths = pathsMode(opts.paths);
   const shard = parseShard(opts.shard);
-  const all = await expandInputs(args);
+  let all;
+  try {
+    all = await expandInputs(args);
+  } catch (e) {
+    if (args.length !== 1) throw e;
+    return failedInput(args[0]!, e, opts.json);
+  }
   const files = shardFiles(all, shard);
   const several = all.length > 1 || args.length > 1;
   if (several && opts.saveMoves) throw new ConductorError('--save-moves takes a single input file');
@@ -106,7 +112,8 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
       });
     } catch (e) {
       if (!(e instanceof ConductorError)) throw e;
-      if (!several) throw e;
+      // one input: --json gives the failed file's record, as check does
+      if (!several) return failedInput(input.path, e, opts.json);
       o.code = 2;
       o.error = e;
       process.stderr.write(colourDiagnostic(e.format()) + '\n');
@@ -130,7 +137,12 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
       outputs.push({ path: opts.saveMoves, text: moves.map((m) => m + '\n').join('') });
     }
     memMark('scheduled');
-    await writeOutputs(outputs);
+    try {
+      await writeOutputs(outputs);
+    } catch (e) {
+      if (several) throw e;
+      return failedInput(input.path, e, opts.json);
+    }
     if (!opts.json) summaryStream([opts.output, opts.saveMoves]).write(formatFileSchedule(o.result, o.occupancies, o.output, opts.saveMoves) + '\n');
   }
   if (opts.json) {

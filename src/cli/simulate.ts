@@ -3,6 +3,7 @@ import { loadInput } from '../input.js';
 import { kernelContexts } from '../analysis/context.js';
 import { ConductorError } from '../errors.js';
 import { intOption } from './options.js';
+import { failedInput } from './files.js';
 import { resolveTarget } from '../targets/index.js';
 import { applyLatencyFile, defaultCycleParams, type CycleParams } from '../targets/latency.js';
 import { knownMnemonic } from '../cycles/model.js';
@@ -46,6 +47,15 @@ export async function commandSimulate(file: string | undefined, opts: SimulateCl
     return 0;
   }
   if (!file) throw new ConductorError('simulate needs a FILE');
+  try {
+    return await simulateFile(file, opts, waves, trip);
+  } catch (e) {
+    return failedInput(file, e, opts.json);
+  }
+}
+
+/** simulate on FILE: what can fail is the file's (or --latency-file's, or an option out of range for it). */
+async function simulateFile(file: string, opts: SimulateCliOptions, waves: number | undefined, trip: number | undefined): Promise<number> {
   const loaded = await loadInput(file, { arch: opts.arch });
   if (waves !== undefined) checkWaves(loaded.target, waves);
   const params = await paramsFor(loaded.target, opts.latencyFile);

@@ -1,11 +1,11 @@
 /**
  * What --json gives for the cases a script meets: a file of a batch that cannot be read (the same
  * shape from check, analyze and schedule), check --fix's changes, analyze's counts; and the note
- * when --arch overrides the file's target.
+ * when --arch overrides the file's target; and one input that fails: the same record from every command.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { example, run } from './harness.js';
@@ -53,4 +53,44 @@ test('--arch over a file that names another target: a note says so', () => {
   const f = file('t90a.s', ['.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:', '  v_mov_b32 v0, v1', '  s_endpgm']);
   assert.match(run('check', f, '--arch', 'gfx942').out, /note: --arch gfx942 overrides the file's \.amdgcn_target gfx90a \(line 1\)/);
   assert.doesNotMatch(run('check', f, '--arch', 'gfx90a').out, /overrides/);
+});
+
+test('one input that cannot be worked on: every command with --json prints the failed file\'s record, as check does (exit 2, the error on stderr)', () => {
+  const record = { file: BAD, error: "unknown instruction 'v_bogus'", loc: { line: 4, col: 3 }, exit: 2, kernels: [] };
+  const missing = join(dir, 'missing.s');
+  const moves = file('moves.txt', ['swap a']);
+  const cases: [string[], Record<string, unknown>][] = [
+    [['check', BAD], record],
+    [['check', BAD, '--fix', '-o', join(dir, 'never.s')], record],
+    [['analyze', BAD], record],
+    [['tag', BAD], record],
+    [['simulate', BAD], record],
+    [['verify', BAD, example], record],
+    [['verify', example, BAD], record],
+    [['schedule', BAD, '--budget', '5', '--no-cache'], record],
+    [['apply', BAD, '--moves', 'done'], record],
+    // a missing file, and what fails on a readable one: a kernel it lacks, an option out of range for it
+    ...['check', 'analyze', 'tag', 'simulate', 'schedule'].map((cmd): [string[], Record<string, unknown>] =>
+      [[cmd, missing], { file: missing, error: `cannot read '${missing}': no such file or directory`, loc: null, exit: 2, kernels: [] }]),
+    [['tag', example, '--kernel', 'nope'], { file: example, loc: null, exit: 2, kernels: [] }],
+    [['simulate', example, '--waves', '99'], { file: example, error: '--waves 99: a gfx942 SIMD holds 1 to 8 waves', loc: null, exit: 2, kernels: [] }],
+    [['apply', example, '--moves-file', moves], { file: moves, exit: 2, kernels: [] }],
+  ];
+  for (const [args, want] of cases) {
+    const r = run(...args, '--json');
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+    const j = JSON.parse(r.out) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(want)) assert.deepEqual(j[k], v, `${args.join(' ')}: ${k}`);
+    assert.deepEqual(Object.keys(j), ['file', 'error', 'loc', 'exit', 'kernels'], args.join(' '));
+    assert.match(r.err, new RegExp(`error: ${String(j['error']).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), args.join(' '));
+    if (j['loc']) assert.match(r.err, /bad\.s:4:3: error: unknown instruction 'v_bogus'/);
+  }
+  assert.equal(existsSync(join(dir, 'never.s')), false);
+  // without --json the standard output stays empty
+  for (const args of [['analyze', BAD], ['tag', BAD], ['simulate', BAD], ['verify', BAD, example], ['schedule', BAD, '--budget', '5', '--no-cache'], ['apply', BAD, '--moves', 'done']]) {
+    const r = run(...args);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.equal(r.out, '', args.join(' '));
+    assert.match(r.err, /bad\.s:4:3: error: unknown instruction 'v_bogus'/);
+  }
 });
