@@ -22,7 +22,8 @@
  * concerned changes; everything else is written as it was.
  */
 import { loadText, type Loaded } from '../../load.js';
-import { fixLoaded } from '../../check/fix.js';
+import { fixLoaded, nopLines } from '../../check/fix.js';
+import { computeNops } from '../../hazards/engine.js';
 import { addInsert, applyStatementEdits, emptyEdits } from '../../check/edit.js';
 import type { Program, Statement } from '../../asm/ast.js';
 import { kernelContexts } from '../../analysis/context.js';
@@ -180,13 +181,33 @@ function finishProgram(k: ScheduleKernel, e: ReturnType<typeof emptyEdits>, loop
   let raw = applyStatementEdits(program, e);
   if (grow) raw = growMetadata(raw, k.name, k.ctx.kernel.descriptor!.values['next_free_vgpr']!, grow.nextFree);
   const fixed = fixLoaded(loadText(raw, file, { arch }), { kernels: new Set([k.name]) });
-  const loaded = loadText(fixed.text, file, { arch });
+  const text = padWarnings(loadText(fixed.text, file, { arch }), k.name) ?? fixed.text;
+  const loaded = loadText(text, file, { arch });
   // nothing the checkers find on any path that the input does not have
   const before = errorsByRule(k.loaded, k.name);
   for (const [rule, count] of errorsByRule(loaded, k.name)) {
     if (count > (before.get(rule) ?? 0)) throw new ConductorError(`the pipelined kernel ${k.name} does not check clean: ${count} [${rule}] (the input has ${before.get(rule) ?? 0})`);
   }
-  return { text: fixed.text, loaded, loops };
+  return { text, loaded, loops };
+}
+
+/**
+ * The s_nop padding the hazard engine gives the pipelined kernel beyond what check --fix inserted
+ * (fixLoaded pads errors only): the rules whose shortfall is a warning, e.g. an XNACK soft clause
+ * when the target id leaves XNACK unspecified (LLVM pads it: the code object may run with XNACK
+ * on). The pipelined program is the original of the search that follows, whose emit pads only
+ * what exceeds the original's padding outside the regions it reorders, so the copies written here
+ * (the peeled iteration) would keep such a shortfall. Undefined when nothing is to pad.
+ */
+function padWarnings(l: Loaded, name: string): string | undefined {
+  const ctx = kernelContexts(l).find((c) => c.kernel.name === name);
+  if (!ctx) return undefined;
+  const plan = computeNops(ctx);
+  if (plan.total === 0) return undefined;
+  const e = emptyEdits();
+  const maxImm = ctx.target.maxNopImm.value;
+  for (const s of plan.sites) for (const t of nopLines(s.waitStates, maxImm)) addInsert(e, ctx.cfg.insns[s.insn]!.stmt, t);
+  return applyStatementEdits(l.program, e);
 }
 
 /** Error findings of one kernel on every path (a shortfall on any path counts), by rule. */

@@ -164,6 +164,34 @@ test('pipeline transform: the text written, clean, equivalent by verify, assembl
   assert.match(formatVerify(v, 'orig.s', 'piped.s'), /1 pipelined loop: the same values for trip counts 1 to 4, the trip counts matched for every start value/);
 });
 
+/**
+ * The K-loop with a spill and its reload after the MFMA (what clang writes under register
+ * pressure): the reloads join a soft clause with the stores that read the registers they write,
+ * a warning when the target id leaves XNACK unspecified (LLVM pads it: the code object may run
+ * with XNACK on). Trial finding (clang-22 gfx90a spill kernel, anneal's pipelined candidate): the
+ * peeled iteration kept the shortfall unpadded, since check --fix pads errors only.
+ */
+test('pipeline: a soft clause the target id leaves to XNACK is padded in the loop and in the peeled iteration', () => {
+  const spill = [
+    'buffer_store_dword v29, off, s[4:7], 0 offset:4', 'buffer_store_dword v30, off, s[4:7], 0 offset:8',
+    'buffer_load_dword v29, off, s[4:7], 0 offset:12', 'buffer_load_dword v30, off, s[4:7], 0 offset:16',
+    's_waitcnt vmcnt(0)', 'v_add_u32_e32 v0, v0, v29', 'v_add_u32_e32 v0, v0, v30',
+  ];
+  const text = kernel({ body: [...LOOP, ...spill] });
+  const soft = (l: ReturnType<typeof load>) => checkLoaded(l).kernels.flatMap((x) => x.findings).filter((f) => f.rule === 'xnack-soft-clause');
+  assert.equal(soft(load(text)).length, 1, 'the input: one warning');
+  const out = pipelined(text);
+  assert.equal(out.loops.length, 1);
+  assert.equal(checkLoaded(out.loaded).errors, 0);
+  assert.deepEqual(soft(out.loaded).map((f) => f.message), []);
+  const lines = out.text.split('\n').map((l) => l.trim());
+  const padded = lines.flatMap((l, i) => (l === 's_nop 0' && lines[i - 1] === 'buffer_load_dword v29, off, s[4:7], 0 offset:12' ? [i] : []));
+  assert.equal(padded.length, 2, 'one s_nop in the loop, one in the peel');
+  assert.ok(padded[1]! > lines.indexOf('.Lpipelined_peel0:'));
+  const v = verifyLoaded(load(text, 'orig.s'), load(out.text, 'piped.s'));
+  assert.equal(v.equivalent, true, v.difference?.message);
+});
+
 /** The K-loop staging its data through LDS: the loads' data written to LDS, a release wait (a fence: pinned), then read back. */
 const LDS_LOOP = [
   ...LOOP.slice(0, 8),
