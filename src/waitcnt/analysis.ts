@@ -52,7 +52,7 @@ import { statementAt } from '../asm/program.js';
 import { unitsAsWritten } from '../isa/names.js';
 import { isClass, traitsOf } from '../isa/traits.js';
 import {
-  CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COUNTER, COUNTER_CLASSES, COUNTER_NAMES, INSN_KIND, LDS_MEM, NCLASSES, NO_WAIT, OP_CLASS, SOURCES, STORES, counterMax, kernelEffects, type InsnEffects,
+  CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COUNTER, COUNTER_CLASSES, COUNTER_NAMES, INSN_KIND, LDS_MEM, LDS_QUIET, NCLASSES, NO_WAIT, OP_CLASS, SOURCES, STORES, counterMax, kernelEffects, type InsnEffects,
 } from './model.js';
 import { CounterState, joinInto, meetInto, sameCore, type Ent, type Shadow } from './state.js';
 import { afterInsn, commonFacts, edgeConditions, factsKey, feasibleSuccessors, liveConditions, sameShape, widenFacts, type PathFact } from './paths.js';
@@ -278,6 +278,8 @@ interface Rec {
   visits: number[];
   /** With `statesAt`: the state before each of those instructions the run reached. */
   states?: Map<number, CounterState>;
+  /** The existing waits the run reached with an LDS-DMA pending (LDS_MEM or LDS_QUIET). */
+  dmaBefore: Set<number>;
 }
 
 /** A path class of a block's entry (paths.ts): the facts its paths share and their counter state. */
@@ -315,6 +317,8 @@ class Analysis {
   private readonly insert = new Map<number, Counts>();
   private readonly demand = new Map<number, Counts>();
   private readonly pendBefore = new Map<number, Counts>();
+  /** The existing waits some path reaches with an LDS-DMA pending (Rec.dmaBefore). */
+  private readonly dmaBefore = new Set<number>();
   private readonly storeNeed = new Map<number, Counts>();
   private readonly unreachableBlock: Uint8Array;
   private readonly pendAt?: Int32Array;
@@ -491,6 +495,7 @@ class Analysis {
         for (let c = 0; c < 3; c++) pb[c] = Math.max(pb[c]!, (st.wild >> c) & 1 ? this.capC[c]! : st.pendC[c]!);
         rec.pendBefore.set(i, pb);
         if (!rec.storeNeed.has(i)) rec.storeNeed.set(i, [INF, INF, INF]);
+        if (st.mask[LDS_MEM] !== 0 || st.mask[LDS_QUIET] !== 0) rec.dmaBefore.add(i);
       }
       for (let c = 0; c < 3; c++) if (v[c]! !== INF) this.applyWait(st, c, v[c]!, i);
       return;
@@ -563,7 +568,7 @@ class Analysis {
         const v = this.ldsV[c]!;
         if (v === INF || v >= needV[c]!) continue;
         if (rec) rec.missing.push({ i, d: this.ldsD[c]! });
-        if (!this.meet) st.forgetUnit(LDS_MEM, c);
+        if (!this.meet) st.forgetUnit(LDS_MEM, c, LDS_QUIET);
       }
     }
     if (st.sh) {
@@ -602,7 +607,7 @@ class Analysis {
 
   private runBlock(b: number, part: Part): Part {
     const blk = this.cfg.blocks[b]!;
-    const rec: Rec = { missing: [], pendBefore: new Map(), storeNeed: new Map(), pendAt: [], visits: [] };
+    const rec: Rec = { missing: [], pendBefore: new Map(), storeNeed: new Map(), pendAt: [], visits: [], dmaBefore: new Set() };
     const statesAt = this.statesAt;
     if (statesAt) rec.states = new Map();
     part.rec = rec;
@@ -742,6 +747,7 @@ class Analysis {
       if (!g) this.pendBefore.set(i, [pb[0], pb[1], pb[2]]);
       else for (let c = 0; c < 3; c++) g[c] = Math.max(g[c]!, pb[c]!);
     }
+    for (const i of rec.dmaBefore) this.dmaBefore.add(i);
     for (const [i, sn] of rec.storeNeed) {
       const g = this.storeNeed.get(i);
       if (!g) this.storeNeed.set(i, [sn[0], sn[1], sn[2]]);
@@ -817,6 +823,9 @@ class Analysis {
       const effect: [boolean, boolean, boolean] = [0, 1, 2].map((c) => values[c] !== INF && pb[c]! > values[c]!) as [boolean, boolean, boolean];
       const d = this.demand.get(i) ?? [INF, INF, INF];
       const weakest: Counts = [0, 1, 2].map((c) => (effect[c] ? d[c]! : INF)) as Counts;
+      // an LDS-DMA pending: the wait may order an LDS access after it, which LLVM decides from
+      // the LDS addresses the assembly does not show (SOURCES.ldsDma): its vmcnt is not judged
+      if (effect[COUNTER.vm] && this.dmaBefore.has(i)) weakest[COUNTER.vm] = Math.min(weakest[COUNTER.vm]!, values[COUNTER.vm]!);
       let fence = positionalFence(positions.get(i));
       if (!fence && !unreachable) {
         const sn = this.storeNeed.get(i)!;

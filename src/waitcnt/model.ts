@@ -45,10 +45,15 @@ export type { Counter, CounterName, OpClass } from '../targets/counters.js';
  *  - STORES: the youngest pending operation of each class that writes no register (stores,
  *    atomics without return, cache writebacks, messages). Nothing reads it; it tells which
  *    waits complete stores (memory ordering, see fences in analysis.ts).
+ *  - LDS_QUIET: an LDS-DMA still pending after an LDS access was warned about it (SOURCES.ldsDma:
+ *    reported once per DMA run, so it leaves LDS_MEM there). Nothing waits for it; it tells that
+ *    an existing vmcnt wait may be ordering an LDS access after the DMA, which the assembly
+ *    cannot show (such a wait is never judged stronger than needed on vmcnt).
  */
 export const LDS_MEM = UNIT_COUNT;
 export const STORES = UNIT_COUNT + 1;
-export const NUNITS = UNIT_COUNT + 2;
+export const LDS_QUIET = UNIT_COUNT + 2;
+export const NUNITS = UNIT_COUNT + 3;
 
 export const SOURCES = {
   counters: COUNTER_SOURCES.widths,

@@ -144,6 +144,29 @@ test('LDS-DMA: the warning hides no error: a read of a load on the same instruct
   assert.deepEqual(errors(later).map((f) => f.fix), [{ kind: 'waitcnt', before: 4, vmcnt: 2 }]);
 });
 
+test('LDS-DMA: the waits LLVM put in front of later LDS accesses are not judged stronger than needed (it knew the LDS ranges)', () => {
+  // LLVM's gfx950 output (an MXFP8 GEMM, clang-22): no wait before the first read (a range it
+  // proved disjoint), vmcnt(1) and vmcnt(0) before the next ones; nothing in the registers needs them
+  const lines = [
+    'global_load_lds_dwordx4 v[14:15], off',
+    'global_load_lds_dwordx4 v[18:19], off',
+    'global_load_lds_dwordx4 v[2:3], off',
+    'ds_read_b128 v[32:35], v19 offset:4096',
+    's_waitcnt vmcnt(1)',
+    'ds_read_b128 v[28:31], v18',
+    's_waitcnt vmcnt(0)',
+    'ds_read_b128 v[36:39], v18 offset:16384',
+    's_waitcnt vmcnt(0)',
+    'ds_read_b128 v[40:43], v18 offset:64',
+  ];
+  const fs = check(lines, 'gfx950');
+  // the warning at the first read; the last wait completes nothing (nothing is pending): redundant
+  assert.deepEqual(fs.map((f) => `${f.loc.line} ${f.rule} ${f.severity}`), ['4 waitcnt-missing warning', '9 waitcnt-redundant warning']);
+  // without a DMA pending the same waits are notes
+  const plain = check(['global_load_dword v9, v[2:3], off', ...lines.slice(3)], 'gfx950');
+  assert.ok(plain.some((f) => f.loc.line === 5 && f.rule === 'waitcnt-too-strong'), plain.map((f) => `${f.loc.line} ${f.rule}`).join(', '));
+});
+
 test('expcnt (gfx908): a GDS operation holds its source VGPRs until expcnt', () => {
   const fs = check([
     's_mov_b32 m0, 0',
