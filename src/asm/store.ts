@@ -313,8 +313,26 @@ export class InsnStore {
    */
   appendFrom(from: InsnStore, i: number, textId: number): number {
     this.begin();
-    for (let k = from.opBegin[i]!; k < from.opBegin[i + 1]!; k++) {
-      const c = this.addOperand(from.oKind[k]!, from.oStart[k]!, from.oEnd[k]!);
+    this.copyRows(from, i, 0);
+    return this.commit(from.opcode[i]!, textId, from.tStart[i]!, from.tEnd[i]!, from.line[i]!, from.col[i]!, from.stmt[i]!);
+  }
+
+  /**
+   * Append a copy of this store's instruction i written elsewhere: its text is text `textId`
+   * from `tStart` (the same characters as i's), its location `line`/`col`, its statement
+   * `stmt`; its operands and modifiers are i's with their offsets moved along.
+   */
+  appendMoved(i: number, textId: number, tStart: number, line: number, col: number, stmt: number): number {
+    const d = tStart - this.tStart[i]!;
+    this.begin();
+    this.copyRows(this, i, d);
+    return this.commit(this.opcode[i]!, textId, tStart, this.tEnd[i]! + d, line, col, stmt);
+  }
+
+  /** The operands and modifiers of `from`'s instruction i as the ones of the instruction begun, their text offsets moved by d. */
+  private copyRows(from: InsnStore, i: number, d: number): void {
+    for (let k = from.opBegin[i]!, e = from.opBegin[i + 1]!; k < e; k++) {
+      const c = this.addOperand(from.oKind[k]!, from.oStart[k]! + d, from.oEnd[k]! + d);
       this.oFile[c] = from.oFile[k]!;
       this.oFlags[c] = from.oFlags[k]!;
       this.oFirst[c] = from.oFirst[k]!;
@@ -323,38 +341,12 @@ export class InsnStore {
       this.oValue[c] = from.oValue[k]!;
       if (from.oAux[k]! >= 0) this.setAux(c, from.aux[from.oAux[k]!]);
     }
-    for (let m = from.modBegin[i]!; m < from.modBegin[i + 1]!; m++) {
-      const c = this.addModifier(from.mName[m]!, from.mStart[m]!, from.mVStart[m]!, from.mEnd[m]!, from.mFlags[m]!);
+    for (let m = from.modBegin[i]!, e = from.modBegin[i + 1]!; m < e; m++) {
+      const f = from.mFlags[m]!;
+      const c = this.addModifier(from.mName[m]!, from.mStart[m]! + d, f & MF_VALUE ? from.mVStart[m]! + d : from.mVStart[m]!, from.mEnd[m]! + d, f);
       this.mNum[c] = from.mNum[m]!;
       if (from.mAux[m]! >= 0) { this.mAux[c] = this.aux.length; this.aux.push(from.aux[from.mAux[m]!]); }
     }
-    return this.commit(from.opcode[i]!, textId, from.tStart[i]!, from.tEnd[i]!, from.line[i]!, from.col[i]!, from.stmt[i]!);
-  }
-
-  /**
-   * Append a copy of this store's instruction i written elsewhere: its text is text `textId`
-   * from `tStart` (the same characters as i's), its location `line`/`col`, its statement
-   * `stmt`; its operands and modifiers are i's with their offsets moved along. Instruction i
-   * keeps no details in `aux`.
-   */
-  appendMoved(i: number, textId: number, tStart: number, line: number, col: number, stmt: number): number {
-    const d = tStart - this.tStart[i]!;
-    this.begin();
-    for (let k = this.opBegin[i]!, e = this.opBegin[i + 1]!; k < e; k++) {
-      const c = this.addOperand(this.oKind[k]!, this.oStart[k]! + d, this.oEnd[k]! + d);
-      this.oFile[c] = this.oFile[k]!;
-      this.oFlags[c] = this.oFlags[k]!;
-      this.oFirst[c] = this.oFirst[k]!;
-      this.oCount[c] = this.oCount[k]!;
-      this.oIndex[c] = this.oIndex[k]!;
-      this.oValue[c] = this.oValue[k]!;
-    }
-    for (let m = this.modBegin[i]!, e = this.modBegin[i + 1]!; m < e; m++) {
-      const f = this.mFlags[m]!;
-      const c = this.addModifier(this.mName[m]!, this.mStart[m]! + d, f & MF_VALUE ? this.mVStart[m]! + d : this.mVStart[m]!, this.mEnd[m]! + d, f);
-      this.mNum[c] = this.mNum[m]!;
-    }
-    return this.commit(this.opcode[i]!, textId, tStart, this.tEnd[i]! + d, line, col, stmt);
   }
 
   private growInsns(): void {

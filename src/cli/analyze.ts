@@ -1,7 +1,7 @@
 import { loadInput } from '../input.js';
 import { analyzeLoaded, formatAnalysis, type FileAnalysis } from '../check/analyze.js';
 import { ConductorError } from '../errors.js';
-import { expandInputs, failedFileJson, failedInput, formatTable, parseShard, shardFiles, worstExit } from './files.js';
+import { inputsOr, failedFileJson, failedInput, formatTable, parseShard, shardFiles, worstExit } from './files.js';
 import { colourDiagnostic } from './main.js';
 import { tuneForOneAnalysis } from './v8-tuning.js';
 
@@ -9,13 +9,8 @@ import { tuneForOneAnalysis } from './v8-tuning.js';
 export async function commandAnalyze(args: string[], opts: { arch?: string; json?: boolean; shard?: string }): Promise<number> {
   tuneForOneAnalysis();
   const shard = parseShard(opts.shard);
-  let all;
-  try {
-    all = await expandInputs(args);
-  } catch (e) {
-    if (args.length !== 1) throw e;
-    return failedInput(args[0]!, e, opts.json);
-  }
+  const all = await inputsOr(args, (f, e) => failedInput(f, e, opts.json));
+  if (typeof all === 'number') return all;
   const files = shardFiles(all, shard);
   if (all.length === 1 && args.length === 1 && files.length === 1) {
     let a: FileAnalysis;

@@ -6,7 +6,7 @@ import { pathsMode, type PathsMode } from '../waitcnt/index.js';
 import { isStandardOutput, outputName, summaryStream, writeOutput } from '../io.js';
 import { ConductorError } from '../errors.js';
 import { VERSION } from '../version.js';
-import { expandInputs, failedFileJson, failedInput, formatTable, outputPaths, parseShard, shardFiles, bomFirst, warnBom, worstExit } from './files.js';
+import { inputsOr, failedFileJson, failedInput, formatTable, outputPaths, parseShard, shardFiles, bomFirst, warnBom, worstExit } from './files.js';
 import { colourDiagnostic } from './main.js';
 import { tuneForOneAnalysis } from './v8-tuning.js';
 
@@ -83,13 +83,8 @@ export async function commandCheck(args: string[], opts: CheckCliOptions): Promi
     throw new ConductorError('--fix --json prints what was changed on the standard output: write the fixed file with -o FILE');
   }
   const paths = pathsMode(opts.paths);
-  let all;
-  try {
-    all = await expandInputs(args);
-  } catch (e) {
-    if (args.length !== 1) throw e;
-    return failedAlone(args[0]!, e, format);
-  }
+  const all = await inputsOr(args, (f, e) => failedAlone(f, e, format));
+  if (typeof all === 'number') return all;
   const several = all.length > 1 || args.length > 1;
   const shard = parseShard(opts.shard);
   const files = shardFiles(all, shard);

@@ -143,6 +143,19 @@ export function failedFileJson(file: string, e: ConductorError): { file: string;
  * (failedFileJson), so that the standard output stays one JSON document; exit 2. Another error,
  * or no --json, is rethrown (main prints it, exit 2).
  */
+/**
+ * The input files of `args` (expandInputs), or, when the one input given cannot be read, the exit
+ * code after `failed` has said so (e.g. failedInput: its JSON failure record).
+ */
+export async function inputsOr(args: readonly string[], failed: (file: string, e: unknown) => number): Promise<InputFile[] | number> {
+  try {
+    return await expandInputs(args);
+  } catch (e) {
+    if (args.length !== 1) throw e;
+    return failed(args[0]!, e);
+  }
+}
+
 export function failedInput(file: string, e: unknown, json: boolean | undefined): number {
   if (!json || !(e instanceof ConductorError)) throw e;
   process.stderr.write(colourDiagnostic(e.format()) + '\n');

@@ -10,7 +10,7 @@ import { scheduleFile, type ScheduleFileResult, type ScheduleRunResult } from '.
 import type { PipelinedLoop } from '../schedule/pipeline/index.js';
 import { STRATEGIES, type StrategyName } from '../schedule/search/search.js';
 import { pathsMode } from '../waitcnt/index.js';
-import { expandInputs, failedFileJson, failedInput, formatTable, outputPaths, parseShard, shardFiles, bomFirst, hasBom, warnBom, worstExit, type InputFile } from './files.js';
+import { inputsOr, failedFileJson, failedInput, formatTable, outputPaths, parseShard, shardFiles, bomFirst, hasBom, warnBom, worstExit, type InputFile } from './files.js';
 import { colourDiagnostic } from './main.js';
 import { tuneForSchedule } from './v8-tuning.js';
 import { memMark } from '../memtrace.js';
@@ -66,13 +66,8 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
   const seconds = numberOption('--seconds', opts.seconds, 0.001, 86_400);
   const paths = pathsMode(opts.paths);
   const shard = parseShard(opts.shard);
-  let all;
-  try {
-    all = await expandInputs(args);
-  } catch (e) {
-    if (args.length !== 1) throw e;
-    return failedInput(args[0]!, e, opts.json);
-  }
+  const all = await inputsOr(args, (f, e) => failedInput(f, e, opts.json));
+  if (typeof all === 'number') return all;
   const files = shardFiles(all, shard);
   const several = all.length > 1 || args.length > 1;
   if (several && opts.saveMoves) throw new ConductorError('--save-moves takes a single input file');
