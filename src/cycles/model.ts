@@ -33,7 +33,7 @@ import { UNIT_COUNT } from '../asm/registers.js';
 import { defaultCycleParams, MFMA_PASS_COUNTS, mfmaParamKey, type CycleParams, type MfmaConsumer, type MfmaTableKind, type ParamKey } from '../targets/latency.js';
 import type { Target } from '../isa/target.js';
 import { nopWaitStates } from '../targets/common.js';
-import { ACC_DEF, ACC_USE, OperandReader, roleId } from '../isa/resolved-store.js';
+import { ACC_DEF, ACC_USE, OperandReader, firstAlike, roleId, storeIndexOf } from '../isa/resolved-store.js';
 
 const ROLE_SRCC = roleId('srcC');
 const ROLE_VDST = roleId('vdst');
@@ -169,8 +169,13 @@ export function syntheticWaitInto(m: CycleModel, vm: number, lgkm: number, exp: 
 
 const DP_SLOW = /^v_(fma|fmac|mul|rcp|rsq|sqrt|div_fmas|trig_preop)_f64$/;
 
-/** Build the model of a kernel (the engine caches it per context and parameter set). */
-export function buildCycleModel(ctx: KernelContext, params?: CycleParams): CycleModel {
+/**
+ * Build the model of a kernel (the engine caches it per context and parameter set). An
+ * instruction resolved as an earlier one of the kernel was (ResolvedStore.alike), with the same
+ * control kind, gets that one's timing and register lists (a function of the resolution, the
+ * control kind and the parameters); `opts.alike` false computes each (the unit test compares).
+ */
+export function buildCycleModel(ctx: KernelContext, params?: CycleParams, opts: { alike?: boolean } = {}): CycleModel {
   const p = params ?? defaultCycleParams(ctx.target);
   const insns = ctx.insns;
   const n = insns.length;
@@ -212,8 +217,25 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
   const nopMax = ctx.target.maxNopImmCounted.value;
   const traits = traitsOf(insns);
   const reader = new OperandReader();
+  // the kernel's first instruction resolved as each store index
+  const first = opts.alike === false ? undefined : new Map<number, number>();
+  const perInsn = first && perInstructionArrays(m);
   for (let i = 0; i < n; i++) {
     const r = insns[i]!;
+    if (first) {
+      const a = firstAlike(r);
+      const j = a >= 0 ? first.get(a) : undefined;
+      if (j !== undefined && ctx.cfg.control[j] === ctx.cfg.control[i]) {
+        for (const arr of perInsn!) arr[i] = arr[j]!;
+        for (let k = 0; k < 5; k++) m.mfmaLat[i * 5 + k] = m.mfmaLat[j * 5 + k]!;
+        m.useStart[i] = useU.length;
+        for (let q = m.useStart[j]!, e = m.useStart[j + 1]!; q < e; q++) { useU.push(useU[q]!); useR.push(useR[q]!); }
+        m.defStart[i] = defU.length;
+        for (let q = m.defStart[j]!, e = m.defStart[j + 1]!; q < e; q++) defU.push(defU[q]!);
+        continue;
+      }
+      if (a < 0 && storeIndexOf(r) >= 0) first.set(storeIndexOf(r), i);
+    }
     classify(m, p, r, traits, i, nopMax, ctx.cfg.control[i]!);
     const base = r.insn.base;
     let id = ids.get(base);
@@ -282,6 +304,16 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams): Cycle
   m.useRole = Uint8Array.from(useR);
   m.defUnit = Int16Array.from(defU);
   return m;
+}
+
+/**
+ * The model's arrays of one entry per position (instructions, then the synthetic waits) that
+ * buildCycleModel writes per instruction: what an instruction copies from one resolved alike
+ * (besides mfmaLat's five entries and the use and def lists).
+ */
+function perInstructionArrays(m: CycleModel): (Uint8Array | Int8Array | Int32Array | Float64Array)[] {
+  return [m.pipeA, m.occA, m.pipeB, m.occB, m.issue, m.issueTaken, m.lat, m.cc, m.pk, m.flags, m.opId, m.passes,
+    m.mfmaDstFirst, m.mfmaDstCount, m.mfmaCFirst, m.mfmaCCount, m.vmInc, m.lgkmInc, m.expInc, m.lgkmClass, m.wVm, m.wLgkm, m.wExp];
 }
 
 function unitInRange(u: number): void {

@@ -122,3 +122,27 @@ test('engine tables: a reader or writer of an MFMA result waits for the slot of 
     assert.equal(row.whyB, dep, `${lines[c]}: dependence kind`);
   }
 });
+
+test('buildCycleModel: an instruction resolved as an earlier one gets the model that computing it gives', () => {
+  // repeats of every class, a branch kind that differs (s_branch / s_cbranch of the same label), MFMAs
+  const snippet = [
+    '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', 'k:',
+    'global_load_dwordx4 v[0:3], v[10:11], off', 'global_load_dwordx4 v[0:3], v[10:11], off', 's_waitcnt vmcnt(0)',
+    'v_mfma_f32_16x16x16_f16 a[0:3], v[0:1], v[2:3], a[0:3]', 'v_mfma_f32_16x16x16_f16 a[0:3], v[0:1], v[2:3], a[0:3]',
+    'v_add_f32 v4, v5, v6', 'v_add_f32 v4, v5, v6', 's_add_u32 s0, s1, s2', 's_add_u32 s0, s1, s2', 'ds_read_b128 v[20:23], v8',
+    'ds_read_b128 v[20:23], v8', 's_nop 3', 's_nop 3', 'v_exp_f32 v7, v7', 'v_exp_f32 v7, v7', 's_cbranch_scc0 k', 's_cbranch_scc0 k', 's_endpgm',
+  ].join('\n') + '\n';
+  let copied = 0;
+  for (const [name, text] of [['example', readFileSync(example, 'utf8')], ['snippet', snippet]] as const) {
+    for (const ctx of kernelContextsFromText(text, `${name}.s`)) {
+      const a = buildCycleModel(ctx) as unknown as Record<string, unknown>;
+      const b = buildCycleModel(ctx, undefined, { alike: false }) as unknown as Record<string, unknown>;
+      for (const [key, v] of Object.entries(b)) {
+        if (ArrayBuffer.isView(v)) assert.deepEqual(a[key], v, `${name}: ${key}`);
+        else if (typeof v === 'number') assert.equal(a[key], v, `${name}: ${key}`);
+      }
+      copied += ctx.insns.filter((ri, i) => ctx.insns.findIndex((x) => x.insn.text === ri.insn.text) < i).length;
+    }
+  }
+  assert.ok(copied > 20, `${copied} instructions written as an earlier one`);
+});
