@@ -461,10 +461,7 @@ function conditional(st: State, cond: { cur: Cond; stack: Cond[] }, name: string
     } else {
       cond.cur.kind = 'elseif';
       if (outer || cond.cur.met) cond.cur.ignore = true;
-      else {
-        cond.cur.met = conditionValue(st, name, args, at, lookup);
-        cond.cur.ignore = !cond.cur.met;
-      }
+      else decide(cond.cur, conditionValue(st, name, args, at, lookup));
     }
     return;
   }
@@ -474,35 +471,45 @@ function conditional(st: State, cond: { cur: Cond; stack: Cond[] }, name: string
   cond.cur = { kind: 'if', met: false, ignore, at };
   if (ignore) return;
   push();
-  cond.cur.met = conditionValue(st, name, args, at, lookup);
-  cond.cur.ignore = !cond.cur.met;
+  decide(cond.cur, conditionValue(st, name, args, at, lookup));
 }
 
-/** Whether the condition of an opener (or .elseif) holds. An error (reported) counts as false. */
-function conditionValue(st: State, name: string, args: string, at: Loc, lookup: (n: string) => number | undefined): boolean {
+/**
+ * A branch whose condition holds is read, the later ones not. A condition that is an error
+ * (reported) skips every branch of its conditional: reading the .else of a condition on an
+ * undefined symbol would assemble what the file did not ask for, and a macro that recurses in
+ * its .else (MIOpen's gray_walker on a symbol the build defines) would never stop.
+ */
+function decide(c: Cond, holds: boolean | undefined): void {
+  c.met = holds !== false;
+  c.ignore = holds !== true;
+}
+
+/** Whether the condition of an opener (or .elseif) holds; undefined after an error (reported). */
+function conditionValue(st: State, name: string, args: string, at: Loc, lookup: (n: string) => number | undefined): boolean | undefined {
   switch (name) {
     case '.ifdef': case '.ifndef': case '.ifnotdef': {
       const sym = symbolName(args);
-      if (sym === '' || /[\s,]/.test(args.startsWith('"') ? '' : args)) { report(st, `expected a symbol name after '${name}'`, at); return false; }
+      if (sym === '' || /[\s,]/.test(args.startsWith('"') ? '' : args)) { report(st, `expected a symbol name after '${name}'`, at); return undefined; }
       return st.defined.has(sym) === (name === '.ifdef');
     }
     case '.ifb': case '.ifnb':
       return (args === '') === (name === '.ifb');
     case '.ifc': case '.ifnc': {
       const comma = topLevelComma(args);
-      if (comma < 0) { report(st, `expected a comma in '${name}'`, at); return false; }
+      if (comma < 0) { report(st, `expected a comma in '${name}'`, at); return undefined; }
       return (args.slice(0, comma).trim() === args.slice(comma + 1).trim()) === (name === '.ifc');
     }
     case '.ifeqs': case '.ifnes': {
       const m = TWO_STRINGS.exec(args);
-      if (!m) { report(st, `expected two quoted strings in '${name}'`, at); return false; }
+      if (!m) { report(st, `expected two quoted strings in '${name}'`, at); return undefined; }
       return (m[1] === m[2]) === (name === '.ifeqs');
     }
     default: {
       const v = evalExpr(args, lookup);
       if (v === undefined) {
         report(st, `cannot evaluate the condition of ${name} '${args}': it must be a number or use symbols set before it`, at);
-        return false;
+        return undefined;
       }
       switch (name) {
         case '.ifeq': return v === 0;

@@ -94,6 +94,16 @@ test('conditional errors: unmatched .endif / .else, an unclosed .if, a condition
   assert.deepEqual(errors(parseProgram('.if 1\n.if 0\n.endif\ns_nop 0\n', 'e.s')).map((e) => e[0]), [1]);
   const p = parseProgram('.if later > 1\ns_nop 0\n.endif\n.set later, 2\n', 'e.s');
   assert.match(errors(p)[0]![1], /cannot evaluate the condition of \.if 'later > 1'/);
+  // a condition in error reads none of its branches (not the .else: the error is no 'false')
+  const q = parseProgram('.if nosuch == 1\ns_nop 1\n.elseif 1\ns_nop 2\n.else\ns_nop 3\n.endif\ns_nop 4\n', 'e.s');
+  assert.deepEqual(q.instructions.map((i) => i.text), ['s_nop 4']);
+  assert.equal(errors(q).length, 1);
+  // a macro recursing in the .else of a condition on a symbol the file does not set (MIOpen's
+  // gray_walker with k_per_wave from the build): one error per call, not 2^depth expansions
+  const walker = ['.macro walk A, B', '.if \\B == 1', 'v_xor_b32 v0, \\A, v0', '.else', 'walk \\A, \\B/2', 'walk \\B/2, \\B/2', '.endif', '.endm', 'walk 0, k_per_wave', 'walk 0, 4', 's_endpgm'];
+  const w = parseProgram(walker.join('\n') + '\n', 'e.s');
+  assert.deepEqual(errors(w).map((e) => e[0]), [9]);
+  assert.deepEqual(w.instructions.map((i) => i.text), ['v_xor_b32 v0, 0, v0', 'v_xor_b32 v0, 4/2/2, v0', 'v_xor_b32 v0, 4/2, v0', 'v_xor_b32 v0, 4/2/2, v0', 's_endpgm']);
 });
 
 test('.rept N (and .rep): the body N times, \\+ the iteration; .rept 0 reads no body; nested blocks', () => {
