@@ -203,23 +203,14 @@ function pendingCount(): number {
   return pendingTemps.size + pendingDirs.size;
 }
 
-function trackTemp(tmp: string): void {
+/** Track a temporary file or a chain of created directories; the signal handlers are on while any is tracked. */
+function track<T>(set: Set<T>, x: T): void {
   if (pendingCount() === 0) for (const s of CLEANUP_SIGNALS) process.on(s, removeTempsAndReraise);
-  pendingTemps.add(tmp);
+  set.add(x);
 }
 
-function untrackTemp(tmp: string): void {
-  if (!pendingTemps.delete(tmp) || pendingCount() > 0) return;
-  for (const s of CLEANUP_SIGNALS) process.removeListener(s, removeTempsAndReraise);
-}
-
-function trackDirs(chain: readonly string[]): void {
-  if (pendingCount() === 0) for (const s of CLEANUP_SIGNALS) process.on(s, removeTempsAndReraise);
-  pendingDirs.add(chain);
-}
-
-function untrackDirs(chain: readonly string[]): void {
-  if (!pendingDirs.delete(chain) || pendingCount() > 0) return;
+function untrack<T>(set: Set<T>, x: T): void {
+  if (!set.delete(x) || pendingCount() > 0) return;
   for (const s of CLEANUP_SIGNALS) process.removeListener(s, removeTempsAndReraise);
 }
 
@@ -248,21 +239,21 @@ async function makeParents(file: string, output: string): Promise<readonly strin
     chain.push(d);
     if (d === first || path.dirname(d) === d) break;
   }
-  trackDirs(chain);
+  track(pendingDirs, chain);
   return chain;
 }
 
 /** Remove a temporary file (when it is still there) and stop tracking it. */
 async function dropTemp(tmp: string): Promise<void> {
   await fs.rm(tmp, { force: true });
-  untrackTemp(tmp);
+  untrack(pendingTemps, tmp);
 }
 
 async function stage(out: Output, mode: WriteMode): Promise<Staged> {
   if (mode.kind !== 'replace') return { out, mode };
   const dir = path.dirname(mode.path);
   const tmp = path.join(dir, `.${path.basename(mode.path)}.${process.pid}.${Date.now()}.${tmpCounter++}.tmp`);
-  trackTemp(tmp);
+  track(pendingTemps, tmp);
   let h: FileHandle | undefined;
   try {
     h = await fs.open(tmp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL, mode.existing ? 0o600 : 0o666);
@@ -295,9 +286,11 @@ export async function writeOutputs(outputs: readonly Output[]): Promise<void> {
   for (const o of outputs) modes.push(await writeMode(o.path));
   const staged: Staged[] = [];
   const created: (readonly string[])[] = [];
+  // the temporary files not yet renamed, then the directories while empty (an output already in
+  // place keeps its own: removeDirChain stops at a directory that is not empty)
   const undo = async () => {
     for (const s of staged) if (s.tmp) await dropTemp(s.tmp);
-    for (const chain of created.reverse()) { removeDirChain(chain); untrackDirs(chain); }
+    for (const chain of created.reverse()) { removeDirChain(chain); untrack(pendingDirs, chain); }
   };
   try {
     for (let x = 0; x < outputs.length; x++) {
@@ -309,19 +302,17 @@ export async function writeOutputs(outputs: readonly Output[]): Promise<void> {
     await undo();
     throw e;
   }
-  for (const [x, s] of staged.entries()) {
+  for (const s of staged) {
     if (!s.tmp || s.mode.kind !== 'replace') continue;
     try {
       await fs.rename(s.tmp, s.mode.path);
-      untrackTemp(s.tmp);
+      untrack(pendingTemps, s.tmp);
     } catch (e) {
-      for (const later of staged.slice(x)) if (later.tmp) await dropTemp(later.tmp);
-      // the outputs already renamed keep their directories (removeDirChain stops at a non-empty one)
-      for (const chain of created.reverse()) { removeDirChain(chain); untrackDirs(chain); }
+      await undo();
       throw new ConductorError(`cannot write '${s.out.path}': ${reason(e)}`);
     }
   }
-  for (const chain of created) untrackDirs(chain);
+  for (const chain of created) untrack(pendingDirs, chain);
   for (const s of staged) {
     if (s.mode.kind === 'direct') {
       try {

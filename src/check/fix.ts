@@ -89,6 +89,13 @@ export function nopLines(waitStates: number, maxImm: number): string[] {
   return out;
 }
 
+/** Insert before statement `stmt` the s_nop lines giving `waitStates` wait states (nopLines); returns how many. */
+export function addNopLines(edits: StatementEdits, stmt: number, waitStates: number, maxImm: number): number {
+  const lines = nopLines(waitStates, maxImm);
+  for (const line of lines) addInsert(edits, stmt, line);
+  return lines.length;
+}
+
 /** Edits for the error fixes of one round. */
 export function planFixes(checks: { ctx: KernelContext; findings: Finding[] }[], kinds: ReadonlySet<'nop' | 'waitcnt'> = ALL_KINDS): { edits: StatementEdits; nops: number; waitStates: number; waits: number; strengthened: number; extended: number } {
   const edits = emptyEdits();
@@ -153,7 +160,7 @@ export function planFixes(checks: { ctx: KernelContext; findings: Finding[] }[],
           extended++;
         }
       }
-      for (const line of nopLines(left, maxImm)) { addInsert(edits, stmtOf(before), line); nops++; }
+      nops += addNopLines(edits, stmtOf(before), left, maxImm);
       waitStates += left;
     }
   }

@@ -137,13 +137,6 @@ export function failedFileJson(file: string, e: ConductorError): { file: string;
 }
 
 /**
- * One input a command could not work on (bad input, a missing kernel, an option out of range for
- * it, an output it cannot write): the error on the standard error (`file:line:col: error: ...`)
- * and, with --json, the failed file's record on the standard output, the shape a batch gives it
- * (failedFileJson), so that the standard output stays one JSON document; exit 2. Another error,
- * or no --json, is rethrown (main prints it, exit 2).
- */
-/**
  * The input files of `args` (expandInputs), or, when the one input given cannot be read, the exit
  * code after `failed` has said so (e.g. failedInput: its JSON failure record).
  */
@@ -156,6 +149,13 @@ export async function inputsOr(args: readonly string[], failed: (file: string, e
   }
 }
 
+/**
+ * One input a command could not work on (bad input, a missing kernel, an option out of range for
+ * it, an output it cannot write): the error on the standard error (`file:line:col: error: ...`)
+ * and, with --json, the failed file's record on the standard output, the shape a batch gives it
+ * (failedFileJson), so that the standard output stays one JSON document; exit 2. Another error,
+ * or no --json, is rethrown (main prints it, exit 2).
+ */
 export function failedInput(file: string, e: unknown, json: boolean | undefined): number {
   if (!json || !(e instanceof ConductorError)) throw e;
   process.stderr.write(colourDiagnostic(e.format()) + '\n');

@@ -844,7 +844,7 @@ export function resolveProgram(program: Program, target: Target, opts: { alike?:
     if (key >= 0) {
       const r = alike!.first.get(key);
       if (r !== undefined && alike!.equal(r, i)) {
-        copyResolved(store, rs, r, i);
+        rs.copyResolution(r, i);
         rs.alike[i] = r;
         continue;
       }
@@ -936,23 +936,6 @@ class Alike {
       if (s.mName[ka] !== s.mName[kb] || s.mFlags[ka] !== s.mFlags[kb] || !Object.is(s.mNum[ka], s.mNum[kb])) return false;
     }
     return true;
-  }
-}
-
-/** Instruction b resolves as instruction a did (equal rows: see Alike). */
-function copyResolved(s: InsnStore, rs: ResolvedStore, a: number, b: number): void {
-  rs.infoId[b] = rs.infoId[a]!;
-  rs.flags[b] = rs.flags[a]!;
-  rs.defs[b] = rs.defs[a]!;
-  rs.uses[b] = rs.uses[a]!;
-  rs.explicitDefs[b] = rs.explicitDefs[a]!;
-  rs.explicitUses[b] = rs.explicitUses[a]!;
-  rs.implicitDefs[b] = rs.implicitDefs[a]!;
-  rs.implicitUses[b] = rs.implicitUses[a]!;
-  for (let ka = s.opBegin[a]!, kb = s.opBegin[b]!, e = s.opBegin[a + 1]!; ka < e; ka++, kb++) {
-    rs.oRole[kb] = rs.oRole[ka]!;
-    rs.oAccess[kb] = rs.oAccess[ka]!;
-    rs.oUnits[kb] = rs.oUnits[ka]!;
   }
 }
 

@@ -212,9 +212,12 @@ export class ResolvedStore {
    * Per instruction, the index of the first instruction resolved alike (itself when none): the
    * same opcode, operands and modifiers, hence the same resolution (resolve.ts Alike), checked
    * again once the kernels' effects are in. What is a function of the resolution alone (the
-   * hazard facts) can be copied from that instruction's.
+   * hazard facts, the cycle model's timing) can be copied from that instruction's.
    */
   readonly alike: Int32Array;
+  /** The arrays that hold an instruction's resolution: one entry per instruction, one per operand. */
+  private readonly perInsn: readonly (Uint8Array | Uint32Array)[];
+  private readonly perOperand: readonly (Uint8Array | Uint32Array)[];
   /** Per resolver form id (resolve.ts): its implicit defs and uses entries and its info id. */
   readonly formDefs: number[] = [];
   readonly formUses: number[] = [];
@@ -245,19 +248,24 @@ export class ResolvedStore {
     this.oUnits = new Uint32Array(nOps);
     this.alike = new Int32Array(n);
     for (let i = 0; i < n; i++) this.alike[i] = i;
+    this.perInsn = [this.infoId, this.flags, this.defs, this.uses, this.explicitDefs, this.explicitUses, this.implicitDefs, this.implicitUses];
+    this.perOperand = [this.oRole, this.oAccess, this.oUnits];
+  }
+
+  /** Instruction b resolves as instruction a did (both with the same number of operands). */
+  copyResolution(a: number, b: number): void {
+    for (const arr of this.perInsn) arr[b] = arr[a]!;
+    const oa = this.insns.opBegin[a]!, ob = this.insns.opBegin[b]!, n = this.insns.opBegin[a + 1]! - oa;
+    for (const arr of this.perOperand) for (let x = 0; x < n; x++) arr[ob + x] = arr[oa + x]!;
   }
 
   /** Do instructions a and b have the same resolution (info, flags, every list, every operand's)? */
   sameResolution(a: number, b: number): boolean {
-    if (this.infoId[a] !== this.infoId[b] || this.flags[a] !== this.flags[b] || this.defs[a] !== this.defs[b] || this.uses[a] !== this.uses[b]
-      || this.explicitDefs[a] !== this.explicitDefs[b] || this.explicitUses[a] !== this.explicitUses[b]
-      || this.implicitDefs[a] !== this.implicitDefs[b] || this.implicitUses[a] !== this.implicitUses[b]) return false;
+    for (const arr of this.perInsn) if (arr[a] !== arr[b]) return false;
     const s = this.insns;
     const oa = s.opBegin[a]!, ob = s.opBegin[b]!, n = s.opBegin[a + 1]! - oa;
     if (s.opBegin[b + 1]! - ob !== n) return false;
-    for (let x = 0; x < n; x++) {
-      if (this.oRole[oa + x] !== this.oRole[ob + x] || this.oAccess[oa + x] !== this.oAccess[ob + x] || this.oUnits[oa + x] !== this.oUnits[ob + x]) return false;
-    }
+    for (const arr of this.perOperand) for (let x = 0; x < n; x++) if (arr[oa + x] !== arr[ob + x]) return false;
     return true;
   }
 

@@ -20,7 +20,7 @@ import { loadText, type Loaded } from '../load.js';
 import { kernelContexts } from '../analysis/context.js';
 import { byLocation, checkContexts } from '../check/check.js';
 import { DEFAULT_CHECKERS } from '../check/checkers.js';
-import { nopLines, planFixes, waitcntText } from '../check/fix.js';
+import { addNopLines, planFixes, waitcntText } from '../check/fix.js';
 import { addInsert, applyStatementEdits, emptyEdits } from '../check/edit.js';
 import type { Finding, KernelContext } from '../analysis/types.js';
 import { ConductorError } from '../errors.js';
@@ -208,7 +208,7 @@ function padAndComplete(s: ScheduleState, d: Draft, notes: string[]): void {
   const maxImm = ctx.target.maxNopImm.value;
   for (let j = 0; j < plan.pads.length; j++) {
     const w = policy(ctx, j, plan.pads[j]!);
-    if (w > 0) for (const l of nopLines(w, maxImm)) { addInsert(e, ctx.cfg.insns[j]!.stmt, l); edits++; }
+    if (w > 0) edits += addNopLines(e, ctx.cfg.insns[j]!.stmt, w, maxImm);
   }
   const missing = missingCompletions(s.k.ctx, ctx, alignToOriginal(s, ctx));
   for (const [j, w] of missing) { addInsert(e, ctx.cfg.insns[j]!.stmt, waitcntText({ vmcnt: w.vm, lgkmcnt: w.lgkm, expcnt: w.exp })); edits++; }

@@ -568,7 +568,7 @@ class Analysis {
         const v = this.ldsV[c]!;
         if (v === INF || v >= needV[c]!) continue;
         if (rec) rec.missing.push({ i, d: this.ldsD[c]! });
-        if (!this.meet) st.forgetUnit(LDS_MEM, c, LDS_QUIET);
+        if (!this.meet) st.moveUnit(LDS_MEM, c, LDS_QUIET);
       }
     }
     if (st.sh) {

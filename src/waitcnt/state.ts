@@ -116,17 +116,15 @@ export class CounterState {
   }
 
   /**
-   * The pending entries of `unit` on counter `c` counted complete (the bounds as they are); with
-   * `to`, kept as entries of unit `to` instead.
+   * The pending entries of `unit` on counter `c` kept as entries of unit `to` instead (the
+   * youngest of `to`'s and `unit`'s per class; the bounds as they are).
    */
-  forgetUnit(unit: number, c: number, to = -1): void {
+  moveUnit(unit: number, c: number, to: number): void {
     for (const k of COUNTER_CLASSES[c]!) {
       if (((this.mask[unit]! >> k) & 1) === 0) continue;
       const e = this.ent.get(unit * 16 + k)!;
       this.ent.delete(unit * 16 + k);
       this.mask[unit]! &= ~(1 << k);
-      if (to < 0) continue;
-      // kept under unit `to` (the youngest of its entries and this one)
       const old = this.ent.get(to * 16 + k);
       if (!old || old.s < e.s) this.ent.set(to * 16 + k, e);
       this.mask[to]! |= 1 << k;

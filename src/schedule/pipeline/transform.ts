@@ -22,7 +22,7 @@
  * concerned changes; everything else is written as it was.
  */
 import { loadText, type Loaded } from '../../load.js';
-import { fixLoaded, nopLines } from '../../check/fix.js';
+import { addNopLines, fixLoaded } from '../../check/fix.js';
 import { computeNops } from '../../hazards/engine.js';
 import { addInsert, applyStatementEdits, emptyEdits } from '../../check/edit.js';
 import type { Program, Statement } from '../../asm/ast.js';
@@ -206,7 +206,7 @@ function padWarnings(l: Loaded, name: string): string | undefined {
   if (plan.total === 0) return undefined;
   const e = emptyEdits();
   const maxImm = ctx.target.maxNopImm.value;
-  for (const s of plan.sites) for (const t of nopLines(s.waitStates, maxImm)) addInsert(e, ctx.cfg.insns[s.insn]!.stmt, t);
+  for (const s of plan.sites) addNopLines(e, ctx.cfg.insns[s.insn]!.stmt, s.waitStates, maxImm);
   return applyStatementEdits(l.program, e);
 }
 
