@@ -175,7 +175,11 @@ interface Settings {
 }
 
 /** A worker pool started before the input was checked (scheduleFile), preparing the input's kernel; `taken` once a launch took it. */
-interface Warm { pool: Piscina; taken: boolean }
+/**
+ * A pool started early: its worker prepares `text` (task.ts `warm`) unless `cancel[0]` is set
+ * first (the first launch searches another text: the input was fixed).
+ */
+interface Warm { pool: Piscina; taken: boolean; text: string; cancel: Int32Array }
 
 /** Longest wait for a warm pool's worker to come up and take its first task (it is usually up long before). */
 const WARM_HANDOVER_MS = 2000;
@@ -338,8 +342,9 @@ function warmTask(loaded: Loaded, text: string, kernel: string, opts: ScheduleRu
  * thread checks and fixes the input. The first launch takes the pool (KernelSchedule.takeWarm).
  */
 async function warmPool(task: PrepareTask, jobs: number): Promise<Warm> {
-  const pool = await workerPool(jobs, { minThreads: 1, idleTimeout: 60_000, atomics: 'disabled', workerData: { warm: task } });
-  return { pool, taken: false };
+  const cancel = new Int32Array(new SharedArrayBuffer(4));
+  const pool = await workerPool(jobs, { minThreads: 1, idleTimeout: 60_000, atomics: 'disabled', workerData: { warm: task, cancel } });
+  return { pool, taken: false, text: task.text, cancel };
 }
 
 type PiscinaOptions = NonNullable<ConstructorParameters<typeof Piscina>[0]>;
@@ -359,6 +364,8 @@ function checkAndSchedule(loaded: Loaded, text: string, chosen: string[], opts: 
     // the check of every kernel, made once: it picks the kernels and serves their fix
     const checks = checkContexts(kernelContexts(loaded), opts.paths ? { paths: opts.paths } : {});
     const names = named ? chosen : keptKernels(keptKernels(chosen, rawJumping(loaded), skipped), unfixable(checks), skipped);
+    // a kernel with errors is searched on its fixed text: the warm worker need not finish the input's
+    if (set.warm && checks.some((k) => names.includes(k.name) && k.findings.some((f) => f.severity === 'error'))) Atomics.store(set.warm.cancel, 0, 1);
     const fixed = fixKernels(loaded, text, new Set(names), opts.paths, checks);
     memMark('fixed');
     prep = { file: loaded.program.file, arch: loaded.target.name, names, others, ...fixed, skipped };
@@ -560,10 +567,12 @@ class KernelSchedule {
    * and it prepares the launch's text once it has done with the input's (task.ts drops the
    * input's kernel first), where a new pool would start a thread and compile everything again.
    */
-  private takeWarm(): Piscina | undefined {
+  private takeWarm(text: string): Piscina | undefined {
     const w = this.set.warm;
     if (!w || w.taken) return undefined;
     w.taken = true;
+    // the worker stops preparing the input's kernel at its next step (task.ts)
+    if (text !== w.text) Atomics.store(w.cancel, 0, 1);
     return w.pool;
   }
 
@@ -575,7 +584,7 @@ class KernelSchedule {
   private async submit(l: Launch, tasks: StrategyTask[], phase: string): Promise<Promise<StrategyOutcome>[]> {
     const jobs = this.set.jobs;
     // the worker pool's module only when strategies run in parallel
-    const warm = l.pool === undefined ? this.takeWarm() : undefined;
+    const warm = l.pool === undefined ? this.takeWarm(l.base.text) : undefined;
     l.pool ??= warm ?? await workerPool(jobs);
     const p = l.pool;
     const started: Promise<void>[] = [];

@@ -65,18 +65,28 @@ const prepared = new Map<string, { k: ScheduleKernel; ev: Evaluator }>();
 /** What a task's kernel is prepared from: the text and the options that shape the kernel. */
 export type PrepareTask = Pick<StrategyTask, 'text' | 'file' | 'arch' | 'kernel' | 'disambiguate' | 'trip'>;
 
-/** The kernel and evaluator of a task, prepared once per (text, options) and kept for the next task of this thread. */
-function preparedFor(t: PrepareTask): { k: ScheduleKernel; ev: Evaluator } {
+/**
+ * The kernel and evaluator of a task, prepared once per (text, options) and kept for the next
+ * task of this thread. With `cancel` (a warm worker's early preparation), undefined when
+ * `cancel[0]` is set before a step: the search will run on another text.
+ */
+export function preparedFor(t: PrepareTask): { k: ScheduleKernel; ev: Evaluator };
+export function preparedFor(t: PrepareTask, cancel: Int32Array): { k: ScheduleKernel; ev: Evaluator } | undefined;
+export function preparedFor(t: PrepareTask, cancel?: Int32Array): { k: ScheduleKernel; ev: Evaluator } | undefined {
   const key = `${t.file}\0${t.arch ?? ''}\0${t.kernel}\0${String(t.disambiguate)}\0${t.trip ?? ''}\0${sha256(t.text)}`;
   let p = prepared.get(key);
   if (!p) {
+    const cancelled = () => cancel !== undefined && Atomics.load(cancel, 0) !== 0;
     // one kernel per thread: another text's (the input before its fix) goes before this one is made
     prepared.clear();
+    if (cancelled()) return undefined;
     memMark('task load');
     const loaded = loadText(t.text, t.file, { arch: t.arch });
     memMark('task loaded');
+    if (cancelled()) return undefined;
     const k = pickKernel(loaded, t.kernel, { disambiguate: t.disambiguate, trip: t.trip });
     memMark('task prepared');
+    if (cancelled()) return undefined;
     p = { k, ev: new Evaluator(k) };
     memMark('task evaluator');
     prepared.set(key, p);
@@ -146,13 +156,15 @@ export default function workerTask(t: StrategyTask): StrategyOutcome {
 /**
  * A pool started early (run.ts warmPool) names in its worker data the kernel to prepare: each of
  * its workers prepares it once it is up (Piscina has posted its ready message by then), so
- * that the search's first task finds it prepared.
+ * that the search's first task finds it prepared, unless the caller sets `cancel[0]` first
+ * (the input has errors: the search runs on its fixed text).
  */
-const early = isMainThread ? undefined : (workerData as { warm?: PrepareTask } | undefined)?.warm;
-if (early) {
+const early = isMainThread ? undefined : (workerData as { warm?: PrepareTask; cancel: Int32Array } | undefined);
+if (early?.warm) {
+  const { warm, cancel } = early;
   setImmediate(() => {
     try {
-      preparedFor(early);
+      preparedFor(warm, cancel);
     } catch {
       // the search's own task reports what is wrong with the text
     }

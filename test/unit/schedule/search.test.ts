@@ -18,7 +18,7 @@ import { Evaluator, DEFAULT_OBJECTIVE, FastPathMismatch, compareMetrics, program
 import { ScheduleState, canMove, moveTo } from '../../../src/schedule/state.js';
 import { LIST_VARIANTS, listSchedule, regionFacts } from '../../../src/schedule/search/list.js';
 import { preferOriginal, runStrategy, STRATEGIES, searchCompare } from '../../../src/schedule/search/search.js';
-import { preferredState, runTask } from '../../../src/schedule/search/task.js';
+import { preferredState, preparedFor, runTask } from '../../../src/schedule/search/task.js';
 import { scheduleLoaded } from '../../../src/schedule/search/run.js';
 import { movesFromState, replayMoves } from '../../../src/schedule/replay.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
@@ -281,3 +281,19 @@ test('schedule run: the worker started while the input is checked changes no res
   assert.equal(hit.cached, true);
   assert.equal(hit.text, first.text);
 });
+
+test('warm worker preparation: a set cancel flag stops it before its next step (nothing kept); unset, the kernel is prepared once and kept', () => {
+  const task = { text: exampleText, file: example, kernel: pickKernel(loadText(exampleText, example)).name, disambiguate: true as const };
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  Atomics.store(flag, 0, 1);
+  assert.equal(preparedFor(task, flag), undefined);
+  Atomics.store(flag, 0, 0);
+  const p = preparedFor(task, flag);
+  assert.ok(p && p.k.regions.length > 0);
+  assert.equal(preparedFor(task), p);
+  // another text drops the kept kernel even when cancelled before loading it
+  Atomics.store(flag, 0, 1);
+  assert.equal(preparedFor({ ...task, text: exampleText + '\n' }, flag), undefined);
+  assert.notEqual(preparedFor(task), p);
+});
+
