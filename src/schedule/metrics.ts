@@ -1098,6 +1098,13 @@ export function programMetrics(loaded: Loaded, name: string, opts: MetricOptions
   return contextMetrics(ctx, opts);
 }
 
+/** The occupancy of contextMetrics (from the peak live registers and the declared LDS), without the cycles. */
+export function contextOccupancy(ctx: KernelContext): number {
+  const { resources } = kernelResources(ctx);
+  const lds = ctx.kernel.descriptor?.values['group_segment_fixed_size'] ?? 0;
+  return occupancyOf(ctx, resources.peak.vgpr.value, resources.peak.agpr.value, resources.peak.sgpr.value, lds);
+}
+
 export function contextMetrics(ctx: KernelContext, opts: MetricOptions = {}): Metrics {
   const { resources } = kernelResources(ctx);
   let waits = 0;
@@ -1108,12 +1115,8 @@ export function contextMetrics(ctx: KernelContext, opts: MetricOptions = {}): Me
   }
   const occ = resources.occupancy.descriptor ?? resources.occupancy.registersUsed;
   const kt = kernelTime(ctx, { trip: opts.trip, waves: Math.max(1, occ.wavesPerSimd) });
-  const lds = ctx.kernel.descriptor?.values['group_segment_fixed_size'] ?? 0;
-  const pv = resources.peak.vgpr.value;
-  const pa = resources.peak.agpr.value;
-  const ps = resources.peak.sgpr.value;
   return {
-    peak_vgpr: pv, peak_agpr: pa, peak_sgpr: ps, s_waitcnt: waits, s_nop: nops, total_instructions: ctx.insns.length,
-    occupancy: occupancyOf(ctx, pv, pa, ps, lds), est_cycles: Math.round(kt.cycles), wave_cycles: Math.round(kt.cyclesOne),
+    peak_vgpr: resources.peak.vgpr.value, peak_agpr: resources.peak.agpr.value, peak_sgpr: resources.peak.sgpr.value,
+    s_waitcnt: waits, s_nop: nops, total_instructions: ctx.insns.length, occupancy: contextOccupancy(ctx), est_cycles: Math.round(kt.cycles), wave_cycles: Math.round(kt.cyclesOne),
   };
 }

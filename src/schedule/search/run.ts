@@ -34,7 +34,7 @@ import { ConductorError } from '../../errors.js';
 import { cacheKey, ResultCache, sha256 } from '../../cache.js';
 import { VERSION } from '../../version.js';
 import { pickKernel, prepareKernel, type ScheduleKernel } from '../kernel.js';
-import { DEFAULT_OBJECTIVE, Evaluator, programMetrics, type MetricName, type Metrics } from '../metrics.js';
+import { DEFAULT_OBJECTIVE, Evaluator, contextMetrics, contextOccupancy, type MetricName, type Metrics } from '../metrics.js';
 import { emitSchedule, type Emitted } from '../emit.js';
 import { movesFromState, replayMoves } from '../replay.js';
 import type { Disambiguation } from '../deps.js';
@@ -447,7 +447,8 @@ class KernelSchedule {
   private readonly t0 = Date.now();
   private readonly notes: string[] = [];
   private readonly ctx: KernelContext;
-  private readonly before: Metrics;
+  /** The input's metrics, made when first needed (after the workers have their first tasks). */
+  private beforeMetrics: Metrics | undefined;
   /** The input's occupancy: no result may have less. */
   private readonly floor: number;
   private waves = 1;
@@ -466,8 +467,11 @@ class KernelSchedule {
   constructor(private readonly loaded: Loaded, private readonly text: string, private readonly name: string,
     private readonly opts: ScheduleRunOptions, private readonly set: Settings, private readonly fixedInput: boolean) {
     this.ctx = this.ctxOf(loaded);
-    this.before = programMetrics(loaded, name, { trip: opts.trip });
-    this.floor = this.before.occupancy;
+    this.floor = contextOccupancy(this.ctx);
+  }
+
+  private get before(): Metrics {
+    return (this.beforeMetrics ??= contextMetrics(this.ctx, { trip: this.opts.trip }));
   }
 
   private ctxOf(l: Loaded): KernelContext {

@@ -283,7 +283,9 @@ test('schedule run: the worker started while the input is checked changes no res
 });
 
 test('warm worker preparation: a set cancel flag stops it before its next step (nothing kept); unset, the kernel is prepared once and kept', () => {
-  const task = { text: exampleText, file: example, kernel: pickKernel(loadText(exampleText, example)).name, disambiguate: true as const };
+  // a text no other test prepared in this thread
+  const text = exampleText + '\n; warm preparation\n';
+  const task = { text, file: example, kernel: pickKernel(loadText(text, example)).name, disambiguate: true as const };
   const flag = new Int32Array(new SharedArrayBuffer(4));
   Atomics.store(flag, 0, 1);
   assert.equal(preparedFor(task, flag), undefined);
@@ -293,7 +295,7 @@ test('warm worker preparation: a set cancel flag stops it before its next step (
   assert.equal(preparedFor(task), p);
   // another text drops the kept kernel even when cancelled before loading it
   Atomics.store(flag, 0, 1);
-  assert.equal(preparedFor({ ...task, text: exampleText + '\n' }, flag), undefined);
+  assert.equal(preparedFor({ ...task, text: text + '\n' }, flag), undefined);
   assert.notEqual(preparedFor(task), p);
 });
 
