@@ -2,7 +2,8 @@ import { loadInput } from '../input.js';
 import { checkOutputs, outputName, readTextFile, summaryStream, writeOutput } from '../io.js';
 import { intOption, numberOption } from './options.js';
 import { failedInput, singleOutputPath, bomFirst, warnBom } from './files.js';
-import { formatMetrics, parseObjective } from '../schedule/metrics.js';
+import { formatMetrics, parseObjective, type MetricName } from '../schedule/metrics.js';
+import type { Loaded } from '../load.js';
 import { runAgentSchedule, usageLine, type AgentRunResult } from '../agent/run.js';
 
 export interface AgentCliOptions {
@@ -50,7 +51,25 @@ export async function commandAgent(file: string, opts: AgentCliOptions): Promise
     return failedInput(file, e, opts.json); // --json: the failed file's record, as check gives it
   }
   if (output !== undefined) warnBom(loaded.program);
-  const r = await runAgentSchedule(loaded, {
+  let r: AgentRunResult;
+  try {
+    r = await agentRun(loaded, opts, objective, timeout, template);
+    if (output) await writeOutput(output, bomFirst(loaded.program, r.text));
+  } catch (e) {
+    // no key, a server that cannot be reached, a kernel or region not there: --json gives the record too
+    return failedInput(file, e, opts.json);
+  }
+  if (opts.json) {
+    const { text: _text, ...rest } = r;
+    process.stdout.write(JSON.stringify({ file, ...rest, output: output ?? null, transcript: opts.transcript ?? null }, null, 2) + '\n');
+  } else {
+    summaryStream([output]).write(formatAgent(file, r, output, opts.transcript) + '\n');
+  }
+  return 0;
+}
+
+function agentRun(loaded: Loaded, opts: AgentCliOptions, objective: MetricName[] | undefined, timeout: number | undefined, template: string | undefined): Promise<AgentRunResult> {
+  return runAgentSchedule(loaded, {
     model: opts.model,
     kernel: opts.kernel,
     region: intOption('--region', opts.region, 0),
@@ -73,14 +92,6 @@ export async function commandAgent(file: string, opts: AgentCliOptions): Promise
     cache: opts.cache,
     log: opts.quiet ? undefined : (line) => process.stderr.write(`conductor agent: ${line}\n`),
   });
-  if (output) await writeOutput(output, bomFirst(loaded.program, r.text));
-  if (opts.json) {
-    const { text: _text, ...rest } = r;
-    process.stdout.write(JSON.stringify({ file, ...rest, output: output ?? null, transcript: opts.transcript ?? null }, null, 2) + '\n');
-  } else {
-    summaryStream([output]).write(formatAgent(file, r, output, opts.transcript) + '\n');
-  }
-  return 0;
 }
 
 export function formatAgent(file: string, r: AgentRunResult, output?: string, transcript?: string): string {

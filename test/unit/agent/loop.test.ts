@@ -309,6 +309,18 @@ test('agent CLI: no key, or a server that cannot be reached: exit 2, nothing wri
   assert.match(r.err, /cannot reach the model server at http:\/\/127\.0\.0\.1:\d+\/v1/);
   assert.ok(!existsSync(out) && !existsSync(tr), 'nothing written');
   assert.ok(!r.err.includes(KEY) && !r.out.includes(KEY));
+  // --json: the failure record on the standard output, as for bad input
+  r = await run([...base, '--base-url', url, '--max-retries', '0', '--timeout', '2', '--json'], { OPENAI_API_KEY: KEY });
+  assert.equal(r.code, 2, r.err);
+  const rec = JSON.parse(r.out) as { file: string; error: string; exit: number; kernels: unknown[] };
+  assert.equal(rec.file, input);
+  assert.match(rec.error, /^cannot reach the model server at http:\/\/127\.0\.0\.1:\d+\/v1/);
+  assert.equal(rec.exit, 2);
+  assert.deepEqual(rec.kernels, []);
+  assert.ok(!existsSync(out) && !existsSync(tr) && !r.out.includes(KEY));
+  r = await run([...base, '--json'], {});
+  assert.equal(r.code, 2);
+  assert.match((JSON.parse(r.out) as { error: string }).error, /^no API key/);
   // a key the server refuses
   const refuse = await startServer(() => ({ status: 401, error: 'invalid key' }));
   try {
