@@ -1,12 +1,14 @@
 /**
- * Basic blocks and the control flow graph of one kernel. Blocks start at a label or after a
- * control instruction; edges follow s_branch / s_cbranch_* to their labels and fall through.
+ * Basic blocks and the control flow graph of one kernel. Blocks start at a label (but a label
+ * only debug information names: debugOnlyLabels) or after a control instruction; edges follow
+ * s_branch / s_cbranch_* to their labels and fall through.
  * s_setpc_b64 is a return unless it closes a PC-relative long branch (s_getpc_b64 ... an
  * operand naming a label ... s_setpc_b64, as Tensile writes them), whose label is its target.
  */
 import type { Instruction, KernelSymbol, Loc, Program } from '../asm/ast.js';
 import { controlKind, type ControlKind } from '../isa/control.js';
-import { statementAt } from '../asm/program.js';
+import { statementAt, statementCount } from '../asm/program.js';
+import { once } from './memo.js';
 
 export interface BasicBlock {
   id: number;
@@ -50,13 +52,51 @@ export interface Cfg {
 
 const LONG_BRANCH_WINDOW = 8;
 
+/**
+ * Data directives: a label they name is an address in data (in clang -g output the DWARF
+ * sections' ranges and location lists: `.uleb128 .Ltmp5-.Lfunc_begin0`), not a place code goes to.
+ */
+const DATA_DIRECTIVES = new Set(['.byte', '.short', '.hword', '.value', '.2byte', '.long', '.int', '.4byte', '.word',
+  '.quad', '.8byte', '.uleb128', '.sleb128', '.size']);
+const LOCAL_SYMBOL = /\.L[\w.$]*/g;
+
+/**
+ * Local labels (`.L...`, written outside any macro) that no instruction, symbol assignment or
+ * directive other than a data directive names: the labels clang -g writes between instructions
+ * (`.Ltmp<n>`) for the debug information's address ranges. No branch reaches them and no code
+ * reads their address, so they start no basic block and a reordering may move code across them
+ * (the label stays between the same two instruction slots: the ranges keep their order, as after
+ * a compiler's own scheduling, and describe the code approximately); verify ignores them.
+ * Kept on the program (memo.ts).
+ */
+export function debugOnlyLabels(program: Program): ReadonlySet<string> {
+  return once(program, 'debugOnlyLabels', () => {
+    const n = statementCount(program);
+    const out = new Set<string>();
+    for (let k = 0; k < n; k++) {
+      const s = statementAt(program, k)!;
+      if (s.kind === 'label' && !s.expansion && s.name !== undefined && s.name.startsWith('.L')) out.add(s.name);
+    }
+    if (out.size === 0) return out;
+    for (let k = 0; k < n && out.size > 0; k++) {
+      const s = statementAt(program, k)!;
+      if (s.kind === 'label' || (s.kind === 'directive' && DATA_DIRECTIVES.has(s.name ?? ''))) continue;
+      const t = s.text;
+      if (!t.includes('.L')) continue;
+      for (const m of t.matchAll(LOCAL_SYMBOL)) out.delete(m[0]);
+    }
+    return out;
+  });
+}
+
 export function buildCfg(program: Program, kernel: KernelSymbol): Cfg {
   const insns: Instruction[] = [];
   const labelsBefore = new Map<number, string[]>();
+  const debugOnly = debugOnlyLabels(program);
   let pending: string[] = [];
   for (let k = kernel.start; k < kernel.end; k++) {
     const s = statementAt(program, k)!;
-    if (s.kind === 'label' && k !== kernel.start) pending.push(s.name!);
+    if (s.kind === 'label' && k !== kernel.start && !debugOnly.has(s.name!)) pending.push(s.name!);
     else if (s.insn) {
       if (pending.length > 0) { labelsBefore.set(insns.length, pending); pending = []; }
       insns.push(s.insn);

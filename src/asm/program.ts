@@ -166,3 +166,8 @@ export function nopImmediate(insn: Instruction): number {
 export function statementAt(program: Program, k: number): Statement | undefined {
   return program instanceof ParsedProgram ? program.statementAt(k) : program.statements[k];
 }
+
+/** Number of statements of a program (a parsed program's statement list is not built for it). */
+export function statementCount(program: Program): number {
+  return program instanceof ParsedProgram ? program.statementCount : program.statements.length;
+}

@@ -6,7 +6,7 @@
  */
 import type { Instruction, KernelSymbol, Loc, Operand, Program } from '../asm/ast.js';
 import type { Loaded } from '../load.js';
-import { buildCfg, type Cfg } from '../analysis/cfg.js';
+import { buildCfg, debugOnlyLabels, type Cfg } from '../analysis/cfg.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import { isWaitOrNop } from '../asm/program.js';
 import { isRepeatName } from '../asm/parser.js';
@@ -148,6 +148,7 @@ export function kernelView(l: Loaded, name: string, byPlace = true): KernelView 
   const tokens: Token[] = [];
   const regions: Region[] = [{ after: '(kernel start)', items: [] }];
   const labels = byPlace ? labelOrdinals(program, kernel.start, kernel.end) : new Map<string, string>();
+  const debugOnly = debugOnlyLabels(program);
   // Long-branch setpc are jumps, not returns.
   const longEnds = new Set(cfg.longBranches.map((b) => b.setpc));
   const isReturnOrCall = new Uint8Array(all.length);
@@ -170,7 +171,10 @@ export function kernelView(l: Loaded, name: string, byPlace = true): KernelView 
     let anchor: string | undefined;
     let shown = '';
     let item: Item | undefined;
-    if (st.kind === 'label') { anchor = `label ${labels.get(st.name ?? '') ?? st.name}`; shown = `label ${st.name}`; }
+    if (st.kind === 'label') {
+      if (debugOnly.has(st.name ?? '')) continue; // an address only the debug information names (cfg.ts debugOnlyLabels)
+      anchor = `label ${labels.get(st.name ?? '') ?? st.name}`; shown = `label ${st.name}`;
+    }
     else if (st.kind === 'directive' && MACRO_DEFINITIONS.has(st.name ?? '')) continue; // no code: the calls are what count
     else if (st.kind === 'directive' && DEBUG_ONLY.has(st.name ?? '')) continue; // no code: debug line rows only
     else if (st.kind === 'directive' || st.kind === 'raw') { anchor = `directive ${st.text.replace(/\s+/g, ' ')}`; shown = `directive ${st.text.trim()}`; }

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { loadText } from '../../../src/load.js';
 import { pickKernel, schedBarrierBetween } from '../../../src/schedule/kernel.js';
 import { verifyLoaded } from '../../../src/verify/verify.js';
+import { debugOnlyLabels } from '../../../src/analysis/cfg.js';
 import { applyRounds } from '../../../src/schedule/session.js';
 import { parseCommandArgs } from '../../../src/schedule/commands.js';
 
@@ -86,4 +87,37 @@ test('a .loc line (clang -g) splits no region: it moves with the instruction bel
   assert.equal(verifyLoaded(loadText(text, 'l.s'), loadText(r.text, 'o.s')).equivalent, true);
   // another directive still splits the region
   assert.equal(pickKernel(loadText(text.replace('  .loc 0 4 7', '  .p2align 2'), 'a.s')).regions.length, 2);
+});
+
+test('a .Ltmp label only debug information names (clang -g) starts no block: code moves across it, the label keeps its place, verify accepts; a label code names still splits', () => {
+  const text = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', 'k:',
+    '  v_add_u32_e32 v1, v2, v3',
+    '.Ltmp0:',
+    '  .loc 0 4 7',
+    '  s_add_i32 s0, s1, 1',
+    '  v_add_u32_e32 v4, v5, v6',
+    '.Ltmp1:',
+    '  s_endpgm',
+    '.Lfunc_end0:',
+    '  .section .debug_loclists,"",@progbits',
+    '  .uleb128 .Ltmp0-k',
+    '  .uleb128 .Ltmp1-k', ''].join('\n');
+  const l = loadText(text, 'g.s');
+  assert.deepEqual([...debugOnlyLabels(l.program)].sort(), ['.Lfunc_end0', '.Ltmp0', '.Ltmp1']);
+  const k = pickKernel(l);
+  assert.equal(k.ctx.cfg.blocks.length, 1);
+  assert.deepEqual(k.regions.map((r) => r.lines), [[4, 8]], 'one region across the label');
+  const r = applyRounds(loadText(text, 'g.s'), parseCommandArgs(['move s_add_i32_0 before v_add_u32_e32_0']));
+  assert.equal(r.failed, null);
+  // the label stays between the first and the second instruction slot; the .loc goes with s_add_i32
+  assert.deepEqual(r.text.split('\n').slice(3, 9), ['  .loc 0 4 7', '  s_add_i32 s0, s1, 1', '.Ltmp0:', '  v_add_u32_e32 v1, v2, v3', '  v_add_u32_e32 v4, v5, v6', '.Ltmp1:']);
+  assert.equal(verifyLoaded(loadText(text, 'g.s'), loadText(r.text, 'o.s')).equivalent, true);
+  // named by a branch, by an instruction's operand, or by a symbol assignment: a block starts there
+  for (const user of ['  s_branch .Ltmp0', '  s_add_u32 s2, s2, .Ltmp0-k', '  .set x, .Ltmp0-k']) {
+    const t = text.replace('  s_endpgm', `${user}\n  s_endpgm`);
+    const lu = loadText(t, 'u.s');
+    assert.ok(!debugOnlyLabels(lu.program).has('.Ltmp0'), user);
+    assert.ok(pickKernel(lu).ctx.cfg.blocks.some((b) => b.labels.includes('.Ltmp0')), user);
+    assert.equal(verifyLoaded(lu, loadText(t.replace('  v_add_u32_e32 v1, v2, v3\n.Ltmp0:\n  .loc 0 4 7\n  s_add_i32 s0, s1, 1', '.Ltmp0:\n  .loc 0 4 7\n  s_add_i32 s0, s1, 1\n  v_add_u32_e32 v1, v2, v3'), 'o.s')).equivalent, false, user);
+  }
 });
