@@ -19,7 +19,7 @@ import { internWord, scanInstruction, splitTopLevel, trimWords, wordIdOf, wordLo
 import { charLiteralLength, evalExpr, mcFunctions, quotedEnd, type ExprFunctions, type RangeLookup } from './expr.js';
 import { isSpace, skipSpace, trimEndAt } from './intern.js';
 import { ParsedProgram } from './program.js';
-import { InsnStore, OP_EXPR, OPCODES } from './store.js';
+import { FILE_NAMES, InsnStore, OP_EXPR, OP_REG, OPCODES } from './store.js';
 import { ConductorError } from '../errors.js';
 import { flattenIncludes, mayInclude, type IncludeReader, type LineMap } from './include.js';
 
@@ -174,6 +174,8 @@ interface State {
   reads: number;
   /** Bumped when a symbol is set: a scan that read symbols is valid in its epoch only. */
   epoch: number;
+  /** Whether the text names `.amdgcn.next_free_vgpr` / `_sgpr` (countGprs keeps them then). */
+  countsGprs: boolean;
 }
 
 /** Where the lines being processed come from: undefined for the file itself, else an expansion. */
@@ -221,9 +223,11 @@ export function parseProgram(text: string, file: string, options: ParseOptions =
     throwOnError: options.throwOnError ?? false,
     map, includeFailures, altMacro: false, predefined: undefined, dataChecks: [],
     written: options.scanEach ? undefined : new Map(), reads: 0, epoch: 0,
+    countsGprs: text.includes(GPR_COUNT_PREFIX),
   };
   st.store.lineMap = map;
   if (options.processor !== undefined) predefineTargetSymbols(st, options.processor);
+  if (st.countsGprs) for (const name of GPR_COUNT_SYMBOLS) symbols.set(name, 0);
   st.rangeLookup = (t, s, e) => {
     st.reads++;
     const v = symbols.get(internWord(t, s, e));
@@ -928,6 +932,7 @@ function instruction(st: State, L: Lines, k: number, ts: number, te: number, lin
   const was = written?.get(key);
   if (was !== undefined && (was.epoch < 0 || was.epoch === st.epoch)) {
     const i = st.store.appendMoved(was.i, textIdOf(st, L, k), ts, exp ? exp.callLine : lineIndex + 1, exp ? exp.callCol : col, st.statements.length);
+    if (st.countsGprs) countGprs(st, i);
     if (exp) st.expansions.set(i, exp);
     st.statements.push(i);
     return;
@@ -949,6 +954,7 @@ function instruction(st: State, L: Lines, k: number, ts: number, te: number, lin
     throw e;
   }
   if (written && st.store.aux.length === aux && st.store.tStart[i] === ts) written.set(key, { i, epoch: st.reads === reads ? -1 : st.epoch });
+  if (st.countsGprs) countGprs(st, i);
   if (st.store.aux.length > st.auxSeen) {
     // expression operands: `1b` / `1f` name numeric labels
     resolveDirectionalLabels(st, i);
@@ -956,6 +962,35 @@ function instruction(st: State, L: Lines, k: number, ts: number, te: number, lin
   }
   if (exp) st.expansions.set(i, exp);
   st.statements.push(i);
+}
+
+const GPR_COUNT_PREFIX = '.amdgcn.next_free_';
+const FILE_V = FILE_NAMES.indexOf('v');
+const FILE_S = FILE_NAMES.indexOf('s');
+const GPR_COUNT_SYMBOLS = ['.amdgcn.next_free_vgpr', '.amdgcn.next_free_sgpr'] as const;
+
+/**
+ * `.amdgcn.next_free_vgpr` and `.amdgcn.next_free_sgpr`, which llvm-mc keeps in code object v3+
+ * (HSA ABI) mode for hand-written descriptors (`.amdhsa_next_free_vgpr .amdgcn.next_free_vgpr`):
+ * 0 at the start (AMDGPUAsmParser::initializeGprCountSymbol), then one past the highest VGPR /
+ * SGPR an instruction operand names so far, AGPRs, TTMPs and VCC/EXEC/M0 not counted
+ * (AMDGPUAsmParser::updateGprCountSymbols, getGprCountSymbolName: IS_VGPR and IS_SGPR only).
+ * A `.set` may give them another value, from which counting goes on; one that is not a number
+ * here is left alone (llvm-mc refuses the next register then).
+ */
+function countGprs(st: State, i: number): void {
+  const s = st.store;
+  for (let k = s.opBegin[i]!, e = s.opBegin[i + 1]!; k < e; k++) {
+    if (s.oKind[k] !== OP_REG) continue;
+    const file = s.oFile[k];
+    const name = file === FILE_V ? GPR_COUNT_SYMBOLS[0] : file === FILE_S ? GPR_COUNT_SYMBOLS[1] : undefined;
+    if (name === undefined) continue;
+    const old = st.symbols.get(name);
+    const next = s.oIndex[k]! + s.oCount[k]!;
+    if (old === undefined || old >= next) continue;
+    st.symbols.set(name, next);
+    st.epoch++;
+  }
 }
 
 /** Could text[ts, te) be `name = expr` (ASSIGNMENT)? A quick test before the pattern. */

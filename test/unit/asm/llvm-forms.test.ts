@@ -44,6 +44,29 @@ test('.amdgcn.gfx_generation_number/_minor/_stepping come from the target (--arc
     ["1:1: redefinition of '.amdgcn.gfx_generation_number' (llvm-mc defines it from the target)"]);
 });
 
+test('.amdgcn.next_free_vgpr/_sgpr count the VGPRs and SGPRs named so far, as a descriptor reads them', () => {
+  // a hand-written kernel sizes its descriptor with the symbols llvm-mc keeps
+  // (AMDGPUAsmParser::updateGprCountSymbols): v7 -> 8, s[20:21] -> 22; AGPRs, VCC, EXEC, M0 not counted
+  const kernel = [
+    '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', '.globl k', '.p2align 8', '.type k,@function', 'k:',
+    '  v_mov_b32 v7, s9', '  s_mov_b64 s[20:21], vcc', '  s_mov_b64 exec, s[4:5]', '  s_mov_b32 m0, 0', '  v_accvgpr_write_b32 a9, v1', '  s_endpgm',
+    '.rodata', '.p2align 6', '.amdhsa_kernel k', '  .amdhsa_accum_offset 8',
+    '  .amdhsa_next_free_vgpr .amdgcn.next_free_vgpr', '  .amdhsa_next_free_sgpr .amdgcn.next_free_sgpr', '.end_amdhsa_kernel',
+  ];
+  const p = parse(kernel);
+  assert.deepEqual(p.diagnostics.map((d) => d.message), []);
+  const d = p.kernels[0]!.descriptor!;
+  assert.deepEqual([d.values['next_free_vgpr'], d.values['next_free_sgpr']], [8, 22]);
+  // where it stands: a second kernel after a .set counts from the value set
+  const two = parse([
+    '  v_mov_b32 v7, s9', '.set a, .amdgcn.next_free_vgpr', '.set .amdgcn.next_free_vgpr, 0', '  v_mov_b32 v2, s3', '  s_mov_b32 s4, .amdgcn.next_free_vgpr',
+  ], { processor: 'gfx90a' });
+  assert.deepEqual(errors(two), []);
+  assert.deepEqual([two.symbols.get('a'), two.symbols.get('.amdgcn.next_free_vgpr'), two.symbols.get('.amdgcn.next_free_sgpr')], [8, 3, 10]);
+  assert.deepEqual(insns(two).slice(-1), ['s_mov_b32 s4, .amdgcn.next_free_vgpr']);
+  assert.equal(two.instructions[2]!.operands[1]!.kind === 'imm' ? two.instructions[2]!.operands[1]!.value : undefined, 3);
+});
+
 test('.altmacro: %expr is its value, <text> a string, parameters are named without \\ and & joins', () => {
   const p = parse([
     '.altmacro',
