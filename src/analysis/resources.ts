@@ -166,7 +166,9 @@ function uncovered(ctx: KernelContext, layout: RegisterLayout, values: Record<st
   const allocV = Math.ceil(nextV / granule) * granule;
   for (const [file, w] of worst) {
     if (!w.first) continue;
-    const missing = (key: string) => (values[key] === undefined ? ' (the directive is missing)' : '');
+    // a directive written with a value that could not be evaluated is not missing (the parse warning says why)
+    const written = (key: string) => ctx.kernel.descriptor?.directives?.some((d) => d.name === `.amdhsa_${key}`) ?? false;
+    const missing = (key: string) => (values[key] !== undefined ? '' : written(key) ? ' (its value could not be evaluated)' : ' (the directive is missing)');
     const what = file === 's' ? `.amdhsa_next_free_sgpr is ${nextS}${missing('next_free_sgpr')}`
       : `.amdhsa_next_free_vgpr is ${nextV}${missing('next_free_vgpr')}${layout.unified ? '' : ` (on ${ctx.target.name} it counts max(VGPRs, AGPRs))`}`;
     const allocated = file !== 's' && values.next_free_vgpr !== undefined && w.end <= allocV;

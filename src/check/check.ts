@@ -12,6 +12,7 @@ import type { Instruction } from '../asm/ast.js';
 import { DEFAULT_CHECKERS, type Checker } from './checkers.js';
 import type { PathsMode } from '../waitcnt/index.js';
 import { compareLocs, ConductorError, type Loc } from '../errors.js';
+import { firstRawWords } from '../analysis/rawwords.js';
 
 export interface KernelCheck {
   name: string;
@@ -49,6 +50,8 @@ export function checkContexts(contexts: KernelContext[], opts: CheckOptions = {}
     const { resources, findings } = kernelResources(ctx);
     const raw = rawJumpFinding(ctx);
     if (raw) findings.push(raw);
+    const words = rawWordsFinding(ctx);
+    if (words) findings.push(words);
     for (const c of checkers) findings.push(...runChecker(c, ctx, opts));
     findings.sort(byLocation);
     return {
@@ -93,6 +96,36 @@ function firstRawJump(ctx: KernelContext): { index: number; insn: Instruction; t
   if (raw.length === 0) return undefined;
   const insn = ctx.insns[raw[0]!]!.insn;
   return { index: raw[0]!, insn, text: insn.text.trim(), count: `${raw.length} such jump${raw.length === 1 ? '' : 's'}` };
+}
+
+/**
+ * A kernel with data words among its instructions: a warning at the first. What they encode is
+ * not read (its registers, counters and hazards), and schedule and apply leave the kernel as
+ * written (rawWordsRefusal): a wait they move or re-derive could be one the words need.
+ */
+function rawWordsFinding(ctx: KernelContext): Finding | undefined {
+  const w = firstRawWords(ctx.program, ctx.insns.map((r) => r.insn));
+  if (!w) return undefined;
+  return {
+    rule: 'raw-code-words', severity: 'warning', loc: w.loc, insn: -1, related: [],
+    message: `'${w.text}' puts data words among the instructions of ${ctx.kernel.name} (${w.count}; instructions encoded by hand?): ` +
+      'Conductor does not decode them: the registers, memory counters and hazards of what they encode are not checked (a wait before them may look redundant), ' +
+      'and schedule and apply leave this kernel as written, since a wait moved across them could be one they need',
+    source: 'llvm-mc emits data directives as written; only the hardware decodes them as instructions',
+  };
+}
+
+/** The refusal to reorder a kernel with data words among its instructions, or undefined. */
+export function rawWordsRefusal(ctx: KernelContext, action: string): ConductorError | undefined {
+  const r = rawWordsReason(ctx);
+  return r && new ConductorError(`cannot ${action} ${ctx.kernel.name}: ${r.reason}`, r.loc);
+}
+
+/** Why a kernel with data words among its instructions is left as written, and where, or undefined. */
+export function rawWordsReason(ctx: KernelContext): { reason: string; loc: Loc } | undefined {
+  const w = firstRawWords(ctx.program, ctx.insns.map((r) => r.insn));
+  if (!w) return undefined;
+  return { reason: `'${w.text}' puts data words among its instructions (${w.count}), which Conductor does not decode; a wait moved or re-derived across them could be one they need`, loc: w.loc };
 }
 
 function runChecker(c: Checker, ctx: KernelContext, opts: CheckOptions): Finding[] {

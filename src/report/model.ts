@@ -394,7 +394,7 @@ export function buildReportModel(loaded: Loaded, opts: ReportOptions = {}): Repo
     ...base,
     kernels: chosen.map((c) => {
       const v = kernelView(c, file, opts.params);
-      v.regions = regionViews(prepareKernel(loaded, c), v);
+      v.regions = regionViews(prepareKernel(loaded, c, { viewOnly: true }), v);
       return v;
     }),
   };

@@ -50,7 +50,7 @@ import { buildGraph, type DepGraph } from './deps.js';
 import { fenceWaits, waitPositions, type WaitPosition } from '../waitcnt/index.js';
 import { preloadHeaderLength } from '../isa/descriptor.js';
 import { once } from '../analysis/memo.js';
-import { rawJumpRefusal } from '../check/check.js';
+import { rawJumpRefusal, rawWordsRefusal } from '../check/check.js';
 
 /**
  * What an instruction is to the scheduler: movable; pinned (never moved, a region boundary);
@@ -73,6 +73,11 @@ export interface ScheduleOptions {
   isFence?: (ctx: KernelContext, i: number) => boolean | undefined;
   /** Trip count of loops whose count the code does not give, for est_cycles (default DEFAULT_TRIP). */
   trip?: number;
+  /**
+   * The kernel is prepared to show its regions (report), not to be reordered: data words among
+   * its instructions (rawWordsRefusal) do not refuse it then.
+   */
+  viewOnly?: boolean;
 }
 
 export interface Region {
@@ -223,7 +228,7 @@ export function pickKernel(loaded: Loaded, name?: string, opts: ScheduleOptions 
 }
 
 export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: ScheduleOptions = {}): ScheduleKernel {
-  const refusal = rawJumpRefusal(ctx, 'schedule');
+  const refusal = rawJumpRefusal(ctx, 'schedule') ?? (opts.viewOnly ? undefined : rawWordsRefusal(ctx, 'schedule'));
   if (refusal) throw refusal;
   const { role, pinReason } = classifyRoles(loaded, ctx, opts);
   const flat = flattenOperands(ctx);

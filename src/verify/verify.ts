@@ -53,7 +53,7 @@ export { keyOf } from './view.js';
 export { PROVEN_TRIPS } from './pipeline.js';
 
 export type DifferenceKind =
-  | 'kernels' | 'preload-header' | 'raw-jump-layout' | 'anchor' | 'region-contents' | 'reaching-definition' | 'exit-definition' | 'memory-order' | 'completion' | 'check' | 'pipelined-loop';
+  | 'kernels' | 'preload-header' | 'raw-jump-layout' | 'raw-words-layout' | 'anchor' | 'region-contents' | 'reaching-definition' | 'exit-definition' | 'memory-order' | 'completion' | 'check' | 'pipelined-loop';
 
 export interface Difference {
   kind: DifferenceKind;
@@ -378,18 +378,25 @@ function verifyKernel(name: string, a: KernelView, b: KernelView, disambiguate: 
 /**
  * 0. A kernel that jumps by raw offset (`s_branch 1755`) keeps its layout: every instruction,
  * s_waitcnt and s_nop included, the same and in the same order (a raw target is a place in the
- * code, not a label the scheduled file could still name).
+ * code, not a label the scheduled file could still name). So does a kernel with data words among
+ * its instructions (analysis/rawwords.ts): what they encode may need a wait or a nop around them.
  */
 function checkRawJumpLayout(name: string, a: KernelView, b: KernelView): Check {
   const raw = a.cfg.rawJumps.length > 0 ? a : b.cfg.rawJumps.length > 0 ? b : undefined;
-  if (!raw) return undefined;
+  const words = raw ? undefined : a.rawWords ?? b.rawWords;
+  if (!raw && !words) return undefined;
   const n = Math.max(a.all.length, b.all.length);
   for (let i = 0; i < n; i++) {
     const x = a.all[i];
     const y = b.all[i];
     if (x && y && keyOf(x.insn) === keyOf(y.insn)) continue;
-    const jump = raw.all[raw.cfg.rawJumps[0]!]!.insn;
-    return diff('raw-jump-layout', name, `the kernel jumps by raw offset ('${jump.text.trim()}' at line ${jump.loc.line}), so its code must keep its layout, and instruction ${i + 1} differs: ${x ? `'${x.insn.text.trim()}'` : 'none'} vs ${y ? `'${y.insn.text.trim()}'` : 'none'}`,
+    const differs = `instruction ${i + 1} differs: ${x ? `'${x.insn.text.trim()}'` : 'none'} vs ${y ? `'${y.insn.text.trim()}'` : 'none'}`;
+    if (words) {
+      return diff('raw-words-layout', name, `the kernel has data words among its instructions ('${words.text}' at line ${words.loc.line}), which verify does not decode, so its code must keep its layout, and ${differs}`,
+        x?.insn.loc, y?.insn.loc);
+    }
+    const jump = raw!.all[raw!.cfg.rawJumps[0]!]!.insn;
+    return diff('raw-jump-layout', name, `the kernel jumps by raw offset ('${jump.text.trim()}' at line ${jump.loc.line}), so its code must keep its layout, and ${differs}`,
       x?.insn.loc, y?.insn.loc);
   }
   return undefined;

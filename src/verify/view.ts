@@ -15,6 +15,7 @@ import { HWREG_MODE, hwregField, hwregId } from '../isa/hwreg.js';
 import { gprIdxModeBits, statedIndexRange } from '../isa/kernel-effects.js';
 import { validAccumOffset } from '../isa/layout.js';
 import { preloadHeaderLength } from '../isa/descriptor.js';
+import { firstRawWords } from '../analysis/rawwords.js';
 
 /* ---------------------------------------------------------------------------------------------- */
 /* The instruction stream of a kernel                                                             */
@@ -60,6 +61,8 @@ export interface KernelView {
   cfg: Cfg;
   /** The kernel-argument preload header's instructions, as written (isa/descriptor.ts preloadHeaderLength). */
   header: string[];
+  /** The first data directive among the kernel's instructions (analysis/rawwords.ts), if any. */
+  rawWords: { loc: Loc; text: string } | undefined;
 }
 
 function operandKey(o: Operand, labels?: ReadonlyMap<string, string>): string {
@@ -198,7 +201,8 @@ export function kernelView(l: Loaded, name: string, byPlace = true): KernelView 
   const blockStart = new Int32Array(cfg.blocks.length);
   for (const b of cfg.blocks) blockStart[b.id] = b.start;
   const header = all.slice(0, preloadHeaderLength(kernel.descriptor, all.length, (i) => all[i]!.insn.base)).map((r) => r.insn.text);
-  return { name, regs, tokens, regions, all, blockOf: cfg.blockOf, blockStart, isReturnOrCall, cfg, header };
+  const rawWords = firstRawWords(program, all.map((r) => r.insn));
+  return { name, regs, tokens, regions, all, blockOf: cfg.blockOf, blockStart, isReturnOrCall, cfg, header, rawWords };
 }
 
 /* ---------------------------------------------------------------------------------------------- */

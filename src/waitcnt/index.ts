@@ -18,6 +18,7 @@ import { COUNTER_NAMES, NO_WAIT, SOURCES, counterMax, kernelEffects } from './mo
 import { analyzeWaitcnt, isCallable, waitText, type Counts, type WaitcntResult, type WaitInsertion, type WaitJudgement } from './analysis.js';
 import { shortPath } from './witness.js';
 import { ConductorError } from '../errors.js';
+import { firstRawWords } from '../analysis/rawwords.js';
 
 export { analyzeWaitcnt, waitPositions, isCallable, waitText } from './analysis.js';
 export type { WaitInsertion, WaitJudgement, WaitcntResult, FenceKind, FenceTarget, WaitPosition, AnalysisOptions, NeedReason, Counts, MissingNeed } from './analysis.js';
@@ -60,7 +61,8 @@ export function checkWaitcnt(ctx: KernelContext, opts: WaitcntOptions = {}): Fin
   // so a block they enter may have more outstanding than it sees (MIOpen's Winograd v30 skips an
   // s_call with 's_cbranch_scc1 7' and its 'lgkmcnt(5)' after it is needed on that path). That a
   // wait is redundant or too strong is not claimed there; missing waits still are.
-  const judge = ctx.cfg.rawJumps.length === 0;
+  // Likewise data words among the instructions (an instruction encoded by hand): what they count is unknown.
+  const judge = ctx.cfg.rawJumps.length === 0 && !firstRawWords(ctx.program, ctx.insns.map((r) => r.insn));
   for (const j of judge ? r.judgements : []) {
     const f = judgementFinding(ctx, j, once);
     if (f) out.push(f);

@@ -24,7 +24,7 @@ import * as os from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import { loadText, type Loaded } from '../../load.js';
-import { checkContexts, rawJumpReason, rawJumpRefusal } from '../../check/check.js';
+import { checkContexts, rawJumpReason, rawJumpRefusal, rawWordsReason, rawWordsRefusal } from '../../check/check.js';
 import { kernelContexts } from '../../analysis/context.js';
 import { forget } from '../../analysis/memo.js';
 import type { KernelContext } from '../../analysis/types.js';
@@ -257,13 +257,15 @@ function unfixable(checks: KernelChecks): (name: string) => LeftOut | undefined 
   };
 }
 
-/** A kernel that jumps by raw offset is left out (rawJumpReason). */
+/** A kernel that jumps by raw offset (rawJumpReason) or holds data words among its instructions (rawWordsReason) is left out. */
 function rawJumping(loaded: Loaded): (name: string) => LeftOut | undefined {
   const ctxOf = new Map(kernelContexts(loaded).map((c) => [c.kernel.name, c]));
   return (n) => {
     const c = ctxOf.get(n);
     const r = c && rawJumpReason(c);
-    return r && { note: r.reason, error: rawJumpRefusal(c, 'schedule')! };
+    if (r) return { note: r.reason, error: rawJumpRefusal(c, 'schedule')! };
+    const w = c && rawWordsReason(c);
+    return w && { note: w.reason, error: rawWordsRefusal(c, 'schedule')! };
   };
 }
 

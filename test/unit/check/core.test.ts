@@ -80,6 +80,16 @@ test('descriptor that does not cover the registers used is an error', () => {
   assert.equal(findings[0]!.related[0]!.loc.line, 6);
 });
 
+test('a descriptor value that does not evaluate is not called a missing directive', () => {
+  const text = (sgpr: string[]) => [
+    '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', '.globl k', '.type k,@function', 'k:',
+    '  s_mov_b32 s20, 0', '  s_endpgm',
+    '.rodata', '.amdhsa_kernel k', '  .amdhsa_next_free_vgpr 8', ...sgpr, '  .amdhsa_accum_offset 8', '.end_amdhsa_kernel',
+  ].join('\n');
+  const message = (sgpr: string[]) => kernelResources(ctxOf(text(sgpr), undefined as unknown as string)[0]!).findings[0]!.message;
+  assert.match(message(['  .amdhsa_next_free_sgpr undefined_count']), /s20 is used but \.amdhsa_next_free_sgpr is 0 \(its value could not be evaluated\)/);
+});
+
 test('edits: insert before an instruction keeps indentation and the rest byte-identical', () => {
   const text = 'a:\n\tv_mov_b32 v0, 1 // c\n  v_add_u32 v1, v0, v0 ; use\nlbl: v_mov_b32 v2, v1\n';
   const p = parseProgram(text, 'e.s');

@@ -1,0 +1,39 @@
+/**
+ * Data words among a kernel's instructions (`.long 0xE0511000`: an instruction encoded by hand,
+ * as kernels written for an assembler without a form do, such as `buffer_load_dword ... lds`).
+ * llvm-mc emits them as written; Conductor does not decode them, so what they read, write and
+ * count is unknown: check warns (raw-code-words), claims no wait redundant or too strong there,
+ * schedule and apply leave the kernel as written, and verify requires its layout unchanged.
+ */
+import type { Instruction, Program } from '../asm/ast.js';
+import type { Loc } from '../errors.js';
+
+/** The data directives of llvm-mc 22 that put words in the section. */
+const DATA_WORDS = new Set(['.long', '.4byte', '.int', '.byte', '.short', '.2byte', '.quad', '.8byte', '.value']);
+
+/**
+ * The first data directive between a kernel's first and last instruction (`insns`, in order),
+ * in a code section (`.text`, `.section .text...`), and how many there are; undefined if none.
+ */
+export function firstRawWords(program: Program, insns: readonly Instruction[]): { loc: Loc; text: string; count: string } | undefined {
+  if (program.rawWords === 0 || insns.length < 2) return undefined; // rawWords: the words in code sections
+  const from = insns[0]!.stmt;
+  const to = insns[insns.length - 1]!.stmt;
+  const statements = program.statements;
+  let first: { loc: Loc; text: string } | undefined;
+  let n = 0;
+  let code = true;
+  for (let k = from + 1; k < to; k++) {
+    const st = statements[k]!;
+    if (st.kind !== 'directive') continue;
+    const name = st.name ?? '';
+    if (name === '.text') code = true;
+    else if (name === '.data' || name === '.rodata' || name === '.bss') code = false;
+    else if (name === '.section') code = (st.args ?? '').trim().replace(/^"/, '').startsWith('.text');
+    else if (code && DATA_WORDS.has(name)) {
+      first ??= { loc: st.loc, text: st.text };
+      n++;
+    }
+  }
+  return first && { ...first, count: `${n} data directive${n === 1 ? '' : 's'}` };
+}
