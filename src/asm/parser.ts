@@ -19,7 +19,7 @@ import { internWord, scanInstruction, splitTopLevel, trimWords, wordIdOf, wordLo
 import { charLiteralLength, evalExpr, mcFunctions, quotedEnd, type ExprFunctions, type RangeLookup } from './expr.js';
 import { isSpace, skipSpace, trimEndAt } from './intern.js';
 import { ParsedProgram } from './program.js';
-import { FILE_NAMES, InsnStore, OP_EXPR, OP_REG, OPCODES } from './store.js';
+import { FILE_NAMES, InsnStore, OP_EXPR, OP_IMM, OP_REG, OPCODES } from './store.js';
 import { ConductorError } from '../errors.js';
 import { flattenIncludes, mayInclude, type IncludeReader, type LineMap } from './include.js';
 
@@ -976,12 +976,25 @@ const GPR_COUNT_SYMBOLS = ['.amdgcn.next_free_vgpr', '.amdgcn.next_free_sgpr'] a
  * SGPR an instruction operand names so far, AGPRs, TTMPs and VCC/EXEC/M0 not counted
  * (AMDGPUAsmParser::updateGprCountSymbols, getGprCountSymbolName: IS_VGPR and IS_SGPR only).
  * A `.set` may give them another value, from which counting goes on; one that is not a number
- * here is left alone (llvm-mc refuses the next register then).
+ * here is left alone (llvm-mc refuses the next register then). An operand that names one is
+ * evaluated again with the registers to its left counted, as llvm-mc reads it.
  */
 function countGprs(st: State, i: number): void {
   const s = st.store;
+  let changed = false;
   for (let k = s.opBegin[i]!, e = s.opBegin[i + 1]!; k < e; k++) {
-    if (s.oKind[k] !== OP_REG) continue;
+    if (s.oKind[k] !== OP_REG) {
+      // an operand naming a count reads it as the registers to its left left it (`v_mov_b32 v9,
+      // .amdgcn.next_free_vgpr` is 10): llvm-mc parses the operands left to right
+      if (changed && s.oKind[k] === OP_IMM) {
+        const text = s.operandText(i, k);
+        if (text.includes(GPR_COUNT_PREFIX)) {
+          const v = evalExpr(text, (n) => symbolValue(st, n), exprFunctions(st));
+          if (v !== undefined) s.oValue[k] = v;
+        }
+      }
+      continue;
+    }
     const file = s.oFile[k];
     const name = file === FILE_V ? GPR_COUNT_SYMBOLS[0] : file === FILE_S ? GPR_COUNT_SYMBOLS[1] : undefined;
     if (name === undefined) continue;
@@ -990,6 +1003,7 @@ function countGprs(st: State, i: number): void {
     if (old === undefined || old >= next) continue;
     st.symbols.set(name, next);
     st.epoch++;
+    changed = true;
   }
 }
 

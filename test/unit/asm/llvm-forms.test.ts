@@ -65,6 +65,13 @@ test('.amdgcn.next_free_vgpr/_sgpr count the VGPRs and SGPRs named so far, as a 
   assert.deepEqual([two.symbols.get('a'), two.symbols.get('.amdgcn.next_free_vgpr'), two.symbols.get('.amdgcn.next_free_sgpr')], [8, 3, 10]);
   assert.deepEqual(insns(two).slice(-1), ['s_mov_b32 s4, .amdgcn.next_free_vgpr']);
   assert.equal(two.instructions[2]!.operands[1]!.kind === 'imm' ? two.instructions[2]!.operands[1]!.value : undefined, 3);
+  // operands are read left to right: the count an operand reads includes the registers before it
+  const imm = (line: string) => {
+    const o = parse(['  v_mov_b32 v3, 0', line], { processor: 'gfx942' }).instructions[1]!.operands.find((x) => x.kind === 'imm');
+    return o?.kind === 'imm' ? o.value : undefined;
+  };
+  assert.equal(imm('  v_mov_b32 v9, .amdgcn.next_free_vgpr'), 10);
+  assert.equal(imm('  v_add_u32 v1, .amdgcn.next_free_vgpr, v20'), 4);
 });
 
 test('.altmacro: %expr is its value, <text> a string, parameters are named without \\ and & joins', () => {
