@@ -622,7 +622,12 @@ function resolveAt(s: InsnStore, i: number, rs: ResolvedStore, target: Target, i
   if (f.error !== undefined) fail(s, i, f.error(s.mnemonic(i)));
 
   const nOps = s.opBegin[i + 1]! - s.opBegin[i]!;
-  if (nOps < f.min || nOps > f.max) fail(s, i, `'${s.mnemonic(i)}' takes ${countText(f.min, f.max)}, got ${nOps}`);
+  if (nOps < f.min || nOps > f.max) {
+    // an LDS-DMA load names no data register (the data goes to LDS at M0): `buffer_load_dword v1, s[4:7], 0 offen lds`
+    const lds = nOps === f.max + 1 && s.mnemonic(i).startsWith('buffer_load_') && hasMod(s, i, MOD_LDS)
+      ? ` (the lds form names no data register: ${s.mnemonic(i)} vaddr, srsrc, soffset ... lds)` : '';
+    fail(s, i, `'${s.mnemonic(i)}' takes ${countText(f.min, f.max)}, got ${nOps}${lds}`);
+  }
 
   const found = scratchIssues;
   if (found.length > 0) found.length = 0;

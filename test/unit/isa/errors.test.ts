@@ -29,6 +29,9 @@ const ROWS: Row[] = [
   ['global_atomic_add v0, v[2:3], v4, off', 'gfx90a', /'global_atomic_add' takes 3 operands, got 4/],
   ['global_atomic_add v[2:3], v4, off glc', 'gfx90a', /'global_atomic_add' takes 4 operands, got 3/],
   ['s_endpgm 1, 2', 'gfx942', /'s_endpgm' takes 0 to 1 operands, got 2/],
+  // an LDS-DMA load written with a data register (a generator's form llvm-mc 22 refuses): a hint
+  ['buffer_load_dword v3, v14, s[40:43], 0 offen lds', 'gfx908', /^'buffer_load_dword' takes 3 operands, got 4 \(the lds form names no data register: buffer_load_dword vaddr, srsrc, soffset \.\.\. lds\)$/],
+  ['buffer_load_dword v3, v14, s[40:43], 0, 0 offen', 'gfx908', /^'buffer_load_dword' takes 4 operands, got 5$/],
   // registers the target does not have
   ['v_mov_b32 v256, 0', 'gfx942', /register v256 is out of range: gfx942 has v0\.\.v255 \('v_mov_b32'\)/],
   ['s_mov_b32 s104, 0', 'gfx906', /register s104 is out of range: gfx906 has s0\.\.s101 \('s_mov_b32'\)/],
