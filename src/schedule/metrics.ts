@@ -610,6 +610,9 @@ export class Evaluator {
   /** Metrics of region r in the original order. */
   originalRegion(r: number): RegionEval { return this.identity[r]!; }
 
+  /** Whether region r has an instruction in a loop the kernel's time counts per iteration. */
+  inLoop(r: number): boolean { return this.regionLoops[r]!.length > 0; }
+
   /** Is a hazard engine estimating s_nop of changed regions? */
   get estimatesNops(): boolean { return this.nopModel !== undefined; }
 

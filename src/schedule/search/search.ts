@@ -369,8 +369,10 @@ function fmt(m: Metrics): string {
  * whole; then, in the regions that keep a new order, position by position from the top, the
  * instruction that comes first in the original order among those not yet placed is moved up to
  * the position when that is legal and not worse. Among equal schedules the input's order is
- * preferred, so an output does not shuffle instructions for nothing. The second pass takes at
- * most `budget` evaluations (default 1000).
+ * preferred, so an output does not shuffle instructions for nothing. With time first in the
+ * objective, a region in a loop takes the input's order (whole, or an instruction) whenever that
+ * is no slower at no less occupancy, the other metrics aside. The second pass takes at most
+ * `budget` evaluations (default 1000).
  */
 export function preferOriginal(k: ScheduleKernel, ev: Evaluator, state: ScheduleState,
   opts: { objective: readonly MetricName[]; minOccupancy?: number; budget?: number }): { state: ScheduleState; metrics: Metrics } {
@@ -378,13 +380,19 @@ export function preferOriginal(k: ScheduleKernel, ev: Evaluator, state: Schedule
   let cur = ev.evaluate(s);
   let left = opts.budget ?? 1000;
   const notWorse = (m: Metrics) => searchCompare(m, cur, opts.objective, opts.minOccupancy) <= 0;
+  // With time first in the objective, a loop's order changes for its time only: a region in a
+  // loop goes back to the input's order when that is no slower (est_cycles, then one wave's time)
+  // at no less occupancy, whatever it costs the other metrics. A loop's lower peak VGPR or fewer
+  // waits at the same modelled time is no gain worth a loop another model may find slower.
+  const timeFirst = opts.objective[0] === 'est_cycles';
+  const noSlower = (m: Metrics) => m.occupancy >= cur.occupancy && compareMetrics(m, cur, ['est_cycles'], opts.minOccupancy) <= 0;
   // whole regions first (one evaluation each), then instruction by instruction
   const kept: number[] = [];
   for (const r of s.changedRegions()) {
     const snap = s.snapshot(r);
     s.setOrder(r, Int32Array.from({ length: k.regions[r]!.nodes.length }, (_, i) => i));
     const whole = ev.evaluate(s);
-    if (notWorse(whole)) cur = whole; else { s.restore(snap); kept.push(r); }
+    if (notWorse(whole) || (timeFirst && ev.inLoop(r) && noSlower(whole))) cur = whole; else { s.restore(snap); kept.push(r); }
   }
   for (const r of kept) {
     const n = k.regions[r]!.nodes.length;
@@ -400,7 +408,7 @@ export function preferOriginal(k: ScheduleKernel, ev: Evaluator, state: Schedule
           moveTo(s, r, from, p);
           left--;
           const m = ev.evaluate(s);
-          if (notWorse(m)) cur = m; else s.restore(back);
+          if (notWorse(m) || (timeFirst && ev.inLoop(r) && noSlower(m))) cur = m; else s.restore(back);
         }
       }
       placed[s.order[r]![p]!] = 1;

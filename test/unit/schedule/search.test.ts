@@ -14,7 +14,7 @@ import { loadText } from '../../../src/load.js';
 import { checkLoaded } from '../../../src/check/check.js';
 import { pickKernel } from '../../../src/schedule/kernel.js';
 import { dependent } from '../../../src/schedule/deps.js';
-import { Evaluator, DEFAULT_OBJECTIVE, FastPathMismatch, compareMetrics, programMetrics } from '../../../src/schedule/metrics.js';
+import { Evaluator, DEFAULT_OBJECTIVE, FastPathMismatch, compareMetrics, programMetrics, type MetricName } from '../../../src/schedule/metrics.js';
 import { ScheduleState, canMove, moveTo } from '../../../src/schedule/state.js';
 import { LIST_VARIANTS, listSchedule, regionFacts } from '../../../src/schedule/search/list.js';
 import { preferOriginal, runStrategy, STRATEGIES, searchCompare } from '../../../src/schedule/search/search.js';
@@ -297,5 +297,43 @@ test('warm worker preparation: a set cancel flag stops it before its next step (
   Atomics.store(flag, 0, 1);
   assert.equal(preparedFor({ ...task, text: text + '\n' }, flag), undefined);
   assert.notEqual(preparedFor(task), p);
+});
+
+test('preferOriginal: with time first, a loop keeps the input order where the new one is only leaner (peak VGPR) at the same modelled time; straight-line code and a register-first objective keep it', () => {
+  // an MFMA-bound loop: three VALU temporaries live at once; making one later lowers the peak, hidden under the MFMAs
+  const body = ['  v_mov_b32 v20, s1', '  v_mov_b32 v21, s2', '  v_mov_b32 v24, s3', '  v_mfma_f32_32x32x8f16 a[0:15], v[0:1], v[2:3], a[0:15]',
+    '  v_add_u32 v22, v21, v20', '  v_mfma_f32_32x32x8f16 a[0:15], v[0:1], v[2:3], a[0:15]', '  v_add_u32 v23, v22, v24',
+    '  v_mfma_f32_32x32x8f16 a[0:15], v[0:1], v[2:3], a[0:15]', '  v_add_u32 v4, v23, v4'];
+  const head = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', 'k:'];
+  const looped = [...head, '  v_mov_b32 v20, s1', '  v_add_u32 v4, v20, v4', '  s_mov_b32 s0, 8', '.Lloop:', ...body,
+    '  s_sub_u32 s0, s0, 1', '  s_cmp_lg_u32 s0, 0', '  s_cbranch_scc1 .Lloop', '  s_endpgm', ''].join('\n');
+  const straight = [...head, ...body, '  s_endpgm', ''].join('\n');
+  // v_add v22 before the MFMA, v_mov v24 after it: peak VGPR 8 -> 7, est_cycles and one wave's time unchanged
+  const leaner = [0, 1, 4, 3, 2, 5, 6, 7, 8];
+  const run = (text: string, objective: readonly MetricName[]) => {
+    const k = pickKernel(loadText(text, 'p.s'));
+    const ev = new Evaluator(k);
+    const r = k.regions.find((x) => x.nodes.length >= body.length)!;
+    const s = new ScheduleState(k);
+    const order = Int32Array.from({ length: r.nodes.length }, (_, i) => (i < leaner.length ? leaner[i]! : i));
+    s.setOrder(r.id, order);
+    const before = ev.evaluate(new ScheduleState(k));
+    const moved = ev.evaluate(s);
+    assert.equal(moved.est_cycles, before.est_cycles);
+    assert.equal(moved.wave_cycles, before.wave_cycles);
+    assert.equal(moved.peak_vgpr, before.peak_vgpr - 1, 'the new order is leaner');
+    const p = preferOriginal(k, ev, s, { objective });
+    return { inLoop: ev.inLoop(r.id), kept: p.state.isChanged(r.id), peak: p.metrics.peak_vgpr, before };
+  };
+  const loop = run(looped, DEFAULT_OBJECTIVE);
+  assert.equal(loop.inLoop, true);
+  assert.equal(loop.kept, false, 'the loop goes back to the input order');
+  assert.equal(loop.peak, loop.before.peak_vgpr);
+  const regsFirst = run(looped, ['peak_vgpr', 'est_cycles']);
+  assert.equal(regsFirst.kept, true, 'asked for registers first: kept');
+  const line = run(straight, DEFAULT_OBJECTIVE);
+  assert.equal(line.inLoop, false);
+  assert.equal(line.kept, true, 'straight-line code keeps the leaner order');
+  assert.equal(line.peak, line.before.peak_vgpr - 1);
 });
 
