@@ -201,7 +201,8 @@ test('check mode catches a corrupted incremental pressure and a corrupted cycle 
 test('resumed cycles of sequences of one length stop where the state meets the last run (up to a time shift) and still equal runWaves', () => {
   for (const [name, k] of kernels()) {
     const engine = cycleEngineFor(k.ctx);
-    const res = new ResumableCycles(engine.m);
+    // every same-length run converges (no tail run plainly), as this test counts the stops
+    const res = new ResumableCycles(engine.m, { plainTail: -1 });
     const rg = k.regions.reduce((a, b) => (b.nodes.length > a.nodes.length ? b : a));
     const m = rg.nodes.length;
     const rand = mulberry32(21);
@@ -260,7 +261,7 @@ const SHIFTED = (() => {
 test('resumed cycles that take over the last run shifted in time equal runWaves, loads in flight across the change included', () => {
   const k = pickKernel(loadText(SHIFTED, 'shifted.s'));
   const engine = cycleEngineFor(k.ctx);
-  const res = new ResumableCycles(engine.m);
+  const res = new ResumableCycles(engine.m, { plainTail: -1 });
   const rg = k.regions.reduce((a, b) => (b.nodes.length > a.nodes.length ? b : a));
   const m = rg.nodes.length;
   assert.ok(m > 60, `region of ${m}`);
@@ -277,3 +278,34 @@ test('resumed cycles that take over the last run shifted in time equal runWaves,
   }
   assert.ok(res.shiftedStops > 200, `only ${res.shiftedStops} runs met the last run's state shifted in time`);
 });
+
+test('resumed cycles mixing runs that converge and runs whose short tail runs plainly (PLAIN_TAIL) equal runWaves; the default runs short tails plainly', () => {
+  const k = pickKernel(loadText(SHIFTED, 'shifted.s'));
+  const engine = cycleEngineFor(k.ctx);
+  const rg = k.regions.reduce((a, b) => (b.nodes.length > a.nodes.length ? b : a));
+  const m = rg.nodes.length;
+  for (const plainTail of [16, undefined]) {
+    const res = new ResumableCycles(engine.m, plainTail === undefined ? {} : { plainTail });
+    const rand = mulberry32(5);
+    const cur = Array.from(rg.nodes);
+    let converged = 0;
+    for (let t = 0; t < 3000; t++) {
+      const from = Math.floor(rand() * m);
+      const to = Math.max(0, Math.min(m - 1, from + Math.floor(rand() * 7) - 3));
+      const x = cur[from]!; cur[from] = cur[to]!; cur[to] = x;
+      const plainBefore = res.plainRuns;
+      const got = res.run(0, cur, 2);
+      if (res.plainRuns === plainBefore && t > 0) converged++;
+      const want = runWaves(engine, cur, 2);
+      assert.deepEqual([got.one, got.all], [want.one, want.all], `plainTail ${plainTail}: step ${t}`);
+    }
+    if (plainTail === 16) {
+      // both kinds, one after the other on the same journal
+      assert.ok(res.plainRuns > 300 && converged > 300, `plain ${res.plainRuns}, converged ${converged}`);
+    } else {
+      // the region is shorter than PLAIN_TAIL: every same-length run after the first runs plainly
+      assert.ok(m <= 96 && res.plainRuns === 2999, `region of ${m}, ${res.plainRuns} plain runs`);
+    }
+  }
+});
+
