@@ -79,7 +79,11 @@ function rawJumpFinding(ctx: KernelContext): Finding | undefined {
 
 /** The refusal to change a kernel that jumps by raw offset (Cfg.rawJumps), or undefined. */
 export function rawJumpRefusal(ctx: KernelContext, action: string): ConductorError | undefined {
-  const r = rawJumpReason(ctx);
+  return refusal(ctx, action, rawJumpReason(ctx));
+}
+
+/** `cannot <action> <kernel>: <reason>` at the reason's place, when there is a reason. */
+function refusal(ctx: KernelContext, action: string, r: { reason: string; loc: Loc } | undefined): ConductorError | undefined {
   return r && new ConductorError(`cannot ${action} ${ctx.kernel.name}: ${r.reason}`, r.loc);
 }
 
@@ -117,8 +121,7 @@ function rawWordsFinding(ctx: KernelContext): Finding | undefined {
 
 /** The refusal to reorder a kernel with data words among its instructions, or undefined. */
 export function rawWordsRefusal(ctx: KernelContext, action: string): ConductorError | undefined {
-  const r = rawWordsReason(ctx);
-  return r && new ConductorError(`cannot ${action} ${ctx.kernel.name}: ${r.reason}`, r.loc);
+  return refusal(ctx, action, rawWordsReason(ctx));
 }
 
 /** Why a kernel with data words among its instructions is left as written, and where, or undefined. */
