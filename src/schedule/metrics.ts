@@ -655,7 +655,7 @@ export class Evaluator {
     // padding, which is what emission inserts. Cycles: the region alone with the model's
     // waits, against the original order with the model's waits (so the change is the order's).
     let modelWaits: number;
-    let cycleSeq: ArrayLike<number>;
+    let cycleSeq: Int32Array;
     if (this.loopEntry[r]) {
       // a whole single-block loop body: its entry depends on its own order (entryState), so the
       // run from the fixed entry does not apply; the exact model
@@ -699,7 +699,7 @@ export class Evaluator {
       peak_vgpr: this.out3[0]!, peak_agpr: this.out3[1]!, peak_sgpr: this.out3[2]!, waits, nops,
       cyclesDelta: now.all - this.identityCycles[r]!, cyclesDeltaOne: now.one - this.identityCyclesOne[r]!,
       // only a loop's body is simulated again with the region in it
-      cycleSeq: this.regionLoops[r]!.length > 0 ? Int32Array.from(cycleSeq) : undefined,
+      cycleSeq: this.regionLoops[r]!.length > 0 ? cycleSeq.slice() : undefined,
     };
     return e;
   }
