@@ -9,6 +9,7 @@ import type { Instruction, KernelSymbol, Loc, Program } from '../asm/ast.js';
 import { controlKind, type ControlKind } from '../isa/control.js';
 import { statementAt, statementCount } from '../asm/program.js';
 import { once } from './memo.js';
+import { sectionIsCode } from './rawwords.js';
 
 export interface BasicBlock {
   id: number;
@@ -53,8 +54,10 @@ export interface Cfg {
 const LONG_BRANCH_WINDOW = 8;
 
 /**
- * Data directives: a label they name is an address in data (in clang -g output the DWARF
- * sections' ranges and location lists: `.uleb128 .Ltmp5-.Lfunc_begin0`), not a place code goes to.
+ * Data directives: a label they name in a section other than code is an address in data (in
+ * clang -g output the DWARF sections' ranges and location lists: `.uleb128 .Ltmp5-.Lfunc_begin0`),
+ * not a place code goes to. In a code section (a table of offsets code could jump through) it
+ * counts as named.
  */
 const DATA_DIRECTIVES = new Set(['.byte', '.short', '.hword', '.value', '.2byte', '.long', '.int', '.4byte', '.word',
   '.quad', '.8byte', '.uleb128', '.sleb128', '.size']);
@@ -62,7 +65,7 @@ const LOCAL_SYMBOL = /\.L[\w.$]*/g;
 
 /**
  * Local labels (`.L...`, written outside any macro) that no instruction, symbol assignment or
- * directive other than a data directive names: the labels clang -g writes between instructions
+ * directive other than a data directive outside code names: the labels clang -g writes between instructions
  * (`.Ltmp<n>`) for the debug information's address ranges. No branch reaches them and no code
  * reads their address, so they start no basic block and a reordering may move code across them
  * (the label stays between the same two instruction slots: the ranges keep their order, as after
@@ -78,9 +81,12 @@ export function debugOnlyLabels(program: Program): ReadonlySet<string> {
       if (s.kind === 'label' && !s.expansion && s.name !== undefined && s.name.startsWith('.L')) out.add(s.name);
     }
     if (out.size === 0) return out;
+    let code = true;
     for (let k = 0; k < n && out.size > 0; k++) {
       const s = statementAt(program, k)!;
-      if (s.kind === 'label' || (s.kind === 'directive' && DATA_DIRECTIVES.has(s.name ?? ''))) continue;
+      const section = sectionIsCode(s);
+      if (section !== undefined) { code = section; continue; }
+      if (s.kind === 'label' || (!code && s.kind === 'directive' && DATA_DIRECTIVES.has(s.name ?? ''))) continue;
       const t = s.text;
       if (!t.includes('.L')) continue;
       for (const m of t.matchAll(LOCAL_SYMBOL)) out.delete(m[0]);

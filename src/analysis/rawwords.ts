@@ -5,7 +5,7 @@
  * count is unknown: check warns (raw-code-words), claims no wait redundant or too strong there,
  * schedule and apply leave the kernel as written, and verify requires its layout unchanged.
  */
-import type { Instruction, Program } from '../asm/ast.js';
+import type { Instruction, Program, Statement } from '../asm/ast.js';
 import type { Loc } from '../errors.js';
 
 /** The data directives of llvm-mc 22 that put words in the section. */
@@ -27,13 +27,25 @@ export function firstRawWords(program: Program, insns: readonly Instruction[]): 
     const st = statements[k]!;
     if (st.kind !== 'directive') continue;
     const name = st.name ?? '';
-    if (name === '.text') code = true;
-    else if (name === '.data' || name === '.rodata' || name === '.bss') code = false;
-    else if (name === '.section') code = (st.args ?? '').trim().replace(/^"/, '').startsWith('.text');
+    const section = sectionIsCode(st);
+    if (section !== undefined) code = section;
     else if (code && DATA_WORDS.has(name)) {
       first ??= { loc: st.loc, text: st.text };
       n++;
     }
   }
   return first && { ...first, count: `${n} data directive${n === 1 ? '' : 's'}` };
+}
+
+/**
+ * After a section directive, whether the section is code (`.text`, `.section .text...`): true or
+ * false; undefined for a statement that does not switch sections.
+ */
+export function sectionIsCode(st: Statement): boolean | undefined {
+  if (st.kind !== 'directive') return undefined;
+  const name = st.name ?? '';
+  if (name === '.text') return true;
+  if (name === '.data' || name === '.rodata' || name === '.bss') return false;
+  if (name === '.section') return (st.args ?? '').trim().replace(/^"/, '').startsWith('.text');
+  return undefined;
 }

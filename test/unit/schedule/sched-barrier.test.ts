@@ -112,6 +112,10 @@ test('a .Ltmp label only debug information names (clang -g) starts no block: cod
   // the label stays between the first and the second instruction slot; the .loc goes with s_add_i32
   assert.deepEqual(r.text.split('\n').slice(3, 9), ['  .loc 0 4 7', '  s_add_i32 s0, s1, 1', '.Ltmp0:', '  v_add_u32_e32 v1, v2, v3', '  v_add_u32_e32 v4, v5, v6', '.Ltmp1:']);
   assert.equal(verifyLoaded(loadText(text, 'g.s'), loadText(r.text, 'o.s')).equivalent, true);
+  // a data directive in a code section may be a table code jumps through: the label counts as named
+  const table = text.replace('.Lfunc_end0:', '.Lfunc_end0:\n  .long .Ltmp0-k');
+  assert.ok(!debugOnlyLabels(loadText(table, 't.s').program).has('.Ltmp0'));
+  assert.ok(debugOnlyLabels(loadText(table.replace('  .long .Ltmp0-k', '  .section .debug_ranges\n  .long .Ltmp0-k'), 'd.s').program).has('.Ltmp0'));
   // named by a branch, by an instruction's operand, or by a symbol assignment: a block starts there
   for (const user of ['  s_branch .Ltmp0', '  s_add_u32 s2, s2, .Ltmp0-k', '  .set x, .Ltmp0-k']) {
     const t = text.replace('  s_endpgm', `${user}\n  s_endpgm`);
