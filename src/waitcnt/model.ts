@@ -30,7 +30,7 @@ import type { KernelContext } from '../analysis/types.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import { EXEC_HI, EXEC_LO, UNIT_COUNT, isAgprUnit, isVgprUnit, type RegUnit } from '../asm/registers.js';
 import type { WaitcntOperand } from '../asm/ast.js';
-import { EVENT, has, isClass, issues as issuesEvent, traitsOf, TRAIT, type KernelTraits } from '../isa/traits.js';
+import { EVENT, has, isClass, isMemOp, issues as issuesEvent, traitsOf, TRAIT, type KernelTraits } from '../isa/traits.js';
 import { REF } from '../targets/common.js';
 import { COUNTER_SOURCES, OP_CLASS } from '../targets/counters.js';
 
@@ -131,7 +131,7 @@ export interface InsnEffects {
    * so a pending VMEM load of the same register needs no wait either.
    */
   d16Load: boolean;
-  /** Accesses LDS (DS LDS instruction, or FLAT which may address LDS): waits for a pending LDS-DMA. */
+  /** Accesses LDS memory (a DS LDS instruction other than a lane exchange, or FLAT which may address LDS): waits for a pending LDS-DMA. */
   lds: boolean;
   writesExec: boolean;
   /** Cache writeback / invalidate (buffer_wbl2, buffer_inv, buffer_wbinvl1*, s_dcache_*). */
@@ -229,7 +229,11 @@ function computeEffects(ctx: KernelContext): InsnEffects[] {
     const vmemLoad = has(t, i, TRAIT.vmemLoad);
     const callWaits = kind === INSN_KIND.call && !isLocalSubroutineCall(ctx, i, labels, getpc);
     const d16Load = vmemLoad && has(t, i, TRAIT.d16);
-    const lds = issuesEvent(t, i, EVENT.lds | EVENT.flat);
+    // ds_swizzle_b32, ds_permute_b32, ds_bpermute_b32 (memory operation 'other') exchange lanes
+    // through the LDS hardware but access no LDS memory (LLVM DSInstructions.td: DS_1A1D_PERMUTE
+    // and DS_SWIZZLE_B32 have mayLoad = 0, mayStore = 0, so SIInsertWaitcnts finds no LDS memory
+    // operand to order against a pending LDS-DMA)
+    const lds = issuesEvent(t, i, EVENT.lds | EVENT.flat) && !(isClass(t, i, 'ds') && isMemOp(t, i, 'other'));
     const ordersMemory = issues.length > 0 || cacheOp || kind === INSN_KIND.barrier || kind === INSN_KIND.call || kind === INSN_KIND.return
       || control === 'jump' || control === 'cjump' || control === 'indirect';
     if (kind === INSN_KIND.wait || issues.length > 0) {

@@ -124,6 +124,26 @@ test('LDS-DMA: an LDS access may need the DMA on vmcnt: a warning (the LDS range
   ])), [{ before: 1, vmcnt: 0 }]);
 });
 
+test('LDS-DMA: a lane exchange (ds_bpermute/ds_permute/ds_swizzle) accesses no LDS memory: no warning, no wait', () => {
+  // Triton's gfx950 MXFP4 GEMM: a ds_bpermute_b32 right after a buffer_load ... lds, no vmcnt wait
+  // (LLVM DSInstructions.td: DS_1A1D_PERMUTE and DS_SWIZZLE_B32 have mayLoad = 0, mayStore = 0)
+  const lines = [
+    'buffer_load_dwordx4 v18, s[8:11], 0 offen lds',
+    'ds_bpermute_b32 v24, v17, v10',
+    'ds_permute_b32 v25, v17, v10',
+    'ds_swizzle_b32 v26, v10 offset:swizzle(SWAP,16)',
+    's_waitcnt lgkmcnt(0)',
+    'v_add_u32_e32 v1, v24, v25',
+    'v_add_u32_e32 v1, v1, v26',
+  ];
+  assert.deepEqual(check(lines, 'gfx950'), []);
+  // the scheduler's minimal waits: lgkmcnt for the exchanged values, no vmcnt for the DMA
+  const bare = lines.filter((l) => !l.startsWith('s_waitcnt'));
+  assert.deepEqual(minimalWaits(ctxOf(bare, 'gfx950')), [{ before: 4, lgkmcnt: 1 }, { before: 5, lgkmcnt: 0 }]);
+  // an LDS read in the same place is still warned about
+  assert.deepEqual(summary(check([lines[0]!, 'ds_read_b32 v24, v17', 's_waitcnt lgkmcnt(0)', 'v_mov_b32 v1, v24'], 'gfx950')), ['2 waitcnt-missing vmcnt=0']);
+});
+
 test('LDS-DMA: the warning hides no error: a read of a load on the same instruction, or of an older load later', () => {
   // v9's load is older than the DMA: its read at line 3 is an error beside the LDS-DMA warning
   const same = check([
