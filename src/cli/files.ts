@@ -20,8 +20,11 @@ export interface InputFile {
   error?: string;
 }
 
-/** Assembly file extensions a directory contributes. */
-const ASM = /\.(s|S|asm)$/;
+/**
+ * Assembly file extensions a directory contributes: `.amdgcn` is what Triton's AMD backend writes
+ * to its cache (~/.triton/cache/<hash>/<kernel>.amdgcn) and dumps with AMDGCN_ENABLE_DUMP.
+ */
+const ASM = /\.(s|S|asm|amdgcn)$/;
 
 async function walk(dir: string, base: string, out: InputFile[]): Promise<void> {
   const entries = await fs.readdir(dir, { withFileTypes: true });
@@ -54,7 +57,7 @@ export async function expandInputs(args: readonly string[]): Promise<InputFile[]
       const before = out.length;
       await walk(a, a, out);
       if (out.length === before) {
-        const why = `'${a}' holds no assembly files (*.s)`;
+        const why = `'${a}' holds no assembly files (*.s, *.S, *.asm, *.amdgcn)`;
         if (args.length === 1) throw new ConductorError(why);
         out.push({ path: a, rel: path.basename(a), error: why });
       }
