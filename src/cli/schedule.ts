@@ -212,6 +212,17 @@ function deltaText(a: Metrics, b: Metrics): string {
   return parts.length ? parts.join(', ') : 'no change';
 }
 
+/**
+ * A loop's cycles per iteration for one wave, beside those at the kernel's waves when they tell
+ * another story (the objective breaks a tie at the occupancy on one wave's time: a loop changed
+ * at the same cycles per iteration shows why).
+ */
+function oneWave(l: { before: number; after: number; beforeOne: number; afterOne: number }, waves: number): string {
+  if (waves <= 1 || (l.beforeOne === l.afterOne && l.before === l.after)) return '';
+  if (l.beforeOne === l.before && l.afterOne === l.after) return '';
+  return `, one wave ${fmt(l.beforeOne)} -> ${fmt(l.afterOne)} (${pct(l.afterOne, l.beforeOne)})`;
+}
+
 function pct(a: number, b: number): string {
   if (b === 0) return '-';
   const x = ((a - b) / b) * 100;
@@ -240,7 +251,7 @@ export function formatSchedule(r: ScheduleRunResult, output?: string, savedMoves
   for (const l of r.loops) {
     const at = l.gapPercent <= 1 ? `at its bound: ${l.limiter} binds` : `bound ${fmt(l.bound)} (${l.limiter}), gap ${l.gapPercent.toFixed(1)}%`;
     out.push(`loop at line ${l.line} (${l.backEdgeLines.length > 1 ? `back edges at lines ${l.backEdgeLines.join(', ')}; ` : ''}${l.instructions} instructions, trip ${l.trip} ${l.tripFrom === 'code' ? 'from the code' : l.tripFrom === 'option' ? 'from --trip' : 'by default'}): ` +
-      `${fmt(l.before)} -> ${fmt(l.after)} cycles per iteration (${pct(l.after, l.before)}); ${at}`);
+      `${fmt(l.before)} -> ${fmt(l.after)} cycles per iteration (${pct(l.after, l.before)})${oneWave(l, r.waves)}; ${at}`);
   }
   for (const n of r.notes) out.push(`note: ${n}`);
   if (output) out.push(`wrote ${outputName(output)}`);

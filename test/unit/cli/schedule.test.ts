@@ -84,3 +84,20 @@ test('verify: a reordering that breaks a dependency exits 1 with the place in bo
   assert.equal(j.difference.original.line, 6);
   assert.equal(j.difference.scheduled.line, 5);
 });
+
+test('schedule text: a loop line adds one wave\'s cycles per iteration where they change otherwise than at the kernel\'s waves', async () => {
+  const { formatSchedule } = await import('../../../src/cli/schedule.js');
+  const m = { peak_vgpr: 10, peak_agpr: 0, peak_sgpr: 4, s_waitcnt: 1, s_nop: 0, total_instructions: 20, occupancy: 4, est_cycles: 1000, wave_cycles: 900 };
+  const loop = (before: number, after: number, beforeOne: number, afterOne: number) => ({
+    line: 9, backEdgeLines: [20], instructions: 12, trip: 64, tripFrom: 'default', weight: 63, before, after, beforeOne, afterOne, bound: 512, limiter: 'matrix', gapPercent: 0,
+  });
+  const text = (waves: number, loops: ReturnType<typeof loop>[]) => formatSchedule({
+    file: 'k.s', kernel: 'k', arch: 'gfx942', objective: ['est_cycles'], waves, cached: false, runs: [], strategy: 'list', moves: [],
+    evaluations: 0, evaluationsPerSecond: 0, seconds: 0, before: m, after: m, loops, notes: [],
+  } as unknown as Parameters<typeof formatSchedule>[0]).split('\n').filter((l) => l.startsWith('loop at'));
+  const [tie, same, both] = text(4, [loop(1024, 1024, 800, 688), loop(1024, 1024, 800, 800), loop(1024, 900, 1024, 900)]);
+  assert.match(tie!, /: 1024 -> 1024 cycles per iteration \(0\.0%\), one wave 800 -> 688 \(-14\.0%\); at its bound: matrix binds$/);
+  assert.match(same!, /\(0\.0%\); at its bound/, 'nothing changed');
+  assert.match(both!, /\(-12\.1%\); at its bound/, 'one wave tells the same story');
+  assert.match(text(1, [loop(1024, 1000, 1024, 1000)])[0]!, /\(-2\.3%\); at its bound/, 'one wave per SIMD');
+});
