@@ -18,6 +18,7 @@ import type { Loc } from '../asm/ast.js';
 import { kernelLayout, physicalIndex, type RegisterLayout } from '../isa/layout.js';
 import { FLAT_SCRATCH_LO } from '../asm/registers.js';
 import { forEachRegister, operandText, type RegisterVisit } from '../asm/store.js';
+import { has, TRAIT, traitsOf } from '../isa/traits.js';
 
 export interface PeakInfo {
   value: number;
@@ -108,6 +109,10 @@ function computeResources(ctx: KernelContext): { resources: KernelResources; fin
     vgprs: peak.vgpr.value, agprs: target.registers.maxAgprs.value === 0 ? 0 : peak.agpr.value, sgprs: peak.sgpr.value, ldsBytes,
   });
   const notes = layout.note ? [layout.note] : [];
+  if (values && ldsBytes === 0 && accessesLds(ctx)) {
+    notes.push('the kernel accesses LDS but its descriptor declares none (.amdhsa_group_segment_fixed_size 0): LDS sized at launch ' +
+      '(dynamic shared memory, as Triton and extern __shared__ give it) is not counted, so the occupancy figures may be too high');
+  }
   return {
     resources: {
       peak, used: pressure.used, perBlock, declared, occupancy: { descriptor: declaredOcc, registersUsed, peakLive }, pressure, layout, notes,
@@ -202,4 +207,11 @@ export function declaredRegistersText(d: DeclaredRegisters): string {
   if (d.vgprsOrAgprs) return `${d.vgpr} VGPR or AGPR (the larger count: the descriptor does not split them)`;
   if (d.accumOffset !== undefined && d.agpr > 0) return `${d.vgpr + d.agpr} VGPR+AGPR (split at accum_offset ${d.accumOffset}: ${d.vgpr} VGPR, ${d.agpr} AGPR)`;
   return `${d.vgpr} VGPR, ${d.agpr} AGPR`;
+}
+
+/** Whether some instruction reads or writes LDS memory (a DS access other than a lane exchange, or an LDS-DMA load or store). */
+function accessesLds(ctx: KernelContext): boolean {
+  const t = traitsOf(ctx.insns);
+  for (let i = 0; i < ctx.insns.length; i++) if (has(t, i, TRAIT.ldsMemory) || has(t, i, TRAIT.ldsDma)) return true;
+  return false;
 }

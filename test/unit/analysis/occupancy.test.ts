@@ -204,3 +204,18 @@ test('declaredResources: defaults per target', () => {
   assert.ok(declaredResources({ next_free_vgpr: 300, accum_offset: 6 }, gfx90a).notes.some((n) => n.includes('steps of 4')));
   assert.ok(declaredResources({ next_free_vgpr: 257 }, gfx906).notes.some((n) => n.includes('exceeds 256')));
 });
+
+test('a kernel that accesses LDS but declares none (LDS sized at launch, as Triton gives it) is noted: its occupancy may be too high', async () => {
+  const { loadText } = await import('../../../src/load.js');
+  const { kernelContexts } = await import('../../../src/analysis/context.js');
+  const { kernelResources } = await import('../../../src/analysis/resources.js');
+  const kernel = (body: string[], lds: number) => ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', '.globl k', '.p2align 8', '.type k,@function', 'k:',
+    ...body.map((l) => `  ${l}`), '  s_endpgm', '.rodata', '.p2align 6', '.amdhsa_kernel k', '  .amdhsa_next_free_vgpr 8', '  .amdhsa_next_free_sgpr 8',
+    '  .amdhsa_accum_offset 8', `  .amdhsa_group_segment_fixed_size ${lds}`, '.end_amdhsa_kernel', ''].join('\n');
+  const notes = (text: string) => kernelResources(kernelContexts(loadText(text, 'l.s'))[0]!).resources.notes.filter((n) => n.includes('accesses LDS'));
+  assert.equal(notes(kernel(['ds_read_b32 v1, v0', 's_waitcnt lgkmcnt(0)'], 0)).length, 1);
+  assert.match(notes(kernel(['ds_write_b32 v0, v1'], 0))[0]!, /declares none \(\.amdhsa_group_segment_fixed_size 0\): LDS sized at launch .* is not counted/);
+  assert.equal(notes(kernel(['ds_read_b32 v1, v0', 's_waitcnt lgkmcnt(0)'], 4096)).length, 0, 'declared');
+  assert.equal(notes(kernel(['ds_bpermute_b32 v1, v0, v2', 's_waitcnt lgkmcnt(0)'], 0)).length, 0, 'a lane exchange accesses no LDS memory');
+  assert.equal(notes(kernel(['v_mov_b32 v1, v0'], 0)).length, 0, 'no LDS access');
+});
