@@ -83,7 +83,7 @@ export function rawJumpRefusal(ctx: KernelContext, action: string): ConductorErr
 }
 
 /** `cannot <action> <kernel>: <reason>` at the reason's place, when there is a reason. */
-function refusal(ctx: KernelContext, action: string, r: { reason: string; loc: Loc } | undefined): ConductorError | undefined {
+export function refusal(ctx: KernelContext, action: string, r: { reason: string; loc: Loc } | undefined): ConductorError | undefined {
   return r && new ConductorError(`cannot ${action} ${ctx.kernel.name}: ${r.reason}`, r.loc);
 }
 
@@ -108,7 +108,7 @@ function firstRawJump(ctx: KernelContext): { index: number; insn: Instruction; t
  * written (rawWordsRefusal): a wait they move or re-derive could be one the words need.
  */
 function rawWordsFinding(ctx: KernelContext): Finding | undefined {
-  const w = firstRawWords(ctx.program, ctx.insns.map((r) => r.insn));
+  const w = firstRawWords(ctx.program, ctx.cfg.insns);
   if (!w) return undefined;
   return {
     rule: 'raw-code-words', severity: 'warning', loc: w.loc, insn: -1, related: [],
@@ -126,7 +126,7 @@ export function rawWordsRefusal(ctx: KernelContext, action: string): ConductorEr
 
 /** Why a kernel with data words among its instructions is left as written, and where, or undefined. */
 export function rawWordsReason(ctx: KernelContext): { reason: string; loc: Loc } | undefined {
-  const w = firstRawWords(ctx.program, ctx.insns.map((r) => r.insn));
+  const w = firstRawWords(ctx.program, ctx.cfg.insns);
   if (!w) return undefined;
   return { reason: `'${w.text}' puts data words among its instructions (${w.count}), which Conductor does not decode; a wait moved or re-derived across them could be one they need`, loc: w.loc };
 }

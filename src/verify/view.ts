@@ -201,7 +201,7 @@ export function kernelView(l: Loaded, name: string, byPlace = true): KernelView 
   const blockStart = new Int32Array(cfg.blocks.length);
   for (const b of cfg.blocks) blockStart[b.id] = b.start;
   const header = all.slice(0, preloadHeaderLength(kernel.descriptor, all.length, (i) => all[i]!.insn.base)).map((r) => r.insn.text);
-  const rawWords = firstRawWords(program, all.map((r) => r.insn));
+  const rawWords = firstRawWords(program, cfg.insns);
   return { name, regs, tokens, regions, all, blockOf: cfg.blockOf, blockStart, isReturnOrCall, cfg, header, rawWords };
 }
 

@@ -62,7 +62,7 @@ export function checkWaitcnt(ctx: KernelContext, opts: WaitcntOptions = {}): Fin
   // s_call with 's_cbranch_scc1 7' and its 'lgkmcnt(5)' after it is needed on that path). That a
   // wait is redundant or too strong is not claimed there; missing waits still are.
   // Likewise data words among the instructions (an instruction encoded by hand): what they count is unknown.
-  const judge = ctx.cfg.rawJumps.length === 0 && !firstRawWords(ctx.program, ctx.insns.map((r) => r.insn));
+  const judge = ctx.cfg.rawJumps.length === 0 && !firstRawWords(ctx.program, ctx.cfg.insns);
   for (const j of judge ? r.judgements : []) {
     const f = judgementFinding(ctx, j, once);
     if (f) out.push(f);

@@ -24,7 +24,7 @@ import * as os from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import { loadText, type Loaded } from '../../load.js';
-import { checkContexts, rawJumpReason, rawJumpRefusal, rawWordsReason, rawWordsRefusal } from '../../check/check.js';
+import { checkContexts, rawJumpReason, rawWordsReason, refusal } from '../../check/check.js';
 import { kernelContexts } from '../../analysis/context.js';
 import { forget } from '../../analysis/memo.js';
 import type { KernelContext } from '../../analysis/types.js';
@@ -174,10 +174,10 @@ interface Settings {
   warm?: Warm;
 }
 
-/** A worker pool started before the input was checked (scheduleFile), preparing the input's kernel; `taken` once a launch took it. */
 /**
- * A pool started early: its worker prepares `text` (task.ts `warm`) unless `cancel[0]` is set
- * first (the first launch searches another text: the input was fixed).
+ * A worker pool started before the input was checked (scheduleFile), preparing the input's kernel
+ * (`text`; task.ts `warm`) unless `cancel[0]` is set first (the input has errors: the search runs
+ * on its fixed text); `taken` once a launch took it.
  */
 interface Warm { pool: Piscina; taken: boolean; text: string; cancel: Int32Array }
 
@@ -258,14 +258,12 @@ function unfixable(checks: KernelChecks): (name: string) => LeftOut | undefined 
 }
 
 /** A kernel that jumps by raw offset (rawJumpReason) or holds data words among its instructions (rawWordsReason) is left out. */
-function rawJumping(loaded: Loaded): (name: string) => LeftOut | undefined {
+function layoutBound(loaded: Loaded): (name: string) => LeftOut | undefined {
   const ctxOf = new Map(kernelContexts(loaded).map((c) => [c.kernel.name, c]));
   return (n) => {
     const c = ctxOf.get(n);
-    const r = c && rawJumpReason(c);
-    if (r) return { note: r.reason, error: rawJumpRefusal(c, 'schedule')! };
-    const w = c && rawWordsReason(c);
-    return w && { note: w.reason, error: rawWordsRefusal(c, 'schedule')! };
+    const r = c && (rawJumpReason(c) ?? rawWordsReason(c));
+    return r && { note: r.reason, error: refusal(c, 'schedule', r)! };
   };
 }
 
@@ -365,7 +363,7 @@ function checkAndSchedule(loaded: Loaded, text: string, chosen: string[], opts: 
     const others = kernelContexts(loaded).filter((c) => c.insns.length > 0 && !chosen.includes(c.kernel.name)).map((c) => ownString(c.kernel.name));
     // the check of every kernel, made once: it picks the kernels and serves their fix
     const checks = checkContexts(kernelContexts(loaded), opts.paths ? { paths: opts.paths } : {});
-    const names = named ? chosen : keptKernels(keptKernels(chosen, rawJumping(loaded), skipped), unfixable(checks), skipped);
+    const names = named ? chosen : keptKernels(keptKernels(chosen, layoutBound(loaded), skipped), unfixable(checks), skipped);
     // a kernel with errors is searched on its fixed text: the warm worker need not finish the input's
     if (set.warm && checks.some((k) => names.includes(k.name) && k.findings.some((f) => f.severity === 'error'))) Atomics.store(set.warm.cancel, 0, 1);
     const fixed = fixKernels(loaded, text, new Set(names), opts.paths, checks);

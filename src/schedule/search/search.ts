@@ -386,13 +386,15 @@ export function preferOriginal(k: ScheduleKernel, ev: Evaluator, state: Schedule
   // waits at the same modelled time is no gain worth a loop another model may find slower.
   const timeFirst = opts.objective[0] === 'est_cycles';
   const noSlower = (m: Metrics) => m.occupancy >= cur.occupancy && compareMetrics(m, cur, ['est_cycles'], opts.minOccupancy) <= 0;
+  // whether region r takes the order that gives m (closer to the input's)
+  const takes = (r: number, m: Metrics) => notWorse(m) || (timeFirst && ev.inLoop(r) && noSlower(m));
   // whole regions first (one evaluation each), then instruction by instruction
   const kept: number[] = [];
   for (const r of s.changedRegions()) {
     const snap = s.snapshot(r);
     s.setOrder(r, Int32Array.from({ length: k.regions[r]!.nodes.length }, (_, i) => i));
     const whole = ev.evaluate(s);
-    if (notWorse(whole) || (timeFirst && ev.inLoop(r) && noSlower(whole))) cur = whole; else { s.restore(snap); kept.push(r); }
+    if (takes(r, whole)) cur = whole; else { s.restore(snap); kept.push(r); }
   }
   for (const r of kept) {
     const n = k.regions[r]!.nodes.length;
@@ -408,7 +410,7 @@ export function preferOriginal(k: ScheduleKernel, ev: Evaluator, state: Schedule
           moveTo(s, r, from, p);
           left--;
           const m = ev.evaluate(s);
-          if (notWorse(m) || (timeFirst && ev.inLoop(r) && noSlower(m))) cur = m; else s.restore(back);
+          if (takes(r, m)) cur = m; else s.restore(back);
         }
       }
       placed[s.order[r]![p]!] = 1;

@@ -40,3 +40,15 @@ export const LOOP = [
   '  s_cbranch_scc1 loop',
   '  s_endpgm', '',
 ].join('\n');
+
+/**
+ * Files of gfx942 kernels written in a test, for the tests of kernels left as written (raw-offset
+ * jumps, data words among the instructions): `kernel` one `.globl` function-typed kernel, `text`
+ * a file of several; `PLAIN` a body that schedules; `LAYOUT_OPTS` a small deterministic search.
+ */
+const HEAD = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text'];
+export const kernel = (name: string, body: string[]): string[] => ['.globl ' + name, '.p2align 8', `.type ${name},@function`, `${name}:`, ...body.map((l) => `  ${l}`), '  s_endpgm'];
+export const PLAIN = ['v_mov_b32 v1, 1', 'v_mov_b32 v2, 2', 'v_add_u32 v3, v4, v5', 'v_mul_lo_u32 v6, v7, v8'];
+export const text = (...ks: string[][]): string => [...HEAD, ...ks.flat(), ''].join('\n');
+export const LAYOUT_OPTS = { budget: 20, jobs: 1, cache: false, seed: 1 } as const;
+

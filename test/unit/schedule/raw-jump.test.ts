@@ -12,15 +12,11 @@ import { scheduleFile } from '../../../src/schedule/search/run.js';
 import { applyRounds } from '../../../src/schedule/session.js';
 import { parseCommandArgs } from '../../../src/schedule/commands.js';
 import { verifyLoaded } from '../../../src/verify/verify.js';
+import { kernel, LAYOUT_OPTS as opts, PLAIN, text } from './helpers.js';
 import { ConductorError } from '../../../src/errors.js';
 
-const head = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text'];
-const kernel = (name: string, body: string[]) => ['.globl ' + name, '.p2align 8', `.type ${name},@function`, `${name}:`, ...body.map((l) => `  ${l}`), '  s_endpgm'];
 // scc1: skip the two s_nop and the first v_mov (3 words)
 const RAW = ['s_cmp_eq_u32 s0, 0', 's_cbranch_scc1 3', 's_nop 0', 's_nop 0', 'v_mov_b32 v1, 1', 'v_mov_b32 v2, 2', 'v_add_f32 v3, v1, v2'];
-const PLAIN = ['v_mov_b32 v1, 1', 'v_mov_b32 v2, 2', 'v_add_u32 v3, v4, v5', 'v_mul_lo_u32 v6, v7, v8'];
-const text = (...ks: string[][]) => [...head, ...ks.flat(), ''].join('\n');
-const opts = { budget: 20, jobs: 1, cache: false, seed: 1 } as const;
 
 test('check warns at the first raw-offset jump; a jump to a label is not one', () => {
   const r = checkLoaded(loadText(text(kernel('k', RAW)), 'r.s'));

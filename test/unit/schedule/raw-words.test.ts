@@ -12,10 +12,9 @@ import { scheduleFile } from '../../../src/schedule/search/run.js';
 import { applyRounds } from '../../../src/schedule/session.js';
 import { parseCommandArgs } from '../../../src/schedule/commands.js';
 import { verifyLoaded } from '../../../src/verify/verify.js';
+import { kernel, LAYOUT_OPTS as opts, PLAIN, text } from './helpers.js';
 import { ConductorError } from '../../../src/errors.js';
 
-const head = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text'];
-const kernel = (name: string, body: string[]) => ['.globl ' + name, '.p2align 8', `.type ${name},@function`, `${name}:`, ...body.map((l) => `  ${l}`), '  s_endpgm'];
 // buffer_load_dword v6, s[16:19], 0 offen lds, as llvm-mc encodes it: it reads the s_load's SRD
 // and writes the LDS the two ds_read read, so the lgkmcnt(0) before it is needed
 const WORDS = [
@@ -23,9 +22,6 @@ const WORDS = [
   's_waitcnt lgkmcnt(0)', 'v_add_u32 v6, 64, v3', 's_mov_b32 m0, 0', 's_nop 0', '.long 0xE0511000', '.long 0x80040006',
   'v_add_f32 v4, v4, v5', 'v_mov_b32 v7, v4',
 ];
-const PLAIN = ['v_mov_b32 v1, 1', 'v_mov_b32 v2, 2', 'v_add_u32 v3, v4, v5', 'v_mul_lo_u32 v6, v7, v8'];
-const text = (...ks: string[][]) => [...head, ...ks.flat(), ''].join('\n');
-const opts = { budget: 20, jobs: 1, cache: false, seed: 1 } as const;
 
 test('check warns at the first data word among the instructions and claims no wait redundant there', () => {
   const r = checkLoaded(loadText(text(kernel('k', WORDS)), 'w.s'));
