@@ -36,6 +36,8 @@ export interface Loaded {
    * copy with other `resolved`) must not keep it.
    */
   resolvedStore?: ResolvedStore;
+  /** LDS bytes per workgroup allocated at launch (dynamic shared memory; --lds), counted with each kernel's declared LDS. */
+  dynamicLds?: number;
   /** Warnings from parsing and resolving (errors throw). */
   warnings: Diagnostic[];
   /**
@@ -58,6 +60,8 @@ export interface LoadOptions {
   path?: string;
   /** Directories to look in for `.include`d files after the current one (llvm-mc's -I). */
   includeDirs?: readonly string[];
+  /** LDS allocated at launch per workgroup (Loaded.dynamicLds); default: the command's --lds (setDynamicLds). */
+  dynamicLds?: number;
 }
 
 /**
@@ -94,6 +98,17 @@ let commandIncludeDirs: readonly string[] = [];
 /** The -I directories of the command line: every load looks in them unless its options name others. */
 export function setIncludeDirs(dirs: readonly string[]): void {
   commandIncludeDirs = [...dirs];
+}
+
+let commandDynamicLds: number | undefined;
+
+/**
+ * The command's --lds: LDS bytes per workgroup the launch allocates beyond the descriptor's
+ * (dynamic shared memory: Triton's `shared`, HIP's extern __shared__ sized at launch), for every
+ * program this thread loads. A worker thread is given the value in its task (Loaded.dynamicLds).
+ */
+export function setDynamicLds(bytes: number | undefined): void {
+  commandDynamicLds = bytes;
 }
 
 /** The parser's options for a text loaded as `file`: its includes and the processor --arch names. */
@@ -153,9 +168,10 @@ export function loadText(text: string, file: string, opts: LoadOptions = {}): Lo
     throw new InputErrors(errors.map((e) => ({ message: isOperandLegality(e) ? `${e.message} [${e.rule}]` : e.message, loc: e.loc })));
   }
   const warnings = [...program.diagnostics, ...r.diagnostics].filter((d) => d.severity !== 'error');
+  const dynamicLds = opts.dynamicLds ?? commandDynamicLds;
   return {
     program, target, targetSource: source, targetNote: note, xnack, resolved: r.insns, resolvedStore: r.store, warnings,
-    operandErrors: report ? operandErrors : [],
+    operandErrors: report ? operandErrors : [], ...(dynamicLds !== undefined ? { dynamicLds } : {}),
   };
 }
 

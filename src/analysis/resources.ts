@@ -33,6 +33,8 @@ export interface KernelResources {
   perBlock: { block: number; line: number; vgpr: PeakInfo; agpr: PeakInfo; sgpr: PeakInfo }[];
   /** `vgprsOrAgprs`: gfx908's descriptor gives the larger of the two counts as `vgpr` (DeclaredResources). */
   declared?: DeclaredRegisters & { sgpr: number; lds: number };
+  /** LDS bytes per workgroup allocated at launch (--lds), counted with `declared.lds` in every occupancy. */
+  ldsAtLaunch?: number;
   occupancy: {
     /** From the descriptor: what the hardware runs (absent without an .amdhsa_kernel descriptor). */
     descriptor?: OccupancyResult;
@@ -81,7 +83,8 @@ function computeResources(ctx: KernelContext): { resources: KernelResources; fin
   const values = ctx.kernel.descriptor?.values;
   let declared: KernelResources['declared'];
   let declaredOcc: OccupancyResult | undefined;
-  const ldsBytes = values?.group_segment_fixed_size ?? 0;
+  const ldsBytes = kernelLdsBytes(ctx);
+  const atLaunch = ctx.dynamicLds ?? 0;
   const layout = kernelLayout(ctx.program, ctx.kernel, target);
   if (values) {
     const d = declaredResources(values, target, { xnack: ctx.xnack });
@@ -89,7 +92,7 @@ function computeResources(ctx: KernelContext): { resources: KernelResources; fin
       vgpr: d.vgprs, agpr: d.agprs, sgpr: d.sgprs, lds: d.ldsBytes, ...(d.vgprsOrAgprs ? { vgprsOrAgprs: true as const } : {}),
       ...(d.accumOffset !== undefined ? { accumOffset: d.accumOffset } : {}),
     };
-    declaredOcc = computeOccupancy(target, { vgprs: d.vgprs, agprs: d.agprs, sgprs: d.sgprs, ldsBytes: d.ldsBytes, extraSgprs: d.extraSgprs });
+    declaredOcc = computeOccupancy(target, { vgprs: d.vgprs, agprs: d.agprs, sgprs: d.sgprs, ldsBytes: d.ldsBytes + atLaunch, extraSgprs: d.extraSgprs });
     const at: Loc = ctx.kernel.descriptor!.loc;
     for (const o of uncovered(ctx, layout, values)) {
       findings.push({
@@ -109,16 +112,30 @@ function computeResources(ctx: KernelContext): { resources: KernelResources; fin
     vgprs: peak.vgpr.value, agprs: target.registers.maxAgprs.value === 0 ? 0 : peak.agpr.value, sgprs: peak.sgpr.value, ldsBytes,
   });
   const notes = layout.note ? [layout.note] : [];
-  if (values && ldsBytes === 0 && accessesLds(ctx)) {
+  if (values && ldsBytes === 0 && ctx.dynamicLds === undefined && accessesLds(ctx)) {
     notes.push('the kernel accesses LDS but its descriptor declares none (.amdhsa_group_segment_fixed_size 0): LDS sized at launch ' +
-      '(dynamic shared memory, as Triton and extern __shared__ give it) is not counted, so the occupancy figures may be too high');
+      '(dynamic shared memory, as Triton and extern __shared__ give it) is not counted, so the occupancy figures may be too high; ' +
+      '--lds BYTES counts it');
   }
   return {
     resources: {
-      peak, used: pressure.used, perBlock, declared, occupancy: { descriptor: declaredOcc, registersUsed, peakLive }, pressure, layout, notes,
+      peak, used: pressure.used, perBlock, declared, ...(ctx.dynamicLds !== undefined ? { ldsAtLaunch: ctx.dynamicLds } : {}), occupancy: { descriptor: declaredOcc, registersUsed, peakLive }, pressure, layout, notes,
     },
     findings,
   };
+}
+
+/** The declared LDS for messages, with what the launch adds (--lds): `4096 B LDS (+ 28672 B at launch, --lds)`. */
+export function ldsText(declared: number, atLaunch: number | undefined, unit: string): string {
+  return `${declared} ${unit} LDS${atLaunch !== undefined ? ` (+ ${atLaunch} ${unit} at launch, --lds)` : ''}`;
+}
+
+/**
+ * LDS bytes per workgroup of a kernel's launch: what its descriptor declares
+ * (.amdhsa_group_segment_fixed_size) and what the launch adds (--lds, KernelContext.dynamicLds).
+ */
+export function kernelLdsBytes(ctx: KernelContext): number {
+  return (ctx.kernel.descriptor?.values['group_segment_fixed_size'] ?? 0) + (ctx.dynamicLds ?? 0);
 }
 
 /**

@@ -62,4 +62,6 @@ export interface KernelContext {
   insns: ResolvedInsn[];
   /** XNACK setting from the target id: true (+), false (-), undefined (any). */
   xnack?: boolean;
+  /** LDS bytes per workgroup allocated at launch (--lds), on top of what the descriptor declares. */
+  dynamicLds?: number;
 }

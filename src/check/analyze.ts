@@ -8,7 +8,7 @@ import { checkContexts, type KernelCheck } from './check.js';
 import type { KernelContext } from '../analysis/types.js';
 import { occupancyJson } from './format.js';
 import { formatOccupancies, type OccupancyKind } from '../analysis/occupancy.js';
-import { declaredRegistersText, type DeclaredRegisters } from '../analysis/resources.js';
+import { declaredRegistersText, ldsText, type DeclaredRegisters } from '../analysis/resources.js';
 
 export interface KernelAnalysis {
   name: string;
@@ -26,13 +26,15 @@ export interface KernelAnalysis {
   mfma: Record<string, number>;
   /** From .amdhsa_* directives (undefined when the kernel has no descriptor). */
   declared?: DeclaredRegisters & { sgpr: number; lds: number };
+  /** LDS bytes per workgroup the launch adds (--lds), counted in the occupancies. */
+  ldsAtLaunch?: number;
   /** Peak live registers (computed), with the line where the peak is first reached. */
   pressure: { vgpr: number; agpr: number; sgpr: number; lines: { vgpr?: number; agpr?: number; sgpr?: number } };
   /** Highest register index used + 1 per file (what the hardware must allocate). */
   used: { vgpr: number; agpr: number; sgpr: number };
   /**
    * Waves per SIMD from the descriptor (what the hardware runs; absent without one), from the
-   * registers used and from the peak live registers (each with the declared LDS).
+   * registers used and from the peak live registers (each with the declared LDS and the launch's).
    */
   occupancy: Partial<Record<OccupancyKind, { wavesPerSimd: number; limiter: string }>>;
   /** Findings of check. */
@@ -78,7 +80,7 @@ function analyzeKernel(ctx: KernelContext, check: KernelCheck): KernelAnalysis {
   const res = check.resources;
   return {
     name: k.name, kind: k.kind, arch: ctx.target.name, line: k.loc.line, instructions: cfg.insns.length,
-    blocks: cfg.blocks.length, counts, s_waitcnt: waits, s_nop: nops, mfma, declared: res.declared,
+    blocks: cfg.blocks.length, counts, s_waitcnt: waits, s_nop: nops, mfma, declared: res.declared, ...(res.ldsAtLaunch !== undefined ? { ldsAtLaunch: res.ldsAtLaunch } : {}),
     pressure: {
       vgpr: res.peak.vgpr.value, agpr: res.peak.agpr.value, sgpr: res.peak.sgpr.value,
       lines: { vgpr: res.peak.vgpr.line, agpr: res.peak.agpr.line, sgpr: res.peak.sgpr.line },
@@ -106,7 +108,7 @@ export function formatAnalysis(a: FileAnalysis): string {
     out.push(`  s_waitcnt ${k.s_waitcnt}, s_nop ${k.s_nop}`);
     if (k.declared) {
       const d = k.declared;
-      out.push(`  declared: ${declaredRegistersText(d)}, ${d.sgpr} SGPR, ${d.lds} bytes LDS`);
+      out.push(`  declared: ${declaredRegistersText(d)}, ${d.sgpr} SGPR, ${ldsText(d.lds, k.ldsAtLaunch, 'bytes')}`);
     }
     const p = k.pressure;
     const ln = (x?: number) => (x === undefined ? '' : ` (line ${x})`);

@@ -5,7 +5,7 @@ import type { CheckReport } from './check.js';
 import type { Finding } from '../analysis/types.js';
 import { formatLoc } from '../errors.js';
 import { formatOccupancies, OCCUPANCY_KINDS, type OccupancyKind } from '../analysis/occupancy.js';
-import { declaredRegistersText } from '../analysis/resources.js';
+import { declaredRegistersText, ldsText } from '../analysis/resources.js';
 
 export type OutputFormat = 'clang' | 'json' | 'sarif';
 
@@ -31,7 +31,7 @@ export function formatReportClang(r: CheckReport, opts: { summary?: boolean } = 
       const used = usedText(res.used);
       const d = res.declared;
       const decl = !d ? 'no descriptor'
-        : `declared ${declaredRegistersText(d)}, ${d.sgpr} SGPR, ${d.lds} B LDS`;
+        : `declared ${declaredRegistersText(d)}, ${d.sgpr} SGPR, ${ldsText(d.lds, res.ldsAtLaunch, 'B')}`;
       out.push(`${r.file}:${k.line}: ${k.kind} ${k.name}: ${k.instructions} instructions; ${peak}; ${used}; ${decl}`);
       out.push(`  ${formatOccupancies(res.occupancy)}`);
     }

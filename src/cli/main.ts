@@ -5,7 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import pc from 'picocolors';
 import { ConductorError } from '../errors.js';
-import { collectNames } from './options.js';
+import { collectNames, intOption } from './options.js';
 import type { AgentCliOptions } from './agent.js';
 import type { ScheduleCliOptions } from './schedule.js';
 import { VERSION } from '../version.js';
@@ -25,9 +25,16 @@ function program(): Command {
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
     .showHelpAfterError("(conductor --help lists the commands; conductor COMMAND --help gives a command's options)")
     .option('-I, --include-dir <dir>', 'look for .include files in DIR too (after the current directory, as llvm-mc -I; then the including file\'s directory); repeatable', collectNames, [])
+    .option('--lds <bytes>', 'LDS bytes per workgroup the launch allocates beyond the descriptor\'s (dynamic shared memory: Triton\'s "shared", extern __shared__), counted in every kernel\'s occupancy')
     .hook('preAction', async (root) => {
-      const dirs = (root.opts() as { includeDir?: string[] }).includeDir ?? [];
-      if (dirs.length > 0) (await import('../load.js')).setIncludeDirs(dirs);
+      const o = root.opts() as { includeDir?: string[]; lds?: string };
+      const dirs = o.includeDir ?? [];
+      const lds = intOption('--lds', o.lds);
+      if (dirs.length > 0 || lds !== undefined) {
+        const load = await import('../load.js');
+        if (dirs.length > 0) load.setIncludeDirs(dirs);
+        load.setDynamicLds(lds);
+      }
     });
 
   cmd.command('emit')

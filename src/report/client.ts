@@ -79,7 +79,7 @@ export const CLIENT_SCRIPT = String.raw`
     }
     return '<table class="res"><thead><tr><th></th><th>peak live</th><th>used</th><th>declared</th><th>file</th></tr></thead><tbody>' + rows + '</tbody></table>' +
       '<div class="facts">' +
-      '<div><span class="k">LDS</span> ' + (r.declared ? r.declared.lds + ' bytes' : '-') + '</div>' +
+      '<div><span class="k">LDS</span> ' + (r.declared ? r.declared.lds + ' bytes' : '-') + (r.ldsAtLaunch !== undefined ? ' + ' + r.ldsAtLaunch + ' bytes at launch (--lds)' : '') + '</div>' +
       '<div><span class="k">occupancy (descriptor)</span> ' + occText(r.occupancy.descriptor) + '</div>' +
       '<div><span class="k">occupancy (registers used)</span> ' + occText(r.occupancy.registersUsed) + '</div>' +
       '<div><span class="k">occupancy (peak live)</span> ' + occText(r.occupancy.peakLive) + '</div>' +

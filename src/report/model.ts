@@ -124,6 +124,8 @@ export interface KernelView {
     peak: Record<RegFile, { value: number; line?: number }>;
     used: Record<RegFile, number>;
     declared?: { vgpr: number; agpr: number; sgpr: number; lds: number };
+    /** LDS bytes per workgroup the launch adds (--lds). */
+    ldsAtLaunch?: number;
     /** Register file sizes per wave on this target (the chart's ceiling). */
     fileMax: Record<RegFile, number>;
     /** occupancy (descriptor), (registers used) and (peak live): OCCUPANCY_LABELS. */
@@ -309,6 +311,7 @@ export function kernelView(ctx: KernelContext, file: string, params?: CycleParam
       peak: res.peak,
       used: res.used,
       declared: res.declared,
+      ...(res.ldsAtLaunch !== undefined ? { ldsAtLaunch: res.ldsAtLaunch } : {}),
       fileMax: { vgpr: reg.maxVgprs.value, agpr: reg.maxAgprs.value, sgpr: reg.maxSgprs.value },
       occupancy: {
         descriptor: res.occupancy.descriptor ? occView(res.occupancy.descriptor) : undefined,

@@ -36,7 +36,7 @@
  */
 import type { Loaded } from '../load.js';
 import { kernelContexts } from '../analysis/context.js';
-import { kernelResources } from '../analysis/resources.js';
+import { kernelLdsBytes, kernelResources } from '../analysis/resources.js';
 import { computeOccupancy } from '../analysis/occupancy.js';
 import { checkFastFromEnv, ConductorError, FastPathMismatch } from '../errors.js';
 import type { KernelContext } from '../analysis/types.js';
@@ -468,7 +468,7 @@ export class Evaluator {
     this.max = counterMax(k.target);
     const cfg = k.ctx.cfg;
     this.flatEffects = flatEffects(k.ctx);
-    this.ldsBytes = k.kernel.descriptor?.values['group_segment_fixed_size'] ?? 0;
+    this.ldsBytes = kernelLdsBytes(k.ctx);
     const firsts = k.regions.map((r) => r.first);
     const loopOf = k.regions.map((r) => selfLoopBlock(k, r.id));
     const outside = loopOf.flatMap((b) => (b < 0 ? [] : cfg.blocks[b]!.preds.filter((p) => p !== b).map((p) => cfg.blocks[p]!.end - 1)));
@@ -1101,11 +1101,10 @@ export function programMetrics(loaded: Loaded, name: string, opts: MetricOptions
   return contextMetrics(ctx, opts);
 }
 
-/** The occupancy of contextMetrics (from the peak live registers and the declared LDS), without the cycles. */
+/** The occupancy of contextMetrics (from the peak live registers and the launch's LDS, kernelLdsBytes), without the cycles. */
 export function contextOccupancy(ctx: KernelContext): number {
   const { resources } = kernelResources(ctx);
-  const lds = ctx.kernel.descriptor?.values['group_segment_fixed_size'] ?? 0;
-  return occupancyOf(ctx, resources.peak.vgpr.value, resources.peak.agpr.value, resources.peak.sgpr.value, lds);
+  return occupancyOf(ctx, resources.peak.vgpr.value, resources.peak.agpr.value, resources.peak.sgpr.value, kernelLdsBytes(ctx));
 }
 
 export function contextMetrics(ctx: KernelContext, opts: MetricOptions = {}): Metrics {

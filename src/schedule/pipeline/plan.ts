@@ -181,7 +181,7 @@ function growLimit(ctx: KernelContext, limit: number): number {
   const occ = (n: number) => {
     const v = { ...values, next_free_vgpr: n, ...(unified ? { accum_offset: Math.max(values['accum_offset'] ?? 0, alignUp(n, 4)) } : {}) };
     const d = declaredResources(v, t, { xnack: ctx.xnack });
-    return computeOccupancy(t, { vgprs: d.vgprs, agprs: d.agprs, sgprs: d.sgprs, ldsBytes: d.ldsBytes, extraSgprs: d.extraSgprs }).wavesPerSimd;
+    return computeOccupancy(t, { vgprs: d.vgprs, agprs: d.agprs, sgprs: d.sgprs, ldsBytes: d.ldsBytes + (ctx.dynamicLds ?? 0), extraSgprs: d.extraSgprs }).wavesPerSimd;
   };
   const now = occ(next);
   let n = next;

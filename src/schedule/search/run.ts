@@ -313,13 +313,21 @@ export function scheduleFile(loaded: Loaded, text: string, opts: ScheduleRunOpti
   });
 }
 
-/** The result cache's key of a kernel's schedule: the text, the target, the kernel and every option the result depends on. */
-function scheduleCacheKey(text: string, arch: string, kernel: string, set: Settings, opts: ScheduleRunOptions): string {
+/**
+ * The result cache's key of a kernel's schedule: the text, the target and launch LDS it was
+ * loaded with, the kernel and every option the result depends on.
+ */
+function scheduleCacheKey(text: string, loaded: Loaded, kernel: string, set: Settings, opts: ScheduleRunOptions): string {
   const { objective, strategies, budget, seconds, seed, disambiguate, annealReplicas } = set;
   return cacheKey({
-    version: VERSION, text: sha256(text), arch, kernel, strategies, objective, budget, seconds, seed,
+    version: VERSION, text: sha256(text), arch: loaded.target.name, lds: loaded.dynamicLds, kernel, strategies, objective, budget, seconds, seed,
     disambiguate, annealReplicas, trip: opts.trip, pipeline: opts.pipeline !== false,
   });
+}
+
+/** What a worker loads a text with besides the text: the loaded program's target and launch LDS. */
+function loadedAs(loaded: Loaded): Pick<PrepareTask, 'arch' | 'dynamicLds'> {
+  return { arch: loaded.target.name, ...(loaded.dynamicLds !== undefined ? { dynamicLds: loaded.dynamicLds } : {}) };
 }
 
 /**
@@ -332,8 +340,8 @@ function warmTask(loaded: Loaded, text: string, kernel: string, opts: ScheduleRu
   const phase1 = set.strategies.filter((s) => s !== 'anneal').length;
   if (set.jobs < 2 || (phase1 < 2 && set.annealReplicas < 2)) return undefined;
   // a cached result is replayed without a search
-  if (opts.cache !== false && new ResultCache('schedule', opts.cacheDir).get(scheduleCacheKey(text, loaded.target.name, kernel, set, opts)) !== undefined) return undefined;
-  return { text, file: loaded.program.file, arch: loaded.target.name, kernel, disambiguate: set.disambiguate, trip: opts.trip };
+  if (opts.cache !== false && new ResultCache('schedule', opts.cacheDir).get(scheduleCacheKey(text, loaded, kernel, set, opts)) !== undefined) return undefined;
+  return { text, file: loaded.program.file, ...loadedAs(loaded), kernel, disambiguate: set.disambiguate, trip: opts.trip };
 }
 
 /**
@@ -515,7 +523,7 @@ class KernelSchedule {
   }
 
   private cacheKey(): string {
-    return scheduleCacheKey(this.text, this.loaded.target.name, this.name, this.set, this.opts);
+    return scheduleCacheKey(this.text, this.loaded, this.name, this.set, this.opts);
   }
 
   private finish(strategy: string, moves: string[], after: Metrics, estimate: Metrics, out: string, runs: StrategyReport[], evaluations: number,
@@ -616,7 +624,7 @@ class KernelSchedule {
   private async launch(srcText: string, prefix: string): Promise<Launch> {
     const { disambiguate, objective, budget, seconds, strategies, seed } = this.set;
     const base: Launch['base'] = {
-      text: srcText, file: this.loaded.program.file, arch: this.loaded.target.name, kernel: this.name, disambiguate, objective,
+      text: srcText, file: this.loaded.program.file, ...loadedAs(this.loaded), kernel: this.name, disambiguate, objective,
       minOccupancy: this.floor, trip: this.opts.trip, budget, seconds,
     };
     const phase1 = strategies.filter((s) => s !== 'anneal').map((s): StrategyTask => ({ ...base, strategy: s, startMoves: [], seed, label: `${prefix}${s}` }));

@@ -219,3 +219,39 @@ test('a kernel that accesses LDS but declares none (LDS sized at launch, as Trit
   assert.equal(notes(kernel(['ds_bpermute_b32 v1, v0, v2', 's_waitcnt lgkmcnt(0)'], 0)).length, 0, 'a lane exchange accesses no LDS memory');
   assert.equal(notes(kernel(['v_mov_b32 v1, v0'], 0)).length, 0, 'no LDS access');
 });
+
+test('--lds: LDS the launch allocates is counted with the declared LDS in every occupancy, the metrics and a worker task\'s kernel', async () => {
+  const { loadText, setDynamicLds } = await import('../../../src/load.js');
+  const { kernelContexts } = await import('../../../src/analysis/context.js');
+  const { kernelResources } = await import('../../../src/analysis/resources.js');
+  const { contextMetrics } = await import('../../../src/schedule/metrics.js');
+  const { preparedFor } = await import('../../../src/schedule/search/task.js');
+  const { formatReportClang } = await import('../../../src/check/format.js');
+  const { checkLoaded } = await import('../../../src/check/check.js');
+  const text = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', '.globl k', '.p2align 8', '.type k,@function', 'k:',
+    '  ds_read_b32 v1, v0', '  s_waitcnt lgkmcnt(0)', '  v_add_f32 v1, v1, v1', '  ds_write_b32 v0, v1', '  s_endpgm', '.rodata', '.p2align 6', '.amdhsa_kernel k',
+    '  .amdhsa_next_free_vgpr 8', '  .amdhsa_next_free_sgpr 8', '  .amdhsa_accum_offset 8', '  .amdhsa_group_segment_fixed_size 4096', '.end_amdhsa_kernel', ''].join('\n');
+  const res = (lds?: number) => kernelResources(kernelContexts(loadText(text, 'l.s', lds === undefined ? {} : { dynamicLds: lds }))[0]!).resources;
+  // 4096 declared: 16 workgroups of 4 waves fit the CU's 64 KiB, 8 waves per SIMD (the wave slots)
+  assert.equal(res().occupancy.descriptor!.wavesPerSimd, 8);
+  assert.equal(res().ldsAtLaunch, undefined);
+  // + 28672 at launch = 32 KiB per workgroup: 2 workgroups of 4 waves on 4 SIMDs, 2 waves per SIMD
+  const r = res(28672);
+  assert.equal(r.ldsAtLaunch, 28672);
+  assert.equal(r.declared!.lds, 4096, 'the descriptor says what it says');
+  for (const o of [r.occupancy.descriptor!, r.occupancy.registersUsed, r.occupancy.peakLive]) assert.deepEqual([o.wavesPerSimd, o.limiter], [2, 'lds']);
+  assert.equal(contextMetrics(kernelContexts(loadText(text, 'l.s', { dynamicLds: 28672 }))[0]!).occupancy, 2);
+  // the command's --lds is every load's default in this thread; a worker task carries it
+  setDynamicLds(28672);
+  try {
+    const l = loadText(text, 'l.s');
+    assert.equal(l.dynamicLds, 28672);
+    assert.match(formatReportClang(checkLoaded(l)), /declared 8 VGPR, 0 AGPR, 8 SGPR, 4096 B LDS \(\+ 28672 B at launch, --lds\)/);
+  } finally {
+    setDynamicLds(undefined);
+  }
+  const task = { text, file: 'l.s', kernel: 'k', disambiguate: false };
+  assert.equal(preparedFor({ ...task, dynamicLds: 28672 }).k.ctx.dynamicLds, 28672);
+  assert.equal(preparedFor({ ...task, dynamicLds: 28672 }).ev.ldsBytes, 32768);
+  assert.equal(preparedFor(task).ev.ldsBytes, 4096, 'a task without it is prepared apart');
+});
