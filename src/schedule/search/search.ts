@@ -372,13 +372,15 @@ function fmt(m: Metrics): string {
  * preferred, so an output does not shuffle instructions for nothing. With time first in the
  * objective, a region in a loop takes the input's order (whole, or an instruction) whenever that
  * is no slower at no less occupancy, the other metrics aside. The second pass takes at most
- * `budget` evaluations (default 1000).
+ * `budget` evaluations (default 1000) and, with `seconds`, stops when that much wall-clock time
+ * has passed since it began (`cut`: it did; a large loop's evaluations take milliseconds each).
  */
 export function preferOriginal(k: ScheduleKernel, ev: Evaluator, state: ScheduleState,
-  opts: { objective: readonly MetricName[]; minOccupancy?: number; budget?: number }): { state: ScheduleState; metrics: Metrics } {
+  opts: { objective: readonly MetricName[]; minOccupancy?: number; budget?: number; seconds?: number }): { state: ScheduleState; metrics: Metrics; cut: boolean } {
   const s = state.clone();
   let cur = ev.evaluate(s);
   let left = opts.budget ?? 1000;
+  let cut = false;
   const notWorse = (m: Metrics) => searchCompare(m, cur, opts.objective, opts.minOccupancy) <= 0;
   // With time first in the objective, a loop's order changes for its time only: a region in a
   // loop goes back to the input's order when that is no slower (est_cycles, then one wave's time)
@@ -396,11 +398,12 @@ export function preferOriginal(k: ScheduleKernel, ev: Evaluator, state: Schedule
     const whole = ev.evaluate(s);
     if (takes(r, whole)) cur = whole; else { s.restore(snap); kept.push(r); }
   }
+  const deadline = opts.seconds !== undefined ? Date.now() + 1000 * opts.seconds : Infinity;
   for (const r of kept) {
     const n = k.regions[r]!.nodes.length;
     const placed = new Uint8Array(n);
     let first = 0;
-    for (let p = 0; p < n && left > 0; p++) {
+    for (let p = 0; p < n && left > 0 && !cut; p++) {
       while (first < n && placed[first]) first++;
       const c = first;
       if (s.order[r]![p] !== c) {
@@ -411,10 +414,11 @@ export function preferOriginal(k: ScheduleKernel, ev: Evaluator, state: Schedule
           left--;
           const m = ev.evaluate(s);
           if (takes(r, m)) cur = m; else s.restore(back);
+          if (Date.now() >= deadline) cut = true;
         }
       }
       placed[s.order[r]![p]!] = 1;
     }
   }
-  return { state: s, metrics: cur };
+  return { state: s, metrics: cur, cut };
 }

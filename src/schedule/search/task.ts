@@ -57,9 +57,10 @@ export interface StrategyOutcome {
   /**
    * The best state replayed from `moves` and brought back toward the input's order
    * (preferOriginal with the task's objective and occupancy floor), as moves from the input, and
-   * its fast estimate; absent when `moves` do not replay.
+   * its fast estimate; absent when `moves` do not replay. `cut`: its instruction-by-instruction
+   * pass ran out of time (preferTime) before it was through.
    */
-  preferred?: { moves: string[]; metrics: Metrics };
+  preferred?: { moves: string[]; metrics: Metrics; cut?: true };
 }
 
 const prepared = new Map<string, { k: ScheduleKernel; ev: Evaluator }>();
@@ -115,13 +116,25 @@ export function runTask(t: StrategyTask, progress?: (label: string, evaluations:
   const moves = movesFromState(r.state);
   // as the caller replays a candidate: from its moves
   const replayed = replayMoves(p.k, moves);
-  const preferred = 'state' in replayed ? preferOriginal(p.k, p.ev, replayed.state, { objective: t.objective, minOccupancy: t.minOccupancy }) : undefined;
+  const preferred = 'state' in replayed
+    ? preferOriginal(p.k, p.ev, replayed.state, { objective: t.objective, minOccupancy: t.minOccupancy, seconds: preferTime(t.seconds, r.seconds) }) : undefined;
   memMark('task done ' + t.label);
   return {
     label: t.label, strategy: t.strategy, seed: t.seed, moves, start: r.start, metrics: r.metrics,
     evaluations: r.evaluations, seconds: r.seconds, detail: r.detail,
-    ...(preferred ? { preferred: { moves: movesFromState(preferred.state), metrics: preferred.metrics } } : {}),
+    ...(preferred ? { preferred: { moves: movesFromState(preferred.state), metrics: preferred.metrics, ...(preferred.cut ? { cut: true as const } : {}) } } : {}),
   };
+}
+
+/**
+ * Seconds preferOriginal's instruction-by-instruction pass may take after a search of `used`
+ * seconds under a cap of `seconds` per run: what the cap leaves, and at least a tenth of it. On a
+ * kernel whose loops are thousands of instructions an evaluation takes milliseconds, and the pass's
+ * 1,000 evaluations took longer than the search (16 s after a 10 s search on an 8,814-instruction
+ * flash attention kernel).
+ */
+export function preferTime(seconds: number, used: number): number {
+  return Math.max(seconds - used, seconds / 10);
 }
 
 /**
@@ -135,7 +148,8 @@ export function preferredState(k: ScheduleKernel, ev: Evaluator, o: StrategyOutc
   if (!o.preferred) return preferOriginal(k, ev, replayed, opts);
   const r = replayMoves(k, o.preferred.moves);
   if ('failure' in r) throw new Error(`internal: the moves of ${o.label} brought toward the input's order do not replay: ${r.failure.command}: ${r.failure.reason}`);
-  if (checkFast) {
+  // a pass cut short by the clock ends where the time ran out: nothing to compare with
+  if (checkFast && !o.preferred.cut) {
     const here = preferOriginal(k, ev, replayed, opts);
     const a = JSON.stringify({ order: r.state.order.map((x) => Array.from(x)), metrics: o.preferred.metrics });
     const b = JSON.stringify({ order: here.state.order.map((x) => Array.from(x)), metrics: here.metrics });

@@ -18,7 +18,7 @@ import { Evaluator, DEFAULT_OBJECTIVE, FastPathMismatch, compareMetrics, program
 import { ScheduleState, canMove, moveTo } from '../../../src/schedule/state.js';
 import { LIST_VARIANTS, listSchedule, regionFacts } from '../../../src/schedule/search/list.js';
 import { preferOriginal, runStrategy, STRATEGIES, searchCompare } from '../../../src/schedule/search/search.js';
-import { preferredState, preparedFor, runTask } from '../../../src/schedule/search/task.js';
+import { preferredState, preferTime, preparedFor, runTask } from '../../../src/schedule/search/task.js';
 import { scheduleLoaded } from '../../../src/schedule/search/run.js';
 import { movesFromState, replayMoves } from '../../../src/schedule/replay.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
@@ -143,6 +143,34 @@ test('strategy task: its best state brought toward the input order is what prefe
   // without a task result, preferOriginal runs here
   const { preferred: _drop, ...bare } = o;
   assert.deepEqual(movesFromState(preferredState(k, ev, bare, replayed.state, opts, false).state), o.preferred.moves);
+});
+
+test('preferOriginal: with seconds its instruction-by-instruction pass stops when the time is up (cut), and a cut pass is not compared in check mode; preferTime', () => {
+  const loaded = loadText(exampleText, example);
+  const k = pickKernel(loaded);
+  const opts = { objective: DEFAULT_OBJECTIVE, minOccupancy: programMetrics(loaded, k.name).occupancy };
+  const o = runTask({
+    text: exampleText, file: example, kernel: k.name, disambiguate: true, strategy: 'anneal', startMoves: [], objective: [...DEFAULT_OBJECTIVE],
+    minOccupancy: opts.minOccupancy, budget: 150, seconds: 60, seed: 3, label: 'anneal',
+  });
+  assert.equal(o.preferred?.cut, undefined, 'a pass with time to spare is not cut');
+  const ev = new Evaluator(k);
+  const replayed = replayMoves(k, o.moves);
+  assert.ok('state' in replayed);
+  const whole = preferOriginal(k, ev, replayed.state, opts);
+  assert.equal(whole.cut, false);
+  let evaluations = 0;
+  const counting = new Proxy(ev, { get: (t, p) => (p === 'evaluate' ? (s: ScheduleState) => { evaluations++; return t.evaluate(s); } : Reflect.get(t, p)) });
+  const timed = preferOriginal(k, counting, replayed.state, { ...opts, seconds: 0 });
+  assert.equal(timed.cut, true);
+  assert.ok(evaluations <= 1 + replayed.state.changedRegions().length + 1, `${evaluations} evaluations: the start, one per changed region, one move`);
+  assert.notDeepEqual(movesFromState(timed.state), movesFromState(whole.state), 'the pass was cut before it was through');
+  assert.deepEqual(timed.metrics, ev.evaluate(timed.state));
+  // a task's cut pass is taken as it is in check mode
+  const cut = { ...o, preferred: { moves: movesFromState(timed.state), metrics: timed.metrics, cut: true as const } };
+  assert.deepEqual(movesFromState(preferredState(k, ev, cut, replayed.state, opts, true).state), movesFromState(timed.state));
+  assert.equal(preferTime(10, 2), 8);
+  assert.equal(preferTime(10, 10), 1);
 });
 
 test('schedule run: nothing to gain returns the input unchanged', async () => {
