@@ -636,6 +636,33 @@ export class CycleEngine {
     const len = this.saveScalars(sc, 0);
     const os = jr.oldScalars;
     const at = jr.oldScalarAt[pos]!;
+    const D = this.scalarShift(sc, len, os, at);
+    if (D !== D) return NaN;
+    const tN = sc[0]!;
+    const tO = os[at]!;
+    const { touched, lastStamp, lastProd, lastDefT, lastReady } = tr;
+    for (let x = 0; x < nt; x++) {
+      const o = touched[x]!;
+      if (!this.unitShifted(o, lastStamp[o]!, lastProd[o]!, lastDefT[o]!, lastReady[o]!, tN, tO, D)) return NaN;
+    }
+    if (D !== 0) {
+      const seen = tr.seen;
+      const lim = tN < tO ? tN : tO;
+      for (let o = 0; o < U; o++) {
+        if (seen[o] === ep || this.stamp[o] !== this.gen) continue;
+        if (this.heldUntil(this.prod[o]!, this.defT[o]!, this.readyAt[o]!) > lim) return NaN;
+      }
+    }
+    return D;
+  }
+
+  /**
+   * shiftFromOld's test of the scalar state (saveScalars) `sc` (`len` numbers) against `os` from
+   * `at`: the shift D of the wave's time (NaN when D != 0 and the model is not integral), or NaN
+   * when a time that still holds something back is not the other's plus D, or a count or an
+   * identity differs.
+   */
+  private scalarShift(sc: Float64Array, len: number, os: Float64Array, at: number): number {
     const tN = sc[0]!;
     const tO = os[at]!;
     const D = tN - tO;
@@ -657,24 +684,46 @@ export class CycleEngine {
       if (sc[q]! > tN && sc[q + 1] !== os[at + q + 1]) return NaN;
     }
     if (q !== len) throw new Error(`internal: cycle engine state of ${len} numbers read as ${q}`);
-    const { touched, lastStamp, lastProd, lastDefT, lastReady } = tr;
+    return D;
+  }
+
+  /**
+   * Whether unit o of wave 0 is as the other state had it (stamp, producer, def and ready times,
+   * the wave's times tN here and tO there) up to the shift D, as the rest of a run can tell: the
+   * same producer at times D later, or holding nothing back in either state.
+   */
+  private unitShifted(o: number, stamp: number, prod: number, defT: number, readyAt: number, tN: number, tO: number, D: number): boolean {
     const gen = this.gen;
-    for (let x = 0; x < nt; x++) {
-      const o = touched[x]!;
-      const heldN = this.stamp[o] === gen && this.heldUntil(this.prod[o]!, this.defT[o]!, this.readyAt[o]!) > tN;
-      const heldO = lastStamp[o] === gen && this.heldUntil(lastProd[o]!, lastDefT[o]!, lastReady[o]!) > tO;
-      if (!heldN && !heldO) continue;
-      if (this.stamp[o] !== lastStamp[o] || this.prod[o] !== lastProd[o]) return NaN;
-      if (this.defT[o] !== lastDefT[o]! + D || this.readyAt[o] !== lastReady[o]! + D) return NaN;
-    }
-    if (D !== 0) {
-      const seen = tr.seen;
-      const lim = tN < tO ? tN : tO;
-      for (let o = 0; o < U; o++) {
-        if (seen[o] === ep || this.stamp[o] !== gen) continue;
-        if (this.heldUntil(this.prod[o]!, this.defT[o]!, this.readyAt[o]!) > lim) return NaN;
-      }
-    }
+    const heldN = this.stamp[o] === gen && this.heldUntil(this.prod[o]!, this.defT[o]!, this.readyAt[o]!) > tN;
+    const heldO = stamp === gen && this.heldUntil(prod, defT, readyAt) > tO;
+    if (!heldN && !heldO) return true;
+    return this.stamp[o] === stamp && this.prod[o] === prod && this.defT[o] === defT + D && this.readyAt[o] === readyAt + D;
+  }
+
+  /** Wave 0's whole state into `s` (periodShift compares a later state with it). */
+  savePeriod(s: PeriodState): void {
+    s.len = this.saveScalars(s.scalars, 0);
+    s.stamp.set(this.stamp.subarray(0, U));
+    s.prod.set(this.prod.subarray(0, U));
+    s.defT.set(this.defT.subarray(0, U));
+    s.readyAt.set(this.readyAt.subarray(0, U));
+  }
+
+  /**
+   * Whether wave 0's state is the one saved in `s` (savePeriod, the same run earlier) up to a
+   * time shift, as the rest of a run can tell (shiftFromOld's test over every unit): the shift D,
+   * or NaN. When a run of a loop body's iterations meets the state it had one iteration before
+   * (D later), every later iteration runs as the one before it did, D later.
+   */
+  periodShift(s: PeriodState): number {
+    const sc = this.tracking?.scratch ?? (this.tracking = new UnitTracking()).scratch;
+    const len = this.saveScalars(sc, 0);
+    if (len !== s.len) return NaN;
+    const D = this.scalarShift(sc, len, s.scalars, 0);
+    if (D !== D) return NaN;
+    const tN = sc[0]!;
+    const tO = s.scalars[0]!;
+    for (let o = 0; o < U; o++) if (!this.unitShifted(o, s.stamp[o]!, s.prod[o]!, s.defT[o]!, s.readyAt[o]!, tN, tO, D)) return NaN;
     return D;
   }
 
@@ -766,6 +815,16 @@ export class CycleEngine {
   }
 }
 
+
+/** Wave 0's whole state at one point of a run (CycleEngine.savePeriod / periodShift). */
+export class PeriodState {
+  readonly scalars = new Float64Array(SNAPSHOT_MAX);
+  len = 0;
+  readonly stamp = new Int32Array(U);
+  readonly prod = new Int32Array(U);
+  readonly defT = new Float64Array(U);
+  readonly readyAt = new Float64Array(U);
+}
 
 /** Positions between two states the journal keeps (runJournaled / rewind). */
 const CHECKPOINT = 8;

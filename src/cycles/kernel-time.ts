@@ -35,7 +35,8 @@ import { kernelResources } from '../analysis/resources.js';
 import type { CycleParams } from '../targets/latency.js';
 import { cycleEngineFor } from './estimate.js';
 import { once } from '../analysis/memo.js';
-import type { CycleEngine } from './engine.js';
+import { PeriodState, type CycleEngine } from './engine.js';
+import { checkFastFromEnv, FastPathMismatch } from '../errors.js';
 import {
   FLAG, NPIPES, PIPE_NAMES,
 } from './model.js';
@@ -377,20 +378,56 @@ export function bodyTaken(engine: CycleEngine, body: ArrayLike<number>): Uint8Ar
   return t;
 }
 
+/** The state one iteration back, for afterKand2K (one run at a time on a thread). */
+let periodScratch: PeriodState | undefined;
+
+/** Iterations afterKand2K ran, and those it knew from a period instead (for the bench and tests). */
+export const periodStats = { run: 0, known: 0 };
+
 /**
  * The engine's measure (`at`: drained() or time()) after k and after 2k iterations of a body, from
- * a reset engine, in one run of 2k iterations: an in-order model times an instruction from the
+ * the engine as `reset` leaves it, in one run of 2k iterations: an in-order model times an instruction from the
  * ones before it only, so the first k iterations of 2k run as k iterations alone do, and the
- * body is run again in place instead of written out k times.
+ * body is run again in place instead of written out k times. Once the state after an iteration
+ * is the state after the one before, D later (CycleEngine.periodShift), each later iteration runs
+ * as that one did, D later: the measure after n iterations is the one after j plus (n - j) D, and
+ * the rest is not run. `period` false: every iteration is run (the reference of that shortcut,
+ * which CONDUCTOR_CHECK_FAST=1 runs as well: FastPathMismatch when the two differ).
  */
-function afterKand2K(engine: CycleEngine, body: ArrayLike<number>, taken: Uint8Array, k: number, at: () => number): { k: number; k2: number } {
-  const opts = { taken };
-  let atK = 0;
-  for (let j = 0; j < 2 * k; j++) {
-    engine.runSingle(body, 0, body.length, opts);
-    if (j === k - 1) atK = at();
+export function afterKand2K(engine: CycleEngine, body: ArrayLike<number>, taken: Uint8Array, k: number, reset: () => void,
+  at: () => number, period = true): { k: number; k2: number } {
+  const r = iterate(engine, body, taken, k, reset, at, period);
+  if (period && checkFastFromEnv()) {
+    const ref = iterate(engine, body, taken, k, reset, at, false);
+    if (ref.k !== r.k || ref.k2 !== r.k2) {
+      throw new FastPathMismatch(`fast path check: a loop body of ${body.length} instructions after ${k} and ${2 * k} iterations: ${r.k}, ${r.k2} from its period, ${ref.k}, ${ref.k2} run`);
+    }
   }
-  return { k: atK, k2: at() };
+  return r;
+}
+
+function iterate(engine: CycleEngine, body: ArrayLike<number>, taken: Uint8Array, k: number, reset: () => void,
+  at: () => number, period: boolean): { k: number; k2: number } {
+  reset();
+  const opts = { taken };
+  const saved = period ? (periodScratch ??= new PeriodState()) : undefined;
+  let atK = 0;
+  for (let j = 1; ; j++) {
+    engine.runSingle(body, 0, body.length, opts);
+    periodStats.run++;
+    const x = at();
+    if (j === k) atK = x;
+    if (j === 2 * k) return { k: atK, k2: x };
+    if (!saved) continue;
+    if (j >= 2) {
+      const D = engine.periodShift(saved);
+      if (D === D) {
+        periodStats.known += 2 * k - j;
+        return { k: j >= k ? atK : x + (k - j) * D, k2: x + (2 * k - j) * D };
+      }
+    }
+    engine.savePeriod(saved);
+  }
 }
 
 /** Iterations simulated for a steady state: enough to cover the latencies in flight. */
@@ -411,8 +448,7 @@ export function steadyState(engine: CycleEngine, body: ArrayLike<number>, waves:
   if (len === 0) return { one: 0, all: 0 };
   const tk = taken ?? bodyTaken(engine, body);
   const k = reps(len);
-  engine.reset(1);
-  const r = afterKand2K(engine, body, tk, k, () => engine.drained(0));
+  const r = afterKand2K(engine, body, tk, k, () => engine.reset(1), () => engine.drained(0));
   const one = (r.k2 - r.k) / k;
   return { one, all: coResident(engine, body, waves, one, tk) };
 }
@@ -452,8 +488,7 @@ export function loopBound(engine: CycleEngine, body: ArrayLike<number>, waves: n
   const k = reps(core.length);
   let recurrence = 0;
   if (core.length > 0) {
-    engine.reset(1, false);
-    const r = afterKand2K(engine, core, taken, k, () => engine.time(0));
+    const r = afterKand2K(engine, core, taken, k, () => engine.reset(1, false), () => engine.time(0));
     recurrence = (r.k2 - r.k) / k;
   }
   const pipes: Record<string, number> = {};

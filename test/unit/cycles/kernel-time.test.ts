@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { kernelContextsFromText } from '../../../src/analysis/context.js';
 import type { KernelContext } from '../../../src/analysis/types.js';
-import { DEFAULT_TRIP, kernelLoops, kernelTime, steadyState, tripFromCode, walkOf, runWaves } from '../../../src/cycles/kernel-time.js';
+import { afterKand2K, DEFAULT_TRIP, kernelLoops, kernelTime, periodStats, steadyState, tripFromCode, walkOf, runWaves } from '../../../src/cycles/kernel-time.js';
 import { cycleEngineFor } from '../../../src/cycles/estimate.js';
 import { syntheticWait } from '../../../src/cycles/model.js';
 import { loadText } from '../../../src/load.js';
@@ -188,6 +188,35 @@ test('est_cycles = walk + weight x steady state per iteration, every wave togeth
   assert.equal(kernelTime(c, { waves: 64 }).loops[0]!.perIteration, 64 * 16);
   // the default waves: the occupancy the registers give (no descriptor here)
   assert.equal(kernelTime(c).waves, 8);
+});
+
+test('a loop body\'s iterations once the state repeats D later: the measures after k and 2k iterations are those every iteration run gives', () => {
+  // loads in flight over the back edge (a prefetch read next iteration), an MFMA chain through the
+  // back edge, and a body whose waits leave nothing in flight
+  const bodies = [
+    COUNTED,
+    ['s_mov_b32 s0, 0', '.LBB0_1:', 'global_load_dwordx4 v[20:23], v[2:3], off', 'v_mfma_f32_16x16x16_f16 v[8:11], v[4:5], v[4:5], v[8:11]',
+      's_waitcnt vmcnt(1)', 'v_add_f32 v12, v24, v12', 'v_mov_b32 v24, v20', 'ds_write_b128 v30, v[20:23]', 's_add_i32 s0, s0, 1',
+      's_cmp_lg_u32 s0, 64', 's_cbranch_scc1 .LBB0_1', 's_endpgm'],
+    ['s_mov_b32 s0, 0', '.LBB0_1:', 'v_exp_f32 v1, v1', 'v_add_f32 v2, v1, v2', 's_add_i32 s0, s0, 1', 's_cmp_lg_u32 s0, 8', 's_cbranch_scc1 .LBB0_1', 's_endpgm'],
+  ];
+  periodStats.run = 0; periodStats.known = 0;
+  for (const lines of bodies) {
+    const c = ctxOf(lines);
+    const e = cycleEngineFor(c);
+    const l = kernelLoops(c)[0]!;
+    const body = walkOf(e, c).seq.subarray(l.start, l.end);
+    const taken = new Uint8Array(body.length);
+    taken[body.length - 1] = 1;
+    for (const [reset, at] of [[() => e.reset(1), () => e.drained(0)], [() => e.reset(1, false), () => e.time(0)]] as const) {
+      for (const k of [2, 3, 8]) {
+        const known = afterKand2K(e, body, taken, k, reset, at);
+        const run = afterKand2K(e, body, taken, k, reset, at, false);
+        assert.deepEqual(known, run, `${lines[2]}: k ${k}`);
+      }
+    }
+  }
+  assert.ok(periodStats.known > 0, 'the state repeated before the last iteration');
 });
 
 test('synthetic waits in the model wait like the s_waitcnt they stand for', () => {
