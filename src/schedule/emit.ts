@@ -296,10 +296,47 @@ function newErrors(s: ScheduleState, d: Draft, scope: CheckScope): Fresh[] {
   return fresh;
 }
 
+const originalTextsCache = new WeakMap<ScheduleKernel, Map<string, { texts: string[]; descriptor: string }>>();
+
+/** What the original file's other kernels are made of, by name: their instructions' text and their descriptor's values. */
+function originalTexts(k: ScheduleKernel): Map<string, { texts: string[]; descriptor: string }> {
+  let m = originalTextsCache.get(k);
+  if (!m) {
+    m = new Map();
+    for (const c of kernelContexts(k.loaded)) if (c.kernel.name !== k.name) m.set(c.kernel.name, kernelMakeup(c));
+    originalTextsCache.set(k, m);
+  }
+  return m;
+}
+
+/** Other kernels newErrors checked and left unchecked as unchanged (for the bench and tests). */
+export const otherKernels = { checked: 0, skipped: 0 };
+
+function kernelMakeup(c: KernelContext): { texts: string[]; descriptor: string } {
+  return { texts: c.insns.map((r) => r.insn.text), descriptor: JSON.stringify(c.kernel.descriptor?.values ?? null) };
+}
+
+/**
+ * Whether another kernel of the scheduled program is the original's kernel of that name: the same
+ * instructions, written the same, and the same descriptor values. Its checks then find what they
+ * found in the original (a kernel's findings follow from its instructions, its descriptor and the
+ * target; what the schedule changes elsewhere, the scheduled kernel's order, waits and nops, names
+ * no register and defines no symbol another kernel's instructions read), all of which newErrors
+ * discounts: it is not checked again (the whole check, EmitOptions.checkFast, still checks it).
+ */
+function unchangedOther(k: ScheduleKernel, c: KernelContext): boolean {
+  const o = originalTexts(k).get(c.kernel.name);
+  if (!o || o.texts.length !== c.insns.length) return false;
+  for (let i = 0; i < c.insns.length; i++) if (c.insns[i]!.insn.text !== o.texts[i]) return false;
+  return o.descriptor === JSON.stringify(c.kernel.descriptor?.values ?? null);
+}
+
 /**
  * The error findings of the scheduled program `ctxs` (the kernels of a program emitted from
  * `s`) that the original does not have, from the checks of `scope` on the scheduled kernel
- * ('whole': every checker and the resource check), in the order checkContexts gives them.
+ * ('whole': every checker and the resource check, on every kernel; otherwise a kernel the
+ * schedule left as the original had it is not checked, unchangedOther), in the order
+ * checkContexts gives them.
  */
 export function scheduleErrors(s: ScheduleState, ctxs: readonly KernelContext[], scope: CheckScope | 'whole'): Fresh[] {
   const k = s.k;
@@ -307,6 +344,10 @@ export function scheduleErrors(s: ScheduleState, ctxs: readonly KernelContext[],
   const out: Fresh[] = [];
   for (const c of ctxs) {
     const mine = c.kernel.name === k.name;
+    if (!mine && scope !== 'whole') {
+      if (unchangedOther(k, c)) { otherKernels.skipped++; continue; }
+      otherKernels.checked++;
+    }
     // a shortfall on any path counts
     const findings = mine && scope !== 'whole' ? scopedFindings(c, scope) : checkContexts([c], { paths: 'all' })[0]!.findings;
     const toOrig = mine ? alignToOriginal(s, c) : undefined;
