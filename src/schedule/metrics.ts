@@ -932,19 +932,36 @@ export class Evaluator {
   private loopBody(s: ScheduleState, l: number): WaveCycles {
     const k = this.k;
     const loop = this.loops[l]!;
-    const body: number[] = [];
+    let body = this.bodyScratch;
+    let n = 0;
+    const room = (more: number) => {
+      if (n + more <= body.length) return;
+      const b = new Int32Array(Math.max(2 * body.length, n + more));
+      b.set(body.subarray(0, n));
+      body = this.bodyScratch = b;
+    };
+    // a region's entry looked up once for its run of instructions
+    let lastR = -2;
+    let e: ReturnType<Evaluator['region']> | undefined;
     for (let i = loop.start; i < loop.end; i++) {
       const r = k.regionOf[i]!;
-      const e = r >= 0 ? this.region(s, r) : undefined;
+      if (r !== lastR) { e = r >= 0 ? this.region(s, r) : undefined; lastR = r; }
       if (e?.cycleSeq) {
-        for (let q = 0; q < e.cycleSeq.length; q++) body.push(e.cycleSeq[q]!);
+        room(e.cycleSeq.length);
+        body.set(e.cycleSeq, n);
+        n += e.cycleSeq.length;
         i = k.regions[r]!.last;
+        lastR = -2;
         continue;
       }
-      body.push(i);
+      room(1);
+      body[n++] = i;
     }
-    return steadyState(this.engine, body, this.waves);
+    return steadyState(this.engine, body.subarray(0, n), this.waves);
   }
+
+  /** loopBody's sequence, kept between calls. */
+  private bodyScratch = new Int32Array(256);
 
   /**
    * Metrics of the whole kernel under the state's schedule. Visits only the regions whose
