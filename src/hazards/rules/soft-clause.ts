@@ -82,10 +82,13 @@ export const xnackSoftClause: HazardRule = {
     const c = h.f[i]!;
     if (!c.smem && !c.vmem) return undefined;
     const smem = c.smem;
-    const blk = h.ctx.cfg.blocks[h.ctx.cfg.blockOf[i]!]!;
     if (h.pad[i]! > 0) return undefined;
-    // not in a clause unless the instruction before it (in its block) is of the same kind
-    if (i - 1 < blk.start) return undefined;
+    // not in a clause unless the instruction before it in layout order is of the same kind. The
+    // clause may begin in the block before: a block that ends with a memory instruction falls
+    // through into this one, and the hardware issues the two back to back whatever labels lie
+    // between (LLVM's PostRAHazardRecognizer keeps its emitted instructions across blocks too);
+    // a branch ending the block before is not a memory instruction and breaks the clause.
+    if (i - 1 < 0) return undefined;
     const before = h.f[i - 1]!;
     if (smem ? !before.smem : !before.vmem) return undefined;
     if (++stamp === 0xffffffff) { defStamp.fill(0); readStamp.fill(0); stamp = 1; }
@@ -93,7 +96,7 @@ export const xnackSoftClause: HazardRule = {
     // the clause's writes (defList[0..nd)) and reads (stamped in readStamp)
     let nd = 0;
     let k = i - 1;
-    for (; k >= blk.start; k--) {
+    for (; k >= 0; k--) {
       const p = h.f[k]!;
       if (smem ? !p.smem : !p.vmem) break;
       nd = addDefs(p.defs, nd, now, k);

@@ -70,3 +70,30 @@ global_load_dwordx2 v[30:31], v[30:31], off`, '+').filter((f) => f.rule === R);
       + '(v30 read and written by itself)'],
   ]);
 });
+
+it('a clause runs on through a label into the block the one before falls through to; a branch or an s_nop after the label ends it', async () => {
+  // reduced from clang-22 gfx942 code of vLLM's paged attention (mfma4 kernel): a block ends with an
+  // s_load whose address pair the s_load after the next label overwrites; LLVM pads the second
+  // (its PostRAHazardRecognizer keeps the emitted instructions across blocks), Conductor's check
+  // saw nothing and schedule dropped LLVM's s_nop
+  const { findings } = await import('../harness.js');
+  const run = (asm: string) => findings('gfx942', asm, '+').filter((f) => f.rule === R);
+  const body = (between: string) => `s_cmp_eq_u32 s2, 0
+s_cbranch_scc1 .LBB0_2
+s_load_dword s28, s[8:9], 0x0
+.LBB0_2:
+${between}s_load_dwordx4 s[8:11], s[0:1], 0x48
+s_waitcnt lgkmcnt(0)
+s_endpgm`;
+  const fs = run(body(''));
+  assert.equal(fs.length, 1);
+  assert.match(fs[0]!.message, /s_load_dwordx4 joins a soft clause that writes and reads s\[8:9\], after s_load_dword at line \d+ \(s8 read by s_load_dword/);
+  assert.equal(run(body('s_nop 0\n')).length, 0);
+  // the block before ends with a branch: not a memory instruction, no clause
+  assert.equal(run(`s_load_dword s28, s[8:9], 0x0
+s_branch .LBB0_2
+.LBB0_2:
+s_load_dwordx4 s[8:11], s[0:1], 0x48
+s_waitcnt lgkmcnt(0)
+s_endpgm`).length, 0);
+});
