@@ -44,6 +44,7 @@ import type { RegUnit } from '../asm/registers.js';
 import { ACC_DEF, ACC_USE, ROLE_IMM, RS_UNKNOWN, ResolvedStore, roleId } from './resolved-store.js';
 import type { InsnDesc, InsnInfo, MemDesc, OpSpec, ResolvedInsn, ResolvedOperand } from './types.js';
 import { SUFFIX } from './types.js';
+import { DPP_CONTROLS } from './special-operands.js';
 
 export { ResolvedStore } from './resolved-store.js';
 
@@ -66,6 +67,14 @@ const MOD_BOUND_CTRL = M('bound_ctrl');
 const MOD_DST_SEL = M('dst_sel');
 const MOD_DST_UNUSED = M('dst_unused');
 const MOD_OP_SEL = M('op_sel');
+/**
+ * Modifiers that make an instruction written without an encoding suffix its DPP or SDWA form:
+ * llvm-mc reads `v_add_f32 v0, v1, v2 row_shl:1` as v_add_f32_dpp and `v_cvt_f32_f16 v0, v1
+ * src0_sel:WORD_1` as v_cvt_f32_f16_sdwa (the AMDGPU asm matcher tries every encoding of the
+ * mnemonic; vLLM's inline-asm DPP reductions are written so).
+ */
+const DPP_IMPLICIT = new Set([...DPP_CONTROLS, 'row_mask', 'bank_mask', 'bound_ctrl'].map(M));
+const SDWA_IMPLICIT = new Set(['dst_sel', 'dst_unused', 'src0_sel', 'src1_sel'].map(M));
 
 /* ------------------------------------------------------------------------------------------ */
 /* Step 1: the opcode (target independent, per opcode id)                                      */
@@ -226,13 +235,23 @@ function formOf(memo: TargetMemo, s: InsnStore, i: number, op: number, entry: Op
       blgp = modNum(s, i, MOD_BLGP, 0);
     }
   }
-  const vcc = entry.variant === 'e32' && s.opBegin[i + 1]! - s.opBegin[i]! === desc.ops.length - 1 ? omittableVcc(desc) : -1;
+  // no encoding suffix written (the entry's 'e32' is the default): DPP or SDWA modifiers choose that form
+  let variant = entry.variant;
+  let implicit = 0;
+  if (variant === 'e32' && hasMods && !OPCODES.suffix[op]) {
+    for (let m = s.modBegin[i]!; m < s.modBegin[i + 1]!; m++) {
+      const name = s.mName[m]!;
+      if (desc.suffixes & SUFFIX.dpp && DPP_IMPLICIT.has(name)) { variant = 'dpp'; implicit = 1; break; }
+      if (desc.suffixes & SUFFIX.sdwa && SDWA_IMPLICIT.has(name)) { variant = 'sdwa'; implicit = 2; break; }
+    }
+  }
+  const vcc = variant === 'e32' && s.opBegin[i + 1]! - s.opBegin[i]! === desc.ops.length - 1 ? omittableVcc(desc) : -1;
   const small = Number.isInteger(cbsz) && Number.isInteger(blgp) && cbsz >= 0 && cbsz < 8 && blgp >= 0 && blgp < 8;
-  if (!small) return buildForm(memo, desc, entry.variant, bits, cbsz, blgp, vcc, target);
-  const key = (((op * 4 + bits) * 8 + cbsz) * 8 + blgp) * 2 + (vcc >= 0 ? 1 : 0);
+  if (!small) return buildForm(memo, desc, variant, bits, cbsz, blgp, vcc, target);
+  const key = ((((op * 4 + bits) * 8 + cbsz) * 8 + blgp) * 2 + (vcc >= 0 ? 1 : 0)) * 3 + implicit;
   let f = memo.forms.get(key);
   if (f === undefined) {
-    f = buildForm(memo, desc, entry.variant, bits, cbsz, blgp, vcc, target);
+    f = buildForm(memo, desc, variant, bits, cbsz, blgp, vcc, target);
     memo.forms.set(key, f);
   }
   return f;
