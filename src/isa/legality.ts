@@ -449,6 +449,9 @@ function generalIssues(f: LegalityForm, target: Target, out: LegalityIssue[]): v
   }
 }
 
+/** The VOP3P mixed-precision FMA/MAD instructions (they take neg and abs source modifiers). */
+const MIX = /^v_(fma|mad)_mix(lo|hi)?_/;
+
 /** Rules for vector ALU and MFMA instructions. */
 function vectorIssues(f: LegalityForm, target: Target, out: LegalityIssue[]): void {
   const { desc, specs } = f;
@@ -463,7 +466,10 @@ function vectorIssues(f: LegalityForm, target: Target, out: LegalityIssue[]): vo
       }
     }
   }
-  if (f.vop3p) {
+  // v_fma_mix* / v_mad_mix* are VOP3P but take the VOP3 neg and abs source modifiers (LLVM
+  // VOP3PInstructions.td VOP3P_Mix_Profile, FP input modifiers; llvm-mc 22 accepts
+  // 'v_fma_mix_f32 v0, |v1|, -v2, v3' on gfx906: ggml's gfx906 mmq kernels have it)
+  if (f.vop3p && !MIX.test(desc.name)) {
     for (let k = b; k < e; k++) {
       const kind = S.oKind[k]!;
       if ((kind === OP_REG || kind === OP_IMM || kind === OP_CONST) && S.oFlags[k]! & (OPF_NEG | OPF_ABS)) {

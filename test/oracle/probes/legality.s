@@ -95,6 +95,10 @@ v_pk_add_f16 v0, |v1|, v2
 v_pk_add_f16 v0, v1, v2 neg_lo:[1,0]
 v_dot2_f32_f16 v0, -v1, v2, v3
 v_mfma_f32_4x4x1f32 a[0:3], -v0, v1, a[0:3]
+// ... but the mixed-precision FMAs take neg and abs (ggml's gfx906 mmq kernels)
+v_fma_mix_f32 v97, v97, v4, -v110 op_sel_hi:[0,1,0]
+v_fma_mix_f32 v0, |v1|, -v2, v3
+v_fma_mixlo_f16 v0, -v1, v2, v3
 
 // v_accvgpr_write: a VGPR or an inline constant (gfx90a+: also an SGPR)
 v_accvgpr_write_b32 a0, v1

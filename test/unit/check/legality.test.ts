@@ -181,3 +181,11 @@ test('the resources line: empty and one-register ranges read sensibly', () => {
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /used v0, a0, no SGPRs;/);
 });
+
+test('v_fma_mix* take the neg and abs source modifiers other VOP3P instructions do not (llvm-mc 22; clang-22 gfx906 code of ggml mmq)', () => {
+  const errs = (arch: string, insn: string) => loadText(`${insn}\n`, 'r.s', { arch, operandErrors: 'report' }).operandErrors.map((d) => d.rule);
+  assert.deepEqual(errs('gfx906', 'v_fma_mix_f32 v97, v97, v4, -v110 op_sel_hi:[0,1,0]'), []);
+  assert.deepEqual(errs('gfx90a', 'v_fma_mix_f32 v0, |v1|, -v2, v3'), []);
+  assert.deepEqual(errs('gfx942', 'v_fma_mixlo_f16 v0, -v1, v2, v3'), []);
+  assert.deepEqual(errs('gfx906', 'v_pk_fma_f16 v0, -v1, v2, v3'), ['operand-modifier']);
+});
