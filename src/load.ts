@@ -36,8 +36,8 @@ export interface Loaded {
    * copy with other `resolved`) must not keep it.
    */
   resolvedStore?: ResolvedStore;
-  /** LDS bytes per workgroup allocated at launch (dynamic shared memory; --lds), counted with each kernel's declared LDS. */
-  dynamicLds?: number;
+  /** What the launch gives every kernel beyond the file (--lds, --workgroup-size). */
+  launch?: Launch;
   /** Warnings from parsing and resolving (errors throw). */
   warnings: Diagnostic[];
   /**
@@ -60,8 +60,8 @@ export interface LoadOptions {
   path?: string;
   /** Directories to look in for `.include`d files after the current one (llvm-mc's -I). */
   includeDirs?: readonly string[];
-  /** LDS allocated at launch per workgroup (Loaded.dynamicLds); default: the command's --lds (setDynamicLds). */
-  dynamicLds?: number;
+  /** The launch (Loaded.launch); default: the command's (setLaunch). */
+  launch?: Launch;
 }
 
 /**
@@ -100,15 +100,22 @@ export function setIncludeDirs(dirs: readonly string[]): void {
   commandIncludeDirs = [...dirs];
 }
 
-let commandDynamicLds: number | undefined;
+/**
+ * What a kernel's launch gives it that its file does not say: `lds`, LDS bytes per workgroup
+ * allocated beyond the descriptor's (dynamic shared memory: Triton's `shared`, HIP's extern
+ * __shared__ sized at launch; --lds), and `workgroupSize`, the work-items per workgroup
+ * (--workgroup-size; else 256 is assumed, analysis/occupancy.ts). Both count in occupancy.
+ */
+export interface Launch { lds?: number; workgroupSize?: number }
+
+let commandLaunch: Launch | undefined;
 
 /**
- * The command's --lds: LDS bytes per workgroup the launch allocates beyond the descriptor's
- * (dynamic shared memory: Triton's `shared`, HIP's extern __shared__ sized at launch), for every
- * program this thread loads. A worker thread is given the value in its task (Loaded.dynamicLds).
+ * The command's launch (--lds, --workgroup-size), for every program this thread loads. A worker
+ * thread is given it in its task (Loaded.launch).
  */
-export function setDynamicLds(bytes: number | undefined): void {
-  commandDynamicLds = bytes;
+export function setLaunch(launch: Launch | undefined): void {
+  commandLaunch = launch && (launch.lds !== undefined || launch.workgroupSize !== undefined) ? { ...launch } : undefined;
 }
 
 /** The parser's options for a text loaded as `file`: its includes and the processor --arch names. */
@@ -168,10 +175,10 @@ export function loadText(text: string, file: string, opts: LoadOptions = {}): Lo
     throw new InputErrors(errors.map((e) => ({ message: isOperandLegality(e) ? `${e.message} [${e.rule}]` : e.message, loc: e.loc })));
   }
   const warnings = [...program.diagnostics, ...r.diagnostics].filter((d) => d.severity !== 'error');
-  const dynamicLds = opts.dynamicLds ?? commandDynamicLds;
+  const launch = opts.launch ?? commandLaunch;
   return {
     program, target, targetSource: source, targetNote: note, xnack, resolved: r.insns, resolvedStore: r.store, warnings,
-    operandErrors: report ? operandErrors : [], ...(dynamicLds !== undefined ? { dynamicLds } : {}),
+    operandErrors: report ? operandErrors : [], ...(launch !== undefined ? { launch } : {}),
   };
 }
 

@@ -33,7 +33,7 @@ function makeContexts(l: Loaded): KernelContext[] {
       program: l.program, target: l.target, kernel, cfg,
       insns: cfg.insns.map(resolvedOf),
       xnack: l.xnack,
-      ...(l.dynamicLds !== undefined ? { dynamicLds: l.dynamicLds } : {}),
+      ...(l.launch !== undefined ? { launch: l.launch } : {}),
     };
   });
 }

@@ -84,7 +84,9 @@ function computeResources(ctx: KernelContext): { resources: KernelResources; fin
   let declared: KernelResources['declared'];
   let declaredOcc: OccupancyResult | undefined;
   const ldsBytes = kernelLdsBytes(ctx);
-  const atLaunch = ctx.dynamicLds ?? 0;
+  const atLaunch = ctx.launch?.lds ?? 0;
+  const wavesPerWorkgroup = kernelWavesPerWorkgroup(ctx);
+  const wg = wavesPerWorkgroup !== undefined ? { wavesPerWorkgroup } : {};
   const layout = kernelLayout(ctx.program, ctx.kernel, target);
   if (values) {
     const d = declaredResources(values, target, { xnack: ctx.xnack });
@@ -92,7 +94,7 @@ function computeResources(ctx: KernelContext): { resources: KernelResources; fin
       vgpr: d.vgprs, agpr: d.agprs, sgpr: d.sgprs, lds: d.ldsBytes, ...(d.vgprsOrAgprs ? { vgprsOrAgprs: true as const } : {}),
       ...(d.accumOffset !== undefined ? { accumOffset: d.accumOffset } : {}),
     };
-    declaredOcc = computeOccupancy(target, { vgprs: d.vgprs, agprs: d.agprs, sgprs: d.sgprs, ldsBytes: d.ldsBytes + atLaunch, extraSgprs: d.extraSgprs });
+    declaredOcc = computeOccupancy(target, { vgprs: d.vgprs, agprs: d.agprs, sgprs: d.sgprs, ldsBytes: d.ldsBytes + atLaunch, extraSgprs: d.extraSgprs, ...wg });
     const at: Loc = ctx.kernel.descriptor!.loc;
     for (const o of uncovered(ctx, layout, values)) {
       findings.push({
@@ -106,20 +108,20 @@ function computeResources(ctx: KernelContext): { resources: KernelResources; fin
   // Code that names VGPRs at or above accum_offset pins the AGPRs there: the allocation starts at it.
   const vgprs = layout.reusesAgprs ? Math.max(pressure.used.vgpr, layout.accumOffset!) : pressure.used.vgpr;
   const registersUsed = computeOccupancy(target, {
-    vgprs, agprs: pressure.used.agpr, sgprs: pressure.used.sgpr, ldsBytes,
+    vgprs, agprs: pressure.used.agpr, sgprs: pressure.used.sgpr, ldsBytes, ...wg,
   });
   const peakLive = computeOccupancy(target, {
-    vgprs: peak.vgpr.value, agprs: target.registers.maxAgprs.value === 0 ? 0 : peak.agpr.value, sgprs: peak.sgpr.value, ldsBytes,
+    vgprs: peak.vgpr.value, agprs: target.registers.maxAgprs.value === 0 ? 0 : peak.agpr.value, sgprs: peak.sgpr.value, ldsBytes, ...wg,
   });
   const notes = layout.note ? [layout.note] : [];
-  if (values && ldsBytes === 0 && ctx.dynamicLds === undefined && accessesLds(ctx)) {
+  if (values && ldsBytes === 0 && ctx.launch?.lds === undefined && accessesLds(ctx)) {
     notes.push('the kernel accesses LDS but its descriptor declares none (.amdhsa_group_segment_fixed_size 0): LDS sized at launch ' +
       '(dynamic shared memory, as Triton and extern __shared__ give it) is not counted, so the occupancy figures may be too high; ' +
       '--lds BYTES counts it');
   }
   return {
     resources: {
-      peak, used: pressure.used, perBlock, declared, ...(ctx.dynamicLds !== undefined ? { ldsAtLaunch: ctx.dynamicLds } : {}), occupancy: { descriptor: declaredOcc, registersUsed, peakLive }, pressure, layout, notes,
+      peak, used: pressure.used, perBlock, declared, ...(ctx.launch?.lds !== undefined ? { ldsAtLaunch: ctx.launch.lds } : {}), occupancy: { descriptor: declaredOcc, registersUsed, peakLive }, pressure, layout, notes,
     },
     findings,
   };
@@ -132,10 +134,16 @@ export function ldsText(declared: number, atLaunch: number | undefined, unit: st
 
 /**
  * LDS bytes per workgroup of a kernel's launch: what its descriptor declares
- * (.amdhsa_group_segment_fixed_size) and what the launch adds (--lds, KernelContext.dynamicLds).
+ * (.amdhsa_group_segment_fixed_size) and what the launch adds (--lds, KernelContext.launch).
  */
 export function kernelLdsBytes(ctx: KernelContext): number {
-  return (ctx.kernel.descriptor?.values['group_segment_fixed_size'] ?? 0) + (ctx.dynamicLds ?? 0);
+  return (ctx.kernel.descriptor?.values['group_segment_fixed_size'] ?? 0) + (ctx.launch?.lds ?? 0);
+}
+
+/** Waves per workgroup of a kernel's launch (--workgroup-size over the wavefront size); undefined: not given (occupancy assumes 4). */
+export function kernelWavesPerWorkgroup(ctx: KernelContext): number | undefined {
+  const n = ctx.launch?.workgroupSize;
+  return n === undefined ? undefined : Math.ceil(n / ctx.target.occupancy.wavefrontSize.value);
 }
 
 /**

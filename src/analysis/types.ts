@@ -7,6 +7,7 @@ import type { Cfg } from './cfg.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import type { Target } from '../isa/target.js';
 import type { Program } from '../asm/ast.js';
+import type { Launch } from '../load.js';
 
 export type Severity = 'error' | 'warning' | 'note';
 
@@ -62,6 +63,6 @@ export interface KernelContext {
   insns: ResolvedInsn[];
   /** XNACK setting from the target id: true (+), false (-), undefined (any). */
   xnack?: boolean;
-  /** LDS bytes per workgroup allocated at launch (--lds), on top of what the descriptor declares. */
-  dynamicLds?: number;
+  /** What the launch gives the kernel beyond its file (load.ts Launch: --lds, --workgroup-size). */
+  launch?: Launch;
 }

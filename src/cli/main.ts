@@ -26,14 +26,17 @@ function program(): Command {
     .showHelpAfterError("(conductor --help lists the commands; conductor COMMAND --help gives a command's options)")
     .option('-I, --include-dir <dir>', 'look for .include files in DIR too (after the current directory, as llvm-mc -I; then the including file\'s directory); repeatable', collectNames, [])
     .option('--lds <bytes>', 'LDS bytes per workgroup the launch allocates beyond the descriptor\'s (dynamic shared memory: Triton\'s "shared", extern __shared__), counted in every kernel\'s occupancy')
+    .option('--workgroup-size <n>', 'work-items per workgroup of the launch (default: 256 assumed), counted in every kernel\'s occupancy')
     .hook('preAction', async (root) => {
-      const o = root.opts() as { includeDir?: string[]; lds?: string };
+      const o = root.opts() as { includeDir?: string[]; lds?: string; workgroupSize?: string };
       const dirs = o.includeDir ?? [];
       const lds = intOption('--lds', o.lds);
-      if (dirs.length > 0 || lds !== undefined) {
+      const workgroupSize = intOption('--workgroup-size', o.workgroupSize, 1);
+      if (workgroupSize !== undefined && workgroupSize > 1024) throw new ConductorError(`--workgroup-size takes at most 1024 work-items, got ${workgroupSize}`);
+      if (dirs.length > 0 || lds !== undefined || workgroupSize !== undefined) {
         const load = await import('../load.js');
         if (dirs.length > 0) load.setIncludeDirs(dirs);
-        load.setDynamicLds(lds);
+        load.setLaunch({ lds, workgroupSize });
       }
     });
 

@@ -36,7 +36,7 @@
  */
 import type { Loaded } from '../load.js';
 import { kernelContexts } from '../analysis/context.js';
-import { kernelLdsBytes, kernelResources } from '../analysis/resources.js';
+import { kernelLdsBytes, kernelResources, kernelWavesPerWorkgroup } from '../analysis/resources.js';
 import { computeOccupancy } from '../analysis/occupancy.js';
 import { checkFastFromEnv, ConductorError, FastPathMismatch } from '../errors.js';
 import type { KernelContext } from '../analysis/types.js';
@@ -1088,15 +1088,16 @@ function selfLoopBlock(k: ScheduleKernel, r: number): number {
 
 const occCache = new WeakMap<object, Map<string, number>>();
 
-/** Waves per SIMD for peak live register counts (cached). */
+/** Waves per SIMD for peak live register counts, the LDS and the launch's workgroup size (cached). */
 export function occupancyOf(ctx: KernelContext, vgpr: number, agpr: number, sgpr: number, ldsBytes: number): number {
   let m = occCache.get(ctx.target);
   if (!m) { m = new Map(); occCache.set(ctx.target, m); }
-  const key = `${vgpr},${agpr},${sgpr},${ldsBytes}`;
+  const wpg = kernelWavesPerWorkgroup(ctx);
+  const key = `${vgpr},${agpr},${sgpr},${ldsBytes},${wpg ?? ''}`;
   let w = m.get(key);
   if (w === undefined) {
     const agprs = ctx.target.registers.maxAgprs.value === 0 ? 0 : agpr;
-    w = computeOccupancy(ctx.target, { vgprs: vgpr, agprs, sgprs: sgpr, ldsBytes }).wavesPerSimd;
+    w = computeOccupancy(ctx.target, { vgprs: vgpr, agprs, sgprs: sgpr, ldsBytes, ...(wpg !== undefined ? { wavesPerWorkgroup: wpg } : {}) }).wavesPerSimd;
     m.set(key, w);
   }
   return w;

@@ -314,20 +314,20 @@ export function scheduleFile(loaded: Loaded, text: string, opts: ScheduleRunOpti
 }
 
 /**
- * The result cache's key of a kernel's schedule: the text, the target and launch LDS it was
+ * The result cache's key of a kernel's schedule: the text, the target and launch it was
  * loaded with, the kernel and every option the result depends on.
  */
 function scheduleCacheKey(text: string, loaded: Loaded, kernel: string, set: Settings, opts: ScheduleRunOptions): string {
   const { objective, strategies, budget, seconds, seed, disambiguate, annealReplicas } = set;
   return cacheKey({
-    version: VERSION, text: sha256(text), arch: loaded.target.name, lds: loaded.dynamicLds, kernel, strategies, objective, budget, seconds, seed,
+    version: VERSION, text: sha256(text), arch: loaded.target.name, launch: loaded.launch, kernel, strategies, objective, budget, seconds, seed,
     disambiguate, annealReplicas, trip: opts.trip, pipeline: opts.pipeline !== false,
   });
 }
 
-/** What a worker loads a text with besides the text: the loaded program's target and launch LDS. */
-function loadedAs(loaded: Loaded): Pick<PrepareTask, 'arch' | 'dynamicLds'> {
-  return { arch: loaded.target.name, ...(loaded.dynamicLds !== undefined ? { dynamicLds: loaded.dynamicLds } : {}) };
+/** What a worker loads a text with besides the text: the loaded program's target and launch. */
+function loadedAs(loaded: Loaded): Pick<PrepareTask, 'arch' | 'launch'> {
+  return { arch: loaded.target.name, ...(loaded.launch !== undefined ? { launch: loaded.launch } : {}) };
 }
 
 /**

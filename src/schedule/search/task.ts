@@ -6,7 +6,7 @@
  * what the caller does to every candidate before emitting it, done here in parallel).
  */
 import type { MessagePort } from 'node:worker_threads';
-import { loadText } from '../../load.js';
+import { loadText, type Launch } from '../../load.js';
 import { pickKernel, type ScheduleKernel } from '../kernel.js';
 import { checkFastFromEnv, Evaluator, FastPathMismatch, type MetricName, type Metrics } from '../metrics.js';
 import { movesFromState, replayMoves } from '../replay.js';
@@ -21,8 +21,8 @@ export interface StrategyTask {
   text: string;
   file: string;
   arch?: string;
-  /** LDS allocated at launch (Loaded.dynamicLds: the command's --lds, which this thread may not have). */
-  dynamicLds?: number;
+  /** The launch (Loaded.launch: the command's --lds / --workgroup-size, which this thread may not have). */
+  launch?: Launch;
   kernel: string;
   disambiguate: Disambiguation;
   strategy: StrategyName;
@@ -66,7 +66,7 @@ export interface StrategyOutcome {
 const prepared = new Map<string, { k: ScheduleKernel; ev: Evaluator }>();
 
 /** What a task's kernel is prepared from: the text and the options that shape the kernel. */
-export type PrepareTask = Pick<StrategyTask, 'text' | 'file' | 'arch' | 'dynamicLds' | 'kernel' | 'disambiguate' | 'trip'>;
+export type PrepareTask = Pick<StrategyTask, 'text' | 'file' | 'arch' | 'launch' | 'kernel' | 'disambiguate' | 'trip'>;
 
 /**
  * The kernel and evaluator of a task, prepared once per (text, options) and kept for the next
@@ -76,7 +76,7 @@ export type PrepareTask = Pick<StrategyTask, 'text' | 'file' | 'arch' | 'dynamic
 export function preparedFor(t: PrepareTask): { k: ScheduleKernel; ev: Evaluator };
 export function preparedFor(t: PrepareTask, cancel: Int32Array): { k: ScheduleKernel; ev: Evaluator } | undefined;
 export function preparedFor(t: PrepareTask, cancel?: Int32Array): { k: ScheduleKernel; ev: Evaluator } | undefined {
-  const key = `${t.file}\0${t.arch ?? ''}\0${t.dynamicLds ?? ''}\0${t.kernel}\0${String(t.disambiguate)}\0${t.trip ?? ''}\0${sha256(t.text)}`;
+  const key = `${t.file}\0${t.arch ?? ''}\0${JSON.stringify(t.launch ?? null)}\0${t.kernel}\0${String(t.disambiguate)}\0${t.trip ?? ''}\0${sha256(t.text)}`;
   let p = prepared.get(key);
   if (!p) {
     const cancelled = () => cancel !== undefined && Atomics.load(cancel, 0) !== 0;
@@ -84,7 +84,7 @@ export function preparedFor(t: PrepareTask, cancel?: Int32Array): { k: ScheduleK
     prepared.clear();
     if (cancelled()) return undefined;
     memMark('task load');
-    const loaded = loadText(t.text, t.file, { arch: t.arch, dynamicLds: t.dynamicLds });
+    const loaded = loadText(t.text, t.file, { arch: t.arch, ...(t.launch ? { launch: t.launch } : {}) });
     memMark('task loaded');
     if (cancelled()) return undefined;
     const k = pickKernel(loaded, t.kernel, { disambiguate: t.disambiguate, trip: t.trip });

@@ -15,6 +15,7 @@ import assert from 'node:assert/strict';
 import { TARGETS } from '../../../src/targets/index.js';
 import { computeOccupancy, declaredResources, DEFAULT_WAVES_PER_WORKGROUP } from '../../../src/analysis/occupancy.js';
 import type { OccupancyInput } from '../../../src/analysis/occupancy.js';
+import { ScheduleState } from '../../../src/schedule/state.js';
 
 const { gfx906, gfx908, gfx90a, gfx942, gfx950 } = TARGETS;
 const base: OccupancyInput = { vgprs: 4, agprs: 0, sgprs: 10, ldsBytes: 0 };
@@ -220,8 +221,8 @@ test('a kernel that accesses LDS but declares none (LDS sized at launch, as Trit
   assert.equal(notes(kernel(['v_mov_b32 v1, v0'], 0)).length, 0, 'no LDS access');
 });
 
-test('--lds: LDS the launch allocates is counted with the declared LDS in every occupancy, the metrics and a worker task\'s kernel', async () => {
-  const { loadText, setDynamicLds } = await import('../../../src/load.js');
+test('--lds and --workgroup-size: the launch\'s LDS counts with the declared LDS, its workgroup size in every occupancy, the metrics and a worker task\'s kernel', async () => {
+  const { loadText, setLaunch } = await import('../../../src/load.js');
   const { kernelContexts } = await import('../../../src/analysis/context.js');
   const { kernelResources } = await import('../../../src/analysis/resources.js');
   const { contextMetrics } = await import('../../../src/schedule/metrics.js');
@@ -231,27 +232,38 @@ test('--lds: LDS the launch allocates is counted with the declared LDS in every 
   const text = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', '.globl k', '.p2align 8', '.type k,@function', 'k:',
     '  ds_read_b32 v1, v0', '  s_waitcnt lgkmcnt(0)', '  v_add_f32 v1, v1, v1', '  ds_write_b32 v0, v1', '  s_endpgm', '.rodata', '.p2align 6', '.amdhsa_kernel k',
     '  .amdhsa_next_free_vgpr 8', '  .amdhsa_next_free_sgpr 8', '  .amdhsa_accum_offset 8', '  .amdhsa_group_segment_fixed_size 4096', '.end_amdhsa_kernel', ''].join('\n');
-  const res = (lds?: number) => kernelResources(kernelContexts(loadText(text, 'l.s', lds === undefined ? {} : { dynamicLds: lds }))[0]!).resources;
+  const res = (launch?: { lds?: number; workgroupSize?: number }) => kernelResources(kernelContexts(loadText(text, 'l.s', launch ? { launch } : {}))[0]!).resources;
   // 4096 declared: 16 workgroups of 4 waves fit the CU's 64 KiB, 8 waves per SIMD (the wave slots)
   assert.equal(res().occupancy.descriptor!.wavesPerSimd, 8);
   assert.equal(res().ldsAtLaunch, undefined);
   // + 28672 at launch = 32 KiB per workgroup: 2 workgroups of 4 waves on 4 SIMDs, 2 waves per SIMD
-  const r = res(28672);
+  const r = res({ lds: 28672 });
   assert.equal(r.ldsAtLaunch, 28672);
   assert.equal(r.declared!.lds, 4096, 'the descriptor says what it says');
   for (const o of [r.occupancy.descriptor!, r.occupancy.registersUsed, r.occupancy.peakLive]) assert.deepEqual([o.wavesPerSimd, o.limiter], [2, 'lds']);
-  assert.equal(contextMetrics(kernelContexts(loadText(text, 'l.s', { dynamicLds: 28672 }))[0]!).occupancy, 2);
-  // the command's --lds is every load's default in this thread; a worker task carries it
-  setDynamicLds(28672);
+  assert.equal(contextMetrics(kernelContexts(loadText(text, 'l.s', { launch: { lds: 28672 } }))[0]!).occupancy, 2);
+  // workgroups of 1024 work-items (16 waves): the same 2 workgroups hold 8 waves per SIMD
+  const big = res({ lds: 28672, workgroupSize: 1024 });
+  for (const o of [big.occupancy.descriptor!, big.occupancy.registersUsed, big.occupancy.peakLive]) {
+    assert.equal(o.wavesPerSimd, 8);
+    assert.equal(o.wavesPerWorkgroup, 16);
+    assert.equal(o.assumedWavesPerWorkgroup, false);
+  }
+  assert.equal(contextMetrics(kernelContexts(loadText(text, 'l.s', { launch: { lds: 28672, workgroupSize: 1024 } }))[0]!).occupancy, 8);
+  // 96 work-items: 2 waves (wave64)
+  assert.equal(res({ workgroupSize: 96 }).occupancy.descriptor!.wavesPerWorkgroup, 2);
+  // the command's launch is every load's default in this thread; a worker task carries it
+  setLaunch({ lds: 28672 });
   try {
     const l = loadText(text, 'l.s');
-    assert.equal(l.dynamicLds, 28672);
+    assert.deepEqual(l.launch, { lds: 28672 });
     assert.match(formatReportClang(checkLoaded(l)), /declared 8 VGPR, 0 AGPR, 8 SGPR, 4096 B LDS \(\+ 28672 B at launch, --lds\)/);
   } finally {
-    setDynamicLds(undefined);
+    setLaunch(undefined);
   }
   const task = { text, file: 'l.s', kernel: 'k', disambiguate: false };
-  assert.equal(preparedFor({ ...task, dynamicLds: 28672 }).k.ctx.dynamicLds, 28672);
-  assert.equal(preparedFor({ ...task, dynamicLds: 28672 }).ev.ldsBytes, 32768);
+  assert.deepEqual(preparedFor({ ...task, launch: { lds: 28672 } }).k.ctx.launch, { lds: 28672 });
+  assert.equal(preparedFor({ ...task, launch: { lds: 28672 } }).ev.ldsBytes, 32768);
+  assert.equal(preparedFor({ ...task, launch: { lds: 28672, workgroupSize: 1024 } }).ev.evaluate(new ScheduleState(preparedFor({ ...task, launch: { lds: 28672, workgroupSize: 1024 } }).k)).occupancy, 8);
   assert.equal(preparedFor(task).ev.ldsBytes, 4096, 'a task without it is prepared apart');
 });
