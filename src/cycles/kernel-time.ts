@@ -385,10 +385,10 @@ let periodScratch: PeriodState | undefined;
 export const periodStats = { run: 0, known: 0 };
 
 /**
- * The engine's measure (`at`: drained() or time()) after k and after 2k iterations of a body, from
- * the engine as `reset` leaves it, in one run of 2k iterations: an in-order model times an instruction from the
- * ones before it only, so the first k iterations of 2k run as k iterations alone do, and the
- * body is run again in place instead of written out k times. Once the state after an iteration
+ * The engine's measure (`at`: drained() or time()) after k and after 2k iterations of a body,
+ * from the engine as `reset` leaves it, in one run of 2k iterations: an in-order model times an
+ * instruction from the ones before it only, so the first k iterations of 2k run as k iterations
+ * alone do, and the body is run again in place instead of written out k times. Once the state after an iteration
  * is the state after the one before, D later (CycleEngine.periodShift), each later iteration runs
  * as that one did, D later: the measure after n iterations is the one after j plus (n - j) D, and
  * the rest is not run. `period` false: every iteration is run (the reference of that shortcut,

@@ -117,7 +117,8 @@ test('schedule run: same result with one thread and with worker threads; better 
   assert.ok(one.evaluationsPerSecond > 0);
 });
 
-test('strategy task: its best state brought toward the input order is what preferOriginal gives on its replayed moves; check mode refuses another', () => {
+/** An anneal task on the example (150 evaluations, seed 3), its kernel and the objective and floor it ran with. */
+function exampleAnnealTask() {
   const loaded = loadText(exampleText, example);
   const k = pickKernel(loaded);
   const opts = { objective: DEFAULT_OBJECTIVE, minOccupancy: programMetrics(loaded, k.name).occupancy };
@@ -125,6 +126,11 @@ test('strategy task: its best state brought toward the input order is what prefe
     text: exampleText, file: example, kernel: k.name, disambiguate: true, strategy: 'anneal', startMoves: [], objective: [...DEFAULT_OBJECTIVE],
     minOccupancy: opts.minOccupancy, budget: 150, seconds: 60, seed: 3, label: 'anneal',
   });
+  return { k, opts, o };
+}
+
+test('strategy task: its best state brought toward the input order is what preferOriginal gives on its replayed moves; check mode refuses another', () => {
+  const { k, opts, o } = exampleAnnealTask();
   assert.ok(o.preferred, 'the task brought its best state toward the input order');
   assert.ok(o.preferred.moves.length > 0);
   const ev = new Evaluator(k);
@@ -146,13 +152,7 @@ test('strategy task: its best state brought toward the input order is what prefe
 });
 
 test('preferOriginal: with seconds its instruction-by-instruction pass stops when the time is up (cut), and a cut pass is not compared in check mode; preferTime', () => {
-  const loaded = loadText(exampleText, example);
-  const k = pickKernel(loaded);
-  const opts = { objective: DEFAULT_OBJECTIVE, minOccupancy: programMetrics(loaded, k.name).occupancy };
-  const o = runTask({
-    text: exampleText, file: example, kernel: k.name, disambiguate: true, strategy: 'anneal', startMoves: [], objective: [...DEFAULT_OBJECTIVE],
-    minOccupancy: opts.minOccupancy, budget: 150, seconds: 60, seed: 3, label: 'anneal',
-  });
+  const { k, opts, o } = exampleAnnealTask();
   assert.equal(o.preferred?.cut, undefined, 'a pass with time to spare is not cut');
   const ev = new Evaluator(k);
   const replayed = replayMoves(k, o.moves);
