@@ -21,6 +21,10 @@ const SGPR_FACT: WaitStateFact = {
   what: 'VALU writes SGPR/VCC/EXEC/M0 -> VALU reads it as a constant (explicit source operand or lane select)',
   w: all(2, CDNA3_UP),
   source: `LLVM GCNHazardRecognizer::checkVALUHazards (hasVDecCoExecHazard); ${REF.cdna3} Table 11 Case 18; ${REF.cdna4} §4.5 Table 11`,
+  note: 'v_writelane writes its VGPR only. LLVM pads 2 wait states between the first two v_writelane of an SGPR spill '
+    + '(v_writelane v127, s0, 10; s_nop 1; v_writelane v127, s1, 11): its spill marks the whole spilled SGPR range implicitly '
+    + 'defined on the first v_writelane (SIRegisterInfo::spillSGPR), which its hazard check takes for a VALU write of s1. '
+    + 'No instruction writes s1 there, so no wait is required (clang-22 gfx942 code of ggml\'s mmq).',
 };
 const EXEC_RWLANE_FACT: WaitStateFact = {
   what: 'VALU writes EXEC -> v_readlane/v_readfirstlane/v_writelane',
