@@ -85,8 +85,7 @@ function computeResources(ctx: KernelContext): { resources: KernelResources; fin
   let declaredOcc: OccupancyResult | undefined;
   const ldsBytes = kernelLdsBytes(ctx);
   const atLaunch = ctx.launch?.lds ?? 0;
-  const wavesPerWorkgroup = kernelWavesPerWorkgroup(ctx);
-  const wg = wavesPerWorkgroup !== undefined ? { wavesPerWorkgroup } : {};
+  const wg = workgroupInput(ctx);
   const layout = kernelLayout(ctx.program, ctx.kernel, target);
   if (values) {
     const d = declaredResources(values, target, { xnack: ctx.xnack });
@@ -140,10 +139,13 @@ export function kernelLdsBytes(ctx: KernelContext): number {
   return (ctx.kernel.descriptor?.values['group_segment_fixed_size'] ?? 0) + (ctx.launch?.lds ?? 0);
 }
 
-/** Waves per workgroup of a kernel's launch (--workgroup-size over the wavefront size); undefined: not given (occupancy assumes 4). */
-export function kernelWavesPerWorkgroup(ctx: KernelContext): number | undefined {
+/**
+ * The launch's workgroup as an occupancy input: `wavesPerWorkgroup` (--workgroup-size over the
+ * wavefront size) when given, else nothing (computeOccupancy assumes 4 waves).
+ */
+export function workgroupInput(ctx: KernelContext): { wavesPerWorkgroup?: number } {
   const n = ctx.launch?.workgroupSize;
-  return n === undefined ? undefined : Math.ceil(n / ctx.target.occupancy.wavefrontSize.value);
+  return n === undefined ? {} : { wavesPerWorkgroup: Math.ceil(n / ctx.target.occupancy.wavefrontSize.value) };
 }
 
 /**

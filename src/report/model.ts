@@ -19,6 +19,7 @@ import { alignScheduled, type Alignment } from './align.js';
 import { ruleById } from '../hazards/index.js';
 import { alignToOriginal, ROLE, prepareKernel, type ScheduleKernel } from '../schedule/index.js';
 import { kernelWaves, loopChanges, type LoopChange } from '../cycles/kernel-time.js';
+import { workgroupInput } from '../analysis/resources.js';
 
 export const REPORT_MODEL_VERSION = 1;
 
@@ -213,18 +214,21 @@ function occView(o: OccupancyResult): OccupancyView {
 /**
  * Breakpoints per register file: the largest register counts at which the file alone still
  * allows some number of waves per SIMD (the other files as the kernel uses them: on targets with
- * one VGPR/AGPR file they share it). LDS and wave slots are left out: these are the steps a
- * schedule can reach by changing register pressure.
+ * one VGPR/AGPR file they share it), in whole workgroups of the launch's size (--workgroup-size).
+ * LDS and wave slots are left out: these are the steps a schedule can reach by changing register
+ * pressure.
  */
 export function occupancyBreakpoints(ctx: KernelContext, used: Record<RegFile, number>): Record<RegFile, Breakpoint[]> {
   const reg = ctx.target.registers;
   const max: Record<RegFile, number> = { vgpr: reg.maxVgprs.value, agpr: reg.maxAgprs.value, sgpr: reg.maxSgprs.value };
   const out: Record<RegFile, Breakpoint[]> = { vgpr: [], agpr: [], sgpr: [] };
+  const wg = workgroupInput(ctx);
   for (const f of REG_FILES) {
     if (max[f] === 0) continue;
     const waves = (x: number): number => {
       const o = computeOccupancy(ctx.target, {
         vgprs: f === 'vgpr' ? x : used.vgpr, agprs: f === 'agpr' ? x : used.agpr, sgprs: f === 'sgpr' ? x : used.sgpr, ldsBytes: 0,
+        ...wg,
       });
       const b = o.byResource;
       return f === 'sgpr' ? b.sgpr : f === 'agpr' ? (b.agpr ?? b.vgpr) : b.vgpr;

@@ -36,7 +36,7 @@
  */
 import type { Loaded } from '../load.js';
 import { kernelContexts } from '../analysis/context.js';
-import { kernelLdsBytes, kernelResources, kernelWavesPerWorkgroup } from '../analysis/resources.js';
+import { kernelLdsBytes, kernelResources, workgroupInput } from '../analysis/resources.js';
 import { computeOccupancy } from '../analysis/occupancy.js';
 import { checkFastFromEnv, ConductorError, FastPathMismatch } from '../errors.js';
 import type { KernelContext } from '../analysis/types.js';
@@ -1092,12 +1092,12 @@ const occCache = new WeakMap<object, Map<string, number>>();
 export function occupancyOf(ctx: KernelContext, vgpr: number, agpr: number, sgpr: number, ldsBytes: number): number {
   let m = occCache.get(ctx.target);
   if (!m) { m = new Map(); occCache.set(ctx.target, m); }
-  const wpg = kernelWavesPerWorkgroup(ctx);
-  const key = `${vgpr},${agpr},${sgpr},${ldsBytes},${wpg ?? ''}`;
+  const wg = workgroupInput(ctx);
+  const key = `${vgpr},${agpr},${sgpr},${ldsBytes},${wg.wavesPerWorkgroup ?? ''}`;
   let w = m.get(key);
   if (w === undefined) {
     const agprs = ctx.target.registers.maxAgprs.value === 0 ? 0 : agpr;
-    w = computeOccupancy(ctx.target, { vgprs: vgpr, agprs, sgprs: sgpr, ldsBytes, ...(wpg !== undefined ? { wavesPerWorkgroup: wpg } : {}) }).wavesPerSimd;
+    w = computeOccupancy(ctx.target, { vgprs: vgpr, agprs, sgprs: sgpr, ldsBytes, ...wg }).wavesPerSimd;
     m.set(key, w);
   }
   return w;

@@ -55,7 +55,7 @@ import { buildGraph, dependent, explainDependency } from '../deps.js';
 import { pinnedReason, ROLE, schedBarrierBetween, type ScheduleKernel } from '../kernel.js';
 import { tripFromCode } from '../../cycles/kernel-time.js';
 import { alignUp, computeOccupancy, declaredResources } from '../../analysis/occupancy.js';
-import { kernelWavesPerWorkgroup } from '../../analysis/resources.js';
+import { workgroupInput } from '../../analysis/resources.js';
 
 /** The scalar counter that controls a loop. */
 export interface LoopCounter {
@@ -179,8 +179,7 @@ function growLimit(ctx: KernelContext, limit: number): number {
   const t = ctx.target;
   const unified = t.registers.unifiedVgprFile.value;
   if (unified && ctx.insns.some((r) => r.insn.operands.some((o) => o.kind === 'reg' && o.file === 'a'))) return limit;
-  const wpg = kernelWavesPerWorkgroup(ctx);
-  const wg = wpg !== undefined ? { wavesPerWorkgroup: wpg } : {};
+  const wg = workgroupInput(ctx);
   const occ = (n: number) => {
     const v = { ...values, next_free_vgpr: n, ...(unified ? { accum_offset: Math.max(values['accum_offset'] ?? 0, alignUp(n, 4)) } : {}) };
     const d = declaredResources(v, t, { xnack: ctx.xnack });
