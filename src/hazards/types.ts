@@ -40,7 +40,18 @@ export function waitOf(f: WaitStateFact, g: Generation, passes = 0): number | un
   const n = v[passes];
   if (n !== undefined) return n;
   // Unknown pass count: the largest entry (safe).
-  return Math.max(...Object.values(v));
+  return largest(v);
+}
+
+/** The largest entry of a pass table, computed once per table (rules ask per consumer). */
+const largestOf = new WeakMap<Readonly<Record<number, number>>, number>();
+function largest(v: Readonly<Record<number, number>>): number {
+  let m = largestOf.get(v);
+  if (m === undefined) {
+    m = Math.max(...Object.values(v));
+    largestOf.set(v, m);
+  }
+  return m;
 }
 
 /** Largest wait-state count a fact can demand on a generation (the search bound). */
@@ -48,7 +59,7 @@ export function maxWaitOf(f: WaitStateFact, g: Generation): number {
   const v = f.w[g];
   if (v === undefined) return 0;
   if (typeof v === 'number') return v;
-  return Math.max(...Object.values(v));
+  return largest(v);
 }
 
 /** What a rule reports for one producer that is too close to the consumer. */

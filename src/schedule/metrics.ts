@@ -44,7 +44,7 @@ import { UNIT_COUNT } from '../asm/registers.js';
 import type { Region, ScheduleKernel } from './kernel.js';
 import { analyzeWaitcnt } from '../waitcnt/index.js';
 import type { ScheduleState } from './state.js';
-import { counterMax, sequenceWaits, flatEffects, scoresOf, CounterScores, IncrementalWaits, ScoreSnapshot, type CounterMax, type EntryCounts, type FlatEffects, type ScoreSource } from '../waitcnt/estimate.js';
+import { counterMax, sequenceWaits, flatEffects, scoresOf, scoreIndexes, CounterScores, IncrementalWaits, ScoreSnapshot, SCORE_SIZE, type CounterMax, type EntryCounts, type FlatEffects, type ScoreSource } from '../waitcnt/estimate.js';
 import { cycleEngineFor } from '../cycles/estimate.js';
 import type { CycleEngine } from '../cycles/engine.js';
 import { syntheticWait, syntheticWaitInto } from '../cycles/model.js';
@@ -373,6 +373,17 @@ export class Evaluator {
   private readonly modelEntry: (ScoreSnapshot | undefined)[];
   /** Per region that is a whole single-block loop body: the wait state entering the loop from outside. */
   private readonly loopEntry: (CounterScores | undefined)[];
+  /** Per such region: the score indexes its entry's states can hold (scoresWith), made on first use. */
+  private readonly loopScores: (Int32Array | undefined)[] = [];
+  /** The score indexes the kernel's instructions write (scoreIndexes), and a mark per index for scoresWith. */
+  private readonly scoreIdx: Int32Array;
+  /** Per loop region whose way in is a region in a new order: the score indexes (scoresWith) its states can hold then. */
+  private readonly loopPreScores: (Int32Array | undefined)[] = [];
+  /** The state entering such a loop, kept. */
+  private readonly loopOutside = new CounterScores();
+  /** entryState's two states, kept: the loop's entry it returns (read at once), and the state after the body. */
+  private readonly loopIn = new CounterScores();
+  private readonly loopIter = new CounterScores();
   /** Per such region: the region that ends the code leading into the loop (-1 when none). */
   private readonly loopPre: Int32Array;
   private readonly identity: RegionEval[];
@@ -468,6 +479,7 @@ export class Evaluator {
     this.max = counterMax(k.target);
     const cfg = k.ctx.cfg;
     this.flatEffects = flatEffects(k.ctx);
+    this.scoreIdx = scoreIndexes(this.flatEffects);
     this.ldsBytes = kernelLdsBytes(k.ctx);
     const firsts = k.regions.map((r) => r.first);
     const loopOf = k.regions.map((r) => selfLoopBlock(k, r.id));
@@ -821,23 +833,52 @@ export class Evaluator {
     let outside = this.loopEntry[r];
     if (!outside) return this.waitEntry(r);
     const pr = this.loopPre[r]!;
+    let at: Int32Array;
     if (s && pr >= 0 && s.isChanged(pr)) {
       // the code before the loop ends with a region in a new order: its exit is the loop's way in
       const rg = this.k.regions[pr]!;
       const o = s.order[pr]!;
-      outside = this.waitEntry(pr).state();
+      const before = this.waitEntry(pr);
+      outside = this.loopOutside;
+      before.writeTo(outside);
       sequenceWaits(this.flatEffects, outside, Array.from(o, (q) => rg.nodes[q]!), this.max, this.need);
-    }
-    const entry = outside.clone();
-    const st = new CounterScores();
+      // nonzero after that region: the scores nonzero at its entry, or written by its instructions
+      at = (this.loopPreScores[r] ??= this.scoresWith(before.at));
+    } else at = (this.loopScores[r] ??= this.scoresWith(outside.nonzero()));
+    // the loop's entry: the way in joined with the end of the body, until it no longer changes;
+    // only the scores at `at` can be nonzero in any of these states (the way in's, and those the
+    // body's instructions write), so the join and the comparison read those alone
+    const entry = this.loopIn;
+    const st = this.loopIter;
+    entry.copy(outside);
     for (let iter = 0; iter < 8; iter++) {
       st.copy(entry);
       sequenceWaits(this.flatEffects, st, seq, this.max, this.need);
-      st.merge(outside);
-      if (st.equals(entry, this.max)) break;
+      st.mergeAt(outside, at, at.length);
+      if (st.equalsAt(entry, this.max, at, at.length)) break;
       entry.copy(st);
     }
+    if (this.checkFast) {
+      const e2 = outside.clone();
+      const s2 = new CounterScores();
+      for (let iter = 0; iter < 8; iter++) {
+        s2.copy(e2);
+        sequenceWaits(this.flatEffects, s2, seq, this.max, this.need);
+        s2.merge(outside);
+        if (s2.equals(e2, this.max)) break;
+        e2.copy(s2);
+      }
+      expectSame(`loop entry state of region ${r}`, [Array.from(entry.ub), Array.from(entry.lb), Array.from(entry.score)], [Array.from(e2.ub), Array.from(e2.lb), Array.from(e2.score)]);
+    }
     return entry;
+  }
+
+  /** The indexes of the scores a loop entry's states can hold: those the kernel's instructions write, and `more` (the way in's nonzero ones). */
+  private scoresWith(more: Int32Array): Int32Array {
+    const seen = new Uint8Array(SCORE_SIZE);
+    const out: number[] = [];
+    for (const list of [this.scoreIdx, more]) for (const i of list) if (seen[i] === 0) { seen[i] = 1; out.push(i); }
+    return Int32Array.from(out);
   }
 
   /** s_nop of a segment padded from scratch by the hazard engine (the reference of regionNops' caches). */

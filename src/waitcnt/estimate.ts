@@ -216,7 +216,71 @@ export class CounterScores {
   reset(): void {
     for (let w = 0; w < NW; w++) this.lb[w] = this.ub[w]!;
   }
+
+  /**
+   * merge, reading and writing only the scores at `at[0..n)` (indexes into `score`): exact when
+   * every other score is 0 in both states (as with the indexes of scoreIndexes and of both
+   * states' nonzero scores; a score of 0 is pending in neither, so merge writes 0 there).
+   */
+  mergeAt(o: CounterScores, at: Int32Array, n: number): void {
+    for (let x = 0; x < n; x++) {
+      const i = at[x]!;
+      const w = (i / NU) | 0;
+      const a1 = this.age(w, this.score[i]!);
+      const a2 = o.age(w, o.score[i]!);
+      const a = a1 < 0 ? a2 : a2 < 0 ? a1 : Math.min(a1, a2);
+      this.score[i] = a < 0 ? 0 : Math.max(this.ub[w]!, o.ub[w]!) - a;
+    }
+    for (let w = 0; w < NW; w++) {
+      const ub = Math.max(this.ub[w]!, o.ub[w]!);
+      const pend = Math.max(this.ub[w]! - this.lb[w]!, o.ub[w]! - o.lb[w]!);
+      this.ub[w] = ub;
+      this.lb[w] = ub - pend;
+    }
+  }
+
+  /** equals, comparing only the scores at `at[0..n)` (every other score 0 in both states, as mergeAt). */
+  equalsAt(o: CounterScores, max: CounterMax, at: Int32Array, n: number): boolean {
+    for (let w = 0; w < NW; w++) {
+      const m = widthOf(max, COUNTER_OF[w]!);
+      if (Math.min(this.ub[w]! - this.lb[w]!, m) !== Math.min(o.ub[w]! - o.lb[w]!, m)) return false;
+    }
+    for (let x = 0; x < n; x++) {
+      const i = at[x]!;
+      const w = (i / NU) | 0;
+      const cap = widthOf(max, COUNTER_OF[w]!) - 1;
+      if (Math.min(this.age(w, this.score[i]!), cap) !== Math.min(o.age(w, o.score[i]!), cap)) return false;
+    }
+    return true;
+  }
+
+  /** Indexes of the nonzero scores. */
+  nonzero(): Int32Array {
+    const out: number[] = [];
+    for (let i = 0; i < this.score.length; i++) if (this.score[i] !== 0) out.push(i);
+    return Int32Array.from(out);
+  }
 }
+
+/**
+ * The indexes into CounterScores.score that an instruction of `f` can write (issue: its class's
+ * window, each unit it stamps), each once: outside them a state's scores stay what they were.
+ */
+export function scoreIndexes(f: FlatEffects): Int32Array {
+  const seen = new Uint8Array(NW * NU);
+  const out: number[] = [];
+  for (let x = 0; x < f.issCls.length; x++) {
+    const base = f.issCls[x]! * NU;
+    for (let p = f.unitOff[x]!; p < f.unitOff[x + 1]!; p++) {
+      const i = base + f.issUnits[p]!;
+      if (seen[i] === 0) { seen[i] = 1; out.push(i); }
+    }
+  }
+  return Int32Array.from(out);
+}
+
+/** Size of CounterScores.score. */
+export const SCORE_SIZE = NW * NU;
 
 /** A counter state to start from: a CounterScores, or a ScoreSnapshot of one. */
 export interface ScoreSource {

@@ -35,6 +35,22 @@ export const MAI908_FACTS = {
 /** AGPR operands of a gfx908 MAI consumer that the AGPR rules check, with their kind. */
 type AgprUse = { op: OpRange; kind: 'srcC' | 'srcAB' | 'accRead' | 'accWrite' };
 
+/** agprOperands per instruction, made once (a rule asks for every consumer of every window it checks). */
+const agprOf = new WeakMap<HazardInsn, readonly AgprUse[]>();
+function agprUses(c: HazardInsn): readonly AgprUse[] {
+  let u = agprOf.get(c);
+  if (u === undefined) { u = agprOperands(c); agprOf.set(c, u); }
+  return u;
+}
+
+/** The vdst operand an MFMA or v_accvgpr_write writes, per instruction, found once. */
+const vdstOf = new WeakMap<HazardInsn, OpRange | null>();
+function writtenVdst(p: HazardInsn): OpRange | undefined {
+  let d = vdstOf.get(p);
+  if (d === undefined) { d = p.ops.find((o) => o.role === 'vdst' && o.def) ?? null; vdstOf.set(p, d); }
+  return d ?? undefined;
+}
+
 function agprOperands(c: HazardInsn): AgprUse[] {
   const out: AgprUse[] = [];
   for (const o of c.ops) {
@@ -52,18 +68,20 @@ function scan(h: HazardContext, i: number, producer: 'mfma' | 'accWrite', kinds:
   factOf: (k: AgprUse['kind']) => WaitStateFact, reach: number): Need[] {
   const c = h.f[i]!;
   if (!c.mai) return [];
-  const uses = agprOperands(c).filter((u) => kinds.includes(u.kind));
-  if (uses.length === 0) return [];
-  const list = h.producers(i, producer, reach, producer === 'mfma' ? (f) => f.mfma : (f) => f.accWrite);
+  const uses = agprUses(c);
+  let any = false;
+  for (const u of uses) if (kinds.includes(u.kind)) { any = true; break; }
+  if (!any) return [];
+  const list = h.producers(i, producer, reach, producer === 'mfma' ? isMfma : isAccWrite);
   const out: Need[] = [];
   for (let k = 0; k < list.length; k += 2) {
     const j = list[k]!;
     const d = list[k + 1]!;
     const p = h.f[j]!;
-    const dst = p.ops.find((o) => o.role === 'vdst' && o.def);
+    const dst = writtenVdst(p);
     if (!dst) continue;
     for (const u of uses) {
-      if (!overlaps(dst.lo, dst.hi, u.op.lo, u.op.hi)) continue;
+      if (!kinds.includes(u.kind) || !overlaps(dst.lo, dst.hi, u.op.lo, u.op.hi)) continue;
       if (producer === 'mfma' && dst.lo === u.op.lo && dst.hi === u.op.hi) continue; // identical tuple: chain
       const fact = factOf(u.kind);
       const w = waitOf(fact, h.gen, p.passes) ?? 0;
@@ -80,6 +98,9 @@ function scan(h: HazardContext, i: number, producer: 'mfma' | 'accWrite', kinds:
   }
   return out;
 }
+
+const isMfma = (f: HazardInsn) => f.mfma;
+const isAccWrite = (f: HazardInsn) => f.accWrite;
 
 function rule(id: string, description: string, facts: WaitStateFact[], check: HazardRule['check']): HazardRule {
   return {

@@ -59,7 +59,7 @@ test('check mode: every cache of the Evaluator equals a fresh computation on ran
   }
 });
 
-test('check mode catches a wrong cache entry (region, s_nop segment, loop, incremental waits, running totals)', () => {
+test('check mode catches a wrong cache entry (region, s_nop segment, loop, loop entry scores, incremental waits, running totals)', () => {
   const loopKernel = pickKernel(loadText(LOOP, 'loop.s'));
   // a kernel with regions outside its loop: those run the incremental wait model (a whole
   // single-block loop body runs the exact one, its entry depending on its own order)
@@ -72,6 +72,8 @@ test('check mode catches a wrong cache entry (region, s_nop segment, loop, incre
     waitRuns: ({ waits: Int32Array; m: number } | undefined)[];
     sumWaits: number;
     peakMax: Int32Array;
+    loopScores: (Int32Array | undefined)[];
+    loopPreScores: (Int32Array | undefined)[];
   };
   const corrupt: [string, (x: Internals) => void][] = [
     ['region', (x) => { for (const sl of x.slots) if (sl) sl.peak_vgpr += 1; }],
@@ -83,6 +85,11 @@ test('check mode catches a wrong cache entry (region, s_nop segment, loop, incre
     ['running totals', (x) => { x.sumWaits += 1; }],
     ['running peaks', (x) => { x.peakMax[0]! += 1; }],
     ['loop', (x) => { for (const c of x.loopCache) for (const e of c.values()) e.all += 1; }],
+    // the loop entry's join and comparison read only the scores its states can hold: with none
+    // listed, the way in's pending loads are not joined in
+    ['loop entry scores', (x) => {
+      for (const l of [x.loopScores, x.loopPreScores]) l.forEach((a, r) => { if (a) l[r] = new Int32Array(0); });
+    }],
   ];
   for (const [what, hurt] of corrupt) {
     const k = what === 'incremental waits' ? straight : loopKernel;
