@@ -102,19 +102,29 @@ function scan(h: HazardContext, i: number, producer: 'mfma' | 'accWrite', kinds:
 const isMfma = (f: HazardInsn) => f.mfma;
 const isAccWrite = (f: HazardInsn) => f.accWrite;
 
-function rule(id: string, description: string, facts: WaitStateFact[], check: HazardRule['check']): HazardRule {
+function rule(id: string, description: string, facts: WaitStateFact[], check: HazardRule['check'],
+  pair?: Pick<HazardRule, 'pairwise' | 'producer' | 'sharesRegisters'>): HazardRule {
   return {
     id, description, appliesTo: gfx908, source: facts.map((f) => f.source).join(' | '), facts, check,
-    present: (h) => h.has('mai', (f) => f.mai),
+    present: (h) => h.has('mai', (f) => f.mai), ...pair,
   };
 }
+
+/**
+ * A rule whose every need is a producer its walk listed (`producer`), with the wait states its
+ * fact gives the pair (the producer's pass count, the consumer's operand) and a distance at
+ * least the walk's (distanceUnlessRewritten only lengthens it), relating a register the
+ * producer writes (or reads as SrcC) to one the consumer names: HazardRule.pairwise.
+ */
+const pairOf = (producer: (f: HazardInsn) => boolean): Pick<HazardRule, 'pairwise' | 'producer' | 'sharesRegisters'> =>
+  ({ pairwise: true, producer, sharesRegisters: true });
 
 /** A rule that scans `producer`s for the AGPR uses of `kinds`, each judged by its fact (factOf): its facts and walk reach made once. */
 function scanRule(id: string, description: string, producer: 'mfma' | 'accWrite', kinds: readonly AgprUse['kind'][],
   factOf: (k: AgprUse['kind']) => WaitStateFact): HazardRule {
   const facts = kinds.map(factOf);
   const reach = factsReach(...facts);
-  return rule(id, description, facts, (h, i) => scan(h, i, producer, kinds, factOf, reach[h.gen]));
+  return rule(id, description, facts, (h, i) => scan(h, i, producer, kinds, factOf, reach[h.gen]), pairOf(producer === 'mfma' ? isMfma : isAccWrite));
 }
 
 export const MAI908_RULES: readonly HazardRule[] = [
@@ -135,7 +145,7 @@ export const MAI908_RULES: readonly HazardRule[] = [
       if (!c.accWrite) return undefined;
       const dst = c.ops.find((o) => o.def && o.lo >= AGPR_BASE);
       if (!dst) return undefined;
-      const list = h.producers(i, 'mfma', maxWaitOf(MAI908_FACTS.srcCWar, h.gen), (f) => f.mfma);
+      const list = h.producers(i, 'mfma', maxWaitOf(MAI908_FACTS.srcCWar, h.gen), isMfma);
       const out: Need[] = [];
       for (let k = 0; k < list.length; k += 2) {
         const j = list[k]!;
@@ -147,7 +157,7 @@ export const MAI908_RULES: readonly HazardRule[] = [
         if (w > d) out.push(need(j, d, w, `overwrites ${rangeName(dst.lo, dst.hi - dst.lo)} read as SrcC by`, MAI908_FACTS.srcCWar, mfmaNote(p)));
       }
       return out;
-    }),
+    }, pairOf(isMfma)),
   rule('accvgpr-read-mem-read', 'gfx908: a VMEM/FLAT/DS instruction reads a VGPR that v_accvgpr_read wrote less than 2 wait states before.',
     [MAI908_FACTS.accReadMem], (h, i) => {
       const c = h.f[i]!;
@@ -166,7 +176,7 @@ export const MAI908_RULES: readonly HazardRule[] = [
         }
       }
       return out;
-    }),
+    }, pairOf((p) => p.accRead)),
   rule('accvgpr-after-valu-mem-read', 'gfx908: a VMEM/FLAT/DS instruction right after v_accvgpr_read/write reads a VGPR a VALU wrote just before that.',
     [MAI908_FACTS.accAfterValuMem], (h, i) => {
       const c = h.f[i]!;
