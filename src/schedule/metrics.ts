@@ -384,6 +384,8 @@ export class Evaluator {
   /** entryState's two states, kept: the loop's entry it returns (read at once), and the state after the body. */
   private readonly loopIn = new CounterScores();
   private readonly loopIter = new CounterScores();
+  /** The indexes loopIn and loopIter were last used with (their scores are 0 elsewhere). */
+  private loopAt: Int32Array | undefined;
   /** Per such region: the region that ends the code leading into the loop (-1 when none). */
   private readonly loopPre: Int32Array;
   private readonly identity: RegionEval[];
@@ -850,13 +852,19 @@ export class Evaluator {
     // body's instructions write), so the join and the comparison read those alone
     const entry = this.loopIn;
     const st = this.loopIter;
-    entry.copy(outside);
+    if (this.loopAt !== at) {
+      // the kept states hold scores only at the indexes they were last used with
+      entry.score.fill(0);
+      st.score.fill(0);
+      this.loopAt = at;
+    }
+    entry.copyAt(outside, at, at.length);
     for (let iter = 0; iter < 8; iter++) {
-      st.copy(entry);
+      st.copyAt(entry, at, at.length);
       sequenceWaits(this.flatEffects, st, seq, this.max, this.need);
       st.mergeAt(outside, at, at.length);
       if (st.equalsAt(entry, this.max, at, at.length)) break;
-      entry.copy(st);
+      entry.copyAt(st, at, at.length);
     }
     if (this.checkFast) {
       const e2 = outside.clone();

@@ -254,6 +254,12 @@ export class CounterScores {
     return true;
   }
 
+  /** copy, of the scores at `at[0..n)` alone: exact when both states' scores are 0 everywhere else. */
+  copyAt(o: CounterScores, at: Int32Array, n: number): void {
+    this.ub.set(o.ub); this.lb.set(o.lb);
+    for (let x = 0; x < n; x++) { const i = at[x]!; this.score[i] = o.score[i]!; }
+  }
+
   /** Indexes of the nonzero scores. */
   nonzero(): Int32Array {
     const out: number[] = [];

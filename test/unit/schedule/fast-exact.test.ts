@@ -22,6 +22,28 @@ import { root } from '../../repo.js';
 const example = readFileSync(join(root, 'examples', 'mfma_lds_gemm.gfx942.s'), 'utf8');
 
 
+/** A loop whose load is still in flight when it branches back (the next iteration waits for it first). */
+const CARRIED = [
+  '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:',
+  '  s_mov_b32 s8, 16',
+  '  global_load_dwordx4 v[0:3], v[40:41], off',
+  'loop:',
+  '  s_waitcnt vmcnt(0)',
+  '  v_add_f32 v20, v0, v20',
+  '  v_add_f32 v21, v1, v21',
+  '  v_mul_f32 v22, v22, v22',
+  '  v_mul_f32 v23, v23, v23',
+  '  v_add_f32 v24, v2, v3',
+  '  global_load_dwordx4 v[0:3], v[40:41], off',
+  '  v_add_u32 v40, 64, v40',
+  '  v_mul_f32 v25, v25, v25',
+  '  s_sub_u32 s8, s8, 1',
+  '  s_cmp_lg_u32 s8, 0',
+  '  s_cbranch_scc1 loop',
+  '  s_waitcnt vmcnt(0)',
+  '  s_endpgm', '',
+].join('\n');
+
 /** Random moves, each evaluated twice (the second answer comes from the caches), undone now and then. */
 function exercise(k: ScheduleKernel, ev: Evaluator, seed: number, steps: number): number {
   const rand = mulberry32(seed);
@@ -44,7 +66,7 @@ function exercise(k: ScheduleKernel, ev: Evaluator, seed: number, steps: number)
 }
 
 test('check mode: every cache of the Evaluator equals a fresh computation on random schedules', () => {
-  for (const [text, name] of [[example, 'example.s'], [LOOP, 'loop.s']] as const) {
+  for (const [text, name] of [[example, 'example.s'], [LOOP, 'loop.s'], [CARRIED, 'carried.s']] as const) {
     const k = pickKernel(loadText(text, name));
     const ev = new Evaluator(k, { checkFast: true });
     assert.ok(ev.checkFast);
@@ -91,8 +113,10 @@ test('check mode catches a wrong cache entry (region, s_nop segment, loop, loop 
       for (const l of [x.loopScores, x.loopPreScores]) l.forEach((a, r) => { if (a) l[r] = new Int32Array(0); });
     }],
   ];
+  // a load in flight across the back edge: the loop's entry holds its registers' scores
+  const carried = pickKernel(loadText(CARRIED, 'carried.s'));
   for (const [what, hurt] of corrupt) {
-    const k = what === 'incremental waits' ? straight : loopKernel;
+    const k = what === 'incremental waits' ? straight : what === 'loop entry scores' ? carried : loopKernel;
     const ev = new Evaluator(k, { checkFast: true });
     const s = randomSchedule(k, mulberry32(3), 40);
     assert.ok(s.changedRegions().length > 0);
