@@ -452,9 +452,9 @@ const SATURATED = new Int32Array(3);
 
 /** Apply a wait (NONE / negative = counter not waited on). */
 export function applyWait(s: CounterScores, vm: number, lgkm: number, exp: number): void {
-  const lim = [vm, lgkm, exp];
   for (let w = 0; w < NW; w++) {
-    const k = lim[COUNTER_OF[w]!]!;
+    const c = COUNTER_OF[w]!;
+    const k = c === COUNTER.vm ? vm : c === COUNTER.lgkm ? lgkm : exp;
     if (k < 0 || k >= NONE) continue;
     if (IN_ORDER[w]) s.lb[w] = Math.max(s.lb[w]!, s.ub[w]! - k);
     else if (k === 0) s.lb[w] = s.ub[w]!;
