@@ -9,6 +9,7 @@ import type { Program, Statement } from '../asm/ast.js';
 import { printProgram } from '../asm/printer.js';
 import { once } from '../analysis/memo.js';
 import { isRepeatName } from '../asm/parser.js';
+import { isInlineAsmMarker } from '../asm/inline-asm.js';
 
 export interface StatementEdits {
   /** Lines (without indentation) to insert before statement index. */
@@ -84,7 +85,16 @@ export function applyStatementEdits(program: Program, edits: StatementEdits): st
           restFrom = s.loc.col - 1 + s.text.length + 1;
           continue;
         }
-        for (const ins of inserts) out.push(indent + ins);
+        if (inserts.length > 0 && stmts.length === 1 && lineIndex > 0 && !lineEdits.has(lineIndex - 1)
+          && isInlineAsmMarker(program.lines[lineIndex - 1]!.text) === 'start') {
+          // The first statement of an inline asm: what goes before it goes before LLVM's
+          // ;;#ASMSTART comment, outside the author's code (a comment: the same place to run).
+          const marker = program.lines[lineIndex - 1]!;
+          const markerIndent = indentOf(marker.text);
+          lineEdits.set(lineIndex - 1, [...inserts.map((ins) => markerIndent + ins), marker.text].join(marker.eol || '\n'));
+        } else {
+          for (const ins of inserts) out.push(indent + ins);
+        }
         if (edits.remove.has(k)) continue;
         const rest = original.slice(Math.max(restFrom, s.loc.col - 1));
         const replaced = edits.replace.get(k);

@@ -50,6 +50,7 @@ import { buildGraph, type DepGraph } from './deps.js';
 import { fenceWaits, waitPositions, type WaitPosition } from '../waitcnt/index.js';
 import { preloadHeaderLength } from '../isa/descriptor.js';
 import { once } from '../analysis/memo.js';
+import { isInlineAsmMarker } from '../asm/inline-asm.js';
 import { rawJumpRefusal, rawWordsRefusal } from '../check/check.js';
 
 /**
@@ -446,13 +447,9 @@ const SCHED_BARRIER = /^\s*(?:;|\/\/)\s*sched_barrier\s+mask\(/;
 
 /**
  * Whether a line is LLVM's `;;#ASMSTART` or `;;#ASMEND` comment around an inline-asm statement
- * (AsmPrinter::emitInlineAsm): the code between is the author's own, kept where and as it is.
+ * (asm/inline-asm.ts): the code between is the author's own, kept where and as it is.
  */
-export function isInlineAsmMarker(text: string): 'start' | 'end' | undefined {
-  const m = INLINE_ASM.exec(text);
-  return m ? (m[1] === 'START' ? 'start' : 'end') : undefined;
-}
-const INLINE_ASM = /^\s*;;#ASM(START|END)\b/;
+export { isInlineAsmMarker };
 
 /** A comment line no instruction carries when it moves: a sched_barrier or an inline-asm marker. */
 export function staysInPlace(text: string): boolean {
