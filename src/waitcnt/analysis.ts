@@ -1108,7 +1108,7 @@ function missingFinding(ctx: KernelContext, fx: InsnEffects[], i: number, d: Nee
     // See SOURCES.saturation: complete if the counter never exceeds its maximum; a warning.
     message += ` (${d.younger} later ${CLASS_NAMES[d.cls]} operations count on ${cname}, more than its maximum ${max[d.c]}: ` +
       `the result is complete if issue holds while ${cname} is at its maximum, as AMD's Tensile kernels rely on; ` +
-      `LLVM does not rely on it and waits ${cname}(${max[d.c]! - 1}))`;
+      `LLVM waits ${cname}(${max[d.c]! - 1}) where it counts them in straight-line code, but omits the wait when they are counted across a loop's back edge)`;
     return { rule, severity: 'warning', message, loc: insn.loc, insn: i, required: d.value, actual, related, fix, source: `${source}; ${SOURCES.saturation}` };
   }
   return { rule, severity: d.reason === 'barrier' || d.reason === 'lds-dma' ? 'warning' : 'error', message, loc: insn.loc, insn: i, required: d.value, actual, related, fix, source };

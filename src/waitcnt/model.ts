@@ -83,7 +83,7 @@ export const SOURCES = {
    * complete. Decision: a warning, not an error, naming both; the fix and the scheduler's
    * re-derived waits take LLVM's safe value.
    */
-  saturation: 'LLVM SIInsertWaitcnts::determineWait (waits max-1 when the count reaches the maximum); AMD Tensile kernels (wait at the maximum after more operations than it)',
+  saturation: 'LLVM SIInsertWaitcnts::determineWait (waits max-1 when the count reaches the maximum in straight-line code; measured with llc -run-pass=si-insert-waitcnts on a gfx90a GEMM loop: LLVM 22 writes no wait for a load counted across the back edge once the loop body issues the maximum or more later operations, and waits max-1 with fewer); AMD Tensile kernels (wait at the maximum after more operations than it)',
   /**
    * An LDS access while an LDS-DMA (buffer/global load ... lds) may still be writing LDS. The
    * hardware orders the two only through vmcnt; whether the access needs the DMA's data depends
