@@ -20,10 +20,31 @@ export function formatFindingClang(f: Finding): string {
   return lines.join('\n');
 }
 
+/**
+ * Warnings of one rule a file's text shows in full; past them one note counts the rest (the
+ * summary line counts every warning, and JSON / SARIF list every finding). A pattern a code base
+ * repeats (an inline-asm macro expanded in every tile) then reads as a few examples and a count,
+ * not a page per kernel. Errors, and waits short only on some paths (each a place to look at),
+ * are always shown.
+ */
+export const WARNINGS_SHOWN_PER_RULE = 3;
+
 export function formatReportClang(r: CheckReport, opts: { summary?: boolean } = {}): string {
   const out: string[] = [];
   for (const n of r.notes) out.push(`${r.file}: note: ${n}`);
-  for (const f of r.findings) out.push(formatFindingClang(f));
+  const shown = new Map<string, number>();
+  const folded = new Map<string, number>();
+  for (const f of r.findings) {
+    if (f.severity === 'warning' && !isSomePaths(f)) {
+      const n = shown.get(f.rule) ?? 0;
+      if (n >= WARNINGS_SHOWN_PER_RULE) { folded.set(f.rule, (folded.get(f.rule) ?? 0) + 1); continue; }
+      shown.set(f.rule, n + 1);
+    }
+    out.push(formatFindingClang(f));
+  }
+  for (const [rule, n] of folded) {
+    out.push(`${r.file}: note: ${n} more warning${n === 1 ? '' : 's'} [${rule}] like the ${WARNINGS_SHOWN_PER_RULE} above (--format json lists every finding)`);
+  }
   if (opts.summary !== false) {
     for (const k of r.kernels) {
       const res = k.resources;

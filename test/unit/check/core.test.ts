@@ -175,3 +175,24 @@ test('summary line: gfx908 declares the larger of its VGPR and AGPR counts in on
   assert.match(analyzed(padded), /declared: 97 VGPR\+AGPR \(split at accum_offset 4: 4 VGPR, 93 AGPR\), 8 SGPR/);
   assert.match(analyzed(kernel('gfx908', 'v_mfma_f32_4x4x1f32 a[0:3], v0, v1, a[0:3]', '')), /declared: 8 VGPR or AGPR \(the larger count/);
 });
+
+test('clang text shows three warnings of a rule and counts the rest in one note; errors and JSON list every finding', () => {
+  // five v_cmpx -> buffer_load pairs without padding (valu-exec-write-vmem-read, a warning) and
+  // four VALU SGPR writes read by a buffer load at once (valu-sgpr-write-vmem-read, an error)
+  const pair = (k: number) => [`  v_cmpx_le_u32 exec, 1, v${k}`, `  buffer_load_dword v${20 + k}, v10, s[4:7], 0 offen`, '  s_mov_b64 exec, -1'];
+  const sgpr = (k: number) => [`  v_readfirstlane_b32 s${8 + k}, v${k}`, `  buffer_load_dword v${30 + k}, v10, s[4:7], s${8 + k} offen`];
+  const text = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', 'k:',
+    ...[0, 1, 2, 3, 4].flatMap(pair), '  s_nop 7', ...[0, 1, 2, 3].flatMap(sgpr), '  s_waitcnt vmcnt(0)', '  s_endpgm', ''].join('\n');
+  const r = checkLoaded(loadText(text, 'k.s'));
+  const warnings = r.findings.filter((f) => f.rule === 'valu-exec-write-vmem-read');
+  const errors = r.findings.filter((f) => f.rule === 'valu-sgpr-write-vmem-read');
+  assert.equal(warnings.length, 5);
+  assert.equal(errors.length, 4);
+  const lines = formatReportClang(r).split('\n');
+  assert.equal(lines.filter((l) => l.includes(': warning:') && l.endsWith('[valu-exec-write-vmem-read]')).length, 3);
+  assert.equal(lines.filter((l) => l.includes(': error:') && l.endsWith('[valu-sgpr-write-vmem-read]')).length, 4);
+  assert.ok(lines.includes('k.s: note: 2 more warnings [valu-exec-write-vmem-read] like the 3 above (--format json lists every finding)'), lines.join('\n'));
+  assert.match(lines.at(-1)!, /^4 errors, 5 warnings/);
+  const json = JSON.parse(formatReportJson(r)) as { diagnostics: { rule: string }[] };
+  assert.equal(json.diagnostics.filter((f) => f.rule === 'valu-exec-write-vmem-read').length, 5);
+});
