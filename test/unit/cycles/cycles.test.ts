@@ -293,6 +293,18 @@ test('blocks and kernels report their lower bound; the report prints', () => {
   assert.match(text, /3 waves on one SIMD, as --waves asks:/);
 });
 
+test('the report says which of two figures for the same waves the scheduler compares orders by', () => {
+  // 8 waves (the registers allow them): est_cycles, one wave's time here, and the walk of 8 waves side by side differ
+  const r = simulateKernel(ctxOf(['global_load_dword v0, v[2:3], off', 's_waitcnt vmcnt(0)', 'v_add_f32 v1, v0, v0', 'v_add_f32 v4, v1, v1', 's_endpgm']), {});
+  assert.equal(r.multi.waves, 8);
+  assert.equal(r.asItRuns.waves, 8);
+  assert.notEqual(r.multi.cycles, r.asItRuns.cycles);
+  const text = formatKernelReport(r, { insns: false });
+  assert.match(text, new RegExp(`est_cycles is the larger of one wave's time and 8 times the busiest pipe's or the issue port's share.*the walk of 8 waves above, ${r.multi.cycles}, .*not what schedules are compared by`));
+  // one wave: a single figure, no such line
+  assert.doesNotMatch(formatKernelReport(simulateKernel(ctxOf(['global_load_dword v0, v[2:3], off', 's_waitcnt vmcnt(0)', 'v_add_f32 v1, v0, v0', 's_endpgm']), { waves: 1 }), { insns: false }), /est_cycles is the larger/);
+});
+
 test('every target has every parameter, each with a source', () => {
   const keys = allParamKeys();
   for (const t of TARGET_NAMES) {
