@@ -375,7 +375,7 @@ export class Evaluator {
   private readonly loopEntry: (CounterScores | undefined)[];
   /** Per such region: the score indexes its entry's states can hold (scoresWith), made on first use. */
   private readonly loopScores: (Int32Array | undefined)[] = [];
-  /** The score indexes the kernel's instructions write (scoreIndexes), and a mark per index for scoresWith. */
+  /** The score indexes the kernel's instructions write (scoreIndexes). */
   private readonly scoreIdx: Int32Array;
   /** Per loop region whose way in is a region in a new order: the score indexes (scoresWith) its states can hold then. */
   private readonly loopPreScores: (Int32Array | undefined)[] = [];
