@@ -17,6 +17,9 @@
  *     then the same count after 5,000 more (warmed up). Also evaluate() of
  *     an unchanged state, in that kernel and in the example (what every evaluation pays for the
  *     regions it did not change).
+ *     Then the same on the loop body of the project's kernels/mfma_acc_pressure.cl built for gfx908
+ *     (a whole single-block loop: each evaluation also finds the loop's entry wait state and its
+ *     steady state).
  *  3. `conductor schedule` on the largest Tensile kernel with the default budget: wall time, the
  *     search's share of it (the slowest run of each parallel phase) and the peak RSS.
  *  4. (BENCH_SCHEDULE=0 skips) the metrics per kernel of the corpus and the bundled example,
@@ -29,7 +32,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { llvmTool, repoRoot } from './build-kernels.js';
+import { buildKernels, llvmTool, repoRoot } from './build-kernels.js';
 import { parseProgram } from '../src/asm/parser.js';
 import { loadText } from '../src/load.js';
 import { analyzeLoaded } from '../src/check/analyze.js';
@@ -238,6 +241,43 @@ function benchEvaluations(largest: string, mcMs: number): void {
     `${((idle - idleExample) / (k.regions.length - example.regions.length) * 1000).toFixed(0)} ns per region (goal: evaluation cost independent of the number of regions)`);
 }
 
+/** The largest region that is a whole single-block loop body (its block its own predecessor and the region all of it). */
+function loopBodyRegion(k: ScheduleKernel): Region | undefined {
+  const blocks = k.ctx.cfg.blocks;
+  let best: Region | undefined;
+  for (const r of k.regions) {
+    const b = blocks[r.block]!;
+    const whole = k.regions.filter((x) => x.block === r.block).length === 1;
+    if (whole && b.preds.includes(r.block) && (!best || r.nodes.length > best.nodes.length)) best = r;
+  }
+  return best;
+}
+
+/**
+ * The evaluator on a loop body (a kernel of the project's own, built with clang): each evaluation
+ * also finds the loop's entry wait state (the way in joined with the body's end) and the loop's
+ * steady state, which the Tensile regions above, split at barriers, do not show.
+ */
+async function benchLoopBody(mcMs: number): Promise<void> {
+  const count = Number(process.env['BENCH_EVALUATIONS'] ?? 3000);
+  let file: string | undefined;
+  try {
+    file = (await buildKernels({ only: ['mfma_acc_pressure'], targets: ['gfx908'] }))[0]?.s;
+  } catch (e) {
+    console.log(`  loop body: kernels/mfma_acc_pressure.cl not built (${(e as Error).message.split('\n')[0]})`);
+    return;
+  }
+  const k = file ? largestKernel(prepared(file)) : undefined;
+  const rg = k && loopBodyRegion(k);
+  if (!k || !rg) { console.log('  loop body: no single-block loop body in kernels/mfma_acc_pressure.cl (gfx908)'); return; }
+  const window = changedStates(k, rg, 7);
+  const r = window(count, Math.min(300, count));
+  const w = window(count, WARM_UP);
+  console.log(`  the loop body of kernels/mfma_acc_pressure.cl (clang, gfx908): ${rg.nodes.length} movable instructions, kernel of ${k.n} instructions in ${k.regions.length} regions`);
+  console.log(`    ${Math.round(r.perSecond)} evaluations/s (${r.us.toFixed(0)} us each, ${r.cpuUs.toFixed(0)} us of CPU), ${Math.round(w.perSecond)} warmed up; ` +
+    `${(r.illegalShare * 100).toFixed(0)}% of the random moves were illegal; ${Math.round(mcMs * 1000 / r.us)} evaluations in the time llvm-mc assembles the largest kernel`);
+}
+
 function benchSchedule(largest: string, cli: string): void {
   const dir = mkdtempSync(join(tmpdir(), 'conductor-bench-'));
   try {
@@ -324,6 +364,7 @@ async function main(): Promise<void> {
   console.log(`  in-process parse+resolve+analyze / llvm-mc: ${((tLoad + tAnalyze) / p.b.ms).toFixed(2)}x`);
 
   benchEvaluations(largest, p.b.ms);
+  await benchLoopBody(p.b.ms);
   if (process.env['BENCH_SCHEDULE_LARGEST'] !== '0') benchSchedule(largest, cli);
   if (process.env['BENCH_SCHEDULE'] !== '0') await benchStrategies(files);
   if (process.env['BENCH_SPEEDUP'] !== '0') {
