@@ -37,7 +37,7 @@ import { parseProgram } from '../src/asm/parser.js';
 import { loadText } from '../src/load.js';
 import { analyzeLoaded } from '../src/check/analyze.js';
 import { prepareKernels, type Region, type ScheduleKernel } from '../src/schedule/kernel.js';
-import { Evaluator, type Metrics } from '../src/schedule/metrics.js';
+import { Evaluator, selfLoopBlock, type Metrics } from '../src/schedule/metrics.js';
 import { ScheduleState, canMove, moveTo } from '../src/schedule/state.js';
 import { scheduleLoaded } from '../src/schedule/search/run.js';
 import { STRATEGIES } from '../src/schedule/search/search.js';
@@ -241,15 +241,10 @@ function benchEvaluations(largest: string, mcMs: number): void {
     `${((idle - idleExample) / (k.regions.length - example.regions.length) * 1000).toFixed(0)} ns per region (goal: evaluation cost independent of the number of regions)`);
 }
 
-/** The largest region that is a whole single-block loop body (its block its own predecessor and the region all of it). */
+/** The largest region that is the whole body of a single-block loop (selfLoopBlock: as the Evaluator finds one). */
 function loopBodyRegion(k: ScheduleKernel): Region | undefined {
-  const blocks = k.ctx.cfg.blocks;
   let best: Region | undefined;
-  for (const r of k.regions) {
-    const b = blocks[r.block]!;
-    const whole = k.regions.filter((x) => x.block === r.block).length === 1;
-    if (whole && b.preds.includes(r.block) && (!best || r.nodes.length > best.nodes.length)) best = r;
-  }
+  for (const r of k.regions) if (selfLoopBlock(k, r.id) >= 0 && (!best || r.nodes.length > best.nodes.length)) best = r;
   return best;
 }
 

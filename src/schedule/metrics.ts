@@ -44,7 +44,7 @@ import { UNIT_COUNT } from '../asm/registers.js';
 import type { Region, ScheduleKernel } from './kernel.js';
 import { analyzeWaitcnt } from '../waitcnt/index.js';
 import type { ScheduleState } from './state.js';
-import { counterMax, sequenceWaits, flatEffects, scoresOf, scoreIndexes, CounterScores, IncrementalWaits, ScoreSnapshot, SCORE_SIZE, type CounterMax, type EntryCounts, type FlatEffects, type ScoreSource } from '../waitcnt/estimate.js';
+import { counterMax, sequenceWaits, flatEffects, scoresOf, scoreIndexes, CounterScores, EVERY_SCORE, IncrementalWaits, ScoreSnapshot, SCORE_SIZE, type CounterMax, type EntryCounts, type FlatEffects, type ScoreSource } from '../waitcnt/estimate.js';
 import { cycleEngineFor } from '../cycles/estimate.js';
 import type { CycleEngine } from '../cycles/engine.js';
 import { syntheticWait, syntheticWaitInto } from '../cycles/model.js';
@@ -847,9 +847,8 @@ export class Evaluator {
       // nonzero after that region: the scores nonzero at its entry, or written by its instructions
       at = (this.loopPreScores[r] ??= this.scoresWith(before.at));
     } else at = (this.loopScores[r] ??= this.scoresWith(outside.nonzero()));
-    // the loop's entry: the way in joined with the end of the body, until it no longer changes;
     // only the scores at `at` can be nonzero in any of these states (the way in's, and those the
-    // body's instructions write), so the join and the comparison read those alone
+    // body's instructions write), so the join reads and compares those alone
     const entry = this.loopIn;
     const st = this.loopIter;
     if (this.loopAt !== at) {
@@ -858,27 +857,29 @@ export class Evaluator {
       st.score.fill(0);
       this.loopAt = at;
     }
-    entry.copyAt(outside, at, at.length);
-    for (let iter = 0; iter < 8; iter++) {
-      st.copyAt(entry, at, at.length);
-      sequenceWaits(this.flatEffects, st, seq, this.max, this.need);
-      st.mergeAt(outside, at, at.length);
-      if (st.equalsAt(entry, this.max, at, at.length)) break;
-      entry.copyAt(st, at, at.length);
-    }
+    this.loopJoin(outside, seq, entry, st, at);
     if (this.checkFast) {
-      const e2 = outside.clone();
-      const s2 = new CounterScores();
-      for (let iter = 0; iter < 8; iter++) {
-        s2.copy(e2);
-        sequenceWaits(this.flatEffects, s2, seq, this.max, this.need);
-        s2.merge(outside);
-        if (s2.equals(e2, this.max)) break;
-        e2.copy(s2);
-      }
+      const e2 = new CounterScores();
+      this.loopJoin(outside, seq, e2, new CounterScores(), EVERY_SCORE);
       expectSame(`loop entry state of region ${r}`, [Array.from(entry.ub), Array.from(entry.lb), Array.from(entry.score)], [Array.from(e2.ub), Array.from(e2.lb), Array.from(e2.score)]);
     }
     return entry;
+  }
+
+  /**
+   * The loop's entry into `entry`: the way in (`outside`) joined with the state after the body
+   * `seq` run from the entry, until it no longer changes (`st`: the state after the body), over
+   * the score indexes `at` (every score 0 elsewhere in both states and in `outside`).
+   */
+  private loopJoin(outside: CounterScores, seq: ArrayLike<number>, entry: CounterScores, st: CounterScores, at: Int32Array): void {
+    entry.copyAt(outside, at);
+    for (let iter = 0; iter < 8; iter++) {
+      st.copyAt(entry, at);
+      sequenceWaits(this.flatEffects, st, seq, this.max, this.need);
+      st.mergeAt(outside, at);
+      if (st.equalsAt(entry, this.max, at)) break;
+      entry.copyAt(st, at);
+    }
   }
 
   /** The indexes of the scores a loop entry's states can hold: those the kernel's instructions write, and `more` (the way in's nonzero ones). */
@@ -1127,7 +1128,7 @@ export class Evaluator {
  * itself and holds nothing but r, with its stripped waits and nops, and the branch that ends
  * it), else -1.
  */
-function selfLoopBlock(k: ScheduleKernel, r: number): number {
+export function selfLoopBlock(k: ScheduleKernel, r: number): number {
   const rg = k.regions[r]!;
   const b = k.ctx.cfg.blocks[rg.block]!;
   if (!b.succs.includes(b.id)) return -1;

@@ -175,15 +175,7 @@ export class CounterScores {
    * wait completes them alike).
    */
   equals(o: CounterScores, max: CounterMax): boolean {
-    for (let w = 0; w < NW; w++) {
-      const m = widthOf(max, COUNTER_OF[w]!);
-      if (Math.min(this.ub[w]! - this.lb[w]!, m) !== Math.min(o.ub[w]! - o.lb[w]!, m)) return false;
-    }
-    for (let w = 0; w < NW; w++) {
-      const cap = widthOf(max, COUNTER_OF[w]!) - 1;
-      for (let u = 0; u < NU; u++) if (Math.min(this.age(w, this.score[w * NU + u]!), cap) !== Math.min(o.age(w, o.score[w * NU + u]!), cap)) return false;
-    }
-    return true;
+    return this.equalsAt(o, max, EVERY_SCORE);
   }
 
   /** Operations pending per class (window), into `out` (a new array when not given): pendingInto. */
@@ -198,19 +190,7 @@ export class CounterScores {
 
   /** Pessimistic merge (CFG join): pending in either, with the smaller age. */
   merge(o: CounterScores): void {
-    for (let w = 0; w < NW; w++) {
-      const ub = Math.max(this.ub[w]!, o.ub[w]!);
-      const pend = Math.max(this.ub[w]! - this.lb[w]!, o.ub[w]! - o.lb[w]!);
-      const base = w * NU;
-      for (let u = 0; u < NU; u++) {
-        const a1 = this.age(w, this.score[base + u]!);
-        const a2 = o.age(w, o.score[base + u]!);
-        const a = a1 < 0 ? a2 : a2 < 0 ? a1 : Math.min(a1, a2);
-        this.score[base + u] = a < 0 ? 0 : ub - a;
-      }
-      this.ub[w] = ub;
-      this.lb[w] = ub - pend;
-    }
+    this.mergeAt(o, EVERY_SCORE);
   }
 
   reset(): void {
@@ -218,12 +198,12 @@ export class CounterScores {
   }
 
   /**
-   * merge, reading and writing only the scores at `at[0..n)` (indexes into `score`): exact when
-   * every other score is 0 in both states (as with the indexes of scoreIndexes and of both
-   * states' nonzero scores; a score of 0 is pending in neither, so merge writes 0 there).
+   * merge, reading and writing only the scores at `at` (indexes into `score`): exact when every
+   * other score is 0 in both states (as with the indexes of scoreIndexes and of both states'
+   * nonzero scores; a score of 0 is pending in neither, so merge writes 0 there).
    */
-  mergeAt(o: CounterScores, at: Int32Array, n: number): void {
-    for (let x = 0; x < n; x++) {
+  mergeAt(o: CounterScores, at: Int32Array): void {
+    for (let x = 0; x < at.length; x++) {
       const i = at[x]!;
       const w = (i / NU) | 0;
       const a1 = this.age(w, this.score[i]!);
@@ -239,13 +219,13 @@ export class CounterScores {
     }
   }
 
-  /** equals, comparing only the scores at `at[0..n)` (every other score 0 in both states, as mergeAt). */
-  equalsAt(o: CounterScores, max: CounterMax, at: Int32Array, n: number): boolean {
+  /** equals, comparing only the scores at `at` (every other score 0 in both states, as mergeAt). */
+  equalsAt(o: CounterScores, max: CounterMax, at: Int32Array): boolean {
     for (let w = 0; w < NW; w++) {
       const m = widthOf(max, COUNTER_OF[w]!);
       if (Math.min(this.ub[w]! - this.lb[w]!, m) !== Math.min(o.ub[w]! - o.lb[w]!, m)) return false;
     }
-    for (let x = 0; x < n; x++) {
+    for (let x = 0; x < at.length; x++) {
       const i = at[x]!;
       const w = (i / NU) | 0;
       const cap = widthOf(max, COUNTER_OF[w]!) - 1;
@@ -254,10 +234,10 @@ export class CounterScores {
     return true;
   }
 
-  /** copy, of the scores at `at[0..n)` alone: exact when both states' scores are 0 everywhere else. */
-  copyAt(o: CounterScores, at: Int32Array, n: number): void {
+  /** copy, of the scores at `at` alone: exact when both states' scores are 0 everywhere else. */
+  copyAt(o: CounterScores, at: Int32Array): void {
     this.ub.set(o.ub); this.lb.set(o.lb);
-    for (let x = 0; x < n; x++) { const i = at[x]!; this.score[i] = o.score[i]!; }
+    for (let x = 0; x < at.length; x++) { const i = at[x]!; this.score[i] = o.score[i]!; }
   }
 
   /** Indexes of the nonzero scores. */
@@ -287,6 +267,9 @@ export function scoreIndexes(f: FlatEffects): Int32Array {
 
 /** Size of CounterScores.score. */
 export const SCORE_SIZE = NW * NU;
+
+/** Every index of CounterScores.score: merge and equals are mergeAt and equalsAt over the whole state. */
+export const EVERY_SCORE = Int32Array.from({ length: SCORE_SIZE }, (_, i) => i);
 
 /** A counter state to start from: a CounterScores, or a ScoreSnapshot of one. */
 export interface ScoreSource {
