@@ -445,12 +445,6 @@ export function isSchedBarrierLine(text: string): boolean {
 }
 const SCHED_BARRIER = /^\s*(?:;|\/\/)\s*sched_barrier\s+mask\(/;
 
-/**
- * Whether a line is LLVM's `;;#ASMSTART` or `;;#ASMEND` comment around an inline-asm statement
- * (asm/inline-asm.ts): the code between is the author's own, kept where and as it is.
- */
-export { isInlineAsmMarker };
-
 /** A comment line no instruction carries when it moves: a sched_barrier or an inline-asm marker. */
 export function staysInPlace(text: string): boolean {
   return isSchedBarrierLine(text) || isInlineAsmMarker(text) !== undefined;
