@@ -62,6 +62,9 @@ export interface RegionFacts {
   evKind: Uint8Array;
   evFile: Uint8Array;
   segReaders: Int32Array;
+  /** Per segment: the nodes with an event on it (segNode[segNodeOff[s] .. segNodeOff[s + 1]]). */
+  segNodeOff: Int32Array;
+  segNode: Int32Array;
   /** Segment stays live after its last reader (last segment of a unit live out of the region). */
   segLiveOut: Uint8Array;
   /** Segment live at the region entry (its unit is read before any def in the region). */
@@ -192,29 +195,46 @@ export function regionFacts(k: ScheduleKernel, r: number, originalPeak: [number,
       evSeg[q] = l[3 * x]!; evKind[q] = l[3 * x + 1]!; evFile[q] = l[3 * x + 2]!;
     }
   }
+  const segNodeOff = new Int32Array(segReaders.length + 1);
+  for (let q = 0; q < total; q++) segNodeOff[evSeg[q]! + 1]!++;
+  for (let s = 0; s < segReaders.length; s++) segNodeOff[s + 1]! += segNodeOff[s]!;
+  const segNode = new Int32Array(total);
+  const fill = segNodeOff.slice(0, segReaders.length);
+  for (let a = 0; a < m; a++) for (let q = evOff[a]!; q < evOff[a + 1]!; q++) segNode[fill[evSeg[q]!]!++] = a;
   return {
     m, succ, succLat, predCount, height, issue, pipe, occ, isGlobalLoad, isLdsRead, isMfma,
-    evOff, evSeg, evKind, evFile, segReaders: Int32Array.from(segReaders), segLiveOut, entrySeg, liveIn, cap: originalPeak,
+    evOff, evSeg, evKind, evFile, segReaders: Int32Array.from(segReaders), segNodeOff, segNode, segLiveOut, entrySeg, liveIn, cap: originalPeak,
   };
 }
 
 /**
  * One list schedule of a region: the order as local node indexes by position (a permutation
- * that keeps every edge). `rand` is used only when the variant has jitter.
+ * that keeps every edge). `rand` is used only when the variant has jitter. `recompute`: every
+ * candidate's live-set change computed at every step, none kept (for the test that compares).
  */
-export function listSchedule(f: RegionFacts, v: ListVariant, rand: () => number): Int32Array {
+export function listSchedule(f: RegionFacts, v: ListVariant, rand: () => number, recompute = false): Int32Array {
   const m = f.m;
   const npred = f.predCount.slice();
   const est = new Float64Array(m);
   const remaining = f.segReaders.slice();
   const segLive = f.entrySeg.slice();
   const pipeFree = new Float64Array(8);
-  const ready: number[] = [];
-  for (let a = 0; a < m; a++) if (npred[a] === 0) ready.push(a);
+  // the candidates in the order they became ready (an exact tie goes to the first), and the
+  // earliest issue of each, computed once per step
+  const ready = new Int32Array(m);
+  const readyAt = new Float64Array(m);
+  let nr = 0;
+  for (let a = 0; a < m; a++) if (npred[a] === 0) ready[nr++] = a;
   const live: [number, number] = [f.liveIn[0], f.liveIn[1]];
   const out = new Int32Array(m);
   const noise = new Float64Array(m);
   if (v.jitter > 0) for (let a = 0; a < m; a++) noise[a] = rand() * v.jitter;
+  // the live-set change of a candidate matters only to a pressure penalty or the cap; it is a
+  // function of the segments the candidate has events on, so it is kept until one of them changes
+  const weighs = v.pressure !== 0 || v.cap;
+  const kept = new Uint8Array(m);
+  const keptDelta = new Int32Array(2 * m);
+  const keptPeak = new Int32Array(2 * m);
   let t = 0;
   let lastMfma = false;
   let lastLds = false;
@@ -223,31 +243,48 @@ export function listSchedule(f: RegionFacts, v: ListVariant, rand: () => number)
   for (let n = 0; n < m; n++) {
     // earliest issue among the candidates
     let tMin = Infinity;
-    for (const a of ready) { const e = Math.max(est[a]!, pipeFree[f.pipe[a]!]!); if (e < tMin) tMin = e; }
+    for (let x = 0; x < nr; x++) {
+      const a = ready[x]!;
+      const e = Math.max(est[a]!, pipeFree[f.pipe[a]!]!);
+      readyAt[x] = e;
+      if (e < tMin) tMin = e;
+    }
     if (tMin > t) t = tMin;
     let best = -1;
+    let bestAt = -1;
     let bestScore = -Infinity;
     let bestOver = true;
-    for (const a of ready) {
-      const e = Math.max(est[a]!, pipeFree[f.pipe[a]!]!);
-      if (e > t) continue;
-      pressureDelta(f, a, remaining, segLive, delta, peakAfter);
-      const over = v.cap && (live[0] + peakAfter[0] > f.cap[0] || live[1] + peakAfter[1] > f.cap[1]);
-      let score = v.latency * f.height[a]! - v.pressure * (delta[0] + delta[1]) + noise[a]!;
+    for (let x = 0; x < nr; x++) {
+      if (readyAt[x]! > t) continue;
+      const a = ready[x]!;
+      let over = false;
+      let score = v.latency * f.height[a]! + noise[a]!;
+      if (weighs) {
+        if (kept[a] === 0 || recompute) {
+          pressureDelta(f, a, remaining, segLive, delta, peakAfter);
+          keptDelta[2 * a] = delta[0]; keptDelta[2 * a + 1] = delta[1];
+          keptPeak[2 * a] = peakAfter[0]; keptPeak[2 * a + 1] = peakAfter[1];
+          kept[a] = 1;
+        }
+        over = v.cap && (live[0] + keptPeak[2 * a]! > f.cap[0] || live[1] + keptPeak[2 * a + 1]! > f.cap[1]);
+        score -= v.pressure * (keptDelta[2 * a]! + keptDelta[2 * a + 1]!);
+      }
       if (f.isGlobalLoad[a]) score += v.globalEarly;
       if (v.interleave > 0 && ((lastMfma && f.isLdsRead[a]) || (lastLds && f.isMfma[a]))) score += v.interleave;
       score -= a * 1e-6; // original order among equals
-      if ((bestOver && !over) || (over === bestOver && score > bestScore)) { best = a; bestScore = score; bestOver = over; }
+      if ((bestOver && !over) || (over === bestOver && score > bestScore)) { best = a; bestAt = x; bestScore = score; bestOver = over; }
     }
     if (best < 0) throw new Error('internal: list scheduler found no candidate');
     out[n] = best;
-    ready.splice(ready.indexOf(best), 1);
+    ready.copyWithin(bestAt, bestAt + 1, nr);
+    nr--;
     // place it
     pressureDelta(f, best, remaining, segLive, delta, peakAfter);
     for (let q = f.evOff[best]!; q < f.evOff[best + 1]!; q++) {
       const seg = f.evSeg[q]!;
       if (f.evKind[q] === 1) { remaining[seg]!--; if (remaining[seg] === 0 && !f.segLiveOut[seg]) segLive[seg] = 0; }
       else if (remaining[seg]! > 0 || f.segLiveOut[seg]) segLive[seg] = 1;
+      if (weighs) for (let x = f.segNodeOff[seg]!; x < f.segNodeOff[seg + 1]!; x++) kept[f.segNode[x]!] = 0;
     }
     live[0] += delta[0]; live[1] += delta[1];
     const start = t;
@@ -261,7 +298,7 @@ export function listSchedule(f: RegionFacts, v: ListVariant, rand: () => number)
       const b = s[x]!;
       const r = start + Math.max(l[x]!, f.issue[best]!);
       if (r > est[b]!) est[b] = r;
-      if (--npred[b]! === 0) ready.push(b);
+      if (--npred[b]! === 0) ready[nr++] = b;
     }
   }
   return out;
