@@ -43,7 +43,7 @@ import { kernelContexts } from '../analysis/context.js';
 import { computeLiveness, countFiles, noteUsed } from '../analysis/liveness.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import type { Target } from '../isa/target.js';
-import { ConductorError } from '../errors.js';
+import { checkFastFromEnv, ConductorError, FastPathMismatch } from '../errors.js';
 import { memAccessOf, type MemAccess } from './memory.js';
 import { traitsOf } from '../isa/traits.js';
 import { buildGraph, type DepGraph } from './deps.js';
@@ -72,6 +72,13 @@ export interface ScheduleOptions {
    * to use the built-in rule.
    */
   isFence?: (ctx: KernelContext, i: number) => boolean | undefined;
+  /**
+   * The kernel's s_waitcnt instructions that the waitcnt analysis judges fences (waitcnt
+   * fenceWaits), when the caller has them: a worker thread preparing a program that another
+   * thread checked gets them from that thread (keptFenceWaits) instead of making the whole
+   * analysis again. With CONDUCTOR_CHECK_FAST=1 they are compared with fenceWaits.
+   */
+  fenceWaits?: ReadonlySet<number>;
   /** Trip count of loops whose count the code does not give, for est_cycles (default DEFAULT_TRIP). */
   trip?: number;
   /**
@@ -260,6 +267,17 @@ export function prepareKernel(loaded: Loaded, ctx: KernelContext, opts: Schedule
   };
 }
 
+/** fenceWaits of the kernel, or the caller's `given` (checked against it under CONDUCTOR_CHECK_FAST=1). */
+function analysisFenceWaits(ctx: KernelContext, given: ReadonlySet<number> | undefined): { has(i: number): boolean } {
+  if (!given) return fenceWaits(ctx);
+  if (checkFastFromEnv()) {
+    const made = [...fenceWaits(ctx).keys()].sort((a, b) => a - b).join(',');
+    const had = [...given].sort((a, b) => a - b).join(',');
+    if (made !== had) throw new FastPathMismatch(`fast path check: the fence waits given for ${ctx.kernel.name} (${had}) are not the analysis' (${made})`);
+  }
+  return given;
+}
+
 /** Every instruction's role (ROLE.movable, ROLE.pinned or ROLE.stripped; ROLE.kept comes with the regions) and why a pinned one is. */
 function classifyRoles(loaded: Loaded, ctx: KernelContext, opts: ScheduleOptions): { role: Uint8Array; pinReason: string[] } {
   const { cfg, insns } = ctx;
@@ -302,14 +320,14 @@ function classifyRoles(loaded: Loaded, ctx: KernelContext, opts: ScheduleOptions
       if (role[j] !== ROLE.pinned) { role[j] = ROLE.pinned; pinReason[j] = 'inside a PC-relative sequence (s_getpc_b64 .. its last symbol)'; }
     }
   }
-  let analysisFences: ReadonlyMap<number, unknown> | undefined;
+  let analysisFences: { has(i: number): boolean } | undefined;
   let positions: ReadonlyMap<number, WaitPosition> | undefined;
   for (let i = 0; i < n; i++) {
     const r = insns[i]!;
     if (!isWait(r) || role[i] === ROLE.pinned) continue;
     let decided = opts.isFence?.(ctx, i);
     if (decided === undefined) {
-      analysisFences ??= fenceWaits(ctx);
+      analysisFences ??= analysisFenceWaits(ctx, opts.fenceWaits);
       positions ??= waitPositions(ctx);
       decided = analysisFences.has(i) || positions.get(i)?.before !== undefined || afterCacheOp(ctx, i);
     }

@@ -46,7 +46,7 @@
  *    effect is to let stores finish right before s_endpgm is not a fence: it is reported.
  */
 import type { Finding, KernelContext, Related } from '../analysis/types.js';
-import { keep, once } from '../analysis/memo.js';
+import { keep, kept, once } from '../analysis/memo.js';
 import { unitsToString } from '../asm/registers.js';
 import { statementAt } from '../asm/program.js';
 import { unitsAsWritten } from '../isa/names.js';
@@ -195,6 +195,11 @@ export function analyzeWaitcnt(ctx: KernelContext, opts: AnalysisOptions = {}): 
     return r;
   }
   return once(ctx, analysisKey(opts), () => new Analysis(ctx, kernelEffects(ctx), opts).run());
+}
+
+/** The analysis `analyzeWaitcnt(ctx, opts)` keeps for `ctx`, when it was made (this computes nothing). */
+export function keptAnalysis(ctx: KernelContext, opts: AnalysisOptions = {}): WaitcntResult | undefined {
+  return kept<WaitcntResult>(ctx, analysisKey(opts));
 }
 
 function analysisKey(opts: AnalysisOptions): string {

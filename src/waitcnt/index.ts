@@ -15,7 +15,7 @@
  */
 import type { Finding, KernelContext } from '../analysis/types.js';
 import { COUNTER_NAMES, NO_WAIT, SOURCES, counterMax, kernelEffects } from './model.js';
-import { analyzeWaitcnt, isCallable, waitText, type Counts, type WaitcntResult, type WaitInsertion, type WaitJudgement } from './analysis.js';
+import { analyzeWaitcnt, isCallable, keptAnalysis, waitText, type Counts, type WaitcntResult, type WaitInsertion, type WaitJudgement } from './analysis.js';
 import { shortPath } from './witness.js';
 import { ConductorError } from '../errors.js';
 import { firstRawWords } from '../analysis/rawwords.js';
@@ -166,8 +166,23 @@ export function dependencyWaits(ctx: KernelContext, opts: WaitcntOptions = {}): 
 
 /** Indexes of the s_waitcnt instructions that are fences, with the kind of fence. */
 export function fenceWaits(ctx: KernelContext): Map<number, NonNullable<WaitJudgement['fence']>> {
+  return fencesOf(analyzeWaitcnt(ctx, { judge: true }));
+}
+
+/**
+ * fenceWaits' indexes when the analysis they come from is already kept for `ctx` (a check of
+ * the program made it), else undefined: what a thread that checked a program can hand a worker
+ * thread preparing the same program (schedule/search/task.ts), which would otherwise make the
+ * whole analysis again for them.
+ */
+export function keptFenceWaits(ctx: KernelContext): number[] | undefined {
+  const r = keptAnalysis(ctx, { judge: true });
+  return r && [...fencesOf(r).keys()];
+}
+
+function fencesOf(r: WaitcntResult): Map<number, NonNullable<WaitJudgement['fence']>> {
   const out = new Map<number, NonNullable<WaitJudgement['fence']>>();
-  for (const j of analyzeWaitcnt(ctx, { judge: true }).judgements) if (j.fence) out.set(j.insn, j.fence);
+  for (const j of r.judgements) if (j.fence) out.set(j.insn, j.fence);
   return out;
 }
 

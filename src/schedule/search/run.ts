@@ -29,7 +29,7 @@ import { kernelContexts } from '../../analysis/context.js';
 import { forget } from '../../analysis/memo.js';
 import type { KernelContext } from '../../analysis/types.js';
 import { changeText, fixLoaded, fixSummary, unfixableErrors } from '../../check/fix.js';
-import type { PathsMode } from '../../waitcnt/index.js';
+import { keptFenceWaits, type PathsMode } from '../../waitcnt/index.js';
 import { ConductorError } from '../../errors.js';
 import { cacheKey, ResultCache, sha256 } from '../../cache.js';
 import { VERSION } from '../../version.js';
@@ -620,12 +620,15 @@ class KernelSchedule {
   /**
    * Start the search of `srcText`: the worker threads get their phase-1 tasks (which need only
    * the text) before this thread prepares its kernel and evaluator, so the two prepare at once.
+   * `ctx`: the kernel in `srcText` as this thread loaded it; the fence waits its check found go
+   * with the tasks (keptFenceWaits), so that a worker need not make that analysis again.
    */
-  private async launch(srcText: string, prefix: string): Promise<Launch> {
+  private async launch(srcText: string, prefix: string, ctx: KernelContext): Promise<Launch> {
     const { disambiguate, objective, budget, seconds, strategies, seed } = this.set;
+    const fences = keptFenceWaits(ctx);
     const base: Launch['base'] = {
       text: srcText, file: this.loaded.program.file, ...loadedAs(this.loaded), kernel: this.name, disambiguate, objective,
-      minOccupancy: this.floor, trip: this.opts.trip, budget, seconds,
+      minOccupancy: this.floor, trip: this.opts.trip, budget, seconds, ...(fences ? { fences } : {}),
     };
     const phase1 = strategies.filter((s) => s !== 'anneal').map((s): StrategyTask => ({ ...base, strategy: s, startMoves: [], seed, label: `${prefix}${s}` }));
     const l: Launch = { base, prefix, phase1 };
@@ -634,8 +637,8 @@ class KernelSchedule {
   }
 
   /** Launch the search of `srcText` and prepare this thread's kernel for it meanwhile. */
-  private async launchAndPrepare(srcText: string, prefix: string, prepare: () => ScheduleKernel): Promise<{ l: Launch; kk: ScheduleKernel }> {
-    const l = await this.launch(srcText, prefix);
+  private async launchAndPrepare(srcText: string, prefix: string, ctx: KernelContext, prepare: () => ScheduleKernel): Promise<{ l: Launch; kk: ScheduleKernel }> {
+    const l = await this.launch(srcText, prefix, ctx);
     try {
       const kk = prepare();
       memMark('prepared ' + prefix);
@@ -819,7 +822,7 @@ class KernelSchedule {
       const r = this.fromCache(hit, cache!, key);
       if (r) return r;
     }
-    const { l: firstLaunch, kk: k } = await this.launchAndPrepare(this.text, '', () => {
+    const { l: firstLaunch, kk: k } = await this.launchAndPrepare(this.text, '', this.ctx, () => {
       const kk = this.prepared();
       this.plans = this.opts.pipeline !== false ? planPipelines(kk).plans : [];
       return kk;
@@ -837,7 +840,7 @@ class KernelSchedule {
     for (const variant of variants) {
       const pp = this.pipelinedProgram(variant);
       if (!pp) continue;
-      const { l, kk: kp } = await this.launchAndPrepare(pp.text, `pipelined ${variant === 'renamed' ? '' : `${variant} `}`, () => this.prepare(pp.loaded));
+      const { l, kk: kp } = await this.launchAndPrepare(pp.text, `pipelined ${variant === 'renamed' ? '' : `${variant} `}`, this.ctxOf(pp.loaded), () => this.prepare(pp.loaded));
       const second = await this.searchFrom(l, kp, this.before, pp.loops);
       evaluations += second.evaluations;
       searchSeconds += second.seconds;

@@ -33,6 +33,11 @@ export interface StrategyTask {
   minOccupancy: number;
   /** Trip count of loops the code does not give a count for. */
   trip?: number;
+  /**
+   * The kernel's fence waits (waitcnt keptFenceWaits), when the launching thread's check of
+   * the same text made the analysis they come from: preparing the kernel does not make it again.
+   */
+  fences?: number[];
   budget: number;
   seconds: number;
   seed: number;
@@ -66,7 +71,7 @@ export interface StrategyOutcome {
 const prepared = new Map<string, { k: ScheduleKernel; ev: Evaluator }>();
 
 /** What a task's kernel is prepared from: the text and the options that shape the kernel. */
-export type PrepareTask = Pick<StrategyTask, 'text' | 'file' | 'arch' | 'launch' | 'kernel' | 'disambiguate' | 'trip'>;
+export type PrepareTask = Pick<StrategyTask, 'text' | 'file' | 'arch' | 'launch' | 'kernel' | 'disambiguate' | 'trip' | 'fences'>;
 
 /**
  * The kernel and evaluator of a task, prepared once per (text, options) and kept for the next
@@ -87,7 +92,7 @@ export function preparedFor(t: PrepareTask, cancel?: Int32Array): { k: ScheduleK
     const loaded = loadText(t.text, t.file, { arch: t.arch, ...(t.launch ? { launch: t.launch } : {}) });
     memMark('task loaded');
     if (cancelled()) return undefined;
-    const k = pickKernel(loaded, t.kernel, { disambiguate: t.disambiguate, trip: t.trip });
+    const k = pickKernel(loaded, t.kernel, { disambiguate: t.disambiguate, trip: t.trip, ...(t.fences ? { fenceWaits: new Set(t.fences) } : {}) });
     memMark('task prepared');
     if (cancelled()) return undefined;
     p = { k, ev: new Evaluator(k) };
