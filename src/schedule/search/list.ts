@@ -258,7 +258,7 @@ export function listSchedule(f: RegionFacts, v: ListVariant, rand: () => number,
       if (readyAt[x]! > t) continue;
       const a = ready[x]!;
       let over = false;
-      let score = v.latency * f.height[a]! + noise[a]!;
+      let change = 0;
       if (weighs) {
         if (kept[a] === 0 || recompute) {
           pressureDelta(f, a, remaining, segLive, delta, peakAfter);
@@ -267,8 +267,9 @@ export function listSchedule(f: RegionFacts, v: ListVariant, rand: () => number,
           kept[a] = 1;
         }
         over = v.cap && (live[0] + keptPeak[2 * a]! > f.cap[0] || live[1] + keptPeak[2 * a + 1]! > f.cap[1]);
-        score -= v.pressure * (keptDelta[2 * a]! + keptDelta[2 * a + 1]!);
+        change = keptDelta[2 * a]! + keptDelta[2 * a + 1]!;
       }
+      let score = v.latency * f.height[a]! - v.pressure * change + noise[a]!;
       if (f.isGlobalLoad[a]) score += v.globalEarly;
       if (v.interleave > 0 && ((lastMfma && f.isLdsRead[a]) || (lastLds && f.isMfma[a]))) score += v.interleave;
       score -= a * 1e-6; // original order among equals
