@@ -129,30 +129,14 @@ export class CycleEngine {
   private readonly integral: boolean;
   /** Runs that took over the last run's rest shifted in time (for the bench and tests). */
   shiftedStops = 0;
+  /** Every pipe occupancy of the model is a whole number (sums of them do not depend on the order they are added in). */
+  readonly wholeOccupancies: boolean;
 
   constructor(m: CycleModel) {
     this.m = m;
     this.ensure(1);
-    const n = m.pk.length;
-    this.mfmaReadSlot = new Uint8Array(n);
-    this.mfmaReadDep = new Uint8Array(n);
-    this.holdAfterDef = new Float64Array(n);
-    const valuHold = Math.max(m.valuToMfma, m.sgprToSalu, m.sgprToVmem, m.sgprToValu, m.transToValu, m.dotLat);
-    for (let i = 0; i < n; i++) {
-      const cc = m.cc[i]!;
-      if (cc === CONSUMER.mfma) { this.mfmaReadSlot[i] = MFMA_SLOT.srcAB; this.mfmaReadDep[i] = DEP.mfmaSrcAB; }
-      else if (cc === CONSUMER.vmem || cc === CONSUMER.ds) { this.mfmaReadSlot[i] = MFMA_SLOT.mem; this.mfmaReadDep[i] = DEP.mfmaMem; }
-      else { this.mfmaReadSlot[i] = MFMA_SLOT.valu; this.mfmaReadDep[i] = DEP.mfmaValu; }
-      const pk = m.pk[i]!;
-      let h = -Infinity;
-      if (pk === PRODUCER.mfma) { for (let s = 0; s < 5; s++) h = Math.max(h, m.mfmaLat[i * 5 + s]!); }
-      else if (pk === PRODUCER.valu) h = Math.max(valuHold, m.lat[i]! + m.afterWrite);
-      else if (pk === PRODUCER.salu) h = m.lat[i]! + m.afterWrite;
-      this.holdAfterDef[i] = h;
-    }
-    const whole = (a: ArrayLike<number>) => { for (let i = 0; i < a.length; i++) if (!Number.isSafeInteger(a[i]!)) return false; return true; };
-    this.integral = whole(m.lat) && whole(m.issue) && whole(m.issueTaken) && whole(m.occA) && whole(m.occB) && whole(m.mfmaLat)
-      && whole([m.valuToMfma, m.sgprToSalu, m.sgprToVmem, m.sgprToValu, m.transToValu, m.dotLat, m.afterWrite]);
+    ({ mfmaReadSlot: this.mfmaReadSlot, mfmaReadDep: this.mfmaReadDep, holdAfterDef: this.holdAfterDef, integral: this.integral,
+      wholeOccupancies: this.wholeOccupancies } = modelTables(m));
   }
 
   private ensure(w: number): void {
@@ -815,6 +799,40 @@ export class CycleEngine {
   }
 }
 
+
+/** What every engine of a model reads per instruction (CycleEngine's fields of the same names). */
+interface ModelTables { mfmaReadSlot: Uint8Array; mfmaReadDep: Uint8Array; holdAfterDef: Float64Array; integral: boolean; wholeOccupancies: boolean }
+
+const tablesOf = new WeakMap<CycleModel, ModelTables>();
+
+/** The tables of model m, made once per model: a kernel's engines share them (one per resumable run). */
+function modelTables(m: CycleModel): ModelTables {
+  let t = tablesOf.get(m);
+  if (t) return t;
+  const n = m.pk.length;
+  const mfmaReadSlot = new Uint8Array(n);
+  const mfmaReadDep = new Uint8Array(n);
+  const holdAfterDef = new Float64Array(n);
+  const valuHold = Math.max(m.valuToMfma, m.sgprToSalu, m.sgprToVmem, m.sgprToValu, m.transToValu, m.dotLat);
+  for (let i = 0; i < n; i++) {
+    const cc = m.cc[i]!;
+    if (cc === CONSUMER.mfma) { mfmaReadSlot[i] = MFMA_SLOT.srcAB; mfmaReadDep[i] = DEP.mfmaSrcAB; }
+    else if (cc === CONSUMER.vmem || cc === CONSUMER.ds) { mfmaReadSlot[i] = MFMA_SLOT.mem; mfmaReadDep[i] = DEP.mfmaMem; }
+    else { mfmaReadSlot[i] = MFMA_SLOT.valu; mfmaReadDep[i] = DEP.mfmaValu; }
+    const pk = m.pk[i]!;
+    let h = -Infinity;
+    if (pk === PRODUCER.mfma) { for (let s = 0; s < 5; s++) h = Math.max(h, m.mfmaLat[i * 5 + s]!); }
+    else if (pk === PRODUCER.valu) h = Math.max(valuHold, m.lat[i]! + m.afterWrite);
+    else if (pk === PRODUCER.salu) h = m.lat[i]! + m.afterWrite;
+    holdAfterDef[i] = h;
+  }
+  const whole = (a: ArrayLike<number>) => { for (let i = 0; i < a.length; i++) if (!Number.isSafeInteger(a[i]!)) return false; return true; };
+  const integral = whole(m.lat) && whole(m.issue) && whole(m.issueTaken) && whole(m.occA) && whole(m.occB) && whole(m.mfmaLat)
+    && whole([m.valuToMfma, m.sgprToSalu, m.sgprToVmem, m.sgprToValu, m.transToValu, m.dotLat, m.afterWrite]);
+  t = { mfmaReadSlot, mfmaReadDep, holdAfterDef, integral, wholeOccupancies: whole(m.occA) && whole(m.occB) };
+  tablesOf.set(m, t);
+  return t;
+}
 
 /** Wave 0's whole state at one point of a run (CycleEngine.savePeriod / periodShift). */
 export class PeriodState {

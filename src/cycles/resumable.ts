@@ -45,9 +45,7 @@ export class ResumableCycles {
   constructor(m: CycleModel, opts: { plainTail?: number } = {}) {
     this.plainTail = opts.plainTail ?? PLAIN_TAIL;
     this.engine = new CycleEngine(m);
-    let whole = true;
-    for (let i = 0; i < m.occA.length && whole; i++) whole = Number.isSafeInteger(m.occA[i]!) && Number.isSafeInteger(m.occB[i]!);
-    this.sums = whole;
+    this.sums = this.engine.wholeOccupancies;
   }
 
   /** runWaves(engine, seq, waves) (no branch taken but those the flags say) for the sequence of `owner`. */

@@ -190,6 +190,8 @@ export interface EvaluatorOptions {
   waitModels?: number;
   /** Of those, how many keep their dense counter state (37 KB) between runs, the others parked at a few dozen numbers (default DENSE_WAITS). */
   denseWaits?: number;
+  /** Regions of at least this many instructions keep a cycle run of their own (default OWN_CYCLES_MIN; see Evaluator.cycles). */
+  ownCycles?: number;
 }
 
 export { checkFastFromEnv, FastPathMismatch } from '../errors.js';
@@ -364,6 +366,13 @@ const DENSE_WAITS = 8;
 /** Loop bodies cached per loop (keyed on the versions of its regions). */
 const LOOP_CACHE_MAX = 4096;
 
+/**
+ * Regions of at least this many instructions keep a cycle run of their own (Evaluator.cycles):
+ * a resumed evaluation simulates a few dozen positions, a fresh one the whole region. Each run
+ * keeps its engine's register state (24 KB) and its journal (about 2 KB per 8 positions).
+ */
+const OWN_CYCLES_MIN = 128;
+
 export class Evaluator {
   readonly k: ScheduleKernel;
   readonly flatEffects: FlatEffects;
@@ -392,8 +401,16 @@ export class Evaluator {
   private readonly identityCycles: Float64Array;
   private readonly identityCyclesOne: Float64Array;
   private readonly engine: CycleEngine;
-  /** The cycles of the region last simulated, resumed from the change when the same region is simulated again. */
+  /**
+   * The cycles of a region's last order, resumed from the change when the region is simulated
+   * again: one run kept per region of at least OWN_CYCLES_MIN instructions, and one shared by the
+   * smaller regions (the region last simulated among them). A search moves in region after region
+   * (the strategies pick them at random, by size): with one run for every region, a region's
+   * run was nearly always another region's, and its next evaluation simulated it whole.
+   */
   private readonly cycles: ResumableCycles;
+  private readonly ownCycles: (ResumableCycles | undefined)[] = [];
+  private readonly ownCyclesMin: number;
   /** Waves sharing a SIMD (the kernel's occupancy): est_cycles simulates them together. */
   readonly waves: number;
   /** The kernel's loops (kernel-time.ts) and, per loop, its regions and original cycles per iteration. */
@@ -526,6 +543,7 @@ export class Evaluator {
     this.closings = originalClosings(k);
     this.engine = cycleEngineFor(k.ctx, opts.cycleParams);
     this.cycles = new ResumableCycles(this.engine.m);
+    this.ownCyclesMin = opts.ownCycles ?? OWN_CYCLES_MIN;
     const kt = kernelTime(k.ctx, { trip: opts.trip ?? k.options.trip, params: opts.cycleParams });
     this.baseCycles = kt.cycles;
     this.baseCyclesOne = kt.cyclesOne;
@@ -652,6 +670,12 @@ export class Evaluator {
     return e;
   }
 
+  /** The resumable cycle run of region r (see `cycles`). */
+  private cyclesOf(r: number): ResumableCycles {
+    if (this.k.regions[r]!.nodes.length < this.ownCyclesMin) return this.cycles;
+    return (this.ownCycles[r] ??= new ResumableCycles(this.engine.m));
+  }
+
   private computeRegion(s: ScheduleState, r: number): RegionEval {
     const k = this.k;
     const rg = k.regions[r]!;
@@ -703,8 +727,9 @@ export class Evaluator {
       const id = this.aloneCycles(this.withWaits(r, rg.nodes, { waits: 0 }));
       expectSame(`cycles of region ${r} as written`, [this.identityCycles[r], this.identityCyclesOne[r]], [id.all, id.one]);
     }
-    const now = this.cycles.run(r, cycleSeq, this.waves);
-    this.stats.cycleSteps += this.cycles.stepped;
+    const run = this.cyclesOf(r);
+    const now = run.run(r, cycleSeq, this.waves);
+    this.stats.cycleSteps += run.stepped;
     if (this.checkFast) {
       const exact = this.aloneCycles(cycleSeq);
       expectSame(`cycles of region ${r} resumed from its change`, [now.all, now.one], [exact.all, exact.one]);

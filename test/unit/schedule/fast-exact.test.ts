@@ -78,6 +78,10 @@ test('check mode: every cache of the Evaluator equals a fresh computation on ran
     const parking = new Evaluator(k, { checkFast: true, denseWaits: 1 });
     assert.ok(exercise(k, parking, 9, 150) > 60);
     if (name === 'example.s') assert.ok((parking as unknown as { waitRuns: unknown[] }).waitRuns.filter((w) => w !== undefined).length > 2, 'models parked');
+    // every region with a cycle run of its own (a search moves in one region, then in another)
+    const own = new Evaluator(k, { checkFast: true, ownCycles: 2 });
+    assert.ok(exercise(k, own, 10, 150) > 60);
+    if (name === 'example.s') assert.ok((own as unknown as { ownCycles: unknown[] }).ownCycles.filter((c) => c !== undefined).length > 2, 'runs of their own');
   }
 });
 
