@@ -10,8 +10,9 @@
  *     region (at most 20 places away) that the dependency graph forbids is not evaluated and not
  *     counted (it leaves the state as it was), so evaluations/s is the rate at which the search
  *     can judge new schedules: the move, the incremental metrics, the s_nop padding. On the
- *     region of that file closest to 200 movable instructions and on its largest region, each
- *     beside llvm-mc's time on the file, with the CPU time per evaluation and the work each did
+ *     region of that file closest to 200 movable instructions, on its largest region, and on
+ *     every region, each move in one picked by its size as the strategies pick (what a search
+ *     does: a move in one region, the next in another), each beside llvm-mc's time on the file, with the CPU time per evaluation and the work each did
  *     (positions the wait model stepped, consumers the hazard rules ran on): first the
  *     evaluations after the first 300 of a fresh evaluator (V8 still compiling the hot code),
  *     then the same count after 5,000 more (warmed up). Also evaluate() of
@@ -40,7 +41,7 @@ import { prepareKernels, type Region, type ScheduleKernel } from '../src/schedul
 import { Evaluator, selfLoopBlock, type Metrics } from '../src/schedule/metrics.js';
 import { ScheduleState, canMove, moveTo } from '../src/schedule/state.js';
 import { scheduleLoaded } from '../src/schedule/search/run.js';
-import { STRATEGIES } from '../src/schedule/search/search.js';
+import { regionPicker, STRATEGIES } from '../src/schedule/search/search.js';
 import { mulberry32 } from '../src/schedule/search/rng.js';
 import { DEFAULT_OBJECTIVE } from '../src/schedule/metrics.js';
 import { formatSpeed, speedCorpus, speedRun } from '../test/oracle/speedup.js';
@@ -132,11 +133,12 @@ interface EvalRate {
  * after the other on the same evaluator (the first after 300: the figure with JIT compilation in
  * it; a later one after thousands more: the warmed-up figure).
  */
-function changedStates(k: ScheduleKernel, rg: Region, seed: number): (count: number, untimed: number) => EvalRate {
+function changedStates(k: ScheduleKernel, regions: readonly Region[], seed: number): (count: number, untimed: number) => EvalRate {
   const ev = new Evaluator(k);
   const s = new ScheduleState(k);
   const rand = mulberry32(seed);
-  const m = rg.nodes.length;
+  // one region, or a region picked for each move by its size, as the strategies pick them
+  const pick = regions.length === 1 ? () => regions[0]!.id : regionPicker(k, regions.map((r) => r.id), rand);
   let attempts = 0;
   let illegal = 0;
   let evaluations = 0;
@@ -144,11 +146,13 @@ function changedStates(k: ScheduleKernel, rg: Region, seed: number): (count: num
   const step = (timed: boolean) => {
     for (;;) {
       attempts++;
+      const r = pick();
+      const m = k.regions[r]!.nodes.length;
       const from = Math.floor(rand() * m);
       const to = Math.max(0, Math.min(m - 1, from + Math.floor(rand() * 41) - 20));
-      if (from === to || !canMove(s, rg.id, from, to)) { illegal++; continue; }
+      if (from === to || !canMove(s, r, from, to)) { illegal++; continue; }
       const t0 = performance.now();
-      moveTo(s, rg.id, from, to);
+      moveTo(s, r, from, to);
       ev.evaluate(s);
       if (timed) { ms += performance.now() - t0; evaluations++; }
       return;
@@ -214,17 +218,23 @@ function benchEvaluations(largest: string, mcMs: number): void {
   const near = closestTo(k, 200);
   const big = largestRegion(k);
   console.log(`evaluator: evaluations of changed states (a random move by up to 20 places that the dependencies forbid changes nothing and is not counted), ${count} each`);
-  const rows: [string, ScheduleKernel, Region][] = [[`region ${near.id} of the largest kernel`, k, near], [`region ${big.id} of the largest kernel (its largest)`, k, big]];
+  const movable = k.regions.filter((r) => r.nodes.length >= 2);
+  const rows: [string, ScheduleKernel, Region[]][] = [
+    [`region ${near.id} of the largest kernel`, k, [near]], [`region ${big.id} of the largest kernel (its largest)`, k, [big]],
+    // what a search does: a move in one region, the next in another
+    ['every region of the largest kernel, each move in one picked by its size (as the strategies pick)', k, movable],
+  ];
   let near200: EvalRate | undefined;
   let warmed200: EvalRate | undefined;
-  for (const [name, kk, rg] of rows) {
-    const window = changedStates(kk, rg, 7);
+  for (const [name, kk, rgs] of rows) {
+    const window = changedStates(kk, rgs, 7);
     const r = window(count, Math.min(300, count));
     near200 ??= r;
-    console.log(`  ${name}: ${rg.nodes.length} movable instructions, kernel of ${kk.n} instructions in ${kk.regions.length} regions`);
+    const size = rgs.reduce((a, rg) => a + rg.nodes.length, 0);
+    console.log(`  ${name}: ${size} movable instructions${rgs.length > 1 ? ` in ${rgs.length} regions` : ''}, kernel of ${kk.n} instructions in ${kk.regions.length} regions`);
     console.log(`    ${Math.round(r.perSecond)} evaluations/s (${r.us.toFixed(0)} us each, ${r.cpuUs.toFixed(0)} us of CPU); ${(r.illegalShare * 100).toFixed(0)}% of the random moves were illegal; ` +
       `${Math.round(mcMs * 1000 / r.us)} evaluations in the time llvm-mc assembles the file (${mcMs.toFixed(0)} ms)`);
-    console.log(`    work per evaluation: the wait model stepped ${r.waitSteps.toFixed(0)} of ${rg.nodes.length} positions, the cycle model simulated ${r.cycleSteps.toFixed(0)}; ` +
+    console.log(`    work per evaluation: the wait model stepped ${r.waitSteps.toFixed(0)} positions${rgs.length === 1 ? ` of ${size}` : ''}, the cycle model simulated ${r.cycleSteps.toFixed(0)}; ` +
       `${r.segments.toFixed(1)} s_nop segments padded again, the hazard rules run on ${r.consumers.toFixed(0)} consumers (the rest kept their padding); ` +
       `the pair table answered the pairwise rules for ${r.byTable.toFixed(1)} of them, every rule ran (the table showed a shortfall, or no table) for ${(r.consumers - r.byTable).toFixed(1)}`);
     const w = window(count, WARM_UP);
@@ -265,7 +275,7 @@ async function benchLoopBody(mcMs: number): Promise<void> {
   const k = file ? largestKernel(prepared(file)) : undefined;
   const rg = k && loopBodyRegion(k);
   if (!k || !rg) { console.log('  loop body: no single-block loop body in kernels/mfma_acc_pressure.cl (gfx908)'); return; }
-  const window = changedStates(k, rg, 7);
+  const window = changedStates(k, [rg], 7);
   const r = window(count, Math.min(300, count));
   const w = window(count, WARM_UP);
   console.log(`  the loop body of kernels/mfma_acc_pressure.cl (clang, gfx908): ${rg.nodes.length} movable instructions, kernel of ${k.n} instructions in ${k.regions.length} regions`);

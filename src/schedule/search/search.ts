@@ -91,7 +91,7 @@ function regionsBySize(k: ScheduleKernel): number[] {
 }
 
 /** Draws a region with probability proportional to its movable instructions. */
-function regionPicker(k: ScheduleKernel, regions: number[], rand: () => number): () => number {
+export function regionPicker(k: ScheduleKernel, regions: number[], rand: () => number): () => number {
   const weights = regions.map((r) => k.regions[r]!.nodes.length);
   const total = weights.reduce((a, b) => a + b, 0);
   return () => {
