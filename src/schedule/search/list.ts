@@ -75,7 +75,8 @@ export interface RegionFacts {
   cap: [number, number];
 }
 
-export function regionFacts(k: ScheduleKernel, r: number, originalPeak: [number, number]): RegionFacts {
+/** `allEdges`: keep every edge of the region graph (for the test that compares; see below). */
+export function regionFacts(k: ScheduleKernel, r: number, originalPeak: [number, number], allEdges = false): RegionFacts {
   const rg = k.regions[r]!;
   const nodes = rg.nodes;
   const m = nodes.length;
@@ -85,13 +86,28 @@ export function regionFacts(k: ScheduleKernel, r: number, originalPeak: [number,
   const succLat: Float64Array[] = new Array(m);
   const predCount = new Int32Array(m);
   const defMark = new Int32Array(UNIT_COUNT).fill(-1);
-  for (let a = 0; a < m; a++) {
+  // Edges kept: those of the graph's transitive reduction, and each read after write a -> b
+  // (which carries a's latency) unless b is reached from another read of a's results. A dropped
+  // edge changes nothing a list schedule computes: b becomes ready when its last predecessor is
+  // placed, and that is a kept one (the other path's last node comes after a); the time b may
+  // issue and a's height through b are at most what the other path gives (a's issue cost, or a's
+  // latency when the path starts with a read of a's results, then nothing negative). The graph's
+  // register and memory conflicts are dense where many instructions read EXEC, VCC or M0 (every
+  // pair is an edge): a 4,708-instruction region of a rocBLAS kernel spent most of its list
+  // schedules walking them.
+  const W = g.words;
+  // per node: the nodes reachable from it, found from the last node back; and for the node at
+  // hand, those reachable through a read of its results
+  const reach = new Uint32Array(m * W);
+  const rawReach = new Uint32Array(W);
+  for (let a = m - 1; a >= 0; a--) {
+    rawReach.fill(0);
     const ia = nodes[a]!;
     for (let p = k.defOff[ia]!; p < k.defOff[ia + 1]!; p++) defMark[k.defUnits[p]!] = a;
     const s: number[] = [];
     const l: number[] = [];
-    const row = a * g.words;
-    for (let w = (a + 1) >>> 5; w < g.words; w++) {
+    const row = a * W;
+    for (let w = (a + 1) >>> 5; w < W; w++) {
       let bits = g.bits[row + w]!;
       while (bits) {
         const t = bits & -bits;
@@ -101,6 +117,19 @@ export function regionFacts(k: ScheduleKernel, r: number, originalPeak: [number,
         const ib = nodes[b]!;
         let raw = false;
         for (let p = k.useOff[ib]!; p < k.useOff[ib + 1]! && !raw; p++) if (defMark[k.useUnits[p]!] === a) raw = true;
+        // successors in increasing order: b is reached through an earlier one, or it is a reduction edge
+        const through = (reach[row + w]! & t) !== 0;
+        const rb = b * W;
+        if (!through) {
+          for (let x = (b + 1) >>> 5; x < W; x++) reach[row + x]! |= reach[rb + x]!;
+          reach[row + w]! |= t;
+        }
+        const rawThrough = raw && (rawReach[w]! & t) !== 0;
+        if (raw && !rawThrough) {
+          for (let x = (b + 1) >>> 5; x < W; x++) rawReach[x]! |= reach[rb + x]!;
+          rawReach[w]! |= t;
+        }
+        if (through && (!raw || rawThrough) && !allEdges) continue;
         s.push(b);
         l.push(raw ? model.lat[ia]! : 0);
         predCount[b]!++;
