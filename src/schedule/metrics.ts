@@ -369,7 +369,7 @@ const LOOP_CACHE_MAX = 4096;
 /**
  * Regions of at least this many instructions keep a cycle run of their own (Evaluator.cycles):
  * a resumed evaluation simulates a few dozen positions, a fresh one the whole region. Each run
- * keeps its engine's register state (24 KB) and its journal (about 2 KB per 8 positions).
+ * keeps its engine's register state (24 KB) and its journal (up to 2 KB per 8 positions).
  */
 const OWN_CYCLES_MIN = 128;
 
