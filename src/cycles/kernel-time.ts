@@ -239,6 +239,9 @@ const CMP = /^s_cmpk?_(eq|lg|gt|ge|lt|le)_(i32|u32)$/;
  * those values (32-bit wrap, signed or unsigned compare as the s_cmp says). With several back
  * edges (`latches`) the step must lie on every way round; an iteration that goes back through an
  * earlier back edge skips the compare, so the count is then the least the loop runs.
+ * A counter set by s_and_b32 with a constant mask (LLVM's remainder loop after an unrolled one:
+ * `s_and_b32 s2, s10, 7`) starts anywhere in [0, mask]: the count is then the most the loop runs
+ * from any of those values that leaves it (a start the loop never leaves is one its guard skips).
  */
 export function tripFromCode(ctx: KernelContext, header: number, latch: number, latches: readonly number[] = [latch]): number | undefined {
   const { cfg, insns } = ctx;
@@ -302,17 +305,31 @@ export function tripFromCode(ctx: KernelContext, header: number, latch: number, 
       default: return a <= b;
     }
   };
-  let v = init;
-  for (let n = 1; n <= MAX_CODE_TRIP; n++) {
-    // one iteration: the step, and the compare (before or after the step, in body order)
-    let c: boolean;
-    if (stepAt < cmpAt) { v = norm(v + step); c = test(v); } else { c = test(v); v = norm(v + step); }
-    if (c !== onTrue) return n;
+  const run = (start: number, limit: number): number | undefined => {
+    let v = start;
+    for (let n = 1; n <= limit; n++) {
+      // one iteration: the step, and the compare (before or after the step, in body order)
+      let c: boolean;
+      if (stepAt < cmpAt) { v = norm(v + step); c = test(v); } else { c = test(v); v = norm(v + step); }
+      if (c !== onTrue) return n;
+    }
+    return undefined;
+  };
+  if (init.mask === undefined) return run(init.value, MAX_CODE_TRIP);
+  // a start in [0, mask]: a counter that stays in that range leaves within mask + 1 iterations
+  let most: number | undefined;
+  for (let v0 = 0; v0 <= init.mask; v0++) {
+    const n = run(v0, init.mask + 1);
+    if (n !== undefined && (most === undefined || n > most)) most = n;
   }
-  return undefined;
+  return most;
 }
 
-function initialValue(ctx: KernelContext, header: number, latch: number, sgpr: number): number | undefined {
+/** Largest s_and_b32 mask read as a trip-count range (a remainder loop's is 2^k - 1, small). */
+const MAX_TRIP_MASK = 1024;
+
+/** The counter's value before the loop: a constant, or (`mask`) any value in [0, mask]. */
+function initialValue(ctx: KernelContext, header: number, latch: number, sgpr: number): { value: number; mask?: number } | undefined {
   const { cfg, insns } = ctx;
   let b = header;
   let fromLoop = true;
@@ -325,7 +342,14 @@ function initialValue(ctx: KernelContext, header: number, latch: number, sgpr: n
     for (let i = blk.end - 1; i >= blk.start; i--) {
       const r = insns[i]!;
       if (!r.defs.includes(sgpr)) continue;
-      if ((r.insn.base === 's_mov_b32' || r.insn.base === 's_movk_i32') && sgprOf(r, 0) === sgpr) return imm(r, 1);
+      if ((r.insn.base === 's_mov_b32' || r.insn.base === 's_movk_i32') && sgprOf(r, 0) === sgpr) {
+        const v = imm(r, 1);
+        return v === undefined ? undefined : { value: v };
+      }
+      if (r.insn.base === 's_and_b32' && sgprOf(r, 0) === sgpr) {
+        const m = imm(r, 2) ?? imm(r, 1);
+        return m !== undefined && m >= 0 && m <= MAX_TRIP_MASK ? { value: 0, mask: m } : undefined;
+      }
       return undefined;
     }
   }

@@ -66,6 +66,34 @@ test('trip count from a scalar counter: init, step and compare; otherwise unknow
   assert.equal(kernelLoops(ctxOf(twice))[0]!.tripFrom, 'default');
 });
 
+test('a counter set by s_and_b32 with a constant mask (a remainder loop): the most the loop runs', () => {
+  // the shape of rocBLAS trsm_small_left_device's remainder loop as clang-22 builds it for gfx942:
+  // `s_and_b32 s2, s10, 7` then count down to 0 (0 .. 7 iterations; entry guarded when 0)
+  const rem = [
+    's_and_b32 s2, s10, 7',
+    '.LBB0_1:',
+    'global_load_dword v1, v[2:3], off',
+    's_add_i32 s2, s2, -1',
+    's_cmp_lg_u32 s2, 0',
+    's_waitcnt vmcnt(0)',
+    'v_add_f32 v12, v1, v12',
+    's_cbranch_scc1 .LBB0_1',
+    's_endpgm',
+  ];
+  const l = kernelLoops(ctxOf(rem))[0]!;
+  assert.equal(l.trip, 7);
+  assert.equal(l.tripFrom, 'code');
+  // the mask as the first operand, counting up to it
+  const up = rem.map((x) => x.replace('s_and_b32 s2, s10, 7', 's_and_b32 s2, 3, s10').replace('s_add_i32 s2, s2, -1', 's_add_i32 s2, s2, 1')
+    .replace('s_cmp_lg_u32 s2, 0', 's_cmp_lt_u32 s2, 4'));
+  assert.equal(kernelLoops(ctxOf(up))[0]!.trip, 4);
+  // a mask that is no small range (the high bits cleared, a sign test): unknown
+  for (const m of ['0x7fffffff', '-8']) {
+    const big = rem.map((x) => x.replace('s_and_b32 s2, s10, 7', `s_and_b32 s2, s10, ${m}`));
+    assert.equal(kernelLoops(ctxOf(big))[0]!.tripFrom, 'default');
+  }
+});
+
 test('a backward jump whose target cannot reach it again is not a loop', () => {
   const c = ctxOf([
     's_cmp_eq_u32 s1, 0',
