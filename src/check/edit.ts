@@ -35,6 +35,17 @@ function indentOf(text: string): string {
   return m ? m[0] : '';
 }
 
+/**
+ * The indentation of an inserted line: a label at column 0, as LLVM and the parser's input
+ * write it; an instruction inserted before a label at column 0 with a tab (the pipeliner's peel
+ * goes in front of the label after the loop) unless it comes indented; anything else as the line
+ * it goes before.
+ */
+function insertIndent(ins: string, indent: string, beforeLabel: boolean): string {
+  if (/^[^\s;#]+:\s*$/.test(ins)) return '';
+  return indent === '' && beforeLabel && !/^[ \t]/.test(ins) ? '\t' : indent;
+}
+
 /** Apply statement edits and return the new text. */
 export function applyStatementEdits(program: Program, edits: StatementEdits): string {
   const touched = new Set<number>();
@@ -79,7 +90,7 @@ export function applyStatementEdits(program: Program, edits: StatementEdits): st
         if (!isLast) {
           // A label before the statement: keep it on its own line (inserted code goes after the label).
           if (inserts.length > 0 || edits.remove.has(k) || edits.replace.has(k)) {
-            for (const ins of inserts) out.push(indent + ins);
+            for (const ins of inserts) out.push(insertIndent(ins, indent, true) + ins);
           }
           out.push(indent + statementText(s));
           restFrom = s.loc.col - 1 + s.text.length + 1;
@@ -93,7 +104,7 @@ export function applyStatementEdits(program: Program, edits: StatementEdits): st
           const markerIndent = indentOf(marker.text);
           lineEdits.set(lineIndex - 1, [...inserts.map((ins) => markerIndent + ins), marker.text].join(marker.eol || '\n'));
         } else {
-          for (const ins of inserts) out.push(indent + ins);
+          for (const ins of inserts) out.push(insertIndent(ins, indent, s.kind === 'label') + ins);
         }
         if (edits.remove.has(k)) continue;
         const rest = original.slice(Math.max(restFrom, s.loc.col - 1));

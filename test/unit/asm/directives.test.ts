@@ -204,6 +204,21 @@ test('edits: an edit inside a repeat block writes the expansion in place of the 
   assert.deepEqual(expanded(parseProgram(out, 'r2.s')), ['v_mov_b32 v1, 0', 'v_add_u32 v2, v1, v1', 'v_mov_b32 v1, 0', 's_nop 0', 'v_add_u32 v2, v1, v1', 's_endpgm']);
 });
 
+test('edits: an inserted label goes at column 0, an instruction inserted before a column-0 label is indented', () => {
+  // the pipeliner's peel: `.Lpeel:` before the indented instruction after the loop, or the peel's
+  // instructions before the column-0 label that follows the loop (aiter topk_softmax, clang-22 gfx942)
+  const text = HEAD + 'k:\n.LBB0_1:\n\tv_add_u32 v2, v1, v1\n\ts_cbranch_scc1 .LBB0_1\n\tv_mov_b32 v1, 0\n.LBB0_2:\n\ts_endpgm\n';
+  const p = parseProgram(text, 'l.s');
+  const e = emptyEdits();
+  const mov = p.statements.findIndex((st) => st.insn?.mnemonic === 'v_mov_b32');
+  const l2 = p.statements.findIndex((st) => st.kind === 'label' && st.name === '.LBB0_2');
+  addInsert(e, mov, '.Lpeel0:');
+  addInsert(e, l2, '.Lpeel1:');
+  addInsert(e, l2, 'v_add_u32 v2, v1, v1');
+  const out = applyStatementEdits(p, e);
+  assert.equal(out, HEAD + 'k:\n.LBB0_1:\n\tv_add_u32 v2, v1, v1\n\ts_cbranch_scc1 .LBB0_1\n.Lpeel0:\n\tv_mov_b32 v1, 0\n.Lpeel1:\n\tv_add_u32 v2, v1, v1\n.LBB0_2:\n\ts_endpgm\n');
+});
+
 test('check --fix writing out macro calls that make \\@ labels: every label once, with the numbering of the input', () => {
   const text = HEAD + [
     '.macro ld s',
