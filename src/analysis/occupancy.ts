@@ -325,8 +325,23 @@ export const OCCUPANCY_LABELS: Record<OccupancyKind, string> = {
 
 export const OCCUPANCY_KINDS: readonly OccupancyKind[] = ['descriptor', 'registersUsed', 'peakLive'];
 
+/**
+ * What an LDS limit assumed about the launch, when it binds an occupancy the workgroup size was
+ * not given for (LDS is allocated per workgroup: rocBLAS trsv, 41480 bytes in workgroups of 1024,
+ * runs 4 waves per SIMD, not the 1 that 256 work-items give); undefined otherwise.
+ */
+export function ldsAssumption(o: Partial<Record<OccupancyKind, Pick<OccupancyResult, 'limiter' | 'assumedWavesPerWorkgroup' | 'notes'>>>): string | undefined {
+  for (const kind of OCCUPANCY_KINDS) {
+    const x = o[kind];
+    if (x === undefined || x.limiter !== 'lds' || !x.assumedWavesPerWorkgroup) continue;
+    const note = x.notes.find((n) => n.startsWith('workgroup size unknown: '));
+    if (note) return `${note.replace('workgroup size unknown: ', 'lds limit with the workgroup size unknown: ')}; --workgroup-size N gives the launch's`;
+  }
+  return undefined;
+}
+
 /** `occupancy (descriptor) 4 waves/SIMD, limited by vgpr; occupancy (registers used) 7, limited by vgpr; ...` */
-export function formatOccupancies(o: Partial<Record<OccupancyKind, { wavesPerSimd: number; limiter: string }>>): string {
+export function formatOccupancies(o: Partial<Record<OccupancyKind, { wavesPerSimd: number; limiter: string }>>, assumption?: string): string {
   const parts: string[] = [];
   for (const kind of OCCUPANCY_KINDS) {
     const x = o[kind];
@@ -334,5 +349,5 @@ export function formatOccupancies(o: Partial<Record<OccupancyKind, { wavesPerSim
     parts.push(`occupancy (${OCCUPANCY_LABELS[kind]}) ${x.wavesPerSimd}${parts.length === 0 ? (x.wavesPerSimd === 1 ? ' wave/SIMD' : ' waves/SIMD') : ''}, limited by ${x.limiter}`);
   }
   if (o.descriptor === undefined) parts.push('no descriptor');
-  return parts.join('; ');
+  return parts.join('; ') + (assumption !== undefined ? ` (${assumption})` : '');
 }

@@ -7,7 +7,7 @@ import { kernelContexts } from '../analysis/context.js';
 import { checkContexts, type KernelCheck } from './check.js';
 import type { KernelContext } from '../analysis/types.js';
 import { occupancyJson } from './format.js';
-import { formatOccupancies, type OccupancyKind } from '../analysis/occupancy.js';
+import { formatOccupancies, ldsAssumption, type OccupancyKind } from '../analysis/occupancy.js';
 import { declaredRegistersText, ldsText, type DeclaredRegisters } from '../analysis/resources.js';
 
 export interface KernelAnalysis {
@@ -37,6 +37,8 @@ export interface KernelAnalysis {
    * registers used and from the peak live registers (each with the declared LDS and the launch's).
    */
   occupancy: Partial<Record<OccupancyKind, { wavesPerSimd: number; limiter: string }>>;
+  /** Set when LDS binds an occupancy and the workgroup size was assumed (ldsAssumption). */
+  occupancyAssumption?: string;
   /** Findings of check. */
   diagnostics: { errors: number; warnings: number };
 }
@@ -87,6 +89,7 @@ function analyzeKernel(ctx: KernelContext, check: KernelCheck): KernelAnalysis {
     },
     used: res.used,
     occupancy: occupancyJson(res.occupancy),
+    ...(ldsAssumption(res.occupancy) !== undefined ? { occupancyAssumption: ldsAssumption(res.occupancy)! } : {}),
     diagnostics: {
       errors: check.findings.filter((f) => f.severity === 'error').length,
       warnings: check.findings.filter((f) => f.severity === 'warning').length,
@@ -114,7 +117,7 @@ export function formatAnalysis(a: FileAnalysis): string {
     const ln = (x?: number) => (x === undefined ? '' : ` (line ${x})`);
     out.push(`  peak live: ${p.vgpr} VGPRs${ln(p.lines.vgpr)}, ${p.agpr} AGPRs${ln(p.lines.agpr)}, ${p.sgpr} SGPRs${ln(p.lines.sgpr)}; ` +
       `used: ${k.used.vgpr} VGPRs, ${k.used.agpr} AGPRs, ${k.used.sgpr} SGPRs`);
-    out.push(`  ${formatOccupancies(k.occupancy)}`);
+    out.push(`  ${formatOccupancies(k.occupancy, k.occupancyAssumption)}`);
     out.push(`  check: ${k.diagnostics.errors} errors, ${k.diagnostics.warnings} warnings`);
   }
   return out.join('\n');

@@ -4,7 +4,7 @@
 import type { CheckReport } from './check.js';
 import type { Finding } from '../analysis/types.js';
 import { formatLoc } from '../errors.js';
-import { formatOccupancies, OCCUPANCY_KINDS, type OccupancyKind } from '../analysis/occupancy.js';
+import { formatOccupancies, ldsAssumption, OCCUPANCY_KINDS, type OccupancyKind } from '../analysis/occupancy.js';
 import { declaredRegistersText, ldsText } from '../analysis/resources.js';
 
 export type OutputFormat = 'clang' | 'json' | 'sarif';
@@ -54,7 +54,7 @@ export function formatReportClang(r: CheckReport, opts: { summary?: boolean } = 
       const decl = !d ? 'no descriptor'
         : `declared ${declaredRegistersText(d)}, ${d.sgpr} SGPR, ${ldsText(d.lds, res.ldsAtLaunch, 'B')}`;
       out.push(`${r.file}:${k.line}: ${k.kind} ${k.name}: ${k.instructions} instructions; ${peak}; ${used}; ${decl}`);
-      out.push(`  ${formatOccupancies(res.occupancy)}`);
+      out.push(`  ${formatOccupancies(res.occupancy, ldsAssumption(res.occupancy))}`);
     }
     const some = r.findings.filter(isSomePaths).length;
     const paths = some > 0 ? ` (${some} of them a wait short only on some paths: --paths all makes ${some === 1 ? 'it an error' : 'them errors'}, and --fix fixes it then)` : '';

@@ -4,7 +4,7 @@ import { kernelContexts } from '../analysis/context.js';
 import type { KernelContext } from '../analysis/types.js';
 import { kernelResources } from '../analysis/resources.js';
 import { occupancyJson } from '../check/format.js';
-import { formatOccupancies } from '../analysis/occupancy.js';
+import { formatOccupancies, ldsAssumption } from '../analysis/occupancy.js';
 import { ownString } from '../asm/intern.js';
 
 /**
@@ -33,5 +33,6 @@ export function inputOccupancies(l: Loaded): Map<string, FixedOccupancies> {
 function occupanciesOf(ctx: KernelContext): FixedOccupancies {
   const { descriptor, registersUsed } = kernelResources(ctx).resources.occupancy;
   const o = { descriptor, registersUsed };
-  return { text: `${formatOccupancies(o)} (a reordering changes neither)`, json: occupancyJson(o) };
+  const assumed = ldsAssumption(o);
+  return { text: `${formatOccupancies(o)} (a reordering changes neither${assumed !== undefined ? `; ${assumed}` : ''})`, json: occupancyJson(o) };
 }

@@ -13,7 +13,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TARGETS } from '../../../src/targets/index.js';
-import { computeOccupancy, declaredResources, DEFAULT_WAVES_PER_WORKGROUP } from '../../../src/analysis/occupancy.js';
+import { computeOccupancy, declaredResources, DEFAULT_WAVES_PER_WORKGROUP, formatOccupancies, ldsAssumption } from '../../../src/analysis/occupancy.js';
 import type { OccupancyInput } from '../../../src/analysis/occupancy.js';
 import { ScheduleState } from '../../../src/schedule/state.js';
 
@@ -266,4 +266,19 @@ test('--lds and --workgroup-size: the launch\'s LDS counts with the declared LDS
   assert.equal(preparedFor({ ...task, launch: { lds: 28672 } }).ev.ldsBytes, 32768);
   assert.equal(preparedFor({ ...task, launch: { lds: 28672, workgroupSize: 1024 } }).ev.evaluate(new ScheduleState(preparedFor({ ...task, launch: { lds: 28672, workgroupSize: 1024 } }).k)).occupancy, 8);
   assert.equal(preparedFor(task).ev.ldsBytes, 4096, 'a task without it is prepared apart');
+});
+
+test('an LDS limit under an assumed workgroup size says so; a given size or another limiter says nothing', () => {
+  // rocBLAS trsv_device<64,16> (clang-22, gfx908): 41480 bytes of LDS, 49 VGPRs, launched in workgroups of 1024
+  const trsv = { vgprs: 49, agprs: 0, sgprs: 100, ldsBytes: 41480 };
+  const assumed = computeOccupancy(gfx908, trsv);
+  assert.equal(assumed.wavesPerSimd, 1);
+  assert.equal(assumed.limiter, 'lds');
+  const note = ldsAssumption({ descriptor: assumed });
+  assert.match(note!, /workgroup size unknown: assumed 4 waves per workgroup \(256 work-items\); --workgroup-size N/);
+  assert.match(formatOccupancies({ descriptor: assumed }, note), /^occupancy \(descriptor\) 1 wave\/SIMD, limited by lds \(lds limit with the workgroup size unknown/);
+  const given = computeOccupancy(gfx908, { ...trsv, wavesPerWorkgroup: 16 });
+  assert.equal(given.wavesPerSimd, 4);
+  assert.equal(ldsAssumption({ descriptor: given }), undefined);
+  assert.equal(ldsAssumption({ descriptor: computeOccupancy(gfx908, { ...trsv, ldsBytes: 0 }) }), undefined);
 });
