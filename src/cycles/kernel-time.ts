@@ -625,6 +625,13 @@ export interface LoopChange {
   limiter: string;
   /** (after - bound) / bound, in percent. */
   gapPercent: number;
+  /**
+   * Loops directly inside this one. Its figures walk each of their bodies once per iteration
+   * (est_cycles counts their other iterations with them), so where a schedule changes what one
+   * iteration of an inner loop's code is (a loop pipelined, its last iteration peeled), its
+   * figures before and after are not alike.
+   */
+  inner: number;
 }
 
 /** Per loop, before and after (with the bound of the scheduled body). */
@@ -642,6 +649,7 @@ export function loopChanges(before: KernelContext, after: KernelContext, trip: n
       before: round2(o ? o.perIteration / uo : l.perIteration / u), after: round2(l.perIteration / u),
       beforeOne: round2(o ? o.perIterationOne / uo : l.perIterationOne / u), afterOne: round2(l.perIterationOne / u), bound: round2(bound.bound / u), limiter: bound.limiter,
       gapPercent: bound.bound > 0 ? round2(((l.perIteration - bound.bound) / bound.bound) * 100) : 0,
+      inner: b.loops.filter((y) => y.loop.parent === x).length,
     };
   });
 }

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { kernelContextsFromText } from '../../../src/analysis/context.js';
 import type { KernelContext } from '../../../src/analysis/types.js';
-import { afterKand2K, DEFAULT_TRIP, kernelLoops, kernelTime, periodStats, steadyState, tripFromCode, walkOf, runWaves } from '../../../src/cycles/kernel-time.js';
+import { afterKand2K, DEFAULT_TRIP, kernelLoops, loopChanges, kernelTime, periodStats, steadyState, tripFromCode, walkOf, runWaves } from '../../../src/cycles/kernel-time.js';
 import { cycleEngineFor } from '../../../src/cycles/estimate.js';
 import { syntheticWait } from '../../../src/cycles/model.js';
 import { loadText } from '../../../src/load.js';
@@ -309,4 +309,38 @@ test('the original order is kept where a move gains nothing', async () => {
   const text = k.loaded.program.lines.map((l) => l.text + l.eol).join('');
   const run = await scheduleLoaded(loadText(text, 'p.s'), text, { budget: 200, cache: false, jobs: 1 });
   assert.match(run.text, /global_load_dword v1, v\[2:3\], off\n {2}v_mov_b32 v10, 1\n {2}v_mov_b32 v11, 2\n {2}v_mov_b32 v12, 3\n {2}v_mov_b32 v13, 4\n/);
+});
+
+/** An outer loop holding an inner one (the shape of LLVM's remainder loop inside a row loop). */
+const NESTED = [
+  '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', 'k:',
+  '  s_mov_b32 s8, 0',
+  'outer:',
+  '  global_load_dwordx2 v[6:7], v[4:5], off',
+  '  s_mov_b32 s2, 5',
+  '  s_waitcnt vmcnt(0)',
+  'inner:',
+  '  global_load_dwordx2 v[10:11], v[8:9], off',
+  '  s_add_i32 s2, s2, -1',
+  '  s_cmp_lg_u32 s2, 0',
+  '  s_waitcnt vmcnt(0)',
+  '  v_fma_f64 v[6:7], -v[10:11], v[12:13], v[6:7]',
+  '  s_cbranch_scc1 inner',
+  '  global_store_dwordx2 v[4:5], v[6:7], off',
+  '  s_add_i32 s8, s8, 1',
+  '  s_cmp_ge_i32 s8, s11',
+  '  s_cbranch_scc0 outer',
+  '  s_endpgm',
+];
+
+test('loopChanges: an enclosing loop counts the loops directly inside it, and schedule says its figure walks them once', async () => {
+  const ctx = ctxOf(NESTED);
+  const changes = loopChanges(ctx, ctx, undefined);
+  assert.deepEqual(changes.map((l) => [l.line, l.inner]), [[6, 1], [10, 0]]);
+  const { formatSchedule } = await import('../../../src/cli/schedule.js');
+  const text0 = NESTED.join('\n') + '\n';
+  const r = await scheduleLoaded(loadText(text0, 't.s'), text0, { budget: 30, jobs: 1, cache: false, pipeline: false });
+  const text = formatSchedule(r);
+  assert.match(text, /loop at line 6 [^\n]*; its inner loop counted once per iteration \(est_cycles counts the rest\)/);
+  assert.doesNotMatch(text, /loop at line 10 [^\n]*inner loop/);
 });

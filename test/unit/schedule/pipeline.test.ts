@@ -661,7 +661,7 @@ test('pipeline: a .loc between the loop\'s label and its first instruction (clan
 test('a pipelined program is taken only for loop speed: some loop faster per iteration than without pipelining, at the occupancy or for one wave', () => {
   const loop = (line: number, before: number, after: number, beforeOne: number, afterOne: number): LoopChange => ({
     line, backEdgeLines: [line + 10], instructions: 20, trip: 64, tripFrom: 'default', weight: 63,
-    before, after, beforeOne, afterOne, bound: 0, limiter: 'issue', gapPercent: 0,
+    before, after, beforeOne, afterOne, bound: 0, limiter: 'issue', gapPercent: 0, inner: 0,
   });
   // the program without pipelining already runs the loop as fast: the gain is outside the loop
   const without = [loop(10, 600, 512, 700, 420), loop(40, 90, 90, 100, 100)];
