@@ -76,14 +76,18 @@ test('list scheduler: every variant keeps every dependency edge of the region (a
   }
 });
 
+/** A gfx90a kernel `k` of the given instruction lines, ended by s_endpgm. */
+function gfx90aKernel(body: string[]): string {
+  return ['.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:', ...body, '  s_endpgm'].join('\n') + '\n';
+}
+
 /**
  * Two readers of v0 and v1 (live into the region) ready together beside independent writes:
  * once the first reader is placed, the second is their last reader and frees both, so its
  * live-set change drops from +1 to -1 while it waits (what a kept value that is not brought up
  * to date misses: the pressure variant then places a v_mov_b32 before it).
  */
-const LAST_READER = [
-  '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:',
+const LAST_READER = gfx90aKernel([
   '  v_add_f32 v10, v1, v0',
   '  v_mov_b32 v12, 1.0',
   '  v_mov_b32 v13, 2.0',
@@ -92,8 +96,7 @@ const LAST_READER = [
   '  v_mov_b32 v15, 4.0',
   '  global_store_dwordx4 v[20:21], v[10:13], off',
   '  global_store_dwordx2 v[20:21], v[14:15], off offset:16',
-  '  s_endpgm',
-].join('\n') + '\n';
+]);
 
 test('list scheduler: a candidate\'s kept live-set change gives the orders of one computed at every step', () => {
   let regions = 0;
@@ -122,8 +125,7 @@ test('list scheduler: a candidate\'s kept live-set change gives the orders of on
  * A region where EXEC, VCC and SCC make the dependency graph dense (every reader of EXEC depends on
  * every write of it): its list schedules walk the kept edges only.
  */
-const DENSE = [
-  '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:',
+const DENSE = gfx90aKernel([
   ...Array.from({ length: 6 }, (_, x) => [
     `  v_cmp_gt_f32 vcc, v${x}, v${x + 10}`,
     '  s_and_saveexec_b64 s[4:5], vcc',
@@ -134,16 +136,14 @@ const DENSE = [
     '  s_or_b64 exec, exec, s[4:5]',
   ]).flat(),
   '  global_store_dwordx4 v[50:51], v[52:55], off',
-  '  s_endpgm',
-].join('\n') + '\n';
+]);
 
 /**
  * A load's reader that also depends on the load through a write of EXEC between them (the load
  * reads EXEC): the edge from the load to its reader is implied by that path, but the path does
  * not carry the load's latency, so the edge stays (without it the reader goes first).
  */
-const LATENCY_PATH = [
-  '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:',
+const LATENCY_PATH = gfx90aKernel([
   '  global_load_dword v40, v[50:51], off',
   '  s_mov_b64 exec, s[6:7]',
   '  v_add_f32 v42, v40, v41',
@@ -152,12 +152,10 @@ const LATENCY_PATH = [
   '  v_mul_f32 v47, v48, v48',
   '  global_store_dwordx4 v[50:51], v[42:45], off',
   '  global_store_dwordx4 v[50:51], v[46:49], off offset:16',
-  '  s_endpgm',
-].join('\n') + '\n';
+]);
 
 /** A write after a read with no other path between them: the edge is its own reduction edge. */
-const WAR = [
-  '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:',
+const WAR = gfx90aKernel([
   '  v_mov_b32 v1, v2',
   '  v_mov_b32 v5, 0',
   '  v_mov_b32 v2, 0',
@@ -166,8 +164,7 @@ const WAR = [
   '  global_store_dword v[10:11], v1, off',
   '  global_store_dword v[10:11], v7, off offset:4',
   '  global_store_dword v[10:11], v6, off offset:8',
-  '  s_endpgm',
-].join('\n') + '\n';
+]);
 
 test('list scheduler: the kept edges (the transitive reduction and the uncovered reads after writes) give the orders of the whole graph', () => {
   let fewer = 0;
