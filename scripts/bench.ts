@@ -12,8 +12,9 @@
  *     can judge new schedules: the move, the incremental metrics, the s_nop padding. On the
  *     region of that file closest to 200 movable instructions, on its largest region, and on
  *     every region, each move in one picked by its size as the strategies pick (what a search
- *     does: a move in one region, the next in another), each beside llvm-mc's time on the file, with the CPU time per evaluation and the work each did
- *     (positions the wait model stepped, consumers the hazard rules ran on): first the
+ *     does: a move in one region, the next in another), each beside llvm-mc's time on the file,
+ *     with the CPU time per evaluation and the work each did (positions the wait model stepped,
+ *     consumers the hazard rules ran on): first the
  *     evaluations after the first 300 of a fresh evaluator (V8 still compiling the hot code),
  *     then the same count after 5,000 more (warmed up). Also evaluate() of
  *     an unchanged state, in that kernel and in the example (what every evaluation pays for the

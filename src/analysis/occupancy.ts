@@ -61,6 +61,9 @@ export interface OccupancyResult {
   notes: string[];
 }
 
+/** How the note on an assumed workgroup size begins (computeOccupancy writes it, ldsAssumption finds it). */
+const WORKGROUP_UNKNOWN = 'workgroup size unknown: ';
+
 /** Assumed when the caller does not know the workgroup size: 256 work-items of wave64. */
 export const DEFAULT_WAVES_PER_WORKGROUP = 4;
 
@@ -94,7 +97,7 @@ export function computeOccupancy(target: Target, input: OccupancyInput): Occupan
   const wpg = input.wavesPerWorkgroup ?? DEFAULT_WAVES_PER_WORKGROUP;
   if (!Number.isInteger(wpg) || wpg < 1) throw new RangeError(`occupancy: wavesPerWorkgroup must be a positive integer, got ${wpg}`);
   if (assumed) {
-    notes.push(`workgroup size unknown: assumed ${DEFAULT_WAVES_PER_WORKGROUP} waves per workgroup (${DEFAULT_WAVES_PER_WORKGROUP * occ.wavefrontSize.value} work-items)`);
+    notes.push(`${WORKGROUP_UNKNOWN}assumed ${DEFAULT_WAVES_PER_WORKGROUP} waves per workgroup (${DEFAULT_WAVES_PER_WORKGROUP * occ.wavefrontSize.value} work-items)`);
   }
   if (wpg > occ.maxWavesPerWorkgroup.value) {
     notes.push(`${wpg} waves per workgroup exceeds the limit of ${occ.maxWavesPerWorkgroup.value} (${occ.maxWavesPerWorkgroup.source})`);
@@ -334,8 +337,8 @@ export function ldsAssumption(o: Partial<Record<OccupancyKind, Pick<OccupancyRes
   for (const kind of OCCUPANCY_KINDS) {
     const x = o[kind];
     if (x === undefined || x.limiter !== 'lds' || !x.assumedWavesPerWorkgroup) continue;
-    const note = x.notes.find((n) => n.startsWith('workgroup size unknown: '));
-    if (note) return `${note.replace('workgroup size unknown: ', 'lds limit with the workgroup size unknown: ')}; --workgroup-size N gives the launch's`;
+    const note = x.notes.find((n) => n.startsWith(WORKGROUP_UNKNOWN));
+    if (note) return `lds limit with the ${note}; --workgroup-size N gives the launch's`;
   }
   return undefined;
 }

@@ -80,6 +80,7 @@ function analyzeKernel(ctx: KernelContext, check: KernelCheck): KernelAnalysis {
     if (insn.base === 's_nop') nops++;
   });
   const res = check.resources;
+  const assumption = ldsAssumption(res.occupancy);
   return {
     name: k.name, kind: k.kind, arch: ctx.target.name, line: k.loc.line, instructions: cfg.insns.length,
     blocks: cfg.blocks.length, counts, s_waitcnt: waits, s_nop: nops, mfma, declared: res.declared, ...(res.ldsAtLaunch !== undefined ? { ldsAtLaunch: res.ldsAtLaunch } : {}),
@@ -89,7 +90,7 @@ function analyzeKernel(ctx: KernelContext, check: KernelCheck): KernelAnalysis {
     },
     used: res.used,
     occupancy: occupancyJson(res.occupancy),
-    ...(ldsAssumption(res.occupancy) !== undefined ? { occupancyAssumption: ldsAssumption(res.occupancy)! } : {}),
+    ...(assumption !== undefined ? { occupancyAssumption: assumption } : {}),
     diagnostics: {
       errors: check.findings.filter((f) => f.severity === 'error').length,
       warnings: check.findings.filter((f) => f.severity === 'warning').length,

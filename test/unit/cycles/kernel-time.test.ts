@@ -19,6 +19,7 @@ import { ScheduleState, moveTo } from '../../../src/schedule/state.js';
 import { emitSchedule } from '../../../src/schedule/emit.js';
 import { preferOriginal } from '../../../src/schedule/search/search.js';
 import { scheduleLoaded } from '../../../src/schedule/search/run.js';
+import { formatSchedule } from '../../../src/cli/schedule.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
 import { randomSchedule } from '../schedule/helpers.js';
 
@@ -337,7 +338,6 @@ test('loopChanges: an enclosing loop counts the loops directly inside it, and sc
   const ctx = ctxOf(NESTED);
   const changes = loopChanges(ctx, ctx, undefined);
   assert.deepEqual(changes.map((l) => [l.line, l.inner]), [[6, 1], [10, 0]]);
-  const { formatSchedule } = await import('../../../src/cli/schedule.js');
   const text0 = NESTED.join('\n') + '\n';
   const r = await scheduleLoaded(loadText(text0, 't.s'), text0, { budget: 30, jobs: 1, cache: false, pipeline: false });
   const text = formatSchedule(r);
