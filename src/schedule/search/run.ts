@@ -184,6 +184,13 @@ interface Warm { pool: Piscina; taken: boolean; text: string; cancel: Int32Array
 /** Longest wait for a warm pool's worker to come up and take its first task (it is usually up long before). */
 const WARM_HANDOVER_MS = 2000;
 
+/**
+ * How long a pool's idle worker stays up: past the emission of a launch's candidates (seconds on
+ * a large kernel), so that the next launch of the kernel finds it (KernelSchedule.keepPool); a
+ * pool is destroyed when its kernel is done.
+ */
+const KEPT_POOL_IDLE_MS = 60_000;
+
 function settings(opts: ScheduleRunOptions): Settings {
   const objective = [...(opts.objective ?? DEFAULT_OBJECTIVE)];
   const strategies = opts.strategies ?? [...STRATEGIES];
@@ -357,8 +364,12 @@ async function warmPool(task: PrepareTask, jobs: number): Promise<Warm> {
 
 type PiscinaOptions = NonNullable<ConstructorParameters<typeof Piscina>[0]>;
 
+/** Worker pools started (for tests: a kernel's launches share one, KernelSchedule.keepPool). */
+export const poolsStarted = { count: 0 };
+
 /** The worker threads of a search (the task module's default export runs a strategy). */
 async function workerPool(jobs: number, more: Partial<PiscinaOptions> = {}): Promise<Piscina> {
+  poolsStarted.count++;
   return new (await import('piscina')).Piscina({ filename: new URL('./task.js', import.meta.url).href, maxThreads: jobs - 1, minThreads: 0, idleTimeout: 1000, ...more });
 }
 
@@ -471,6 +482,13 @@ class KernelSchedule {
    */
   private totalPlanned = 0;
   private readonly done = new Map<string, number>();
+  /**
+   * The worker pool of the launch in progress, kept for the next launch of this kernel while
+   * `keepPool` is set (a pipelined program is searched next): its worker is up and its code
+   * compiled, where a new pool would start a thread and compile everything again.
+   */
+  private pool?: Piscina;
+  private keepPool = false;
 
   constructor(private readonly loaded: Loaded, private readonly text: string, private readonly name: string,
     private readonly opts: ScheduleRunOptions, private readonly set: Settings, private readonly fixedInput: boolean) {
@@ -596,9 +614,9 @@ class KernelSchedule {
   private async submit(l: Launch, tasks: StrategyTask[], phase: string): Promise<Promise<StrategyOutcome>[]> {
     const jobs = this.set.jobs;
     // the worker pool's module only when strategies run in parallel
-    const warm = l.pool === undefined ? this.takeWarm(l.base.text) : undefined;
-    l.pool ??= warm ?? await workerPool(jobs);
-    const p = l.pool;
+    const warm = l.pool === undefined && this.pool === undefined ? this.takeWarm(l.base.text) : undefined;
+    l.pool ??= warm ?? this.pool ?? await workerPool(jobs, { idleTimeout: KEPT_POOL_IDLE_MS });
+    const p = (this.pool = l.pool);
     const started: Promise<void>[] = [];
     const others = tasks.slice(1).map((t) => {
       const { port1, port2 } = new MessageChannel();
@@ -669,7 +687,7 @@ class KernelSchedule {
     if (annealReplicas > 0) {
       const from = bestOutcome(outcomes, objective, this.floor);
       const tasks = Array.from({ length: annealReplicas }, (_, x): StrategyTask => ({
-        ...l.base, strategy: 'anneal', startMoves: from?.moves ?? [], seed: seed + x, label: `${l.prefix}${annealReplicas > 1 ? `anneal#${x + 1}` : 'anneal'}`,
+        ...l.base, ...(this.keepPool ? { release: true } : {}), strategy: 'anneal', startMoves: from?.moves ?? [], seed: seed + x, label: `${l.prefix}${annealReplicas > 1 ? `anneal#${x + 1}` : 'anneal'}`,
       }));
       outcomes = outcomes.concat(await run(tasks, `${l.prefix}anneal`));
     }
@@ -711,7 +729,7 @@ class KernelSchedule {
       throw e instanceof ConductorError ? e : new ConductorError(`the search failed: ${(e as Error).message}`);
     } finally {
       memMark('strategies done');
-      await l.pool?.destroy();
+      if (!this.keepPool) await this.endPool(l);
       memMark('pool destroyed');
     }
     const runs: StrategyReport[] = outcomes.map((o) => ({
@@ -813,6 +831,22 @@ class KernelSchedule {
   }
 
   async run(): Promise<ScheduleRunResult> {
+    try {
+      return await this.search();
+    } finally {
+      await this.endPool();
+    }
+  }
+
+  /** The pool's end (the launch's, `l`, when given: a launch that took none has nothing to end). */
+  private async endPool(l?: Launch): Promise<void> {
+    const p = l ? l.pool : this.pool;
+    if (p === undefined) return;
+    if (p === this.pool) this.pool = undefined;
+    await p.destroy();
+  }
+
+  private async search(): Promise<ScheduleRunResult> {
     const { strategies, budget, objective, annealReplicas } = this.set;
     const key = this.cacheKey();
     const cache = this.opts.cache === false ? undefined : new ResultCache('schedule', this.opts.cacheDir);
@@ -829,6 +863,7 @@ class KernelSchedule {
     });
     const variants = await this.searchedVariants(firstLaunch);
     this.totalPlanned = budget * (strategies.filter((s) => s !== 'anneal').length + annealReplicas) * (1 + variants.length);
+    this.keepPool = variants.length > 0;
     const first = await this.searchFrom(firstLaunch, k, this.before);
     let win = first.win;
     // the best program without pipelining, which a pipelined one's loops must beat
@@ -837,9 +872,10 @@ class KernelSchedule {
     let evaluations = first.evaluations;
     let searchSeconds = first.seconds;
     // Software pipelining: the same search on each pipelined program, judged the same way.
-    for (const variant of variants) {
+    for (const [x, variant] of variants.entries()) {
       const pp = this.pipelinedProgram(variant);
       if (!pp) continue;
+      this.keepPool = x < variants.length - 1;
       const { l, kk: kp } = await this.launchAndPrepare(pp.text, `pipelined ${variant === 'renamed' ? '' : `${variant} `}`, this.ctxOf(pp.loaded), () => this.prepare(pp.loaded));
       const second = await this.searchFrom(l, kp, this.before, pp.loops);
       evaluations += second.evaluations;

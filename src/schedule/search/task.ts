@@ -45,6 +45,11 @@ export interface StrategyTask {
   label: string;
   /** Progress messages ({label, evaluations}) go here when given. */
   port?: MessagePort;
+  /**
+   * The last task of its launch on this thread while the pool is kept for the next launch: the
+   * worker lets its prepared kernel go when the task ends (the next launch searches another text).
+   */
+  release?: boolean;
 }
 
 export interface StrategyOutcome {
@@ -171,6 +176,7 @@ export default function workerTask(t: StrategyTask): StrategyOutcome {
     return runTask(t);
   } finally {
     t.port?.close();
+    if (t.release) prepared.clear();
   }
 }
 

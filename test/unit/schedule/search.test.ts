@@ -19,7 +19,7 @@ import { ScheduleState, canMove, moveTo } from '../../../src/schedule/state.js';
 import { LIST_VARIANTS, listSchedule, regionFacts } from '../../../src/schedule/search/list.js';
 import { preferOriginal, runStrategy, STRATEGIES, searchCompare } from '../../../src/schedule/search/search.js';
 import { preferredState, preferTime, preparedFor, runTask } from '../../../src/schedule/search/task.js';
-import { scheduleLoaded } from '../../../src/schedule/search/run.js';
+import { poolsStarted, scheduleLoaded } from '../../../src/schedule/search/run.js';
 import { movesFromState, replayMoves } from '../../../src/schedule/replay.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
 import { cacheKey } from '../../../src/cache.js';
@@ -216,10 +216,13 @@ test('strategies: never worse than the start, reproducible for a seed', () => {
   }
 });
 
-test('schedule run: same result with one thread and with worker threads; better than the input on the example', async () => {
+test('schedule run: same result with one thread and with worker threads; better than the input on the example; its two launches share one worker pool', async () => {
   const opts = { budget: 120, seed: 2, cache: false } as const;
   const one = await scheduleLoaded(loadText(exampleText, example), exampleText, { ...opts, jobs: 1 });
+  const pools = poolsStarted.count;
   const two = await scheduleLoaded(loadText(exampleText, example), exampleText, { ...opts, jobs: 2 });
+  // the input's search and the pipelined program's (below) ran on the pool started while the input was checked
+  assert.equal(poolsStarted.count - pools, 1);
   assert.equal(one.text, two.text);
   assert.deepEqual(one.moves, two.moves);
   assert.equal(one.strategy, two.strategy);
