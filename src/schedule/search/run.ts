@@ -172,6 +172,14 @@ interface Settings {
   annealReplicas: number;
   /** A pool whose worker is preparing the input's kernel (scheduleFile), for the first launch to take. */
   warm?: Warm;
+  /**
+   * The worker pool of the file's launches (each kernel's search of the input, then of each
+   * pipelined program), kept from one launch to the next while another follows: its worker is up
+   * and its code compiled, where a new pool would start a thread and compile everything again.
+   * Ended before a file's last launch emits (the idle worker's heap would live through it) and
+   * when the file is done.
+   */
+  shared: { pool?: Piscina };
 }
 
 /**
@@ -186,8 +194,7 @@ const WARM_HANDOVER_MS = 2000;
 
 /**
  * How long a pool's idle worker stays up: past the emission of a launch's candidates (seconds on
- * a large kernel), so that the next launch of the kernel finds it (KernelSchedule.keepPool); a
- * pool is destroyed when its kernel is done.
+ * a large kernel), so that the next launch finds it (Settings.shared).
  */
 const KEPT_POOL_IDLE_MS = 60_000;
 
@@ -203,6 +210,7 @@ function settings(opts: ScheduleRunOptions): Settings {
     objective, strategies, budget, seconds, seed: opts.seed ?? 1, disambiguate: opts.disambiguate ?? true,
     jobs: Math.max(1, Math.floor(opts.jobs ?? Math.min(4, os.availableParallelism()))),
     annealReplicas: strategies.includes('anneal') ? Math.max(1, Math.floor(opts.annealReplicas ?? 2)) : 0,
+    shared: {},
   };
 }
 
@@ -310,14 +318,22 @@ export function scheduleFile(loaded: Loaded, text: string, opts: ScheduleRunOpti
   } catch (e) {
     return Promise.reject(e as Error);
   }
-  if (!task) return checkAndSchedule(loaded, text, chosen, opts, set, t0);
+  const ended = () => endShared(set);
+  if (!task) return checkAndSchedule(loaded, text, chosen, opts, set, t0).finally(ended);
   // held until the check below takes it: nothing here keeps the input once it is fixed
   let input: { loaded: Loaded; text: string } | undefined = { loaded, text };
   return warmPool(task, set.jobs).then((warm) => {
     const { loaded: l, text: t } = input!;
     input = undefined;
-    return checkAndSchedule(l, t, chosen, opts, { ...set, warm }, t0).finally(() => (warm.taken ? undefined : warm.pool.destroy()));
+    return checkAndSchedule(l, t, chosen, opts, { ...set, warm }, t0).finally(() => Promise.all([ended(), warm.taken ? undefined : warm.pool.destroy()]));
   });
+}
+
+/** The end of the pool the file's launches shared (`set.shared`), if one is up. */
+async function endShared(set: Settings): Promise<void> {
+  const p = set.shared.pool;
+  set.shared.pool = undefined;
+  await p?.destroy();
 }
 
 /**
@@ -364,7 +380,7 @@ async function warmPool(task: PrepareTask, jobs: number): Promise<Warm> {
 
 type PiscinaOptions = NonNullable<ConstructorParameters<typeof Piscina>[0]>;
 
-/** Worker pools started (for tests: a kernel's launches share one, KernelSchedule.keepPool). */
+/** Worker pools started (for tests: a file's launches share one, Settings.shared). */
 export const poolsStarted = { count: 0 };
 
 /** The worker threads of a search (the task module's default export runs a strategy). */
@@ -408,9 +424,9 @@ async function scheduleFixed(f: FilePrep, opts: ScheduleRunOptions, set: Setting
   let cur: Loaded | undefined = f.loaded;
   f.loaded = undefined;
   let curText = f.text;
-  for (const name of names) {
+  for (const [x, name] of names.entries()) {
     cur ??= loadText(curText, file, { arch });
-    const r = await scheduleKernel(cur, curText, name, opts, set, errors > 0);
+    const r = await scheduleKernel(cur, curText, name, opts, set, errors > 0, x < names.length - 1);
     kernels.push(r);
     if (r.text !== curText) { curText = r.text; cur = undefined; }
   }
@@ -429,8 +445,9 @@ export async function scheduleLoaded(loaded: Loaded, text: string, opts: Schedul
   return { ...k, notes: [...r.notes.filter((n) => !n.startsWith('left as written')), ...k.notes] };
 }
 
-async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: ScheduleRunOptions, set: Settings, fixedInput: boolean): Promise<ScheduleRunResult> {
-  return new KernelSchedule(loaded, text, name, opts, set, fixedInput).run();
+async function scheduleKernel(loaded: Loaded, text: string, name: string, opts: ScheduleRunOptions, set: Settings, fixedInput: boolean,
+  more = false): Promise<ScheduleRunResult> {
+  return new KernelSchedule(loaded, text, name, opts, set, fixedInput, more).run();
 }
 
 /**
@@ -482,16 +499,13 @@ class KernelSchedule {
    */
   private totalPlanned = 0;
   private readonly done = new Map<string, number>();
-  /**
-   * The worker pool of the launch in progress, kept for the next launch of this kernel while
-   * `keepPool` is set (a pipelined program is searched next): its worker is up and its code
-   * compiled, where a new pool would start a thread and compile everything again.
-   */
-  private pool?: Piscina;
+  /** Whether the pool (Settings.shared) outlives the launch in progress: another launch follows, of this kernel or the next. */
   private keepPool = false;
 
   constructor(private readonly loaded: Loaded, private readonly text: string, private readonly name: string,
-    private readonly opts: ScheduleRunOptions, private readonly set: Settings, private readonly fixedInput: boolean) {
+    private readonly opts: ScheduleRunOptions, private readonly set: Settings, private readonly fixedInput: boolean,
+    /** Another kernel of the file is scheduled after this one. */
+    private readonly more = false) {
     this.ctx = this.ctxOf(loaded);
     this.floor = contextOccupancy(this.ctx);
   }
@@ -614,9 +628,10 @@ class KernelSchedule {
   private async submit(l: Launch, tasks: StrategyTask[], phase: string): Promise<Promise<StrategyOutcome>[]> {
     const jobs = this.set.jobs;
     // the worker pool's module only when strategies run in parallel
-    const warm = l.pool === undefined && this.pool === undefined ? this.takeWarm(l.base.text) : undefined;
-    l.pool ??= warm ?? this.pool ?? await workerPool(jobs, { idleTimeout: KEPT_POOL_IDLE_MS });
-    const p = (this.pool = l.pool);
+    const shared = this.set.shared;
+    const warm = l.pool === undefined && shared.pool === undefined ? this.takeWarm(l.base.text) : undefined;
+    l.pool ??= warm ?? shared.pool ?? await workerPool(jobs, { idleTimeout: KEPT_POOL_IDLE_MS });
+    const p = (shared.pool = l.pool);
     const started: Promise<void>[] = [];
     const others = tasks.slice(1).map((t) => {
       const { port1, port2 } = new MessageChannel();
@@ -729,7 +744,7 @@ class KernelSchedule {
       throw e instanceof ConductorError ? e : new ConductorError(`the search failed: ${(e as Error).message}`);
     } finally {
       memMark('strategies done');
-      if (!this.keepPool) await this.endPool(l);
+      if (!this.keepPool && l.pool) await endShared(this.set);
       memMark('pool destroyed');
     }
     const runs: StrategyReport[] = outcomes.map((o) => ({
@@ -831,22 +846,6 @@ class KernelSchedule {
   }
 
   async run(): Promise<ScheduleRunResult> {
-    try {
-      return await this.search();
-    } finally {
-      await this.endPool();
-    }
-  }
-
-  /** The pool's end (the launch's, `l`, when given: a launch that took none has nothing to end). */
-  private async endPool(l?: Launch): Promise<void> {
-    const p = l ? l.pool : this.pool;
-    if (p === undefined) return;
-    if (p === this.pool) this.pool = undefined;
-    await p.destroy();
-  }
-
-  private async search(): Promise<ScheduleRunResult> {
     const { strategies, budget, objective, annealReplicas } = this.set;
     const key = this.cacheKey();
     const cache = this.opts.cache === false ? undefined : new ResultCache('schedule', this.opts.cacheDir);
@@ -863,7 +862,7 @@ class KernelSchedule {
     });
     const variants = await this.searchedVariants(firstLaunch);
     this.totalPlanned = budget * (strategies.filter((s) => s !== 'anneal').length + annealReplicas) * (1 + variants.length);
-    this.keepPool = variants.length > 0;
+    this.keepPool = variants.length > 0 || this.more;
     const first = await this.searchFrom(firstLaunch, k, this.before);
     let win = first.win;
     // the best program without pipelining, which a pipelined one's loops must beat
@@ -875,7 +874,7 @@ class KernelSchedule {
     for (const [x, variant] of variants.entries()) {
       const pp = this.pipelinedProgram(variant);
       if (!pp) continue;
-      this.keepPool = x < variants.length - 1;
+      this.keepPool = x < variants.length - 1 || this.more;
       const { l, kk: kp } = await this.launchAndPrepare(pp.text, `pipelined ${variant === 'renamed' ? '' : `${variant} `}`, this.ctxOf(pp.loaded), () => this.prepare(pp.loaded));
       const second = await this.searchFrom(l, kp, this.before, pp.loops);
       evaluations += second.evaluations;

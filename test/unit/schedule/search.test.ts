@@ -19,7 +19,8 @@ import { ScheduleState, canMove, moveTo } from '../../../src/schedule/state.js';
 import { LIST_VARIANTS, listSchedule, regionFacts } from '../../../src/schedule/search/list.js';
 import { preferOriginal, runStrategy, STRATEGIES, searchCompare } from '../../../src/schedule/search/search.js';
 import { preferredState, preferTime, preparedFor, runTask } from '../../../src/schedule/search/task.js';
-import { poolsStarted, scheduleLoaded } from '../../../src/schedule/search/run.js';
+import { poolsStarted, scheduleFile, scheduleLoaded } from '../../../src/schedule/search/run.js';
+import { PLAIN, kernel, text } from './helpers.js';
 import { movesFromState, replayMoves } from '../../../src/schedule/replay.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
 import { cacheKey } from '../../../src/cache.js';
@@ -233,6 +234,18 @@ test('schedule run: same result with one thread and with worker threads; better 
   assert.deepEqual(one.runs.map((x) => x.label), ['list', 'beam', 'anneal#1', 'anneal#2', 'pipelined list', 'pipelined beam', 'pipelined anneal#1', 'pipelined anneal#2']);
   assert.deepEqual(one.runs.map((x) => [x.evaluations, x.moves, x.estimate]), two.runs.map((x) => [x.evaluations, x.moves, x.estimate]));
   assert.ok(one.evaluationsPerSecond > 0);
+});
+
+test('schedule run: the kernels of a file share one worker pool, with the results of one thread', async () => {
+  const two = text(kernel('a', PLAIN), kernel('b', [...PLAIN].reverse()));
+  const opts = { budget: 40, seed: 2, cache: false } as const;
+  const one = await scheduleFile(loadText(two, 'two.s'), two, { ...opts, jobs: 1 });
+  const pools = poolsStarted.count;
+  const both = await scheduleFile(loadText(two, 'two.s'), two, { ...opts, jobs: 2 });
+  assert.equal(poolsStarted.count - pools, 1);
+  assert.deepEqual(both.kernels.map((k) => k.kernel), ['a', 'b']);
+  assert.equal(both.text, one.text);
+  assert.deepEqual(both.kernels.map((k) => k.runs.map((x) => [x.label, x.evaluations, x.moves, x.estimate])), one.kernels.map((k) => k.runs.map((x) => [x.label, x.evaluations, x.moves, x.estimate])));
 });
 
 /** An anneal task on the example (150 evaluations, seed 3), its kernel and the objective and floor it ran with. */
