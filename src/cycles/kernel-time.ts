@@ -96,6 +96,24 @@ export function kernelLoops(ctx: KernelContext, trip?: number): KernelLoop[] {
       latchesOf.set(s, ls);
     }
   }
+  // A loop laid out rotated (LLVM's block placement: the header in the middle of the body,
+  // entered from outside by a forward `s_branch`) has a layout-backward edge from its header to a
+  // block placed before it; that edge stays inside one iteration, so the range it spans is no
+  // loop of its own: it is entered, from outside the loop around it, at a block other than its
+  // first (a loop's header dominates its body, so a nested loop is entered at its header only).
+  const span = (h: number) => latchesOf.get(h)!.reduce((m, x) => Math.max(m, x), h);
+  for (const h of [...latchesOf.keys()]) {
+    const last = span(h);
+    let outer = -1;
+    for (const o of latchesOf.keys()) {
+      if (o < h && span(o) >= last && (outer < 0 || span(o) - o < span(outer) - outer)) outer = o;
+    }
+    if (outer < 0) continue;
+    const outerLast = span(outer);
+    const enteredInside = cfg.blocks.some((b) => (b.id < outer || b.id > outerLast)
+      && b.succs.some((s) => s > h && s <= last));
+    if (enteredInside) latchesOf.delete(h);
+  }
   const headers = [...latchesOf.keys()].sort((a, b) => a - b);
   const lastLine = (blk: number) => {
     const B = cfg.blocks[blk]!;

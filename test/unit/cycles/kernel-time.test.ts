@@ -109,6 +109,42 @@ test('a backward jump whose target cannot reach it again is not a loop', () => {
   assert.deepEqual(kernelLoops(c), []);
 });
 
+test('a loop laid out rotated (header in the middle, entered by s_branch) is one loop, not two nested', () => {
+  // LLVM's block placement as in ggml's soft_max_f32 (clang-22, gfx942): `.LA` and `.LB` come
+  // before the header `.LH` in the text, all three "in Loop: Header=.LH Depth=1". The edge from
+  // `.LH` back to `.LB` stays inside one iteration: `.LB`..`.LH` is entered at `.LH` from outside.
+  const rotated = [
+    's_mov_b32 s2, 0',
+    's_branch .LH',
+    '.LA:',
+    'v_add_f32_e32 v1, v1, v2',
+    '.LB:',
+    's_or_b64 exec, exec, s[6:7]',
+    's_add_i32 s2, s2, 1',
+    's_cmp_ge_i32 s2, 100',
+    's_cselect_b64 s[10:11], -1, 0',
+    's_or_b64 s[8:9], s[10:11], s[8:9]',
+    's_andn2_b64 exec, exec, s[8:9]',
+    's_cbranch_execz .Lexit',
+    '.LH:',
+    'v_cmp_gt_u32_e32 vcc, s2, v0',
+    's_and_saveexec_b64 s[6:7], vcc',
+    's_cbranch_execz .LB',
+    'v_mul_f32_e32 v2, v1, v1',
+    's_branch .LA',
+    '.Lexit:',
+    's_endpgm',
+  ];
+  const loops = kernelLoops(ctxOf(rotated));
+  assert.equal(loops.length, 1);
+  assert.equal(loops[0]!.weight, DEFAULT_TRIP - 1);
+  // a loop nested in it and entered at its own first block stays a loop
+  const nested = rotated.map((l) => (l === 'v_mul_f32_e32 v2, v1, v1' ? 'v_mul_f32_e32 v2, v1, v1\n.Linner:\ns_sub_u32 s12, s12, 1\ns_cmp_lg_u32 s12, 0\ns_cbranch_scc1 .Linner' : l));
+  const ln = kernelLoops(ctxOf(nested.join('\n').split('\n')));
+  assert.equal(ln.length, 2);
+  assert.equal(ln[1]!.parent, 0);
+});
+
 /** One loop `.Lhead` whose body's first part may go back early (a `continue`): two back edges. */
 const TWO_BACK = [
   's_mov_b32 s0, 10',
