@@ -6,7 +6,7 @@ import { inputOccupancies, type FixedOccupancies } from './occupancy.js';
 import { ConductorError } from '../errors.js';
 import { intOption, numberOption } from './options.js';
 import { formatMetrics, metricDrift, metricLabel, METRIC_NAMES, parseObjective, type Metrics } from '../schedule/metrics.js';
-import { scheduleFile, type ScheduleFileResult, type ScheduleRunResult } from '../schedule/search/run.js';
+import { SearchWorkers, scheduleFile, type ScheduleFileResult, type ScheduleRunResult } from '../schedule/search/run.js';
 import type { PipelinedLoop } from '../schedule/pipeline/index.js';
 import { STRATEGIES, type StrategyName } from '../schedule/search/search.js';
 import { pathsMode } from '../waitcnt/index.js';
@@ -77,68 +77,76 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
   const outcomes: FileOutcome[] = [];
   // the progress bar's module only when there is a terminal to draw it on
   const progress = !opts.json && process.stderr.isTTY === true ? await import('cli-progress') : undefined;
-  for (const input of files) {
-    const o: FileOutcome = { input, code: 0 };
-    outcomes.push(o);
-    const bar: SingleBar | undefined = progress ? new progress.SingleBar({ format: `schedule {phase} [{bar}] {percentage}% | {value}/{total} evaluations | {duration}s`, hideCursor: true, clearOnComplete: true, stream: process.stderr }, progress.Presets.shades_classic) : undefined;
-    let started = false;
-    try {
-      if (input.error) throw new ConductorError(input.error);
-      // the input's text is held by this call alone, not across the run: the run goes on with the
-      // text as the check's fix leaves it
-      o.result = await readSource(input.path).then((text) => {
-        memMark('read');
-        const loaded = loadInput(o, text, opts.arch, outs.has(input.path));
-        // a file with .include is scheduled (and written) as one text, its files spliced in
-        return scheduleFile(loaded, loadedText(loaded, text), {
-          kernels, strategies, objective, budget, seconds, seed, jobs, trip, paths,
-          disambiguate: opts.perLane ? 'per-lane' : true, cache: opts.cache !== false, pipeline: opts.pipeline !== false,
-          // a pipelined program is taken only when verify proves it equivalent (check 6, clean, emission made sure of)
-          checkPipelined: (original, scheduled) => {
-            const r = verifyLoaded(original, scheduled, { disambiguate: opts.perLane ? 'per-lane' : true, skipCheck: true });
-            return r.equivalent ? undefined : r.difference?.message ?? 'not equivalent';
-          },
-          progress: bar ? (done, total, phase) => {
-            if (!started) { bar.start(total, 0, { phase }); started = true; }
-            bar.setTotal(total);
-            bar.update(done, { phase });
-          } : undefined,
+  // one worker pool for every file's search (SearchWorkers), ended when the last is done or one fails
+  const workers = new SearchWorkers();
+  try {
+    for (const [x, input] of files.entries()) {
+      // the worker threads stay up for the next file (its search would start them again)
+      workers.more = x < files.length - 1;
+      const o: FileOutcome = { input, code: 0 };
+      outcomes.push(o);
+      const bar: SingleBar | undefined = progress ? new progress.SingleBar({ format: `schedule {phase} [{bar}] {percentage}% | {value}/{total} evaluations | {duration}s`, hideCursor: true, clearOnComplete: true, stream: process.stderr }, progress.Presets.shades_classic) : undefined;
+      let started = false;
+      try {
+        if (input.error) throw new ConductorError(input.error);
+        // the input's text is held by this call alone, not across the run: the run goes on with the
+        // text as the check's fix leaves it
+        o.result = await readSource(input.path).then((text) => {
+          memMark('read');
+          const loaded = loadInput(o, text, opts.arch, outs.has(input.path));
+          // a file with .include is scheduled (and written) as one text, its files spliced in
+          return scheduleFile(loaded, loadedText(loaded, text), {
+            kernels, strategies, objective, budget, seconds, seed, jobs, trip, paths, workers,
+            disambiguate: opts.perLane ? 'per-lane' : true, cache: opts.cache !== false, pipeline: opts.pipeline !== false,
+            // a pipelined program is taken only when verify proves it equivalent (check 6, clean, emission made sure of)
+            checkPipelined: (original, scheduled) => {
+              const r = verifyLoaded(original, scheduled, { disambiguate: opts.perLane ? 'per-lane' : true, skipCheck: true });
+              return r.equivalent ? undefined : r.difference?.message ?? 'not equivalent';
+            },
+            progress: bar ? (done, total, phase) => {
+              if (!started) { bar.start(total, 0, { phase }); started = true; }
+              bar.setTotal(total);
+              bar.update(done, { phase });
+            } : undefined,
+          });
         });
-      });
-    } catch (e) {
-      if (!(e instanceof ConductorError)) throw e;
-      // one input: --json gives the failed file's record, as check does
-      if (!several) return failedInput(input.path, e, opts.json);
-      o.code = 2;
-      o.error = e;
-      process.stderr.write(colourDiagnostic(e.format()) + '\n');
-    } finally {
-      if (started) bar!.stop();
+      } catch (e) {
+        if (!(e instanceof ConductorError)) throw e;
+        // one input: --json gives the failed file's record, as check does
+        if (!several) return failedInput(input.path, e, opts.json);
+        o.code = 2;
+        o.error = e;
+        process.stderr.write(colourDiagnostic(e.format()) + '\n');
+      } finally {
+        if (started) bar!.stop();
+      }
+      if (!o.result) continue;
+      // the scheduled file and its moves are written together, or neither
+      const outputs: Output[] = [];
+      const out = outs.get(input.path);
+      if (out) {
+        outputs.push({ path: out, text: bomFirst(o.bom === true, o.result.text) });
+        o.output = out;
+      }
+      if (opts.saveMoves) {
+        const moves = o.result.kernels.flatMap((k) => [
+          ...(o.result!.kernels.length > 1 ? [`# kernel ${k.kernel}`] : []),
+          ...(k.pipelined ? [`# from the program with the loops at lines ${k.pipelined.map((l) => l.line).join(', ')} pipelined, not from the input (schedule --no-pipeline gives moves that replay on the input)`] : []),
+          ...k.moves,
+        ]);
+        outputs.push({ path: opts.saveMoves, text: moves.map((m) => m + '\n').join('') });
+      }
+      memMark('scheduled');
+      try {
+        await writeOutputs(outputs);
+      } catch (e) {
+        if (several) throw e;
+        return failedInput(input.path, e, opts.json);
+      }
+      if (!opts.json) summaryStream([opts.output, opts.saveMoves]).write(formatFileSchedule(o.result, o.occupancies, o.output, opts.saveMoves) + '\n');
     }
-    if (!o.result) continue;
-    // the scheduled file and its moves are written together, or neither
-    const outputs: Output[] = [];
-    const out = outs.get(input.path);
-    if (out) {
-      outputs.push({ path: out, text: bomFirst(o.bom === true, o.result.text) });
-      o.output = out;
-    }
-    if (opts.saveMoves) {
-      const moves = o.result.kernels.flatMap((k) => [
-        ...(o.result!.kernels.length > 1 ? [`# kernel ${k.kernel}`] : []),
-        ...(k.pipelined ? [`# from the program with the loops at lines ${k.pipelined.map((l) => l.line).join(', ')} pipelined, not from the input (schedule --no-pipeline gives moves that replay on the input)`] : []),
-        ...k.moves,
-      ]);
-      outputs.push({ path: opts.saveMoves, text: moves.map((m) => m + '\n').join('') });
-    }
-    memMark('scheduled');
-    try {
-      await writeOutputs(outputs);
-    } catch (e) {
-      if (several) throw e;
-      return failedInput(input.path, e, opts.json);
-    }
-    if (!opts.json) summaryStream([opts.output, opts.saveMoves]).write(formatFileSchedule(o.result, o.occupancies, o.output, opts.saveMoves) + '\n');
+  } finally {
+    await workers.end();
   }
   if (opts.json) {
     const single = !several && outcomes.length === 1 && outcomes[0]!.result?.kernels.length === 1;

@@ -87,6 +87,11 @@ export interface ScheduleRunOptions {
    * undefined. A refused program loses to the best one without pipelining, and the notes say why.
    */
   checkPipelined?: (original: Loaded, scheduled: Loaded) => string | undefined;
+  /**
+   * Worker threads shared with the caller's other files (SearchWorkers): the caller sets `more`
+   * while another file follows and ends them when done. Default: the file's own, ended with it.
+   */
+  workers?: SearchWorkers;
 }
 
 export interface StrategyReport {
@@ -172,14 +177,28 @@ interface Settings {
   annealReplicas: number;
   /** A pool whose worker is preparing the input's kernel (scheduleFile), for the first launch to take. */
   warm?: Warm;
-  /**
-   * The worker pool of the file's launches (each kernel's search of the input, then of each
-   * pipelined program), kept from one launch to the next while another follows: its worker is up
-   * and its code compiled, where a new pool would start a thread and compile everything again.
-   * Ended before a file's last launch emits (the idle worker's heap would live through it) and
-   * when the file is done.
-   */
-  shared: { pool?: Piscina };
+  /** The worker pool of the file's launches (SearchWorkers), the caller's or the file's own. */
+  shared: SearchWorkers;
+}
+
+/**
+ * The worker pool of a run's launches (each kernel's search of its input, then of each pipelined
+ * program; the kernels of a file; the files of a command when it passes one to each file), kept
+ * from one launch to the next while another follows: its worker is up and its code compiled,
+ * where a new pool would start a thread and compile everything again. The last launch ends it
+ * before its candidates are emitted (the idle worker's heap would live through that); `end`
+ * ends it whatever is left.
+ */
+export class SearchWorkers {
+  pool?: Piscina;
+  /** Another file's launches follow (set by the caller that shares these workers). */
+  more = false;
+
+  async end(): Promise<void> {
+    const p = this.pool;
+    this.pool = undefined;
+    await p?.destroy();
+  }
 }
 
 /**
@@ -194,7 +213,7 @@ const WARM_HANDOVER_MS = 2000;
 
 /**
  * How long a pool's idle worker stays up: past the emission of a launch's candidates (seconds on
- * a large kernel), so that the next launch finds it (Settings.shared).
+ * a large kernel), so that the next launch finds it (SearchWorkers).
  */
 const KEPT_POOL_IDLE_MS = 60_000;
 
@@ -210,7 +229,7 @@ function settings(opts: ScheduleRunOptions): Settings {
     objective, strategies, budget, seconds, seed: opts.seed ?? 1, disambiguate: opts.disambiguate ?? true,
     jobs: Math.max(1, Math.floor(opts.jobs ?? Math.min(4, os.availableParallelism()))),
     annealReplicas: strategies.includes('anneal') ? Math.max(1, Math.floor(opts.annealReplicas ?? 2)) : 0,
-    shared: {},
+    shared: opts.workers ?? new SearchWorkers(),
   };
 }
 
@@ -318,7 +337,8 @@ export function scheduleFile(loaded: Loaded, text: string, opts: ScheduleRunOpti
   } catch (e) {
     return Promise.reject(e as Error);
   }
-  const ended = () => endShared(set);
+  // the file's own workers end with it; the caller's, when the caller is done
+  const ended = () => (opts.workers ? undefined : set.shared.end());
   if (!task) return checkAndSchedule(loaded, text, chosen, opts, set, t0).finally(ended);
   // held until the check below takes it: nothing here keeps the input once it is fixed
   let input: { loaded: Loaded; text: string } | undefined = { loaded, text };
@@ -327,13 +347,6 @@ export function scheduleFile(loaded: Loaded, text: string, opts: ScheduleRunOpti
     input = undefined;
     return checkAndSchedule(l, t, chosen, opts, { ...set, warm }, t0).finally(() => Promise.all([ended(), warm.taken ? undefined : warm.pool.destroy()]));
   });
-}
-
-/** The end of the pool the file's launches shared (`set.shared`), if one is up. */
-async function endShared(set: Settings): Promise<void> {
-  const p = set.shared.pool;
-  set.shared.pool = undefined;
-  await p?.destroy();
 }
 
 /**
@@ -361,7 +374,8 @@ function loadedAs(loaded: Loaded): Pick<PrepareTask, 'arch' | 'launch'> {
  */
 function warmTask(loaded: Loaded, text: string, kernel: string, opts: ScheduleRunOptions, set: Settings): PrepareTask | undefined {
   const phase1 = set.strategies.filter((s) => s !== 'anneal').length;
-  if (set.jobs < 2 || (phase1 < 2 && set.annealReplicas < 2)) return undefined;
+  // workers already up (an earlier file's) serve the search as they are
+  if (set.jobs < 2 || (phase1 < 2 && set.annealReplicas < 2) || set.shared.pool) return undefined;
   // a cached result is replayed without a search
   if (opts.cache !== false && new ResultCache('schedule', opts.cacheDir).get(scheduleCacheKey(text, loaded, kernel, set, opts)) !== undefined) return undefined;
   return { text, file: loaded.program.file, ...loadedAs(loaded), kernel, disambiguate: set.disambiguate, trip: opts.trip };
@@ -380,7 +394,7 @@ async function warmPool(task: PrepareTask, jobs: number): Promise<Warm> {
 
 type PiscinaOptions = NonNullable<ConstructorParameters<typeof Piscina>[0]>;
 
-/** Worker pools started (for tests: a file's launches share one, Settings.shared). */
+/** Worker pools started (for tests: launches share one, SearchWorkers). */
 export const poolsStarted = { count: 0 };
 
 /** The worker threads of a search (the task module's default export runs a strategy). */
@@ -499,7 +513,7 @@ class KernelSchedule {
    */
   private totalPlanned = 0;
   private readonly done = new Map<string, number>();
-  /** Whether the pool (Settings.shared) outlives the launch in progress: another launch follows, of this kernel or the next. */
+  /** Whether the pool (Settings.shared) outlives the launch in progress: another launch follows, of this kernel, the next kernel or the next file. */
   private keepPool = false;
 
   constructor(private readonly loaded: Loaded, private readonly text: string, private readonly name: string,
@@ -677,7 +691,7 @@ class KernelSchedule {
       memMark('prepared ' + prefix);
       return { l, kk };
     } catch (e) {
-      await abandon(l);
+      await abandon(l, this.set.shared);
       throw e;
     }
   }
@@ -730,6 +744,7 @@ class KernelSchedule {
     Promise<{ runs: StrategyReport[]; evaluations: number; seconds: number; candidates: Candidate[] }> {
     let ev: Evaluator;
     let outcomes: StrategyOutcome[];
+    let failed = true;
     try {
       try {
         ev = new Evaluator(kk);
@@ -740,11 +755,13 @@ class KernelSchedule {
       this.waves = ev.waves;
       memMark('evaluator');
       outcomes = await this.runStrategies(l, { k: kk, ev });
+      failed = false;
     } catch (e) {
       throw e instanceof ConductorError ? e : new ConductorError(`the search failed: ${(e as Error).message}`);
     } finally {
       memMark('strategies done');
-      if (!this.keepPool && l.pool) await endShared(this.set);
+      // a failed search's tasks may still run on the workers: they end with them
+      if ((failed || !this.keepPool) && l.pool) await this.set.shared.end();
       memMark('pool destroyed');
     }
     const runs: StrategyReport[] = outcomes.map((o) => ({
@@ -838,7 +855,7 @@ class KernelSchedule {
       // in-place ones cannot)
       variants = planned.length === 0 ? [] : planned.some((p) => p.renames.length > 0) && this.copiesBind() ? [...PIPELINE_VARIANTS] : PIPELINE_VARIANTS.slice(0, 1);
     } catch (e) {
-      await abandon(firstLaunch);
+      await abandon(firstLaunch, this.set.shared);
       throw e;
     }
     if (planned.some((p) => p.twoStage)) variants.push('two stages');
@@ -862,7 +879,7 @@ class KernelSchedule {
     });
     const variants = await this.searchedVariants(firstLaunch);
     this.totalPlanned = budget * (strategies.filter((s) => s !== 'anneal').length + annealReplicas) * (1 + variants.length);
-    this.keepPool = variants.length > 0 || this.more;
+    this.keepPool = variants.length > 0 || this.more || this.set.shared.more;
     const first = await this.searchFrom(firstLaunch, k, this.before);
     let win = first.win;
     // the best program without pipelining, which a pipelined one's loops must beat
@@ -874,7 +891,7 @@ class KernelSchedule {
     for (const [x, variant] of variants.entries()) {
       const pp = this.pipelinedProgram(variant);
       if (!pp) continue;
-      this.keepPool = x < variants.length - 1 || this.more;
+      this.keepPool = x < variants.length - 1 || this.more || this.set.shared.more;
       const { l, kk: kp } = await this.launchAndPrepare(pp.text, `pipelined ${variant === 'renamed' ? '' : `${variant} `}`, this.ctxOf(pp.loaded), () => this.prepare(pp.loaded));
       const second = await this.searchFrom(l, kp, this.before, pp.loops);
       evaluations += second.evaluations;
@@ -947,9 +964,10 @@ function unheard(l: Launch): void {
   for (const p of l.early ?? []) p.catch(() => undefined);
 }
 
-/** A launched search given up before it ran here: its worker tasks ended with the pool. */
-async function abandon(l: Launch): Promise<void> {
+/** A launched search given up before it ran here: its worker tasks ended with the pool (`shared`'s, when it is that one). */
+async function abandon(l: Launch, shared: SearchWorkers): Promise<void> {
   unheard(l);
+  if (l.pool === shared.pool) shared.pool = undefined;
   await l.pool?.destroy();
 }
 

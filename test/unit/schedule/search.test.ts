@@ -19,7 +19,7 @@ import { ScheduleState, canMove, moveTo } from '../../../src/schedule/state.js';
 import { LIST_VARIANTS, listSchedule, regionFacts } from '../../../src/schedule/search/list.js';
 import { preferOriginal, runStrategy, STRATEGIES, searchCompare } from '../../../src/schedule/search/search.js';
 import { preferredState, preferTime, preparedFor, runTask } from '../../../src/schedule/search/task.js';
-import { poolsStarted, scheduleFile, scheduleLoaded } from '../../../src/schedule/search/run.js';
+import { SearchWorkers, poolsStarted, scheduleFile, scheduleLoaded } from '../../../src/schedule/search/run.js';
 import { PLAIN, kernel, text } from './helpers.js';
 import { movesFromState, replayMoves } from '../../../src/schedule/replay.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
@@ -246,6 +246,24 @@ test('schedule run: the kernels of a file share one worker pool, with the result
   assert.deepEqual(both.kernels.map((k) => k.kernel), ['a', 'b']);
   assert.equal(both.text, one.text);
   assert.deepEqual(both.kernels.map((k) => k.runs.map((x) => [x.label, x.evaluations, x.moves, x.estimate])), one.kernels.map((k) => k.runs.map((x) => [x.label, x.evaluations, x.moves, x.estimate])));
+});
+
+test('schedule run: files given the same SearchWorkers share one worker pool, with the results of one thread', async () => {
+  const files = [text(kernel('a', PLAIN)), text(kernel('b', [...PLAIN].reverse()))];
+  const opts = { budget: 40, seed: 2, cache: false } as const;
+  const one = await Promise.all(files.map((t, x) => scheduleFile(loadText(t, `f${x}.s`), t, { ...opts, jobs: 1 })));
+  const workers = new SearchWorkers();
+  const pools = poolsStarted.count;
+  const shared: Awaited<ReturnType<typeof scheduleFile>>[] = [];
+  for (const [x, t] of files.entries()) {
+    workers.more = x < files.length - 1;
+    shared.push(await scheduleFile(loadText(t, `f${x}.s`), t, { ...opts, jobs: 2, workers }));
+  }
+  assert.equal(poolsStarted.count - pools, 1);
+  // the last file's search ended the pool before its emission
+  assert.equal(workers.pool, undefined);
+  assert.deepEqual(shared.map((r) => r.text), one.map((r) => r.text));
+  assert.deepEqual(shared.map((r) => r.kernels[0]!.runs.map((x) => [x.label, x.evaluations, x.moves, x.estimate])), one.map((r) => r.kernels[0]!.runs.map((x) => [x.label, x.evaluations, x.moves, x.estimate])));
 });
 
 /** An anneal task on the example (150 evaluations, seed 3), its kernel and the objective and floor it ran with. */
