@@ -91,16 +91,23 @@ function accumOffsetError(d: AmdhsaDescriptor, target: Target, err: (message: st
  * firmware that preloads; firmware that does not runs those 256 bytes (LLVM AMDGPUUsage,
  * "Preloaded Kernel Arguments"; AMDGPUPreloadKernArgProlog). LLVM 18 wrote the block as 64
  * `s_nop 0`: they are not hazard padding, and removing any moves the code the preloading
- * firmware enters. (Later LLVMs write `s_trap 2` and a `.fill`, or a prologue closed by
- * `s_branch` and `.p2align 8`, which nothing moves across.) The number of the kernel's leading
+ * firmware enters. (Later LLVMs write `s_trap 2` and a `.fill`, which nothing moves across, or
+ * a prologue of loads closed by `s_branch` and `.p2align 8`.) The number of the kernel's leading
  * instructions (`base(i)`: instruction i's mnemonic without its encoding suffix) that form it:
- * the leading s_nop, at most 256 bytes of them; 0 when the kernel preloads nothing.
+ * the leading s_nop, at most 256 bytes of them, or the prologue's loads, s_waitcnt and s_branch;
+ * 0 when the kernel preloads nothing.
  */
 export function preloadHeaderLength(d: AmdhsaDescriptor | undefined, n: number, base: (i: number) => string): number {
   if (!d || !((d.values.user_sgpr_kernarg_preload_length ?? 0) > 0)) return 0;
   let k = 0;
   while (k < Math.min(n, PRELOAD_HEADER_BYTES / 4) && base(k) === 's_nop') k++;
-  return k;
+  if (k > 0) return k;
+  // LLVM 20+ (AMDGPUPreloadKernArgProlog): the arguments loaded as older firmware expects them,
+  // s_load_* (8 bytes each), an s_waitcnt and an s_branch to the code at byte 256 (llc 22:
+  // `s_load_dwordx4 s[8:11], s[4:5], 0x0`, `s_waitcnt lgkmcnt(0)`, `s_branch .LBB0_0`, then
+  // `.p2align 8`). Firmware that preloads never runs it: nothing in it is moved.
+  while (k < Math.min(n, (PRELOAD_HEADER_BYTES - 8) / 8) && base(k).startsWith('s_load_')) k++;
+  return k > 0 && k + 1 < n && base(k) === 's_waitcnt' && base(k + 1) === 's_branch' ? k + 2 : 0;
 }
 
 /** Bytes the preloading firmware skips (LLVM AMDGPUUsage, "Preloaded Kernel Arguments"). */

@@ -335,7 +335,8 @@ function verifyKernel(name: string, a: KernelView, b: KernelView, disambiguate: 
   const layout = checkRawJumpLayout(name, a, b);
   if (layout) return layout;
   if (a.header.join('\n') !== b.header.join('\n')) {
-    return diff('preload-header', name, `the kernel-argument preload header differs: the original starts with ${a.header.length} s_nop (the 256 bytes firmware that preloads skips), the scheduled file with ${b.header.length}`,
+    const form = (h: readonly string[]) => (h.length > 0 && h.every((t) => /^s_nop\b/.test(t)) ? `${h.length} s_nop` : `a prologue of ${h.length} instructions (${h.join('; ')})`);
+    return diff('preload-header', name, `the kernel-argument preload header differs: the original starts with ${form(a.header)} (the 256 bytes firmware that preloads skips), the scheduled file with ${b.header.length}`,
       a.all[0]?.insn.loc, b.all[0]?.insn.loc);
   }
   const al = check1Anchors(name, a, b);

@@ -1,8 +1,8 @@
 /**
  * The kernel-argument preload header (isa/descriptor.ts preloadHeaderLength): a kernel that
  * preloads arguments starts with 256 bytes firmware that preloads skips; LLVM 18 wrote them as
- * 64 `s_nop 0`. They are pinned (never stripped as hazard padding), and verify rejects a file
- * whose header changed.
+ * 64 `s_nop 0`, LLVM 20+ as a prologue of loads closed by `s_branch`. They are pinned (never
+ * stripped as hazard padding, never reordered), and verify rejects a file whose header changed.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -51,4 +51,47 @@ test('a move in the code after the header writes the header as it was; verify re
   assert.equal(v.equivalent, false);
   assert.equal(v.difference?.kind, 'preload-header');
   assert.match(v.difference?.message ?? '', /starts with 64 s_nop .* with 63$/);
+});
+
+/** A preloading kernel as llc 22 writes it (AMDGPUPreloadKernArgProlog): the loads older firmware needs, then a branch to byte 256. */
+const prologue = (preload: number) => [
+  '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', '.globl k', '.p2align 8', '.type k,@function', 'k:',
+  '  s_load_dwordx2 s[2:3], s[0:1], 0x0',
+  '  s_load_dwordx8 s[4:11], s[0:1], 0x8',
+  '  s_load_dwordx4 s[12:15], s[0:1], 0x28',
+  '  s_waitcnt lgkmcnt(0)',
+  '  s_branch .LBB0_0',
+  '  .p2align 8',
+  '.LBB0_0:',
+  '  v_lshlrev_b32_e32 v1, 2, v0',
+  '  global_load_dword v2, v1, s[2:3]',
+  '  v_add_u32_e32 v3, 1, v0',
+  '  v_add_u32_e32 v4, 2, v0',
+  '  s_waitcnt vmcnt(0)',
+  '  v_add_u32_e32 v2, v2, v3',
+  '  global_store_dword v1, v2, s[4:5]',
+  '  s_endpgm',
+  '.rodata', '.p2align 6', '.amdhsa_kernel k',
+  '  .amdhsa_user_sgpr_count 16', '  .amdhsa_user_sgpr_kernarg_segment_ptr 1',
+  `  .amdhsa_user_sgpr_kernarg_preload_length ${preload}`,
+  '  .amdhsa_next_free_vgpr 8', '  .amdhsa_next_free_sgpr 17', '  .amdhsa_accum_offset 8',
+  '.end_amdhsa_kernel', '',
+].join('\n');
+
+test('the prologue llc 22 writes for a preloading kernel (loads, s_waitcnt, s_branch) is pinned: the firmware that preloads never runs it; without preload its loads move', () => {
+  const k = pickKernel(loadText(prologue(14), 'p.s'));
+  for (let i = 0; i < 5; i++) assert.equal(k.role[i], ROLE.pinned, `prologue instruction ${i}`);
+  assert.match(k.pinReason[1]!, /preload header/);
+  assert.notEqual(k.role[5], ROLE.pinned);
+  const plain = pickKernel(loadText(prologue(0), 'q.s'));
+  assert.notEqual(plain.role[1], ROLE.pinned);
+  // a swap of two of its loads is refused; verify names a prologue that changed
+  const r = applyRounds(loadText(prologue(14), 'p.s'), parseCommandArgs(['swap s_load_dwordx8_0 s_load_dwordx4_0']));
+  assert.equal(r.failed?.kind, 'pinned');
+  assert.match(r.failed?.reason ?? '', /preload header/);
+  const text = prologue(14);
+  const swapped = text.replace('  s_load_dwordx8 s[4:11], s[0:1], 0x8\n  s_load_dwordx4 s[12:15], s[0:1], 0x28', '  s_load_dwordx4 s[12:15], s[0:1], 0x28\n  s_load_dwordx8 s[4:11], s[0:1], 0x8');
+  const v = verifyLoaded(loadText(text, 'p.s'), loadText(swapped, 's.s'));
+  assert.equal(v.difference?.kind, 'preload-header');
+  assert.match(v.difference?.message ?? '', /starts with a prologue of 5 instructions \(s_load_dwordx2/);
 });
