@@ -76,6 +76,22 @@ export interface KernelLoop {
   unroll: number;
 }
 
+/** A loop's blocks (header to last latch) and its instructions. */
+interface LoopRange { header: number; latch: number; size: number }
+
+/**
+ * Of `ranges`, the innermost that holds `r` (its header before r's, its last latch at or after
+ * r's): its index (the first of the fewest instructions), -1 when none.
+ */
+function innermostAround(ranges: readonly LoopRange[], r: LoopRange): number {
+  let best = -1;
+  ranges.forEach((o, y) => {
+    if (o.header >= r.header || o.latch < r.latch) return;
+    if (best < 0 || o.size < ranges[best]!.size) best = y;
+  });
+  return best;
+}
+
 /**
  * Loops of a kernel, one per header (a natural loop): a block ending in a branch to a block at
  * or before it that can reach the branch again inside that range is a back edge (a backward
@@ -101,17 +117,18 @@ export function kernelLoops(ctx: KernelContext, trip?: number): KernelLoop[] {
   // block placed before it; that edge stays inside one iteration, so the range it spans is no
   // loop of its own: it is entered, from outside the loop around it, at a block other than its
   // first (a loop's header dominates its body, so a nested loop is entered at its header only).
-  const span = (h: number) => latchesOf.get(h)!.reduce((m, x) => Math.max(m, x), h);
+  const rangeOf = (header: number): LoopRange => {
+    const latch = latchesOf.get(header)!.reduce((m, x) => Math.max(m, x), header);
+    return { header, latch, size: cfg.blocks[latch]!.end - cfg.blocks[header]!.start };
+  };
   for (const h of [...latchesOf.keys()]) {
-    const last = span(h);
-    let outer = -1;
-    for (const o of latchesOf.keys()) {
-      if (o < h && span(o) >= last && (outer < 0 || span(o) - o < span(outer) - outer)) outer = o;
-    }
-    if (outer < 0) continue;
-    const outerLast = span(outer);
-    const enteredInside = cfg.blocks.some((b) => (b.id < outer || b.id > outerLast)
-      && b.succs.some((s) => s > h && s <= last));
+    const ranges = [...latchesOf.keys()].map(rangeOf);
+    const own = rangeOf(h);
+    const o = innermostAround(ranges, own);
+    if (o < 0) continue;
+    const outer = ranges[o]!;
+    const enteredInside = cfg.blocks.some((b) => (b.id < outer.header || b.id > outer.latch)
+      && b.succs.some((s) => s > h && s <= own.latch));
     if (enteredInside) latchesOf.delete(h);
   }
   const headers = [...latchesOf.keys()].sort((a, b) => a - b);
@@ -134,13 +151,8 @@ export function kernelLoops(ctx: KernelContext, trip?: number): KernelLoop[] {
       line: cfg.insns[start]?.loc.line ?? cfg.blocks[header]!.loc.line,
     };
   });
-  loops.forEach((l, x) => {
-    for (let y = 0; y < loops.length; y++) {
-      const o = loops[y]!;
-      if (y === x || o.header >= l.header || o.latch < l.latch) continue;
-      if (l.parent < 0 || o.end - o.start < loops[l.parent]!.end - loops[l.parent]!.start) l.parent = y;
-    }
-  });
+  const ranges = loops.map((l): LoopRange => ({ header: l.header, latch: l.latch, size: l.end - l.start }));
+  loops.forEach((l, x) => { l.parent = innermostAround(ranges, ranges[x]!); });
   for (const l of loops) {
     let outer = 1;
     for (let p = l.parent; p >= 0; p = loops[p]!.parent) outer *= loops[p]!.trip;
