@@ -440,7 +440,8 @@ async function scheduleFixed(f: FilePrep, opts: ScheduleRunOptions, set: Setting
   let curText = f.text;
   for (const [x, name] of names.entries()) {
     cur ??= loadText(curText, file, { arch });
-    const r = await scheduleKernel(cur, curText, name, opts, set, errors > 0, x < names.length - 1);
+    // another kernel's search follows, of this file or (SearchWorkers.more) the next
+    const r = await scheduleKernel(cur, curText, name, opts, set, errors > 0, x < names.length - 1 || set.shared.more);
     kernels.push(r);
     if (r.text !== curText) { curText = r.text; cur = undefined; }
   }
@@ -518,7 +519,7 @@ class KernelSchedule {
 
   constructor(private readonly loaded: Loaded, private readonly text: string, private readonly name: string,
     private readonly opts: ScheduleRunOptions, private readonly set: Settings, private readonly fixedInput: boolean,
-    /** Another kernel of the file is scheduled after this one. */
+    /** Another kernel is scheduled after this one (of this file or the next). */
     private readonly more = false) {
     this.ctx = this.ctxOf(loaded);
     this.floor = contextOccupancy(this.ctx);
@@ -879,7 +880,7 @@ class KernelSchedule {
     });
     const variants = await this.searchedVariants(firstLaunch);
     this.totalPlanned = budget * (strategies.filter((s) => s !== 'anneal').length + annealReplicas) * (1 + variants.length);
-    this.keepPool = variants.length > 0 || this.more || this.set.shared.more;
+    this.keepPool = variants.length > 0 || this.more;
     const first = await this.searchFrom(firstLaunch, k, this.before);
     let win = first.win;
     // the best program without pipelining, which a pipelined one's loops must beat
@@ -891,7 +892,7 @@ class KernelSchedule {
     for (const [x, variant] of variants.entries()) {
       const pp = this.pipelinedProgram(variant);
       if (!pp) continue;
-      this.keepPool = x < variants.length - 1 || this.more || this.set.shared.more;
+      this.keepPool = x < variants.length - 1 || this.more;
       const { l, kk: kp } = await this.launchAndPrepare(pp.text, `pipelined ${variant === 'renamed' ? '' : `${variant} `}`, this.ctxOf(pp.loaded), () => this.prepare(pp.loaded));
       const second = await this.searchFrom(l, kp, this.before, pp.loops);
       evaluations += second.evaluations;
@@ -964,11 +965,10 @@ function unheard(l: Launch): void {
   for (const p of l.early ?? []) p.catch(() => undefined);
 }
 
-/** A launched search given up before it ran here: its worker tasks ended with the pool (`shared`'s, when it is that one). */
+/** A launched search given up before it ran here: its worker tasks end with the pool it took (`shared`'s: submit). */
 async function abandon(l: Launch, shared: SearchWorkers): Promise<void> {
   unheard(l);
-  if (l.pool === shared.pool) shared.pool = undefined;
-  await l.pool?.destroy();
+  if (l.pool) await shared.end();
 }
 
 function bestOutcome(outcomes: StrategyOutcome[], objective: readonly MetricName[], floor: number): StrategyOutcome | undefined {
