@@ -12,9 +12,13 @@ import { verifyLoaded } from '../../../src/verify/verify.js';
 import { applyRounds } from '../../../src/schedule/session.js';
 import { parseCommandArgs } from '../../../src/schedule/commands.js';
 
-const kernel = (preload: number) => [
+/**
+ * A kernel `k` that starts with `header` (the preload header's instructions, as written), then a
+ * small body; its descriptor preloads `preload` argument SGPRs, of `sgprs` user SGPRs.
+ */
+const withHeader = (header: string[], preload: number, sgprs: number, nextFreeSgpr: number) => [
   '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', '.globl k', '.p2align 8', '.type k,@function', 'k:',
-  ...new Array<string>(64).fill('  s_nop 0'),
+  ...header,
   '  v_lshlrev_b32_e32 v1, 2, v0',
   '  global_load_dword v2, v1, s[2:3]',
   '  v_add_u32_e32 v3, 1, v0',
@@ -24,11 +28,14 @@ const kernel = (preload: number) => [
   '  global_store_dword v1, v2, s[4:5]',
   '  s_endpgm',
   '.rodata', '.p2align 6', '.amdhsa_kernel k',
-  '  .amdhsa_user_sgpr_count 6', '  .amdhsa_user_sgpr_kernarg_segment_ptr 1',
+  `  .amdhsa_user_sgpr_count ${sgprs}`, '  .amdhsa_user_sgpr_kernarg_segment_ptr 1',
   `  .amdhsa_user_sgpr_kernarg_preload_length ${preload}`,
-  '  .amdhsa_next_free_vgpr 8', '  .amdhsa_next_free_sgpr 8', '  .amdhsa_accum_offset 8',
+  '  .amdhsa_next_free_vgpr 8', `  .amdhsa_next_free_sgpr ${nextFreeSgpr}`, '  .amdhsa_accum_offset 8',
   '.end_amdhsa_kernel', '',
 ].join('\n');
+
+/** LLVM 18's header: 64 `s_nop 0`. */
+const kernel = (preload: number) => withHeader(new Array<string>(64).fill('  s_nop 0'), preload, 6, 8);
 
 test('the 64 s_nop 0 of a preloading kernel are pinned; without preload they are padding the schedule may drop', () => {
   const k = pickKernel(loadText(kernel(4), 'p.s'));
@@ -54,8 +61,7 @@ test('a move in the code after the header writes the header as it was; verify re
 });
 
 /** A preloading kernel as llc 22 writes it (AMDGPUPreloadKernArgProlog): the loads older firmware needs, then a branch to byte 256. */
-const prologue = (preload: number) => [
-  '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', '.globl k', '.p2align 8', '.type k,@function', 'k:',
+const prologue = (preload: number) => withHeader([
   '  s_load_dwordx2 s[2:3], s[0:1], 0x0',
   '  s_load_dwordx8 s[4:11], s[0:1], 0x8',
   '  s_load_dwordx4 s[12:15], s[0:1], 0x28',
@@ -63,20 +69,7 @@ const prologue = (preload: number) => [
   '  s_branch .LBB0_0',
   '  .p2align 8',
   '.LBB0_0:',
-  '  v_lshlrev_b32_e32 v1, 2, v0',
-  '  global_load_dword v2, v1, s[2:3]',
-  '  v_add_u32_e32 v3, 1, v0',
-  '  v_add_u32_e32 v4, 2, v0',
-  '  s_waitcnt vmcnt(0)',
-  '  v_add_u32_e32 v2, v2, v3',
-  '  global_store_dword v1, v2, s[4:5]',
-  '  s_endpgm',
-  '.rodata', '.p2align 6', '.amdhsa_kernel k',
-  '  .amdhsa_user_sgpr_count 16', '  .amdhsa_user_sgpr_kernarg_segment_ptr 1',
-  `  .amdhsa_user_sgpr_kernarg_preload_length ${preload}`,
-  '  .amdhsa_next_free_vgpr 8', '  .amdhsa_next_free_sgpr 17', '  .amdhsa_accum_offset 8',
-  '.end_amdhsa_kernel', '',
-].join('\n');
+], preload, 16, 17);
 
 test('the prologue llc 22 writes for a preloading kernel (loads, s_waitcnt, s_branch) is pinned: the firmware that preloads never runs it; without preload its loads move', () => {
   const k = pickKernel(loadText(prologue(14), 'p.s'));
