@@ -388,7 +388,7 @@ function warmTask(loaded: Loaded, text: string, kernel: string, opts: ScheduleRu
  */
 async function warmPool(task: PrepareTask, jobs: number): Promise<Warm> {
   const cancel = new Int32Array(new SharedArrayBuffer(4));
-  const pool = await workerPool(jobs, { minThreads: 1, idleTimeout: 60_000, atomics: 'disabled', workerData: { warm: task, cancel } });
+  const pool = await workerPool(jobs, { minThreads: 1, idleTimeout: KEPT_POOL_IDLE_MS, atomics: 'disabled', workerData: { warm: task, cancel } });
   return { pool, taken: false, text: task.text, cancel };
 }
 
