@@ -1,6 +1,7 @@
 import type { RegFile, RegUnit } from './registers.js';
 
 import type { Loc } from '../errors.js';
+import type { LineIndex } from './source.js';
 
 export type { Loc };
 
@@ -203,6 +204,8 @@ export interface Diagnostic {
 export interface Program {
   file: string;
   lines: SourceLine[];
+  /** Where each line starts in the text parsed, without building `lines` (source.ts LineIndex). */
+  readonly lineIndex: LineIndex;
   /** The expanded statement stream (macros expanded, .set evaluated in file order). */
   statements: Statement[];
   /** The instructions of `statements`, in order. */

@@ -8,7 +8,7 @@
 import type {
   AmdhsaDescriptor, Diagnostic, Instruction, KernelSymbol, Loc, MacroDef, Program, SourceLine, Statement, StatementKind,
 } from './ast.js';
-import { splitLines } from './source.js';
+import { LineIndex, splitLines } from './source.js';
 import { InsnStore, StoredInstruction } from './store.js';
 
 type Expansion = NonNullable<Statement['expansion']>;
@@ -45,6 +45,7 @@ export class ParsedProgram implements Program {
   readonly #parts: (Statement | number)[];
   readonly #expansions: Map<number, Expansion>;
   #lines: SourceLine[] | undefined;
+  #lineIndex: LineIndex | undefined;
   #statements: Statement[] | undefined;
   #instructions: Instruction[] | undefined;
 
@@ -61,6 +62,7 @@ export class ParsedProgram implements Program {
     this.#parts = p.statements;
     this.#expansions = p.expansions;
     this.#lines = undefined;
+    this.#lineIndex = undefined;
     this.#statements = undefined;
     this.#instructions = undefined;
   }
@@ -93,6 +95,10 @@ export class ParsedProgram implements Program {
 
   get lines(): SourceLine[] {
     return (this.#lines ??= splitLines(this.source));
+  }
+
+  get lineIndex(): LineIndex {
+    return (this.#lineIndex ??= new LineIndex(this.source));
   }
 
   get instructions(): Instruction[] {

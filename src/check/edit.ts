@@ -48,24 +48,28 @@ function insertIndent(ins: string, indent: string, beforeLabel: boolean): string
 
 /** Apply statement edits and return the new text. */
 export function applyStatementEdits(program: Program, edits: StatementEdits): string {
-  const touched = new Set<number>();
-  for (const s of [...edits.insertBefore.keys(), ...edits.replace.keys(), ...edits.remove]) {
-    touched.add(program.statements[s]!.lineIndex);
-  }
-  if (touched.size === 0) return printProgram(program);
+  // the statements of each line an edit touches (a line's statements stand together in the stream)
+  const statements = program.statements;
   const byLine = new Map<number, number[]>();
-  program.statements.forEach((s, k) => {
-    if (!touched.has(s.lineIndex)) return;
-    const l = byLine.get(s.lineIndex) ?? [];
-    l.push(k);
-    byLine.set(s.lineIndex, l);
-  });
+  for (const k of [...edits.insertBefore.keys(), ...edits.replace.keys(), ...edits.remove]) {
+    const li = statements[k]!.lineIndex;
+    if (byLine.has(li)) continue;
+    let a = k;
+    while (a > 0 && statements[a - 1]!.lineIndex === li) a--;
+    const l: number[] = [];
+    for (let b = a; b < statements.length && statements[b]!.lineIndex === li; b++) l.push(b);
+    byLine.set(li, l);
+  }
+  if (byLine.size === 0) return printProgram(program);
+  const touched = [...byLine.keys()].sort((x, y) => x - y);
   const lineEdits = new Map<number, string>();
   const writtenOut = new Map<number, number[]>();
-  for (const [lineIndex, stmts] of byLine) {
-    const original = program.lines[lineIndex]!.text;
+  const text = program.lineIndex;
+  for (const lineIndex of touched) {
+    const stmts = byLine.get(lineIndex)!;
+    const original = text.line(lineIndex);
     const indent = indentOf(original);
-    const eol = program.lines[lineIndex]!.eol || '\n';
+    const eol = text.eol(lineIndex) || '\n';
     const expanded = stmts.some((k) => program.statements[k]!.expansion);
     const out: string[] = [];
     if (expanded) {
@@ -97,12 +101,12 @@ export function applyStatementEdits(program: Program, edits: StatementEdits): st
           continue;
         }
         if (inserts.length > 0 && stmts.length === 1 && lineIndex > 0 && !lineEdits.has(lineIndex - 1)
-          && isInlineAsmMarker(program.lines[lineIndex - 1]!.text) === 'start') {
+          && isInlineAsmMarker(text.line(lineIndex - 1)) === 'start') {
           // The first statement of an inline asm: what goes before it goes before LLVM's
           // ;;#ASMSTART comment, outside the author's code (a comment: the same place to run).
-          const marker = program.lines[lineIndex - 1]!;
-          const markerIndent = indentOf(marker.text);
-          lineEdits.set(lineIndex - 1, [...inserts.map((ins) => markerIndent + ins), marker.text].join(marker.eol || '\n'));
+          const marker = text.line(lineIndex - 1);
+          const markerIndent = indentOf(marker);
+          lineEdits.set(lineIndex - 1, [...inserts.map((ins) => markerIndent + ins), marker].join(text.eol(lineIndex - 1) || '\n'));
         } else {
           for (const ins of inserts) out.push(insertIndent(ins, indent, s.kind === 'label') + ins);
         }
@@ -121,21 +125,31 @@ export function applyStatementEdits(program: Program, edits: StatementEdits): st
     }
     lineEdits.set(lineIndex, out.join(eol));
   }
-  // A removed statement alone on its line removes the line.
+  // The lines no edit touches go out as they are, in runs cut from the text; a removed statement
+  // alone on its line removes the line.
   const numbering = new MacroNumbering(program);
-  const lines = program.lines.map((l, i) => {
+  const out: string[] = [];
+  let run = 0;
+  for (let i = 0; i < text.count; i++) {
     const e = lineEdits.get(i);
+    if (e === undefined && !numbering.due(i)) continue;
+    out.push(text.slice(run, i));
+    run = i + 1;
+    const original = text.line(i);
+    const eol = text.eol(i);
     const pre = numbering.before(i);
     const w = writtenOut.get(i);
     if (w) numbering.written(w);
-    if (pre.length === 0) return e === undefined ? l : { text: e, eol: l.eol };
-    const indent = indentOf(l.text);
-    const head = pre.map((x) => indent + x).join(l.eol || '\n');
-    const text = e ?? l.text;
-    return { text: text === '' ? head : head + (l.eol || '\n') + text, eol: l.eol };
-  });
-  const result = lines.filter((l, i) => !(lineEdits.has(i) && l.text === '' && program.lines[i]!.text.trim() !== ''));
-  return result.map((l) => l.text + l.eol).join('');
+    let line = e ?? original;
+    if (pre.length > 0) {
+      const head = pre.map((x) => indentOf(original) + x).join(eol || '\n');
+      line = line === '' ? head : head + (eol || '\n') + line;
+    }
+    if (e !== undefined && line === '' && original.trim() !== '') continue;
+    out.push(line + eol);
+  }
+  out.push(text.slice(run, text.count));
+  return out.join('');
 }
 
 /**
@@ -180,14 +194,15 @@ export class MacroNumbering {
 
 /** 1 for the source lines holding a statement that reads the macro instantiation count. */
 function counterReaderLines(program: Program): Uint8Array {
-  const out = new Uint8Array(program.lines.length);
+  const text = program.lineIndex;
+  const out = new Uint8Array(text.count);
   const uses = new Map<string, boolean>();
   for (const s of program.statements) {
     if (s.kind !== 'macroCall' || s.name === undefined || s.name === '.rept' || s.name === '.rep') continue;
     let u: boolean;
     if (isRepeatName(s.name)) {
       // .irp / .irpc: a body read where it is written (in a macro's body: assumed to)
-      u = s.blockEnd === undefined || program.lines.slice(s.lineIndex + 1, s.blockEnd).some((l) => l.text.includes('\\@'));
+      u = s.blockEnd === undefined || text.slice(s.lineIndex + 1, s.blockEnd).includes('\\@');
     } else {
       const known = uses.get(s.name);
       if (known === undefined) {

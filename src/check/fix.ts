@@ -7,6 +7,7 @@
 import type { KernelContext, Finding } from '../analysis/types.js';
 import type { Program, WaitcntOperand } from '../asm/ast.js';
 import { ParsedProgram } from '../asm/program.js';
+import { printProgram } from '../asm/printer.js';
 import { addInsert, applyStatementEdits, emptyEdits, type StatementEdits } from './edit.js';
 import { loadText, type Loaded } from '../load.js';
 import { kernelContexts } from '../analysis/context.js';
@@ -272,5 +273,5 @@ export function fixSummary(r: FixResult): string {
 }
 
 function originalText(l: Loaded): string {
-  return l.program.lines.map((x) => x.text + x.eol).join('');
+  return printProgram(l.program);
 }

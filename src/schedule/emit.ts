@@ -29,6 +29,7 @@ import type { ScheduleState } from './state.js';
 import { computeNops } from '../hazards/engine.js';
 import { carryFacts, hazardInsnsCarried, type CarriedFacts } from '../hazards/context.js';
 import type { Program } from '../asm/ast.js';
+import { printProgram } from '../asm/printer.js';
 import { isWaitOrNop } from '../asm/program.js';
 import { missingCompletions } from './completion.js';
 import { checkFastFromEnv, contextMetrics, FastPathMismatch, programMetrics, type Metrics } from './metrics.js';
@@ -163,7 +164,7 @@ export function emitSchedule(s: ScheduleState, opts: EmitOptions = {}): Emitted 
   const k = s.k;
   const changedRegions = s.changedRegions();
   if (changedRegions.length === 0) {
-    const text = k.loaded.program.lines.map((l) => l.text + l.eol).join('');
+    const text = printProgram(k.loaded.program);
     return { text, loaded: k.loaded, notes: [], changedRegions, metrics: programMetrics(k.loaded, k.name, { trip: k.options.trip }) };
   }
   const notes: string[] = [];

@@ -9,6 +9,7 @@
  * call. emit.ts then re-derives the waits and nops of that text.
  */
 import type { Program } from '../asm/ast.js';
+import { printProgram } from '../asm/printer.js';
 import { MacroNumbering, statementText } from '../check/edit.js';
 import type { ScheduleState } from './state.js';
 import { isDebugLine, staysInPlace } from './kernel.js';
@@ -27,7 +28,7 @@ export function reorderedText(s: ScheduleState): string {
   const program = k.loaded.program;
   const cfg = k.ctx.cfg;
   const changed = s.changedRegions();
-  if (changed.length === 0) return wholeText(program).text;
+  if (changed.length === 0) return printProgram(program);
 
   // statement -> replacement (the node now in that slot), dropped statements
   const slotOf = new Map<number, number>(); // statement index -> kernel insn now there
@@ -98,19 +99,19 @@ export function reorderedText(s: ScheduleState): string {
   };
 
   const out: string[] = [];
-  // the lines written as they are go out in runs, cut from the program's whole text
-  const whole = wholeText(program);
+  // the lines written as they are go out in runs, cut from the program's text
+  const text = program.lineIndex;
   let run = 0;
-  const flush = (to: number) => { if (to > run) out.push(whole.text.slice(whole.start[run], whole.start[to])); };
+  const flush = (to: number) => { if (to > run) out.push(text.slice(run, to)); };
   let skipTo = -1;
   const numbering = new MacroNumbering(program);
-  for (let li = 0; li < program.lines.length; li++) {
-    const line = program.lines[li]!;
+  for (let li = 0; li < text.count; li++) {
     const stmts = stmtsOfLine.get(li);
     const counted = numbering.due(li);
     if (!stmts && !ownedLine.has(li) && li > skipTo && !counted) continue;
     flush(li);
     run = li + 1;
+    const line = { text: text.line(li), eol: text.eol(li) };
     const indent = indentOf(line.text);
     const eol = line.eol || '\n';
     if (counted) {
@@ -151,35 +152,10 @@ export function reorderedText(s: ScheduleState): string {
     if (line.eol === '') joined = joined.slice(0, joined.length - eol.length); // keep "no final newline"
     out.push(joined);
   }
-  flush(program.lines.length);
+  flush(text.count);
   return out.join('');
 }
 
-
-/**
- * The program's lines written out (each line's text and terminator) and where each line starts
- * in that text (start[lines.length]: its length), kept on the program (analysis/memo.ts): every
- * emission of a kernel writes most of the same program's lines as they are. The text is the
- * program's source when the lines give it back (no second copy is kept).
- */
-function wholeText(program: Program): { text: string; start: Float64Array } {
-  return once(program, 'wholeText', () => {
-    const lines = program.lines;
-    const start = new Float64Array(lines.length + 1);
-    const parts: string[] = new Array(lines.length);
-    let at = 0;
-    for (let li = 0; li < lines.length; li++) {
-      const l = lines[li]!;
-      start[li] = at;
-      parts[li] = l.text + l.eol;
-      at += parts[li]!.length;
-    }
-    start[lines.length] = at;
-    const text = parts.join('');
-    const source = (program as { source?: unknown }).source;
-    return { text: typeof source === 'string' && source === text ? source : text, start };
-  });
-}
 
 /** 1 for lines holding only a comment (no code, not blank). */
 function commentOnlyLines(program: Program): Uint8Array {

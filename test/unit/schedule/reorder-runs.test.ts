@@ -1,9 +1,9 @@
 /**
- * reorderedText writes the lines it leaves as they are in runs cut from the program's whole
- * text (made once per program). With LF, CRLF and no final newline: an unchanged schedule gives
+ * reorderedText writes the lines it leaves as they are in runs cut from the program's text
+ * (its LineIndex, made once per program). With LF, CRLF and no final newline: an unchanged schedule gives
  * the text back; a changed one keeps every untouched line byte for byte, in order, with its
  * terminator, ends as the input ends, loads, and lines up with the schedule; and the second
- * schedule of the same program (the kept whole text) is written as a fresh program writes it.
+ * schedule of the same program (the kept line index) is written as a fresh program writes it.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,7 +26,7 @@ const VARIANTS: readonly [string, (t: string) => string][] = [
   ['no final newline', (t) => t.replace(/\s+$/, '')],
 ];
 
-test('reorderedText keeps untouched lines byte for byte (runs of the whole text), with their terminators and the input\'s end', () => {
+test('reorderedText keeps untouched lines byte for byte (runs of the program\'s text), with their terminators and the input\'s end', () => {
   let changed = 0;
   for (const [name, base] of [['example.s', example], ['loop.s', LOOP]] as const) {
     for (const [variant, make] of VARIANTS) {
