@@ -175,8 +175,8 @@ function stronger(a: { vm: number; lgkm: number; exp: number }, b?: { vm: number
 export function waitInsertions(ctx: KernelContext, ins: Map<number, { vm: number; lgkm: number; exp: number }>,
   afterPrevious: ReadonlySet<number> = new Set()): StatementEdits {
   const e = emptyEdits();
-  const { statements, lines } = ctx.program;
-  const indent = (stmt: number) => /^[ \t]*/.exec(lines[statements[stmt]!.lineIndex]!.text)![0];
+  const { statements, lineIndex } = ctx.program;
+  const indent = (stmt: number) => /^[ \t]*/.exec(lineIndex.line(statements[stmt]!.lineIndex))![0];
   for (const [j, w] of ins) {
     const text = waitcntText({
       vmcnt: w.vm >= 0 ? w.vm : undefined, lgkmcnt: w.lgkm >= 0 ? w.lgkm : undefined, expcnt: w.exp >= 0 ? w.exp : undefined,

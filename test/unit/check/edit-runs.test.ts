@@ -4,7 +4,7 @@
  * splitLines does; with LF, CRLF and no final newline, an edited program reads back as the
  * edits say (its instructions in order: the inserted ones, the replacements, none of the
  * removed), keeps every untouched line byte for byte with its terminator, ends as the input
- * ends, and never builds `lines`.
+ * ends, and never builds `lines`; nor does emission build them for the programs it writes.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +15,9 @@ import { ParsedProgram } from '../../../src/asm/program.js';
 import { loadText } from '../../../src/load.js';
 import { addInsert, applyStatementEdits, emptyEdits } from '../../../src/check/edit.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
-import { LOOP } from '../schedule/helpers.js';
+import { LOOP, randomSchedule } from '../schedule/helpers.js';
+import { pickKernel } from '../../../src/schedule/kernel.js';
+import { emitSchedule } from '../../../src/schedule/emit.js';
 import { root } from '../../repo.js';
 
 const example = readFileSync(join(root, 'examples', 'mfma_lds_gemm.gfx942.s'), 'utf8');
@@ -90,4 +92,29 @@ test('applyStatementEdits writes the edits and every untouched line as it was, w
     }
   }
   assert.equal(edited, 24);
+});
+
+test('emission builds no line objects for the programs it writes (only the original\'s, for its roles)', () => {
+  const k = pickKernel(loadText(example, 'example.s'));
+  const original = k.loaded.program;
+  const built: string[] = [];
+  const lines = Object.getOwnPropertyDescriptor(ParsedProgram.prototype, 'lines')!;
+  Object.defineProperty(ParsedProgram.prototype, 'lines', {
+    configurable: true,
+    get(this: ParsedProgram) {
+      if (this !== original && !this.linesBuilt) built.push(new Error().stack!.split('\n').slice(2, 4).join(' < '));
+      return lines.get!.call(this) as unknown;
+    },
+  });
+  try {
+    let changed = 0;
+    for (const moves of [20, 200, 2000]) {
+      const e = emitSchedule(randomSchedule(k, mulberry32(moves), moves));
+      if (e.changedRegions.length > 0) changed++;
+    }
+    assert.ok(changed >= 2, `only ${changed} schedules changed anything`);
+  } finally {
+    Object.defineProperty(ParsedProgram.prototype, 'lines', lines);
+  }
+  assert.deepEqual(built, []);
 });
