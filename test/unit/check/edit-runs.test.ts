@@ -15,22 +15,17 @@ import { ParsedProgram } from '../../../src/asm/program.js';
 import { loadText } from '../../../src/load.js';
 import { addInsert, applyStatementEdits, emptyEdits } from '../../../src/check/edit.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
-import { LOOP, randomSchedule } from '../schedule/helpers.js';
+import { LOOP, TEXT_VARIANTS, randomSchedule } from '../schedule/helpers.js';
 import { pickKernel } from '../../../src/schedule/kernel.js';
 import { emitSchedule } from '../../../src/schedule/emit.js';
 import { root } from '../../repo.js';
 
 const example = readFileSync(join(root, 'examples', 'mfma_lds_gemm.gfx942.s'), 'utf8');
 
-const VARIANTS: readonly [string, (t: string) => string][] = [
-  ['lf', (t) => t],
-  ['crlf', (t) => t.replace(/\r?\n/g, '\r\n')],
-  ['no final newline', (t) => t.replace(/\s+$/, '')],
-];
 
 test('LineIndex cuts the lines splitLines cuts: starts, texts and terminators', () => {
   const odd = ['', 'a', '\n', '\r\n', 'a\r', 'a\rb\n', '\n\n', 'x\r\n\r\ny', '\r', 'a\n\r\nb\r\n'];
-  for (const t of [...odd, ...VARIANTS.map(([, make]) => make(LOOP))]) {
+  for (const t of [...odd, ...TEXT_VARIANTS.map(([, make]) => make(LOOP))]) {
     const lines = splitLines(t);
     const ix = new LineIndex(t);
     assert.equal(ix.count, lines.length, JSON.stringify(t));
@@ -50,7 +45,7 @@ test('LineIndex cuts the lines splitLines cuts: starts, texts and terminators', 
 test('applyStatementEdits writes the edits and every untouched line as it was, without building the lines', () => {
   let edited = 0;
   for (const [name, base] of [['example.s', example], ['loop.s', LOOP]] as const) {
-    for (const [variant, make] of VARIANTS) {
+    for (const [variant, make] of TEXT_VARIANTS) {
       const text = make(base);
       const rand = mulberry32(11);
       for (let round = 0; round < 4; round++) {

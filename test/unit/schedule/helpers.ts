@@ -52,3 +52,10 @@ export const PLAIN = ['v_mov_b32 v1, 1', 'v_mov_b32 v2, 2', 'v_add_u32 v3, v4, v
 export const text = (...ks: string[][]): string => [...HEAD, ...ks.flat(), ''].join('\n');
 export const LAYOUT_OPTS = { budget: 20, jobs: 1, cache: false, seed: 1 } as const;
 
+
+/** The same text with LF, CRLF and no final newline: what a writer that copies lines as they are must keep. */
+export const TEXT_VARIANTS: readonly [string, (t: string) => string][] = [
+  ['lf', (t) => t],
+  ['crlf', (t) => t.replace(/\r?\n/g, '\r\n')],
+  ['no final newline', (t) => t.replace(/\s+$/, '')],
+];

@@ -15,21 +15,16 @@ import { pickKernel } from '../../../src/schedule/kernel.js';
 import { alignToOriginal } from '../../../src/schedule/align.js';
 import { reorderedText } from '../../../src/schedule/reorder.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
-import { LOOP, randomSchedule } from './helpers.js';
+import { LOOP, TEXT_VARIANTS, randomSchedule } from './helpers.js';
 import { root } from '../../repo.js';
 
 const example = readFileSync(join(root, 'examples', 'mfma_lds_gemm.gfx942.s'), 'utf8');
 
-const VARIANTS: readonly [string, (t: string) => string][] = [
-  ['lf', (t) => t],
-  ['crlf', (t) => t.replace(/\r?\n/g, '\r\n')],
-  ['no final newline', (t) => t.replace(/\s+$/, '')],
-];
 
 test('reorderedText keeps untouched lines byte for byte (runs of the program\'s text), with their terminators and the input\'s end', () => {
   let changed = 0;
   for (const [name, base] of [['example.s', example], ['loop.s', LOOP]] as const) {
-    for (const [variant, make] of VARIANTS) {
+    for (const [variant, make] of TEXT_VARIANTS) {
       const text = make(base);
       const k = pickKernel(loadText(text, name));
       const rand = mulberry32(5);
