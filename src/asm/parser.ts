@@ -676,9 +676,17 @@ function substituteAlt(s: string, values: ReadonlyMap<string, string>, atValue: 
  */
 function altMacroArgs(st: State, text: string, lookup: (n: string) => number | undefined, at: Loc): string[] | undefined {
   // angle-bracket strings first, as placeholders, so that their blanks and commas stay inside
+  // A `<` opens a string only where an argument starts (AsmParser::parseMacroArguments checks
+  // for it before parseMacroArgument reads the argument's tokens): at the start, after a comma
+  // outside parentheses, or right after another angle-bracket string. Elsewhere it is the
+  // operator: inside parentheses, and after a blank too, since parseMacroArgument joins an
+  // operator (isOperator: Less, LessEqual, ...) to the argument before it
+  // (`static_assert (a <= 2 && a >= 0)`, MIOpen's conv1x1u_bias_activ.s).
   const angles: string[] = [];
   let t = '';
   let argStart = true;
+  let angleStart = true;
+  let depth = 0;
   for (let k = 0; k < text.length; k++) {
     const c = text[k]!;
     if (c === '"') {
@@ -687,9 +695,10 @@ function altMacroArgs(st: State, text: string, lookup: (n: string) => number | u
       t += text.slice(k, end);
       k = end - 1;
       argStart = false;
+      angleStart = false;
       continue;
     }
-    if (c === '<' && argStart) {
+    if (c === '<' && angleStart) {
       let e = k + 1;
       let content = '';
       while (e < text.length && text[e] !== '>') {
@@ -702,6 +711,7 @@ function altMacroArgs(st: State, text: string, lookup: (n: string) => number | u
         angles.push(content);
         k = e;
         argStart = false;
+        angleStart = true;
         continue;
       }
     }
@@ -710,10 +720,15 @@ function altMacroArgs(st: State, text: string, lookup: (n: string) => number | u
       t += c;
       while (k + 1 < text.length && (text[k + 1] === ' ' || text[k + 1] === '\t')) k++;
       argStart = false;
+      angleStart = false;
       continue;
     }
     t += c;
-    argStart = c === ',' || c === ' ' || c === '\t';
+    if (c === '(') depth++;
+    else if (c === ')' && depth > 0) depth--;
+    const blank = c === ' ' || c === '\t';
+    argStart = depth === 0 && (c === ',' || blank);
+    angleStart = depth === 0 && (c === ',' || (blank && angleStart));
   }
   const out: string[] = [];
   for (const a of splitMacroArgs(t)) {

@@ -214,3 +214,34 @@ test('a kernel whose symbol and .amdhsa_kernel block a macro writes is a kernel 
   assert.deepEqual(errors(p), []);
   assert.deepEqual(p.kernels.map((k) => [k.name, k.kind, k.descriptor?.values.next_free_vgpr]), [['k_gfx9_f2x3', 'kernel', 4]]);
 });
+
+test('.altmacro: < opens a string only where an argument starts, not inside parentheses or after an operand', () => {
+  // MIOpen's conv1x1u_bias_activ.s calls `static_assert (activ_mode <= MIOPEN_NEURON_ELU && ...)`
+  // with .altmacro on (conv_common.inc): llvm-mc 22 reads one argument, the whole expression.
+  const p = parse([
+    '.altmacro',
+    '.macro static_assert cond',
+    '  .if !cond',
+    '    .error "cond is false"',
+    '  .endif',
+    '.endm',
+    '.macro m x, y',
+    '  s_mov_b32 s0, x',
+    '  s_mov_b32 s1, y',
+    '.endm',
+    '.set a, 1',
+    '  static_assert (a <= 2 && a >= 0)',
+    '  m (a <= 2), (a >= 0)',
+    '  m 1 <= 2, 3 >= 1',
+    '  m <4>, <5>',
+    '  m <6> <7>',
+  ]);
+  assert.deepEqual(errors(p), []);
+  // llvm-mc 22 on the same text: [(a <= 2)] [(a >= 0)], [1<=2] [3>=1], [4] [5], [6] [7]
+  assert.deepEqual(insns(p), [
+    's_mov_b32 s0, (a <= 2)', 's_mov_b32 s1, (a >= 0)',
+    's_mov_b32 s0, 1<=2', 's_mov_b32 s1, 3>=1',
+    's_mov_b32 s0, 4', 's_mov_b32 s1, 5',
+    's_mov_b32 s0, 6', 's_mov_b32 s1, 7',
+  ]);
+});
