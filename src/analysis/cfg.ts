@@ -130,6 +130,7 @@ export function buildCfg(program: Program, kernel: KernelSymbol): Cfg {
   }
 
   const longBranches = findLongBranches(insns, control);
+  longBranches.push(...findPcLoops(insns, control, labelsBefore, new Set(longBranches.map((lb) => lb.setpc))));
   const longByEnd = new Map(longBranches.map((lb) => [lb.setpc, lb]));
   const addEdge = (a: number, b: number) => {
     const A = blocks[a]!;
@@ -185,6 +186,37 @@ export function buildCfg(program: Program, kernel: KernelSymbol): Cfg {
     }
   }
   return { kernel, insns, blocks, blockOf, control, longBranches, danglingLabels, rawJumps };
+}
+
+/**
+ * A loop closed by s_setpc_b64 of the address an s_getpc_b64 took earlier (MIOpen's conv1x1wrw.s:
+ * `s_getpc_b64 s[p:p+1]`, `loop_n_begin:`, ..., `s_setpc_b64 s[p:p+1]`): S_GETPC_B64 gives the
+ * address of the next instruction (ISA: "D.u64 = PC + 4"), so the jump goes to the label right
+ * after the s_getpc_b64. Taken only when such a label is there and no instruction between the two
+ * names either register of the pair (nothing can have changed the address); otherwise the
+ * s_setpc_b64 stays what it was (a return, or a raw jump when the PC was moved by a number).
+ */
+function findPcLoops(insns: Instruction[], control: ControlKind[], labelsBefore: ReadonlyMap<number, string[]>, taken: ReadonlySet<number>): LongBranch[] {
+  const out: LongBranch[] = [];
+  const overlaps = (a: { file: string; first: number; count: number }, b: { file: string; first: number; count: number }) =>
+    a.file === b.file && a.first < b.first + b.count && b.first < a.first + a.count;
+  for (let i = 0; i < insns.length; i++) {
+    if (control[i] !== 'indirect' || taken.has(i) || insns[i]!.base !== 's_setpc_b64') continue;
+    const to = insns[i]!.operands[0];
+    if (!to || to.kind !== 'reg') continue;
+    for (let g = i - 1; g >= 0; g--) {
+      const r = insns[g]!;
+      const named = r.operands.some((op) => op.kind === 'reg' && overlaps(op, to));
+      if (!named) continue;
+      const pc = r.operands[0];
+      if (r.base === 's_getpc_b64' && pc && pc.kind === 'reg' && pc.file === to.file && pc.first === to.first && pc.count === to.count) {
+        const label = labelsBefore.get(g + 1)?.[0];
+        if (label !== undefined && g + 1 <= i) out.push({ getpc: g, setpc: i, label });
+      }
+      break;
+    }
+  }
+  return out;
 }
 
 /**

@@ -48,6 +48,34 @@ test('cfg: a Tensile long branch (s_getpc ... s_setpc) jumps to its label', () =
   assert.deepEqual(b0.succs, [2]);
 });
 
+test('cfg: s_setpc_b64 of the address an earlier s_getpc_b64 took loops back to the label after it (MIOpen conv1x1wrw)', () => {
+  // S_GETPC_B64 writes the address of the next instruction; the pair is not touched in between
+  const loop = [
+    's_getpc_b64 s[6:7]', 'loop_begin:', 'v_add_f32 v2, v1, v1', 'global_load_dword v1, v[4:5], off',
+    's_add_u32 s4, s4, 4', 's_cmp_ge_u32 s4, 16', 's_cbranch_scc1 loop_exit', 's_setpc_b64 s[6:7]',
+    'loop_exit:', 's_waitcnt vmcnt(0)', 's_endpgm',
+  ];
+  const [c] = ctxOf(loop.join('\n'), 'gfx906');
+  assert.deepEqual(c!.cfg.longBranches.map((lb) => lb.label), ['loop_begin']);
+  const setpcBlock = c!.cfg.blocks[c!.cfg.blockOf[6]!]!; // instructions: s_getpc_b64 is 0, s_setpc_b64 6
+  assert.deepEqual(setpcBlock.succs, [c!.cfg.blockOf[1]!]);
+  assert.equal(setpcBlock.exits, false);
+  // the load of one iteration is read at the head of the next: found as over a s_branch back edge
+  const waits = (text: string) => checkContexts(ctxOf(text, 'gfx906'))[0]!.findings
+    .filter((f) => f.rule === 'waitcnt-missing').map((f) => `${f.loc.line} ${f.severity}`);
+  const viaSetpc = waits(loop.join('\n'));
+  assert.deepEqual(viaSetpc, ['3 warning']);
+  assert.deepEqual(viaSetpc, waits(loop.map((l) => (l === 's_setpc_b64 s[6:7]' ? 's_branch loop_begin' : l)).join('\n')));
+  // the pair changed in between, or no label right after s_getpc_b64: not a loop (a return)
+  for (const other of [
+    loop.map((l) => (l === 's_add_u32 s4, s4, 4' ? 's_add_u32 s6, s6, 4' : l)),
+    loop.filter((l) => l !== 'loop_begin:'),
+  ]) {
+    const [o] = ctxOf(other.join('\n'), 'gfx906');
+    assert.equal(o!.cfg.longBranches.length, 0);
+  }
+});
+
 test('pressure: peak live VGPRs with the line, used registers, loop liveness', () => {
   const text = [
     'v_mov_b32 v0, 1', // 1
