@@ -65,3 +65,20 @@ export function lineHunks(a: readonly string[], b: readonly string[], maxD = 400
   }
   return hunks;
 }
+
+/**
+ * The line of `a` (1-based) that line `line` of `b` came from, given the hunks that turn `a` into
+ * `b` (lineHunks): a line outside every hunk moves by the lines the hunks before it added; a line
+ * a hunk inserted maps to the line of `a` it was inserted before, one a hunk rewrote to the line
+ * it replaced (the last of them when the hunk grew).
+ */
+export function lineBefore(hunks: readonly Hunk[], line: number): number {
+  const y = line - 1;
+  let shift = 0;
+  for (const h of hunks) {
+    if (y < h.b0) break;
+    if (y < h.b1) return h.a0 + 1 + Math.min(y - h.b0, Math.max(0, h.a1 - h.a0 - 1));
+    shift = h.b1 - h.a1;
+  }
+  return y - shift + 1;
+}

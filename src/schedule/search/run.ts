@@ -44,6 +44,7 @@ import { preferredState, runTask, type PrepareTask, type StrategyOutcome, type S
 import { ownString } from '../../asm/intern.js';
 import { memMark } from '../../memtrace.js';
 import { kernelTime, loopChanges, type LoopChange } from '../../cycles/kernel-time.js';
+import { lineBefore, lineHunks, type Hunk } from '../../check/line-diff.js';
 import { pipelineProgram, pipelineTwoStage, planPipelines, type PipelinedLoop, type PipelinedProgram, type PipelinePlan } from '../pipeline/index.js';
 
 export interface ScheduleRunOptions {
@@ -417,7 +418,8 @@ function checkAndSchedule(loaded: Loaded, text: string, chosen: string[], opts: 
     if (set.warm && checks.some((k) => names.includes(k.name) && k.findings.some((f) => f.severity === 'error'))) Atomics.store(set.warm.cancel, 0, 1);
     const fixed = fixKernels(loaded, text, new Set(names), opts.paths, checks);
     memMark('fixed');
-    prep = { file: loaded.program.file, arch: loaded.target.name, names, others, ...fixed, skipped };
+    const fixHunks = fixed.text !== text ? lineHunks(text.split('\n'), fixed.text.split('\n')) : undefined;
+    prep = { file: loaded.program.file, arch: loaded.target.name, names, others, ...fixed, skipped, ...(fixHunks ? { fixHunks } : {}) };
   } catch (e) {
     return Promise.reject(e as Error);
   }
@@ -426,7 +428,8 @@ function checkAndSchedule(loaded: Loaded, text: string, chosen: string[], opts: 
 
 /** A file ready to schedule: the kernels asked for, the others, and the file as fixKernels left it (`loaded`: its text loaded). */
 /** `skipped`: a note per kernel not scheduled for an error no s_nop or s_waitcnt fixes. */
-interface FilePrep { file: string; arch: string; names: string[]; others: string[]; loaded?: Loaded; text: string; errors: number; note?: string; skipped: string[] }
+/** `fixHunks`: how `text` (the fixed file) differs from the input, when the fix changed it (lineHunks), to give the input's lines. */
+interface FilePrep { file: string; arch: string; names: string[]; others: string[]; loaded?: Loaded; text: string; errors: number; note?: string; skipped: string[]; fixHunks?: Hunk[] }
 
 /** The kernels of a file scheduled one after the other from the file as fixKernels left it. */
 async function scheduleFixed(f: FilePrep, opts: ScheduleRunOptions, set: Settings, t0: number): Promise<ScheduleFileResult> {
@@ -438,15 +441,35 @@ async function scheduleFixed(f: FilePrep, opts: ScheduleRunOptions, set: Setting
   let cur: Loaded | undefined = f.loaded;
   f.loaded = undefined;
   let curText = f.text;
+  // a kernel is searched in the file as the kernels before it left it (and the fix before that):
+  // its report gives the input's lines (LoopChange, PipelinedLoop), through where its label moved
+  // and what the fix inserted
+  const fixedStart = cur ? kernelStarts(cur) : undefined;
+  const hunks = f.fixHunks;
+  f.fixHunks = undefined;
   for (const [x, name] of names.entries()) {
     cur ??= loadText(curText, file, { arch });
+    const from = kernelStarts(cur).get(name);
+    const to = fixedStart?.get(name);
+    const shift = from !== undefined && to !== undefined ? from - to : 0;
+    const inputLine = (line: number) => (hunks ? lineBefore(hunks, line - shift) : line - shift);
     // another kernel's search follows, of this file or (SearchWorkers.more) the next
-    const r = await scheduleKernel(cur, curText, name, opts, set, errors > 0, x < names.length - 1 || set.shared.more);
+    const s = await scheduleKernel(cur, curText, name, opts, set, errors > 0, x < names.length - 1 || set.shared.more);
+    const r: ScheduleRunResult = shift === 0 && !hunks ? s : {
+      ...s,
+      loops: s.loops.map((l) => ({ ...l, line: inputLine(l.line), backEdgeLines: l.backEdgeLines.map(inputLine) })),
+      ...(s.pipelined ? { pipelined: s.pipelined.map((p) => ({ ...p, line: inputLine(p.line) })) } : {}),
+    };
     kernels.push(r);
     if (r.text !== curText) { curText = r.text; cur = undefined; }
   }
   if (others.length > 0) notes.push(`left as written (not asked for): ${others.join(', ')}`);
   return { file, arch, text: curText, kernels, notes, seconds: (Date.now() - t0) / 1000 };
+}
+
+/** The line of each kernel's label in a loaded file. */
+function kernelStarts(l: Loaded): Map<string, number> {
+  return new Map(l.program.kernels.map((k) => [k.name, k.loc.line]));
 }
 
 /**
