@@ -16,7 +16,8 @@
  *     with the CPU time per evaluation and the work each did (positions the wait model stepped,
  *     consumers the hazard rules ran on): first the
  *     evaluations after the first 300 of a fresh evaluator (V8 still compiling the hot code),
- *     then the same count after 5,000 more (warmed up). Also evaluate() of
+ *     then the same count after 5,000 more (warmed up); with the V8 setting `schedule` runs with
+ *     (src/cli/v8-tuning.ts), as are the in-process phases of 1. Also evaluate() of
  *     an unchanged state, in that kernel and in the example (what every evaluation pays for the
  *     regions it did not change).
  *     Then the same on the loop body of the project's kernels/mfma_acc_pressure.cl built for gfx908
@@ -46,6 +47,7 @@ import { regionPicker, STRATEGIES } from '../src/schedule/search/search.js';
 import { mulberry32 } from '../src/schedule/search/rng.js';
 import { DEFAULT_OBJECTIVE } from '../src/schedule/metrics.js';
 import { formatSpeed, speedCorpus, speedRun } from '../test/oracle/speedup.js';
+import { tuneForSchedule } from '../src/cli/v8-tuning.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
 const GNU_TIME = '/usr/bin/time';
@@ -336,6 +338,9 @@ async function benchStrategies(files: string[]): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // the in-process rows (phases, evaluator, strategies) run with the V8 setting the commands run
+  // with (src/cli/v8-tuning.ts: analyze and schedule both limit inlining)
+  tuneForSchedule();
   const corpus = process.env['CONDUCTOR_CORPUS'] ?? resolve(repoRoot(), '..', 'shared', 'corpus');
   const dir = join(corpus, 'tensile');
   const files = readdirSync(dir).filter((f) => f.endsWith('.s')).map((f) => join(dir, f));
