@@ -95,7 +95,7 @@ function computeResources(ctx: KernelContext): { resources: KernelResources; fin
     };
     declaredOcc = computeOccupancy(target, { vgprs: d.vgprs, agprs: d.agprs, sgprs: d.sgprs, ldsBytes: d.ldsBytes + atLaunch, extraSgprs: d.extraSgprs, ...wg });
     const at: Loc = ctx.kernel.descriptor!.loc;
-    for (const o of uncovered(ctx, layout, values)) {
+    for (const o of uncovered(ctx, layout, values, d.extraSgprs)) {
       findings.push({
         rule: 'descriptor-registers', severity: o.allocated ? 'warning' : 'error', loc: at, insn: -1,
         related: [{ loc: o.loc, message: `first use of ${o.first} beyond the descriptor`, insn: o.insn }],
@@ -149,9 +149,13 @@ export function workgroupInput(ctx: KernelContext): { wavesPerWorkgroup?: number
 }
 
 /**
- * `allocated`: every register named lies within what the descriptor has the wave allocated
- * (next_free_vgpr rounded up to the allocation granule: the descriptor encodes the count in
- * granules), so the code runs; the descriptor only understates it (a warning).
+ * `allocated`: every register named lies within what the descriptor has the wave allocated, so
+ * the code runs; the descriptor only understates it (a warning). VGPRs: next_free_vgpr rounded up
+ * to the allocation granule (the descriptor encodes the count in granules). SGPRs: the count the
+ * descriptor encodes (next_free_sgpr and the reserved SGPRs, rounded up to its granule) less the
+ * reserved block at its top (VCC, FLAT_SCRATCH, XNACK_MASK): the hardware is given that count
+ * alone, so an SGPR below the block is the wave's own (MIOpen's Winograd kernels use s101 with
+ * next_free_sgpr 101).
  */
 interface Uncovered { message: string; first: string; loc: Loc; insn: number; allocated: boolean }
 
@@ -159,7 +163,7 @@ interface Uncovered { message: string; first: string; loc: Loc; insn: number; al
  * Registers the descriptor does not cover, per file: the highest one the code names and the
  * first instruction that names one beyond the descriptor. Registers as the code writes them.
  */
-function uncovered(ctx: KernelContext, layout: RegisterLayout, values: Record<string, number>): Uncovered[] {
+function uncovered(ctx: KernelContext, layout: RegisterLayout, values: Record<string, number>, reservedSgprs: number): Uncovered[] {
   const nextV = values.next_free_vgpr ?? 0;
   const nextS = values.next_free_sgpr ?? 0;
   const out: Uncovered[] = [];
@@ -196,6 +200,10 @@ function uncovered(ctx: KernelContext, layout: RegisterLayout, values: Record<st
   // the VGPRs (and on gfx908 as many AGPRs) the wave gets: next_free_vgpr in whole granules
   const granule = ctx.target.registers.vgprAllocGranule.value;
   const allocV = Math.ceil(nextV / granule) * granule;
+  // the SGPRs the descriptor encodes, and the wave's own below the reserved block at their top
+  const sGranule = ctx.target.registers.sgprDescriptorGranule.value;
+  const encodedS = Math.ceil((nextS + reservedSgprs) / sGranule) * sGranule;
+  const ownS = encodedS - reservedSgprs;
   for (const [file, w] of worst) {
     if (!w.first) continue;
     // a directive written with a value that could not be evaluated is not missing (the parse warning says why)
@@ -203,10 +211,13 @@ function uncovered(ctx: KernelContext, layout: RegisterLayout, values: Record<st
     const missing = (key: string) => (values[key] !== undefined ? '' : written(key) ? ' (its value could not be evaluated)' : ' (the directive is missing)');
     const what = file === 's' ? `.amdhsa_next_free_sgpr is ${nextS}${missing('next_free_sgpr')}`
       : `.amdhsa_next_free_vgpr is ${nextV}${missing('next_free_vgpr')}${layout.unified ? '' : ` (on ${ctx.target.name} it counts max(VGPRs, AGPRs))`}`;
-    const allocated = file !== 's' && values.next_free_vgpr !== undefined && w.end <= allocV;
-    const within = allocated
-      ? `; ${ctx.target.name} allocates VGPRs in groups of ${granule}, so the wave gets ${allocV} and the code runs, but the descriptor understates what it uses`
-      : '';
+    const allocated = file === 's'
+      ? values.next_free_sgpr !== undefined && w.end <= ownS
+      : values.next_free_vgpr !== undefined && w.end <= allocV;
+    const within = !allocated ? ''
+      : file === 's'
+        ? `; the descriptor encodes SGPRs in groups of ${sGranule} and the ${reservedSgprs} it reserves (VCC, FLAT_SCRATCH, XNACK_MASK) at their top, so the wave gets s0-s${Math.min(ownS, ctx.target.registers.maxSgprs.value) - 1} of its own and the code runs, but the descriptor understates what it uses`
+        : `; ${ctx.target.name} allocates VGPRs in groups of ${granule}, so the wave gets ${allocV} and the code runs, but the descriptor understates what it uses`;
     out.push({
       message: `${w.name} is used but ${what} (the first register beyond it: ${w.first.text})${within}`,
       first: w.first.text.replace(/ at line .*/, ''), loc: w.first.loc, insn: w.first.insn, allocated,

@@ -85,8 +85,15 @@ export interface RegisterFiles {
   sgprsPerSimd: Sourced<number>;
   sgprAllocGranule: Sourced<number>;
   /**
+   * The kernel descriptor's SGPR count (GRANULATED_WAVEFRONT_SGPR_COUNT) is in blocks of this
+   * many: next_free_sgpr plus the reserved SGPRs, rounded up.
+   */
+  sgprDescriptorGranule: Sourced<number>;
+  /**
    * SGPRs reserved on top of the program's own for VCC, FLAT_SCRATCH and XNACK_MASK. They are
    * not added up: the reserved block is the largest one enabled (VCC 2 < XNACK 4 < FLAT_SCRATCH 6).
+   * The block is the top of the count the descriptor encodes (the hardware is given that count
+   * alone, not next_free_sgpr).
    */
   extraSgprs: Sourced<{ vcc: number; flatScratch: number; xnack: number }>;
 }

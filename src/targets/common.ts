@@ -269,9 +269,13 @@ export const SGPR_FILE_NOTE =
   `The kernel descriptor itself encodes SGPRs in granules of 8 (oracle: llvm-mc descriptor, next_free_sgpr 2 + 6 reserved -> ` +
   `GRANULATED_WAVEFRONT_SGPR_COUNT 0, 3 + 6 -> 1). We keep granule 16 (the references; never more waves than hardware).`;
 
-export function sgprFile(target: string, perSimdSource: string): Pick<RegisterFiles, 'sgprsPerSimd' | 'sgprAllocGranule'> {
+export function sgprFile(target: string, perSimdSource: string): Pick<RegisterFiles, 'sgprsPerSimd' | 'sgprAllocGranule' | 'sgprDescriptorGranule'> {
   return {
     sgprsPerSimd: sourced(800, perSimdSource, SGPR_FILE_NOTE),
+    sgprDescriptorGranule: sourced(8,
+      `LLVM AMDGPUUsage (compute_pgm_rsrc1 GRANULATED_WAVEFRONT_SGPR_COUNT: SGPR blocks used by a wavefront, VCC, FLAT_SCRATCH and XNACK_MASK included); ` +
+      oracle(`${MC} -mcpu=${target} -filetype=obj kd.s, reading GRANULATED_WAVEFRONT_SGPR_COUNT`,
+        'next_free_sgpr 2 + 6 reserved -> 0, 3 + 6 -> 1; 101 + 2 (VCC alone, gfx906) -> 12 (104 SGPRs), 101 + 6 -> 13 (112)')),
     sgprAllocGranule: sourced(16,
       `${REF.mi200} (GPR allocation: SGPRs allocated in units of 16); ${REF.cdna4} (architecture overview: SGPRs in groups of 16)`,
       SGPR_FILE_NOTE + ` (target ${target})`),
@@ -286,6 +290,7 @@ export function sgprFile(target: string, perSimdSource: string): Pick<RegisterFi
 export function extraSgprs(target: string): Sourced<{ vcc: number; flatScratch: number; xnack: number }> {
   return sourced({ vcc: 2, xnack: 4, flatScratch: 6 },
     `${REF.mi200} (GPR allocation: VCC in SGPR 106-107); ` +
+    'LLVM GCNSubtarget::getBaseReservedNumSGPRs ("FLAT_SCRATCH, XNACK, VCC (in that order)": the block at the top of the count the descriptor encodes); ' +
     oracle(`${MC} -mcpu=${target} -mattr=-xnack -filetype=obj kd.s, varying .amdhsa_next_free_sgpr and .amdhsa_reserve_{vcc,flat_scratch,xnack_mask}, reading GRANULATED_WAVEFRONT_SGPR_COUNT`,
       'VCC alone adds 2, XNACK_MASK 4, FLAT_SCRATCH 6; VCC+XNACK adds 4 (largest, not sum)'));
 }

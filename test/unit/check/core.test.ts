@@ -108,6 +108,33 @@ test('descriptor that does not cover the registers used is an error', () => {
   assert.equal(findings[0]!.related[0]!.loc.line, 6);
 });
 
+test('SGPRs beyond next_free_sgpr but below the reserved block of the count the descriptor encodes: a warning; into the block: an error', () => {
+  // gfx906 xnack-: next_free_sgpr n plus the reserved SGPRs (VCC 2, FLAT_SCRATCH 6) rounded up to
+  // 8 is the count the descriptor encodes (llvm-mc: 101 + 2 -> 104, 101 + 6 -> 112); the reserved
+  // block is its top (LLVM getBaseReservedNumSGPRs: FLAT_SCRATCH, XNACK, VCC in that order)
+  const text = (next: number, flat: boolean) => [
+    '.amdgcn_target "amdgcn-amd-amdhsa--gfx906:xnack-"', '.text', '.globl k', '.type k,@function', 'k:',
+    '  s_mov_b64 s[100:101], 0', '  v_cmp_eq_u32 vcc, 0, v0', '  s_endpgm',
+    '.rodata', '.amdhsa_kernel k', '  .amdhsa_next_free_vgpr 4', `  .amdhsa_next_free_sgpr ${next}`, '  .amdhsa_reserve_vcc 1',
+    `  .amdhsa_reserve_flat_scratch ${flat ? 1 : 0}`, '.end_amdhsa_kernel',
+  ].join('\n');
+  const finding = (next: number, flat: boolean) => {
+    const fs = kernelResources(ctxOf(text(next, flat), 'gfx906')[0]!).findings.filter((f) => f.rule === 'descriptor-registers');
+    assert.equal(fs.length, 1, `next_free_sgpr ${next}`);
+    return fs[0]!;
+  };
+  // 101 + 2 -> 104: s0-s101 the wave's own (MIOpen's Winograd v30 dilation2 kernel)
+  const own = finding(101, false);
+  assert.equal(own.severity, 'warning');
+  assert.match(own.message, /s101 is used but \.amdhsa_next_free_sgpr is 101 .*the wave gets s0-s101 of its own and the code runs/);
+  assert.equal(finding(99, true).severity, 'warning'); // 99 + 6 -> 112: s0-s105
+  // 92 + 2 -> 96: s94 and s95 are VCC, s101 is not allocated
+  const into = finding(92, false);
+  assert.equal(into.severity, 'error');
+  assert.doesNotMatch(into.message, /the code runs/);
+  assert.equal(finding(95, true).severity, 'error'); // 95 + 6 -> 104: s98-s103 reserved
+});
+
 test('a descriptor value that does not evaluate is not called a missing directive', () => {
   const text = (sgpr: string[]) => [
     '.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', '.globl k', '.type k,@function', 'k:',
