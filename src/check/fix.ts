@@ -15,7 +15,7 @@ import { checkContexts, rawJumpRefusal, type KernelCheck } from './check.js';
 import { ConductorError } from '../errors.js';
 import { ALL_RULES, computeNops } from '../hazards/index.js';
 import type { PathsMode } from '../waitcnt/index.js';
-import { lineHunks } from './line-diff.js';
+import { lineHunks, type Hunk } from './line-diff.js';
 
 const MAX_ROUNDS = 6;
 const ALL_KINDS: ReadonlySet<'nop' | 'waitcnt'> = new Set(['nop', 'waitcnt']);
@@ -33,6 +33,11 @@ export interface FixResult {
   extendedNops: number;
   /** Every change, by line of the input (see fixChanges). */
   changes: FixChange[];
+  /**
+   * The line hunks that turn the input's text into `text` (lineHunks, lines cut at '\n'), from
+   * which `changes` is made; absent when nothing changed or too many lines differ.
+   */
+  hunks?: Hunk[];
   /** The warnings and notes of the fixed program (--fix fixes errors only). */
   remaining: Finding[];
   /** `text` loaded as the last round loaded and checked it (with the input's file and target); absent when nothing changed. */
@@ -189,9 +194,13 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
   const checkOpts = opts.paths ? { paths: opts.paths } : {};
   const done = (rounds: number, checks: readonly KernelCheck[]): FixResult => {
     const out = text ?? originalText(l);
+    const a = originalText(l).split('\n');
+    const b = out.split('\n');
+    const hunks = text !== undefined ? lineHunks(a, b) : undefined;
     return {
       text: out, rounds, insertedNops: nops, insertedWaitStates: waitStates, insertedWaits: waits,
-      strengthenedWaits: strengthened, extendedNops: extended, changes: fixChanges(originalText(l), out, l.program),
+      strengthenedWaits: strengthened, extendedNops: extended, changes: fixChanges(a, b, hunks ?? [], l.program),
+      ...(hunks ? { hunks } : {}),
       remaining: checks.flatMap((k) => k.findings.filter((f) => f.severity !== 'error')),
       ...(text !== undefined ? { loaded: current } : {}),
     };
@@ -236,14 +245,13 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
 }
 
 /**
- * What the fixed text changed, by line of the input (a line diff of the two texts). For a
- * program read with `.include`d files spliced in, the line is the one of the file that holds it.
+ * What the fixed text changed, by line of the input: the line hunks `hunks` that turn the input's
+ * lines `a` into the fixed text's `b` (lineHunks). For a program read with `.include`d files
+ * spliced in, the line is the one of the file that holds it.
  */
-export function fixChanges(input: string, output: string, program?: Program): FixChange[] {
-  const a = input.split('\n');
-  const b = output.split('\n');
+export function fixChanges(a: readonly string[], b: readonly string[], hunks: readonly Hunk[], program?: Program): FixChange[] {
   const map = program instanceof ParsedProgram ? program.store.lineMap : undefined;
-  return (lineHunks(a, b) ?? []).map((h) => {
+  return hunks.map((h) => {
     const before = a.slice(h.a0, h.a1).map((x) => x.trim());
     const after = b.slice(h.b0, h.b1).map((x) => x.trim());
     if (!map || h.a0 >= map.n) return { line: h.a0 + 1, before, after };

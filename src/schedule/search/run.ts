@@ -44,7 +44,7 @@ import { preferredState, runTask, type PrepareTask, type StrategyOutcome, type S
 import { ownString } from '../../asm/intern.js';
 import { memMark } from '../../memtrace.js';
 import { kernelTime, loopChanges, type LoopChange } from '../../cycles/kernel-time.js';
-import { lineBefore, lineHunks, type Hunk } from '../../check/line-diff.js';
+import { lineBefore, type Hunk } from '../../check/line-diff.js';
 import { pipelineProgram, pipelineTwoStage, planPipelines, type PipelinedLoop, type PipelinedProgram, type PipelinePlan } from '../pipeline/index.js';
 
 export interface ScheduleRunOptions {
@@ -240,7 +240,7 @@ function settings(opts: ScheduleRunOptions): Settings {
  * nothing to fix; the note gives the errors of the kernels scheduled and every line changed.
  */
 function fixKernels(loaded: Loaded, text: string, names: ReadonlySet<string>, paths: PathsMode | undefined, checks: KernelChecks):
-  { loaded: Loaded; text: string; errors: number; note?: string } {
+  { loaded: Loaded; text: string; errors: number; note?: string; hunks?: Hunk[] } {
   const checkOpts = paths ? { paths } : {};
   const errorsByKernel = new Map(checks.map((c) => [c.name, c.findings.filter((f) => f.severity === 'error').length]));
   let own = 0;
@@ -256,6 +256,7 @@ function fixKernels(loaded: Loaded, text: string, names: ReadonlySet<string>, pa
   return {
     // the fixed text as fixLoaded loaded and checked it (its contexts and their analyses made once)
     loaded: fixed.loaded ?? loadText(fixed.text, loaded.program.file, { arch: loaded.target.name }), text: fixed.text, errors: own,
+    ...(fixed.hunks ? { hunks: fixed.hunks } : {}),
     note: `${which} ha${names.size === 1 ? 's' : 've'} ${own} check error${own === 1 ? '' : 's'}${others > 0 ? ` (the file ${own + others})` : ''} (see conductor check); ` +
       `scheduled from the file as check --fix writes it, which 'before' measures: ${fixSummary(fixed)} (${shown.join('; ')})`,
   };
@@ -418,8 +419,7 @@ function checkAndSchedule(loaded: Loaded, text: string, chosen: string[], opts: 
     if (set.warm && checks.some((k) => names.includes(k.name) && k.findings.some((f) => f.severity === 'error'))) Atomics.store(set.warm.cancel, 0, 1);
     const fixed = fixKernels(loaded, text, new Set(names), opts.paths, checks);
     memMark('fixed');
-    const fixHunks = fixed.text !== text ? lineHunks(text.split('\n'), fixed.text.split('\n')) : undefined;
-    prep = { file: loaded.program.file, arch: loaded.target.name, names, others, ...fixed, skipped, ...(fixHunks ? { fixHunks } : {}) };
+    prep = { file: loaded.program.file, arch: loaded.target.name, names, others, ...fixed, skipped };
   } catch (e) {
     return Promise.reject(e as Error);
   }
@@ -428,8 +428,8 @@ function checkAndSchedule(loaded: Loaded, text: string, chosen: string[], opts: 
 
 /** A file ready to schedule: the kernels asked for, the others, and the file as fixKernels left it (`loaded`: its text loaded). */
 /** `skipped`: a note per kernel not scheduled for an error no s_nop or s_waitcnt fixes. */
-/** `fixHunks`: how `text` (the fixed file) differs from the input, when the fix changed it (lineHunks), to give the input's lines. */
-interface FilePrep { file: string; arch: string; names: string[]; others: string[]; loaded?: Loaded; text: string; errors: number; note?: string; skipped: string[]; fixHunks?: Hunk[] }
+/** `hunks`: how `text` (the fixed file) differs from the input, when the fix changed it (FixResult.hunks), to give the input's lines. */
+interface FilePrep { file: string; arch: string; names: string[]; others: string[]; loaded?: Loaded; text: string; errors: number; note?: string; skipped: string[]; hunks?: Hunk[] }
 
 /** The kernels of a file scheduled one after the other from the file as fixKernels left it. */
 async function scheduleFixed(f: FilePrep, opts: ScheduleRunOptions, set: Settings, t0: number): Promise<ScheduleFileResult> {
@@ -445,8 +445,8 @@ async function scheduleFixed(f: FilePrep, opts: ScheduleRunOptions, set: Setting
   // its report gives the input's lines (LoopChange, PipelinedLoop), through where its label moved
   // and what the fix inserted
   const fixedStart = cur ? kernelStarts(cur) : undefined;
-  const hunks = f.fixHunks;
-  f.fixHunks = undefined;
+  const hunks = f.hunks;
+  f.hunks = undefined;
   for (const [x, name] of names.entries()) {
     cur ??= loadText(curText, file, { arch });
     const from = kernelStarts(cur).get(name);
