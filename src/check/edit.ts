@@ -46,20 +46,25 @@ function insertIndent(ins: string, indent: string, beforeLabel: boolean): string
   return indent === '' && beforeLabel && !/^[ \t]/.test(ins) ? '\t' : indent;
 }
 
+/**
+ * Record in `byLine` (source line -> its statements, in order) the line that holds statement k,
+ * unless it is there: a line's statements stand together in the statement stream.
+ */
+export function addStatementLine(statements: readonly Statement[], k: number, byLine: Map<number, number[]>): void {
+  const li = statements[k]!.lineIndex;
+  if (byLine.has(li)) return;
+  let a = k;
+  while (a > 0 && statements[a - 1]!.lineIndex === li) a--;
+  const l: number[] = [];
+  for (let b = a; b < statements.length && statements[b]!.lineIndex === li; b++) l.push(b);
+  byLine.set(li, l);
+}
+
 /** Apply statement edits and return the new text. */
 export function applyStatementEdits(program: Program, edits: StatementEdits): string {
-  // the statements of each line an edit touches (a line's statements stand together in the stream)
-  const statements = program.statements;
+  // the statements of each line an edit touches
   const byLine = new Map<number, number[]>();
-  for (const k of [...edits.insertBefore.keys(), ...edits.replace.keys(), ...edits.remove]) {
-    const li = statements[k]!.lineIndex;
-    if (byLine.has(li)) continue;
-    let a = k;
-    while (a > 0 && statements[a - 1]!.lineIndex === li) a--;
-    const l: number[] = [];
-    for (let b = a; b < statements.length && statements[b]!.lineIndex === li; b++) l.push(b);
-    byLine.set(li, l);
-  }
+  for (const k of [...edits.insertBefore.keys(), ...edits.replace.keys(), ...edits.remove]) addStatementLine(program.statements, k, byLine);
   if (byLine.size === 0) return printProgram(program);
   const touched = [...byLine.keys()].sort((x, y) => x - y);
   const lineEdits = new Map<number, string>();

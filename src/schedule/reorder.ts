@@ -10,7 +10,7 @@
  */
 import type { Program } from '../asm/ast.js';
 import { printProgram } from '../asm/printer.js';
-import { MacroNumbering, statementText } from '../check/edit.js';
+import { MacroNumbering, addStatementLine, statementText } from '../check/edit.js';
 import type { ScheduleState } from './state.js';
 import { isDebugLine, staysInPlace } from './kernel.js';
 import { once } from '../analysis/memo.js';
@@ -47,19 +47,9 @@ export function reorderedText(s: ScheduleState): string {
     for (const i of rg.stripped) drop.add(cfg.insns[i]!.stmt);
   }
 
-  // statements per line (only the lines we touch are needed, but the map is cheap)
+  // statements per line, of the lines we touch
   const stmtsOfLine = new Map<number, number[]>();
-  const touch = (st: number) => {
-    const li = program.statements[st]!.lineIndex;
-    if (!stmtsOfLine.has(li)) {
-      const list: number[] = [];
-      // statements of a line are contiguous in the statement stream
-      let a = st;
-      while (a > 0 && program.statements[a - 1]!.lineIndex === li) a--;
-      for (let b = a; b < program.statements.length && program.statements[b]!.lineIndex === li; b++) list.push(b);
-      stmtsOfLine.set(li, list);
-    }
-  };
+  const touch = (st: number) => addStatementLine(program.statements, st, stmtsOfLine);
   for (const st of slotOf.keys()) touch(st);
   for (const st of drop) touch(st);
 
