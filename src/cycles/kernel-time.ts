@@ -263,12 +263,12 @@ const CMP = /^s_cmpk?_(eq|lg|gt|ge|lt|le)_(i32|u32)$/;
 
 /**
  * Trip count from a simple scalar counter, or undefined: the latch ends in s_cbranch_scc0/1
- * after an s_cmp(k) of an SGPR with a constant; that SGPR is written once in the body, by
- * s_add/s_sub of a constant to itself (or s_addk_i32); before the header (in the blocks that
- * lead to it alone) it is set by s_mov_b32 / s_movk_i32 of a constant. The loop is then run on
+ * after an s_cmp(k) of an SGPR with a constant; each write of that SGPR in the body is s_add/s_sub
+ * of a constant to itself (or s_addk_i32) on every way round; before the header (in the blocks
+ * that lead to it alone) it is set to a constant (initialValue). The loop is then run on
  * those values (32-bit wrap, signed or unsigned compare as the s_cmp says). With several back
- * edges (`latches`) the step must lie on every way round; an iteration that goes back through an
- * earlier back edge skips the compare, so the count is then the least the loop runs.
+ * edges (`latches`) an iteration that goes back through an earlier back edge skips the compare,
+ * so the count is then the least the loop runs.
  * A counter set by s_and_b32 with a constant mask (LLVM's remainder loop after an unrolled one:
  * `s_and_b32 s2, s10, 7`) starts anywhere in [0, mask]: the count is then the most the loop runs
  * from any of those values that leaves it (a start the loop never leaves is one its guard skips).
@@ -297,27 +297,23 @@ export function tripFromCode(ctx: KernelContext, header: number, latch: number, 
   }
   if (counter === undefined || bound === undefined) return undefined;
   const unit = counter;
-  // the step: the only write of the counter in the body
-  let step: number | undefined;
-  let stepAt = -1;
+  // the step: every write of the counter in the body adds a constant to it (MIOpen's conv1x1u
+  // counts down twice an iteration, once in each half of its unrolled body); each runs on every
+  // way round. `pre`: what the writes before the compare add; `post`: the writes after it.
+  let pre = 0;
+  let post = 0;
+  let steps = 0;
   for (let i = start; i < lb.end; i++) {
     const r = insns[i]!;
     if (!r.defs.includes(unit)) continue;
-    if (stepAt >= 0) return undefined;
-    stepAt = i;
-    const b = r.insn.base;
-    if ((b === 's_add_i32' || b === 's_add_u32' || b === 's_sub_i32' || b === 's_sub_u32') && sgprOf(r, 0) === counter) {
-      const x = sgprOf(r, 1) === counter ? imm(r, 2) : sgprOf(r, 2) === counter && b.startsWith('s_add') ? imm(r, 1) : undefined;
-      if (x === undefined) return undefined;
-      step = b.startsWith('s_sub') ? -x : x;
-    } else if (b === 's_addk_i32' && sgprOf(r, 0) === counter) {
-      step = imm(r, 1);
-    } else return undefined;
+    const x = counterStep(r, counter);
+    if (x === undefined) return undefined;
+    // each must run on every way round: its block on every path from the header to each back edge
+    if (!dominatesLatches(ctx, header, cfg.blockOf[i]!, latches)) return undefined;
+    if (i < cmpAt) pre += x; else post += x;
+    steps++;
   }
-  if (step === undefined || step === 0) return undefined;
-  // with several back edges the step must run on every way round: its block on every path
-  // from the header to each of them
-  if (latches.length > 1 && !dominatesLatches(ctx, header, cfg.blockOf[stepAt]!, latches)) return undefined;
+  if (steps === 0 || pre + post === 0) return undefined;
   // the initial value: the last write before the header on the only way into it
   const init = initialValue(ctx, header, latch, counter);
   if (init === undefined) return undefined;
@@ -338,9 +334,10 @@ export function tripFromCode(ctx: KernelContext, header: number, latch: number, 
   const run = (start: number, limit: number): number | undefined => {
     let v = start;
     for (let n = 1; n <= limit; n++) {
-      // one iteration: the step, and the compare (before or after the step, in body order)
-      let c: boolean;
-      if (stepAt < cmpAt) { v = norm(v + step); c = test(v); } else { c = test(v); v = norm(v + step); }
+      // one iteration: the steps before the compare, the compare, the steps after it
+      v = norm(v + pre);
+      const c = test(v);
+      v = norm(v + post);
       if (c !== onTrue) return n;
     }
     return undefined;
@@ -355,14 +352,43 @@ export function tripFromCode(ctx: KernelContext, header: number, latch: number, 
   return most;
 }
 
+/** What `r` adds to the counter SGPR when it is s_add/s_sub of a constant to it or s_addk_i32; else undefined. */
+function counterStep(r: KernelContext['insns'][number], counter: number): number | undefined {
+  const b = r.insn.base;
+  if (sgprOf(r, 0) !== counter) return undefined;
+  if (b === 's_add_i32' || b === 's_add_u32' || b === 's_sub_i32' || b === 's_sub_u32') {
+    const x = sgprOf(r, 1) === counter ? imm(r, 2) : sgprOf(r, 2) === counter && b.startsWith('s_add') ? imm(r, 1) : undefined;
+    return x === undefined ? undefined : b.startsWith('s_sub') ? -x : x;
+  }
+  return b === 's_addk_i32' ? imm(r, 1) : undefined;
+}
+
 /** Largest s_and_b32 mask read as a trip-count range (a remainder loop's is 2^k - 1, small). */
 const MAX_TRIP_MASK = 1024;
 
-/** The counter's value before the loop: a constant, or (`mask`) any value in [0, mask]. */
+/**
+ * The counter's value before the loop: a constant, or (`mask`) any value in [0, mask]. Found by
+ * the writes before the header on the only way into it, last first: s_mov_b32 / s_movk_i32 of a
+ * constant or s_and_b32 with a constant mask sets it; s_add / s_sub / s_addk_i32 of a constant
+ * after the set adds to a constant (conv1x1u: `s_mov_b32 s4, 64` then `s_addk_i32 s4, -2`); an
+ * s_cmov_b32 / s_cmovk_i32 of the value the counter already holds leaves it as it is.
+ */
 function initialValue(ctx: KernelContext, header: number, latch: number, sgpr: number): { value: number; mask?: number } | undefined {
   const { cfg, insns } = ctx;
   let b = header;
   let fromLoop = true;
+  // the writes after the set, last first: a constant added, or a conditional move of a constant
+  const later: { add?: number; cmov?: number }[] = [];
+  const settle = (set: { value: number; mask?: number }): { value: number; mask?: number } | undefined => {
+    let v = set.value;
+    for (let j = later.length - 1; j >= 0; j--) {
+      const w = later[j]!;
+      if (set.mask !== undefined) return undefined;
+      if (w.add !== undefined) v = (v + w.add) | 0;
+      else if ((w.cmov! | 0) !== (v | 0)) return undefined;
+    }
+    return set.mask === undefined ? { value: v } : set;
+  };
   for (let hops = 0; hops < 8; hops++) {
     const preds = cfg.blocks[b]!.preds.filter((p) => !(fromLoop && p >= header && p <= latch));
     fromLoop = false;
@@ -372,13 +398,22 @@ function initialValue(ctx: KernelContext, header: number, latch: number, sgpr: n
     for (let i = blk.end - 1; i >= blk.start; i--) {
       const r = insns[i]!;
       if (!r.defs.includes(sgpr)) continue;
-      if ((r.insn.base === 's_mov_b32' || r.insn.base === 's_movk_i32') && sgprOf(r, 0) === sgpr) {
+      const base = r.insn.base;
+      if ((base === 's_mov_b32' || base === 's_movk_i32') && sgprOf(r, 0) === sgpr) {
         const v = imm(r, 1);
-        return v === undefined ? undefined : { value: v };
+        return v === undefined ? undefined : settle({ value: v });
       }
-      if (r.insn.base === 's_and_b32' && sgprOf(r, 0) === sgpr) {
+      if (base === 's_and_b32' && sgprOf(r, 0) === sgpr) {
         const m = imm(r, 2) ?? imm(r, 1);
-        return m !== undefined && m >= 0 && m <= MAX_TRIP_MASK ? { value: 0, mask: m } : undefined;
+        return m !== undefined && m >= 0 && m <= MAX_TRIP_MASK ? settle({ value: 0, mask: m }) : undefined;
+      }
+      const add = counterStep(r, sgpr);
+      if (add !== undefined) { later.push({ add }); continue; }
+      if ((base === 's_cmov_b32' || base === 's_cmovk_i32') && sgprOf(r, 0) === sgpr) {
+        const v = imm(r, 1);
+        if (v === undefined) return undefined;
+        later.push({ cmov: v });
+        continue;
       }
       return undefined;
     }

@@ -62,9 +62,59 @@ test('trip count from a scalar counter: init, step and compare; otherwise unknow
   assert.equal(la[0]!.trip, DEFAULT_TRIP);
   assert.equal(kernelLoops(ctxOf(arg), 7)[0]!.trip, 7);
   assert.equal(kernelLoops(ctxOf(arg), 7)[0]!.tripFrom, 'option');
-  // a counter written twice in the body: unknown
+  // a counter stepped twice in the body: both steps count (0 to 16 by 2)
   const twice = COUNTED.map((l) => (l === 'v_add_f32 v12, v1, v12' ? 's_add_i32 s0, s0, 1' : l));
-  assert.equal(kernelLoops(ctxOf(twice))[0]!.tripFrom, 'default');
+  assert.equal(kernelLoops(ctxOf(twice))[0]!.trip, 8);
+  assert.equal(kernelLoops(ctxOf(twice))[0]!.tripFrom, 'code');
+  // a write of the counter that is no constant step: unknown
+  const other = COUNTED.map((l) => (l === 'v_add_f32 v12, v1, v12' ? 's_lshl_b32 s0, s0, 1' : l));
+  assert.equal(kernelLoops(ctxOf(other))[0]!.tripFrom, 'default');
+});
+
+/** MIOpen conv1x1u's counter: set, stepped once before the loop and twice in the unrolled body. */
+const TWO_STEPS = [
+  's_mov_b32 s4, 64',
+  's_addk_i32 s4, -2',
+  '.Lloop:',
+  'v_add_f32 v1, v1, v2',
+  's_addk_i32 s4, -2',
+  'v_add_f32 v1, v1, v2',
+  's_addk_i32 s4, -2',
+  's_cmpk_gt_i32 s4, 2',
+  's_cbranch_scc1 .Lloop',
+  's_endpgm',
+];
+
+test('trip count: a counter stepped before the loop and several times in it; a conditional move of the same value', () => {
+  // 62 before the loop, 4 less each iteration, on while above 2: 58, 54, ..., 2 -> 15 iterations
+  const l = kernelLoops(ctxOf(TWO_STEPS))[0]!;
+  assert.equal(l.trip, 15);
+  assert.equal(l.tripFrom, 'code');
+  // s_cmov of the value the counter already holds changes nothing (conv1x1u's `s_cmov_b32 s4, 64`)
+  const cmov = ['s_mov_b32 s4, 64', 's_cmpk_eq_u32 s5, 0', 's_cmov_b32 s4, 64', ...TWO_STEPS.slice(1)];
+  assert.equal(kernelLoops(ctxOf(cmov))[0]!.trip, 15);
+  // of another value: the start depends on s5, unknown
+  const cmov2 = cmov.map((x) => (x === 's_cmov_b32 s4, 64' ? 's_cmov_b32 s4, 32' : x));
+  assert.equal(kernelLoops(ctxOf(cmov2))[0]!.tripFrom, 'default');
+  // a step on one way round only (a branch inside the body skips it): unknown
+  const skip = [
+    's_mov_b32 s4, 64',
+    '.Lloop:',
+    'v_add_f32 v1, v1, v2',
+    's_cmp_eq_u32 s5, 0',
+    's_cbranch_scc1 .Lskip',
+    's_addk_i32 s4, -2',
+    '.Lskip:',
+    's_addk_i32 s4, -2',
+    's_cmpk_gt_i32 s4, 2',
+    's_cbranch_scc1 .Lloop',
+    's_endpgm',
+  ];
+  const ls = kernelLoops(ctxOf(skip));
+  assert.equal(ls.length, 1);
+  assert.equal(ls[0]!.tripFrom, 'default');
+  // without the conditional step it is read (64 -> 2 by 2: 31)
+  assert.equal(kernelLoops(ctxOf(skip.filter((_, i) => i !== 5)))[0]!.trip, 31);
 });
 
 test('a counter set by s_and_b32 with a constant mask (a remainder loop): the most the loop runs', () => {
