@@ -710,7 +710,9 @@ export function loopChanges(before: KernelContext, after: KernelContext, trip: n
     const u = l.loop.unroll;
     const uo = o?.loop.unroll ?? 1;
     return {
-      line: o?.loop.line ?? l.loop.line, backEdgeLines: o?.loop.backEdgeLines ?? l.loop.backEdgeLines, instructions: l.loop.end - l.loop.start, trip: l.loop.trip, tripFrom: l.loop.tripFrom, weight: l.loop.weight,
+      line: o?.loop.line ?? l.loop.line, backEdgeLines: o?.loop.backEdgeLines ?? l.loop.backEdgeLines, instructions: l.loop.end - l.loop.start,
+      // the source loop's trip (a pipelined loop as written out runs one or two fewer), the scheduled loop's weight
+      trip: o?.loop.trip ?? l.loop.trip, tripFrom: o?.loop.tripFrom ?? l.loop.tripFrom, weight: l.loop.weight,
       before: round2(o ? o.perIteration / uo : l.perIteration / u), after: round2(l.perIteration / u),
       beforeOne: round2(o ? o.perIterationOne / uo : l.perIterationOne / u), afterOne: round2(l.perIterationOne / u), bound: round2(bound.bound / u), limiter: bound.limiter,
       gapPercent: bound.bound > 0 ? round2(((l.perIteration - bound.bound) / bound.bound) * 100) : 0,

@@ -11,7 +11,7 @@ import { prepareKernels } from '../../../src/schedule/kernel.js';
 import { planPipelines, pipelineProgram, pipelineTwoStage } from '../../../src/schedule/pipeline/index.js';
 import { verifyLoaded, formatVerify } from '../../../src/verify/verify.js';
 import { kernelContexts } from '../../../src/analysis/context.js';
-import { kernelLoops, type LoopChange } from '../../../src/cycles/kernel-time.js';
+import { kernelLoops, loopChanges, type LoopChange } from '../../../src/cycles/kernel-time.js';
 import { checkLoaded } from '../../../src/check/check.js';
 import { noLoopFaster, scheduleFile } from '../../../src/schedule/search/run.js';
 import { programMetrics } from '../../../src/schedule/metrics.js';
@@ -242,6 +242,12 @@ test('est_cycles: the rotated loop counts one iteration less than the trip it st
   const fixed = pipelined(kernel({ pre: ['s_mov_b32 s3, 16'], body: LOOP }));
   assert.equal(kernelLoops(kernelContexts(fixed.loaded)[0]!)[0]!.trip, 15);
   assert.equal(kernelLoops(kernelContexts(fixed.loaded)[0]!)[0]!.tripFrom, 'code');
+  // schedule's loop line gives the source loop's trip (16 from the code; 10 from --trip), not the written-out loop's
+  const source = load(kernel({ pre: ['s_mov_b32 s3, 16'], body: LOOP }));
+  const ch = loopChanges(kernelContexts(source)[0]!, kernelContexts(fixed.loaded)[0]!, undefined);
+  assert.deepEqual([ch[0]!.trip, ch[0]!.tripFrom, ch[0]!.weight], [16, 'code', 14]);
+  const ch10 = loopChanges(kernelContexts(load(kernel({ body: LOOP })))[0]!, kernelContexts(out.loaded)[0]!, 10);
+  assert.deepEqual([ch10[0]!.trip, ch10[0]!.tripFrom, ch10[0]!.weight], [10, 'option', 8]);
 });
 
 /** Replace a line of the pipelined text (trimmed match) by others. */
