@@ -30,6 +30,12 @@ export interface LongBranch {
   getpc: number;
   setpc: number;
   label: string;
+  /**
+   * A loop closed by the s_setpc_b64 (findPcLoops): the label right after the s_getpc_b64 is the
+   * target and nothing between the two names the address pair, so the code between them may be
+   * reordered; a long branch's address arithmetic may not.
+   */
+  loop?: true;
 }
 
 export interface Cfg {
@@ -211,7 +217,7 @@ function findPcLoops(insns: Instruction[], control: ControlKind[], labelsBefore:
       const pc = r.operands[0];
       if (r.base === 's_getpc_b64' && pc && pc.kind === 'reg' && pc.file === to.file && pc.first === to.first && pc.count === to.count) {
         const label = labelsBefore.get(g + 1)?.[0];
-        if (label !== undefined && g + 1 <= i) out.push({ getpc: g, setpc: i, label });
+        if (label !== undefined && g + 1 <= i) out.push({ getpc: g, setpc: i, label, loop: true });
       }
       break;
     }

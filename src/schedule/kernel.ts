@@ -293,6 +293,11 @@ function classifyRoles(loaded: Loaded, ctx: KernelContext, opts: ScheduleOptions
     if (why) { role[i] = ROLE.pinned; pinReason[i] = why; }
   }
   for (const lb of cfg.longBranches) {
+    if (lb.loop) {
+      // a loop closed by s_setpc_b64: the two ends stay, the body between them is code like any other
+      for (const i of [lb.getpc, lb.setpc]) { role[i] = ROLE.pinned; pinReason[i] = 'the ends of a loop closed by s_setpc_b64 of an s_getpc_b64 address'; }
+      continue;
+    }
     for (let i = lb.getpc; i <= lb.setpc; i++) { role[i] = ROLE.pinned; pinReason[i] = 'part of a long branch (s_getpc_b64 .. s_setpc_b64)'; }
   }
   const asm = once(loaded.program, 'inlineAsmLines', () => inlineAsmLines(loaded.program.lines));
