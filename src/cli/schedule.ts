@@ -14,6 +14,8 @@ import { inputsOr, failedFileJson, failedInput, formatTable, outputPaths, parseS
 import { colourDiagnostic } from './main.js';
 import { tuneForSchedule } from './v8-tuning.js';
 import { memMark } from '../memtrace.js';
+import type { LineMap } from '../asm/include.js';
+import { ParsedProgram } from '../asm/program.js';
 import { verifyLoaded } from '../verify/verify.js';
 
 export interface ScheduleCliOptions {
@@ -45,7 +47,11 @@ function parseStrategies(v: string | undefined): StrategyName[] | undefined {
 }
 
 /** `occupancies`: the input's, per kernel (fixedOccupancies), taken when it is loaded; the input's Loaded itself is not kept. */
-interface FileOutcome { input: InputFile; occupancies?: Map<string, FixedOccupancies>; result?: ScheduleFileResult; error?: ConductorError; code: number; output?: string; bom?: boolean }
+/** `lineMap`: where each line of the flattened text scheduled comes from, for a file with `.include` (the report names the input's lines). */
+interface FileOutcome {
+  input: InputFile; occupancies?: Map<string, FixedOccupancies>; result?: ScheduleFileResult; error?: ConductorError; code: number; output?: string; bom?: boolean;
+  lineMap?: LineMap;
+}
 
 /**
  * `conductor schedule FILE|DIR... [--kernel K]... [--strategy ...] [--objective ...] [--trip N]
@@ -94,6 +100,8 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
         o.result = await readSource(input.path).then((text) => {
           memMark('read');
           const loaded = loadInput(o, text, opts.arch, outs.has(input.path));
+          const map = o.lineMap;
+          o.lineMap = undefined;
           // a file with .include is scheduled (and written) as one text, its files spliced in
           return scheduleFile(loaded, loadedText(loaded, text), {
             kernels, strategies, objective, budget, seconds, seed, jobs, trip, paths, workers,
@@ -108,7 +116,7 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
               bar.setTotal(total);
               bar.update(done, { phase });
             } : undefined,
-          });
+          }).then((r) => (map ? inputLines(r, map) : r));
         });
       } catch (e) {
         if (!(e instanceof ConductorError)) throw e;
@@ -166,16 +174,40 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
  */
 function loadInput(o: FileOutcome, text: string, arch: string | undefined, writes: boolean): Loaded {
   let loaded = loadText(text, o.input.path, { arch });
-  // a file with .include is scheduled as the one text written, its files spliced in: every line
-  // the schedule names is a line of that text, as for a file check --fix changed first
+  // a file with .include is scheduled as the one text written, its files spliced in; the report
+  // names the lines of the files the user wrote (inputLines)
   const flat = loadedText(loaded, text);
-  if (flat !== text) loaded = loadText(flat, o.input.path, { arch });
+  if (flat !== text) {
+    if (loaded.program instanceof ParsedProgram) o.lineMap = loaded.program.store.lineMap;
+    loaded = loadText(flat, o.input.path, { arch });
+  }
   memMark('loaded');
   requireCode(loaded);
   o.bom = hasBom(loaded.program);
   if (writes) warnBom(loaded.program);
   o.occupancies = inputOccupancies(loaded);
   return loaded;
+}
+
+/**
+ * The report's loop lines in the files the user wrote: a file with `.include` is scheduled as its
+ * flattened text, whose lines `map` gives back. A loop in an included file names that file.
+ */
+function inputLines(r: ScheduleFileResult, map: LineMap): ScheduleFileResult {
+  const main = map.files[0];
+  const at = (line: number) => map.loc(line - 1, 0);
+  const placed = <T extends { line: number; file?: string }>(x: T): T => {
+    const loc = at(x.line);
+    return { ...x, line: loc.line, ...(loc.file !== main ? { file: loc.file } : {}) };
+  };
+  return {
+    ...r,
+    kernels: r.kernels.map((k) => ({
+      ...k,
+      loops: k.loops.map((l) => ({ ...placed(l), backEdgeLines: l.backEdgeLines.map((b) => at(b).line) })),
+      ...(k.pipelined ? { pipelined: k.pipelined.map(placed) } : {}),
+    })),
+  };
 }
 
 function round(x: number): number { return Math.round(x * 1000) / 1000; }
@@ -258,7 +290,7 @@ export function formatSchedule(r: ScheduleRunResult, output?: string, savedMoves
   if (occupancy) out.push(occupancy);
   for (const l of r.loops) {
     const at = l.gapPercent <= 1 ? `at its bound: ${l.limiter} binds` : `bound ${fmt(l.bound)} (${l.limiter}), gap ${l.gapPercent.toFixed(1)}%`;
-    out.push(`loop at line ${l.line} (${l.backEdgeLines.length > 1 ? `back edges at lines ${l.backEdgeLines.join(', ')}; ` : ''}${l.instructions} instructions, trip ${l.trip} ${l.tripFrom === 'code' ? 'from the code' : l.tripFrom === 'option' ? 'from --trip' : 'by default'}): ` +
+    out.push(`loop at ${l.file ? `${l.file}:` : 'line '}${l.line} (${l.backEdgeLines.length > 1 ? `back edges at lines ${l.backEdgeLines.join(', ')}; ` : ''}${l.instructions} instructions, trip ${l.trip} ${l.tripFrom === 'code' ? 'from the code' : l.tripFrom === 'option' ? 'from --trip' : 'by default'}): ` +
       `${fmt(l.before)} -> ${fmt(l.after)} cycles per iteration (${pct(l.after, l.before)})${oneWave(l, r.waves)}; ${at}` +
       (l.inner > 0 ? `; its inner loop${l.inner === 1 ? '' : 's'} counted once per iteration (est_cycles counts the rest)` : ''));
   }
@@ -271,13 +303,13 @@ export function formatSchedule(r: ScheduleRunResult, output?: string, savedMoves
 /** What software pipelining did to one loop. */
 export function pipelinedText(l: PipelinedLoop): string {
   if (l.stages === 2) {
-    return `pipelined by two stages: loop at line ${l.line} (${l.label}): ${l.loads} load${l.loads === 1 ? '' : 's'} of the iteration after next and their address code (${l.p} instructions) start in this one, ` +
+    return `pipelined by two stages: loop at ${l.file ? `${l.file}:` : 'line '}${l.line} (${l.label}): ${l.loads} load${l.loads === 1 ? '' : 's'} of the iteration after next and their address code (${l.p} instructions) start in this one, ` +
       'into registers that alternate between even and odd iterations (the loop body holds two); the first two iterations\' loads before the loop, ' +
       `the last iterations after it (${l.peel} and the labels beside it), guards for loops that run once or twice`;
   }
   const renamed = l.renamed === 0 ? 'writing their own registers (the next loads wait for this iteration\'s readers)'
     : l.renamed === l.loads ? 'into free registers copied at the top of the loop' : `${l.renamed} of them into free registers copied at the top of the loop`;
-  return `pipelined: loop at line ${l.line} (${l.label}): ${l.loads} load${l.loads === 1 ? '' : 's'} of the next iteration and their address code (${l.p} instructions) start in this one, ${renamed}; ` +
+  return `pipelined: loop at ${l.file ? `${l.file}:` : 'line '}${l.line} (${l.label}): ${l.loads} load${l.loads === 1 ? '' : 's'} of the next iteration and their address code (${l.p} instructions) start in this one, ${renamed}; ` +
     `the first iteration's before the loop, the last iteration peeled after it (${l.peel}), a guard for a loop that runs once`;
 }
 

@@ -673,6 +673,8 @@ function timeOf(engine: CycleEngine, ctx: KernelContext, waves: number, opts: Ke
 export interface LoopChange {
   /** Line of the loop header in the input. */
   line: number;
+  /** The included file `line` is in (schedule of a file with `.include`); absent: the input file. */
+  file?: string;
   /** Lines of its back edges in the input (several when more than one branch goes back to the header). */
   backEdgeLines: number[];
   instructions: number;

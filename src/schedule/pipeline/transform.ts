@@ -36,6 +36,8 @@ import type { PipelinePlan, Rename, TwoStage } from './plan.js';
 export interface PipelinedLoop {
   /** Line of the loop's first instruction in the input, and its label. */
   line: number;
+  /** The included file `line` is in (schedule of a file with `.include`); absent: the input file. */
+  file?: string;
   label: string;
   /** Stages: 1, or 2 (the loads of iteration i+2 start in iteration i; the loop body holds two iterations). */
   stages: 1 | 2;

@@ -65,3 +65,30 @@ test('check --fix on a file with .include names the lines of the file that holds
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('schedule of a file with .include reports its loops at the lines of the files the user wrote', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'conductor-cli-include-'));
+  try {
+    const loop = (l: string) => [`${l}:`, '  global_load_dword v2, v0, s[4:5]', '  v_mul_lo_u32 v3, v0, v0', '  s_waitcnt vmcnt(0)',
+      '  v_add_u32 v4, v2, v3', '  global_store_dword v0, v4, s[4:5]', '  s_sub_u32 s7, s7, 1', '  s_cmp_lg_u32 s7, 0', `  s_cbranch_scc1 ${l}`];
+    // the included file: two macros of three lines, then a loop
+    writeFileSync(join(dir, 'loop.inc'), [...OPS.trimEnd().split('\n'), ...OPS.replace('addv', 'addw').trimEnd().split('\n'), ...loop('.Linc'), ''].join('\n'));
+    const main = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', '.globl k', '.p2align 8', '.type k,@function', 'k:',
+      '  s_load_dwordx2 s[4:5], s[0:1], 0x0', '  s_mov_b32 s7, 8', '  s_waitcnt lgkmcnt(0)',
+      '.include "loop.inc"', '  s_mov_b32 s7, 8', ...loop('.Lmain'), '  s_endpgm',
+      '.rodata', '.p2align 6', '.amdhsa_kernel k', '  .amdhsa_next_free_vgpr 8', '  .amdhsa_next_free_sgpr 8', '  .amdhsa_accum_offset 8', '.end_amdhsa_kernel', ''];
+    const k = join(dir, 'k.s');
+    writeFileSync(k, main.join('\n'));
+    const r = run('schedule', k, '--budget', '50', '--jobs', '1', '--no-cache', '--json');
+    assert.equal(r.code, 0, r.err);
+    const loops = JSON.parse(r.out).loops.map((l: { line: number; file?: string; backEdgeLines: number[] }) => [l.file ?? k, l.line, l.backEdgeLines]);
+    // the loop of loop.inc starts at its line 8 (after the two macros), its back edge at 15; the
+    // main file's at line 13 (after '.Lmain:'), its back edge at 20
+    assert.deepEqual(loops, [[join(dir, 'loop.inc'), 8, [15]], [k, 13, [20]]]);
+    const text = run('schedule', k, '--budget', '50', '--jobs', '1', '--no-cache');
+    assert.match(text.out, new RegExp(`^loop at ${join(dir, 'loop.inc').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:8 \\(`, 'm'));
+    assert.match(text.out, /^loop at line 13 \(/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
