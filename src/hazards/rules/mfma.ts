@@ -99,6 +99,14 @@ export const S_SRCC_SD: WaitStateFact = {
   w: passTable({ cdna3: { 2: 2, 4: 4, 8: 8, 16: 16 }, cdna4: { 2: 2, 4: 4, 8: 8, 16: 16 } }),
   source: `${H90A} (S overlap -> SrcC of S or D); ${T37} Case 109`,
 };
+export const S_SRCC_PASSES: WaitStateFact = {
+  what: 'SGEMM writes VGPRs -> SGEMM/DGEMM of another pass count reads the identical tuple as SrcC',
+  w: S_SRCC_SD.w,
+  llvm: { cdna3: 0, cdna4: 0 },
+  source: `${T37} Case 109 (an overlapping SrcC, the identical tuple included; no exact-same row for SGEMM consumers), `
+    + `the exemption of Cases 102/107 holding only for "the same number passes"; stricter than LLVM ${H90A}, which compares registers only and requires 0`,
+  note: CHAIN_NOTE,
+};
 export const D16_SRCC_NONXDL: WaitStateFact = {
   what: 'v_mfma_f64_16x16x4 writes VGPRs -> DGEMM (gfx90a) / SGEMM or DGEMM (gfx942+) reads an overlapping SrcC',
   w: { cdna2: 9, cdna3: 9, cdna4: 17 },
@@ -281,7 +289,7 @@ export function srcCFact(gen: Generation, p: HazardInsn, c: HazardInsn, fullReg:
   }
   if (p.dgemm16) return c.xdl ? undefined : D16_SRCC_NONXDL;
   if (p.dgemm4) return c.xdl ? undefined : D4_SRCC_NONXDL;
-  if (p.sgemm) return c.xdl ? S_SRCC_X : S_SRCC_SD;
+  if (p.sgemm) return c.xdl ? S_SRCC_X : fullReg ? S_SRCC_PASSES : S_SRCC_SD;
   if (fullReg && c.xdl) return X_SRCC_PASSES;
   return c.xdl ? X_SRCC_X : X_SRCC_SD;
 }
@@ -309,7 +317,7 @@ function writeFact(p: HazardInsn): WaitStateFact {
 
 const KIND_FACTS: Record<Kind, { srcc: WaitStateFact[]; srcab: WaitStateFact[]; valu: WaitStateFact[]; mem: WaitStateFact[]; write: WaitStateFact[] }> = {
   xdl: { srcc: [X_SRCC_SAME, X_SRCC_X, X_SRCC_PASSES, X_SRCC_SD], srcab: [X_SRCAB], valu: [X_VALU_READ], mem: [X_MEM_READ], write: [X_WRITE] },
-  sgemm: { srcc: [S_SRCC_SAME, S_SRCC_X, S_SRCC_SD], srcab: [S_SRCAB], valu: [S_VALU_READ], mem: [S_MEM_READ], write: [S_WRITE] },
+  sgemm: { srcc: [S_SRCC_SAME, S_SRCC_X, S_SRCC_PASSES, S_SRCC_SD], srcab: [S_SRCAB], valu: [S_VALU_READ], mem: [S_MEM_READ], write: [S_WRITE] },
   dgemm: {
     srcc: [D_SRCC_SAME, D4_SRCC_SAME, D16_SRCC_NONXDL, D4_SRCC_NONXDL], srcab: [D16_SRCAB, D4_SRCAB],
     valu: [D16_VALU_READ, D4_VALU_READ], mem: [D16_MEM_READ, D4_MEM_READ], write: [D16_WRITE, D4_WRITE],
@@ -387,7 +395,7 @@ function mfmaSrcRule(kind: Kind, operand: 'srcc' | 'srcab'): HazardRule {
     fact: (gen, c, p, _r, full) => (srcC ? srcCFact(gen, p, c, full) : srcABFact(p)),
     relation(c, p, r, fact, full, a, b) {
       const how = srcC
-        ? (fact === X_SRCC_PASSES ? `as SrcC (same tuple, ${c.passes} passes after ${p.passes}: the ISA exempts only equal pass counts; stricter than LLVM, which requires 0)`
+        ? (fact === X_SRCC_PASSES || fact === S_SRCC_PASSES ? `as SrcC (same tuple, ${c.passes} passes after ${p.passes}: the ISA exempts only equal pass counts; stricter than LLVM, which requires 0)`
           : full ? 'as SrcC (same tuple)' : 'as SrcC')
         : `as ${r.role === 'idx' ? 'index' : r.role}`;
       return `reads ${regText(c, a, b)} ${how}, written by`;

@@ -95,3 +95,15 @@ test('same tuple, XDL after XDL of another pass count: the ISA value, and the me
   assert.match(same[0]!.message, /same tuple, 16 passes after 8: the ISA exempts only equal pass counts; stricter than LLVM, which requires 0/);
   assert.match(same[0]!.source ?? '', /Case 102 .*same number passes.*stricter than LLVM/);
 });
+
+test('same tuple, SGEMM after SGEMM of another pass count: Case 109\'s overlapped value, said to be stricter than LLVM; equal passes chain', () => {
+  const srcc = (asm: string) => findings('gfx942', asm).filter((f) => f.rule === 'mfma-sgemm-write-mfma-srcc');
+  // v_mfma_f32_16x16x4_f32 is 8 passes, v_mfma_f32_4x4x1_16b_f32 2: the producer's 8
+  const fs = srcc('v_mfma_f32_16x16x4_f32 a[0:3], v1, v1, 0\ns_nop 5\nv_mfma_f32_4x4x1_16b_f32 a[4:7], v6, v6, a[0:3]');
+  assert.equal(fs.length, 1);
+  assert.match(fs[0]!.message, /same tuple, 2 passes after 8: the ISA exempts only equal pass counts; stricter than LLVM, which requires 0\), .*8 wait states required on gfx942, 6 present/);
+  assert.match(fs[0]!.source ?? '', /Case 109 .*same number passes.*stricter than LLVM/);
+  assert.deepEqual(srcc('v_mfma_f32_16x16x4_f32 a[0:3], v1, v1, 0\ns_nop 7\nv_mfma_f32_4x4x1_16b_f32 a[4:7], v6, v6, a[0:3]'), []);
+  // the same pass count: an accumulation chain, nothing needed
+  assert.deepEqual(srcc('v_mfma_f32_16x16x4_f32 a[0:3], v1, v1, 0\nv_mfma_f32_16x16x4_f32 a[4:7], v6, v6, a[0:3]'), []);
+});
