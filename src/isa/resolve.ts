@@ -87,6 +87,20 @@ interface OpcodeEntry {
   error: string | undefined;
 }
 
+/**
+ * Families llvm-mc assembles for some of our targets that the catalogue leaves out: graphics
+ * image (MIMG) instructions (gfx906/gfx908/gfx90a; LLVM has none on gfx940+). A kernel that uses
+ * one is not read: the message says it is a limit of ours, not an error in the file.
+ */
+const UNSUPPORTED_FAMILIES: [RegExp, string][] = [
+  [/^image_/, 'image (MIMG) instructions are not supported by Conductor (the buffer, global, flat, scratch, LDS and scalar memory instructions are)'],
+];
+
+function unknownInstruction(mnemonic: string): string {
+  for (const [re, why] of UNSUPPORTED_FAMILIES) if (re.test(mnemonic)) return `'${mnemonic}': ${why}`;
+  return `unknown instruction '${mnemonic}'`;
+}
+
 const opcodeEntries: (OpcodeEntry | undefined)[] = [];
 
 function opcodeEntry(op: number): OpcodeEntry {
@@ -98,7 +112,7 @@ function opcodeEntry(op: number): OpcodeEntry {
     if (!desc && suffix) { desc = lookupInsn(mnemonic); suffix = undefined; }
     let variant: InsnInfo['variant'];
     let error: string | undefined;
-    if (!desc) error = `unknown instruction '${mnemonic}'`;
+    if (!desc) error = unknownInstruction(mnemonic);
     else if (suffix) {
       if (suffix === 'e64_dpp' || !(desc.suffixes & SUFFIX_BITS[suffix]!)) error = `'${mnemonic}': ${desc.name} has no ${suffix} encoding`;
       else variant = suffix as InsnInfo['variant'];

@@ -17,6 +17,8 @@ const ROWS: Row[] = [
   // unknown mnemonic
   ['v_foo_b32 v0, v1', 'gfx942', /^unknown instruction 'v_foo_b32'$/],
   ['s_mov_b32_x s0, s1', 'gfx906', /^unknown instruction 's_mov_b32_x'$/],
+  // an image instruction (llvm-mc 22 assembles it for gfx90a): a limit of ours, said so
+  ['image_load v[0:3], v[0:1], s[0:7] dmask:0xf unorm', 'gfx90a', /^'image_load': image \(MIMG\) instructions are not supported by Conductor/],
   // instructions of other generations are known, and the message says why they are missing
   ['v_movrels_b32 v0, v1', 'gfx906', /^'v_movrels_b32' is not available on gfx906 \(not a GFX9 instruction .*s_set_gpr_idx_on\)$/],
   ['s_waitcnt_vscnt null, 0', 'gfx950', /'s_waitcnt_vscnt' is not available on gfx950 \(a GFX10\+ instruction; .*s_waitcnt vmcnt/],
