@@ -40,7 +40,7 @@ import { checkFastFromEnv, FastPathMismatch } from '../errors.js';
 import {
   FLAG, NPIPES, PIPE_NAMES,
 } from './model.js';
-import { SCC } from '../asm/registers.js';
+import { SCC, VGPR_BASE } from '../asm/registers.js';
 
 /**
  * Trip count of a loop whose count the code does not give and the caller does not set: a GEMM
@@ -232,6 +232,19 @@ function dominatesLatches(ctx: KernelContext, header: number, via: number, latch
   return true;
 }
 
+/**
+ * Whether, from block `via` on, the loop's code runs forward to its back edges: no block from
+ * `via` to the last latch jumps back to `via` or before except by a back edge to the header (what
+ * runs after `via` in an iteration is then laid out after it).
+ */
+function forwardFrom(ctx: KernelContext, header: number, via: number, latches: readonly number[]): boolean {
+  const last = latches[latches.length - 1]!;
+  for (let b = via; b <= last; b++) {
+    for (const s of ctx.cfg.blocks[b]!.succs) if (s >= header && s <= via && !(s === header && latches.includes(b))) return false;
+  }
+  return true;
+}
+
 /** Can block `to` be reached from block `from` through blocks inside [from, to]? */
 function reaches(ctx: KernelContext, from: number, to: number): boolean {
   if (from === to) return true;
@@ -303,19 +316,53 @@ export function tripFromCode(ctx: KernelContext, header: number, latch: number, 
   let pre = 0;
   let post = 0;
   let steps = 0;
-  for (let i = start; i < lb.end; i++) {
+  let lastStep = -1;
+  // a counter kept in a lane of a VGPR between iterations (MIOpen's conv7x7: `v_readlane_b32 s21,
+  // v22, 2`, `s_sub_u32 s21, s21, 1`, `v_writelane_b32 v22, s21, 2`, then the compare)
+  let reload: { at: number; vgpr: number; lane: number } | undefined;
+  for (let i = cmpAt - 1; i >= start && !reload; i--) {
+    const r = insns[i]!;
+    if (!r.defs.includes(unit) || r.insn.base !== 'v_readlane_b32' || sgprOf(r, 0) !== counter) continue;
+    const lane = imm(r, 2);
+    const vgpr = r.uses.find((u) => u >= VGPR_BASE);
+    if (lane === undefined || vgpr === undefined || !forwardFrom(ctx, header, cfg.blockOf[i]!, latches)) return undefined;
+    reload = { at: i, vgpr, lane };
+  }
+  // with a reload what the counter held before it is overwritten (conv7x7 loads s[16:31] early
+  // in the body): the steps count from there
+  for (let i = reload ? reload.at + 1 : start; i < lb.end; i++) {
     const r = insns[i]!;
     if (!r.defs.includes(unit)) continue;
-    const x = counterStep(r, counter);
-    if (x === undefined) return undefined;
     // each must run on every way round: its block on every path from the header to each back edge
     if (!dominatesLatches(ctx, header, cfg.blockOf[i]!, latches)) return undefined;
+    const x = counterStep(r, counter);
+    if (x === undefined) return undefined;
     if (i < cmpAt) pre += x; else post += x;
     steps++;
+    lastStep = i;
   }
+  if (reload && !dominatesLatches(ctx, header, cfg.blockOf[reload.at]!, latches)) return undefined;
   if (steps === 0 || pre + post === 0) return undefined;
-  // the initial value: the last write before the header on the only way into it
-  const init = initialValue(ctx, header, latch, counter);
+  let init: { value: number; mask?: number } | undefined;
+  if (reload) {
+    // the lane is written once in the body, with the counter after its steps and before the
+    // compare; the VGPR's other writes are of other lanes
+    let writeAt = -1;
+    for (let i = start; i < lb.end; i++) {
+      const r = insns[i]!;
+      if (!r.defs.includes(reload.vgpr)) continue;
+      const l = r.insn.base === 'v_writelane_b32' ? imm(r, 2) : undefined;
+      if (l === undefined) return undefined;
+      if (l !== reload.lane) continue;
+      if (writeAt >= 0 || sgprOf(r, 1) !== counter) return undefined;
+      writeAt = i;
+    }
+    if (post !== 0 || writeAt < lastStep || writeAt > cmpAt || !dominatesLatches(ctx, header, cfg.blockOf[writeAt]!, latches)) return undefined;
+    init = laneValue(ctx, header, latch, reload.vgpr, reload.lane);
+  } else {
+    // the initial value: the last write before the header on the only way into it
+    init = initialValue(ctx, header, latch, counter);
+  }
   if (init === undefined) return undefined;
   const signed = ty === 'i32';
   const norm = (v: number) => (signed ? v | 0 : v >>> 0);
@@ -373,10 +420,8 @@ const MAX_TRIP_MASK = 1024;
  * after the set adds to a constant (conv1x1u: `s_mov_b32 s4, 64` then `s_addk_i32 s4, -2`); an
  * s_cmov_b32 / s_cmovk_i32 of the value the counter already holds leaves it as it is.
  */
-function initialValue(ctx: KernelContext, header: number, latch: number, sgpr: number): { value: number; mask?: number } | undefined {
-  const { cfg, insns } = ctx;
-  let b = header;
-  let fromLoop = true;
+function initialValue(ctx: KernelContext, header: number, latch: number, sgpr: number,
+  from?: { block: number; index: number }): { value: number; mask?: number } | undefined {
   // the writes after the set, last first: a constant added, or a conditional move of a constant
   const later: { add?: number; cmov?: number }[] = [];
   const settle = (set: { value: number; mask?: number }): { value: number; mask?: number } | undefined => {
@@ -389,36 +434,76 @@ function initialValue(ctx: KernelContext, header: number, latch: number, sgpr: n
     }
     return set.mask === undefined ? { value: v } : set;
   };
-  for (let hops = 0; hops < 8; hops++) {
-    const preds = cfg.blocks[b]!.preds.filter((p) => !(fromLoop && p >= header && p <= latch));
-    fromLoop = false;
-    if (preds.length !== 1) return undefined;
-    b = preds[0]!;
-    const blk = cfg.blocks[b]!;
-    for (let i = blk.end - 1; i >= blk.start; i--) {
-      const r = insns[i]!;
-      if (!r.defs.includes(sgpr)) continue;
-      const base = r.insn.base;
-      if ((base === 's_mov_b32' || base === 's_movk_i32') && sgprOf(r, 0) === sgpr) {
-        const v = imm(r, 1);
-        return v === undefined ? undefined : settle({ value: v });
-      }
-      if (base === 's_and_b32' && sgprOf(r, 0) === sgpr) {
-        const m = imm(r, 2) ?? imm(r, 1);
-        return m !== undefined && m >= 0 && m <= MAX_TRIP_MASK ? settle({ value: 0, mask: m }) : undefined;
-      }
-      const add = counterStep(r, sgpr);
-      if (add !== undefined) { later.push({ add }); continue; }
-      if ((base === 's_cmov_b32' || base === 's_cmovk_i32') && sgprOf(r, 0) === sgpr) {
-        const v = imm(r, 1);
-        if (v === undefined) return undefined;
-        later.push({ cmov: v });
-        continue;
-      }
-      return undefined;
+  return lastWritesBefore(ctx, header, latch, sgpr, from, (r) => {
+    const base = r.insn.base;
+    if ((base === 's_mov_b32' || base === 's_movk_i32') && sgprOf(r, 0) === sgpr) {
+      const v = imm(r, 1);
+      return v === undefined ? undefined : settle({ value: v });
     }
+    if (base === 's_and_b32' && sgprOf(r, 0) === sgpr) {
+      const m = imm(r, 2) ?? imm(r, 1);
+      return m !== undefined && m >= 0 && m <= MAX_TRIP_MASK ? settle({ value: 0, mask: m }) : undefined;
+    }
+    const add = counterStep(r, sgpr);
+    if (add !== undefined) { later.push({ add }); return 'on'; }
+    if ((base === 's_cmov_b32' || base === 's_cmovk_i32') && sgprOf(r, 0) === sgpr) {
+      const v = imm(r, 1);
+      if (v === undefined) return undefined;
+      later.push({ cmov: v });
+      return 'on';
+    }
+    return undefined;
+  });
+}
+
+/**
+ * The writes of register unit `unit` before the loop's header (or before instruction `from.index`
+ * of block `from.block`, then on), last first, on the only way into it (at most 8 blocks back):
+ * `visit` gives the answer, or 'on' to look at the write before. Undefined at a join or when
+ * nothing decides.
+ */
+function lastWritesBefore<T>(ctx: KernelContext, header: number, latch: number, unit: number, from: { block: number; index: number } | undefined,
+  visit: (r: KernelContext['insns'][number]) => T | 'on' | undefined): T | undefined {
+  const { cfg, insns } = ctx;
+  let b = from?.block ?? header;
+  let end = from?.index;
+  let fromLoop = from === undefined;
+  for (let hops = 0; hops < 8; hops++) {
+    if (end === undefined) {
+      const preds = cfg.blocks[b]!.preds.filter((p) => !(fromLoop && p >= header && p <= latch));
+      fromLoop = false;
+      if (preds.length !== 1) return undefined;
+      b = preds[0]!;
+    }
+    const blk = cfg.blocks[b]!;
+    for (let i = (end ?? blk.end) - 1; i >= blk.start; i--) {
+      const r = insns[i]!;
+      if (!r.defs.includes(unit)) continue;
+      const v = visit(r);
+      if (v !== 'on') return v;
+    }
+    end = undefined;
   }
   return undefined;
+}
+
+/**
+ * The value lane `lane` of the VGPR of unit `vgpr` holds before the loop: the last
+ * v_writelane_b32 of that lane before the header (writes of other lanes pass), of an SGPR whose
+ * value there initialValue gives. Undefined when another write of the VGPR comes between.
+ */
+function laneValue(ctx: KernelContext, header: number, latch: number, vgpr: number, lane: number): { value: number; mask?: number } | undefined {
+  const { cfg, insns } = ctx;
+  const at = lastWritesBefore(ctx, header, latch, vgpr, undefined, (r) => {
+    if (r.insn.base !== 'v_writelane_b32') return undefined;
+    const l = imm(r, 2);
+    if (l === undefined) return undefined;
+    return l === lane ? r : 'on';
+  });
+  const src = at && sgprOf(at, 1);
+  if (!at || src === undefined) return undefined;
+  const index = insns.indexOf(at);
+  return initialValue(ctx, header, latch, src, { block: cfg.blockOf[index]!, index });
 }
 
 /** Waves of the kernel on one SIMD: occupancy (descriptor), what the hardware runs, else occupancy (registers used). */

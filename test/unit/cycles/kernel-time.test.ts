@@ -419,3 +419,36 @@ test('loopChanges: an enclosing loop counts the loops directly inside it, and sc
   assert.match(text, /loop at line 6 [^\n]*; its inner loop counted once per iteration \(est_cycles counts the rest\)/);
   assert.doesNotMatch(text, /loop at line 10 [^\n]*inner loop/);
 });
+
+/** MIOpen conv7x7's counter: kept in lane 2 of v22 between iterations, s21 reused for a load in the body. */
+const LANE = [
+  's_movk_i32 s21, 3',
+  'v_writelane_b32 v22, s6, 0',
+  'v_writelane_b32 v22, s21, 2',
+  '.Lch:',
+  'v_readlane_b32 s6, v22, 0',
+  's_load_dwordx2 s[20:21], s[0:1], 0x0',
+  's_waitcnt lgkmcnt(0)',
+  'v_mac_f32 v8, v0, s21',
+  'v_readlane_b32 s21, v22, 2',
+  's_sub_u32 s21, s21, 1',
+  'v_writelane_b32 v22, s21, 2',
+  's_cmp_gt_u32 s21, 0',
+  's_cbranch_scc1 .Lch',
+  's_endpgm',
+];
+
+test('trip count: a counter kept in a VGPR lane between iterations (v_readlane, step, v_writelane)', () => {
+  const l = kernelLoops(ctxOf(LANE, 'gfx906'))[0]!;
+  assert.deepEqual([l.trip, l.tripFrom], [3, 'code']);
+  const unknown = (lines: string[]) => kernelLoops(ctxOf(lines, 'gfx906'))[0]!.tripFrom;
+  // the lane written again in the body with another value, or the VGPR written whole: unknown
+  assert.equal(unknown(LANE.map((x) => (x === 'v_mac_f32 v8, v0, s21' ? 'v_writelane_b32 v22, s7, 2' : x))), 'default');
+  assert.equal(unknown(LANE.map((x) => (x === 'v_mac_f32 v8, v0, s21' ? 'v_mov_b32 v22, 0' : x))), 'default');
+  // another lane written in the body: the count stands
+  assert.equal(kernelLoops(ctxOf(LANE.map((x) => (x === 'v_mac_f32 v8, v0, s21' ? 'v_writelane_b32 v22, s7, 5' : x)), 'gfx906'))[0]!.trip, 3);
+  // the lane set before the loop from a register of unknown value: unknown
+  assert.equal(unknown(LANE.map((x) => (x === 's_movk_i32 s21, 3' ? 's_mov_b32 s21, s9' : x))), 'default');
+  // the lane written before the compare's step: the lane and the compared value differ, unknown
+  assert.equal(unknown([...LANE.slice(0, 9), 'v_writelane_b32 v22, s21, 2', 's_sub_u32 s21, s21, 1', ...LANE.slice(11)]), 'default');
+});
