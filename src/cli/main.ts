@@ -185,9 +185,21 @@ function program(): Command {
   return cmd;
 }
 
+/**
+ * `apply --moves A --- B`: the round separator `---` starts with a dash, so commander would read
+ * it as an unknown option. After `--moves`, each `---` is passed as `--moves ---` (a required value is
+ * taken whatever it starts with, and the variadic option goes on collecting after it).
+ */
+export function movesSeparators(argv: readonly string[]): string[] {
+  const at = argv.findIndex((a) => a === '--moves' || a.startsWith('--moves='));
+  if (at < 0) return [...argv];
+  const end = argv.indexOf('--');
+  return argv.flatMap((a, i) => (i > at && (end < 0 || i < end) && a === '---' ? ['--moves', '---'] : [a]));
+}
+
 export async function main(argv: string[]): Promise<number> {
   try {
-    await program().parseAsync(argv, { from: 'user' });
+    await program().parseAsync(movesSeparators(argv), { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT_OK;
   } catch (e) {
     if (e instanceof CommanderError) {

@@ -53,3 +53,10 @@ test('apply says what `done` left out, and names a failed command once, by where
   assert.deepEqual(afterDone(cmds), { done: cmds[0]![1], count: 1 });
   assert.equal(afterDone(parseRoundsOrThrow('swap a b\ndone\n')), undefined);
 });
+
+test('apply --moves A --- B: the documented round separator starts a new round, not an unknown option', () => {
+  const r = run('apply', TWO, '--kernel', 'b', '--moves', 'swap v_mov_b32_1 v_add_f32_0', '---', 'done');
+  assert.equal(r.code, 0, r.err + r.out);
+  assert.doesNotMatch(r.err, /unknown option/);
+  assert.match(r.out, /round 1: [^]*round 2: /);
+});
