@@ -160,7 +160,7 @@ function program(): Command {
     .option('--variants', 'give agents differently worded goals (register pressure, latency hiding)')
     .option('--prompt-file <file>', 'prompt template replacing the built-in one ({{placeholders}}: see README)')
     .option('--transcript <file>', 'write every request, tool call, result and token count as JSONL')
-    .option('--objective <list>', 'metrics compared in order (default peak_vgpr,s_waitcnt,s_nop,total_instructions)')
+    .option('--objective <list>', 'metrics compared in order, or conductor (default est_cycles,peak_vgpr,s_waitcnt,s_nop,total_instructions)')
     .option('--fast', 'measure rounds with the fast estimate (the result is re-derived exactly)')
     .option('--text-protocol', 'fenced-JSON text protocol for models without tool calling')
     .option('--timeout <s>', 'seconds per request before it is retried (default 120)')

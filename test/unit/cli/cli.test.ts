@@ -142,3 +142,14 @@ test('schedule counts what it says: errors of the kernel scheduled, and an outpu
   assert.doesNotMatch(r.out, /returned unchanged/);
   assert.match(r.out, /result: the input order \(nothing beat it\)[^]*the output is the input with its check errors fixed, in its original order/);
 });
+
+test('--help of apply, schedule and agent gives the default objective the commands use', async () => {
+  const { DEFAULT_OBJECTIVE } = await import('../../../src/schedule/metrics.js');
+  for (const cmd of ['apply', 'schedule', 'agent']) {
+    const r = run(cmd, '--help');
+    assert.equal(r.code, 0, r.err);
+    const m = /--objective <list>[^]*?\(default\s+([a-z_,\s]+)\)/.exec(r.out);
+    assert.ok(m, `${cmd} --help names a default objective`);
+    assert.equal(m[1]!.replace(/\s+/g, ''), DEFAULT_OBJECTIVE.join(','), cmd);
+  }
+});
