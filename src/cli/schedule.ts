@@ -210,6 +210,8 @@ function inputLines(r: ScheduleFileResult, map: LineMap): ScheduleFileResult {
   };
 }
 
+const moveCount = (n: number): string => `${n} move${n === 1 ? '' : 's'}`;
+
 function round(x: number): number { return Math.round(x * 1000) / 1000; }
 
 function kernelJson(r: ScheduleRunResult, output: string | null, occupancies?: Map<string, FixedOccupancies>): Record<string, unknown> {
@@ -280,9 +282,9 @@ export function formatSchedule(r: ScheduleRunResult, output?: string, savedMoves
     const m = (x: Metrics) => `est_cycles ${x.est_cycles}, peak VGPR ${x.peak_vgpr}, ${x.s_waitcnt} waits, ${x.s_nop} nops`;
     // the exact measure (emitted and measured) decides between candidates: shown when taken
     const est = run.exact ? `exact: ${m(run.exact)}${run.exact.est_cycles === run.estimate.est_cycles ? '' : ` (estimate ${run.estimate.est_cycles})`}` : `estimate: ${m(run.estimate)}`;
-    out.push(`  ${run.label.padEnd(9)} ${String(run.evaluations).padStart(6)} evaluations in ${run.seconds.toFixed(2)} s; ${run.moves} moves; ${est}${run.rejected ? ` (${run.rejected})` : ''}`);
+    out.push(`  ${run.label.padEnd(9)} ${String(run.evaluations).padStart(6)} evaluations in ${run.seconds.toFixed(2)} s; ${moveCount(run.moves)}; ${est}${run.rejected ? ` (${run.rejected})` : ''}`);
   }
-  out.push(`result: ${r.strategy === 'input' ? 'the input order (nothing beat it)' : `${r.strategy}, ${r.moves.length} moves`}; ${r.evaluations} evaluations, ${r.evaluationsPerSecond}/s; ${r.seconds.toFixed(1)} s in all`);
+  out.push(`result: ${r.strategy === 'input' ? 'the input order (nothing beat it)' : `${r.strategy}, ${moveCount(r.moves.length)}`}; ${r.evaluations} evaluations, ${r.evaluationsPerSecond}/s; ${r.seconds.toFixed(1)} s in all`);
   for (const l of r.pipelined ?? []) out.push(pipelinedText(l));
   out.push(`before: ${formatMetrics(r.before)}`);
   out.push(`after:  ${formatMetrics(r.after)}`);
@@ -330,7 +332,7 @@ export function formatSummary(outcomes: readonly FileOutcome[], heading?: string
     if (!o.result) { rows.push([o.input.path, '-', '-', '-', '-', '-', '-', 'error (exit 2)']); continue; }
     for (const k of o.result.kernels) {
       rows.push([o.input.path, k.kernel, k.arch, k.before.est_cycles, k.after.est_cycles, pct(k.after.est_cycles, k.before.est_cycles), `${k.before.peak_vgpr}->${k.after.peak_vgpr}`,
-        k.strategy === 'input' ? 'unchanged' : `${k.moves.length} moves`]);
+        k.strategy === 'input' ? 'unchanged' : moveCount(k.moves.length)]);
     }
   }
   const s = summaryJson(outcomes as FileOutcome[]);

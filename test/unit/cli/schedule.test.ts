@@ -101,3 +101,16 @@ test('schedule text: a loop line adds one wave\'s cycles per iteration where the
   assert.match(both!, /\(-12\.1%\); at its bound/, 'one wave tells the same story');
   assert.match(text(1, [loop(1024, 1000, 1024, 1000)])[0]!, /\(-2\.3%\); at its bound/, 'one wave per SIMD');
 });
+
+test('schedule text: one move is "1 move", in the run lines and the result', async () => {
+  const { formatSchedule } = await import('../../../src/cli/schedule.js');
+  const m = { peak_vgpr: 10, peak_agpr: 0, peak_sgpr: 4, s_waitcnt: 1, s_nop: 0, total_instructions: 20, occupancy: 4, est_cycles: 1000, wave_cycles: 900 };
+  const text = formatSchedule({
+    file: 'k.s', kernel: 'k', arch: 'gfx942', objective: ['est_cycles'], waves: 4, cached: false, strategy: 'list', moves: ['swap a b'],
+    runs: [{ label: 'list', strategy: 'list', evaluations: 10, seconds: 0.1, moves: 1, estimate: m }], evaluations: 10, evaluationsPerSecond: 100, seconds: 0.1,
+    before: m, after: m, loops: [], notes: [],
+  } as unknown as Parameters<typeof formatSchedule>[0]);
+  assert.match(text, /; 1 move; /);
+  assert.match(text, /^result: list, 1 move; /m);
+  assert.doesNotMatch(text, /1 moves/);
+});
