@@ -50,18 +50,24 @@ async function applyFile(file: string, opts: ApplyCliOptions, output: string | u
   reading: (file: string) => void): Promise<number> {
   let kernel = opts.kernel;
   let rounds: Command[][];
+  let pipelined = false;
   if (opts.moves !== undefined) rounds = parseCommandArgs(opts.moves);
   else {
     const text = await readTextFile(opts.movesFile!, 'move commands or an agent transcript');
     const picked = pickSection(text, opts.movesFile!, kernel);
     kernel = picked.kernel;
     rounds = movesFileRounds(picked.text, opts.movesFile!);
+    pipelined = PIPELINED_MOVES.test(picked.text);
   }
   reading(file);
   const loaded = await loadInput(file, { arch: opts.arch });
   if (output !== undefined) warnBom(loaded.program);
   const r = applyRounds(loaded, rounds, { kernel, objective, exact: !opts.fast, disambiguate: opts.perLane ? 'per-lane' : true });
   const skipped = afterDone(rounds);
+  if (r.failed && pipelined) {
+    r.notes.push(`${opts.movesFile}: these moves are of the program schedule wrote with its loops pipelined, not of ${file} (its first line says so): ` +
+      'they replay on that program only; schedule --no-pipeline --save-moves gives moves that replay on the input');
+  }
   if (skipped) r.notes.push(`'done' (${where(skipped.done.line, opts)}) ends the run: ${skipped.count} later command${skipped.count === 1 ? ' was' : 's were'} not applied`);
   const write = output !== undefined && !r.failed;
   if (write) await writeOutput(output, bomFirst(loaded.program, r.text));
@@ -77,6 +83,9 @@ async function applyFile(file: string, opts: ApplyCliOptions, output: string | u
   }
   return r.failed ? 1 : 0;
 }
+
+/** The line `schedule --save-moves` writes before the moves of a kernel whose loops it pipelined. */
+const PIPELINED_MOVES = /^#\s*from the program with the loops at lines .* pipelined/m;
 
 /** Where the command of `line` was given: `moves.txt:3` or `--moves argument 3`. */
 function where(line: number | undefined, opts: ApplyCliOptions): string {

@@ -60,3 +60,16 @@ test('apply --moves A --- B: the documented round separator starts a new round, 
   assert.doesNotMatch(r.err, /unknown option/);
   assert.match(r.out, /round 1: [^]*round 2: /);
 });
+
+test('apply of moves schedule saved for a pipelined program: a failure says where they come from', () => {
+  // a tag the input does not have (the pipelined program's peeled copy): the command fails
+  const head = '# from the program with the loops at lines 9 pipelined, not from the input (schedule --no-pipeline gives moves that replay on the input)';
+  const p = moves('piped.txt', [head, 'swap v_mov_b32_9 v_add_f32_0']);
+  const r = run('apply', TWO, '--kernel', 'b', '--moves-file', p);
+  assert.equal(r.code, 1, r.err + r.out);
+  assert.match(r.out + r.err, /piped\.txt: these moves are of the program schedule wrote with its loops pipelined, not of .*two\.s .*schedule --no-pipeline --save-moves/);
+  // the same failure from a file without that line: no such note
+  const plain = run('apply', TWO, '--kernel', 'b', '--moves-file', moves('plain.txt', ['swap v_mov_b32_9 v_add_f32_0']));
+  assert.equal(plain.code, 1);
+  assert.doesNotMatch(plain.out + plain.err, /pipelined/);
+});
