@@ -429,7 +429,7 @@ export function formatKernelReport(r: KernelCycleReport, opts: { insns?: boolean
   out.push(`  ${r.multi.waves} waves on one SIMD, ${asked}: ${fmt(r.multi.cycles)} cycles for all, ${fmt(r.multi.perWave)} per wave; ${fmtBound(r.multi.lowerBound)}`);
   const a = r.asItRuns;
   out.push(`  as it runs (est_cycles, the scheduler's objective): ${a.cycles} cycles for ${a.waves} wave${a.waves === 1 ? '' : 's'} per SIMD (${a.waveCycles} for one wave)` +
-    (a.loops.length ? `; loops ${a.loops.map((l) => `line ${l.line} x${l.trip} (${l.tripFrom === 'code' ? 'from the code' : l.tripFrom === 'option' ? '--trip' : 'default'}) at ${fmt(l.perIteration)} per iteration`).join(', ')}` : ''));
+    (a.loops.length ? `; loops ${a.loops.map((l) => `line ${l.line} x${l.trip} (${l.tripFrom === 'code' ? 'from the code' : l.tripFrom === 'option' ? '--trip' : 'default'}) at ${fmt(l.perIteration)} per iteration${a.waves > 1 ? ` of the ${a.waves} waves` : ''}`).join(', ')}` : ''));
   if (a.waves > 1 && a.waves === r.multi.waves && Math.abs(r.multi.cycles - a.cycles) > 0.01 * a.cycles) {
     // two figures for the same waves: say which the scheduler compares orders by, and why they differ
     out.push(`  (est_cycles is the larger of one wave's time and ${a.waves} times the busiest pipe's or the issue port's share, each loop in its steady state; ` +
@@ -439,8 +439,8 @@ export function formatKernelReport(r: KernelCycleReport, opts: { insns?: boolean
     const blocks = l.blocks[0] === l.blocks[1] ? `block ${l.blocks[0]}` : `blocks ${l.blocks[0]}-${l.blocks[1]}`;
     const head = `  loop at line ${l.headerLine} (${l.labels.length ? `${l.labels[0]}, ` : ''}${blocks}, ${l.backEdgeLines.length > 1 ? `back edges at lines ${l.backEdgeLines.join(', ')}` : `back edge at line ${l.latchLine}`}; ${l.instructions} instructions): `;
     const single = l.total !== undefined
-      ? `${fmt(l.total)} cycles for ${l.iterations} iterations (${fmt(l.perIteration)} per iteration)`
-      : `${fmt(l.perIteration)} cycles per iteration in steady state (${l.stable ? `stable after ${l.iterations}` : `not stable after ${l.iterations}; mean of the last 8`})`;
+      ? `one wave: ${fmt(l.total)} cycles for ${l.iterations} iterations (${fmt(l.perIteration)} per iteration)`
+      : `one wave: ${fmt(l.perIteration)} cycles per iteration in steady state (${l.stable ? `stable after ${l.iterations}` : `not stable after ${l.iterations}; mean of the last 8`})`;
     out.push(head + single + `; lower bound ${fmt(l.lowerBoundPerIteration.bound)} per iteration (${l.lowerBoundPerIteration.limiter})` +
       `; ${l.multi.waves} waves walked together: ${fmt(l.multi.perIteration)} per iteration of all waves (${fmt(l.multi.perIterationPerWave)} per wave; `
       + 'a finite walk of the waves side by side, not the steady-state figure est_cycles uses)');

@@ -153,3 +153,12 @@ test('--help of apply, schedule and agent gives the default objective the comman
     assert.equal(m[1]!.replace(/\s+/g, ''), DEFAULT_OBJECTIVE.join(','), cmd);
   }
 });
+
+test('simulate says whose cycles per iteration each loop figure is: all waves at the occupancy (est_cycles), or one wave', () => {
+  const r = run('simulate', example, '--no-insns');
+  assert.equal(r.code, 0, r.err);
+  const m = /as it runs \(est_cycles[^)]*\): \d+ cycles for (\d+) waves per SIMD .*; loops line \d+ x\d+ \([a-z ]+\) at [\d.]+ per iteration of the (\d+) waves$/m.exec(r.out);
+  assert.ok(m, r.out);
+  assert.equal(m[1], m[2]);
+  assert.match(r.out, /^ {2}loop at line \d+ \([^)]*\): one wave: [\d.]+ cycles per iteration in steady state/m);
+});
