@@ -210,7 +210,8 @@ function inputLines(r: ScheduleFileResult, map: LineMap): ScheduleFileResult {
   };
 }
 
-const moveCount = (n: number): string => `${n} move${n === 1 ? '' : 's'}`;
+const counted = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+const moveCount = (n: number): string => counted(n, 'move');
 
 function round(x: number): number { return Math.round(x * 1000) / 1000; }
 
@@ -279,12 +280,15 @@ export function formatSchedule(r: ScheduleRunResult, output?: string, savedMoves
   const out: string[] = [`${r.file}: kernel ${r.kernel} (${r.arch}), objective ${r.objective.join(',')}${ties}; est_cycles for ${r.waves} wave${r.waves === 1 ? '' : 's'} per SIMD`];
   if (r.cached) out.push('cached result (replayed and validated)');
   for (const run of r.runs) {
-    const m = (x: Metrics) => `est_cycles ${x.est_cycles}, peak VGPR ${x.peak_vgpr}, ${x.s_waitcnt} waits, ${x.s_nop} nops`;
+    const m = (x: Metrics) => `est_cycles ${x.est_cycles}, peak VGPR ${x.peak_vgpr}, ${counted(x.s_waitcnt, 'wait')}, ${counted(x.s_nop, 'nop')}`;
     // the exact measure (emitted and measured) decides between candidates: shown when taken
     const est = run.exact ? `exact: ${m(run.exact)}${run.exact.est_cycles === run.estimate.est_cycles ? '' : ` (estimate ${run.estimate.est_cycles})`}` : `estimate: ${m(run.estimate)}`;
     out.push(`  ${run.label.padEnd(9)} ${String(run.evaluations).padStart(6)} evaluations in ${run.seconds.toFixed(2)} s; ${moveCount(run.moves)}; ${est}${run.rejected ? ` (${run.rejected})` : ''}`);
   }
-  out.push(`result: ${r.strategy === 'input' ? 'the input order (nothing beat it)' : `${r.strategy}, ${moveCount(r.moves.length)}`}; ${r.evaluations} evaluations, ${r.evaluationsPerSecond}/s; ${r.seconds.toFixed(1)} s in all`);
+  // the winner brought back toward the input's order: the run's moves that gain nothing are undone
+  const run = r.runs.find((x) => x.label === r.strategy);
+  const undone = run && run.moves > r.moves.length ? ` (the run's ${run.moves} less those that gain nothing)` : '';
+  out.push(`result: ${r.strategy === 'input' ? 'the input order (nothing beat it)' : `${r.strategy}, ${moveCount(r.moves.length)}${undone}`}; ${r.evaluations} evaluations, ${r.evaluationsPerSecond}/s; ${r.seconds.toFixed(1)} s in all`);
   for (const l of r.pipelined ?? []) out.push(pipelinedText(l));
   out.push(`before: ${formatMetrics(r.before)}`);
   out.push(`after:  ${formatMetrics(r.after)}`);

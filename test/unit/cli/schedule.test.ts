@@ -111,6 +111,14 @@ test('schedule text: one move is "1 move", in the run lines and the result', asy
     before: m, after: m, loops: [], notes: [],
   } as unknown as Parameters<typeof formatSchedule>[0]);
   assert.match(text, /; 1 move; /);
+  assert.match(text, /, 1 wait, 0 nops/);
   assert.match(text, /^result: list, 1 move; /m);
   assert.doesNotMatch(text, /1 moves/);
+  // the run found more moves than the result keeps: the result says why they differ
+  const fewer = formatSchedule({
+    file: 'k.s', kernel: 'k', arch: 'gfx942', objective: ['est_cycles'], waves: 4, cached: false, strategy: 'list', moves: ['swap a b', 'swap c d'],
+    runs: [{ label: 'list', strategy: 'list', evaluations: 10, seconds: 0.1, moves: 5, estimate: m }], evaluations: 10, evaluationsPerSecond: 100, seconds: 0.1,
+    before: m, after: m, loops: [], notes: [],
+  } as unknown as Parameters<typeof formatSchedule>[0]);
+  assert.match(fewer, /^result: list, 2 moves \(the run's 5 less those that gain nothing\); /m);
 });
