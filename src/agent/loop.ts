@@ -112,7 +112,7 @@ export function evaluateMoves(ctx: LoopContext, a: Agent, moves: readonly string
   };
   if (rep.failed) res.failed = { command: rep.failed.command, reason: rep.failed.reason };
   if (rep.outcome === 'failed') res.reason = `${rep.reason}; the whole call was undone`;
-  else if (rep.outcome === 'worse') res.reason = rep.reason;
+  else if (rep.outcome === 'worse') res.reason = `${rep.reason}; round reverted`;
   res.warnings = rep.warnings.map((w) => `${w.severity}: ${w.command}: ${w.message}`);
   res.best_of_run = bestOfRun();
   return res;

@@ -127,8 +127,8 @@ export class ScheduleSession {
       undo();
       report.outcome = 'worse';
       report.reason = after.occupancy < floor
-        ? `the occupancy would drop (${worseningText(after, before, this.objective, floor)}); round reverted`
-        : `the objective got worse (${worseningText(after, before, this.objective, floor)}); round reverted`;
+        ? `the occupancy would drop (${worseningText(after, before, this.objective, floor)})`
+        : `the objective got worse (${worseningText(after, before, this.objective, floor)})`;
       return report;
     }
     report.outcome = 'accepted';

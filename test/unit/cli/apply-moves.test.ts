@@ -73,3 +73,13 @@ test('apply of moves schedule saved for a pipelined program: a failure says wher
   assert.equal(plain.code, 1);
   assert.doesNotMatch(plain.out + plain.err, /pipelined/);
 });
+
+test('apply: a round that makes the objective worse says "reverted" once, with why', () => {
+  const f = join(dir, 'worse.s');
+  writeFileSync(f, ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', '.type w,@function', 'w:', '  s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)',
+    '  global_load_dword v1, v[2:3], off', '  global_load_dword v4, v[2:3], off offset:4', '  v_mov_b32 v10, 0', '  v_mov_b32 v11, 0',
+    '  s_waitcnt vmcnt(0)', '  v_add_u32 v5, v1, v4', '  v_add_u32 v6, v1, v1', '  s_setpc_b64 s[30:31]', ''].join('\n'));
+  const r = run('apply', f, '--objective', 's_waitcnt', '--moves', 'move v_add_u32_1 before v_mov_b32_0');
+  assert.match(r.out, /round 1: reverted: the objective got worse \(s_waitcnt 2 -> 3\)$/m, r.out + r.err);
+  assert.equal((r.out.match(/reverted/g) ?? []).length, 1, r.out);
+});
