@@ -193,9 +193,11 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
   let extended = 0;
   const checkOpts = opts.paths ? { paths: opts.paths } : {};
   const done = (rounds: number, checks: readonly KernelCheck[]): FixResult => {
-    const out = text ?? originalText(l);
-    const a = originalText(l).split('\n');
-    const b = out.split('\n');
+    const input = originalText(l);
+    const out = text ?? input;
+    // the line diff of the input and the fixed text, when the fix changed it
+    const a = text !== undefined ? input.split('\n') : [];
+    const b = text !== undefined ? out.split('\n') : [];
     const hunks = text !== undefined ? lineHunks(a, b) : undefined;
     return {
       text: out, rounds, insertedNops: nops, insertedWaitStates: waitStates, insertedWaits: waits,

@@ -463,7 +463,7 @@ function initialValue(ctx: KernelContext, header: number, latch: number, sgpr: n
  * nothing decides.
  */
 function lastWritesBefore<T>(ctx: KernelContext, header: number, latch: number, unit: number, from: { block: number; index: number } | undefined,
-  visit: (r: KernelContext['insns'][number]) => T | 'on' | undefined): T | undefined {
+  visit: (r: KernelContext['insns'][number], i: number) => T | 'on' | undefined): T | undefined {
   const { cfg, insns } = ctx;
   let b = from?.block ?? header;
   let end = from?.index;
@@ -479,7 +479,7 @@ function lastWritesBefore<T>(ctx: KernelContext, header: number, latch: number, 
     for (let i = (end ?? blk.end) - 1; i >= blk.start; i--) {
       const r = insns[i]!;
       if (!r.defs.includes(unit)) continue;
-      const v = visit(r);
+      const v = visit(r, i);
       if (v !== 'on') return v;
     }
     end = undefined;
@@ -493,17 +493,15 @@ function lastWritesBefore<T>(ctx: KernelContext, header: number, latch: number, 
  * value there initialValue gives. Undefined when another write of the VGPR comes between.
  */
 function laneValue(ctx: KernelContext, header: number, latch: number, vgpr: number, lane: number): { value: number; mask?: number } | undefined {
-  const { cfg, insns } = ctx;
-  const at = lastWritesBefore(ctx, header, latch, vgpr, undefined, (r) => {
+  const index = lastWritesBefore(ctx, header, latch, vgpr, undefined, (r, i) => {
     if (r.insn.base !== 'v_writelane_b32') return undefined;
     const l = imm(r, 2);
     if (l === undefined) return undefined;
-    return l === lane ? r : 'on';
+    return l === lane ? i : 'on';
   });
-  const src = at && sgprOf(at, 1);
-  if (!at || src === undefined) return undefined;
-  const index = insns.indexOf(at);
-  return initialValue(ctx, header, latch, src, { block: cfg.blockOf[index]!, index });
+  const src = index !== undefined ? sgprOf(ctx.insns[index]!, 1) : undefined;
+  if (index === undefined || src === undefined) return undefined;
+  return initialValue(ctx, header, latch, src, { block: ctx.cfg.blockOf[index]!, index });
 }
 
 /** Waves of the kernel on one SIMD: occupancy (descriptor), what the hardware runs, else occupancy (registers used). */
