@@ -8,6 +8,7 @@ import { parseCommandArgs, parseRoundsOrThrow } from '../schedule/commands.js';
 import { applyRounds, type ApplyResult } from '../schedule/session.js';
 import { formatMetrics, parseObjective } from '../schedule/metrics.js';
 import { isTranscript, movesFromTranscript } from '../agent/transcript.js';
+import { PIPELINED_MOVES } from '../schedule/replay.js';
 import { parseCommand, type Command } from '../schedule/commands.js';
 
 export interface ApplyCliOptions {
@@ -83,9 +84,6 @@ async function applyFile(file: string, opts: ApplyCliOptions, output: string | u
   }
   return r.failed ? 1 : 0;
 }
-
-/** The line `schedule --save-moves` writes before the moves of a kernel whose loops it pipelined. */
-const PIPELINED_MOVES = /^#\s*from the program with the loops at lines .* pipelined/m;
 
 /** Where the command of `line` was given: `moves.txt:3` or `--moves argument 3`. */
 function where(line: number | undefined, opts: ApplyCliOptions): string {

@@ -14,6 +14,7 @@ import { inputsOr, failedFileJson, failedInput, formatTable, outputPaths, parseS
 import { colourDiagnostic } from './main.js';
 import { tuneForSchedule } from './v8-tuning.js';
 import { memMark } from '../memtrace.js';
+import { pipelinedMovesHeader } from '../schedule/replay.js';
 import type { LineMap } from '../asm/include.js';
 import { ParsedProgram } from '../asm/program.js';
 import { verifyLoaded } from '../verify/verify.js';
@@ -47,11 +48,7 @@ function parseStrategies(v: string | undefined): StrategyName[] | undefined {
 }
 
 /** `occupancies`: the input's, per kernel (fixedOccupancies), taken when it is loaded; the input's Loaded itself is not kept. */
-/** `lineMap`: where each line of the flattened text scheduled comes from, for a file with `.include` (the report names the input's lines). */
-interface FileOutcome {
-  input: InputFile; occupancies?: Map<string, FixedOccupancies>; result?: ScheduleFileResult; error?: ConductorError; code: number; output?: string; bom?: boolean;
-  lineMap?: LineMap;
-}
+interface FileOutcome { input: InputFile; occupancies?: Map<string, FixedOccupancies>; result?: ScheduleFileResult; error?: ConductorError; code: number; output?: string; bom?: boolean }
 
 /**
  * `conductor schedule FILE|DIR... [--kernel K]... [--strategy ...] [--objective ...] [--trip N]
@@ -99,9 +96,7 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
         // text as the check's fix leaves it
         o.result = await readSource(input.path).then((text) => {
           memMark('read');
-          const loaded = loadInput(o, text, opts.arch, outs.has(input.path));
-          const map = o.lineMap;
-          o.lineMap = undefined;
+          const { loaded, map } = loadInput(o, text, opts.arch, outs.has(input.path));
           // a file with .include is scheduled (and written) as one text, its files spliced in
           return scheduleFile(loaded, loadedText(loaded, text), {
             kernels, strategies, objective, budget, seconds, seed, jobs, trip, paths, workers,
@@ -139,7 +134,7 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
       if (opts.saveMoves) {
         const moves = o.result.kernels.flatMap((k) => [
           ...(o.result!.kernels.length > 1 ? [`# kernel ${k.kernel}`] : []),
-          ...(k.pipelined ? [`# from the program with the loops at lines ${k.pipelined.map((l) => l.line).join(', ')} pipelined, not from the input (schedule --no-pipeline gives moves that replay on the input)`] : []),
+          ...(k.pipelined ? [pipelinedMovesHeader(k.pipelined)] : []),
           ...k.moves,
         ]);
         outputs.push({ path: opts.saveMoves, text: moves.map((m) => m + '\n').join('') });
@@ -172,13 +167,14 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
  * (and, when the result is written, a byte order mark warned about: the output keeps it).
  * The caller passes it straight on, so that nothing in the command holds it during the run.
  */
-function loadInput(o: FileOutcome, text: string, arch: string | undefined, writes: boolean): Loaded {
+function loadInput(o: FileOutcome, text: string, arch: string | undefined, writes: boolean): { loaded: Loaded; map?: LineMap } {
   let loaded = loadText(text, o.input.path, { arch });
+  let map: LineMap | undefined;
   // a file with .include is scheduled as the one text written, its files spliced in; the report
   // names the lines of the files the user wrote (inputLines)
   const flat = loadedText(loaded, text);
   if (flat !== text) {
-    if (loaded.program instanceof ParsedProgram) o.lineMap = loaded.program.store.lineMap;
+    if (loaded.program instanceof ParsedProgram) map = loaded.program.store.lineMap;
     loaded = loadText(flat, o.input.path, { arch });
   }
   memMark('loaded');
@@ -186,7 +182,7 @@ function loadInput(o: FileOutcome, text: string, arch: string | undefined, write
   o.bom = hasBom(loaded.program);
   if (writes) warnBom(loaded.program);
   o.occupancies = inputOccupancies(loaded);
-  return loaded;
+  return { loaded, ...(map ? { map } : {}) };
 }
 
 /**
@@ -209,6 +205,9 @@ function inputLines(r: ScheduleFileResult, map: LineMap): ScheduleFileResult {
     })),
   };
 }
+
+/** Where a loop is: `line 927`, or `utilities.inc:45` in an included file. */
+const loopAt = (l: { line: number; file?: string }): string => (l.file ? `${l.file}:${l.line}` : `line ${l.line}`);
 
 const counted = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
 const moveCount = (n: number): string => counted(n, 'move');
@@ -296,7 +295,7 @@ export function formatSchedule(r: ScheduleRunResult, output?: string, savedMoves
   if (occupancy) out.push(occupancy);
   for (const l of r.loops) {
     const at = l.gapPercent <= 1 ? `at its bound: ${l.limiter} binds` : `bound ${fmt(l.bound)} (${l.limiter}), gap ${l.gapPercent.toFixed(1)}%`;
-    out.push(`loop at ${l.file ? `${l.file}:` : 'line '}${l.line} (${l.backEdgeLines.length > 1 ? `back edges at lines ${l.backEdgeLines.join(', ')}; ` : ''}${l.instructions} instructions, trip ${l.trip} ${l.tripFrom === 'code' ? 'from the code' : l.tripFrom === 'option' ? 'from --trip' : 'by default'}): ` +
+    out.push(`loop at ${loopAt(l)} (${l.backEdgeLines.length > 1 ? `back edges at lines ${l.backEdgeLines.join(', ')}; ` : ''}${l.instructions} instructions, trip ${l.trip} ${l.tripFrom === 'code' ? 'from the code' : l.tripFrom === 'option' ? 'from --trip' : 'by default'}): ` +
       `${fmt(l.before)} -> ${fmt(l.after)} cycles per iteration (${pct(l.after, l.before)})${oneWave(l, r.waves)}; ${at}` +
       (l.inner > 0 ? `; its inner loop${l.inner === 1 ? '' : 's'} counted once per iteration (est_cycles counts the rest)` : ''));
   }
@@ -309,13 +308,13 @@ export function formatSchedule(r: ScheduleRunResult, output?: string, savedMoves
 /** What software pipelining did to one loop. */
 export function pipelinedText(l: PipelinedLoop): string {
   if (l.stages === 2) {
-    return `pipelined by two stages: loop at ${l.file ? `${l.file}:` : 'line '}${l.line} (${l.label}): ${l.loads} load${l.loads === 1 ? '' : 's'} of the iteration after next and their address code (${l.p} instructions) start in this one, ` +
+    return `pipelined by two stages: loop at ${loopAt(l)} (${l.label}): ${counted(l.loads, 'load')} of the iteration after next and their address code (${l.p} instructions) start in this one, ` +
       'into registers that alternate between even and odd iterations (the loop body holds two); the first two iterations\' loads before the loop, ' +
       `the last iterations after it (${l.peel} and the labels beside it), guards for loops that run once or twice`;
   }
   const renamed = l.renamed === 0 ? 'writing their own registers (the next loads wait for this iteration\'s readers)'
     : l.renamed === l.loads ? 'into free registers copied at the top of the loop' : `${l.renamed} of them into free registers copied at the top of the loop`;
-  return `pipelined: loop at ${l.file ? `${l.file}:` : 'line '}${l.line} (${l.label}): ${l.loads} load${l.loads === 1 ? '' : 's'} of the next iteration and their address code (${l.p} instructions) start in this one, ${renamed}; ` +
+  return `pipelined: loop at ${loopAt(l)} (${l.label}): ${counted(l.loads, 'load')} of the next iteration and their address code (${l.p} instructions) start in this one, ${renamed}; ` +
     `the first iteration's before the loop, the last iteration peeled after it (${l.peel}), a guard for a loop that runs once`;
 }
 

@@ -10,6 +10,18 @@ import { applyCommand, isFailure, ScheduleState, type CommandFailure } from './s
 import { parseCommand } from './commands.js';
 import type { ScheduleKernel } from './kernel.js';
 
+/**
+ * The line `schedule --save-moves` writes before the moves of a kernel whose loops it pipelined:
+ * those moves replay on the pipelined program, not on the input (`apply` finds the line by
+ * PIPELINED_MOVES and says so when they fail).
+ */
+export function pipelinedMovesHeader(loops: readonly { line: number }[]): string {
+  return `# from the program with the loops at lines ${loops.map((l) => l.line).join(', ')} pipelined, not from the input (schedule --no-pipeline gives moves that replay on the input)`;
+}
+
+/** pipelinedMovesHeader's line, as found in a moves file. */
+export const PIPELINED_MOVES = /^#\s*from the program with the loops at lines .* pipelined/m;
+
 /** Commands (text) that take the original order of `s.k` to `s`'s order, region by region. */
 export function movesFromState(s: ScheduleState): string[] {
   const k = s.k;
