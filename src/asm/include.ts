@@ -56,11 +56,28 @@ export class LineMap {
     return { file: this.files[this.fileOf[lineIndex]!]!, line: this.lineOf[lineIndex]!, col };
   }
 
+  /**
+   * Where 1-based line `line` of the flattened text is in the files the user wrote: its line
+   * there, and its file when that is not the main one.
+   */
+  place(line: number): SourceLine {
+    const at = this.loc(line - 1, 0);
+    return at.file === this.files[0] ? { line: at.line } : { line: at.line, file: at.file };
+  }
+
   /** The include chain of a file named in a location ('' for the main file or an unknown name). */
   chainOf(file: string): string {
     const k = this.files.indexOf(file);
     return k > 0 ? this.chains[k]! : '';
   }
+}
+
+/** A line of the files the user wrote: `file` names an included file, absent for the main one. */
+export interface SourceLine { line: number; file?: string }
+
+/** "line 12", or "defs.inc:40" for a line of an included file. */
+export function lineRef(l: SourceLine): string {
+  return l.file !== undefined ? `${l.file}:${l.line}` : `line ${l.line}`;
 }
 
 export interface Flattened {

@@ -16,6 +16,7 @@ import { ConductorError } from '../errors.js';
 import { ALL_RULES, computeNops } from '../hazards/index.js';
 import type { PathsMode } from '../waitcnt/index.js';
 import { lineHunks, type Hunk } from './line-diff.js';
+import { lineRef, type SourceLine } from '../asm/include.js';
 
 const MAX_ROUNDS = 6;
 const ALL_KINDS: ReadonlySet<'nop' | 'waitcnt'> = new Set(['nop', 'waitcnt']);
@@ -45,11 +46,11 @@ export interface FixResult {
 }
 
 /** One place the fixed text differs from the input. */
-export interface FixChange {
-  /** 1-based input line: the line changed, or the line the new lines were inserted before. */
-  line: number;
-  /** The file that holds the line, when it is not the input itself (a file the input `.include`s). */
-  file?: string;
+/**
+ * `line`: the 1-based input line changed, or the line the new lines were inserted before; `file`:
+ * the file that holds it, when it is not the input itself (a file the input `.include`s).
+ */
+export interface FixChange extends SourceLine {
   /** The input lines replaced (empty for an insertion) and the lines written instead. */
   before: string[];
   after: string[];
@@ -256,16 +257,14 @@ export function fixChanges(a: readonly string[], b: readonly string[], hunks: re
   return hunks.map((h) => {
     const before = a.slice(h.a0, h.a1).map((x) => x.trim());
     const after = b.slice(h.b0, h.b1).map((x) => x.trim());
-    if (!map || h.a0 >= map.n) return { line: h.a0 + 1, before, after };
-    const at = map.loc(h.a0, 1);
-    return at.file === program!.file ? { line: at.line, before, after } : { line: at.line, file: at.file, before, after };
+    return { ...(map ? map.place(h.a0 + 1) : { line: h.a0 + 1 }), before, after };
   });
 }
 
 /** "line 12: s_waitcnt vmcnt(3) -> s_waitcnt vmcnt(1)", "before line 40: + s_nop 1" ("defs.inc:40" in an included file). */
 export function changeText(c: FixChange): string {
   const after = c.after.join(' ; ');
-  const at = c.file !== undefined ? `${c.file}:${c.line}` : `line ${c.line}`;
+  const at = lineRef(c);
   return c.before.length === 0 ? `before ${at}: + ${after}` : `${at}: ${c.before.join(' ; ')} -> ${after}`;
 }
 

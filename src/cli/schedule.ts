@@ -15,7 +15,7 @@ import { colourDiagnostic } from './main.js';
 import { tuneForSchedule } from './v8-tuning.js';
 import { memMark } from '../memtrace.js';
 import { pipelinedMovesHeader } from '../schedule/replay.js';
-import type { LineMap } from '../asm/include.js';
+import { lineRef, type LineMap, type SourceLine } from '../asm/include.js';
 import { ParsedProgram } from '../asm/program.js';
 import { verifyLoaded } from '../verify/verify.js';
 
@@ -99,7 +99,7 @@ export async function commandSchedule(args: string[], opts: ScheduleCliOptions):
           const { loaded, map } = loadInput(o, text, opts.arch, outs.has(input.path));
           // a file with .include is scheduled (and written) as one text, its files spliced in
           return scheduleFile(loaded, loadedText(loaded, text), {
-            kernels, strategies, objective, budget, seconds, seed, jobs, trip, paths, workers,
+            kernels, strategies, objective, budget, seconds, seed, jobs, trip, paths, workers, ...(map ? { place: (line: number) => map.place(line) } : {}),
             disambiguate: opts.perLane ? 'per-lane' : true, cache: opts.cache !== false, pipeline: opts.pipeline !== false,
             // a pipelined program is taken only when verify proves it equivalent (check 6, clean, emission made sure of)
             checkPipelined: (original, scheduled) => {
@@ -190,24 +190,17 @@ function loadInput(o: FileOutcome, text: string, arch: string | undefined, write
  * flattened text, whose lines `map` gives back. A loop in an included file names that file.
  */
 function inputLines(r: ScheduleFileResult, map: LineMap): ScheduleFileResult {
-  const main = map.files[0];
-  const at = (line: number) => map.loc(line - 1, 0);
-  const placed = <T extends { line: number; file?: string }>(x: T): T => {
-    const loc = at(x.line);
-    return { ...x, line: loc.line, ...(loc.file !== main ? { file: loc.file } : {}) };
-  };
+  const placed = <T extends SourceLine>(x: T): T => ({ ...x, ...map.place(x.line) });
   return {
     ...r,
     kernels: r.kernels.map((k) => ({
       ...k,
-      loops: k.loops.map((l) => ({ ...placed(l), backEdgeLines: l.backEdgeLines.map((b) => at(b).line) })),
+      loops: k.loops.map((l) => ({ ...placed(l), backEdgeLines: l.backEdgeLines.map((b) => map.place(b).line) })),
       ...(k.pipelined ? { pipelined: k.pipelined.map(placed) } : {}),
     })),
   };
 }
 
-/** Where a loop is: `line 927`, or `utilities.inc:45` in an included file. */
-const loopAt = (l: { line: number; file?: string }): string => (l.file ? `${l.file}:${l.line}` : `line ${l.line}`);
 
 const counted = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
 const moveCount = (n: number): string => counted(n, 'move');
@@ -278,11 +271,13 @@ export function formatSchedule(r: ScheduleRunResult, output?: string, savedMoves
   const ties = r.objective.includes('est_cycles') ? ' (a tie on est_cycles goes to the shorter time of one wave)' : '';
   const out: string[] = [`${r.file}: kernel ${r.kernel} (${r.arch}), objective ${r.objective.join(',')}${ties}; est_cycles for ${r.waves} wave${r.waves === 1 ? '' : 's'} per SIMD`];
   if (r.cached) out.push('cached result (replayed and validated)');
+  // the labels in one column, as wide as the longest ('pipelined in place anneal#1')
+  const width = Math.max(9, ...r.runs.map((run) => run.label.length));
   for (const run of r.runs) {
     const m = (x: Metrics) => `est_cycles ${x.est_cycles}, peak VGPR ${x.peak_vgpr}, ${counted(x.s_waitcnt, 'wait')}, ${counted(x.s_nop, 'nop')}`;
     // the exact measure (emitted and measured) decides between candidates: shown when taken
     const est = run.exact ? `exact: ${m(run.exact)}${run.exact.est_cycles === run.estimate.est_cycles ? '' : ` (estimate ${run.estimate.est_cycles})`}` : `estimate: ${m(run.estimate)}`;
-    out.push(`  ${run.label.padEnd(9)} ${String(run.evaluations).padStart(6)} evaluations in ${run.seconds.toFixed(2)} s; ${moveCount(run.moves)}; ${est}${run.rejected ? ` (${run.rejected})` : ''}`);
+    out.push(`  ${run.label.padEnd(width)} ${String(run.evaluations).padStart(6)} evaluations in ${run.seconds.toFixed(2)} s; ${moveCount(run.moves)}; ${est}${run.rejected ? ` (${run.rejected})` : ''}`);
   }
   // the winner brought back toward the input's order: the run's moves that gain nothing are undone
   const run = r.runs.find((x) => x.label === r.strategy);
@@ -295,7 +290,7 @@ export function formatSchedule(r: ScheduleRunResult, output?: string, savedMoves
   if (occupancy) out.push(occupancy);
   for (const l of r.loops) {
     const at = l.gapPercent <= 1 ? `at its bound: ${l.limiter} binds` : `bound ${fmt(l.bound)} (${l.limiter}), gap ${l.gapPercent.toFixed(1)}%`;
-    out.push(`loop at ${loopAt(l)} (${l.backEdgeLines.length > 1 ? `back edges at lines ${l.backEdgeLines.join(', ')}; ` : ''}${l.instructions} instructions, trip ${l.trip} ${l.tripFrom === 'code' ? 'from the code' : l.tripFrom === 'option' ? 'from --trip' : 'by default'}): ` +
+    out.push(`loop at ${lineRef(l)} (${l.backEdgeLines.length > 1 ? `back edges at lines ${l.backEdgeLines.join(', ')}; ` : ''}${l.instructions} instructions, trip ${l.trip} ${l.tripFrom === 'code' ? 'from the code' : l.tripFrom === 'option' ? 'from --trip' : 'by default'}): ` +
       `${fmt(l.before)} -> ${fmt(l.after)} cycles per iteration (${pct(l.after, l.before)})${oneWave(l, r.waves)}; ${at}` +
       (l.inner > 0 ? `; its inner loop${l.inner === 1 ? '' : 's'} counted once per iteration (est_cycles counts the rest)` : ''));
   }
@@ -308,13 +303,13 @@ export function formatSchedule(r: ScheduleRunResult, output?: string, savedMoves
 /** What software pipelining did to one loop. */
 export function pipelinedText(l: PipelinedLoop): string {
   if (l.stages === 2) {
-    return `pipelined by two stages: loop at ${loopAt(l)} (${l.label}): ${counted(l.loads, 'load')} of the iteration after next and their address code (${l.p} instructions) start in this one, ` +
+    return `pipelined by two stages: loop at ${lineRef(l)} (${l.label}): ${counted(l.loads, 'load')} of the iteration after next and their address code (${l.p} instructions) start in this one, ` +
       'into registers that alternate between even and odd iterations (the loop body holds two); the first two iterations\' loads before the loop, ' +
       `the last iterations after it (${l.peel} and the labels beside it), guards for loops that run once or twice`;
   }
   const renamed = l.renamed === 0 ? 'writing their own registers (the next loads wait for this iteration\'s readers)'
     : l.renamed === l.loads ? 'into free registers copied at the top of the loop' : `${l.renamed} of them into free registers copied at the top of the loop`;
-  return `pipelined: loop at ${loopAt(l)} (${l.label}): ${counted(l.loads, 'load')} of the next iteration and their address code (${l.p} instructions) start in this one, ${renamed}; ` +
+  return `pipelined: loop at ${lineRef(l)} (${l.label}): ${counted(l.loads, 'load')} of the next iteration and their address code (${l.p} instructions) start in this one, ${renamed}; ` +
     `the first iteration's before the loop, the last iteration peeled after it (${l.peel}), a guard for a loop that runs once`;
 }
 

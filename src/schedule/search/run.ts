@@ -45,6 +45,7 @@ import { ownString } from '../../asm/intern.js';
 import { memMark } from '../../memtrace.js';
 import { kernelTime, loopChanges, type LoopChange } from '../../cycles/kernel-time.js';
 import { lineBefore, type Hunk } from '../../check/line-diff.js';
+import { lineRef, type SourceLine } from '../../asm/include.js';
 import { pipelineProgram, pipelineTwoStage, planPipelines, type PipelinedLoop, type PipelinedProgram, type PipelinePlan } from '../pipeline/index.js';
 
 export interface ScheduleRunOptions {
@@ -93,7 +94,16 @@ export interface ScheduleRunOptions {
    * while another file follows and ends them when done. Default: the file's own, ended with it.
    */
   workers?: SearchWorkers;
+  /**
+   * Where a line of the text scheduled is in the files the user wrote, for the notes that name
+   * lines (LineMap.place: a file read with `.include` is scheduled as its flattened text).
+   * Default: the line itself.
+   */
+  place?: (line: number) => SourceLine;
 }
+
+/** A line of the text scheduled, as itself (ScheduleRunOptions.place's default). */
+const asWritten = (line: number): SourceLine => ({ line });
 
 export interface StrategyReport {
   label: string;
@@ -239,8 +249,9 @@ function settings(opts: ScheduleRunOptions): Settings {
  * (with the same `paths`); every other kernel stays as written. Returns the input when there is
  * nothing to fix; the note gives the errors of the kernels scheduled and every line changed.
  */
-function fixKernels(loaded: Loaded, text: string, names: ReadonlySet<string>, paths: PathsMode | undefined, checks: KernelChecks):
+function fixKernels(loaded: Loaded, text: string, names: ReadonlySet<string>, opts: ScheduleRunOptions, checks: KernelChecks):
   { loaded: Loaded; text: string; errors: number; note?: string; hunks?: Hunk[] } {
+  const { paths, place = asWritten } = opts;
   const checkOpts = paths ? { paths } : {};
   const errorsByKernel = new Map(checks.map((c) => [c.name, c.findings.filter((f) => f.severity === 'error').length]));
   let own = 0;
@@ -250,7 +261,7 @@ function fixKernels(loaded: Loaded, text: string, names: ReadonlySet<string>, pa
   const fixed = fixLoaded(loaded, { ...checkOpts, kernels: names, checks });
   // the input's analyses served the fix; what follows reads the fixed program
   forget(loaded);
-  const shown = fixed.changes.slice(0, 20).map(changeText);
+  const shown = fixed.changes.slice(0, 20).map((c) => changeText({ ...c, ...place(c.line) }));
   if (fixed.changes.length > shown.length) shown.push(`... ${fixed.changes.length - shown.length} more`);
   const which = names.size === 1 ? `kernel ${[...names][0]}` : `the kernels scheduled`;
   return {
@@ -280,15 +291,17 @@ function keptKernels(names: string[], leftOut: (name: string) => LeftOut | undef
 }
 
 /** A kernel with an error that no s_nop or s_waitcnt fixes is left out (its first such error named). */
-function unfixable(checks: KernelChecks): (name: string) => LeftOut | undefined {
+function unfixable(checks: KernelChecks, place: (line: number) => SourceLine = asWritten): (name: string) => LeftOut | undefined {
   const byName = new Map(checks.map((c) => [c.name, unfixableErrors(c.findings)]));
   return (n) => {
     const e = byName.get(n) ?? [];
     if (e.length === 0) return undefined;
     const first = e[0]!;
+    const at = place(first.loc.line);
     return {
-      note: `${e.length} check error${e.length === 1 ? '' : 's'} that need a change other than s_nop or s_waitcnt, the first at line ${first.loc.line}: ${first.message} [${first.rule}] (see conductor check)`,
-      error: new ConductorError(`cannot schedule: ${first.message} [${first.rule}] (an error that needs a change other than s_nop or s_waitcnt)`, first.loc),
+      note: `${e.length} check error${e.length === 1 ? '' : 's'} that need a change other than s_nop or s_waitcnt, the first at ${lineRef(at)}: ${first.message} [${first.rule}] (see conductor check)`,
+      error: new ConductorError(`cannot schedule: ${first.message} [${first.rule}] (an error that needs a change other than s_nop or s_waitcnt)`,
+        { ...first.loc, line: at.line, ...(at.file !== undefined ? { file: at.file } : {}) }),
     };
   };
 }
@@ -414,10 +427,10 @@ function checkAndSchedule(loaded: Loaded, text: string, chosen: string[], opts: 
     const others = kernelContexts(loaded).filter((c) => c.insns.length > 0 && !chosen.includes(c.kernel.name)).map((c) => ownString(c.kernel.name));
     // the check of every kernel, made once: it picks the kernels and serves their fix
     const checks = checkContexts(kernelContexts(loaded), opts.paths ? { paths: opts.paths } : {});
-    const names = named ? chosen : keptKernels(keptKernels(chosen, layoutBound(loaded), skipped), unfixable(checks), skipped);
+    const names = named ? chosen : keptKernels(keptKernels(chosen, layoutBound(loaded), skipped), unfixable(checks, opts.place), skipped);
     // a kernel with errors is searched on its fixed text: the warm worker need not finish the input's
     if (set.warm && checks.some((k) => names.includes(k.name) && k.findings.some((f) => f.severity === 'error'))) Atomics.store(set.warm.cancel, 0, 1);
-    const fixed = fixKernels(loaded, text, new Set(names), opts.paths, checks);
+    const fixed = fixKernels(loaded, text, new Set(names), opts, checks);
     memMark('fixed');
     prep = { file: loaded.program.file, arch: loaded.target.name, names, others, ...fixed, skipped };
   } catch (e) {
@@ -926,7 +939,7 @@ class KernelSchedule {
       // pipelining pays in code and registers for loop speed: a pipelined program whose loops
       // are none faster per iteration than without it (for the waves of the occupancy or for one
       // wave) gains only outside its loops, and is not taken
-      const slower = w2 && beats(w2) ? noLoopFaster(w2.loops, plain?.loops) : undefined;
+      const slower = w2 && beats(w2) ? noLoopFaster(w2.loops, plain?.loops, this.opts.place) : undefined;
       if (w2 && slower !== undefined) {
         for (const rr of runs) if (rr.label === w2.label) rr.rejected = `no loop is faster per iteration than ${plain ? `without pipelining (${plain.label})` : 'in the input'}: ${slower}`;
         this.notes.push(`the pipelined program (${variant}) was not taken: its loops are none faster per iteration than ${plain ? 'without pipelining' : 'in the input'} (${slower}); its gain is outside them`);
@@ -970,7 +983,7 @@ class KernelSchedule {
  * matched by the input's loop line) or, with none, than in the input; else those loops' figures
  * ('line 72: 512 -> 512, one wave 420 -> 420').
  */
-export function noLoopFaster(loops: readonly LoopChange[], without?: readonly LoopChange[]): string | undefined {
+export function noLoopFaster(loops: readonly LoopChange[], without?: readonly LoopChange[], place: (line: number) => SourceLine = asWritten): string | undefined {
   const ref = new Map((without ?? []).map((l) => [l.line, l]));
   const shown: string[] = [];
   for (const l of loops) {
@@ -978,7 +991,7 @@ export function noLoopFaster(loops: readonly LoopChange[], without?: readonly Lo
     const all = w ? w.after : l.before;
     const one = w ? w.afterOne : l.beforeOne;
     if (l.after < all || l.afterOne < one) return undefined;
-    shown.push(`line ${l.line}: ${all} -> ${l.after}, one wave ${one} -> ${l.afterOne}`);
+    shown.push(`${lineRef(place(l.line))}: ${all} -> ${l.after}, one wave ${one} -> ${l.afterOne}`);
   }
   return shown.join('; ');
 }

@@ -92,3 +92,34 @@ test('schedule of a file with .include reports its loops at the lines of the fil
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('schedule of a file with .include names the lines of the files the user wrote in its notes and its refusal', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'conductor-cli-include-'));
+  try {
+    // a loop whose add reads the load's register with no wait: check --fix inserts one before it
+    const loop = (l: string, reg: string) => [`${l}:`, '  global_load_dword v2, v0, s[4:5]', `  v_mul_lo_u32 v3, v0, ${reg}`,
+      '  v_add_u32 v4, v2, v3', '  global_store_dword v0, v4, s[4:5]', '  s_sub_u32 s7, s7, 1', '  s_cmp_lg_u32 s7, 0', `  s_cbranch_scc1 ${l}`];
+    const kernel = (reg: string, vgprs: number) => {
+      writeFileSync(join(dir, 'loop.inc'), [...OPS.trimEnd().split('\n'), ...loop('.Linc', 'v0'), ''].join('\n'));
+      const k = join(dir, 'k.s');
+      writeFileSync(k, ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', '.globl k', '.p2align 8', '.type k,@function', 'k:',
+        '  s_load_dwordx2 s[4:5], s[0:1], 0x0', '  s_mov_b32 s7, 8', '  s_waitcnt lgkmcnt(0)',
+        '.include "loop.inc"', '  s_mov_b32 s7, 8', ...loop('.Lmain', reg), '  s_endpgm',
+        '.rodata', '.p2align 6', '.amdhsa_kernel k', `  .amdhsa_next_free_vgpr ${vgprs}`, '  .amdhsa_next_free_sgpr 8', '  .amdhsa_accum_offset 4', '.end_amdhsa_kernel', ''].join('\n'));
+      return k;
+    };
+    const k = kernel('v0', 8);
+    const r = run('schedule', k, '--budget', '50', '--jobs', '1', '--no-cache', '--no-pipeline');
+    assert.equal(r.code, 0, r.err);
+    // the included loop's add is line 7 of loop.inc (after the macro's 3 lines); the main loop's is
+    // line 15 of k.s (in the written file, lines 17 and 26)
+    const inc = join(dir, 'loop.inc').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    assert.match(r.out, new RegExp(`\\(before ${inc}:7: \\+ s_waitcnt vmcnt\\(0\\); before line 15: \\+ s_waitcnt vmcnt\\(0\\)\\)`));
+    // a register beyond the descriptor's: the kernel is refused at the descriptor's line in k.s (23)
+    const bad = run('schedule', kernel('v9', 6), '--budget', '50', '--jobs', '1', '--no-cache');
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /k\.s:23:1: error: cannot schedule: kernel descriptor of 'k' does not cover the registers used/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

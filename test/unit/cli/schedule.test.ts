@@ -122,3 +122,18 @@ test('schedule text: one move is "1 move", in the run lines and the result', asy
   } as unknown as Parameters<typeof formatSchedule>[0]);
   assert.match(fewer, /^result: list, 2 moves \(the run's 5 less those that gain nothing\); /m);
 });
+
+test('schedule text: the run lines keep one column for their counts whatever the labels\' length', async () => {
+  const { formatSchedule } = await import('../../../src/cli/schedule.js');
+  const m = { peak_vgpr: 10, peak_agpr: 0, peak_sgpr: 4, s_waitcnt: 1, s_nop: 0, total_instructions: 20, occupancy: 4, est_cycles: 1000, wave_cycles: 900 };
+  const run = (label: string) => ({ label, strategy: 'list', evaluations: 50, seconds: 0.1, moves: 2, estimate: m });
+  const text = formatSchedule({
+    file: 'k.s', kernel: 'k', arch: 'gfx942', objective: ['est_cycles'], waves: 4, cached: false, strategy: 'list', moves: [],
+    runs: [run('list'), run('anneal#1'), run('pipelined list'), run('pipelined in place anneal#1')], evaluations: 200, evaluationsPerSecond: 100, seconds: 0.1,
+    before: m, after: m, loops: [], notes: [],
+  } as unknown as Parameters<typeof formatSchedule>[0]);
+  const columns = text.split('\n').filter((l) => / evaluations in /.test(l)).map((l) => l.indexOf(' 50 evaluations'));
+  assert.equal(columns.length, 4);
+  assert.deepEqual(new Set(columns).size, 1, text);
+  assert.match(text, /^ {2}pipelined in place anneal#1 {5}50 evaluations/m);
+});

@@ -680,4 +680,8 @@ test('a pipelined program is taken only for loop speed: some loop faster per ite
   // nothing won without pipelining: judged against the input's loops
   assert.equal(noLoopFaster([loop(10, 600, 512, 700, 420)]), undefined);
   assert.equal(noLoopFaster([loop(10, 600, 600, 700, 700)]), 'line 10: 600 -> 600, one wave 700 -> 700');
+  // the lines of a text flattened from `.include`s are named in the files the user wrote
+  const place = (line: number) => (line < 20 ? { line: line - 3, file: 'loop.inc' } : { line: line - 11 });
+  assert.equal(noLoopFaster([loop(10, 600, 600, 700, 700), loop(40, 90, 90, 100, 100)], undefined, place),
+    'loop.inc:7: 600 -> 600, one wave 700 -> 700; line 29: 90 -> 90, one wave 100 -> 100');
 });
