@@ -1,7 +1,7 @@
 import { loadInput } from '../input.js';
 import { analyzeLoaded, formatAnalysis, type FileAnalysis } from '../check/analyze.js';
 import { ConductorError } from '../errors.js';
-import { inputsOr, failedFileJson, failedInput, formatTable, parseShard, shardFiles, worstExit } from './files.js';
+import { counted, inputsOr, failedFileJson, failureCell, failedInput, formatTable, parseShard, shardFiles, worstExit } from './files.js';
 import { colourDiagnostic } from './main.js';
 import { tuneForOneAnalysis } from './v8-tuning.js';
 
@@ -42,11 +42,11 @@ export async function commandAnalyze(args: string[], opts: { arch?: string; json
   }
   const rows: (string | number)[][] = [];
   for (const r of results) {
-    if (!r.analysis) { rows.push([r.file, '-', '-', '-', '-', '-', '-', `exit 2: ${r.error!.message.slice(0, 50)}`]); continue; }
+    if (!r.analysis) { rows.push([r.file, '-', '-', '-', '-', '-', '-', failureCell(r.error!.message, 50)]); continue; }
     for (const k of r.analysis.kernels) rows.push([r.file, k.name, k.arch, k.instructions, k.s_waitcnt, k.occupancy.descriptor?.wavesPerSimd ?? '-', k.occupancy.registersUsed?.wavesPerSimd ?? '-',
-      `read; check: ${k.diagnostics.errors} errors, ${k.diagnostics.warnings} warnings`]);
+      `read; check: ${counted(k.diagnostics.errors, 'error')}, ${counted(k.diagnostics.warnings, 'warning')}`]);
   }
   process.stdout.write(formatTable(['file', 'kernel', 'target', 'instructions', 's_waitcnt', 'occupancy (descriptor)', 'occupancy (registers used)', 'result'], rows) + '\n' +
-    `${results.length} files${shard ? ` (shard ${shard.index}/${shard.count} of ${all.length})` : ''}, ${results.filter((r) => r.analysis).reduce((a, r) => a + r.analysis!.kernels.length, 0)} kernels, ${results.filter((r) => !r.analysis).length} failed to load\n`);
+    `${counted(results.length, 'file')}${shard ? ` (shard ${shard.index}/${shard.count} of ${all.length})` : ''}, ${counted(results.filter((r) => r.analysis).reduce((a, r) => a + r.analysis!.kernels.length, 0), 'kernel')}, ${results.filter((r) => !r.analysis).length} failed to load\n`);
   return code;
 }

@@ -6,7 +6,7 @@ import { pathsMode, type PathsMode } from '../waitcnt/index.js';
 import { isStandardOutput, outputName, summaryStream, writeOutput } from '../io.js';
 import { ConductorError } from '../errors.js';
 import { VERSION } from '../version.js';
-import { inputsOr, failedFileJson, failedInput, formatTable, outputPaths, parseShard, shardFiles, bomFirst, warnBom, worstExit } from './files.js';
+import { counted, inputsOr, failedFileJson, failureCell, failedInput, formatTable, outputPaths, parseShard, shardFiles, bomFirst, warnBom, worstExit } from './files.js';
 import { colourDiagnostic } from './main.js';
 import { tuneForOneAnalysis } from './v8-tuning.js';
 
@@ -122,10 +122,10 @@ export async function commandCheck(args: string[], opts: CheckCliOptions): Promi
     const merged = logs.length > 0 ? { ...logs[0]!, runs: logs.flatMap((l) => l.runs) } : { version: '2.1.0', runs: [] };
     process.stdout.write(JSON.stringify(merged, null, 2) + '\n');
   } else {
-    const rows = outcomes.map((o) => [o.file, o.errors ?? '-', o.warnings ?? '-', o.failure ? `exit 2: ${o.failure.message.slice(0, 60)}` : `exit ${o.code}`]);
+    const rows = outcomes.map((o) => [o.file, o.errors ?? '-', o.warnings ?? '-', o.failure ? failureCell(o.failure.message, 60) : `exit ${o.code}`]);
     const s = summary(outcomes);
     process.stdout.write(formatTable(['file', 'errors', 'warnings', 'result'], rows) + '\n' +
-      `${s.files} files${shard ? ` (shard ${shard.index}/${shard.count} of ${all.length})` : ''}: ${s.clean} clean, ${s.withErrors} with errors, ${s.failed} failed to load; ${s.errors} errors, ${s.warnings} warnings\n`);
+      `${counted(s.files, 'file')}${shard ? ` (shard ${shard.index}/${shard.count} of ${all.length})` : ''}: ${s.clean} clean, ${s.withErrors} with errors, ${s.failed} failed to load; ${counted(s.errors, 'error')}, ${counted(s.warnings, 'warning')}\n`);
   }
   return code;
 }

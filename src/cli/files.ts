@@ -171,6 +171,20 @@ export function worstExit(codes: readonly number[]): number {
   return codes.reduce((a, b) => Math.max(a, b), 0);
 }
 
+/** `1 kernel`, `2 kernels`. */
+export const counted = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/**
+ * A failed file's row in a batch table: `exit 2: ` and its error, cut at a word to `max`
+ * characters (`...` says it was cut; the whole error is on the standard error above the table).
+ */
+export function failureCell(message: string, max: number): string {
+  if (message.length <= max) return `exit 2: ${message}`;
+  const space = message.lastIndexOf(' ', max - 4);
+  const cut = message.slice(0, space > max / 2 ? space : max - 4).replace(/[\s,:;(]+$/, '');
+  return `exit 2: ${cut} ...`;
+}
+
 /** A plain text table: a header row, a rule and the rows, columns padded; numbers right-aligned. */
 export function formatTable(head: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
   const cells = [head, ...rows].map((r) => r.map((c) => String(c)));

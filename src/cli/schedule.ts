@@ -10,7 +10,7 @@ import { SearchWorkers, scheduleFile, type ScheduleFileResult, type ScheduleRunR
 import type { PipelinedLoop } from '../schedule/pipeline/index.js';
 import { STRATEGIES, type StrategyName } from '../schedule/search/search.js';
 import { pathsMode } from '../waitcnt/index.js';
-import { inputsOr, failedFileJson, failedInput, formatTable, outputPaths, parseShard, shardFiles, bomFirst, hasBom, warnBom, worstExit, type InputFile } from './files.js';
+import { counted, inputsOr, failedFileJson, failedInput, formatTable, outputPaths, parseShard, shardFiles, bomFirst, hasBom, warnBom, worstExit, type InputFile } from './files.js';
 import { colourDiagnostic } from './main.js';
 import { tuneForSchedule } from './v8-tuning.js';
 import { memMark } from '../memtrace.js';
@@ -202,7 +202,6 @@ function inputLines(r: ScheduleFileResult, map: LineMap): ScheduleFileResult {
 }
 
 
-const counted = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
 const moveCount = (n: number): string => counted(n, 'move');
 
 function round(x: number): number { return Math.round(x * 1000) / 1000; }
@@ -335,7 +334,7 @@ export function formatSummary(outcomes: readonly FileOutcome[], heading?: string
   }
   const s = summaryJson(outcomes as FileOutcome[]);
   const lines = [formatTable(['file', 'kernel', 'target', 'est_cycles', 'after', 'change', 'peak_vgpr', 'result'], rows)];
-  lines.push(`${s['files']} file${s['files'] === 1 ? '' : 's'}, ${s['kernels']} kernels, ${s['improved']} changed (${s['faster']} faster by est_cycles), ${s['failed']} failed; geomean est_cycles after/before ${s['geomeanCycles'] ?? '-'}`);
+  lines.push(`${counted(s['files'] as number, 'file')}, ${counted(s['kernels'] as number, 'kernel')}, ${s['improved']} changed (${s['faster']} faster by est_cycles), ${s['failed']} failed; geomean est_cycles after/before ${s['geomeanCycles'] ?? '-'}`);
   if (heading) lines.unshift(heading);
   return lines.join('\n');
 }

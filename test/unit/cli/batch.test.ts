@@ -144,5 +144,27 @@ test('check and analyze: several files, a summary table, the worst exit code', (
   assert.match(r.out, /2 files, 3 kernels, 0 failed to load/);
   const a = JSON.parse(run('analyze', good, bad, '--json').out);
   assert.equal(a.files.length, 2);
-  assert.equal(run('analyze', good, join(dir, 'missing.s')).code, 2);
+  r = run('analyze', good, join(dir, 'missing.s'));
+  assert.equal(r.code, 2);
+  // one of each: no plural; a long error cut at a word, and said to be cut
+  assert.match(r.out, /2 files, 1 kernel, 1 failed to load/);
+  assert.match(r.out, /read; check: 0 errors, 0 warnings/);
+  const bin = join(dir, 'bin.s');
+  writeFileSync(bin, 'ab\0cd');
+  r = run('check', bin, good);
+  assert.equal(r.code, 2);
+  const row = r.out.split('\n').find((l) => l.startsWith(bin))!;
+  assert.match(row, /exit 2: .*bin\.s: not a text file( \S+)* \.\.\.$/, row);
+  assert.match(r.out, /2 files: 1 clean, 0 with errors, 1 failed to load; 0 errors, 0 warnings/);
+});
+
+test('a batch table\'s failed row: the error cut at a word, and only when it is too long', async () => {
+  const { failureCell, counted } = await import('../../../src/cli/files.js');
+  assert.equal(failureCell('k.s: the file is empty: nothing to read', 60), 'exit 2: k.s: the file is empty: nothing to read');
+  const long = 'k.s: not a text file (a NUL byte at offset 2): conductor reads assembly text';
+  const cell = failureCell(long, 50);
+  assert.equal(cell, 'exit 2: k.s: not a text file (a NUL byte at offset 2) ...');
+  assert.ok(cell.length - 'exit 2: '.length <= 50);
+  assert.equal(counted(1, 'kernel'), '1 kernel');
+  assert.equal(counted(0, 'kernel'), '0 kernels');
 });
