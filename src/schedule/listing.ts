@@ -76,18 +76,28 @@ export function kernelListing(k: ScheduleKernel, only?: number, state?: Schedule
   return { name: k.name, arch: k.target.name, instructions: k.n, movable, pinned, regions, pinnedAfter };
 }
 
+/** `line 9`, `lines 4-7`. */
+const lines = (first: number, last: number): string => (first === last ? `line ${first}` : `lines ${first}-${last}`);
+
 export function formatListing(l: KernelListing): string {
   const out: string[] = [];
   out.push(`kernel ${l.name} (${l.arch}): ${l.instructions} instructions, ${l.movable} movable, ${l.pinned} pinned, ${l.regions.length} region${l.regions.length === 1 ? '' : 's'} shown`);
   const w = Math.max(8, ...l.regions.flatMap((r) => [...r.instructions, ...r.pinnedBefore].map((x) => x.tag.length)));
   const row = (x: TaggedInsn) => `  ${String(x.line).padStart(6)}  ${x.tag.padEnd(w)}  ${x.text}${x.pinned ? `    [pinned: ${x.pinned}]` : ''}`;
+  // pinned instructions between regions under their own heading, not under the region above
+  const pinned = (p: readonly TaggedInsn[]) => {
+    if (p.length === 0) return;
+    const one = p.length === 1;
+    out.push(`pinned: ${lines(p[0]!.line, p[p.length - 1]!.line)}: ${p.length} instruction${one ? ' that stays' : 's that stay'} in place`);
+    for (const x of p) out.push(row(x));
+  };
   for (const r of l.regions) {
-    for (const p of r.pinnedBefore) out.push(row(p));
+    pinned(r.pinnedBefore);
     const m = r.metrics;
-    out.push(`region ${r.region}: lines ${r.lines[0]}-${r.lines[1]}${r.labels.length ? ` (${r.labels.join(', ')})` : ''}: ` +
-      `peak VGPR ${m.peak_vgpr}, AGPR ${m.peak_agpr}, SGPR ${m.peak_sgpr}; s_waitcnt ${m.s_waitcnt}, s_nop ${m.s_nop}; ${m.instructions} instructions`);
+    out.push(`region ${r.region}: ${lines(r.lines[0], r.lines[1])}${r.labels.length ? ` (${r.labels.join(', ')})` : ''}: ` +
+      `peak VGPR ${m.peak_vgpr}, AGPR ${m.peak_agpr}, SGPR ${m.peak_sgpr}; s_waitcnt ${m.s_waitcnt}, s_nop ${m.s_nop}; ${m.instructions} instruction${m.instructions === 1 ? '' : 's'}`);
     for (const x of r.instructions) out.push(row(x));
   }
-  for (const p of l.pinnedAfter) out.push(row(p));
+  pinned(l.pinnedAfter);
   return out.join('\n');
 }

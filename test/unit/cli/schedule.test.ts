@@ -26,6 +26,10 @@ test('tag: regions with tags, lines and metrics; JSON; bad region', () => {
   assert.match(r.out, /region 0: lines 4-7 \(k\): peak VGPR \d+, AGPR 0, SGPR 0; s_waitcnt 0, s_nop 0; 4 instructions/);
   assert.match(r.out, /\s5\s+v_mov_b32_1\s+v_mov_b32 v2, 2/);
   assert.match(r.out, /s_barrier_0\s+s_barrier\s+\[pinned: a barrier\]/);
+  // a pinned instruction between regions is listed under its own heading, not the region above
+  assert.match(r.out, /ds_write_b32 v0, v3\npinned: lines 8-9: 2 instructions that stay in place\n\s+8\s+s_waitcnt_0 [^\n]*\n\s+9\s+s_barrier_0 /);
+  assert.match(r.out, /^region 1: line 10: [^\n]*; 1 instruction\n/m);
+  assert.match(r.out, /v_mov_b32 v4, 4\npinned: line 11: 1 instruction that stays in place\n\s+11\s+s_endpgm_0 /);
   const j = JSON.parse(run('tag', f, '--json', '--region', '1').out);
   assert.equal(j.kernels[0].regions.length, 1);
   assert.equal(j.kernels[0].regions[0].instructions[0].tag, 'v_mov_b32_2');
