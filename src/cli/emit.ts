@@ -1,6 +1,6 @@
 import { loadSyntax } from '../load.js';
 import { printProgram } from '../asm/printer.js';
-import { writeOutput } from '../io.js';
+import { outputName, summaryStream, writeOutput } from '../io.js';
 import { singleOutputPath, warnBom } from './files.js';
 
 /**
@@ -12,5 +12,7 @@ export async function commandEmit(file: string, opts: { output: string }): Promi
   const program = await loadSyntax(file);
   warnBom(program);
   await writeOutput(out, printProgram(program));
+  // as the other commands say what they wrote (on the standard error when the text is on the standard output)
+  summaryStream([out]).write(`wrote ${outputName(out)}\n`);
   return 0;
 }

@@ -1,5 +1,5 @@
 import { reportFile } from '../report/index.js';
-import { outputName, writeOutput } from '../io.js';
+import { outputName, summaryStream, writeOutput } from '../io.js';
 import { singleOutputPath } from './files.js';
 
 export interface ReportCliOptions {
@@ -16,6 +16,7 @@ export async function commandReport(file: string, opts: ReportCliOptions): Promi
   const { model, html } = await reportFile(file, { arch: opts.arch, kernel: opts.kernel, after: opts.after });
   await writeOutput(out, html);
   const kernels = model.after ? `${model.comparison!.kernel}, ${model.comparison!.moves.length} moves` : model.kernels.map((k) => k.name).join(', ');
-  process.stderr.write(`${outputName(out)}: ${html.length} bytes (${kernels})\n`);
+  // as the other commands say what they wrote (on the standard error when the page is on the standard output)
+  summaryStream([out]).write(`wrote ${outputName(out)} (${html.length} bytes; ${kernels})\n`);
   return 0;
 }

@@ -34,6 +34,7 @@ test('-o - prints the output on the standard output and the summary on the stand
   let r = run('emit', example, '-o', '-');
   assert.equal(r.code, 0, r.err);
   assert.equal(r.out, exampleText);
+  assert.equal(r.err, 'wrote the standard output\n');
   assert.equal(existsSync(join(process.cwd(), '-')), false, 'no file named -');
 
   const hz = join(dir, 'hz.s');
@@ -56,6 +57,19 @@ test('-o - prints the output on the standard output and the summary on the stand
   r = run('report', small, '-o', '-');
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /^<!doctype html>/i);
+  assert.match(r.err, /^wrote the standard output \(\d+ bytes; \(top level\)\)\n$/);
+});
+
+test('emit and report say what they wrote as the other commands do: \'wrote FILE\' on the standard output', () => {
+  const out = join(dir, 'said.s');
+  let r = run('emit', small, '-o', out);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out, `wrote ${out}\n`);
+  const page = join(dir, 'said.html');
+  r = run('report', small, '-o', page);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, new RegExp(`^wrote ${page.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(\\d+ bytes; \\(top level\\)\\)\\n$`));
+  assert.equal(r.err, '');
 });
 
 test('-o - beside --json, or two outputs on the standard output: usage error before any work, exit 2', () => {

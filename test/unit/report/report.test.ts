@@ -266,7 +266,7 @@ test('conductor report: writes the page; --kernel, --after and bad input (exit 2
   assert.equal(r.code, 0, r.err);
   const model = modelOfPage(readFileSync(out, 'utf8'));
   assert.equal(model.kernels[0]!.name, 'mfma_lds_gemm');
-  assert.match(r.err, /r\.html: \d+ bytes/);
+  assert.match(r.out, /^wrote .*r\.html \(\d+ bytes; mfma_lds_gemm\)$/m);
 
   const two = join(dir, 'two.s');
   writeFileSync(two, '.text\n.type first,@function\n.type second,@function\nfirst:\n  v_mov_b32 v0, 1\n  s_endpgm\nsecond:\n  v_mov_b32 v1, 2\n  v_mov_b32 v2, 3\n  s_endpgm\n');
