@@ -60,7 +60,7 @@ export class LineMap {
    * Where 1-based line `line` of the flattened text is in the files the user wrote: its line
    * there, and its file when that is not the main one.
    */
-  place(line: number): SourceLine {
+  place(line: number): InputLine {
     const at = this.loc(line - 1, 0);
     return at.file === this.files[0] ? { line: at.line } : { line: at.line, file: at.file };
   }
@@ -73,10 +73,10 @@ export class LineMap {
 }
 
 /** A line of the files the user wrote: `file` names an included file, absent for the main one. */
-export interface SourceLine { line: number; file?: string }
+export interface InputLine { line: number; file?: string }
 
 /** "line 12", or "defs.inc:40" for a line of an included file. */
-export function lineRef(l: SourceLine): string {
+export function lineRef(l: InputLine): string {
   return l.file !== undefined ? `${l.file}:${l.line}` : `line ${l.line}`;
 }
 

@@ -16,7 +16,7 @@ import { ConductorError } from '../errors.js';
 import { ALL_RULES, computeNops } from '../hazards/index.js';
 import type { PathsMode } from '../waitcnt/index.js';
 import { lineHunks, type Hunk } from './line-diff.js';
-import { lineRef, type SourceLine } from '../asm/include.js';
+import { lineRef, type InputLine } from '../asm/include.js';
 
 const MAX_ROUNDS = 6;
 const ALL_KINDS: ReadonlySet<'nop' | 'waitcnt'> = new Set(['nop', 'waitcnt']);
@@ -50,7 +50,7 @@ export interface FixResult {
  * `line`: the 1-based input line changed, or the line the new lines were inserted before; `file`:
  * the file that holds it, when it is not the input itself (a file the input `.include`s).
  */
-export interface FixChange extends SourceLine {
+export interface FixChange extends InputLine {
   /** The input lines replaced (empty for an insertion) and the lines written instead. */
   before: string[];
   after: string[];

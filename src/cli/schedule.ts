@@ -15,7 +15,7 @@ import { colourDiagnostic } from './main.js';
 import { tuneForSchedule } from './v8-tuning.js';
 import { memMark } from '../memtrace.js';
 import { pipelinedMovesHeader } from '../schedule/replay.js';
-import { lineRef, type LineMap, type SourceLine } from '../asm/include.js';
+import { lineRef, type LineMap, type InputLine } from '../asm/include.js';
 import { ParsedProgram } from '../asm/program.js';
 import { verifyLoaded } from '../verify/verify.js';
 
@@ -190,7 +190,7 @@ function loadInput(o: FileOutcome, text: string, arch: string | undefined, write
  * flattened text, whose lines `map` gives back. A loop in an included file names that file.
  */
 function inputLines(r: ScheduleFileResult, map: LineMap): ScheduleFileResult {
-  const placed = <T extends SourceLine>(x: T): T => ({ ...x, ...map.place(x.line) });
+  const placed = <T extends InputLine>(x: T): T => ({ ...x, ...map.place(x.line) });
   return {
     ...r,
     kernels: r.kernels.map((k) => ({

@@ -45,7 +45,7 @@ import { ownString } from '../../asm/intern.js';
 import { memMark } from '../../memtrace.js';
 import { kernelTime, loopChanges, type LoopChange } from '../../cycles/kernel-time.js';
 import { lineBefore, type Hunk } from '../../check/line-diff.js';
-import { lineRef, type SourceLine } from '../../asm/include.js';
+import { lineRef, type InputLine } from '../../asm/include.js';
 import { pipelineProgram, pipelineTwoStage, planPipelines, type PipelinedLoop, type PipelinedProgram, type PipelinePlan } from '../pipeline/index.js';
 
 export interface ScheduleRunOptions {
@@ -99,11 +99,11 @@ export interface ScheduleRunOptions {
    * lines (LineMap.place: a file read with `.include` is scheduled as its flattened text).
    * Default: the line itself.
    */
-  place?: (line: number) => SourceLine;
+  place?: (line: number) => InputLine;
 }
 
 /** A line of the text scheduled, as itself (ScheduleRunOptions.place's default). */
-const asWritten = (line: number): SourceLine => ({ line });
+const asWritten = (line: number): InputLine => ({ line });
 
 export interface StrategyReport {
   label: string;
@@ -291,7 +291,7 @@ function keptKernels(names: string[], leftOut: (name: string) => LeftOut | undef
 }
 
 /** A kernel with an error that no s_nop or s_waitcnt fixes is left out (its first such error named). */
-function unfixable(checks: KernelChecks, place: (line: number) => SourceLine = asWritten): (name: string) => LeftOut | undefined {
+function unfixable(checks: KernelChecks, place: (line: number) => InputLine = asWritten): (name: string) => LeftOut | undefined {
   const byName = new Map(checks.map((c) => [c.name, unfixableErrors(c.findings)]));
   return (n) => {
     const e = byName.get(n) ?? [];
@@ -983,7 +983,7 @@ class KernelSchedule {
  * matched by the input's loop line) or, with none, than in the input; else those loops' figures
  * ('line 72: 512 -> 512, one wave 420 -> 420').
  */
-export function noLoopFaster(loops: readonly LoopChange[], without?: readonly LoopChange[], place: (line: number) => SourceLine = asWritten): string | undefined {
+export function noLoopFaster(loops: readonly LoopChange[], without?: readonly LoopChange[], place: (line: number) => InputLine = asWritten): string | undefined {
   const ref = new Map((without ?? []).map((l) => [l.line, l]));
   const shown: string[] = [];
   for (const l of loops) {
