@@ -32,13 +32,14 @@ const MAX_SHOWN_ERRORS = 20;
 
 /** Several input errors at once (all parse errors of a file); the first is the message. */
 export class InputErrors extends ConductorError {
-  constructor(public readonly errors: { message: string; loc?: Loc }[]) {
+  constructor(public readonly errors: { message: string; loc?: Loc; related?: { loc: Loc; message: string }[] }[]) {
     super(errors[0]?.message ?? 'invalid input', errors[0]?.loc);
   }
 
   override format(): string {
     const shown = this.errors.slice(0, MAX_SHOWN_ERRORS);
-    const lines = shown.map((e) => (e.loc ? `${formatLoc(e.loc)}: error: ${e.message}` : `error: ${e.message}`));
+    const lines = shown.flatMap((e) => [e.loc ? `${formatLoc(e.loc)}: error: ${e.message}` : `error: ${e.message}`,
+      ...(e.related ?? []).map((r) => `${formatLoc(r.loc)}: note: ${r.message}`)]);
     if (this.errors.length > shown.length) lines.push(`... and ${this.errors.length - shown.length} more`);
     if (this.errors.length > 1) lines.push(`${this.errors.length} errors`);
     return lines.join('\n');

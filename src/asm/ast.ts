@@ -199,6 +199,8 @@ export interface Diagnostic {
   rule?: string;
   /** Where the rule comes from (the LLVM check, the ISA section), when it is not the parser's own. */
   source?: string;
+  /** Notes at other places (the macro body line an expanded instruction came from: expandedFrom). */
+  related?: { loc: Loc; message: string }[];
 }
 
 export interface Program {

@@ -173,6 +173,15 @@ export function statementAt(program: Program, k: number): Statement | undefined 
   return program instanceof ParsedProgram ? program.statementAt(k) : program.statements[k];
 }
 
+/**
+ * The note for a problem at an instruction a macro or repeat block wrote, whose location is the
+ * call (where the user can act, as llvm-mc's first line is): the body line it came from (as
+ * llvm-mc's `<instantiation>` line and clang's "expanded from macro" do).
+ */
+export function expandedFrom(x: Expansion): { loc: Loc; message: string } {
+  return { loc: x.macroLoc, message: x.macro.startsWith('.') ? `expanded from this line of a ${x.macro} block` : `expanded from this line of macro '${x.macro}'` };
+}
+
 /** Number of statements of a program (a parsed program's statement list is not built for it). */
 export function statementCount(program: Program): number {
   return program instanceof ParsedProgram ? program.statementCount : program.statements.length;

@@ -9,6 +9,7 @@ import { kernelContexts } from '../analysis/context.js';
 import { kernelResources, type KernelResources } from '../analysis/resources.js';
 import type { Finding, KernelContext } from '../analysis/types.js';
 import type { Instruction } from '../asm/ast.js';
+import { expandedFrom, statementAt } from '../asm/program.js';
 import { DEFAULT_CHECKERS, type Checker } from './checkers.js';
 import type { PathsMode } from '../waitcnt/index.js';
 import { compareLocs, ConductorError, type Loc } from '../errors.js';
@@ -53,12 +54,20 @@ export function checkContexts(contexts: KernelContext[], opts: CheckOptions = {}
     const words = rawWordsFinding(ctx);
     if (words) findings.push(words);
     for (const c of checkers) findings.push(...runChecker(c, ctx, opts));
+    for (const f of findings) noteExpansion(ctx, f);
     findings.sort(byLocation);
     return {
       name: ctx.kernel.name, kind: ctx.kernel.kind, line: ctx.kernel.loc.line, instructions: ctx.insns.length,
       resources, findings,
     };
   });
+}
+
+/** A finding at an instruction a macro or repeat block wrote: a note names the body line (expandedFrom). */
+function noteExpansion(ctx: KernelContext, f: Finding): void {
+  const insn = ctx.insns[f.insn]?.insn;
+  const x = insn && statementAt(ctx.program, insn.stmt)?.expansion;
+  if (x) f.related.push(expandedFrom(x));
 }
 
 /**
@@ -145,7 +154,7 @@ export function checkLoaded(l: Loaded, opts: CheckOptions = {}): CheckReport {
   const findings: Finding[] = kernels.flatMap((k) => k.findings);
   // Warnings of parsing and resolving, and the operand-legality errors of a program loaded to report them.
   for (const w of [...l.warnings, ...l.operandErrors]) {
-    findings.push({ rule: w.rule ?? 'parse', severity: w.severity, message: w.message, loc: w.loc, insn: -1, related: [], source: w.source });
+    findings.push({ rule: w.rule ?? 'parse', severity: w.severity, message: w.message, loc: w.loc, insn: -1, related: w.related ?? [], source: w.source });
   }
   findings.sort(byLocation);
   const notes: string[] = [];

@@ -48,3 +48,26 @@ test('a redundant wait beside warnings only: no "as --fix does" (--fix inserts n
   assert.doesNotMatch(s.out, /as --fix does/);
   assert.match(s.out, /counting the waits the waitcnt-missing warnings of this kernel name as present/);
 });
+
+test('a problem at an instruction a macro wrote is reported at the call, with a note at the body line it came from', () => {
+  const lines = [...head,
+    '.macro LOADADD d',
+    '  global_load_dword v\\d, v[2:3], off',
+    '  v_add_u32 v5, v\\d, v\\d',
+    '.endm',
+    '.macro ATOMIC',
+    '  s_buffer_atomic_add s4, s[8:11] offset:0 glc',
+    '.endm',
+    '  LOADADD 1',
+    '  s_endpgm'];
+  // a missing wait inside the expansion: the error at the call (line 11), the note at the add (line 6)
+  const k = file('macro.s', lines);
+  const r = run('check', k);
+  assert.equal(r.code, 1, r.out + r.err);
+  assert.match(r.out + r.err, /macro\.s:11:\d+: error: v_add_u32 reads v1 [^\n]*\[waitcnt-missing\]\n(?:[^\n]*note: global_load_dword issued here\n)?[^\n]*macro\.s:6:3: note: expanded from this line of macro 'LOADADD'\n/);
+  // an operand error in a macro's line: the input is refused (check --fix) with the same note
+  const bad = file('macro-bad.s', [...lines.slice(0, -1), '  ATOMIC', '  s_endpgm']);
+  const f = run('check', '--fix', '-o', join(dir, 'macro-fixed.s'), bad);
+  assert.equal(f.code, 2);
+  assert.match(f.err, /macro-bad\.s:12:\d+: error: [^\n]*s_buffer_atomic_add[^\n]*\[operand-address\]\n[^\n]*macro-bad\.s:9:3: note: expanded from this line of macro 'ATOMIC'/);
+});
