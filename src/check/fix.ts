@@ -45,9 +45,8 @@ export interface FixResult {
   loaded?: Loaded;
 }
 
-/** One place the fixed text differs from the input. */
 /**
- * `line`: the 1-based input line changed, or the line the new lines were inserted before; `file`:
+ * One place the fixed text differs from the input. `line`: the 1-based input line changed, or the line the new lines were inserted before; `file`:
  * the file that holds it, when it is not the input itself (a file the input `.include`s).
  */
 export interface FixChange extends InputLine {

@@ -201,7 +201,6 @@ function inputLines(r: ScheduleFileResult, map: LineMap): ScheduleFileResult {
   };
 }
 
-
 const moveCount = (n: number): string => counted(n, 'move');
 
 function round(x: number): number { return Math.round(x * 1000) / 1000; }
