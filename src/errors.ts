@@ -10,21 +10,28 @@ export function compareLocs(a: Loc, b: Loc): number {
   return (a.file === b.file ? 0 : a.file < b.file ? -1 : 1) || a.line - b.line || a.col - b.col;
 }
 
+/** A note beside an error or a finding, at its own place when it has one. */
+export interface Note { message: string; loc?: Loc }
+
+/** clang-style: `file:line:col: note: message`. */
+export function noteLine(n: Note): string {
+  return n.loc ? `${formatLoc(n.loc)}: note: ${n.message}` : `note: ${n.message}`;
+}
+
 /**
  * An error in the user's input (exit code 2): bad assembly, an unknown target, a missing file.
  * It names the place (file:line:col) when there is one and prints like clang.
  */
 export class ConductorError extends Error {
-  constructor(message: string, public readonly loc?: Loc, public readonly notes: { message: string; loc?: Loc }[] = []) {
+  constructor(message: string, public readonly loc?: Loc, public readonly notes: Note[] = []) {
     super(message);
     this.name = 'ConductorError';
   }
 
   /** clang-style: `file:line:col: error: message`. */
   format(): string {
-    const head = this.loc ? `${this.loc.file}:${this.loc.line}:${this.loc.col}: error: ${this.message}` : `error: ${this.message}`;
-    const notes = this.notes.map((n) => (n.loc ? `${n.loc.file}:${n.loc.line}:${n.loc.col}: note: ${n.message}` : `note: ${n.message}`));
-    return [head, ...notes].join('\n');
+    const head = this.loc ? `${formatLoc(this.loc)}: error: ${this.message}` : `error: ${this.message}`;
+    return [head, ...this.notes.map(noteLine)].join('\n');
   }
 }
 
@@ -32,14 +39,13 @@ const MAX_SHOWN_ERRORS = 20;
 
 /** Several input errors at once (all parse errors of a file); the first is the message. */
 export class InputErrors extends ConductorError {
-  constructor(public readonly errors: { message: string; loc?: Loc; related?: { loc: Loc; message: string }[] }[]) {
+  constructor(public readonly errors: { message: string; loc?: Loc; notes?: Note[] }[]) {
     super(errors[0]?.message ?? 'invalid input', errors[0]?.loc);
   }
 
   override format(): string {
     const shown = this.errors.slice(0, MAX_SHOWN_ERRORS);
-    const lines = shown.flatMap((e) => [e.loc ? `${formatLoc(e.loc)}: error: ${e.message}` : `error: ${e.message}`,
-      ...(e.related ?? []).map((r) => `${formatLoc(r.loc)}: note: ${r.message}`)]);
+    const lines = shown.flatMap((e) => [e.loc ? `${formatLoc(e.loc)}: error: ${e.message}` : `error: ${e.message}`, ...(e.notes ?? []).map(noteLine)]);
     if (this.errors.length > shown.length) lines.push(`... and ${this.errors.length - shown.length} more`);
     if (this.errors.length > 1) lines.push(`${this.errors.length} errors`);
     return lines.join('\n');

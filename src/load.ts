@@ -172,7 +172,7 @@ export function loadText(text: string, file: string, opts: LoadOptions = {}): Lo
     // Refused: every problem is listed, the operand errors with their rule.
     const errors = [...unreadable, ...operandErrors];
     errors.sort((a, b) => compareLocs(a.loc, b.loc));
-    throw new InputErrors(errors.map((e) => ({ message: isOperandLegality(e) ? `${e.message} [${e.rule}]` : e.message, loc: e.loc, ...(e.related ? { related: e.related } : {}) })));
+    throw new InputErrors(errors.map((e) => ({ message: isOperandLegality(e) ? `${e.message} [${e.rule}]` : e.message, loc: e.loc, ...(e.related ? { notes: e.related } : {}) })));
   }
   const warnings = [...program.diagnostics, ...r.diagnostics].filter((d) => d.severity !== 'error');
   const launch = opts.launch ?? commandLaunch;

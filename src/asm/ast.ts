@@ -1,6 +1,6 @@
 import type { RegFile, RegUnit } from './registers.js';
 
-import type { Loc } from '../errors.js';
+import type { Loc, Note } from '../errors.js';
 import type { LineIndex } from './source.js';
 
 export type { Loc };
@@ -199,8 +199,8 @@ export interface Diagnostic {
   rule?: string;
   /** Where the rule comes from (the LLVM check, the ISA section), when it is not the parser's own. */
   source?: string;
-  /** Notes at other places (the macro body line an expanded instruction came from: expandedFrom). */
-  related?: { loc: Loc; message: string }[];
+  /** Notes at other places (the macro body line an expanded instruction came from: program.ts expansionNote). */
+  related?: (Note & { loc: Loc })[];
 }
 
 export interface Program {

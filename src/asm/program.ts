@@ -8,6 +8,7 @@
 import type {
   AmdhsaDescriptor, Diagnostic, Instruction, KernelSymbol, Loc, MacroDef, Program, SourceLine, Statement, StatementKind,
 } from './ast.js';
+import type { Note } from '../errors.js';
 import { LineIndex, splitLines } from './source.js';
 import { InsnStore, StoredInstruction } from './store.js';
 
@@ -174,11 +175,13 @@ export function statementAt(program: Program, k: number): Statement | undefined 
 }
 
 /**
- * The note for a problem at an instruction a macro or repeat block wrote, whose location is the
- * call (where the user can act, as llvm-mc's first line is): the body line it came from (as
- * llvm-mc's `<instantiation>` line and clang's "expanded from macro" do).
+ * The note for a problem at statement `k` when a macro or repeat block wrote it (its location is
+ * the call, where the user can act, as llvm-mc's first line is): the body line it came from (as
+ * llvm-mc's `<instantiation>` line and clang's "expanded from macro" do). Undefined otherwise.
  */
-export function expandedFrom(x: Expansion): { loc: Loc; message: string } {
+export function expansionNote(program: Program, k: number): (Note & { loc: Loc }) | undefined {
+  const x = statementAt(program, k)?.expansion;
+  if (!x) return undefined;
   return { loc: x.macroLoc, message: x.macro.startsWith('.') ? `expanded from this line of a ${x.macro} block` : `expanded from this line of macro '${x.macro}'` };
 }
 

@@ -9,7 +9,7 @@ import { kernelContexts } from '../analysis/context.js';
 import { kernelResources, type KernelResources } from '../analysis/resources.js';
 import type { Finding, KernelContext } from '../analysis/types.js';
 import type { Instruction } from '../asm/ast.js';
-import { expandedFrom, statementAt } from '../asm/program.js';
+import { expansionNote } from '../asm/program.js';
 import { DEFAULT_CHECKERS, type Checker } from './checkers.js';
 import type { PathsMode } from '../waitcnt/index.js';
 import { compareLocs, ConductorError, type Loc } from '../errors.js';
@@ -63,11 +63,11 @@ export function checkContexts(contexts: KernelContext[], opts: CheckOptions = {}
   });
 }
 
-/** A finding at an instruction a macro or repeat block wrote: a note names the body line (expandedFrom). */
+/** A finding at an instruction a macro or repeat block wrote: a note names the body line (expansionNote). */
 function noteExpansion(ctx: KernelContext, f: Finding): void {
   const insn = ctx.insns[f.insn]?.insn;
-  const x = insn && statementAt(ctx.program, insn.stmt)?.expansion;
-  if (x) f.related.push(expandedFrom(x));
+  const note = insn && expansionNote(ctx.program, insn.stmt);
+  if (note) f.related.push(note);
 }
 
 /**

@@ -28,7 +28,7 @@ import {
   FILE_A, FILE_NAMES, FILE_S, FILE_SPECIAL, FILE_TTMP, FILE_V, InsnStore, MF_LIST, MF_NUM, MF_VALUE, MODIFIER_NAMES, OPCODES,
   OPF_ABS, OPF_FLOAT, OPF_INEXACT, OPF_NEG, OPF_SEXT, OP_CONST, OP_EXPR, OP_FUNC, OP_IMM, OP_OFF, OP_REG, OP_WAITCNT, StoredInstruction,
 } from '../asm/store.js';
-import { expandedFrom, ParsedProgram, statementAt } from '../asm/program.js';
+import { expansionNote, ParsedProgram } from '../asm/program.js';
 import { descriptorError } from './descriptor.js';
 import { ConductorError } from '../errors.js';
 import type { Target } from './target.js';
@@ -891,8 +891,9 @@ export function resolveProgram(program: Program, target: Target, opts: { alike?:
       resolveAt(store, i, rs, target, issues);
       if (issues.length > 0) {
         const loc = store.loc(i);
-        const x = program instanceof ParsedProgram ? program.expansionOf(i) : statementAt(program, program.instructions[i]!.stmt)?.expansion;
-        const related = x ? [expandedFrom(x)] : undefined;
+        // the store's statement index is the program's, parsed or built (storeOf)
+        const note = expansionNote(program, store.stmt[i]!);
+        const related = note ? [note] : undefined;
         for (const f of issues) diagnostics.push({ severity: f.severity, message: f.message, loc, rule: f.rule, source: f.source, ...(related ? { related } : {}) });
         issues.length = 0;
       } else if (key >= 0 && !alike!.first.has(key)) alike!.first.set(key, i);
