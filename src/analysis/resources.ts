@@ -11,7 +11,8 @@
  * AGPRs, however the code names it.
  */
 import { computeLiveness, computePressure, type Pressure } from './liveness.js';
-import { computeOccupancy, declaredResources, type OccupancyResult } from './occupancy.js';
+import { computeOccupancy, declaredResources, DEFAULT_WAVES_PER_WORKGROUP, type OccupancyResult } from './occupancy.js';
+import { boundedWorkgroupSize } from '../asm/metadata.js';
 import type { Finding, KernelContext } from './types.js';
 import { once } from './memo.js';
 import type { Loc } from '../asm/ast.js';
@@ -140,12 +141,15 @@ export function kernelLdsBytes(ctx: KernelContext): number {
 }
 
 /**
- * The launch's workgroup as an occupancy input: `wavesPerWorkgroup` (--workgroup-size over the
- * wavefront size) when given, else nothing (computeOccupancy assumes 4 waves).
+ * The launch's workgroup as an occupancy input: `wavesPerWorkgroup` (the work-items over the
+ * wavefront size) when --workgroup-size gives them or the kernel's metadata bounds them
+ * (`.reqd_workgroup_size`, or a `.max_flat_workgroup_size` below the size assumed), else
+ * nothing (computeOccupancy assumes DEFAULT_WAVES_PER_WORKGROUP waves).
  */
 export function workgroupInput(ctx: KernelContext): { wavesPerWorkgroup?: number } {
-  const n = ctx.launch?.workgroupSize;
-  return n === undefined ? {} : { wavesPerWorkgroup: Math.ceil(n / ctx.target.occupancy.wavefrontSize.value) };
+  const wave = ctx.target.occupancy.wavefrontSize.value;
+  const n = ctx.launch?.workgroupSize ?? boundedWorkgroupSize(ctx.kernel.launchBounds, DEFAULT_WAVES_PER_WORKGROUP * wave);
+  return n === undefined ? {} : { wavesPerWorkgroup: Math.ceil(n / wave) };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { RegFile, RegUnit } from './registers.js';
 
 import type { Loc, Note } from '../errors.js';
 import type { LineIndex } from './source.js';
+import type { LaunchBounds } from './metadata.js';
 
 export type { Loc };
 
@@ -189,6 +190,8 @@ export interface KernelSymbol {
   /** Statement index one past its last statement. */
   end: number;
   descriptor?: AmdhsaDescriptor;
+  /** What its `.amdgpu_metadata` entry says of its launch (metadata.ts). */
+  launchBounds?: LaunchBounds;
   loc: Loc;
 }
 

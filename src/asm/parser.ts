@@ -22,6 +22,7 @@ import { ParsedProgram } from './program.js';
 import { FILE_NAMES, InsnStore, OP_EXPR, OP_IMM, OP_REG, OPCODES } from './store.js';
 import { ConductorError } from '../errors.js';
 import { flattenIncludes, mayInclude, type IncludeReader, type LineMap } from './include.js';
+import { readLaunchBounds, type LaunchBounds } from './metadata.js';
 
 /** Data directives that put words into the code (llvm-mc 22 does not take .word or .hword for amdgcn: unknown directives). */
 const DATA_DIRECTIVES = new Set(['.long', '.4byte', '.int', '.byte', '.short', '.2byte', '.quad', '.8byte', '.value']);
@@ -123,6 +124,8 @@ interface State {
   diagnostics: Diagnostic[];
   functionSymbols: Set<string>;
   descriptors: Map<string, AmdhsaDescriptor>;
+  /** Launch bounds of the code-object metadata, by kernel name (metadata.ts). */
+  launchBounds: Map<string, LaunchBounds>;
   /** Named labels defined so far: a second definition is an error (llvm-mc: "symbol ... is already defined"). */
   labels: Set<string>;
   /**
@@ -217,7 +220,7 @@ export function parseProgram(text: string, file: string, options: ParseOptions =
     file, lines, store: new InsnStore(file, text, Math.max(64, scan.n)), statements: [], expansions: new Map(),
     rangeLookup: (t, s, e) => symbols.get(internWord(t, s, e)), auxSeen: 0,
     symbols, defined: new Set(), macros: new Map(), macroOfWord: new Map(),
-    diagnostics: [], functionSymbols: new Set(), descriptors: new Map(), labels: new Set(), deferred: new Map(), future: new Map(), cycles: [], pendingValues: [],
+    diagnostics: [], functionSymbols: new Set(), descriptors: new Map(), launchBounds: new Map(), labels: new Set(), deferred: new Map(), future: new Map(), cycles: [], pendingValues: [],
     rawWords: 0, inCode: true, macroCounter: 0,
     macroCalls: new Map(), localLabels: new Map(), forwardRefs: [], definedLocal: new Set(),
     throwOnError: options.throwOnError ?? false,
@@ -395,6 +398,11 @@ function processLines(st: State, L: Lines, from: Expanding | undefined, lookup: 
         while (j < L.n && lineDotWord(L, j) !== rawEnd) j++;
         if (j >= L.n) report(st, `${first} block is not closed by ${rawEnd}`, at);
         else {
+          if (first === '.amdgpu_metadata' && !exp) {
+            const yaml: string[] = [];
+            for (let k = i + 1; k < j; k++) yaml.push(codeOf(L, k));
+            for (const [name, b] of readLaunchBounds(yaml)) st.launchBounds.set(name, b);
+          }
           const endLoc = exp ? at : loc(st, L.idx ? L.idx[j]! : j, 1);
           pushStatement(st, { kind: 'directive', text: rawEnd, name: rawEnd, args: '', loc: endLoc, lineIndex: exp ? lineIndex : j, expansion: exp });
         }
@@ -1635,8 +1643,10 @@ function findKernels(st: State): KernelSymbol[] {
     const s = starts[k]!;
     const end = k + 1 < starts.length ? starts[k + 1]!.index : stmts.length;
     const d = st.descriptors.get(s.name);
+    const b = st.launchBounds.get(s.name);
     kernels.push({
       name: s.name, kind: d ? 'kernel' : 'function', start: s.index, end, descriptor: d, loc: (stmts[s.index] as Statement).loc,
+      ...(b ? { launchBounds: b } : {}),
     });
   }
   return kernels;

@@ -26,7 +26,7 @@ function program(): Command {
     .showHelpAfterError("(conductor --help lists the commands; conductor COMMAND --help gives a command's options)")
     .option('-I, --include-dir <dir>', 'look for .include files in DIR too (after the current directory, as llvm-mc -I; then the including file\'s directory); repeatable', collectNames, [])
     .option('--lds <bytes>', 'LDS bytes per workgroup the launch allocates beyond the descriptor\'s (dynamic shared memory: Triton\'s "shared", extern __shared__), counted in every kernel\'s occupancy')
-    .option('--workgroup-size <n>', 'work-items per workgroup of the launch (default: 256 assumed), counted in every kernel\'s occupancy')
+    .option('--workgroup-size <n>', 'work-items per workgroup of the launch (default: the kernel metadata\'s .reqd_workgroup_size, or its .max_flat_workgroup_size when below 256, else 256 assumed), counted in every kernel\'s occupancy')
     .hook('preAction', async (root) => {
       const o = root.opts() as { includeDir?: string[]; lds?: string; workgroupSize?: string };
       const dirs = o.includeDir ?? [];

@@ -221,6 +221,36 @@ test('a kernel that accesses LDS but declares none (LDS sized at launch, as Trit
   assert.equal(notes(kernel(['v_mov_b32 v1, v0'], 0)).length, 0, 'no LDS access');
 });
 
+test('the code-object metadata gives the workgroup size: .reqd_workgroup_size exactly, a .max_flat_workgroup_size below 256 as a bound; --workgroup-size overrides', async () => {
+  const { loadText } = await import('../../../src/load.js');
+  const { kernelContexts } = await import('../../../src/analysis/context.js');
+  const { kernelResources } = await import('../../../src/analysis/resources.js');
+  const { readLaunchBounds } = await import('../../../src/asm/metadata.js');
+  // 32 KiB of LDS per workgroup: 2 workgroups per CU. Of 64 work-items (1 wave): 1 wave per SIMD; of 256 (4 waves): 2.
+  const kernel = (meta: string[]) => ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', '.globl k', '.p2align 8', '.type k,@function', 'k:',
+    '  v_mov_b32 v1, 0', '  ds_write_b32 v0, v1', '  s_endpgm', '.rodata', '.p2align 6', '.amdhsa_kernel k', '  .amdhsa_next_free_vgpr 2',
+    '  .amdhsa_next_free_sgpr 8', '  .amdhsa_accum_offset 4', '  .amdhsa_group_segment_fixed_size 32768', '.end_amdhsa_kernel',
+    '.amdgpu_metadata', '---', 'amdhsa.version: [ 1, 2 ]', 'amdhsa.kernels:', '  - .args:', '      - .name: out', '        .offset: 0',
+    '    .name: k', '    .symbol: k.kd', ...meta, '...', '.end_amdgpu_metadata', ''].join('\n');
+  const occOf = (meta: string[], workgroupSize?: number) => {
+    const o = kernelResources(kernelContexts(loadText(kernel(meta), 'm.s', workgroupSize ? { launch: { workgroupSize } } : {}))[0]!).resources.occupancy.registersUsed;
+    return [o.wavesPerSimd, o.wavesPerWorkgroup, o.assumedWavesPerWorkgroup];
+  };
+  assert.deepEqual(occOf([]), [2, 4, true], 'no size in the metadata: 256 assumed');
+  assert.deepEqual(occOf(['    .reqd_workgroup_size: [64, 1, 1]']), [1, 1, false], 'flow list');
+  assert.deepEqual(occOf(['    .reqd_workgroup_size:', '      - 64', '      - 1', '      - 1']), [1, 1, false], 'block list, as LLVM writes it');
+  assert.deepEqual(occOf(['    .max_flat_workgroup_size: 64']), [1, 1, false], 'no launch exceeds 64');
+  assert.deepEqual(occOf(['    .max_flat_workgroup_size: 1024']), [2, 4, true], '1024 is only a bound');
+  assert.deepEqual(occOf(['    .reqd_workgroup_size: [ 16, 16, 1 ]']), [2, 4, false], '16x16 = 256 work-items');
+  assert.deepEqual(occOf(['    .reqd_workgroup_size: [64, 1, 1]'], 256), [2, 4, false], '--workgroup-size overrides the metadata');
+  // entries by .name (or .symbol without .kd); an argument's .name is not the kernel's; other keys and lists are skipped
+  const b = readLaunchBounds(['amdhsa.kernels:', '  - .args:', '      - .name: x', '        .size: 8', '    .language_version:', '      - 2', '      - 0',
+    '    .max_flat_workgroup_size: 128', '    .name: first', '  - .symbol: second.kd', '    .reqd_workgroup_size:', '    - 32', '    - 2', '    - 1',
+    'amdhsa.version:', '  - 1', '  - 2']);
+  assert.deepEqual([...b], [['first', { maxFlatWorkgroupSize: 128 }], ['second', { reqdWorkgroupSize: [32, 2, 1] }]]);
+  assert.equal(readLaunchBounds(['amdhsa.kernels:', '  - .name: k', '    .reqd_workgroup_size: [64, 1]']).size, 0, 'not 3 sizes: not read');
+});
+
 test('--lds and --workgroup-size: the launch\'s LDS counts with the declared LDS, its workgroup size in every occupancy, the metrics and a worker task\'s kernel', async () => {
   const { loadText, setLaunch } = await import('../../../src/load.js');
   const { kernelContexts } = await import('../../../src/analysis/context.js');

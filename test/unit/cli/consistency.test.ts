@@ -60,19 +60,21 @@ test('every command names the file, the target and the kernel with the same keys
 });
 
 test('every command gives the same occupancies, instructions, blocks, loops and regions for one kernel', () => {
-  const analyze = json('analyze', example, '--json').kernels[0];
-  const check = json('check', example, '--json').kernels[0];
-  const simulate = json('simulate', example, '--json').kernels[0];
-  const tag = json('tag', example, '--json').kernels[0];
+  // the example's metadata gives workgroups of 64 (LDS binds all three occupancies at 4); at 256 work-items the three differ
+  const wg = ['--workgroup-size', '256'];
+  const analyze = json('analyze', example, ...wg, '--json').kernels[0];
+  const check = json('check', example, ...wg, '--json').kernels[0];
+  const simulate = json('simulate', example, ...wg, '--json').kernels[0];
+  const tag = json('tag', example, ...wg, '--json').kernels[0];
   const reportFile = join(dir, 'r.html');
-  ok('report', example, '-o', reportFile);
+  ok('report', example, ...wg, '-o', reportFile);
   const report = reportModel(reportFile).kernels[0]!;
   const sched = join(dir, 's.s');
-  const schedule = json('schedule', example, '--strategy', 'list', '--budget', '60', '--no-cache', '--no-pipeline', '-o', sched, '--json'); // report --after shows reorderings
-  const apply = json('apply', example, '--moves', 'move v_mov_b32_e32_0 before s_load_dword_0', '--json');
-  const verify = json('verify', example, sched, '--json');
+  const schedule = json('schedule', example, ...wg, '--strategy', 'list', '--budget', '60', '--no-cache', '--no-pipeline', '-o', sched, '--json'); // report --after shows reorderings
+  const apply = json('apply', example, ...wg, '--moves', 'move v_mov_b32_e32_0 before s_load_dword_0', '--json');
+  const verify = json('verify', example, sched, ...wg, '--json');
   const afterFile = join(dir, 'after.html');
-  ok('report', example, '--after', sched, '-o', afterFile);
+  ok('report', example, ...wg, '--after', sched, '-o', afterFile);
   const after = reportModel(afterFile);
 
   // the three occupancies, one value each
@@ -84,6 +86,8 @@ test('every command gives the same occupancies, instructions, blocks, loops and 
     assert.deepEqual(pick(after.kernels[0]!.resources.occupancy[kind]), occ[kind], `report --after ${kind}`);
   }
   // the example's three differ: the test can tell them apart
+  const meta = json('analyze', example, '--json').kernels[0].occupancy as Record<'descriptor' | 'registersUsed' | 'peakLive', Occ>;
+  assert.deepEqual([meta.descriptor.wavesPerSimd, meta.registersUsed.wavesPerSimd, meta.peakLive.wavesPerSimd, meta.peakLive.limiter], [4, 4, 4, 'lds'], 'workgroups of 64');
   assert.equal(new Set([occ.descriptor.wavesPerSimd, occ.registersUsed.wavesPerSimd, occ.peakLive.wavesPerSimd]).size, 3);
   // the scheduler's occupancy metric is occupancy (peak live); descriptor and registers used beside it
   for (const [name, r] of [['schedule', schedule], ['apply', apply]] as const) {
@@ -100,15 +104,15 @@ test('every command gives the same occupancies, instructions, blocks, loops and 
   const d = `occupancy (descriptor) ${occ.descriptor.wavesPerSimd} waves/SIMD, limited by ${occ.descriptor.limiter}`;
   const u = `occupancy (registers used) ${occ.registersUsed.wavesPerSimd}, limited by ${occ.registersUsed.limiter}`;
   const p = `occupancy (peak live) ${occ.peakLive.wavesPerSimd}`;
-  for (const args of [['analyze', example], ['check', example]]) {
+  for (const args of [['analyze', example, ...wg], ['check', example, ...wg]]) {
     const out = run(...args).out;
     for (const s of [d, u, `${p}, limited by ${occ.peakLive.limiter}`]) assert.ok(out.includes(s), `${args[0]}: ${s}\n${out}`);
   }
-  for (const out of [ok('schedule', example, '--strategy', 'list', '--budget', '20', '--no-cache'), ok('apply', example, '--moves', 'done')]) {
+  for (const out of [ok('schedule', example, ...wg, '--strategy', 'list', '--budget', '20', '--no-cache'), ok('apply', example, ...wg, '--moves', 'done')]) {
     for (const s of [d, u, `before: peak_vgpr`, p]) assert.ok(out.includes(s), `${s}\n${out}`);
     assert.doesNotMatch(out, /occupancy \d/, 'no unlabelled occupancy');
   }
-  assert.ok(ok('simulate', example, '--no-insns').includes(`${occ.descriptor.wavesPerSimd} waves on one SIMD, as occupancy (descriptor) allows (limited by ${occ.descriptor.limiter})`));
+  assert.ok(ok('simulate', example, ...wg, '--no-insns').includes(`${occ.descriptor.wavesPerSimd} waves on one SIMD, as occupancy (descriptor) allows (limited by ${occ.descriptor.limiter})`));
 
   // instructions and blocks
   assert.equal(check.instructions, analyze.instructions);
@@ -123,7 +127,7 @@ test('every command gives the same occupancies, instructions, blocks, loops and 
   const backEdge = lineOf(/s_cbranch_scc1 \.LBB0_2/);
   assert.deepEqual(simulate.loops.map((l: { headerLine: number; latchLine: number }) => [l.headerLine, l.latchLine]), [[header, backEdge]]);
   assert.deepEqual(report.cycles.loops.map((l) => [l.headerLine, l.latchLine]), [[header, backEdge]]);
-  assert.match(ok('simulate', example, '--no-insns'), new RegExp(`loop at line ${header} \\(\\.LBB0_2, block \\d+, back edge at line ${backEdge};`));
+  assert.match(ok('simulate', example, ...wg, '--no-insns'), new RegExp(`loop at line ${header} \\(\\.LBB0_2, block \\d+, back edge at line ${backEdge};`));
 
   // regions: the report groups the moves by tag's regions (same numbers, lines and blocks)
   const c = after.comparison!;
@@ -135,5 +139,5 @@ test('every command gives the same occupancies, instructions, blocks, loops and 
     assert.deepEqual([g.lines, g.block, g.instructions], [t.lines, t.block, t.instructions.length], `region ${g.region}`);
   }
   assert.equal(c.changedRegions, c.regions.length);
-  assert.match(ok('verify', example, sched), new RegExp(`\\(1 kernel; ${tag.movable} movable instructions`));
+  assert.match(ok('verify', example, ...wg, sched), new RegExp(`\\(1 kernel; ${tag.movable} movable instructions`));
 });
