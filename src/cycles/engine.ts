@@ -15,7 +15,7 @@
  */
 import { COUNTER, NCLASSES, OP_CLASS } from '../targets/counters.js';
 import {
-  type CycleModel, CONSUMER, FLAG, EXP_QUEUE, VM_QUEUE, MFMA_SLOT, NPIPES, PRODUCER, READ_ROLE,
+  type CycleModel, CONSUMER, FLAG, EXP_QUEUE, VM_QUEUE, MFMA_SLOT, NPIPES, PIPE, PRODUCER, READ_ROLE,
 } from './model.js';
 import { UNIT_COUNT, VGPR_BASE } from '../asm/registers.js';
 
@@ -289,6 +289,7 @@ export class CycleEngine {
     const defT = this.defT;
     const pkA = m.pk;
     const flags = m.flags;
+    const pipeA = m.pipeA;
     const cc = m.cc[i]!;
     const useUnit = m.useUnit;
     const useRole = m.useRole;
@@ -347,8 +348,10 @@ export class CycleEngine {
       const pk = pkA[p]!;
       let r: number;
       if (pk === PRODUCER.mem) {
-        // VMEM loads write VGPRs in order: a later VMEM load to the same register need not wait
+        // VMEM loads write VGPRs in order, and LDS operations complete in order: a later load
+        // of the same kind to the same register need not wait (waitcnt/model.ts inOrderClass)
         if ((flags[p]! & FLAG.vmemLoad) !== 0 && (flags[i]! & FLAG.vmemLoad) !== 0) continue;
+        if (pipeA[p] === PIPE.lds && pipeA[i] === PIPE.lds) continue;
         r = readyAt[o]!;
       } else if (pk === PRODUCER.mfma && cc !== CONSUMER.mfma) {
         r = defT[o]! + m.mfmaLat[p * 5 + this.mfmaReadSlot[i]!]!;

@@ -5,7 +5,8 @@
  * Before every instruction the analysis works out what must be complete:
  *  - RAW: a register it reads that a pending VMEM / DS / FLAT / SMEM operation will write;
  *  - WAW: a register it writes that a pending operation will write, except a VMEM load over a
- *    pending VMEM load (VMEM writes VGPRs in issue order; SIInsertWaitcnts);
+ *    pending VMEM load (VMEM writes VGPRs in issue order; SIInsertWaitcnts) and an LDS load over
+ *    a pending LDS load (LDS returns in order; model.ts InsnEffects.inOrderClass);
  *  - WAR: a register it writes that a pending export / GDS operation still reads (expcnt);
  *  - LDS after LDS-DMA: a DS (or FLAT) instruction while an LDS-DMA may be writing LDS;
  *  - EXEC written while an export / GDS operation is pending: expcnt(0) (SIInsertWaitcnts);
@@ -468,15 +469,15 @@ class Analysis {
     } : undefined, this.meet);
   }
 
-  /** vmemLoad: the instruction is a VMEM load and u its destination (VMEM writes VGPRs in order). */
-  private chargeShadows(st: CounterState, u: number, write: boolean, vmemLoad: boolean): void {
+  /** inOrder: the class (or -1) whose pending writes of u the instruction may overwrite or merge into (InsnEffects.inOrderClass). */
+  private chargeShadows(st: CounterState, u: number, write: boolean, inOrder: number): void {
     const m = st.shMask![u]!;
     if (m === 0) return;
     for (let k = 0; k < NCLASSES; k++) {
       if (((m >> k) & 1) === 0) continue;
       const c = CLASS_COUNTER[k]!;
       if (c === COUNTER.exp && !write) continue;
-      if (vmemLoad && k === OP_CLASS.vmem) continue;
+      if (k === inOrder) continue;
       for (const x of st.sh!.get(u * 16 + k)!) this.addDemand(x.w, c, x.need);
     }
   }
@@ -535,7 +536,7 @@ class Analysis {
       if (m === 0) continue;
       for (let k = 0; k < NCLASSES; k++) {
         if (((m >> k) & 1) === 0) continue;
-        if (k === OP_CLASS.vmem && f.vmemLoad) continue;
+        if (k === f.inOrderClass) continue;
         this.consider(st, u, k, st.ent.get(u * 16 + k)!, CLASS_COUNTER[k] === COUNTER.exp ? 'war' : 'waw');
       }
     }
@@ -580,13 +581,13 @@ class Analysis {
       const shMask = st.shMask!;
       for (let x = 0; x < uses.length; x++) {
         const u = uses[x]!;
-        if (shMask[u] !== 0) this.chargeShadows(st, u, false, f.d16Load && defs.includes(u));
+        if (shMask[u] !== 0) this.chargeShadows(st, u, false, f.d16Load && defs.includes(u) ? OP_CLASS.vmem : -1);
       }
       for (let x = 0; x < defs.length; x++) {
         const u = defs[x]!;
-        if (shMask[u] !== 0) { this.chargeShadows(st, u, true, f.vmemLoad); st.dropShadowsOfUnit(u); }
+        if (shMask[u] !== 0) { this.chargeShadows(st, u, true, f.inOrderClass); st.dropShadowsOfUnit(u); }
       }
-      if (f.lds) this.chargeShadows(st, LDS_MEM, false, false);
+      if (f.lds) this.chargeShadows(st, LDS_MEM, false, -1);
       if (fullWait) this.chargeAllShadows(st);
     }
     if (kind === INSN_KIND.call && f.callWaits) { st.clearAll(); return; }

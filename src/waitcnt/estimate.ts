@@ -10,8 +10,8 @@
  *   - per operation class a score window: every operation gets the next score of its class;
  *     a register written by a pending load carries its operation's score;
  *   - a use or a def of a VGPR/AGPR/SGPR written by a pending load waits (RAW, WAW), except a
- *     VMEM load overwriting a pending VMEM load's destination and a d16 VMEM load merging into
- *     one (VGPRs are written in order); a def of a VGPR still read by a pending export/GDS
+ *     VMEM load overwriting a pending VMEM load's destination, a d16 VMEM load merging into
+ *     one (VGPRs are written in order), and an LDS load overwriting a pending LDS load's; a def of a VGPR still read by a pending export/GDS
  *     operation waits on expcnt, and so does a write of EXEC while one is pending (for 0);
  *   - an LDS access after LDS-DMA waits on vmcnt (the DMA's LDS write);
  *   - an in-order class covers a result with `cnt(younger operations of its class)`, at most
@@ -54,7 +54,8 @@ export interface FlatEffects {
   waitLgkm: Int16Array;
   waitExp: Int16Array;
   /** VMEM (not FLAT) load: may overwrite a pending VMEM load's destination without a wait. */
-  vmemLoad: Uint8Array;
+  /** InsnEffects.inOrderClass: the class whose pending writes the instruction may overwrite without a wait (-1: none). */
+  inOrder: Int8Array;
   /** VMEM d16 load: reads its destination (keeps the other half) without waiting for a pending VMEM load of it. */
   d16Load: Uint8Array;
   /** LDS access (ds_* touching LDS, flat may too): waits for pending LDS-DMA. */
@@ -87,7 +88,7 @@ function computeFlatEffects(ctx: KernelContext): FlatEffects {
   const waitVm = new Int16Array(n).fill(-1);
   const waitLgkm = new Int16Array(n).fill(-1);
   const waitExp = new Int16Array(n).fill(-1);
-  const vmemLoad = new Uint8Array(n);
+  const inOrder = new Int8Array(n).fill(-1);
   const d16Load = new Uint8Array(n);
   const ldsAccess = new Uint8Array(n);
   const writesExec = new Uint8Array(n);
@@ -108,7 +109,7 @@ function computeFlatEffects(ctx: KernelContext): FlatEffects {
       continue;
     }
     if (e.kind === INSN_KIND.call && e.callWaits) special[i] = 2;
-    vmemLoad[i] = +e.vmemLoad; d16Load[i] = +e.d16Load; ldsAccess[i] = +e.lds; writesExec[i] = +e.writesExec;
+    inOrder[i] = e.inOrderClass; d16Load[i] = +e.d16Load; ldsAccess[i] = +e.lds; writesExec[i] = +e.writesExec;
     for (const is of e.issues) {
       cls.push(is.cls); inc.push(is.inc); unitOff.push(units.length);
       for (const u of is.units) if (u !== STORES) units.push(u);
@@ -117,7 +118,7 @@ function computeFlatEffects(ctx: KernelContext): FlatEffects {
   useOff[n] = uses.length; defOff[n] = defs.length; issOff[n] = cls.length;
   unitOff.push(units.length);
   return {
-    n, special, waitVm, waitLgkm, waitExp, vmemLoad, d16Load, ldsAccess, writesExec,
+    n, special, waitVm, waitLgkm, waitExp, inOrder, d16Load, ldsAccess, writesExec,
     useOff, useUnits: Int32Array.from(uses), defOff, defUnits: Int32Array.from(defs),
     issOff, issCls: Uint8Array.from(cls), issInc: Uint8Array.from(inc), unitOff: Int32Array.from(unitOff), issUnits: Int32Array.from(units),
   };
@@ -384,11 +385,12 @@ export function needBefore(f: FlatEffects, s: CounterScores, i: number, need: In
   // (SOURCES.saturation in model.ts; LLVM SIInsertWaitcnts::determineWait)
   SATURATED[COUNTER.vm] = max.vm - 1; SATURATED[COUNTER.lgkm] = max.lgkm - 1; SATURATED[COUNTER.exp] = max.exp - 1;
   // uses, then defs: a use or a def of a unit written by a pending operation waits for it;
-  // expcnt only for overwriting a register an export still reads; VMEM writes VGPRs in order
-  // (a VMEM load may overwrite, and a d16 VMEM load merge into, a pending VMEM load's result)
+  // expcnt only for overwriting a register an export still reads; VMEM and LDS write registers
+  // in order (a VMEM load may overwrite, and a d16 VMEM load merge into, a pending VMEM load's
+  // result; an LDS load may overwrite a pending LDS load's)
   const u0 = f.useOff[i]!; const u1 = f.useOff[i + 1]!;
   const d0 = f.defOff[i]!; const d1 = f.defOff[i + 1]!;
-  const vmemLoad = f.vmemLoad[i] === 1;
+  const inOrder = f.inOrder[i]!;
   const d16 = f.d16Load[i] === 1;
   const useUnits = f.useUnits;
   const defUnits = f.defUnits;
@@ -401,7 +403,7 @@ export function needBefore(f: FlatEffects, s: CounterScores, i: number, need: In
       if (v <= lb[w]!) continue;
       const c = COUNTER_OF[w]!;
       if (c === COUNTER.exp && !isDef) continue;
-      if (w === OP_CLASS.vmem && (isDef ? vmemLoad : d16 && isDefOf(f, i, u))) continue;
+      if (isDef ? w === inOrder : w === OP_CLASS.vmem && d16 && isDefOf(f, i, u)) continue;
       const k = IN_ORDER[w] ? Math.min(ub[w]! - v, SATURATED[c]!) : 0;
       if (k < need[c]!) { need[c] = k; any = true; }
     }

@@ -126,6 +126,16 @@ export interface InsnEffects {
   /** A VMEM (not FLAT) load: VMEM writes VGPRs in issue order, so a pending VMEM load's destination may be overwritten without a wait (WAW exception, SIInsertWaitcnts::generateWaitcntInstBefore). */
   vmemLoad: boolean;
   /**
+   * The class whose pending writes this instruction may overwrite without a wait, or -1: its own,
+   * when that class writes registers in issue order. OP_CLASS.vmem for a VMEM load (vmemLoad);
+   * OP_CLASS.lds for a DS instruction counted as LDS alone (not GDS): LDS operations complete
+   * in issue order among themselves (CDNA3 ISA §4.4: "Instructions of a given type return in
+   * order"; targets/counters.ts), so a younger LDS load's data lands after an older one's. LLVM's SIInsertWaitcnts waits there anyway; Mesa ACO's waitcnt pass does not
+   * ("LDS reads and writes return in the order they were issued"). Decision: no wait needed,
+   * no error (a two-buffer LDS read into the same registers is correct code).
+   */
+  inOrderClass: number;
+  /**
    * A VMEM d16 load: it "reads" its destination only in the sense that it keeps the other half;
    * the merge happens when its data is written, after any older VMEM write (in-order VGPR writes),
    * so a pending VMEM load of the same register needs no wait either.
@@ -229,6 +239,8 @@ function computeEffects(ctx: KernelContext): InsnEffects[] {
     const vmemLoad = has(t, i, TRAIT.vmemLoad);
     const callWaits = kind === INSN_KIND.call && !isLocalSubroutineCall(ctx, i, labels, getpc);
     const d16Load = vmemLoad && has(t, i, TRAIT.d16);
+    const inOrderClass = vmemLoad ? OP_CLASS.vmem
+      : issues.length > 0 && issues.every((x) => x.cls === OP_CLASS.lds) && r.defs.length > 0 ? OP_CLASS.lds : -1;
     // ds_swizzle_b32, ds_permute_b32, ds_bpermute_b32 (memory operation 'other') exchange lanes
     // through the LDS hardware but access no LDS memory (LLVM DSInstructions.td: DS_1A1D_PERMUTE
     // and DS_SWIZZLE_B32 have mayLoad = 0, mayStore = 0, so SIInsertWaitcnts finds no LDS memory
@@ -237,14 +249,14 @@ function computeEffects(ctx: KernelContext): InsnEffects[] {
     const ordersMemory = issues.length > 0 || cacheOp || kind === INSN_KIND.barrier || kind === INSN_KIND.call || kind === INSN_KIND.return
       || control === 'jump' || control === 'cjump' || control === 'indirect';
     if (kind === INSN_KIND.wait || issues.length > 0) {
-      out[i] = { kind, callWaits, wait: kind === INSN_KIND.wait ? waitValues(r, max) : undefined, issues, vmemLoad, d16Load, lds, writesExec, cacheOp, ordersMemory };
+      out[i] = { kind, callWaits, wait: kind === INSN_KIND.wait ? waitValues(r, max) : undefined, issues, vmemLoad, inOrderClass, d16Load, lds, writesExec, cacheOp, ordersMemory };
       continue;
     }
     // the rest is a kind and six booleans: one object per combination
     const key = kind * 64 + +callWaits * 32 + +vmemLoad * 16 + +d16Load * 8 + +lds * 4 + +writesExec * 2 + +cacheOp + (ordersMemory ? 1024 : 0);
     let e = shared.get(key);
     if (e === undefined) {
-      e = Object.freeze({ kind, callWaits, wait: undefined, issues: NO_ISSUES, vmemLoad, d16Load, lds, writesExec, cacheOp, ordersMemory });
+      e = Object.freeze({ kind, callWaits, wait: undefined, issues: NO_ISSUES, vmemLoad, inOrderClass, d16Load, lds, writesExec, cacheOp, ordersMemory });
       shared.set(key, e);
     }
     out[i] = e;

@@ -61,7 +61,7 @@ test('mixed SMEM and LDS on lgkmcnt: an LDS result needs only its younger LDS co
   assert.deepEqual(summary(checkWaitcnt(ctxOf(['ds_read_b32 v1, v0', 'ds_read_b32 v2, v0 offset:4', 'v_mov_b32 v3, v1']), { mixed: 'force-zero' })), ['3 waitcnt-missing lgkmcnt=1']);
 });
 
-test('WAW: overwriting a pending load destination waits, except a VMEM load over a VMEM load', () => {
+test('WAW: overwriting a pending load destination waits, except a VMEM load over a VMEM load (and LDS over LDS, below)', () => {
   assert.deepEqual(summary(check([
     'global_load_dword v1, v[2:3], off',
     'global_load_dword v4, v[2:3], off',
@@ -85,6 +85,19 @@ test('WAW: overwriting a pending load destination waits, except a VMEM load over
     's_load_dword s4, s[0:1], 0x0',
     's_load_dword s4, s[0:1], 0x4',
   ])), ['2 waitcnt-missing lgkmcnt=0']);
+});
+
+test('an LDS load over a pending LDS load of the same registers needs no wait (LDS returns in order); over FLAT or VMEM it waits', () => {
+  // two buffers read into one set of registers (HipKittens' gfx950 attention kernel): the younger read's data lands last
+  const twoReads = ['ds_read_b128 v[4:7], v0', 'ds_read_b128 v[4:7], v1 offset:2048', 's_waitcnt lgkmcnt(0)', 'v_add_f32 v8, v4, v5'];
+  assert.deepEqual(check(twoReads), []);
+  assert.deepEqual(minimalWaits(ctxOf(twoReads.filter((l) => !l.startsWith('s_waitcnt')))), [{ before: 2, lgkmcnt: 0 }], 'only the read (index 2) waits');
+  // with an SMEM load in flight between them the LDS order still holds (its own class)
+  assert.deepEqual(check(['ds_read_b32 v4, v0', 's_load_dword s4, s[0:1], 0x0', 'ds_read_b32 v4, v0 offset:4', 's_waitcnt lgkmcnt(0)', 'v_add_u32 v5, s4, v4']), []);
+  // FLAT may be LDS or memory, in no order with LDS: waits
+  assert.deepEqual(summary(check(['flat_load_dword v4, v[2:3]', 'ds_read_b32 v4, v0'])), ['2 waitcnt-missing vmcnt=0', '2 waitcnt-missing lgkmcnt=0']);
+  // a VALU overwrite of a pending LDS load still waits
+  assert.deepEqual(summary(check(['ds_read_b32 v4, v0', 'v_mov_b32 v4, 0'])), ['2 waitcnt-missing lgkmcnt=0']);
 });
 
 test('a d16 load over a pending VMEM load of the same register needs no wait (in-order VGPR writes)', () => {
