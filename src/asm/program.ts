@@ -182,8 +182,11 @@ export function statementAt(program: Program, k: number): Statement | undefined 
 export function expansionNote(program: Program, k: number): (Note & { loc: Loc }) | undefined {
   const x = statementAt(program, k)?.expansion;
   if (!x) return undefined;
-  return { loc: x.macroLoc, message: x.macro.startsWith('.') ? `expanded from this line of a ${x.macro} block` : `expanded from this line of macro '${x.macro}'` };
+  return { loc: x.macroLoc, message: x.macro.startsWith('.') ? `${EXPANDED_FROM} a ${x.macro} block` : `${EXPANDED_FROM} macro '${x.macro}'` };
 }
+
+/** How an expansion note begins (expansionNote). */
+export const EXPANDED_FROM = 'expanded from this line of';
 
 /** Number of statements of a program (a parsed program's statement list is not built for it). */
 export function statementCount(program: Program): number {

@@ -30,7 +30,7 @@ import {
 } from '../asm/store.js';
 import { expansionNote, ParsedProgram } from '../asm/program.js';
 import { descriptorError } from './descriptor.js';
-import { ConductorError } from '../errors.js';
+import { ConductorError, type Loc } from '../errors.js';
 import type { Target } from './target.js';
 import { lookupInsn } from './catalogue.js';
 import { applyKernelEffects } from './kernel-effects.js';
@@ -871,12 +871,33 @@ export function isOperandLegality(d: Diagnostic): boolean {
  * the AGPR units they are, and inside the VGPR indexing mode the indexed operands reach the
  * registers the index may select.
  */
+const locKey = (l: Loc): string => `${l.file}:${l.line}:${l.col}`;
+
 export function resolveProgram(program: Program, target: Target, opts: { alike?: boolean } = {}): ResolvedProgram {
   const store = program instanceof ParsedProgram ? program.store : storeOf(program);
   const rs = new ResolvedStore(store, target, () => program.instructions);
   const diagnostics: Diagnostic[] = [];
   const issues: LegalityIssue[] = [];
   const alike = opts.alike === false ? undefined : new Alike(store);
+  // A problem at an instruction a macro or repeat block wrote: at the call, with a note at the
+  // body line (expansionNote; the store's statement index is the program's, parsed or built).
+  // The same problem again at the same call and body line (each repetition of a `.rept`) is
+  // counted in the note, not repeated.
+  const expanded = new Map<string, { d: Diagnostic; n: number }>();
+  const report = (d: Diagnostic, i: number): void => {
+    const note = expansionNote(program, store.stmt[i]!);
+    if (!note) { diagnostics.push(d); return; }
+    const key = `${locKey(d.loc)} ${locKey(note.loc)} ${d.message}`;
+    const seen = expanded.get(key);
+    if (seen) {
+      seen.n++;
+      seen.d.related = [{ ...note, message: `${note.message} (the same in ${seen.n} expansions)` }];
+      return;
+    }
+    const x = { ...d, related: [note] };
+    expanded.set(key, { d: x, n: 1 });
+    diagnostics.push(x);
+  };
   for (let i = 0; i < store.n; i++) {
     const key = alike ? alike.key(i) : -1;
     if (key >= 0) {
@@ -891,16 +912,13 @@ export function resolveProgram(program: Program, target: Target, opts: { alike?:
       resolveAt(store, i, rs, target, issues);
       if (issues.length > 0) {
         const loc = store.loc(i);
-        // the store's statement index is the program's, parsed or built (storeOf)
-        const note = expansionNote(program, store.stmt[i]!);
-        const related = note ? [note] : undefined;
-        for (const f of issues) diagnostics.push({ severity: f.severity, message: f.message, loc, rule: f.rule, source: f.source, ...(related ? { related } : {}) });
+        for (const f of issues) report({ severity: f.severity, message: f.message, loc, rule: f.rule, source: f.source }, i);
         issues.length = 0;
       } else if (key >= 0 && !alike!.first.has(key)) alike!.first.set(key, i);
     } catch (e) {
       if (!(e instanceof ConductorError)) throw e;
       if (issues.length > 0) issues.length = 0;
-      diagnostics.push({ severity: 'error', message: e.message, loc: e.loc ?? store.loc(i), rule: 'isa' });
+      report({ severity: 'error', message: e.message, loc: e.loc ?? store.loc(i), rule: 'isa' }, i);
       placeholderAt(store, i, rs);
     }
   }

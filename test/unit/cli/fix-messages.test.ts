@@ -70,4 +70,19 @@ test('a problem at an instruction a macro wrote is reported at the call, with a 
   const f = run('check', '--fix', '-o', join(dir, 'macro-fixed.s'), bad);
   assert.equal(f.code, 2);
   assert.match(f.err, /macro-bad\.s:12:\d+: error: [^\n]*s_buffer_atomic_add[^\n]*\[operand-address\]\n[^\n]*macro-bad\.s:9:3: note: expanded from this line of macro 'ATOMIC'/);
+  // the same problem in every repetition of a .rept: once, at the .rept line, counted in the note at the body line
+  const rept = file('rept.s', ['.text', 'k:', '  .rept 4', '    v_mfma_f32_16x16x16_bf16 a[0:3], v[0:1], v[2:3], a[0:3]', '    v_bogus v1', '  .endr', '  s_endpgm']);
+  const x = run('check', '--arch', 'gfx90a', rept);
+  assert.equal(x.code, 2);
+  assert.equal((x.err.match(/error:/g) ?? []).length, 2, x.err);
+  assert.match(x.err, /rept\.s:3:3: error: 'v_mfma_f32_16x16x16_bf16' is not available on gfx90a [^\n]*\n[^\n]*rept\.s:4:5: note: expanded from this line of a \.rept block \(the same in 4 expansions\)\n/);
+  assert.match(x.err, /rept\.s:3:3: error: unknown instruction 'v_bogus'\n[^\n]*rept\.s:5:5: note: expanded from this line of a \.rept block \(the same in 4 expansions\)\n2 errors/);
+  // a check finding in each repetition: shown once, counted in the note; the summary and JSON count each
+  const loads = file('rept-wait.s', ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', 'k:', '  .rept 3', '    global_load_dword v1, v[2:3], off',
+    '    v_add_u32 v5, v1, v1', '  .endr', '  s_endpgm']);
+  const w = run('check', loads);
+  assert.equal(w.code, 1);
+  assert.equal((w.out.match(/error:/g) ?? []).length, 1, w.out);
+  assert.match(w.out, /rept-wait\.s:6:5: note: expanded from this line of a \.rept block \(the same in 3 expansions\)\n[\s\S]*3 errors, 0 warnings/);
+  assert.equal(JSON.parse(run('check', loads, '--json').out).diagnostics.length, 3);
 });
