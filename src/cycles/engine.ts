@@ -349,7 +349,8 @@ export class CycleEngine {
       let r: number;
       if (pk === PRODUCER.mem) {
         // VMEM loads write VGPRs in order, and LDS operations complete in order: a later load
-        // of the same kind to the same register need not wait (waitcnt/model.ts inOrderClass)
+        // of the same kind to the same register need not wait (waitcnt/model.ts inOrderClass;
+        // the LDS pipe's GDS operations, gfx906/gfx908 only, are timed alike)
         if ((flags[p]! & FLAG.vmemLoad) !== 0 && (flags[i]! & FLAG.vmemLoad) !== 0) continue;
         if (pipeA[p] === PIPE.lds && pipeA[i] === PIPE.lds) continue;
         r = readyAt[o]!;

@@ -862,6 +862,8 @@ export function isOperandLegality(d: Diagnostic): boolean {
   return d.rule !== undefined && d.rule.startsWith('operand-');
 }
 
+const locKey = (l: Loc): string => `${l.file}:${l.line}:${l.col}`;
+
 /**
  * Resolve every instruction of a program. Instructions that fail get a conservative placeholder
  * (class 'other', every register operand both read and written, marked `unknown`) and an error
@@ -871,8 +873,6 @@ export function isOperandLegality(d: Diagnostic): boolean {
  * the AGPR units they are, and inside the VGPR indexing mode the indexed operands reach the
  * registers the index may select.
  */
-const locKey = (l: Loc): string => `${l.file}:${l.line}:${l.col}`;
-
 export function resolveProgram(program: Program, target: Target, opts: { alike?: boolean } = {}): ResolvedProgram {
   const store = program instanceof ParsedProgram ? program.store : storeOf(program);
   const rs = new ResolvedStore(store, target, () => program.instructions);
