@@ -114,6 +114,11 @@ function computeResources(ctx: KernelContext): { resources: KernelResources; fin
     vgprs: peak.vgpr.value, agprs: target.registers.maxAgprs.value === 0 ? 0 : peak.agpr.value, sgprs: peak.sgpr.value, ldsBytes, ...wg,
   });
   const notes = layout.note ? [layout.note] : [];
+  // a workgroup size the file states, when it decides an LDS limit: say where it comes from
+  const wgFrom = launchWorkgroup(ctx);
+  if (wgFrom && !ctx.launch?.workgroupSize && [declaredOcc, registersUsed, peakLive].some((o) => o?.limiter === 'lds')) {
+    notes.push(`LDS is counted per workgroup of ${wgFrom.size} work-items (${wgFrom.from}); --workgroup-size N gives another`);
+  }
   if (values && ldsBytes === 0 && ctx.launch?.lds === undefined && accessesLds(ctx)) {
     notes.push('the kernel accesses LDS but its descriptor declares none (.amdhsa_group_segment_fixed_size 0): LDS sized at launch ' +
       '(dynamic shared memory, as Triton and extern __shared__ give it) is not counted, so the occupancy figures may be too high; ' +
@@ -147,9 +152,17 @@ export function kernelLdsBytes(ctx: KernelContext): number {
  * nothing (computeOccupancy assumes DEFAULT_WAVES_PER_WORKGROUP waves).
  */
 export function workgroupInput(ctx: KernelContext): { wavesPerWorkgroup?: number } {
-  const wave = ctx.target.occupancy.wavefrontSize.value;
-  const n = ctx.launch?.workgroupSize ?? boundedWorkgroupSize(ctx.kernel.launchBounds, DEFAULT_WAVES_PER_WORKGROUP * wave);
-  return n === undefined ? {} : { wavesPerWorkgroup: Math.ceil(n / wave) };
+  const n = launchWorkgroup(ctx)?.size;
+  return n === undefined ? {} : { wavesPerWorkgroup: Math.ceil(n / ctx.target.occupancy.wavefrontSize.value) };
+}
+
+/** The launch's work-items per workgroup and where the figure comes from, when known (workgroupInput). */
+function launchWorkgroup(ctx: KernelContext): { size: number; from: string } | undefined {
+  if (ctx.launch?.workgroupSize !== undefined) return { size: ctx.launch.workgroupSize, from: '--workgroup-size' };
+  const b = ctx.kernel.launchBounds;
+  const n = boundedWorkgroupSize(b, DEFAULT_WAVES_PER_WORKGROUP * ctx.target.occupancy.wavefrontSize.value);
+  if (n === undefined) return undefined;
+  return { size: n, from: b?.reqdWorkgroupSize ? "the metadata's .reqd_workgroup_size" : "the metadata's .max_flat_workgroup_size, the largest launch" };
 }
 
 /**

@@ -260,11 +260,35 @@ export function fixChanges(a: readonly string[], b: readonly string[], hunks: re
   });
 }
 
-/** "line 12: s_waitcnt vmcnt(3) -> s_waitcnt vmcnt(1)", "before line 40: + s_nop 1" ("defs.inc:40" in an included file). */
+/** Lines of a change shown in full; a longer one (a macro or repeat block written out as its expansions) is summed up. */
+const CHANGE_LINES_SHOWN = 4;
+/** Distinct s_nop / s_waitcnt lines a summed-up change names. */
+const ADDED_NAMED = 4;
+
+/**
+ * "line 12: s_waitcnt vmcnt(3) -> s_waitcnt vmcnt(1)", "before line 40: + s_nop 1" ("defs.inc:40"
+ * in an included file). A change of more lines (an edit inside a `.rept` or macro call writes
+ * that block out as its expansions) names the lines it replaces and the waits and nops it adds:
+ * "line 432 (5 lines written out as 66): + s_nop 4 (x2), s_nop 1".
+ */
 export function changeText(c: FixChange): string {
-  const after = c.after.join(' ; ');
   const at = lineRef(c);
-  return c.before.length === 0 ? `before ${at}: + ${after}` : `${at}: ${c.before.join(' ; ')} -> ${after}`;
+  if (c.before.length <= CHANGE_LINES_SHOWN && c.after.length <= CHANGE_LINES_SHOWN) {
+    const after = c.after.join(' ; ');
+    return c.before.length === 0 ? `before ${at}: + ${after}` : `${at}: ${c.before.join(' ; ')} -> ${after}`;
+  }
+  // the lines written that the replaced text has nowhere (its body lines repeat once per expansion), counted
+  const had = new Set(c.before);
+  const added = new Map<string, number>();
+  for (const x of c.after) if (x !== '' && !had.has(x)) added.set(x, (added.get(x) ?? 0) + 1);
+  // what the fix writes (waits and nops); the rest is the block's text written out
+  const waits = [...added].filter(([x]) => /^s_(nop|waitcnt)\b/.test(x));
+  const named = waits.slice(0, ADDED_NAMED).map(([x, n]) => (n > 1 ? `${x} (x${n})` : x));
+  const what = named.length === 0 ? 'no s_nop or s_waitcnt added' : `+ ${named.join(', ')}${waits.length > ADDED_NAMED ? `, and ${waits.length - ADDED_NAMED} more` : ''}`;
+  if (c.after.length === 0) return `${at} (${c.before.length} lines): now in the expansions written out above`;
+  return c.before.length === 0
+    ? `before ${at} (${c.after.length} lines): ${what}`
+    : `${at} (${c.before.length} line${c.before.length === 1 ? '' : 's'} written out as ${c.after.length}): ${what}`;
 }
 
 /** One line saying what the fixer did ("inserted 2 s_nop (3 wait states), strengthened 1 s_waitcnt"). */

@@ -243,6 +243,12 @@ test('the code-object metadata gives the workgroup size: .reqd_workgroup_size ex
   assert.deepEqual(occOf(['    .max_flat_workgroup_size: 1024']), [2, 4, true], '1024 is only a bound');
   assert.deepEqual(occOf(['    .reqd_workgroup_size: [ 16, 16, 1 ]']), [2, 4, false], '16x16 = 256 work-items');
   assert.deepEqual(occOf(['    .reqd_workgroup_size: [64, 1, 1]'], 256), [2, 4, false], '--workgroup-size overrides the metadata');
+  // where the size of an LDS limit comes from
+  const notes = (meta: string[], workgroupSize?: number) =>
+    kernelResources(kernelContexts(loadText(kernel(meta), 'm.s', workgroupSize ? { launch: { workgroupSize } } : {}))[0]!).resources.notes;
+  assert.deepEqual(notes(['    .reqd_workgroup_size: [64, 1, 1]']), ["LDS is counted per workgroup of 64 work-items (the metadata's .reqd_workgroup_size); --workgroup-size N gives another"]);
+  assert.match(notes(['    .max_flat_workgroup_size: 128']).join(), /per workgroup of 128 work-items \(the metadata's \.max_flat_workgroup_size, the largest launch\)/);
+  assert.deepEqual(notes(['    .reqd_workgroup_size: [64, 1, 1]'], 64), [], 'the user gave it');
   // entries by .name (or .symbol without .kd); an argument's .name is not the kernel's; other keys and lists are skipped
   const b = readLaunchBounds(['amdhsa.kernels:', '  - .args:', '      - .name: x', '        .size: 8', '    .language_version:', '      - 2', '      - 0',
     '    .max_flat_workgroup_size: 128', '    .name: first', '  - .symbol: second.kd', '    .reqd_workgroup_size:', '    - 32', '    - 2', '    - 1',

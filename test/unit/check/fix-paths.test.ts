@@ -185,3 +185,12 @@ describe('verify counts a missing wait on any path', () => {
     assert.match(r.difference!.message, /v_add_f32 reads v1 .* \[waitcnt-missing\]/);
   });
 });
+
+it('a change of many lines (a repeat block written out as its expansions) names its lines and the waits and nops it adds, not its text', () => {
+  const body = ['.rept 2', 'ds_read_b32 v1, v0', 's_waitcnt lgkmcnt(0)', 'v_add_f32 v2, v1, v1', '.endr'];
+  const out = ['// expanded from: .rept 2', 'ds_read_b32 v1, v0', 's_waitcnt lgkmcnt(0)', 's_nop 1', 'v_add_f32 v2, v1, v1', 'ds_read_b32 v1, v0', 's_waitcnt lgkmcnt(0)', 's_nop 1', 'v_add_f32 v2, v1, v1'];
+  assert.equal(changeText({ line: 7, before: body, after: out }), 'line 7 (5 lines written out as 9): + s_nop 1 (x2)', 'the body\'s own lines and the comment are not named');
+  assert.equal(changeText({ line: 7, before: body, after: [] }), 'line 7 (5 lines): now in the expansions written out above');
+  assert.equal(changeText({ line: 3, before: [], after: ['s_nop 0'] }), 'before line 3: + s_nop 0', 'a short change in full');
+  assert.equal(changeText({ line: 3, before: ['s_waitcnt vmcnt(2)'], after: ['s_waitcnt vmcnt(1)'] }), 'line 3: s_waitcnt vmcnt(2) -> s_waitcnt vmcnt(1)');
+});

@@ -241,3 +241,13 @@ test('code before the first function starts with nothing outstanding, even when 
   const fn = kernelContextsFromText(['.type k,@function', 'k:', 'v_add_u32 v0, v0, v1', 's_setpc_b64 s[30:31]'].join('\n') + '\n', 'snippet.s', 'gfx942');
   assert.deepEqual(fn.flatMap((c) => summary(checkWaitcnt(c))), ['3 waitcnt-fence vmcnt=0 lgkmcnt=0 expcnt=0']);
 });
+
+test('s_trap falls through: the trap handler may return to the next instruction (llvm.debugtrap\'s s_trap 3), so what follows is checked', () => {
+  // llc 22 waits after `s_trap 3` for a load before it; without that wait the read is an error
+  assert.deepEqual(summary(check(['ds_read_b32 v1, v9', 's_trap 3', 'v_add_f32 v2, v1, v1'])), ['3 waitcnt-missing lgkmcnt=0']);
+  assert.deepEqual(check(['ds_read_b32 v1, v9', 's_trap 3', 's_waitcnt lgkmcnt(0)', 'v_add_f32 v2, v1, v1']), []);
+  // the handler's return (s_rfe_b64) leaves the program's flow
+  const ctx = kernelContextsFromText(['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', 'k:', '  s_trap 2', '  s_rfe_b64 s[0:1]', '  v_mov_b32 v0, 0', '  s_endpgm', ''].join('\n'), 't.s')[0]!;
+  assert.deepEqual(ctx.cfg.blocks.map((b) => b.end - b.start), [2, 2], 's_trap stays inside the block; s_rfe_b64 ends it');
+  assert.equal(ctx.cfg.blocks[0]!.exits, true);
+});
