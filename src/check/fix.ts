@@ -277,6 +277,7 @@ export function changeText(c: FixChange): string {
     const after = c.after.join(' ; ');
     return c.before.length === 0 ? `before ${at}: + ${after}` : `${at}: ${c.before.join(' ; ')} -> ${after}`;
   }
+  if (c.after.length === 0) return `${at} (${c.before.length} lines): now in the expansions written out above`;
   // the lines written that the replaced text has nowhere (its body lines repeat once per expansion), counted
   const had = new Set(c.before);
   const added = new Map<string, number>();
@@ -285,7 +286,6 @@ export function changeText(c: FixChange): string {
   const waits = [...added].filter(([x]) => /^s_(nop|waitcnt)\b/.test(x));
   const named = waits.slice(0, ADDED_NAMED).map(([x, n]) => (n > 1 ? `${x} (x${n})` : x));
   const what = named.length === 0 ? 'no s_nop or s_waitcnt added' : `+ ${named.join(', ')}${waits.length > ADDED_NAMED ? `, and ${waits.length - ADDED_NAMED} more` : ''}`;
-  if (c.after.length === 0) return `${at} (${c.before.length} lines): now in the expansions written out above`;
   return c.before.length === 0
     ? `before ${at} (${c.after.length} lines): ${what}`
     : `${at} (${c.before.length} line${c.before.length === 1 ? '' : 's'} written out as ${c.after.length}): ${what}`;
