@@ -33,7 +33,7 @@ export interface KernelResources {
   /** Peak per block: [block id, line of block start, vgpr, agpr, sgpr]. */
   perBlock: { block: number; line: number; vgpr: PeakInfo; agpr: PeakInfo; sgpr: PeakInfo }[];
   /** `vgprsOrAgprs`: gfx908's descriptor gives the larger of the two counts as `vgpr` (DeclaredResources). */
-  declared?: DeclaredRegisters & { sgpr: number; lds: number };
+  declared?: DeclaredRegisters & DeclaredSgprs & { lds: number };
   /** LDS bytes per workgroup allocated at launch (--lds), counted with `declared.lds` in every occupancy. */
   ldsAtLaunch?: number;
   occupancy: {
@@ -91,7 +91,7 @@ function computeResources(ctx: KernelContext): { resources: KernelResources; fin
   if (values) {
     const d = declaredResources(values, target, { xnack: ctx.xnack });
     declared = {
-      vgpr: d.vgprs, agpr: d.agprs, sgpr: d.sgprs, lds: d.ldsBytes, ...(d.vgprsOrAgprs ? { vgprsOrAgprs: true as const } : {}),
+      vgpr: d.vgprs, agpr: d.agprs, sgpr: d.sgprs, ...(d.extraSgprs > 0 ? { reservedSgpr: d.extraSgprs } : {}), lds: d.ldsBytes, ...(d.vgprsOrAgprs ? { vgprsOrAgprs: true as const } : {}),
       ...(d.accumOffset !== undefined ? { accumOffset: d.accumOffset } : {}),
     };
     declaredOcc = computeOccupancy(target, { vgprs: d.vgprs, agprs: d.agprs, sgprs: d.sgprs, ldsBytes: d.ldsBytes + atLaunch, extraSgprs: d.extraSgprs, ...wg });
@@ -251,6 +251,17 @@ function spelled(file: 'v' | 'a' | 's', index: number, layout: RegisterLayout): 
 
 /** The descriptor's register counts (KernelResources.declared; `accumOffset` on a unified register file, DeclaredResources). */
 export interface DeclaredRegisters { vgpr: number; agpr: number; vgprsOrAgprs?: true; accumOffset?: number }
+
+/**
+ * The descriptor's SGPRs: `.amdhsa_next_free_sgpr`, and the SGPRs it reserves above them for
+ * VCC, FLAT_SCRATCH and XNACK_MASK (the largest the kernel needs: declaredResources'
+ * extraSgprs), which occupancy counts with them: `80 SGPR (+2 reserved)`.
+ */
+export interface DeclaredSgprs { sgpr: number; reservedSgpr?: number }
+
+export function declaredSgprText(d: DeclaredSgprs): string {
+  return `${d.sgpr} SGPR${d.reservedSgpr ? ` (+${d.reservedSgpr} reserved)` : ''}`;
+}
 
 /**
  * The descriptor's register counts as a reader should take them: gfx908's one count for both

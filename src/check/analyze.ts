@@ -8,7 +8,7 @@ import { checkContexts, type KernelCheck } from './check.js';
 import type { KernelContext } from '../analysis/types.js';
 import { occupancyJson } from './format.js';
 import { formatOccupancies, ldsAssumption, type OccupancyKind } from '../analysis/occupancy.js';
-import { declaredRegistersText, ldsText, type DeclaredRegisters } from '../analysis/resources.js';
+import { declaredRegistersText, declaredSgprText, ldsText, type DeclaredRegisters, type DeclaredSgprs } from '../analysis/resources.js';
 
 export interface KernelAnalysis {
   name: string;
@@ -25,7 +25,7 @@ export interface KernelAnalysis {
   /** MFMA instructions by kind (xdl, sgemm, dgemm, smfmac) on this target. */
   mfma: Record<string, number>;
   /** From .amdhsa_* directives (undefined when the kernel has no descriptor). */
-  declared?: DeclaredRegisters & { sgpr: number; lds: number };
+  declared?: DeclaredRegisters & DeclaredSgprs & { lds: number };
   /** LDS bytes per workgroup the launch adds (--lds), counted in the occupancies. */
   ldsAtLaunch?: number;
   /** Peak live registers (computed), with the line where the peak is first reached. */
@@ -112,7 +112,7 @@ export function formatAnalysis(a: FileAnalysis): string {
     out.push(`  s_waitcnt ${k.s_waitcnt}, s_nop ${k.s_nop}`);
     if (k.declared) {
       const d = k.declared;
-      out.push(`  declared: ${declaredRegistersText(d)}, ${d.sgpr} SGPR, ${ldsText(d.lds, k.ldsAtLaunch, 'bytes')}`);
+      out.push(`  declared: ${declaredRegistersText(d)}, ${declaredSgprText(d)}, ${ldsText(d.lds, k.ldsAtLaunch, 'bytes')}`);
     }
     const p = k.pressure;
     const ln = (x?: number) => (x === undefined ? '' : ` (line ${x})`);

@@ -6,7 +6,7 @@ import type { Finding } from '../analysis/types.js';
 import { formatLoc } from '../errors.js';
 import { EXPANDED_FROM } from '../asm/program.js';
 import { formatOccupancies, ldsAssumption, OCCUPANCY_KINDS, type OccupancyKind } from '../analysis/occupancy.js';
-import { declaredRegistersText, ldsText } from '../analysis/resources.js';
+import { declaredRegistersText, declaredSgprText, ldsText } from '../analysis/resources.js';
 
 export type OutputFormat = 'clang' | 'json' | 'sarif';
 
@@ -66,7 +66,7 @@ export function formatReportClang(r: CheckReport, opts: { summary?: boolean } = 
       const used = usedText(res.used);
       const d = res.declared;
       const decl = !d ? 'no descriptor'
-        : `declared ${declaredRegistersText(d)}, ${d.sgpr} SGPR, ${ldsText(d.lds, res.ldsAtLaunch, 'B')}`;
+        : `declared ${declaredRegistersText(d)}, ${declaredSgprText(d)}, ${ldsText(d.lds, res.ldsAtLaunch, 'B')}`;
       out.push(`${r.file}:${k.line}: ${k.kind} ${k.name}: ${k.instructions} instructions; ${peak}; ${used}; ${decl}`);
       out.push(`  ${formatOccupancies(res.occupancy, ldsAssumption(res.occupancy))}`);
     }

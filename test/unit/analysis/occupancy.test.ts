@@ -249,6 +249,13 @@ test('the code-object metadata gives the workgroup size: .reqd_workgroup_size ex
   assert.deepEqual(notes(['    .reqd_workgroup_size: [64, 1, 1]']), ["LDS is counted per workgroup of 64 work-items (the metadata's .reqd_workgroup_size); --workgroup-size N gives another"]);
   assert.match(notes(['    .max_flat_workgroup_size: 128']).join(), /per workgroup of 128 work-items \(the metadata's \.max_flat_workgroup_size, the largest launch\)/);
   assert.deepEqual(notes(['    .reqd_workgroup_size: [64, 1, 1]'], 64), [], 'the user gave it');
+  // the SGPRs the descriptor reserves (VCC, FLAT_SCRATCH, XNACK_MASK) beside next_free_sgpr: occupancy counts both
+  const { formatReportClang } = await import('../../../src/check/format.js');
+  const { checkLoaded } = await import('../../../src/check/check.js');
+  assert.match(formatReportClang(checkLoaded(loadText(kernel([]), 'm.s'))), /declared 2 VGPR, 0 AGPR, 8 SGPR \(\+6 reserved\), 32768 B LDS/);
+  assert.equal(kernelResources(kernelContexts(loadText(kernel([]), 'm.s'))[0]!).resources.declared!.reservedSgpr, 6);
+  const noVcc = kernel([]).replace('gfx942', 'gfx90a').replace('  .amdhsa_accum_offset 4', '  .amdhsa_accum_offset 4\n  .amdhsa_reserve_vcc 0\n  .amdhsa_reserve_flat_scratch 0\n  .amdhsa_reserve_xnack_mask 0');
+  assert.equal(kernelResources(kernelContexts(loadText(noVcc, 'm.s'))[0]!).resources.declared!.reservedSgpr, undefined, 'none reserved: not printed');
   // entries by .name (or .symbol without .kd); an argument's .name is not the kernel's; other keys and lists are skipped
   const b = readLaunchBounds(['amdhsa.kernels:', '  - .args:', '      - .name: x', '        .size: 8', '    .language_version:', '      - 2', '      - 0',
     '    .max_flat_workgroup_size: 128', '    .name: first', '  - .symbol: second.kd', '    .reqd_workgroup_size:', '    - 32', '    - 2', '    - 1',
@@ -293,7 +300,7 @@ test('--lds and --workgroup-size: the launch\'s LDS counts with the declared LDS
   try {
     const l = loadText(text, 'l.s');
     assert.deepEqual(l.launch, { lds: 28672 });
-    assert.match(formatReportClang(checkLoaded(l)), /declared 8 VGPR, 0 AGPR, 8 SGPR, 4096 B LDS \(\+ 28672 B at launch, --lds\)/);
+    assert.match(formatReportClang(checkLoaded(l)), /declared 8 VGPR, 0 AGPR, 8 SGPR \(\+6 reserved\), 4096 B LDS \(\+ 28672 B at launch, --lds\)/);
   } finally {
     setLaunch(undefined);
   }
