@@ -11,8 +11,9 @@
  *     a register written by a pending load carries its operation's score;
  *   - a use or a def of a VGPR/AGPR/SGPR written by a pending load waits (RAW, WAW), except a
  *     VMEM load overwriting a pending VMEM load's destination, a d16 VMEM load merging into
- *     one (VGPRs are written in order), and an LDS load overwriting a pending LDS load's; a def of a VGPR still read by a pending export/GDS
- *     operation waits on expcnt, and so does a write of EXEC while one is pending (for 0);
+ *     one (VGPRs are written in order), and an LDS load overwriting a pending LDS load's; a def
+ *     of a VGPR still read by a pending export/GDS operation waits on expcnt, and so does a
+ *     write of EXEC while one is pending (for 0);
  *   - an LDS access after LDS-DMA waits on vmcnt (the DMA's LDS write);
  *   - an in-order class covers a result with `cnt(younger operations of its class)`, at most
  *     the counter's maximum minus one (an operation with more younger ones than the counter
@@ -53,7 +54,6 @@ export interface FlatEffects {
   waitVm: Int16Array;
   waitLgkm: Int16Array;
   waitExp: Int16Array;
-  /** VMEM (not FLAT) load: may overwrite a pending VMEM load's destination without a wait. */
   /** InsnEffects.inOrderClass: the class whose pending writes the instruction may overwrite without a wait (-1: none). */
   inOrder: Int8Array;
   /** VMEM d16 load: reads its destination (keeps the other half) without waiting for a pending VMEM load of it. */
