@@ -10,8 +10,12 @@ export function compareLocs(a: Loc, b: Loc): number {
   return (a.file === b.file ? 0 : a.file < b.file ? -1 : 1) || a.line - b.line || a.col - b.col;
 }
 
-/** A note beside an error or a finding, at its own place when it has one. */
-export interface Note { message: string; loc?: Loc }
+/**
+ * A note beside an error or a finding, at its own place when it has one. `kind: 'expansion'`:
+ * it names the macro or repeat body line the problem's instruction came from (asm/program.ts
+ * expansionNote).
+ */
+export interface Note { message: string; loc?: Loc; kind?: 'expansion' }
 
 /** clang-style: `file:line:col: note: message`. */
 export function noteLine(n: Note): string {

@@ -8,12 +8,13 @@ import type { ResolvedInsn } from '../isa/types.js';
 import type { Target } from '../isa/target.js';
 import type { Program } from '../asm/ast.js';
 import type { Launch } from '../load.js';
+import type { Note } from '../errors.js';
 
 export type Severity = 'error' | 'warning' | 'note';
 
-export interface Related {
+/** A note of a finding (a Note with its place; `kind` as Note's). */
+export interface Related extends Note {
   loc: Loc;
-  message: string;
   /** Index into KernelContext.insns of the related instruction (the producer), if any. */
   insn?: number;
 }

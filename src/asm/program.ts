@@ -182,11 +182,33 @@ export function statementAt(program: Program, k: number): Statement | undefined 
 export function expansionNote(program: Program, k: number): (Note & { loc: Loc }) | undefined {
   const x = statementAt(program, k)?.expansion;
   if (!x) return undefined;
-  return { loc: x.macroLoc, message: x.macro.startsWith('.') ? `${EXPANDED_FROM} a ${x.macro} block` : `${EXPANDED_FROM} macro '${x.macro}'` };
+  const from = 'expanded from this line of';
+  return { loc: x.macroLoc, kind: 'expansion', message: x.macro.startsWith('.') ? `${from} a ${x.macro} block` : `${from} macro '${x.macro}'` };
 }
 
-/** How an expansion note begins (expansionNote). */
-export const EXPANDED_FROM = 'expanded from this line of';
+/**
+ * The same problem again at the same call and body line of a macro or repeat block (each
+ * repetition of a `.rept`): shown once, where it was first kept (`at`: the diagnostic, or its
+ * place in a printed list), with its expansion note counting the repetitions (inExpansions).
+ * What is counted is the caller's: the summary line and JSON still count each.
+ */
+export class ExpansionRepeats<T> {
+  readonly #seen = new Map<string, { at: T; n: number }>();
+
+  /** When `key` was kept before: its count raised, `show(at, n)` called with the new count, and true. */
+  again(key: string, show: (at: T, n: number) => void): boolean {
+    const s = this.#seen.get(key);
+    if (!s) return false;
+    show(s.at, ++s.n);
+    return true;
+  }
+
+  /** `key` kept for the first time, shown at `at`. */
+  keep(key: string, at: T): void { this.#seen.set(key, { at, n: 1 }); }
+}
+
+/** An expansion note's text (or a finding's, ending in it) counting `n` repetitions. */
+export function inExpansions(text: string, n: number): string { return `${text} (the same in ${n} expansions)`; }
 
 /** Number of statements of a program (a parsed program's statement list is not built for it). */
 export function statementCount(program: Program): number {

@@ -4,7 +4,7 @@
 import type { CheckReport } from './check.js';
 import type { Finding } from '../analysis/types.js';
 import { formatLoc } from '../errors.js';
-import { EXPANDED_FROM } from '../asm/program.js';
+import { ExpansionRepeats, inExpansions } from '../asm/program.js';
 import { formatOccupancies, ldsAssumption, OCCUPANCY_KINDS, type OccupancyKind } from '../analysis/occupancy.js';
 import { declaredRegistersText, declaredSgprText, ldsText } from '../analysis/resources.js';
 
@@ -37,23 +37,17 @@ export function formatReportClang(r: CheckReport, opts: { summary?: boolean } = 
   const folded = new Map<string, number>();
   // the same finding at the same call and body line of a macro or repeat block (each repetition
   // of a `.rept`): shown once, its expansion note counting them (the summary counts each)
-  const expanded = new Map<string, { at: number; n: number }>();
+  const repeats = new ExpansionRepeats<number>();
   for (const f of r.findings) {
     const text = formatFindingClang(f);
-    const last = f.related[f.related.length - 1];
-    const fromExpansion = last !== undefined && last.message.startsWith(EXPANDED_FROM);
-    const seen = fromExpansion ? expanded.get(text) : undefined;
-    if (seen) {
-      seen.n++;
-      out[seen.at] = `${text} (the same in ${seen.n} expansions)`;
-      continue;
-    }
+    const fromExpansion = f.related[f.related.length - 1]?.kind === 'expansion';
+    if (fromExpansion && repeats.again(text, (at, n) => { out[at] = inExpansions(text, n); })) continue;
     if (f.severity === 'warning' && !isSomePaths(f)) {
       const n = shown.get(f.rule) ?? 0;
       if (n >= WARNINGS_SHOWN_PER_RULE) { folded.set(f.rule, (folded.get(f.rule) ?? 0) + 1); continue; }
       shown.set(f.rule, n + 1);
     }
-    if (fromExpansion) expanded.set(text, { at: out.length, n: 1 });
+    if (fromExpansion) repeats.keep(text, out.length);
     out.push(text);
   }
   for (const [rule, n] of folded) {

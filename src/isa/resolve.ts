@@ -28,7 +28,7 @@ import {
   FILE_A, FILE_NAMES, FILE_S, FILE_SPECIAL, FILE_TTMP, FILE_V, InsnStore, MF_LIST, MF_NUM, MF_VALUE, MODIFIER_NAMES, OPCODES,
   OPF_ABS, OPF_FLOAT, OPF_INEXACT, OPF_NEG, OPF_SEXT, OP_CONST, OP_EXPR, OP_FUNC, OP_IMM, OP_OFF, OP_REG, OP_WAITCNT, StoredInstruction,
 } from '../asm/store.js';
-import { expansionNote, ParsedProgram } from '../asm/program.js';
+import { expansionNote, ExpansionRepeats, inExpansions, ParsedProgram } from '../asm/program.js';
 import { descriptorError } from './descriptor.js';
 import { ConductorError, type Loc } from '../errors.js';
 import type { Target } from './target.js';
@@ -883,19 +883,14 @@ export function resolveProgram(program: Program, target: Target, opts: { alike?:
   // body line (expansionNote; the store's statement index is the program's, parsed or built).
   // The same problem again at the same call and body line (each repetition of a `.rept`) is
   // counted in the note, not repeated.
-  const expanded = new Map<string, { d: Diagnostic; n: number }>();
+  const repeats = new ExpansionRepeats<Diagnostic>();
   const report = (d: Diagnostic, i: number): void => {
     const note = expansionNote(program, store.stmt[i]!);
     if (!note) { diagnostics.push(d); return; }
     const key = `${locKey(d.loc)} ${locKey(note.loc)} ${d.message}`;
-    const seen = expanded.get(key);
-    if (seen) {
-      seen.n++;
-      seen.d.related = [{ ...note, message: `${note.message} (the same in ${seen.n} expansions)` }];
-      return;
-    }
+    if (repeats.again(key, (first, n) => { first.related = [{ ...note, message: inExpansions(note.message, n) }]; })) return;
     const x = { ...d, related: [note] };
-    expanded.set(key, { d: x, n: 1 });
+    repeats.keep(key, x);
     diagnostics.push(x);
   };
   for (let i = 0; i < store.n; i++) {
