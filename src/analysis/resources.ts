@@ -20,10 +20,13 @@ import { kernelLayout, physicalIndex, type RegisterLayout } from '../isa/layout.
 import { FLAT_SCRATCH_LO } from '../asm/registers.js';
 import { forEachRegister, operandText, type RegisterVisit } from '../asm/store.js';
 import { has, TRAIT, traitsOf } from '../isa/traits.js';
+import { lineAt } from '../asm/include.js';
 
 export interface PeakInfo {
   value: number;
   line?: number;
+  /** The file of `line` when it is not the kernel's (an `.include`d file). */
+  file?: string;
 }
 
 export interface KernelResources {
@@ -65,19 +68,17 @@ function computeResources(ctx: KernelContext): { resources: KernelResources; fin
   const du = insns;
   const live = computeLiveness(cfg, du);
   const pressure = computePressure(cfg, du, live);
-  const lineOf = (i: number) => (i >= 0 ? cfg.insns[i]!.loc.line : undefined);
-  const peak = {
-    vgpr: { value: pressure.peak.vgpr.value, line: lineOf(pressure.peak.vgpr.at) },
-    agpr: { value: pressure.peak.agpr.value, line: lineOf(pressure.peak.agpr.at) },
-    sgpr: { value: pressure.peak.sgpr.value, line: lineOf(pressure.peak.sgpr.at) },
+  const peakAt = (p: { value: number; at: number }): PeakInfo => {
+    if (p.at < 0) return { value: p.value, line: undefined };
+    const loc = cfg.insns[p.at]!.loc;
+    return loc.file === ctx.kernel.loc.file ? { value: p.value, line: loc.line } : { value: p.value, line: loc.line, file: loc.file };
   };
+  const peak = { vgpr: peakAt(pressure.peak.vgpr), agpr: peakAt(pressure.peak.agpr), sgpr: peakAt(pressure.peak.sgpr) };
   const perBlock = cfg.blocks.map((b, k) => {
     const p = pressure.perBlock[k]!;
     return {
       block: b.id, line: b.loc.line,
-      vgpr: { value: p.vgpr.value, line: lineOf(p.vgpr.at) },
-      agpr: { value: p.agpr.value, line: lineOf(p.agpr.at) },
-      sgpr: { value: p.sgpr.value, line: lineOf(p.sgpr.at) },
+      vgpr: peakAt(p.vgpr), agpr: peakAt(p.agpr), sgpr: peakAt(p.sgpr),
     };
   });
   const findings: Finding[] = [];
@@ -184,6 +185,8 @@ function uncovered(ctx: KernelContext, layout: RegisterLayout, values: Record<st
   const nextV = values.next_free_vgpr ?? 0;
   const nextS = values.next_free_sgpr ?? 0;
   const out: Uncovered[] = [];
+  // the findings are at the descriptor
+  const from = ctx.kernel.descriptor?.loc ?? ctx.kernel.loc;
   // per file: the highest register's end and name, and the first operand beyond the descriptor
   const worst = new Map<string, { end: number; name: string; first?: { text: string; loc: Loc; insn: number } }>();
   // one visitor for every instruction (the one it visits is r, i)
@@ -208,7 +211,7 @@ function uncovered(ctx: KernelContext, layout: RegisterLayout, values: Record<st
     let w = worst.get(file);
     if (!w) { w = { end: 0, name: '' }; worst.set(file, w); }
     if (end > w.end) { w.end = end; w.name = spelled(oFile, last, layout); }
-    if (end > limit && !w.first) w.first = { text: `${operandText(r.insn, at)} at line ${r.insn.loc.line} ('${r.insn.text}')`, loc: r.insn.loc, insn: i };
+    if (end > limit && !w.first) w.first = { text: `${operandText(r.insn, at)} at ${lineAt(r.insn.loc, from)} ('${r.insn.text}')`, loc: r.insn.loc, insn: i };
   };
   for (i = 0; i < ctx.insns.length; i++) {
     r = ctx.insns[i]!;

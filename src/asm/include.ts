@@ -80,6 +80,22 @@ export function lineRef(l: InputLine): string {
   return l.file !== undefined ? `${l.file}:${l.line}` : `line ${l.line}`;
 }
 
+/**
+ * The line of `l` as a message at `from` names it: "line 12" in the same file, "defs.inc:40" in
+ * another (a program with `.include`d files).
+ */
+export function lineAt(l: Loc, from: Loc): string {
+  return lineRef(l.file === from.file ? { line: l.line } : { line: l.line, file: l.file });
+}
+
+/**
+ * A message of a check of a flattened text (every line it names, lineAt, a line of that text)
+ * naming those lines as they are in the files the user wrote (`place`: LineMap.place).
+ */
+export function placedLines(message: string, place: (line: number) => InputLine): string {
+  return message.replace(/\bline (\d+)\b/g, (_, n: string) => lineRef(place(Number(n))));
+}
+
 export interface Flattened {
   text: string;
   /** Undefined when nothing was spliced (the text is the file's, its lines its own). */

@@ -6,9 +6,9 @@ import type { Loaded } from '../load.js';
 import { kernelContexts } from '../analysis/context.js';
 import { checkContexts, type KernelCheck } from './check.js';
 import type { KernelContext } from '../analysis/types.js';
-import { occupancyJson } from './format.js';
+import { occupancyJson, peakPlace } from './format.js';
 import { formatOccupancies, ldsAssumption, type OccupancyKind } from '../analysis/occupancy.js';
-import { declaredRegistersText, declaredSgprText, ldsText, type DeclaredRegisters, type DeclaredSgprs } from '../analysis/resources.js';
+import { declaredRegistersText, declaredSgprText, ldsText, type DeclaredRegisters, type DeclaredSgprs, type KernelResources } from '../analysis/resources.js';
 
 export interface KernelAnalysis {
   name: string;
@@ -29,7 +29,8 @@ export interface KernelAnalysis {
   /** LDS bytes per workgroup the launch adds (--lds), counted in the occupancies. */
   ldsAtLaunch?: number;
   /** Peak live registers (computed), with the line where the peak is first reached. */
-  pressure: { vgpr: number; agpr: number; sgpr: number; lines: { vgpr?: number; agpr?: number; sgpr?: number } };
+  /** `files`: the file of a peak's line when it is not the kernel's (an `.include`d file), present only then. */
+  pressure: { vgpr: number; agpr: number; sgpr: number; lines: { vgpr?: number; agpr?: number; sgpr?: number }; files?: { vgpr?: string; agpr?: string; sgpr?: string } };
   /** Highest register index used + 1 per file (what the hardware must allocate). */
   used: { vgpr: number; agpr: number; sgpr: number };
   /**
@@ -87,6 +88,7 @@ function analyzeKernel(ctx: KernelContext, check: KernelCheck): KernelAnalysis {
     pressure: {
       vgpr: res.peak.vgpr.value, agpr: res.peak.agpr.value, sgpr: res.peak.sgpr.value,
       lines: { vgpr: res.peak.vgpr.line, agpr: res.peak.agpr.line, sgpr: res.peak.sgpr.line },
+      ...(peakFiles(res.peak) ?? {}),
     },
     used: res.used,
     occupancy: occupancyJson(res.occupancy),
@@ -115,11 +117,17 @@ export function formatAnalysis(a: FileAnalysis): string {
       out.push(`  declared: ${declaredRegistersText(d)}, ${declaredSgprText(d)}, ${ldsText(d.lds, k.ldsAtLaunch, 'bytes')}`);
     }
     const p = k.pressure;
-    const ln = (x?: number) => (x === undefined ? '' : ` (line ${x})`);
-    out.push(`  peak live: ${p.vgpr} VGPRs${ln(p.lines.vgpr)}, ${p.agpr} AGPRs${ln(p.lines.agpr)}, ${p.sgpr} SGPRs${ln(p.lines.sgpr)}; ` +
+    const ln = (r: 'vgpr' | 'agpr' | 'sgpr') => peakPlace({ line: p.lines[r], file: p.files?.[r] });
+    out.push(`  peak live: ${p.vgpr} VGPRs${ln('vgpr')}, ${p.agpr} AGPRs${ln('agpr')}, ${p.sgpr} SGPRs${ln('sgpr')}; ` +
       `used: ${k.used.vgpr} VGPRs, ${k.used.agpr} AGPRs, ${k.used.sgpr} SGPRs`);
     out.push(`  ${formatOccupancies(k.occupancy, k.occupancyAssumption)}`);
     out.push(`  check: ${k.diagnostics.errors} errors, ${k.diagnostics.warnings} warnings`);
   }
   return out.join('\n');
+}
+
+/** The files of the peaks in an `.include`d file (`{ files }`), or undefined when every peak is in the kernel's file. */
+function peakFiles(peak: KernelResources['peak']): { files: { vgpr?: string; agpr?: string; sgpr?: string } } | undefined {
+  const files = Object.fromEntries((['vgpr', 'agpr', 'sgpr'] as const).flatMap((r) => (peak[r].file !== undefined ? [[r, peak[r].file]] : [])));
+  return Object.keys(files).length > 0 ? { files } : undefined;
 }

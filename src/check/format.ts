@@ -7,6 +7,7 @@ import { formatLoc } from '../errors.js';
 import { ExpansionRepeats, inExpansions } from '../asm/program.js';
 import { formatOccupancies, ldsAssumption, OCCUPANCY_KINDS, type OccupancyKind } from '../analysis/occupancy.js';
 import { declaredRegistersText, declaredSgprText, ldsText } from '../analysis/resources.js';
+import { lineRef } from '../asm/include.js';
 
 export type OutputFormat = 'clang' | 'json' | 'sarif';
 
@@ -56,7 +57,7 @@ export function formatReportClang(r: CheckReport, opts: { summary?: boolean } = 
   if (opts.summary !== false) {
     for (const k of r.kernels) {
       const res = k.resources;
-      const peak = `peak live VGPR ${res.peak.vgpr.value}${at(res.peak.vgpr.line)}, AGPR ${res.peak.agpr.value}${at(res.peak.agpr.line)}, SGPR ${res.peak.sgpr.value}${at(res.peak.sgpr.line)}`;
+      const peak = `peak live VGPR ${res.peak.vgpr.value}${peakPlace(res.peak.vgpr)}, AGPR ${res.peak.agpr.value}${peakPlace(res.peak.agpr)}, SGPR ${res.peak.sgpr.value}${peakPlace(res.peak.sgpr)}`;
       const used = usedText(res.used);
       const d = res.declared;
       const decl = !d ? 'no descriptor'
@@ -77,8 +78,9 @@ export function usedRange(prefix: string, n: number, none: string): string {
   return n === 1 ? `${prefix}0` : `${prefix}0..${prefix}${n - 1}`;
 }
 
-function at(line: number | undefined): string {
-  return line === undefined ? '' : ` (line ${line})`;
+/** Where a peak is: ` (line 12)`, ` (defs.inc:40)` in an included file, or nothing. */
+export function peakPlace(p: { line?: number; file?: string }): string {
+  return p.line === undefined ? '' : ` (${lineRef({ line: p.line, ...(p.file !== undefined ? { file: p.file } : {}) })})`;
 }
 
 /** `used v0..v65, s0..s9`, `used v0, a0, no SGPRs` (AGPRs only when some are used). */

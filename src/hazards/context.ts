@@ -795,7 +795,4 @@ export class HazardContext {
     this.memoEpoch++;
   }
 
-  line(k: number): number {
-    return this.f[k]!.insn.loc.line;
-  }
 }

@@ -17,6 +17,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { kept, once } from '../analysis/memo.js';
 import { checkFastFromEnv, FastPathMismatch } from '../errors.js';
 import type { HazardRule, Need } from './types.js';
+import { lineAt } from '../asm/include.js';
 
 export interface HazardOptions {
   /** Rules to run (default: all). Rules that do not apply to the target are skipped. */
@@ -47,7 +48,7 @@ function findingOf(h: HazardContext, rule: HazardRule, consumer: number, need: N
   const c = h.f[consumer]!.insn;
   const p = h.f[need.producer]!.insn;
   const note = need.producerNote ? ` (${need.producerNote})` : '';
-  const where = need.producer === consumer ? 'itself' : `${p.mnemonic} at line ${p.loc.line}`;
+  const where = need.producer === consumer ? 'itself' : `${p.mnemonic} at ${lineAt(p.loc, c.loc)}`;
   const severity = rule.severity ? rule.severity(h) : 'error';
   const why = severity === 'warning' && rule.warningNote ? ` (${rule.warningNote(h)})` : '';
   if (rule.noNopFix) {

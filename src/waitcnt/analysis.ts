@@ -57,6 +57,8 @@ import {
 } from './model.js';
 import { CounterState, joinInto, meetInto, sameCore, type Ent, type Shadow } from './state.js';
 import { afterInsn, commonFacts, edgeConditions, factsKey, feasibleSuccessors, liveConditions, sameShape, widenFacts, type PathFact } from './paths.js';
+import { lineAt } from '../asm/include.js';
+import type { Loc } from '../asm/ast.js';
 
 /** Path partitions kept apart per block before they are merged (paths.ts). */
 const MAX_PARTITIONS = 16;
@@ -988,12 +990,12 @@ function writtenValue(ctx: KernelContext, fx: readonly InsnEffects[], j: number,
 }
 
 /** What a wait on counter c allows, as the message says it. */
-function presentText(ctx: KernelContext, fx: readonly InsnEffects[], c: number, g: GoverningWaits, max: readonly number[]): string {
+function presentText(ctx: KernelContext, fx: readonly InsnEffects[], c: number, g: GoverningWaits, max: readonly number[], from: Loc): string {
   const cname = COUNTER_NAMES[c];
   if (g.waits.length === 0) return `no ${cname} wait`;
   const parts = g.waits.map((w) => {
     const n = writtenValue(ctx, fx, w, c)!;
-    const at = `${cname}(${n}) at line ${ctx.insns[w]!.insn.loc.line}`;
+    const at = `${cname}(${n}) at ${lineAt(ctx.insns[w]!.insn.loc, from)}`;
     return n >= max[c]! ? `${at} (waits for nothing)` : `${at} (allows ${n} outstanding)`;
   });
   if (g.none) parts.push(`no ${cname} wait`);
@@ -1002,10 +1004,10 @@ function presentText(ctx: KernelContext, fx: readonly InsnEffects[], c: number, 
 }
 
 /** The operations a fence finds in flight (GoverningWaits.issued), as the message names them. */
-function inFlightText(ctx: KernelContext, g: GoverningWaits, cname: string): string {
+function inFlightText(ctx: KernelContext, g: GoverningWaits, cname: string, from: Loc): string {
   const n = g.issued.length;
   if (n === 0) return '';
-  const at = (j: number) => `${ctx.insns[j]!.insn.mnemonic} at line ${ctx.insns[j]!.insn.loc.line}`;
+  const at = (j: number) => `${ctx.insns[j]!.insn.mnemonic} at ${lineAt(ctx.insns[j]!.insn.loc, from)}`;
   const shown = n === 1 ? at(g.issued[0]!) : `${at(g.issued[0]!)} .. ${at(g.issued[n - 1]!)}`;
   return ` (issued since: ${n} ${cname} operation${n === 1 ? '' : 's'}, ${shown})`;
 }
@@ -1063,7 +1065,7 @@ function fenceFinding(ctx: KernelContext, fx: InsnEffects[], ds: readonly (NeedD
   const names = ds.map((d) => COUNTER_NAMES[d.c]!);
   const { message, source } = fenceText(ctx, i, ds[0]!.reason, `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
   const needs = ds.map((d) => `${COUNTER_NAMES[d.c]}(${d.value})`).join(' ');
-  const present = ds.map((d, k) => presentText(ctx, fx, d.c, gs[k]!, max) + inFlightText(ctx, gs[k]!, COUNTER_NAMES[d.c]!)).join('; ');
+  const present = ds.map((d, k) => presentText(ctx, fx, d.c, gs[k]!, max, ctx.insns[i]!.insn.loc) + inFlightText(ctx, gs[k]!, COUNTER_NAMES[d.c]!, ctx.insns[i]!.insn.loc)).join('; ');
   const fix = { kind: 'waitcnt' as const, before: i, ...Object.fromEntries(ds.map((d) => [COUNTER_NAMES[d.c]!, d.value])) };
   return { ...first, message: `${message}: needs ${needs}, present: ${present}`, source, fix };
 }
@@ -1082,7 +1084,7 @@ function missingFinding(ctx: KernelContext, fx: InsnEffects[], i: number, d: Nee
   if (d.producer >= 0) {
     const p = ctx.insns[d.producer]!.insn;
     related.push({ loc: p.loc, message: `${p.mnemonic} issued here`, insn: d.producer });
-    const prod = `${p.mnemonic} (line ${p.loc.line})`;
+    const prod = `${p.mnemonic} (${lineAt(p.loc, insn.loc)})`;
     const order = CLASS_IN_ORDER[d.cls] ? '' : ` (${CLASS_NAMES[d.cls]} results return out of order: only ${cname}(0) is safe)`;
     switch (d.reason) {
       case 'raw': message = `${insn.mnemonic} reads ${regText} loaded by ${prod}, which may still be in flight${order}`; break;
@@ -1107,7 +1109,7 @@ function missingFinding(ctx: KernelContext, fx: InsnEffects[], i: number, d: Nee
         message = `${insn.mnemonic} needs a wait on ${cname}`;
     }
   }
-  message += `: needs ${cname}(${d.value}), present: ${presentText(ctx, fx, d.c, g, max)}${rule === 'waitcnt-fence' ? inFlightText(ctx, g, cname!) : ''}`;
+  message += `: needs ${cname}(${d.value}), present: ${presentText(ctx, fx, d.c, g, max, insn.loc)}${rule === 'waitcnt-fence' ? inFlightText(ctx, g, cname!, insn.loc) : ''}`;
   if (d.reason === 'lds-dma') message += ' (only if the two LDS ranges overlap, which the assembly does not show: LLVM omits this wait when it can prove them disjoint)';
   const fix = { kind: 'waitcnt' as const, before: i, [cname]: d.value };
   if (saturated(d, max)) {

@@ -11,6 +11,7 @@ import type { HazardRule, Need, WaitStateFact } from '../types.js';
 import { maxWaitOf, waitOf } from '../types.js';
 import { distanceUnlessRewritten, factsReach, factWait, mfmaNote, need, vgprUses } from './util.js';
 import { AGPR_BASE, VGPR_BASE, rangeName } from '../../asm/registers.js';
+import { lineAt } from '../../asm/include.js';
 
 const S22 = `LLVM GCNHazardRecognizer::checkMAIHazards908 / checkMAILdStHazards`;
 const gfx908 = (t: Target) => t.has('mai') && !t.has('gfx90a-insts');
@@ -201,7 +202,7 @@ export const MAI908_RULES: readonly HazardRule[] = [
       if (valu < 0) return undefined;
       const out: Need[] = [];
       for (let k = 0; k < acc.length; k += 2) {
-        out.push(need(acc[k]!, acc[k + 1]!, w, `reads ${reg} (written by the VALU at line ${h.line(valu)}) right after`, MAI908_FACTS.accAfterValuMem));
+        out.push(need(acc[k]!, acc[k + 1]!, w, `reads ${reg} (written by the VALU at ${lineAt(h.f[valu]!.insn.loc, c.insn.loc)}) right after`, MAI908_FACTS.accAfterValuMem));
       }
       return out;
     }),

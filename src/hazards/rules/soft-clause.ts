@@ -16,6 +16,7 @@ import { all, need } from './util.js';
 import { unitsText } from '../context.js';
 import type { HazardContext } from '../context.js';
 import { UNIT_COUNT } from '../../asm/registers.js';
+import { lineAt } from '../../asm/include.js';
 
 const FACT: WaitStateFact = {
   what: 'soft clause (consecutive SMEM, or consecutive VMEM) with a write the clause reads, or a store joining a clause that writes -> break it',
@@ -63,7 +64,7 @@ function conflictNote(h: HazardContext, i: number, common: readonly number[]): s
   // the conflict this instruction brings (a unit it writes), else the clause's own
   const mine = h.f[i]!.defs;
   const u = common.find((x) => mine.includes(x)) ?? common[0]!;
-  const who = (k: number) => (k === i ? 'itself' : `${h.f[k]!.insn.mnemonic} at line ${h.f[k]!.insn.loc.line}`);
+  const who = (k: number) => (k === i ? 'itself' : `${h.f[k]!.insn.mnemonic} at ${lineAt(h.f[k]!.insn.loc, h.f[i]!.insn.loc)}`);
   const r = readBy[u]!;
   const w = defBy[u]!;
   return r === w ? `${unitsText([u])} read and written by ${who(r)}` : `${unitsText([u])} read by ${who(r)}, written by ${who(w)}`;

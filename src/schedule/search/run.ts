@@ -45,7 +45,7 @@ import { ownString } from '../../asm/intern.js';
 import { memMark } from '../../memtrace.js';
 import { kernelTime, loopChanges, type LoopChange } from '../../cycles/kernel-time.js';
 import { lineBefore, type Hunk } from '../../check/line-diff.js';
-import { lineRef, type InputLine } from '../../asm/include.js';
+import { lineRef, placedLines, type InputLine } from '../../asm/include.js';
 import { pipelineProgram, pipelineTwoStage, planPipelines, type PipelinedLoop, type PipelinedProgram, type PipelinePlan } from '../pipeline/index.js';
 
 export interface ScheduleRunOptions {
@@ -298,9 +298,10 @@ function unfixable(checks: KernelChecks, place: (line: number) => InputLine = as
     if (e.length === 0) return undefined;
     const first = e[0]!;
     const at = place(first.loc.line);
+    const message = placedLines(first.message, place);
     return {
-      note: `${e.length} check error${e.length === 1 ? '' : 's'} that need a change other than s_nop or s_waitcnt, the first at ${lineRef(at)}: ${first.message} [${first.rule}] (see conductor check)`,
-      error: new ConductorError(`cannot schedule: ${first.message} [${first.rule}] (an error that needs a change other than s_nop or s_waitcnt)`,
+      note: `${e.length} check error${e.length === 1 ? '' : 's'} that need a change other than s_nop or s_waitcnt, the first at ${lineRef(at)}: ${message} [${first.rule}] (see conductor check)`,
+      error: new ConductorError(`cannot schedule: ${message} [${first.rule}] (an error that needs a change other than s_nop or s_waitcnt)`,
         { ...first.loc, line: at.line, ...(at.file !== undefined ? { file: at.file } : {}) }),
     };
   };

@@ -123,3 +123,36 @@ test('schedule of a file with .include names the lines of the files the user wro
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a message names a line of another file by its file: the load in an included file, its reader in the main one; the peaks; schedule quotes the input\'s lines', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'conductor-cli-include-'));
+  try {
+    // loads.inc: a load, then the peak of live VGPRs (v0, v2, v3) at its line 2
+    writeFileSync(join(dir, 'loads.inc'), ['  global_load_dword v2, v0, s[4:5]', '  v_mul_lo_u32 v3, v0, v0', ''].join('\n'));
+    const kernel = (vgprs: number) => {
+      const k = join(dir, 'k.s');
+      writeFileSync(k, ['.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', '.globl k', '.p2align 8', '.type k,@function', 'k:',
+        '  s_load_dwordx2 s[4:5], s[0:1], 0x0', '  s_waitcnt lgkmcnt(0)', '.include "loads.inc"',
+        // line 10 reads the load's v2 with no wait and names v9
+        '  v_add_u32 v9, v2, v3', '  global_store_dword v0, v9, s[4:5]', '  s_endpgm',
+        '.rodata', '.p2align 6', '.amdhsa_kernel k', `  .amdhsa_next_free_vgpr ${vgprs}`, '  .amdhsa_next_free_sgpr 8', `  .amdhsa_accum_offset ${vgprs}`, '.end_amdhsa_kernel', ''].join('\n'));
+      return k;
+    };
+    const k = kernel(12);
+    const inc = join(dir, 'loads.inc').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    const c = run('check', k);
+    assert.equal(c.code, 1, c.err);
+    assert.match(c.out, new RegExp(`k\\.s:10:3: error: v_add_u32 reads v2 loaded by global_load_dword \\(${inc}:1\\), which may still be in flight`));
+    assert.match(c.out, new RegExp(`peak live VGPR 3 \\(${inc}:2\\)`));
+    const a = run('analyze', k, '--json');
+    const p = JSON.parse(a.out).kernels[0].pressure;
+    assert.deepEqual([p.lines.vgpr, p.files?.vgpr], [2, join(dir, 'loads.inc')]);
+    // schedule searches the flattened text (k.s line 10 is its line 11): its refusal quotes the
+    // check with the input's lines
+    const bad = run('schedule', kernel(8), '--budget', '50', '--jobs', '1', '--no-cache');
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /k\.s:15:1: error: cannot schedule: kernel descriptor of 'k' does not cover the registers used: v9 is used but .amdhsa_next_free_vgpr is 8 \(the first register beyond it: v9 at line 10 \('v_add_u32 v9, v2, v3'\)\)/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
