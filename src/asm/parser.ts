@@ -129,6 +129,11 @@ interface State {
   /** Named labels defined so far: a second definition is an error (llvm-mc: "symbol ... is already defined"). */
   labels: Set<string>;
   /**
+   * A block (`.rept`, `.macro`, `.amdgpu_metadata`, `.amdhsa_kernel`, ...) not closed before the
+   * end of the file: the lines after its start were not read as code (notClosed).
+   */
+  unclosed?: true;
+  /**
    * Symbols whose current `.set` value names symbols set later (LLVM writes `.set k.num_vgpr,
    * max(45, amdgpu.max_num_vgpr)` before the latter; MIOpen sets `gid_hw_size` from `w_per_wave`
    * set further down): evaluated where they are used, as llvm-mc evaluates a variable (see SymVersion).
@@ -396,7 +401,7 @@ function processLines(st: State, L: Lines, from: Expanding | undefined, lookup: 
         pushStatement(st, { kind: 'directive', text: t, name: first, args: '', loc: at, lineIndex, expansion: exp });
         let j = i + 1;
         while (j < L.n && lineDotWord(L, j) !== rawEnd) j++;
-        if (j >= L.n) report(st, `${first} block is not closed by ${rawEnd}`, at);
+        if (j >= L.n) notClosed(st, `${first} block is not closed by ${rawEnd}`, at);
         else {
           if (first === '.amdgpu_metadata' && !exp) {
             const yaml: string[] = [];
@@ -582,7 +587,7 @@ function repeatBlock(st: State, L: Lines, i: number, t: string,
   if (!from && j < L.n) header.blockEnd = j;
   pushStatement(st, header);
   if (j >= L.n) {
-    report(st, `${name} is not closed by .endr`, at);
+    notClosed(st, `${name} is not closed by .endr`, at);
     return L.n;
   }
   const depthNow = (from?.depth ?? 0) + 1;
@@ -771,6 +776,12 @@ function loc(st: State, lineIndex: number, col: number): Loc {
 /** Where the statements of an expansion are reported: its outermost invocation. */
 function callLoc(st: State, x: { callLine: number; callCol: number }): Loc {
   return loc(st, x.callLine - 1, x.callCol);
+}
+
+/** A block not closed before the end of the file (State.unclosed). */
+function notClosed(st: State, message: string, at: Loc): void {
+  st.unclosed = true;
+  report(st, message, at);
 }
 
 function report(st: State, message: string, at: Loc, severity: Diagnostic['severity'] = 'error'): void {
@@ -1392,6 +1403,9 @@ function subtractedSymbol(e: string): { name: string; at: number } | undefined {
  * control flow would be unknown. Directional labels are checked with the forward references.
  */
 function undefinedBranchTargets(st: State): void {
+  // the rest of the file after a block left open was not read: its labels are not known (llvm-mc
+  // names only the block, "no matching '.endr' in definition")
+  if (st.unclosed) return;
   const store = st.store;
   for (let i = 0; i < store.n; i++) {
     const m = OPCODES.mnemonic[store.opcode[i]!]!;
@@ -1466,7 +1480,7 @@ function readMacro(st: State, start: number, col: number, t: string): number {
     }
     body.push({ text: codeOf(L, i), lineIndex: i });
   }
-  if (i >= L.n) report(st, `.macro ${m[1]} is not closed by .endm`, at);
+  if (i >= L.n) notClosed(st, `.macro ${m[1]} is not closed by .endm`, at);
   const def: MacroDef = { name: m[1]!, params, body, loc: at };
   st.macros.set(def.name, def);
   st.macroOfWord.clear();
@@ -1617,7 +1631,7 @@ function readDescriptor(st: State, L: Lines, start: number, col: number, t: stri
       else values[w.slice('.amdhsa_'.length)] = v;
     }
   }
-  if (i >= L.n) report(st, `.amdhsa_kernel ${name} is not closed by .end_amdhsa_kernel`, at);
+  if (i >= L.n) notClosed(st, `.amdhsa_kernel ${name} is not closed by .end_amdhsa_kernel`, at);
   st.descriptors.set(name, end ? { name, values, loc: at, directives, end } : { name, values, loc: at, directives });
   return i + 1;
 }

@@ -143,6 +143,11 @@ test('repeat errors: a bad header reads no body (its .endr is unmatched), an unc
   assert.deepEqual(errors(parseProgram('.rept -1\n.endr\n', 'e.s')), [[1, '.rept count is negative (-1)'], [2, "unmatched '.endr' directive: no .rept, .irp or .irpc is open"]]);
   assert.deepEqual(errors(parseProgram('.irp x\ns_nop 0\n.endr\n', 'e.s')).map((e) => e[0]), [1, 3]);
   assert.deepEqual(errors(parseProgram('.rept 2\ns_nop 0\n', 'e.s')), [[1, '.rept is not closed by .endr']]);
+  // a file cut inside a block: a branch to a label the unread rest defines is not an error of its
+  // own (llvm-mc names only the block); with the block closed the label is undefined
+  assert.deepEqual(errors(parseProgram('s_branch .Lend\n.rept 4\ns_nop 0\n.Lend:\ns_endpgm\n', 'e.s')), [[2, '.rept is not closed by .endr']]);
+  assert.deepEqual(errors(parseProgram('s_branch .Lend\n.macro m\n.Lend:\n', 'e.s')), [[2, '.macro m is not closed by .endm']]);
+  assert.deepEqual(errors(parseProgram('s_branch .Lend\n.rept 4\ns_nop 0\n.endr\n', 'e.s')), [[1, "undefined label '.Lend'"]]);
   assert.deepEqual(errors(parseProgram('.irpc x, a b\n.endr\n', 'e.s')).map((e) => e[0]), [1, 2]);
   // \@ is not replaced in a .rept body: the instruction does not parse (llvm-mc: unknown token in expression).
   assert.match(errors(parseProgram('.rept 1\ns_mov_b32 s0, \\@\n.endr\n', 'e.s'))[0]![1], /in an expansion of \.rept, line 2/);
