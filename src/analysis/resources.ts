@@ -239,7 +239,7 @@ function uncovered(ctx: KernelContext, layout: RegisterLayout, values: Record<st
         ? `; the descriptor encodes SGPRs in groups of ${sGranule} and the ${reservedSgprs} it reserves (VCC, FLAT_SCRATCH, XNACK_MASK) at their top, so the wave gets s0-s${Math.min(ownS, ctx.target.registers.maxSgprs.value) - 1} of its own and the code runs, but the descriptor understates what it uses`
         : `; ${ctx.target.name} allocates VGPRs in groups of ${granule}, so the wave gets ${allocV} and the code runs, but the descriptor understates what it uses`;
     out.push({
-      message: `${w.name} is used but ${what} (the first register beyond it: ${w.first.text})${within}`,
+      message: `the highest register used is ${w.name}, but ${what} (the first use beyond it: ${w.first.text})${within}`,
       first: w.first.text.replace(/ at line .*/, ''), loc: w.first.loc, insn: w.first.insn, allocated,
     });
   }

@@ -91,7 +91,7 @@ test('descriptor check: AGPR space reused as VGPRs is covered by next_free_vgpr;
   const f = small.findings.filter((x) => x.rule === 'descriptor-registers');
   assert.equal(f.length, 1);
   // the highest register, named as written, and the first instruction beyond the descriptor
-  assert.match(f[0]!.message, /a3 \(v131 with accum_offset 128\) is used but \.amdhsa_next_free_vgpr is 130 \(the first register beyond it: a3 at line 8 \('v_accvgpr_write_b32 a3, v1'\)\)/);
+  assert.match(f[0]!.message, /the highest register used is a3 \(v131 with accum_offset 128\), but \.amdhsa_next_free_vgpr is 130 \(the first use beyond it: a3 at line 8 \('v_accvgpr_write_b32 a3, v1'\)\)/);
   assert.equal(f[0]!.related[0]!.loc.line, 8);
   // v131 lies within the 136 VGPRs that 130 gives in groups of 8: the code runs, a warning
   assert.equal(f[0]!.severity, 'warning');
@@ -103,15 +103,15 @@ test('descriptor check: AGPR space reused as VGPRs is covered by next_free_vgpr;
   assert.deepEqual(checkLoaded(load(kernel('gfx906', ['v_mov_b32 v60, 0'], 58))).findings.filter((x) => x.rule === 'descriptor-registers').map((x) => x.severity), ['error']);
   // a VGPR beyond the descriptor
   const v = checkLoaded(load(kernel('gfx942', ['v_mov_b32 v40, 0'], 32, 32))).findings.filter((x) => x.rule === 'descriptor-registers');
-  assert.match(v[0]!.message, /v40 is used but \.amdhsa_next_free_vgpr is 32 \(the first register beyond it: v40 at line 7/);
+  assert.match(v[0]!.message, /the highest register used is v40, but \.amdhsa_next_free_vgpr is 32 \(the first use beyond it: v40 at line 7/);
   assert.equal(v[0]!.severity, 'error');
   const sg = checkLoaded(load(kernel('gfx942', ['s_mov_b32 s9, 0', 's_mov_b64 s[40:41], 0'], 32, 32))).findings.filter((x) => x.rule === 'descriptor-registers');
   assert.equal(sg.length, 1);
-  assert.match(sg[0]!.message, /s41 is used but \.amdhsa_next_free_sgpr is 8 \(the first register beyond it: s9 at line 7/);
+  assert.match(sg[0]!.message, /the highest register used is s41, but \.amdhsa_next_free_sgpr is 8 \(the first use beyond it: s9 at line 7/);
   // gfx908: next_free_vgpr is max(VGPRs, AGPRs); separate files
   assert.equal(checkLoaded(load(kernel('gfx908', amd, 132))).findings.filter((x) => x.rule === 'descriptor-registers').length, 0);
   const a908 = checkLoaded(load(kernel('gfx908', ['v_accvgpr_write_b32 a40, v1'], 32))).findings.filter((x) => x.rule === 'descriptor-registers');
-  assert.match(a908[0]!.message, /a40 is used but \.amdhsa_next_free_vgpr is 32 \(on gfx908 it counts max\(VGPRs, AGPRs\)\)/);
+  assert.match(a908[0]!.message, /the highest register used is a40, but \.amdhsa_next_free_vgpr is 32 \(on gfx908 it counts max\(VGPRs, AGPRs\)\)/);
 });
 
 test('liveness, pressure and occupancy count the unified file once', () => {

@@ -104,7 +104,7 @@ test('descriptor that does not cover the registers used is an error', () => {
   const { findings } = kernelResources(c!);
   assert.equal(findings.length, 1);
   assert.equal(findings[0]!.rule, 'descriptor-registers');
-  assert.match(findings[0]!.message, /v40 is used but \.amdhsa_next_free_vgpr is 32 \(the first register beyond it: v40 at line 6/);
+  assert.match(findings[0]!.message, /the highest register used is v40, but \.amdhsa_next_free_vgpr is 32 \(the first use beyond it: v40 at line 6/);
   assert.equal(findings[0]!.related[0]!.loc.line, 6);
 });
 
@@ -126,7 +126,7 @@ test('SGPRs beyond next_free_sgpr but below the reserved block of the count the 
   // 101 + 2 -> 104: s0-s101 the wave's own (MIOpen's Winograd v30 dilation2 kernel)
   const own = finding(101, false);
   assert.equal(own.severity, 'warning');
-  assert.match(own.message, /s101 is used but \.amdhsa_next_free_sgpr is 101 .*the wave gets s0-s101 of its own and the code runs/);
+  assert.match(own.message, /the highest register used is s101, but \.amdhsa_next_free_sgpr is 101 .*the wave gets s0-s101 of its own and the code runs/);
   assert.equal(finding(99, true).severity, 'warning'); // 99 + 6 -> 112: s0-s105
   // 92 + 2 -> 96: s94 and s95 are VCC, s101 is not allocated
   const into = finding(92, false);
@@ -142,7 +142,7 @@ test('a descriptor value that does not evaluate is not called a missing directiv
     '.rodata', '.amdhsa_kernel k', '  .amdhsa_next_free_vgpr 8', ...sgpr, '  .amdhsa_accum_offset 8', '.end_amdhsa_kernel',
   ].join('\n');
   const message = (sgpr: string[]) => kernelResources(ctxOf(text(sgpr), undefined as unknown as string)[0]!).findings[0]!.message;
-  assert.match(message(['  .amdhsa_next_free_sgpr undefined_count']), /s20 is used but \.amdhsa_next_free_sgpr is 0 \(its value could not be evaluated\)/);
+  assert.match(message(['  .amdhsa_next_free_sgpr undefined_count']), /the highest register used is s20, but \.amdhsa_next_free_sgpr is 0 \(its value could not be evaluated\)/);
 });
 
 test('edits: insert before an instruction keeps indentation and the rest byte-identical', () => {

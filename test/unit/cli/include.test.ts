@@ -151,7 +151,7 @@ test('a message names a line of another file by its file: the load in an include
     // check with the input's lines
     const bad = run('schedule', kernel(8), '--budget', '50', '--jobs', '1', '--no-cache');
     assert.equal(bad.code, 2);
-    assert.match(bad.err, /k\.s:15:1: error: cannot schedule: kernel descriptor of 'k' does not cover the registers used: v9 is used but .amdhsa_next_free_vgpr is 8 \(the first register beyond it: v9 at line 10 \('v_add_u32 v9, v2, v3'\)\)/);
+    assert.match(bad.err, /k\.s:15:1: error: cannot schedule: kernel descriptor of 'k' does not cover the registers used: the highest register used is v9, but .amdhsa_next_free_vgpr is 8 \(the first use beyond it: v9 at line 10 \('v_add_u32 v9, v2, v3'\)\)/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -17,7 +17,7 @@ const opts = { budget: 20, jobs: 1, cache: false, seed: 1 } as const;
 test('without --kernel: the kernel with an unfixable error is left as written, with a note; the others are scheduled', async () => {
   const r = await scheduleFile(loadText(TEXT, 'two.s'), TEXT, opts);
   assert.deepEqual(r.kernels.map((k) => k.kernel), ['b']);
-  assert.ok(r.notes.some((n) => /^kernel a not scheduled: 1 check error that need a change other than s_nop or s_waitcnt, the first at line \d+: .*v60 is used.*\[descriptor-registers\]/.test(n)), r.notes.join('\n'));
+  assert.ok(r.notes.some((n) => /^kernel a not scheduled: 1 check error that need a change other than s_nop or s_waitcnt, the first at line \d+: .*the highest register used is v60,.*\[descriptor-registers\]/.test(n)), r.notes.join('\n'));
   assert.ok(!r.notes.some((n) => n.startsWith('left as written (not asked for)')), 'a is not "not asked for"');
   const lines = TEXT.split('\n');
   const out = r.text.split('\n');
@@ -25,7 +25,7 @@ test('without --kernel: the kernel with an unfixable error is left as written, w
 });
 
 test('a kernel named with --kernel, or a file with no kernel left, is bad input naming the error', async () => {
-  await assert.rejects(scheduleFile(loadText(TEXT, 'two.s'), TEXT, { ...opts, kernel: 'a', kernels: ['a'] }), (e: unknown) => e instanceof ConductorError && /cannot fix: .*v60 is used/.test(e.message));
+  await assert.rejects(scheduleFile(loadText(TEXT, 'two.s'), TEXT, { ...opts, kernel: 'a', kernels: ['a'] }), (e: unknown) => e instanceof ConductorError && /cannot fix: .*the highest register used is v60,/.test(e.message));
   const only = TEXT.replace(/\.globl b[\s\S]*?s_endpgm\n/, '').replace(/\.amdhsa_kernel b[\s\S]*?\.end_amdhsa_kernel\n/, '');
-  await assert.rejects(scheduleFile(loadText(only, 'one.s'), only, opts), (e: unknown) => e instanceof ConductorError && /cannot schedule: .*v60 is used/.test(e.message));
+  await assert.rejects(scheduleFile(loadText(only, 'one.s'), only, opts), (e: unknown) => e instanceof ConductorError && /cannot schedule: .*the highest register used is v60,/.test(e.message));
 });
