@@ -188,7 +188,7 @@ function uncovered(ctx: KernelContext, layout: RegisterLayout, values: Record<st
   // the findings are at the descriptor
   const from = ctx.kernel.descriptor?.loc ?? ctx.kernel.loc;
   // per file: the highest register's end and name, and the first operand beyond the descriptor
-  const worst = new Map<string, { end: number; name: string; first?: { text: string; loc: Loc; insn: number } }>();
+  const worst = new Map<string, { end: number; name: string; first?: { operand: string; text: string; loc: Loc; insn: number } }>();
   // one visitor for every instruction (the one it visits is r, i)
   let r = ctx.insns[0]!;
   let i = 0;
@@ -211,7 +211,10 @@ function uncovered(ctx: KernelContext, layout: RegisterLayout, values: Record<st
     let w = worst.get(file);
     if (!w) { w = { end: 0, name: '' }; worst.set(file, w); }
     if (end > w.end) { w.end = end; w.name = spelled(oFile, last, layout); }
-    if (end > limit && !w.first) w.first = { text: `${operandText(r.insn, at)} at ${lineAt(r.insn.loc, from)} ('${r.insn.text}')`, loc: r.insn.loc, insn: i };
+    if (end > limit && !w.first) {
+      const operand = operandText(r.insn, at);
+      w.first = { operand, text: `${operand} at ${lineAt(r.insn.loc, from)} ('${r.insn.text}')`, loc: r.insn.loc, insn: i };
+    }
   };
   for (i = 0; i < ctx.insns.length; i++) {
     r = ctx.insns[i]!;
@@ -240,7 +243,7 @@ function uncovered(ctx: KernelContext, layout: RegisterLayout, values: Record<st
         : `; ${ctx.target.name} allocates VGPRs in groups of ${granule}, so the wave gets ${allocV} and the code runs, but the descriptor understates what it uses`;
     out.push({
       message: `the highest register used is ${w.name}, but ${what} (the first use beyond it: ${w.first.text})${within}`,
-      first: w.first.text.replace(/ at line .*/, ''), loc: w.first.loc, insn: w.first.insn, allocated,
+      first: w.first.operand, loc: w.first.loc, insn: w.first.insn, allocated,
     });
   }
   return out;

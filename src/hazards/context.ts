@@ -794,5 +794,4 @@ export class HazardContext {
     this.memoConsumer = -1;
     this.memoEpoch++;
   }
-
 }

@@ -152,6 +152,11 @@ test('a message names a line of another file by its file: the load in an include
     const bad = run('schedule', kernel(8), '--budget', '50', '--jobs', '1', '--no-cache');
     assert.equal(bad.code, 2);
     assert.match(bad.err, /k\.s:15:1: error: cannot schedule: kernel descriptor of 'k' does not cover the registers used: the highest register used is v9, but .amdhsa_next_free_vgpr is 8 \(the first use beyond it: v9 at line 10 \('v_add_u32 v9, v2, v3'\)\)/);
+    // the first use beyond the descriptor in an included file: named by its file, its note there
+    writeFileSync(join(dir, 'loads.inc'), ['  v_mov_b32 v9, 0', ''].join('\n'));
+    const far = run('check', kernel(8));
+    assert.match(far.out, new RegExp(`k\\.s:15:1: error: kernel descriptor of 'k' does not cover the registers used: the highest register used is v9, but \\.amdhsa_next_free_vgpr is 8 \\(the first use beyond it: v9 at ${inc}:1 \\('v_mov_b32 v9, 0'\\)\\)`));
+    assert.match(far.out, new RegExp(`${inc}:1:3: note: first use of v9 beyond the descriptor`));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
