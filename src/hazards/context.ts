@@ -213,7 +213,10 @@ function hasConstOperand(s: InsnStore, i: number): boolean {
 }
 
 
-const FP8_BYTE_SEL = /^v_cvt_(scalef32_)?sr_(fp8|bf8)_/;
+// the converts whose op_sel[3:2] select the destination byte (LLVM getFPDstSelType FP8: its Type 3
+// op_sel[2], Type 2 op_sel[3]): the stochastic-rounding FP8/BF8 ones and gfx950's packed FP4 ones
+// (llc 22 pads v_cvt_scalef32_pk_fp4_f32 op_sel:[0,0,1,0] and _f16 op_sel:[0,0,0,1] before a reader)
+const FP8_BYTE_SEL = /^v_cvt_(scalef32_)?sr_(fp8|bf8)_|^v_cvt_scalef32_pk_fp4_/;
 const FP4_SR = /^v_cvt_scalef32_sr_pk_fp4_/;
 
 /**
@@ -222,7 +225,7 @@ const FP4_SR = /^v_cvt_scalef32_sr_pk_fp4_/;
  *   - SDWA with dst_sel other than DWORD;
  *   - VOP3 (not VOP3P) whose op_sel sets the destination bit: op_sel[k] with k = the number of
  *     source operands (op_sel lists one bit per source, then the destination);
- *   - FP8/BF8 stochastic-rounding converts with a byte select (op_sel[2] or op_sel[3]);
+ *   - FP8/BF8 stochastic-rounding and gfx950's packed FP4 converts with a byte select (op_sel[2] or op_sel[3]);
  *   - on gfx950 (cvt_scale forwarding), every v_cvt_scalef32_sr_pk_fp4_* whatever its op_sel.
  * Undefined for anything else, and before gfx940 (no such hazard).
  */

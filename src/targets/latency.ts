@@ -152,11 +152,14 @@ function common(target: Target): Omit<Table, MfmaParamKey> {
       'the table gives a range 16-24; the lower end is used (a cache hit)'),
     'smem.latency': s(20, `${MCA}: s_load_* 5 slots (${LLVM_SLOT})`,
       `${C4} say only "variable"; LLVM's figure stands for a scalar-cache hit`),
-    'valu': s(4, `${GCN} "VOP2 Instruction timings" (4 cycles, 1 per cycle); ${MCA}: 1 slot`),
+    'valu': s(4, `${GCN} "VOP2 Instruction timings" (4 cycles, 1 per cycle); ${MCA}: 1 slot`,
+      `conversions (v_cvt_f32_f16, v_cvt_f16_f32, v_cvt_f32_i32, v_cvt_pk_fp8_f32 ...) are timed as any VALU: ${GCN} "VOP1" gives them 4 cycles, ` +
+      `while LLVM's WriteFloatCvt class (SISchedule.td) gives them 4 slots (16 cycles); the sources disagree and the written timing table is used`),
     'valu.trans': cdna3plus
       ? s(8, `${C4} (transcendental 2 vs VALU 1, in issue slots)`,
         `estimate for the pipe occupancy: ${C4} give only the latency ratio and the model assumes throughput = latency; ` +
-        `${GCN} (GCN) gives 16 cycles and ${MCA} 4 slots (16 cycles); ${gen === 'cdna3' ? 'the CDNA4 figure is assumed for CDNA3 (no CDNA3 timing reference)' : 'the CDNA4 notes are this target\'s own figures'}`)
+        `${GCN} (GCN) gives 16 cycles and ${MCA} 4 slots (16 cycles); ${gen === 'cdna3' ? 'the CDNA4 figure is assumed for CDNA3 (no CDNA3 timing reference)' : 'the CDNA4 notes are this target\'s own figures'}; ` +
+        `the f64 transcendentals (v_rcp_f64, v_rsq_f64, v_sqrt_f64) are timed alike, where LLVM's WriteTrans64 also says 4 slots`)
       : s(16, `${GCN} "VOP1 Instruction timings" (V_EXP_F32, V_RCP_F32 ... 16 cycles); ${MCA}: 4 slots`),
     'valu.trans.latency': cdna3plus
       ? s(8, `${C4} (2 slots); ${C3} §4.5 Table 11 case 21 (one extra wait state before a non-trans consumer: 4 + 4)`,

@@ -41,7 +41,7 @@ const READLANE_FACT: WaitStateFact = {
   note: 'The ISA names v_readlane; LLVM also checks v_readfirstlane: both are checked.',
 };
 const DSTSEL_FACT: WaitStateFact = {
-  what: 'VALU writes its result at a shifted bit position (SDWA dst_sel != DWORD, op_sel dst bit, FP8 byte select, gfx950 FP4 SR cvt_scale) -> any VALU operand overlaps that VGPR',
+  what: 'VALU writes its result at a shifted bit position (SDWA dst_sel != DWORD, op_sel dst bit, FP8/FP4 byte select, gfx950 FP4 SR cvt_scale) -> any VALU operand overlaps that VGPR',
   w: all(1, CDNA3_UP),
   source: `LLVM GCNHazardRecognizer::checkVALUHazards (getDstSelForwardingOperand); ${REF.cdna3} Table 11 Case 20`,
   note: 'The ISA names the consumer that reads the result; LLVM also counts writes of it (ECC parity read with preserve semantics): both are checked. '
@@ -49,9 +49,12 @@ const DSTSEL_FACT: WaitStateFact = {
     + 'in LLVM\'s operand modifiers); VOP3P has no destination select in the ISA, so VOP3P producers are not checked.',
 };
 const TRANS_FACT: WaitStateFact = {
-  what: 'transcendental VALU writes VGPR -> non-transcendental VALU reads it',
+  what: 'transcendental VALU writes VGPR -> non-transcendental VALU, or an LDS-DMA load (its address), reads it',
   w: all(1, CDNA3_UP),
   source: `LLVM GCNHazardRecognizer::checkVALUHazards; ${REF.cdna3} Table 11 Case 21 and Table 12; ${REF.cdna4} §4.5 Table 11`,
+  note: 'The ISA names a VALU consumer; LLVM runs its VALU hazards on LDS-DMA loads too (isVALU(MI, AllowLDSDMA) in '
+    + 'GCNHazardRecognizer::PreEmitNoopsCommon), and llc 22 pads 1 wait state between v_exp_f32 and a global_load_lds_dword or '
+    + 'buffer_load_dword ... lds reading its result, as it does for the destination select above: LDS-DMA readers are checked.',
 };
 
 /** Scalar units a VALU reads as constants (explicit scalar sources other than a mask or carry-in). */
@@ -178,13 +181,13 @@ export const transWriteValuRead: HazardRule = {
   producer: isTrans,
   sharesRegisters: true,
   present: (h) => h.has('trans', isTrans),
-  description: 'A non-transcendental VALU reads the result of the transcendental VALU just before it.',
+  description: 'A non-transcendental VALU, or an LDS-DMA load, reads the result of the transcendental VALU just before it.',
   appliesTo: gfx940,
   source: TRANS_FACT.source,
   facts: [TRANS_FACT],
   check(h, i) {
     const c = h.f[i]!;
-    if (!c.valu || c.trans) return undefined;
+    if ((!c.valu && !c.ldsDma) || c.trans) return undefined;
     // no transcendental VALU within reach (the common case): nothing to list
     if (h.producers(i, 'trans', factWait(h, TRANS_FACT), isTrans).length === 0) return undefined;
     return vectorRawFact(h, i, vecUses(c), TRANS_FACT, 'trans', isTrans);

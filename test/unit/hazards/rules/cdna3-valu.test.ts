@@ -50,11 +50,28 @@ const CASES: Case[] = [
     asm: 'v_pk_add_f32 v[4:5], v[0:1], v[2:3]\nv_mov_b32 v6, v5' },
   { name: 'gfx950 FP4 SR cvt_scale with any op_sel', arch: 'gfx950', rule: 'dst-sel-forwarding', required: 1, actual: 0,
     asm: 'v_cvt_scalef32_sr_pk_fp4_f16 v1, v2, v3, v4\nv_mov_b32 v5, v1' },
+  // gfx950's packed FP4 converts select the destination byte with op_sel[3:2] whatever their source
+  // count (llc 22 pads each of these; index 0 has no select, and no pad)
+  { name: 'gfx950 packed FP4 convert of f32, byte 1 (op_sel[2])', arch: 'gfx950', rule: 'dst-sel-forwarding', required: 1, actual: 0,
+    asm: 'v_cvt_scalef32_pk_fp4_f32 v1, v4, v2, v3 op_sel:[0,0,1,0]\nv_add_u32_e32 v1, 7, v1' },
+  { name: 'gfx950 packed FP4 convert of f16, byte 2 (op_sel[3])', arch: 'gfx950', rule: 'dst-sel-forwarding', required: 1, actual: 0,
+    asm: 'v_cvt_scalef32_pk_fp4_f16 v1, v3, v2 op_sel:[0,0,0,1]\nv_add_u32_e32 v1, 7, v1' },
+  { name: 'gfx950 packed FP4 convert of bf16, byte 2 (op_sel[3])', arch: 'gfx950', rule: 'dst-sel-forwarding', required: 1, actual: 0,
+    asm: 'v_cvt_scalef32_pk_fp4_bf16 v1, v3, v2 op_sel:[0,0,0,1]\nv_add_u32_e32 v1, 7, v1' },
+  { name: 'gfx950 packed FP4 convert, byte 0', arch: 'gfx950', rule: 'dst-sel-forwarding',
+    asm: 'v_cvt_scalef32_pk_fp4_f32 v1, v4, v2, v3\nv_add_u32_e32 v1, 7, v1' },
   { name: 'not before gfx940', arch: 'gfx90a', rule: 'dst-sel-forwarding', asm: `${SDWA}\nv_add_f16 v3, v0, v0` },
   { name: 'transcendental result read by a plain VALU', arch: 'gfx942', rule: 'trans-write-valu-read', required: 1, actual: 0,
     asm: 'v_exp_f32 v0, v1\nv_add_f32 v2, v0, v0' },
   { name: 'transcendental consumer', arch: 'gfx950', rule: 'trans-write-valu-read',
     asm: 'v_exp_f32 v0, v1\nv_log_f32 v2, v0' },
+  // LLVM runs its VALU hazards on LDS-DMA loads (isVALU(MI, AllowLDSDMA)): llc 22 pads 1 here
+  { name: 'transcendental result as an LDS-DMA load\'s address', arch: 'gfx942', rule: 'trans-write-valu-read', required: 1, actual: 0,
+    asm: 'v_exp_f32_e32 v1, v2\nglobal_load_lds_dword v1, s[0:1]' },
+  { name: 'transcendental result as a buffer LDS-DMA load\'s offset', arch: 'gfx950', rule: 'trans-write-valu-read', required: 1, actual: 0,
+    asm: 'v_exp_f32_e32 v1, v2\nbuffer_load_dword v1, s[0:3], 0 offen lds' },
+  { name: 'a plain global load reading it needs nothing', arch: 'gfx950', rule: 'trans-write-valu-read',
+    asm: 'v_exp_f32_e32 v1, v2\nglobal_load_dword v3, v1, s[0:1]' },
   { name: 'across a branch', arch: 'gfx942', rule: 'trans-write-valu-read',
     asm: 'v_rcp_f32 v0, v1\ns_cbranch_scc0 .L1\n.L1:\nv_add_f32 v2, v0, v0' },
 ];
