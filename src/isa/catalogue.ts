@@ -1027,6 +1027,30 @@ const ALIASES = new Map<string, string>([
   ['v_mul_lo_i32', 'v_mul_lo_u32'],
 ]);
 
+/**
+ * The VALU instructions outside VOP3P that take an op_sel modifier: LLVM VOP3Instructions.td's
+ * VOP3_OPSEL profiles on GFX9 (the 16-bit three-operand and min/max/med ops, v_pack_b32_f16,
+ * v_alignbit/alignbyte, the 16-bit-to-32 mads, v_interp_p2_f16), v_pk_fmac_f16's VOP3 form, and
+ * the gfx940/gfx950 converts that select a word or byte with it. Measured: llvm-mc 22 accepts
+ * `op_sel` on exactly these of the catalogue's VALU opcodes, on every one of gfx906, gfx908,
+ * gfx90a, gfx942 and gfx950 that has the instruction, and refuses it on the others ("not a valid
+ * operand": v_add_f16_e64, v_add_u32_e64, v_fma_f32, v_cvt_pk_bf16_f32 ...).
+ */
+export const VOP3_OP_SEL: ReadonlySet<string> = new Set(words(`v_add_i16 v_sub_i16 v_alignbit_b32 v_alignbyte_b32
+  v_cvt_pknorm_i16_f16 v_cvt_pknorm_u16_f16 v_div_fixup_f16 v_fma_f16 v_mad_f16 v_mad_i16 v_mad_u16
+  v_mad_i32_i16 v_mad_u32_u16 v_max3_f16 v_max3_i16 v_max3_u16 v_med3_f16 v_med3_i16 v_med3_u16
+  v_min3_f16 v_min3_i16 v_min3_u16 v_pack_b32_f16 v_interp_p2_f16 v_pk_fmac_f16
+  v_cvt_pk_fp8_f32 v_cvt_pk_bf8_f32 v_cvt_sr_fp8_f32 v_cvt_sr_bf8_f32
+  v_cvt_sr_bf16_f32 v_cvt_sr_f16_f32 v_ashr_pk_i8_i32 v_ashr_pk_u8_i32 v_bitop3_b16
+  v_cvt_scalef32_f16_bf8 v_cvt_scalef32_f16_fp8 v_cvt_scalef32_f32_bf8 v_cvt_scalef32_f32_fp8
+  v_cvt_scalef32_pk_bf16_bf8 v_cvt_scalef32_pk_bf16_fp4 v_cvt_scalef32_pk_bf16_fp8 v_cvt_scalef32_pk_bf8_bf16
+  v_cvt_scalef32_pk_bf8_f16 v_cvt_scalef32_pk_bf8_f32 v_cvt_scalef32_pk_f16_bf8 v_cvt_scalef32_pk_f16_fp4
+  v_cvt_scalef32_pk_f16_fp8 v_cvt_scalef32_pk_f32_bf8 v_cvt_scalef32_pk_f32_fp4 v_cvt_scalef32_pk_f32_fp8
+  v_cvt_scalef32_pk_fp4_bf16 v_cvt_scalef32_pk_fp4_f16 v_cvt_scalef32_pk_fp4_f32 v_cvt_scalef32_pk_fp8_bf16
+  v_cvt_scalef32_pk_fp8_f16 v_cvt_scalef32_pk_fp8_f32 v_cvt_scalef32_sr_bf8_bf16 v_cvt_scalef32_sr_bf8_f16
+  v_cvt_scalef32_sr_bf8_f32 v_cvt_scalef32_sr_fp8_bf16 v_cvt_scalef32_sr_fp8_f16 v_cvt_scalef32_sr_fp8_f32
+  v_cvt_scalef32_sr_pk_fp4_bf16 v_cvt_scalef32_sr_pk_fp4_f16 v_cvt_scalef32_sr_pk_fp4_f32`));
+
 /** Descriptor of a mnemonic (suffix already removed), or undefined when it is unknown. */
 export function lookupInsn(base: string): InsnDesc | undefined {
   return CATALOGUE.get(base) ?? CATALOGUE.get(ALIASES.get(base) ?? '');

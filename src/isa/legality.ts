@@ -38,6 +38,7 @@ import {
 import type { Target } from './target.js';
 import { SUFFIX, type InsnDesc, type OpSpec } from './types.js';
 import { M0, VCC_LO } from '../asm/registers.js';
+import { VOP3_OP_SEL } from './catalogue.js';
 import {
   DPP_CONTROLS, DPP_GFX10, branchOffsetError, dppControlError, hwregError, sendmsgError, simm16Error, swizzleError,
 } from './special-operands.js';
@@ -480,6 +481,15 @@ function vectorIssues(f: LegalityForm, target: Target, out: LegalityIssue[]): vo
   }
 
   if (desc.mfma) mfmaIssues(f, target, out);
+
+  // op_sel outside VOP3P only where the instruction has it (catalogue VOP3_OP_SEL)
+  if (!f.vop3p && desc.cls === 'valu' && !VOP3_OP_SEL.has(desc.name)) {
+    for (let m = S.modBegin[I]!; m < S.modBegin[I + 1]!; m++) {
+      if (S.mName[m] !== MOD_OP_SEL) continue;
+      out.push(issue('operand-modifier', `not a valid operand.: '${mnemonic()}' takes no op_sel modifier`));
+      break;
+    }
+  }
 
   if (desc.name === 'v_mfma_ld_scale_b32') {
     for (let m = S.modBegin[I]!; m < S.modBegin[I + 1]!; m++) {

@@ -190,3 +190,18 @@ s_mov_b64 s[0:1], 0x3ffffffffffffffc
 v_add_f64 v[0:1], v[2:3], 0x4000000000000001
 s_mov_b64 s[0:1], (1 << 62)
 s_mov_b64 s[0:1], 0xffffffffffffffff
+
+// op_sel outside VOP3P: only on the instructions that have it (catalogue VOP3_OP_SEL)
+v_add_f16_e64 v1, v2, v3 op_sel:[0,0,1]
+v_add_u32_e64 v1, v2, v3 op_sel:[0,0,0]
+v_fma_f32 v1, v2, v3, v4 op_sel:[0,0,0,1]
+v_cvt_pkrtz_f16_f32 v1, v2, v3 op_sel:[0,0,1]
+v_cvt_f32_f16_e64 v1, v2 op_sel:[1,0]
+v_lshlrev_b32_e64 v1, v2, v3 op_sel:[0,0,1]
+v_fma_f16 v1, v2, v3, v4 op_sel:[0,0,0,1]
+v_mad_u32_u16 v1, v2, v3, v4 op_sel:[1,0,0,0]
+v_pack_b32_f16 v1, v2, v3 op_sel:[1,0,0]
+v_alignbit_b32 v1, v2, v3, v4 op_sel:[0,0,0,0]
+v_med3_i16 v1, v2, v3, v4 op_sel:[0,1,0,0]
+v_cvt_pk_fp8_f32 v1, v2, v3 op_sel:[0,0,1]
+v_cvt_pk_bf16_f32 v1, v2, v3 op_sel:[0,0,1]

@@ -44,6 +44,14 @@ const CASES: [string, string, RegExp | 'ok'][] = [
   ['v_accvgpr_write_b32 a0, a1', 'gfx90a', /invalid operand/],
   ['v_accvgpr_write_b32 a0, 65', 'gfx90a', /no literal/],
   ['v_accvgpr_write_b32 a0, 64', 'gfx90a', 'ok'],
+  // op_sel outside VOP3P only where LLVM's profile has it (llvm-mc 22: "not a valid operand")
+  ['v_cvt_pk_bf16_f32 v1, v2, v3 op_sel:[0,0,1]', 'gfx950', /takes no op_sel/],
+  ['v_add_f16_e64 v1, v2, v3 op_sel:[0,0,0]', 'gfx906', /takes no op_sel/],
+  ['v_add_u32_e64 v1, v2, v3 op_sel:[0,0,1]', 'gfx942', /takes no op_sel/],
+  ['v_fma_f16 v1, v2, v3, v4 op_sel:[0,0,0,1]', 'gfx906', 'ok'],
+  ['v_cvt_pk_fp8_f32 v1, v2, v3 op_sel:[0,0,1]', 'gfx942', 'ok'],
+  ['v_cvt_scalef32_pk_fp4_f16 v1, v3, v2 op_sel:[0,0,0,1]', 'gfx950', 'ok'],
+  ['v_pk_add_f16 v0, v1, v2 op_sel:[1,0]', 'gfx90a', 'ok'],
 ];
 
 for (const [text, arch, want] of CASES) {
