@@ -216,7 +216,7 @@ function hasConstOperand(s: InsnStore, i: number): boolean {
 // the converts whose op_sel[3:2] select the destination byte (LLVM getFPDstSelType FP8: its Type 3
 // op_sel[2], Type 2 op_sel[3]): the stochastic-rounding FP8/BF8 ones and gfx950's packed FP4 ones
 // (llc 22 pads v_cvt_scalef32_pk_fp4_f32 op_sel:[0,0,1,0] and _f16 op_sel:[0,0,0,1] before a reader)
-const FP8_BYTE_SEL = /^v_cvt_(scalef32_)?sr_(fp8|bf8)_|^v_cvt_scalef32_pk_fp4_/;
+const BYTE_SEL_CVT = /^v_cvt_(scalef32_)?sr_(fp8|bf8)_|^v_cvt_scalef32_pk_fp4_/;
 const FP4_SR = /^v_cvt_scalef32_sr_pk_fp4_/;
 
 /**
@@ -253,7 +253,7 @@ export function dstSelOperand(ri: ResolvedInsn, ops: readonly OpRange[], target:
   let nsrc = 0;
   for (const o of operandsOnce(ri)) if (o.role === 'src0' || o.role === 'src1' || o.role === 'src2') nsrc++;
   if (os[nsrc]) return vdst;
-  if (FP8_BYTE_SEL.test(name) && (os[2] || os[3])) return vdst;
+  if (BYTE_SEL_CVT.test(name) && (os[2] || os[3])) return vdst;
   return undefined;
 }
 
