@@ -20,7 +20,7 @@ import { kernelLayout, physicalIndex, type RegisterLayout } from '../isa/layout.
 import { FLAT_SCRATCH_LO } from '../asm/registers.js';
 import { forEachRegister, operandText, type RegisterVisit } from '../asm/store.js';
 import { has, TRAIT, traitsOf } from '../isa/traits.js';
-import { lineAt } from '../asm/include.js';
+import { lineAt, lineFrom } from '../asm/include.js';
 
 export interface PeakInfo {
   value: number;
@@ -70,8 +70,7 @@ function computeResources(ctx: KernelContext): { resources: KernelResources; fin
   const pressure = computePressure(cfg, du, live);
   const peakAt = (p: { value: number; at: number }): PeakInfo => {
     if (p.at < 0) return { value: p.value, line: undefined };
-    const loc = cfg.insns[p.at]!.loc;
-    return loc.file === ctx.kernel.loc.file ? { value: p.value, line: loc.line } : { value: p.value, line: loc.line, file: loc.file };
+    return { value: p.value, ...lineFrom(cfg.insns[p.at]!.loc, ctx.kernel.loc) };
   };
   const peak = { vgpr: peakAt(pressure.peak.vgpr), agpr: peakAt(pressure.peak.agpr), sgpr: peakAt(pressure.peak.sgpr) };
   const perBlock = cfg.blocks.map((b, k) => {

@@ -80,12 +80,17 @@ export function lineRef(l: InputLine): string {
   return l.file !== undefined ? `${l.file}:${l.line}` : `line ${l.line}`;
 }
 
+/** The line of `l` seen from `from`: its file named only when it is another (an `.include`d file). */
+export function lineFrom(l: Loc, from: Loc): InputLine {
+  return l.file === from.file ? { line: l.line } : { line: l.line, file: l.file };
+}
+
 /**
  * The line of `l` as a message at `from` names it: "line 12" in the same file, "defs.inc:40" in
  * another (a program with `.include`d files).
  */
 export function lineAt(l: Loc, from: Loc): string {
-  return lineRef(l.file === from.file ? { line: l.line } : { line: l.line, file: l.file });
+  return lineRef(lineFrom(l, from));
 }
 
 /**

@@ -80,7 +80,7 @@ export function usedRange(prefix: string, n: number, none: string): string {
 
 /** Where a peak is: ` (line 12)`, ` (defs.inc:40)` in an included file, or nothing. */
 export function peakPlace(p: { line?: number; file?: string }): string {
-  return p.line === undefined ? '' : ` (${lineRef({ line: p.line, ...(p.file !== undefined ? { file: p.file } : {}) })})`;
+  return p.line === undefined ? '' : ` (${lineRef({ line: p.line, file: p.file })})`;
 }
 
 /** `used v0..v65, s0..s9`, `used v0, a0, no SGPRs` (AGPRs only when some are used). */

@@ -483,12 +483,8 @@ function vectorIssues(f: LegalityForm, target: Target, out: LegalityIssue[]): vo
   if (desc.mfma) mfmaIssues(f, target, out);
 
   // op_sel outside VOP3P only where the instruction has it (catalogue VOP3_OP_SEL)
-  if (!f.vop3p && desc.cls === 'valu' && !VOP3_OP_SEL.has(desc.name)) {
-    for (let m = S.modBegin[I]!; m < S.modBegin[I + 1]!; m++) {
-      if (S.mName[m] !== MOD_OP_SEL) continue;
-      out.push(issue('operand-modifier', `not a valid operand.: '${mnemonic()}' takes no op_sel modifier`));
-      break;
-    }
+  if (!f.vop3p && desc.cls === 'valu' && !VOP3_OP_SEL.has(desc.name) && S.findModifier(I, MOD_OP_SEL) >= 0) {
+    out.push(issue('operand-modifier', `not a valid operand.: '${mnemonic()}' takes no op_sel modifier`));
   }
 
   if (desc.name === 'v_mfma_ld_scale_b32') {

@@ -141,6 +141,9 @@ export const valuVgprWriteReadlaneSrc0: HazardRule = {
 
 const hasDstSel = (p: HazardInsn): boolean => p.dstSel !== undefined;
 
+/** A consumer LLVM runs its VALU hazards on: a VALU, or an LDS-DMA load (isVALU(MI, AllowLDSDMA)). */
+const valuOrLdsDma = (c: HazardInsn) => c.valu || c.ldsDma;
+
 export const dstSelForwarding: HazardRule = {
   id: 'dst-sel-forwarding',
   pairwise: true,
@@ -152,7 +155,7 @@ export const dstSelForwarding: HazardRule = {
   facts: [DSTSEL_FACT],
   check(h, i) {
     const c = h.f[i]!;
-    if (!c.valu && !c.ldsDma) return undefined;
+    if (!valuOrLdsDma(c)) return undefined;
     const w = factWait(h, DSTSEL_FACT);
     const list = h.producers(i, 'dstsel', w, hasDstSel);
     if (list.length === 0) return undefined;
@@ -175,6 +178,7 @@ export const dstSelForwarding: HazardRule = {
 
 const isTrans = (p: HazardInsn) => p.trans;
 
+
 export const transWriteValuRead: HazardRule = {
   id: 'trans-write-valu-read',
   pairwise: true,
@@ -187,7 +191,7 @@ export const transWriteValuRead: HazardRule = {
   facts: [TRANS_FACT],
   check(h, i) {
     const c = h.f[i]!;
-    if ((!c.valu && !c.ldsDma) || c.trans) return undefined;
+    if (!valuOrLdsDma(c) || c.trans) return undefined;
     // no transcendental VALU within reach (the common case): nothing to list
     if (h.producers(i, 'trans', factWait(h, TRANS_FACT), isTrans).length === 0) return undefined;
     return vectorRawFact(h, i, vecUses(c), TRANS_FACT, 'trans', isTrans);
