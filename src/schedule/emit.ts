@@ -12,8 +12,10 @@
  *     finding's fix (fix.ts planFixes) or, when it cannot be, is an exception — a program with a
  *     new hazard, a new missing wait or a descriptor that does not cover its registers is never
  *     returned;
- *  5. tidy (rederive.ts): waits that wait for nothing removed, waits in a row merged, then 4
- *     again.
+ *     With 3 goes the tidying (rederive.ts tidyWaits): waits that wait for nothing removed,
+ *     waits in a row merged; a removed wait was an issue slot, so 4 pads what it covered;
+ *  5. tidy again, then 4 again, only where 3 or 4 wrote waits of their own (the completions, a
+ *     fix's wait) that the tidying did not see.
  * align.ts lines the scheduled kernel up with the original for every step that compares them.
  */
 import { loadText, type Loaded } from '../load.js';
@@ -172,19 +174,18 @@ export function emitSchedule(s: ScheduleState, opts: EmitOptions = {}): Emitted 
   memMark('emit reordered');
   rederiveWaits(s, d);
   memMark('emit waits');
-  padAndComplete(s, d, notes);
+  const waitsAdded = padAndComplete(s, d, notes);
   memMark('emit padded');
-  fixNewErrors(s, d, 'hazards+waitcnt');
+  const fixed = fixNewErrors(s, d, 'hazards+waitcnt');
   memMark('emit fixed');
-  // Minimal and merged: a wait the analysis finds waits for nothing, where the input had none,
-  // is removed; waits standing together before one instruction become one wait. A removed wait
-  // was also an issue slot: a hazard it happened to cover gets its s_nop (fixNewErrors again).
-  // The waits removed wait for nothing and a merged run waits as the run did, so no waitcnt
-  // finding changes: the hazards are what is checked again.
-  const tidy = tidyWaits(s, d.loaded, d.ctx());
-  if (tidy.edits > 0) {
-    d.edit(tidy.plan);
-    fixNewErrors(s, d, 'hazards');
+  // The tidying went with the padding (padAndComplete); waits written after it (the completions,
+  // a fix's) may stand beside others or make one wait for nothing: tidied again, as above.
+  if (waitsAdded || fixed) {
+    const tidy = tidyWaits(s, d.loaded, d.ctx());
+    if (tidy.edits > 0) {
+      d.edit(tidy.plan);
+      fixNewErrors(s, d, 'hazards');
+    }
   }
   memMark('emit tidied');
   return { text: d.text, loaded: d.loaded, notes, changedRegions, metrics: contextMetrics(d.ctx(), { trip: k.options.trip }) };
@@ -197,10 +198,17 @@ function rederiveWaits(s: ScheduleState, d: Draft): void {
 }
 
 /**
- * Nops (the hazard engine's minimal padding, kept to what the schedule needs) and the waits
- * that keep memory operations complete at synchronization points.
+ * Nops (the hazard engine's minimal padding, kept to what the schedule needs), the waits that
+ * keep memory operations complete at synchronization points, and the tidying of the waits, in
+ * one edit of the program the waits were re-derived in. Tidying makes the waits minimal and
+ * merged: a wait the analysis finds waits for nothing, where the input had none, is removed, and
+ * waits standing together before one instruction become one wait (tidyWaits). Neither changes a
+ * counter's state, and an s_nop changes none either, so the tidying found here is the tidying of
+ * the padded program; but a removed wait was also an issue slot: a hazard it happened to cover
+ * gets its s_nop from the check that follows (fixNewErrors), which runs on every emission.
+ * Returns whether it wrote waits of its own (the completions), which tidying has not seen.
  */
-function padAndComplete(s: ScheduleState, d: Draft, notes: string[]): void {
+function padAndComplete(s: ScheduleState, d: Draft, notes: string[]): boolean {
   const ctx = d.ctx();
   const e = emptyEdits();
   let edits = 0;
@@ -214,7 +222,11 @@ function padAndComplete(s: ScheduleState, d: Draft, notes: string[]): void {
   const missing = missingCompletions(s.k.ctx, ctx, alignToOriginal(s, ctx));
   for (const [j, w] of missing) { addInsert(e, ctx.cfg.insns[j]!.stmt, waitcntText({ vmcnt: w.vm, lgkmcnt: w.lgkm, expcnt: w.exp })); edits++; }
   if (missing.size > 0) notes.push(`${missing.size} wait${missing.size === 1 ? '' : 's'} kept in front of barriers, cache operations, messages, calls or returns`);
-  if (edits > 0) d.edit(e);
+  const tidy = tidyWaits(s, d.loaded, ctx);
+  for (const [k, t] of tidy.plan.replace) e.replace.set(k, t);
+  for (const k of tidy.plan.remove) e.remove.add(k);
+  if (edits + tidy.edits > 0) d.edit(e);
+  return missing.size > 0;
 }
 
 /** Rounds of fixes before a scheduled program that still does not check clean is refused. */
@@ -223,17 +235,19 @@ const FIX_ROUNDS = 3;
 /**
  * Whatever the checkers find that the original does not have is fixed with their fixes
  * (s_nop / s_waitcnt); then nothing new may be left. `first`: what the first round checks (see
- * CheckScope); the rounds after a fix check hazards and waits.
+ * CheckScope); the rounds after a fix check hazards and waits. Returns whether a fix wrote a wait.
  */
-function fixNewErrors(s: ScheduleState, d: Draft, first: CheckScope): void {
+function fixNewErrors(s: ScheduleState, d: Draft, first: CheckScope): boolean {
+  let waits = false;
   for (let round = 0; ; round++) {
     const fresh = newErrors(s, d, round === 0 ? first : 'hazards+waitcnt');
-    if (fresh.length === 0) return;
+    if (fresh.length === 0) return waits;
     const fixable = fresh.filter((f) => f.finding.fix && (f.finding.fix.kind === 'nop' || f.finding.fix.kind === 'waitcnt'));
     if (fixable.length === 0 || round === FIX_ROUNDS) {
       const f = fresh[0]!.finding;
       throw new ConductorError(`the scheduled program does not check clean: ${f.message} [${f.rule}]`, f.loc);
     }
+    waits ||= fixable.some((f) => f.finding.fix!.kind === 'waitcnt');
     const byCtx = new Map<KernelContext, Finding[]>();
     for (const f of fixable) { const l = byCtx.get(f.ctx) ?? []; l.push(f.finding); byCtx.set(f.ctx, l); }
     d.edit(planFixes([...byCtx].map(([c, findings]) => ({ ctx: c, findings }))).edits);
