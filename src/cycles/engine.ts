@@ -294,7 +294,7 @@ export class CycleEngine {
     const useUnit = m.useUnit;
     const useRole = m.useRole;
     // register reads
-    const ue = m.useStart[i + 1]!;
+    const ue = m.useEnd[i]!;
     for (let k = m.useStart[i]!; k < ue; k++) {
       const u = useUnit[k]!;
       const o = base + u;
@@ -340,7 +340,7 @@ export class CycleEngine {
     }
     // register writes over results still in flight (memory, MFMA)
     const defUnit = m.defUnit;
-    const de = m.defStart[i + 1]!;
+    const de = m.defEnd[i]!;
     for (let k = m.defStart[i]!; k < de; k++) {
       const o = base + defUnit[k]!;
       if (stamp[o] !== gen) continue;
@@ -496,7 +496,7 @@ export class CycleEngine {
     const base = w * U;
     const gen = this.gen;
     const ds = m.defStart[i]!;
-    const de = m.defStart[i + 1]!;
+    const de = m.defEnd[i]!;
     const jr = this.journal;
     for (let k = ds; k < de; k++) {
       const o = base + m.defUnit[k]!;

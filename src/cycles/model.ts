@@ -119,10 +119,17 @@ export interface CycleModel {
   wVm: Int8Array;
   wLgkm: Int8Array;
   wExp: Int8Array;
+  /**
+   * The registers instruction i reads, [useStart[i], useEnd[i]) in useUnit (units) and useRole
+   * (READ_ROLE), and writes, [defStart[i], defEnd[i]) in defUnit. Instructions resolved alike
+   * share one range.
+   */
   useStart: Int32Array;
+  useEnd: Int32Array;
   useUnit: Int16Array;
   useRole: Uint8Array;
   defStart: Int32Array;
+  defEnd: Int32Array;
   defUnit: Int16Array;
   /** Scalars in cycles. */
   slot: number;
@@ -195,8 +202,8 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams, opts: 
     mfmaCFirst: new Int32Array(total).fill(-1), mfmaCCount: new Int32Array(total),
     vmInc: new Uint8Array(total), lgkmInc: new Uint8Array(total), expInc: new Uint8Array(total), lgkmClass: new Uint8Array(total),
     wVm: new Int8Array(total).fill(-1), wLgkm: new Int8Array(total).fill(-1), wExp: new Int8Array(total).fill(-1),
-    useStart: new Int32Array(total + 1), useUnit: new Int16Array(0), useRole: new Uint8Array(0),
-    defStart: new Int32Array(total + 1), defUnit: new Int16Array(0),
+    useStart: new Int32Array(total), useEnd: new Int32Array(total), useUnit: new Int16Array(0), useRole: new Uint8Array(0),
+    defStart: new Int32Array(total), defEnd: new Int32Array(total), defUnit: new Int16Array(0),
     slot,
     valuToMfma: slot * (1 + num(p, 'valu.toMfma.ws')),
     sgprToSalu: num(p, 'valu.sgprToSalu'),
@@ -228,10 +235,10 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams, opts: 
       if (j !== undefined && ctx.cfg.control[j] === ctx.cfg.control[i]) {
         for (const arr of perInsn!) arr[i] = arr[j]!;
         for (let k = 0; k < 5; k++) m.mfmaLat[i * 5 + k] = m.mfmaLat[j * 5 + k]!;
-        m.useStart[i] = useU.length;
-        for (let q = m.useStart[j]!, e = m.useStart[j + 1]!; q < e; q++) { useU.push(useU[q]!); useR.push(useR[q]!); }
-        m.defStart[i] = defU.length;
-        for (let q = m.defStart[j]!, e = m.defStart[j + 1]!; q < e; q++) defU.push(defU[q]!);
+        m.useStart[i] = m.useStart[j]!;
+        m.useEnd[i] = m.useEnd[j]!;
+        m.defStart[i] = m.defStart[j]!;
+        m.defEnd[i] = m.defEnd[j]!;
         continue;
       }
       if (a < 0 && storeIndexOf(r) >= 0) first.set(storeIndexOf(r), i);
@@ -274,8 +281,10 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams, opts: 
     for (const u of r.uses) { unitInRange(u); if (roleOf[u]! < 0) { met.push(u); roleOf[u] = READ_ROLE.implicit; } }
     m.useStart[i] = useU.length;
     for (const u of met) { useU.push(u); useR.push(roleOf[u]!); roleOf[u] = -1; }
+    m.useEnd[i] = useU.length;
     m.defStart[i] = defU.length;
     for (const u of r.defs) defU.push(u);
+    m.defEnd[i] = defU.length;
     if (isMfma) {
       for (let k = 0; k < ops.n; k++) {
         if ((ops.acc[k]! & ACC_DEF) === 0) continue;
@@ -288,8 +297,8 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams, opts: 
   }
   // synthetic wait parts: no registers, no pipe
   for (let i = n; i < total; i++) {
-    m.useStart[i] = useU.length;
-    m.defStart[i] = defU.length;
+    m.useStart[i] = m.useEnd[i] = useU.length;
+    m.defStart[i] = m.defEnd[i] = defU.length;
     m.cc[i] = CONSUMER.none; m.pk[i] = PRODUCER.other;
     m.issue[i] = m.issueTaken[i] = i === m.synSlot ? slot : 0;
     if (i !== m.synSlot) m.flags[i] = FLAG.free;
@@ -298,8 +307,6 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams, opts: 
   for (let k = 0; k <= vmMax; k++) m.wVm[m.synVm + k] = k;
   for (let k = 0; k <= lgkmMax; k++) m.wLgkm[m.synLgkm + k] = k;
   for (let k = 0; k <= expMax; k++) m.wExp[m.synExp + k] = k;
-  m.useStart[total] = useU.length;
-  m.defStart[total] = defU.length;
   m.useUnit = Int16Array.from(useU);
   m.useRole = Uint8Array.from(useR);
   m.defUnit = Int16Array.from(defU);

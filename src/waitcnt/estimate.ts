@@ -941,11 +941,41 @@ function wholeKernelPass(cfg: Cfg, f: FlatEffects, max: CounterMax,
         if (wantAfter.has(i)) after.set(i, new ScoreSnapshot(s));
       }
       const old = exit[b.id];
-      if (!old) { exit[b.id] = s.clone(); version[b.id] = ++clock; changed = true; } else if (!old.equals(s, max)) { old.copy(s); version[b.id] = ++clock; changed = true; }
+      if (!old) { exit[b.id] = spareScores.take(s); version[b.id] = ++clock; changed = true; } else if (!old.equals(s, max)) { old.copy(s); version[b.id] = ++clock; changed = true; }
     }
     if (!changed) break;
   }
+  // the blocks' exit states end with the pass (what it returns are snapshots)
+  spareScores.give(exit);
   return { before, after, inserted, blockRuns };
 }
 
 const EMPTY_STATE = new CounterScores();
+
+/**
+ * CounterScores a whole-kernel pass is done with, for the next pass of this thread to take
+ * instead of new ones. A CounterScores holds a score per register unit and class (37 KB): V8
+ * makes a new typed array of that size in 20-60 us (its memory is counted as external, which
+ * brings on collections), where copying into a kept one takes a few; a pass takes one per
+ * block of the kernel, and emission runs several passes per candidate. At most `limit` are kept.
+ */
+class SpareScores {
+  private readonly kept: CounterScores[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  /** A CounterScores holding a copy of `s`. */
+  take(s: CounterScores): CounterScores {
+    const o = this.kept.pop() ?? new CounterScores();
+    o.copy(s);
+    return o;
+  }
+
+  /** Keep the states of `list` (no longer used by anyone) for take(). */
+  give(list: readonly (CounterScores | undefined)[]): void {
+    for (const x of list) if (x && this.kept.length < this.limit) this.kept.push(x);
+  }
+}
+
+/** Enough for a kernel of a few hundred blocks (the largest corpus kernel has 257), 9.5 MB at most. */
+const spareScores = new SpareScores(256);
