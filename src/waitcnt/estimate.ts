@@ -92,17 +92,26 @@ function computeFlatEffects(ctx: KernelContext): FlatEffects {
   const d16Load = new Uint8Array(n);
   const ldsAccess = new Uint8Array(n);
   const writesExec = new Uint8Array(n);
-  const uses: number[] = []; const useOff = new Int32Array(n + 1);
-  const defs: number[] = []; const defOff = new Int32Array(n + 1);
+  // the register lists, sized first and written by index (a pass over the whole kernel that runs
+  // once per program: mostly before V8 has optimized it, where every push is a call)
+  let nu = 0;
+  let nd = 0;
+  for (let i = 0; i < n; i++) { nu += insns[i]!.uses.length; nd += insns[i]!.defs.length; }
+  const useUnits = new Int32Array(nu); const useOff = new Int32Array(n + 1);
+  const defUnits = new Int32Array(nd); const defOff = new Int32Array(n + 1);
   const issOff = new Int32Array(n + 1);
   const cls: number[] = []; const inc: number[] = []; const unitOff: number[] = []; const units: number[] = [];
   const value = (v: number) => (v === NO_WAIT ? -1 : v);
+  nu = 0;
+  nd = 0;
   for (let i = 0; i < n; i++) {
     const r = insns[i]!;
     const e = fx[i]!;
-    useOff[i] = uses.length; defOff[i] = defs.length; issOff[i] = cls.length;
-    for (const u of r.uses) uses.push(u);
-    for (const u of r.defs) defs.push(u);
+    useOff[i] = nu; defOff[i] = nd; issOff[i] = cls.length;
+    const ru = r.uses;
+    for (let x = 0; x < ru.length; x++) useUnits[nu++] = ru[x]!;
+    const rd = r.defs;
+    for (let x = 0; x < rd.length; x++) defUnits[nd++] = rd[x]!;
     if (e.kind === INSN_KIND.wait) {
       special[i] = 1;
       waitVm[i] = value(e.wait![0]); waitLgkm[i] = value(e.wait![1]); waitExp[i] = value(e.wait![2]);
@@ -115,11 +124,11 @@ function computeFlatEffects(ctx: KernelContext): FlatEffects {
       for (const u of is.units) if (u !== STORES) units.push(u);
     }
   }
-  useOff[n] = uses.length; defOff[n] = defs.length; issOff[n] = cls.length;
+  useOff[n] = nu; defOff[n] = nd; issOff[n] = cls.length;
   unitOff.push(units.length);
   return {
     n, special, waitVm, waitLgkm, waitExp, inOrder, d16Load, ldsAccess, writesExec,
-    useOff, useUnits: Int32Array.from(uses), defOff, defUnits: Int32Array.from(defs),
+    useOff, useUnits, defOff, defUnits,
     issOff, issCls: Uint8Array.from(cls), issInc: Uint8Array.from(inc), unitOff: Int32Array.from(unitOff), issUnits: Int32Array.from(units),
   };
 }
@@ -132,6 +141,8 @@ function computeFlatEffects(ctx: KernelContext): FlatEffects {
  * were issued").
  */
 const NW = NCLASSES;
+/** The numbers a CounterScores holds. */
+const SCORES_INTS = 2 * NW + NW * NU;
 const COUNTER_OF = CLASS_COUNTER;
 const IN_ORDER = CLASS_IN_ORDER;
 
@@ -151,10 +162,23 @@ function pendingInto(ub: Int32Array, lb: Int32Array, max: CounterMax, out: Int32
 
 /** Pending memory operations: one score window per operation class. */
 export class CounterScores {
-  readonly ub = new Int32Array(NW);
-  readonly lb = new Int32Array(NW);
+  readonly ub: Int32Array;
+  readonly lb: Int32Array;
   /** score[w * NU + u]: score in window w of the operation that writes (expcnt classes: reads) unit u. */
-  readonly score = new Int32Array(NW * NU);
+  readonly score: Int32Array;
+
+  /** A state of its own (all zero), or one held in `slab` from `at` on (SCORES_INTS of it, see ScoresSlab). */
+  constructor(slab?: Int32Array, at = 0) {
+    if (slab) {
+      this.ub = slab.subarray(at, at + NW);
+      this.lb = slab.subarray(at + NW, at + 2 * NW);
+      this.score = slab.subarray(at + 2 * NW, at + SCORES_INTS);
+    } else {
+      this.ub = new Int32Array(NW);
+      this.lb = new Int32Array(NW);
+      this.score = new Int32Array(NW * NU);
+    }
+  }
 
   clone(): CounterScores {
     const s = new CounterScores();
@@ -883,6 +907,8 @@ function wholeKernelPass(cfg: Cfg, f: FlatEffects, max: CounterMax,
   opts: Parameters<typeof kernelWaits>[3] & object, rerunAll: boolean): KernelWaits {
   const nb = cfg.blocks.length;
   const exit: (CounterScores | undefined)[] = new Array(nb);
+  // the exit states end with the pass (what it returns are snapshots)
+  const slab = new ScoresSlab(nb);
   // exit[b]'s version (raised whenever it changes; 0: not computed yet), and per block the
   // versions of its predecessors' exits when it last ran (null: it has not run)
   const version = new Uint32Array(nb);
@@ -941,41 +967,31 @@ function wholeKernelPass(cfg: Cfg, f: FlatEffects, max: CounterMax,
         if (wantAfter.has(i)) after.set(i, new ScoreSnapshot(s));
       }
       const old = exit[b.id];
-      if (!old) { exit[b.id] = spareScores.take(s); version[b.id] = ++clock; changed = true; } else if (!old.equals(s, max)) { old.copy(s); version[b.id] = ++clock; changed = true; }
+      if (!old) { exit[b.id] = slab.take(s, b.id); version[b.id] = ++clock; changed = true; } else if (!old.equals(s, max)) { old.copy(s); version[b.id] = ++clock; changed = true; }
     }
     if (!changed) break;
   }
-  // the blocks' exit states end with the pass (what it returns are snapshots)
-  spareScores.give(exit);
   return { before, after, inserted, blockRuns };
 }
 
 const EMPTY_STATE = new CounterScores();
 
 /**
- * CounterScores a whole-kernel pass is done with, for the next pass of this thread to take
- * instead of new ones. A CounterScores holds a score per register unit and class (37 KB): V8
- * makes a new typed array of that size in 20-60 us (its memory is counted as external, which
- * brings on collections), where copying into a kept one takes a few; a pass takes one per
- * block of the kernel, and emission runs several passes per candidate. At most `limit` are kept.
+ * The blocks' exit states of one whole-kernel pass, held in one typed array: a CounterScores holds
+ * a score per register unit and class (37 KB), which V8 makes in 20-60 us as an array of its own
+ * (its memory is counted as external, which brings on collections), and a pass keeps one per
+ * block of the kernel. Taken from one allocation they cost a view each, and go with the pass.
  */
-class SpareScores {
-  private readonly kept: CounterScores[] = [];
+class ScoresSlab {
+  private slab: Int32Array | undefined;
 
-  constructor(private readonly limit: number) {}
+  constructor(private readonly blocks: number) {}
 
-  /** A CounterScores holding a copy of `s`. */
-  take(s: CounterScores): CounterScores {
-    const o = this.kept.pop() ?? new CounterScores();
+  /** The exit state of block b, holding a copy of `s`. */
+  take(s: CounterScores, b: number): CounterScores {
+    this.slab ??= new Int32Array(this.blocks * SCORES_INTS);
+    const o = new CounterScores(this.slab, b * SCORES_INTS);
     o.copy(s);
     return o;
   }
-
-  /** Keep the states of `list` (no longer used by anyone) for take(). */
-  give(list: readonly (CounterScores | undefined)[]): void {
-    for (const x of list) if (x && this.kept.length < this.limit) this.kept.push(x);
-  }
 }
-
-/** Enough for a kernel of a few hundred blocks (the largest corpus kernel has 257), 9.5 MB at most. */
-const spareScores = new SpareScores(256);
