@@ -12,7 +12,7 @@ import { addInsert, emptyEdits } from '../check/edit.js';
 import { ConductorError } from '../errors.js';
 import { ROLE, type ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
-import { counterMax, kernelWaits, flatEffects } from '../waitcnt/estimate.js';
+import { counterMax, kernelWaits, flatEffects, type CounterScores } from '../waitcnt/estimate.js';
 import { traitsOf } from '../isa/traits.js';
 import { closingWait, originalClosings } from './closing.js';
 import { checkWaitcnt, minimalWaits } from '../waitcnt/index.js';
@@ -247,7 +247,9 @@ export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
     return all;
   };
   let forced = new Map<number, { vm: number; lgkm: number; exp: number }>();
-  let kw = kernelWaits(ctx.cfg, f, max, { accept, after: lastNew, forced: withGiven(forced), check: checkFast });
+  // the rounds' passes share their blocks' exit states (kernelWaits spare)
+  const spare: CounterScores[] = [];
+  let kw = kernelWaits(ctx.cfg, f, max, { accept, after: lastNew, forced: withGiven(forced), check: checkFast, spare });
   for (let iter = 0; ; iter++) {
     const next = new Map<number, { vm: number; lgkm: number; exp: number }>();
     changed.forEach((r, x) => {
@@ -264,7 +266,7 @@ export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
       throw new Error(`internal: the waits that close the changed regions of ${k.name} did not settle in ${CLOSING_ROUNDS} rounds`);
     }
     forced = next;
-    kw = kernelWaits(ctx.cfg, f, max, { accept, after: lastNew, forced: withGiven(forced), check: checkFast });
+    kw = kernelWaits(ctx.cfg, f, max, { accept, after: lastNew, forced: withGiven(forced), check: checkFast, spare });
   }
   return { waits: kw.inserted, closing: new Set(forced.keys()) };
 }

@@ -141,8 +141,6 @@ function computeFlatEffects(ctx: KernelContext): FlatEffects {
  * were issued").
  */
 const NW = NCLASSES;
-/** The numbers a CounterScores holds. */
-const SCORES_INTS = 2 * NW + NW * NU;
 const COUNTER_OF = CLASS_COUNTER;
 const IN_ORDER = CLASS_IN_ORDER;
 
@@ -162,23 +160,10 @@ function pendingInto(ub: Int32Array, lb: Int32Array, max: CounterMax, out: Int32
 
 /** Pending memory operations: one score window per operation class. */
 export class CounterScores {
-  readonly ub: Int32Array;
-  readonly lb: Int32Array;
+  readonly ub = new Int32Array(NW);
+  readonly lb = new Int32Array(NW);
   /** score[w * NU + u]: score in window w of the operation that writes (expcnt classes: reads) unit u. */
-  readonly score: Int32Array;
-
-  /** A state of its own (all zero), or one held in `slab` from `at` on (SCORES_INTS of it, see ScoresSlab). */
-  constructor(slab?: Int32Array, at = 0) {
-    if (slab) {
-      this.ub = slab.subarray(at, at + NW);
-      this.lb = slab.subarray(at + NW, at + 2 * NW);
-      this.score = slab.subarray(at + 2 * NW, at + SCORES_INTS);
-    } else {
-      this.ub = new Int32Array(NW);
-      this.lb = new Int32Array(NW);
-      this.score = new Int32Array(NW * NU);
-    }
-  }
+  readonly score = new Int32Array(NW * NU);
 
   clone(): CounterScores {
     const s = new CounterScores();
@@ -868,6 +853,14 @@ export function kernelWaits(cfg: Cfg, f: FlatEffects, max: CounterMax,
     rerunAll?: boolean;
     /** Also run every block in every pass and compare (default: CONDUCTOR_CHECK_FAST=1). */
     check?: boolean;
+    /**
+     * States the pass may take for its blocks' exits, and gets back with its own when done: a
+     * caller running passes in a row (scheduleWaits' rounds) hands the same list to each and
+     * drops it after the last. A CounterScores holds a score per register unit and class (37 KB),
+     * which V8 makes in 20-60 us (its memory counts as external, which brings on collections);
+     * one pass keeps one per block.
+     */
+    spare?: CounterScores[];
   } = {}): KernelWaits {
   const out = wholeKernelPass(cfg, f, max, opts, opts.rerunAll ?? false);
   if (!opts.rerunAll && (opts.check ?? checkFastFromEnv())) {
@@ -907,8 +900,6 @@ function wholeKernelPass(cfg: Cfg, f: FlatEffects, max: CounterMax,
   opts: Parameters<typeof kernelWaits>[3] & object, rerunAll: boolean): KernelWaits {
   const nb = cfg.blocks.length;
   const exit: (CounterScores | undefined)[] = new Array(nb);
-  // the exit states end with the pass (what it returns are snapshots)
-  const slab = new ScoresSlab(nb);
   // exit[b]'s version (raised whenever it changes; 0: not computed yet), and per block the
   // versions of its predecessors' exits when it last ran (null: it has not run)
   const version = new Uint32Array(nb);
@@ -967,31 +958,21 @@ function wholeKernelPass(cfg: Cfg, f: FlatEffects, max: CounterMax,
         if (wantAfter.has(i)) after.set(i, new ScoreSnapshot(s));
       }
       const old = exit[b.id];
-      if (!old) { exit[b.id] = slab.take(s, b.id); version[b.id] = ++clock; changed = true; } else if (!old.equals(s, max)) { old.copy(s); version[b.id] = ++clock; changed = true; }
+      if (!old) { exit[b.id] = takeScores(s, opts.spare); version[b.id] = ++clock; changed = true; } else if (!old.equals(s, max)) { old.copy(s); version[b.id] = ++clock; changed = true; }
     }
     if (!changed) break;
   }
+  // the exits end with the pass (what it returns are snapshots)
+  if (opts.spare) for (const e of exit) if (e) opts.spare.push(e);
   return { before, after, inserted, blockRuns };
 }
 
-const EMPTY_STATE = new CounterScores();
-
-/**
- * The blocks' exit states of one whole-kernel pass, held in one typed array: a CounterScores holds
- * a score per register unit and class (37 KB), which V8 makes in 20-60 us as an array of its own
- * (its memory is counted as external, which brings on collections), and a pass keeps one per
- * block of the kernel. Taken from one allocation they cost a view each, and go with the pass.
- */
-class ScoresSlab {
-  private slab: Int32Array | undefined;
-
-  constructor(private readonly blocks: number) {}
-
-  /** The exit state of block b, holding a copy of `s`. */
-  take(s: CounterScores, b: number): CounterScores {
-    this.slab ??= new Int32Array(this.blocks * SCORES_INTS);
-    const o = new CounterScores(this.slab, b * SCORES_INTS);
-    o.copy(s);
-    return o;
-  }
+/** A copy of `s`, in a state of `spare` when it has one. */
+function takeScores(s: CounterScores, spare: CounterScores[] | undefined): CounterScores {
+  const o = spare?.pop();
+  if (!o) return s.clone();
+  o.copy(s);
+  return o;
 }
+
+const EMPTY_STATE = new CounterScores();
