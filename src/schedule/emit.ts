@@ -4,18 +4,17 @@
  *     waits and nops removed; every other line byte-identical;
  *  2. rederive waits (rederive.ts): the waitcnt analysis' minimal waits, kept to what the
  *     schedule needs, plus the waits that close each changed region;
- *  3. pad and complete: the hazard engine's minimal s_nop padding (src/hazards), all of it
- *     inside the changed regions and what exceeds the original's padding elsewhere; memory
- *     operations complete at barriers, cache operations, messages, calls and returns in the
- *     original stay complete (completion.ts);
+ *  3. pad, complete and tidy, in one edit: the hazard engine's minimal s_nop padding
+ *     (src/hazards), all of it inside the changed regions and what exceeds the original's
+ *     padding elsewhere; memory operations complete at barriers, cache operations, messages,
+ *     calls and returns in the original stay complete (completion.ts); the waits tidied
+ *     (rederive.ts tidyWaits): those that wait for nothing removed, those in a row merged;
  *  4. fix: the default checkers run; an error the original does not have is fixed with the
  *     finding's fix (fix.ts planFixes) or, when it cannot be, is an exception — a program with a
  *     new hazard, a new missing wait or a descriptor that does not cover its registers is never
- *     returned;
- *     With 3 goes the tidying (rederive.ts tidyWaits): waits that wait for nothing removed,
- *     waits in a row merged; a removed wait was an issue slot, so 4 pads what it covered;
- *  5. tidy again, then 4 again, only where 3 or 4 wrote waits of their own (the completions, a
- *     fix's wait) that the tidying did not see.
+ *     returned (a wait the tidying removed was an issue slot: a hazard it covered is padded here);
+ *  5. tidy again, then 4 again, only where 3 or 4 wrote waits the tidying did not see (the
+ *     completions, a fix's wait).
  * align.ts lines the scheduled kernel up with the original for every step that compares them.
  */
 import { loadText, type Loaded } from '../load.js';

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadText } from '../../../src/load.js';
 import { kernelContexts } from '../../../src/analysis/context.js';
-import { counterMax, flatEffects, kernelWaits, kernelWaitsDifference } from '../../../src/waitcnt/estimate.js';
+import { counterMax, flatEffects, kernelWaits, kernelWaitsDifference, type CounterScores } from '../../../src/waitcnt/estimate.js';
 import { FastPathMismatch } from '../../../src/errors.js';
 import { LOOP } from '../schedule/helpers.js';
 import { root } from '../../repo.js';
@@ -92,6 +92,26 @@ test('kernelWaits running only the blocks whose entry changed equals the pass th
   }
   assert.equal(compared, 18);
   assert.ok(fewer >= 12, `only ${fewer} of ${compared} passes ran fewer blocks`);
+});
+
+test('kernelWaits passes in a row that share their blocks\' exit states (spare) equal passes with states of their own', () => {
+  for (const [name, text] of KERNELS) {
+    const ctx = contextOf(name, text);
+    const f = flatEffects(ctx);
+    const max = counterMax(ctx.target);
+    const all = Array.from({ length: f.n }, (_, i) => i);
+    const forced = new Map(all.filter((i) => i % 5 === 2).map((i) => [i, { vm: 0, lgkm: -1, exp: -1 }] as const));
+    // the states one pass leaves hold its scores: the next pass, with other waits, must not read them
+    const variants: Parameters<typeof kernelWaits>[3][] = [{ at: all, after: all, forced }, { at: all, after: all }, { after: all, accept: () => false }];
+    const spare: CounterScores[] = [];
+    for (const opts of variants) {
+      const shared = kernelWaits(ctx.cfg, f, max, { ...opts, check: false, spare });
+      const own = kernelWaits(ctx.cfg, f, max, { ...opts, check: false });
+      assert.equal(kernelWaitsDifference(shared, own), undefined, name);
+      // every block runs in the first round and keeps an exit state, taken from the list and given back
+      assert.equal(spare.length, ctx.cfg.blocks.length, `${name}: the pass gave back its exit states`);
+    }
+  }
 });
 
 test('kernelWaitsDifference tells apart results that differ in a wait, a kept state or the order the states are kept in', () => {
