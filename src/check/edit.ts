@@ -24,6 +24,13 @@ export function emptyEdits(): StatementEdits {
   return { insertBefore: new Map(), replace: new Map(), remove: new Set() };
 }
 
+/** Add the edits of `from` to `into` (inserted lines after those `into` has; a replacement of `from` wins). */
+export function mergeEdits(into: StatementEdits, from: StatementEdits): void {
+  for (const [k, lines] of from.insertBefore) for (const l of lines) addInsert(into, k, l);
+  for (const [k, t] of from.replace) into.replace.set(k, t);
+  for (const k of from.remove) into.remove.add(k);
+}
+
 export function addInsert(e: StatementEdits, stmt: number, line: string, atEnd = true): void {
   const list = e.insertBefore.get(stmt) ?? [];
   if (atEnd) list.push(line); else list.unshift(line);

@@ -22,7 +22,7 @@ import { kernelContexts } from '../analysis/context.js';
 import { byLocation, checkContexts } from '../check/check.js';
 import { DEFAULT_CHECKERS } from '../check/checkers.js';
 import { addNopLines, planFixes, waitcntText } from '../check/fix.js';
-import { addInsert, applyStatementEdits, emptyEdits } from '../check/edit.js';
+import { addInsert, applyStatementEdits, emptyEdits, mergeEdits } from '../check/edit.js';
 import type { Finding, KernelContext } from '../analysis/types.js';
 import { ConductorError } from '../errors.js';
 import { ROLE, type ScheduleKernel } from './kernel.js';
@@ -222,8 +222,7 @@ function padAndComplete(s: ScheduleState, d: Draft, notes: string[]): boolean {
   for (const [j, w] of missing) { addInsert(e, ctx.cfg.insns[j]!.stmt, waitcntText({ vmcnt: w.vm, lgkmcnt: w.lgkm, expcnt: w.exp })); edits++; }
   if (missing.size > 0) notes.push(`${missing.size} wait${missing.size === 1 ? '' : 's'} kept in front of barriers, cache operations, messages, calls or returns`);
   const tidy = tidyWaits(s, d.loaded, ctx);
-  for (const [k, t] of tidy.plan.replace) e.replace.set(k, t);
-  for (const k of tidy.plan.remove) e.remove.add(k);
+  mergeEdits(e, tidy.plan);
   if (edits + tidy.edits > 0) d.edit(e);
   return missing.size > 0;
 }
