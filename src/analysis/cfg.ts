@@ -7,9 +7,10 @@
  */
 import type { Instruction, KernelSymbol, Loc, Program } from '../asm/ast.js';
 import { controlKind, type ControlKind } from '../isa/control.js';
-import { statementAt, statementCount } from '../asm/program.js';
+import { ParsedProgram, forEachStatementObject, statementAt } from '../asm/program.js';
 import { once } from './memo.js';
 import { sectionIsCode } from './rawwords.js';
+import { namesRegisters } from '../asm/store.js';
 
 export interface BasicBlock {
   id: number;
@@ -80,23 +81,22 @@ const LOCAL_SYMBOL = /\.L[\w.$]*/g;
  */
 export function debugOnlyLabels(program: Program): ReadonlySet<string> {
   return once(program, 'debugOnlyLabels', () => {
-    const n = statementCount(program);
     const out = new Set<string>();
-    for (let k = 0; k < n; k++) {
-      const s = statementAt(program, k)!;
+    forEachStatementObject(program, (s) => {
       if (s.kind === 'label' && !s.expansion && s.name !== undefined && s.name.startsWith('.L')) out.add(s.name);
-    }
+    });
     if (out.size === 0) return out;
+    const named = (t: string) => { for (const m of t.matchAll(LOCAL_SYMBOL)) out.delete(m[0]); };
     let code = true;
-    for (let k = 0; k < n && out.size > 0; k++) {
-      const s = statementAt(program, k)!;
+    // (the section only decides for directives; an instruction read from the store is looked at
+    // in place, its text made only when it names a local symbol)
+    const store = program instanceof ParsedProgram ? program.store : undefined;
+    forEachStatementObject(program, (s) => {
       const section = sectionIsCode(s);
-      if (section !== undefined) { code = section; continue; }
-      if (s.kind === 'label' || (!code && s.kind === 'directive' && DATA_DIRECTIVES.has(s.name ?? ''))) continue;
-      const t = s.text;
-      if (!t.includes('.L')) continue;
-      for (const m of t.matchAll(LOCAL_SYMBOL)) out.delete(m[0]);
-    }
+      if (section !== undefined) { code = section; return; }
+      if (s.kind === 'label' || (!code && s.kind === 'directive' && DATA_DIRECTIVES.has(s.name ?? ''))) return;
+      if (s.text.includes('.L')) named(s.text);
+    }, store && ((i) => { if (store.textHas(i, '.L')) named(store.text(i)); }));
     return out;
   });
 }
@@ -107,11 +107,16 @@ export function buildCfg(program: Program, kernel: KernelSymbol): Cfg {
   const debugOnly = debugOnlyLabels(program);
   let pending: string[] = [];
   for (let k = kernel.start; k < kernel.end; k++) {
-    const s = statementAt(program, k)!;
-    if (s.kind === 'label' && k !== kernel.start && !debugOnly.has(s.name!)) pending.push(s.name!);
-    else if (s.insn) {
+    // an instruction read from the store without its statement's view
+    let insn = program instanceof ParsedProgram ? program.storedInstructionAt(k) : undefined;
+    if (insn === undefined) {
+      const s = statementAt(program, k)!;
+      if (s.kind === 'label' && k !== kernel.start && !debugOnly.has(s.name!)) { pending.push(s.name!); continue; }
+      insn = s.insn;
+    }
+    if (insn) {
       if (pending.length > 0) { labelsBefore.set(insns.length, pending); pending = []; }
-      insns.push(s.insn);
+      insns.push(insn);
     }
   }
   const control = insns.map((i) => controlKind(i.base));
@@ -204,16 +209,14 @@ export function buildCfg(program: Program, kernel: KernelSymbol): Cfg {
  */
 function findPcLoops(insns: Instruction[], control: ControlKind[], labelsBefore: ReadonlyMap<number, string[]>, taken: ReadonlySet<number>): LongBranch[] {
   const out: LongBranch[] = [];
-  const overlaps = (a: { file: string; first: number; count: number }, b: { file: string; first: number; count: number }) =>
-    a.file === b.file && a.first < b.first + b.count && b.first < a.first + a.count;
   for (let i = 0; i < insns.length; i++) {
     if (control[i] !== 'indirect' || taken.has(i) || insns[i]!.base !== 's_setpc_b64') continue;
     const to = insns[i]!.operands[0];
     if (!to || to.kind !== 'reg') continue;
     for (let g = i - 1; g >= 0; g--) {
       const r = insns[g]!;
-      const named = r.operands.some((op) => op.kind === 'reg' && overlaps(op, to));
-      if (!named) continue;
+      // read from the store's rows: the scan may pass thousands of instructions
+      if (!namesRegisters(r, to.file, to.first, to.count)) continue;
       const pc = r.operands[0];
       if (r.base === 's_getpc_b64' && pc && pc.kind === 'reg' && pc.file === to.file && pc.first === to.first && pc.count === to.count) {
         const label = labelsBefore.get(g + 1)?.[0];

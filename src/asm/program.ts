@@ -122,6 +122,26 @@ export class ParsedProgram implements Program {
     return typeof s === 'number' ? new InstructionStatement(this, s) : s;
   }
 
+  /** The instruction of statement k when it is one read from the store (no statement view made), else undefined. */
+  storedInstructionAt(k: number): Instruction | undefined {
+    const s = this.#parts[k];
+    return typeof s === 'number' ? this.instructions[s] : undefined;
+  }
+
+  /**
+   * fn(s, k) for each statement k kept as an object (labels, directives, macro calls, raw
+   * statements), and insn(i, k), when given, for each instruction read from the store (store
+   * index i), without making its view.
+   */
+  forEachStoredStatement(fn: (s: Statement, k: number) => void, insn?: (i: number, k: number) => void): void {
+    const parts = this.#parts;
+    for (let k = 0; k < parts.length; k++) {
+      const s = parts[k]!;
+      if (typeof s !== 'number') fn(s, k);
+      else if (insn) insn(s, k);
+    }
+  }
+
   get statements(): Statement[] {
     if (this.#statements === undefined) {
       const parts = this.#parts;
@@ -167,6 +187,17 @@ export function isWaitOrNop(insn: { readonly base: string } | undefined): boolea
 export function nopImmediate(insn: Instruction): number {
   const op = insn.operands[0];
   return op && op.kind === 'imm' && Number.isInteger(op.value) && op.value >= 0 ? op.value : 0;
+}
+
+/**
+ * fn(s, k) for each statement of a program that is not an instruction read from a parsed
+ * program's store (those go to `insn` with their store index, when it is given, without making
+ * their views): what a walk that looks only at labels, directives and macro calls needs. A
+ * program not read from a store gives every statement to fn.
+ */
+export function forEachStatementObject(program: Program, fn: (s: Statement, k: number) => void, insn?: (i: number, k: number) => void): void {
+  if (program instanceof ParsedProgram) program.forEachStoredStatement(fn, insn);
+  else program.statements.forEach(fn);
 }
 
 /** Statement k of a program (a parsed program's statement list is not built for it). */

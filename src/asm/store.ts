@@ -394,6 +394,16 @@ export class InsnStore {
     return this.texts[this.textId[i]!]!.slice(this.tStart[i], this.tEnd[i]);
   }
 
+  /** Whether the instruction's text (text(i)) holds `needle`, read in place (no string made). */
+  textHas(i: number, needle: string): boolean {
+    const T = this.texts[this.textId[i]!]!;
+    const c0 = needle.charCodeAt(0);
+    for (let p = this.tStart[i]!, last = this.tEnd[i]! - needle.length; p <= last; p++) {
+      if (T.charCodeAt(p) === c0 && T.startsWith(needle, p)) return true;
+    }
+    return false;
+  }
+
   mnemonic(i: number): string { return OPCODES.mnemonic[this.opcode[i]!]!; }
   base(i: number): string { return OPCODES.base[this.opcode[i]!]!; }
 
@@ -567,6 +577,23 @@ export class StoredInstruction implements Instruction {
     }
     return this.#mods;
   }
+}
+
+/**
+ * Whether a register operand of `insn` overlaps registers first..first+count-1 of `file`, read
+ * from the store's rows when the instruction lives in one (no operand objects made).
+ */
+export function namesRegisters(insn: Instruction, file: RegOperand['file'], first: number, count: number): boolean {
+  if (insn instanceof StoredInstruction) {
+    const s = insn.store;
+    const i = insn.index;
+    for (let k = s.opBegin[i]!, e = s.opBegin[i + 1]!; k < e; k++) {
+      if (s.oKind[k] !== OP_REG || FILE_NAMES[s.oFile[k]!] !== file) continue;
+      if (s.oFirst[k]! < first + count && first < s.oFirst[k]! + s.oCount[k]!) return true;
+    }
+    return false;
+  }
+  return insn.operands.some((o) => o.kind === 'reg' && o.file === file && o.first < first + count && first < o.first + o.count);
 }
 
 /**

@@ -8,6 +8,7 @@
 import type { Program, Statement } from '../asm/ast.js';
 import { printProgram } from '../asm/printer.js';
 import { once } from '../analysis/memo.js';
+import { forEachStatementObject, statementAt, statementCount } from '../asm/program.js';
 import { isRepeatName } from '../asm/parser.js';
 import { isInlineAsmMarker } from '../asm/inline-asm.js';
 
@@ -37,9 +38,11 @@ export function addInsert(e: StatementEdits, stmt: number, line: string, atEnd =
   e.insertBefore.set(stmt, list);
 }
 
-function indentOf(text: string): string {
-  const m = /^[ \t]*/.exec(text);
-  return m ? m[0] : '';
+/** The blanks (spaces and tabs) a line starts with. */
+export function indentOf(text: string): string {
+  let n = 0;
+  while (n < text.length && (text.charCodeAt(n) === 32 || text.charCodeAt(n) === 9)) n++;
+  return n === 0 ? '' : text.slice(0, n);
 }
 
 /**
@@ -57,21 +60,25 @@ function insertIndent(ins: string, indent: string, beforeLabel: boolean): string
  * Record in `byLine` (source line -> its statements, in order) the line that holds statement k,
  * unless it is there: a line's statements stand together in the statement stream.
  */
-export function addStatementLine(statements: readonly Statement[], k: number, byLine: Map<number, number[]>): void {
-  const li = statements[k]!.lineIndex;
+export function addStatementLine(program: Program, k: number, byLine: Map<number, number[]>): void {
+  // statement by statement (a parsed program's whole list is not built for an edit)
+  const at = (x: number) => statementAt(program, x)!;
+  const li = at(k).lineIndex;
   if (byLine.has(li)) return;
   let a = k;
-  while (a > 0 && statements[a - 1]!.lineIndex === li) a--;
+  while (a > 0 && at(a - 1).lineIndex === li) a--;
   const l: number[] = [];
-  for (let b = a; b < statements.length && statements[b]!.lineIndex === li; b++) l.push(b);
+  const n = statementCount(program);
+  for (let b = a; b < n && at(b).lineIndex === li; b++) l.push(b);
   byLine.set(li, l);
 }
 
 /** Apply statement edits and return the new text. */
 export function applyStatementEdits(program: Program, edits: StatementEdits): string {
-  // the statements of each line an edit touches
+  // the statements of each line an edit touches (read one by one: the list is not built)
+  const at = (k: number) => statementAt(program, k)!;
   const byLine = new Map<number, number[]>();
-  for (const k of [...edits.insertBefore.keys(), ...edits.replace.keys(), ...edits.remove]) addStatementLine(program.statements, k, byLine);
+  for (const k of [...edits.insertBefore.keys(), ...edits.replace.keys(), ...edits.remove]) addStatementLine(program, k, byLine);
   if (byLine.size === 0) return printProgram(program);
   const touched = [...byLine.keys()].sort((x, y) => x - y);
   const lineEdits = new Map<number, string>();
@@ -82,14 +89,14 @@ export function applyStatementEdits(program: Program, edits: StatementEdits): st
     const original = text.line(lineIndex);
     const indent = indentOf(original);
     const eol = text.eol(lineIndex) || '\n';
-    const expanded = stmts.some((k) => program.statements[k]!.expansion);
+    const expanded = stmts.some((k) => at(k).expansion);
     const out: string[] = [];
     if (expanded) {
-      const call = stmts.map((k) => program.statements[k]!).find((s) => s.kind === 'macroCall' && !s.expansion);
+      const call = stmts.map((k) => at(k)).find((s) => s.kind === 'macroCall' && !s.expansion);
       for (let b = lineIndex + 1; b <= (call?.blockEnd ?? lineIndex); b++) lineEdits.set(b, '');
       out.push(`${indent}// expanded from: ${call ? call.text : original.trim()}`);
       for (const k of stmts) {
-        const s = program.statements[k]!;
+        const s = at(k);
         if (s.kind === 'macroCall') continue;
         for (const ins of edits.insertBefore.get(k) ?? []) out.push(indent + ins);
         if (edits.remove.has(k)) continue;
@@ -100,7 +107,7 @@ export function applyStatementEdits(program: Program, edits: StatementEdits): st
       // Statements written on this line: labels first, then at most one instruction or directive.
       let restFrom = 0;
       for (const k of stmts) {
-        const s = program.statements[k]!;
+        const s = at(k);
         const inserts = edits.insertBefore.get(k) ?? [];
         const isLast = k === stmts[stmts.length - 1];
         if (!isLast) {
@@ -184,7 +191,7 @@ export class MacroNumbering {
 
   written(stmts: readonly number[]): void {
     for (const k of stmts) {
-      const s = this.program.statements[k]!;
+      const s = statementAt(this.program, k)!;
       if (s.kind === 'macroCall' && s.name !== undefined && !isRepeatName(s.name)) this.pending++;
     }
   }
@@ -209,8 +216,8 @@ function counterReaderLines(program: Program): Uint8Array {
   const text = program.lineIndex;
   const out = new Uint8Array(text.count);
   const uses = new Map<string, boolean>();
-  for (const s of program.statements) {
-    if (s.kind !== 'macroCall' || s.name === undefined || s.name === '.rept' || s.name === '.rep') continue;
+  forEachStatementObject(program, (s) => {
+    if (s.kind !== 'macroCall' || s.name === undefined || s.name === '.rept' || s.name === '.rep') return;
     let u: boolean;
     if (isRepeatName(s.name)) {
       // .irp / .irpc: a body read where it is written (in a macro's body: assumed to)
@@ -224,7 +231,7 @@ function counterReaderLines(program: Program): Uint8Array {
       } else u = known;
     }
     if (u) out[s.lineIndex] = 1;
-  }
+  });
   return out;
 }
 

@@ -233,7 +233,9 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams, opts: 
       const a = firstAlike(r);
       const j = a >= 0 ? first.get(a) : undefined;
       if (j !== undefined && ctx.cfg.control[j] === ctx.cfg.control[i]) {
-        for (const arr of perInsn!) arr[i] = arr[j]!;
+        // indexed loops: this runs a few times per process, mostly before it is optimized, where a
+        // for-of makes an iterator result per step
+        for (let q = 0; q < perInsn!.length; q++) { const arr = perInsn![q]!; arr[i] = arr[j]!; }
         for (let k = 0; k < 5; k++) m.mfmaLat[i * 5 + k] = m.mfmaLat[j * 5 + k]!;
         m.useStart[i] = m.useStart[j]!;
         m.useEnd[i] = m.useEnd[j]!;
@@ -278,12 +280,14 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams, opts: 
         m.mfmaCCount[i] = ue - us;
       }
     }
-    for (const u of r.uses) { unitInRange(u); if (roleOf[u]! < 0) { met.push(u); roleOf[u] = READ_ROLE.implicit; } }
+    const uses = r.uses;
+    for (let q = 0; q < uses.length; q++) { const u = uses[q]!; unitInRange(u); if (roleOf[u]! < 0) { met.push(u); roleOf[u] = READ_ROLE.implicit; } }
     m.useStart[i] = useU.length;
-    for (const u of met) { useU.push(u); useR.push(roleOf[u]!); roleOf[u] = -1; }
+    for (let q = 0; q < met.length; q++) { const u = met[q]!; useU.push(u); useR.push(roleOf[u]!); roleOf[u] = -1; }
     m.useEnd[i] = useU.length;
     m.defStart[i] = defU.length;
-    for (const u of r.defs) defU.push(u);
+    const defs = r.defs;
+    for (let q = 0; q < defs.length; q++) defU.push(defs[q]!);
     m.defEnd[i] = defU.length;
     if (isMfma) {
       for (let k = 0; k < ops.n; k++) {

@@ -498,7 +498,8 @@ export function carryFacts(ctx: KernelContext): CarriedFacts | undefined {
   const f = FACTS_CACHE.get(ctx);
   if (f === undefined) return undefined;
   let n = 0;
-  for (const v of f) {
+  for (let i = 0; i < f.length; i++) {
+    const v = f[i]!;
     if (isWaitOrNop(v.ri.insn)) continue;
     if (!(v instanceof HazardView)) return undefined;
     n++;
@@ -508,7 +509,7 @@ export function carryFacts(ctx: KernelContext): CarriedFacts | undefined {
     ops: new Array<readonly OpRange[]>(n), sdefs: new Array<readonly number[] | null>(n), rare: new Array<RareFacts | undefined>(n),
   };
   let p = 0;
-  for (const v of f) if (!isWaitOrNop(v.ri.insn)) (v as HazardView).carryInto(c, p++);
+  for (let i = 0; i < f.length; i++) { const v = f[i]!; if (!isWaitOrNop(v.ri.insn)) (v as HazardView).carryInto(c, p++); }
   return c;
 }
 

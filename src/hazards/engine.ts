@@ -187,10 +187,12 @@ export function computeNopsIn(h: HazardContext, rules: readonly HazardRule[]): N
   for (let i = 0; i < n; i++) {
     let need = 0;
     let by: string[] = [];
-    for (const r of rules) {
+    for (let q = 0; q < rules.length; q++) {
+      const r = rules[q]!;
       const needs = r.check(h, i);
       if (!needs) continue;
-      for (const x of needs) {
+      for (let y = 0; y < needs.length; y++) {
+        const x = needs[y]!;
         const s = x.required - x.distance;
         if (s > need) { need = s; by = [r.id]; } else if (s === need && s > 0 && !by.includes(r.id)) by.push(r.id);
       }

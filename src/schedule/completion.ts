@@ -30,8 +30,13 @@ function isSyncPoint(ctx: KernelContext, fx: InsnEffects, i: number): boolean {
 interface Pending { at: number; classes: readonly number[]; stamps: readonly number[] }
 
 interface SyncState {
-  /** Memory operations (instruction indexes) of the point's block that are complete at it. */
-  done: number[];
+  /**
+   * Memory operations (instruction indexes) of the point's block that are complete at it: the
+   * first `doneLen` of `done`, the block's list in the order they completed (a later point of the
+   * block shares it: an operation once complete stays so).
+   */
+  done: readonly number[];
+  doneLen: number;
   /** Still pending: per counter (vm, lgkm, exp), the wait that would complete it (-1: not on that counter). */
   pending: { at: number; need: readonly number[] }[];
 }
@@ -74,7 +79,7 @@ function computeSyncStates(ctx: KernelContext): Map<number, SyncState> {
       }
       if (isSyncPoint(ctx, fx, i)) {
         out.set(i, {
-          done: done.slice(),
+          done, doneLen: done.length,
           pending: pending.map((p) => {
             const need = [-1, -1, -1];
             for (let j = 0; j < p.classes.length; j++) need[CLASS_COUNTER[p.classes[j]!]!] = younger(p, j, issued);
@@ -108,13 +113,18 @@ export function missingCompletions(orig: KernelContext, sched: KernelContext, to
   const a = syncStates(orig);
   const b = syncStates(sched);
   const out = new Map<number, { vm?: number; lgkm?: number; exp?: number }>();
+  // the original's operations complete at the point in hand: those marked with its stamp
+  const doneAt = new Int32Array(orig.insns.length);
+  let stamp = 0;
   for (const [i, sb] of b) {
     const sa = a.get(toOrig[i]!);
-    if (!sa || sa.done.length === 0) continue;
-    const doneA = new Set(sa.done);
+    if (!sa || sa.doneLen === 0) continue;
+    stamp++;
+    for (let x = 0; x < sa.doneLen; x++) doneAt[sa.done[x]!] = stamp;
     const need: (number | undefined)[] = [undefined, undefined, undefined];
     for (const p of sb.pending) {
-      if (!doneA.has(toOrig[p.at]!)) continue;
+      const o = toOrig[p.at]!;
+      if (o < 0 || doneAt[o] !== stamp) continue;
       for (let c = 0; c < 3; c++) {
         const k = p.need[c]!;
         if (k >= 0) need[c] = need[c] === undefined ? k : Math.min(need[c]!, k);

@@ -31,7 +31,7 @@ import { computeNops } from '../hazards/engine.js';
 import { carryFacts, hazardInsnsCarried, type CarriedFacts } from '../hazards/context.js';
 import type { Program } from '../asm/ast.js';
 import { printProgram } from '../asm/printer.js';
-import { isWaitOrNop } from '../asm/program.js';
+import { isWaitOrNop, statementAt, statementCount } from '../asm/program.js';
 import { missingCompletions } from './completion.js';
 import { checkFastFromEnv, contextMetrics, FastPathMismatch, programMetrics, type Metrics } from './metrics.js';
 import { reorderedText } from './reorder.js';
@@ -131,14 +131,16 @@ const WAIT_OR_NOP_LINE = /^[ \t]*s_(?:waitcnt|nop)(?:[ \t][^;\n\r]*)?$/;
  * resolves as it did and its hazard facts (a function of its resolved form) are the same.
  */
 export function carriedEdit(program: Program, e: StatementEdits): boolean {
-  const statements = program.statements;
+  // the statements the edits touch and their line's, read one by one (the whole list is not built)
+  const at = (k: number) => statementAt(program, k)!;
+  const count = statementCount(program);
   const plain = (k: number) => {
-    const li = statements[k]!.lineIndex;
-    for (let x = k; x >= 0 && statements[x]!.lineIndex === li; x--) if (statements[x]!.expansion) return false;
-    for (let x = k + 1; x < statements.length && statements[x]!.lineIndex === li; x++) if (statements[x]!.expansion) return false;
+    const li = at(k).lineIndex;
+    for (let x = k; x >= 0 && at(x).lineIndex === li; x--) if (at(x).expansion) return false;
+    for (let x = k + 1; x < count && at(x).lineIndex === li; x++) if (at(x).expansion) return false;
     return true;
   };
-  const waitOrNop = (k: number) => isWaitOrNop(statements[k]!.insn);
+  const waitOrNop = (k: number) => isWaitOrNop(at(k).insn);
   for (const [k, lines] of e.insertBefore) {
     if (!plain(k)) return false;
     for (const l of lines) if (!WAIT_OR_NOP_LINE.test(l)) return false;

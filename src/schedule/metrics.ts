@@ -1204,9 +1204,11 @@ export function contextMetrics(ctx: KernelContext, opts: MetricOptions = {}): Me
   const { resources } = kernelResources(ctx);
   let waits = 0;
   let nops = 0;
-  for (const r of ctx.insns) {
-    if (r.insn.base === 's_waitcnt') waits++;
-    else if (r.insn.base === 's_nop') nops++;
+  const insns = ctx.insns;
+  for (let i = 0; i < insns.length; i++) {
+    const base = insns[i]!.insn.base;
+    if (base === 's_waitcnt') waits++;
+    else if (base === 's_nop') nops++;
   }
   const occ = resources.occupancy.descriptor ?? resources.occupancy.registersUsed;
   const kt = kernelTime(ctx, { trip: opts.trip, waves: Math.max(1, occ.wavesPerSimd) });

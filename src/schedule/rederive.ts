@@ -8,7 +8,7 @@ import type { Loaded } from '../load.js';
 import type { KernelContext } from '../analysis/types.js';
 import { kernelContexts } from '../analysis/context.js';
 import { waitcntText } from '../check/fix.js';
-import { addInsert, emptyEdits } from '../check/edit.js';
+import { addInsert, emptyEdits, indentOf } from '../check/edit.js';
 import { ConductorError } from '../errors.js';
 import { ROLE, type ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
@@ -18,6 +18,7 @@ import { closingWait, originalClosings } from './closing.js';
 import { checkWaitcnt, minimalWaits } from '../waitcnt/index.js';
 import { alignToOriginal } from './align.js';
 import { once } from '../analysis/memo.js';
+import { statementAt } from '../asm/program.js';
 
 /** Counter values of a wait (-1 = the counter is not waited on). */
 export type WaitCounts = { vm: number; lgkm: number; exp: number };
@@ -175,8 +176,9 @@ function stronger(a: { vm: number; lgkm: number; exp: number }, b?: { vm: number
 export function waitInsertions(ctx: KernelContext, ins: Map<number, { vm: number; lgkm: number; exp: number }>,
   afterPrevious: ReadonlySet<number> = new Set()): StatementEdits {
   const e = emptyEdits();
-  const { statements, lineIndex } = ctx.program;
-  const indent = (stmt: number) => /^[ \t]*/.exec(lineIndex.line(statements[stmt]!.lineIndex))![0];
+  const program = ctx.program;
+  // a statement's view only where a wait goes after the previous instruction (not the whole list)
+  const indent = (stmt: number) => indentOf(program.lineIndex.line(statementAt(program, stmt)!.lineIndex));
   for (const [j, w] of ins) {
     const text = waitcntText({
       vmcnt: w.vm >= 0 ? w.vm : undefined, lgkmcnt: w.lgkm >= 0 ? w.lgkm : undefined, expcnt: w.exp >= 0 ? w.exp : undefined,
@@ -257,7 +259,9 @@ export function scheduleWaits(s: ScheduleState, ctx: KernelContext,
       const jl = lastNew[x]!;
       const st = kw.after.get(jl);
       if (!st || jl + 1 >= ctx.insns.length) return;
-      const seq = Array.from(s.order[r]!, (q) => rg.nodes[q]!);
+      const o = s.order[r]!;
+      const seq = new Int32Array(o.length);
+      for (let q = 0; q < o.length; q++) seq[q] = rg.nodes[o[q]!]!;
       if (closingWait(traits, closings[r]!, seq, st.pendingPerClass(max), w)) next.set(jl + 1, { vm: w[0]!, lgkm: w[1]!, exp: w[2]! });
     });
     const same = next.size === forced.size && [...next].every(([j, w]) => { const o = forced.get(j); return o && o.vm === w.vm && o.lgkm === w.lgkm && o.exp === w.exp; });

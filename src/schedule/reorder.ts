@@ -10,17 +10,12 @@
  */
 import type { Program } from '../asm/ast.js';
 import { printProgram } from '../asm/printer.js';
-import { MacroNumbering, addStatementLine, statementText } from '../check/edit.js';
+import { MacroNumbering, addStatementLine, indentOf, statementText } from '../check/edit.js';
 import type { ScheduleState } from './state.js';
 import { isDebugLine, staysInPlace } from './kernel.js';
 import { once } from '../analysis/memo.js';
 
 interface Chunk { lines: string[]; eols: string[] }
-
-function indentOf(text: string): string {
-  const m = /^[ \t]*/.exec(text);
-  return m ? m[0] : '';
-}
 
 /** Text of the program with the changed regions of `s` reordered and their waits/nops removed. */
 export function reorderedText(s: ScheduleState): string {
@@ -49,7 +44,7 @@ export function reorderedText(s: ScheduleState): string {
 
   // statements per line, of the lines we touch
   const stmtsOfLine = new Map<number, number[]>();
-  const touch = (st: number) => addStatementLine(program.statements, st, stmtsOfLine);
+  const touch = (st: number) => addStatementLine(program, st, stmtsOfLine);
   for (const st of slotOf.keys()) touch(st);
   for (const st of drop) touch(st);
 

@@ -55,7 +55,7 @@ import { isClass, traitsOf } from '../isa/traits.js';
 import {
   CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COUNTER, COUNTER_CLASSES, COUNTER_NAMES, INSN_KIND, LDS_MEM, LDS_QUIET, NCLASSES, NO_WAIT, OP_CLASS, SOURCES, STORES, counterMax, kernelEffects, type InsnEffects,
 } from './model.js';
-import { CounterState, joinInto, meetInto, sameCore, type Ent, type Shadow } from './state.js';
+import { CounterState, joinInto, meetInto, mergedShadows, sameCore, type Ent, type Shadow } from './state.js';
 import { afterInsn, commonFacts, edgeConditions, factsKey, feasibleSuccessors, liveConditions, sameShape, widenFacts, type PathFact } from './paths.js';
 import { lineAt } from '../asm/include.js';
 import type { Loc } from '../asm/ast.js';
@@ -467,7 +467,10 @@ class Analysis {
       const k = key & 15;
       const need = CLASS_IN_ORDER[k] ? Math.min(y, max[c]! - 1) : 0;
       if (sn && key >>> 4 === STORES && need < sn[c]!) sn[c] = need;
-      if (st.sh && w >= 0) st.setShadows(key, mergeShadows(st.sh.get(key) ?? [], [{ w, need, p: e.p }]));
+      if (st.sh && w >= 0) {
+        const cur = st.sh.get(key) ?? NO_SHADOWS;
+        st.setShadows(key, mergedShadows(cur, [{ w, need, p: e.p }]) ?? cur);
+      }
     } : undefined, this.meet);
   }
 
@@ -854,18 +857,8 @@ class Analysis {
   }
 }
 
-function mergeShadows(a: readonly Shadow[], b: readonly Shadow[]): Shadow[] {
-  const out = a.slice();
-  for (const x of b) {
-    const j = out.findIndex((o) => o.w === x.w);
-    if (j < 0) out.push(x);
-    else {
-      const o = out[j]!;
-      out[j] = { w: x.w, need: Math.min(o.need, x.need), p: o.p };
-    }
-  }
-  return out.sort((p, q) => p.w - q.w);
-}
+/** No shadows (a list never changed in place). */
+const NO_SHADOWS: readonly Shadow[] = Object.freeze([]);
 
 /** Something after wait `i` in its block can observe memory ordering before an s_endpgm. */
 function memoryFollows(ctx: KernelContext, fx: InsnEffects[], i: number): boolean {

@@ -119,9 +119,12 @@ function computeFlatEffects(ctx: KernelContext): FlatEffects {
     }
     if (e.kind === INSN_KIND.call && e.callWaits) special[i] = 2;
     inOrder[i] = e.inOrderClass; d16Load[i] = +e.d16Load; ldsAccess[i] = +e.lds; writesExec[i] = +e.writesExec;
-    for (const is of e.issues) {
+    const issues = e.issues;
+    for (let x = 0; x < issues.length; x++) {
+      const is = issues[x]!;
       cls.push(is.cls); inc.push(is.inc); unitOff.push(units.length);
-      for (const u of is.units) if (u !== STORES) units.push(u);
+      const iu = is.units;
+      for (let q = 0; q < iu.length; q++) if (iu[q] !== STORES) units.push(iu[q]!);
     }
   }
   useOff[n] = nu; defOff[n] = nd; issOff[n] = cls.length;

@@ -168,6 +168,33 @@ function copyMap<K, V>(m: ReadonlyMap<K, V>): Map<K, V> {
 }
 
 /**
+ * The shadows `a` and `b` together (every list of shadows is sorted by wait, one shadow per
+ * wait): per wait the smaller need (with a's producer where a has the wait), in the same order;
+ * undefined when that is `a` itself. A new list is made only where `b` changes `a`, and nothing is
+ * sorted again: a shadow of a wait `a` lacks goes in at its place.
+ */
+export function mergedShadows(a: readonly Shadow[], b: readonly Shadow[]): Shadow[] | undefined {
+  let out: Shadow[] | undefined;
+  for (let x = 0; x < b.length; x++) {
+    const s = b[x]!;
+    const arr: readonly Shadow[] = out ?? a;
+    let j = 0;
+    while (j < arr.length && arr[j]!.w < s.w) j++;
+    if (j < arr.length && arr[j]!.w === s.w) {
+      if (arr[j]!.need <= s.need) continue;
+      out ??= a.slice();
+      out[j] = { w: s.w, need: s.need, p: out[j]!.p };
+      continue;
+    }
+    out ??= a.slice();
+    out.push(s);
+    for (let q = out.length - 1; q > j; q--) out[q] = out[q - 1]!;
+    out[j] = s;
+  }
+  return out;
+}
+
+/**
  * Join `src` into `dst` in place (the pessimistic merge); true when `dst` changed. Younger
  * counts are compared relative to each state's own issue counters, so neither state needs
  * renumbering; `capY` caps them per class (counts at or above the counter maximum are alike).
@@ -199,16 +226,8 @@ export function joinInto(dst: CounterState, src: CounterState, capY: readonly nu
       const cur = dsh.get(key);
       if (!cur) { dst.setShadows(key, list); changed = true; return; }
       if (cur === list) return;
-      let out: Shadow[] | undefined;
-      for (const x of list) {
-        const arr: readonly Shadow[] = out ?? cur;
-        const j = arr.findIndex((o) => o.w === x.w);
-        if (j >= 0 && arr[j]!.need <= x.need) continue;
-        if (!out) out = cur.slice();
-        if (j < 0) out.push(x);
-        else out[j] = { w: x.w, need: x.need, p: out[j]!.p };
-      }
-      if (out) { dst.setShadows(key, out.sort((a, b) => a.w - b.w)); changed = true; }
+      const out = mergedShadows(cur, list);
+      if (out) { dst.setShadows(key, out); changed = true; }
     });
   }
   return changed;

@@ -10,9 +10,15 @@ const FACT: WaitStateFact = {
   note: 'Not modeled by LLVM.',
 };
 
+/** A constant operand that reads VCCZ or EXECZ. */
+const ZSRC = /^(src_)?(vccz|execz)$/;
+const isZsrc = (n: string): boolean => ZSRC.test(n);
+/** Whether an instruction reads VCCZ or EXECZ (a function made once: the scan runs it on every instruction). */
+const readsZsrc = (f: { readonly consts: readonly string[] }): boolean => f.consts.length > 0 && f.consts.some(isZsrc);
+
 export const valuVccExecWriteVcczRead: HazardRule = {
   id: 'valu-vcc-exec-write-vccz-read',
-  present: (h) => h.has('zsrc', (f) => f.consts.some((n) => /^(src_)?(vccz|execz)$/.test(n))),
+  present: (h) => h.has('zsrc', readsZsrc),
   description: 'A VALU reads VCCZ or EXECZ as data less than 5 wait states after a VALU wrote VCC or EXEC.',
   appliesTo: () => true,
   source: FACT.source,
