@@ -242,6 +242,14 @@ function unknownTag(s: ScheduleState, cmd: Command, tag: string): CommandFailure
   return fail(cmd, 'unknown-tag', `unknown tag '${tag}'${hint}`);
 }
 
+/** Why instruction i (written `tag` in `cmd`) cannot move, or undefined when it can. */
+function notMovableFailure(s: ScheduleState, cmd: Command, tag: string, i: number): CommandFailure | undefined {
+  const k = s.k;
+  if (k.role[i] === ROLE.pinned) return fail(cmd, 'pinned', `${tag} is pinned (${k.pinReason[i]})`);
+  if (k.role[i] !== ROLE.movable) return fail(cmd, 'pinned', `${tag} is not scheduled`);
+  return undefined;
+}
+
 /** Resolve and validate a command against the current order (does not change the state). */
 export function resolveCommand(s: ScheduleState, cmd: Command): ResolvedMove | CommandFailure | undefined {
   if (cmd.op === 'done') return undefined;
@@ -251,10 +259,8 @@ export function resolveCommand(s: ScheduleState, cmd: Command): ResolvedMove | C
   const b = k.byTag.get(cmd.b);
   if (b === undefined) return unknownTag(s, cmd, cmd.b);
   if (a === b) return fail(cmd, 'same', `${cmd.a} and ${cmd.b} are the same instruction`);
-  for (const [t, i] of [[cmd.a, a], [cmd.b, b]] as const) {
-    if (k.role[i] === ROLE.pinned) return fail(cmd, 'pinned', `${t} is pinned (${k.pinReason[i]})`);
-    if (k.role[i] !== ROLE.movable) return fail(cmd, 'pinned', `${t} is not scheduled`);
-  }
+  const notMovable = notMovableFailure(s, cmd, cmd.a, a) ?? notMovableFailure(s, cmd, cmd.b, b);
+  if (notMovable) return notMovable;
   const ra = k.regionOf[a]!;
   const rb = k.regionOf[b]!;
   if (ra !== rb) {

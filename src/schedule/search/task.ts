@@ -14,7 +14,6 @@ import type { Disambiguation } from '../deps.js';
 import type { ScheduleState } from '../state.js';
 import { preferOriginal, runStrategy, type StrategyName } from './search.js';
 import { isMainThread, workerData } from 'node:worker_threads';
-import { sha256 } from '../../cache.js';
 import { memMark } from '../../memtrace.js';
 
 export interface StrategyTask {
@@ -73,7 +72,12 @@ export interface StrategyOutcome {
   preferred?: { moves: string[]; metrics: Metrics; cut?: true };
 }
 
-const prepared = new Map<string, { k: ScheduleKernel; ev: Evaluator }>();
+/**
+ * The kernel this thread prepared (one at a time), by its options and its text: the text compared
+ * as it is (a comparison of two copies of the largest kernel takes about a millisecond where its
+ * SHA-256 took about fifty, once per task).
+ */
+const prepared = new Map<string, { text: string; k: ScheduleKernel; ev: Evaluator }>();
 
 /** What a task's kernel is prepared from: the text and the options that shape the kernel. */
 export type PrepareTask = Pick<StrategyTask, 'text' | 'file' | 'arch' | 'launch' | 'kernel' | 'disambiguate' | 'trip' | 'fences'>;
@@ -86,8 +90,9 @@ export type PrepareTask = Pick<StrategyTask, 'text' | 'file' | 'arch' | 'launch'
 export function preparedFor(t: PrepareTask): { k: ScheduleKernel; ev: Evaluator };
 export function preparedFor(t: PrepareTask, cancel: Int32Array): { k: ScheduleKernel; ev: Evaluator } | undefined;
 export function preparedFor(t: PrepareTask, cancel?: Int32Array): { k: ScheduleKernel; ev: Evaluator } | undefined {
-  const key = `${t.file}\0${t.arch ?? ''}\0${JSON.stringify(t.launch ?? null)}\0${t.kernel}\0${String(t.disambiguate)}\0${t.trip ?? ''}\0${sha256(t.text)}`;
+  const key = `${t.file}\0${t.arch ?? ''}\0${JSON.stringify(t.launch ?? null)}\0${t.kernel}\0${String(t.disambiguate)}\0${t.trip ?? ''}`;
   let p = prepared.get(key);
+  if (p && p.text !== t.text) p = undefined;
   if (!p) {
     const cancelled = () => cancel !== undefined && Atomics.load(cancel, 0) !== 0;
     // one kernel per thread: another text's (the input before its fix) goes before this one is made
@@ -100,7 +105,7 @@ export function preparedFor(t: PrepareTask, cancel?: Int32Array): { k: ScheduleK
     const k = pickKernel(loaded, t.kernel, { disambiguate: t.disambiguate, trip: t.trip, ...(t.fences ? { fenceWaits: new Set(t.fences) } : {}) });
     memMark('task prepared');
     if (cancelled()) return undefined;
-    p = { k, ev: new Evaluator(k) };
+    p = { text: t.text, k, ev: new Evaluator(k) };
     memMark('task evaluator');
     prepared.set(key, p);
   }

@@ -93,6 +93,20 @@ test('commands: parsing, comments, rounds, malformed lines', () => {
   assert.throws(() => parseRoundsOrThrow('swap a', 'm.txt'), (e: unknown) => e instanceof ConductorError && /m\.txt:1: malformed command/.test(e.message));
 });
 
+test('commands: a move as the scheduler writes it reads as the full parse reads it; any other spacing takes the full parse', () => {
+  // the scheduler's own form (read without splitting): the same command, its text the input
+  assert.deepEqual(parseCommand('move v_mov_b32_1 after ds_read_b64_0', 7), { op: 'move', a: 'v_mov_b32_1', b: 'ds_read_b64_0', where: 'after', text: 'move v_mov_b32_1 after ds_read_b64_0', line: 7 });
+  assert.deepEqual(parseCommand('move a_1 before b_2'), { op: 'move', a: 'a_1', b: 'b_2', where: 'before', text: 'move a_1 before b_2', line: undefined });
+  // written otherwise: the same command by the full parse, its text written the scheduler's way
+  for (const t of ['move  a_1 before b_2', 'move a_1\tbefore b_2', ' move a_1 before b_2', 'move a_1 before b_2 ', 'MOVE a_1 Before b_2', 'move a_1 before b_2\n']) {
+    assert.deepEqual(parseCommand(t), { op: 'move', a: 'a_1', b: 'b_2', where: 'before', text: 'move a_1 before b_2', line: undefined }, JSON.stringify(t));
+  }
+  // malformed moves are refused as before
+  for (const t of ['move a_1 before', 'move a_1 before ', 'move a_1 under b_2', 'move a_1 before b_2 c_3', 'move  before b_2']) {
+    assert.equal(typeof parseCommand(t), 'string', JSON.stringify(t));
+  }
+});
+
 const BASIC = [
   'ds_read_b64 v[8:9], v0',          // ds_read_b64_0
   'v_mov_b32 v20, 1',                 // v_mov_b32_0
