@@ -35,7 +35,7 @@
  * mnemonic in kernel order, from 0. A tag names an instruction, not a position.
  */
 import type { Disambiguation } from './deps.js';
-import type { KernelSymbol, Statement } from '../asm/ast.js';
+import type { KernelSymbol, Program, Statement } from '../asm/ast.js';
 import { namesSymbol } from '../asm/store.js';
 import type { Loaded } from '../load.js';
 import type { KernelContext } from '../analysis/types.js';
@@ -300,7 +300,7 @@ function classifyRoles(loaded: Loaded, ctx: KernelContext, opts: ScheduleOptions
     }
     for (let i = lb.getpc; i <= lb.setpc; i++) { role[i] = ROLE.pinned; pinReason[i] = 'part of a long branch (s_getpc_b64 .. s_setpc_b64)'; }
   }
-  const asm = once(loaded.program, 'inlineAsmLines', () => inlineAsmLines(loaded.program.lines));
+  const asm = once(loaded.program, 'inlineAsmLines', () => inlineAsmLines(loaded.program));
   for (let i = 0; i < n; i++) {
     const st = loaded.program.statements[cfg.insns[i]!.stmt]!;
     if (asm[st.lineIndex] === 1 && role[i] !== ROLE.pinned) {
@@ -353,7 +353,9 @@ function flattenOperands(ctx: KernelContext): Pick<ScheduleKernel, 'defOff' | 'd
   const n = insns.length;
   let nd = 0;
   let nu = 0;
-  for (const r of insns) { nd += r.defs.length; nu += r.uses.length; }
+  // indexed loops: this runs once per kernel and thread, before V8 optimizes it (a for-of makes an
+  // iterator result per step there)
+  for (let i = 0; i < n; i++) { const r = insns[i]!; nd += r.defs.length; nu += r.uses.length; }
   const defOff = new Int32Array(n + 1);
   const useOff = new Int32Array(n + 1);
   const defUnits = new Int32Array(nd);
@@ -364,9 +366,11 @@ function flattenOperands(ctx: KernelContext): Pick<ScheduleKernel, 'defOff' | 'd
   for (let i = 0; i < n; i++) {
     const r = insns[i]!;
     defOff[i] = nd;
-    for (const u of r.defs) defUnits[nd++] = u;
+    const defs = r.defs;
+    for (let x = 0; x < defs.length; x++) defUnits[nd++] = defs[x]!;
     useOff[i] = nu;
-    for (const u of r.uses) useUnits[nu++] = u;
+    const uses = r.uses;
+    for (let x = 0; x < uses.length; x++) useUnits[nu++] = uses[x]!;
     mem[i] = memAccessOf(r, traits, i);
   }
   defOff[n] = nd;
@@ -397,7 +401,7 @@ function buildRegions(loaded: Loaded, ctx: KernelContext, role: Uint8Array,
       // moves with the instruction below it (reorder.ts): it splits no region
       if ((st.kind === 'directive' && !isDebugLine(st)) || st.kind === 'raw') { stmtDirectiveBefore[i] = 1; break; }
     }
-    if (!stmtDirectiveBefore[i] && schedBarrierBetween(program.lines, program.statements[a]!.lineIndex, program.statements[b]!.lineIndex)) {
+    if (!stmtDirectiveBefore[i] && schedBarrierBetween(program, program.statements[a]!.lineIndex, program.statements[b]!.lineIndex)) {
       stmtDirectiveBefore[i] = 1;
     }
   }
@@ -447,9 +451,27 @@ function buildRegions(loaded: Loaded, ctx: KernelContext, role: Uint8Array,
 }
 
 /** A `; sched_barrier mask(...)` comment line after line `from` and before line `to` (0-based). */
-export function schedBarrierBetween(lines: readonly { text: string }[], from: number, to: number): boolean {
-  for (let l = from + 1; l < to; l++) if (isSchedBarrierLine(lines[l]!.text)) return true;
+export function schedBarrierBetween(program: Program, from: number, to: number): boolean {
+  if (to <= from + 1) return false;
+  // where the text names sched_barrier at all (made once per program: most name it nowhere), so
+  // that the lines are read only where one may stand
+  const at = once(program, 'schedBarrierOffsets', () => textOffsets(program.lineIndex.text, 'sched_barrier'));
+  if (at.length === 0) return false;
+  const idx = program.lineIndex;
+  const a = idx.start[from + 1]!;
+  let lo = 0;
+  let hi = at.length;
+  while (lo < hi) { const mid = (lo + hi) >>> 1; if (at[mid]! < a) lo = mid + 1; else hi = mid; }
+  if (lo === at.length || at[lo]! >= idx.start[to]!) return false;
+  for (let l = from + 1; l < to; l++) if (isSchedBarrierLine(idx.line(l))) return true;
   return false;
+}
+
+/** The offsets at which `needle` starts in `text`, in order. */
+function textOffsets(text: string, needle: string): number[] {
+  const out: number[] = [];
+  for (let p = text.indexOf(needle); p >= 0; p = text.indexOf(needle, p + needle.length)) out.push(p);
+  return out;
 }
 
 /**
@@ -474,11 +496,14 @@ export function staysInPlace(text: string): boolean {
 }
 
 /** 1 for the lines between an `;;#ASMSTART` and its `;;#ASMEND` (the inline-asm statements). */
-function inlineAsmLines(lines: readonly { text: string }[]): Uint8Array {
-  const out = new Uint8Array(lines.length);
+function inlineAsmLines(program: Program): Uint8Array {
+  // read by line starts (no object per line), and only when the text has a marker at all
+  const idx = program.lineIndex;
+  const out = new Uint8Array(idx.count);
+  if (!idx.text.includes(';;#ASM')) return out;
   let inside = false;
-  for (let l = 0; l < lines.length; l++) {
-    const text = lines[l]!.text;
+  for (let l = 0; l < idx.count; l++) {
+    const text = idx.line(l);
     if (!text.includes(';;#ASM')) { if (inside) out[l] = 1; continue; }
     const m = isInlineAsmMarker(text);
     if (m === 'start') inside = true;
@@ -512,8 +537,8 @@ function assignTags(ctx: KernelContext, role: Uint8Array): { tags: string[]; byT
 function liveness(ctx: KernelContext, role: Uint8Array, regions: readonly Region[]): ScheduleKernel['fixedPeak'] {
   const { cfg, insns } = ctx;
   // --- liveness: live-out of every region, pressure at fixed instructions ------------------------
-  const du = insns.map((r) => ({ defs: r.defs, uses: r.uses }));
-  const live = computeLiveness(cfg, du);
+  // the instructions' own defs and uses (no object per instruction made for it)
+  const live = computeLiveness(cfg, insns);
   const regionEndingAt = new Map<number, Region>();
   for (const rg of regions) regionEndingAt.set(rg.last, rg);
   const fixedPeak = { vgpr: 0, agpr: 0, sgpr: 0 };
@@ -528,11 +553,11 @@ function liveness(ctx: KernelContext, role: Uint8Array, regions: readonly Region
       if (fixed) {
         // pressure at i: max(live after + written, live before), as computePressure defines it
         after.set(cur);
-        for (const u of r.defs) after[u >>> 5]! |= 1 << (u & 31);
+        for (let x = 0; x < r.defs.length; x++) { const u = r.defs[x]!; after[u >>> 5]! |= 1 << (u & 31); }
         notePeak(fixedPeak, after);
       }
-      for (const u of r.defs) cur[u >>> 5]! &= ~(1 << (u & 31));
-      for (const u of r.uses) cur[u >>> 5]! |= 1 << (u & 31);
+      for (let x = 0; x < r.defs.length; x++) { const u = r.defs[x]!; cur[u >>> 5]! &= ~(1 << (u & 31)); }
+      for (let x = 0; x < r.uses.length; x++) { const u = r.uses[x]!; cur[u >>> 5]! |= 1 << (u & 31); }
       if (fixed) notePeak(fixedPeak, cur);
     }
   }

@@ -347,7 +347,7 @@ export function planPipelines(k: ScheduleKernel): { plans: PipelinePlan[]; refus
     const stmts = ctx.program.statements;
     // from the instruction before the loop (a barrier between it and the label counts too)
     const from = b.start > 0 ? stmts[cfg.insns[b.start - 1]!.stmt]!.lineIndex : -1;
-    if (schedBarrierBetween(ctx.program.lines, from, stmts[cfg.insns[branch]!.stmt]!.lineIndex)) {
+    if (schedBarrierBetween(ctx.program, from, stmts[cfg.insns[branch]!.stmt]!.lineIndex)) {
       refuse('the loop holds a sched_barrier (nothing moves across it)'); continue;
     }
     const counter = loopCounter(ctx, b.start, branch);

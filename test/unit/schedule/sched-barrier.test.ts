@@ -17,10 +17,16 @@ test('a sched_barrier comment splits the scheduling region; other comments do no
   assert.deepEqual(k.regions.map((r) => r.lines), [[4, 5], [7, 8]]);
   const other = BEFORE.replace('sched_barrier mask(0x00000000)', 'sched_group_barrier mask(0x00000008) size(1) SyncID(0)');
   assert.equal(pickKernel(loadText(other, 'g.s')).regions.length, 1);
-  const lines = ['a', '  ; sched_barrier mask(0x00000001)', '  // sched_barrier mask(0x00000000)', 'b'].map((text) => ({ text }));
-  assert.equal(schedBarrierBetween(lines, 0, 2), true);
-  assert.equal(schedBarrierBetween(lines, 1, 2), false);
-  assert.equal(schedBarrierBetween(lines, 1, 3), true);
+  // lines 3-7: an instruction, the two comment forms, a comment that only names it, the end
+  const p = loadText([...head, '  s_nop 0', '  ; sched_barrier mask(0x00000001)', '  // sched_barrier mask(0x00000000)', '  ; no sched_barrier here', '  s_endpgm', ''].join('\n'), 'p.s').program;
+  assert.equal(schedBarrierBetween(p, 3, 5), true);
+  assert.equal(schedBarrierBetween(p, 4, 5), false);
+  assert.equal(schedBarrierBetween(p, 4, 6), true);
+  // the text names it between, but not as a barrier; and a barrier only after the range
+  assert.equal(schedBarrierBetween(p, 5, 7), false);
+  assert.equal(schedBarrierBetween(p, 0, 3), false);
+  // a text that never names it
+  assert.equal(schedBarrierBetween(loadText([...head, '  s_nop 0', '  ; a comment', '  s_endpgm', ''].join('\n'), 'q.s').program, 3, 5), false);
 });
 
 test('apply refuses a move across it; verify rejects a file where an instruction crossed it', () => {
