@@ -57,20 +57,24 @@ function insertIndent(ins: string, indent: string, beforeLabel: boolean): string
 }
 
 /**
- * Record in `byLine` (source line -> its statements, in order) the line that holds statement k,
- * unless it is there: a line's statements stand together in the statement stream.
+ * The statements on the line that holds statement k, in order (a line's statements stand
+ * together in the statement stream), read one by one: a parsed program's whole list is not built.
  */
-export function addStatementLine(program: Program, k: number, byLine: Map<number, number[]>): void {
-  // statement by statement (a parsed program's whole list is not built for an edit)
+export function lineStatements(program: Program, k: number): number[] {
   const at = (x: number) => statementAt(program, x)!;
   const li = at(k).lineIndex;
-  if (byLine.has(li)) return;
   let a = k;
   while (a > 0 && at(a - 1).lineIndex === li) a--;
   const l: number[] = [];
   const n = statementCount(program);
   for (let b = a; b < n && at(b).lineIndex === li; b++) l.push(b);
-  byLine.set(li, l);
+  return l;
+}
+
+/** Record in `byLine` (source line -> its statements, in order) the line that holds statement k, unless it is there. */
+export function addStatementLine(program: Program, k: number, byLine: Map<number, number[]>): void {
+  const li = statementAt(program, k)!.lineIndex;
+  if (!byLine.has(li)) byLine.set(li, lineStatements(program, k));
 }
 
 /** Apply statement edits and return the new text. */

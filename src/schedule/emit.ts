@@ -22,7 +22,7 @@ import { kernelContexts } from '../analysis/context.js';
 import { byLocation, checkContexts } from '../check/check.js';
 import { DEFAULT_CHECKERS } from '../check/checkers.js';
 import { addNopLines, planFixes, waitcntText } from '../check/fix.js';
-import { addInsert, applyStatementEdits, emptyEdits, mergeEdits } from '../check/edit.js';
+import { addInsert, applyStatementEdits, emptyEdits, lineStatements, mergeEdits } from '../check/edit.js';
 import type { Finding, KernelContext } from '../analysis/types.js';
 import { ConductorError } from '../errors.js';
 import { ROLE, type ScheduleKernel } from './kernel.js';
@@ -31,7 +31,7 @@ import { computeNops } from '../hazards/engine.js';
 import { carryFacts, hazardInsnsCarried, type CarriedFacts } from '../hazards/context.js';
 import type { Program } from '../asm/ast.js';
 import { printProgram } from '../asm/printer.js';
-import { isWaitOrNop, statementAt, statementCount } from '../asm/program.js';
+import { isWaitOrNop, statementAt } from '../asm/program.js';
 import { missingCompletions } from './completion.js';
 import { checkFastFromEnv, contextMetrics, FastPathMismatch, programMetrics, type Metrics } from './metrics.js';
 import { reorderedText } from './reorder.js';
@@ -133,13 +133,7 @@ const WAIT_OR_NOP_LINE = /^[ \t]*s_(?:waitcnt|nop)(?:[ \t][^;\n\r]*)?$/;
 export function carriedEdit(program: Program, e: StatementEdits): boolean {
   // the statements the edits touch and their line's, read one by one (the whole list is not built)
   const at = (k: number) => statementAt(program, k)!;
-  const count = statementCount(program);
-  const plain = (k: number) => {
-    const li = at(k).lineIndex;
-    for (let x = k; x >= 0 && at(x).lineIndex === li; x--) if (at(x).expansion) return false;
-    for (let x = k + 1; x < count && at(x).lineIndex === li; x++) if (at(x).expansion) return false;
-    return true;
-  };
+  const plain = (k: number) => lineStatements(program, k).every((x) => !at(x).expansion);
   const waitOrNop = (k: number) => isWaitOrNop(at(k).insn);
   for (const [k, lines] of e.insertBefore) {
     if (!plain(k)) return false;

@@ -468,8 +468,9 @@ class Analysis {
       const need = CLASS_IN_ORDER[k] ? Math.min(y, max[c]! - 1) : 0;
       if (sn && key >>> 4 === STORES && need < sn[c]!) sn[c] = need;
       if (st.sh && w >= 0) {
-        const cur = st.sh.get(key) ?? NO_SHADOWS;
-        st.setShadows(key, mergedShadows(cur, [{ w, need, p: e.p }]) ?? cur);
+        // undefined: the wait is charged no more than it was
+        const out = mergedShadows(st.sh.get(key) ?? NO_SHADOWS, [{ w, need, p: e.p }]);
+        if (out) st.setShadows(key, out);
       }
     } : undefined, this.meet);
   }
