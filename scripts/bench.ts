@@ -24,7 +24,8 @@
  *     (a whole single-block loop: each evaluation also finds the loop's entry wait state and its
  *     steady state).
  *  3. `conductor schedule` on the largest Tensile kernel with the default budget: wall time, the
- *     search's share of it (the slowest run of each parallel phase) and the peak RSS.
+ *     search's share of it (the slowest run of each parallel phase) and the peak RSS; and the run's
+ *     phases from its memory marks (scripts/phases.ts).
  *  4. (BENCH_SCHEDULE=0 skips) the metrics per kernel of the corpus and the bundled example,
  *     input against each strategy (BENCH_BUDGET evaluations per run, default 400).
  *  5. (BENCH_SPEEDUP=0 skips) the speedup table: every MFMA kernel of the corpus scheduled with the
@@ -48,6 +49,7 @@ import { mulberry32 } from '../src/schedule/search/rng.js';
 import { DEFAULT_OBJECTIVE } from '../src/schedule/metrics.js';
 import { formatSpeed, speedCorpus, speedRun } from '../test/oracle/speedup.js';
 import { tuneForSchedule } from '../src/cli/v8-tuning.js';
+import { formatPhases, parseMarks, schedulePhases } from './phases.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
 const GNU_TIME = '/usr/bin/time';
@@ -68,18 +70,18 @@ function median(xs: number[]): number {
 
 const goal = (met: boolean, text: string) => `goal ${text}: ${met ? 'met' : 'not met'}`;
 
-interface ProcessRun { ms: number; rssKiB?: number; stdout: string }
+interface ProcessRun { ms: number; rssKiB?: number; stdout: string; stderr: string }
 
 /** One run of a command as a whole process: wall time, and peak RSS when GNU time is there. */
-function runProcess(cmd: string, args: string[]): ProcessRun {
+function runProcess(cmd: string, args: string[], env?: NodeJS.ProcessEnv): ProcessRun {
   const timed = existsSync(GNU_TIME);
   const argv = timed ? [GNU_TIME, '-f', 'conductor-bench-rss %M', cmd, ...args] : [cmd, ...args];
   const t0 = performance.now();
-  const r = spawnSync(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 << 20, encoding: 'utf8' });
+  const r = spawnSync(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 << 20, encoding: 'utf8', ...(env ? { env: { ...process.env, ...env } } : {}) });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr?.slice(0, 500)}`);
   const rss = /conductor-bench-rss (\d+)/.exec(r.stderr ?? '')?.[1];
-  return { ms, rssKiB: rss !== undefined ? Number(rss) : undefined, stdout: r.stdout };
+  return { ms, rssKiB: rss !== undefined ? Number(rss) : undefined, stdout: r.stdout, stderr: r.stderr ?? '' };
 }
 
 interface Paired { a: { ms: number; rssKiB?: number }; b: { ms: number; rssKiB?: number }; ratio: number; rssRatio?: number }
@@ -289,7 +291,8 @@ async function benchLoopBody(mcMs: number): Promise<void> {
 function benchSchedule(largest: string, cli: string): void {
   const dir = mkdtempSync(join(tmpdir(), 'conductor-bench-'));
   try {
-    const r = runProcess(process.execPath, [cli, 'schedule', largest, '--no-cache', '--json', '-o', join(dir, 'out.s')]);
+    // with the memory marks, whose times give the run's phases (a mark costs about 10 microseconds; the run makes about 60)
+    const r = runProcess(process.execPath, [cli, 'schedule', largest, '--no-cache', '--json', '-o', join(dir, 'out.s')], { CONDUCTOR_MEMTRACE: '1' });
     const j = JSON.parse(r.stdout) as { seconds: number; evaluations: number; runs: { label: string; seconds: number; evaluations: number }[] };
     // the runs of a phase are parallel: the phase takes as long as its slowest run
     const phase = (anneal: boolean) => Math.max(0, ...j.runs.filter((x) => x.label.startsWith('anneal') === anneal).map((x) => x.seconds));
@@ -298,6 +301,8 @@ function benchSchedule(largest: string, cli: string): void {
     console.log(`schedule: the largest kernel, default budget and strategies (one process, no cache)`);
     console.log(`  wall ${wall.toFixed(1)} s, of which the search ${search.toFixed(1)} s (${((search / wall) * 100).toFixed(0)}%; ${j.evaluations} evaluations: ` +
       `${j.runs.map((x) => `${x.label} ${x.evaluations} in ${x.seconds.toFixed(1)} s`).join(', ')}); peak RSS ${mib(r.rssKiB)}`);
+    const phases = schedulePhases(parseMarks(r.stderr));
+    if (phases) console.log(`  phases: ${formatPhases(phases)}`);
     console.log(`  ${goal(search / wall >= GOALS.searchShare, `search >= ${GOALS.searchShare * 100}% of the wall time`)}; ` +
       (r.rssKiB !== undefined ? goal(r.rssKiB / 1024 <= GOALS.scheduleRssMiB, `peak RSS <= ${GOALS.scheduleRssMiB} MB`) : 'peak RSS not measured (no GNU time)'));
   } finally {
