@@ -3,7 +3,9 @@
  * `lowerBound` for "how far from ideal". The per-kernel model and engine are built once per
  * (KernelContext, CycleParams) and cached, so a call costs one pass over the region.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { KernelContext } from '../analysis/types.js';
+import { FastPathMismatch } from '../errors.js';
 import { defaultCycleParams, type CycleParams } from '../targets/latency.js';
 import {
   buildCycleModel, NPIPES, PIPE_NAMES, type CycleModel,
@@ -26,6 +28,39 @@ export function cycleEngineFor(ctx: KernelContext, params?: CycleParams): CycleE
   list.push({ params: p, model, engine });
   if (list.length > 4) list.shift();
   return engine;
+}
+
+/**
+ * A cycle model's tables without its program, target and parameters: plain numbers and typed
+ * arrays, which a thread preparing the same text is given (search/task.ts) instead of building
+ * them again (about 90 ms of a worker's preparation of the largest kernel).
+ */
+export type CycleTables = Omit<CycleModel, 'ctx' | 'params' | 'target'>;
+
+/** The tables of `ctx`'s model with the target's cycle parameters (the model built if it is not yet). */
+export function cycleTablesFor(ctx: KernelContext): CycleTables {
+  cycleEngineFor(ctx);
+  const p = defaultCycleParams(ctx.target);
+  const { ctx: _ctx, params: _params, target: _target, ...tables } = CACHE.get(ctx)!.find((c) => c.params === p)!.model;
+  return tables;
+}
+
+/**
+ * Make `tables` (cycleTablesFor of the same text, on another thread) the model of `ctx` with the
+ * target's cycle parameters, when it has none yet. With `check` they are first compared with the
+ * model built here (FastPathMismatch when they differ).
+ */
+export function giveCycleTables(ctx: KernelContext, tables: CycleTables, check: boolean): void {
+  const p = defaultCycleParams(ctx.target);
+  let list = CACHE.get(ctx);
+  if (!list) { list = []; CACHE.set(ctx, list); }
+  if (list.some((c) => c.params === p)) return;
+  const model: CycleModel = { ...tables, ctx, params: p, target: ctx.target };
+  if (check) {
+    const { ctx: _ctx, params: _params, target: _target, ...built } = buildCycleModel(ctx, p);
+    if (!isDeepStrictEqual(built, tables)) throw new FastPathMismatch(`fast path check: the cycle model given for kernel '${ctx.kernel.name}' is not the one built from its text`);
+  }
+  list.push({ params: p, model, engine: new CycleEngine(model) });
 }
 
 export interface EstimateOptions {

@@ -49,7 +49,7 @@ import { cycleEngineFor } from '../cycles/estimate.js';
 import type { CycleEngine } from '../cycles/engine.js';
 import { syntheticWait, syntheticWaitInto } from '../cycles/model.js';
 import { ResumableCycles } from '../cycles/resumable.js';
-import { kernelTime, runWaves, steadyState, type KernelLoop, type WaveCycles } from '../cycles/kernel-time.js';
+import { kernelTime, runWaves, steadyState, type KernelLoop, type KernelTime, type WaveCycles } from '../cycles/kernel-time.js';
 import type { CycleParams } from '../targets/latency.js';
 import { exactSequencePeaks, IncrementalPressure, sequencePeaks } from '../analysis/pressure-incremental.js';
 import { closingWait, originalClosings, type RegionClosing } from './closing.js';
@@ -192,6 +192,12 @@ export interface EvaluatorOptions {
   denseWaits?: number;
   /** Regions of at least this many instructions keep a cycle run of their own (default OWN_CYCLES_MIN; see Evaluator.cycles). */
   ownCycles?: number;
+  /**
+   * The kernel's time as written, `kernelTime(k.ctx, { trip })` with the target's cycle
+   * parameters, when another thread computed it for the same text (search/task.ts): not
+   * simulated again (compared with a fresh simulation under checkFast). Ignored with cycleParams.
+   */
+  kernelTime?: KernelTime;
 }
 
 export { checkFastFromEnv, FastPathMismatch } from '../errors.js';
@@ -544,7 +550,10 @@ export class Evaluator {
     this.engine = cycleEngineFor(k.ctx, opts.cycleParams);
     this.cycles = new ResumableCycles(this.engine.m);
     this.ownCyclesMin = opts.ownCycles ?? OWN_CYCLES_MIN;
-    const kt = kernelTime(k.ctx, { trip: opts.trip ?? k.options.trip, params: opts.cycleParams });
+    const trip = opts.trip ?? k.options.trip;
+    const given = opts.cycleParams === undefined ? opts.kernelTime : undefined;
+    const kt = given ?? kernelTime(k.ctx, { trip, params: opts.cycleParams });
+    if (given && this.checkFast) expectSame('the kernel time given for the kernel as written', given, kernelTime(k.ctx, { trip }));
     this.baseCycles = kt.cycles;
     this.baseCyclesOne = kt.cyclesOne;
     this.waves = kt.waves;

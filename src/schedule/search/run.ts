@@ -40,10 +40,11 @@ import { movesFromState, replayMoves } from '../replay.js';
 import type { Disambiguation } from '../deps.js';
 import type { ScheduleState } from '../state.js';
 import { searchCompare, STRATEGIES, type StrategyName } from './search.js';
-import { preferredState, runTask, type PrepareTask, type StrategyOutcome, type StrategyTask } from './task.js';
+import { answerWarm, preferredState, runTask, WARM, warmSignal, type PrepareTask, type StrategyOutcome, type StrategyTask } from './task.js';
 import { ownString } from '../../asm/intern.js';
 import { memMark } from '../../memtrace.js';
 import { kernelTime, loopChanges, type LoopChange } from '../../cycles/kernel-time.js';
+import { cycleTablesFor } from '../../cycles/estimate.js';
 import { lineBefore, type Hunk } from '../../check/line-diff.js';
 import { lineRef, placedLines, type InputLine } from '../../asm/include.js';
 import { pipelineProgram, pipelineTwoStage, planPipelines, type PipelinedLoop, type PipelinedProgram, type PipelinePlan } from '../pipeline/index.js';
@@ -214,10 +215,11 @@ export class SearchWorkers {
 
 /**
  * A worker pool started before the input was checked (scheduleFile), preparing the input's kernel
- * (`text`; task.ts `warm`) unless `cancel[0]` is set first (the input has errors: the search runs
- * on its fixed text); `taken` once a launch took it.
+ * (`text`; task.ts `warm`) as the check's answer on `signal` tells it (task.ts WARM: cancelled
+ * when the input has errors, the search then running on its fixed text; else the check's fence
+ * waits of `kernel`); `taken` once a launch took it.
  */
-interface Warm { pool: Piscina; taken: boolean; text: string; cancel: Int32Array }
+interface Warm { pool: Piscina; taken: boolean; text: string; kernel: string; signal: Int32Array }
 
 /** Longest wait for a warm pool's worker to come up and take its first task (it is usually up long before). */
 const WARM_HANDOVER_MS = 2000;
@@ -358,7 +360,7 @@ export function scheduleFile(loaded: Loaded, text: string, opts: ScheduleRunOpti
   if (!task) return checkAndSchedule(loaded, text, chosen, opts, set, t0).finally(ended);
   // held until the check below takes it: nothing here keeps the input once it is fixed
   let input: { loaded: Loaded; text: string } | undefined = { loaded, text };
-  return warmPool(task, set.jobs).then((warm) => {
+  return warmPool(task, set.jobs, kernelContexts(loaded).find((c) => c.kernel.name === task.kernel)?.insns.length ?? 0).then((warm) => {
     const { loaded: l, text: t } = input!;
     input = undefined;
     return checkAndSchedule(l, t, chosen, opts, { ...set, warm }, t0).finally(() => Promise.all([ended(), warm.taken ? undefined : warm.pool.destroy()]));
@@ -402,10 +404,10 @@ function warmTask(loaded: Loaded, text: string, kernel: string, opts: ScheduleRu
  * the pool's worker data names it; without Atomics waits its event loop runs it), while this
  * thread checks and fixes the input. The first launch takes the pool (KernelSchedule.takeWarm).
  */
-async function warmPool(task: PrepareTask, jobs: number): Promise<Warm> {
-  const cancel = new Int32Array(new SharedArrayBuffer(4));
-  const pool = await workerPool(jobs, { minThreads: 1, idleTimeout: KEPT_POOL_IDLE_MS, atomics: 'disabled', workerData: { warm: task, cancel } });
-  return { pool, taken: false, text: task.text, cancel };
+async function warmPool(task: PrepareTask, jobs: number, instructions: number): Promise<Warm> {
+  const signal = warmSignal(instructions);
+  const pool = await workerPool(jobs, { minThreads: 1, idleTimeout: KEPT_POOL_IDLE_MS, atomics: 'disabled', workerData: { warm: task, signal } });
+  return { pool, taken: false, text: task.text, kernel: task.kernel, signal };
 }
 
 type PiscinaOptions = NonNullable<ConstructorParameters<typeof Piscina>[0]>;
@@ -429,12 +431,23 @@ function checkAndSchedule(loaded: Loaded, text: string, chosen: string[], opts: 
     // the check of every kernel, made once: it picks the kernels and serves their fix
     const checks = checkContexts(kernelContexts(loaded), opts.paths ? { paths: opts.paths } : {});
     const names = named ? chosen : keptKernels(keptKernels(chosen, layoutBound(loaded), skipped), unfixable(checks, opts.place), skipped);
-    // a kernel with errors is searched on its fixed text: the warm worker need not finish the input's
-    if (set.warm && checks.some((k) => names.includes(k.name) && k.findings.some((f) => f.severity === 'error'))) Atomics.store(set.warm.cancel, 0, 1);
+    // A kernel with errors is searched on its fixed text: the warm worker need not finish the
+    // input's. Else it is given the fence waits the check found (it waits for them once it has
+    // loaded the text, instead of making the waitcnt analysis again).
+    const w = set.warm;
+    if (w) {
+      if (checks.some((k) => names.includes(k.name) && k.findings.some((f) => f.severity === 'error'))) answerWarm(w.signal, WARM.cancelled);
+      else {
+        const c = kernelContexts(loaded).find((x) => x.kernel.name === w.kernel);
+        answerWarm(w.signal, WARM.fences, c && keptFenceWaits(c));
+      }
+    }
     const fixed = fixKernels(loaded, text, new Set(names), opts, checks);
     memMark('fixed');
     prep = { file: loaded.program.file, arch: loaded.target.name, names, others, ...fixed, skipped };
   } catch (e) {
+    // a warm worker waiting for the check's answer: the search does not run
+    if (set.warm && Atomics.load(set.warm.signal, 0) === WARM.pending) answerWarm(set.warm.signal, WARM.cancelled);
     return Promise.reject(e as Error);
   }
   return scheduleFixed(prep, opts, set, t0);
@@ -668,7 +681,7 @@ class KernelSchedule {
     if (!w || w.taken) return undefined;
     w.taken = true;
     // the worker stops preparing the input's kernel at its next step (task.ts)
-    if (text !== w.text) Atomics.store(w.cancel, 0, 1);
+    if (text !== w.text) answerWarm(w.signal, WARM.cancelled);
     return w.pool;
   }
 
@@ -711,11 +724,19 @@ class KernelSchedule {
   private async launch(srcText: string, prefix: string, ctx: KernelContext): Promise<Launch> {
     const { disambiguate, objective, budget, seconds, strategies, seed } = this.set;
     const fences = keptFenceWaits(ctx);
+    // The kernel's time as written and the cycle model it is simulated with: this thread's
+    // evaluator of the same text needs both too (kept on the context), and a worker given them
+    // does not simulate the kernel nor build the model again. Made before the tasks go: on the
+    // largest kernel a worker's evaluator took about 260 ms of its preparation for the time (with
+    // the resources its waves come from) and 90 for the model, this thread about 105 for both.
+    const time = kernelTime(ctx, { trip: this.opts.trip });
     const base: Launch['base'] = {
       text: srcText, file: this.loaded.program.file, ...loadedAs(this.loaded), kernel: this.name, disambiguate, objective,
-      minOccupancy: this.floor, trip: this.opts.trip, budget, seconds, ...(fences ? { fences } : {}),
+      minOccupancy: this.floor, trip: this.opts.trip, budget, seconds, ...(fences ? { fences } : {}), kernelTime: time,
     };
-    const phase1 = strategies.filter((s) => s !== 'anneal').map((s): StrategyTask => ({ ...base, strategy: s, startMoves: [], seed, label: `${prefix}${s}` }));
+    // the model goes with the first tasks only: an anneal task finds the kernel prepared
+    const phase1Base = { ...base, cycleTables: cycleTablesFor(ctx) };
+    const phase1 = strategies.filter((s) => s !== 'anneal').map((s): StrategyTask => ({ ...phase1Base, strategy: s, startMoves: [], seed, label: `${prefix}${s}` }));
     const l: Launch = { base, prefix, phase1 };
     if (this.parallel(phase1)) l.early = await this.submit(l, phase1, `${prefix}list/beam`);
     return l;

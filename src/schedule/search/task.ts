@@ -11,6 +11,8 @@ import { pickKernel, type ScheduleKernel } from '../kernel.js';
 import { checkFastFromEnv, Evaluator, FastPathMismatch, type MetricName, type Metrics } from '../metrics.js';
 import { movesFromState, replayMoves } from '../replay.js';
 import type { Disambiguation } from '../deps.js';
+import type { KernelTime } from '../../cycles/kernel-time.js';
+import { giveCycleTables, type CycleTables } from '../../cycles/estimate.js';
 import type { ScheduleState } from '../state.js';
 import { preferOriginal, runStrategy, type StrategyName } from './search.js';
 import { isMainThread, workerData } from 'node:worker_threads';
@@ -37,6 +39,13 @@ export interface StrategyTask {
    * the same text made the analysis they come from: preparing the kernel does not make it again.
    */
   fences?: number[];
+  /**
+   * The kernel's time as written (the Evaluator's kernelTime option), as the launching thread
+   * computed it for the same text: the evaluator does not simulate the kernel again.
+   */
+  kernelTime?: KernelTime;
+  /** The cycle model's tables of the same text (cycles/estimate.ts cycleTablesFor), as the launching thread built them. */
+  cycleTables?: CycleTables;
   budget: number;
   seconds: number;
   seed: number;
@@ -80,32 +89,75 @@ export interface StrategyOutcome {
 const prepared = new Map<string, { text: string; k: ScheduleKernel; ev: Evaluator }>();
 
 /** What a task's kernel is prepared from: the text and the options that shape the kernel. */
-export type PrepareTask = Pick<StrategyTask, 'text' | 'file' | 'arch' | 'launch' | 'kernel' | 'disambiguate' | 'trip' | 'fences'>;
+export type PrepareTask = Pick<StrategyTask, 'text' | 'file' | 'arch' | 'launch' | 'kernel' | 'disambiguate' | 'trip' | 'fences' | 'kernelTime' | 'cycleTables'>;
+
+/**
+ * What the launching thread's check of the input tells a warm worker (the signal: a shared
+ * Int32Array, `[0]` one of these, `[1]` a count, the fence waits from `[2]`): nothing yet; the
+ * input has errors (the search runs on its fixed text: stop); the check's fence waits of the
+ * kernel are given; prepare it alone.
+ */
+export const WARM = { pending: 0, cancelled: 1, fences: 2, alone: 3 } as const;
+
+/** A warm worker's signal, with room for the fence waits of a kernel of `instructions` instructions. */
+export function warmSignal(instructions: number): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(4 * (2 + instructions)));
+}
+
+/**
+ * Tell the warm worker what the check found (`fences` with WARM.fences; they are given only when
+ * the signal has room for them, else the worker prepares alone), and wake it.
+ */
+export function answerWarm(signal: Int32Array, answer: typeof WARM.cancelled | typeof WARM.fences | typeof WARM.alone, fences?: readonly number[]): void {
+  let a: number = answer;
+  if (answer === WARM.fences) {
+    if (!fences || fences.length > signal.length - 2) a = WARM.alone;
+    else { signal.set(fences, 2); signal[1] = fences.length; }
+  }
+  Atomics.store(signal, 0, a);
+  Atomics.notify(signal, 0);
+}
+
+/**
+ * Longest wait of a warm worker, its text loaded, for the check's answer (the launching thread
+ * answers once its check is done, which is before any task can come; this only bounds a wait
+ * that an answer missed).
+ */
+const WARM_ANSWER_MS = 60_000;
 
 /**
  * The kernel and evaluator of a task, prepared once per (text, options) and kept for the next
- * task of this thread. With `cancel` (a warm worker's early preparation), undefined when
- * `cancel[0]` is set before a step: the search will run on another text.
+ * task of this thread. With `signal` (a warm worker's early preparation, see WARM): once the
+ * text is loaded, the check's answer is awaited; undefined when it cancels, before a step: the
+ * search will run on another text; the check's fence waits when it gives them (its waitcnt
+ * analysis is not made again here).
  */
 export function preparedFor(t: PrepareTask): { k: ScheduleKernel; ev: Evaluator };
-export function preparedFor(t: PrepareTask, cancel: Int32Array): { k: ScheduleKernel; ev: Evaluator } | undefined;
-export function preparedFor(t: PrepareTask, cancel?: Int32Array): { k: ScheduleKernel; ev: Evaluator } | undefined {
+export function preparedFor(t: PrepareTask, signal: Int32Array): { k: ScheduleKernel; ev: Evaluator } | undefined;
+export function preparedFor(t: PrepareTask, signal?: Int32Array): { k: ScheduleKernel; ev: Evaluator } | undefined {
   const key = `${t.file}\0${t.arch ?? ''}\0${JSON.stringify(t.launch ?? null)}\0${t.kernel}\0${String(t.disambiguate)}\0${t.trip ?? ''}`;
   let p = prepared.get(key);
   if (p && p.text !== t.text) p = undefined;
   if (!p) {
-    const cancelled = () => cancel !== undefined && Atomics.load(cancel, 0) !== 0;
+    const cancelled = () => signal !== undefined && Atomics.load(signal, 0) === WARM.cancelled;
     // one kernel per thread: another text's (the input before its fix) goes before this one is made
     prepared.clear();
     if (cancelled()) return undefined;
     memMark('task load');
     const loaded = loadText(t.text, t.file, { arch: t.arch, ...(t.launch ? { launch: t.launch } : {}) });
     memMark('task loaded');
-    if (cancelled()) return undefined;
-    const k = pickKernel(loaded, t.kernel, { disambiguate: t.disambiguate, trip: t.trip, ...(t.fences ? { fenceWaits: new Set(t.fences) } : {}) });
+    let fences = t.fences;
+    if (signal) {
+      Atomics.wait(signal, 0, WARM.pending, WARM_ANSWER_MS);
+      memMark('task answered');
+      if (cancelled()) return undefined;
+      if (Atomics.load(signal, 0) === WARM.fences) fences = Array.from(signal.subarray(2, 2 + signal[1]!));
+    }
+    const k = pickKernel(loaded, t.kernel, { disambiguate: t.disambiguate, trip: t.trip, ...(fences ? { fenceWaits: new Set(fences) } : {}) });
     memMark('task prepared');
     if (cancelled()) return undefined;
-    p = { text: t.text, k, ev: new Evaluator(k) };
+    if (t.cycleTables) giveCycleTables(k.ctx, t.cycleTables, checkFastFromEnv());
+    p = { text: t.text, k, ev: new Evaluator(k, t.kernelTime ? { kernelTime: t.kernelTime } : {}) };
     memMark('task evaluator');
     prepared.set(key, p);
   }
@@ -188,15 +240,15 @@ export default function workerTask(t: StrategyTask): StrategyOutcome {
 /**
  * A pool started early (run.ts warmPool) names in its worker data the kernel to prepare: each of
  * its workers prepares it once it is up (Piscina has posted its ready message by then), so
- * that the search's first task finds it prepared, unless the caller sets `cancel[0]` first
- * (the input has errors: the search runs on its fixed text).
+ * that the search's first task finds it prepared, unless the caller's check cancels it first
+ * (the input has errors: the search runs on its fixed text; see WARM).
  */
-const early = isMainThread ? undefined : (workerData as { warm?: PrepareTask; cancel: Int32Array } | undefined);
+const early = isMainThread ? undefined : (workerData as { warm?: PrepareTask; signal: Int32Array } | undefined);
 if (early?.warm) {
-  const { warm, cancel } = early;
+  const { warm, signal } = early;
   setImmediate(() => {
     try {
-      preparedFor(warm, cancel);
+      preparedFor(warm, signal);
     } catch {
       // the search's own task reports what is wrong with the text
     }

@@ -18,7 +18,10 @@ import { Evaluator, DEFAULT_OBJECTIVE, FastPathMismatch, compareMetrics, program
 import { ScheduleState, canMove, moveTo } from '../../../src/schedule/state.js';
 import { LIST_VARIANTS, listSchedule, regionFacts } from '../../../src/schedule/search/list.js';
 import { preferOriginal, runStrategy, STRATEGIES, searchCompare } from '../../../src/schedule/search/search.js';
-import { preferredState, preferTime, preparedFor, runTask } from '../../../src/schedule/search/task.js';
+import { kernelContexts } from '../../../src/analysis/context.js';
+import { checkContexts } from '../../../src/check/check.js';
+import { keptFenceWaits } from '../../../src/waitcnt/index.js';
+import { answerWarm, preferredState, preferTime, preparedFor, runTask, WARM, warmSignal } from '../../../src/schedule/search/task.js';
 import { SearchWorkers, poolsStarted, scheduleFile, scheduleLoaded } from '../../../src/schedule/search/run.js';
 import { PLAIN, kernel, text } from './helpers.js';
 import { movesFromState, replayMoves } from '../../../src/schedule/replay.js';
@@ -459,21 +462,36 @@ test('schedule run: the worker started while the input is checked changes no res
   assert.equal(hit.text, first.text);
 });
 
-test('warm worker preparation: a set cancel flag stops it before its next step (nothing kept); unset, the kernel is prepared once and kept', () => {
+test('warm worker preparation: cancelled by the check, it stops before its next step (nothing kept); answered, the kernel is prepared once and kept, with the check\'s fence waits when given', () => {
   // a text no other test prepared in this thread
   const text = exampleText + '\n; warm preparation\n';
   const task = { text, file: example, kernel: pickKernel(loadText(text, example)).name, disambiguate: true as const };
-  const flag = new Int32Array(new SharedArrayBuffer(4));
-  Atomics.store(flag, 0, 1);
-  assert.equal(preparedFor(task, flag), undefined);
-  Atomics.store(flag, 0, 0);
-  const p = preparedFor(task, flag);
+  const n = kernelContexts(loadText(text, example)).find((c) => c.kernel.name === task.kernel)!.insns.length;
+  const cancelled = warmSignal(n);
+  answerWarm(cancelled, WARM.cancelled);
+  assert.equal(preparedFor(task, cancelled), undefined);
+  const alone = warmSignal(n);
+  answerWarm(alone, WARM.alone);
+  const p = preparedFor(task, alone);
   assert.ok(p && p.k.regions.length > 0);
   assert.equal(preparedFor(task), p);
   // another text drops the kept kernel even when cancelled before loading it
-  Atomics.store(flag, 0, 1);
-  assert.equal(preparedFor({ ...task, text: text + '\n' }, flag), undefined);
+  assert.equal(preparedFor({ ...task, text: text + '\n' }, cancelled), undefined);
   assert.notEqual(preparedFor(task), p);
+  // the fence waits of the check: the same roles as the kernel's own analysis gives, which is not made
+  const checked = loadText(text, example);
+  checkContexts(kernelContexts(checked));
+  const fences = keptFenceWaits(kernelContexts(checked).find((c) => c.kernel.name === task.kernel)!)!;
+  assert.ok(fences.length > 0, 'the example has fence waits');
+  const given = warmSignal(n);
+  answerWarm(given, WARM.fences, fences);
+  const g = preparedFor({ ...task, text: text + '\n\n' }, given)!;
+  assert.deepEqual(g.k.role, p.k.role);
+  assert.equal(keptFenceWaits(g.k.ctx), undefined);
+  // no room for them: prepared alone
+  const small = warmSignal(fences.length - 1);
+  answerWarm(small, WARM.fences, fences);
+  assert.equal(Atomics.load(small, 0), WARM.alone);
 });
 
 test('preferOriginal: with time first, a loop keeps the input order where the new one is only leaner (peak VGPR) at the same modelled time; straight-line code and a register-first objective keep it', () => {
