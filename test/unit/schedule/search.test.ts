@@ -239,6 +239,22 @@ test('schedule run: same result with one thread and with worker threads; better 
   assert.ok(one.evaluationsPerSecond > 0);
 });
 
+test('schedule run: an input with a check error is searched on its fixed text by the warm pool\'s worker (its own preparation cancelled by the check), with the results of one thread', async () => {
+  // the example without the wait its first ds_write of a loaded value needs
+  const lines = exampleText.split('\n');
+  const at = lines.findIndex((l) => l.trim() === 's_waitcnt vmcnt(4)');
+  assert.ok(at > 0);
+  const broken = [...lines.slice(0, at), ...lines.slice(at + 1)].join('\n');
+  const opts = { budget: 60, seed: 4, cache: false } as const;
+  const one = await scheduleFile(loadText(broken, 'broken.s'), broken, { ...opts, jobs: 1 });
+  const pools = poolsStarted.count;
+  const two = await scheduleFile(loadText(broken, 'broken.s'), broken, { ...opts, jobs: 2 });
+  assert.equal(poolsStarted.count - pools, 1);
+  assert.equal(two.text, one.text);
+  assert.deepEqual(two.kernels.map((k) => k.runs.map((x) => [x.label, x.evaluations, x.moves, x.estimate])), one.kernels.map((k) => k.runs.map((x) => [x.label, x.evaluations, x.moves, x.estimate])));
+  assert.match(JSON.stringify(two.notes), /check error/);
+});
+
 test('schedule run: the kernels of a file share one worker pool, with the results of one thread', async () => {
   const two = text(kernel('a', PLAIN), kernel('b', [...PLAIN].reverse()));
   const opts = { budget: 40, seed: 2, cache: false } as const;
