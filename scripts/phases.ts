@@ -10,6 +10,9 @@
 
 export interface Mark { thread: number; ms: number; label: string }
 
+/** A strategy run's thread and its start and end marks (ms). */
+interface Run { thread: number; start: number; done?: number }
+
 export interface PhaseTimes {
   /** Seconds from the first mark to the first strategy's start. */
   before: number;
@@ -51,7 +54,7 @@ export function schedulePhases(marks: readonly Mark[]): PhaseTimes | undefined {
   const first = marks[0]!.ms;
   const last = marks[marks.length - 1]!.ms;
   const main = marks[0]!.thread;
-  const runs = new Map<string, { thread: number; start: number; done?: number }>();
+  const runs = new Map<string, Run>();
   for (const m of marks) {
     const start = /^task start (\S+)$/.exec(m.label);
     if (start) { runs.set(start[1]!, { thread: m.thread, start: m.ms }); continue; }
@@ -59,7 +62,7 @@ export function schedulePhases(marks: readonly Mark[]): PhaseTimes | undefined {
     if (done) { const r = runs.get(done[1]!); if (r) r.done = m.ms; }
   }
   if (runs.size === 0) return undefined;
-  const groups: [string, { thread: number; start: number; done?: number }[]][] = [
+  const groups: [string, Run[]][] = [
     ['phase 1', [...runs].filter(([l]) => !l.startsWith('anneal')).map(([, r]) => r)],
     ['phase 2', [...runs].filter(([l]) => l.startsWith('anneal')).map(([, r]) => r)],
   ];

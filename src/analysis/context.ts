@@ -38,6 +38,11 @@ function makeContexts(l: Loaded): KernelContext[] {
   });
 }
 
+/** The context of the kernel named `name` (undefined when the program has none). */
+export function kernelContextNamed(l: Loaded, name: string): KernelContext | undefined {
+  return kernelContexts(l).find((c) => c.kernel.name === name);
+}
+
 /** Parse, resolve and build contexts from text (tests and snippets). */
 export function kernelContextsFromText(text: string, file: string, arch?: string): KernelContext[] {
   return kernelContexts(loadText(text, file, { arch }));

@@ -1,6 +1,6 @@
 /** What `schedule` and `apply` print about occupancy beside their metrics. */
 import type { Loaded } from '../load.js';
-import { kernelContexts } from '../analysis/context.js';
+import { kernelContextNamed, kernelContexts } from '../analysis/context.js';
 import type { KernelContext } from '../analysis/types.js';
 import { kernelResources } from '../analysis/resources.js';
 import { occupancyJson } from '../check/format.js';
@@ -13,7 +13,7 @@ import { ownString } from '../asm/intern.js';
  * `occupancy` is occupancy (peak live).
  */
 export function fixedOccupancies(l: Loaded, kernel: string): FixedOccupancies | undefined {
-  const ctx = kernelContexts(l).find((c) => c.kernel.name === kernel);
+  const ctx = kernelContextNamed(l, kernel);
   return ctx ? occupanciesOf(ctx) : undefined;
 }
 

@@ -17,11 +17,17 @@ import {
 interface Cached { params: CycleParams; model: CycleModel; engine: CycleEngine }
 const CACHE = new WeakMap<KernelContext, Cached[]>();
 
+/** The models and engines of `ctx` made so far (an empty list kept for it when none). */
+function cached(ctx: KernelContext): Cached[] {
+  let list = CACHE.get(ctx);
+  if (!list) { list = []; CACHE.set(ctx, list); }
+  return list;
+}
+
 /** The model and engine of a kernel for a parameter set (built on first use, then cached). */
 export function cycleEngineFor(ctx: KernelContext, params?: CycleParams): CycleEngine {
   const p = params ?? defaultCycleParams(ctx.target);
-  let list = CACHE.get(ctx);
-  if (!list) { list = []; CACHE.set(ctx, list); }
+  const list = cached(ctx);
   for (const c of list) if (c.params === p) return c.engine;
   const model = buildCycleModel(ctx, p);
   const engine = new CycleEngine(model);
@@ -37,12 +43,15 @@ export function cycleEngineFor(ctx: KernelContext, params?: CycleParams): CycleE
  */
 export type CycleTables = Omit<CycleModel, 'ctx' | 'params' | 'target'>;
 
+/** A model's tables (CycleTables). */
+function tablesOf(m: CycleModel): CycleTables {
+  const { ctx: _ctx, params: _params, target: _target, ...tables } = m;
+  return tables;
+}
+
 /** The tables of `ctx`'s model with the target's cycle parameters (the model built if it is not yet). */
 export function cycleTablesFor(ctx: KernelContext): CycleTables {
-  cycleEngineFor(ctx);
-  const p = defaultCycleParams(ctx.target);
-  const { ctx: _ctx, params: _params, target: _target, ...tables } = CACHE.get(ctx)!.find((c) => c.params === p)!.model;
-  return tables;
+  return tablesOf(cycleEngineFor(ctx).m);
 }
 
 /**
@@ -52,13 +61,11 @@ export function cycleTablesFor(ctx: KernelContext): CycleTables {
  */
 export function giveCycleTables(ctx: KernelContext, tables: CycleTables, check: boolean): void {
   const p = defaultCycleParams(ctx.target);
-  let list = CACHE.get(ctx);
-  if (!list) { list = []; CACHE.set(ctx, list); }
+  const list = cached(ctx);
   if (list.some((c) => c.params === p)) return;
   const model: CycleModel = { ...tables, ctx, params: p, target: ctx.target };
   if (check) {
-    const { ctx: _ctx, params: _params, target: _target, ...built } = buildCycleModel(ctx, p);
-    if (!isDeepStrictEqual(built, tables)) throw new FastPathMismatch(`fast path check: the cycle model given for kernel '${ctx.kernel.name}' is not the one built from its text`);
+    if (!isDeepStrictEqual(tablesOf(buildCycleModel(ctx, p)), tables)) throw new FastPathMismatch(`fast path check: the cycle model given for kernel '${ctx.kernel.name}' is not the one built from its text`);
   }
   list.push({ params: p, model, engine: new CycleEngine(model) });
 }

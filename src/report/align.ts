@@ -14,7 +14,7 @@ import type { Instruction } from '../asm/ast.js';
 import { isWaitOrNop } from '../asm/program.js';
 import type { Loaded } from '../load.js';
 import { ConductorError } from '../errors.js';
-import { kernelContexts } from '../analysis/context.js';
+import { kernelContextNamed } from '../analysis/context.js';
 import type { KernelContext } from '../analysis/types.js';
 import { ROLE, pickKernel, ScheduleState, movesFromState, replayMoves, type ScheduleKernel } from '../schedule/index.js';
 import { keyOf, verifyLoaded, type VerifyOptions } from '../verify/verify.js';
@@ -52,7 +52,7 @@ export function alignScheduled(original: Loaded, scheduled: Loaded, kernel?: str
   if (piped > 0) {
     throw new ConductorError(`${scheduled.program.file}: kernel '${k.name}' has ${piped} loop${piped === 1 ? '' : 's'} pipelined (proven equivalent by verify); --after shows reorderings only (schedule --no-pipeline writes one; 'conductor report' of the scheduled file alone shows it)`);
   }
-  const sctx = kernelContexts(scheduled).find((c) => c.kernel.name === k.name);
+  const sctx = kernelContextNamed(scheduled, k.name);
   if (!sctx) throw new ConductorError(`${scheduled.program.file} has no kernel '${k.name}'`);
 
   // Both kernels without waits and nops.

@@ -35,7 +35,7 @@
  *     compares after re-deriving waits and nops).
  */
 import type { Loaded } from '../load.js';
-import { kernelContexts } from '../analysis/context.js';
+import { kernelContextNamed } from '../analysis/context.js';
 import { kernelLdsBytes, kernelResources, workgroupInput } from '../analysis/resources.js';
 import { computeOccupancy } from '../analysis/occupancy.js';
 import { checkFastFromEnv, ConductorError, FastPathMismatch } from '../errors.js';
@@ -1198,7 +1198,7 @@ export interface MetricOptions {
 
 /** Metrics of kernel `name` of a loaded program (the program as written, waits and nops included). */
 export function programMetrics(loaded: Loaded, name: string, opts: MetricOptions = {}): Metrics {
-  const ctx = kernelContexts(loaded).find((c) => c.kernel.name === name);
+  const ctx = kernelContextNamed(loaded, name);
   if (!ctx) throw new ConductorError(`no kernel named '${name}' in ${loaded.program.file}`);
   return contextMetrics(ctx, opts);
 }

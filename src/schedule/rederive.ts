@@ -6,7 +6,7 @@
  */
 import type { Loaded } from '../load.js';
 import type { KernelContext } from '../analysis/types.js';
-import { kernelContexts } from '../analysis/context.js';
+import { kernelContextNamed } from '../analysis/context.js';
 import { waitcntText } from '../check/fix.js';
 import { addInsert, emptyEdits, indentOf } from '../check/edit.js';
 import { ConductorError } from '../errors.js';
@@ -26,7 +26,7 @@ export type WaitCounts = { vm: number; lgkm: number; exp: number };
 export type StatementEdits = ReturnType<typeof emptyEdits>;
 
 function contextOf(l: Loaded, name: string): KernelContext {
-  const c = kernelContexts(l).find((x) => x.kernel.name === name);
+  const c = kernelContextNamed(l, name);
   if (!c) throw new ConductorError(`internal: kernel '${name}' disappeared from the scheduled program`);
   return c;
 }

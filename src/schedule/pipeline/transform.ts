@@ -26,7 +26,7 @@ import { addNopLines, fixLoaded } from '../../check/fix.js';
 import { computeNops } from '../../hazards/engine.js';
 import { addInsert, applyStatementEdits, emptyEdits } from '../../check/edit.js';
 import type { Program, Statement } from '../../asm/ast.js';
-import { kernelContexts } from '../../analysis/context.js';
+import { kernelContextNamed, kernelContexts } from '../../analysis/context.js';
 import { checkContexts } from '../../check/check.js';
 import { ConductorError } from '../../errors.js';
 import { isDebugLine, type ScheduleKernel } from '../kernel.js';
@@ -202,7 +202,7 @@ function finishProgram(k: ScheduleKernel, e: ReturnType<typeof emptyEdits>, loop
  * (the peeled iteration) would keep such a shortfall. Undefined when nothing is to pad.
  */
 function padWarnings(l: Loaded, name: string): string | undefined {
-  const ctx = kernelContexts(l).find((c) => c.kernel.name === name);
+  const ctx = kernelContextNamed(l, name);
   if (!ctx) return undefined;
   const plan = computeNops(ctx);
   if (plan.total === 0) return undefined;

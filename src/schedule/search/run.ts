@@ -25,7 +25,7 @@ import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import { loadText, type Loaded } from '../../load.js';
 import { checkContexts, rawJumpReason, rawWordsReason, refusal } from '../../check/check.js';
-import { kernelContexts } from '../../analysis/context.js';
+import { kernelContextNamed, kernelContexts } from '../../analysis/context.js';
 import { forget } from '../../analysis/memo.js';
 import type { KernelContext } from '../../analysis/types.js';
 import { changeText, fixLoaded, fixSummary, unfixableErrors } from '../../check/fix.js';
@@ -360,7 +360,7 @@ export function scheduleFile(loaded: Loaded, text: string, opts: ScheduleRunOpti
   if (!task) return checkAndSchedule(loaded, text, chosen, opts, set, t0).finally(ended);
   // held until the check below takes it: nothing here keeps the input once it is fixed
   let input: { loaded: Loaded; text: string } | undefined = { loaded, text };
-  return warmPool(task, set.jobs, kernelContexts(loaded).find((c) => c.kernel.name === task.kernel)?.insns.length ?? 0).then((warm) => {
+  return warmPool(task, set.jobs, kernelContextNamed(loaded, task.kernel)?.insns.length ?? 0).then((warm) => {
     const { loaded: l, text: t } = input!;
     input = undefined;
     return checkAndSchedule(l, t, chosen, opts, { ...set, warm }, t0).finally(() => Promise.all([ended(), warm.taken ? undefined : warm.pool.destroy()]));
@@ -438,7 +438,7 @@ function checkAndSchedule(loaded: Loaded, text: string, chosen: string[], opts: 
     if (w) {
       if (checks.some((k) => names.includes(k.name) && k.findings.some((f) => f.severity === 'error'))) answerWarm(w.signal, WARM.cancelled);
       else {
-        const c = kernelContexts(loaded).find((x) => x.kernel.name === w.kernel);
+        const c = kernelContextNamed(loaded, w.kernel);
         answerWarm(w.signal, WARM.fences, c && keptFenceWaits(c));
       }
     }
@@ -580,7 +580,7 @@ class KernelSchedule {
   }
 
   private ctxOf(l: Loaded): KernelContext {
-    return kernelContexts(l).find((c) => c.kernel.name === this.name)!;
+    return kernelContextNamed(l, this.name)!;
   }
 
   private prepared(): ScheduleKernel {
