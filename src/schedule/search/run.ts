@@ -852,9 +852,8 @@ class KernelSchedule {
       const sig = o.moves.join('\n');
       if (tried.has(sig)) continue;
       tried.add(sig);
-      const r = replayMoves(kk, o.moves);
-      if ('failure' in r) { runs[x]!.rejected = `does not replay: ${r.failure.command}: ${r.failure.reason}`; continue; }
-      const simple = preferredState(kk, ev, o, r.state, { objective, minOccupancy: floor });
+      const simple = preferredState(kk, ev, o, { objective, minOccupancy: floor });
+      if ('failure' in simple) { runs[x]!.rejected = `does not replay: ${simple.failure.command}: ${simple.failure.reason}`; continue; }
       const moves = movesFromState(simple.state);
       if (moves.length === 0 && !pipelined) { runs[x]!.rejected = 'no better than the input once moves that gain nothing are undone'; continue; }
       out.push({ label: o.label, x, simple, moves });

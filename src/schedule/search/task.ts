@@ -13,7 +13,7 @@ import { movesFromState, replayMoves } from '../replay.js';
 import type { Disambiguation } from '../deps.js';
 import type { KernelTime } from '../../cycles/kernel-time.js';
 import { giveCycleTables, type CycleTables } from '../../cycles/estimate.js';
-import type { ScheduleState } from '../state.js';
+import type { CommandFailure, ScheduleState } from '../state.js';
 import { preferOriginal, runStrategy, type StrategyName } from './search.js';
 import { isMainThread, workerData } from 'node:worker_threads';
 import { memMark } from '../../memtrace.js';
@@ -181,16 +181,25 @@ export function runTask(t: StrategyTask, progress?: (label: string, evaluations:
   report(r.evaluations);
   memMark('task searched ' + t.label);
   const moves = movesFromState(r.state);
-  // as the caller replays a candidate: from its moves
-  const replayed = replayMoves(p.k, moves);
-  const preferred = 'state' in replayed
-    ? preferOriginal(p.k, p.ev, replayed.state, { objective: t.objective, minOccupancy: t.minOccupancy, seconds: preferTime(t.seconds, r.seconds) }) : undefined;
+  // brought toward the input's order from the search's own state: its moves reach exactly that
+  // order (movesFromState), which the caller validates by replaying the moves it is given; with
+  // CONDUCTOR_CHECK_FAST=1 they are replayed here too and must reach it
+  if (checkFastFromEnv()) expectReplayed(p.k, t.label, moves, r.state);
+  const preferred = preferOriginal(p.k, p.ev, r.state, { objective: t.objective, minOccupancy: t.minOccupancy, seconds: preferTime(t.seconds, r.seconds) });
   memMark('task done ' + t.label);
   return {
     label: t.label, strategy: t.strategy, seed: t.seed, moves, start: r.start, metrics: r.metrics,
     evaluations: r.evaluations, seconds: r.seconds, detail: r.detail,
-    ...(preferred ? { preferred: { moves: movesFromState(preferred.state), metrics: preferred.metrics, ...(preferred.cut ? { cut: true as const } : {}) } } : {}),
+    preferred: { moves: movesFromState(preferred.state), metrics: preferred.metrics, ...(preferred.cut ? { cut: true as const } : {}) },
   };
+}
+
+/** The moves of a run, replayed on its kernel, reach the run's order (else FastPathMismatch). */
+function expectReplayed(k: ScheduleKernel, label: string, moves: readonly string[], state: ScheduleState): void {
+  const r = replayMoves(k, moves);
+  const order = (s: ScheduleState) => JSON.stringify(s.order.map((x) => Array.from(x)));
+  if ('failure' in r) throw new FastPathMismatch(`fast path check: the moves of ${label} do not replay: ${r.failure.command}: ${r.failure.reason}`);
+  if (order(r.state) !== order(state)) throw new FastPathMismatch(`fast path check: the moves of ${label} replayed reach another order than its search's`);
 }
 
 /**
@@ -206,18 +215,25 @@ export function preferTime(seconds: number, used: number): number {
 
 /**
  * A candidate outcome `o` brought back toward the input's order: its `preferred` moves replayed
- * on `k` (`replayed`: `o.moves` replayed on `k`, the fallback when the task found none). With
- * `checkFast` (default CONDUCTOR_CHECK_FAST=1), preferOriginal runs here on `replayed` as well and
- * the two must give the same order and estimate (else FastPathMismatch).
+ * on `k`. The run's own moves (`o.moves`) are replayed only when they are needed: when the task
+ * found no preferred order (preferOriginal then runs here on them), and with `checkFast` (default
+ * CONDUCTOR_CHECK_FAST=1), where preferOriginal runs here on them as well and the two must give
+ * the same order and estimate (else FastPathMismatch). The failure of the moves replayed, when
+ * they do not replay.
  */
-export function preferredState(k: ScheduleKernel, ev: Evaluator, o: StrategyOutcome, replayed: ScheduleState,
-  opts: { objective: readonly MetricName[]; minOccupancy?: number }, checkFast = checkFastFromEnv()): { state: ScheduleState; metrics: Metrics } {
-  if (!o.preferred) return preferOriginal(k, ev, replayed, opts);
+export function preferredState(k: ScheduleKernel, ev: Evaluator, o: StrategyOutcome,
+  opts: { objective: readonly MetricName[]; minOccupancy?: number }, checkFast = checkFastFromEnv()): { state: ScheduleState; metrics: Metrics } | { failure: CommandFailure } {
+  if (!o.preferred) {
+    const own = replayMoves(k, o.moves);
+    return 'failure' in own ? { failure: own.failure } : preferOriginal(k, ev, own.state, opts);
+  }
   const r = replayMoves(k, o.preferred.moves);
-  if ('failure' in r) throw new Error(`internal: the moves of ${o.label} brought toward the input's order do not replay: ${r.failure.command}: ${r.failure.reason}`);
+  if ('failure' in r) return { failure: r.failure };
   // a pass cut short by the clock ends where the time ran out: nothing to compare with
   if (checkFast && !o.preferred.cut) {
-    const here = preferOriginal(k, ev, replayed, opts);
+    const own = replayMoves(k, o.moves);
+    if ('failure' in own) throw new FastPathMismatch(`fast path check: the moves of ${o.label} do not replay, those brought toward the input's order do`);
+    const here = preferOriginal(k, ev, own.state, opts);
     const a = JSON.stringify({ order: r.state.order.map((x) => Array.from(x)), metrics: o.preferred.metrics });
     const b = JSON.stringify({ order: here.state.order.map((x) => Array.from(x)), metrics: here.metrics });
     if (a !== b) throw new FastPathMismatch(`fast path check: ${o.label} brought toward the input's order by its task differs from preferOriginal here:\n${a}\n${b}`);

@@ -307,16 +307,29 @@ test('strategy task: its best state brought toward the input order is what prefe
   const here = preferOriginal(k, ev, replayed.state, opts);
   assert.deepEqual(o.preferred.moves, movesFromState(here.state));
   assert.deepEqual(o.preferred.metrics, here.metrics);
-  const got = preferredState(k, ev, o, replayed.state, opts, true);
+  const got = preferredState(k, ev, o, opts, true);
+  assert.ok('state' in got);
   assert.deepEqual(got.state.order, here.state.order);
   assert.deepEqual(got.metrics, here.metrics);
   // a task result that is not preferOriginal's (the input order) is taken as it is without check mode, refused with it
   const wrong = { ...o, preferred: { moves: [], metrics: o.preferred.metrics } };
-  assert.deepEqual(movesFromState(preferredState(k, ev, wrong, replayed.state, opts, false).state), []);
-  assert.throws(() => preferredState(k, ev, wrong, replayed.state, opts, true), FastPathMismatch);
-  // without a task result, preferOriginal runs here
+  const taken = preferredState(k, ev, wrong, opts, false);
+  assert.ok('state' in taken);
+  assert.deepEqual(movesFromState(taken.state), []);
+  assert.throws(() => preferredState(k, ev, wrong, opts, true), FastPathMismatch);
+  // without a task result, preferOriginal runs here on the run's own moves
   const { preferred: _drop, ...bare } = o;
-  assert.deepEqual(movesFromState(preferredState(k, ev, bare, replayed.state, opts, false).state), o.preferred.moves);
+  const mine = preferredState(k, ev, bare, opts, false);
+  assert.ok('state' in mine);
+  assert.deepEqual(movesFromState(mine.state), o.preferred.moves);
+  // moves that do not replay give their failure: the run's own without a task result, the preferred ones with one
+  const bad = 'move no_such_tag before v_mov_b32_e32_0';
+  const noOwn = preferredState(k, ev, { ...bare, moves: [bad] }, opts, false);
+  assert.ok('failure' in noOwn && noOwn.failure.command === bad);
+  const noPreferred = preferredState(k, ev, { ...o, preferred: { moves: [bad], metrics: o.preferred.metrics } }, opts, false);
+  assert.ok('failure' in noPreferred && noPreferred.failure.command === bad);
+  // in check mode the run's own moves must replay too
+  assert.throws(() => preferredState(k, ev, { ...o, moves: [bad] }, opts, true), FastPathMismatch);
 });
 
 test('preferOriginal: with seconds its instruction-by-instruction pass stops when the time is up (cut), and a cut pass is not compared in check mode; preferTime', () => {
@@ -336,7 +349,9 @@ test('preferOriginal: with seconds its instruction-by-instruction pass stops whe
   assert.deepEqual(timed.metrics, ev.evaluate(timed.state));
   // a task's cut pass is taken as it is in check mode
   const cut = { ...o, preferred: { moves: movesFromState(timed.state), metrics: timed.metrics, cut: true as const } };
-  assert.deepEqual(movesFromState(preferredState(k, ev, cut, replayed.state, opts, true).state), movesFromState(timed.state));
+  const got = preferredState(k, ev, cut, opts, true);
+  assert.ok('state' in got);
+  assert.deepEqual(movesFromState(got.state), movesFromState(timed.state));
   assert.equal(preferTime(10, 2), 8);
   assert.equal(preferTime(10, 10), 1);
 });
