@@ -73,10 +73,10 @@ export interface StrategyOutcome {
   seconds: number;
   detail: string[];
   /**
-   * The best state replayed from `moves` and brought back toward the input's order
-   * (preferOriginal with the task's objective and occupancy floor), as moves from the input, and
-   * its fast estimate; absent when `moves` do not replay. `cut`: its instruction-by-instruction
-   * pass ran out of time (preferTime) before it was through.
+   * The best state brought back toward the input's order (preferOriginal with the task's
+   * objective and occupancy floor), as moves from the input, and its fast estimate (runTask
+   * always gives it; preferredState brings `moves` toward that order itself when it is absent).
+   * `cut`: its instruction-by-instruction pass ran out of time (preferTime) before it was through.
    */
   preferred?: { moves: string[]; metrics: Metrics; cut?: true };
 }
