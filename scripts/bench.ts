@@ -23,9 +23,9 @@
  *     Then the same on the loop body of the project's kernels/mfma_acc_pressure.cl built for gfx908
  *     (a whole single-block loop: each evaluation also finds the loop's entry wait state and its
  *     steady state).
- *  3. `conductor schedule` on the largest Tensile kernel with the default budget: wall time, the
- *     search's share of it (the slowest run of each parallel phase) and the peak RSS; and the run's
- *     phases from its memory marks (scripts/phases.ts).
+ *  3. `conductor schedule` on the largest Tensile kernel with the default budget and jobs: wall
+ *     time, the search's share of it (each phase as long as its busiest thread's runs,
+ *     scripts/phases.ts searchSeconds) and the peak RSS; and the run's phases from its memory marks.
  *  4. (BENCH_SCHEDULE=0 skips) the metrics per kernel of the corpus and the bundled example,
  *     input against each strategy (BENCH_BUDGET evaluations per run, default 400).
  *  5. (BENCH_SPEEDUP=0 skips) the speedup table: every MFMA kernel of the corpus scheduled with the
@@ -49,7 +49,7 @@ import { mulberry32 } from '../src/schedule/search/rng.js';
 import { DEFAULT_OBJECTIVE } from '../src/schedule/metrics.js';
 import { formatSpeed, speedCorpus, speedRun } from '../test/oracle/speedup.js';
 import { tuneForSchedule } from '../src/cli/v8-tuning.js';
-import { formatPhases, parseMarks, schedulePhases } from './phases.js';
+import { formatPhases, parseMarks, schedulePhases, searchSeconds } from './phases.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
 const GNU_TIME = '/usr/bin/time';
@@ -294,14 +294,14 @@ function benchSchedule(largest: string, cli: string): void {
     // with the memory marks, whose times give the run's phases (a mark costs about 10 microseconds; the run makes about 60)
     const r = runProcess(process.execPath, [cli, 'schedule', largest, '--no-cache', '--json', '-o', join(dir, 'out.s')], { CONDUCTOR_MEMTRACE: '1' });
     const j = JSON.parse(r.stdout) as { seconds: number; evaluations: number; runs: { label: string; seconds: number; evaluations: number }[] };
-    // the runs of a phase are parallel: the phase takes as long as its slowest run
-    const phase = (anneal: boolean) => Math.max(0, ...j.runs.filter((x) => x.label.startsWith('anneal') === anneal).map((x) => x.seconds));
-    const search = phase(false) + phase(true);
+    // the runs of a phase on several threads take as long as the busiest thread's (searchSeconds)
+    const marks = parseMarks(r.stderr);
+    const search = searchSeconds(j.runs, marks);
     const wall = r.ms / 1000;
     console.log(`schedule: the largest kernel, default budget and strategies (one process, no cache)`);
     console.log(`  wall ${wall.toFixed(1)} s, of which the search ${search.toFixed(1)} s (${((search / wall) * 100).toFixed(0)}%; ${j.evaluations} evaluations: ` +
       `${j.runs.map((x) => `${x.label} ${x.evaluations} in ${x.seconds.toFixed(1)} s`).join(', ')}); peak RSS ${mib(r.rssKiB)}`);
-    const phases = schedulePhases(parseMarks(r.stderr));
+    const phases = schedulePhases(marks);
     if (phases) console.log(`  phases: ${formatPhases(phases)}`);
     console.log(`  ${goal(search / wall >= GOALS.searchShare, `search >= ${GOALS.searchShare * 100}% of the wall time`)}; ` +
       (r.rssKiB !== undefined ? goal(r.rssKiB / 1024 <= GOALS.scheduleRssMiB, `peak RSS <= ${GOALS.scheduleRssMiB} MB`) : 'peak RSS not measured (no GNU time)'));

@@ -117,7 +117,7 @@ function program(): Command {
     .option('--trip <n>', 'trip count of loops whose count the code does not give, for est_cycles (default 64)')
     .option('--budget <n>', 'evaluations per strategy run (default 2000); with a budget the result depends only on the seed')
     .option('--seconds <s>', 'wall-clock seconds per strategy run (default 10)')
-    .option('--jobs <n>', 'worker threads (default: up to 4, the machine\'s parallelism)')
+    .option('--jobs <n>', 'threads the search runs on (default: one less than the machine\'s parallelism, at most 4, at least 1)')
     .option('--seed <n>', 'random seed (default 1)')
     .option('--kernel <name>', 'only this kernel (repeat or comma-separate for several; default: every kernel with code)', collectNames)
     .option('--arch <target>', 'target; default: the file\'s .amdgcn_target')

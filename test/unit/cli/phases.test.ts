@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bin, example } from './harness.js';
-import { formatPhases, parseMarks, schedulePhases } from '../../../scripts/phases.js';
+import { formatPhases, parseMarks, schedulePhases, searchSeconds } from '../../../scripts/phases.js';
 
 const mark = (thread: number, ms: number, label: string) => `memtrace t${thread} ${ms} ${label}: rss 1.0 heapUsed 1.0 heapTotal 1.0 ext 0.0 ab 0.0`;
 
@@ -30,8 +30,27 @@ test('phases: the marks of a run give the time before the search, each phase wit
     ],
   });
   assert.match(formatPhases(p), /^before the search 0\.90 s \(load 0\.10, check and fix 0\.40, kernel and evaluator 0\.40\); phase 1 1\.10 s .*; after the search 1\.00 s .*; 3\.50 s in all$/);
+  // one job: every run on this thread, one after the other
+  const one = schedulePhases(parseMarks([
+    mark(0, 1000, 'read'), mark(0, 1100, 'task start list'), mark(0, 1400, 'task done list'), mark(0, 1410, 'task start beam'), mark(0, 1600, 'task done beam'),
+    mark(0, 1610, 'task start anneal#1'), mark(0, 1700, 'task done anneal#1'), mark(0, 1710, 'task start anneal#2'), mark(0, 1800, 'task done anneal#2'), mark(0, 2000, 'scheduled'),
+  ].join('\n')))!;
+  assert.deepEqual(one.phases, [{ name: 'phase 1', seconds: 0.5, lateStart: 0, waited: 0 }, { name: 'phase 2', seconds: 0.19, lateStart: 0, waited: 0 }]);
+  assert.equal(one.after, 0.2);
   assert.equal(schedulePhases(parseMarks('no marks here')), undefined);
   assert.equal(schedulePhases(parseMarks([mark(0, 1, 'read'), mark(0, 2, 'scheduled')].join('\n'))), undefined, 'no strategy ran');
+});
+
+test('phases: the search lasts, per phase, as long as its busiest thread\'s runs', () => {
+  const runs = [{ label: 'list', seconds: 1.0 }, { label: 'beam', seconds: 0.75 }, { label: 'anneal#1', seconds: 0.5 }, { label: 'anneal#2', seconds: 0.25 }];
+  // two threads: each phase as long as its slowest run
+  const two = parseMarks([mark(0, 1, 'task start list'), mark(1, 2, 'task start beam'), mark(0, 3, 'task start anneal#1'), mark(1, 4, 'task start anneal#2')].join('\n'));
+  assert.equal(searchSeconds(runs, two), 1.5);
+  // one thread: every run one after the other
+  const one = parseMarks([mark(0, 1, 'task start list'), mark(0, 2, 'task start beam'), mark(0, 3, 'task start anneal#1'), mark(0, 4, 'task start anneal#2')].join('\n'));
+  assert.equal(searchSeconds(runs, one), 2.5);
+  // runs without marks count as threads of their own
+  assert.equal(searchSeconds(runs, []), 1.5);
 });
 
 test('phases: a real schedule of the example with two jobs adds up to its marks', () => {

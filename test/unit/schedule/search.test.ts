@@ -22,7 +22,7 @@ import { kernelContexts } from '../../../src/analysis/context.js';
 import { checkContexts } from '../../../src/check/check.js';
 import { keptFenceWaits } from '../../../src/waitcnt/index.js';
 import { answerWarm, preferredState, preferTime, preparedFor, runTask, WARM, warmSignal } from '../../../src/schedule/search/task.js';
-import { SearchWorkers, poolsStarted, scheduleFile, scheduleLoaded } from '../../../src/schedule/search/run.js';
+import { SearchWorkers, defaultJobs, poolsStarted, scheduleFile, scheduleLoaded } from '../../../src/schedule/search/run.js';
 import { PLAIN, kernel, text } from './helpers.js';
 import { movesFromState, replayMoves } from '../../../src/schedule/replay.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
@@ -237,6 +237,16 @@ test('schedule run: same result with one thread and with worker threads; better 
   assert.deepEqual(one.runs.map((x) => x.label), ['list', 'beam', 'anneal#1', 'anneal#2', 'pipelined list', 'pipelined beam', 'pipelined anneal#1', 'pipelined anneal#2']);
   assert.deepEqual(one.runs.map((x) => [x.evaluations, x.moves, x.estimate]), two.runs.map((x) => [x.evaluations, x.moves, x.estimate]));
   assert.ok(one.evaluationsPerSecond > 0);
+});
+
+test('schedule run: without --jobs the search runs on one thread less than the machine has (at most 4, at least 1): on two cores in this thread alone', async () => {
+  assert.deepEqual([1, 2, 3, 4, 8, 64].map((cores) => defaultJobs(cores)), [1, 1, 2, 3, 4, 4]);
+  const opts = { budget: 40, seed: 5, cache: false } as const;
+  const pools = poolsStarted.count;
+  const dflt = await scheduleLoaded(loadText(exampleText, example), exampleText, opts);
+  assert.equal(poolsStarted.count - pools, defaultJobs() > 1 ? 1 : 0, `worker pools started with ${defaultJobs()} jobs`);
+  const one = await scheduleLoaded(loadText(exampleText, example), exampleText, { ...opts, jobs: 1 });
+  assert.equal(dflt.text, one.text);
 });
 
 test('schedule run: an input with a check error is searched on its fixed text by the warm pool\'s worker (its own preparation cancelled by the check), with the results of one thread', async () => {
