@@ -449,12 +449,18 @@ function newCheckErrors(orig: Loaded, sched: Loaded, checkers?: readonly Checker
   return undefined;
 }
 
+/** `n` things: "1 kernel", "2 kernels". */
+function counted(n: number, thing: string): string {
+  return `${n} ${thing}${n === 1 ? '' : 's'}`;
+}
+
 export function formatVerify(r: VerifyResult, original: string, scheduled: string): string {
   if (r.equivalent) {
     const n = r.kernels.reduce((s, k) => s + k.instructions, 0);
     const loops = r.kernels.reduce((s, k) => s + k.pipelinedLoops, 0);
-    const piped = loops > 0 ? `; ${loops} pipelined loop${loops === 1 ? '' : 's'}: the same values for trip counts 1 to ${PROVEN_TRIPS}, the trip counts matched for every start value` : '';
-    return `${scheduled}: equivalent to ${original} (${r.kernels.length} kernel${r.kernels.length === 1 ? '' : 's'}; ${n} movable instructions, each reading the same producers; ${r.kernels.reduce((s, k) => s + k.memoryPairs, 0)} memory pairs kept in order${piped})`;
+    const piped = loops > 0 ? `; ${counted(loops, 'pipelined loop')}: the same values for trip counts 1 to ${PROVEN_TRIPS}, the trip counts matched for every start value` : '';
+    return `${scheduled}: equivalent to ${original} (${counted(r.kernels.length, 'kernel')}; ${counted(n, 'movable instruction')}, each reading the same producers; ` +
+      `${counted(r.kernels.reduce((s, k) => s + k.memoryPairs, 0), 'memory pair')} kept in order${piped})`;
   }
   const d = r.difference!;
   const where = [d.original ? `${d.original.file}:${d.original.line}` : '', d.scheduled ? `${d.scheduled.file}:${d.scheduled.line}` : ''].filter((x) => x).join(' vs ');

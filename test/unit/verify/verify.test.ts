@@ -43,6 +43,13 @@ function permute(lines: string[], ...swaps: [number, number][]): string[] {
   return out;
 }
 
+test('verify: the summary counts kernels, instructions, memory pairs and pipelined loops in the singular and the plural', () => {
+  const one = { equivalent: true, kernels: [{ name: 'k', instructions: 1, memoryPairs: 1, pipelinedLoops: 1 }] };
+  assert.match(formatVerify(one, 'o.s', 's.s'), /^s\.s: equivalent to o\.s \(1 kernel; 1 movable instruction, each reading the same producers; 1 memory pair kept in order; 1 pipelined loop: /);
+  const more = { equivalent: true, kernels: [{ name: 'k', instructions: 5, memoryPairs: 0, pipelinedLoops: 0 }, { name: 'j', instructions: 2, memoryPairs: 2, pipelinedLoops: 0 }] };
+  assert.equal(formatVerify(more, 'o.s', 's.s'), 's.s: equivalent to o.s (2 kernels; 7 movable instructions, each reading the same producers; 2 memory pairs kept in order)');
+});
+
 test('verify: the identity and legal reorders are equivalent', () => {
   assert.equal(verify(ORIGINAL, ORIGINAL).equivalent, true);
   // v_mov_b32 v2 before v_mov_b32 v1
