@@ -18,6 +18,7 @@ import { Transcript } from './transcript.js';
 import { runPool, type PoolResult } from './pool.js';
 import { checkTemplate, targetFacts } from './prompt.js';
 import type { LoopContext } from './loop.js';
+import { counted } from '../text.js';
 
 export interface AgentOptions extends Omit<ProviderOptions, 'onHttp'> {
   kernel?: string;
@@ -78,7 +79,7 @@ export interface AgentRunResult {
 export function chooseRegion(k: ScheduleKernel, region?: number): { region: number; reason: string } {
   if (region !== undefined) {
     if (!Number.isInteger(region) || region < 0 || region >= k.regions.length) {
-      throw new ConductorError(`kernel ${k.name} has ${k.regions.length} regions (0..${k.regions.length - 1}); no region ${region}`);
+      throw new ConductorError(`kernel ${k.name} has ${counted(k.regions.length, 'region')} (0..${k.regions.length - 1}); no region ${region}`);
     }
     if (k.regions[region]!.nodes.length < 2) throw new ConductorError(`region ${region} of ${k.name} has ${k.regions[region]!.nodes.length} movable instruction(s): nothing to reorder`);
     return { region, reason: '--region' };
@@ -181,7 +182,7 @@ export async function runAgentSchedule(loaded: Loaded, opts: AgentOptions): Prom
         transcript.write({ type: 'cache_hit', key, moves: hit.moves, model: hit.model, created: hit.created });
         const r = finish(hit.moves, 'hit');
         transcript.write({ type: 'final', moves: r.moves, before: r.before, after: r.after, rounds: 0, requests: 0, usage: r.usage, cache: 'hit' });
-        opts.log?.(`cache hit (${cache.dir}): ${hit.moves.length} moves replayed and validated; no request made`);
+        opts.log?.(`cache hit (${cache.dir}): ${counted(hit.moves.length, 'move')} replayed and validated; no request made`);
         return r;
       }
       cache.delete(key);

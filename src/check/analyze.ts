@@ -9,6 +9,7 @@ import type { KernelContext } from '../analysis/types.js';
 import { occupancyJson, peakPlace } from './format.js';
 import { formatOccupancies, ldsAssumption, type OccupancyKind } from '../analysis/occupancy.js';
 import { declaredRegistersText, declaredSgprText, ldsText, type DeclaredRegisters, type DeclaredSgprs, type KernelResources } from '../analysis/resources.js';
+import { counted } from '../text.js';
 
 export interface KernelAnalysis {
   name: string;
@@ -121,7 +122,7 @@ export function formatAnalysis(a: FileAnalysis): string {
     out.push(`  peak live: ${p.vgpr} VGPRs${ln('vgpr')}, ${p.agpr} AGPRs${ln('agpr')}, ${p.sgpr} SGPRs${ln('sgpr')}; ` +
       `used: ${k.used.vgpr} VGPRs, ${k.used.agpr} AGPRs, ${k.used.sgpr} SGPRs`);
     out.push(`  ${formatOccupancies(k.occupancy, k.occupancyAssumption)}`);
-    out.push(`  check: ${k.diagnostics.errors} errors, ${k.diagnostics.warnings} warnings`);
+    out.push(`  check: ${counted(k.diagnostics.errors, 'error')}, ${counted(k.diagnostics.warnings, 'warning')}`);
   }
   return out.join('\n');
 }

@@ -17,6 +17,7 @@ import { ALL_RULES, computeNops } from '../hazards/index.js';
 import type { PathsMode } from '../waitcnt/index.js';
 import { lineHunks, type Hunk } from './line-diff.js';
 import { lineRef, type InputLine } from '../asm/include.js';
+import { counted } from '../text.js';
 
 const MAX_ROUNDS = 6;
 const ALL_KINDS: ReadonlySet<'nop' | 'waitcnt'> = new Set(['nop', 'waitcnt']);
@@ -277,7 +278,7 @@ export function changeText(c: FixChange): string {
     const after = c.after.join(' ; ');
     return c.before.length === 0 ? `before ${at}: + ${after}` : `${at}: ${c.before.join(' ; ')} -> ${after}`;
   }
-  if (c.after.length === 0) return `${at} (${c.before.length} lines): now in the expansions written out above`;
+  if (c.after.length === 0) return `${at} (${counted(c.before.length, 'line')}): now in the expansions written out above`;
   // the lines written that the replaced text has nowhere (its body lines repeat once per expansion), counted
   const had = new Set(c.before);
   const added = new Map<string, number>();

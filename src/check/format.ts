@@ -8,6 +8,7 @@ import { ExpansionRepeats, inExpansions } from '../asm/program.js';
 import { formatOccupancies, ldsAssumption, OCCUPANCY_KINDS, type OccupancyKind } from '../analysis/occupancy.js';
 import { declaredRegistersText, declaredSgprText, ldsText } from '../analysis/resources.js';
 import { lineRef } from '../asm/include.js';
+import { counted } from '../text.js';
 
 export type OutputFormat = 'clang' | 'json' | 'sarif';
 
@@ -62,7 +63,7 @@ export function formatReportClang(r: CheckReport, opts: { summary?: boolean } = 
       const d = res.declared;
       const decl = !d ? 'no descriptor'
         : `declared ${declaredRegistersText(d)}, ${declaredSgprText(d)}, ${ldsText(d.lds, res.ldsAtLaunch, 'B')}`;
-      out.push(`${r.file}:${k.line}: ${k.kind} ${k.name}: ${k.instructions} instructions; ${peak}; ${used}; ${decl}`);
+      out.push(`${r.file}:${k.line}: ${k.kind} ${k.name}: ${counted(k.instructions, 'instruction')}; ${peak}; ${used}; ${decl}`);
       out.push(`  ${formatOccupancies(res.occupancy, ldsAssumption(res.occupancy))}`);
     }
     const some = r.findings.filter(isSomePaths).length;

@@ -172,7 +172,7 @@ export function worstExit(codes: readonly number[]): number {
 }
 
 /** `1 kernel`, `2 kernels`. */
-export const counted = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+export { counted } from '../text.js';
 
 /**
  * A failed file's row in a batch table: `exit 2: ` and its error, cut at a word to `max`

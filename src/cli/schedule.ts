@@ -288,7 +288,7 @@ export function formatSchedule(r: ScheduleRunResult, output?: string, savedMoves
   if (occupancy) out.push(occupancy);
   for (const l of r.loops) {
     const at = l.gapPercent <= 1 ? `at its bound: ${l.limiter} binds` : `bound ${fmt(l.bound)} (${l.limiter}), gap ${l.gapPercent.toFixed(1)}%`;
-    out.push(`loop at ${lineRef(l)} (${l.backEdgeLines.length > 1 ? `back edges at lines ${l.backEdgeLines.join(', ')}; ` : ''}${l.instructions} instructions, trip ${l.trip} ${l.tripFrom === 'code' ? 'from the code' : l.tripFrom === 'option' ? 'from --trip' : 'by default'}): ` +
+    out.push(`loop at ${lineRef(l)} (${l.backEdgeLines.length > 1 ? `back edges at lines ${l.backEdgeLines.join(', ')}; ` : ''}${counted(l.instructions, 'instruction')}, trip ${l.trip} ${l.tripFrom === 'code' ? 'from the code' : l.tripFrom === 'option' ? 'from --trip' : 'by default'}): ` +
       `${fmt(l.before)} -> ${fmt(l.after)} cycles per iteration (${pct(l.after, l.before)})${oneWave(l, r.waves)}; ${at}` +
       (l.inner > 0 ? `; its inner loop${l.inner === 1 ? '' : 's'} counted once per iteration (est_cycles counts the rest)` : ''));
   }

@@ -4,6 +4,7 @@ import { intOption } from './options.js';
 import { failedInput } from './files.js';
 import { prepareKernels } from '../schedule/kernel.js';
 import { formatListing, kernelListing } from '../schedule/listing.js';
+import { counted } from '../text.js';
 
 export interface TagCliOptions {
   kernel?: string;
@@ -24,7 +25,7 @@ export async function commandTag(file: string, opts: TagCliOptions): Promise<num
     const kernels = prepareKernels(loaded, { kernel: opts.kernel }).filter((k) => k.n > 0);
     if (region !== undefined) {
       for (const k of kernels) {
-        if (region >= k.regions.length) throw new ConductorError(`kernel ${k.name} has ${k.regions.length} regions (0..${k.regions.length - 1}); no region ${region}`);
+        if (region >= k.regions.length) throw new ConductorError(`kernel ${k.name} has ${counted(k.regions.length, 'region')} (0..${k.regions.length - 1}); no region ${region}`);
       }
     }
     listings = kernels.map((k) => kernelListing(k, region));

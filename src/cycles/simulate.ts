@@ -24,6 +24,7 @@ import {
 import { ConductorError } from '../errors.js';
 import { COUNTER, COUNTER_NAMES } from '../targets/counters.js';
 import type { Target } from '../isa/target.js';
+import { counted } from '../text.js';
 
 export interface SimulateOptions {
   /**
@@ -415,7 +416,7 @@ export function formatKernelReport(r: KernelCycleReport, opts: { insns?: boolean
     const flush = (id: number) => {
       const b = byBlock.get(id);
       if (!b) return;
-      out.push(`  -- block ${b.id} (line ${b.line}): ${b.instructions} instructions, ${fmt(b.walkCycles)} cycles in the walk; alone ${fmt(b.alone)}, ${fmtBound(b.lowerBound)}`);
+      out.push(`  -- block ${b.id} (line ${b.line}): ${counted(b.instructions, 'instruction')}, ${fmt(b.walkCycles)} cycles in the walk; alone ${fmt(b.alone)}, ${fmtBound(b.lowerBound)}`);
     };
     for (const row of r.rows) {
       if (row.block !== block) { if (block >= 0) flush(block); block = row.block; }
@@ -437,7 +438,7 @@ export function formatKernelReport(r: KernelCycleReport, opts: { insns?: boolean
   }
   for (const l of r.loops) {
     const blocks = l.blocks[0] === l.blocks[1] ? `block ${l.blocks[0]}` : `blocks ${l.blocks[0]}-${l.blocks[1]}`;
-    const head = `  loop at line ${l.headerLine} (${l.labels.length ? `${l.labels[0]}, ` : ''}${blocks}, ${l.backEdgeLines.length > 1 ? `back edges at lines ${l.backEdgeLines.join(', ')}` : `back edge at line ${l.latchLine}`}; ${l.instructions} instructions): `;
+    const head = `  loop at line ${l.headerLine} (${l.labels.length ? `${l.labels[0]}, ` : ''}${blocks}, ${l.backEdgeLines.length > 1 ? `back edges at lines ${l.backEdgeLines.join(', ')}` : `back edge at line ${l.latchLine}`}; ${counted(l.instructions, 'instruction')}): `;
     const single = l.total !== undefined
       ? `one wave: ${fmt(l.total)} cycles for ${l.iterations} iterations (${fmt(l.perIteration)} per iteration)`
       : `one wave: ${fmt(l.perIteration)} cycles per iteration in steady state (${l.stable ? `stable after ${l.iterations}` : `not stable after ${l.iterations}; mean of the last 8`})`;

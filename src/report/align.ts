@@ -18,6 +18,7 @@ import { kernelContextNamed } from '../analysis/context.js';
 import type { KernelContext } from '../analysis/types.js';
 import { ROLE, pickKernel, ScheduleState, movesFromState, replayMoves, type ScheduleKernel } from '../schedule/index.js';
 import { keyOf, verifyLoaded, type VerifyOptions } from '../verify/verify.js';
+import { counted } from '../text.js';
 
 export interface Alignment {
   /** The original kernel prepared for scheduling. */
@@ -61,7 +62,7 @@ export function alignScheduled(original: Loaded, scheduled: Loaded, kernel?: str
   const schedSeq: number[] = [];
   for (let j = 0; j < sctx.insns.length; j++) if (!isWaitOrNop(sctx.insns[j]!.insn)) schedSeq.push(j);
   if (origSeq.length !== schedSeq.length) {
-    throw new ConductorError(`${scheduled.program.file}: kernel '${k.name}' has ${schedSeq.length} instructions besides waits and nops, the original ${origSeq.length}`);
+    throw new ConductorError(`${scheduled.program.file}: kernel '${k.name}' has ${counted(schedSeq.length, 'instruction')} besides waits and nops, the original ${origSeq.length}`);
   }
   const schedKey = (p: number) => instructionKey(sctx.insns[schedSeq[p]!]!.insn);
   const mismatch = (p: number, what: string): ConductorError => {

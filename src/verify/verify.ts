@@ -48,6 +48,7 @@ import type { ResolvedInsn } from '../isa/types.js';
 import { keyOf, kernelView, locText, shownAt, textOf, type Item, type KernelView, type Region } from './view.js';
 import { accessOf, mayAlias } from './memory.js';
 import { alignAnchors, proveLoop, PROVEN_TRIPS, type Alignment } from './pipeline.js';
+import { counted } from '../text.js';
 
 export { keyOf } from './view.js';
 export { PROVEN_TRIPS } from './pipeline.js';
@@ -335,7 +336,7 @@ function verifyKernel(name: string, a: KernelView, b: KernelView, disambiguate: 
   const layout = checkRawJumpLayout(name, a, b);
   if (layout) return layout;
   if (a.header.join('\n') !== b.header.join('\n')) {
-    const form = (h: readonly string[]) => (h.length > 0 && h.every((t) => /^s_nop\b/.test(t)) ? `${h.length} s_nop` : `a prologue of ${h.length} instructions (${h.join('; ')})`);
+    const form = (h: readonly string[]) => (h.length > 0 && h.every((t) => /^s_nop\b/.test(t)) ? `${h.length} s_nop` : `a prologue of ${counted(h.length, 'instruction')} (${h.join('; ')})`);
     return diff('preload-header', name, `the kernel-argument preload header differs: the original starts with ${form(a.header)} (the 256 bytes firmware that preloads skips), the scheduled file with ${b.header.length}`,
       a.all[0]?.insn.loc, b.all[0]?.insn.loc);
   }
@@ -447,11 +448,6 @@ function newCheckErrors(orig: Loaded, sched: Loaded, checkers?: readonly Checker
     }
   }
   return undefined;
-}
-
-/** `n` things: "1 kernel", "2 kernels". */
-function counted(n: number, thing: string): string {
-  return `${n} ${thing}${n === 1 ? '' : 's'}`;
 }
 
 export function formatVerify(r: VerifyResult, original: string, scheduled: string): string {

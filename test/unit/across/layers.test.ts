@@ -15,7 +15,7 @@ const SRC = join(root, 'src');
 
 /** Lowest first. A folder name, or a file directly in src/. */
 export const LAYERS: readonly (readonly string[])[] = [
-  ['errors.ts'],
+  ['errors.ts', 'text.ts'],
   ['io.ts', 'version.ts', 'cache.ts', 'memtrace.ts'],
   ['asm'],
   ['isa'],

@@ -208,3 +208,16 @@ test('a UTF-8 byte order mark: kept first in every output (emit byte-identical),
   assert.ok(readFileSync(out('bom-upper-out.S')).equals(readFileSync(upper)));
   assert.doesNotMatch(run('check', upper, '--arch', 'gfx90a').out, /byte order mark/);
 });
+
+test('counts in messages agree in number: one region, one error, one instruction', () => {
+  // one region of two movable instructions, one error (a function's entry wait), a one-instruction block
+  const one = join(dir, 'one.s');
+  writeFileSync(one, '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n.text\n.globl k\n.type k,@function\nk:\n  v_mov_b32 v1, 0\n  v_mov_b32 v2, 1\n  s_cbranch_scc1 .Lend\n.Lend:\n  s_endpgm\n');
+  const tag = run('tag', one, '--region', '3');
+  assert.equal(tag.code, 2);
+  assert.match(tag.err, /kernel k has 1 region \(0\.\.0\); no region 3/);
+  assert.match(run('analyze', one).out, /check: 1 error, 0 warnings/);
+  assert.match(run('simulate', one).out, /-- block 1 \(line 10\): 1 instruction, /);
+  // and in the plural
+  assert.match(run('simulate', one).out, /-- block 0 \(line 6\): 3 instructions, /);
+});
