@@ -194,12 +194,16 @@ export function runTask(t: StrategyTask, progress?: (label: string, evaluations:
   };
 }
 
+/** A state's order of every region, as text (for the comparisons of check mode). */
+function orderText(s: ScheduleState): string {
+  return JSON.stringify(s.order.map((x) => Array.from(x)));
+}
+
 /** The moves of a run, replayed on its kernel, reach the run's order (else FastPathMismatch). */
 function expectReplayed(k: ScheduleKernel, label: string, moves: readonly string[], state: ScheduleState): void {
   const r = replayMoves(k, moves);
-  const order = (s: ScheduleState) => JSON.stringify(s.order.map((x) => Array.from(x)));
   if ('failure' in r) throw new FastPathMismatch(`fast path check: the moves of ${label} do not replay: ${r.failure.command}: ${r.failure.reason}`);
-  if (order(r.state) !== order(state)) throw new FastPathMismatch(`fast path check: the moves of ${label} replayed reach another order than its search's`);
+  if (orderText(r.state) !== orderText(state)) throw new FastPathMismatch(`fast path check: the moves of ${label} replayed reach another order than its search's`);
 }
 
 /**
@@ -234,8 +238,8 @@ export function preferredState(k: ScheduleKernel, ev: Evaluator, o: StrategyOutc
     const own = replayMoves(k, o.moves);
     if ('failure' in own) throw new FastPathMismatch(`fast path check: the moves of ${o.label} do not replay, those brought toward the input's order do`);
     const here = preferOriginal(k, ev, own.state, opts);
-    const a = JSON.stringify({ order: r.state.order.map((x) => Array.from(x)), metrics: o.preferred.metrics });
-    const b = JSON.stringify({ order: here.state.order.map((x) => Array.from(x)), metrics: here.metrics });
+    const a = `${orderText(r.state)} ${JSON.stringify(o.preferred.metrics)}`;
+    const b = `${orderText(here.state)} ${JSON.stringify(here.metrics)}`;
     if (a !== b) throw new FastPathMismatch(`fast path check: ${o.label} brought toward the input's order by its task differs from preferOriginal here:\n${a}\n${b}`);
   }
   return { state: r.state, metrics: o.preferred.metrics };
