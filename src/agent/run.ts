@@ -233,6 +233,6 @@ export async function runAgentSchedule(loaded: Loaded, opts: AgentOptions): Prom
 export function usageLine(r: AgentRunResult): string {
   const cost = r.usage.cost !== undefined ? `cost ${r.usage.cost.toFixed(6)}` : 'cost not reported';
   const agents = r.agents.length > 1 ? ` over ${r.agents.length} agents` : '';
-  return `${r.rounds} round${r.rounds === 1 ? '' : 's'}${agents}, ${r.requests} request${r.requests === 1 ? '' : 's'}, ` +
+  return `${counted(r.rounds, 'round')}${agents}, ${counted(r.requests, 'request')}, ` +
     `${r.usage.total} tokens (${r.usage.prompt} prompt, ${r.usage.completion} completion), ${cost}${r.cache === 'hit' ? ' (cache hit: no model call)' : ''}`;
 }

@@ -7,6 +7,7 @@
  */
 import type { Instruction, Program, Statement } from '../asm/ast.js';
 import type { Loc } from '../errors.js';
+import { counted } from '../text.js';
 
 /** The data directives of llvm-mc 22 that put words in the section. */
 const DATA_WORDS = new Set(['.long', '.4byte', '.int', '.byte', '.short', '.2byte', '.quad', '.8byte', '.value']);
@@ -34,7 +35,7 @@ export function firstRawWords(program: Program, insns: readonly Instruction[]): 
       n++;
     }
   }
-  return first && { ...first, count: `${n} data directive${n === 1 ? '' : 's'}` };
+  return first && { ...first, count: counted(n, 'data directive') };
 }
 
 /**

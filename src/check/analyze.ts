@@ -106,7 +106,7 @@ export function formatAnalysis(a: FileAnalysis): string {
   for (const n of a.notes) out.push(`${a.file}: note: ${n}`);
   for (const k of a.kernels) {
     out.push(`${a.file}:${k.line}: ${k.kind} ${k.name} (${k.arch})`);
-    out.push(`  instructions ${k.instructions} in ${k.blocks} basic block${k.blocks === 1 ? '' : 's'}`);
+    out.push(`  instructions ${k.instructions} in ${counted(k.blocks, 'basic block')}`);
     const classes = Object.entries(k.counts)
       .sort((x, y) => y[1] - x[1]).map(([c, n]) => `${c} ${n}`);
     out.push(`  classes: ${classes.join(', ')}`);

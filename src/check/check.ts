@@ -14,6 +14,7 @@ import { DEFAULT_CHECKERS, type Checker } from './checkers.js';
 import type { PathsMode } from '../waitcnt/index.js';
 import { compareLocs, ConductorError, type Loc } from '../errors.js';
 import { firstRawWords } from '../analysis/rawwords.js';
+import { counted } from '../text.js';
 
 export interface KernelCheck {
   name: string;
@@ -108,7 +109,7 @@ function firstRawJump(ctx: KernelContext): { index: number; insn: Instruction; t
   const raw = ctx.cfg.rawJumps;
   if (raw.length === 0) return undefined;
   const insn = ctx.insns[raw[0]!]!.insn;
-  return { index: raw[0]!, insn, text: insn.text.trim(), count: `${raw.length} such jump${raw.length === 1 ? '' : 's'}` };
+  return { index: raw[0]!, insn, text: insn.text.trim(), count: counted(raw.length, 'such jump') };
 }
 
 /**

@@ -11,6 +11,7 @@ import { once } from '../analysis/memo.js';
 import { forEachStatementObject, statementAt, statementCount } from '../asm/program.js';
 import { isRepeatName } from '../asm/parser.js';
 import { isInlineAsmMarker } from '../asm/inline-asm.js';
+import { counted } from '../text.js';
 
 export interface StatementEdits {
   /** Lines (without indentation) to insert before statement index. */
@@ -210,7 +211,7 @@ export class MacroNumbering {
     const n = this.pending;
     this.pending = 0;
     const calls = n === 1 ? [name] : [`.rept ${n}`, name, '.endr'];
-    return [`// ${n} macro call${n === 1 ? '' : 's'} written out above: counted for the \\@ numbering of later calls`,
+    return [`// ${counted(n, 'macro call')} written out above: counted for the \\@ numbering of later calls`,
       `.macro ${name}`, '.endm', ...calls, `.purgem ${name}`];
   }
 }

@@ -222,7 +222,7 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
     const unfixable = unfixableErrors(errors);
     if (unfixable.length > 0) {
       const f = unfixable[0]!;
-      throw new ConductorError(`cannot fix: ${f.message} [${f.rule}] (${unfixable.length} error${unfixable.length === 1 ? '' : 's'} need a change other than s_nop or s_waitcnt)`, f.loc);
+      throw new ConductorError(`cannot fix: ${f.message} [${f.rule}] (${counted(unfixable.length, 'error')} need a change other than s_nop or s_waitcnt)`, f.loc);
     }
     for (let k = 0; k < contexts.length; k++) {
       const refusal = checks[k]!.findings.some((f) => f.severity === 'error') ? rawJumpRefusal(contexts[k]!, 'fix') : undefined;
@@ -289,20 +289,20 @@ export function changeText(c: FixChange): string {
   const what = named.length === 0 ? 'no s_nop or s_waitcnt added' : `+ ${named.join(', ')}${waits.length > ADDED_NAMED ? `, and ${waits.length - ADDED_NAMED} more` : ''}`;
   return c.before.length === 0
     ? `before ${at} (${c.after.length} lines): ${what}`
-    : `${at} (${c.before.length} line${c.before.length === 1 ? '' : 's'} written out as ${c.after.length}): ${what}`;
+    : `${at} (${counted(c.before.length, 'line')} written out as ${c.after.length}): ${what}`;
 }
 
 /** One line saying what the fixer did ("inserted 2 s_nop (3 wait states), strengthened 1 s_waitcnt"). */
 export function fixSummary(r: FixResult): string {
   const n = (k: number, what: string) => `${k} ${what}`;
   const parts: string[] = [];
-  parts.push(`inserted ${n(r.insertedNops, 's_nop')} (${r.insertedWaitStates} wait state${r.insertedWaitStates === 1 ? '' : 's'} in all)`);
+  parts.push(`inserted ${n(r.insertedNops, 's_nop')} (${counted(r.insertedWaitStates, 'wait state')} in all)`);
   if (r.extendedNops > 0) parts.push(`lengthened ${n(r.extendedNops, 's_nop')}`);
   parts.push(`inserted ${n(r.insertedWaits, 's_waitcnt')}`);
   parts.push(`strengthened ${n(r.strengthenedWaits, 's_waitcnt')}`);
   const changed = r.insertedNops + r.insertedWaits + r.strengthenedWaits + r.extendedNops > 0;
-  const places = r.changes.length === 0 && changed ? 'at too many places to list' : `at ${r.changes.length} place${r.changes.length === 1 ? '' : 's'}`;
-  return `${parts.join(', ')} ${places} in ${r.rounds} round${r.rounds === 1 ? '' : 's'}`;
+  const places = r.changes.length === 0 && changed ? 'at too many places to list' : `at ${counted(r.changes.length, 'place')}`;
+  return `${parts.join(', ')} ${places} in ${counted(r.rounds, 'round')}`;
 }
 
 function originalText(l: Loaded): string {

@@ -53,7 +53,7 @@ export function formatReportClang(r: CheckReport, opts: { summary?: boolean } = 
     out.push(text);
   }
   for (const [rule, n] of folded) {
-    out.push(`${r.file}: note: ${n} more warning${n === 1 ? '' : 's'} [${rule}] like the ${WARNINGS_SHOWN_PER_RULE} above (--format json lists every finding)`);
+    out.push(`${r.file}: note: ${counted(n, 'more warning')} [${rule}] like the ${WARNINGS_SHOWN_PER_RULE} above (--format json lists every finding)`);
   }
   if (opts.summary !== false) {
     for (const k of r.kernels) {
@@ -68,7 +68,7 @@ export function formatReportClang(r: CheckReport, opts: { summary?: boolean } = 
     }
     const some = r.findings.filter(isSomePaths).length;
     const paths = some > 0 ? ` (${some} of them a wait short only on some paths: --paths all makes ${some === 1 ? 'it an error' : 'them errors'}, and --fix fixes it then)` : '';
-    out.push(`${r.errors} error${r.errors === 1 ? '' : 's'}, ${r.warnings} warning${r.warnings === 1 ? '' : 's'}${paths}`);
+    out.push(`${counted(r.errors, 'error')}, ${counted(r.warnings, 'warning')}${paths}`);
   }
   return out.join('\n');
 }

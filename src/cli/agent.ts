@@ -5,6 +5,7 @@ import { failedInput, singleOutputPath, bomFirst, warnBom } from './files.js';
 import { formatMetrics, parseObjective, type MetricName } from '../schedule/metrics.js';
 import type { Loaded } from '../load.js';
 import { runAgentSchedule, usageLine, type AgentRunResult } from '../agent/run.js';
+import { counted } from '../text.js';
 
 export interface AgentCliOptions {
   model: string;
@@ -97,7 +98,7 @@ function agentRun(loaded: Loaded, opts: AgentCliOptions, objective: MetricName[]
 export function formatAgent(file: string, r: AgentRunResult, output?: string, transcript?: string): string {
   const out = [`${file}: kernel ${r.kernel} (${r.arch}), region ${r.region}: ${r.regionReason}`];
   out.push(`model ${r.model} at ${r.baseUrl}`);
-  out.push(r.improved ? `improved with ${r.moves.length} move${r.moves.length === 1 ? '' : 's'}${r.bestAgent !== null ? ` (best: agent ${r.bestAgent})` : ''}:` : 'no improvement: the input schedule is kept');
+  out.push(r.improved ? `improved with ${counted(r.moves.length, 'move')}${r.bestAgent !== null ? ` (best: agent ${r.bestAgent})` : ''}:` : 'no improvement: the input schedule is kept');
   for (const m of r.moves) out.push(`  ${m}`);
   out.push(`before: ${formatMetrics(r.before)}`);
   out.push(`after:  ${formatMetrics(r.after)}`);

@@ -10,6 +10,7 @@ import { formatMetrics, parseObjective } from '../schedule/metrics.js';
 import { isTranscript, movesFromTranscript } from '../agent/transcript.js';
 import { PIPELINED_MOVES } from '../schedule/replay.js';
 import { parseCommand, type Command } from '../schedule/commands.js';
+import { counted } from '../text.js';
 
 export interface ApplyCliOptions {
   moves?: string[];
@@ -154,7 +155,7 @@ export function formatApply(file: string, r: ApplyResult, output?: string, occup
   for (const rd of r.rounds) {
     const head = `round ${rd.round}: `;
     switch (rd.outcome) {
-      case 'accepted': out.push(`${head}applied ${rd.applied.length} command${rd.applied.length === 1 ? '' : 's'}`); break;
+      case 'accepted': out.push(`${head}applied ${counted(rd.applied.length, 'command')}`); break;
       case 'failed': out.push(`${head}failed, undone${rd.failed ? '' : `: ${rd.reason}`}`); break;
       case 'worse': out.push(`${head}reverted: ${rd.reason}`); break;
       case 'empty': out.push(`${head}no commands${rd.reason ? ` (${rd.reason})` : ''}`); break;

@@ -267,7 +267,7 @@ function fmt(x: number): string { return Number.isInteger(x) ? String(x) : x.toF
 /** One kernel's report: runs, winner, metrics before and after, loops with their bounds. */
 export function formatSchedule(r: ScheduleRunResult, output?: string, savedMoves?: string, occupancy?: string): string {
   const ties = r.objective.includes('est_cycles') ? ' (a tie on est_cycles goes to the shorter time of one wave)' : '';
-  const out: string[] = [`${r.file}: kernel ${r.kernel} (${r.arch}), objective ${r.objective.join(',')}${ties}; est_cycles for ${r.waves} wave${r.waves === 1 ? '' : 's'} per SIMD`];
+  const out: string[] = [`${r.file}: kernel ${r.kernel} (${r.arch}), objective ${r.objective.join(',')}${ties}; est_cycles for ${counted(r.waves, 'wave')} per SIMD`];
   if (r.cached) out.push('cached result (replayed and validated)');
   // the labels in one column, as wide as the longest ('pipelined in place anneal#1')
   const width = Math.max(9, ...r.runs.map((run) => run.label.length));

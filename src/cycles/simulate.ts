@@ -429,7 +429,7 @@ export function formatKernelReport(r: KernelCycleReport, opts: { insns?: boolean
   const asked = r.multi.wavesFrom === '--waves' ? 'as --waves asks' : `as ${r.multi.wavesFrom.replace(/, limited by /, ' allows (limited by ')})`;
   out.push(`  ${r.multi.waves} waves on one SIMD, ${asked}: ${fmt(r.multi.cycles)} cycles for all, ${fmt(r.multi.perWave)} per wave; ${fmtBound(r.multi.lowerBound)}`);
   const a = r.asItRuns;
-  out.push(`  as it runs (est_cycles, the scheduler's objective): ${a.cycles} cycles for ${a.waves} wave${a.waves === 1 ? '' : 's'} per SIMD (${a.waveCycles} for one wave)` +
+  out.push(`  as it runs (est_cycles, the scheduler's objective): ${a.cycles} cycles for ${counted(a.waves, 'wave')} per SIMD (${a.waveCycles} for one wave)` +
     (a.loops.length ? `; loops ${a.loops.map((l) => `line ${l.line} x${l.trip} (${l.tripFrom === 'code' ? 'from the code' : l.tripFrom === 'option' ? '--trip' : 'default'}) at ${fmt(l.perIteration)} per iteration${a.waves > 1 ? ` of the ${a.waves} waves` : ''}`).join(', ')}` : ''));
   if (a.waves > 1 && a.waves === r.multi.waves && Math.abs(r.multi.cycles - a.cycles) > 0.01 * a.cycles) {
     // two figures for the same waves: say which the scheduler compares orders by, and why they differ

@@ -18,6 +18,7 @@ import { kept, once } from '../analysis/memo.js';
 import { checkFastFromEnv, FastPathMismatch } from '../errors.js';
 import type { HazardRule, Need } from './types.js';
 import { lineAt } from '../asm/include.js';
+import { counted } from '../text.js';
 
 export interface HazardOptions {
   /** Rules to run (default: all). Rules that do not apply to the target are skipped. */
@@ -40,10 +41,6 @@ function worst(needs: readonly Need[]): Need | undefined {
   return w;
 }
 
-function plural(n: number): string {
-  return `${n} wait state${n === 1 ? '' : 's'}`;
-}
-
 function findingOf(h: HazardContext, rule: HazardRule, consumer: number, need: Need): Finding {
   const c = h.f[consumer]!.insn;
   const p = h.f[need.producer]!.insn;
@@ -62,7 +59,7 @@ function findingOf(h: HazardContext, rule: HazardRule, consumer: number, need: N
   return {
     rule: rule.id,
     severity,
-    message: `${c.mnemonic} ${need.relation} ${where}${note}: ${plural(need.required)} required on ${h.target.name}, ${need.distance} present${why}`,
+    message: `${c.mnemonic} ${need.relation} ${where}${note}: ${counted(need.required, 'wait state')} required on ${h.target.name}, ${need.distance} present${why}`,
     loc: c.loc,
     insn: consumer,
     required: need.required,
@@ -108,7 +105,7 @@ function oversizedNops(ctx: KernelContext): Finding[] {
     const ws = nopWaitStates(imm, ctx.target.maxNopImmCounted.value);
     out.push({
       rule: 'nop-immediate', severity: 'warning', loc: insn.loc, insn: i, required: imm + 1, actual: ws, related: [],
-      message: `s_nop ${imm} gives ${ws} wait state${ws === 1 ? '' : 's'}, not ${imm + 1}: the hardware repeats s_nop by the low four bits of its immediate, so one s_nop gives at most 16 (s_nop 15); the hazard checks count ${ws}`,
+      message: `s_nop ${imm} gives ${counted(ws, 'wait state')}, not ${imm + 1}: the hardware repeats s_nop by the low four bits of its immediate, so one s_nop gives at most 16 (s_nop 15); the hazard checks count ${ws}`,
       source: 'CDNA3 ISA §12 SOPP, S_NOP ("Repeat NOP 1..16 times based on SIMM16[3:0]")',
     });
   }

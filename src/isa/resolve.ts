@@ -45,6 +45,7 @@ import { ACC_DEF, ACC_USE, ROLE_IMM, RS_UNKNOWN, ResolvedStore, roleId } from '.
 import type { InsnDesc, InsnInfo, MemDesc, OpSpec, ResolvedInsn, ResolvedOperand } from './types.js';
 import { SUFFIX } from './types.js';
 import { DPP_CONTROLS } from './special-operands.js';
+import { counted } from '../text.js';
 
 export { ResolvedStore } from './resolved-store.js';
 
@@ -706,7 +707,7 @@ function resolveAt(s: InsnStore, i: number, rs: ResolvedStore, target: Target, i
 }
 
 function countText(min: number, max: number): string {
-  return min === max ? `${max} operand${max === 1 ? '' : 's'}` : `${min} to ${max} operands`;
+  return min === max ? counted(max, 'operand') : `${min} to ${max} operands`;
 }
 
 /* ------------------------------------------------------------------------------------------ */

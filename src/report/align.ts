@@ -51,7 +51,7 @@ export function alignScheduled(original: Loaded, scheduled: Loaded, kernel?: str
   const k = pickKernel(original, kernel, opts.disambiguate !== undefined ? { disambiguate: opts.disambiguate } : {});
   const piped = v.kernels.find((x) => x.name === k.name)?.pipelinedLoops ?? 0;
   if (piped > 0) {
-    throw new ConductorError(`${scheduled.program.file}: kernel '${k.name}' has ${piped} loop${piped === 1 ? '' : 's'} pipelined (proven equivalent by verify); --after shows reorderings only (schedule --no-pipeline writes one; 'conductor report' of the scheduled file alone shows it)`);
+    throw new ConductorError(`${scheduled.program.file}: kernel '${k.name}' has ${counted(piped, 'loop')} pipelined (proven equivalent by verify); --after shows reorderings only (schedule --no-pipeline writes one; 'conductor report' of the scheduled file alone shows it)`);
   }
   const sctx = kernelContextNamed(scheduled, k.name);
   if (!sctx) throw new ConductorError(`${scheduled.program.file} has no kernel '${k.name}'`);

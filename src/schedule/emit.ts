@@ -38,6 +38,7 @@ import { reorderedText } from './reorder.js';
 import { alignToOriginal } from './align.js';
 import { memMark } from '../memtrace.js';
 import { rederivedWaits, tidyWaits, type StatementEdits } from './rederive.js';
+import { counted } from '../text.js';
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Re-derivation                                                                                   */
@@ -216,7 +217,7 @@ function padAndComplete(s: ScheduleState, d: Draft, notes: string[]): boolean {
   }
   const missing = missingCompletions(s.k.ctx, ctx, alignToOriginal(s, ctx));
   for (const [j, w] of missing) { addInsert(e, ctx.cfg.insns[j]!.stmt, waitcntText({ vmcnt: w.vm, lgkmcnt: w.lgkm, expcnt: w.exp })); edits++; }
-  if (missing.size > 0) notes.push(`${missing.size} wait${missing.size === 1 ? '' : 's'} kept in front of barriers, cache operations, messages, calls or returns`);
+  if (missing.size > 0) notes.push(`${counted(missing.size, 'wait')} kept in front of barriers, cache operations, messages, calls or returns`);
   const tidy = tidyWaits(s, d.loaded, ctx);
   mergeEdits(e, tidy.plan);
   if (edits + tidy.edits > 0) d.edit(e);

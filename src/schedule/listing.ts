@@ -6,6 +6,7 @@
 import { ROLE, type ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
 import { sequencePeaks } from '../analysis/pressure-incremental.js';
+import { counted } from '../text.js';
 
 export interface TaggedInsn {
   tag: string;
@@ -81,7 +82,7 @@ const lines = (first: number, last: number): string => (first === last ? `line $
 
 export function formatListing(l: KernelListing): string {
   const out: string[] = [];
-  out.push(`kernel ${l.name} (${l.arch}): ${l.instructions} instructions, ${l.movable} movable, ${l.pinned} pinned, ${l.regions.length} region${l.regions.length === 1 ? '' : 's'} shown`);
+  out.push(`kernel ${l.name} (${l.arch}): ${l.instructions} instructions, ${l.movable} movable, ${l.pinned} pinned, ${counted(l.regions.length, 'region')} shown`);
   const w = Math.max(8, ...l.regions.flatMap((r) => [...r.instructions, ...r.pinnedBefore].map((x) => x.tag.length)));
   const row = (x: TaggedInsn) => `  ${String(x.line).padStart(6)}  ${x.tag.padEnd(w)}  ${x.text}${x.pinned ? `    [pinned: ${x.pinned}]` : ''}`;
   // pinned instructions between regions under their own heading, not under the region above
@@ -95,7 +96,7 @@ export function formatListing(l: KernelListing): string {
     pinned(r.pinnedBefore);
     const m = r.metrics;
     out.push(`region ${r.region}: ${lines(r.lines[0], r.lines[1])}${r.labels.length ? ` (${r.labels.join(', ')})` : ''}: ` +
-      `peak VGPR ${m.peak_vgpr}, AGPR ${m.peak_agpr}, SGPR ${m.peak_sgpr}; s_waitcnt ${m.s_waitcnt}, s_nop ${m.s_nop}; ${m.instructions} instruction${m.instructions === 1 ? '' : 's'}`);
+      `peak VGPR ${m.peak_vgpr}, AGPR ${m.peak_agpr}, SGPR ${m.peak_sgpr}; s_waitcnt ${m.s_waitcnt}, s_nop ${m.s_nop}; ${counted(m.instructions, 'instruction')}`);
     for (const x of r.instructions) out.push(row(x));
   }
   pinned(l.pinnedAfter);

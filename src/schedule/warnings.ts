@@ -15,6 +15,7 @@ import type { ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
 import type { Evaluator, Metrics } from './metrics.js';
 import { cycleEngineFor } from '../cycles/estimate.js';
+import { counted } from '../text.js';
 
 export type Severity = 'info' | 'warn' | 'critical';
 export type WarningKind = 'load-later' | 'address-far' | 'mfma-chain-adjacent' | 'occupancy-drop';
@@ -100,7 +101,7 @@ export function moveWarnings(k: ScheduleKernel, s: ScheduleState, r: number, mov
       const firstBefore = cons.length ? Math.min(...cons.map((c) => posBefore[c]!)) : -1;
       const gap = first - now;
       if (first >= 0 && gap <= 2 && gap < firstBefore - before) {
-        add('load-later', 'warn', `${tag} moved ${now - before} later: its result is used ${gap} instruction${gap === 1 ? '' : 's'} after it (latency about ${Math.round(cycleEngineFor(k.ctx).m.lat[i]!)} cycles)`);
+        add('load-later', 'warn', `${tag} moved ${now - before} later: its result is used ${counted(gap, 'instruction')} after it (latency about ${Math.round(cycleEngineFor(k.ctx).m.lat[i]!)} cycles)`);
       } else {
         add('load-later', 'info', `${tag} moved ${now - before} later: less of its latency is hidden`);
       }

@@ -48,6 +48,7 @@ import { cycleTablesFor } from '../../cycles/estimate.js';
 import { lineBefore, type Hunk } from '../../check/line-diff.js';
 import { lineRef, placedLines, type InputLine } from '../../asm/include.js';
 import { pipelineProgram, pipelineTwoStage, planPipelines, type PipelinedLoop, type PipelinedProgram, type PipelinePlan } from '../pipeline/index.js';
+import { counted } from '../../text.js';
 
 export interface ScheduleRunOptions {
   /** One kernel (error when the file has no such kernel). */
@@ -282,7 +283,7 @@ function fixKernels(loaded: Loaded, text: string, names: ReadonlySet<string>, op
     // the fixed text as fixLoaded loaded and checked it (its contexts and their analyses made once)
     loaded: fixed.loaded ?? loadText(fixed.text, loaded.program.file, { arch: loaded.target.name }), text: fixed.text, errors: own,
     ...(fixed.hunks ? { hunks: fixed.hunks } : {}),
-    note: `${which} ha${names.size === 1 ? 's' : 've'} ${own} check error${own === 1 ? '' : 's'}${others > 0 ? ` (the file ${own + others})` : ''} (see conductor check); ` +
+    note: `${which} ha${names.size === 1 ? 's' : 've'} ${counted(own, 'check error')}${others > 0 ? ` (the file ${own + others})` : ''} (see conductor check); ` +
       `scheduled from the file as check --fix writes it, which 'before' measures: ${fixSummary(fixed)} (${shown.join('; ')})`,
   };
 }
@@ -314,7 +315,7 @@ function unfixable(checks: KernelChecks, place: (line: number) => InputLine = as
     const at = place(first.loc.line);
     const message = placedLines(first.message, place);
     return {
-      note: `${e.length} check error${e.length === 1 ? '' : 's'} that need a change other than s_nop or s_waitcnt, the first at ${lineRef(at)}: ${message} [${first.rule}] (see conductor check)`,
+      note: `${counted(e.length, 'check error')} that need a change other than s_nop or s_waitcnt, the first at ${lineRef(at)}: ${message} [${first.rule}] (see conductor check)`,
       error: new ConductorError(`cannot schedule: ${message} [${first.rule}] (an error that needs a change other than s_nop or s_waitcnt)`,
         { ...first.loc, line: at.line, ...(at.file !== undefined ? { file: at.file } : {}) }),
     };
