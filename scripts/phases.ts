@@ -17,7 +17,7 @@ interface Run { thread: number; start: number; done?: number }
 export interface PhaseTimes {
   /** Seconds from the first mark to the first strategy's start. */
   before: number;
-  /** Of `before`: reading and loading the input, checking and fixing it, preparing the kernel and evaluator (this thread). */
+  /** Of `before`: reading and loading the input, checking and fixing it, preparing the kernel and evaluator (this thread, up to the first run's start). */
   load?: number; fix?: number; prepare?: number;
   phases: {
     name: string;
@@ -89,7 +89,12 @@ export function schedulePhases(marks: readonly Mark[]): PhaseTimes | undefined {
   const loaded = at('loaded');
   const fixed = at('fixed');
   const evaluator = at('evaluator');
-  const span = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined && b >= a ? (b - a) / 1000 : undefined);
+  // the parts of `before`: this thread's steps up to the first run's start (a warm worker's run
+  // can start while this thread still makes its evaluator: the rest of that step is in phase 1)
+  const span = (a: number | undefined, b: number | undefined) => {
+    const end = b === undefined ? undefined : Math.min(b, searchStart);
+    return a !== undefined && end !== undefined && end >= a ? (end - a) / 1000 : undefined;
+  };
   const out: PhaseTimes = { before: (searchStart - first) / 1000, phases, after: (last - searchEnd) / 1000, total: (last - first) / 1000 };
   const load = span(first, loaded);
   const fix = span(loaded, fixed);

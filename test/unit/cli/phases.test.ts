@@ -37,6 +37,12 @@ test('phases: the marks of a run give the time before the search, each phase wit
   ].join('\n')))!;
   assert.deepEqual(one.phases, [{ name: 'phase 1', seconds: 0.5, lateStart: 0, waited: 0 }, { name: 'phase 2', seconds: 0.19, lateStart: 0, waited: 0 }]);
   assert.equal(one.after, 0.2);
+  // a warm worker's run starts while this thread still makes its evaluator: the parts of `before` end where the search begins
+  const early = schedulePhases(parseMarks([
+    mark(0, 1000, 'read'), mark(0, 1100, 'loaded'), mark(0, 1200, 'fixed'), mark(1, 1300, 'task start beam'), mark(0, 1450, 'evaluator'),
+    mark(0, 1450, 'task start list'), mark(1, 1700, 'task done beam'), mark(0, 1800, 'task done list'), mark(0, 1900, 'scheduled'),
+  ].join('\n')))!;
+  assert.deepEqual([early.before, early.load, early.fix, early.prepare], [0.3, 0.1, 0.1, 0.1]);
   assert.equal(schedulePhases(parseMarks('no marks here')), undefined);
   assert.equal(schedulePhases(parseMarks([mark(0, 1, 'read'), mark(0, 2, 'scheduled')].join('\n'))), undefined, 'no strategy ran');
 });
