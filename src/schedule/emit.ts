@@ -38,6 +38,7 @@ import { reorderedText } from './reorder.js';
 import { alignToOriginal } from './align.js';
 import { memMark } from '../memtrace.js';
 import { rederivedWaits, tidyWaits, type StatementEdits } from './rederive.js';
+import { keptMissing } from '../waitcnt/index.js';
 import { counted } from '../text.js';
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -117,6 +118,9 @@ class Draft {
   }
 }
 
+/** The scopes of the first check after padAndComplete, counted (for the tests). */
+export const paddedChecks = { hazards: 0, hazardsAndWaits: 0 };
+
 /** Drafts whose scheduled kernel took its hazard facts from the text before an edit (for the bench and tests). */
 export const carriedFacts = { kept: 0 };
 
@@ -170,9 +174,10 @@ export function emitSchedule(s: ScheduleState, opts: EmitOptions = {}): Emitted 
   memMark('emit reordered');
   rederiveWaits(s, d);
   memMark('emit waits');
-  const waitsAdded = padAndComplete(s, d, notes);
+  const { waitsAdded, waitsClean } = padAndComplete(s, d, notes);
   memMark('emit padded');
-  const fixed = fixNewErrors(s, d, 'hazards+waitcnt');
+  paddedChecks[waitsClean ? 'hazards' : 'hazardsAndWaits']++;
+  const fixed = fixNewErrors(s, d, waitsClean ? 'hazards' : 'hazards+waitcnt');
   memMark('emit fixed');
   // The tidying went with the padding (padAndComplete); waits written after it (the completions,
   // a fix's) may stand beside others or make one wait for nothing: tidied again, as above.
@@ -202,9 +207,13 @@ function rederiveWaits(s: ScheduleState, d: Draft): void {
  * counter's state, and an s_nop changes none either, so the tidying found here is the tidying of
  * the padded program; but a removed wait was also an issue slot: a hazard it happened to cover
  * gets its s_nop from the check that follows (fixNewErrors), which runs on every emission.
- * Returns whether it wrote waits of its own (the completions), which tidying has not seen.
+ * Returns whether it wrote waits of its own (the completions), which tidying has not seen, and
+ * whether the waitcnt analysis of the program it edited (made for the tidying) found no wait
+ * missing, as error or warning: then the edit leaves none missing either (an s_nop changes no
+ * counter, a completion only lowers them, tidying changes no state), and the check that follows
+ * need not run the waitcnt analysis again (CheckScope).
  */
-function padAndComplete(s: ScheduleState, d: Draft, notes: string[]): boolean {
+function padAndComplete(s: ScheduleState, d: Draft, notes: string[]): { waitsAdded: boolean; waitsClean: boolean } {
   const ctx = d.ctx();
   const e = emptyEdits();
   let edits = 0;
@@ -219,9 +228,11 @@ function padAndComplete(s: ScheduleState, d: Draft, notes: string[]): boolean {
   for (const [j, w] of missing) { addInsert(e, ctx.cfg.insns[j]!.stmt, waitcntText({ vmcnt: w.vm, lgkmcnt: w.lgkm, expcnt: w.exp })); edits++; }
   if (missing.size > 0) notes.push(`${counted(missing.size, 'wait')} kept in front of barriers, cache operations, messages, calls or returns`);
   const tidy = tidyWaits(s, d.loaded, ctx);
+  // the analysis tidyWaits' check made (checkWaitcnt: judged, per type)
+  const waitsClean = keptMissing(ctx)?.length === 0;
   mergeEdits(e, tidy.plan);
   if (edits + tidy.edits > 0) d.edit(e);
-  return missing.size > 0;
+  return { waitsAdded: missing.size > 0, waitsClean };
 }
 
 /** Rounds of fixes before a scheduled program that still does not check clean is refused. */
@@ -283,7 +294,10 @@ function originalErrors(k: ScheduleKernel): Map<string, number> {
  *  - 'hazards+waitcnt': after a reordering or inserted waits and nops;
  *  - 'hazards': after tidyWaits, which removes only waits that wait for nothing and merges runs
  *    of waits with nothing between them into one wait with the same effect (no counter state
- *    changes, so no missing-wait finding does), while each wait removed was an issue slot.
+ *    changes, so no missing-wait finding does), while each wait removed was an issue slot; and
+ *    after padAndComplete when the waitcnt analysis of the program it edited found no wait
+ *    missing: its s_nops change no counter, its completions only lower them and its tidying
+ *    changes no state, so no wait is missing after it either.
  * With EmitOptions.checkFast the whole check runs beside it and the two must agree.
  */
 export type CheckScope = 'hazards+waitcnt' | 'hazards';

@@ -180,6 +180,14 @@ export function keptFenceWaits(ctx: KernelContext): number[] | undefined {
   return r && [...fencesOf(r).keys()];
 }
 
+/**
+ * The waits the kept judged analysis of `ctx` (a check of the program made it) finds missing,
+ * errors and warnings, or undefined when none is kept (this computes nothing).
+ */
+export function keptMissing(ctx: KernelContext): readonly Finding[] | undefined {
+  return keptAnalysis(ctx, { judge: true })?.missing;
+}
+
 function fencesOf(r: WaitcntResult): Map<number, NonNullable<WaitJudgement['fence']>> {
   const out = new Map<number, NonNullable<WaitJudgement['fence']>>();
   for (const j of r.judgements) if (j.fence) out.set(j.insn, j.fence);
