@@ -904,7 +904,19 @@ class RunJournal {
   oldEnd = new Float64Array(SNAPSHOT_MAX);
   oldEndPos = 0;
 
-  clear(): void { this.nUnits = 0; this.scalarLen = 0; this.marked = 0; this.endPos = 0; }
+  /**
+   * Where the unit writes not yet made on the engine begin (-1: none). adoptOld takes over the
+   * kept run's writes after the position where the states met without making them: the result of
+   * a run needs only the scalar state, and every next run rewinds first (ResumableCycles), which
+   * makes the pending writes up to its checkpoint and drops the rest. A write is redone
+   * (redoUnit) with the engine's value before it as the value it undoes to: a unit may differ
+   * between the two runs where it holds nothing back (shiftFromOld), and the values each write
+   * undoes to are this run's, not the kept run's. The engine's units do not change between the
+   * take-over and the rewind, so the writes come out as if they had been made at once.
+   */
+  pending = -1;
+
+  clear(): void { this.nUnits = 0; this.scalarLen = 0; this.marked = 0; this.endPos = 0; this.pending = -1; }
 
   unit(o: number, stamp: number, prod: number, defT: number, readyAt: number, nStamp: number, nProd: number, nDefT: number, nReady: number): void {
     if ((this.nUnits + 1) * ENTRY > this.units.length) this.units = grow(this.units, this.units.length * 2);
@@ -937,7 +949,12 @@ class RunJournal {
     if (pos >= this.marked) throw new Error(`internal: cycle journal rewound to position ${pos}, marked ${this.marked}`);
     const keep = this.unitAt[pos]!;
     const u = this.units;
-    for (let x = this.nUnits - 1; x >= keep; x--) { const q = x * ENTRY; e.restoreUnit(u[q]!, u[q + 1]!, u[q + 2]!, u[q + 3]!, u[q + 4]!); }
+    // the engine's units hold the writes before `applied`: those after `keep` are undone, those
+    // pending before it redone
+    const applied = this.pending >= 0 ? this.pending : this.nUnits;
+    for (let x = applied - 1; x >= keep; x--) { const q = x * ENTRY; e.restoreUnit(u[q]!, u[q + 1]!, u[q + 2]!, u[q + 3]!, u[q + 4]!); }
+    for (let x = applied; x < keep; x++) e.redoUnit(u, x * ENTRY);
+    this.pending = -1;
     this.nUnits = keep;
     const at = this.scalarAt[pos]!;
     e.loadScalars(this.scalars, at);
@@ -973,19 +990,15 @@ class RunJournal {
     this.mark(pos, e);
     const dU = this.nUnits - this.oldUnitAt[pos]!;
     const dS = this.scalarAt[pos]! - this.oldScalarAt[pos]!;
-    // unit writes from pos on, redone
+    // unit writes from pos on, taken over but not redone on the engine yet (pending: see rewind)
     const from = this.oldUnitAt[pos]!;
     const nu = (dU + this.oldN) * ENTRY;
     if (this.units.length < nu) this.units = grow(this.units, nu * 2);
     this.units.set(this.oldUnits.subarray(from * ENTRY, this.oldN * ENTRY), this.nUnits * ENTRY);
-    // a unit may differ between the two runs where it holds nothing back (shiftFromOld): the values
-    // each write undoes to are this run's, not the kept run's
+    this.pending = this.nUnits;
     this.nUnits = dU + this.oldN;
-    for (let x = dU + from; x < this.nUnits; x++) {
-      // the kept run's def and ready times, in this run's time
-      if (shift !== 0) { const q = x * ENTRY; this.units[q + 7] += shift; this.units[q + 8] += shift; }
-      e.redoUnit(this.units, x * ENTRY);
-    }
+    // the kept run's def and ready times, in this run's time
+    if (shift !== 0) for (let x = this.pending; x < this.nUnits; x++) { const q = x * ENTRY; this.units[q + 7] += shift; this.units[q + 8] += shift; }
     // checkpoints after pos
     const ns = dS + this.oldScalarLen;
     if (this.scalars.length < ns) this.scalars = grow(this.scalars, ns * 2);
