@@ -983,8 +983,8 @@ class RunJournal {
 
   /**
    * The state is the kept run's at checkpoint pos, `shift` later (shiftFromOld): take over the
-   * kept run from there (its checkpoints, its unit writes, redone on the engine, and its final
-   * state), every time in them `shift` later.
+   * kept run from there (its checkpoints, its unit writes, left pending on the engine until the
+   * next rewind, and its final state), every time in them `shift` later.
    */
   adoptOld(pos: number, e: CycleEngine, shift: number): void {
     this.mark(pos, e);
