@@ -81,7 +81,7 @@ export function chooseRegion(k: ScheduleKernel, region?: number): { region: numb
     if (!Number.isInteger(region) || region < 0 || region >= k.regions.length) {
       throw new ConductorError(`kernel ${k.name} has ${counted(k.regions.length, 'region')} (0..${k.regions.length - 1}); no region ${region}`);
     }
-    if (k.regions[region]!.nodes.length < 2) throw new ConductorError(`region ${region} of ${k.name} has ${k.regions[region]!.nodes.length} movable instruction(s): nothing to reorder`);
+    if (k.regions[region]!.nodes.length < 2) throw new ConductorError(`region ${region} of ${k.name} has ${counted(k.regions[region]!.nodes.length, 'movable instruction')}: nothing to reorder`);
     return { region, reason: '--region' };
   }
   const loops = findLoops(k.ctx);

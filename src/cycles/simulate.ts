@@ -440,7 +440,7 @@ export function formatKernelReport(r: KernelCycleReport, opts: { insns?: boolean
     const blocks = l.blocks[0] === l.blocks[1] ? `block ${l.blocks[0]}` : `blocks ${l.blocks[0]}-${l.blocks[1]}`;
     const head = `  loop at line ${l.headerLine} (${l.labels.length ? `${l.labels[0]}, ` : ''}${blocks}, ${l.backEdgeLines.length > 1 ? `back edges at lines ${l.backEdgeLines.join(', ')}` : `back edge at line ${l.latchLine}`}; ${counted(l.instructions, 'instruction')}): `;
     const single = l.total !== undefined
-      ? `one wave: ${fmt(l.total)} cycles for ${l.iterations} iterations (${fmt(l.perIteration)} per iteration)`
+      ? `one wave: ${fmt(l.total)} cycles for ${counted(l.iterations, 'iteration')} (${fmt(l.perIteration)} per iteration)`
       : `one wave: ${fmt(l.perIteration)} cycles per iteration in steady state (${l.stable ? `stable after ${l.iterations}` : `not stable after ${l.iterations}; mean of the last 8`})`;
     out.push(head + single + `; lower bound ${fmt(l.lowerBoundPerIteration.bound)} per iteration (${l.lowerBoundPerIteration.limiter})` +
       `; ${l.multi.waves} waves walked together: ${fmt(l.multi.perIteration)} per iteration of all waves (${fmt(l.multi.perIterationPerWave)} per wave; `
