@@ -11,9 +11,9 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Diagnostic, Program } from './asm/ast.js';
 import type { IncludeReader } from './asm/include.js';
 import { parseProgram, type ParseOptions } from './asm/parser.js';
-import { ParsedProgram } from './asm/program.js';
+import { parseDifference, ParsedProgram, type LineReuse } from './asm/program.js';
 import { readSource } from './io.js';
-import { compareLocs, ConductorError, InputErrors } from './errors.js';
+import { checkFastFromEnv, compareLocs, ConductorError, FastPathMismatch, InputErrors } from './errors.js';
 import { parseTargetId, resolveTarget, TARGET_NAMES, type Target } from './targets/index.js';
 import { isOperandLegality, resolveProgram } from './isa/resolve.js';
 import type { ResolvedStore } from './isa/resolved-store.js';
@@ -62,6 +62,10 @@ export interface LoadOptions {
   includeDirs?: readonly string[];
   /** The launch (Loaded.launch); default: the command's (setLaunch). */
   launch?: Launch;
+  /** Rows of an earlier parse the parser may copy (ParseOptions.reuse: a text edited from that one's by waits and nops only). */
+  reuse?: LineReuse;
+  /** With `reuse`, parse the text again from scratch and throw FastPathMismatch when the two differ (default: CONDUCTOR_CHECK_FAST=1). */
+  checkFast?: boolean;
 }
 
 /**
@@ -122,7 +126,7 @@ export function setLaunch(launch: Launch | undefined): void {
 function parseOptions(file: string, opts: LoadOptions): ParseOptions {
   const path = opts.path ?? file;
   const processor = opts.arch !== undefined ? /^(gfx[0-9a-z]+)/i.exec(opts.arch)?.[1] : undefined;
-  return { include: { path, id: resolve(path), read: includeReader(opts.includeDirs ?? commandIncludeDirs) }, processor };
+  return { include: { path, id: resolve(path), read: includeReader(opts.includeDirs ?? commandIncludeDirs) }, processor, ...(opts.reuse ? { reuse: opts.reuse } : {}) };
 }
 
 /**
@@ -162,6 +166,11 @@ export function chooseTarget(program: Program, arch?: string): { target: Target;
 
 export function loadText(text: string, file: string, opts: LoadOptions = {}): Loaded {
   const program = parseProgram(text, file, parseOptions(file, opts));
+  if (opts.reuse && (opts.checkFast ?? checkFastFromEnv())) {
+    const again = parseProgram(text, file, parseOptions(file, { ...opts, reuse: undefined }));
+    const d = parseDifference(program, again);
+    if (d !== undefined) throw new FastPathMismatch(`fast path check: ${file} parsed copying the rows of the lines an edit of waits and nops left differs from it parsed again: ${d}`);
+  }
   const parseErrors = program.diagnostics.filter((d) => d.severity === 'error');
   const { target, source, note, xnack } = chooseTarget(program, opts.arch);
   const r = resolveProgram(program, target);

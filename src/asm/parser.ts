@@ -18,7 +18,7 @@ import { scanLines } from './source.js';
 import { internWord, scanInstruction, splitTopLevel, trimWords, wordIdOf, wordLowerOf, wordString } from './instruction.js';
 import { charLiteralLength, evalExpr, mcFunctions, quotedEnd, type ExprFunctions, type RangeLookup } from './expr.js';
 import { isSpace, skipSpace, trimEndAt } from './intern.js';
-import { ParsedProgram } from './program.js';
+import { ParsedProgram, type LineReuse } from './program.js';
 import { FILE_NAMES, InsnStore, OP_EXPR, OP_IMM, OP_REG, OPCODES } from './store.js';
 import { ConductorError } from '../errors.js';
 import { flattenIncludes, mayInclude, type IncludeReader, type LineMap } from './include.js';
@@ -100,7 +100,13 @@ export interface ParseOptions {
   processor?: string;
   /** Scan every instruction from its text (default false: an instruction written as an earlier one copies its rows; see State.written). */
   scanEach?: boolean;
+  /**
+   * Rows of an earlier parse to copy instead of scanning (LineReuse): for a text that is the
+   * earlier one's with lines of s_waitcnt and s_nop statements inserted, replaced or removed.
+   */
+  reuse?: LineReuse;
 }
+
 
 interface State {
   file: string;
@@ -184,6 +190,8 @@ interface State {
   epoch: number;
   /** Whether the text names `.amdgcn.next_free_vgpr` / `_sgpr` (countGprs keeps them then). */
   countsGprs: boolean;
+  /** ParseOptions.reuse (never with files spliced in by `.include`). */
+  reuse: LineReuse | undefined;
 }
 
 /** Where the lines being processed come from: undefined for the file itself, else an expansion. */
@@ -231,7 +239,7 @@ export function parseProgram(text: string, file: string, options: ParseOptions =
     throwOnError: options.throwOnError ?? false,
     map, includeFailures, altMacro: false, predefined: undefined, dataChecks: [],
     written: options.scanEach ? undefined : new Map(), reads: 0, epoch: 0,
-    countsGprs: text.includes(GPR_COUNT_PREFIX),
+    countsGprs: text.includes(GPR_COUNT_PREFIX), reuse: map === undefined ? options.reuse : undefined,
   };
   st.store.lineMap = map;
   if (options.processor !== undefined) predefineTargetSymbols(st, options.processor);
@@ -361,6 +369,8 @@ function processLines(st: State, L: Lines, from: Expanding | undefined, lookup: 
     const li = L.idx ? L.idx[i]! : i;
     let col = ts - base + 1;
     const exp: Expansion = from && { macro: from.name, callLine: from.callLine, callCol: from.callCol, macroLoc: loc(st, li, col), macroIndex: li, depth: from.depth };
+    // a line the earlier parse read as this instruction alone (ParseOptions.reuse): its rows copied
+    if (st.reuse !== undefined && from === undefined && !cond.cur.ignore && L === st.lines && L.tid[i] === 0 && reused(st, st.reuse, i, ts, te, col)) { i++; continue; }
     let first = dotWord(T, ts, te);
     if (cond.cur.ignore && !CONDITIONALS.has(first)) { i++; continue; }
     if (first === '') {
@@ -996,6 +1006,28 @@ function instruction(st: State, L: Lines, k: number, ts: number, te: number, lin
   }
   if (exp) st.expansions.set(i, exp);
   st.statements.push(i);
+}
+
+/**
+ * Line k of the file, its statements at text[ts, te) and column col, as the earlier parse's row
+ * for it when it offers one (LineReuse) spanning exactly those characters: the line then holds
+ * that one instruction (no label before it), which the same text at the same symbol values and
+ * macros scans to again.
+ */
+/** Rows copied from an earlier parse (ParseOptions.reuse), for the tests and the bench. */
+export const parseReuse = { rows: 0 };
+
+function reused(st: State, reuse: LineReuse, k: number, ts: number, te: number, col: number): boolean {
+  const r = reuse.row[k]!;
+  if (r < 0) return false;
+  const from = reuse.store;
+  const shift = reuse.shift[k]!;
+  if (from.tStart[r]! + shift !== ts || from.tEnd[r]! + shift !== te) return false;
+  const i = st.store.appendCopy(from, r, 0, ts, k + 1, col, st.statements.length);
+  if (st.countsGprs) countGprs(st, i);
+  st.statements.push(i);
+  parseReuse.rows++;
+  return true;
 }
 
 const GPR_COUNT_PREFIX = '.amdgcn.next_free_';

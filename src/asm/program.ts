@@ -245,3 +245,102 @@ export function inExpansions(text: string, n: number): string { return `${text} 
 export function statementCount(program: Program): number {
   return program instanceof ParsedProgram ? program.statementCount : program.statements.length;
 }
+
+/**
+ * Where the lines of an edited text come from (check/edit.ts applyStatementEdits): runs of lines
+ * copied from the program's text as they are, and between them lines an edit wrote.
+ */
+export class LineOrigins {
+  /**
+   * Per run, four numbers: its first line in the new text, its first line in the program's text,
+   * its length in lines, and how far it moved (its start in the new text less its start in the
+   * program's).
+   */
+  readonly runs: number[] = [];
+  /** Lines of the new text so far. */
+  lines = 0;
+
+  /** `count` lines copied from the program's text from its line `from`, moved by `shift`. */
+  copied(from: number, count: number, shift: number): void {
+    if (count <= 0) return;
+    this.runs.push(this.lines, from, count, shift);
+    this.lines += count;
+  }
+
+  /** `count` lines an edit wrote. */
+  written(count: number): void { this.lines += count; }
+}
+
+/**
+ * What a parse may copy from an earlier parse of the text it was edited from (ParseOptions.reuse):
+ * per line of the new text, the earlier store's row scanned from the same characters (-1: none),
+ * and how far the line moved. Only rows that keep no detail in `aux` (InsnStore.hasAux), come from
+ * the file's own text and are the only instruction of their line are offered. Sound when every
+ * symbol has the value there that it had at the same line of the earlier text: so when the edit
+ * inserts, replaces or removes only lines of one s_waitcnt or s_nop (which set no symbol, define
+ * no label and name no register `.amdgcn.next_free_*` counts) and touches no line of a macro or
+ * repeat expansion (check/edit.ts carriedEdit).
+ */
+export interface LineReuse {
+  store: InsnStore;
+  row: Int32Array;
+  shift: Float64Array;
+}
+
+/** The rows of `program` (parsed from a text without `.include`d files) the text edited from it (`origins`) may copy. */
+export function lineReuse(program: Program, origins: LineOrigins): LineReuse | undefined {
+  if (!(program instanceof ParsedProgram) || program.store.lineMap !== undefined) return undefined;
+  const st = program.store;
+  const rowOf = new Int32Array(program.lineIndex.count).fill(-1);
+  for (let i = 0; i < st.n; i++) {
+    if (st.textId[i] !== 0) continue;
+    const l = st.line[i]! - 1;
+    // a second instruction on the line, or one with details, is scanned again
+    rowOf[l] = rowOf[l] === -1 && !st.hasAux(i) && program.expansionOf(i) === undefined ? i : -2;
+  }
+  const row = new Int32Array(origins.lines).fill(-1);
+  const shift = new Float64Array(origins.lines);
+  const runs = origins.runs;
+  for (let x = 0; x < runs.length; x += 4) {
+    const at = runs[x]!; const from = runs[x + 1]!; const count = runs[x + 2]!; const d = runs[x + 3]!;
+    for (let l = 0; l < count; l++) { const r = rowOf[from + l]!; if (r >= 0) row[at + l] = r; shift[at + l] = d; }
+  }
+  return { store: st, row, shift };
+}
+
+/**
+ * Where two parses differ (undefined when they are the same): the instruction stores row by row,
+ * the statements, expansions, kernels, symbols, macros and diagnostics. The check of a parse that
+ * copied rows (LineReuse) against the text parsed again from scratch (CONDUCTOR_CHECK_FAST=1).
+ */
+export function parseDifference(a: ParsedProgram, b: ParsedProgram): string | undefined {
+  const sa = a.store;
+  const sb = b.store;
+  for (const f of ['n', 'nOps', 'nMods'] as const) if (sa[f] !== sb[f]) return `store.${f}: ${sa[f]} and ${sb[f]}`;
+  if (sa.texts.length !== sb.texts.length || sa.texts.some((t, x) => t !== sb.texts[x])) return 'store.texts';
+  const rows = (names: readonly (keyof InsnStore)[], count: number): string | undefined => {
+    for (const name of names) {
+      const x = sa[name] as ArrayLike<number>;
+      const y = sb[name] as ArrayLike<number>;
+      for (let i = 0; i < count; i++) if (x[i] !== y[i]) return `store.${String(name)}[${i}]: ${x[i]} and ${y[i]}`;
+    }
+    return undefined;
+  };
+  const d = rows(['opcode', 'textId', 'tStart', 'tEnd', 'line', 'col', 'stmt'], sa.n) ?? rows(['opBegin', 'modBegin'], sa.n + 1)
+    ?? rows(['oKind', 'oFile', 'oFlags', 'oFirst', 'oCount', 'oIndex', 'oStart', 'oEnd', 'oValue', 'oAux'], sa.nOps)
+    ?? rows(['mName', 'mFlags', 'mStart', 'mVStart', 'mEnd', 'mNum', 'mAux'], sa.nMods);
+  if (d) return d;
+  if (JSON.stringify(sa.aux) !== JSON.stringify(sb.aux)) return 'store.aux';
+  if (a.statementCount !== b.statementCount) return `statements: ${a.statementCount} and ${b.statementCount}`;
+  const parts = (p: ParsedProgram): string[] => {
+    const out: string[] = [];
+    p.forEachStoredStatement((s, k) => out.push(`${k}:${JSON.stringify(s)}`), (i, k) => out.push(`${k}:#${i}:${JSON.stringify(p.expansionOf(i) ?? null)}`));
+    return out;
+  };
+  const pa = parts(a);
+  const pb = parts(b);
+  for (let x = 0; x < pa.length; x++) if (pa[x] !== pb[x]) return `statement ${pa[x]} and ${pb[x]}`;
+  const whole = (p: ParsedProgram) => JSON.stringify([p.file, p.kernels, p.declaredTarget ?? null, [...p.symbols], [...p.macros], p.rawWords, p.diagnostics]);
+  if (whole(a) !== whole(b)) return 'kernels, target, symbols, macros or diagnostics';
+  return undefined;
+}

@@ -323,10 +323,22 @@ export class InsnStore {
    * `stmt`; its operands and modifiers are i's with their offsets moved along.
    */
   appendMoved(i: number, textId: number, tStart: number, line: number, col: number, stmt: number): number {
-    const d = tStart - this.tStart[i]!;
+    return this.appendCopy(this, i, textId, tStart, line, col, stmt);
+  }
+
+  /** appendMoved of instruction i of the store `from` (another parse of the same line: ParseOptions.reuse). */
+  appendCopy(from: InsnStore, i: number, textId: number, tStart: number, line: number, col: number, stmt: number): number {
+    const d = tStart - from.tStart[i]!;
     this.begin();
-    this.copyRows(this, i, d);
-    return this.commit(this.opcode[i]!, textId, tStart, this.tEnd[i]! + d, line, col, stmt);
+    this.copyRows(from, i, d);
+    return this.commit(from.opcode[i]!, textId, tStart, from.tEnd[i]! + d, line, col, stmt);
+  }
+
+  /** Whether instruction i keeps details in `aux` (an expression, a function, s_waitcnt's counters, a modifier list). */
+  hasAux(i: number): boolean {
+    for (let k = this.opBegin[i]!, e = this.opBegin[i + 1]!; k < e; k++) if (this.oAux[k]! >= 0) return true;
+    for (let m = this.modBegin[i]!, e = this.modBegin[i + 1]!; m < e; m++) if (this.mAux[m]! >= 0) return true;
+    return false;
   }
 
   /** The operands and modifiers of `from`'s instruction i as the ones of the instruction begun, their text offsets moved by d. */

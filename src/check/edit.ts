@@ -8,7 +8,7 @@
 import type { Program, Statement } from '../asm/ast.js';
 import { printProgram } from '../asm/printer.js';
 import { once } from '../analysis/memo.js';
-import { forEachStatementObject, statementAt, statementCount } from '../asm/program.js';
+import { forEachStatementObject, isWaitOrNop, statementAt, statementCount, type LineOrigins } from '../asm/program.js';
 import { isRepeatName } from '../asm/parser.js';
 import { isInlineAsmMarker } from '../asm/inline-asm.js';
 import { counted } from '../text.js';
@@ -78,13 +78,17 @@ export function addStatementLine(program: Program, k: number, byLine: Map<number
   if (!byLine.has(li)) byLine.set(li, lineStatements(program, k));
 }
 
-/** Apply statement edits and return the new text. */
-export function applyStatementEdits(program: Program, edits: StatementEdits): string {
+/** Apply statement edits and return the new text; `origins`, when given, gets where each of its lines comes from. */
+export function applyStatementEdits(program: Program, edits: StatementEdits, origins?: LineOrigins): string {
   // the statements of each line an edit touches (read one by one: the list is not built)
   const at = (k: number) => statementAt(program, k)!;
   const byLine = new Map<number, number[]>();
   for (const k of [...edits.insertBefore.keys(), ...edits.replace.keys(), ...edits.remove]) addStatementLine(program, k, byLine);
-  if (byLine.size === 0) return printProgram(program);
+  if (byLine.size === 0) {
+    const same = printProgram(program);
+    origins?.copied(0, program.lineIndex.count, 0);
+    return same;
+  }
   const touched = [...byLine.keys()].sort((x, y) => x - y);
   const lineEdits = new Map<number, string>();
   const writtenOut = new Map<number, number[]>();
@@ -153,11 +157,28 @@ export function applyStatementEdits(program: Program, edits: StatementEdits): st
   // alone on its line removes the line.
   const numbering = new MacroNumbering(program);
   const out: string[] = [];
+  let written = 0;
+  // lines [a, b) of the program as they are, and a piece an edit wrote
+  const copy = (a: number, b: number): void => {
+    const piece = text.slice(a, b);
+    origins?.copied(a, b - a, written - text.start[a]!);
+    out.push(piece);
+    written += piece.length;
+  };
+  const write = (piece: string): void => {
+    if (origins) {
+      let lines = piece.length > 0 && piece.charCodeAt(piece.length - 1) !== 10 ? 1 : 0;
+      for (let p = piece.indexOf('\n'); p >= 0; p = piece.indexOf('\n', p + 1)) lines++;
+      origins.written(lines);
+    }
+    out.push(piece);
+    written += piece.length;
+  };
   let run = 0;
   for (let i = 0; i < text.count; i++) {
     const e = lineEdits.get(i);
     if (e === undefined && !numbering.due(i)) continue;
-    out.push(text.slice(run, i));
+    copy(run, i);
     run = i + 1;
     const original = text.line(i);
     const eol = text.eol(i);
@@ -170,9 +191,9 @@ export function applyStatementEdits(program: Program, edits: StatementEdits): st
       line = line === '' ? head : head + (eol || '\n') + line;
     }
     if (e !== undefined && line === '' && original.trim() !== '') continue;
-    out.push(line + eol);
+    write(line + eol);
   }
-  out.push(text.slice(run, text.count));
+  copy(run, text.count);
   return out.join('');
 }
 
@@ -243,4 +264,30 @@ function counterReaderLines(program: Program): Uint8Array {
 export function statementText(s: Statement): string {
   if (s.kind === 'label') return `${s.text}:`;
   return s.insn ? s.insn.text : s.text;
+}
+
+/** A line an edit may write for what is known of the program to carry over (carriedEdit): one s_waitcnt or s_nop statement. */
+const WAIT_OR_NOP_LINE = /^[ \t]*s_(?:waitcnt|nop)(?:[ \t][^;\n\r]*)?$/;
+
+/**
+ * Whether every other instruction of the program parses and resolves after the edits `e` as
+ * before: the edits insert lines of one s_waitcnt or s_nop statement, replace or remove s_waitcnt
+ * and s_nop instructions, and no line they touch holds a statement of a macro or repeat expansion
+ * (which would be written out expanded, applyStatementEdits). The other statements keep their
+ * text, in their kernel and order; an s_waitcnt or s_nop defines no symbol or label, names no
+ * register and sets no mode, so each parses to the rows it had (asm/program.ts LineReuse), resolves
+ * as it did, and its hazard facts (a function of its resolved form) are the same.
+ */
+export function carriedEdit(program: Program, e: StatementEdits): boolean {
+  // the statements the edits touch and their line's, read one by one (the whole list is not built)
+  const at = (k: number) => statementAt(program, k)!;
+  const plain = (k: number) => lineStatements(program, k).every((x) => !at(x).expansion);
+  const waitOrNop = (k: number) => isWaitOrNop(at(k).insn);
+  for (const [k, lines] of e.insertBefore) {
+    if (!plain(k)) return false;
+    for (const l of lines) if (!WAIT_OR_NOP_LINE.test(l)) return false;
+  }
+  for (const [k, t] of e.replace) if (!plain(k) || !waitOrNop(k) || !WAIT_OR_NOP_LINE.test(t)) return false;
+  for (const k of e.remove) if (!plain(k) || !waitOrNop(k)) return false;
+  return true;
 }

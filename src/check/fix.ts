@@ -6,9 +6,9 @@
  */
 import type { KernelContext, Finding } from '../analysis/types.js';
 import type { Program, WaitcntOperand } from '../asm/ast.js';
-import { ParsedProgram } from '../asm/program.js';
+import { LineOrigins, lineReuse, ParsedProgram } from '../asm/program.js';
 import { printProgram } from '../asm/printer.js';
-import { addInsert, applyStatementEdits, emptyEdits, type StatementEdits } from './edit.js';
+import { addInsert, applyStatementEdits, carriedEdit, emptyEdits, type StatementEdits } from './edit.js';
 import { loadText, type Loaded } from '../load.js';
 import { kernelContexts } from '../analysis/context.js';
 import { checkContexts, rawJumpRefusal, type KernelCheck } from './check.js';
@@ -236,8 +236,11 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
     waits += plan.waits;
     strengthened += plan.strengthened;
     extended += plan.extended;
-    text = applyStatementEdits(current.program, plan.edits);
-    current = loadText(text, l.program.file, { arch: opts.arch ?? l.target.name });
+    // waits and nops only (carriedEdit): the lines the edit left are parsed copying their rows
+    const origins: LineOrigins | undefined = carriedEdit(current.program, plan.edits) ? new LineOrigins() : undefined;
+    text = applyStatementEdits(current.program, plan.edits, origins);
+    const reuse = origins && lineReuse(current.program, origins);
+    current = loadText(text, l.program.file, { arch: opts.arch ?? l.target.name, ...(reuse ? { reuse } : {}) });
   }
   const last = errorsOf(current);
   const left = last.errors;

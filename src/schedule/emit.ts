@@ -22,16 +22,15 @@ import { kernelContexts } from '../analysis/context.js';
 import { byLocation, checkContexts } from '../check/check.js';
 import { DEFAULT_CHECKERS } from '../check/checkers.js';
 import { addNopLines, planFixes, waitcntText } from '../check/fix.js';
-import { addInsert, applyStatementEdits, emptyEdits, lineStatements, mergeEdits } from '../check/edit.js';
+import { addInsert, applyStatementEdits, carriedEdit, emptyEdits, mergeEdits } from '../check/edit.js';
 import type { Finding, KernelContext } from '../analysis/types.js';
 import { ConductorError } from '../errors.js';
 import { ROLE, type ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
 import { computeNops } from '../hazards/engine.js';
 import { carryFacts, hazardInsnsCarried, type CarriedFacts } from '../hazards/context.js';
-import type { Program } from '../asm/ast.js';
 import { printProgram } from '../asm/printer.js';
-import { isWaitOrNop, statementAt } from '../asm/program.js';
+import { LineOrigins, lineReuse } from '../asm/program.js';
 import { missingCompletions } from './completion.js';
 import { checkFastFromEnv, contextMetrics, FastPathMismatch, programMetrics, type Metrics } from './metrics.js';
 import { reorderedText } from './reorder.js';
@@ -106,15 +105,23 @@ class Draft {
     return c;
   }
 
-  /** Apply statement edits (inserted / replaced / removed lines) and load the result. */
+  /**
+   * Apply statement edits (inserted / replaced / removed lines) and load the result. An edit of
+   * waits and nops only (carriedEdit) is parsed copying the rows of the lines it did not touch
+   * (LineReuse) and keeps the scheduled kernel's hazard facts.
+   */
   edit(e: StatementEdits): void {
     const before = this.scheduledIn(this.ctxs);
-    this.carried = before && carriedEdit(this.loaded.program, e) ? carryFacts(before) : undefined;
-    const text = applyStatementEdits(this.loaded.program, e);
+    const program = this.loaded.program;
+    const carried = carriedEdit(program, e);
+    this.carried = before && carried ? carryFacts(before) : undefined;
+    const origins: LineOrigins | undefined = carried ? new LineOrigins() : undefined;
+    const text = applyStatementEdits(program, e, origins);
+    const reuse = origins && lineReuse(program, origins);
     this.ctxs = undefined;
     this.#loaded = undefined;
     this.text = text;
-    this.#loaded = loadText(text, this.file, { arch: this.arch });
+    this.#loaded = loadText(text, this.file, { arch: this.arch, ...(reuse ? { reuse, checkFast: this.checkFast } : {}) });
   }
 }
 
@@ -123,31 +130,6 @@ export const paddedChecks = { hazards: 0, hazardsAndWaits: 0 };
 
 /** Drafts whose scheduled kernel took its hazard facts from the text before an edit (for the bench and tests). */
 export const carriedFacts = { kept: 0 };
-
-/** A line an edit may write for the hazard facts to carry: one s_waitcnt or s_nop statement. */
-const WAIT_OR_NOP_LINE = /^[ \t]*s_(?:waitcnt|nop)(?:[ \t][^;\n\r]*)?$/;
-
-/**
- * Whether every other instruction of the program resolves after the edits `e` as before: the
- * edits insert lines of one s_waitcnt or s_nop statement, replace or remove s_waitcnt and s_nop
- * instructions, and no line they touch holds a statement of a macro or repeat expansion (which
- * would be written out expanded, applyStatementEdits). The other statements keep their text, in
- * their kernel and order; an s_waitcnt or s_nop defines no symbol and sets no mode, so each
- * resolves as it did and its hazard facts (a function of its resolved form) are the same.
- */
-export function carriedEdit(program: Program, e: StatementEdits): boolean {
-  // the statements the edits touch and their line's, read one by one (the whole list is not built)
-  const at = (k: number) => statementAt(program, k)!;
-  const plain = (k: number) => lineStatements(program, k).every((x) => !at(x).expansion);
-  const waitOrNop = (k: number) => isWaitOrNop(at(k).insn);
-  for (const [k, lines] of e.insertBefore) {
-    if (!plain(k)) return false;
-    for (const l of lines) if (!WAIT_OR_NOP_LINE.test(l)) return false;
-  }
-  for (const [k, t] of e.replace) if (!plain(k) || !waitOrNop(k) || !WAIT_OR_NOP_LINE.test(t)) return false;
-  for (const k of e.remove) if (!plain(k) || !waitOrNop(k)) return false;
-  return true;
-}
 
 export interface EmitOptions {
   /**

@@ -1,6 +1,6 @@
 /**
  * Emission's drafts give their hazard facts to the next draft when an edit only inserts,
- * replaces or removes s_waitcnt / s_nop statements (emit.ts carriedEdit, hazards/context.ts
+ * replaces or removes s_waitcnt / s_nop statements (check/edit.ts carriedEdit, hazards/context.ts
  * carryFacts and hazardInsnsCarried): the carried facts equal the facts computed on the new
  * text; an edit that writes anything else, or touches a line of a macro expansion, carries
  * nothing; facts carried to a text whose instructions resolve otherwise (a planted fault) are
@@ -14,10 +14,10 @@ import { join } from 'node:path';
 import { loadText } from '../../../src/load.js';
 import { kernelContexts } from '../../../src/analysis/context.js';
 import type { KernelContext } from '../../../src/analysis/types.js';
-import { addInsert, applyStatementEdits, emptyEdits } from '../../../src/check/edit.js';
+import { addInsert, applyStatementEdits, carriedEdit, emptyEdits } from '../../../src/check/edit.js';
 import { carryFacts, HAZARD_INSN_FIELDS, hazardInsn, hazardInsns, hazardInsnsCarried } from '../../../src/hazards/context.js';
 import { traitsOf } from '../../../src/isa/traits.js';
-import { carriedEdit, carriedFacts, emitSchedule } from '../../../src/schedule/emit.js';
+import { carriedFacts, emitSchedule } from '../../../src/schedule/emit.js';
 import { pickKernel } from '../../../src/schedule/kernel.js';
 import { FastPathMismatch } from '../../../src/errors.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
