@@ -65,7 +65,7 @@ function program(): Command {
     .option('--format <fmt>', 'clang (default), json or sarif')
     .option('--fix', 'insert the minimal s_nop and s_waitcnt; needs -o')
     .option('-o, --output <out>', 'output file for --fix (- for the standard output; a directory, existing or ending in /: DIR/<each input\'s name>)')
-    .option('--paths <mode>', 'every (default): a wait short on every path into it is an error, short only on some paths a warning naming one; all: every path is feasible, every shortfall an error (and fixed by --fix)')
+    .option('--paths <mode>', 'every (default): a wait short on every path into it, or right after its load with no branch between them, is an error, short only on some paths a warning naming one; all: every path is feasible, every shortfall an error (and fixed by --fix)')
     .option('--shard <i/N>', 'only the i-th of every N files of the batch (split a library across machines)')
     .action(async (files: string[], opts: { arch?: string; json?: boolean; format?: string; fix?: boolean; output?: string; paths?: string; shard?: string }) => {
       process.exitCode = await (await import('./check.js')).commandCheck(files, opts);

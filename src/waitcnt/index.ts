@@ -16,7 +16,7 @@
 import type { Finding, KernelContext } from '../analysis/types.js';
 import { COUNTER_NAMES, NO_WAIT, SOURCES, counterMax, kernelEffects } from './model.js';
 import { analyzeWaitcnt, isCallable, keptAnalysis, waitText, type Counts, type WaitcntResult, type WaitInsertion, type WaitJudgement } from './analysis.js';
-import { shortPath } from './witness.js';
+import { shortPath, shortStraightAfter } from './witness.js';
 import { ConductorError } from '../errors.js';
 import { firstRawWords } from '../analysis/rawwords.js';
 
@@ -26,9 +26,11 @@ export { kernelEffects, NO_WAIT, COUNTER_NAMES } from './model.js';
 
 /**
  * Which missing waits are errors:
- *  - 'every' (default): a wait that falls short on every path into the instruction is an error;
- *    one that falls short only on some paths (a branch edge, a loop entry or back-edge the value
- *    analysis of paths.ts cannot exclude) is a warning whose related notes name one such path;
+ *  - 'every' (default): a wait that falls short on every path into the instruction, or on the
+ *    straight path from its producer (no conditional branch between them: witness.ts
+ *    shortStraightAfter), is an error; one that falls short only on some paths (a branch edge,
+ *    a loop entry or back-edge the value analysis of paths.ts cannot exclude) is a warning whose
+ *    related notes name one such path;
  *  - 'all': every path is treated as feasible, every shortfall is an error.
  */
 export type PathsMode = 'every' | 'all';
@@ -116,8 +118,9 @@ function judgementFinding(ctx: KernelContext, j: WaitJudgement, once: string): F
 }
 
 /**
- * Missing waits needed on every path stay errors; the others become warnings naming one path on
- * which the wait falls short (the branches on it, from the producer to the instruction).
+ * Missing waits needed on every path, or short on the straight path from their producer, stay
+ * errors; the others become warnings naming one path on which the wait falls short (the branches
+ * on it, from the producer to the instruction).
  */
 function classifyPaths(ctx: KernelContext, r: WaitcntResult, opts: WaitcntOptions): Finding[] {
   // the waits needed on every path, wanted only at the instructions missing one
@@ -129,14 +132,16 @@ function classifyPaths(ctx: KernelContext, r: WaitcntResult, opts: WaitcntOption
     const need = r.missingNeeds[k]!;
     // the LDS-DMA need is a warning on every path already (its paths are not counted)
     if (need.reason === 'lds-dma' || every.has(3 * f.insn + need.c)) return f;
-    const related = [...f.related];
     const unit = need.units[0];
-    const path = need.producer >= 0 && unit !== undefined
-      ? shortPath(ctx, fx, {
-        producer: need.producer, consumer: f.insn, unit, cls: need.cls, max,
-        callable: isCallable(ctx),
-      })
-      : undefined;
+    const query = need.producer >= 0 && unit !== undefined
+      ? { producer: need.producer, consumer: f.insn, unit, cls: need.cls, max, callable: isCallable(ctx) } : undefined;
+    // short right after the producer, with no branch between them: an error however it is reached
+    if (query && shortStraightAfter(ctx, fx, query)) {
+      const mn = ctx.insns[query.producer]!.insn.mnemonic;
+      return { ...f, message: `${f.message}; no conditional branch lies between them, so it falls short every time the ${mn} runs` };
+    }
+    const related = [...f.related];
+    const path = query ? shortPath(ctx, fx, query) : undefined;
     for (const s of path ?? []) {
       const b = insns[s.branch]!;
       related.push({ loc: b.loc, insn: s.branch, message: `on that path ${b.mnemonic} ${s.taken ? 'branches' : 'falls through'}${s.back ? ' (back to the loop head)' : ''}` });

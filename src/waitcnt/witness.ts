@@ -45,42 +45,82 @@ interface Node { b: number; y: number; facts: PathFact[]; parent?: Node; from?: 
 /** Younger count while the producer has not issued yet on the path (phase 0). */
 const BEFORE = -1;
 
+/** The counter of the query's class, whether the class completes in order, and the largest younger count kept. */
+function counterOf(q: WitnessQuery): { c: number; inOrder: boolean; cap: number } {
+  const c = CLASS_COUNTER[q.cls]!;
+  return { c, inOrder: CLASS_IN_ORDER[q.cls]!, cap: q.max[c]! + 1 };
+}
+
+/**
+ * Walk instructions [from, end) of one block on a path (`y0`: the producer's younger count, BEFORE
+ * until the producer issues; `facts0`: the path facts): the younger count and facts at the end,
+ * 'found' when the instruction is reached with the operation outstanding, or undefined when the
+ * path ends (see the module's comment).
+ */
+function walk(ctx: KernelContext, fx: readonly InsnEffects[], q: WitnessQuery, from: number, end: number, y0: number,
+  facts0: PathFact[]): { y: number; facts: PathFact[] } | 'found' | undefined {
+  const { c, inOrder, cap } = counterOf(q);
+  let y = y0;
+  let facts = facts0;
+  for (let k = from; k < end; k++) {
+    const f = fx[k]!;
+    const r = ctx.insns[k]!;
+    if (y === BEFORE) {
+      if (k === q.producer) y = 0;
+      else if (f.kind === INSN_KIND.end) return undefined;
+      facts = afterInsn(facts, r);
+      continue;
+    }
+    if (k === q.consumer) return 'found';
+    if (f.kind === INSN_KIND.wait) {
+      const n = f.wait![c]!;
+      if (n !== NO_WAIT && (inOrder ? y >= n : n === 0)) return undefined;
+      continue;
+    }
+    if (f.kind === INSN_KIND.end || (f.kind === INSN_KIND.call && f.callWaits)) return undefined;
+    if (f.kind === INSN_KIND.return && q.callable) return undefined;
+    if (r.uses.includes(q.unit) || r.defs.includes(q.unit)) return undefined;
+    for (const is of f.issues) if (is.cls === q.cls) y = Math.min(cap, y + is.inc);
+    facts = afterInsn(facts, r);
+  }
+  return { y, facts };
+}
+
+/**
+ * Whether the wait falls short on the straight path from the producer: from it the program goes
+ * to the instruction through no conditional branch (falling through, or jumping, into blocks one
+ * after the other, each the only successor of the one before) with the operation still
+ * outstanding there. Every time the producer runs, the instruction then runs after it short of
+ * the wait: no path can be infeasible, so it is an error whatever the paths into the instruction
+ * from elsewhere (the `if` around a guarded load: the path that skips the load has nothing
+ * outstanding, and the load is always followed by the read).
+ */
+export function shortStraightAfter(ctx: KernelContext, fx: readonly InsnEffects[], q: WitnessQuery): boolean {
+  const cfg = ctx.cfg;
+  let b = cfg.blockOf[q.producer]!;
+  let from = q.producer;
+  let y = BEFORE;
+  const entered = new Set<number>();
+  for (;;) {
+    const blk = cfg.blocks[b]!;
+    const r = walk(ctx, fx, q, from, blk.end, y, []);
+    if (r === 'found') return true;
+    if (!r || blk.succs.length !== 1) return false;
+    b = blk.succs[0]!;
+    // each block entered once from its start (the producer's own block too, round a loop)
+    if (entered.has(b)) return false;
+    entered.add(b);
+    from = cfg.blocks[b]!.start;
+    y = r.y;
+  }
+}
+
 export function shortPath(ctx: KernelContext, fx: readonly InsnEffects[], q: WitnessQuery): PathStep[] | undefined {
   const cfg = ctx.cfg;
-  const c = CLASS_COUNTER[q.cls]!;
-  const inOrder = CLASS_IN_ORDER[q.cls]!;
-  const cap = q.max[c]! + 1;
   const conds = edgeConditions(ctx);
   const live = liveConditions(ctx, conds);
   const liveFacts = (s: number, facts: PathFact[]): PathFact[] => facts.filter((f) => live.get(f.key)?.[s]);
-
-  /** Walk [from, end) of a block: the younger count at its end, 'found', or undefined (the path ends). */
-  const run = (from: number, end: number, y0: number, facts0: PathFact[]): { y: number; facts: PathFact[] } | 'found' | undefined => {
-    let y = y0;
-    let facts = facts0;
-    for (let k = from; k < end; k++) {
-      const f = fx[k]!;
-      const r = ctx.insns[k]!;
-      if (y === BEFORE) {
-        if (k === q.producer) y = 0;
-        else if (f.kind === INSN_KIND.end) return undefined;
-        facts = afterInsn(facts, r);
-        continue;
-      }
-      if (k === q.consumer) return 'found';
-      if (f.kind === INSN_KIND.wait) {
-        const n = f.wait![c]!;
-        if (n !== NO_WAIT && (inOrder ? y >= n : n === 0)) return undefined;
-        continue;
-      }
-      if (f.kind === INSN_KIND.end || (f.kind === INSN_KIND.call && f.callWaits)) return undefined;
-      if (f.kind === INSN_KIND.return && q.callable) return undefined;
-      if (r.uses.includes(q.unit) || r.defs.includes(q.unit)) return undefined;
-      for (const is of f.issues) if (is.cls === q.cls) y = Math.min(cap, y + is.inc);
-      facts = afterInsn(facts, r);
-    }
-    return { y, facts };
-  };
+  const run = (from: number, end: number, y0: number, facts0: PathFact[]) => walk(ctx, fx, q, from, end, y0, facts0);
 
   // Start where the paths to the producer and to the instruction part (their nearest common
   // dominator), so that the branches that lead to the producer are named too.

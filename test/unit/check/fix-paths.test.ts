@@ -30,11 +30,17 @@ const EVERY = kernel([
   'v_mfma_f32_16x16x16_f16 v[8:11], v[4:5], v[6:7], v[8:11]',
   'v_add_f32 v12, v9, v9',
 ]);
-/** The load is on one side of a branch only. */
+/**
+ * The load is on one side of a branch only, and a second branch between it and the read skips
+ * its wait (a path no run may take: the straight path from the load waits).
+ */
 const SOME = kernel([
   's_cmp_eq_u32 s4, 0',
   's_cbranch_scc1 .Ljoin',
   'ds_read_b32 v1, v0',
+  's_cmp_eq_u32 s5, 0',
+  's_cbranch_scc1 .Ljoin',
+  's_waitcnt lgkmcnt(0)',
   '.Ljoin:',
   'v_mov_b32 v2, v1',
 ]);
@@ -89,7 +95,7 @@ describe('check --fix reports what it changed', () => {
     assert.equal(none.text, SOME);
     assert.deepEqual(none.changes, []);
     const all = fixLoaded(loadText(SOME, 'k.s'), { paths: 'all' });
-    assert.deepEqual(all.changes.map(changeText), ['before line 8: + s_waitcnt lgkmcnt(0)']);
+    assert.deepEqual(all.changes.map(changeText), ['before line 11: + s_waitcnt lgkmcnt(0)']);
     assert.equal(all.insertedWaits, 1);
   });
 
@@ -115,7 +121,7 @@ describe('check --paths', () => {
     assert.match(d.out, /some\.s:5:3: note: on that path s_cbranch_scc1 falls through/);
     const a = run('check', f, '--paths', 'all');
     assert.equal(a.code, 1);
-    assert.match(a.out, /error: v_mov_b32 reads v1 .*needs lgkmcnt\(0\), present: no lgkmcnt wait \[waitcnt-missing\]/);
+    assert.match(a.out, /error: v_mov_b32 reads v1 .*needs lgkmcnt\(0\), present: lgkmcnt\(0\) at line 9 \(allows 0 outstanding\) or no lgkmcnt wait, depending on the path \[waitcnt-missing\]/);
     const bad = run('check', f, '--paths', 'some');
     assert.equal(bad.code, 2);
     assert.match(bad.err, /--paths takes every or all, got 'some'/);
@@ -136,7 +142,7 @@ describe('schedule fixes its input as check --fix does, and says what it changed
     const d = await scheduleLoaded(loadText(SOME, 'k.s'), SOME, { budget: 20, cache: false, jobs: 1, strategies: ['list'] });
     assert.deepEqual(d.notes.filter((n) => /check --fix writes it/.test(n)), []);
     const a = await scheduleLoaded(loadText(SOME, 'k.s'), SOME, { budget: 20, cache: false, jobs: 1, strategies: ['list'], paths: 'all' });
-    assert.ok(a.notes.some((n) => /has 1 check error .*before line 8: \+ s_waitcnt lgkmcnt\(0\)/.test(n)), a.notes.join('\n'));
+    assert.ok(a.notes.some((n) => /has 1 check error .*before line 11: \+ s_waitcnt lgkmcnt\(0\)/.test(n)), a.notes.join('\n'));
   });
 });
 

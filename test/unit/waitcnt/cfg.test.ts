@@ -1,6 +1,7 @@
 /**
  * Waitcnt across control flow: loops (back-edges), joins (pessimistic merge), which paths a
- * wait falls short on (every path: error; some paths: warning naming one), correlated branches,
+ * wait falls short on (every path, or the straight path from its producer: error; some paths:
+ * warning naming one), correlated branches,
  * s_barrier (full wait on targets without back-off barrier), calls, returns and function entry.
  * Sources: LLVM SIInsertWaitcnts (CFG merge to a fixed point; barriers, program end, calls,
  * function entry); targets' 'back-off-barrier' feature (oracle probe).
@@ -89,7 +90,33 @@ test('join: the pessimistic merge of the predecessors', () => {
     'v_mov_b32 v2, v1',
   ];
   assert.deepEqual(summary(check(oneSide)), ['5 waitcnt-missing lgkmcnt=0']);
-  assert.deepEqual(check(oneSide).map(pathShape), ['warning 5 [2: on that path s_cbranch_scc1 falls through]']);
+  // the path that skips the load has nothing outstanding, but the load falls through to the read
+  // with no branch between them: short every time the load runs, an error (the guarded load of
+  // `if (i < n) v = in[i];` with its wait missing)
+  assert.deepEqual(check(oneSide).map(pathShape), ['error 5 []']);
+  assert.match(check(oneSide)[0]!.message, /no conditional branch lies between them, so it falls short every time the ds_read_b32 runs$/);
+  // the same through an unconditional jump into a block of its own
+  assert.deepEqual(check([
+    's_cmp_eq_u32 s4, 0',
+    's_cbranch_scc1 join',
+    'ds_read_b32 v1, v0',
+    's_branch use',
+    'join:',
+    's_nop 0',
+    'use:',
+    'v_mov_b32 v2, v1',
+  ]).map(pathShape), ['error 8 []']);
+  // a conditional branch between the load and the read: the short path may be one no run takes
+  assert.deepEqual(check([
+    's_cmp_eq_u32 s4, 0',
+    's_cbranch_scc1 join',
+    'ds_read_b32 v1, v0',
+    's_cmp_eq_u32 s5, 0',
+    's_cbranch_scc1 join',
+    's_waitcnt lgkmcnt(0)',
+    'join:',
+    'v_mov_b32 v2, v1',
+  ]).map(pathShape), ['warning 8 [2: on that path s_cbranch_scc1 falls through; 5: on that path s_cbranch_scc1 branches]']);
   // the minimal waits (what the scheduler re-derives) still cover every path
   assert.deepEqual(minimalWaits(ctxOf(oneSide)), [{ before: 3, lgkmcnt: 0 }]);
   // waited for on one side only
