@@ -222,7 +222,9 @@ export function parseProgram(text: string, file: string, options: ParseOptions =
   trimWords();
   let map: LineMap | undefined;
   let includeFailures: Map<number, string> | undefined;
-  if (options.include && mayInclude(text)) {
+  // a text edited from one with no `.include` by lines that hold none (ParseOptions.reuse, whose
+  // store has no line map) has none either: not looked for again
+  if (options.include && options.reuse === undefined && mayInclude(text)) {
     const f = flattenIncludes(text, file, options.include.path, options.include.id, options.include.read);
     if (f) { text = f.text; map = f.map; includeFailures = f.failures; }
   }
@@ -1030,7 +1032,8 @@ function reused(st: State, reuse: LineReuse, k: number, ts: number, te: number, 
   return true;
 }
 
-const GPR_COUNT_PREFIX = '.amdgcn.next_free_';
+/** What the register-count symbols' names start with (countGprs). */
+export const GPR_COUNT_PREFIX = '.amdgcn.next_free_';
 const FILE_V = FILE_NAMES.indexOf('v');
 const FILE_S = FILE_NAMES.indexOf('s');
 const GPR_COUNT_SYMBOLS = ['.amdgcn.next_free_vgpr', '.amdgcn.next_free_sgpr'] as const;

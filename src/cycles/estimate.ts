@@ -8,7 +8,7 @@ import type { KernelContext } from '../analysis/types.js';
 import { FastPathMismatch } from '../errors.js';
 import { defaultCycleParams, type CycleParams } from '../targets/latency.js';
 import {
-  buildCycleModel, NPIPES, PIPE_NAMES, type CycleModel,
+  buildCycleModel, modelDifference, NPIPES, PIPE_NAMES, type CycleModel,
 } from './model.js';
 import {
   CycleEngine, type RunOptions,
@@ -68,6 +68,26 @@ export function giveCycleTables(ctx: KernelContext, tables: CycleTables, check: 
     if (!isDeepStrictEqual(tablesOf(buildCycleModel(ctx, p)), tables)) throw new FastPathMismatch(`fast path check: the cycle model given for kernel '${ctx.kernel.name}' is not the one built from its text`);
   }
   list.push({ params: p, model, engine: new CycleEngine(model) });
+}
+
+/**
+ * Make the model of `ctx` with the target's cycle parameters from the model of `from` (the
+ * kernel `ctx` was made from: the scheduled kernel's original, whose model the search built),
+ * when `ctx` has none yet: each instruction `row` maps to one of `from`'s takes that one's rows
+ * (buildCycleModel's `from`), the others are built. With `check`, the model built from scratch
+ * is made too and must not differ (FastPathMismatch). Returns whether the model was made so.
+ */
+export function seedCycleModel(ctx: KernelContext, from: KernelContext, row: ArrayLike<number>, check: boolean): boolean {
+  const p = defaultCycleParams(ctx.target);
+  const list = cached(ctx);
+  if (list.some((c) => c.params === p)) return false;
+  const model = buildCycleModel(ctx, p, { from: { model: cycleEngineFor(from).m, row } });
+  if (check) {
+    const d = modelDifference(model, buildCycleModel(ctx, p));
+    if (d !== undefined) throw new FastPathMismatch(`fast path check: the cycle model of kernel '${ctx.kernel.name}' made from its original's differs from the one built from its text: ${d}`);
+  }
+  list.push({ params: p, model, engine: new CycleEngine(model) });
+  return true;
 }
 
 export interface EstimateOptions {

@@ -177,12 +177,22 @@ export function syntheticWaitInto(m: CycleModel, vm: number, lgkm: number, exp: 
 const DP_SLOW = /^v_(fma|fmac|mul|rcp|rsq|sqrt|div_fmas|trig_preop)_f64$/;
 
 /**
+ * A model to take rows from (buildCycleModel's `from`): `model`, of the same target and
+ * parameters, and per instruction of the kernel being modelled the instruction of `model`'s kernel
+ * it is a copy of (the same statement in the same kernel, hence resolved alike), or -1.
+ */
+export interface ModelRows { model: CycleModel; row: ArrayLike<number> }
+
+/**
  * Build the model of a kernel (the engine caches it per context and parameter set). An
  * instruction resolved as an earlier one of the kernel was (ResolvedStore.alike), with the same
  * control kind, gets that one's timing and register lists (a function of the resolution, the
  * control kind and the parameters); `opts.alike` false computes each (the unit test compares).
+ * With `opts.from`, an instruction that is a copy of one of another model's kernel, with the
+ * same control kind, gets that one's the same way (the scheduled kernel's from the original's:
+ * modelDifference compares the two ways).
  */
-export function buildCycleModel(ctx: KernelContext, params?: CycleParams, opts: { alike?: boolean } = {}): CycleModel {
+export function buildCycleModel(ctx: KernelContext, params?: CycleParams, opts: { alike?: boolean; from?: ModelRows } = {}): CycleModel {
   const p = params ?? defaultCycleParams(ctx.target);
   const insns = ctx.insns;
   const n = insns.length;
@@ -215,9 +225,18 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams, opts: 
     vmMax, lgkmMax, expMax,
   };
   const ids = new Map<string, number>();
-  const useU: number[] = [];
-  const useR: number[] = [];
-  const defU: number[] = [];
+  const from = opts.from;
+  // the other model's register lists come first, so that its instructions' ranges hold here
+  const useU: number[] = from ? Array.from(from.model.useUnit) : [];
+  const useR: number[] = from ? Array.from(from.model.useRole) : [];
+  const defU: number[] = from ? Array.from(from.model.defUnit) : [];
+  // its opcode ids too (an id stands for one mnemonic: only equality is read)
+  if (from) {
+    const fm = from.model;
+    for (let o = 0; o < fm.n; o++) if (!ids.has(fm.ctx.insns[o]!.insn.base)) ids.set(fm.ctx.insns[o]!.insn.base, fm.opId[o]!);
+  }
+  let nextId = ids.size === 0 ? 0 : Math.max(...ids.values()) + 1;
+  const fromArrays = from && perInstructionArrays(from.model);
   // the read role of each unit an instruction uses (-1: not used), and those units in the order first met
   const roleOf = new Int8Array(UNIT_COUNT).fill(-1);
   const met: number[] = [];
@@ -229,6 +248,20 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams, opts: 
   const perInsn = first && perInstructionArrays(m);
   for (let i = 0; i < n; i++) {
     const r = insns[i]!;
+    if (from) {
+      const o = from.row[i]!;
+      const fm = from.model;
+      if (o >= 0 && fm.ctx.cfg.control[o] === ctx.cfg.control[i]) {
+        const mine = perInsn ?? perInstructionArrays(m);
+        for (let q = 0; q < mine.length; q++) mine[q]![i] = fromArrays![q]![o]!;
+        for (let k = 0; k < 5; k++) m.mfmaLat[i * 5 + k] = fm.mfmaLat[o * 5 + k]!;
+        m.useStart[i] = fm.useStart[o]!;
+        m.useEnd[i] = fm.useEnd[o]!;
+        m.defStart[i] = fm.defStart[o]!;
+        m.defEnd[i] = fm.defEnd[o]!;
+        continue;
+      }
+    }
     if (first) {
       const a = firstAlike(r);
       const j = a >= 0 ? first.get(a) : undefined;
@@ -248,7 +281,7 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams, opts: 
     classify(m, p, r, traits, i, nopMax, ctx.cfg.control[i]!);
     const base = r.insn.base;
     let id = ids.get(base);
-    if (id === undefined) { id = ids.size; ids.set(base, id); }
+    if (id === undefined) { id = nextId++; ids.set(base, id); }
     m.opId[i] = id;
     // uses with roles
     met.length = 0;
@@ -325,6 +358,50 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams, opts: 
 function perInstructionArrays(m: CycleModel): (Uint8Array | Int8Array | Int32Array | Float64Array)[] {
   return [m.pipeA, m.occA, m.pipeB, m.occB, m.issue, m.issueTaken, m.lat, m.cc, m.pk, m.flags, m.opId, m.passes,
     m.mfmaDstFirst, m.mfmaDstCount, m.mfmaCFirst, m.mfmaCCount, m.vmInc, m.lgkmInc, m.expInc, m.lgkmClass, m.wVm, m.wLgkm, m.wExp];
+}
+
+/**
+ * Where two models of one kernel differ as the engine reads them (undefined when they do not):
+ * every entry of each position's arrays, the register lists each position reads and writes (its
+ * units and roles, wherever its range lies), which positions share an opcode id (its value is
+ * only compared), and the scalars.
+ */
+export function modelDifference(a: CycleModel, b: CycleModel): string | undefined {
+  if (a.n !== b.n) return `n: ${a.n} and ${b.n}`;
+  const total = a.pipeA.length;
+  if (b.pipeA.length !== total) return `positions: ${total} and ${b.pipeA.length}`;
+  const pa = perInstructionArrays(a);
+  const pb = perInstructionArrays(b);
+  const names = ['pipeA', 'occA', 'pipeB', 'occB', 'issue', 'issueTaken', 'lat', 'cc', 'pk', 'flags', 'opId', 'passes', 'mfmaDstFirst',
+    'mfmaDstCount', 'mfmaCFirst', 'mfmaCCount', 'vmInc', 'lgkmInc', 'expInc', 'lgkmClass', 'wVm', 'wLgkm', 'wExp'];
+  const idOf = new Map<number, number>();
+  for (let q = 0; q < pa.length; q++) {
+    const opId = names[q] === 'opId';
+    for (let i = 0; i < total; i++) {
+      const x = pa[q]![i]!;
+      const y = pb[q]![i]!;
+      if (opId) {
+        // the same partition of the positions: a's id x always goes with b's id y
+        const was = idOf.get(x);
+        if (was === undefined) idOf.set(x, y); else if (was !== y) return `opId of position ${i}`;
+      } else if (!Object.is(x, y)) return `${names[q]} of position ${i}: ${x} and ${y}`;
+    }
+  }
+  if (new Set(idOf.values()).size !== idOf.size) return 'opId: two ids of one model are one of the other';
+  for (let i = 0; i < total * 5 && i < a.mfmaLat.length; i++) if (!Object.is(a.mfmaLat[i], b.mfmaLat[i])) return `mfmaLat[${i}]`;
+  for (let i = 0; i < total; i++) {
+    const ua = a.useEnd[i]! - a.useStart[i]!;
+    if (ua !== b.useEnd[i]! - b.useStart[i]!) return `uses of position ${i}`;
+    for (let k = 0; k < ua; k++) {
+      if (a.useUnit[a.useStart[i]! + k] !== b.useUnit[b.useStart[i]! + k] || a.useRole[a.useStart[i]! + k] !== b.useRole[b.useStart[i]! + k]) return `uses of position ${i}`;
+    }
+    const da = a.defEnd[i]! - a.defStart[i]!;
+    if (da !== b.defEnd[i]! - b.defStart[i]!) return `defs of position ${i}`;
+    for (let k = 0; k < da; k++) if (a.defUnit[a.defStart[i]! + k] !== b.defUnit[b.defStart[i]! + k]) return `defs of position ${i}`;
+  }
+  for (const k of ['synVm', 'synLgkm', 'synExp', 'synSlot', 'slot', 'valuToMfma', 'sgprToSalu', 'sgprToVmem', 'sgprToValu', 'transToValu', 'dotLat',
+    'afterWrite', 'vmMax', 'lgkmMax', 'expMax'] as const) if (!Object.is(a[k], b[k])) return `${k}: ${a[k]} and ${b[k]}`;
+  return undefined;
 }
 
 function unitInRange(u: number): void {

@@ -30,12 +30,13 @@ import type { ScheduleState } from './state.js';
 import { computeNops } from '../hazards/engine.js';
 import { carryFacts, hazardInsnsCarried, type CarriedFacts } from '../hazards/context.js';
 import { printProgram } from '../asm/printer.js';
-import { LineOrigins, lineReuse } from '../asm/program.js';
+import { LineOrigins, lineReuse, type LineReuse } from '../asm/program.js';
 import { missingCompletions } from './completion.js';
 import { checkFastFromEnv, contextMetrics, FastPathMismatch, programMetrics, type Metrics } from './metrics.js';
-import { reorderedText } from './reorder.js';
+import { reorderedText, reorderReuse } from './reorder.js';
 import { alignToOriginal } from './align.js';
 import { memMark } from '../memtrace.js';
+import { seedCycleModel } from '../cycles/estimate.js';
 import { rederivedWaits, tidyWaits, type StatementEdits } from './rederive.js';
 import { keptMissing } from '../waitcnt/index.js';
 import { counted } from '../text.js';
@@ -75,10 +76,11 @@ class Draft {
    */
   private carried?: CarriedFacts;
 
+  /** `reuse`: what the parse of `text` may copy from an earlier one (LineReuse). */
   constructor(text: string, private readonly file: string, private readonly arch: string, readonly checkFast: boolean,
-    private readonly kernel: string) {
+    private readonly kernel: string, reuse?: LineReuse) {
     this.text = text;
-    this.#loaded = loadText(text, file, { arch });
+    this.#loaded = loadText(text, file, { arch, ...(reuse ? { reuse, checkFast } : {}) });
   }
 
   get loaded(): Loaded { return this.#loaded!; }
@@ -128,6 +130,9 @@ class Draft {
 /** The scopes of the first check after padAndComplete, counted (for the tests). */
 export const paddedChecks = { hazards: 0, hazardsAndWaits: 0 };
 
+/** Emitted programs whose cycle model was made from the original's (seedCycleModel; for the tests). */
+export const cycleModelsSeeded = { made: 0 };
+
 /** Drafts whose scheduled kernel took its hazard facts from the text before an edit (for the bench and tests). */
 export const carriedFacts = { kept: 0 };
 
@@ -152,7 +157,9 @@ export function emitSchedule(s: ScheduleState, opts: EmitOptions = {}): Emitted 
     return { text, loaded: k.loaded, notes: [], changedRegions, metrics: programMetrics(k.loaded, k.name, { trip: k.options.trip }) };
   }
   const notes: string[] = [];
-  const d = new Draft(reorderedText(s), k.loaded.program.file, k.target.name, opts.checkFast ?? checkFastFromEnv(), k.name);
+  const origins = new LineOrigins();
+  const text = reorderedText(s, origins);
+  const d = new Draft(text, k.loaded.program.file, k.target.name, opts.checkFast ?? checkFastFromEnv(), k.name, reorderReuse(k.loaded.program, origins));
   memMark('emit reordered');
   rederiveWaits(s, d);
   memMark('emit waits');
@@ -171,7 +178,10 @@ export function emitSchedule(s: ScheduleState, opts: EmitOptions = {}): Emitted 
     }
   }
   memMark('emit tidied');
-  return { text: d.text, loaded: d.loaded, notes, changedRegions, metrics: contextMetrics(d.ctx(), { trip: k.options.trip }) };
+  // the exact metrics' cycle model: the original's rows for the instructions the program kept
+  const ctx = d.ctx();
+  cycleModelsSeeded.made += seedCycleModel(ctx, k.ctx, alignToOriginal(s, ctx), d.checkFast) ? 1 : 0;
+  return { text: d.text, loaded: d.loaded, notes, changedRegions, metrics: contextMetrics(ctx, { trip: k.options.trip }) };
 }
 
 /** Waits: see rederive.ts. */

@@ -14,16 +14,27 @@ import { MacroNumbering, addStatementLine, indentOf, statementText } from '../ch
 import type { ScheduleState } from './state.js';
 import { isDebugLine, staysInPlace } from './kernel.js';
 import { once } from '../analysis/memo.js';
+import { lineReuse, ParsedProgram, type LineOrigins, type LineReuse } from '../asm/program.js';
+import { GPR_COUNT_PREFIX } from '../asm/parser.js';
 
-interface Chunk { lines: string[]; eols: string[] }
+/** Lines of a program to write: each one's text and terminator, and the program's line it is as written (-1: another text). */
+interface Chunk { lines: string[]; eols: string[]; from: number[] }
 
-/** Text of the program with the changed regions of `s` reordered and their waits/nops removed. */
-export function reorderedText(s: ScheduleState): string {
+/**
+ * Text of the program with the changed regions of `s` reordered and their waits/nops removed.
+ * `origins`, when given, gets where its lines come from: an instruction's line that moves as it
+ * is counts as a copy of its line in the program (a region holds no directive, so a line moved
+ * within it reads every symbol as it did: asm/program.ts LineReuse).
+ */
+export function reorderedText(s: ScheduleState, origins?: LineOrigins): string {
   const k = s.k;
   const program = k.loaded.program;
   const cfg = k.ctx.cfg;
   const changed = s.changedRegions();
-  if (changed.length === 0) return printProgram(program);
+  if (changed.length === 0) {
+    origins?.copied(0, program.lineIndex.count, 0);
+    return printProgram(program);
+  }
 
   // statement -> replacement (the node now in that slot), dropped statements
   const slotOf = new Map<number, number>(); // statement index -> kernel insn now there
@@ -74,20 +85,38 @@ export function reorderedText(s: ScheduleState): string {
     if (isSimpleLine(li)) {
       const lines: string[] = [];
       const eols: string[] = [];
-      for (const j of owned.get(i) ?? []) { lines.push(program.lines[j]!.text); eols.push(program.lines[j]!.eol || '\n'); }
+      const from: number[] = [];
+      for (const j of owned.get(i) ?? []) { lines.push(program.lines[j]!.text); eols.push(program.lines[j]!.eol || '\n'); from.push(j); }
       const first = stmtsOfLine.get(li)![0] === st;
       lines.push(first ? line.text : indentOf(line.text) + line.text.slice(s0.loc.col - 1));
       eols.push(line.eol || '\n');
-      return { lines, eols };
+      from.push(first ? li : -1);
+      return { lines, eols, from };
     }
-    return { lines: [indentOf(line.text) + s0.insn!.text], eols: [line.eol || '\n'] };
+    return { lines: [indentOf(line.text) + s0.insn!.text], eols: [line.eol || '\n'], from: [-1] };
   };
 
   const out: string[] = [];
   // the lines written as they are go out in runs, cut from the program's text
   const text = program.lineIndex;
   let run = 0;
-  const flush = (to: number) => { if (to > run) out.push(text.slice(run, to)); };
+  let written = 0;
+  const flush = (to: number) => {
+    if (to <= run) return;
+    const piece = text.slice(run, to);
+    origins?.copied(run, to - run, written - text.start[run]!);
+    out.push(piece);
+    written += piece.length;
+  };
+  // lines a statement's place writes, each with the program's line it is a copy of (-1: none)
+  const emit = (pieces: string[], from: number[]) => {
+    for (let x = 0; x < pieces.length; x++) {
+      const f = from[x]!;
+      if (!origins) { /* only the text */ } else if (f >= 0) origins.copied(f, 1, written - text.start[f]!); else origins.written(1);
+      out.push(pieces[x]!);
+      written += pieces[x]!.length;
+    }
+  };
   let skipTo = -1;
   const numbering = new MacroNumbering(program);
   for (let li = 0; li < text.count; li++) {
@@ -100,16 +129,19 @@ export function reorderedText(s: ScheduleState): string {
     const indent = indentOf(line.text);
     const eol = line.eol || '\n';
     if (counted) {
-      for (const l of numbering.before(li)) out.push(`${indent}${l}${eol}`);
+      const before = numbering.before(li).map((l) => `${indent}${l}${eol}`);
+      emit(before, before.map(() => -1));
       if (!stmts && !ownedLine.has(li) && li > skipTo) { run = li; continue; } // the line itself goes out as it is
     }
     if (ownedLine.has(li) || li <= skipTo || !stmts) continue;
     const simple = isSimpleLine(li);
     const emitted: string[] = [];
+    const from: number[] = [];
+    const add = (t: string, f = -1) => { emitted.push(t); from.push(f); };
     if (!simple) {
       const call = stmts.map((x) => program.statements[x]!).find((x) => x.kind === 'macroCall' && !x.expansion);
       if (call?.blockEnd !== undefined) skipTo = call.blockEnd; // the rest of a repeat block's lines
-      emitted.push(`${indent}// expanded from: ${call ? call.text : line.text.trim()}${eol}`);
+      add(`${indent}// expanded from: ${call ? call.text : line.text.trim()}${eol}`);
     }
     let restFrom = 0;
     for (let q = 0; q < stmts.length; q++) {
@@ -120,22 +152,22 @@ export function reorderedText(s: ScheduleState): string {
       const now = slotOf.get(st);
       if (now !== undefined) {
         const c = chunkOf(now);
-        for (let x = 0; x < c.lines.length; x++) emitted.push(c.lines[x]! + (x === c.lines.length - 1 ? eol : c.eols[x]!));
+        for (let x = 0; x < c.lines.length; x++) add(c.lines[x]! + (x === c.lines.length - 1 ? eol : c.eols[x]!), c.from[x]!);
         continue;
       }
       if (simple) {
         // an untouched statement on a simple line that also holds a moved or dropped one: a label
-        if (S.kind === 'label') { emitted.push(`${indent}${S.text}:${eol}`); restFrom = S.loc.col - 1 + S.text.length + 1; continue; }
-        emitted.push(indent + line.text.slice(Math.max(restFrom, S.loc.col - 1)).trimStart() + eol);
+        if (S.kind === 'label') { add(`${indent}${S.text}:${eol}`); restFrom = S.loc.col - 1 + S.text.length + 1; continue; }
+        add(indent + line.text.slice(Math.max(restFrom, S.loc.col - 1)).trimStart() + eol);
         continue;
       }
-      emitted.push(`${indent}${statementText(S)}${eol}`);
+      add(`${indent}${statementText(S)}${eol}`);
     }
     if (!simple) numbering.written(stmts);
     if (emitted.length === 0) continue; // a dropped wait or nop alone on its line
-    let joined = emitted.join('');
-    if (line.eol === '') joined = joined.slice(0, joined.length - eol.length); // keep "no final newline"
-    out.push(joined);
+    // keep "no final newline"
+    if (line.eol === '') emitted[emitted.length - 1] = emitted[emitted.length - 1]!.slice(0, emitted[emitted.length - 1]!.length - eol.length);
+    emit(emitted, from);
   }
   flush(text.count);
   return out.join('');
@@ -165,4 +197,16 @@ function commentOnlyLines(program: Program): Uint8Array {
     }
   }
   return out;
+}
+
+/**
+ * What the parse of reorderedText's text may copy from the program's (LineReuse): the rows of the
+ * lines it wrote as they are. Sound because a changed region holds no directive (kernel.ts
+ * buildRegions), so a line moved within it reads every symbol as it did, except the register
+ * counts `.amdgcn.next_free_*`, which each instruction naming a register raises in the order
+ * written: none when the program names them.
+ */
+export function reorderReuse(program: Program, origins: LineOrigins): LineReuse | undefined {
+  if (program instanceof ParsedProgram && program.source.includes(GPR_COUNT_PREFIX)) return undefined;
+  return lineReuse(program, origins);
 }

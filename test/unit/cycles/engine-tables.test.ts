@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { kernelContextsFromText } from '../../../src/analysis/context.js';
-import { buildCycleModel, CONSUMER, MFMA_SLOT, PRODUCER, type CycleModel } from '../../../src/cycles/model.js';
+import { buildCycleModel, CONSUMER, MFMA_SLOT, modelDifference, PRODUCER, type CycleModel } from '../../../src/cycles/model.js';
 import { CycleEngine, DEP } from '../../../src/cycles/engine.js';
 import { example } from '../../repo.js';
 
@@ -159,4 +159,32 @@ test('buildCycleModel: an instruction resolved as an earlier one gets the model 
   }
   assert.ok(copied > 20, `${copied} instructions written as an earlier one`);
   assert.ok(shared > 20, `${shared} register reads kept once for instructions resolved alike`);
+});
+
+test('buildCycleModel from another model\'s rows: the model built from the text; modelDifference catches a wrong map', () => {
+  const text = readFileSync(example, 'utf8');
+  const [a] = kernelContextsFromText(text, 'example.s').filter((c) => c.insns.length > 0);
+  const from = buildCycleModel(a!);
+  // the same kernel with waits and nops inserted and two instructions swapped: each instruction
+  // mapped to its copy in the original, the inserted ones to none
+  const lines = text.split('\n');
+  const at = (re: RegExp) => lines.findIndex((l) => re.test(l.trim()));
+  const x = at(/^v_mfma/);
+  const y = lines.findIndex((l, i) => i > x && /^v_mfma/.test(l.trim()));
+  [lines[x], lines[y]] = [lines[y]!, lines[x]!];
+  lines.splice(at(/^s_endpgm/), 0, '  s_nop 3', '  s_waitcnt vmcnt(0)');
+  const [b] = kernelContextsFromText(lines.join('\n'), 'edited.s').filter((c) => c.insns.length > 0);
+  const row = b!.insns.map((ri) => {
+    if (/^s_(nop|waitcnt)/.test(ri.insn.text)) return -1;
+    return a!.insns.findIndex((o) => o.insn.text === ri.insn.text && o.insn.loc.line === (ri.insn.loc.line === x + 1 ? y + 1 : ri.insn.loc.line === y + 1 ? x + 1 : ri.insn.loc.line));
+  });
+  assert.ok(row.filter((r) => r >= 0).length > b!.insns.length / 2);
+  const seeded = buildCycleModel(b!, undefined, { from: { model: from, row } });
+  assert.equal(modelDifference(seeded, buildCycleModel(b!)), undefined);
+  assert.equal(modelDifference(buildCycleModel(b!), buildCycleModel(b!, undefined, { alike: false })), undefined);
+  // a map that sends an instruction to another (the next one) is caught
+  const k = row.findIndex((r, i) => r >= 0 && i + 1 < row.length && row[i + 1]! >= 0 && a!.insns[r]!.insn.base !== a!.insns[row[i + 1]!]!.insn.base);
+  const wrong = row.slice();
+  wrong[k] = row[k + 1]!;
+  assert.notEqual(modelDifference(buildCycleModel(b!, undefined, { from: { model: from, row: wrong } }), buildCycleModel(b!)), undefined);
 });

@@ -4,8 +4,11 @@
  * carryFacts and hazardInsnsCarried): the carried facts equal the facts computed on the new
  * text; an edit that writes anything else, or touches a line of a macro expansion, carries
  * nothing; facts carried to a text whose instructions resolve otherwise (a planted fault) are
- * caught by the check; and emission with the check on random schedules uses the carried facts
- * and writes what it writes without them.
+ * caught by the check; and emission with the check on random schedules uses the carried facts,
+ * parses its drafts copying the rows of the lines they keep (asm/program.ts LineReuse: the check
+ * parses each again from scratch and compares), makes the emitted kernel's cycle model from the
+ * original's (cycles/estimate.ts seedCycleModel, checked the same way), and writes what it writes
+ * without them.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +20,8 @@ import type { KernelContext } from '../../../src/analysis/types.js';
 import { addInsert, applyStatementEdits, carriedEdit, emptyEdits } from '../../../src/check/edit.js';
 import { carryFacts, HAZARD_INSN_FIELDS, hazardInsn, hazardInsns, hazardInsnsCarried } from '../../../src/hazards/context.js';
 import { traitsOf } from '../../../src/isa/traits.js';
-import { carriedFacts, emitSchedule } from '../../../src/schedule/emit.js';
+import { carriedFacts, cycleModelsSeeded, emitSchedule } from '../../../src/schedule/emit.js';
+import { parseReuse } from '../../../src/asm/parser.js';
 import { pickKernel } from '../../../src/schedule/kernel.js';
 import { FastPathMismatch } from '../../../src/errors.js';
 import { mulberry32 } from '../../../src/schedule/search/rng.js';
@@ -113,7 +117,7 @@ test('facts carried to instructions that resolve otherwise (a planted fault) are
   assert.equal(hazardInsnsCarried(fewer, carried, true), false);
 });
 
-test('emission carries the facts from draft to draft and writes what it writes without them (checked on random schedules)', () => {
+test('emission carries the facts from draft to draft, parses its drafts copying rows, and writes what it writes without them (checked on random schedules)', () => {
   const before = carriedFacts.kept;
   let emitted = 0;
   for (const [name, text] of [['example.s', example], ['loop.s', LOOP]] as const) {
@@ -124,7 +128,14 @@ test('emission carries the facts from draft to draft and writes what it writes w
       if (s.changedRegions().length === 0) continue;
       let plain: string;
       try { plain = emitSchedule(s, { checkFast: false }).text; } catch { continue; }
+      // the check parses every draft again from scratch and compares (loadText's checkFast), and
+      // builds the cycle model made from the original's rows from scratch (seedCycleModel)
+      const rows = parseReuse.rows;
+      const seeded = cycleModelsSeeded.made;
       assert.equal(emitSchedule(s, { checkFast: true }).text, plain);
+      assert.equal(cycleModelsSeeded.made, seeded + 1);
+      // the reordered draft copies the rows of the lines it moved or left; the edited drafts those their edit left
+      assert.ok(parseReuse.rows - rows >= k.n, `${name}: ${parseReuse.rows - rows} rows copied in an emission of a kernel of ${k.n} instructions`);
       emitted++;
     }
   }
