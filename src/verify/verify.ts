@@ -222,7 +222,10 @@ function check2Contents(name: string, where: string, ra: Region, rb: Region): Ch
   const [k, c] = [...ca.entries()].find(([, c2]) => c2 !== 0)!;
   const ia = ra.items.find((x) => x.key === k);
   const ib = rb.items.find((x) => x.key === k);
-  return diff('region-contents', name, `${where}: '${textOf((ia ?? ib)!)}' appears ${c > 0 ? 'more' : 'fewer'} times in the original (${ia ? locText(ia.loc) : 'absent'}) than in the scheduled file (${ib ? locText(ib.loc) : 'absent'})`,
+  // an instruction in one file's region and not the other's moved past an instruction that
+  // bounds the region (a barrier, a branch, a label, a directive, ...), which nothing may cross
+  const moved = !ia || !ib ? '; an instruction moves only within its region, between the pinned instructions around it' : '';
+  return diff('region-contents', name, `${where}: '${textOf((ia ?? ib)!)}' appears ${c > 0 ? 'more' : 'fewer'} times in the original (${ia ? locText(ia.loc) : 'absent'}) than in the scheduled file (${ib ? locText(ib.loc) : 'absent'})${moved}`,
     ia?.loc ?? ra.items[0]?.loc, ib?.loc ?? rb.items[0]?.loc);
 }
 

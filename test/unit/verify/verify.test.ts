@@ -102,6 +102,7 @@ test('verify rejects: memory order, pinned instruction moved, region contents, c
   r = verify(ORIGINAL, permute(ORIGINAL, [6, 7], [7, 8])); // v_mov_b32 v1, 7 moved below the barrier
   assert.equal(r.difference!.kind, 'region-contents');
   assert.match(r.difference!.message, /v_mov_b32/);
+  assert.match(r.difference!.message, /; an instruction moves only within its region, between the pinned instructions around it$/);
   const p = ['k:', '  s_setprio 3', '  v_mov_b32 v1, 1', '  s_endpgm'];
   r = verify(p, permute(p, [1, 2]));
   assert.equal(r.difference!.kind, 'region-contents');
