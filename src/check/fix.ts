@@ -12,7 +12,8 @@ import { addInsert, applyStatementEdits, carriedEdit, emptyEdits, type Statement
 import { loadText, type Loaded } from '../load.js';
 import { kernelContexts } from '../analysis/context.js';
 import { checkContexts, rawJumpRefusal, type KernelCheck } from './check.js';
-import { ConductorError } from '../errors.js';
+import { checkFastFromEnv, ConductorError } from '../errors.js';
+import { carryFacts, hazardInsnsCarried, type CarriedFacts } from '../hazards/context.js';
 import { ALL_RULES, computeNops } from '../hazards/index.js';
 import type { PathsMode } from '../waitcnt/index.js';
 import { lineHunks, type Hunk } from './line-diff.js';
@@ -184,6 +185,15 @@ export function unfixableErrors(findings: readonly Finding[]): Finding[] {
   return findings.filter((f) => f.severity === 'error' && (!f.fix || (f.fix.kind !== 'nop' && f.fix.kind !== 'waitcnt')));
 }
 
+/** Kernels whose check after a fix round took their hazard facts from the text before it (for the tests). */
+export const fixFactsCarried = { kept: 0 };
+
+/**
+ * Fix every error the checks find with s_nop / s_waitcnt, round after round, until the program
+ * checks clean. A round whose edits are waits and nops only (carriedEdit) parses the new text
+ * copying the rows of the lines it left (LineReuse), and its kernels keep their hazard facts
+ * (hazards/context.ts carryFacts).
+ */
 export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
   let current = l;
   let text: string | undefined;
@@ -210,14 +220,17 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
   };
   const inScope = (c: KernelContext) => !opts.kernels || opts.kernels.has(c.kernel.name);
   const given = opts.checks ? new Map(opts.checks.map((k) => [k.name, k])) : undefined;
-  const errorsOf = (l2: Loaded) => {
+  const errorsOf = (l2: Loaded, facts?: Map<string, CarriedFacts>) => {
     const contexts = kernelContexts(l2).filter(inScope);
+    if (facts) for (const c of contexts) { const f = facts.get(c.kernel.name); if (f && hazardInsnsCarried(c, f, checkFastFromEnv())) fixFactsCarried.kept++; }
     const checks: KernelCheck[] = l2 === l && given && contexts.every((c) => given.has(c.kernel.name))
       ? contexts.map((c) => given.get(c.kernel.name)!) : checkContexts(contexts, checkOpts);
     return { contexts, checks, errors: checks.flatMap((k) => k.findings.filter((f) => f.severity === 'error')) };
   };
+  // the hazard facts of the kernels before an edit of waits and nops only, for the same kernels after it
+  let carried: Map<string, CarriedFacts> | undefined;
   for (let round = 1; round <= MAX_ROUNDS; round++) {
-    const { contexts, checks, errors } = errorsOf(current);
+    const { contexts, checks, errors } = errorsOf(current, carried);
     if (errors.length === 0) return done(round - 1, checks);
     const unfixable = unfixableErrors(errors);
     if (unfixable.length > 0) {
@@ -237,12 +250,18 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
     strengthened += plan.strengthened;
     extended += plan.extended;
     // waits and nops only (carriedEdit): the lines the edit left are parsed copying their rows
-    const origins: LineOrigins | undefined = carriedEdit(current.program, plan.edits) ? new LineOrigins() : undefined;
+    const waitsAndNops = carriedEdit(current.program, plan.edits);
+    carried = undefined;
+    if (waitsAndNops) {
+      carried = new Map();
+      for (const c of contexts) { const f = carryFacts(c); if (f) carried.set(c.kernel.name, f); }
+    }
+    const origins: LineOrigins | undefined = waitsAndNops ? new LineOrigins() : undefined;
     text = applyStatementEdits(current.program, plan.edits, origins);
     const reuse = origins && lineReuse(current.program, origins);
     current = loadText(text, l.program.file, { arch: opts.arch ?? l.target.name, ...(reuse ? { reuse } : {}) });
   }
-  const last = errorsOf(current);
+  const last = errorsOf(current, carried);
   const left = last.errors;
   if (left.length > 0) {
     throw new ConductorError(`fix did not converge after ${MAX_ROUNDS} rounds: ${left[0]!.message} [${left[0]!.rule}]`, left[0]!.loc);

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadText } from '../../../src/load.js';
-import { changeText, fixLoaded, fixSummary } from '../../../src/check/fix.js';
+import { changeText, fixFactsCarried, fixLoaded, fixSummary } from '../../../src/check/fix.js';
 import { lineHunks } from '../../../src/check/line-diff.js';
 import { scheduleLoaded } from '../../../src/schedule/search/run.js';
 import { verifyLoaded } from '../../../src/verify/verify.js';
@@ -52,7 +52,10 @@ function run(...args: string[]): { code: number; out: string; err: string } {
 
 describe('check --fix reports what it changed', () => {
   it('a wait strengthened in place is counted and listed with its line; the nops too', () => {
+    const carried = fixFactsCarried.kept;
     const r = fixLoaded(loadText(EVERY, 'k.s'));
+    // each round after the first checks the kernel with the facts of the text before its edit of waits and nops
+    assert.equal(fixFactsCarried.kept, carried + 2);
     assert.equal(r.insertedWaits, 0);
     assert.equal(r.strengthenedWaits, 1);
     assert.ok(r.insertedNops >= 1);
