@@ -252,13 +252,7 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams, opts: 
       const o = from.row[i]!;
       const fm = from.model;
       if (o >= 0 && fm.ctx.cfg.control[o] === ctx.cfg.control[i]) {
-        const mine = perInsn ?? perInstructionArrays(m);
-        for (let q = 0; q < mine.length; q++) mine[q]![i] = fromArrays![q]![o]!;
-        for (let k = 0; k < 5; k++) m.mfmaLat[i * 5 + k] = fm.mfmaLat[o * 5 + k]!;
-        m.useStart[i] = fm.useStart[o]!;
-        m.useEnd[i] = fm.useEnd[o]!;
-        m.defStart[i] = fm.defStart[o]!;
-        m.defEnd[i] = fm.defEnd[o]!;
+        copyRow(m, perInsn ?? perInstructionArrays(m), i, fm, fromArrays!, o);
         continue;
       }
     }
@@ -266,14 +260,7 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams, opts: 
       const a = firstAlike(r);
       const j = a >= 0 ? first.get(a) : undefined;
       if (j !== undefined && ctx.cfg.control[j] === ctx.cfg.control[i]) {
-        // indexed loops: this runs a few times per process, mostly before it is optimized, where a
-        // for-of makes an iterator result per step
-        for (let q = 0; q < perInsn!.length; q++) { const arr = perInsn![q]!; arr[i] = arr[j]!; }
-        for (let k = 0; k < 5; k++) m.mfmaLat[i * 5 + k] = m.mfmaLat[j * 5 + k]!;
-        m.useStart[i] = m.useStart[j]!;
-        m.useEnd[i] = m.useEnd[j]!;
-        m.defStart[i] = m.defStart[j]!;
-        m.defEnd[i] = m.defEnd[j]!;
+        copyRow(m, perInsn!, i, m, perInsn!, j);
         continue;
       }
       if (a < 0 && storeIndexOf(r) >= 0) first.set(storeIndexOf(r), i);
@@ -355,7 +342,9 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams, opts: 
  * buildCycleModel writes per instruction: what an instruction copies from one resolved alike
  * (besides mfmaLat's five entries and the use and def lists).
  */
-function perInstructionArrays(m: CycleModel): (Uint8Array | Int8Array | Int32Array | Float64Array)[] {
+type RowArrays = (Uint8Array | Int8Array | Int32Array | Float64Array)[];
+
+function perInstructionArrays(m: CycleModel): RowArrays {
   return [m.pipeA, m.occA, m.pipeB, m.occB, m.issue, m.issueTaken, m.lat, m.cc, m.pk, m.flags, m.opId, m.passes,
     m.mfmaDstFirst, m.mfmaDstCount, m.mfmaCFirst, m.mfmaCCount, m.vmInc, m.lgkmInc, m.expInc, m.lgkmClass, m.wVm, m.wLgkm, m.wExp];
 }
@@ -402,6 +391,21 @@ export function modelDifference(a: CycleModel, b: CycleModel): string | undefine
   for (const k of ['synVm', 'synLgkm', 'synExp', 'synSlot', 'slot', 'valuToMfma', 'sgprToSalu', 'sgprToVmem', 'sgprToValu', 'transToValu', 'dotLat',
     'afterWrite', 'vmMax', 'lgkmMax', 'expMax'] as const) if (!Object.is(a[k], b[k])) return `${k}: ${a[k]} and ${b[k]}`;
   return undefined;
+}
+
+/**
+ * Position i of model m (`mine`: its perInstructionArrays) takes position j of model `src`
+ * (`theirs`: its arrays; m itself, or a model whose register lists m's begin with): every entry,
+ * the MFMA latencies and the register list ranges. Indexed loops: this runs a few times per
+ * process, mostly before it is optimized, where a for-of makes an iterator result per step.
+ */
+function copyRow(m: CycleModel, mine: RowArrays, i: number, src: CycleModel, theirs: RowArrays, j: number): void {
+  for (let q = 0; q < mine.length; q++) mine[q]![i] = theirs[q]![j]!;
+  for (let k = 0; k < 5; k++) m.mfmaLat[i * 5 + k] = src.mfmaLat[j * 5 + k]!;
+  m.useStart[i] = src.useStart[j]!;
+  m.useEnd[i] = src.useEnd[j]!;
+  m.defStart[i] = src.defStart[j]!;
+  m.defEnd[i] = src.defEnd[j]!;
 }
 
 function unitInRange(u: number): void {
