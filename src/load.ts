@@ -16,7 +16,7 @@ import { readSource } from './io.js';
 import { checkFastFromEnv, compareLocs, ConductorError, FastPathMismatch, InputErrors } from './errors.js';
 import { parseTargetId, resolveTarget, TARGET_NAMES, type Target } from './targets/index.js';
 import { isOperandLegality, resolveProgram } from './isa/resolve.js';
-import type { ResolvedStore } from './isa/resolved-store.js';
+import { resolutionDifference, type ResolvedStore } from './isa/resolved-store.js';
 import type { ResolvedInsn } from './isa/types.js';
 
 export interface Loaded {
@@ -64,7 +64,12 @@ export interface LoadOptions {
   launch?: Launch;
   /** Rows of an earlier parse the parser may copy (ParseOptions.reuse: a text edited from that one's by waits and nops only). */
   reuse?: LineReuse;
-  /** With `reuse`, parse the text again from scratch and throw FastPathMismatch when the two differ (default: CONDUCTOR_CHECK_FAST=1). */
+  /**
+   * With `reuse`: the resolution of the program `reuse` was made from, whose rows' resolutions the
+   * rows copied from them take (isa/resolve.ts ResolveReuse).
+   */
+  reuseResolution?: ResolvedStore;
+  /** With `reuse`, parse (and resolve) the text again from scratch and throw FastPathMismatch when the two differ (default: CONDUCTOR_CHECK_FAST=1). */
   checkFast?: boolean;
 }
 
@@ -173,7 +178,13 @@ export function loadText(text: string, file: string, opts: LoadOptions = {}): Lo
   }
   const parseErrors = program.diagnostics.filter((d) => d.severity === 'error');
   const { target, source, note, xnack } = chooseTarget(program, opts.arch);
-  const r = resolveProgram(program, target);
+  const from = program instanceof ParsedProgram ? program.reusedFrom : undefined;
+  const rs = opts.reuseResolution;
+  const r = resolveProgram(program, target, from && rs && rs.insns === opts.reuse?.store ? { reuse: { rs, from } } : {});
+  if (from && rs && (opts.checkFast ?? checkFastFromEnv())) {
+    const d = resolutionDifference(r.store, resolveProgram(program, target).store);
+    if (d !== undefined) throw new FastPathMismatch(`fast path check: ${file} resolved copying the resolutions of the rows its parse copied differs from it resolved afresh: ${d}`);
+  }
   const report = opts.operandErrors === 'report';
   const operandErrors = r.diagnostics.filter((d) => d.severity === 'error' && isOperandLegality(d));
   const unreadable = [...parseErrors, ...r.diagnostics.filter((d) => d.severity === 'error' && !isOperandLegality(d))];

@@ -192,6 +192,8 @@ interface State {
   countsGprs: boolean;
   /** ParseOptions.reuse (never with files spliced in by `.include`). */
   reuse: LineReuse | undefined;
+  /** With `reuse`: per instruction, the earlier store's row it copied (-1: scanned). */
+  reusedFrom: Int32Array | undefined;
 }
 
 /** Where the lines being processed come from: undefined for the file itself, else an expansion. */
@@ -241,8 +243,9 @@ export function parseProgram(text: string, file: string, options: ParseOptions =
     throwOnError: options.throwOnError ?? false,
     map, includeFailures, altMacro: false, predefined: undefined, dataChecks: [],
     written: options.scanEach ? undefined : new Map(), reads: 0, epoch: 0,
-    countsGprs: text.includes(GPR_COUNT_PREFIX), reuse: map === undefined ? options.reuse : undefined,
+    countsGprs: text.includes(GPR_COUNT_PREFIX), reuse: map === undefined ? options.reuse : undefined, reusedFrom: undefined,
   };
+  if (st.reuse) st.reusedFrom = new Int32Array(Math.max(64, scan.n)).fill(-1);
   st.store.lineMap = map;
   if (options.processor !== undefined) predefineTargetSymbols(st, options.processor);
   if (st.countsGprs) for (const name of GPR_COUNT_SYMBOLS) symbols.set(name, 0);
@@ -274,6 +277,7 @@ export function parseProgram(text: string, file: string, options: ParseOptions =
     file, source: text, store: st.store, statements: st.statements, expansions: st.expansions, kernels,
     declaredTarget: st.declaredTarget, symbols: st.symbols, macros: st.macros, rawWords: st.rawWords,
     diagnostics: st.diagnostics, descriptors: st.descriptors,
+    ...(st.reusedFrom ? { reusedFrom: st.reusedFrom.subarray(0, st.store.n) } : {}),
   });
 }
 
@@ -1026,6 +1030,9 @@ function reused(st: State, reuse: LineReuse, k: number, ts: number, te: number, 
   const shift = reuse.shift[k]!;
   if (from.tStart[r]! + shift !== ts || from.tEnd[r]! + shift !== te) return false;
   const i = st.store.appendCopy(from, r, 0, ts, k + 1, col, st.statements.length);
+  let copied = st.reusedFrom!;
+  if (i >= copied.length) { copied = new Int32Array(copied.length * 2).fill(-1); copied.set(st.reusedFrom!); st.reusedFrom = copied; }
+  copied[i] = r;
   if (st.countsGprs) countGprs(st, i);
   st.statements.push(i);
   parseReuse.rows++;

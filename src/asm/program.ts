@@ -29,6 +29,8 @@ export interface ProgramParts {
   rawWords: number;
   diagnostics: Diagnostic[];
   descriptors: Map<string, AmdhsaDescriptor>;
+  /** Parsed copying an earlier parse's rows (ParseOptions.reuse): per instruction, the row it copied (-1: scanned). */
+  reusedFrom?: Int32Array;
 }
 
 export class ParsedProgram implements Program {
@@ -43,6 +45,8 @@ export class ParsedProgram implements Program {
   macros: Map<string, MacroDef>;
   rawWords: number;
   diagnostics: Diagnostic[];
+  /** ProgramParts.reusedFrom. */
+  readonly reusedFrom: Int32Array | undefined;
   readonly #parts: (Statement | number)[];
   readonly #expansions: Map<number, Expansion>;
   #lines: SourceLine[] | undefined;
@@ -60,6 +64,7 @@ export class ParsedProgram implements Program {
     this.macros = p.macros;
     this.rawWords = p.rawWords;
     this.diagnostics = p.diagnostics;
+    this.reusedFrom = p.reusedFrom;
     this.#parts = p.statements;
     this.#expansions = p.expansions;
     this.#lines = undefined;

@@ -259,7 +259,7 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
     const origins: LineOrigins | undefined = waitsAndNops ? new LineOrigins() : undefined;
     text = applyStatementEdits(current.program, plan.edits, origins);
     const reuse = origins && lineReuse(current.program, origins);
-    current = loadText(text, l.program.file, { arch: opts.arch ?? l.target.name, ...(reuse ? { reuse } : {}) });
+    current = loadText(text, l.program.file, { arch: opts.arch ?? l.target.name, ...(reuse ? { reuse, reuseResolution: current.resolvedStore } : {}) });
   }
   const last = errorsOf(current, carried);
   const left = last.errors;

@@ -198,7 +198,7 @@ export function applyKernelEffects(program: Program, kernel: KernelSymbol, targe
     const b = OPCODES.base[op[i]!]!;
     indexing = b.startsWith('s_set_gpr_idx_') || ((b === 's_setreg_b32' || b === 's_setreg_imm32_b32') && setregGprIdxEn(rs.instruction(i)) !== undefined);
   }
-  if (indexing) indexMode(program, kernel, rs, first, count, layout, diagnostics);
+  if (indexing) { indexMode(program, kernel, rs, first, count, layout, diagnostics); rs.indexed = true; }
   return { layout, diagnostics };
 }
 

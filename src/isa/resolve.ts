@@ -41,7 +41,7 @@ import { f8f6f4Units, mfmaKindOn, mfmaPasses, parseMfma } from './mfma.js';
 import type { MfmaShape } from './mfma.js';
 import { M0, VCC_HI, VCC_LO } from '../asm/registers.js';
 import type { RegUnit } from '../asm/registers.js';
-import { ACC_DEF, ACC_USE, ROLE_IMM, RS_UNKNOWN, ResolvedStore, roleId } from './resolved-store.js';
+import { ACC_DEF, ACC_USE, ROLE_IMM, RS_ISSUES, RS_UNKNOWN, ResolvedStore, roleId } from './resolved-store.js';
 import type { InsnDesc, InsnInfo, MemDesc, OpSpec, ResolvedInsn, ResolvedOperand } from './types.js';
 import { SUFFIX } from './types.js';
 import { DPP_CONTROLS } from './special-operands.js';
@@ -874,9 +874,24 @@ const locKey = (l: Loc): string => `${l.file}:${l.line}:${l.col}`;
  * the AGPR units they are, and inside the VGPR indexing mode the indexed operands reach the
  * registers the index may select.
  */
-export function resolveProgram(program: Program, target: Target, opts: { alike?: boolean } = {}): ResolvedProgram {
+/**
+ * What resolveProgram may copy: `rs`, an earlier program's resolution, and per instruction of this
+ * program the one of `rs` its rows were copied from by the parser (ParsedProgram.reusedFrom; -1:
+ * none). The same rows resolve the same way, but for the kernel's effects, which are the same
+ * kernel's again (the text was edited by waits and nops, or lines moved within a region), and the
+ * unified file's remapping of them changes a remapped list no further. A row that did not resolve
+ * cleanly (RS_UNKNOWN, an issue reported) is resolved again, and nothing is copied from a store a
+ * VGPR indexing mode changed (ResolvedStore.indexed).
+ */
+export interface ResolveReuse { rs: ResolvedStore; from: Int32Array }
+
+/** Instructions whose resolution was copied from an earlier program's (ResolveReuse), for the tests. */
+export const resolveReuse = { rows: 0 };
+
+export function resolveProgram(program: Program, target: Target, opts: { alike?: boolean; reuse?: ResolveReuse } = {}): ResolvedProgram {
   const store = program instanceof ParsedProgram ? program.store : storeOf(program);
-  const rs = new ResolvedStore(store, target, () => program.instructions);
+  const reuse = opts.reuse && !opts.reuse.rs.indexed && opts.reuse.rs.target === target ? opts.reuse : undefined;
+  const rs = new ResolvedStore(store, target, () => program.instructions, reuse?.rs);
   const diagnostics: Diagnostic[] = [];
   const issues: LegalityIssue[] = [];
   const alike = opts.alike === false ? undefined : new Alike(store);
@@ -895,6 +910,10 @@ export function resolveProgram(program: Program, target: Target, opts: { alike?:
     diagnostics.push(x);
   };
   for (let i = 0; i < store.n; i++) {
+    if (reuse) {
+      const j = reuse.from[i]!;
+      if (j >= 0 && reuse.rs.flags[j] === 0) { rs.copyFrom(reuse.rs, j, i); resolveReuse.rows++; continue; }
+    }
     const key = alike ? alike.key(i) : -1;
     if (key >= 0) {
       const r = alike!.first.get(key);
@@ -907,6 +926,7 @@ export function resolveProgram(program: Program, target: Target, opts: { alike?:
     try {
       resolveAt(store, i, rs, target, issues);
       if (issues.length > 0) {
+        rs.flags[i] |= RS_ISSUES;
         const loc = store.loc(i);
         for (const f of issues) report({ severity: f.severity, message: f.message, loc, rule: f.rule, source: f.source }, i);
         issues.length = 0;

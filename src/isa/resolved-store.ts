@@ -51,6 +51,8 @@ export const ACC_USE = 2;
 
 /** ResolvedStore.flags bits. */
 export const RS_UNKNOWN = 1;
+/** Its resolution reported an issue (an operand llvm-mc refuses, a warning): resolved again wherever it is copied to (resolve.ts ResolveReuse). */
+export const RS_ISSUES = 2;
 
 const EMPTY: readonly RegUnit[] = Object.freeze([]);
 
@@ -195,9 +197,9 @@ export class ResolvedStore {
   readonly insns: InsnStore;
   readonly target: Target;
   readonly n: number;
-  readonly pool = new UnitPool();
+  readonly pool: UnitPool;
   readonly infoId: Uint32Array;
-  readonly infos: InsnInfo[] = [];
+  readonly infos: InsnInfo[];
   readonly flags: Uint8Array;
   readonly defs: Uint32Array;
   readonly uses: Uint32Array;
@@ -219,19 +221,32 @@ export class ResolvedStore {
   private readonly perInsn: readonly (Uint8Array | Uint32Array)[];
   private readonly perOperand: readonly (Uint8Array | Uint32Array)[];
   /** Per resolver form id (resolve.ts): its implicit defs and uses entries and its info id. */
-  readonly formDefs: number[] = [];
-  readonly formUses: number[] = [];
-  readonly formInfo: number[] = [];
-  private readonly infoIds = new Map<InsnInfo, number>();
-  private readonly records = new Map<number, ResolvedOperand>();
+  readonly formDefs: number[];
+  readonly formUses: number[];
+  readonly formInfo: number[];
+  private readonly infoIds: Map<InsnInfo, number>;
+  private readonly records: Map<number, ResolvedOperand>;
+  /** A kernel's VGPR indexing mode changed some resolution here (kernel-effects.ts): no other store copies from this one. */
+  indexed = false;
   private readonly instructions: () => Instruction[];
   private views: ResolvedInsn[] | undefined;
 
-  /** `instructions` gives the object form of the store's instructions (ResolvedInsn.insn). */
-  constructor(insns: InsnStore, target: Target, instructions: () => Instruction[]) {
+  /**
+   * `instructions` gives the object form of the store's instructions (ResolvedInsn.insn).
+   * `shared`: a store of the same target whose unit lists, infos and forms this one shares (both
+   * only add to them), so that copyFrom can take its rows as they are.
+   */
+  constructor(insns: InsnStore, target: Target, instructions: () => Instruction[], shared?: ResolvedStore) {
     this.insns = insns;
     this.target = target;
     this.instructions = instructions;
+    this.pool = shared?.pool ?? new UnitPool();
+    this.infos = shared?.infos ?? [];
+    this.formDefs = shared?.formDefs ?? [];
+    this.formUses = shared?.formUses ?? [];
+    this.formInfo = shared?.formInfo ?? [];
+    this.infoIds = shared?.infoIds ?? new Map();
+    this.records = shared?.records ?? new Map();
     const n = insns.n;
     this.n = n;
     this.infoId = new Uint32Array(n);
@@ -250,6 +265,16 @@ export class ResolvedStore {
     for (let i = 0; i < n; i++) this.alike[i] = i;
     this.perInsn = [this.infoId, this.flags, this.defs, this.uses, this.explicitDefs, this.explicitUses, this.implicitDefs, this.implicitUses];
     this.perOperand = [this.oRole, this.oAccess, this.oUnits];
+  }
+
+  /**
+   * Instruction i resolves as instruction j of `src` (the store this one shares its lists with:
+   * constructor's `shared`), both with the same number of operands.
+   */
+  copyFrom(src: ResolvedStore, j: number, i: number): void {
+    for (let x = 0; x < this.perInsn.length; x++) this.perInsn[x]![i] = src.perInsn[x]![j]!;
+    const oa = src.insns.opBegin[j]!, ob = this.insns.opBegin[i]!, n = src.insns.opBegin[j + 1]! - oa;
+    for (let x = 0; x < this.perOperand.length; x++) { const to = this.perOperand[x]!; const from = src.perOperand[x]!; for (let k = 0; k < n; k++) to[ob + k] = from[oa + k]!; }
   }
 
   /** Instruction b resolves as instruction a did (both with the same number of operands). */
@@ -441,4 +466,25 @@ export class OperandReader {
     const c = Math.max(n, this.acc.length * 2);
     this.acc = new Uint8Array(c); this.role = new Uint8Array(c); this.start = new Uint32Array(c); this.end = new Uint32Array(c);
   }
+}
+
+/**
+ * Where two resolutions of one program differ (undefined when they do not): per instruction its
+ * info, flags and unit lists (by their units: the stores' pools number lists each their own
+ * way), per operand its role, access and units. The check of a resolution that copied rows of
+ * an earlier one (resolve.ts ResolveReuse) against the program resolved afresh.
+ */
+export function resolutionDifference(a: ResolvedStore, b: ResolvedStore): string | undefined {
+  if (a.n !== b.n) return `instructions: ${a.n} and ${b.n}`;
+  const list = (s: ResolvedStore, e: number) => s.pool.list(e).join(',');
+  const lists = ['defs', 'uses', 'explicitDefs', 'explicitUses', 'implicitDefs', 'implicitUses'] as const;
+  for (let i = 0; i < a.n; i++) {
+    if (a.info(i) !== b.info(i)) return `instruction ${i}: info ${a.info(i).desc.name} and ${b.info(i).desc.name}`;
+    if (a.flags[i] !== b.flags[i]) return `instruction ${i}: flags ${a.flags[i]} and ${b.flags[i]}`;
+    for (const l of lists) if (list(a, a[l][i]!) !== list(b, b[l][i]!)) return `instruction ${i}: ${l} ${list(a, a[l][i]!)} and ${list(b, b[l][i]!)}`;
+    for (let k = a.insns.opBegin[i]!, e = a.insns.opBegin[i + 1]!; k < e; k++) {
+      if (a.oRole[k] !== b.oRole[k] || a.oAccess[k] !== b.oAccess[k] || list(a, a.oUnits[k]!) !== list(b, b.oUnits[k]!)) return `instruction ${i}: operand ${k - a.insns.opBegin[i]!}`;
+    }
+  }
+  return undefined;
 }

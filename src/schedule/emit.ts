@@ -78,9 +78,9 @@ class Draft {
 
   /** `reuse`: what the parse of `text` may copy from an earlier one (LineReuse). */
   constructor(text: string, private readonly file: string, private readonly arch: string, readonly checkFast: boolean,
-    private readonly kernel: string, reuse?: LineReuse) {
+    private readonly kernel: string, reuse?: { lines: LineReuse; from: Loaded }) {
     this.text = text;
-    this.#loaded = loadText(text, file, { arch, ...(reuse ? { reuse, checkFast } : {}) });
+    this.#loaded = loadText(text, file, { arch, ...(reuse ? { reuse: reuse.lines, reuseResolution: reuse.from.resolvedStore, checkFast } : {}) });
   }
 
   get loaded(): Loaded { return this.#loaded!; }
@@ -120,10 +120,11 @@ class Draft {
     const origins: LineOrigins | undefined = carried ? new LineOrigins() : undefined;
     const text = applyStatementEdits(program, e, origins);
     const reuse = origins && lineReuse(program, origins);
+    const resolved = this.loaded.resolvedStore;
     this.ctxs = undefined;
     this.#loaded = undefined;
     this.text = text;
-    this.#loaded = loadText(text, this.file, { arch: this.arch, ...(reuse ? { reuse, checkFast: this.checkFast } : {}) });
+    this.#loaded = loadText(text, this.file, { arch: this.arch, ...(reuse ? { reuse, reuseResolution: resolved, checkFast: this.checkFast } : {}) });
   }
 }
 
@@ -159,7 +160,8 @@ export function emitSchedule(s: ScheduleState, opts: EmitOptions = {}): Emitted 
   const notes: string[] = [];
   const origins = new LineOrigins();
   const text = reorderedText(s, origins);
-  const d = new Draft(text, k.loaded.program.file, k.target.name, opts.checkFast ?? checkFastFromEnv(), k.name, reorderReuse(k.loaded.program, origins));
+  const lines = reorderReuse(k.loaded.program, origins);
+  const d = new Draft(text, k.loaded.program.file, k.target.name, opts.checkFast ?? checkFastFromEnv(), k.name, lines && { lines, from: k.loaded });
   memMark('emit reordered');
   rederiveWaits(s, d);
   memMark('emit waits');

@@ -4,7 +4,9 @@
  * ParseOptions.reuse): the parse equals the text parsed from scratch (parseDifference) on kernels
  * with macros, repeat blocks, symbols, numeric labels, labels beside instructions, conditional
  * blocks, CRLF line ends and block comments; most instructions are copied; a reuse that does not
- * fit the text (a planted fault) is caught by the check loadText makes with checkFast.
+ * fit the text (a planted fault) is caught by the check loadText makes with checkFast. The copied
+ * rows' resolutions are copied from the earlier program's (isa/resolve.ts ResolveReuse) and equal
+ * the program resolved afresh, but where a kernel's VGPR indexing mode changed resolutions.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +14,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadText } from '../../../src/load.js';
 import { parseProgram, parseReuse } from '../../../src/asm/parser.js';
+import { resolveProgram, resolveReuse } from '../../../src/isa/resolve.js';
+import { resolutionDifference } from '../../../src/isa/resolved-store.js';
 import { LineOrigins, lineReuse, parseDifference, ParsedProgram } from '../../../src/asm/program.js';
 import { addInsert, applyStatementEdits, carriedEdit, emptyEdits, type StatementEdits } from '../../../src/check/edit.js';
 import { FastPathMismatch } from '../../../src/errors.js';
@@ -143,4 +147,43 @@ test('a reuse that does not fit the text is caught by the check loadText makes (
   // unchecked, the fault goes through (which is why emission parses with reuse only after carriedEdit)
   const wrong = loadText(planted, 'example.s', { reuse, checkFast: false });
   assert.notEqual(parseDifference(wrong.program as ParsedProgram, parseProgram(planted, 'example.s')), undefined);
+});
+
+test('the rows a parse copied take their resolutions from the earlier program, as the program resolves afresh', () => {
+  for (const [name, text] of [['example.s', example], ['features.s', FEATURES]] as const) {
+    const a = loadText(text, name);
+    const p = a.program as ParsedProgram;
+    for (let seed = 1; seed <= 6; seed++) {
+      const e = randomEdits(p, seed);
+      if (!carriedEdit(p, e)) continue;
+      const origins = new LineOrigins();
+      const edited = applyStatementEdits(p, e, origins);
+      const before = resolveReuse.rows;
+      // checkFast: parsed and resolved again from scratch, and compared
+      const b = loadText(edited, name, { reuse: lineReuse(p, origins), reuseResolution: a.resolvedStore, checkFast: true });
+      assert.ok(resolveReuse.rows - before >= (name === 'example.s' ? b.program.instructions.length * 0.6 : 1), `${name} seed ${seed}`);
+      assert.equal(resolutionDifference(b.resolvedStore!, loadText(edited, name).resolvedStore!), undefined);
+    }
+  }
+  // a wrong map of the rows (each instruction to the one before it) differs from the program resolved afresh
+  const a = loadText(example, 'example.s');
+  const p = a.program as ParsedProgram;
+  const origins = new LineOrigins();
+  const reparsed = parseProgram(applyStatementEdits(p, emptyEdits(), origins), 'example.s', { reuse: lineReuse(p, origins) });
+  const shifted = reparsed.reusedFrom!.map((j) => (j > 0 ? j - 1 : j));
+  const wrong = resolveProgram(reparsed, a.target, { reuse: { rs: a.resolvedStore!, from: shifted } });
+  assert.notEqual(resolutionDifference(wrong.store, resolveProgram(reparsed, a.target).store), undefined);
+});
+
+test('nothing is copied from a resolution a VGPR indexing mode changed', () => {
+  const text = ['.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:', '  s_set_gpr_idx_on s2, gpr_idx(SRC0)', '  v_mov_b32 v0, v1',
+    '  s_set_gpr_idx_off', '  v_add_f32 v2, v0, v0', '  s_endpgm', ''].join('\n');
+  const a = loadText(text, 'idx.s');
+  assert.equal(a.resolvedStore!.indexed, true);
+  const p = a.program as ParsedProgram;
+  const origins = new LineOrigins();
+  const edited = applyStatementEdits(p, emptyEdits(), origins);
+  const before = resolveReuse.rows;
+  loadText(edited, 'idx.s', { reuse: lineReuse(p, origins), reuseResolution: a.resolvedStore, checkFast: true });
+  assert.equal(resolveReuse.rows, before);
 });
