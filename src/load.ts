@@ -62,7 +62,7 @@ export interface LoadOptions {
   includeDirs?: readonly string[];
   /** The launch (Loaded.launch); default: the command's (setLaunch). */
   launch?: Launch;
-  /** Rows of an earlier parse the parser may copy (ParseOptions.reuse: a text edited from that one's by waits and nops only). */
+  /** Rows of an earlier parse the parser may copy (ParseOptions.reuse: a text made from that one's by waits and nops, or by lines moved within regions). */
   reuse?: LineReuse;
   /**
    * With `reuse`: the resolution of the program `reuse` was made from, whose rows' resolutions the
@@ -174,7 +174,7 @@ export function loadText(text: string, file: string, opts: LoadOptions = {}): Lo
   if (opts.reuse && (opts.checkFast ?? checkFastFromEnv())) {
     const again = parseProgram(text, file, parseOptions(file, { ...opts, reuse: undefined }));
     const d = parseDifference(program, again);
-    if (d !== undefined) throw new FastPathMismatch(`fast path check: ${file} parsed copying the rows of the lines an edit of waits and nops left differs from it parsed again: ${d}`);
+    if (d !== undefined) throw new FastPathMismatch(`fast path check: ${file} parsed copying the rows of the lines an edit left differs from it parsed again: ${d}`);
   }
   const parseErrors = program.diagnostics.filter((d) => d.severity === 'error');
   const { target, source, note, xnack } = chooseTarget(program, opts.arch);

@@ -101,12 +101,12 @@ export interface ParseOptions {
   /** Scan every instruction from its text (default false: an instruction written as an earlier one copies its rows; see State.written). */
   scanEach?: boolean;
   /**
-   * Rows of an earlier parse to copy instead of scanning (LineReuse): for a text that is the
-   * earlier one's with lines of s_waitcnt and s_nop statements inserted, replaced or removed.
+   * Rows of an earlier parse to copy instead of scanning (LineReuse, which says when that is
+   * sound): for a text made from the earlier one by lines of s_waitcnt and s_nop statements
+   * inserted, replaced or removed, or by instruction lines moved within their regions.
    */
   reuse?: LineReuse;
 }
-
 
 interface State {
   file: string;
@@ -1014,15 +1014,15 @@ function instruction(st: State, L: Lines, k: number, ts: number, te: number, lin
   st.statements.push(i);
 }
 
+/** Rows copied from an earlier parse (ParseOptions.reuse), for the tests and the bench. */
+export const parseReuse = { rows: 0 };
+
 /**
  * Line k of the file, its statements at text[ts, te) and column col, as the earlier parse's row
  * for it when it offers one (LineReuse) spanning exactly those characters: the line then holds
  * that one instruction (no label before it), which the same text at the same symbol values and
  * macros scans to again.
  */
-/** Rows copied from an earlier parse (ParseOptions.reuse), for the tests and the bench. */
-export const parseReuse = { rows: 0 };
-
 function reused(st: State, reuse: LineReuse, k: number, ts: number, te: number, col: number): boolean {
   const r = reuse.row[k]!;
   if (r < 0) return false;

@@ -252,8 +252,9 @@ export function statementCount(program: Program): number {
 }
 
 /**
- * Where the lines of an edited text come from (check/edit.ts applyStatementEdits): runs of lines
- * copied from the program's text as they are, and between them lines an edit wrote.
+ * Where the lines of an edited text come from (check/edit.ts applyStatementEdits,
+ * schedule/reorder.ts reorderedText): runs of lines copied from the program's text as they are,
+ * and between them lines an edit wrote.
  */
 export class LineOrigins {
   /**
@@ -284,7 +285,8 @@ export class LineOrigins {
  * symbol has the value there that it had at the same line of the earlier text: so when the edit
  * inserts, replaces or removes only lines of one s_waitcnt or s_nop (which set no symbol, define
  * no label and name no register `.amdgcn.next_free_*` counts) and touches no line of a macro or
- * repeat expansion (check/edit.ts carriedEdit).
+ * repeat expansion (check/edit.ts carriedEdit), or when it moves instruction lines within the
+ * scheduler's regions, which hold no directive (schedule/reorder.ts reorderReuse).
  */
 export interface LineReuse {
   store: InsnStore;

@@ -76,7 +76,7 @@ class Draft {
    */
   private carried?: CarriedFacts;
 
-  /** `reuse`: what the parse of `text` may copy from an earlier one (LineReuse). */
+  /** `reuse`: what the parse of `text` may copy from the program `from` (LineReuse), and its resolutions. */
   constructor(text: string, private readonly file: string, private readonly arch: string, readonly checkFast: boolean,
     private readonly kernel: string, reuse?: { lines: LineReuse; from: Loaded }) {
     this.text = text;
@@ -109,8 +109,8 @@ class Draft {
 
   /**
    * Apply statement edits (inserted / replaced / removed lines) and load the result. An edit of
-   * waits and nops only (carriedEdit) is parsed copying the rows of the lines it did not touch
-   * (LineReuse) and keeps the scheduled kernel's hazard facts.
+   * waits and nops only (carriedEdit) is parsed copying the rows of the lines it did not touch,
+   * and their resolutions (LineReuse, ResolveReuse), and keeps the scheduled kernel's hazard facts.
    */
   edit(e: StatementEdits): void {
     const before = this.scheduledIn(this.ctxs);

@@ -112,7 +112,8 @@ export function reorderedText(s: ScheduleState, origins?: LineOrigins): string {
   const emit = (pieces: string[], from: number[]) => {
     for (let x = 0; x < pieces.length; x++) {
       const f = from[x]!;
-      if (!origins) { /* only the text */ } else if (f >= 0) origins.copied(f, 1, written - text.start[f]!); else origins.written(1);
+      if (origins && f >= 0) origins.copied(f, 1, written - text.start[f]!);
+      else origins?.written(1);
       out.push(pieces[x]!);
       written += pieces[x]!.length;
     }

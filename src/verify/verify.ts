@@ -205,6 +205,10 @@ function check1Anchors(name: string, a: KernelView, b: KernelView): Alignment | 
   const ta = a.tokens[i];
   const tb = b.tokens[j];
   if (ta && tb) {
+    // an anchor one file has and the other has nowhere (a label added or dropped): named as such
+    const count = (v: KernelView, anchor: string) => v.tokens.reduce((n, t) => n + (t.anchor === anchor ? 1 : 0), 0);
+    if (count(a, tb.anchor) < count(b, tb.anchor)) return diff('anchor', name, `the scheduled file adds ${tb.shown} (${locText(tb.loc)}), which the original does not have`, ta.loc, tb.loc);
+    if (count(b, ta.anchor) < count(a, ta.anchor)) return diff('anchor', name, `the scheduled file lacks ${ta.shown} (${locText(ta.loc)})`, ta.loc, tb.loc);
     return diff('anchor', name, `pinned ${ta.shown} (${locText(ta.loc)}) is not where it was: the scheduled file has ${tb.shown} (${locText(tb.loc)}) in its place`, ta.loc, tb.loc);
   }
   const extra = (ta ?? tb)!;

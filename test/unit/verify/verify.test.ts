@@ -262,6 +262,11 @@ test('verify: a label a macro makes with its \\@ counter, numbered anew after a 
   const other = verify(body('L_skip'), body('L_end'));
   assert.equal(other.equivalent, false);
   assert.equal(other.difference?.kind, 'anchor');
+  // a label the scheduled file adds (or lacks) is named as added (lacking), not as another anchor out of place
+  const added = verify(body('L_skip'), [...body('L_skip').slice(0, 4), 'L_new:', ...body('L_skip').slice(4)]);
+  assert.match(added.difference!.message, /^the scheduled file adds label L_new \(sched\.s:7\), which the original does not have$/);
+  const lacks = verify([...body('L_skip').slice(0, 4), 'L_new:', ...body('L_skip').slice(4)], body('L_skip'));
+  assert.match(lacks.difference!.message, /^the scheduled file lacks label L_new \(orig\.s:7\)$/);
   // the scheduled file has the .rept's calls written out expanded, so the label the last call makes is numbered anew
   for (const name of ['skipif', '.skipif']) { // a macro's name may start with a dot (MIOpen's generated kernels)
     const macro = [`.macro ${name} s`, '  s_cmp_lt_u32 s[\\s], 4', '  s_cbranch_scc1 L_skip_\\@', '  s_add_u32 s[\\s], s[\\s], 1', 'L_skip_\\@:', '.endm',
