@@ -278,6 +278,44 @@ export class LineOrigins {
 }
 
 /**
+ * An edited program's text written piece by piece (check/edit.ts applyStatementEdits,
+ * schedule/reorder.ts reorderedText): runs of the program's lines as they are, and pieces an edit
+ * writes; with `origins`, where each of its lines comes from.
+ */
+export class EditedText {
+  private readonly out: string[] = [];
+  private length = 0;
+
+  constructor(private readonly index: LineIndex, private readonly origins?: LineOrigins) {}
+
+  /** Lines [a, b) of the program as they are. */
+  copy(a: number, b: number): void {
+    if (b <= a) return;
+    this.origins?.copied(a, b - a, this.length - this.index.start[a]!);
+    this.push(this.index.slice(a, b));
+  }
+
+  /** A piece an edit writes: one line that is the program's line `from` as written, or (from -1) any lines. */
+  write(piece: string, from = -1): void {
+    const o = this.origins;
+    if (o && from >= 0) o.copied(from, 1, this.length - this.index.start[from]!);
+    else if (o) {
+      let lines = piece.length > 0 && piece.charCodeAt(piece.length - 1) !== 10 ? 1 : 0;
+      for (let p = piece.indexOf('\n'); p >= 0; p = piece.indexOf('\n', p + 1)) lines++;
+      o.written(lines);
+    }
+    this.push(piece);
+  }
+
+  text(): string { return this.out.join(''); }
+
+  private push(piece: string): void {
+    this.out.push(piece);
+    this.length += piece.length;
+  }
+}
+
+/**
  * What a parse may copy from an earlier parse of the text it was edited from (ParseOptions.reuse):
  * per line of the new text, the earlier store's row scanned from the same characters (-1: none),
  * and how far the line moved. Only rows that keep no detail in `aux` (InsnStore.hasAux), come from

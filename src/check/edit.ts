@@ -8,7 +8,8 @@
 import type { Program, Statement } from '../asm/ast.js';
 import { printProgram } from '../asm/printer.js';
 import { once } from '../analysis/memo.js';
-import { forEachStatementObject, isWaitOrNop, statementAt, statementCount, type LineOrigins } from '../asm/program.js';
+import { EditedText, forEachStatementObject, isWaitOrNop, LineOrigins, lineReuse, statementAt, statementCount } from '../asm/program.js';
+import { loadText, type Loaded } from '../load.js';
 import { isRepeatName } from '../asm/parser.js';
 import { isInlineAsmMarker } from '../asm/inline-asm.js';
 import { counted } from '../text.js';
@@ -156,29 +157,12 @@ export function applyStatementEdits(program: Program, edits: StatementEdits, ori
   // The lines no edit touches go out as they are, in runs cut from the text; a removed statement
   // alone on its line removes the line.
   const numbering = new MacroNumbering(program);
-  const out: string[] = [];
-  let written = 0;
-  // lines [a, b) of the program as they are, and a piece an edit wrote
-  const copy = (a: number, b: number): void => {
-    const piece = text.slice(a, b);
-    origins?.copied(a, b - a, written - text.start[a]!);
-    out.push(piece);
-    written += piece.length;
-  };
-  const write = (piece: string): void => {
-    if (origins) {
-      let lines = piece.length > 0 && piece.charCodeAt(piece.length - 1) !== 10 ? 1 : 0;
-      for (let p = piece.indexOf('\n'); p >= 0; p = piece.indexOf('\n', p + 1)) lines++;
-      origins.written(lines);
-    }
-    out.push(piece);
-    written += piece.length;
-  };
+  const out = new EditedText(text, origins);
   let run = 0;
   for (let i = 0; i < text.count; i++) {
     const e = lineEdits.get(i);
     if (e === undefined && !numbering.due(i)) continue;
-    copy(run, i);
+    out.copy(run, i);
     run = i + 1;
     const original = text.line(i);
     const eol = text.eol(i);
@@ -191,10 +175,10 @@ export function applyStatementEdits(program: Program, edits: StatementEdits, ori
       line = line === '' ? head : head + (eol || '\n') + line;
     }
     if (e !== undefined && line === '' && original.trim() !== '') continue;
-    write(line + eol);
+    out.write(line + eol);
   }
-  copy(run, text.count);
-  return out.join('');
+  out.copy(run, text.count);
+  return out.text();
 }
 
 /**
@@ -290,4 +274,18 @@ export function carriedEdit(program: Program, e: StatementEdits): boolean {
   for (const [k, t] of e.replace) if (!plain(k) || !waitOrNop(k) || !WAIT_OR_NOP_LINE.test(t)) return false;
   for (const k of e.remove) if (!plain(k) || !waitOrNop(k)) return false;
   return true;
+}
+
+/**
+ * The program `l` with the edits `e` applied, loaded (as `file`, for `arch`). An edit of waits and
+ * nops only (`carried`: carriedEdit) is parsed copying the rows of the lines it left, and their
+ * resolutions (LineReuse, ResolveReuse); `checkFast` as loadText's.
+ */
+export function loadEdited(l: Loaded, e: StatementEdits, opts: { file: string; arch: string; checkFast?: boolean }): { text: string; loaded: Loaded; carried: boolean } {
+  const carried = carriedEdit(l.program, e);
+  const origins = carried ? new LineOrigins() : undefined;
+  const text = applyStatementEdits(l.program, e, origins);
+  const reuse = origins && lineReuse(l.program, origins);
+  const loaded = loadText(text, opts.file, { arch: opts.arch, ...(reuse ? { reuse, reuseResolution: l.resolvedStore, checkFast: opts.checkFast } : {}) });
+  return { text, loaded, carried };
 }

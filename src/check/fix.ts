@@ -6,10 +6,10 @@
  */
 import type { KernelContext, Finding } from '../analysis/types.js';
 import type { Program, WaitcntOperand } from '../asm/ast.js';
-import { LineOrigins, lineReuse, ParsedProgram } from '../asm/program.js';
+import { ParsedProgram } from '../asm/program.js';
 import { printProgram } from '../asm/printer.js';
-import { addInsert, applyStatementEdits, carriedEdit, emptyEdits, type StatementEdits } from './edit.js';
-import { loadText, type Loaded } from '../load.js';
+import { addInsert, emptyEdits, loadEdited, type StatementEdits } from './edit.js';
+import type { Loaded } from '../load.js';
 import { kernelContexts } from '../analysis/context.js';
 import { checkContexts, rawJumpRefusal, type KernelCheck } from './check.js';
 import { checkFastFromEnv, ConductorError } from '../errors.js';
@@ -249,17 +249,16 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
     waits += plan.waits;
     strengthened += plan.strengthened;
     extended += plan.extended;
-    // waits and nops only (carriedEdit): the lines the edit left are parsed copying their rows
-    const waitsAndNops = carriedEdit(current.program, plan.edits);
+    // waits and nops only (carriedEdit): the lines the edit left are parsed copying their rows,
+    // and the kernels keep their hazard facts
+    const edited = loadEdited(current, plan.edits, { file: l.program.file, arch: opts.arch ?? l.target.name });
     carried = undefined;
-    if (waitsAndNops) {
+    if (edited.carried) {
       carried = new Map();
       for (const c of contexts) { const f = carryFacts(c); if (f) carried.set(c.kernel.name, f); }
     }
-    const origins: LineOrigins | undefined = waitsAndNops ? new LineOrigins() : undefined;
-    text = applyStatementEdits(current.program, plan.edits, origins);
-    const reuse = origins && lineReuse(current.program, origins);
-    current = loadText(text, l.program.file, { arch: opts.arch ?? l.target.name, ...(reuse ? { reuse, reuseResolution: current.resolvedStore } : {}) });
+    text = edited.text;
+    current = edited.loaded;
   }
   const last = errorsOf(current, carried);
   const left = last.errors;

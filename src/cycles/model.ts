@@ -245,14 +245,14 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams, opts: 
   const reader = new OperandReader();
   // the kernel's first instruction resolved as each store index
   const first = opts.alike === false ? undefined : new Map<number, number>();
-  const perInsn = first && perInstructionArrays(m);
+  const perInsn = first || from ? perInstructionArrays(m) : undefined;
   for (let i = 0; i < n; i++) {
     const r = insns[i]!;
     if (from) {
       const o = from.row[i]!;
       const fm = from.model;
       if (o >= 0 && fm.ctx.cfg.control[o] === ctx.cfg.control[i]) {
-        copyRow(m, perInsn ?? perInstructionArrays(m), i, fm, fromArrays!, o);
+        copyRow(m, perInsn!, i, fm, fromArrays!, o);
         continue;
       }
     }
@@ -342,11 +342,13 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams, opts: 
  * buildCycleModel writes per instruction: what an instruction copies from one resolved alike
  * (besides mfmaLat's five entries and the use and def lists).
  */
+const ROW_KEYS = ['pipeA', 'occA', 'pipeB', 'occB', 'issue', 'issueTaken', 'lat', 'cc', 'pk', 'flags', 'opId', 'passes',
+  'mfmaDstFirst', 'mfmaDstCount', 'mfmaCFirst', 'mfmaCCount', 'vmInc', 'lgkmInc', 'expInc', 'lgkmClass', 'wVm', 'wLgkm', 'wExp'] as const;
+
 type RowArrays = (Uint8Array | Int8Array | Int32Array | Float64Array)[];
 
 function perInstructionArrays(m: CycleModel): RowArrays {
-  return [m.pipeA, m.occA, m.pipeB, m.occB, m.issue, m.issueTaken, m.lat, m.cc, m.pk, m.flags, m.opId, m.passes,
-    m.mfmaDstFirst, m.mfmaDstCount, m.mfmaCFirst, m.mfmaCCount, m.vmInc, m.lgkmInc, m.expInc, m.lgkmClass, m.wVm, m.wLgkm, m.wExp];
+  return ROW_KEYS.map((k) => m[k]);
 }
 
 /**
@@ -359,21 +361,18 @@ export function modelDifference(a: CycleModel, b: CycleModel): string | undefine
   if (a.n !== b.n) return `n: ${a.n} and ${b.n}`;
   const total = a.pipeA.length;
   if (b.pipeA.length !== total) return `positions: ${total} and ${b.pipeA.length}`;
-  const pa = perInstructionArrays(a);
-  const pb = perInstructionArrays(b);
-  const names = ['pipeA', 'occA', 'pipeB', 'occB', 'issue', 'issueTaken', 'lat', 'cc', 'pk', 'flags', 'opId', 'passes', 'mfmaDstFirst',
-    'mfmaDstCount', 'mfmaCFirst', 'mfmaCCount', 'vmInc', 'lgkmInc', 'expInc', 'lgkmClass', 'wVm', 'wLgkm', 'wExp'];
   const idOf = new Map<number, number>();
-  for (let q = 0; q < pa.length; q++) {
-    const opId = names[q] === 'opId';
+  for (const key of ROW_KEYS) {
+    const xa = a[key];
+    const xb = b[key];
     for (let i = 0; i < total; i++) {
-      const x = pa[q]![i]!;
-      const y = pb[q]![i]!;
-      if (opId) {
+      const x = xa[i]!;
+      const y = xb[i]!;
+      if (key === 'opId') {
         // the same partition of the positions: a's id x always goes with b's id y
         const was = idOf.get(x);
         if (was === undefined) idOf.set(x, y); else if (was !== y) return `opId of position ${i}`;
-      } else if (!Object.is(x, y)) return `${names[q]} of position ${i}: ${x} and ${y}`;
+      } else if (!Object.is(x, y)) return `${key} of position ${i}: ${x} and ${y}`;
     }
   }
   if (new Set(idOf.values()).size !== idOf.size) return 'opId: two ids of one model are one of the other';

@@ -22,7 +22,7 @@ import { kernelContexts } from '../analysis/context.js';
 import { byLocation, checkContexts } from '../check/check.js';
 import { DEFAULT_CHECKERS } from '../check/checkers.js';
 import { addNopLines, planFixes, waitcntText } from '../check/fix.js';
-import { addInsert, applyStatementEdits, carriedEdit, emptyEdits, mergeEdits } from '../check/edit.js';
+import { addInsert, emptyEdits, loadEdited, mergeEdits } from '../check/edit.js';
 import type { Finding, KernelContext } from '../analysis/types.js';
 import { ConductorError } from '../errors.js';
 import { ROLE, type ScheduleKernel } from './kernel.js';
@@ -30,7 +30,7 @@ import type { ScheduleState } from './state.js';
 import { computeNops } from '../hazards/engine.js';
 import { carryFacts, hazardInsnsCarried, type CarriedFacts } from '../hazards/context.js';
 import { printProgram } from '../asm/printer.js';
-import { LineOrigins, lineReuse, type LineReuse } from '../asm/program.js';
+import { LineOrigins, type LineReuse } from '../asm/program.js';
 import { missingCompletions } from './completion.js';
 import { checkFastFromEnv, contextMetrics, FastPathMismatch, programMetrics, type Metrics } from './metrics.js';
 import { reorderedText, reorderReuse } from './reorder.js';
@@ -114,17 +114,11 @@ class Draft {
    */
   edit(e: StatementEdits): void {
     const before = this.scheduledIn(this.ctxs);
-    const program = this.loaded.program;
-    const carried = carriedEdit(program, e);
+    const { text, loaded, carried } = loadEdited(this.loaded, e, { file: this.file, arch: this.arch, checkFast: this.checkFast });
     this.carried = before && carried ? carryFacts(before) : undefined;
-    const origins: LineOrigins | undefined = carried ? new LineOrigins() : undefined;
-    const text = applyStatementEdits(program, e, origins);
-    const reuse = origins && lineReuse(program, origins);
-    const resolved = this.loaded.resolvedStore;
     this.ctxs = undefined;
-    this.#loaded = undefined;
     this.text = text;
-    this.#loaded = loadText(text, this.file, { arch: this.arch, ...(reuse ? { reuse, reuseResolution: resolved, checkFast: this.checkFast } : {}) });
+    this.#loaded = loaded;
   }
 }
 

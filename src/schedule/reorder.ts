@@ -14,7 +14,7 @@ import { MacroNumbering, addStatementLine, indentOf, statementText } from '../ch
 import type { ScheduleState } from './state.js';
 import { isDebugLine, staysInPlace } from './kernel.js';
 import { once } from '../analysis/memo.js';
-import { lineReuse, ParsedProgram, type LineOrigins, type LineReuse } from '../asm/program.js';
+import { EditedText, lineReuse, ParsedProgram, type LineOrigins, type LineReuse } from '../asm/program.js';
 import { GPR_COUNT_PREFIX } from '../asm/parser.js';
 
 /** Lines of a program to write: each one's text and terminator, and the program's line it is as written (-1: another text). */
@@ -96,28 +96,11 @@ export function reorderedText(s: ScheduleState, origins?: LineOrigins): string {
     return { lines: [indentOf(line.text) + s0.insn!.text], eols: [line.eol || '\n'], from: [-1] };
   };
 
-  const out: string[] = [];
   // the lines written as they are go out in runs, cut from the program's text
   const text = program.lineIndex;
+  const out = new EditedText(text, origins);
   let run = 0;
-  let written = 0;
-  const flush = (to: number) => {
-    if (to <= run) return;
-    const piece = text.slice(run, to);
-    origins?.copied(run, to - run, written - text.start[run]!);
-    out.push(piece);
-    written += piece.length;
-  };
-  // lines a statement's place writes, each with the program's line it is a copy of (-1: none)
-  const emit = (pieces: string[], from: number[]) => {
-    for (let x = 0; x < pieces.length; x++) {
-      const f = from[x]!;
-      if (origins && f >= 0) origins.copied(f, 1, written - text.start[f]!);
-      else origins?.written(1);
-      out.push(pieces[x]!);
-      written += pieces[x]!.length;
-    }
-  };
+  const flush = (to: number) => out.copy(run, to);
   let skipTo = -1;
   const numbering = new MacroNumbering(program);
   for (let li = 0; li < text.count; li++) {
@@ -130,8 +113,7 @@ export function reorderedText(s: ScheduleState, origins?: LineOrigins): string {
     const indent = indentOf(line.text);
     const eol = line.eol || '\n';
     if (counted) {
-      const before = numbering.before(li).map((l) => `${indent}${l}${eol}`);
-      emit(before, before.map(() => -1));
+      for (const l of numbering.before(li)) out.write(`${indent}${l}${eol}`);
       if (!stmts && !ownedLine.has(li) && li > skipTo) { run = li; continue; } // the line itself goes out as it is
     }
     if (ownedLine.has(li) || li <= skipTo || !stmts) continue;
@@ -166,12 +148,13 @@ export function reorderedText(s: ScheduleState, origins?: LineOrigins): string {
     }
     if (!simple) numbering.written(stmts);
     if (emitted.length === 0) continue; // a dropped wait or nop alone on its line
-    // keep "no final newline"
-    if (line.eol === '') emitted[emitted.length - 1] = emitted[emitted.length - 1]!.slice(0, emitted[emitted.length - 1]!.length - eol.length);
-    emit(emitted, from);
+    const last = emitted.length - 1;
+    if (line.eol === '') emitted[last] = emitted[last]!.slice(0, -eol.length); // keep "no final newline"
+    // each line with the program's line it is a copy of (-1: none)
+    for (let x = 0; x < emitted.length; x++) out.write(emitted[x]!, from[x]!);
   }
   flush(text.count);
-  return out.join('');
+  return out.text();
 }
 
 

@@ -120,7 +120,6 @@ export function shortPath(ctx: KernelContext, fx: readonly InsnEffects[], q: Wit
   const conds = edgeConditions(ctx);
   const live = liveConditions(ctx, conds);
   const liveFacts = (s: number, facts: PathFact[]): PathFact[] => facts.filter((f) => live.get(f.key)?.[s]);
-  const run = (from: number, end: number, y0: number, facts0: PathFact[]) => walk(ctx, fx, q, from, end, y0, facts0);
 
   // Start where the paths to the producer and to the instruction part (their nearest common
   // dominator), so that the branches that lead to the producer are named too.
@@ -131,7 +130,7 @@ export function shortPath(ctx: KernelContext, fx: readonly InsnEffects[], q: Wit
   for (let head = 0; head < queue.length && head < MAX_STATES; head++) {
     const n = queue[head]!;
     const blk = cfg.blocks[n.b]!;
-    const r = run(blk.start, blk.end, n.y, n.facts);
+    const r = walk(ctx, fx, q, blk.start, blk.end, n.y, n.facts);
     if (r === 'found') return steps(ctx, n);
     if (!r) continue;
     for (const [s, f] of feasibleSuccessors(conds[n.b], blk.succs, r.facts, liveFacts)) {
