@@ -537,22 +537,56 @@ export function hazardInsnsCarried(ctx: KernelContext, carried: CarriedFacts, ch
     p++;
   }
   if (p !== rows) return false;
-  if (check) {
-    const t = traitsOf(insns);
-    const fresh = new RangeLists();
-    for (let j = 0; j < n; j++) {
-      const a = out[j]!;
-      const b = hazardInsn(insns[j]!, ctx.target, t, j, fresh);
-      if (a.ri !== b.ri) throw new FastPathMismatch(`fast path check: the carried hazard facts of ${ctx.kernel.name} name another instruction at ${j}`);
-      for (const k of HAZARD_INSN_FIELDS) {
-        if (!isDeepStrictEqual(a[k], b[k])) {
-          throw new FastPathMismatch(`fast path check: the carried hazard fact '${k}' of ${ctx.kernel.name} instruction ${j} (line ${insns[j]!.insn.loc.line}) differs from the one computed again`);
-        }
+  if (check) expectFacts(ctx, out, 'carried');
+  FACTS_CACHE.set(ctx, out);
+  return true;
+}
+
+/**
+ * Keep as `ctx`'s facts, for each instruction j that `toFrom` maps to an instruction of `from`
+ * (toFrom[j] >= 0: the same statement, moved within its region, so resolved as it was; the caller
+ * vouches for it), the facts `from` keeps for that instruction, and facts computed for the rest
+ * (s_waitcnt, s_nop, whatever the map leaves out). False, and nothing kept, when `ctx` has facts
+ * already, `from` has none kept, or a mapped instruction is named otherwise. With `check`, every
+ * fact is also computed as hazardInsns computes it and FastPathMismatch is thrown where they differ.
+ */
+export function hazardInsnsAligned(ctx: KernelContext, from: KernelContext, toFrom: Int32Array, check: boolean): boolean {
+  if (FACTS_CACHE.has(ctx)) return false;
+  const src = FACTS_CACHE.get(from);
+  if (src === undefined) return false;
+  const insns = ctx.insns;
+  const n = insns.length;
+  const out = new Array<HazardInsn>(n);
+  const lists = new RangeLists();
+  for (let j = 0; j < n; j++) {
+    const ri = insns[j]!;
+    const i = toFrom[j]!;
+    const v = i >= 0 ? src[i] : undefined;
+    if (v instanceof HazardView) {
+      if (v.name !== ri.info.desc.name) return false;
+      out[j] = v.alike(ri);
+    } else out[j] = hazardInsn(ri, ctx.target, buildTraits([ri]), 0, lists);
+  }
+  if (check) expectFacts(ctx, out, 'aligned');
+  FACTS_CACHE.set(ctx, out);
+  return true;
+}
+
+/** Throw FastPathMismatch where the facts `kept` for `ctx` (`how`: carried or aligned) differ from those computed again. */
+function expectFacts(ctx: KernelContext, kept: readonly HazardInsn[], how: string): void {
+  const insns = ctx.insns;
+  const t = traitsOf(insns);
+  const fresh = new RangeLists();
+  for (let j = 0; j < insns.length; j++) {
+    const a = kept[j]!;
+    const b = hazardInsn(insns[j]!, ctx.target, t, j, fresh);
+    if (a.ri !== b.ri) throw new FastPathMismatch(`fast path check: the ${how} hazard facts of ${ctx.kernel.name} name another instruction at ${j}`);
+    for (const k of HAZARD_INSN_FIELDS) {
+      if (!isDeepStrictEqual(a[k], b[k])) {
+        throw new FastPathMismatch(`fast path check: the ${how} hazard fact '${k}' of ${ctx.kernel.name} instruction ${j} (line ${insns[j]!.insn.loc.line}) differs from the one computed again`);
       }
     }
   }
-  FACTS_CACHE.set(ctx, out);
-  return true;
 }
 
 /** A memoized producer list (HazardContext.producers): valid while `epoch` is the context's. */

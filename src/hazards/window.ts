@@ -365,6 +365,13 @@ export class PairTable {
   /** Per row (consumer - lo): the most any producer of the table asks of it (-1: not known yet), and walks since. */
   private readonly rowMax: Int8Array;
   private readonly walks: Uint16Array;
+  /**
+   * Paddings that read the table (NopWindow.nops). Rows are computed only once the table has
+   * served as many paddings as it has rows: a search that passes through a region (the largest
+   * Tensile kernels' thousand regions, a few evaluations each) would pay for whole rows it never
+   * uses again; one that keeps moving in it (thousands of evaluations) gets them soon enough.
+   */
+  paddings = 0;
 
   constructor(readonly pairs: PairWaits, readonly lo: number, readonly hi: number) {
     this.size = hi - lo;
@@ -378,16 +385,17 @@ export class PairTable {
   /**
    * How far back from the consumer at row offset `row` a walk must read: no producer can ask
    * more wait states than its row's largest value. In a table of at most ROW_TABLE_MAX
-   * instructions the row (`size` pairs) is computed whole once the consumer's walks have read
-   * about as many pairs (walks x the rules' reach), so a consumer walked rarely never pays for
-   * it; until then, and in larger tables, the pairwise rules' reach.
+   * instructions the row (`size` pairs) is computed whole once the table has served `size`
+   * paddings (`paddings`) and the consumer's walks have read about as many pairs (walks x the
+   * rules' reach), so a consumer walked rarely never pays for it; until then, and in larger
+   * tables, the pairwise rules' reach.
    */
   reachOf(row: number): number {
     const a = ((((row >>> CELL_BITS) / this.across) | 0) << TILE_BITS) + ((row & CELL_MASK) >>> TILE_BITS);
     const m = this.rowMax[a]!;
     if (m >= 0) return m;
     const reach = this.pairs.reach;
-    if (this.size > ROW_TABLE_MAX || ++this.walks[a]! * reach < this.size) return reach;
+    if (this.size > ROW_TABLE_MAX || this.paddings < this.size || ++this.walks[a]! * reach < this.size) return reach;
     let max = 0;
     for (let b = 0; b < this.size; b++) { const v = this.at(row, colAt(b)); if (v > max) max = v; }
     this.rowMax[a] = max;
@@ -544,6 +552,7 @@ export class NopWindow {
       while (last > first && this.idx[last] === content[last]) last--;
     }
     this.ran = true;
+    if (this.table) this.table.paddings++;
     const cfgInsns = h.ctx.cfg.insns as Instruction[];
     for (let p = first; p <= last; p++) {
       const i = content[p]!;

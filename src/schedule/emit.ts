@@ -28,7 +28,7 @@ import { ConductorError } from '../errors.js';
 import { ROLE, type ScheduleKernel } from './kernel.js';
 import type { ScheduleState } from './state.js';
 import { computeNops } from '../hazards/engine.js';
-import { carryFacts, hazardInsnsCarried, type CarriedFacts } from '../hazards/context.js';
+import { hazardInsnsAligned } from '../hazards/context.js';
 import { printProgram } from '../asm/printer.js';
 import { LineOrigins, type LineReuse } from '../asm/program.js';
 import { missingCompletions } from './completion.js';
@@ -70,16 +70,18 @@ class Draft {
    */
   private ctxs?: KernelContext[];
   /**
-   * The scheduled kernel's hazard facts in the text before the last edit, detached from it,
-   * when that edit only inserted, replaced or removed s_waitcnt / s_nop statements (carriedEdit):
-   * given to the same instructions in the new text when its contexts are made.
+   * Whether the scheduled kernel's instructions other than s_waitcnt and s_nop are the original
+   * kernel's, in the schedule's order and resolved as they were: the reordered draft, and a draft
+   * made from such a one by an edit of waits and nops only (carriedEdit). Then they take the
+   * original's hazard facts, aligned with it (alignToOriginal), when the contexts are made.
    */
-  private carried?: CarriedFacts;
+  private aligned: boolean;
 
   /** `reuse`: what the parse of `text` may copy from the program `from` (LineReuse), and its resolutions. */
   constructor(text: string, private readonly file: string, private readonly arch: string, readonly checkFast: boolean,
-    private readonly kernel: string, reuse?: { lines: LineReuse; from: Loaded }) {
+    private readonly s: ScheduleState, reuse?: { lines: LineReuse; from: Loaded }) {
     this.text = text;
+    this.aligned = true;
     this.#loaded = loadText(text, file, { arch, ...(reuse ? { reuse: reuse.lines, reuseResolution: reuse.from.resolvedStore, checkFast } : {}) });
   }
 
@@ -88,34 +90,32 @@ class Draft {
   contexts(): KernelContext[] {
     if (this.ctxs === undefined) {
       this.ctxs = kernelContexts(this.loaded);
-      const carried = this.carried;
-      this.carried = undefined;
-      const mine = carried && this.scheduledIn(this.ctxs);
-      if (mine) carriedFacts.kept += hazardInsnsCarried(mine, carried, this.checkFast) ? 1 : 0;
+      const mine = this.aligned ? this.scheduledIn(this.ctxs) : undefined;
+      if (mine) alignedFacts.kept += hazardInsnsAligned(mine, this.s.k.ctx, alignToOriginal(this.s, mine), this.checkFast) ? 1 : 0;
     }
     return this.ctxs;
   }
 
   private scheduledIn(ctxs: KernelContext[] | undefined): KernelContext | undefined {
-    return ctxs?.find((x) => x.kernel.name === this.kernel);
+    return ctxs?.find((x) => x.kernel.name === this.s.k.name);
   }
 
   /** The scheduled kernel's context in the current text. */
   ctx(): KernelContext {
     const c = this.scheduledIn(this.contexts());
-    if (!c) throw new ConductorError(`internal: kernel '${this.kernel}' disappeared from the scheduled program`);
+    if (!c) throw new ConductorError(`internal: kernel '${this.s.k.name}' disappeared from the scheduled program`);
     return c;
   }
 
   /**
    * Apply statement edits (inserted / replaced / removed lines) and load the result. An edit of
    * waits and nops only (carriedEdit) is parsed copying the rows of the lines it did not touch,
-   * and their resolutions (LineReuse, ResolveReuse), and keeps the scheduled kernel's hazard facts.
+   * and their resolutions (LineReuse, ResolveReuse), and its scheduled kernel stays aligned with
+   * the original (it takes the original's hazard facts).
    */
   edit(e: StatementEdits): void {
-    const before = this.scheduledIn(this.ctxs);
     const { text, loaded, carried } = loadEdited(this.loaded, e, { file: this.file, arch: this.arch, checkFast: this.checkFast });
-    this.carried = before && carried ? carryFacts(before) : undefined;
+    this.aligned &&= carried;
     this.ctxs = undefined;
     this.text = text;
     this.#loaded = loaded;
@@ -128,8 +128,8 @@ export const paddedChecks = { hazards: 0, hazardsAndWaits: 0 };
 /** Emitted programs whose cycle model was made from the original's (seedCycleModel; for the tests). */
 export const cycleModelsSeeded = { made: 0 };
 
-/** Drafts whose scheduled kernel took its hazard facts from the text before an edit (for the bench and tests). */
-export const carriedFacts = { kept: 0 };
+/** Drafts whose scheduled kernel took its hazard facts from the original kernel's (alignToOriginal; for the tests). */
+export const alignedFacts = { kept: 0 };
 
 export interface EmitOptions {
   /**
@@ -155,7 +155,7 @@ export function emitSchedule(s: ScheduleState, opts: EmitOptions = {}): Emitted 
   const origins = new LineOrigins();
   const text = reorderedText(s, origins);
   const lines = reorderReuse(k.loaded.program, origins);
-  const d = new Draft(text, k.loaded.program.file, k.target.name, opts.checkFast ?? checkFastFromEnv(), k.name, lines && { lines, from: k.loaded });
+  const d = new Draft(text, k.loaded.program.file, k.target.name, opts.checkFast ?? checkFastFromEnv(), s, lines && { lines, from: k.loaded });
   memMark('emit reordered');
   rederiveWaits(s, d);
   memMark('emit waits');

@@ -1,10 +1,12 @@
 /**
- * Emission's drafts give their hazard facts to the next draft when an edit only inserts,
- * replaces or removes s_waitcnt / s_nop statements (check/edit.ts carriedEdit, hazards/context.ts
- * carryFacts and hazardInsnsCarried): the carried facts equal the facts computed on the new
- * text; an edit that writes anything else, or touches a line of a macro expansion, carries
- * nothing; facts carried to a text whose instructions resolve otherwise (a planted fault) are
- * caught by the check; and emission with the check on random schedules uses the carried facts,
+ * Hazard facts carried from a text to the next when an edit only inserts, replaces or removes
+ * s_waitcnt / s_nop statements (check/edit.ts carriedEdit, hazards/context.ts carryFacts and
+ * hazardInsnsCarried, what check --fix's rounds use): the carried facts equal the facts computed
+ * on the new text; an edit that writes anything else, or touches a line of a macro expansion,
+ * carries nothing; facts carried to a text whose instructions resolve otherwise (a planted fault)
+ * are caught by the check. Facts taken from another kernel by a map of its instructions
+ * (hazardInsnsAligned): equal to those computed, a wrong map caught. Emission with the check on
+ * random schedules gives its drafts the original kernel's facts (aligned with it),
  * parses its drafts copying the rows of the lines they keep (asm/program.ts LineReuse: the check
  * parses each again from scratch and compares), makes the emitted kernel's cycle model from the
  * original's (cycles/estimate.ts seedCycleModel, checked the same way), and writes what it writes
@@ -18,9 +20,9 @@ import { loadText } from '../../../src/load.js';
 import { kernelContexts } from '../../../src/analysis/context.js';
 import type { KernelContext } from '../../../src/analysis/types.js';
 import { addInsert, applyStatementEdits, carriedEdit, emptyEdits } from '../../../src/check/edit.js';
-import { carryFacts, HAZARD_INSN_FIELDS, hazardInsn, hazardInsns, hazardInsnsCarried } from '../../../src/hazards/context.js';
+import { carryFacts, HAZARD_INSN_FIELDS, hazardInsn, hazardInsns, hazardInsnsAligned, hazardInsnsCarried } from '../../../src/hazards/context.js';
 import { traitsOf } from '../../../src/isa/traits.js';
-import { carriedFacts, cycleModelsSeeded, emitSchedule } from '../../../src/schedule/emit.js';
+import { alignedFacts, cycleModelsSeeded, emitSchedule } from '../../../src/schedule/emit.js';
 import { parseReuse } from '../../../src/asm/parser.js';
 import { pickKernel } from '../../../src/schedule/kernel.js';
 import { FastPathMismatch } from '../../../src/errors.js';
@@ -117,8 +119,61 @@ test('facts carried to instructions that resolve otherwise (a planted fault) are
   assert.equal(hazardInsnsCarried(fewer, carried, true), false);
 });
 
-test('emission carries the facts from draft to draft, parses its drafts copying rows, and writes what it writes without them (checked on random schedules)', () => {
-  const before = carriedFacts.kept;
+/** Every fact of `ctx` (hazardInsns) equals the fact computed again. */
+function expectFresh(ctx: KernelContext, what: string): void {
+  const t = traitsOf(ctx.insns);
+  hazardInsns(ctx).forEach((x, j) => {
+    const y = hazardInsn(ctx.insns[j]!, ctx.target, t, j);
+    assert.equal(x.ri, ctx.insns[j]);
+    for (const k of HAZARD_INSN_FIELDS) assert.deepEqual(x[k], y[k], `${what} ${j} ${k}`);
+  });
+}
+
+test('hazard facts taken from another kernel by a map of its instructions equal the facts computed; a wrong map is caught', () => {
+  for (const [name, text] of [['example.s', example], ['loop.s', LOOP]] as const) {
+    const a = kernelCtx(text, name);
+    // the same text again, its waits and nops taken out: each other instruction maps to itself in `a`
+    const b0 = kernelCtx(text, name);
+    assert.equal(hazardInsnsAligned(b0, a, new Int32Array(b0.insns.length).fill(-1), true), false, 'nothing kept on `a`: nothing taken');
+    hazardInsns(a);
+    const e = emptyEdits();
+    a.insns.forEach((ri, j) => { if (ri.insn.base === 's_waitcnt' || ri.insn.base === 's_nop') e.remove.add(a.cfg.insns[j]!.stmt); });
+    const b = kernelCtx(applyStatementEdits(a.program, e), name);
+    const full = new Int32Array(b.insns.length);
+    let i = 0;
+    b.insns.forEach((ri, j) => {
+      while (a.insns[i]!.insn.base === 's_waitcnt' || a.insns[i]!.insn.base === 's_nop') i++;
+      assert.equal(a.insns[i]!.insn.text, ri.insn.text);
+      full[j] = i++;
+    });
+    const map = full.map((v, j) => (j % 5 === 0 ? -1 : v)); // some computed afresh
+    assert.ok(hazardInsnsAligned(b, a, map, true), name);
+    expectFresh(b, name);
+    assert.equal(hazardInsnsAligned(b, a, map, true), false, 'kept already: nothing taken again');
+    // two instructions of the same name, writing other registers, swapped in the map: caught
+    const c = kernelCtx(applyStatementEdits(a.program, e), name);
+    const byName = new Map<string, number>();
+    let x = -1;
+    let y = -1;
+    c.insns.forEach((ri, j) => {
+      const o = byName.get(ri.insn.base);
+      if (x < 0 && o !== undefined && c.insns[o]!.defs.join() !== ri.defs.join()) { x = o; y = j; }
+      if (o === undefined) byName.set(ri.insn.base, j);
+    });
+    assert.ok(x >= 0, name);
+    const wrong = full.slice();
+    wrong[x] = full[y]!; wrong[y] = full[x]!;
+    assert.throws(() => hazardInsnsAligned(c, a, wrong, true), FastPathMismatch);
+    // a map to an instruction of another name: refused outright
+    const other = c.insns.findIndex((ri) => ri.insn.base !== c.insns[x]!.insn.base);
+    const named = full.slice();
+    named[x] = full[other]!;
+    assert.equal(hazardInsnsAligned(kernelCtx(applyStatementEdits(a.program, e), name), a, named, true), false);
+  }
+});
+
+test('emission gives its drafts the original kernel\'s hazard facts, parses its drafts copying rows, and writes what it writes without them (checked on random schedules)', () => {
+  const before = alignedFacts.kept;
   let emitted = 0;
   for (const [name, text] of [['example.s', example], ['loop.s', LOOP]] as const) {
     const k = pickKernel(loadText(text, name));
@@ -140,5 +195,6 @@ test('emission carries the facts from draft to draft, parses its drafts copying 
     }
   }
   assert.ok(emitted >= 4, `only ${emitted} schedules emitted`);
-  assert.ok(carriedFacts.kept - before >= emitted, `facts carried ${carriedFacts.kept - before} times in ${emitted * 2} emissions`);
+  // each emission twice (with and without the check): the reordered draft and the drafts its edits make
+  assert.ok(alignedFacts.kept - before >= emitted * 4, `facts taken ${alignedFacts.kept - before} times in ${emitted * 2} emissions`);
 });
