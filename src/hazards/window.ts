@@ -81,7 +81,6 @@ export function windowNopModel(ctx: KernelContext): WindowNopModel {
 }
 
 const NONE: readonly number[] = Object.freeze([]);
-const NO_RULES = new Int32Array(0);
 
 /**
  * What the window model learns per rule and consumer: a rule that, checking kernel instruction i
@@ -94,10 +93,19 @@ export class InertRules {
   /** Per rule (index in the model's rules), per kernel instruction: 1 inert, 2 not, 0 not yet known. */
   private readonly known: Uint8Array[];
   private readonly never: number;
+  /** Per rule: its bit in `bits` (the pairwise rules, in order), else -1. */
+  readonly pairBit: Int32Array;
+  /** Per kernel instruction: the bits (pairBit) of the pairwise rules known inert for it. */
+  readonly bits: Int32Array;
 
   constructor(readonly rules: readonly HazardRule[], n: number) {
     this.known = rules.map(() => new Uint8Array(n));
     this.never = rules.findIndex((r) => r.id === 'xnack-soft-clause');
+    this.pairBit = new Int32Array(rules.length).fill(-1);
+    const pairwise = rules.flatMap((r, x) => (r.pairwise === true ? [x] : []));
+    if (pairwise.length > MASK_RULES) throw new Error(`internal: ${pairwise.length} pairwise hazard rules, more than the ${MASK_RULES} one mask holds`);
+    pairwise.forEach((x, b) => { this.pairBit[x] = b; });
+    this.bits = new Int32Array(n);
   }
 
   /**
@@ -112,12 +120,26 @@ export class InertRules {
     const asked = h.asked;
     const needs = this.rules[x]!.check(h, p);
     const found = needs !== undefined && needs.length > 0;
-    if (state === 0) known[i] = !found && h.asked === asked && x !== this.never ? 1 : 2;
+    if (state === 0) {
+      const inert = !found && h.asked === asked && x !== this.never;
+      known[i] = inert ? 1 : 2;
+      if (inert && this.pairBit[x]! >= 0) this.bits[i]! |= 1 << this.pairBit[x]!;
+    }
     return found ? needs : undefined;
   }
 
   /** Whether rule x is known to find nothing for kernel instruction i. */
   inert(x: number, i: number): boolean { return this.known[x]![i] === 1; }
+}
+
+/** Most pairwise rules kept as bits of one number (InertRules.bits, PairWaits' producer masks). */
+const MASK_RULES = 31;
+
+/** The number of bits set in v (a non-negative 31-bit number). */
+function bitCount(v: number): number {
+  v -= (v >>> 1) & 0x55555555;
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /** A hazard context over a window whose instructions change in place, recording how far back each consumer's walks reach. */
@@ -242,8 +264,13 @@ export class PairWaits {
   filtered = 0;
   /** The rules waits() runs for the pair at hand. */
   private readonly run: Int32Array;
-  /** Per kernel instruction: the pairwise rules whose producer predicate accepts it (made on first use). */
-  private readonly byProducer: (Int32Array | undefined)[] = [];
+  /**
+   * Per kernel instruction: the bits (InertRules.pairBit) of the pairwise rules whose producer
+   * predicate accepts it (-1 until first asked for).
+   */
+  private readonly byProducer: Int32Array;
+  /** The bits of the pairwise rules that relate shared registers only (HazardRule.sharesRegisters). */
+  private readonly sharing: number;
 
   /**
    * @param inert what the model learns of its rules (shared with its NopWindows)
@@ -256,6 +283,13 @@ export class PairWaits {
     rules.forEach((r, x) => { if (r.pairwise === true) pairwise.push(x); });
     this.pairwise = pairwise;
     this.run = new Int32Array(pairwise.length);
+    this.byProducer = new Int32Array(ctx.insns.length).fill(-1);
+    let sharing = 0;
+    pairwise.forEach((x, b) => {
+      if (inert.pairBit[x] !== b) throw new Error('internal: the pair table and its inert rules number the pairwise rules differently');
+      if (rules[x]!.sharesRegisters === true) sharing |= 1 << b;
+    });
+    this.sharing = sharing;
     let reach = 0;
     for (const x of pairwise) for (const fact of rules[x]!.facts) reach = Math.max(reach, maxWaitOf(fact, this.h.gen));
     this.reach = reach;
@@ -270,20 +304,22 @@ export class PairWaits {
   waits(j: number, c: number): number {
     const run = this.run;
     let n = 0;
-    const rules = this.learn ? this.producerRules(j) : this.pairwise;
-    if (this.learn) this.filtered += this.pairwise.length - rules.length;
-    let shared = -1;
-    for (let y = 0; y < rules.length; y++) {
-      const x = rules[y]!;
-      if (this.learn) {
-        if (this.inert.inert(x, c)) { this.skipped++; continue; }
-        if (this.inert.rules[x]!.sharesRegisters === true) {
-          if (shared < 0) shared = opsOverlap(this.facts[j]!, this.facts[c]!) ? 1 : 0;
-          if (shared === 0) { this.filtered++; continue; }
-        }
+    if (this.learn) {
+      // the rules left, as bits: the producer's, less those inert for c, less those that need
+      // shared registers when the two share none (each counted as the rule runs it skips)
+      const mine = this.producerBits(j);
+      const inert = this.inert.bits[c]!;
+      let left = mine & ~inert;
+      this.filtered += this.pairwise.length - bitCount(mine);
+      this.skipped += bitCount(mine & inert);
+      const shares = left & this.sharing;
+      if (shares !== 0 && !opsOverlap(this.facts[j]!, this.facts[c]!)) {
+        this.filtered += bitCount(shares);
+        left &= ~shares;
       }
-      run[n++] = x;
-    }
+      // lowest bit first: the rules in their order
+      while (left !== 0) { run[n++] = this.pairwise[31 - Math.clz32(left & -left)]!; left &= left - 1; }
+    } else for (const x of this.pairwise) run[n++] = x;
     this.computed++;
     if (n === 0) return 0;
     const h = this.h;
@@ -312,18 +348,18 @@ export class PairWaits {
     return w;
   }
 
-  /** The pairwise rules that can name kernel instruction j as a producer (HazardRule.producer; a rule without one: always). */
-  private producerRules(j: number): Int32Array {
-    let l = this.byProducer[j];
-    if (l === undefined) {
+  /** The bits of the pairwise rules that can name kernel instruction j as a producer (HazardRule.producer; a rule without one: always). */
+  private producerBits(j: number): number {
+    let m = this.byProducer[j]!;
+    if (m < 0) {
       const f = this.facts[j]!;
-      const out: number[] = [];
-      for (const x of this.pairwise) { const r = this.inert.rules[x]!; if (r.producer === undefined || r.producer(f)) out.push(x); }
-      l = out.length === 0 ? NO_RULES : Int32Array.from(out);
-      this.byProducer[j] = l;
+      m = 0;
+      this.pairwise.forEach((x, b) => { const r = this.inert.rules[x]!; if (r.producer === undefined || r.producer(f)) m |= 1 << b; });
+      this.byProducer[j] = m;
     }
-    return l;
+    return m;
   }
+
 }
 
 /**
