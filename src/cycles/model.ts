@@ -227,9 +227,9 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams, opts: 
   const ids = new Map<string, number>();
   const from = opts.from;
   // the other model's register lists come first, so that its instructions' ranges hold here
-  const useU: number[] = from ? Array.from(from.model.useUnit) : [];
-  const useR: number[] = from ? Array.from(from.model.useRole) : [];
-  const defU: number[] = from ? Array.from(from.model.defUnit) : [];
+  const useU = new GrowingArray(Int16Array, from?.model.useUnit);
+  const useR = new GrowingArray(Uint8Array, from?.model.useRole);
+  const defU = new GrowingArray(Int16Array, from?.model.defUnit);
   // its opcode ids too (an id stands for one mnemonic: only equality is read)
   if (from) {
     const fm = from.model;
@@ -331,10 +331,39 @@ export function buildCycleModel(ctx: KernelContext, params?: CycleParams, opts: 
   for (let k = 0; k <= vmMax; k++) m.wVm[m.synVm + k] = k;
   for (let k = 0; k <= lgkmMax; k++) m.wLgkm[m.synLgkm + k] = k;
   for (let k = 0; k <= expMax; k++) m.wExp[m.synExp + k] = k;
-  m.useUnit = Int16Array.from(useU);
-  m.useRole = Uint8Array.from(useR);
-  m.defUnit = Int16Array.from(defU);
+  m.useUnit = useU.done();
+  m.useRole = useR.done();
+  m.defUnit = defU.done();
   return m;
+}
+
+/**
+ * A typed array written by push, starting as a copy of `start` (no copy through a JS array: the
+ * largest kernel's register lists run to hundreds of thousands of entries per emitted model).
+ */
+class GrowingArray<A extends Int16Array | Uint8Array> {
+  private a: A;
+  length: number;
+
+  constructor(private readonly make: new (n: number) => A, start?: A) {
+    this.length = start?.length ?? 0;
+    this.a = new make(Math.max(1024, this.length + (this.length >>> 2)));
+    if (start) this.a.set(start);
+  }
+
+  push(v: number): void {
+    if (this.length === this.a.length) {
+      const b = new this.make(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.length++] = v;
+  }
+
+  /** The values pushed, in an array of their length. */
+  done(): A {
+    return this.a.slice(0, this.length) as A;
+  }
 }
 
 /**

@@ -30,7 +30,7 @@ import { EXEC_HI, EXEC_LO, M0, VCC_HI, VCC_LO, VGPR_BASE, AGPR_BASE, rangeName }
 import type { Target } from '../isa/target.js';
 import { unitsAsWritten } from '../isa/names.js';
 import { firstAlike, operandsOnce, storeIndexOf } from '../isa/resolved-store.js';
-import { buildTraits, has, isClass, isMfmaKind, traitsOf, TRAIT, type KernelTraits } from '../isa/traits.js';
+import { has, isClass, isMfmaKind, traitsOf, traitsOfOne, TRAIT, type KernelTraits } from '../isa/traits.js';
 import { isDeepStrictEqual } from 'node:util';
 import { FastPathMismatch } from '../errors.js';
 import { generationOf, type Generation } from './types.js';
@@ -531,7 +531,7 @@ export function hazardInsnsCarried(ctx: KernelContext, carried: CarriedFacts, ch
   let p = 0;
   for (let j = 0; j < n; j++) {
     const ri = insns[j]!;
-    if (isWaitOrNop(ri.insn)) { out[j] = hazardInsn(ri, ctx.target, buildTraits([ri]), 0, lists); continue; }
+    if (isWaitOrNop(ri.insn)) { out[j] = hazardInsn(ri, ctx.target, traitsOfOne(ri), 0, lists); continue; }
     if (p === rows || c.name[p] !== ri.info.desc.name) return false;
     out[j] = new HazardView(ri, c.name[p]!, c.ws[p]!, c.passes[p]!, c.bits[p]!, c.ops[p]!, c.sdefs[p] ?? ri.defs, c.rare[p]);
     p++;
@@ -565,7 +565,7 @@ export function hazardInsnsAligned(ctx: KernelContext, from: KernelContext, toFr
     if (v instanceof HazardView) {
       if (v.name !== ri.info.desc.name) return false;
       out[j] = v.alike(ri);
-    } else out[j] = hazardInsn(ri, ctx.target, buildTraits([ri]), 0, lists);
+    } else out[j] = hazardInsn(ri, ctx.target, traitsOfOne(ri), 0, lists);
   }
   if (check) expectFacts(ctx, out, 'aligned');
   FACTS_CACHE.set(ctx, out);

@@ -136,65 +136,83 @@ function wideStoreBits(r: ResolvedInsn): number {
 /** The traits of every instruction: the one place where an instruction's kind is decided. */
 export function buildTraits(insns: readonly ResolvedInsn[]): KernelTraits {
   const n = insns.length;
-  const t: KernelTraits = {
+  const t = emptyTraits(n);
+  for (let i = 0; i < n; i++) fillTraits(t, i, insns[i]!);
+  return t;
+}
+
+function emptyTraits(n: number): KernelTraits {
+  return {
     n, cls: new Uint8Array(n), flags: new Uint32Array(n), events: new Uint8Array(n),
     vmInc: new Uint8Array(n), lgkmInc: new Uint8Array(n), expInc: new Uint8Array(n),
     memOp: new Uint8Array(n), memSpace: new Uint8Array(n), memDwords: new Uint8Array(n),
     mfmaKind: new Uint8Array(n), passes: new Uint8Array(n), latency: new Uint8Array(n),
   };
-  for (let i = 0; i < n; i++) {
-    const r = insns[i]!;
-    const info = r.info;
-    const cls = info.cls;
-    t.cls[i] = CLS[cls];
-    t.latency[i] = LATENCY[info.latency];
-    let ev = 0;
-    const events = info.events;
-    for (let k = 0; k < events.length; k++) ev |= EVENT[events[k]!];
-    t.events[i] = ev;
-    t.vmInc[i] = info.counters.vm;
-    t.lgkmInc[i] = info.counters.lgkm;
-    t.expInc[i] = info.counters.exp;
-    let f = 0;
-    const valu = info.desc.valu;
-    if (valu?.trans) f |= TRAIT.trans;
-    if (valu?.dot) f |= TRAIT.dot;
-    if (valu?.cmpx) f |= TRAIT.cmpx;
-    if (info.variant === 'dpp') f |= TRAIT.dpp;
-    if (info.variant === 'sdwa') f |= TRAIT.sdwa;
-    f |= ACC[info.desc.name] ?? 0;
-    const enc = info.encoding;
-    if (enc === 'flat' || enc === 'global' || enc === 'scratch') f |= TRAIT.flatEncoding;
-    if (enc === 'mubuf' || enc === 'mtbuf') f |= TRAIT.bufferEncoding;
-    if (cls === 'vmem' && (ev & EVENT['vmem-load'])) f |= TRAIT.vmemLoad;
-    const mem = info.mem;
-    if (mem) {
-      const op = mem.op;
-      t.memOp[i] = MEM_OP[op];
-      t.memSpace[i] = MEM_SPACE[mem.space];
-      t.memDwords[i] = mem.dwords;
-      if (mem.d16) f |= TRAIT.d16;
-      if (cls === 'ds' && mem.space === 'lds' && op !== 'other') f |= TRAIT.ldsMemory;
-      if (op === 'load-lds') f |= TRAIT.ldsDmaLoad;
-      if ((op === 'load-lds' || op === 'store-lds') && (cls === 'vmem' || cls === 'flat')) f |= TRAIT.ldsDma;
-      if (op === 'cache') f |= TRAIT.cacheOp;
-      const store = op === 'store' || op === 'atomic' || op === 'atomic-rtn';
-      if (store || op === 'load-lds' || op === 'store-lds') f |= TRAIT.mayStore;
-      if (store && (cls === 'vmem' || cls === 'flat')) f |= wideStoreBits(r);
-    }
-    const mf = info.mfma;
-    if (cls === 'mfma') {
-      t.passes[i] = mf?.passes ?? 0;
-      if (mf) t.mfmaKind[i] = MFMA_KIND[mf.kind];
-      if (mf?.kind === 'dgemm') {
-        const m = info.desc.mfma?.m;
-        if (m === 16) f |= TRAIT.dgemm16;
-        if (m === 4) f |= TRAIT.dgemm4;
-      }
-    }
-    t.flags[i] = f;
+}
+
+const ONE = emptyTraits(1);
+
+/**
+ * The traits of one instruction, as instruction 0 of a KernelTraits that the next call
+ * overwrites (for a fact computed at once from them, as hazardInsn computes one).
+ */
+export function traitsOfOne(r: ResolvedInsn): KernelTraits {
+  ONE.memOp[0] = ONE.memSpace[0] = ONE.memDwords[0] = ONE.mfmaKind[0] = ONE.passes[0] = 0;
+  fillTraits(ONE, 0, r);
+  return ONE;
+}
+
+/** Write instruction i's traits (r) into t (every entry fillTraits may leave unwritten is 0 already). */
+function fillTraits(t: KernelTraits, i: number, r: ResolvedInsn): void {
+  const info = r.info;
+  const cls = info.cls;
+  t.cls[i] = CLS[cls];
+  t.latency[i] = LATENCY[info.latency];
+  let ev = 0;
+  const events = info.events;
+  for (let k = 0; k < events.length; k++) ev |= EVENT[events[k]!];
+  t.events[i] = ev;
+  t.vmInc[i] = info.counters.vm;
+  t.lgkmInc[i] = info.counters.lgkm;
+  t.expInc[i] = info.counters.exp;
+  let f = 0;
+  const valu = info.desc.valu;
+  if (valu?.trans) f |= TRAIT.trans;
+  if (valu?.dot) f |= TRAIT.dot;
+  if (valu?.cmpx) f |= TRAIT.cmpx;
+  if (info.variant === 'dpp') f |= TRAIT.dpp;
+  if (info.variant === 'sdwa') f |= TRAIT.sdwa;
+  f |= ACC[info.desc.name] ?? 0;
+  const enc = info.encoding;
+  if (enc === 'flat' || enc === 'global' || enc === 'scratch') f |= TRAIT.flatEncoding;
+  if (enc === 'mubuf' || enc === 'mtbuf') f |= TRAIT.bufferEncoding;
+  if (cls === 'vmem' && (ev & EVENT['vmem-load'])) f |= TRAIT.vmemLoad;
+  const mem = info.mem;
+  if (mem) {
+    const op = mem.op;
+    t.memOp[i] = MEM_OP[op];
+    t.memSpace[i] = MEM_SPACE[mem.space];
+    t.memDwords[i] = mem.dwords;
+    if (mem.d16) f |= TRAIT.d16;
+    if (cls === 'ds' && mem.space === 'lds' && op !== 'other') f |= TRAIT.ldsMemory;
+    if (op === 'load-lds') f |= TRAIT.ldsDmaLoad;
+    if ((op === 'load-lds' || op === 'store-lds') && (cls === 'vmem' || cls === 'flat')) f |= TRAIT.ldsDma;
+    if (op === 'cache') f |= TRAIT.cacheOp;
+    const store = op === 'store' || op === 'atomic' || op === 'atomic-rtn';
+    if (store || op === 'load-lds' || op === 'store-lds') f |= TRAIT.mayStore;
+    if (store && (cls === 'vmem' || cls === 'flat')) f |= wideStoreBits(r);
   }
-  return t;
+  const mf = info.mfma;
+  if (cls === 'mfma') {
+    t.passes[i] = mf?.passes ?? 0;
+    if (mf) t.mfmaKind[i] = MFMA_KIND[mf.kind];
+    if (mf?.kind === 'dgemm') {
+      const m = info.desc.mfma?.m;
+      if (m === 16) f |= TRAIT.dgemm16;
+      if (m === 4) f |= TRAIT.dgemm4;
+    }
+  }
+  t.flags[i] = f;
 }
 
 const CACHE = new WeakMap<readonly ResolvedInsn[], KernelTraits>();
