@@ -32,10 +32,16 @@ export class ResumableCycles {
   private len = 0;
   /** Positions the last run simulated (from its first change to the end). */
   stepped = 0;
-  /** Running sums of the sequence's pipe occupancies and issue-port slots (valid for the owner's sequence when `sums`). */
+  /** Running sums of the sequence's pipe occupancies and issue-port slots (kept when `sums`). */
   private readonly sums: boolean;
   private readonly pipes = new Float64Array(NPIPES);
   private port = 0;
+  /**
+   * Whether `pipes` and `port` are the sums of the owner's sequence. Only a run of more than one
+   * wave reads them: runs of one wave (a kernel at one wave per SIMD, as the largest Tensile
+   * kernels) leave them, and the next run of more waves counts its sequence whole.
+   */
+  private counted = false;
 
   /** Same-length runs that ran their tail plainly (PLAIN_TAIL), for tests. */
   plainRuns = 0;
@@ -60,8 +66,7 @@ export class ResumableCycles {
         // (or, with a short tail after the change, run to the end: PLAIN_TAIL)
         let last = n - 1;
         while (last >= from && this.seq[last] === seq[last]) last--;
-        this.count(-1, this.seq, from, last + 1);
-        this.count(1, seq, from, last + 1);
+        this.recount(waves, seq, from, last + 1);
         for (let p = from; p <= last; p++) this.seq[p] = seq[p]!;
         if (n - 1 - last <= this.plainTail) {
           const at = this.engine.rewind(from);
@@ -72,16 +77,13 @@ export class ResumableCycles {
         return this.result(seq, waves);
       }
       // the old positions from the first change on leave the sums, the new ones come in
-      this.count(-1, this.seq, from, this.len);
-      this.count(1, seq, from, n);
+      this.recount(waves, seq, from, this.len, n);
       // back to the journal's last state at or before the first change
       from = this.engine.rewind(from);
     } else {
       this.engine.startJournal();
       this.owner = owner;
-      this.pipes.fill(0);
-      this.port = 0;
-      this.count(1, seq, 0, n);
+      this.counted = false;
     }
     if (this.seq.length < n) { const b = new Int32Array(n * 2); b.set(this.seq.subarray(0, from)); this.seq = b; }
     for (let p = from; p < n; p++) this.seq[p] = seq[p]!;
@@ -89,6 +91,26 @@ export class ResumableCycles {
     this.stepped = n - from;
     this.engine.runJournaled(seq, from, n);
     return this.result(seq, waves);
+  }
+
+  /**
+   * The running sums as `seq` changes the owner's sequence from position `from` on (the old one's
+   * positions up to `oldEnd` leave, the new one's up to `newEnd` come in), when they are counted
+   * and this run of `waves` reads them; else they are left to be counted whole when read.
+   */
+  private recount(waves: number, seq: ArrayLike<number>, from: number, oldEnd: number, newEnd = oldEnd): void {
+    if (!this.counted || waves <= 1) { this.counted = false; return; }
+    this.count(-1, this.seq, from, oldEnd);
+    this.count(1, seq, from, newEnd);
+  }
+
+  /** The running sums counted whole for `seq` (the owner's sequence) when they are not counted. */
+  private countWhole(seq: ArrayLike<number>, n: number): void {
+    if (this.counted) return;
+    this.pipes.fill(0);
+    this.port = 0;
+    this.count(1, seq, 0, n);
+    this.counted = true;
   }
 
   /** Add (sign 1) or take away (-1) positions [a, b) of `seq` to the running sums. */
@@ -111,6 +133,7 @@ export class ResumableCycles {
     const one = this.engine.drained(0);
     if (!this.sums) return { one, all: coResident(this.engine, seq, waves, one) };
     if (waves <= 1) return { one, all: one };
+    this.countWhole(seq, seq.length);
     return { one, all: Math.max(one, waves * this.busiestPipe(), waves * this.port) };
   }
 
@@ -122,7 +145,9 @@ export class ResumableCycles {
 
   /** For tests: the running sums of the last sequence run (undefined when not kept): its busiest pipe's occupancy and its issue-port slots. */
   runningSums(): { pipe: number; port: number } | undefined {
-    return this.sums ? { pipe: this.busiestPipe(), port: this.port } : undefined;
+    if (!this.sums) return undefined;
+    this.countWhole(this.seq, this.len);
+    return { pipe: this.busiestPipe(), port: this.port };
   }
 
   /** Runs that stopped where their state met the last run's shifted in time (CycleEngine.shiftedStops). */
