@@ -350,13 +350,20 @@ export class PairWaits {
 
   /** The bits of the pairwise rules that can name kernel instruction j as a producer (HazardRule.producer; a rule without one: always). */
   private producerBits(j: number): number {
-    let m = this.byProducer[j]!;
-    if (m < 0) {
-      const f = this.facts[j]!;
-      m = 0;
-      this.pairwise.forEach((x, b) => { const r = this.inert.rules[x]!; if (r.producer === undefined || r.producer(f)) m |= 1 << b; });
-      this.byProducer[j] = m;
+    const m = this.byProducer[j]!;
+    return m >= 0 ? m : this.producerBitsOf(j);
+  }
+
+  /** producerBits computed and kept (apart: a function holding a closure allocates its context on every call). */
+  private producerBitsOf(j: number): number {
+    const f = this.facts[j]!;
+    const pairwise = this.pairwise;
+    let m = 0;
+    for (let b = 0; b < pairwise.length; b++) {
+      const r = this.inert.rules[pairwise[b]!]!;
+      if (r.producer === undefined || r.producer(f)) m |= 1 << b;
     }
+    this.byProducer[j] = m;
     return m;
   }
 
