@@ -17,9 +17,6 @@ import { once } from '../analysis/memo.js';
 import { EditedText, lineReuse, ParsedProgram, type LineOrigins, type LineReuse } from '../asm/program.js';
 import { GPR_COUNT_PREFIX } from '../asm/parser.js';
 
-/** Lines of a program to write: each one's text and terminator, and the program's line it is as written (-1: another text). */
-interface Chunk { lines: string[]; eols: string[]; from: number[] }
-
 /**
  * Text of the program with the changed regions of `s` reordered and their waits/nops removed.
  * `origins`, when given, gets where its lines come from: an instruction's line that moves as it
@@ -37,9 +34,12 @@ export function reorderedText(s: ScheduleState, origins?: LineOrigins): string {
   }
 
   // statement -> replacement (the node now in that slot), dropped statements
-  const slotOf = new Map<number, number>(); // statement index -> kernel insn now there
-  const drop = new Set<number>();
-  const movedNodes = new Set<number>();
+  const nst = program.statements.length;
+  const slotOf = new Int32Array(nst).fill(-1); // statement index -> kernel insn now there
+  const drop = new Uint8Array(nst);
+  const slots: number[] = []; // the statements slotOf sets, and the nodes now in them
+  const movedNodes: number[] = [];
+  const dropped: number[] = [];
   for (const r of changed) {
     const rg = k.regions[r]!;
     const o = s.order[r]!;
@@ -47,17 +47,19 @@ export function reorderedText(s: ScheduleState, origins?: LineOrigins): string {
       if (o[p] === p) continue; // the slot keeps its own instruction: its line stays as it is
       const slotInsn = rg.nodes[p]!;
       const now = rg.nodes[o[p]!]!;
-      slotOf.set(cfg.insns[slotInsn]!.stmt, now);
-      movedNodes.add(now);
+      const st = cfg.insns[slotInsn]!.stmt;
+      slotOf[st] = now;
+      slots.push(st);
+      movedNodes.push(now);
     }
-    for (const i of rg.stripped) drop.add(cfg.insns[i]!.stmt);
+    for (const i of rg.stripped) { const st = cfg.insns[i]!.stmt; if (drop[st] === 0) { drop[st] = 1; dropped.push(st); } }
   }
 
   // statements per line, of the lines we touch
   const stmtsOfLine = new Map<number, number[]>();
   const touch = (st: number) => addStatementLine(program, st, stmtsOfLine);
-  for (const st of slotOf.keys()) touch(st);
-  for (const st of drop) touch(st);
+  for (const st of slots) touch(st);
+  for (const st of dropped) touch(st);
 
   const isSimpleLine = (li: number) => stmtsOfLine.get(li)!.every((x) => !program.statements[x]!.expansion);
 
@@ -77,24 +79,23 @@ export function reorderedText(s: ScheduleState, origins?: LineOrigins): string {
     if (list.length) { owned.set(i, list); for (const j of list) ownedLine.add(j); }
   }
 
-  const chunkOf = (i: number): Chunk => {
+  // the lines written for one line of the program, with the program's line each is a copy of
+  // (-1: none); kept from line to line
+  const emitted: string[] = [];
+  const from: number[] = [];
+  const add = (t: string, f = -1): void => { emitted.push(t); from.push(f); };
+  /** Kernel instruction i written in a slot: its line (with the comment lines it owns), the last ending with `eol`. */
+  const addMoved = (i: number, eol: string): void => {
     const st = cfg.insns[i]!.stmt;
     const s0 = program.statements[st]!;
     const li = s0.lineIndex;
     const line = program.lines[li]!;
-    if (isSimpleLine(li)) {
-      const lines: string[] = [];
-      const eols: string[] = [];
-      const from: number[] = [];
-      for (const j of owned.get(i) ?? []) { lines.push(program.lines[j]!.text); eols.push(program.lines[j]!.eol || '\n'); from.push(j); }
-      const first = stmtsOfLine.get(li)![0] === st;
-      lines.push(first ? line.text : indentOf(line.text) + line.text.slice(s0.loc.col - 1));
-      eols.push(line.eol || '\n');
-      from.push(first ? li : -1);
-      return { lines, eols, from };
-    }
-    return { lines: [indentOf(line.text) + s0.insn!.text], eols: [line.eol || '\n'], from: [-1] };
+    if (!isSimpleLine(li)) { add(indentOf(line.text) + s0.insn!.text + eol); return; }
+    for (const j of owned.get(i) ?? []) add(program.lines[j]!.text + (program.lines[j]!.eol || '\n'), j);
+    const first = stmtsOfLine.get(li)![0] === st;
+    add((first ? line.text : indentOf(line.text) + line.text.slice(s0.loc.col - 1)) + eol, first ? li : -1);
   };
+
 
   // the lines written as they are go out in runs, cut from the program's text
   const text = program.lineIndex;
@@ -118,9 +119,8 @@ export function reorderedText(s: ScheduleState, origins?: LineOrigins): string {
     }
     if (ownedLine.has(li) || li <= skipTo || !stmts) continue;
     const simple = isSimpleLine(li);
-    const emitted: string[] = [];
-    const from: number[] = [];
-    const add = (t: string, f = -1) => { emitted.push(t); from.push(f); };
+    emitted.length = 0;
+    from.length = 0;
     if (!simple) {
       const call = stmts.map((x) => program.statements[x]!).find((x) => x.kind === 'macroCall' && !x.expansion);
       if (call?.blockEnd !== undefined) skipTo = call.blockEnd; // the rest of a repeat block's lines
@@ -131,13 +131,9 @@ export function reorderedText(s: ScheduleState, origins?: LineOrigins): string {
       const st = stmts[q]!;
       const S = program.statements[st]!;
       if (S.kind === 'macroCall') continue;
-      if (drop.has(st)) continue;
-      const now = slotOf.get(st);
-      if (now !== undefined) {
-        const c = chunkOf(now);
-        for (let x = 0; x < c.lines.length; x++) add(c.lines[x]! + (x === c.lines.length - 1 ? eol : c.eols[x]!), c.from[x]!);
-        continue;
-      }
+      if (drop[st] === 1) continue;
+      const now = slotOf[st]!;
+      if (now >= 0) { addMoved(now, eol); continue; }
       if (simple) {
         // an untouched statement on a simple line that also holds a moved or dropped one: a label
         if (S.kind === 'label') { add(`${indent}${S.text}:${eol}`); restFrom = S.loc.col - 1 + S.text.length + 1; continue; }
