@@ -41,7 +41,8 @@
  */
 import type { Loc, WaitcntOperand } from '../asm/ast.js';
 import type { Loaded } from '../load.js';
-import { kernelContexts } from '../analysis/context.js';
+import { kernelContextNamed, kernelContexts } from '../analysis/context.js';
+import { fenceWaits } from '../waitcnt/index.js';
 import { checkContexts } from '../check/check.js';
 import type { Checker } from '../check/checkers.js';
 import type { ResolvedInsn } from '../isa/types.js';
@@ -125,22 +126,34 @@ function flowOf(items: Item[], ids: string[]): Flow {
 }
 
 /**
- * Completed (by identity) memory operations at each completion point, per block, and the ones
- * still pending there; `texts` gets each point's source text. (Identities may repeat: the
- * operations of pipelined loops are named by their text alone.)
+ * Walk a kernel's instructions block by block with the counter model of the completion check:
+ * `visit(i, done)` runs before instruction i (after the waits before it), `done()` giving the
+ * memory operations (by identity) its block issued before i that are complete there, and those
+ * still pending. (Identities may repeat: the operations of pipelined loops are named by their
+ * text alone.)
  */
-function completions(v: KernelView, idOf: Map<number, string>, texts?: Map<string, string>): Map<string, { done: Set<string>; pending: Set<string> }> {
-  const out = new Map<string, { done: Set<string>; pending: Set<string> }>();
+function walkCompletion(v: KernelView, idOf: Map<number, string>, visit: (i: number, done: () => { done: Set<string>; pending: Set<string> }) => void): void {
   const n = v.all.length;
   let pending: { id: string; counters: number; ooo: boolean; t: number[] }[] = [];
   const issued = [0, 0, 0];
-  let anchorCount = new Map<string, number>();
   let block = -1;
   for (let i = 0; i < n; i++) {
     const r = v.all[i]!;
-    if (v.blockOf[i] !== block) { block = v.blockOf[i]!; pending = []; issued.fill(0); anchorCount = new Map(); }
-    const base = r.insn.base;
-    if (base === 's_waitcnt') {
+    if (v.blockOf[i] !== block) { block = v.blockOf[i]!; pending = []; issued.fill(0); }
+    const at = i;
+    const start = v.blockStart[block]!;
+    visit(i, () => {
+      const done = new Set<string>();
+      const still = new Set<string>();
+      // completed = issued in this block so far and no longer pending
+      for (let j = start; j < at; j++) {
+        const id = idOf.get(j);
+        if (id === undefined || !v.all[j]!.info.mem) continue;
+        if (pending.some((p) => p.id === id)) still.add(id); else done.add(id);
+      }
+      return { done, pending: still };
+    });
+    if (r.insn.base === 's_waitcnt') {
       const w = r.insn.operands[0] as WaitcntOperand | undefined;
       if (!w || w.kind !== 'waitcnt') continue;
       const lim = [w.vmcnt, w.lgkmcnt, w.expcnt];
@@ -158,29 +171,12 @@ function completions(v: KernelView, idOf: Map<number, string>, texts?: Map<strin
       });
       continue;
     }
-    const cls = r.info.cls;
-    const point = cls === 'barrier' || cls === 'message' || v.isReturnOrCall[i] === 1 || r.info.mem?.op === 'cache'
-      || /^(s_dcache_|s_icache_|buffer_wbl2|buffer_inv|buffer_wbinvl1)/.test(base);
-    if (point) {
-      const key = `${block}:${keyOf(r.insn)}`;
-      const nth = anchorCount.get(key) ?? 0;
-      anchorCount.set(key, nth + 1);
-      const done = new Set<string>();
-      const still = new Set<string>();
-      // completed = issued in this block so far and no longer pending
-      for (let j = v.blockStart[block]!; j < i; j++) {
-        const id = idOf.get(j);
-        if (id === undefined || !v.all[j]!.info.mem) continue;
-        if (pending.some((p) => p.id === id)) still.add(id); else done.add(id);
-      }
-      out.set(`${key}#${nth}`, { done, pending: still });
-      texts?.set(`${key}#${nth}`, r.insn.text.trim());
-    }
     const c = r.info.counters;
     const counters = (c.vm > 0 ? 1 : 0) | (c.lgkm > 0 ? 2 : 0) | (c.exp > 0 ? 4 : 0);
     if (counters) {
       // operations of one type complete in order: VMEM (vm), LDS (lgkm), export (exp); the rest
       // (scalar memory, FLAT, messages, GDS) in any order
+      const cls = r.info.cls;
       const ooo = cls === 'smem' || cls === 'flat' || r.info.events.includes('message') || r.info.events.includes('gds');
       const t = [0, 0, 0];
       if (!ooo) { const ty = c.vm > 0 ? 0 : c.lgkm > 0 ? 1 : 2; t[ty] = ++issued[ty]!; }
@@ -188,6 +184,66 @@ function completions(v: KernelView, idOf: Map<number, string>, texts?: Map<strin
       pending.push({ id: id ?? `#${i}`, counters, ooo, t });
     }
   }
+}
+
+/**
+ * Completed (by identity) memory operations at each completion point, per block, and the ones
+ * still pending there; `texts` gets each point's source text.
+ */
+function completions(v: KernelView, idOf: Map<number, string>, texts?: Map<string, string>): Map<string, { done: Set<string>; pending: Set<string> }> {
+  const out = new Map<string, { done: Set<string>; pending: Set<string> }>();
+  let anchorCount = new Map<string, number>();
+  let block = -1;
+  walkCompletion(v, idOf, (i, done) => {
+    if (v.blockOf[i] !== block) { block = v.blockOf[i]!; anchorCount = new Map(); }
+    const r = v.all[i]!;
+    const base = r.insn.base;
+    const cls = r.info.cls;
+    const point = cls === 'barrier' || cls === 'message' || v.isReturnOrCall[i] === 1 || r.info.mem?.op === 'cache'
+      || /^(s_dcache_|s_icache_|buffer_wbl2|buffer_inv|buffer_wbinvl1)/.test(base);
+    if (!point) return;
+    const key = `${block}:${keyOf(r.insn)}`;
+    const nth = anchorCount.get(key) ?? 0;
+    anchorCount.set(key, nth + 1);
+    out.set(`${key}#${nth}`, done());
+    texts?.set(`${key}#${nth}`, r.insn.text.trim());
+  });
+  return out;
+}
+
+/**
+ * What each memory operation that follows a fence wait of the original in its block (up to the
+ * next fence wait) needs complete before it: the operations that wait completes (pending right
+ * before it, complete after it and the waits and nops beside it), by identity. `fences`: the
+ * original's fence waits (waitcnt fenceWaits: a wait that completes stores before a release, a
+ * wait after a cache writeback), as indexes of `v.all`. (An operation another wait completed
+ * earlier is not the fence's: a pipelined loop may issue its next iteration's load there.)
+ */
+function releases(v: KernelView, idOf: Map<number, string>, fences: ReadonlySet<number>): Map<string, { done: Set<string>; wait: number }> {
+  const out = new Map<string, { done: Set<string>; wait: number }>();
+  let block = -1;
+  let fence = -1;
+  let before: Set<string> | undefined;
+  let after: { done: Set<string>; wait: number } | undefined;
+  walkCompletion(v, idOf, (i, done) => {
+    if (v.blockOf[i] !== block) { block = v.blockOf[i]!; fence = -1; before = undefined; after = undefined; }
+    const base = v.all[i]!.insn.base;
+    if (base === 's_waitcnt' || base === 's_nop') {
+      if (!fences.has(i)) return;
+      if (fence < 0 || after) before = done().pending;
+      fence = i;
+      after = undefined;
+      return;
+    }
+    if (fence < 0) return;
+    if (!after) {
+      const completed = new Set<string>();
+      for (const x of done().done) if (before!.has(x)) completed.add(x);
+      after = { done: completed, wait: fence };
+    }
+    const id = idOf.get(i);
+    if (id !== undefined && v.all[i]!.info.mem && after.done.size > 0) out.set(id, after);
+  });
   return out;
 }
 
@@ -287,8 +343,13 @@ function check4Memory(name: string, a: KernelView, ra: Region, rb: Region, fa: F
   return pairs;
 }
 
-/** 5. Completion before barriers, cache operations, messages, calls and returns. */
-function check5Completion(name: string, a: KernelView, b: KernelView, idOfA: Map<number, string>, idOfB: Map<number, string>): Check {
+/**
+ * 5. Completion before barriers, cache operations, messages, calls and returns; and after the
+ * original's fence waits (`fences`), before the memory operations that follow them (a release:
+ * the stores the wait completes are complete before the flag store that follows).
+ */
+function check5Completion(name: string, a: KernelView, b: KernelView, idOfA: Map<number, string>, idOfB: Map<number, string>, fences: ReadonlySet<number>): Check {
+  const find = (v: KernelView, m: Map<number, string>, id: string) => { for (const [i, x] of m) if (x === id) return v.all[i]!.insn; return undefined; };
   const pointText = new Map<string, string>();
   const ca = completions(a, idOfA, pointText);
   const cb = completions(b, idOfB);
@@ -296,14 +357,31 @@ function check5Completion(name: string, a: KernelView, b: KernelView, idOfA: Map
     const pb = cb.get(point);
     for (const id of pa.done) {
       if (pb && pb.done.has(id) && !pb.pending.has(id)) continue;
-      const find = (v: KernelView, m: Map<number, string>) => { for (const [i, x] of m) if (x === id) return v.all[i]!.insn; return undefined; };
-      const ia = find(a, idOfA);
-      const lb = find(b, idOfB)?.loc;
+      const ia = find(a, idOfA, id);
+      const lb = find(b, idOfB, id)?.loc;
       const before = pointText.get(point) ?? point;
       return diff('completion', name, `'${ia?.text.trim() ?? id}' (${locText(ia?.loc)}) is complete before '${before}' in the original but not in the scheduled file (${locText(lb)})`, ia?.loc, lb);
     }
   }
-  return undefined;
+  const needs = releases(a, idOfA, fences);
+  if (needs.size === 0) return undefined;
+  let found: Check;
+  walkCompletion(b, idOfB, (i, done) => {
+    const id = idOfB.get(i);
+    const need = id === undefined || found ? undefined : needs.get(id);
+    if (!need) return;
+    const now = done();
+    for (const x of need.done) {
+      if (now.done.has(x)) continue;
+      const ia = find(a, idOfA, x);
+      const at = b.all[i]!.insn;
+      const wait = a.all[need.wait]!.insn;
+      found = diff('completion', name, `'${ia?.text.trim() ?? x}' (${locText(ia?.loc)}) is complete before '${at.text.trim()}' in the original, by the fence '${wait.text.trim()}' (${locText(wait.loc)}), but not in the scheduled file (${locText(at.loc)})`,
+        ia?.loc, at.loc);
+      return;
+    }
+  });
+  return found;
 }
 
 /** 6. The scheduled file checks clean: no error the original does not have (matched by rule and instruction). */
@@ -323,9 +401,11 @@ export function verifyLoaded(orig: Loaded, sched: Loaded, opts: VerifyOptions = 
   for (const name of names) {
     // labels a macro makes compared by their place first (later calls of a macro numbered anew
     // when one call is written out), then by name (the numbering kept)
-    let r = verifyKernel(name, kernelView(orig, name)!, kernelView(sched, name)!, disambiguate);
+    const a = kernelView(orig, name)!;
+    const fences = fenceWaitsOf(orig, name, a);
+    let r = verifyKernel(name, a, kernelView(sched, name)!, disambiguate, fences);
     if ('equivalent' in r) {
-      const byName = verifyKernel(name, kernelView(orig, name, false)!, kernelView(sched, name, false)!, disambiguate);
+      const byName = verifyKernel(name, kernelView(orig, name, false)!, kernelView(sched, name, false)!, disambiguate, fences);
       if (!('equivalent' in byName)) r = byName;
     }
     if ('equivalent' in r) return r;
@@ -338,8 +418,19 @@ export function verifyLoaded(orig: Loaded, sched: Loaded, opts: VerifyOptions = 
   return { equivalent: true, kernels };
 }
 
+/**
+ * The original kernel's fence waits (waitcnt fenceWaits), as indexes of its view's instructions
+ * (the view and the kernel's context list the same instructions in the same order; none when they
+ * do not).
+ */
+function fenceWaitsOf(l: Loaded, name: string, v: KernelView): ReadonlySet<number> {
+  const ctx = kernelContextNamed(l, name);
+  if (!ctx || ctx.insns.length !== v.all.length || ctx.insns.some((r, i) => r !== v.all[i])) return new Set();
+  return new Set(fenceWaits(ctx).keys());
+}
+
 /** Checks 1-5 and 7 of one kernel: its figures, or the first difference. */
-function verifyKernel(name: string, a: KernelView, b: KernelView, disambiguate: boolean | 'per-lane'): VerifyResult['kernels'][number] | Exclude<Check, undefined> {
+function verifyKernel(name: string, a: KernelView, b: KernelView, disambiguate: boolean | 'per-lane', fences: ReadonlySet<number>): VerifyResult['kernels'][number] | Exclude<Check, undefined> {
   const layout = checkRawJumpLayout(name, a, b);
   if (layout) return layout;
   if (a.header.join('\n') !== b.header.join('\n')) {
@@ -379,7 +470,11 @@ function verifyKernel(name: string, a: KernelView, b: KernelView, disambiguate: 
   }
   const c7 = check7PipelinedLoops(name, a, b, al, disambiguate, idOfA, idOfB);
   if (c7) return c7;
-  const c5 = check5Completion(name, a, b, idOfA, idOfB);
+  // the fence waits of pipelined loops' blocks are check 7's (their operations are named by text)
+  const loopBlocks = new Set<number>();
+  for (const g of traced) for (const it of a.regions[g]!.items) loopBlocks.add(a.blockOf[it.index]!);
+  const outside = loopBlocks.size === 0 ? fences : new Set([...fences].filter((w) => !loopBlocks.has(a.blockOf[w]!)));
+  const c5 = check5Completion(name, a, b, idOfA, idOfB, outside);
   if (c5) return c5;
   return { name, instructions, memoryPairs, pipelinedLoops: al.loops.length };
 }

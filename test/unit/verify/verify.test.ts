@@ -113,6 +113,20 @@ test('verify rejects: memory order, pinned instruction moved, region contents, c
   assert.match(r.difference!.message, /^'ds_write_b32 v0, v3' \(orig\.s:\d+\) is complete before 's_barrier' in the original but not in the scheduled file \(sched\.s:\d+\)$/);
 });
 
+test('verify rejects a fence wait moved after, or taken from before, the store it orders (a release), and accepts moves after it', () => {
+  // the data store, the wait that completes it (a fence wait: the waitcnt analysis judges it one),
+  // then the flag store that other waves read the data by
+  const release = ['k:', '  v_mov_b32 v1, 1', '  global_store_dwordx4 v0, v[2:5], s[0:1]', '  s_waitcnt vmcnt(0)', '  v_mov_b32 v7, 2', '  global_store_dword v0, v1, s[2:3]', '  s_endpgm'];
+  const message = /^'global_store_dwordx4 v0, v\[2:5\], s\[0:1\]' \(orig\.s:5\) is complete before 'global_store_dword v0, v1, s\[2:3\]' in the original, by the fence 's_waitcnt vmcnt\(0\)' \(orig\.s:6\), but not in the scheduled file \(sched\.s:\d+\)$/;
+  for (const sched of [permute(release, [3, 4], [4, 5]), release.filter((l) => !l.includes('s_waitcnt'))]) {
+    const r = verify(release, sched);
+    assert.equal(r.difference?.kind, 'completion', sched.join('; '));
+    assert.match(r.difference!.message, message);
+  }
+  // the flag store moved up past an instruction after the wait: still after it
+  assert.equal(verify(release, permute(release, [4, 5])).equivalent, true, verify(release, permute(release, [4, 5])).difference?.message);
+});
+
 test('verify rejects a scheduled file with a check error the original does not have', () => {
   const fake: Checker = { name: 'test-fake', description: 'flags v_mov_b32 v9', run: (ctx) => ctx.insns.flatMap((r, i) => (r.insn.text === 'v_mov_b32 v9, 0' && ctx.program.file === 'sched.s' ? [{ rule: 'fake', severity: 'error' as const, message: 'fake error', loc: r.insn.loc, insn: i, related: [] }] : [])) };
   const checkers = [...DEFAULT_CHECKERS, fake];
