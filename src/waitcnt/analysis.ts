@@ -1035,7 +1035,7 @@ function fenceText(ctx: KernelContext, i: number, reason: NeedReason, counters: 
   switch (reason) {
     case 'barrier':
       return {
-        message: `s_barrier with memory operations outstanding on ${counters}: ${ctx.target.name} has no back-off barrier, and LLVM waits for every counter before each s_barrier there so that a memory exception raised while the wave waits at the barrier can be taken; the data is not at risk (AMD's ${ctx.target.name} kernels keep prefetch loads in flight across barriers), so a warning`,
+        message: `s_barrier with memory operations outstanding on ${counters}: ${ctx.target.name} has no back-off barrier, and LLVM waits for every counter before each s_barrier there so that a memory exception raised while the wave waits at the barrier can be taken; loads in flight across it are not at risk (AMD's ${ctx.target.name} kernels keep prefetch loads in flight across barriers), so a warning (an LDS write that other waves read after the barrier needs lgkmcnt(0) before it for its own sake: a workgroup release)`,
         source: SOURCES.barrier,
       };
     case 'return':
