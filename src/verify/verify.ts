@@ -282,11 +282,16 @@ function check2Contents(name: string, where: string, ra: Region, rb: Region): Ch
   const [k, c] = [...ca.entries()].find(([, c2]) => c2 !== 0)!;
   const ia = ra.items.find((x) => x.key === k);
   const ib = rb.items.find((x) => x.key === k);
-  // an instruction in one file's region and not the other's moved past an instruction that
-  // bounds the region (a barrier, a branch, a label, a directive, ...), which nothing may cross
+  // an instruction the other file has more of in the same region: what stands in its place (a
+  // changed opcode or operand), named where it is
+  const other = [...ca.entries()].find(([, c2]) => Math.sign(c2) === -Math.sign(c));
+  const io = other && (c > 0 ? rb : ra).items.find((x) => x.key === other[0]);
+  // an instruction in one file's region and not the other's may have moved past an instruction
+  // that bounds the region (a barrier, a branch, a label, a directive, ...), which nothing may cross
   const moved = !ia || !ib ? '; an instruction moves only within its region, between the pinned instructions around it' : '';
-  return diff('region-contents', name, `${where}: '${textOf((ia ?? ib)!)}' appears ${c > 0 ? 'more' : 'fewer'} times in the original (${ia ? locText(ia.loc) : 'absent'}) than in the scheduled file (${ib ? locText(ib.loc) : 'absent'})${moved}`,
-    ia?.loc ?? ra.items[0]?.loc, ib?.loc ?? rb.items[0]?.loc);
+  const instead = io ? `; the ${c > 0 ? 'scheduled file' : 'original'} has '${textOf(io)}' (${locText(io.loc)}) more times than the ${c > 0 ? 'original' : 'scheduled file'}` : '';
+  return diff('region-contents', name, `${where}: '${textOf((ia ?? ib)!)}' appears ${c > 0 ? 'more' : 'fewer'} times in the original (${ia ? locText(ia.loc) : 'absent'}) than in the scheduled file (${ib ? locText(ib.loc) : 'absent'})${instead}${moved}`,
+    (c < 0 && io ? io.loc : undefined) ?? ia?.loc ?? ra.items[0]?.loc, (c > 0 && io ? io.loc : undefined) ?? ib?.loc ?? rb.items[0]?.loc);
 }
 
 /** 3. Registers: every read sees the same producer, every register the same last writer at the exit. */

@@ -127,6 +127,15 @@ test('verify rejects a fence wait moved after, or taken from before, the store i
   assert.equal(verify(release, permute(release, [4, 5])).equivalent, true, verify(release, permute(release, [4, 5])).difference?.message);
 });
 
+test('verify names what stands in the place of a changed instruction: the other file\'s extra instruction, where it is', () => {
+  const a = ['k:', '  v_add_f32_e32 v0, v0, v2', '  v_mov_b32 v3, 1', '  v_add_f32_e32 v4, v4, v2', '  s_endpgm'];
+  const b = a.map((l) => (l.includes('v4, v4') ? l.replace('v_add_f32', 'v_sub_f32') : l));
+  const r = verify(a, b);
+  assert.equal(r.difference?.kind, 'region-contents');
+  assert.match(r.difference!.message, /'v_add_f32_e32 v4, v4, v2' appears more times in the original \(orig\.s:6\) than in the scheduled file \(absent\); the scheduled file has 'v_sub_f32_e32 v4, v4, v2' \(sched\.s:6\) more times than the original; an instruction moves only within its region/);
+  assert.equal(r.difference!.scheduled?.line, 6);
+});
+
 test('verify rejects a scheduled file with a check error the original does not have', () => {
   const fake: Checker = { name: 'test-fake', description: 'flags v_mov_b32 v9', run: (ctx) => ctx.insns.flatMap((r, i) => (r.insn.text === 'v_mov_b32 v9, 0' && ctx.program.file === 'sched.s' ? [{ rule: 'fake', severity: 'error' as const, message: 'fake error', loc: r.insn.loc, insn: i, related: [] }] : [])) };
   const checkers = [...DEFAULT_CHECKERS, fake];
