@@ -74,7 +74,7 @@ export function windowNopModel(ctx: KernelContext): WindowNopModel {
     },
     pairTable(lo, hi) {
       if (hi - lo > PAIR_TABLE_MAX) return undefined;
-      pairs ??= new PairWaits(ctx, facts, rules, inert);
+      pairs ??= new PairWaits(ctx, facts, inert);
       return new PairTable(pairs, lo, hi);
     },
   };
@@ -93,7 +93,9 @@ export class InertRules {
   /** Per rule (index in the model's rules), per kernel instruction: 1 inert, 2 not, 0 not yet known. */
   private readonly known: Uint8Array[];
   private readonly never: number;
-  /** Per rule: its bit in `bits` (the pairwise rules, in order), else -1. */
+  /** The pairwise rules (HazardRule.pairwise), as indexes into `rules`, in order: pairwise[b] has bit b in `bits`. */
+  readonly pairwise: readonly number[];
+  /** Per rule: its bit in `bits` (its place in `pairwise`), else -1. */
   readonly pairBit: Int32Array;
   /** Per kernel instruction: the bits (pairBit) of the pairwise rules known inert for it. */
   readonly bits: Int32Array;
@@ -105,6 +107,7 @@ export class InertRules {
     const pairwise = rules.flatMap((r, x) => (r.pairwise === true ? [x] : []));
     if (pairwise.length > MASK_RULES) throw new Error(`internal: ${pairwise.length} pairwise hazard rules, more than the ${MASK_RULES} one mask holds`);
     pairwise.forEach((x, b) => { this.pairBit[x] = b; });
+    this.pairwise = pairwise;
     this.bits = new Int32Array(n);
   }
 
@@ -251,7 +254,7 @@ export class PairWaits {
   private readonly h: WindowContext;
   private readonly insns: ResolvedInsn[];
   private readonly f: HazardInsn[];
-  /** The pairwise rules, as indexes into the model's rules (and `inert`). */
+  /** The pairwise rules, as indexes into the model's rules (InertRules.pairwise). */
   private readonly pairwise: readonly number[];
   /** The largest wait-state count any pairwise rule's facts demand on the kernel's generation: pair values never exceed it. */
   readonly reach: number;
@@ -273,22 +276,19 @@ export class PairWaits {
   private readonly sharing: number;
 
   /**
-   * @param inert what the model learns of its rules (shared with its NopWindows)
+   * @param inert the model's rules (the pair runs their pairwise ones) and what it learns of them (shared with its NopWindows)
    * @param learn skip the rules known to find nothing for a consumer (false: every rule runs on every pair, for tests).
    */
-  constructor(private readonly ctx: KernelContext, private readonly facts: readonly HazardInsn[], rules: readonly HazardRule[],
+  constructor(private readonly ctx: KernelContext, private readonly facts: readonly HazardInsn[],
     private readonly inert: InertRules, private readonly learn = true) {
     ({ h: this.h, insns: this.insns, f: this.f } = windowContext(ctx, facts, 2));
-    const pairwise: number[] = [];
-    rules.forEach((r, x) => { if (r.pairwise === true) pairwise.push(x); });
+    const rules = inert.rules;
+    const pairwise = inert.pairwise;
     this.pairwise = pairwise;
     this.run = new Int32Array(pairwise.length);
     this.byProducer = new Int32Array(ctx.insns.length).fill(-1);
     let sharing = 0;
-    pairwise.forEach((x, b) => {
-      if (inert.pairBit[x] !== b) throw new Error('internal: the pair table and its inert rules number the pairwise rules differently');
-      if (rules[x]!.sharesRegisters === true) sharing |= 1 << b;
-    });
+    pairwise.forEach((x, b) => { if (rules[x]!.sharesRegisters === true) sharing |= 1 << b; });
     this.sharing = sharing;
     let reach = 0;
     for (const x of pairwise) for (const fact of rules[x]!.facts) reach = Math.max(reach, maxWaitOf(fact, this.h.gen));

@@ -866,15 +866,6 @@ export function isOperandLegality(d: Diagnostic): boolean {
 const locKey = (l: Loc): string => `${l.file}:${l.line}:${l.col}`;
 
 /**
- * Resolve every instruction of a program. Instructions that fail get a conservative placeholder
- * (class 'other', every register operand both read and written, marked `unknown`) and an error
- * diagnostic; nothing is thrown for them. Legality violations become diagnostics with their
- * rule. Then, per kernel, the effects that depend on the kernel around an instruction
- * (kernel-effects.ts): on a unified VGPR/AGPR file the VGPRs at or above accum_offset become
- * the AGPR units they are, and inside the VGPR indexing mode the indexed operands reach the
- * registers the index may select.
- */
-/**
  * What resolveProgram may copy: `rs`, an earlier program's resolution, and per instruction of this
  * program the one of `rs` its rows were copied from by the parser (ParsedProgram.reusedFrom; -1:
  * none). The same rows resolve the same way, but for the kernel's effects, which are the same
@@ -888,6 +879,15 @@ export interface ResolveReuse { rs: ResolvedStore; from: Int32Array }
 /** Instructions whose resolution was copied from an earlier program's (ResolveReuse), for the tests. */
 export const resolveReuse = { rows: 0 };
 
+/**
+ * Resolve every instruction of a program. Instructions that fail get a conservative placeholder
+ * (class 'other', every register operand both read and written, marked `unknown`) and an error
+ * diagnostic; nothing is thrown for them. Legality violations become diagnostics with their
+ * rule. Then, per kernel, the effects that depend on the kernel around an instruction
+ * (kernel-effects.ts): on a unified VGPR/AGPR file the VGPRs at or above accum_offset become
+ * the AGPR units they are, and inside the VGPR indexing mode the indexed operands reach the
+ * registers the index may select.
+ */
 export function resolveProgram(program: Program, target: Target, opts: { alike?: boolean; reuse?: ResolveReuse } = {}): ResolvedProgram {
   const store = program instanceof ParsedProgram ? program.store : storeOf(program);
   const reuse = opts.reuse && !opts.reuse.rs.indexed && opts.reuse.rs.target === target ? opts.reuse : undefined;

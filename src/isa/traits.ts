@@ -157,12 +157,11 @@ const ONE = emptyTraits(1);
  * overwrites (for a fact computed at once from them, as hazardInsn computes one).
  */
 export function traitsOfOne(r: ResolvedInsn): KernelTraits {
-  ONE.memOp[0] = ONE.memSpace[0] = ONE.memDwords[0] = ONE.mfmaKind[0] = ONE.passes[0] = 0;
   fillTraits(ONE, 0, r);
   return ONE;
 }
 
-/** Write instruction i's traits (r) into t (every entry fillTraits may leave unwritten is 0 already). */
+/** Write instruction i's traits (r) into t, every entry of its row. */
 function fillTraits(t: KernelTraits, i: number, r: ResolvedInsn): void {
   const info = r.info;
   const cls = info.cls;
@@ -188,11 +187,11 @@ function fillTraits(t: KernelTraits, i: number, r: ResolvedInsn): void {
   if (enc === 'mubuf' || enc === 'mtbuf') f |= TRAIT.bufferEncoding;
   if (cls === 'vmem' && (ev & EVENT['vmem-load'])) f |= TRAIT.vmemLoad;
   const mem = info.mem;
+  t.memOp[i] = mem ? MEM_OP[mem.op] : MEM_OP.none;
+  t.memSpace[i] = mem ? MEM_SPACE[mem.space] : MEM_SPACE.none;
+  t.memDwords[i] = mem ? mem.dwords : 0;
   if (mem) {
     const op = mem.op;
-    t.memOp[i] = MEM_OP[op];
-    t.memSpace[i] = MEM_SPACE[mem.space];
-    t.memDwords[i] = mem.dwords;
     if (mem.d16) f |= TRAIT.d16;
     if (cls === 'ds' && mem.space === 'lds' && op !== 'other') f |= TRAIT.ldsMemory;
     if (op === 'load-lds') f |= TRAIT.ldsDmaLoad;
@@ -203,14 +202,12 @@ function fillTraits(t: KernelTraits, i: number, r: ResolvedInsn): void {
     if (store && (cls === 'vmem' || cls === 'flat')) f |= wideStoreBits(r);
   }
   const mf = info.mfma;
-  if (cls === 'mfma') {
-    t.passes[i] = mf?.passes ?? 0;
-    if (mf) t.mfmaKind[i] = MFMA_KIND[mf.kind];
-    if (mf?.kind === 'dgemm') {
-      const m = info.desc.mfma?.m;
-      if (m === 16) f |= TRAIT.dgemm16;
-      if (m === 4) f |= TRAIT.dgemm4;
-    }
+  t.passes[i] = cls === 'mfma' ? mf?.passes ?? 0 : 0;
+  t.mfmaKind[i] = cls === 'mfma' && mf ? MFMA_KIND[mf.kind] : MFMA_KIND.none;
+  if (cls === 'mfma' && mf?.kind === 'dgemm') {
+    const m = info.desc.mfma?.m;
+    if (m === 16) f |= TRAIT.dgemm16;
+    if (m === 4) f |= TRAIT.dgemm4;
   }
   t.flags[i] = f;
 }

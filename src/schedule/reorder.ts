@@ -37,8 +37,7 @@ export function reorderedText(s: ScheduleState, origins?: LineOrigins): string {
   const nst = program.statements.length;
   const slotOf = new Int32Array(nst).fill(-1); // statement index -> kernel insn now there
   const drop = new Uint8Array(nst);
-  const slots: number[] = []; // the statements slotOf sets, and the nodes now in them
-  const movedNodes: number[] = [];
+  const slots: number[] = []; // the statements slotOf sets
   const dropped: number[] = [];
   for (const r of changed) {
     const rg = k.regions[r]!;
@@ -50,7 +49,6 @@ export function reorderedText(s: ScheduleState, origins?: LineOrigins): string {
       const st = cfg.insns[slotInsn]!.stmt;
       slotOf[st] = now;
       slots.push(st);
-      movedNodes.push(now);
     }
     for (const i of rg.stripped) { const st = cfg.insns[i]!.stmt; if (drop[st] === 0) { drop[st] = 1; dropped.push(st); } }
   }
@@ -69,7 +67,8 @@ export function reorderedText(s: ScheduleState, origins?: LineOrigins): string {
   const owned = new Map<number, number[]>(); // insn -> owned line indexes (top to bottom)
   const ownedLine = new Set<number>();
   const code = once(program, 'commentOnlyLines', () => commentOnlyLines(program));
-  for (const i of movedNodes) {
+  for (const slot of slots) {
+    const i = slotOf[slot]!;
     if (cfg.blocks[cfg.blockOf[i]!]!.start === i) continue;
     const st = cfg.insns[i]!.stmt;
     const li = program.statements[st]!.lineIndex;

@@ -127,9 +127,9 @@ function flowOf(items: Item[], ids: string[]): Flow {
 
 /**
  * Walk a kernel's instructions block by block with the counter model of the completion check:
- * `visit(i, done)` runs before instruction i (after the waits before it), `done()` giving the
- * memory operations (by identity) its block issued before i that are complete there, and those
- * still pending. (Identities may repeat: the operations of pipelined loops are named by their
+ * `visit(i, done)` runs before instruction i (after the waits before it), `done()` giving, while
+ * the visit runs, the memory operations (by identity) its block issued before i that are complete
+ * there, and those still pending. (Identities may repeat: the operations of pipelined loops are named by their
  * text alone.)
  */
 function walkCompletion(v: KernelView, idOf: Map<number, string>, visit: (i: number, done: () => { done: Set<string>; pending: Set<string> }) => void): void {
@@ -137,22 +137,23 @@ function walkCompletion(v: KernelView, idOf: Map<number, string>, visit: (i: num
   let pending: { id: string; counters: number; ooo: boolean; t: number[] }[] = [];
   const issued = [0, 0, 0];
   let block = -1;
+  let at = 0;
+  // completed = issued in this block before instruction `at` and no longer pending
+  const done = () => {
+    const complete = new Set<string>();
+    const still = new Set<string>();
+    for (let j = v.blockStart[block]!; j < at; j++) {
+      const id = idOf.get(j);
+      if (id === undefined || !v.all[j]!.info.mem) continue;
+      if (pending.some((p) => p.id === id)) still.add(id); else complete.add(id);
+    }
+    return { done: complete, pending: still };
+  };
   for (let i = 0; i < n; i++) {
     const r = v.all[i]!;
     if (v.blockOf[i] !== block) { block = v.blockOf[i]!; pending = []; issued.fill(0); }
-    const at = i;
-    const start = v.blockStart[block]!;
-    visit(i, () => {
-      const done = new Set<string>();
-      const still = new Set<string>();
-      // completed = issued in this block so far and no longer pending
-      for (let j = start; j < at; j++) {
-        const id = idOf.get(j);
-        if (id === undefined || !v.all[j]!.info.mem) continue;
-        if (pending.some((p) => p.id === id)) still.add(id); else done.add(id);
-      }
-      return { done, pending: still };
-    });
+    at = i;
+    visit(i, done);
     if (r.insn.base === 's_waitcnt') {
       const w = r.insn.operands[0] as WaitcntOperand | undefined;
       if (!w || w.kind !== 'waitcnt') continue;

@@ -28,8 +28,8 @@ test('pair values: skipping the rules a consumer showed to find nothing (in a pa
     // what the pair table skips is learnt by the windows too: a window over each region first
     const shared = new InertRules(rules, k.ctx.insns.length);
     for (const rg of k.regions) new NopWindow(k.ctx, facts, rules, shared, k.ctx.target.maxNopImm.value, rg.nodes.length).nops(Int32Array.from(rg.nodes), 0);
-    const learning = new PairWaits(k.ctx, facts, rules, shared);
-    const every = new PairWaits(k.ctx, facts, rules, new InertRules(rules, k.ctx.insns.length), false);
+    const learning = new PairWaits(k.ctx, facts, shared);
+    const every = new PairWaits(k.ctx, facts, new InertRules(rules, k.ctx.insns.length), false);
     // every pair of the kernel's instructions, in a random order
     const rand = mulberry32(13);
     const order = Int32Array.from({ length: k.n * k.n }, (_, x) => x);
@@ -168,8 +168,8 @@ test('pair values on hand-written kernels that hit every pairwise rule: producer
     const filtered = rules.filter((r) => r.pairwise === true && (r.producer !== undefined || r.sharesRegisters === true)).map((r) => r.id);
     const missed = filtered.filter((id) => !found.has(id));
     assert.deepEqual(missed, [], `${arch}: pairwise rules the kernel does not exercise`);
-    const learning = new PairWaits(ctx, facts, rules, new InertRules(rules, ctx.insns.length));
-    const every = new PairWaits(ctx, facts, rules, new InertRules(rules, ctx.insns.length), false);
+    const learning = new PairWaits(ctx, facts, new InertRules(rules, ctx.insns.length));
+    const every = new PairWaits(ctx, facts, new InertRules(rules, ctx.insns.length), false);
     const n = ctx.insns.length;
     let nonzero = 0;
     for (let j = 0; j < n; j++) {
