@@ -997,13 +997,19 @@ function presentText(ctx: KernelContext, fx: readonly InsnEffects[], c: number, 
   return `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}, depending on the path`;
 }
 
-/** The operations a fence finds in flight (GoverningWaits.issued), as the message names them. */
-function inFlightText(ctx: KernelContext, g: GoverningWaits, cname: string, from: Loc): string {
+/**
+ * What a fence finds on counter c: the operations in flight (GoverningWaits.issued) first, then
+ * the waits before them. A fence needs the counter at zero, so the point is what was issued after
+ * the last wait; led by the wait, the message read "needs vmcnt(0), present: vmcnt(0) ...".
+ */
+function fencePresentText(ctx: KernelContext, fx: readonly InsnEffects[], c: number, g: GoverningWaits, max: readonly number[], from: Loc): string {
+  const cname = COUNTER_NAMES[c]!;
   const n = g.issued.length;
-  if (n === 0) return '';
+  if (n === 0) return presentText(ctx, fx, c, g, max, from);
   const at = (j: number) => `${ctx.insns[j]!.insn.mnemonic} at ${lineAt(ctx.insns[j]!.insn.loc, from)}`;
-  const shown = n === 1 ? at(g.issued[0]!) : `${at(g.issued[0]!)} .. ${at(g.issued[n - 1]!)}`;
-  return ` (issued since: ${n} ${cname} operation${n === 1 ? '' : 's'}, ${shown})`;
+  const ops = `${n} ${cname} operation${n === 1 ? '' : 's'} issued (${n === 1 ? at(g.issued[0]!) : `${at(g.issued[0]!)} .. ${at(g.issued[n - 1]!)}`})`;
+  if (g.waits.length === 0) return `${ops} and no ${cname} wait after ${n === 1 ? 'it' : 'them'}`;
+  return `${ops} after the last ${cname} wait, ${presentText(ctx, fx, c, g, max, from)}`;
 }
 
 /** More younger operations of an in-order class than the counter holds (see SOURCES.saturation). */
@@ -1059,7 +1065,7 @@ function fenceFinding(ctx: KernelContext, fx: InsnEffects[], ds: readonly (NeedD
   const names = ds.map((d) => COUNTER_NAMES[d.c]!);
   const { message, source } = fenceText(ctx, i, ds[0]!.reason, `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
   const needs = ds.map((d) => `${COUNTER_NAMES[d.c]}(${d.value})`).join(' ');
-  const present = ds.map((d, k) => presentText(ctx, fx, d.c, gs[k]!, max, ctx.insns[i]!.insn.loc) + inFlightText(ctx, gs[k]!, COUNTER_NAMES[d.c]!, ctx.insns[i]!.insn.loc)).join('; ');
+  const present = ds.map((d, k) => fencePresentText(ctx, fx, d.c, gs[k]!, max, ctx.insns[i]!.insn.loc)).join('; ');
   const fix = { kind: 'waitcnt' as const, before: i, ...Object.fromEntries(ds.map((d) => [COUNTER_NAMES[d.c]!, d.value])) };
   return { ...first, message: `${message}: needs ${needs}, present: ${present}`, source, fix };
 }
@@ -1103,7 +1109,7 @@ function missingFinding(ctx: KernelContext, fx: InsnEffects[], i: number, d: Nee
         message = `${insn.mnemonic} needs a wait on ${cname}`;
     }
   }
-  message += `: needs ${cname}(${d.value}), present: ${presentText(ctx, fx, d.c, g, max, insn.loc)}${rule === 'waitcnt-fence' ? inFlightText(ctx, g, cname!, insn.loc) : ''}`;
+  message += `: needs ${cname}(${d.value}), present: ${(rule === 'waitcnt-fence' ? fencePresentText : presentText)(ctx, fx, d.c, g, max, insn.loc)}`;
   if (d.reason === 'lds-dma') message += ' (only if the two LDS ranges overlap, which the assembly does not show: LLVM omits this wait when it can prove them disjoint)';
   const fix = { kind: 'waitcnt' as const, before: i, [cname]: d.value };
   if (saturated(d, max)) {

@@ -162,12 +162,13 @@ test('s_barrier: LLVM\'s full wait on gfx906/gfx908 (no back-off barrier) is a w
     const fs = check(lines, arch);
     // one wait fixes the fence: one finding naming both counters
     assert.deepEqual(summary(fs), ['3 waitcnt-fence vmcnt=0 lgkmcnt=0'], arch);
-    assert.match(fs[0]!.message, /outstanding on vmcnt and lgkmcnt: .*: needs vmcnt\(0\) lgkmcnt\(0\), present: no vmcnt wait \(issued since: 1 vmcnt operation, global_store_dword at line \d+\); no lgkmcnt wait \(issued since: 1 lgkmcnt operation, ds_write_b32 at line \d+\)$/);
-    // a full wait, then loads: the message names the loads in flight, not only the wait
+    assert.match(fs[0]!.message, /outstanding on vmcnt and lgkmcnt: .*: needs vmcnt\(0\) lgkmcnt\(0\), present: 1 vmcnt operation issued \(global_store_dword at line \d+\) and no vmcnt wait after it; 1 lgkmcnt operation issued \(ds_write_b32 at line \d+\) and no lgkmcnt wait after it$/);
+    // a full wait, then loads: the message leads with the loads in flight, then the wait they follow
+    // (led by the wait, it read "needs vmcnt(0), present: vmcnt(0) ...")
     const after = check(['global_load_dword v1, v[2:3], off', 's_waitcnt vmcnt(0)', 'global_load_dword v4, v[2:3], off', 'v_mov_b32 v5, 0', 'global_load_dword v6, v[2:3], off', 's_barrier'], arch)
       .filter((f) => f.rule === 'waitcnt-fence');
     assert.equal(after.length, 1, arch);
-    assert.match(after[0]!.message, /present: vmcnt\(0\) at line (\d+) \(allows 0 outstanding\) \(issued since: 2 vmcnt operations, global_load_dword at line (\d+) \.\. global_load_dword at line (\d+)\)$/);
+    assert.match(after[0]!.message, /needs vmcnt\(0\), present: 2 vmcnt operations issued \(global_load_dword at line 3 \.\. global_load_dword at line 5\) after the last vmcnt wait, vmcnt\(0\) at line 2 \(allows 0 outstanding\)$/);
     assert.match(fs[0]!.message, /no back-off barrier/);
     assert.match(fs[0]!.source!, /^LLVM SIInsertWaitcnts \(s_barrier: without FeatureBackOffBarrier/);
     assert.equal(fs[0]!.severity, 'warning', 'a policy for memory exceptions, not a data dependency');
@@ -242,6 +243,23 @@ test('a callable function: full wait at entry and before the return', () => {
   // as LLVM writes it: clean, and the two waits are fences
   assert.deepEqual(check([...head, '  s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)', '  v_mov_b32 v0, v1',
     '  global_load_dword v1, v[2:3], off', '  s_waitcnt vmcnt(0)', '  s_setpc_b64 s[30:31]']), []);
+});
+
+test('a return after stores issued past vmcnt(0) on two paths: the message leads with the stores, then the waits they follow', () => {
+  const fs = check(['.text', '.globl f', '.type f,@function', 'f:', // 1-4
+    '  s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)', // 5
+    '  global_store_dword v[0:1], v2, off', // 6
+    '  v_cmp_eq_u32 vcc, 0, v3', // 7
+    '  s_and_saveexec_b64 s[4:5], vcc', // 8
+    '  s_cbranch_execz .L2', // 9
+    '  global_store_dword v[0:1], v4, off', // 10
+    '  s_waitcnt vmcnt(0)', // 11
+    '  global_store_dword v[0:1], v5, off', // 12
+    '.L2:', // 13
+    '  s_or_b64 exec, exec, s[4:5]', // 14
+    '  s_setpc_b64 s[30:31]']); // 15
+  assert.deepEqual(summary(fs), ['15 waitcnt-fence vmcnt=0']);
+  assert.match(fs[0]!.message, /needs vmcnt\(0\), present: 2 vmcnt operations issued \(global_store_dword at line 6 \.\. global_store_dword at line 12\) after the last vmcnt wait, vmcnt\(0\) at line 5 \(allows 0 outstanding\) or vmcnt\(0\) at line 11 \(allows 0 outstanding\), depending on the path$/);
 });
 
 test('rederiveWaits: strip the dependency waits, keep fences, derive the waits again', () => {
