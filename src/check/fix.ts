@@ -11,11 +11,12 @@ import { printProgram } from '../asm/printer.js';
 import { addInsert, emptyEdits, loadEdited, type StatementEdits } from './edit.js';
 import type { Loaded } from '../load.js';
 import { kernelContexts } from '../analysis/context.js';
-import { checkContexts, rawJumpRefusal, type KernelCheck } from './check.js';
-import { checkFastFromEnv, ConductorError } from '../errors.js';
+import { byLocation, checkContexts, rawJumpRefusal, type KernelCheck } from './check.js';
+import { DEFAULT_CHECKERS } from './checkers.js';
+import { checkFastFromEnv, ConductorError, FastPathMismatch } from '../errors.js';
 import { carryFacts, hazardInsnsCarried, type CarriedFacts } from '../hazards/context.js';
 import { ALL_RULES, computeNops } from '../hazards/index.js';
-import type { PathsMode } from '../waitcnt/index.js';
+import { WAITCNT_RULES, type PathsMode } from '../waitcnt/index.js';
 import { lineHunks, type Hunk } from './line-diff.js';
 import { lineRef, type InputLine } from '../asm/include.js';
 import { counted } from '../text.js';
@@ -41,8 +42,12 @@ export interface FixResult {
    * which `changes` is made; absent when nothing changed or too many lines differ.
    */
   hunks?: Hunk[];
-  /** The warnings and notes of the fixed program (--fix fixes errors only). */
-  remaining: Finding[];
+  /**
+   * The waitcnt analysis' warnings and notes of the fixed program (--fix fixes errors only): the
+   * waits short only on some paths among them. The other checkers' warnings are not here: the
+   * rounds after one that only inserted or strengthened waits do not run them (CheckScope).
+   */
+  waitcntWarnings: Finding[];
   /** `text` loaded as the last round loaded and checked it (with the input's file and target); absent when nothing changed. */
   loaded?: Loaded;
 }
@@ -203,7 +208,7 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
   let strengthened = 0;
   let extended = 0;
   const checkOpts = opts.paths ? { paths: opts.paths } : {};
-  const done = (rounds: number, checks: readonly KernelCheck[]): FixResult => {
+  const done = (rounds: number, findings: readonly Finding[][]): FixResult => {
     const input = originalText(l);
     const out = text ?? input;
     // the line diff of the input and the fixed text, when the fix changed it
@@ -214,36 +219,41 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
       text: out, rounds, insertedNops: nops, insertedWaitStates: waitStates, insertedWaits: waits,
       strengthenedWaits: strengthened, extendedNops: extended, changes: fixChanges(a, b, hunks ?? [], l.program),
       ...(hunks ? { hunks } : {}),
-      remaining: checks.flatMap((k) => k.findings.filter((f) => f.severity !== 'error')),
+      waitcntWarnings: findings.flatMap((l) => l.filter((f) => f.severity !== 'error' && WAITCNT_RULES.has(f.rule))),
       ...(text !== undefined ? { loaded: current } : {}),
     };
   };
   const inScope = (c: KernelContext) => !opts.kernels || opts.kernels.has(c.kernel.name);
   const given = opts.checks ? new Map(opts.checks.map((k) => [k.name, k])) : undefined;
-  const errorsOf = (l2: Loaded, facts?: Map<string, CarriedFacts>) => {
+  const isError = (f: Finding) => f.severity === 'error';
+  const errorsOf = (l2: Loaded, scope: CheckScope, facts?: Map<string, CarriedFacts>) => {
     const contexts = kernelContexts(l2).filter(inScope);
     if (facts) for (const c of contexts) { const f = facts.get(c.kernel.name); if (f && hazardInsnsCarried(c, f, checkFastFromEnv())) fixFactsCarried.kept++; }
-    const checks: KernelCheck[] = l2 === l && given && contexts.every((c) => given.has(c.kernel.name))
-      ? contexts.map((c) => given.get(c.kernel.name)!) : checkContexts(contexts, checkOpts);
-    return { contexts, checks, errors: checks.flatMap((k) => k.findings.filter((f) => f.severity === 'error')) };
+    const findings = scope === 'waitcnt' ? waitcntFindings(contexts, checkOpts)
+      : l2 === l && given && contexts.every((c) => given.has(c.kernel.name)) ? contexts.map((c) => given.get(c.kernel.name)!.findings)
+        : checkContexts(contexts, checkOpts).map((k) => k.findings);
+    return { contexts, findings, errors: findings.flatMap((x) => x.filter(isError)) };
   };
   // the hazard facts of the kernels before an edit of waits and nops only, for the same kernels after it
   let carried: Map<string, CarriedFacts> | undefined;
+  let scope: CheckScope = 'whole';
   for (let round = 1; round <= MAX_ROUNDS; round++) {
-    const { contexts, checks, errors } = errorsOf(current, carried);
-    if (errors.length === 0) return done(round - 1, checks);
+    const { contexts, findings, errors } = errorsOf(current, scope, carried);
+    if (errors.length === 0) return done(round - 1, findings);
     const unfixable = unfixableErrors(errors);
     if (unfixable.length > 0) {
       const f = unfixable[0]!;
       throw new ConductorError(`cannot fix: ${f.message} [${f.rule}] (${counted(unfixable.length, 'error')} need a change other than s_nop or s_waitcnt)`, f.loc);
     }
     for (let k = 0; k < contexts.length; k++) {
-      const refusal = checks[k]!.findings.some((f) => f.severity === 'error') ? rawJumpRefusal(contexts[k]!, 'fix') : undefined;
+      const refusal = findings[k]!.some(isError) ? rawJumpRefusal(contexts[k]!, 'fix') : undefined;
       if (refusal) throw refusal;
     }
     // Waits first: an inserted s_waitcnt is itself a wait state, so NOPs are planned once the waits are in.
     const anyWait = errors.some((f) => f.fix?.kind === 'waitcnt');
-    const plan = planFixes(contexts.map((ctx, k) => ({ ctx, findings: checks[k]!.findings })), anyWait ? WAITS_ONLY : ALL_KINDS);
+    const plan = planFixes(contexts.map((ctx, k) => ({ ctx, findings: findings[k]! })), anyWait ? WAITS_ONLY : ALL_KINDS);
+    // errors that were all missing waits: this round's edit only inserts or strengthens waits (CheckScope)
+    scope = errors.every((f) => f.fix?.kind === 'waitcnt') ? 'waitcnt' : 'whole';
     nops += plan.nops;
     waitStates += plan.waitStates;
     waits += plan.waits;
@@ -260,12 +270,46 @@ export function fixLoaded(l: Loaded, opts: FixOptions = {}): FixResult {
     text = edited.text;
     current = edited.loaded;
   }
-  const last = errorsOf(current, carried);
+  const last = errorsOf(current, scope, carried);
   const left = last.errors;
   if (left.length > 0) {
     throw new ConductorError(`fix did not converge after ${MAX_ROUNDS} rounds: ${left[0]!.message} [${left[0]!.rule}]`, left[0]!.loc);
   }
-  return done(MAX_ROUNDS, last.checks);
+  return done(MAX_ROUNDS, last.findings);
+}
+
+/**
+ * What a round of the fix checks: every checker ('whole'), or the waitcnt analysis alone
+ * ('waitcnt') after a round whose errors were all missing waits. That round's edit inserted or
+ * strengthened s_waitcnt only, which changes no register's use (the resources) and makes no
+ * hazard: no hazard rule reads a wait, and an inserted instruction only lengthens the distances
+ * that span it (every instruction issued counts one wait state, hazards/context.ts), while the
+ * round's check found no hazard error. Only the waitcnt analysis can find something new. About
+ * a sixth of a second on the largest corpus kernel, whose six missing waits take one round.
+ */
+type CheckScope = 'whole' | 'waitcnt';
+
+/** Fix rounds whose check ran the waitcnt analysis alone (CheckScope; for the tests). */
+export const waitcntOnlyRounds = { count: 0 };
+
+/**
+ * The waitcnt analysis' findings per kernel (CheckScope 'waitcnt'). Under CONDUCTOR_CHECK_FAST=1
+ * the whole check runs too, and its errors and waitcnt findings must be the same.
+ */
+function waitcntFindings(contexts: readonly KernelContext[], opts: { paths?: PathsMode }): Finding[][] {
+  waitcntOnlyRounds.count++;
+  const waitcnt = DEFAULT_CHECKERS.find((c) => c.name === 'waitcnt')!;
+  const out = contexts.map((c) => waitcnt.run(c, opts).sort(byLocation));
+  if (checkFastFromEnv()) {
+    const whole = checkContexts([...contexts], opts);
+    const show = (f: Finding) => `${f.severity} ${f.rule} ${f.insn}: ${f.message}`;
+    for (const [k, c] of contexts.entries()) {
+      const a = out[k]!.map(show).join('\n');
+      const b = whole[k]!.findings.filter((f) => f.severity === 'error' || WAITCNT_RULES.has(f.rule)).map(show).join('\n');
+      if (a !== b) throw new FastPathMismatch(`fast path check: the fix's waitcnt-only check of ${c.kernel.name} found\n${a || '(nothing)'}\nthe whole check\n${b || '(nothing)'}`);
+    }
+  }
+  return out;
 }
 
 /**

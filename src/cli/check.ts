@@ -32,7 +32,7 @@ function fixChanged(r: FixResult): boolean {
 
 /** The warnings --fix leaves (waits short on some paths only: --paths all makes them errors, and fixes them). */
 function leftText(r: FixResult): string {
-  const some = r.remaining.filter(isSomePaths).length;
+  const some = r.waitcntWarnings.filter(isSomePaths).length;
   return some > 0 ? `; left ${counted(some, 'wait')} short only on some paths (warnings; --paths all fixes them)` : '';
 }
 

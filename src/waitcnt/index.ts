@@ -43,6 +43,9 @@ export function pathsMode(v: string | undefined): PathsMode | undefined {
   return v as PathsMode;
 }
 
+/** The rules of the findings checkWaitcnt makes. */
+export const WAITCNT_RULES: ReadonlySet<string> = new Set(['waitcnt-missing', 'waitcnt-fence', 'waitcnt-redundant', 'waitcnt-too-strong']);
+
 /** Options shared by the entry points (see AnalysisOptions.mixed). */
 export interface WaitcntOptions {
   mixed?: 'per-type' | 'force-zero';

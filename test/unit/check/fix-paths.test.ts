@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadText } from '../../../src/load.js';
-import { changeText, fixFactsCarried, fixLoaded, fixSummary } from '../../../src/check/fix.js';
+import { changeText, fixFactsCarried, fixLoaded, fixSummary, waitcntOnlyRounds } from '../../../src/check/fix.js';
 import { lineHunks } from '../../../src/check/line-diff.js';
 import { scheduleLoaded } from '../../../src/schedule/search/run.js';
 import { verifyLoaded } from '../../../src/verify/verify.js';
@@ -85,12 +85,47 @@ describe('check --fix reports what it changed', () => {
       const given = fixLoaded(l, { ...opts, checks });
       const own = fixLoaded(loadText(text, 'k.s'), opts);
       assert.equal(given.text, own.text);
-      assert.deepEqual([given.rounds, given.changes, given.remaining.map((f) => f.message)], [own.rounds, own.changes, own.remaining.map((f) => f.message)]);
+      assert.deepEqual([given.rounds, given.changes, given.waitcntWarnings.map((f) => f.message)], [own.rounds, own.changes, own.waitcntWarnings.map((f) => f.message)]);
     }
     // the checks given are taken as they are (a check that found nothing: nothing to fix)
     const l = loadText(EVERY, 'k.s');
     const clean = checkContexts(kernelContexts(l), {}).map((k) => ({ ...k, findings: [] }));
     assert.deepEqual(fixLoaded(l, { checks: clean }).changes, []);
+  });
+
+  it('after a round whose errors were all missing waits, the next checks the waitcnt analysis alone, and finds what the whole check finds', () => {
+    // SOME's wait short on some paths (a warning), a hazard warning (an s_nop 16 credited as one
+    // wait state), and a read of a load with no wait at all (an error on every path)
+    const text = kernel([
+      ...['s_cmp_eq_u32 s4, 0', 's_cbranch_scc1 .Ljoin', 'ds_read_b32 v1, v0', 's_cmp_eq_u32 s5, 0', 's_cbranch_scc1 .Ljoin', 's_waitcnt lgkmcnt(0)', '.Ljoin:', 'v_mov_b32 v2, v1'],
+      's_nop 16',
+      'global_load_dword v20, v[2:3], off',
+      'v_add_f32 v21, v20, v20',
+    ]);
+    const input = checkLoaded(loadText(text, 'k.s'));
+    assert.deepEqual(input.findings.filter((f) => f.severity === 'error').map((f) => f.rule), ['waitcnt-missing']);
+    assert.ok(input.findings.some((f) => f.rule === 'nop-immediate'), 'a warning of another checker');
+    const before = waitcntOnlyRounds.count;
+    const old = process.env['CONDUCTOR_CHECK_FAST'];
+    process.env['CONDUCTOR_CHECK_FAST'] = '1';
+    let r;
+    try {
+      r = fixLoaded(loadText(text, 'k.s'));
+    } finally {
+      if (old === undefined) delete process.env['CONDUCTOR_CHECK_FAST']; else process.env['CONDUCTOR_CHECK_FAST'] = old;
+    }
+    assert.equal(waitcntOnlyRounds.count, before + 1);
+    assert.deepEqual(r.changes.map(changeText), ['before line 14: + s_waitcnt vmcnt(0)']);
+    // what the whole check of the fixed text finds: no error, and the same waitcnt warnings
+    const after = checkLoaded(loadText(r.text, 'k.s'));
+    assert.equal(after.errors, 0);
+    assert.deepEqual(r.waitcntWarnings.map((f) => f.message), after.findings.filter((f) => f.rule.startsWith('waitcnt-') && f.severity !== 'error').map((f) => f.message));
+    assert.equal(r.waitcntWarnings.length, 1);
+    assert.match(r.waitcntWarnings[0]!.message, /falls short only on some paths/);
+    // a round with a hazard error among its errors is followed by a whole check
+    const n = waitcntOnlyRounds.count;
+    fixLoaded(loadText(EVERY, 'k.s'));
+    assert.equal(waitcntOnlyRounds.count, n);
   });
 
   it('a wait short on some paths only is left as it is, unless paths all', () => {
