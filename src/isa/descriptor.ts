@@ -5,10 +5,13 @@
  * errors. llvm-mc stops reading a descriptor at its first error, so each descriptor gets at most
  * one. Messages and the targets of each rule were measured with llvm-mc 22 -triple=amdgcn-amd-amdhsa
  * on gfx906, gfx908, gfx90a, gfx942 and gfx950 (test/oracle/descriptor-directives.test.ts).
- * Of the values, .amdhsa_accum_offset is judged as llvm-mc judges it (a multiple of 4 in
- * [4, 256], at most next_free_vgpr rounded up to 4); the other values are not range-checked
- * here, and .amdhsa_reserve_xnack_mask (which llvm-mc compares with the target id's xnack
- * setting) is not judged.
+ * Of the values, these are judged as llvm-mc judges them, in its order, at the end of the
+ * descriptor: .amdhsa_next_free_sgpr and .amdhsa_next_free_vgpr (at most the target's
+ * maxNextFreeSgpr / maxNextFreeVgpr, at the directive's line), the user SGPR count (at least what
+ * the enabled user SGPRs take, at most 31) and .amdhsa_accum_offset (a multiple of 4 in [4, 256],
+ * at most next_free_vgpr rounded up to 4). The other values are not range-checked here, and
+ * .amdhsa_reserve_xnack_mask (which llvm-mc compares with the target id's xnack setting) is not
+ * judged.
  */
 import type { AmdhsaDescriptor, Diagnostic } from '../asm/ast.js';
 import type { Target } from './target.js';
@@ -64,7 +67,42 @@ export function descriptorError(d: AmdhsaDescriptor, target: Target): Diagnostic
   for (const r of required) {
     if (!seen.has(r)) return err(`${r} directive is required (.amdhsa_kernel ${d.name} on ${target.name})`, d.end);
   }
+  const at = (name: string) => d.directives!.find((x) => x.name === `.amdhsa_${name}`)!.loc;
+  for (const [name, max] of [['next_free_sgpr', target.registers.maxNextFreeSgpr], ['next_free_vgpr', target.registers.maxNextFreeVgpr]] as const) {
+    const v = d.values[name];
+    if (v !== undefined && (v < 0 || v > max.value)) return err(`value out of range: .amdhsa_${name} ${v} in .amdhsa_kernel ${d.name} (${target.name}: 0 to ${max.value})`, at(name));
+  }
+  const users = userSgprCountError(d);
+  if (users) return err(users, d.end);
   return seen.has('.amdhsa_accum_offset') ? accumOffsetError(d, target, (m) => err(m, d.end!)) : undefined;
+}
+
+/**
+ * The SGPRs each user SGPR directive enables (llvm-mc 22's implied user SGPR count; its sum with
+ * every one enabled, 15, measured); .amdhsa_user_sgpr_kernarg_preload_length adds its value.
+ */
+const USER_SGPRS: readonly [string, number][] = [
+  ['user_sgpr_private_segment_buffer', 4], ['user_sgpr_dispatch_ptr', 2], ['user_sgpr_queue_ptr', 2],
+  ['user_sgpr_kernarg_segment_ptr', 2], ['user_sgpr_dispatch_id', 2], ['user_sgpr_flat_scratch_init', 2],
+  ['user_sgpr_private_segment_size', 1],
+];
+
+/** The widest user SGPR count COMPUTE_PGM_RSRC2.USER_SGPR_COUNT holds (5 bits; llvm-mc 22: 31 accepted, 32 refused). */
+const MAX_USER_SGPRS = 31;
+
+/**
+ * llvm-mc 22's two messages on the user SGPR count (at the .end_amdhsa_kernel line): a count
+ * written below what the enabled user SGPRs take, and a count (written, else implied) above 31.
+ */
+function userSgprCountError(d: AmdhsaDescriptor): string | undefined {
+  let implied = d.values['user_sgpr_kernarg_preload_length'] ?? 0;
+  for (const [name, n] of USER_SGPRS) if ((d.values[name] ?? 0) !== 0) implied += n;
+  const written = d.values['user_sgpr_count'];
+  if (written !== undefined && written < implied) {
+    return `amdgpu_user_sgpr_count smaller than than implied by enabled user SGPRs (llvm-mc's words): .amdhsa_user_sgpr_count ${written} in .amdhsa_kernel ${d.name}, the user SGPRs enabled take ${implied}`;
+  }
+  const count = written ?? implied;
+  return count > MAX_USER_SGPRS ? `too many user SGPRs enabled: ${count} in .amdhsa_kernel ${d.name} (at most ${MAX_USER_SGPRS})` : undefined;
 }
 
 /**

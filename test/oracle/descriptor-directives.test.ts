@@ -40,6 +40,21 @@ const cases: { name: string; make: (t: string) => string }[] = [
   // accum_offset values (next_free_vgpr 8 here; 9 allocates 12): the range, the step, the allocation
   ...[0, 3, 6, 8, 12, 256, 260].map((a) => ({ name: `accum_offset ${a}`, make: (t: string) => kernel(t, [`.amdhsa_accum_offset ${a}`], '.amdhsa_accum_offset') })),
   ...[12, 16].map((a) => ({ name: `9 VGPRs, accum_offset ${a}`, make: (t: string) => kernel(t, ['.amdhsa_next_free_vgpr 9', `.amdhsa_accum_offset ${a}`], '.amdhsa_next_free_vgpr', '.amdhsa_accum_offset') })),
+  // the register counts' ranges (the per-wave VGPR budget differs by target)
+  ...[-1, 0, 256, 257, 512, 513].map((v) => ({ name: `next_free_vgpr ${v}`, make: (t: string) => kernel(t, [`.amdhsa_next_free_vgpr ${v}`], '.amdhsa_next_free_vgpr') })),
+  ...[-1, 0, 102, 103, 106].map((v) => ({ name: `next_free_sgpr ${v}`, make: (t: string) => kernel(t, [`.amdhsa_next_free_sgpr ${v}`], '.amdhsa_next_free_sgpr') })),
+  // both out of range: the first error is the SGPRs'; and the VGPRs' comes before the accum_offset's
+  { name: 'both counts out of range', make: (t) => kernel(t, ['.amdhsa_next_free_vgpr 1000', '.amdhsa_next_free_sgpr 200'], '.amdhsa_next_free_vgpr', '.amdhsa_next_free_sgpr') },
+  { name: 'VGPRs and accum_offset wrong', make: (t) => kernel(t, ['.amdhsa_next_free_vgpr 1000', '.amdhsa_accum_offset 6'], '.amdhsa_next_free_vgpr', '.amdhsa_accum_offset') },
+  // the user SGPR count: at most 31, at least what the enabled user SGPRs take
+  ...[31, 32, 40].map((n) => ({ name: `user_sgpr_count ${n}`, make: (t: string) => kernel(t, [`.amdhsa_user_sgpr_count ${n}`]) })),
+  ...[1, 2].map((n) => ({ name: `user_sgpr_count ${n}, queue_ptr`, make: (t: string) => kernel(t, [`.amdhsa_user_sgpr_count ${n}`, '.amdhsa_user_sgpr_queue_ptr 1']) })),
+  { name: 'user_sgpr_count 8, four user SGPR pointers and the segment size (9)', make: (t) => kernel(t, ['.amdhsa_user_sgpr_dispatch_ptr 1', '.amdhsa_user_sgpr_queue_ptr 1',
+    '.amdhsa_user_sgpr_kernarg_segment_ptr 1', '.amdhsa_user_sgpr_dispatch_id 1', '.amdhsa_user_sgpr_private_segment_size 1', '.amdhsa_user_sgpr_count 8']) },
+  { name: 'user_sgpr_count 9, four user SGPR pointers and the segment size (9)', make: (t) => kernel(t, ['.amdhsa_user_sgpr_dispatch_ptr 1', '.amdhsa_user_sgpr_queue_ptr 1',
+    '.amdhsa_user_sgpr_kernarg_segment_ptr 1', '.amdhsa_user_sgpr_dispatch_id 1', '.amdhsa_user_sgpr_private_segment_size 1', '.amdhsa_user_sgpr_count 9']) },
+  { name: 'user_sgpr_count too small and accum_offset wrong', make: (t) => kernel(t, ['.amdhsa_user_sgpr_count 1', '.amdhsa_user_sgpr_queue_ptr 1', '.amdhsa_accum_offset 6'], '.amdhsa_accum_offset') },
+  { name: 'user_sgpr_count 32 and accum_offset wrong', make: (t) => kernel(t, ['.amdhsa_user_sgpr_count 32', '.amdhsa_accum_offset 6'], '.amdhsa_accum_offset') },
 ];
 
 for (const t of TARGETS) {

@@ -61,3 +61,38 @@ test('descriptor: accum_offset a multiple of 4 in [4, 256], within next_free_vgp
   assert.deepEqual(acc(0, 4), [], 'an empty VGPR file still allocates 4');
   assert.deepEqual(acc(256, 256), []);
 });
+
+test('descriptor: register counts within the target\'s budget, at the directive\'s line; the SGPRs\' error first (llvm-mc 22)', () => {
+  // lines: 7 next_free_vgpr, 8 next_free_sgpr, 9 accum_offset (gfx90a+), 10 .end_amdhsa_kernel
+  const counts = (arch: string, v: number, s: number, ...more: string[]) =>
+    errors(kernel(arch, [`.amdhsa_next_free_vgpr ${v}`, `.amdhsa_next_free_sgpr ${s}`, ...more]));
+  for (const [arch, max] of [['gfx906', 256], ['gfx908', 256], ['gfx90a', 512], ['gfx942', 512], ['gfx950', 512]] as const) {
+    const acc = arch === 'gfx906' || arch === 'gfx908' ? [] : ['.amdhsa_accum_offset 4'];
+    assert.deepEqual(counts(arch, max, 102, ...acc), [], arch);
+    const v = counts(arch, max + 1, 8, ...acc);
+    assert.deepEqual(v.map((e) => e[0]), [7], arch);
+    assert.equal(v[0]![1], `value out of range: .amdhsa_next_free_vgpr ${max + 1} in .amdhsa_kernel k (${arch}: 0 to ${max})`);
+    assert.match(counts(arch, 8, 103, ...acc)[0]![1], /^value out of range: \.amdhsa_next_free_sgpr 103 in \.amdhsa_kernel k \(gfx9\d\w: 0 to 102\)$/);
+    assert.deepEqual(counts(arch, max + 1, 103, ...acc).map((e) => e[0]), [8], 'the SGPRs first');
+    assert.deepEqual(counts(arch, -1, 8, ...acc).map((e) => e[0]), [7]);
+  }
+  // the VGPRs' error comes before the accum_offset's
+  assert.deepEqual(counts('gfx90a', 1000, 8, '.amdhsa_accum_offset 6').map((e) => e[0]), [7]);
+});
+
+test('descriptor: the user SGPR count at least what the enabled user SGPRs take, at most 31, at .end_amdhsa_kernel (llvm-mc 22)', () => {
+  const users = (...more: string[]) => errors(kernel('gfx908', [...FULL, ...more]));
+  assert.deepEqual(users('.amdhsa_user_sgpr_count 31'), []);
+  const many = users('.amdhsa_user_sgpr_count 32');
+  assert.deepEqual(many.map((e) => e[0]), [10]);
+  assert.match(many[0]![1], /^too many user SGPRs enabled: 32 in \.amdhsa_kernel k \(at most 31\)$/);
+  // a queue pointer takes 2; four pointers and the segment size 9
+  assert.match(users('.amdhsa_user_sgpr_count 1', '.amdhsa_user_sgpr_queue_ptr 1')[0]![1],
+    /^amdgpu_user_sgpr_count smaller than than implied by enabled user SGPRs \(llvm-mc's words\): \.amdhsa_user_sgpr_count 1 in \.amdhsa_kernel k, the user SGPRs enabled take 2$/);
+  assert.deepEqual(users('.amdhsa_user_sgpr_count 2', '.amdhsa_user_sgpr_queue_ptr 1'), []);
+  const five = ['.amdhsa_user_sgpr_dispatch_ptr 1', '.amdhsa_user_sgpr_queue_ptr 1', '.amdhsa_user_sgpr_kernarg_segment_ptr 1', '.amdhsa_user_sgpr_dispatch_id 1', '.amdhsa_user_sgpr_private_segment_size 1'];
+  assert.equal(users(...five, '.amdhsa_user_sgpr_count 8').length, 1);
+  assert.deepEqual(users(...five, '.amdhsa_user_sgpr_count 9'), []);
+  // without a count written, the implied count is the count
+  assert.deepEqual(users(...five), []);
+});
