@@ -96,6 +96,15 @@ function computeResources(ctx: KernelContext): { resources: KernelResources; fin
     };
     declaredOcc = computeOccupancy(target, { vgprs: d.vgprs, agprs: d.agprs, sgprs: d.sgprs, ldsBytes: d.ldsBytes + atLaunch, extraSgprs: d.extraSgprs, ...wg });
     const at: Loc = ctx.kernel.descriptor!.loc;
+    const maxLds = target.occupancy.maxLdsPerWorkgroup;
+    if (d.ldsBytes + atLaunch > maxLds.value) {
+      const parts = atLaunch > 0 ? ` (${d.ldsBytes} B declared + ${atLaunch} B at launch, --lds)` : ' (.amdhsa_group_segment_fixed_size)';
+      findings.push({
+        rule: 'lds-size', severity: 'error', loc: at, insn: -1, related: [],
+        message: `kernel '${ctx.kernel.name}' cannot launch: its workgroup's ${d.ldsBytes + atLaunch} B of LDS${parts} exceed the ${maxLds.value} B a workgroup may allocate on ${target.name}`,
+        source: maxLds.source,
+      });
+    }
     for (const o of uncovered(ctx, layout, values, d.extraSgprs)) {
       findings.push({
         rule: 'descriptor-registers', severity: o.allocated ? 'warning' : 'error', loc: at, insn: -1,

@@ -33,6 +33,12 @@ function program(): Command {
       const lds = intOption('--lds', o.lds);
       const workgroupSize = intOption('--workgroup-size', o.workgroupSize, 1);
       if (workgroupSize !== undefined && workgroupSize > 1024) throw new ConductorError(`--workgroup-size takes at most 1024 work-items, got ${workgroupSize}`);
+      if (lds !== undefined) {
+        // no target lets a workgroup allocate more (each kernel's own target is judged by check: lds-size)
+        const { TARGETS } = await import('../targets/index.js');
+        const [most, on] = Object.values(TARGETS).map((t) => [t.occupancy.maxLdsPerWorkgroup.value, t.name] as const).sort((a, b) => b[0] - a[0])[0]!;
+        if (lds > most) throw new ConductorError(`--lds takes at most ${most} bytes (what a workgroup may allocate on ${on}, the most of any target), got ${lds}`);
+      }
       if (dirs.length > 0 || lds !== undefined || workgroupSize !== undefined) {
         const load = await import('../load.js');
         if (dirs.length > 0) load.setIncludeDirs(dirs);

@@ -16,6 +16,8 @@ import { TARGETS } from '../../../src/targets/index.js';
 import { computeOccupancy, declaredResources, DEFAULT_WAVES_PER_WORKGROUP, formatOccupancies, ldsAssumption } from '../../../src/analysis/occupancy.js';
 import type { OccupancyInput } from '../../../src/analysis/occupancy.js';
 import { ScheduleState } from '../../../src/schedule/state.js';
+import { spawnSync } from 'node:child_process';
+import { bin, example } from '../../repo.js';
 
 const { gfx906, gfx908, gfx90a, gfx942, gfx950 } = TARGETS;
 const base: OccupancyInput = { vgprs: 4, agprs: 0, sgprs: 10, ldsBytes: 0 };
@@ -309,6 +311,30 @@ test('--lds and --workgroup-size: the launch\'s LDS counts with the declared LDS
   assert.equal(preparedFor({ ...task, launch: { lds: 28672 } }).ev.ldsBytes, 32768);
   assert.equal(preparedFor({ ...task, launch: { lds: 28672, workgroupSize: 1024 } }).ev.evaluate(new ScheduleState(preparedFor({ ...task, launch: { lds: 28672, workgroupSize: 1024 } }).k)).occupancy, 8);
   assert.equal(preparedFor(task).ev.ldsBytes, 4096, 'a task without it is prepared apart');
+});
+
+test('LDS beyond what a workgroup may allocate: an error at the descriptor (the kernel cannot launch); --lds beyond every target\'s: bad input', async () => {
+  const { loadText } = await import('../../../src/load.js');
+  const { checkLoaded } = await import('../../../src/check/check.js');
+  const text = (arch: string, lds: number) => [`.amdgcn_target "amdgcn-amd-amdhsa--${arch}"`, '.text', '.globl k', '.p2align 8', '.type k,@function', 'k:',
+    '  ds_read_b32 v1, v0', '  s_waitcnt lgkmcnt(0)', '  s_endpgm', '.rodata', '.p2align 6', '.amdhsa_kernel k', '  .amdhsa_next_free_vgpr 8', '  .amdhsa_next_free_sgpr 8',
+    ...(arch === 'gfx908' ? [] : ['  .amdhsa_accum_offset 8']), `  .amdhsa_group_segment_fixed_size ${lds}`, '.end_amdhsa_kernel', ''].join('\n');
+  const sizeErrors = (arch: string, lds: number, launch?: { lds: number }) =>
+    checkLoaded(loadText(text(arch, lds), 'l.s', launch ? { launch } : {})).findings.filter((f) => f.rule === 'lds-size');
+  // 64 KiB on gfx908 and gfx942, 160 KiB on gfx950 (the targets' maxLdsPerWorkgroup)
+  assert.deepEqual(sizeErrors('gfx908', 65536), []);
+  const over = sizeErrors('gfx908', 70000);
+  assert.equal(over.length, 1);
+  assert.equal(over[0]!.severity, 'error');
+  assert.equal(over[0]!.loc.line, 12, 'at the descriptor');
+  assert.equal(over[0]!.message, "kernel 'k' cannot launch: its workgroup's 70000 B of LDS (.amdhsa_group_segment_fixed_size) exceed the 65536 B a workgroup may allocate on gfx908");
+  assert.deepEqual(sizeErrors('gfx950', 70000), []);
+  assert.equal(sizeErrors('gfx950', 163841).length, 1);
+  // what the launch adds counts
+  assert.match(sizeErrors('gfx942', 8192, { lds: 65536 })[0]!.message, /its workgroup's 73728 B of LDS \(8192 B declared \+ 65536 B at launch, --lds\) exceed the 65536 B/);
+  const r = spawnSync(process.execPath, [bin, '--lds', '163841', 'analyze', example], { encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--lds takes at most 163840 bytes \(what a workgroup may allocate on gfx950, the most of any target\), got 163841/);
 });
 
 test('an LDS limit under an assumed workgroup size says so; a given size or another limiter says nothing', () => {
