@@ -14,7 +14,7 @@ import { once } from 'node:events';
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { example, run, SMALL_KERNEL } from './harness.js';
+import { bin, example, run, SMALL_KERNEL } from './harness.js';
 
 const exampleText = readFileSync(example, 'utf8');
 const dir = mkdtempSync(join(tmpdir(), 'conductor-out-'));
@@ -251,4 +251,28 @@ test('-o DIR with one input: every command writes DIR/<the input\'s name> (repor
     assert.match(r.err, /hz\.s is the input itself: write to another directory/);
   }
   assert.match(readFileSync(hz, 'utf8'), /^\.amdgcn_target/);
+});
+
+test('a reader that closes the pipe early: the report is cut short, the command finishes (its file written, exit 0); -o - fails on it (exit 2)', async () => {
+  const d = subdir('epipe');
+  const out = join(d, 'out.s');
+  // the pipe closed before the command writes (as `| head -1` does once it has its line)
+  const closedEarly = async (...args: string[]) => {
+    const p = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    p.stderr.on('data', (c: Buffer) => { err += c.toString(); });
+    p.stdout.destroy();
+    const [code] = await once(p, 'close') as [number];
+    return { code, err };
+  };
+  const r = await closedEarly('schedule', example, '--budget', '20', '-o', out);
+  assert.equal(r.code, 0, r.err);
+  assert.doesNotMatch(r.err, /Unhandled|EPIPE/);
+  assert.ok(existsSync(out));
+  // the output itself on the standard output: a write that fails is a failure, named
+  const big = join(d, 'big.s');
+  writeFileSync(big, exampleText + '\n'.repeat(1 << 20));
+  const e = await closedEarly('emit', big, '-o', '-');
+  assert.equal(e.code, 2, e.err);
+  assert.match(e.err, /cannot write to the standard output: write EPIPE/);
 });
