@@ -210,7 +210,7 @@ function kernelJson(r: ScheduleRunResult, output: string | null, occupancies?: M
     strategy: r.strategy, evaluations: r.evaluations, seconds: round(r.seconds), before: r.before, after: r.after, estimate: r.estimate,
     drift: metricDrift(r.estimate, r.after),
     occupancy: occupancies?.get(r.kernel)?.json,
-    file: r.file, kernel: r.kernel, arch: r.arch, objective: r.objective, waves: r.waves, loops: r.loops, pipelined: r.pipelined ?? [],
+    file: r.file, kernel: r.kernel, kind: r.kind, arch: r.arch, objective: r.objective, waves: r.waves, loops: r.loops, pipelined: r.pipelined ?? [],
     evaluationsPerSecond: r.evaluationsPerSecond, cached: r.cached, moves: r.moves, runs: r.runs, notes: r.notes, output,
   };
 }
@@ -267,7 +267,9 @@ function fmt(x: number): string { return Number.isInteger(x) ? String(x) : x.toF
 /** One kernel's report: runs, winner, metrics before and after, loops with their bounds. */
 export function formatSchedule(r: ScheduleRunResult, output?: string, savedMoves?: string, occupancy?: string): string {
   const ties = r.objective.includes('est_cycles') ? ' (a tie on est_cycles goes to the shorter time of one wave)' : '';
-  const out: string[] = [`${r.file}: kernel ${r.kernel} (${r.arch}), objective ${r.objective.join(',')}${ties}; est_cycles for ${counted(r.waves, 'wave')} per SIMD`];
+  // a function runs in its callers' waves: its own registers give the occupancy it is measured at
+  const waves = `est_cycles for ${counted(r.waves, 'wave')} per SIMD${r.kind === 'function' ? ' (as its own registers allow; a caller may allow fewer)' : ''}`;
+  const out: string[] = [`${r.file}: ${r.kind} ${r.kernel} (${r.arch}), objective ${r.objective.join(',')}${ties}; ${waves}`];
   if (r.cached) out.push('cached result (replayed and validated)');
   // the labels in one column, as wide as the longest ('pipelined in place anneal#1')
   const width = Math.max(9, ...r.runs.map((run) => run.label.length));

@@ -127,6 +127,8 @@ export type { LoopChange } from '../../cycles/kernel-time.js';
 export interface ScheduleRunResult {
   file: string;
   kernel: string;
+  /** A kernel (with a descriptor) or a function (called: its occupancy is its callers'). */
+  kind: 'kernel' | 'function';
   arch: string;
   /** The winning run's label, or 'input' when nothing beat the input. */
   strategy: string;
@@ -639,7 +641,7 @@ class KernelSchedule {
   private finish(strategy: string, moves: string[], after: Metrics, estimate: Metrics, out: string, runs: StrategyReport[], evaluations: number,
     searchSeconds: number, cached: boolean, loops: LoopChange[], pipelined?: PipelinedLoop[]): ScheduleRunResult {
     return {
-      file: this.loaded.program.file, kernel: this.name, arch: this.loaded.target.name, strategy, objective: this.set.objective, evaluations,
+      file: this.loaded.program.file, kernel: this.name, kind: this.ctx.kernel.kind, arch: this.loaded.target.name, strategy, objective: this.set.objective, evaluations,
       seconds: (Date.now() - this.t0) / 1000,
       evaluationsPerSecond: searchSeconds > 0 ? Math.round(evaluations / searchSeconds) : 0,
       before: this.before, after, estimate, waves: this.waves, loops, moves, text: out, runs, cached, notes: this.notes,

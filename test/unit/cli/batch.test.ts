@@ -58,8 +58,8 @@ test('schedule: every kernel of a file by default; --kernel changes that kernel 
   const out = join(dir, 'two.out.s');
   let r = run('schedule', f, '--budget', '100', '--jobs', '1', '-o', out);
   assert.equal(r.code, 0, r.err);
-  assert.match(r.out, /kernel ka \(gfx942\)/);
-  assert.match(r.out, /kernel kb \(gfx942\)/);
+  assert.match(r.out, /function ka \(gfx942\)/);
+  assert.match(r.out, /function kb \(gfx942\)/);
   assert.match(r.out, /^file\s+kernel\s+target\s+est_cycles\s+after\s+change/m);
   assert.match(r.out, /1 file, 2 kernels/);
   assert.equal(run('check', out).code, 0, 'the output checks clean');
@@ -70,7 +70,7 @@ test('schedule: every kernel of a file by default; --kernel changes that kernel 
   const written = readFileSync(outb, 'utf8');
   assert.equal(kernelText(written, 'ka'), kernelText(TWO, 'ka'));
   assert.match(r.out, /left as written \(not asked for\): ka/);
-  assert.doesNotMatch(r.out, /kernel ka \(/);
+  assert.doesNotMatch(r.out, /(kernel|function) ka \(/);
   r = run('schedule', f, '--kernel', 'kc');
   assert.equal(r.code, 2);
   assert.match(r.err, /no kernel named 'kc'/);
