@@ -212,7 +212,9 @@ export function gfx9Counters(target: string, expcntNote?: string): CounterWidths
 export const NOP_IMM_NOTE =
   `The references disagree. LLVM SIInstrInfo::getNumWaitStates / insertNoops: LLVM counts s_nop N as N+1 for the 4-bit immediate and emits up to s_nop 15, ` +
   `while ${REF.mi200} §4.4 (S_WAITCNT counters) says s_nop "can be repeated in hardware up to eight times" (3 bits). ` +
-  `The fixer emits chunks of at most s_nop 7 (safe for both readings); the checker credits up to 15 as LLVM does. ` +
+  `${REF.cdna3} §12 (SOPP, S_NOP: "Repeat NOP 1..16 times based on SIMM16[3:0]") agrees with LLVM for gfx942. ` +
+  `The fixer emits chunks of at most s_nop 15 where the target's ISA text says 16 (gfx942), else at most s_nop 7 (safe for both readings; ` +
+  `the CDNA4 text for gfx950 is not checked here); the checker credits up to 15 as LLVM does. ` +
   `llvm-mc itself accepts any 16-bit immediate (oracle: echo 's_nop 0xffff' | ${MC} -mcpu=gfx906 -> accepted), so the assembler sets no limit.`;
 
 /**
@@ -226,9 +228,14 @@ export function nopWaitStates(imm: number, maxCounted: number): number {
   return Math.min(imm & 15, maxCounted) + 1;
 }
 
-export function nopImm(): { maxNopImm: Sourced<number>; maxNopImmCounted: Sourced<number> } {
+/** The targets whose own ISA text says S_NOP repeats up to 16 times (NOP_IMM_NOTE). */
+const NOP_16: ReadonlySet<string> = new Set(['gfx942']);
+
+export function nopImm(target: string): { maxNopImm: Sourced<number>; maxNopImmCounted: Sourced<number> } {
   return {
-    maxNopImm: sourced(7, `${REF.mi200} §4.4 (S_NOP repeats up to eight times); LLVM SIInstrInfo::getNumWaitStates / insertNoops`, NOP_IMM_NOTE),
+    maxNopImm: NOP_16.has(target)
+      ? sourced(15, `${REF.cdna3} §12 (SOPP, S_NOP: "Repeat NOP 1..16 times based on SIMM16[3:0]"); LLVM SIInstrInfo::insertNoops (up to s_nop 15)`, NOP_IMM_NOTE)
+      : sourced(7, `${REF.mi200} §4.4 (S_NOP repeats up to eight times); LLVM SIInstrInfo::getNumWaitStates / insertNoops`, NOP_IMM_NOTE),
     maxNopImmCounted: sourced(15, `LLVM SIInstrInfo::getNumWaitStates / insertNoops (LLVM 22.1 emits s_nop 15 on gfx908/90a/942/950)`, NOP_IMM_NOTE),
   };
 }
@@ -345,7 +352,7 @@ export interface TargetSpec {
 
 export function makeTarget(spec: TargetSpec): Target {
   const features: ReadonlySet<Feature> = new Set(spec.features);
-  const { maxNopImm, maxNopImmCounted } = nopImm();
+  const { maxNopImm, maxNopImmCounted } = nopImm(spec.name);
   const t: Target = {
     name: spec.name,
     products: spec.products,

@@ -41,7 +41,7 @@ test('-o - prints the output on the standard output and the summary on the stand
   writeFileSync(hz, '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n.text\nv_mfma_f32_32x32x8_f16 v[0:15], v[20:21], v[22:23], v[0:15]\nv_add_f32 v30, v0, v1\ns_endpgm\n');
   r = run('check', hz, '--fix', '-o', '-');
   assert.equal(r.code, 0, r.err);
-  assert.match(r.out, /s_nop \d\n\s*v_add_f32 v30, v0, v1/);
+  assert.match(r.out, /s_nop \d+\n\s*v_add_f32 v30, v0, v1/);
   assert.match(r.err, /fixed: inserted \d+ s_nop .*wrote the standard output/);
 
   r = run('apply', small, '--moves', 'swap v_mov_b32_0 v_mov_b32_1', '-o', '-');
