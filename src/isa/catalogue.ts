@@ -951,13 +951,15 @@ function buildBuffer(): void {
   }
   // buffer_store_lds_dword: LDS (at M0) to memory
   add({ ...vmemInit('buffer_store_lds_dword', 'buffer', 'store-lds', 1, false), name: 'buffer_store_lds_dword', encoding: 'mubuf', ops: [srsrc, soffset] });
-  // cache control: LLVM does not count the invalidates as memory accesses (SIInsertWaitcnts); buffer_wbl2
-  // completes through vmcnt (the memory model waits vmcnt(0) after it).
+  // cache control: LLVM SIInsertWaitcnts counts none of them on vmcnt, the writeback buffer_wbl2
+  // included: the memory model's release writes buffer_wbl2 and a soft s_waitcnt vmcnt(0) after it,
+  // which SIInsertWaitcnts drops when nothing else is outstanding (llc 22 -mcpu=gfx942 of `fence
+  // syncscope("agent") release` then a store, or a return, writes buffer_wbl2 sc1 and no wait). The
+  // wait orders the memory operations before the writeback (waitcnt SOURCES.release).
   for (const name of words('buffer_wbinvl1 buffer_wbinvl1_vol buffer_inv buffer_invl2 buffer_wbl2')) {
-    const wb = name === 'buffer_wbl2';
     add({
       name, cls: 'other', encoding: 'mubuf', ops: [], latency: 'vmem', ...gateOf(name), implicitUses: EXEC,
-      counters: wb ? { vm: 1, lgkm: 0, exp: 0 } : NO_COUNT, events: wb ? ['vmem-store'] : [],
+      counters: NO_COUNT, events: [],
       mem: { space: 'global', op: 'cache', dwords: 0, d16: false },
     });
   }

@@ -53,7 +53,7 @@ import { statementAt } from '../asm/program.js';
 import { unitsAsWritten } from '../isa/names.js';
 import { isClass, traitsOf } from '../isa/traits.js';
 import {
-  CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COUNTER, COUNTER_CLASSES, COUNTER_NAMES, INSN_KIND, LDS_MEM, LDS_QUIET, NCLASSES, NO_WAIT, OP_CLASS, SOURCES, STORES, counterMax, kernelEffects, type InsnEffects,
+  CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COHERENT_LOAD, COUNTER, COUNTER_CLASSES, COUNTER_NAMES, INSN_KIND, LDS_MEM, LDS_QUIET, NCLASSES, NO_WAIT, OP_CLASS, SOURCES, STORES, WRITEBACK, counterMax, kernelEffects, type InsnEffects,
 } from './model.js';
 import { CounterState, joinInto, meetInto, mergedShadows, sameCore, type Ent, type Shadow } from './state.js';
 import { afterInsn, commonFacts, edgeConditions, factsKey, feasibleSuccessors, liveConditions, sameShape, widenFacts, type PathFact } from './paths.js';
@@ -66,7 +66,7 @@ const MAX_PARTITIONS = 16;
 export type Counts = [vm: number, lgkm: number, exp: number];
 
 /** Why an instruction needs a wait. */
-export type NeedReason = 'raw' | 'waw' | 'war' | 'lds-dma' | 'exec' | 'barrier' | 'return' | 'entry';
+export type NeedReason = 'raw' | 'waw' | 'war' | 'lds-dma' | 'exec' | 'barrier' | 'return' | 'entry' | 'release' | 'acquire';
 
 export interface AnalysisOptions {
   /** Track shadows to judge existing waits (checkWaitcnt); not needed for minimalWaits. */
@@ -217,6 +217,11 @@ export interface WaitPosition {
   before?: FenceTarget;
   /** Only waits and nops before it in the entry block of a callable function. */
   entry: boolean;
+  /**
+   * After a cache writeback (buffer_wbl2), with only instructions that count nothing between: a
+   * release's wait, which completes what the writeback follows (SOURCES.release).
+   */
+  afterWriteback?: true;
 }
 
 /**
@@ -248,6 +253,7 @@ export function waitPositions(ctx: KernelContext, fx: InsnEffects[] = kernelEffe
         while (k < i && skipped(k)) k++;
         pos.entry = k === i;
       }
+      for (let k = i - 1; k >= b.start && fx[k]!.issues.length === 0; k--) if (fx[k]!.writeback) { pos.afterWriteback = true; break; }
       out.set(i, pos);
     }
   }
@@ -258,6 +264,7 @@ export function waitPositions(ctx: KernelContext, fx: InsnEffects[] = kernelEffe
 function positionalFence(p: WaitPosition | undefined): FenceKind | undefined {
   if (!p) return undefined;
   if (p.before === 'barrier' || p.before === 'cache' || p.before === 'return') return p.before;
+  if (p.afterWriteback) return 'cache';
   return p.entry ? 'entry' : undefined;
 }
 
@@ -448,6 +455,12 @@ class Analysis {
     }
   }
 
+  /** The pending operations holding a pseudo unit, as needs of this instruction (WRITEBACK, COHERENT_LOAD). */
+  private considerUnit(st: CounterState, unit: number, reason: NeedReason): void {
+    const m = st.mask[unit]!;
+    for (let k = 0; k < NCLASSES; k++) if ((m >> k) & 1) this.consider(st, unit, k, st.ent.get(unit * 16 + k)!, reason);
+  }
+
   private needAll(st: CounterState, reason: NeedReason): void {
     for (let c = 0; c < 3; c++) {
       if (st.pendC[c]! > 0 || (st.wild >> c) & 1) {
@@ -546,6 +559,11 @@ class Analysis {
         this.consider(st, u, k, st.ent.get(u * 16 + k)!, CLASS_COUNTER[k] === COUNTER.exp ? 'war' : 'waw');
       }
     }
+    // a release: a pending cache writeback completes before a store that may publish; an acquire:
+    // a pending coherent load completes before a cache invalidate (SOURCES.release, .acquire)
+    if (f.releaseStore && mask[WRITEBACK] !== 0) this.considerUnit(st, WRITEBACK, 'release');
+    if (f.cacheInvalidate && mask[COHERENT_LOAD] !== 0) this.considerUnit(st, COHERENT_LOAD, 'acquire');
+    if (f.writeback) st.markYoungest(COUNTER.vm, WRITEBACK);
     const ldsDma = f.lds && mask[LDS_MEM] !== 0;
     if (ldsDma) {
       const ldsV = this.ldsV;
@@ -594,6 +612,8 @@ class Analysis {
         if (shMask[u] !== 0) { this.chargeShadows(st, u, true, f.inOrderClass); st.dropShadowsOfUnit(u); }
       }
       if (f.lds) this.chargeShadows(st, LDS_MEM, false, -1);
+      if (f.releaseStore) this.chargeShadows(st, WRITEBACK, false, -1);
+      if (f.cacheInvalidate) this.chargeShadows(st, COHERENT_LOAD, false, -1);
       if (fullWait) this.chargeAllShadows(st);
     }
     if (kind === INSN_KIND.call && f.callWaits) { st.clearAll(); return; }
@@ -1091,6 +1111,14 @@ function missingFinding(ctx: KernelContext, fx: InsnEffects[], i: number, d: Nee
       case 'waw': message = `${insn.mnemonic} overwrites ${regText} while ${prod} may still write it${order}`; break;
       case 'war': message = `${insn.mnemonic} overwrites ${regText} while ${prod} may still be reading it`; break;
       case 'lds-dma': message = `${insn.mnemonic} accesses LDS while ${prod} (LDS-DMA) may still be writing LDS`; source = SOURCES.ldsDma; break;
+      case 'release':
+        message = `${insn.mnemonic} writes memory while ${prod}, issued before a cache writeback (buffer_wbl2: a release), may still be in flight: what a release orders completes before the store that publishes it (LLVM waits vmcnt(0) right after buffer_wbl2)${order}`;
+        source = SOURCES.release;
+        break;
+      case 'acquire':
+        message = `${insn.mnemonic} invalidates the cache while ${prod}, a coherent load (an acquire's), may still be in flight: the load completes before the invalidate, or later loads may see data older than it synchronized with (LLVM waits vmcnt(0) right before the invalidate)${order}`;
+        source = SOURCES.acquire;
+        break;
       default: message = `${insn.mnemonic} needs ${prod} complete`;
     }
   } else {

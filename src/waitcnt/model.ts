@@ -30,9 +30,9 @@ import type { KernelContext } from '../analysis/types.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import { EXEC_HI, EXEC_LO, UNIT_COUNT, isAgprUnit, isVgprUnit, type RegUnit } from '../asm/registers.js';
 import type { WaitcntOperand } from '../asm/ast.js';
-import { EVENT, has, isClass, isMemOp, issues as issuesEvent, traitsOf, TRAIT, type KernelTraits } from '../isa/traits.js';
+import { EVENT, has, isClass, isMemOp, issues as issuesEvent, memSpaceName, traitsOf, TRAIT, type KernelTraits } from '../isa/traits.js';
 import { REF } from '../targets/common.js';
-import { COUNTER_SOURCES, OP_CLASS } from '../targets/counters.js';
+import { CLASS_COUNTER, COUNTER, COUNTER_SOURCES, OP_CLASS } from '../targets/counters.js';
 
 export { COUNTER, COUNTER_NAMES, OP_CLASS, NCLASSES, CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COUNTER_CLASSES } from '../targets/counters.js';
 export type { Counter, CounterName, OpClass } from '../targets/counters.js';
@@ -49,11 +49,19 @@ export type { Counter, CounterName, OpClass } from '../targets/counters.js';
  *    reported once per DMA run, so it leaves LDS_MEM there). Nothing waits for it; it tells that
  *    an existing vmcnt wait may be ordering an LDS access after the DMA, which the assembly
  *    cannot show (such a wait is never judged stronger than needed on vmcnt).
+ *  - WRITEBACK: the youngest vmcnt operation of each class issued before a cache writeback
+ *    (buffer_wbl2: a release), still pending. The next store or atomic to global memory waits for
+ *    it (SOURCES.release).
+ *  - COHERENT_LOAD: a pending load that bypasses or writes through the vector L1 (glc, sc0 or sc1:
+ *    an atomic load, an atomic with return): the load of an acquire. A cache invalidate waits for
+ *    it (SOURCES.acquire).
  */
 export const LDS_MEM = UNIT_COUNT;
 export const STORES = UNIT_COUNT + 1;
 export const LDS_QUIET = UNIT_COUNT + 2;
-export const NUNITS = UNIT_COUNT + 3;
+export const WRITEBACK = UNIT_COUNT + 3;
+export const COHERENT_LOAD = UNIT_COUNT + 4;
+export const NUNITS = UNIT_COUNT + 5;
 
 export const SOURCES = {
   counters: COUNTER_SOURCES.widths,
@@ -97,6 +105,26 @@ export const SOURCES = {
    * re-derives waits (a changed region), so a schedule never drops a wait the input relies on.
    */
   ldsDma: `LLVM SIInsertWaitcnts (LDS-DMA events and memory-based dependencies: waits on vmcnt unless alias information proves the LDS ranges disjoint); no alias information in assembly: warning`,
+  /**
+   * A release: the memory operations before the cache writeback (buffer_wbl2) complete before the
+   * store or atomic that publishes. LLVM writes `buffer_wbl2`, `s_waitcnt vmcnt(0)`, then the
+   * store, for a release at agent or system scope on gfx90a and later ("ensures that all memory
+   * operations have completed before performing the store that is being released"); the wait is
+   * for the operations before it, not the writeback (SIInsertWaitcnts drops it when nothing else is
+   * outstanding: isa/catalogue.ts). A store before the writeback still in flight at the next store
+   * lets the data be seen after the flag. Only stores and atomics to global memory count (not
+   * scratch, not LDS).
+   */
+  release: `LLVM AMDGPUUsage, memory models GFX90A and GFX942 (store atomic release, fence release: buffer_wbl2, s_waitcnt vmcnt(0), then the store); SIMemoryLegalizer insertRelease`,
+  /**
+   * An acquire: the load that acquires (an atomic load or an atomic with return, written with
+   * glc / sc0 / sc1) completes before the cache invalidate (buffer_inv, buffer_wbinvl1_vol) that
+   * makes later loads see what it synchronized with. LLVM writes the load, `s_waitcnt vmcnt(0)`,
+   * then the invalidate ("ensures the load has completed before invalidating the cache"). Plain
+   * loads in flight at the invalidate are not waited for: a load before an acquire may see
+   * older data.
+   */
+  acquire: `LLVM AMDGPUUsage, memory models GFX6-GFX9, GFX90A and GFX942 (load atomic acquire, atomicrmw acquire: the load, s_waitcnt vmcnt(0), then buffer_inv / buffer_wbinvl1_vol); SIMemoryLegalizer insertAcquire`,
 } as const;
 
 /** One counter increment an instruction makes, and the units it will write (or hold). */
@@ -146,6 +174,12 @@ export interface InsnEffects {
   writesExec: boolean;
   /** Cache writeback / invalidate (buffer_wbl2, buffer_inv, buffer_wbinvl1*, s_dcache_*). */
   cacheOp: boolean;
+  /** buffer_wbl2: the vmcnt operations before it are a release's (WRITEBACK). */
+  writeback: boolean;
+  /** A store or atomic to global memory: it waits for what a release's writeback follows (WRITEBACK). */
+  releaseStore: boolean;
+  /** A vector cache invalidate (buffer_inv, buffer_wbinvl1, buffer_wbinvl1_vol): it waits for a pending coherent load (COHERENT_LOAD, an acquire). */
+  cacheInvalidate: boolean;
   /** Memory access, message, barrier, cache op, branch or call: something that can observe memory ordering. */
   ordersMemory: boolean;
   /**
@@ -248,20 +282,31 @@ function computeEffects(ctx: KernelContext): InsnEffects[] {
     const lds = issuesEvent(t, i, EVENT.lds | EVENT.flat) && !(isClass(t, i, 'ds') && isMemOp(t, i, 'other'));
     const ordersMemory = issues.length > 0 || cacheOp || kind === INSN_KIND.barrier || kind === INSN_KIND.call || kind === INSN_KIND.return
       || control === 'jump' || control === 'cjump' || control === 'indirect';
+    const base = r.insn.base;
+    const cacheInvalidate = cacheOp && (base === 'buffer_inv' || base === 'buffer_wbinvl1' || base === 'buffer_wbinvl1_vol');
+    const writeback = cacheOp && base === 'buffer_wbl2';
+    const releaseStore = !cacheOp && has(t, i, TRAIT.mayStore) && !has(t, i, TRAIT.ldsDma) && memSpaceName(t, i) !== 'scratch'
+      && issues.some((x) => CLASS_COUNTER[x.cls] === COUNTER.vm);
     if (kind === INSN_KIND.wait || issues.length > 0) {
-      out[i] = { kind, callWaits, wait: kind === INSN_KIND.wait ? waitValues(r, max) : undefined, issues, vmemLoad, inOrderClass, d16Load, lds, writesExec, cacheOp, ordersMemory };
+      out[i] = { kind, callWaits, wait: kind === INSN_KIND.wait ? waitValues(r, max) : undefined, issues, vmemLoad, inOrderClass, d16Load, lds, writesExec, cacheOp, writeback, releaseStore, cacheInvalidate, ordersMemory };
       continue;
     }
-    // the rest is a kind and six booleans: one object per combination
-    const key = kind * 64 + +callWaits * 32 + +vmemLoad * 16 + +d16Load * 8 + +lds * 4 + +writesExec * 2 + +cacheOp + (ordersMemory ? 1024 : 0);
+    // the rest is a kind and seven booleans (a store issues: never here): one object per combination
+    const key = kind * 64 + +callWaits * 32 + +vmemLoad * 16 + +d16Load * 8 + +lds * 4 + +writesExec * 2 + +cacheOp + (ordersMemory ? 1024 : 0) + (cacheInvalidate ? 2048 : 0) + (writeback ? 4096 : 0);
     let e = shared.get(key);
     if (e === undefined) {
-      e = Object.freeze({ kind, callWaits, wait: undefined, issues: NO_ISSUES, vmemLoad, inOrderClass, d16Load, lds, writesExec, cacheOp, ordersMemory });
+      e = Object.freeze({ kind, callWaits, wait: undefined, issues: NO_ISSUES, vmemLoad, inOrderClass, d16Load, lds, writesExec, cacheOp, writeback, releaseStore: false, cacheInvalidate, ordersMemory });
       shared.set(key, e);
     }
     out[i] = e;
   }
   return out;
+}
+
+/** A load written with glc, sc0 or sc1 (COHERENT_LOAD) also holds that pseudo unit. */
+function coherent(r: ResolvedInsn, units: readonly number[]): readonly number[] {
+  if (units === STORE_UNITS || !r.insn.modifiers.some((m) => m.name === 'glc' || m.name === 'sc0' || m.name === 'sc1')) return units;
+  return [...units, COHERENT_LOAD];
 }
 
 /** The counter increments of instruction i, one per class it counts on. */
@@ -277,13 +322,13 @@ function issuesOf(r: ResolvedInsn, t: KernelTraits, i: number): readonly Issue[]
     if ((events & bit) === 0) continue;
     switch (bit) {
       case EVENT['vmem-load']:
-        out.push({ cls: OP_CLASS.vmem, inc: vm || 1, units: vaDefs.length ? vaDefs : STORE_UNITS });
+        out.push({ cls: OP_CLASS.vmem, inc: vm || 1, units: coherent(r, vaDefs.length ? vaDefs : STORE_UNITS) });
         break;
       case EVENT['vmem-store']:
         out.push({ cls: OP_CLASS.vmem, inc: vm || 1, units: has(t, i, TRAIT.ldsDmaLoad) ? LDS_UNITS : STORE_UNITS });
         break;
       case EVENT.flat: {
-        const units = vaDefs.length ? vaDefs : STORE_UNITS;
+        const units = coherent(r, vaDefs.length ? vaDefs : STORE_UNITS);
         out.push({ cls: OP_CLASS.vmFlat, inc: vm || 1, units });
         out.push({ cls: OP_CLASS.lgkmFlat, inc: lgkm || 1, units });
         break;

@@ -131,6 +131,23 @@ export class CounterState {
     }
   }
 
+  /**
+   * The youngest pending entry of each class of counter `c` kept as an entry of unit `to` too
+   * (replacing what `to` held), so that a wait for `to` completes everything issued so far.
+   */
+  markYoungest(c: number, to: number): void {
+    for (const k of COUNTER_CLASSES[c]!) {
+      this.ent.delete(to * 16 + k);
+      this.mask[to]! &= ~(1 << k);
+      if (this.pend[k] === 0) continue;
+      let young: Ent | undefined;
+      this.ent.forEach((e, key) => { if ((key & 15) === k && (!young || e.s > young.s)) young = e; });
+      if (!young) continue;
+      this.ent.set(to * 16 + k, young);
+      this.mask[to]! |= 1 << k;
+    }
+  }
+
   /** After a call: the callee has waited for everything. */
   clearAll(): void {
     this.pend.fill(0);

@@ -70,8 +70,44 @@ test('fences: waits around cache invalidates / writebacks (acquire and release s
     's_waitcnt vmcnt(0)',
     'global_store_dword v3, v0, s[2:3] sc1',
   ]);
-  assert.deepEqual([...fenceWaits(rel)], [[2, 'store']]);
+  // the wait after the writeback is the release's (positional: a cache fence)
+  assert.deepEqual([...fenceWaits(rel)], [[2, 'cache']]);
   assert.deepEqual(check(['global_store_dword v[4:5], v1, off', 'buffer_wbl2 sc1', 's_waitcnt vmcnt(0)', 'global_store_dword v3, v0, s[2:3] sc1']), []);
+});
+
+test('a release: what the writeback follows completes before the next global store (LLVM: buffer_wbl2, s_waitcnt vmcnt(0), the store)', () => {
+  // the wait deleted: the data store may land after the flag store
+  const fs = check(['global_store_dword v[4:5], v1, off', 'buffer_wbl2 sc1', 'global_store_dword v3, v0, s[2:3] sc1']);
+  assert.deepEqual(summary(fs), ['3 waitcnt-missing vmcnt=0']);
+  assert.equal(fs[0]!.severity, 'error');
+  assert.match(fs[0]!.message, /^global_store_dword writes memory while global_store_dword \(line 1\), issued before a cache writeback \(buffer_wbl2: a release\), may still be in flight/);
+  assert.match(fs[0]!.source!, /AMDGPUUsage, memory models GFX90A and GFX942/);
+  // the writeback itself counts on no counter: with nothing before it, LLVM writes no wait (llc 22, gfx942)
+  assert.deepEqual(check(['v_mov_b32 v0, 1', 'buffer_wbl2 sc1', 'global_store_dword v3, v0, s[2:3] sc1']), []);
+  assert.deepEqual(check(['.text', '.globl f', '.type f,@function', 'f:', 's_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)', 'buffer_wbl2 sc1', 's_setpc_b64 s[30:31]']), []);
+  // a load before the writeback: its wait is the release's, a fence, not judged redundant
+  const load = ['global_load_dword v7, v[4:5], off', 'buffer_wbl2 sc1', 's_waitcnt vmcnt(0)', 'global_store_dword v3, v0, s[2:3] sc1'];
+  assert.deepEqual(check(load), []);
+  assert.deepEqual([...fenceWaits(ctxOf(load))], [[2, 'cache']]);
+  // operations after the writeback are not the release's: vmcnt(1) leaves only the later one in flight
+  assert.deepEqual(check(['global_store_dword v[4:5], v1, off', 'buffer_wbl2 sc1', 'global_load_dword v7, v[4:5], off', 's_waitcnt vmcnt(1)', 'global_store_dword v3, v0, s[2:3] sc1']), []);
+  // scratch and LDS stores publish nothing
+  assert.deepEqual(check(['global_store_dword v[4:5], v1, off', 'buffer_wbl2 sc1', 'scratch_store_dword off, v1, s4', 'ds_write_b32 v0, v1', 's_endpgm']), []);
+});
+
+test('an acquire: a coherent load (glc / sc0 / sc1) completes before the cache invalidate (LLVM: the load, s_waitcnt vmcnt(0), buffer_inv)', () => {
+  const fs = check(['global_load_dword v4, v3, s[6:7] sc1', 'buffer_inv sc1', 'global_load_dword v5, v3, s[8:9]', 's_waitcnt vmcnt(0)', 'v_add_u32 v0, v4, v5']);
+  assert.deepEqual(summary(fs), ['2 waitcnt-missing vmcnt=0']);
+  assert.match(fs[0]!.message, /^buffer_inv invalidates the cache while global_load_dword \(line 1\), a coherent load \(an acquire's\), may still be in flight/);
+  // gfx90a: glc and buffer_wbinvl1_vol
+  // (the later wait stays needed by the plain load after the invalidate)
+  assert.deepEqual(summary(check(['global_load_dword v4, v3, s[6:7] glc', 'buffer_wbinvl1_vol', 'global_load_dword v5, v3, s[8:9]', 's_waitcnt vmcnt(0)', 'v_add_u32 v0, v4, v5'], 'gfx90a')), ['2 waitcnt-missing vmcnt=0']);
+  // an atomic with return is an acquire's load too
+  assert.deepEqual(summary(check(['global_atomic_add v4, v3, v1, s[6:7] sc0 sc1', 'buffer_inv sc1', 'global_load_dword v5, v3, s[8:9]', 's_waitcnt vmcnt(0)', 'v_add_u32 v0, v4, v5'])), ['2 waitcnt-missing vmcnt=0']);
+  // a plain load in flight at the invalidate is not waited for (a load before an acquire may see older data)
+  assert.deepEqual(check(['global_load_dword v4, v3, s[6:7]', 'buffer_inv sc1', 's_waitcnt vmcnt(0)', 'v_mov_b32 v0, v4']), []);
+  // the coherent load, then a plain one: vmcnt(1) completes the coherent one
+  assert.deepEqual(check(['global_load_dword v4, v3, s[6:7] sc1', 'global_load_dword v5, v3, s[8:9]', 's_waitcnt vmcnt(1)', 'buffer_inv sc1', 's_waitcnt vmcnt(0)', 'v_add_u32 v0, v4, v5']), []);
 });
 
 test('fences: a wait that only completes stores before later memory accesses is a release', () => {
