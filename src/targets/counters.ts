@@ -28,7 +28,7 @@ export type CounterName = (typeof COUNTER_NAMES)[number];
 
 /** Operation classes: a class counts on exactly one counter; FLAT and GDS issue on two. */
 export const OP_CLASS = {
-  /** buffer/global/scratch loads, stores, atomics, LDS-DMA, buffer_wbl2 (vmcnt, in order). */
+  /** buffer/global/scratch loads, stores, atomics, LDS-DMA (vmcnt, in order; cache writebacks and invalidates count on no counter). */
   vmem: 0,
   /** flat_* on vmcnt (only 0 is safe). */
   vmFlat: 1,

@@ -38,9 +38,10 @@
  *  - 'barrier': followed (after other waits / s_nop) by s_barrier (release before the barrier;
  *    on gfx906/gfx908 also the wait the barrier requires);
  *  - 'cache': followed by a cache writeback / invalidate (buffer_wbl2, buffer_inv,
- *    buffer_wbinvl1*, s_dcache_*): the memory model's acquire/release sequences;
+ *    buffer_wbinvl1*, s_dcache_*), or right after a writeback: the memory model's acquire/release
+ *    sequences (their missing waits: SOURCES.release and .acquire);
  *  - 'return' / 'entry': the full waits around a callable function;
- *  - 'store': it completes a store, atomic without return, cache writeback or message that no
+ *  - 'store': it completes a store, atomic without return or message that no
  *    register dependency needs it to complete, and a memory access, barrier, branch or message
  *    follows in its block before any s_endpgm (a release: e.g. LLVM's workgroup release fence
  *    becomes a bare lgkmcnt(0) after ds_write when no s_barrier is needed). A wait whose only
@@ -559,7 +560,7 @@ class Analysis {
         this.consider(st, u, k, st.ent.get(u * 16 + k)!, CLASS_COUNTER[k] === COUNTER.exp ? 'war' : 'waw');
       }
     }
-    // a release: a pending cache writeback completes before a store that may publish; an acquire:
+    // a release: what a cache writeback follows completes before a store that may publish; an acquire:
     // a pending coherent load completes before a cache invalidate (SOURCES.release, .acquire)
     if (f.releaseStore && mask[WRITEBACK] !== 0) this.considerUnit(st, WRITEBACK, 'release');
     if (f.cacheInvalidate && mask[COHERENT_LOAD] !== 0) this.considerUnit(st, COHERENT_LOAD, 'acquire');

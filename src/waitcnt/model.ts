@@ -43,7 +43,7 @@ export type { Counter, CounterName, OpClass } from '../targets/counters.js';
  *    that accesses LDS waits for it on vmcnt (LLVM SIInsertWaitcnts: LDS-DMA, "memory-based
  *    dependencies"; without alias information every LDS access is assumed to overlap).
  *  - STORES: the youngest pending operation of each class that writes no register (stores,
- *    atomics without return, cache writebacks, messages). Nothing reads it; it tells which
+ *    atomics without return, messages). Nothing reads it; it tells which
  *    waits complete stores (memory ordering, see fences in analysis.ts).
  *  - LDS_QUIET: an LDS-DMA still pending after an LDS access was warned about it (SOURCES.ldsDma:
  *    reported once per DMA run, so it leaves LDS_MEM there). Nothing waits for it; it tells that
