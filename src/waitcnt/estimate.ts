@@ -30,15 +30,16 @@ import type { KernelContext } from '../analysis/types.js';
 import { once } from '../analysis/memo.js';
 import type { Cfg } from '../analysis/cfg.js';
 import type { Target } from '../isa/target.js';
-import { INSN_KIND, LDS_MEM, NO_WAIT, STORES, kernelEffects } from './model.js';
+import { INSN_KIND, LDS_MEM, NO_WAIT, kernelEffects } from './model.js';
 import type { CounterState } from './state.js';
 import { CLASS_COUNTER, CLASS_IN_ORDER, COUNTER, NCLASSES, OP_CLASS } from '../targets/counters.js';
 import { checkFastFromEnv, FastPathMismatch } from '../errors.js';
 
 /**
  * Register units the model keeps scores for: the real ones and LDS_MEM ("LDS written by a
- * pending LDS-DMA", model.ts). The analysis' STORES unit is left out: no instruction reads it
- * (it serves the analysis' judgement of fences only).
+ * pending LDS-DMA", model.ts). The analysis' other pseudo units are left out: STORES, which no
+ * instruction reads (it serves the analysis' judgement of fences only), and WRITEBACK and
+ * COHERENT_LOAD, whose waits (a release's, an acquire's) are fence waits the scheduler keeps.
  */
 const NU = LDS_MEM + 1;
 
@@ -124,7 +125,8 @@ function computeFlatEffects(ctx: KernelContext): FlatEffects {
       const is = issues[x]!;
       cls.push(is.cls); inc.push(is.inc); unitOff.push(units.length);
       const iu = is.units;
-      for (let q = 0; q < iu.length; q++) if (iu[q] !== STORES) units.push(iu[q]!);
+      // the pseudo units past LDS_MEM (STORES, WRITEBACK, COHERENT_LOAD) serve the analysis' fences and memory-model rules only
+      for (let q = 0; q < iu.length; q++) if (iu[q]! < NU) units.push(iu[q]!);
     }
   }
   useOff[n] = nu; defOff[n] = nd; issOff[n] = cls.length;
