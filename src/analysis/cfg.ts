@@ -263,3 +263,56 @@ function findLongBranches(insns: Instruction[], control: ControlKind[]): LongBra
   }
   return out;
 }
+
+/**
+ * Immediate dominators of the blocks reachable from block 0 (Cooper, Harvey and Kennedy, "A
+ * Simple, Fast Dominance Algorithm", 2001): `idom[b]` (block 0 its own; -1 for a block the entry
+ * does not reach), and `rank[b]`, the block's place in reverse postorder (-1 unreached).
+ */
+export function dominators(blocks: readonly { succs: readonly number[]; preds: readonly number[] }[]): { idom: Int32Array; rank: Int32Array } {
+  const n = blocks.length;
+  const idom = new Int32Array(n).fill(-1);
+  const rank = new Int32Array(n).fill(-1);
+  if (n === 0) return { idom, rank };
+  const order: number[] = [];
+  const seen = new Uint8Array(n);
+  const stack: [number, number][] = [[0, 0]];
+  seen[0] = 1;
+  while (stack.length) {
+    const top = stack[stack.length - 1]!;
+    const ss = blocks[top[0]]!.succs;
+    if (top[1] < ss.length) {
+      const s = ss[top[1]++]!;
+      if (!seen[s]) { seen[s] = 1; stack.push([s, 0]); }
+    } else { order.push(top[0]); stack.pop(); }
+  }
+  order.reverse();
+  order.forEach((x, r) => { rank[x] = r; });
+  idom[0] = 0;
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const x of order) {
+      if (x === 0) continue;
+      let m = -1;
+      for (const p of blocks[x]!.preds) if (idom[p]! >= 0 && rank[p]! >= 0) m = m < 0 ? p : commonIdom(idom, rank, p, m);
+      if (m >= 0 && idom[x] !== m) { idom[x] = m; changed = true; }
+    }
+  }
+  return { idom, rank };
+}
+
+/** The nearest common dominator of a and b (both reached), walking up `idom` by reverse-postorder rank. */
+export function commonIdom(idom: Int32Array, rank: Int32Array, a: number, b: number): number {
+  while (a !== b) {
+    while (rank[a]! > rank[b]!) a = idom[a]!;
+    while (rank[b]! > rank[a]!) b = idom[b]!;
+  }
+  return a;
+}
+
+/** Block d dominates block b (both reached from the entry). */
+export function dominates(idom: Int32Array, rank: Int32Array, d: number, b: number): boolean {
+  if (rank[d]! < 0 || rank[b]! < 0) return false;
+  while (rank[b]! > rank[d]!) b = idom[b]!;
+  return b === d;
+}

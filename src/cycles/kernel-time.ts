@@ -31,6 +31,7 @@
  */
 import type { KernelContext } from '../analysis/types.js';
 import { isWaitOrNop } from '../asm/program.js';
+import { dominates, dominators } from '../analysis/cfg.js';
 import { kernelResources } from '../analysis/resources.js';
 import type { CycleParams } from '../targets/latency.js';
 import { cycleEngineFor } from './estimate.js';
@@ -131,6 +132,7 @@ export function kernelLoops(ctx: KernelContext, trip?: number): KernelLoop[] {
       && b.succs.some((s) => s > h && s <= own.latch));
     if (enteredInside) latchesOf.delete(h);
   }
+  rotatedNaturalLoops(ctx, latchesOf);
   const headers = [...latchesOf.keys()].sort((a, b) => a - b);
   const lastLine = (blk: number) => {
     const B = cfg.blocks[blk]!;
@@ -159,6 +161,51 @@ export function kernelLoops(ctx: KernelContext, trip?: number): KernelLoop[] {
     l.weight = (l.trip - 1) * outer;
   }
   return loops;
+}
+
+/**
+ * Natural loops laid out in one range of blocks whose header is not the first of them (LLVM lays
+ * out a loop with an if/else, or with an inner loop left by a break, around its header: the
+ * entry jumps forward into the middle, and the arms placed before the header are entered by
+ * layout-backward branches from inside the loop). The layout's backward edges alone make such a
+ * loop two overlapping ranges, or miss it: the project's lds_double_buffer kernel (one loop,
+ * blocks 2-5, header 4) was two loops of 64 iterations each (blocks 2-4 and 3-5), and a nested
+ * loop left by a break lost its outer loop. Each such loop is one range, its first block to its
+ * last, entered at its first (the walk runs its blocks in layout order, as for any loop); the
+ * backward-edge ranges inside it whose first block heads no loop are dropped. A natural loop
+ * whose blocks are not one range (llc -O0 places a latch after the exit) keeps the ranges of its
+ * backward edges. Natural loops: a back edge is an edge to a block that dominates its source.
+ */
+function rotatedNaturalLoops(ctx: KernelContext, latchesOf: Map<number, number[]>): void {
+  const blocks = ctx.cfg.blocks;
+  const { idom, rank } = dominators(blocks);
+  const bodies = new Map<number, Set<number>>();
+  blocks.forEach((b, u) => {
+    for (const h of b.succs) {
+      if (!dominates(idom, rank, h, u)) continue;
+      const body = bodies.get(h) ?? new Set([h]);
+      const stack = [u];
+      while (stack.length) {
+        const x = stack.pop()!;
+        if (body.has(x)) continue;
+        body.add(x);
+        for (const p of blocks[x]!.preds) stack.push(p);
+      }
+      bodies.set(h, body);
+    }
+  });
+  for (const [h, body] of bodies) {
+    let lo = h;
+    let hi = h;
+    for (const x of body) { lo = Math.min(lo, x); hi = Math.max(hi, x); }
+    if (lo === h || hi - lo + 1 !== body.size) continue;
+    const first = latchesOf.get(lo) ?? [];
+    for (const [t, ls] of [...latchesOf]) {
+      const end = Math.max(t, ...ls);
+      if (t >= lo && end <= hi && !(t === lo && end === hi) && !bodies.has(t)) latchesOf.delete(t);
+    }
+    latchesOf.set(lo, [...new Set([...first.filter((x) => x <= hi), hi])]);
+  }
 }
 
 /**

@@ -13,6 +13,7 @@
  * finds nothing within the bound.
  */
 import type { KernelContext } from '../analysis/types.js';
+import { commonIdom, dominators } from '../analysis/cfg.js';
 import {
   CLASS_COUNTER, CLASS_IN_ORDER, INSN_KIND, NO_WAIT, type InsnEffects,
 } from './model.js';
@@ -145,43 +146,9 @@ export function shortPath(ctx: KernelContext, fx: readonly InsnEffects[], q: Wit
 
 /** The nearest block that dominates both a and b (undefined when either is unreachable from the entry). */
 function commonDominator(blocks: readonly { succs: number[]; preds: number[] }[], a: number, b: number): number | undefined {
-  const n = blocks.length;
-  const order: number[] = [];
-  const seen = new Uint8Array(n);
-  const stack: [number, number][] = [[0, 0]];
-  seen[0] = 1;
-  while (stack.length) {
-    const top = stack[stack.length - 1]!;
-    const ss = blocks[top[0]]!.succs;
-    if (top[1] < ss.length) {
-      const s = ss[top[1]++]!;
-      if (!seen[s]) { seen[s] = 1; stack.push([s, 0]); }
-    } else { order.push(top[0]); stack.pop(); }
-  }
-  order.reverse();
-  const rank = new Int32Array(n).fill(-1);
-  order.forEach((x, r) => { rank[x] = r; });
+  const { idom, rank } = dominators(blocks);
   if (rank[a]! < 0 || rank[b]! < 0) return undefined;
-  // Cooper, Harvey and Kennedy, "A Simple, Fast Dominance Algorithm" (2001)
-  const idom = new Int32Array(n).fill(-1);
-  idom[0] = 0;
-  const meet = (x: number, y: number): number => {
-    while (x !== y) {
-      while (rank[x]! > rank[y]!) x = idom[x]!;
-      while (rank[y]! > rank[x]!) y = idom[y]!;
-    }
-    return x;
-  };
-  for (let changed = true; changed;) {
-    changed = false;
-    for (const x of order) {
-      if (x === 0) continue;
-      let m = -1;
-      for (const p of blocks[x]!.preds) if (idom[p]! >= 0 && rank[p]! >= 0) m = m < 0 ? p : meet(p, m);
-      if (m >= 0 && idom[x] !== m) { idom[x] = m; changed = true; }
-    }
-  }
-  return meet(a, b);
+  return commonIdom(idom, rank, a, b);
 }
 
 function steps(ctx: KernelContext, end: Node): PathStep[] {

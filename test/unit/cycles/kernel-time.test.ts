@@ -184,6 +184,65 @@ test('a loop laid out rotated (header in the middle, entered by s_branch) is one
   assert.equal(ln[1]!.parent, 0);
 });
 
+test('a loop whose if/else arms are laid out around its header is one loop over its blocks, not two overlapping ones', () => {
+  // the project's lds_double_buffer kernel (clang-22, gfx942): the entry jumps to the header .LH;
+  // one arm (.LA) and the exit test (.LB) come before it, the other arm after it, and both arms
+  // reach .LB by layout-backward branches. Two loops of 64 iterations each were counted.
+  const arms = [
+    's_mov_b32 s2, 0', // 1
+    's_branch .LH', // 2
+    '.LA:',
+    'v_add_f32_e32 v1, v1, v2', // 4
+    '.LB:',
+    's_add_i32 s2, s2, 1', // 6
+    's_cmp_ge_i32 s2, 100',
+    's_cbranch_scc1 .Lexit', // 8
+    '.LH:',
+    'v_mul_f32_e32 v2, v1, v1', // 10
+    's_cmp_eq_u32 s3, 0',
+    's_cbranch_scc0 .LA', // 12
+    'v_sub_f32_e32 v1, v1, v2',
+    's_branch .LB', // 14
+    '.Lexit:',
+    's_endpgm',
+  ];
+  const loops = kernelLoops(ctxOf(arms));
+  assert.equal(loops.length, 1);
+  assert.deepEqual([loops[0]!.line, loops[0]!.backEdgeLines], [4, [12, 14]]);
+  assert.equal(loops[0]!.end - loops[0]!.start, 9, 'every instruction from .LA to the branch back to .LB');
+  assert.equal(loops[0]!.weight, DEFAULT_TRIP - 1);
+});
+
+test('an outer loop whose latch is laid out before its header, around an inner loop left by a break, is found', () => {
+  // a new user's trial (llc -O2, gfx942): the outer latch comes first, the header after it; the
+  // inner loop's exit branches back to the outer latch
+  const nested = [
+    's_mov_b32 s0, 0', // 1
+    's_branch .Lhdr', // 2
+    '.Llatch:',
+    's_add_u32 s0, s0, 1', // 4
+    's_cmp_lt_u32 s0, 10',
+    's_cbranch_scc0 .Lexit', // 6
+    '.Lhdr:',
+    'v_add_f32_e32 v1, v1, v2', // 8
+    's_mov_b32 s1, 0',
+    's_branch .Linner', // 10
+    '.Linnerlatch:',
+    's_cbranch_scc1 .Llatch', // 12
+    '.Linner:',
+    'v_add_f32_e32 v1, v1, v2', // 14
+    's_add_u32 s1, s1, 1',
+    's_cmp_lt_u32 s1, 10',
+    's_branch .Linnerlatch', // 17
+    '.Lexit:',
+    's_endpgm',
+  ];
+  const loops = kernelLoops(ctxOf(nested));
+  assert.deepEqual(loops.map((l) => [l.line, l.parent]), [[4, -1], [12, 0]]);
+  // the inner loop runs 64 times per outer iteration: its weight is the outer's trip times its own less one
+  assert.equal(loops[1]!.weight, (DEFAULT_TRIP - 1) * DEFAULT_TRIP);
+});
+
 /** One loop `.Lhead` whose body's first part may go back early (a `continue`): two back edges. */
 const TWO_BACK = [
   's_mov_b32 s0, 10',
