@@ -216,8 +216,13 @@ export function explainDependency(k: GraphInput, x: number, y: number, xFirst: b
     const [a, b] = xFirst ? [mx, my] : [my, mx];
     if (memoryConflict(a, b, disambiguate, redefined)) {
       let reason = aliasReason(mx, my);
+      // disjoint bytes of one base: say which of memoryConflict's reasons keeps them in order
       if (disambiguate && a.baseKey !== undefined && a.baseKey === b.baseKey && !rangesOverlap(a, b)) {
-        reason = `may alias (both ${mx.space}, base ${mx.baseText} is redefined between them)`;
+        if (disambiguate !== 'per-lane' && a.baseUnits.some((u) => u >= VGPR_BASE)) {
+          reason = `may alias (both ${mx.space}, base ${mx.baseText} is a VGPR: the lanes' addresses differ, and accesses through one are told apart only with --per-lane)`;
+        } else if ((conflictMems(a, b) & ~(a.baseMems & b.baseMems)) === 0) {
+          reason = `may alias (both ${mx.space}, base ${mx.baseText} is redefined between them)`;
+        }
       }
       return { kind: 'memory', units: [], implicit: false, text: reason };
     }

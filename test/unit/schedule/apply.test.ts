@@ -196,6 +196,12 @@ test('refused: memory accesses that may alias; disjoint offsets from the same ba
   // A VGPR base differs per lane: lanes' addresses may meet, so disjoint offsets still conflict by default ...
   assert.equal(tryCommand(k, 'move global_load_dword_1 before global_store_dword_0')?.kind, 'memory');
   assert.equal(tryCommand(k, 'move ds_read_b32_0 before ds_write_b32_0')?.kind, 'memory');
+  // ... and the reason says so (a new user's trial: it said the base was redefined between them, which it was not)
+  assert.equal(tryCommand(k, 'move ds_read_b32_0 before ds_write_b32_0')!.reason,
+    'may alias (both lds, base v0 is a VGPR: the lanes\' addresses differ, and accesses through one are told apart only with --per-lane)');
+  // a base written between them: that is the reason, with --per-lane too
+  const rewritten = kernelOf(['ds_write_b32 v0, v4', 'v_add_u32 v0, v0, v1', 'ds_read_b32 v8, v0 offset:8', 's_endpgm'], 'gfx90a', { disambiguate: 'per-lane' });
+  assert.match(tryCommand(rewritten, 'move ds_read_b32_0 before ds_write_b32_0')?.reason ?? '', /reads v0 which v_add_u32_0 writes|base v0 is redefined between them/);
   // ... and reorder when the user accepts the per-lane model
   const lanes = kernelOf([
     'global_store_dword v[2:3], v4, off', 'global_load_dword v6, v[2:3], off offset:4',
