@@ -58,7 +58,13 @@ async function applyFile(file: string, opts: ApplyCliOptions, output: string | u
     const text = await readTextFile(opts.movesFile!, 'move commands or an agent transcript');
     const picked = pickSection(text, opts.movesFile!, kernel);
     kernel = picked.kernel;
-    rounds = movesFileRounds(picked.text, opts.movesFile!);
+    const m = movesFileRounds(picked.text, opts.movesFile!);
+    rounds = m.rounds;
+    // a transcript's moves are of the kernel its start record names
+    if (m.kernel !== undefined) {
+      if (kernel !== undefined && kernel !== m.kernel) throw new ConductorError(`${opts.movesFile} is a transcript of kernel ${m.kernel}; --kernel names ${kernel}`);
+      kernel = m.kernel;
+    }
     pipelined = PIPELINED_MOVES.test(picked.text);
   }
   reading(file);
@@ -135,10 +141,11 @@ export function pickSection(text: string, file: string, kernel: string | undefin
 
 /**
  * The rounds of a moves file: one command per line, or an agent transcript (JSONL), detected by
- * its first line, whose final best move list is replayed as one round.
+ * its first line, whose final best move list is replayed as one round, on the kernel its start
+ * record names (`kernel`).
  */
-export function movesFileRounds(text: string, file: string): Command[][] {
-  if (!isTranscript(text)) return parseRoundsOrThrow(text, file);
+export function movesFileRounds(text: string, file: string): { rounds: Command[][]; kernel?: string } {
+  if (!isTranscript(text)) return { rounds: parseRoundsOrThrow(text, file) };
   const t = movesFromTranscript(text, file);
   const round: Command[] = [];
   for (const m of t.moves) {
@@ -146,7 +153,7 @@ export function movesFileRounds(text: string, file: string): Command[][] {
     if (typeof c === 'string') throw new ConductorError(`${file}: the transcript's ${t.from} move list holds a malformed command: ${c}`);
     round.push(c);
   }
-  return round.length > 0 ? [round] : [];
+  return { rounds: round.length > 0 ? [round] : [], ...(t.kernel !== undefined ? { kernel: t.kernel } : {}) };
 }
 
 export function formatApply(file: string, r: ApplyResult, output?: string, occupancy?: string,

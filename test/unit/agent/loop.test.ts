@@ -15,6 +15,7 @@ import { loadText } from '../../../src/load.js';
 import { runAgentSchedule } from '../../../src/agent/run.js';
 import { NUDGE_NATIVE, NUDGE_TEXT } from '../../../src/agent/protocol.js';
 import { movesFromTranscript } from '../../../src/agent/transcript.js';
+import { movesFileRounds } from '../../../src/cli/apply.js';
 import { pickKernel } from '../../../src/schedule/kernel.js';
 import { replayMoves } from '../../../src/schedule/replay.js';
 import { CONDUCTOR_OBJECTIVE } from '../../../src/schedule/metrics.js';
@@ -182,6 +183,13 @@ test('agent CLI: the whole scripted loop ends with the best state, a verified ou
     const a = await run(['apply', input, '--arch', 'gfx90a', '--moves-file', tr, '-o', out2], {});
     assert.equal(a.code, 0, a.err);
     assert.equal(readFileSync(out2, 'utf8'), outText);
+    // on the kernel the transcript names (a new user's trial: a file's other kernel got the moves):
+    // the rounds carry it, and a --kernel that names another is refused
+    const named = recs[0]!['kernel'] as string;
+    assert.equal(movesFileRounds(readFileSync(tr, 'utf8'), tr).kernel, named);
+    const other = await run(['apply', input, '--arch', 'gfx90a', '--moves-file', tr, '--kernel', 'nosuch', '-o', join(dir, 'other.s')], {});
+    assert.equal(other.code, 2);
+    assert.ok(other.err.includes(`is a transcript of kernel ${named}; --kernel names nosuch`), other.err);
 
     // cache: the same input again makes no request (and needs no key) and writes the same program
     const before = server.requests.length;
