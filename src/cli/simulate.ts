@@ -46,7 +46,7 @@ export async function commandSimulate(file: string | undefined, opts: SimulateCl
     process.stdout.write((opts.json ? JSON.stringify(p, null, 2) : formatParams(p)) + '\n');
     return 0;
   }
-  if (!file) throw new ConductorError('simulate needs a FILE');
+  if (!file) throw new ConductorError("simulate needs a FILE (conductor simulate --help gives its options)");
   try {
     return await simulateFile(file, opts, waves, trip);
   } catch (e) {

@@ -14,7 +14,7 @@ import { OCCUPANCY_LABELS } from '../analysis/occupancy.js';
 import type { CycleParams, ParamKey } from '../targets/latency.js';
 import { allParamKeys, defaultCycleParams, paramDoc } from '../targets/latency.js';
 import { cycleEngineFor, lowerBoundOf, type LowerBound } from './estimate.js';
-import { kernelLoops, kernelTime, type KernelLoop } from './kernel-time.js';
+import { kernelLoops, kernelTime, loopBound, type KernelLoop } from './kernel-time.js';
 import {
   type TraceRow, WHY, DEP, CycleEngine,
 } from './engine.js';
@@ -332,6 +332,11 @@ export function simulateLoop(ctx: KernelContext, engine: CycleEngine, l: Loop, t
   for (let k = 0; k < len; k++) takenBack[k] = (engine.m.flags[body[k]!]! & FLAG.jump) !== 0 ? 1 : 0;
   if (len > 0) takenBack[len - 1] = 1;
   const lb1 = lowerBoundOf(engine, body, 1, takenBack);
+  // per iteration, the bound schedule reports for the loop, for one wave (kernel-time loopBound:
+  // the busiest pipe, the issue port, the longest dependency chain of one iteration and the
+  // loop-carried recurrence, waits and nops left out): one wave issues in order, so an
+  // iteration's chain ends before the next iteration's begins
+  const per = loopBound(engine, body, 1);
   const headerLine = ctx.cfg.blocks[l.header]!.loc.line;
   // the back edges: the latch blocks' last instructions (the branches to the header)
   const latchLine = l.backEdgeLines[l.backEdgeLines.length - 1]!;
@@ -371,23 +376,13 @@ export function simulateLoop(ctx: KernelContext, engine: CycleEngine, l: Loop, t
     return engine.runMulti(seq, waves, { taken: tk });
   };
   const multiPer = len > 0 ? (rep(16) - rep(8)) / 8 : 0;
-  // iterations overlap in steady state: only the resource part of the bound holds per iteration
-  const limiter = pipeLimiter(lb1);
-  const resourceOnly = limiter === 'issue' ? lb1.issue : lb1.pipes[limiter]!;
-  const lbPer = bound({ ...lb1, bound: resourceOnly, limiter }, perIteration);
+  const lbPer = bound({ ...lb1, bound: per.bound, limiter: per.limiter }, perIteration);
   return {
     headerLine, labels: ctx.cfg.blocks[l.header]!.labels, latchLine, backEdgeLines: l.backEdgeLines, blocks: [l.header, l.latch], instructions: len,
     perIteration: round2(perIteration), total, iterations, stable,
     lowerBoundPerIteration: lbPer,
     multi: { waves, perIteration: round2(multiPer), perIterationPerWave: round2(multiPer / waves) },
   };
-}
-
-function pipeLimiter(lb: LowerBound): string {
-  let best = 'issue';
-  let v = lb.issue;
-  for (const [k, x] of Object.entries(lb.pipes)) if (x > v) { v = x; best = k; }
-  return best;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -427,7 +422,7 @@ export function formatKernelReport(r: KernelCycleReport, opts: { insns?: boolean
   }
   out.push(`  total: ${fmt(r.single.cycles)} cycles single wave (last issue slot ends at ${fmt(r.single.issueEnd)}); ${fmtBound(r.single.lowerBound)}`);
   const asked = r.multi.wavesFrom === '--waves' ? 'as --waves asks' : `as ${r.multi.wavesFrom.replace(/, limited by /, ' allows (limited by ')})`;
-  out.push(`  ${r.multi.waves} waves on one SIMD, ${asked}: ${fmt(r.multi.cycles)} cycles for all, ${fmt(r.multi.perWave)} per wave; ${fmtBound(r.multi.lowerBound)}`);
+  out.push(`  ${counted(r.multi.waves, 'wave')} on one SIMD, ${asked}: ${fmt(r.multi.cycles)} cycles for all, ${fmt(r.multi.perWave)} per wave; ${fmtBound(r.multi.lowerBound)}`);
   const a = r.asItRuns;
   out.push(`  as it runs (est_cycles, the scheduler's objective): ${a.cycles} cycles for ${counted(a.waves, 'wave')} per SIMD (${a.waveCycles} for one wave)` +
     (a.loops.length ? `; loops ${a.loops.map((l) => `line ${l.line} x${l.trip} (${l.tripFrom === 'code' ? 'from the code' : l.tripFrom === 'option' ? '--trip' : 'default'}) at ${fmt(l.perIteration)} per iteration${a.waves > 1 ? ` of the ${a.waves} waves` : ''}`).join(', ')}` : ''));
@@ -443,7 +438,7 @@ export function formatKernelReport(r: KernelCycleReport, opts: { insns?: boolean
       ? `one wave: ${fmt(l.total)} cycles for ${counted(l.iterations, 'iteration')} (${fmt(l.perIteration)} per iteration)`
       : `one wave: ${fmt(l.perIteration)} cycles per iteration in steady state (${l.stable ? `stable after ${l.iterations}` : `not stable after ${l.iterations}; mean of the last 8`})`;
     out.push(head + single + `; lower bound ${fmt(l.lowerBoundPerIteration.bound)} per iteration (${l.lowerBoundPerIteration.limiter})` +
-      `; ${l.multi.waves} waves walked together: ${fmt(l.multi.perIteration)} per iteration of all waves (${fmt(l.multi.perIterationPerWave)} per wave; `
+      `; ${counted(l.multi.waves, 'wave')} walked together: ${fmt(l.multi.perIteration)} per iteration of all waves (${fmt(l.multi.perIterationPerWave)} per wave; `
       + 'a finite walk of the waves side by side, not the steady-state figure est_cycles uses)');
   }
   return out.join('\n');
