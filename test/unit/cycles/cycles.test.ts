@@ -13,6 +13,7 @@ import { kernelContextsFromText } from '../../../src/analysis/context.js';
 import type { KernelContext } from '../../../src/analysis/types.js';
 import { estimateCycles, lowerBound, cycleEngineFor } from '../../../src/cycles/estimate.js';
 import { simulateKernel, formatKernelReport } from '../../../src/cycles/simulate.js';
+import { kernelLoops, loopBound } from '../../../src/cycles/kernel-time.js';
 import { buildCycleModel } from '../../../src/cycles/model.js';
 import { CycleEngine } from '../../../src/cycles/engine.js';
 import { applyLatencyFile, defaultCycleParams, allParamKeys, LatencyFileError } from '../../../src/targets/latency.js';
@@ -132,6 +133,29 @@ test('a loop with --trip, and in steady state', () => {
   assert.equal(four.rows[1]!.count, 4);
   const once = simulateKernel(ctxOf(loop), { waves: 1 });
   assert.equal(once.single.cycles, 4 + 20 + 4);
+});
+
+test('a loop\'s lower bound per iteration is the bound schedule reports: a load\'s chain through its wait binds one wave', () => {
+  // a new user's trial: simulate said 48 (issue) where schedule said the chain, 328, binds
+  const loop = [
+    's_mov_b32 s0, 10',
+    '.L1:',
+    '  global_load_dword v1, v[2:3], off',
+    '  s_waitcnt vmcnt(0)',
+    '  v_fma_f32 v0, v1, v1, v0',
+    '  s_sub_u32 s0, s0, 1',
+    '  s_cmp_lg_u32 s0, 0',
+    '  s_cbranch_scc1 .L1',
+    's_endpgm',
+  ];
+  const ctx = ctxOf(loop);
+  const r = simulateKernel(ctx, { waves: 1 });
+  const l = kernelLoops(ctx)[0]!;
+  const body = Int32Array.from({ length: l.end - l.start }, (_, k) => l.start + k);
+  const b = loopBound(cycleEngineFor(ctx), body, 1);
+  assert.equal(b.limiter, 'critical path');
+  assert.deepEqual([r.loops[0]!.lowerBoundPerIteration.bound, r.loops[0]!.lowerBoundPerIteration.limiter], [b.bound, 'critical path']);
+  assert.ok(b.bound <= r.loops[0]!.perIteration, 'a bound');
 });
 
 test('two waves hide each other\'s memory latency', () => {
