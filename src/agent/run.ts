@@ -160,7 +160,15 @@ export async function runAgentSchedule(loaded: Loaded, opts: AgentOptions): Prom
       moves = [];
       f = finalSession(k, [], objective);
     }
-    const e = f.sess.emit();
+    let e = f.sess.emit();
+    // a move list that does not beat the input on the exact program (a cached one written for
+    // another objective or version) is not taken: the input is kept, as the report says
+    if (moves.length > 0 && compareMetrics(e.metrics, f.sess.initial, objective) >= 0) {
+      notes.push('the move list does not beat the input on the exact re-derived program; the input schedule is kept');
+      moves = [];
+      f = finalSession(k, [], objective);
+      e = f.sess.emit();
+    }
     notes.push(...e.notes);
     const after = e.metrics;
     return {

@@ -206,6 +206,16 @@ test('agent CLI: the whole scripted loop ends with the best state, a verified ou
     assert.deepEqual(cj.moves, j.moves);
     assert.equal(readFileSync(out3, 'utf8'), outText);
     assert.deepEqual(readFileSync(tr3, 'utf8').trim().split('\n').map((l) => JSON.parse(l).type), ['start', 'cache_hit', 'final']);
+    // a cached move list that does not beat the input (a new user's trial: "the input schedule is
+    // kept" was printed over a changed program): the input is written, with no moves
+    const key = recs[0]!['cache_key'] as string;
+    writeFileSync(join(cache, 'agent', key.slice(0, 2), `${key}.json`), JSON.stringify({ moves: [WORSE], metrics: cj.after, model: 'test/scripted', created: 'now' }));
+    const out4 = join(dir, 'loop.kept.s');
+    const w = await run(['agent', input, '--arch', 'gfx90a', '--model', 'test/scripted', '--base-url', server.url, '-o', out4, '--json'], { CONDUCTOR_CACHE_DIR: cache });
+    assert.equal(w.code, 0, w.err);
+    const wj = JSON.parse(w.out);
+    assert.deepEqual([wj.cache, wj.moves, wj.improved], ['hit', [], false]);
+    assert.equal(readFileSync(out4, 'utf8'), readFileSync(input, 'utf8'));
     // --no-cache asks the model again
     const nc = await run([...args.slice(0, -3), '--no-cache', '--rounds', '1', '--json'], { OPENAI_API_KEY: KEY, CONDUCTOR_CACHE_DIR: cache });
     assert.equal(nc.code, 0, nc.err);
