@@ -44,8 +44,12 @@ export interface InsnRow {
   block: number;
   text: string;
   issue: number;
-  /** Cycles waited before issuing plus cycles the instruction holds the wave beyond one slot (nop, barrier, taken branch). */
+  /** Cycles waited before issuing plus cycles the instruction holds the wave beyond one slot (nop, barrier, taken branch): `wait` + `hold`. */
   stall: number;
+  /** Cycles waited before issuing (a dependency, an s_waitcnt, a busy pipe). */
+  wait: number;
+  /** Cycles the instruction holds the wave after it issues, beyond one slot (s_nop, s_barrier, a taken branch). */
+  hold: number;
   reason: string;
   /** Times the instruction issued in the walk (loops with --trip). */
   count: number;
@@ -264,6 +268,8 @@ export function simulateKernel(ctx: KernelContext, opts: SimulateOptions = {}): 
       index: i, line: insn.loc.line, block: cfg.blockOf[i]!, text: insn.text,
       issue: r ? r.issue : -1,
       stall: r ? r.stall + Math.max(0, r.cost - m.slot) : 0,
+      wait: r ? r.stall : 0,
+      hold: r ? Math.max(0, r.cost - m.slot) : 0,
       reason: r ? reasonText(ctx, m, r) : 'not reached',
       count: counts[i]!,
     });

@@ -35,6 +35,7 @@ test('a load followed by its use: the wait covers the 320-cycle load', () => {
   const r = simulateKernel(ctxOf(withWait), { waves: 1 });
   assert.deepEqual(r.rows.map((x) => x.issue), [0, 320, 324]);
   assert.equal(r.rows[1]!.stall, 316);
+  assert.deepEqual([r.rows[1]!.wait, r.rows[1]!.hold], [316, 0]);
   assert.match(r.rows[1]!.reason, /^wait vmcnt\(0\) for global_load_dword at line 1$/);
   // without the wait the use itself waits for the data (and says the program lacks the wait)
   const noWait = ['global_load_dword v0, v[2:3], off', 'v_add_f32 v1, v0, v0'];
@@ -92,6 +93,8 @@ test('s_nop, s_barrier, trans forwarding and counter-driven waits', () => {
   assert.deepEqual(nop.rows.map((x) => x.issue), [0, 4, 20]);
   assert.equal(nop.rows[1]!.stall, 12);
   assert.equal(nop.rows[1]!.reason, 'nop');
+  // the stall is the hold after issue here, a wait before it below (a new user's trial: the two were one figure)
+  assert.deepEqual([nop.rows[1]!.wait, nop.rows[1]!.hold], [0, 12]);
   // s_barrier with every wave arriving together: 16 cycles (estimate in the table)
   const bar = simulateKernel(ctxOf(['s_barrier', 's_add_u32 s0, s1, s2']), { waves: 1 });
   assert.deepEqual(bar.rows.map((x) => x.issue), [0, 16]);
