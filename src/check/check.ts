@@ -64,6 +64,17 @@ export function checkContexts(contexts: KernelContext[], opts: CheckOptions = {}
   });
 }
 
+/**
+ * The findings of the named checkers (DEFAULT_CHECKERS by name) on one kernel, in checkContexts'
+ * order, without the resources and the expansion notes checkContexts adds: for a caller that
+ * knows only those checkers can find something new (fix.ts and schedule/emit.ts CheckScope).
+ */
+export function checkerFindings(ctx: KernelContext, names: readonly string[], opts: CheckOptions = {}): Finding[] {
+  const out: Finding[] = [];
+  for (const c of opts.checkers ?? DEFAULT_CHECKERS) if (names.includes(c.name)) out.push(...runChecker(c, ctx, opts));
+  return out.sort(byLocation);
+}
+
 /** A finding at an instruction a macro or repeat block wrote: a note names the body line (expansionNote). */
 function noteExpansion(ctx: KernelContext, f: Finding): void {
   const insn = ctx.insns[f.insn]?.insn;

@@ -11,8 +11,7 @@ import { printProgram } from '../asm/printer.js';
 import { addInsert, emptyEdits, loadEdited, type StatementEdits } from './edit.js';
 import type { Loaded } from '../load.js';
 import { kernelContexts } from '../analysis/context.js';
-import { byLocation, checkContexts, rawJumpRefusal, type KernelCheck } from './check.js';
-import { DEFAULT_CHECKERS } from './checkers.js';
+import { checkContexts, checkerFindings, rawJumpRefusal, type KernelCheck } from './check.js';
 import { checkFastFromEnv, ConductorError, FastPathMismatch } from '../errors.js';
 import { carryFacts, hazardInsnsCarried, type CarriedFacts } from '../hazards/context.js';
 import { ALL_RULES, computeNops } from '../hazards/index.js';
@@ -298,8 +297,7 @@ export const waitcntOnlyRounds = { count: 0 };
  */
 function waitcntFindings(contexts: readonly KernelContext[], opts: { paths?: PathsMode }): Finding[][] {
   waitcntOnlyRounds.count++;
-  const waitcnt = DEFAULT_CHECKERS.find((c) => c.name === 'waitcnt')!;
-  const out = contexts.map((c) => waitcnt.run(c, opts).sort(byLocation));
+  const out = contexts.map((c) => checkerFindings(c, ['waitcnt'], opts));
   if (checkFastFromEnv()) {
     const whole = checkContexts([...contexts], opts);
     const show = (f: Finding) => `${f.severity} ${f.rule} ${f.insn}: ${f.message}`;

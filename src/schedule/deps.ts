@@ -124,15 +124,25 @@ export function buildGraph(k: GraphInput, nodes: Int32Array, disambiguate: Disam
 export type Disambiguation = boolean | 'per-lane';
 
 function memoryConflict(ma: MemAccess, mb: MemAccess, disambiguate: Disambiguation, redefined: () => boolean): boolean {
+  return conflictOf(ma, mb, disambiguate, redefined) !== undefined;
+}
+
+/**
+ * Why two accesses must keep their order, or undefined when they need not: 'unknown' (told apart
+ * by nothing: no disambiguation, different or no bases, or memories the base does not address),
+ * 'lanes' (one VGPR base, whose lanes are told apart only per lane), 'overlap' (one base, the
+ * bytes meet), 'redefined' (one base, written between them).
+ */
+function conflictOf(ma: MemAccess, mb: MemAccess, disambiguate: Disambiguation, redefined: () => boolean): 'unknown' | 'lanes' | 'overlap' | 'redefined' | undefined {
   const c = conflictMems(ma, mb);
-  if (c === 0) return false;
-  if (!disambiguate) return true;
-  if (ma.baseKey === undefined || ma.baseKey !== mb.baseKey) return true;
-  if (disambiguate !== 'per-lane' && ma.baseUnits.some((u) => u >= VGPR_BASE)) return true;
+  if (c === 0) return undefined;
+  if (!disambiguate) return 'unknown';
+  if (ma.baseKey === undefined || ma.baseKey !== mb.baseKey) return 'unknown';
+  if (disambiguate !== 'per-lane' && ma.baseUnits.some((u) => u >= VGPR_BASE)) return 'lanes';
   // The base only speaks for the memories it addresses.
-  if ((c & ~(ma.baseMems & mb.baseMems)) !== 0) return true;
-  if (rangesOverlap(ma, mb)) return true;
-  return redefined();
+  if ((c & ~(ma.baseMems & mb.baseMems)) !== 0) return 'unknown';
+  if (rangesOverlap(ma, mb)) return 'overlap';
+  return redefined() ? 'redefined' : undefined;
 }
 
 function baseRedefined(k: GraphInput, nodes: Int32Array, writers: Map<number, number[]>, ma: MemAccess, a: number, b: number): boolean {
@@ -214,16 +224,12 @@ export function explainDependency(k: GraphInput, x: number, y: number, xFirst: b
   const my = k.mem[y];
   if (mx && my) {
     const [a, b] = xFirst ? [mx, my] : [my, mx];
-    if (memoryConflict(a, b, disambiguate, redefined)) {
-      let reason = aliasReason(mx, my);
-      // disjoint bytes of one base: say which of memoryConflict's reasons keeps them in order
-      if (disambiguate && a.baseKey !== undefined && a.baseKey === b.baseKey && !rangesOverlap(a, b)) {
-        if (disambiguate !== 'per-lane' && a.baseUnits.some((u) => u >= VGPR_BASE)) {
-          reason = `may alias (both ${mx.space}, base ${mx.baseText} is a VGPR: the lanes' addresses differ, and accesses through one are told apart only with --per-lane)`;
-        } else if ((conflictMems(a, b) & ~(a.baseMems & b.baseMems)) === 0) {
-          reason = `may alias (both ${mx.space}, base ${mx.baseText} is redefined between them)`;
-        }
-      }
+    const why = conflictOf(a, b, disambiguate, redefined);
+    if (why !== undefined) {
+      // one base with disjoint bytes: the reason is the base's, not an overlap
+      const reason = why === 'lanes' && !rangesOverlap(a, b)
+        ? `may alias (both ${mx.space}, base ${mx.baseText} is a VGPR: the lanes' addresses differ, and accesses through one are told apart only with --per-lane)`
+        : why === 'redefined' ? `may alias (both ${mx.space}, base ${mx.baseText} is redefined between them)` : aliasReason(mx, my);
       return { kind: 'memory', units: [], implicit: false, text: reason };
     }
   }

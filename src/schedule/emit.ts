@@ -19,8 +19,7 @@
  */
 import { loadText, type Loaded } from '../load.js';
 import { kernelContexts } from '../analysis/context.js';
-import { byLocation, checkContexts } from '../check/check.js';
-import { DEFAULT_CHECKERS } from '../check/checkers.js';
+import { checkContexts, checkerFindings } from '../check/check.js';
 import { addNopLines, planFixes, waitcntText } from '../check/fix.js';
 import { addInsert, emptyEdits, loadEdited, mergeEdits } from '../check/edit.js';
 import type { Finding, KernelContext } from '../analysis/types.js';
@@ -381,9 +380,7 @@ const SCOPE_CHECKERS: Record<CheckScope, readonly string[]> = { 'hazards+waitcnt
 
 /** The findings of the checkers of `scope` on one kernel, in checkContexts' order. */
 function scopedFindings(c: KernelContext, scope: CheckScope): Finding[] {
-  const out: Finding[] = [];
-  for (const ch of DEFAULT_CHECKERS) if (SCOPE_CHECKERS[scope].includes(ch.name)) out.push(...ch.run(c, { paths: 'all' }));
-  return out.sort(byLocation);
+  return checkerFindings(c, SCOPE_CHECKERS[scope], { paths: 'all' });
 }
 
 const padCache = new WeakMap<ScheduleKernel, Int32Array>();
