@@ -2,7 +2,8 @@
  * `npm run bench`: how fast Conductor is, beside LLVM's assembler on the same file in the same
  * run, with the goals it is measured against. A benchmark, not a test: it never fails on a number.
  *
- *  1. `conductor analyze --json` (the published command, dist/bin/conductor.js) on the largest
+ *  1. `conductor analyze --json` (the published command, dist/bin/conductor.js, run as an installed
+ *     command runs: the file itself, so its shebang's node options apply) on the largest
  *     Tensile kernel of ../shared/corpus against `llvm-mc -filetype=obj` on the same file, as whole
  *     processes: BENCH_RUNS runs of each, interleaved, medians of the wall time and of the peak
  *     RSS (GNU time's %M, when /usr/bin/time is there) and the ratios; then the in-process phases.
@@ -292,7 +293,7 @@ function benchSchedule(largest: string, cli: string): void {
   const dir = mkdtempSync(join(tmpdir(), 'conductor-bench-'));
   try {
     // with the memory marks, whose times give the run's phases (a mark costs about 10 microseconds; the run makes about 60)
-    const r = runProcess(process.execPath, [cli, 'schedule', largest, '--no-cache', '--json', '-o', join(dir, 'out.s')], { CONDUCTOR_MEMTRACE: '1' });
+    const r = runProcess(cli, ['schedule', largest, '--no-cache', '--json', '-o', join(dir, 'out.s')], { CONDUCTOR_MEMTRACE: '1' });
     const j = JSON.parse(r.stdout) as { seconds: number; evaluations: number; runs: { label: string; seconds: number; evaluations: number }[] };
     // the runs of a phase on several threads take as long as the busiest thread's (searchSeconds)
     const marks = parseMarks(r.stderr);
@@ -360,7 +361,7 @@ async function main(): Promise<void> {
   console.log(`       ${(statSync(largest).size / 1e6).toFixed(2)} MB, ${program.instructions.length} instructions, ${arch}; ` +
     `medians of ${RUNS} interleaved runs; the command is ${cli.replace(repoRoot() + '/', '')}${existsSync(GNU_TIME) ? '' : '; no GNU time: no peak RSS'}`);
 
-  const p = paired([process.execPath, [cli, 'analyze', largest, '--json']], [mc, ['-triple=amdgcn-amd-amdhsa', `-mcpu=${arch}`, '-filetype=obj', largest, '-o', '/dev/null']]);
+  const p = paired([cli, ['analyze', largest, '--json']], [mc, ['-triple=amdgcn-amd-amdhsa', `-mcpu=${arch}`, '-filetype=obj', largest, '-o', '/dev/null']]);
   const node = paired([process.execPath, ['-e', '0']], [process.execPath, ['-e', '0']]);
   const tParse = timeInProcess(() => text, (t) => parseProgram(t, largest));
   const tLoad = timeInProcess(() => text, (t) => loadText(t, largest));

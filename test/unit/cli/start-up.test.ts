@@ -75,7 +75,11 @@ test('the model client is loaded by agent only: schedule and report do not load 
 
 test('the bundle: an executable with a shebang that loads a few files', () => {
   accessSync(bundle, constants.X_OK);
-  assert.match(readFileSync(bundle, 'utf8'), /^#!\/usr\/bin\/env node\n/);
+  assert.match(readFileSync(bundle, 'utf8'), /^#!\/usr\/bin\/env -S node --v8-pool-size=1\n/);
+  // run as the installed command runs it: the file itself, through its shebang
+  const x = spawnSync(bundle, ['--version'], { encoding: 'utf8' });
+  assert.equal(x.status, 0, x.stderr);
+  assert.equal(x.stdout.trim(), VERSION);
   const v = loadedBy(bundle, '--version');
   assert.equal(v.out.trim(), VERSION);
   assert.deepEqual(packages(v), [], 'commander and picocolors are bundled');
