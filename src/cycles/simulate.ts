@@ -14,7 +14,7 @@ import { OCCUPANCY_LABELS } from '../analysis/occupancy.js';
 import type { CycleParams, ParamKey } from '../targets/latency.js';
 import { allParamKeys, defaultCycleParams, paramDoc } from '../targets/latency.js';
 import { cycleEngineFor, lowerBoundOf, type LowerBound } from './estimate.js';
-import { kernelLoops, kernelTime, loopBound, type KernelLoop } from './kernel-time.js';
+import { kernelLoops, kernelTime, loopBound, type KernelLoop, type LoopBound } from './kernel-time.js';
 import {
   type TraceRow, WHY, DEP, CycleEngine,
 } from './engine.js';
@@ -88,7 +88,8 @@ export interface LoopReport {
   total?: number;
   iterations: number;
   stable: boolean;
-  lowerBoundPerIteration: BoundReport;
+  /** kernel-time loopBound's (what schedule reports for the loop), one wave. */
+  lowerBoundPerIteration: LoopBound & { gapPercent: number };
   multi: { waves: number; perIteration: number; perIterationPerWave: number };
 }
 
@@ -161,7 +162,7 @@ export function kernelWalk(ctx: KernelContext, m: CycleModel, trip: number): Wal
   return { seq: Int32Array.from(seq), taken: Uint8Array.from(taken) };
 }
 
-function bound(lb: LowerBound, estimate: number): BoundReport {
+function bound<B extends LowerBound | LoopBound>(lb: B, estimate: number): B & { gapPercent: number } {
   return { ...lb, gapPercent: lb.bound > 0 ? round2(((estimate - lb.bound) / lb.bound) * 100) : 0 };
 }
 
@@ -337,11 +338,10 @@ export function simulateLoop(ctx: KernelContext, engine: CycleEngine, l: Loop, t
   const takenBack = new Uint8Array(len);
   for (let k = 0; k < len; k++) takenBack[k] = (engine.m.flags[body[k]!]! & FLAG.jump) !== 0 ? 1 : 0;
   if (len > 0) takenBack[len - 1] = 1;
-  const lb1 = lowerBoundOf(engine, body, 1, takenBack);
   // per iteration, the bound schedule reports for the loop, for one wave (kernel-time loopBound:
   // the busiest pipe, the issue port, the longest dependency chain of one iteration and the
-  // loop-carried recurrence, waits and nops left out): one wave issues in order, so an
-  // iteration's chain ends before the next iteration's begins
+  // loop-carried recurrence, waits and nops left out), every field of it: one wave issues in
+  // order, so an iteration's chain ends before the next iteration's begins
   const per = loopBound(engine, body, 1);
   const headerLine = ctx.cfg.blocks[l.header]!.loc.line;
   // the back edges: the latch blocks' last instructions (the branches to the header)
@@ -382,7 +382,7 @@ export function simulateLoop(ctx: KernelContext, engine: CycleEngine, l: Loop, t
     return engine.runMulti(seq, waves, { taken: tk });
   };
   const multiPer = len > 0 ? (rep(16) - rep(8)) / 8 : 0;
-  const lbPer = bound({ ...lb1, bound: per.bound, limiter: per.limiter }, perIteration);
+  const lbPer = bound(per, perIteration);
   return {
     headerLine, labels: ctx.cfg.blocks[l.header]!.labels, latchLine, backEdgeLines: l.backEdgeLines, blocks: [l.header, l.latch], instructions: len,
     perIteration: round2(perIteration), total, iterations, stable,
