@@ -297,12 +297,13 @@ interface LeftOut { note: string; error: ConductorError }
 
 /**
  * The kernels of `names` a run schedules when none is named: those `leftOut` keeps, with a note
- * (`kernel K not scheduled: ...`) for each other; when that leaves none, the first one's error.
+ * (`kernel K not scheduled: ...`) for each other; when that leaves none, the first one's error,
+ * or none at all when `noneLeft` (the file is then written as it is).
  */
-function keptKernels(names: string[], leftOut: (name: string) => LeftOut | undefined, notes: string[]): string[] {
+function keptKernels(names: string[], leftOut: (name: string) => LeftOut | undefined, notes: string[], noneLeft = false): string[] {
   const why = names.map(leftOut);
   if (why.every((w) => !w)) return names;
-  if (why.every((w) => w)) throw why[0]!.error;
+  if (why.every((w) => w) && !noneLeft) throw why[0]!.error;
   names.forEach((n, k) => { if (why[k]) notes.push(`kernel ${n} not scheduled: ${why[k]!.note}`); });
   return names.filter((_, k) => !why[k]);
 }
@@ -445,7 +446,14 @@ function checkAndSchedule(loaded: Loaded, text: string, chosen: string[], opts: 
     const others = kernelContexts(loaded).filter((c) => c.insns.length > 0 && !chosen.includes(c.kernel.name)).map((c) => ownString(c.kernel.name));
     // the check of every kernel, made once: it picks the kernels and serves their fix
     const checks = checkContexts(kernelContexts(loaded), opts.paths ? { paths: opts.paths } : {});
-    const names = named ? chosen : keptKernels(keptKernels(chosen, layoutBound(loaded), skipped), unfixable(checks, opts.place), skipped);
+    // A kernel laid out by raw offsets or data words is valid code that no reordering may touch:
+    // when it is all the file asks for, the file is written as it is (a schedule that changes
+    // nothing, exit 0), unless such a kernel has check errors, which then stay (exit 2)
+    // (a kernel named is refused, before any fix of its errors is tried)
+    const layout = layoutBound(loaded);
+    if (named) for (const n of chosen) { const w = layout(n); if (w) throw w.error; }
+    const clean = chosen.every((n) => !checks.some((c) => c.name === n && c.findings.some((f) => f.severity === 'error')));
+    const names = named ? chosen : keptKernels(keptKernels(chosen, layout, skipped, clean), unfixable(checks, opts.place), skipped);
     // A kernel with errors is searched on its fixed text: the warm worker need not finish the
     // input's. Else it is given the fence waits the check found (it waits for them once it has
     // loaded the text, instead of making the waitcnt analysis again).

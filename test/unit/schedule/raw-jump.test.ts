@@ -28,10 +28,19 @@ test('check warns at the first raw-offset jump; a jump to a label is not one', (
   assert.equal(checkLoaded(loadText(labelled, 'l.s')).findings.filter((f) => f.rule === 'raw-offset-jump').length, 0);
 });
 
-test('apply and schedule refuse such a kernel; a file\'s other kernels are scheduled, with a note', async () => {
+test('apply and schedule refuse such a kernel; a file\'s other kernels are scheduled, with a note; alone, the file is written as it is', async () => {
   const one = text(kernel('k', RAW));
   assert.throws(() => applyRounds(loadText(one, 'r.s'), parseCommandArgs(['swap v_mov_b32_0 v_mov_b32_1'])), (e: unknown) => e instanceof ConductorError && /cannot schedule k: 's_cbranch_scc1 3' jumps by a raw offset/.test(e.message));
-  await assert.rejects(scheduleFile(loadText(one, 'r.s'), one, opts), /cannot schedule k: 's_cbranch_scc1 3' jumps by a raw offset/);
+  // named: refused; the file's only kernel, not named: the file as it is, with the note (nothing to reorder)
+  await assert.rejects(scheduleFile(loadText(one, 'r.s'), one, { ...opts, kernel: 'k' }), /cannot schedule k: 's_cbranch_scc1 3' jumps by a raw offset/);
+  // (a function: a clean one waits for its caller's memory operations first)
+  const clean = text(kernel('k', ['s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)', ...RAW]));
+  const alone = await scheduleFile(loadText(clean, 'r.s'), clean, opts);
+  assert.deepEqual([alone.kernels.length, alone.text], [0, clean]);
+  assert.ok(alone.notes.some((n) => /^kernel k not scheduled: 's_cbranch_scc1 3' jumps by a raw offset/.test(n)), alone.notes.join('\n'));
+  // ... unless it has check errors, which no schedule may leave: refused
+  const hazard = text(kernel('k', ['s_cmp_eq_u32 s0, 0', 's_cbranch_scc1 2', 'global_load_dword v1, v[2:3], off', 'v_add_u32 v4, v1, v1']));
+  await assert.rejects(scheduleFile(loadText(hazard, 'h.s'), hazard, opts), /cannot schedule k: 's_cbranch_scc1 2' jumps by a raw offset/);
   const two = text(kernel('k', RAW), kernel('p', PLAIN));
   const r = await scheduleFile(loadText(two, 'two.s'), two, opts);
   assert.deepEqual(r.kernels.map((x) => x.kernel), ['p']);

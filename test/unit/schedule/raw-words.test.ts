@@ -36,11 +36,17 @@ test('check warns at the first data word among the instructions and claims no wa
   assert.equal(checkLoaded(loadText(table, 't.s')).findings.filter((f) => f.rule === 'raw-code-words').length, 0);
 });
 
-test('apply and schedule refuse such a kernel; a file\'s other kernels are scheduled, with a note', async () => {
+test('apply and schedule refuse such a kernel; a file\'s other kernels are scheduled, with a note; alone, the file is written as it is', async () => {
   const one = text(kernel('k', WORDS));
   assert.throws(() => applyRounds(loadText(one, 'w.s'), parseCommandArgs(['swap v_add_f32_0 v_mov_b32_0'])),
     (e: unknown) => e instanceof ConductorError && /cannot schedule k: '\.long 0xE0511000' puts data words among its instructions/.test(e.message));
-  await assert.rejects(scheduleFile(loadText(one, 'w.s'), one, opts), /cannot schedule k: '\.long 0xE0511000' puts data words/);
+  await assert.rejects(scheduleFile(loadText(one, 'w.s'), one, { ...opts, kernel: 'k' }), /cannot schedule k: '\.long 0xE0511000' puts data words/);
+  // the file's only kernel, not named: the file as it is, with the note
+  // (a function: a clean one waits for its caller's memory operations first)
+  const clean = text(kernel('k', ['s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)', ...WORDS]));
+  const alone = await scheduleFile(loadText(clean, 'w.s'), clean, opts);
+  assert.deepEqual([alone.kernels.length, alone.text], [0, clean]);
+  assert.ok(alone.notes.some((n) => /^kernel k not scheduled: '\.long 0xE0511000' puts data words/.test(n)), alone.notes.join('\n'));
   const two = text(kernel('k', WORDS), kernel('p', PLAIN));
   const r = await scheduleFile(loadText(two, 'two.s'), two, opts);
   assert.deepEqual(r.kernels.map((x) => x.kernel), ['p']);
