@@ -1205,6 +1205,9 @@ function directive(st: State, t: string, name: string, lineIndex: number,
       }
       if (UNSUPPORTED_BLOCKS.has(name)) {
         report(st, `directive ${name} is not supported: the file it names would not be analysed`, at);
+      } else if (name === '.amd_amdgpu_isa') {
+        // llvm-mc takes it under the PAL triple only (amdgcn--amdpal: graphics shaders)
+        report(st, `directive .amd_amdgpu_isa names a PAL (graphics) target: Conductor reads HSA code objects (compute kernels, -mtriple=amdgcn-amd-amdhsa, whose target is .amdgcn_target)`, at);
       } else if (!KNOWN_DIRECTIVES.has(name) && !/^\.(dc|dcb|ds)\.[a-z]$/.test(name)) {
         report(st, `unknown directive ${name} (llvm-mc does not know it; a macro of that name is not defined here)`, at);
       }

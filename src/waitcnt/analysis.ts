@@ -1018,6 +1018,25 @@ function presentText(ctx: KernelContext, fx: readonly InsnEffects[], c: number, 
   return `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}, depending on the path`;
 }
 
+/** The operations on counter c in GoverningWaits.issued: 'N lgkmcnt operations issued (ds_read_b128 at line a .. ds_read_b128 at line b)'. */
+function issuedText(ctx: KernelContext, c: number, g: GoverningWaits, from: Loc): string {
+  const cname = COUNTER_NAMES[c]!;
+  const n = g.issued.length;
+  const at = (j: number) => `${ctx.insns[j]!.insn.mnemonic} at ${lineAt(ctx.insns[j]!.insn.loc, from)}`;
+  return `${n} ${cname} operation${n === 1 ? '' : 's'} issued (${n === 1 ? at(g.issued[0]!) : `${at(g.issued[0]!)} .. ${at(g.issued[n - 1]!)}`})`;
+}
+
+/**
+ * presentText, then the operations on the counter issued after those waits, when there are some:
+ * a wait that allows as many as are needed was written before more were issued, and without them
+ * the message read "needs lgkmcnt(4), present: lgkmcnt(4) ..." (a new user's trial).
+ */
+function presentAndIssuedText(ctx: KernelContext, fx: readonly InsnEffects[], c: number, g: GoverningWaits, max: readonly number[], from: Loc): string {
+  const present = presentText(ctx, fx, c, g, max, from);
+  if (g.waits.length === 0 || g.issued.length === 0) return present;
+  return `${present}, then ${issuedText(ctx, c, g, from)} after ${g.waits.length === 1 ? 'it' : 'them'}`;
+}
+
 /**
  * What a fence finds on counter c: the operations in flight (GoverningWaits.issued) first, then
  * the waits before them. A fence needs the counter at zero, so the point is what was issued after
@@ -1027,8 +1046,7 @@ function fencePresentText(ctx: KernelContext, fx: readonly InsnEffects[], c: num
   const cname = COUNTER_NAMES[c]!;
   const n = g.issued.length;
   if (n === 0) return presentText(ctx, fx, c, g, max, from);
-  const at = (j: number) => `${ctx.insns[j]!.insn.mnemonic} at ${lineAt(ctx.insns[j]!.insn.loc, from)}`;
-  const ops = `${n} ${cname} operation${n === 1 ? '' : 's'} issued (${n === 1 ? at(g.issued[0]!) : `${at(g.issued[0]!)} .. ${at(g.issued[n - 1]!)}`})`;
+  const ops = issuedText(ctx, c, g, from);
   if (g.waits.length === 0) return `${ops} and no ${cname} wait after ${n === 1 ? 'it' : 'them'}`;
   return `${ops} after the last ${cname} wait, ${presentText(ctx, fx, c, g, max, from)}`;
 }
@@ -1138,7 +1156,7 @@ function missingFinding(ctx: KernelContext, fx: InsnEffects[], i: number, d: Nee
         message = `${insn.mnemonic} needs a wait on ${cname}`;
     }
   }
-  message += `: needs ${cname}(${d.value}), present: ${(rule === 'waitcnt-fence' ? fencePresentText : presentText)(ctx, fx, d.c, g, max, insn.loc)}`;
+  message += `: needs ${cname}(${d.value}), present: ${(rule === 'waitcnt-fence' ? fencePresentText : presentAndIssuedText)(ctx, fx, d.c, g, max, insn.loc)}`;
   if (d.reason === 'lds-dma') message += ' (only if the two LDS ranges overlap, which the assembly does not show: LLVM omits this wait when it can prove them disjoint)';
   const fix = { kind: 'waitcnt' as const, before: i, [cname]: d.value };
   if (saturated(d, max)) {

@@ -204,6 +204,9 @@ test('dotted names: a macro called .name is expanded, `.name = expr` assigns, an
   assert.equal(printProgram(p), text, 'printed as written');
   const bad = parseProgram('.foo 1\n.word 3\n.dc.l 4\n.cfi_startproc\ns_endpgm\n', 'u.s');
   assert.deepEqual(bad.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.loc.line, d.message.split(' (')[0]]), [[1, 'unknown directive .foo'], [2, 'unknown directive .word']]);
+  // llvm-mc knows .amd_amdgpu_isa under the PAL triple: the error says what the file is (a new user's trial on llc's PAL output)
+  const pal = parseProgram('s_endpgm\n.amd_amdgpu_isa "amdgcn-amd-amdpal--gfx942"\n', 'p.s');
+  assert.match(pal.diagnostics.find((d) => d.severity === 'error')!.message, /^directive \.amd_amdgpu_isa names a PAL \(graphics\) target: Conductor reads HSA code objects/);
 });
 
 test('.amdgcn_target: features after the processor only as :sramecc± then :xnack± (llvm-mc 22)', () => {

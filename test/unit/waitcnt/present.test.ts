@@ -120,3 +120,25 @@ test('a wait written at the counter\'s maximum is named, and waits for nothing',
   ]))[0]!;
   assert.match(lds.message, /needs lgkmcnt\(0\), present: lgkmcnt\(15\) at line 2 \(waits for nothing\)$/);
 });
+
+test('operations issued after the governing wait are named: a wait that allows what is needed came before them', () => {
+  // a new user's trial (a hand-written SGEMM): "needs lgkmcnt(4), present: lgkmcnt(4)" read as a
+  // false report; the four LDS reads issued after the wait are what make it short
+  const fs = check([
+    'ds_read_b128 v[72:75], v1',
+    'ds_read_b128 v[76:79], v1 offset:256',
+    'ds_read_b128 v[88:91], v2',
+    'ds_read_b128 v[92:95], v2 offset:256',
+    's_waitcnt lgkmcnt(4)',
+    'ds_read_b128 v[64:67], v1 offset:512',
+    'ds_read_b128 v[68:71], v1 offset:768',
+    'ds_read_b128 v[80:83], v2 offset:512',
+    'ds_read_b128 v[84:87], v2 offset:768',
+    'v_fmac_f32 v0, v72, v88',
+  ]);
+  const f = errors(fs)[0]!;
+  assert.match(f.message, /reads v88 loaded by ds_read_b128 \(line 3\).*: needs lgkmcnt\(5\), present: lgkmcnt\(4\) at line 5 \(allows 4 outstanding\), then 4 lgkmcnt operations issued \(ds_read_b128 at line 6 \.\. ds_read_b128 at line 9\) after it$/);
+  // no operation after the wait: the message is as before
+  const g = errors(check(['ds_read_b32 v1, v0', 'ds_read_b32 v2, v0 offset:4', 's_waitcnt lgkmcnt(1)', 'v_add_f32 v3, v2, v2']))[0]!;
+  assert.match(g.message, /needs lgkmcnt\(0\), present: lgkmcnt\(1\) at line 3 \(allows 1 outstanding\)$/);
+});
