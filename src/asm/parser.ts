@@ -18,7 +18,7 @@ import { scanLines } from './source.js';
 import { internWord, scanInstruction, splitTopLevel, trimWords, wordIdOf, wordLowerOf, wordString } from './instruction.js';
 import { charLiteralLength, evalExpr, mcFunctions, quotedEnd, type ExprFunctions, type RangeLookup } from './expr.js';
 import { isSpace, skipSpace, trimEndAt } from './intern.js';
-import { ParsedProgram, type LineReuse } from './program.js';
+import { ParsedProgram, REPEATS, type LineReuse } from './program.js';
 import { FILE_NAMES, InsnStore, OP_EXPR, OP_IMM, OP_REG, OPCODES } from './store.js';
 import { ConductorError } from '../errors.js';
 import { flattenIncludes, mayInclude, type IncludeReader, type LineMap } from './include.js';
@@ -70,7 +70,6 @@ const CONDITIONALS = new Set([
   '.ifdef', '.ifndef', '.ifnotdef', '.elseif', '.else', '.endif',
 ]);
 /** Repeat blocks, closed by `.endr` (`.rep` is LLVM's other spelling of `.rept`). */
-const REPEATS = new Set(['.rept', '.rep', '.irp', '.irpc']);
 
 /** A repeat block's directive (a macro's name may start with a dot too). */
 export function isRepeatName(name: string): boolean { return REPEATS.has(name); }

@@ -210,6 +210,9 @@ export function statementAt(program: Program, k: number): Statement | undefined 
   return program instanceof ParsedProgram ? program.statementAt(k) : program.statements[k];
 }
 
+/** The repeat blocks (an expansion's `macro` is one of these, or a macro's name, which may begin with a dot too). */
+export const REPEATS: ReadonlySet<string> = new Set(['.rept', '.rep', '.irp', '.irpc']);
+
 /**
  * The note for a problem at statement `k` when a macro or repeat block wrote it (its location is
  * the call, where the user can act, as llvm-mc's first line is): the body line it came from (as
@@ -219,7 +222,7 @@ export function expansionNote(program: Program, k: number): (Note & { loc: Loc }
   const x = statementAt(program, k)?.expansion;
   if (!x) return undefined;
   const from = 'expanded from this line of';
-  return { loc: x.macroLoc, kind: 'expansion', message: x.macro.startsWith('.') ? `${from} a ${x.macro} block` : `${from} macro '${x.macro}'` };
+  return { loc: x.macroLoc, kind: 'expansion', message: REPEATS.has(x.macro) ? `${from} a ${x.macro} block` : `${from} macro '${x.macro}'` };
 }
 
 /**

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseProgram } from '../../../src/asm/parser.js';
 import { printProgram } from '../../../src/asm/printer.js';
+import { expansionNote } from '../../../src/asm/program.js';
 import { parseInstructionText } from '../../../src/asm/instruction.js';
 import type { Instruction, RegOperand } from '../../../src/asm/ast.js';
 import { AGPR_BASE, EXEC_LO, TTMP_BASE, VCC_LO, VGPR_BASE } from '../../../src/asm/registers.js';
@@ -207,6 +208,12 @@ test('dotted names: a macro called .name is expanded, `.name = expr` assigns, an
   // llvm-mc knows .amd_amdgpu_isa under the PAL triple: the error says what the file is (a new user's trial on llc's PAL output)
   const pal = parseProgram('s_endpgm\n.amd_amdgpu_isa "amdgcn-amd-amdpal--gfx942"\n', 'p.s');
   assert.match(pal.diagnostics.find((d) => d.severity === 'error')!.message, /^directive \.amd_amdgpu_isa names a PAL \(graphics\) target: Conductor reads HSA code objects/);
+});
+
+test('an expansion note names a macro whose name begins with a dot as a macro, a .rept as a block', () => {
+  const p = parseProgram(['.macro .fma2 d', '  v_fmac_f32 v\\d, v1, v2', '.endm', '.fma2 0', '.rept 2', '  v_mov_b32 v3, 0', '.endr', 's_endpgm', ''].join('\n'), 'm.s');
+  const notes = p.instructions.map((x) => x.stmt).map((k) => expansionNote(p, k)?.message);
+  assert.deepEqual(notes, ["expanded from this line of macro '.fma2'", 'expanded from this line of a .rept block', 'expanded from this line of a .rept block', undefined]);
 });
 
 test('.amdgcn_target: features after the processor only as :sramecc± then :xnack± (llvm-mc 22)', () => {
