@@ -69,8 +69,6 @@ const CONDITIONALS = new Set([
   '.if', '.ifeq', '.ifne', '.ifge', '.ifgt', '.ifle', '.iflt', '.ifb', '.ifnb', '.ifc', '.ifnc', '.ifeqs', '.ifnes',
   '.ifdef', '.ifndef', '.ifnotdef', '.elseif', '.else', '.endif',
 ]);
-/** Repeat blocks, closed by `.endr` (`.rep` is LLVM's other spelling of `.rept`). */
-
 /** A repeat block's directive (a macro's name may start with a dot too). */
 export function isRepeatName(name: string): boolean { return REPEATS.has(name); }
 const MAX_MACRO_DEPTH = 64;

@@ -210,7 +210,10 @@ export function statementAt(program: Program, k: number): Statement | undefined 
   return program instanceof ParsedProgram ? program.statementAt(k) : program.statements[k];
 }
 
-/** The repeat blocks (an expansion's `macro` is one of these, or a macro's name, which may begin with a dot too). */
+/**
+ * Repeat blocks, closed by `.endr` (`.rep` is LLVM's other spelling of `.rept`): an expansion's
+ * `macro` is one of these, or a macro's name, which may begin with a dot too.
+ */
 export const REPEATS: ReadonlySet<string> = new Set(['.rept', '.rep', '.irp', '.irpc']);
 
 /**
