@@ -18,7 +18,7 @@
  *   - quoted symbol names: `"my func"` is the symbol `my func`.
  *
  * Functions: the resource expressions LLVM's AMDGPU back end writes in descriptors and `.set`
- * lines (AMDGPUMCExpr: `max`, `or`, `alignto`, `totalnumvgprs`), called as `name(a, b, ...)`.
+ * lines (AMDGPUMCExpr: `max`, `or`, `alignto`, `totalnumvgprs`, `extrasgprs`), called as `name(a, b, ...)`.
  * `totalnumvgprs` depends on the target's register file, so its meaning is passed in
  * (`ExprFunctions`); a function the caller does not provide does not evaluate.
  */
@@ -103,22 +103,41 @@ export type ExprFunctions = Readonly<Record<string, (args: number[]) => number |
 
 const alignTo = (x: number, a: number) => (a > 0 ? Math.ceil(x / a) * a : undefined);
 
+/** What AMDGPUMCExpr's target-dependent functions read of the target (undefined: unknown target). */
+export interface McTarget {
+  /** One VGPR/AGPR file (gfx90a+: totalnumvgprs). */
+  unified?: boolean;
+  /** Flat scratch set up by the hardware (gfx940+, LLVM FeatureArchitectedFlatScratch: extrasgprs). */
+  architectedFlatScratch?: boolean;
+}
+
 /**
  * AMDGPUMCExpr's functions (LLVM AMDGPUMCExpr.cpp): max and or of any number of operands,
  * alignto(x, align); totalnumvgprs(agprs, vgprs) is alignto(vgprs, 4) + agprs when there are
- * AGPRs on a unified file (gfx90a+), max(vgprs, agprs) on separate files (gfx908), given by
- * `unified` (undefined: unknown target, only the cases where both agree evaluate).
+ * AGPRs on a unified file (gfx90a+), max(vgprs, agprs) on separate files (gfx908);
+ * extrasgprs(vcc_used, flat_scratch_used, xnack_used) the SGPRs a GFX9 kernel reserves past
+ * its numbered ones (AMDGPUMCExpr::evaluateExtraSGPRs, AMDGPUBaseInfo getNumExtraSGPRs): 6 with
+ * flat scratch used or architected (gfx940+), else 4 with XNACK, else 2 with VCC, else 0. Where
+ * the target is unknown, only the cases every target agrees on evaluate.
  */
-export function mcFunctions(unified: boolean | undefined): ExprFunctions {
-  let fns = MC_FUNCTIONS.get(unified);
-  if (!fns) { fns = makeMcFunctions(unified); MC_FUNCTIONS.set(unified, fns); }
+export function mcFunctions(t: McTarget = {}): ExprFunctions {
+  const key = `${t.unified}/${t.architectedFlatScratch}`;
+  let fns = MC_FUNCTIONS.get(key);
+  if (!fns) { fns = makeMcFunctions(t); MC_FUNCTIONS.set(key, fns); }
   return fns;
 }
 
-/** The three tables, built on first use (the parser asks for one per `.set` and descriptor line). */
-const MC_FUNCTIONS = new Map<boolean | undefined, ExprFunctions>();
+/** The tables, built on first use (the parser asks for one per `.set` and descriptor line). */
+const MC_FUNCTIONS = new Map<string, ExprFunctions>();
 
-function makeMcFunctions(unified: boolean | undefined): ExprFunctions {
+/** getNumExtraSGPRs of a GFX9 target (every target Conductor reads is one). */
+function extraSgprs(vcc: boolean, flatScratch: boolean, xnack: boolean, architected: boolean): number {
+  if (flatScratch || architected) return 6;
+  if (xnack) return 4;
+  return vcc ? 2 : 0;
+}
+
+function makeMcFunctions({ unified, architectedFlatScratch: arch }: McTarget): ExprFunctions {
   return {
     max: (a) => (a.length > 0 ? Math.max(...a) : undefined),
     or: (a) => (a.length > 0 ? a.reduce((x, y) => bitop(OP_OR, x, y)) : undefined),
@@ -129,6 +148,13 @@ function makeMcFunctions(unified: boolean | undefined): ExprFunctions {
       if (agprs === 0) return vgprs;
       if (unified === undefined) return undefined;
       return unified ? alignTo(vgprs, 4)! + agprs : Math.max(vgprs, agprs);
+    },
+    extrasgprs: (a) => {
+      if (a.length !== 3) return undefined;
+      const [vcc, flat, xnack] = a.map((x) => x !== 0) as [boolean, boolean, boolean];
+      if (arch !== undefined) return extraSgprs(vcc, flat, xnack, arch);
+      const n = extraSgprs(vcc, flat, xnack, false);
+      return n === extraSgprs(vcc, flat, xnack, true) ? n : undefined;
     },
   };
 }

@@ -1469,8 +1469,16 @@ function undefinedBranchTargets(st: State): void {
  */
 const UNIFIED_FILE: Readonly<Record<string, boolean>> = { gfx908: false, gfx90a: true, gfx940: true, gfx941: true, gfx942: true, gfx950: true };
 
+/**
+ * Whether the hardware sets up flat scratch (`extrasgprs`), by the `.amdgcn_target` processor:
+ * gfx940 and later (LLVM AMDGPU.td FeatureISAVersion9_4_Common, and 9_5 after it:
+ * FeatureArchitectedFlatScratch), not the earlier GFX9 processors.
+ */
+const ARCHITECTED_FLAT_SCRATCH: Readonly<Record<string, boolean>> = { gfx906: false, gfx908: false, gfx90a: false, gfx940: true, gfx941: true, gfx942: true, gfx950: true };
+
 function exprFunctions(st: State): ExprFunctions {
-  return mcFunctions(st.declaredTarget ? UNIFIED_FILE[st.declaredTarget.name] : undefined);
+  const name = st.declaredTarget?.name;
+  return mcFunctions(name === undefined ? {} : { unified: UNIFIED_FILE[name], architectedFlatScratch: ARCHITECTED_FLAT_SCRATCH[name] });
 }
 
 /**

@@ -309,6 +309,21 @@ test("LLVM's resource expressions: max, or, alignto, totalnumvgprs per register 
   assert.match(bad.diagnostics.map((d) => d.message).join('\n'), /cannot evaluate \.amdhsa_next_free_vgpr value .*: the descriptor leaves it unknown/);
 });
 
+test("extrasgprs(vcc, flat_scratch, xnack): the SGPRs a GFX9 kernel reserves past its numbered ones (llc's descriptors; a new user's trial: read as 0)", () => {
+  const sgprs = (target: string | undefined, args: string) => parseProgram([
+    ...(target ? [`.amdgcn_target "amdgcn-amd-amdhsa--${target}"`] : []), '.text', '.globl k', '.p2align 8', '.type k,@function', 'k:', '  s_endpgm',
+    '.rodata', '.p2align 6', '.amdhsa_kernel k', '  .amdhsa_next_free_vgpr 1', `  .amdhsa_next_free_sgpr 10+extrasgprs(${args})`,
+    ...(target && target !== 'gfx906' && target !== 'gfx908' ? ['  .amdhsa_accum_offset 4'] : []), '.end_amdhsa_kernel', '',
+  ].join('\n'), 'x.s').kernels.find((k) => k.name === 'k')!.descriptor!.values['next_free_sgpr'];
+  // before gfx940: VCC 2, XNACK 4, flat scratch 6 (the largest that applies)
+  assert.deepEqual(['0, 0, 0', '1, 0, 0', '1, 0, 1', '1, 1, 1'].map((a) => sgprs('gfx90a', a)), [10, 12, 14, 16]);
+  assert.equal(sgprs('gfx906', '1, 0, 0'), 12);
+  // gfx940 and later set flat scratch up in hardware: always 6
+  assert.deepEqual([sgprs('gfx942', '0, 0, 0'), sgprs('gfx950', '1, 0, 0')], [16, 16]);
+  // no target: only what every target agrees on
+  assert.deepEqual([sgprs(undefined, '0, 1, 0'), sgprs(undefined, '1, 0, 0')], [16, undefined]);
+});
+
 test('an .amdhsa_kernel block written by a macro is the kernel\'s descriptor (MIOpen\'s Winograd epilogues), its lines standing at the call', () => {
   const text = [
     '.amdgcn_target "amdgcn-amd-amdhsa--gfx906"',
