@@ -28,7 +28,7 @@
  */
 import type { KernelContext } from '../analysis/types.js';
 import type { ResolvedInsn } from '../isa/types.js';
-import { EXEC_HI, EXEC_LO, UNIT_COUNT, isAgprUnit, isVgprUnit, type RegUnit } from '../asm/registers.js';
+import { EXEC_HI, EXEC_LO, SGPR_BASE, UNIT_COUNT, isAgprUnit, isVgprUnit, type RegUnit } from '../asm/registers.js';
 import type { WaitcntOperand } from '../asm/ast.js';
 import { EVENT, has, isClass, isMemOp, issues as issuesEvent, memSpaceName, traitsOf, TRAIT, type KernelTraits } from '../isa/traits.js';
 import { REF } from '../targets/common.js';
@@ -261,7 +261,7 @@ function computeEffects(ctx: KernelContext): InsnEffects[] {
     let kind: InsnKind = INSN_KIND.normal;
     if (isClass(t, i, 'waitcnt')) kind = INSN_KIND.wait;
     else if (isClass(t, i, 'barrier')) kind = INSN_KIND.barrier;
-    else if (control === 'indirect' && !longSetpc.has(i)) kind = INSN_KIND.return;
+    else if (control === 'indirect' && !longSetpc.has(i)) kind = isTailCall(ctx, i, labels) ? INSN_KIND.call : INSN_KIND.return;
     else if (control === 'call') kind = INSN_KIND.call;
     else if (isClass(t, i, 'endpgm')) kind = INSN_KIND.end;
     else if (isClass(t, i, 'nop')) kind = INSN_KIND.nop;
@@ -359,6 +359,29 @@ function issuesOf(r: ResolvedInsn, t: KernelTraits, i: number): readonly Issue[]
     }
   }
   return out;
+}
+
+/** How far back isTailCall looks for the instruction that set the jump's target. */
+const TAIL_CALL_WINDOW = 512;
+
+/**
+ * The s_setpc_b64 at `i` is a tail call: its pair is not the return address the ABI passes
+ * (s[30:31]), and the nearest instruction before it that writes the pair's first register names a
+ * symbol that is no label of this kernel (a function's address, `callee@rel32@lo+4`). LLVM lowers
+ * a sibling call (SI_TCRETURN) so, sometimes with a call between that leaves the pair alone, and
+ * treats it as a call (SIInsertWaitcnts: the callee waits for everything in its prolog), not as a
+ * return, which waits for everything first (a new user's trial: llc's ipra test).
+ */
+function isTailCall(ctx: KernelContext, i: number, kernelLabels: ReadonlySet<string>): boolean {
+  const to = ctx.insns[i]!.insn.operands[0];
+  if (!to || to.kind !== 'reg' || to.file !== 's' || to.first === 30) return false;
+  const unit = SGPR_BASE + to.first;
+  for (let k = i - 1; k >= 0 && k >= i - TAIL_CALL_WINDOW; k--) {
+    const r = ctx.insns[k]!;
+    if (!r.defs.includes(unit)) continue;
+    return r.insn.operands.some((o) => o.kind === 'expr' && o.symbols.some((sym) => !kernelLabels.has(sym.split('@')[0]!)));
+  }
+  return false;
 }
 
 /**

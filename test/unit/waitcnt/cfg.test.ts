@@ -245,6 +245,18 @@ test('a callable function: full wait at entry and before the return', () => {
     '  global_load_dword v1, v[2:3], off', '  s_waitcnt vmcnt(0)', '  s_setpc_b64 s[30:31]']), []);
 });
 
+test('a tail call (s_setpc_b64 of a function\'s address, a call between leaving the pair alone) is a call, not a return: the callee waits', () => {
+  // llc's ipra test (a new user's trial): the sibling call's target was set up before an earlier call
+  const body = (to: string) => check(['.text', '.globl f', '.type f,@function', 'f:',
+    '  s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)',
+    '  s_getpc_b64 s[16:17]', '  s_add_u32 s16, s16, g@rel32@lo+4', '  s_addc_u32 s17, s17, g@rel32@hi+12',
+    '  s_mov_b64 s[30:31], 0', '  s_swappc_b64 s[30:31], s[16:17]',
+    '  scratch_load_dword v40, off, s33', `  s_setpc_b64 ${to}`]);
+  assert.deepEqual(summary(body('s[16:17]')), []);
+  // the return address the ABI passes: a return, which waits for everything
+  assert.deepEqual(summary(body('s[30:31]')), ['12 waitcnt-fence vmcnt=0']);
+});
+
 test('a return after stores issued past vmcnt(0) on two paths: the message leads with the stores, then the waits they follow', () => {
   const fs = check(['.text', '.globl f', '.type f,@function', 'f:', // 1-4
     '  s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)', // 5
