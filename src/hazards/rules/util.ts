@@ -184,18 +184,24 @@ export function mfmaNote(p: HazardInsn): string {
  * in place (it waited for it), so along paths through it `j` no longer decides what [lo, hi)
  * holds and its hazard ends there (the later writer's own hazards take over; e.g. an MFMA that
  * reads `j`'s accumulator as SrcC and rewrites it). Returns the distance over the other paths,
- * or Infinity when every path within `w` goes through such a writer. Writers that do not read
- * `j`'s result (two MFMAs of different pass counts sharing an accumulator without a SrcC read)
- * do not end it: they may complete out of order.
+ * or Infinity when every path within `w` goes through such a writer. So does an MFMA of `j`'s kind
+ * and pass count that overwrites all of [lo, hi) without reading it: issued after `j` on the same
+ * pipe with the same latency, it writes after `j` does (LLVM looks at the nearest writer only,
+ * GCNHazardRecognizer getWaitStatesSinceDef; a new user's trial on llc's
+ * rewrite-vgpr-mfma-to-agpr test). Other writers that do not read `j`'s result (two MFMAs of
+ * different pass counts sharing an accumulator without a SrcC read) do not end it: they may
+ * complete out of order.
  */
 export function distanceUnlessRewritten(h: HazardContext, consumer: number, j: number, d: number, w: number, lo: number, hi: number): number {
   if (d >= w) return d;
-  const dst = vecDefs(h.f[j]!);
+  const p = h.f[j]!;
+  const dst = vecDefs(p);
   const ends = (k: number): boolean => {
     const x = h.f[k]!;
     let covers = false;
     for (const o of x.ops) if (o.def && o.lo <= lo && o.hi >= hi) { covers = true; break; }
     if (!covers) return false;
+    if (p.mfma && x.mfma && x.passes === p.passes && x.xdl === p.xdl && x.sgemm === p.sgemm && x.dgemm === p.dgemm && x.smfmac === p.smfmac) return true;
     for (const o of x.ops) {
       if (!o.use || o.lo < VGPR_BASE) continue;
       for (const t of dst) if (overlaps(o.lo, o.hi, t.lo, t.hi)) return true;

@@ -69,6 +69,14 @@ const CASES: Case[] = [
     asm: `${X32}\n${X16_1}\ns_nop 7\ns_nop 2\nv_accvgpr_read_b32 v0, a0` },
   { name: 'rewritten on one path only: the first MFMA counts on the other', arch: 'gfx90a', rule: 'mfma-xdl-write-valu-read',
     required: 19, actual: 11, asm: `${X32}\ns_cbranch_scc0 .L1\n${X16_1}\n.L1:\ns_nop 7\ns_nop 1\nv_accvgpr_read_b32 v0, a0` },
+  // An MFMA of the same kind and pass count that overwrites the overlap without reading it also ends it: it writes after
+  // the first (llc's rewrite-vgpr-mfma-to-agpr test, a new user's trial); the later writer's own chain rule applies.
+  { name: 'overwritten by a same-pass MFMA, read by an exact chain: clean', arch: 'gfx942', rule: 'mfma-xdl-write-mfma-srcc',
+    asm: 'v_mfma_f32_16x16x16_f16 a[6:9], v[4:5], v[4:5], a[6:9]\nv_mfma_f32_16x16x16_f16 a[8:11], v[4:5], v[4:5], a[10:13]\n'
+      + 'v_accvgpr_write_b32 a15, v3\nv_accvgpr_write_b32 a14, v2\nv_mfma_f32_16x16x16_f16 a[8:11], v[4:5], v[4:5], a[8:11]' },
+  { name: 'overwritten by an MFMA of another pass count: the first still counts', arch: 'gfx942', rule: 'mfma-xdl-write-mfma-srcc', required: 9, actual: 2,
+    asm: 'v_mfma_f32_32x32x8_f16 a[0:15], v[4:5], v[4:5], a[0:15]\nv_mfma_f32_16x16x16_f16 a[8:11], v[4:5], v[4:5], a[16:19]\n'
+      + 'v_accvgpr_write_b32 a31, v3\nv_mfma_f32_16x16x16_f16 a[20:23], v[4:5], v[4:5], a[8:11]' },
   // VALU -> MFMA
   { name: 'VALU writes SrcA', arch: 'gfx90a', rule: 'valu-write-mfma-read', required: 2, actual: 0,
     asm: 'v_mov_b32 v4, 0\nv_mfma_f32_4x4x4f16 a[0:3], v[4:5], v[6:7], a[0:3]' },
