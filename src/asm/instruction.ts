@@ -260,7 +260,8 @@ function parseItem(isImage: boolean): void {
     ident();
     const idEnd = P;
     const next = cc(P);
-    if (next !== 58 && next !== 40) {
+    // (`v0@rel32@lo`: a symbol spelled like a register, read by parseOperand)
+    if (next !== 58 && next !== 40 && next !== 64 /* @ */) {
       // v12, s4, acc3, ttmp5 (and v[ of a range): no modifier or function is spelled so (a16 on image instructions is)
       const plen = regPrefixLength(start);
       if (plen > 0) {
@@ -392,7 +393,12 @@ function parseOperand(): number {
     return k;
   }
   if (c === 91 /* [ */) return parseRegisterList();
-  if (tryRegister()) return addRegister(start);
+  if (tryRegister()) {
+    // a symbol spelled like a register and followed by a relocation specifier (`v0@rel32@lo+4`:
+    // llc names a global `v0` so) is the symbol, as llvm-mc's lexer reads `v0@rel32@lo` as one name
+    if (cc(P) !== 64 /* @ */) return addRegister(start);
+    P = start;
+  }
   if (isIdentStart(c)) {
     ident();
     if (isLit(start, P)) {

@@ -210,6 +210,13 @@ test('dotted names: a macro called .name is expanded, `.name = expr` assigns, an
   assert.match(pal.diagnostics.find((d) => d.severity === 'error')!.message, /^directive \.amd_amdgpu_isa names a PAL \(graphics\) target: Conductor reads HSA code objects/);
 });
 
+test('a symbol spelled like a register, with a relocation specifier, is the symbol (llc names a global v0 so; llvm-mc 22 assembles it)', () => {
+  const p = parseProgram('s_getpc_b64 s[0:1]\ns_add_u32 s0, s0, v0@rel32@lo+4\ns_addc_u32 s1, s1, s1@rel32@hi+12\ns_endpgm\n', 'r.s');
+  assert.deepEqual(p.diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(p.instructions.slice(1, 3).map((x) => x.operands[2]!.kind), ['expr', 'expr']);
+  assert.deepEqual(p.instructions[1]!.operands.slice(0, 2).map((o) => o.kind), ['reg', 'reg']);
+});
+
 test('an expansion note names a macro whose name begins with a dot as a macro, a .rept as a block', () => {
   const p = parseProgram(['.macro .fma2 d', '  v_fmac_f32 v\\d, v1, v2', '.endm', '.fma2 0', '.rept 2', '  v_mov_b32 v3, 0', '.endr', 's_endpgm', ''].join('\n'), 'm.s');
   const notes = p.instructions.map((x) => x.stmt).map((k) => expansionNote(p, k)?.message);
