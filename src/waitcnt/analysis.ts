@@ -45,7 +45,12 @@
  *    register dependency needs it to complete, and a memory access, barrier, branch or message
  *    follows in its block before any s_endpgm (a release: e.g. LLVM's workgroup release fence
  *    becomes a bare lgkmcnt(0) after ds_write when no s_barrier is needed). A wait whose only
- *    effect is to let stores finish right before s_endpgm is not a fence: it is reported.
+ *    effect is to let stores finish right before s_endpgm is not a fence: it is reported;
+ *  - 'volatile': vmcnt(0) right after (only waits and nops between) a vector memory access
+ *    written with glc, sc0 or sc1 that no register read needs: how LLVM completes a volatile
+ *    access at system scope before anything else (SIMemoryLegalizer
+ *    enableVolatileAndOrNonTemporal, then a wait; a new user's trial: "can be removed" after
+ *    each volatile load of llc's output). A wait a read needs there stays a dependency wait.
  */
 import type { Finding, KernelContext, Related } from '../analysis/types.js';
 import { keep, kept, once } from '../analysis/memo.js';
@@ -110,7 +115,7 @@ export interface AnalysisOptions {
   statesAt?: ReadonlySet<number>;
 }
 
-export type FenceKind = 'barrier' | 'cache' | 'return' | 'entry' | 'store';
+export type FenceKind = 'barrier' | 'cache' | 'return' | 'entry' | 'store' | 'volatile';
 
 /** What the analysis found about one existing s_waitcnt. */
 export interface WaitJudgement {
@@ -223,6 +228,8 @@ export interface WaitPosition {
    * release's wait, which completes what the writeback follows (SOURCES.release).
    */
   afterWriteback?: true;
+  /** vmcnt(0) right after a vector memory access written with glc, sc0 or sc1 (only waits and nops between): a volatile access's completion. */
+  afterCoherent?: true;
 }
 
 /**
@@ -255,6 +262,11 @@ export function waitPositions(ctx: KernelContext, fx: InsnEffects[] = kernelEffe
         pos.entry = k === i;
       }
       for (let k = i - 1; k >= b.start && fx[k]!.issues.length === 0; k--) if (fx[k]!.writeback) { pos.afterWriteback = true; break; }
+      if (fx[i]!.wait![COUNTER.vm] === 0) {
+        let k = i - 1;
+        while (k >= b.start && skipped(k)) k--;
+        if (k >= b.start && coherentVectorAccess(ctx, fx, k)) pos.afterCoherent = true;
+      }
       out.set(i, pos);
     }
   }
@@ -267,6 +279,12 @@ function positionalFence(p: WaitPosition | undefined): FenceKind | undefined {
   if (p.before === 'barrier' || p.before === 'cache' || p.before === 'return') return p.before;
   if (p.afterWriteback) return 'cache';
   return p.entry ? 'entry' : undefined;
+}
+
+/** Instruction k counts on vmcnt and is written with glc, sc0 or sc1 (a volatile or coherent access). */
+function coherentVectorAccess(ctx: KernelContext, fx: readonly InsnEffects[], k: number): boolean {
+  if (!fx[k]!.issues.some((x) => CLASS_COUNTER[x.cls] === COUNTER.vm)) return false;
+  return ctx.insns[k]!.insn.modifiers.some((m) => m.name === 'glc' || m.name === 'sc0' || m.name === 'sc1');
 }
 
 /** A callable function (entered through its label by a call), as opposed to a kernel or a snippet. */
@@ -871,6 +889,9 @@ class Analysis {
       else if (!effect.some((e) => e)) verdict = 'redundant';
       else if ([0, 1, 2].some((c) => effect[c] && values[c]! < weakest[c]!)) verdict = 'too-strong';
       else verdict = 'needed';
+      // a volatile access's completion that no register read needs: kept as written (a wait a
+      // read needs is one the scheduler re-derives anyway)
+      if ((verdict === 'redundant' || verdict === 'too-strong') && positions.get(i)?.afterCoherent) { verdict = 'fence'; fence = 'volatile'; }
       const j: WaitJudgement = { insn: i, values, effect, weakest, unreachable, verdict };
       if (fence) j.fence = fence;
       judgements.push(j);

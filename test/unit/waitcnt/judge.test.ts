@@ -132,3 +132,23 @@ test('a wait that is too weak is not reported as redundant: the missing wait mer
     'v_mov_b32 v0, v11',
   ])), ['4 waitcnt-missing vmcnt=0']);
 });
+
+test('vmcnt(0) right after a volatile (glc / sc0 sc1) access that no read needs is a fence: LLVM completes volatile accesses so', () => {
+  // llc's volatile loads (a new user's trial): each followed by vmcnt(0), none of their results read
+  const lines = [
+    'global_load_dword v21, v1, s[22:23] offset:16 sc0 sc1',
+    's_waitcnt vmcnt(0)',
+    'global_load_dword v20, v1, s[22:23] offset:20 sc0 sc1',
+    's_waitcnt vmcnt(0)',
+    'global_store_dword v1, v2, s[22:23] sc0 sc1',
+    's_waitcnt vmcnt(0)',
+    'v_mov_b32 v3, 0',
+  ];
+  assert.deepEqual(summary(check(lines)), []);
+  const ctx = ctxOf(lines);
+  assert.deepEqual(analyzeWaitcnt(ctx, { judge: true }).judgements.map((x) => [x.verdict, x.fence]), [['fence', 'volatile'], ['fence', 'volatile'], ['fence', 'volatile']]);
+  assert.deepEqual([...fenceWaits(ctx).keys()], [1, 3, 5], 'the scheduler keeps them');
+  // without the cache bits: not needed, as before; a wait a read needs stays a dependency wait
+  assert.deepEqual(summary(check(lines.map((l) => l.replace(' sc0 sc1', '')))), ['2 waitcnt-too-strong (remove)', '4 waitcnt-too-strong (remove)', '6 waitcnt-too-strong (remove)']);
+  assert.deepEqual(analyzeWaitcnt(ctxOf(['global_load_dword v21, v1, s[22:23] sc0 sc1', 's_waitcnt vmcnt(0)', 'v_mov_b32 v3, v21']), { judge: true }).judgements.map((x) => x.verdict), ['needed']);
+});
