@@ -49,6 +49,7 @@ import { lineBefore, type Hunk } from '../../check/line-diff.js';
 import { lineRef, placedLines, type InputLine } from '../../asm/include.js';
 import { pipelineProgram, pipelineTwoStage, planPipelines, type PipelinedLoop, type PipelinedProgram, type PipelinePlan } from '../pipeline/index.js';
 import { counted } from '../../text.js';
+import { ruleById } from '../../hazards/index.js';
 
 export interface ScheduleRunOptions {
   /** One kernel (error when the file has no such kernel). */
@@ -467,7 +468,7 @@ function checkAndSchedule(loaded: Loaded, text: string, chosen: string[], opts: 
     }
     const fixed = fixKernels(loaded, text, new Set(names), opts, checks);
     memMark('fixed');
-    prep = { file: loaded.program.file, arch: loaded.target.name, names, others, ...fixed, skipped };
+    prep = { file: loaded.program.file, arch: loaded.target.name, names, others, ...fixed, skipped, hazardWarnings: hazardWarnings(checks) };
   } catch (e) {
     // a warm worker waiting for the check's answer: the search does not run
     if (set.warm && Atomics.load(set.warm.signal, 0) === WARM.pending) answerWarm(set.warm.signal, WARM.cancelled);
@@ -479,7 +480,39 @@ function checkAndSchedule(loaded: Loaded, text: string, chosen: string[], opts: 
 /** A file ready to schedule: the kernels asked for, the others, and the file as fixKernels left it (`loaded`: its text loaded). */
 /** `skipped`: a note per kernel not scheduled for an error no s_nop or s_waitcnt fixes. */
 /** `hunks`: how `text` (the fixed file) differs from the input, when the fix changed it (FixResult.hunks), to give the input's lines. */
-interface FilePrep { file: string; arch: string; names: string[]; others: string[]; loaded?: Loaded; text: string; errors: number; note?: string; skipped: string[]; hunks?: Hunk[] }
+/** `hazardWarnings`: per kernel, the input's hazard warnings by rule (a schedule's output pads them: hazardWarningNote). */
+interface FilePrep {
+  file: string; arch: string; names: string[]; others: string[]; loaded?: Loaded; text: string; errors: number; note?: string; skipped: string[]; hunks?: Hunk[];
+  hazardWarnings: Map<string, Map<string, number>>;
+}
+
+/** Each kernel's hazard warnings (hazard rules reported as warnings: LLVM pads them, the hardware documents may not ask for them), by rule. */
+function hazardWarnings(checks: KernelChecks): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, number>>();
+  for (const c of checks) {
+    for (const f of c.findings) {
+      if (f.severity !== 'warning' || !ruleById(f.rule)) continue;
+      let m = out.get(c.name);
+      if (!m) out.set(c.name, m = new Map());
+      m.set(f.rule, (m.get(f.rule) ?? 0) + 1);
+    }
+  }
+  return out;
+}
+
+/**
+ * The note of a scheduled kernel whose input has hazard warnings: a schedule's output satisfies
+ * every hazard rule (emission pads warned ones too, or the new order keeps them apart), while
+ * 'before' measures the input as written (a new user's trial: s_nop 4 after v_cmpx in MIOpen's
+ * loops, with nothing said).
+ */
+function hazardWarningNote(byRule: Map<string, number> | undefined): string | undefined {
+  if (!byRule || byRule.size === 0) return undefined;
+  const n = [...byRule.values()].reduce((a, b) => a + b, 0);
+  const rules = [...byRule].map(([r, k]) => `${r} x${k}`).join(', ');
+  return `the input has ${counted(n, 'hazard warning')} (${rules}): the output satisfies them too (with s_nop where the new order does not keep them apart), ` +
+    `while 'before' measures the input as written`;
+}
 
 /** The kernels of a file scheduled one after the other from the file as fixKernels left it. */
 async function scheduleFixed(f: FilePrep, opts: ScheduleRunOptions, set: Settings, t0: number): Promise<ScheduleFileResult> {
@@ -504,7 +537,9 @@ async function scheduleFixed(f: FilePrep, opts: ScheduleRunOptions, set: Setting
     const shift = from !== undefined && to !== undefined ? from - to : 0;
     const inputLine = (line: number) => (hunks ? lineBefore(hunks, line - shift) : line - shift);
     // another kernel's search follows, of this file or (SearchWorkers.more) the next
-    const s = await scheduleKernel(cur, curText, name, opts, set, errors > 0, x < names.length - 1 || set.shared.more);
+    const s0 = await scheduleKernel(cur, curText, name, opts, set, errors > 0, x < names.length - 1 || set.shared.more);
+    const warned = s0.strategy !== 'input' ? hazardWarningNote(f.hazardWarnings.get(name)) : undefined;
+    const s = warned ? { ...s0, notes: [...s0.notes, warned] } : s0;
     const r: ScheduleRunResult = shift === 0 && !hunks ? s : {
       ...s,
       loops: s.loops.map((l) => ({ ...l, line: inputLine(l.line), backEdgeLines: l.backEdgeLines.map(inputLine) })),
