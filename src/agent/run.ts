@@ -154,19 +154,19 @@ export async function runAgentSchedule(loaded: Loaded, opts: AgentOptions): Prom
   };
 
   const finish = (moves: string[], cacheState: AgentRunResult['cache'], pool?: PoolResult): AgentRunResult => {
-    let f = finalSession(k, moves, objective);
-    if (!f.kept) {
-      notes.push(`the best move list did not hold on the exact re-derived program (${f.reason}); the input schedule is kept`);
+    // the input, kept with the reason the moves were not taken
+    const input = (why: string) => {
+      notes.push(`${why}; the input schedule is kept`);
       moves = [];
-      f = finalSession(k, [], objective);
-    }
+      return finalSession(k, [], objective);
+    };
+    let f = finalSession(k, moves, objective);
+    if (!f.kept) f = input(`the best move list did not hold on the exact re-derived program (${f.reason})`);
     let e = f.sess.emit();
     // a move list that does not beat the input on the exact program (a cached one written for
-    // another objective or version) is not taken: the input is kept, as the report says
+    // another objective or version) is not taken, as the report says
     if (moves.length > 0 && compareMetrics(e.metrics, f.sess.initial, objective) >= 0) {
-      notes.push('the move list does not beat the input on the exact re-derived program; the input schedule is kept');
-      moves = [];
-      f = finalSession(k, [], objective);
+      f = input('the move list does not beat the input on the exact re-derived program');
       e = f.sess.emit();
     }
     notes.push(...e.notes);

@@ -265,12 +265,12 @@ export function simulateKernel(ctx: KernelContext, opts: SimulateOptions = {}): 
     const k = lastRow[i]!;
     const insn = cfg.insns[i]!;
     const r = k >= 0 ? trace[k]! : undefined;
+    const wait = r ? r.stall : 0;
+    const hold = r ? Math.max(0, r.cost - m.slot) : 0;
     rows.push({
       index: i, line: insn.loc.line, block: cfg.blockOf[i]!, text: insn.text,
       issue: r ? r.issue : -1,
-      stall: r ? r.stall + Math.max(0, r.cost - m.slot) : 0,
-      wait: r ? r.stall : 0,
-      hold: r ? Math.max(0, r.cost - m.slot) : 0,
+      stall: wait + hold, wait, hold,
       reason: r ? reasonText(ctx, m, r) : 'not reached',
       count: counts[i]!,
     });
