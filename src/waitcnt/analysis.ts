@@ -59,7 +59,7 @@ import { statementAt } from '../asm/program.js';
 import { unitsAsWritten } from '../isa/names.js';
 import { isClass, traitsOf } from '../isa/traits.js';
 import {
-  CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COHERENT_LOAD, COUNTER, COUNTER_CLASSES, COUNTER_NAMES, INSN_KIND, LDS_MEM, LDS_QUIET, NCLASSES, NO_WAIT, OP_CLASS, SOURCES, STORES, WRITEBACK, counterMax, kernelEffects, type InsnEffects,
+  CLASS_COUNTER, CLASS_IN_ORDER, CLASS_NAMES, COHERENT_LOAD, COUNTER, COUNTER_CLASSES, COUNTER_NAMES, INSN_KIND, LDS_MEM, LDS_QUIET, NCLASSES, NO_WAIT, OP_CLASS, SOURCES, STORES, WRITEBACK, counterMax, kernelEffects, writtenCoherent, type InsnEffects,
 } from './model.js';
 import { CounterState, joinInto, meetInto, mergedShadows, sameCore, type Ent, type Shadow } from './state.js';
 import { afterInsn, commonFacts, edgeConditions, factsKey, feasibleSuccessors, liveConditions, sameShape, widenFacts, type PathFact } from './paths.js';
@@ -284,7 +284,7 @@ function positionalFence(p: WaitPosition | undefined): FenceKind | undefined {
 /** Instruction k counts on vmcnt and is written with glc, sc0 or sc1 (a volatile or coherent access). */
 function coherentVectorAccess(ctx: KernelContext, fx: readonly InsnEffects[], k: number): boolean {
   if (!fx[k]!.issues.some((x) => CLASS_COUNTER[x.cls] === COUNTER.vm)) return false;
-  return ctx.insns[k]!.insn.modifiers.some((m) => m.name === 'glc' || m.name === 'sc0' || m.name === 'sc1');
+  return writtenCoherent(ctx.insns[k]!);
 }
 
 /** A callable function (entered through its label by a call), as opposed to a kernel or a snippet. */

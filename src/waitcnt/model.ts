@@ -303,9 +303,14 @@ function computeEffects(ctx: KernelContext): InsnEffects[] {
   return out;
 }
 
+/** Written with glc, sc0 or sc1: the access bypasses or writes through the vector L1 (a coherent or volatile access). */
+export function writtenCoherent(r: ResolvedInsn): boolean {
+  return r.insn.modifiers.some((m) => m.name === 'glc' || m.name === 'sc0' || m.name === 'sc1');
+}
+
 /** A load written with glc, sc0 or sc1 (COHERENT_LOAD) also holds that pseudo unit. */
 function coherent(r: ResolvedInsn, units: readonly number[]): readonly number[] {
-  if (units === STORE_UNITS || !r.insn.modifiers.some((m) => m.name === 'glc' || m.name === 'sc0' || m.name === 'sc1')) return units;
+  if (units === STORE_UNITS || !writtenCoherent(r)) return units;
   return [...units, COHERENT_LOAD];
 }
 
@@ -379,9 +384,14 @@ function isTailCall(ctx: KernelContext, i: number, kernelLabels: ReadonlySet<str
   for (let k = i - 1; k >= 0 && k >= i - TAIL_CALL_WINDOW; k--) {
     const r = ctx.insns[k]!;
     if (!r.defs.includes(unit)) continue;
-    return r.insn.operands.some((o) => o.kind === 'expr' && o.symbols.some((sym) => !kernelLabels.has(sym.split('@')[0]!)));
+    return r.insn.operands.some((o) => o.kind === 'expr' && o.symbols.some((sym) => !isKernelLabel(sym, kernelLabels)));
   }
   return false;
+}
+
+/** A symbol an operand names is a label of this kernel (its relocation variant, `@rel32@lo`, aside). */
+function isKernelLabel(sym: string, kernelLabels: ReadonlySet<string>): boolean {
+  return kernelLabels.has(sym.split('@')[0]!);
 }
 
 /**
@@ -401,7 +411,7 @@ function isLocalSubroutineCall(ctx: KernelContext, i: number, kernelLabels: Read
     for (const o of ctx.insns[k]!.insn.operands) {
       if (o.kind !== 'expr') continue;
       for (const sym of o.symbols) {
-        if (!kernelLabels.has(sym.split('@')[0]!)) return false;
+        if (!isKernelLabel(sym, kernelLabels)) return false;
         named = true;
       }
     }
