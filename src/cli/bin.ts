@@ -1,10 +1,9 @@
 #!/usr/bin/env -S node --v8-pool-size=1
 // The shebang's --v8-pool-size=1 (a node option, read only at start): one V8 background thread
-// instead of node's four (pool.ts: what it saves, and why a schedule on several threads runs
+// instead of node's four (main.ts rerunArgs: what it saves, and why a schedule on several threads runs
 // again without it). `node dist/bin/conductor.js` skips the shebang and runs with node's default.
 import { spawn } from 'node:child_process';
-import { main } from './main.js';
-import { rerunArgs } from './pool.js';
+import { main, rerunArgs } from './main.js';
 
 // A reader that stops early (`conductor schedule k.s -o out.s | head`) closes the pipe: the rest of
 // the report is dropped and the command finishes as usual (its files written, its exit code). A

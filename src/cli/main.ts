@@ -9,6 +9,8 @@ import { collectNames, intOption } from './options.js';
 import type { AgentCliOptions } from './agent.js';
 import type { ScheduleCliOptions } from './schedule.js';
 import { VERSION } from '../version.js';
+import { availableParallelism } from 'node:os';
+import { defaultJobs } from '../threads.js';
 
 // Each command's module (and what it needs: the search's worker pool, the report page, the
 // model client) is loaded when that command runs, so that a command loads only what it uses.
@@ -203,6 +205,11 @@ export function movesSeparators(argv: readonly string[]): string[] {
   return argv.flatMap((a, i) => (i > at && (end < 0 || i < end) && a === '---' ? ['--moves', '---'] : [a]));
 }
 
+/** The names of the commands (as `conductor COMMAND` takes them). */
+export function commandNames(): string[] {
+  return program().commands.map((c) => c.name());
+}
+
 export async function main(argv: string[]): Promise<number> {
   try {
     await program().parseAsync(movesSeparators(argv), { from: 'user' });
@@ -225,3 +232,39 @@ export function colourDiagnostic(text: string): string {
     `: ${sev === 'error' ? pc.red(pc.bold('error')) : sev === 'warning' ? pc.magenta(pc.bold('warning')) : pc.cyan('note')}:`);
 }
 
+/*
+ * The V8 thread pool a command runs with. The published command's shebang starts node with
+ * `--v8-pool-size=1`: one background thread for concurrent compilation and GC help, instead of
+ * node's four, suits a command whose hot code runs on one thread (largest corpus kernel, 2-core
+ * machine, interleaved pairs against the default: `analyze --json` 0.93x the wall time and 103 MiB
+ * peak RSS against 110; `schedule` on one thread 0.93x and 443 against 462 MiB). A `schedule` on
+ * several threads wants node's default: with `--jobs 2` the one thread made it 1.03x the wall
+ * time, 1.06x the CPU time and 603 MiB against 566. The pool is fixed at start, so such a run
+ * starts node again without the option (rerunArgs).
+ */
+export const ONE_THREAD = '--v8-pool-size=1';
+
+/** The threads a schedule's search runs on: `--jobs N` (or `--jobs=N`), else defaultJobs. */
+function scheduleJobs(args: readonly string[], from: number, cores: number): number {
+  let jobs: number | undefined;
+  for (let k = from; k < args.length; k++) {
+    const a = args[k]!;
+    if (a === '--jobs') jobs = Number(args[k + 1]);
+    else if (a.startsWith('--jobs=')) jobs = Number(a.slice('--jobs='.length));
+  }
+  return jobs !== undefined && Number.isFinite(jobs) ? jobs : defaultJobs(cores);
+}
+
+/**
+ * The node options to run the command again with when it was started with one V8 background
+ * thread and is a `schedule` on more than one thread; undefined otherwise (run it here). The
+ * command is the first argument that names one (commandNames; looked up only when a `schedule`
+ * may be asked for).
+ */
+export function rerunArgs(args: readonly string[], execArgv: readonly string[], cores = availableParallelism()): string[] | undefined {
+  if (!execArgv.includes(ONE_THREAD) || !args.includes('schedule')) return undefined;
+  const commands = commandNames();
+  const cmd = args.findIndex((a) => commands.includes(a));
+  if (cmd < 0 || args[cmd] !== 'schedule' || scheduleJobs(args, cmd + 1, cores) <= 1) return undefined;
+  return execArgv.filter((a) => a !== ONE_THREAD);
+}

@@ -20,7 +20,7 @@
  * version) in the user's cache directory (src/cache.ts); a hit replays the cached moves through
  * validation. With a budget (evaluations) the result depends only on the seed, not on --jobs.
  */
-import * as os from 'node:os';
+import { defaultJobs } from '../../threads.js';
 import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import { loadText, type Loaded } from '../../load.js';
@@ -50,6 +50,8 @@ import { lineRef, placedLines, type InputLine } from '../../asm/include.js';
 import { pipelineProgram, pipelineTwoStage, planPipelines, type PipelinedLoop, type PipelinedProgram, type PipelinePlan } from '../pipeline/index.js';
 import { counted } from '../../text.js';
 import { ruleById } from '../../hazards/index.js';
+
+export { defaultJobs };
 
 export interface ScheduleRunOptions {
   /** One kernel (error when the file has no such kernel). */
@@ -234,17 +236,6 @@ const WARM_HANDOVER_MS = 2000;
  */
 const KEPT_POOL_IDLE_MS = 60_000;
 
-/**
- * Threads a search runs on when the caller does not say (--jobs): one less than the machine's
- * parallelism, at most 4 (a phase runs at most two strategies at once by default), at least 1. A
- * worker thread loads and prepares its own copy of the kernel and runs its strategy on code V8
- * has not yet compiled in it, and V8's own threads (garbage collection, compilation) need a core
- * too: on two cores, one thread scheduled each kernel measured in 0.76-0.94x the wall time of two,
- * with 0.67-0.81x the CPU time and 0.75-0.81x the peak memory, and the same output (README, "Speed").
- */
-export function defaultJobs(cores = os.availableParallelism()): number {
-  return Math.max(1, Math.min(4, cores - 1));
-}
 
 function settings(opts: ScheduleRunOptions): Settings {
   const objective = [...(opts.objective ?? DEFAULT_OBJECTIVE)];

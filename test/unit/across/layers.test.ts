@@ -16,7 +16,7 @@ const SRC = join(root, 'src');
 /** Lowest first. A folder name, or a file directly in src/. */
 export const LAYERS: readonly (readonly string[])[] = [
   ['errors.ts', 'text.ts'],
-  ['io.ts', 'version.ts', 'cache.ts', 'memtrace.ts'],
+  ['io.ts', 'version.ts', 'cache.ts', 'memtrace.ts', 'threads.ts'],
   ['asm'],
   ['isa'],
   ['targets'],

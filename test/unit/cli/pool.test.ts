@@ -1,10 +1,10 @@
 /**
- * The V8 thread pool (src/cli/pool.ts): started with one background thread by the command's
+ * The V8 thread pool (src/cli/main.ts rerunArgs): started with one background thread by the command's
  * shebang, a schedule on more than one thread runs again with node's default pool.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rerunArgs, ONE_THREAD } from '../../../src/cli/pool.js';
+import { rerunArgs, ONE_THREAD } from '../../../src/cli/main.js';
 
 test('a schedule on more than one thread runs again without --v8-pool-size=1; every other command stays', () => {
   const exec = [ONE_THREAD, '--enable-source-maps'];

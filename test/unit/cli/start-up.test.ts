@@ -80,7 +80,7 @@ test('the bundle: an executable with a shebang that loads a few files', () => {
   const x = spawnSync(bundle, ['--version'], { encoding: 'utf8' });
   assert.equal(x.status, 0, x.stderr);
   assert.equal(x.stdout.trim(), VERSION);
-  // a schedule on two threads runs again with node's default pool (src/cli/pool.ts): the same report, the same exit codes
+  // a schedule on two threads runs again with node's default pool (src/cli/main.ts rerunArgs): the same report, the same exit codes
   const two = (...a: string[]) => ['schedule', ...a, '--jobs', '2', '--strategy', 'list,beam', '--budget', '30', '--no-cache', '--json'];
   const viaShebang = spawnSync(bundle, two(example), { encoding: 'utf8', maxBuffer: 64 << 20 });
   const direct = spawnSync(process.execPath, [bundle, ...two(example)], { encoding: 'utf8', maxBuffer: 64 << 20 });
