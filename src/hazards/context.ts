@@ -410,6 +410,26 @@ class HazardView implements HazardInsn {
   get writesVector(): boolean { return (this.bits & HB.writesVector) !== 0; }
 }
 
+/**
+ * Whether every effect of `c` is confined to the lanes EXEC enables, so that with EXEC = 0 it
+ * reads and writes no lane's registers and accesses no memory: a VALU other than MFMA (whose
+ * EXEC behaviour the ISA text does not settle) and the lane-crossing moves (v_readlane,
+ * v_readfirstlane, v_writelane, v_permlane*, which address a lane whatever EXEC holds), writing
+ * no scalar register (a VOPC writes its whole mask, inactive lanes as 0); or a VMEM, FLAT or DS
+ * instruction other than GWS. EXEC is the mask of the lanes a vector instruction executes for;
+ * with EXEC = 0 the hardware still issues it, and it changes nothing. LLVM relies on the same
+ * fact when it removes an s_cbranch_execz over a few instructions and lets them run with EXEC = 0
+ * (SIPreEmitPeephole::mustRetainExeczBranch), keeping the branch only over instructions with
+ * effects when EXEC is empty (SIInstrInfo::hasUnwantedEffectsWhenEXECEmpty: v_readlane and
+ * v_readfirstlane results, mode and GWS changes, messages, exports).
+ */
+export function laneMasked(c: HazardInsn): boolean {
+  if (c.mfma || c.exp || c.sdefs.length > 0) return false;
+  const n = c.name;
+  if (c.valu) return !(n.startsWith('v_readlane') || n.startsWith('v_readfirstlane') || n.startsWith('v_writelane') || n.startsWith('v_permlane'));
+  return c.vmem || (c.ds && !n.startsWith('ds_gws'));
+}
+
 /** Do [a, b) and [c, d) intersect? */
 export function overlaps(a: number, b: number, c: number, d: number): boolean {
   return a < d && c < b;
@@ -663,6 +683,7 @@ export class HazardContext {
       let d = stack.pop()!;
       const end = stack.pop()!;
       const b = stack.pop()!;
+      const own = first;
       if (!first) {
         // entering block b from its end: skip if already entered with a distance <= d
         if (this.stamp[b] === epoch && this.best[b]! <= d) continue;
@@ -677,9 +698,40 @@ export class HazardContext {
         d += f[j]!.ws + pad[j]!;
       }
       if (j < blk.start && d < limit) {
-        for (const p of blk.preds) stack.push(p, blocks[p]!.end, d);
+        // the consumer's own block entered with EXEC = 0 along some edges: a lane-masked consumer
+        // is not reached that way (see execZeroEdge)
+        const masked = own && this.laneMaskedFromStart(consumer, blk.start);
+        for (const p of blk.preds) if (!masked || !this.execZeroEdge(p, b)) stack.push(p, blocks[p]!.end, d);
       }
     }
+  }
+
+  /**
+   * Whether `consumer` acts on its lanes only (laneMasked) and nothing between the start of its
+   * block and it writes EXEC: then on an edge that enters the block with EXEC = 0 it reads and
+   * writes no lane's registers and touches no memory, and no producer before that edge can
+   * interfere with it.
+   */
+  private laneMaskedFromStart(consumer: number, start: number): boolean {
+    const f = this.f;
+    if (!laneMasked(f[consumer]!)) return false;
+    for (let k = start; k < consumer; k++) if (f[k]!.writesExec) return false;
+    return true;
+  }
+
+  /**
+   * Whether the edge from block `p` into block `b` is taken only with EXEC = 0: the branch of an
+   * `s_cbranch_execz` that ends `p` (b is not also its fall-through), or the fall-through of an
+   * `s_cbranch_execnz` whose branch goes elsewhere.
+   */
+  private execZeroEdge(p: number, b: number): boolean {
+    const blocks = this.ctx.cfg.blocks;
+    const pb = blocks[p]!;
+    if (pb.end <= pb.start) return false;
+    const name = this.f[pb.end - 1]!.name;
+    const fall = pb.end === blocks[b]!.start;
+    if (name === 's_cbranch_execz') return !fall;
+    return name === 's_cbranch_execnz' && fall && pb.succs.length === 2;
   }
 
   /**

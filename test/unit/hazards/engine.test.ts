@@ -108,6 +108,51 @@ ${RL}`;
   it('a distance equal to W is enough', () => {
     assert.equal(only('gfx942', `${CMPX}\ns_nop 3\n${RL}`, 'valu-exec-write-rwlane').length, 0);
   });
+
+  // An SGEMM MFMA writes a[0:31]; a load overwrites a[28:31] where s_cbranch_execz lands
+  // (LLVM 22's rewrite-vgpr-mfma-to-agpr-phi test, gfx942): 17 wait states on that edge, 18 needed.
+  const MFMA = 'v_mfma_f32_32x32x1_2b_f32 a[0:31], v1, v2, a[0:31]';
+  const LOAD = 'global_load_dwordx4 a[28:31], v0, s[0:1] offset:112';
+  const WAW = 'mfma-sgemm-write-vgpr-overwrite';
+  const execz = (between: string, consumer = LOAD) => `${MFMA}
+s_cbranch_execz .Lzero
+s_branch .Ljoin
+.Lzero:
+s_nop 15
+${between}
+${consumer}
+.Ljoin:`;
+
+  it('an edge taken only with EXEC = 0 does not reach a consumer that acts on its lanes only', () => {
+    assert.deepEqual(only('gfx942', execz(''), WAW), [], 'the s_cbranch_execz branch: the load writes no lane');
+    // the fall-through of s_cbranch_execnz is taken only with EXEC = 0 too
+    const nz = `${MFMA}
+s_cbranch_execnz .Ljoin
+s_nop 15
+${LOAD}
+.Ljoin:`;
+    assert.deepEqual(only('gfx942', nz, WAW), []);
+  });
+
+  it('the EXEC = 0 edge still counts where EXEC is written first, where it is also the fall-through, and for a consumer that is not lane-masked', () => {
+    const restored = only('gfx942', execz('s_mov_b64 exec, -1').replace('s_nop 15', 's_nop 13'), WAW);
+    assert.equal(restored.length, 1, 'EXEC written between the branch and the consumer');
+    assert.equal(restored[0]!.actual, 16, 's_cbranch_execz, s_nop 13, s_mov_b64');
+    // the branch lands on its own fall-through: that edge is taken with lanes enabled too
+    const fall = only('gfx942', `${MFMA}
+s_cbranch_execz .Lnext
+.Lnext:
+s_nop 15
+${LOAD}`, WAW);
+    assert.equal(fall.length, 1);
+    assert.equal(fall[0]!.actual, 17);
+    // v_readfirstlane reads lane 0 whatever EXEC holds (SIInstrInfo::hasUnwantedEffectsWhenEXECEmpty)
+    const rfl = only('gfx942', execz('', 'v_readfirstlane_b32 s4, v28').replace('a[0:31], v1, v2, a[0:31]', 'v[0:31], v1, v2, v[0:31]'), 'mfma-sgemm-write-valu-read');
+    assert.equal(rfl.length, 1, 'v_readfirstlane reads lane 0 even with EXEC = 0');
+    // an MFMA consumer keeps the edge (the ISA text does not settle MFMA under EXEC = 0)
+    const mf = only('gfx942', execz('', 'v_mfma_f32_32x32x1_2b_f32 a[32:63], a28, v2, a[32:63]'), 'mfma-sgemm-write-mfma-srcab');
+    assert.equal(mf.length, 1);
+  });
 });
 
 describe('hazard engine: findings and padding', () => {
