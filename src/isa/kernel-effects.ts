@@ -30,6 +30,7 @@
  *        `s_and_b32 sN, x, imm` ([0, imm]), `s_bfe_u32 sN, x, imm` ([0, 2^width - 1]),
  *        `s_min_u32 sN, x, imm`, copies (`s_mov_b32 sN, sM`); LLVM masks the index this way
  *        (`v[i & 15]`);
+ *      - at a loop's top, the values of its counter (loopCounters: LLVM at -O1 indexes by it);
  *      - otherwise [0, 255]: an indexed operand reaches the rest of the kernel's registers.
  *    The mode is tracked along the straight-line code of each block and joined at labels over
  *    the branches that reach them (an indirect jump reaches every label); when it is on at a
@@ -42,7 +43,7 @@ import type { Target } from './target.js';
 import { controlKind } from './control.js';
 import { HWREG_MODE, hwregField, hwregId } from './hwreg.js';
 import { kernelLayout, vgprUnitIn, type RegisterLayout } from './layout.js';
-import { AGPR_BASE, M0, VGPR_BASE, type RegUnit } from '../asm/registers.js';
+import { AGPR_BASE, M0, SCC, VGPR_BASE, type RegUnit } from '../asm/registers.js';
 import { ACC_DEF, ACC_USE, roleId, type ResolvedStore } from './resolved-store.js';
 import type { OperandRole, ResolvedInsn, ResolvedOperand } from './types.js';
 
@@ -153,6 +154,98 @@ function salValue(bounds: ValueBounds, insn: Instruction): readonly [number, num
     default:
       return undefined;
   }
+}
+
+/** An SGPR's values at the top of a loop (loopCounters). */
+interface Counter { unit: RegUnit; lo: number; hi: number }
+
+/**
+ * The loop counters at the top of each loop whose values there all lie in [0, 255] (LLVM at -O1
+ * indexes a register vector by its loop counter: `s_mov_b32 s2, 0` ... `.L: s_set_gpr_idx_on s2`
+ * ... `s_add_i32 s2, s2, 1; s_cmp_eq_u32 s2, 16; s_cbranch_scc0 .L`: s2 is 0..15 at .L). A loop
+ * here is a label h reached only by fall-through and by one `s_cbranch_scc0/1` back to it at the
+ * end of straight-line code (no other label, no other jump between), no data naming the label;
+ * its counter an SGPR set by `s_mov_b32 sN, c0` in the straight-line code that falls into h,
+ * written once in the loop, by `s_add_i32/u32 sN, sN, c` (c > 0), and compared after that with a
+ * constant B by the last SCC write before the branch. The loop goes on while the new value is
+ * below B (`lt`, `le`, or `ge`/`gt` falling through) or differs from B (`eq`/`lg`, reached from c0
+ * in steps of c); the values at h are c0 and the new values the loop went on with.
+ */
+function loopCounters(program: Program, kernel: KernelSymbol, insns: readonly ResolvedInsn[], first: number, count: number,
+  labelsBefore: ReadonlyMap<number, string[]>): Map<number, Counter[]> {
+  const out = new Map<number, Counter[]>();
+  if (labelsBefore.size === 0) return out;
+  // who names each label: instructions (by index) and data
+  const named = new Map<string, number[]>();
+  for (let i = first; i < first + count; i++) {
+    for (const o of insns[i]!.insn.operands) if (o.kind === 'expr') for (const sym of o.symbols) { const l = named.get(sym); if (l) l.push(i); else named.set(sym, [i]); }
+  }
+  const data: string[] = [];
+  for (let st = kernel.start; st < kernel.end; st++) {
+    const x = statementAt(program, st)!;
+    if (x.kind !== 'label' && !x.insn && x.args) data.push(x.args);
+  }
+  for (const [h, labels] of labelsBefore) {
+    if (h === first || labels.some((l) => data.some((d) => d.includes(l)))) continue;
+    const refs = labels.flatMap((l) => named.get(l) ?? []);
+    if (refs.length !== 1) continue;
+    const r = refs[0]!;
+    const branch = insns[r]!.insn.base;
+    if (r < h || (branch !== 's_cbranch_scc0' && branch !== 's_cbranch_scc1')) continue;
+    // straight-line from h to the branch, fallen into from the code before h
+    let straight = true;
+    for (let j = h; j < r && straight; j++) straight = !labelsBefore.has(j + 1) && (controlKind(insns[j]!.insn.base) === 'none' || controlKind(insns[j]!.insn.base) === 'cjump');
+    const into = controlKind(insns[h - 1]!.insn.base);
+    if (!straight || !(into === 'none' || into === 'cjump' || into === 'call')) continue;
+    // the last SCC write before the branch: a compare of an SGPR with a constant
+    let q = r - 1;
+    while (q >= h && !insns[q]!.defs.includes(SCC)) q--;
+    if (q < h) continue;
+    const cmp = /^s_cmp_(eq|lg|lt|le|gt|ge)_(u32|i32)$/.exec(insns[q]!.insn.base);
+    const reg = insns[q]!.insn.operands[0];
+    const unit = reg && reg.kind === 'reg' && reg.file === 's' ? scalarUnit(insns[q]!.insn, 0) : undefined;
+    const bound = insns[q]!.insn.operands[1];
+    if (!cmp || unit === undefined || !bound || bound.kind !== 'imm' || bound.float || !Number.isInteger(bound.value)) continue;
+    const B = bound.value;
+    // written once in the loop, before the compare, by an add of a positive constant
+    const writers: number[] = [];
+    for (let j = h; j <= r; j++) if (insns[j]!.defs.includes(unit)) writers.push(j);
+    if (writers.length !== 1 || writers[0]! > q) continue;
+    const step = counterStep(insns[writers[0]!]!.insn, unit);
+    if (step === undefined) continue;
+    // its value falling into h
+    let c0: number | undefined;
+    for (let j = h - 1; j >= first; j--) {
+      const x = insns[j]!;
+      if (x.defs.includes(unit)) {
+        const v = x.insn.operands[1];
+        if (x.insn.base === 's_mov_b32' && v && v.kind === 'imm' && !v.float && Number.isInteger(v.value)) c0 = v.value;
+        break;
+      }
+      if (labelsBefore.has(j) || controlKind(x.insn.base) === 'jump' || controlKind(x.insn.base) === 'indirect' || controlKind(x.insn.base) === 'end') break;
+    }
+    if (c0 === undefined || c0 < 0) continue;
+    // the loop goes on while the new value is below `below` (or, for eq/lg, until it equals B)
+    const onTrue = branch === 's_cbranch_scc1';
+    const op = cmp[1]!;
+    let hi: number | undefined;
+    if ((op === 'eq' && !onTrue) || (op === 'lg' && onTrue)) hi = B > c0 && (B - c0) % step === 0 ? B - step : undefined;
+    else if ((op === 'lt' && onTrue) || (op === 'ge' && !onTrue)) hi = Math.max(c0, B - 1);
+    else if ((op === 'le' && onTrue) || (op === 'gt' && !onTrue)) hi = Math.max(c0, B);
+    if (hi === undefined || hi > 255) continue;
+    const l = out.get(h);
+    if (l) l.push({ unit, lo: c0, hi }); else out.set(h, [{ unit, lo: c0, hi }]);
+  }
+  return out;
+}
+
+/** The constant c > 0 of `s_add_i32/u32 sN, sN, c` (or `sN, c, sN`), or undefined. */
+function counterStep(insn: Instruction, unit: RegUnit): number | undefined {
+  if (insn.base !== 's_add_i32' && insn.base !== 's_add_u32') return undefined;
+  if (scalarUnit(insn, 0) !== unit) return undefined;
+  const [a, b] = [insn.operands[1], insn.operands[2]];
+  const c = scalarUnit(insn, 1) === unit ? b : scalarUnit(insn, 2) === unit ? a : undefined;
+  return c && c.kind === 'imm' && !c.float && Number.isInteger(c.value) && c.value > 0 && c.value < 256 ? c.value : undefined;
 }
 
 /** The index interval: a stated range narrows what is known (and wins when the two disagree). */
@@ -290,6 +383,7 @@ function indexMode(program: Program, kernel: KernelSymbol, rs: ResolvedStore, fi
     if (d.range) stated.set(i, d.range);
     else if (d.error) diagnostics.push({ severity: 'warning', message: d.error, loc: insn.loc, rule: 'gpr-idx' });
   }
+  const counters = loopCounters(program, kernel, insns, first, count, labelsBefore);
   // Is the mode on when a branch to each label is taken? Grows until stable.
   const onAt = new Set<string>();
   let onAnywhere = false;
@@ -308,6 +402,7 @@ function indexMode(program: Program, kernel: KernelSymbol, rs: ResolvedStore, fi
         m0 = M0_UNKNOWN;
         reachable = true;
         bounds.clear();
+        for (const c of counters.get(i) ?? []) bounds.set(c.unit, [c.lo, c.hi]);
       }
       const r = original[i - first]!;
       const insn = r.insn;

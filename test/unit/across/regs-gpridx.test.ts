@@ -125,6 +125,37 @@ test('the mode across a branch: on at a label that a branch reaches while it is 
   assert.deepEqual(du(loop, 'v_mov_b32_e32 v21, v1'), spec('v21', 'v1 exec'));
 });
 
+test('a loop counter as the index: its values at the loop top bound the range (LLVM -O1 GEMM, gfx942)', () => {
+  // s2 = 0, 1, ..., 15 at .Ltop: the loop goes on while the new value is not 16
+  const loop = (cmp: string, branch: string, init = 's_mov_b32 s2, 0', step = 's_add_i32 s2, s2, 1') => load([
+    'global_load_dwordx4 v[20:23], v[0:1], off', init, '.Ltop:', 's_set_gpr_idx_on s2, gpr_idx(SRC0)', 'v_mov_b32_e32 v19, v2', 's_set_gpr_idx_off',
+    step, cmp, 'global_store_dword v[0:1], v19, off', `${branch} .Ltop`, 's_waitcnt vmcnt(0)', 'global_store_dwordx4 v[0:1], v[20:23], off',
+  ], 'gfx942', 24);
+  const read = (l: Loaded) => du(l, 'v_mov_b32_e32 v19, v2').uses;
+  assert.equal(read(loop('s_cmp_eq_u32 s2, 16', 's_cbranch_scc0')), spec('', 'v[2:17] m0 exec').uses);
+  assert.equal(checkWaitcnt(kernelContexts(loop('s_cmp_eq_u32 s2, 16', 's_cbranch_scc0'))[0]!).length, 0, 'v[20:23] is not read: no wait missing');
+  assert.equal(read(loop('s_cmp_lg_u32 s2, 16', 's_cbranch_scc1')), spec('', 'v[2:17] m0 exec').uses);
+  assert.equal(read(loop('s_cmp_lt_u32 s2, 8', 's_cbranch_scc1')), spec('', 'v[2:9] m0 exec').uses);
+  assert.equal(read(loop('s_cmp_ge_u32 s2, 8', 's_cbranch_scc0')), spec('', 'v[2:9] m0 exec').uses);
+  assert.equal(read(loop('s_cmp_le_i32 s2, 8', 's_cbranch_scc1')), spec('', 'v[2:10] m0 exec').uses);
+  assert.equal(read(loop('s_cmp_eq_u32 s2, 16', 's_cbranch_scc0', 's_mov_b32 s2, 4', 's_add_i32 s2, s2, 4')), spec('', 'v[6:14] m0 exec').uses);
+  // not a bounded counter: the whole rest of the registers (v0 read past the end)
+  const whole = spec('', 'v0 v[2:23] m0 exec').uses;
+  assert.equal(read(loop('s_cmp_eq_u32 s2, 15', 's_cbranch_scc0', 's_mov_b32 s2, 0', 's_add_i32 s2, s2, 2')), whole, 'steps of 2 from 0 never equal 15');
+  assert.equal(read(loop('s_cmp_lt_u32 s2, 16', 's_cbranch_scc0')), whole, 'goes on while the value is at least 16: wraps');
+  assert.equal(read(loop('s_cmp_eq_u32 s2, 16', 's_cbranch_scc0', 's_mov_b32 s2, s5')), whole, 'unknown start');
+  assert.equal(read(loop('s_cmp_eq_u32 s2, 300', 's_cbranch_scc0')), whole, 'beyond one byte');
+  assert.equal(read(loop('s_cmp_eq_u32 s3, 16', 's_cbranch_scc0')), whole, 'the compare is of another register');
+  // the loop top reached by another branch too: its value there is unknown
+  const entered = load(['s_mov_b32 s2, 0', 's_cbranch_scc1 .Ltop', 's_mov_b32 s2, 0', '.Ltop:', 's_set_gpr_idx_on s2, gpr_idx(SRC0)', 'v_mov_b32_e32 v19, v2',
+    's_set_gpr_idx_off', 's_add_i32 s2, s2, 1', 's_cmp_eq_u32 s2, 16', 's_cbranch_scc0 .Ltop'], 'gfx942', 24);
+  assert.equal(read(entered), whole);
+  // written twice in the loop
+  const twice = load(['s_mov_b32 s2, 0', '.Ltop:', 's_set_gpr_idx_on s2, gpr_idx(SRC0)', 'v_mov_b32_e32 v19, v2', 's_set_gpr_idx_off',
+    's_add_i32 s2, s2, 1', 's_lshl_b32 s2, s2, 1', 's_cmp_eq_u32 s2, 16', 's_cbranch_scc0 .Ltop'], 'gfx942', 24);
+  assert.equal(read(twice), whole);
+});
+
 test('a `conductor: gpr-idx` comment states the range; a malformed one is a warning', () => {
   const l = load(['s_set_gpr_idx_on s2, gpr_idx(SRC0) // conductor: gpr-idx 0..7', 'v_mov_b32_e32 v20, v0', 's_set_gpr_idx_off',
     's_set_gpr_idx_on s2, gpr_idx(SRC0) ; conductor: gpr-idx 5', 'v_mov_b32_e32 v21, v8', 's_set_gpr_idx_off']);
