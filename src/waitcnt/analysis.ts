@@ -54,7 +54,7 @@
  */
 import type { Finding, KernelContext, Related } from '../analysis/types.js';
 import { keep, kept, once } from '../analysis/memo.js';
-import { unitsToString } from '../asm/registers.js';
+import { M0, unitsToString } from '../asm/registers.js';
 import { statementAt } from '../asm/program.js';
 import { unitsAsWritten } from '../isa/names.js';
 import { isClass, traitsOf } from '../isa/traits.js';
@@ -1130,6 +1130,21 @@ function fenceFinding(ctx: KernelContext, fx: InsnEffects[], ds: readonly (NeedD
   return { ...first, message: `${message}: needs ${needs}, present: ${present}`, source, fix };
 }
 
+/**
+ * Why a VALU names registers its text does not: it runs in the VGPR indexing mode (it reads M0,
+ * which only the mode makes a VALU read, and none of `regs` is a register an operand names), so an
+ * operand reaches its register plus any index the code allows (src/isa/kernel-effects.ts).
+ */
+function throughIndex(ctx: KernelContext, i: number, regs: readonly number[]): string {
+  const r = ctx.insns[i]!;
+  if ((r.info.cls !== 'valu' && r.info.cls !== 'mfma') || !r.implicitUses.includes(M0)) return '';
+  const named = new Set<number>();
+  for (const o of r.insn.operands) if (o.kind === 'reg' && (o.file === 'v' || o.file === 'a')) for (let k = 0; k < o.count; k++) named.add(o.first + k);
+  if (regs.some((u) => named.has(u))) return '';
+  return ' (in the VGPR indexing mode: an operand reaches its register plus the index in M0, 0..255 where the code does not bound it; ' +
+    'a `conductor: gpr-idx LO..HI` comment on the line that sets the index states its range)';
+}
+
 function missingFinding(ctx: KernelContext, fx: InsnEffects[], i: number, d: NeedDetail, max: readonly number[], g: GoverningWaits): Finding {
   const insn = ctx.insns[i]!.insn;
   const cname = COUNTER_NAMES[d.c];
@@ -1146,9 +1161,10 @@ function missingFinding(ctx: KernelContext, fx: InsnEffects[], i: number, d: Nee
     related.push({ loc: p.loc, message: `${p.mnemonic} issued here`, insn: d.producer });
     const prod = `${p.mnemonic} (${lineAt(p.loc, insn.loc)})`;
     const order = CLASS_IN_ORDER[d.cls] ? '' : ` (${CLASS_NAMES[d.cls]} results return out of order: only ${cname}(0) is safe)`;
+    const via = throughIndex(ctx, i, regs);
     switch (d.reason) {
-      case 'raw': message = `${insn.mnemonic} reads ${regText} loaded by ${prod}, which may still be in flight${order}`; break;
-      case 'waw': message = `${insn.mnemonic} overwrites ${regText} while ${prod} may still write it${order}`; break;
+      case 'raw': message = `${insn.mnemonic} reads ${regText}${via} loaded by ${prod}, which may still be in flight${order}`; break;
+      case 'waw': message = `${insn.mnemonic} overwrites ${regText}${via} while ${prod} may still write it${order}`; break;
       case 'war': message = `${insn.mnemonic} overwrites ${regText} while ${prod} may still be reading it`; break;
       case 'lds-dma': message = `${insn.mnemonic} accesses LDS while ${prod} (LDS-DMA) may still be writing LDS`; source = SOURCES.ldsDma; break;
       case 'release':

@@ -200,7 +200,14 @@ test('waitcnt: a load into a register the index may select must return first', (
     'v_mov_b32_e32 v20, v0', 's_set_gpr_idx_off', 's_waitcnt vmcnt(0)', 'global_store_dword v[22:23], v20, off'];
   const errs = (mask: number) => checkWaitcnt(kernelContexts(load(body(mask)))[0]!).filter((f) => f.severity === 'error');
   assert.deepEqual(errs(15).map((f) => `${f.loc.line} ${f.rule}`), ['10 waitcnt-missing']);
+  // the message says why a line naming v0 reads v7
+  assert.match(errs(15)[0]!.message, /^v_mov_b32_e32 reads v7 \(in the VGPR indexing mode: an operand reaches its register plus the index in M0, .*`conductor: gpr-idx LO\.\.HI`.*\) loaded by global_load_dword/);
   assert.deepEqual(errs(3), []);
+  // a register the line names is read as usual: no such words
+  const named = ['global_load_dword v0, v[22:23], off', 's_and_b32 s0, s0, 15', 's_set_gpr_idx_on s0, gpr_idx(SRC0)', 'v_mov_b32_e32 v20, v0', 's_set_gpr_idx_off'];
+  const m = checkWaitcnt(kernelContexts(load(named))[0]!).filter((f) => f.rule === 'waitcnt-missing');
+  assert.equal(m.length, 1);
+  assert.doesNotMatch(m[0]!.message, /indexing mode/);
 });
 
 test('every instruction that sets the mode or the index is pinned, as verify pins it', () => {
