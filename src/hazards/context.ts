@@ -700,8 +700,11 @@ export class HazardContext {
       if (j < blk.start && d < limit) {
         // the consumer's own block entered with EXEC = 0 along some edges: a lane-masked consumer
         // is not reached that way (see execZeroEdge)
-        const masked = own && this.laneMaskedFromStart(consumer, blk.start);
-        for (const p of blk.preds) if (!masked || !this.execZeroEdge(p, b)) stack.push(p, blocks[p]!.end, d);
+        let masked: boolean | undefined;
+        for (const p of blk.preds) {
+          if (own && this.execZeroEdge(p, b) && (masked ??= this.laneMaskedFromStart(consumer, blk.start))) continue;
+          stack.push(p, blocks[p]!.end, d);
+        }
       }
     }
   }
