@@ -211,7 +211,7 @@ function kernelJson(r: ScheduleRunResult, output: string | null, occupancies?: M
     drift: metricDrift(r.estimate, r.after),
     occupancy: occupancies?.get(r.kernel)?.json,
     file: r.file, kernel: r.kernel, kind: r.kind, arch: r.arch, objective: r.objective, waves: r.waves, loops: r.loops, pipelined: r.pipelined ?? [],
-    evaluationsPerSecond: r.evaluationsPerSecond, cached: r.cached, moves: r.moves, runs: r.runs, notes: r.notes, output,
+    evaluationsPerSecond: r.evaluationsPerSecond, cached: r.cached, fixedInput: r.fixedInput, moves: r.moves, runs: r.runs, notes: r.notes, output,
   };
 }
 
@@ -282,11 +282,13 @@ export function formatSchedule(r: ScheduleRunResult, output?: string, savedMoves
   // the winner brought back toward the input's order: the run's moves that gain nothing are undone
   const run = r.runs.find((x) => x.label === r.strategy);
   const undone = run && run.moves > r.moves.length ? ` (the run's ${run.moves} less those that gain nothing)` : '';
-  out.push(`result: ${r.strategy === 'input' ? 'the input order (nothing beat it)' : `${r.strategy}, ${moveCount(r.moves.length)}${undone}`}; ${r.evaluations} evaluations, ${r.evaluationsPerSecond}/s; ${r.seconds.toFixed(1)} s in all`);
+  const input = r.fixedInput ? 'the input order, with check --fix\'s fixes (nothing beat it)' : 'the input order (nothing beat it)';
+  out.push(`result: ${r.strategy === 'input' ? input : `${r.strategy}, ${moveCount(r.moves.length)}${undone}`}; ${r.evaluations} evaluations, ${r.evaluationsPerSecond}/s; ${r.seconds.toFixed(1)} s in all`);
   for (const l of r.pipelined ?? []) out.push(pipelinedText(l));
   out.push(`before: ${formatMetrics(r.before)}`);
   out.push(`after:  ${formatMetrics(r.after)}`);
-  out.push(`change: ${deltaText(r.after, r.before)}`);
+  // 'before' is the input as check --fix writes it: its fixes are in the output, not in the change
+  out.push(`change: ${deltaText(r.after, r.before)}${r.fixedInput ? ' (from the input with check --fix\'s fixes)' : ''}`);
   if (occupancy) out.push(occupancy);
   for (const l of r.loops) {
     const at = l.gapPercent <= 1 ? `at its bound: ${l.limiter} binds` : `bound ${fmt(l.bound)} (${l.limiter}), gap ${l.gapPercent.toFixed(1)}%`;
@@ -330,7 +332,7 @@ export function formatSummary(outcomes: readonly FileOutcome[], heading?: string
     if (!o.result) { rows.push([o.input.path, '-', '-', '-', '-', '-', '-', 'error (exit 2)']); continue; }
     for (const k of o.result.kernels) {
       rows.push([o.input.path, k.kernel, k.arch, k.before.est_cycles, k.after.est_cycles, pct(k.after.est_cycles, k.before.est_cycles), `${k.before.peak_vgpr}->${k.after.peak_vgpr}`,
-        k.strategy === 'input' ? 'unchanged' : moveCount(k.moves.length)]);
+        k.strategy === 'input' ? (k.fixedInput ? 'fixed only' : 'unchanged') : moveCount(k.moves.length)]);
     }
   }
   const s = summaryJson(outcomes as FileOutcome[]);

@@ -157,6 +157,11 @@ export interface ScheduleRunResult {
   text: string;
   runs: StrategyReport[];
   cached: boolean;
+  /**
+   * The kernel had check errors and was scheduled from the file as check --fix writes it, which
+   * `before` measures: the output has those fixes even when its order is the input's.
+   */
+  fixedInput: boolean;
   notes: string[];
 }
 
@@ -678,7 +683,7 @@ class KernelSchedule {
       file: this.loaded.program.file, kernel: this.name, kind: this.ctx.kernel.kind, arch: this.loaded.target.name, strategy, objective: this.set.objective, evaluations,
       seconds: (Date.now() - this.t0) / 1000,
       evaluationsPerSecond: searchSeconds > 0 ? Math.round(evaluations / searchSeconds) : 0,
-      before: this.before, after, estimate, waves: this.waves, loops, moves, text: out, runs, cached, notes: this.notes,
+      before: this.before, after, estimate, waves: this.waves, loops, moves, text: out, runs, cached, fixedInput: this.fixedInput, notes: this.notes,
       ...(pipelined ? { pipelined } : {}),
     };
   }

@@ -140,7 +140,13 @@ test('schedule counts what it says: errors of the kernel scheduled, and an outpu
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /note: kernel b has 2 check errors \(the file 4\)/);
   assert.doesNotMatch(r.out, /returned unchanged/);
-  assert.match(r.out, /result: the input order \(nothing beat it\)[^]*the output is the input with its check errors fixed, in its original order/);
+  assert.match(r.out, /result: the input order, with check --fix's fixes \(nothing beat it\)[^]*the output is the input with its check errors fixed, in its original order/);
+  assert.match(r.out, /^change: no change \(from the input with check --fix's fixes\)$/m);
+  // the summary of several files says so too, and --json carries it
+  const many = run('schedule', two, two, '--kernel', 'b', '--strategy', 'list', '--budget', '10', '--no-cache');
+  assert.match(many.out, /b +gfx942 .* fixed only$/m);
+  const j = run('schedule', two, '--kernel', 'b', '--strategy', 'list', '--budget', '10', '--no-cache', '--json');
+  assert.equal(JSON.parse(j.out).fixedInput, true);
 });
 
 test('--help of apply, schedule and agent gives the default objective the commands use', async () => {
