@@ -206,7 +206,8 @@ function loopCounters(program: Program, kernel: KernelSymbol, insns: readonly Re
     const unit = reg && reg.kind === 'reg' && reg.file === 's' ? scalarUnit(insns[q]!.insn, 0) : undefined;
     const bound = insns[q]!.insn.operands[1];
     if (!cmp || unit === undefined || !bound || bound.kind !== 'imm' || bound.float || !Number.isInteger(bound.value)) continue;
-    const B = bound.value;
+    // the constant as the compare reads it: -1 is 2^32 - 1 to an unsigned compare
+    const B = cmp[2] === 'u32' ? bound.value >>> 0 : bound.value | 0;
     // written once in the loop, before the compare, by an add of a positive constant
     const writers: number[] = [];
     for (let j = h; j <= r; j++) if (insns[j]!.defs.includes(unit)) writers.push(j);
@@ -222,7 +223,9 @@ function loopCounters(program: Program, kernel: KernelSymbol, insns: readonly Re
         if (x.insn.base === 's_mov_b32' && v && v.kind === 'imm' && !v.float && Number.isInteger(v.value)) c0 = v.value;
         break;
       }
-      if (labelsBefore.has(j) || controlKind(x.insn.base) === 'jump' || controlKind(x.insn.base) === 'indirect' || controlKind(x.insn.base) === 'end') break;
+      // another path joins, or a call may change it
+      const kind = controlKind(x.insn.base);
+      if (labelsBefore.has(j) || (kind !== 'none' && kind !== 'cjump')) break;
     }
     if (c0 === undefined || c0 < 0) continue;
     // the loop goes on while the new value is below `below` (or, for eq/lg, until it equals B)

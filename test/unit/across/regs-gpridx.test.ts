@@ -145,6 +145,9 @@ test('a loop counter as the index: its values at the loop top bound the range (L
   assert.equal(read(loop('s_cmp_lt_u32 s2, 16', 's_cbranch_scc0')), whole, 'goes on while the value is at least 16: wraps');
   assert.equal(read(loop('s_cmp_eq_u32 s2, 16', 's_cbranch_scc0', 's_mov_b32 s2, s5')), whole, 'unknown start');
   assert.equal(read(loop('s_cmp_eq_u32 s2, 300', 's_cbranch_scc0')), whole, 'beyond one byte');
+  assert.equal(read(loop('s_cmp_lt_u32 s2, -1', 's_cbranch_scc1')), whole, 'below 2^32 - 1: an unsigned compare reads -1 so');
+  assert.equal(read(loop('s_cmp_lt_i32 s2, -1', 's_cbranch_scc1')), spec('', 'v2 m0 exec').uses, 'signed: the loop runs once, at 0');
+  assert.equal(read(loop('s_cmp_eq_u32 s2, 16', 's_cbranch_scc0', 's_mov_b32 s2, 0\n  s_swappc_b64 s[30:31], s[4:5]')), whole, 'a call between the start and the loop');
   assert.equal(read(loop('s_cmp_eq_u32 s3, 16', 's_cbranch_scc0')), whole, 'the compare is of another register');
   // the loop top reached by another branch too: its value there is unknown
   const entered = load(['s_mov_b32 s2, 0', 's_cbranch_scc1 .Ltop', 's_mov_b32 s2, 0', '.Ltop:', 's_set_gpr_idx_on s2, gpr_idx(SRC0)', 'v_mov_b32_e32 v19, v2',
