@@ -426,8 +426,13 @@ class HazardView implements HazardInsn {
 export function laneMasked(c: HazardInsn): boolean {
   if (c.mfma || c.exp || c.sdefs.length > 0) return false;
   const n = c.name;
-  if (c.valu) return !(n.startsWith('v_readlane') || n.startsWith('v_readfirstlane') || n.startsWith('v_writelane') || n.startsWith('v_permlane'));
+  if (c.valu) return !(isRwLane(n) || n.startsWith('v_permlane'));
   return c.vmem || (c.ds && !n.startsWith('ds_gws'));
+}
+
+/** v_readlane, v_readfirstlane, v_writelane: a lane chosen by an operand (or the first active one), read or written. */
+export function isRwLane(n: string): boolean {
+  return n === 'v_readlane_b32' || n === 'v_readfirstlane_b32' || n === 'v_writelane_b32';
 }
 
 /** Do [a, b) and [c, d) intersect? */

@@ -13,7 +13,7 @@ import type { HazardRule, WaitStateFact, Need } from '../types.js';
 import { all, CDNA3_UP, factWait, need, P, REF, scalarRaw, vecUses, vectorRawFact } from './util.js';
 import { EXEC_HI, EXEC_LO, VGPR_BASE } from '../../asm/registers.js';
 import type { HazardInsn } from '../context.js';
-import { overlaps, regText } from '../context.js';
+import { isRwLane, overlaps, regText } from '../context.js';
 
 const gfx940 = (t: { has(f: 'gfx940-insts'): boolean }) => t.has('gfx940-insts');
 
@@ -89,10 +89,6 @@ export const valuSgprWriteValuRead: HazardRule = {
     return scalarRaw(h, i, reads, SGPR_FACT, ...P.valuSdef);
   },
 };
-
-function isRwLane(n: string): boolean {
-  return n === 'v_readlane_b32' || n === 'v_readfirstlane_b32' || n === 'v_writelane_b32';
-}
 
 /** A non-VALU instruction writes all of EXEC strictly between producer j and consumer i, all in one block. */
 function execOverwrittenBetween(h: { f: readonly HazardInsn[]; ctx: { cfg: { blockOf: Int32Array } } }, j: number, i: number): boolean {
