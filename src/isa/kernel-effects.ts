@@ -194,7 +194,10 @@ function loopCounters(program: Program, kernel: KernelSymbol, insns: readonly Re
     if (r < h || (branch !== 's_cbranch_scc0' && branch !== 's_cbranch_scc1')) continue;
     // straight-line from h to the branch, fallen into from the code before h
     let straight = true;
-    for (let j = h; j < r && straight; j++) straight = !labelsBefore.has(j + 1) && (controlKind(insns[j]!.insn.base) === 'none' || controlKind(insns[j]!.insn.base) === 'cjump');
+    for (let j = h; j < r && straight; j++) {
+      const kind = controlKind(insns[j]!.insn.base);
+      straight = !labelsBefore.has(j + 1) && (kind === 'none' || kind === 'cjump');
+    }
     const into = controlKind(insns[h - 1]!.insn.base);
     if (!straight || !(into === 'none' || into === 'cjump' || into === 'call')) continue;
     // the last SCC write before the branch: a compare of an SGPR with a constant

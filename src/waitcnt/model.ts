@@ -28,7 +28,7 @@
  */
 import type { KernelContext } from '../analysis/types.js';
 import type { ResolvedInsn } from '../isa/types.js';
-import { EXEC_HI, EXEC_LO, SGPR_BASE, UNIT_COUNT, isAgprUnit, isVgprUnit, type RegUnit } from '../asm/registers.js';
+import { EXEC_HI, EXEC_LO, UNIT_COUNT, isAgprUnit, isVgprUnit, type RegUnit } from '../asm/registers.js';
 import type { WaitcntOperand } from '../asm/ast.js';
 import { EVENT, has, isClass, isMemOp, issues as issuesEvent, memSpaceName, traitsOf, TRAIT, type KernelTraits } from '../isa/traits.js';
 import { REF } from '../targets/common.js';
@@ -379,8 +379,9 @@ const TAIL_CALL_WINDOW = 512;
  */
 function isTailCall(ctx: KernelContext, i: number, kernelLabels: ReadonlySet<string>): boolean {
   const to = ctx.insns[i]!.insn.operands[0];
-  if (!to || to.kind !== 'reg' || to.file !== 's' || to.first === 30) return false;
-  const unit = SGPR_BASE + to.first;
+  if (!to || to.kind !== 'reg' || to.file !== 's' || to.index === 30) return false;
+  // the operand's first register unit
+  const unit = to.first;
   for (let k = i - 1; k >= 0 && k >= i - TAIL_CALL_WINDOW; k--) {
     const r = ctx.insns[k]!;
     if (!r.defs.includes(unit)) continue;
