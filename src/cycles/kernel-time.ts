@@ -356,6 +356,14 @@ export function tripFromCode(ctx: KernelContext, header: number, latch: number, 
     counter = sgprOf(cmp, 1); bound = imm(cmp, 0); swapped = true;
   }
   if (counter === undefined || bound === undefined) return undefined;
+  // a loop schedule pipelined with the counter's next value (src/schedule/pipeline, LoopCounter
+  // 'next'): the compared SGPR is made once in the body by the counter's own step into it
+  // (`s_add_i32 t, c, s` after `s_add_i32 c, c, s`): the trip counts c's steps, the compare
+  // reading c plus that step
+  let split = cmpAt;
+  let delta = 0;
+  const made = nextValueOf(ctx, start, lb.end, counter);
+  if (made && made.at < cmpAt) { counter = made.counter; split = made.at; delta = made.delta; }
   const unit = counter;
   // the step: every write of the counter in the body adds a constant to it (MIOpen's conv1x1u
   // counts down twice an iteration, once in each half of its unrolled body); each runs on every
@@ -384,7 +392,7 @@ export function tripFromCode(ctx: KernelContext, header: number, latch: number, 
     if (!dominatesLatches(ctx, header, cfg.blockOf[i]!, latches)) return undefined;
     const x = counterStep(r, counter);
     if (x === undefined) return undefined;
-    if (i < cmpAt) pre += x; else post += x;
+    if (i < split) pre += x; else post += x;
     steps++;
     lastStep = i;
   }
@@ -430,7 +438,7 @@ export function tripFromCode(ctx: KernelContext, header: number, latch: number, 
     for (let n = 1; n <= limit; n++) {
       // one iteration: the steps before the compare, the compare, the steps after it
       v = norm(v + pre);
-      const c = test(v);
+      const c = test(norm(v + delta));
       v = norm(v + post);
       if (c !== onTrue) return n;
     }
@@ -444,6 +452,27 @@ export function tripFromCode(ctx: KernelContext, header: number, latch: number, 
     if (n !== undefined && (most === undefined || n > most)) most = n;
   }
   return most;
+}
+
+/**
+ * The counter whose next value SGPR `t` holds in the body [start, end): t's only write there is
+ * an s_add/s_sub of a constant to another SGPR c that the body writes (its counter); the write's
+ * position and what it adds.
+ */
+function nextValueOf(ctx: KernelContext, start: number, end: number, t: number): { counter: number; at: number; delta: number } | undefined {
+  const { insns } = ctx;
+  let at = -1;
+  for (let i = start; i < end; i++) if (insns[i]!.defs.includes(t)) { if (at >= 0) return undefined; at = i; }
+  if (at < 0) return undefined;
+  const r = insns[at]!;
+  const b = r.insn.base;
+  if (sgprOf(r, 0) !== t || !(b === 's_add_i32' || b === 's_add_u32' || b === 's_sub_i32' || b === 's_sub_u32')) return undefined;
+  const c = sgprOf(r, 1) ?? (b.startsWith('s_add') ? sgprOf(r, 2) : undefined);
+  const x = sgprOf(r, 1) !== undefined ? imm(r, 2) : imm(r, 1);
+  if (c === undefined || c === t || x === undefined) return undefined;
+  let written = false;
+  for (let i = start; i < end && !written; i++) written = insns[i]!.defs.includes(c);
+  return written ? { counter: c, at, delta: b.startsWith('s_sub') ? -x : x } : undefined;
 }
 
 /** What `r` adds to the counter SGPR when it is s_add/s_sub of a constant to it or s_addk_i32; else undefined. */

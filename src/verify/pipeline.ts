@@ -27,6 +27,20 @@
  *      (32-bit arithmetic) and the scheduled file runs its guard to PEEL when n = 1, else its
  *      loop n - 1 times (it leaves when c0 + (m+1)*s = K) and falls into PEEL; when the
  *      original never leaves its loop, neither does the scheduled file.
+ *      The next-value form (any s_cmp(k)_<op>_{i32,u32} of c with a constant or with an SGPR K
+ *      the original's body does not write, either branch sense; c stepped as above): the
+ *      scheduled loop steps c once by the original's step, then makes t with that step's own
+ *      instruction writing t instead of c, and its last compare is the original's with t in
+ *      c's place; after t is made nothing writes c, t or K and nothing but the compare reads t;
+ *      the body does not write K (nextValueTest). PRE' ends the same way (t' made from c, the
+ *      compare, the guard of the exit sense), and c and K hold there the values the original
+ *      enters its loop with ((b)). Writing c_m = c0 + m*s (the step's 32-bit operation), the
+ *      original runs iteration m + 1 iff its compare of c_m goes on; the guard tests c_1 and
+ *      leaves iff n = 1, and after the scheduled loop's iteration h (R_h P_{h+1}, c = c_h) it
+ *      tests c_{h+1}: it goes round iff iteration h + 1 is not the last, and falls into PEEL
+ *      (R_n) after n - 1 iterations. The same operation on the same values as the original's
+ *      compare, whatever the relation and the wrap-around. t and t' are dead after the loop
+ *      (compareRuns holds every live register to the original's value).
  *  (b) Values, for trip counts n = 1 .. PROVEN_TRIPS: the original's straight-line run
  *      PRE BODY^n EXIT and the scheduled file's PRE' BODY'^(n-1) EXIT' are executed on symbolic
  *      values (value numbering: a value is the operation with its operands' values, and for a
@@ -53,7 +67,7 @@ import { computeLiveness, setHas } from '../analysis/liveness.js';
 import { EXEC_HI, EXEC_LO, SCC } from '../asm/registers.js';
 import type { Loc } from '../asm/ast.js';
 import { accessOf, mayAlias, type Access } from './memory.js';
-import { locText, textOf, type Item, type KernelView } from './view.js';
+import { locText, operandKey, textOf, type Item, type KernelView } from './view.js';
 
 /** Trip counts whose runs are compared value by value. */
 export const PROVEN_TRIPS = 4;
@@ -131,7 +145,7 @@ export function alignAnchors(a: KernelView, b: KernelView): Alignment | { at: [n
   let i = 0;
   let j = 0;
   while (i < A.length || j < B.length) {
-    if (i < A.length && j < B.length && !peels.has(j) && (A[i]!.anchor === B[j]!.anchor || (loops.some((l) => l.two) && grownAllocation(A[i]!, B[j]!)))) { pairOf[i++] = j++; continue; }
+    if (i < A.length && j < B.length && !peels.has(j) && (A[i]!.anchor === B[j]!.anchor || grownAllocation(A[i]!, B[j]!, loops))) { pairOf[i++] = j++; continue; }
     if (j < B.length && peels.has(j)) { j++; continue; }
     const t2 = j < B.length && i < A.length ? twoStageAt(b, j) : undefined;
     if (t2) {
@@ -170,11 +184,16 @@ export function alignAnchors(a: KernelView, b: KernelView): Alignment | { at: [n
 }
 
 /**
- * A descriptor directive that sizes the VGPR allocation, grown in the scheduled file (the
- * two-stage form's alternate registers): the same directive with a value at least the original's.
+ * A descriptor directive that sizes the VGPR allocation (when a loop is pipelined by two stages:
+ * its alternate registers) or the SGPR allocation (when a loop is pipelined: the SGPR of its
+ * counter's next value), grown in the scheduled file: the same directive with a value at least
+ * the original's.
  */
-function grownAllocation(ta: { anchor: string }, tb: { anchor: string }): boolean {
-  const re = /^directive (\.amdhsa_next_free_vgpr|\.amdhsa_accum_offset|\.set \S+\.num_vgpr,) ?(\d+)$/;
+function grownAllocation(ta: { anchor: string }, tb: { anchor: string }, loops: readonly LoopMatch[]): boolean {
+  if (loops.length === 0) return false;
+  const re = loops.some((l) => l.two)
+    ? /^directive (\.amdhsa_next_free_vgpr|\.amdhsa_accum_offset|\.set \S+\.num_vgpr,|\.amdhsa_next_free_sgpr|\.set \S+\.(?:numbered|num)_sgpr,) ?(\d+)$/
+    : /^directive (\.amdhsa_next_free_sgpr|\.set \S+\.(?:numbered|num)_sgpr,) ?(\d+)$/;
   const x = re.exec(ta.anchor);
   const y = re.exec(tb.anchor);
   return !!x && !!y && x[1] === y[1] && Number(y[2]) >= Number(x[2]);
@@ -220,7 +239,7 @@ function guardAt(b: KernelView, j: number): { labelB: number; branchB: number; p
 /* (a) The loop control                                                                            */
 /* ---------------------------------------------------------------------------------------------- */
 
-const CMP = /^s_cmpk?_(lg|eq)_(i32|u32)$/;
+const CMP = /^s_cmpk?_(lg|eq|lt|le|gt|ge)_(i32|u32)$/;
 
 interface Control {
   /** Counter SGPR key, the compare item (position in the region) and its constant. */
@@ -231,6 +250,10 @@ interface Control {
   step: number;
   stepText: string;
   mnemonic: string;
+  /** The step's position, the compare's relation and its other operand when that is an SGPR (key; the constant is then 0). */
+  stepAt: number;
+  op: string;
+  boundReg?: number;
 }
 
 function immAt(it: Item, k: number): number | undefined {
@@ -243,45 +266,110 @@ function sgprAt(it: Item, k: number): number | undefined {
   return o && o.kind === 'reg' && o.file === 's' && o.count === 1 ? o.first : undefined;
 }
 
-/** The last SCC writer of `items` as a compare of an SGPR with a constant, and no SCC reader after it. */
-function compareAtEnd(items: readonly Item[]): { at: number; counter: number; constant: number; counterOperand: number; mnemonic: string; op: string } | string {
+/** The last SCC writer of `items` as an s_cmp(k) of 32-bit operands, and no SCC reader after it. */
+function lastCompare(items: readonly Item[]): { at: number; mnemonic: string; op: string } | string {
   let at = -1;
   for (let p = items.length - 1; p >= 0; p--) if (items[p]!.writes.includes(SCC)) { at = p; break; }
-  if (at < 0 || !CMP.test(items[at]!.r.insn.base)) return 'the last SCC writer is not an s_cmp(k)_lg/eq of an SGPR with a constant';
+  if (at < 0 || !CMP.test(items[at]!.r.insn.base)) return 'the last SCC writer is not an s_cmp(k) of 32-bit operands';
   for (let p = at + 1; p < items.length; p++) if (items[p]!.reads.includes(SCC)) return `'${textOf(items[p]!)}' reads the compare's SCC`;
-  const it = items[at]!;
+  return { at, mnemonic: items[at]!.r.insn.mnemonic, op: CMP.exec(items[at]!.r.insn.base)![1]! };
+}
+
+/** The last SCC writer of `items` as a compare of an SGPR with a constant, and no SCC reader after it. */
+function compareAtEnd(items: readonly Item[]): { at: number; counter: number; constant: number; counterOperand: number; mnemonic: string; op: string } | string {
+  const c = lastCompare(items);
+  if (typeof c === 'string') return c;
+  const it = items[c.at]!;
   let counterOperand = 0;
   let counter = sgprAt(it, 0);
   let constant = immAt(it, 1);
   if ((counter === undefined || constant === undefined) && !it.r.insn.base.startsWith('s_cmpk_')) { counter = sgprAt(it, 1); constant = immAt(it, 0); counterOperand = 1; }
   if (counter === undefined || constant === undefined) return 'the compare is not of an SGPR with a constant';
-  return { at, counter, constant, counterOperand, mnemonic: it.r.insn.mnemonic, op: CMP.exec(it.r.insn.base)![1]! };
+  return { ...c, counter, constant, counterOperand };
 }
 
+/** The writer of `u` in `items` when there is exactly one (its position), -1 when none, -2 when more. */
+function onlyWriter(items: readonly Item[], u: number): number {
+  let at = -1;
+  for (let p = 0; p < items.length; p++) if (items[p]!.writes.includes(u)) { if (at >= 0) return -2; at = p; }
+  return at;
+}
+
+/**
+ * The control of a loop body as the original's: the last compare reads a counter SGPR (written
+ * once in the body, by an add or subtract of a constant before the compare) and a constant, or
+ * an SGPR the body does not write.
+ */
 function loopControl(items: readonly Item[], branch: Item): Control | string {
-  const c = compareAtEnd(items);
+  const c = lastCompare(items);
   if (typeof c === 'string') return c;
-  const sense = branch.r.insn.base === 's_cbranch_scc1' ? 1 : 0;
-  if ((c.op === 'lg') !== (sense === 1)) return 'the loop does not go on while its counter differs from the constant';
+  const cmpItem = items[c.at]!;
+  const s0 = sgprAt(cmpItem, 0);
+  const s1 = cmpItem.r.insn.base.startsWith('s_cmpk_') ? undefined : sgprAt(cmpItem, 1);
+  const counterOperand = s0 !== undefined && onlyWriter(items, s0) !== -1 ? 0 : s1 !== undefined && onlyWriter(items, s1) !== -1 ? 1 : -1;
+  if (counterOperand < 0) return 'the compare reads no SGPR the loop writes';
+  const counter = (counterOperand === 0 ? s0 : s1)!;
+  const constant = immAt(cmpItem, 1 - counterOperand);
+  const boundReg = constant === undefined ? sgprAt(cmpItem, 1 - counterOperand) : undefined;
+  if (constant === undefined && boundReg === undefined) return 'the compare is not of the counter with a constant or an SGPR';
+  if (boundReg !== undefined && onlyWriter(items, boundReg) !== -1) return 'both SGPRs of the compare are written in the loop';
+  const stepAt = onlyWriter(items, counter);
+  if (stepAt === -2) return 'the counter is written twice in the loop';
+  const it = items[stepAt]!;
+  const base = it.r.insn.base;
   let step: number | undefined;
-  let stepAt = -1;
-  for (let p = 0; p < items.length; p++) {
-    const it = items[p]!;
-    if (!it.writes.includes(c.counter)) continue;
-    if (stepAt >= 0) return 'the counter is written twice in the loop';
-    stepAt = p;
-    const base = it.r.insn.base;
-    if (/^s_(add|sub)_[iu]32$/.test(base) && sgprAt(it, 0) === c.counter) {
-      const x = sgprAt(it, 1) === c.counter ? immAt(it, 2) : sgprAt(it, 2) === c.counter && base.startsWith('s_add') ? immAt(it, 1) : undefined;
-      if (x !== undefined) step = base.startsWith('s_sub') ? -x : x;
-    } else if (base === 's_addk_i32' && sgprAt(it, 0) === c.counter) {
-      const o = it.r.insn.operands[1];
-      if (o && o.kind === 'imm') step = o.value;
-    }
-    if (step === undefined) return `the counter is written by '${textOf(it)}', not by an add or subtract of a constant`;
+  if (/^s_(add|sub)_[iu]32$/.test(base) && sgprAt(it, 0) === counter) {
+    const x = sgprAt(it, 1) === counter ? immAt(it, 2) : sgprAt(it, 2) === counter && base.startsWith('s_add') ? immAt(it, 1) : undefined;
+    if (x !== undefined) step = base.startsWith('s_sub') ? -x : x;
+  } else if (base === 's_addk_i32' && sgprAt(it, 0) === counter) {
+    const o = it.r.insn.operands[1];
+    if (o && o.kind === 'imm') step = o.value;
   }
-  if (step === undefined || stepAt > c.at) return 'the counter is not stepped before the compare';
-  return { counter: c.counter, cmp: c.at, constant: c.constant, counterOperand: c.counterOperand, step: step >>> 0, stepText: items[stepAt]!.key, mnemonic: c.mnemonic };
+  if (step === undefined) return `the counter is written by '${textOf(it)}', not by an add or subtract of a constant`;
+  if (stepAt > c.at) return 'the counter is not stepped before the compare';
+  void branch;
+  return {
+    counter, cmp: c.at, constant: constant ?? 0, counterOperand, step: step >>> 0, stepText: it.key, mnemonic: c.mnemonic, stepAt, op: c.op,
+    ...(boundReg !== undefined ? { boundReg } : {}),
+  };
+}
+
+/** Is `it` the instruction `step` with its destination (operand 0) written elsewhere? */
+function stepElsewhere(it: Item, step: Item): boolean {
+  const x = it.r.insn;
+  const y = step.r.insn;
+  const mods = (m: typeof x.modifiers) => m.map((z) => z.text.replace(/\s+/g, '')).sort().join(' ');
+  if (x.mnemonic !== y.mnemonic || x.operands.length !== y.operands.length || mods(x.modifiers) !== mods(y.modifiers)) return false;
+  return x.operands.every((o, k) => k === 0 || operandKey(o) === operandKey(y.operands[k]!));
+}
+
+/**
+ * The 'next value' test of a pipelined loop (schedule's LoopCounter 'next' form) at the end of
+ * `items`: the last compare is the original's (`ca`: same mnemonic, same other operand in the
+ * same place) of an SGPR t, and t's last writer before it in `items` is the original's step
+ * (`step`) writing t instead of the counter, after which nothing writes the counter, t or the
+ * bound SGPR, and nothing but that compare reads t; t is neither the counter nor the bound.
+ * Returns the writer's and the compare's positions and t.
+ */
+function nextValueTest(items: readonly Item[], ca: Control, step: Item): { make: number; cmp: number; temp: number } | string {
+  const c = lastCompare(items);
+  if (typeof c === 'string') return c;
+  const cmpItem = items[c.at]!;
+  if (c.mnemonic !== ca.mnemonic) return `the compare is ${c.mnemonic}, not the original's ${ca.mnemonic}`;
+  const temp = sgprAt(cmpItem, ca.counterOperand);
+  if (temp === undefined || temp === ca.counter || temp === ca.boundReg) return 'the compare does not read the next value in an SGPR of its own';
+  const other = 1 - ca.counterOperand;
+  if (ca.boundReg !== undefined ? sgprAt(cmpItem, other) !== ca.boundReg : immAt(cmpItem, other) !== ca.constant) return 'the compare does not read the original\'s bound';
+  let make = -1;
+  for (let p = c.at - 1; p >= 0; p--) if (items[p]!.writes.includes(temp)) { make = p; break; }
+  if (make < 0 || !stepElsewhere(items[make]!, step)) return `the compared SGPR is not made by the original's step '${textOf(step)}'`;
+  for (let p = make + 1; p < items.length; p++) {
+    const w = items[p]!.writes;
+    if (w.includes(ca.counter) || w.includes(temp) || (ca.boundReg !== undefined && w.includes(ca.boundReg))) return `'${textOf(items[p]!)}' writes the counter, the bound or the next value after the next value is made`;
+  }
+  // (a read before the writer reads an earlier value: the symbolic runs, (b), judge it)
+  for (let p = make + 1; p < items.length; p++) if (p !== c.at && items[p]!.reads.includes(temp)) return `'${textOf(items[p]!)}' reads the SGPR of the next value`;
+  return { make, cmp: c.at, temp };
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -314,8 +402,8 @@ interface Run {
   mem: MemEvent[];
   /** Every instruction's operation (with its operands' values), counted, and an instruction of each. */
   ops: Map<number, { count: number; item: Item }>;
-  /** Value of the counter register at a chosen item (the guard compare), when asked. */
-  probe?: number;
+  /** Values of the loop's control registers at a chosen item (the guard's), when asked. */
+  probe?: string;
 }
 
 function shapeOf(it: Item): string {
@@ -336,7 +424,7 @@ function isCopy(it: Item): boolean {
 function execKeys(v: KernelView): [number, number] { return [v.regs.key(EXEC_LO), v.regs.key(EXEC_HI)]; }
 
 /** Execute `items` on symbolic values (see the file comment). */
-function execute(v: KernelView, items: readonly Item[], vals: Values, disambiguate: boolean | 'per-lane', probe?: { item: Item; unit: number },
+function execute(v: KernelView, items: readonly Item[], vals: Values, disambiguate: boolean | 'per-lane', probe?: { item: Item; units: readonly number[] },
   control?: (it: Item) => 'skip' | 'any constant' | undefined): Run {
   const reg = new Map<number, number>();
   const valueOf = (u: number) => { let x = reg.get(u); if (x === undefined) { x = vals.id(`in ${u}`); reg.set(u, x); } return x; };
@@ -344,7 +432,7 @@ function execute(v: KernelView, items: readonly Item[], vals: Values, disambigua
   const mem: MemEvent[] = [];
   const run: Run = { reg, mem, ops: new Map() };
   for (const it of items) {
-    if (probe && run.probe === undefined && it === probe.item) run.probe = valueOf(probe.unit);
+    if (probe && run.probe === undefined && it === probe.item) run.probe = probe.units.map(valueOf).join(',');
     const exec = vals.id(`exec ${valueOf(e0)},${valueOf(e1)}`);
     if (isCopy(it)) {
       const src = valueOf(it.reads.find((u) => u !== e0 && u !== e1)!);
@@ -437,21 +525,40 @@ export function proveLoop(a: KernelView, b: KernelView, m: LoopMatch, disambigua
   // (a) control
   const ca = loopControl(bodyA, brA);
   if (typeof ca === 'string') return fail(`${where}: the original loop's control is not one verify can follow: ${ca}`, brA);
-  const cb = loopControl(bodyB, brB);
-  if (typeof cb === 'string') return fail(`${where}: the pipelined loop's control is not one verify can follow: ${cb}`, undefined, brB);
   const sub = (x: number, y: number) => (x - y) >>> 0;
   if (brA.key !== brB.key) return fail(`${where}: the back edge changed`, brA, brB);
-  if (cb.counter !== ca.counter || cb.mnemonic !== ca.mnemonic || cb.counterOperand !== ca.counterOperand || cb.step !== ca.step || cb.stepText !== ca.stepText) {
-    return fail(`${where}: the pipelined loop is not controlled by the original's counter and step`, bodyA[ca.cmp], bodyB[cb.cmp]);
-  }
-  if (cb.constant !== sub(ca.constant, ca.step)) return fail(`${where}: the pipelined loop's compare constant is ${cb.constant | 0}, not one step before the original's ${ca.constant | 0}`, bodyA[ca.cmp], bodyB[cb.cmp]);
-  const gc = compareAtEnd(preB);
   const exitSense = brA.r.insn.base === 's_cbranch_scc1' ? 's_cbranch_scc0' : 's_cbranch_scc1';
-  if (typeof gc === 'string' || gc.counter !== ca.counter || gc.mnemonic !== ca.mnemonic || gc.counterOperand !== ca.counterOperand || guard.r.insn.base !== exitSense) {
-    return fail(`${where}: the guard does not leave on the original's exit test after one iteration`, undefined, guard);
+  if (guard.r.insn.base !== exitSense) return fail(`${where}: the guard does not leave on the original's exit test after one iteration`, undefined, guard);
+  const stepA = bodyA[ca.stepAt]!;
+  const stepB = onlyWriter(bodyB, ca.counter);
+  if (stepB < 0 || bodyB[stepB]!.key !== stepA.key) return fail(`${where}: the pipelined loop is not controlled by the original's counter and step`, stepA, stepB >= 0 ? bodyB[stepB] : brB);
+  // the guard and the loop test the counter's next value (the 'next' form) or compare it with the
+  // constant one step on
+  const next = nextValueTest(bodyB, ca, stepA);
+  let control: { guards: Item[]; guard: Item; temps: number[] };
+  if (typeof next === 'object') {
+    // (nextValueTest: nothing writes the counter after the next value is made, so the step is before it)
+    if (ca.boundReg !== undefined && onlyWriter(bodyB, ca.boundReg) !== -1) return fail(`${where}: the pipelined loop writes the bound ${b.regs.name(ca.boundReg)}`, undefined, bodyB[onlyWriter(bodyB, ca.boundReg)]);
+    const g = nextValueTest(preB, ca, stepA);
+    if (typeof g === 'string') return fail(`${where}: the guard does not test the counter's next value as the original's compare does: ${g}`, undefined, guard);
+    control = { guards: [preB[g.make]!, preB[g.cmp]!, bodyB[next.make]!, bodyB[next.cmp]!], guard: preB[g.make]!, temps: [g.temp, next.temp] };
+  } else {
+    const whileDifferent = ca.boundReg === undefined && (ca.op === 'lg' || ca.op === 'eq') && (ca.op === 'lg') === (brA.r.insn.base === 's_cbranch_scc1');
+    if (!whileDifferent) return fail(`${where}: the pipelined loop does not test the counter's next value (${next}), and the original does not go on while its counter differs from a constant`, undefined, brB);
+    const cb = loopControl(bodyB, brB);
+    if (typeof cb === 'string') return fail(`${where}: the pipelined loop's control is not one verify can follow: ${cb}`, undefined, brB);
+    if (cb.counter !== ca.counter || cb.mnemonic !== ca.mnemonic || cb.counterOperand !== ca.counterOperand || cb.step !== ca.step || cb.stepText !== ca.stepText || cb.boundReg !== undefined) {
+      return fail(`${where}: the pipelined loop is not controlled by the original's counter and step`, bodyA[ca.cmp], bodyB[cb.cmp]);
+    }
+    if (cb.constant !== sub(ca.constant, ca.step)) return fail(`${where}: the pipelined loop's compare constant is ${cb.constant | 0}, not one step before the original's ${ca.constant | 0}`, bodyA[ca.cmp], bodyB[cb.cmp]);
+    const gc = compareAtEnd(preB);
+    if (typeof gc === 'string' || gc.counter !== ca.counter || gc.mnemonic !== ca.mnemonic || gc.counterOperand !== ca.counterOperand) {
+      return fail(`${where}: the guard does not leave on the original's exit test after one iteration`, undefined, guard);
+    }
+    if (gc.constant !== sub(ca.constant, ca.step)) return fail(`${where}: the guard's constant is ${gc.constant | 0}, not ${sub(ca.constant, ca.step) | 0}`, undefined, preB[gc.at]);
+    for (let p = gc.at + 1; p < preB.length; p++) if (preB[p]!.writes.includes(ca.counter)) return fail(`${where}: the counter is written after the guard's compare`, undefined, preB[p]);
+    control = { guards: [preB[gc.at]!], guard: preB[gc.at]!, temps: [] };
   }
-  if (gc.constant !== sub(ca.constant, ca.step)) return fail(`${where}: the guard's constant is ${gc.constant | 0}, not ${sub(ca.constant, ca.step) | 0}`, undefined, preB[gc.at]);
-  for (let p = gc.at + 1; p < preB.length; p++) if (preB[p]!.writes.includes(ca.counter)) return fail(`${where}: the counter is written after the guard's compare`, undefined, preB[p]);
   // (b) values, trip counts 1 .. PROVEN_TRIPS
   const live = liveAfter(a, nextAfter(a, m.exitA, brA));
   const renamed = new Set<number>();
@@ -459,6 +566,8 @@ export function proveLoop(a: KernelView, b: KernelView, m: LoopMatch, disambigua
   // registers itself, the copied-to registers keep the last copy's value (dead after the loop)
   for (const it of bodyB) if (isCopy(it)) for (const u of [...it.reads, ...it.writes]) renamed.add(u);
   for (const u of execKeys(b)) renamed.delete(u);
+  // the next value's SGPRs (dead after the loop: compareRuns holds every live register to the original's value)
+  for (const u of control.temps) renamed.add(u);
   for (let n = 1; n <= PROVEN_TRIPS; n++) {
     const vals = new Values();
     const ta: Item[] = [...preA];
@@ -467,7 +576,9 @@ export function proveLoop(a: KernelView, b: KernelView, m: LoopMatch, disambigua
     const tb: Item[] = [...preB];
     for (let x = 1; x < n; x++) tb.push(...bodyB);
     tb.push(...exitB);
-    const d = compareTrip(a, b, { ta, tb, n, counter: ca.counter, guards: [preB[gc.at]!], probeA: bodyA[0] ?? exitA[0], guard: preB[gc.at]!, where, live, free: renamed }, vals, disambiguate);
+    const d = compareTrip(a, b, {
+      ta, tb, n, counter: ca.counter, ...(ca.boundReg !== undefined ? { bound: ca.boundReg } : {}), guards: control.guards, probeA: bodyA[0] ?? exitA[0], guard: control.guard, where, live, free: renamed,
+    }, vals, disambiguate);
     if (d) return d;
   }
   return undefined;
@@ -528,6 +639,9 @@ function proveTwoStage(a: KernelView, b: KernelView, m: LoopMatch, t: TwoStageTo
   // (a) control
   const ca = loopControl(bodyA, brA);
   if (typeof ca === 'string') return fail(`${where}: the original loop's control is not one verify can follow: ${ca}`, brA);
+  if (ca.boundReg !== undefined || (ca.op !== 'lg' && ca.op !== 'eq') || (ca.op === 'lg') !== (brA.r.insn.base === 's_cbranch_scc1')) {
+    return fail(`${where}: the original loop does not go on while its counter differs from a constant (a two-stage loop is rotated only so)`, brA);
+  }
   if (brA.key !== brB.key) return fail(`${where}: the back edge changed`, brA, brB);
   const sub = (x: number, y: number) => (x - y) >>> 0;
   const exitSense = brA.r.insn.base === 's_cbranch_scc1' ? 's_cbranch_scc0' : 's_cbranch_scc1';
@@ -535,7 +649,7 @@ function proveTwoStage(a: KernelView, b: KernelView, m: LoopMatch, t: TwoStageTo
   for (const [items, branch, what] of [[half1, b.tokens[t.exitBranch]!.item!, 'first half'], [half2, brB, 'second half']] as const) {
     const c = loopControl(items, brA);
     if (typeof c === 'string') return fail(`${where}: the pipelined loop's ${what} is not controlled as verify can follow: ${c}`, undefined, branch);
-    if (!sameCompare(c) || c.step !== ca.step || c.stepText !== ca.stepText) return fail(`${where}: the pipelined loop's ${what} is not controlled by the original's counter and step`, bodyA[ca.cmp], items[c.cmp]);
+    if (!sameCompare(c) || c.step !== ca.step || c.stepText !== ca.stepText || c.boundReg !== undefined) return fail(`${where}: the pipelined loop's ${what} is not controlled by the original's counter and step`, bodyA[ca.cmp], items[c.cmp]);
     if (c.constant !== sub(ca.constant, 2 * ca.step)) return fail(`${where}: the ${what}'s compare constant is ${c.constant | 0}, not two steps before the original's ${ca.constant | 0}`, bodyA[ca.cmp], items[c.cmp]);
   }
   if (b.tokens[t.exitBranch]!.item!.r.insn.base !== exitSense) return fail(`${where}: the first half's branch does not leave on the original's exit test`, undefined, b.tokens[t.exitBranch]!.item);
@@ -577,7 +691,7 @@ function proveTwoStage(a: KernelView, b: KernelView, m: LoopMatch, t: TwoStageTo
  * values; the counter at the guard must hold the value the original loop starts from (n = 1), and
  * the runs must leave the same values (compareRuns; `free`: registers that may differ when dead).
  */
-function compareTrip(a: KernelView, b: KernelView, t: { ta: Item[]; tb: Item[]; n: number; counter: number; guards: Item[]; probeA?: Item; guard: Item; where: string; live: Set<number>; free: Set<number> },
+function compareTrip(a: KernelView, b: KernelView, t: { ta: Item[]; tb: Item[]; n: number; counter: number; bound?: number; guards: Item[]; probeA?: Item; guard: Item; where: string; live: Set<number>; free: Set<number> },
   vals: Values, disambiguate: boolean | 'per-lane'): LoopDifference | undefined {
   // compares of the counter: the guards (reading the start value) are the control proof's (a);
   // every other one compares the counter value the original compares, whatever its constant
@@ -587,10 +701,12 @@ function compareTrip(a: KernelView, b: KernelView, t: { ta: Item[]; tb: Item[]; 
     const c = CMP.test(it.r.insn.base) ? compareAtEnd([it]) : undefined;
     return typeof c === 'object' && c.counter === t.counter ? 'any constant' : undefined;
   };
-  const ra = execute(a, t.ta, vals, disambiguate, t.probeA ? { item: t.probeA, unit: t.counter } : undefined, control);
-  const rb = execute(b, t.tb, vals, disambiguate, { item: t.guard, unit: t.counter }, control);
+  const units = t.bound === undefined ? [t.counter] : [t.counter, t.bound];
+  const ra = execute(a, t.ta, vals, disambiguate, t.probeA ? { item: t.probeA, units } : undefined, control);
+  const rb = execute(b, t.tb, vals, disambiguate, { item: t.guard, units }, control);
   if (t.n === 1 && ra.probe !== rb.probe) {
-    return { message: `${t.where}: the guard reads the counter ${b.regs.name(t.counter)} with another value than the one the original loop starts from`, scheduled: t.guard.loc };
+    const what = units.map((u) => b.regs.name(u)).join(' and ');
+    return { message: `${t.where}: the guard reads ${t.bound === undefined ? 'the counter' : 'the counter and the bound'} ${what} with other values than the original loop starts from`, scheduled: t.guard.loc };
   }
   const d = compareRuns(a, ra, rb, t.live, t.free, (u) => vals.id(`in ${u}`), disambiguate);
   return d ? { message: `${t.where}, run with trip count ${t.n}: ${d.message}`, original: d.original, scheduled: d.scheduled } : undefined;

@@ -65,7 +65,7 @@ export interface KernelView {
   rawWords: { loc: Loc; text: string } | undefined;
 }
 
-function operandKey(o: Operand, labels?: ReadonlyMap<string, string>): string {
+export function operandKey(o: Operand, labels?: ReadonlyMap<string, string>): string {
   switch (o.kind) {
     case 'reg': return `${o.file}${o.first}:${o.count}${o.mods ? JSON.stringify(o.mods) : ''}`;
     case 'imm': return `#${o.value}${o.float ? 'f' : ''}${o.mods ? JSON.stringify(o.mods) : ''}`;

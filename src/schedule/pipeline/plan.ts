@@ -9,10 +9,16 @@
  *    rules), waits and nops aside; a fence wait (a pinned s_waitcnt, e.g. the release after
  *    LDS stores) stays in R in its place, and P (below) must lie before the first one;
  *  - its control is a scalar counter: one `s_add`/`s_sub` of a constant to an SGPR (or
- *    `s_addk_i32`) and an `s_cmp(k)_{lg,eq}` of that SGPR with a constant whose SCC only the
- *    back-edge branch reads, the loop going on while the counter differs from the constant
- *    (32-bit values, so the count is exact whatever the start value); SCC is not live into the
- *    loop (the guard below writes it);
+ *    `s_addk_i32`) and, after it, an `s_cmp(k)_<op>_{i32,u32}` of that SGPR with a constant or
+ *    with an SGPR the loop does not write, whose SCC only the back-edge branch reads; SCC is not
+ *    live into the loop (the guard below writes it). The rotated loop and the guard test whether
+ *    the next iteration is the last (LoopCounter.form): with `lg`/`eq` and a constant, the loop
+ *    going on while the counter differs from it, by the compare with the constant one step on
+ *    (32-bit values, so the count is exact whatever the start value); otherwise (a bound in an
+ *    SGPR, `lt`/`le`/`gt`/`ge`, a loop going on while equal) by the counter's next value, made
+ *    in a free SGPR by the step itself (`s_add_i32 t, c, s` beside `s_add_i32 c, c, s`) and
+ *    compared as the original compares the counter: the same operation on the same values as
+ *    the original's next iteration, whatever the compare and the wrap-around;
  *  - it has vector-memory loads (global/buffer/scratch, data to VGPRs) whose address code (the
  *    instructions of the body they depend on, VALU and SALU without side effects, not the loop
  *    control) can move to the front of the body: no instruction they pass depends on them or
@@ -47,7 +53,7 @@
  */
 import type { KernelContext } from '../../analysis/types.js';
 import { computeLiveness, setHas } from '../../analysis/liveness.js';
-import { EXEC_HI, EXEC_LO, SCC, VGPR_BASE } from '../../asm/registers.js';
+import { EXEC_HI, EXEC_LO, FLAT_SCRATCH_LO, SCC, SGPR_BASE, VGPR_BASE } from '../../asm/registers.js';
 import type { ResolvedInsn } from '../../isa/types.js';
 import { isWaitOrNop } from '../../asm/program.js';
 import { kernelLayout } from '../../isa/layout.js';
@@ -69,16 +75,28 @@ export interface LoopCounter {
   cmpAt: number;
   cmpMnemonic: string;
   counterOperand: 0 | 1;
-  /** 'lg' (not equal) or 'eq', and the constant as a 32-bit pattern. */
-  op: 'lg' | 'eq';
+  /** The compare's relation, and its constant as a 32-bit pattern (0 when it compares with an SGPR). */
+  op: 'lg' | 'eq' | 'lt' | 'le' | 'gt' | 'ge';
   bound: number;
   /** The compare reads the counter after the step. */
   afterStep: boolean;
   /** SCC value with which the back-edge branch leaves the loop. */
   exitScc: 0 | 1;
-  /** The constant of the rotated loop's compare (bound - step) and of the guard. */
+  /** The constant of the rotated loop's compare (bound - step) and of the guard ('bound' form). */
   loopBound: number;
   guardBound: number;
+  /**
+   * How the rotated loop and the guard test that the next iteration is the last: 'bound', the
+   * compare with its constant one step on (`lg`/`eq` with a constant, going on while different);
+   * 'next', the compare of the counter's next value, made by the step's own instruction into the
+   * free SGPR `temp` (planPipelines picks it), with the original's other operand (`boundSgpr`, an
+   * SGPR the loop does not write, or the constant `bound`).
+   */
+  form: 'bound' | 'next';
+  boundSgpr?: number;
+  temp?: number;
+  /** The descriptor's .amdhsa_next_free_sgpr grown to cover `temp` (at the same occupancy). */
+  growSgpr?: number;
 }
 
 /** A load of P whose destination is renamed. */
@@ -191,12 +209,31 @@ function growLimit(ctx: KernelContext, limit: number): number {
   return n;
 }
 
+/**
+ * The descriptor's .amdhsa_next_free_sgpr the 'next' form may grow to for its SGPR: one more, when
+ * the descriptor gives it and the occupancy stays (occupancy.ts: the SGPR granule, the extra
+ * SGPRs after it, the waves the file holds); else undefined.
+ */
+function sgprGrowth(ctx: KernelContext): number | undefined {
+  const values = ctx.kernel.descriptor?.values;
+  const next = values?.['next_free_sgpr'];
+  if (!values || next === undefined) return undefined;
+  const t = ctx.target;
+  if (next + 1 > Math.min(FLAT_SCRATCH_LO, t.registers.maxNextFreeSgpr.value)) return undefined;
+  const wg = workgroupInput(ctx);
+  const occ = (n: number) => {
+    const d = declaredResources({ ...values, next_free_sgpr: n }, t, { xnack: ctx.xnack });
+    return computeOccupancy(t, { vgprs: d.vgprs, agprs: d.agprs, sgprs: d.sgprs, ldsBytes: d.ldsBytes + (ctx.launch?.lds ?? 0), extraSgprs: d.extraSgprs, ...wg }).wavesPerSimd;
+  };
+  return occ(next + 1) >= occ(next) ? next + 1 : undefined;
+}
+
 export interface PipelineRefusal {
   line: number;
   reason: string;
 }
 
-const CMP = /^s_cmpk?_(lg|eq)_(i32|u32)$/;
+const CMP = /^s_cmpk?_(lg|eq|lt|le|gt|ge)_(i32|u32)$/;
 
 const u32 = (x: number) => x >>> 0;
 
@@ -231,20 +268,27 @@ export function loopCounter(ctx: KernelContext, start: number, branch: number): 
     if (isWaitOrNop(r.insn)) continue;
     if (r.defs.includes(SCC)) { if (CMP.test(r.insn.base)) cmpAt = i; break; }
   }
-  if (cmpAt < 0) return `the back edge does not test an s_cmp(k)_lg/eq of a counter with a constant`;
+  if (cmpAt < 0) return `the back edge does not test an s_cmp(k) of a 32-bit counter`;
   const cmp = insns[cmpAt]!;
   for (let i = cmpAt + 1; i < branch; i++) if (insns[i]!.uses.includes(SCC)) return `SCC of the loop compare is also read by '${insns[i]!.insn.text.trim()}'`;
   const [, op] = CMP.exec(cmp.insn.base)!;
-  let counterOperand: 0 | 1 = 0;
-  let counter = sgprOf(cmp, 0);
-  let bound = immOf(cmp, 1);
-  if (counter === undefined || bound === undefined) {
-    if (cmp.insn.base.startsWith('s_cmpk_')) return `the loop compare does not compare an SGPR with a constant`;
-    counter = sgprOf(cmp, 1); bound = immOf(cmp, 0); counterOperand = 1;
-  }
-  if (counter === undefined || bound === undefined) return `the loop compare does not compare an SGPR with a constant`;
+  const writtenIn = (u: number) => { for (let i = start; i < branch; i++) if (insns[i]!.defs.includes(u)) return true; return false; };
+  // the counter: the compare's SGPR the loop writes; the other operand a constant or an SGPR it does not
+  const s0 = sgprOf(cmp, 0);
+  const s1 = sgprOf(cmp, 1);
+  let counterOperand: 0 | 1;
+  if (s0 !== undefined && writtenIn(s0)) counterOperand = 0;
+  else if (s1 !== undefined && writtenIn(s1) && !cmp.insn.base.startsWith('s_cmpk_')) counterOperand = 1;
+  else return `the loop compare '${cmp.insn.text.trim()}' does not read an SGPR the loop steps`;
+  const counter = counterOperand === 0 ? s0! : s1!;
+  const other = 1 - counterOperand;
+  const bound = immOf(cmp, other);
+  const boundSgpr = bound === undefined ? sgprOf(cmp, other) : undefined;
+  if (bound === undefined && boundSgpr === undefined) return `the loop compare does not compare its counter with a constant or an SGPR`;
+  if (boundSgpr !== undefined && writtenIn(boundSgpr)) return `the loop compare's two SGPRs are both written in the loop`;
   let step: number | undefined;
   let stepAt = -1;
+  let plainAdd = false;
   for (let i = start; i < branch; i++) {
     const r = insns[i]!;
     if (!r.defs.includes(counter)) continue;
@@ -255,25 +299,56 @@ export function loopCounter(ctx: KernelContext, start: number, branch: number): 
       const x = sgprOf(r, 1) === counter ? immOf(r, 2) : sgprOf(r, 2) === counter && b.startsWith('s_add') ? immOf(r, 1) : undefined;
       if (x === undefined) return `the counter step '${r.insn.text.trim()}' is not a constant added to the counter`;
       step = b.startsWith('s_sub') ? -x : x;
+      plainAdd = true;
     } else if (b === 's_addk_i32' && sgprOf(r, 0) === counter) {
       step = immOf(r, 1);
     } else return `the counter is written by '${r.insn.text.trim()}', not by an add or subtract of a constant`;
   }
   if (step === undefined || u32(step) === 0) return `the loop counter does not step`;
-  // "go on while counter != bound": s_cmp_lg + scc1, or s_cmp_eq + scc0
-  const continuesWhileDifferent = (op === 'lg') === (onTrue === 1);
-  if (!continuesWhileDifferent) return `the loop goes on while its counter equals the constant (only "while different" is rotated)`;
   const afterStep = stepAt < cmpAt;
   if (!afterStep) return `the loop compares its counter before stepping it (only a compare after the step is rotated)`;
-  const loopBound = u32(bound - step);
-  const guardBound = afterStep ? loopBound : u32(bound);
-  if (!boundEncodable(cmp.insn.base, loopBound) || !boundEncodable(cmp.insn.base, guardBound)) {
-    return `the rotated compare's constant does not fit ${cmp.insn.base}`;
-  }
-  return {
+  const common = {
     unit: counter, name: cmp.insn.operands[counterOperand]!.text, step, stepAt, cmpAt, cmpMnemonic: cmp.insn.mnemonic, counterOperand,
-    op: op as 'lg' | 'eq', bound: u32(bound), afterStep, exitScc: onTrue === 1 ? 0 : 1, loopBound, guardBound,
+    op: op as LoopCounter['op'], afterStep, exitScc: (onTrue === 1 ? 0 : 1) as 0 | 1,
   };
+  // "go on while counter != bound": s_cmp_lg + scc1, or s_cmp_eq + scc0, with a constant
+  const continuesWhileDifferent = (op === 'lg' || op === 'eq') && (op === 'lg') === (onTrue === 1);
+  if (bound !== undefined && continuesWhileDifferent) {
+    const loopBound = u32(bound - step);
+    if (boundEncodable(cmp.insn.base, loopBound)) {
+      return { ...common, form: 'bound', bound: u32(bound), loopBound, guardBound: loopBound };
+    }
+  }
+  // the counter's next value, made by the step's own instruction into a free SGPR
+  if (!plainAdd) return `the loop's compare is not rotated with its constant one step on, and its step '${insns[stepAt]!.insn.text.trim()}' (s_addk) cannot make the next value elsewhere`;
+  return { ...common, form: 'next', bound: bound === undefined ? 0 : u32(bound), ...(boundSgpr !== undefined ? { boundSgpr } : {}), loopBound: 0, guardBound: 0 };
+}
+
+/**
+ * An SGPR the 'next' form may make the counter's next value in: allocated (below
+ * .amdhsa_next_free_sgpr, or the highest SGPR the kernel names), named nowhere in the loop, and
+ * dead where the loop is entered, where it goes round and where it is left; or else the first
+ * SGPR past the allocation, which then grows by one (`grow`: the new .amdhsa_next_free_sgpr).
+ */
+function freeSgpr(ctx: KernelContext, loop: number, before: number, live: ReturnType<typeof computeLiveness>): { temp: number; grow?: number } | undefined {
+  const { cfg, insns } = ctx;
+  let limit = ctx.kernel.descriptor?.values['next_free_sgpr'];
+  if (limit === undefined) {
+    limit = 0;
+    for (const r of insns) for (const u of [...r.defs, ...r.uses]) if (u < FLAT_SCRATCH_LO) limit = Math.max(limit, u + 1);
+  }
+  limit = Math.min(limit, FLAT_SCRATCH_LO);
+  const b = cfg.blocks[loop]!;
+  const named = new Set<number>();
+  for (let i = b.start; i < b.end; i++) for (const u of [...insns[i]!.defs, ...insns[i]!.uses]) named.add(u);
+  for (let u = SGPR_BASE; u < SGPR_BASE + limit; u++) {
+    if (named.has(u) || setHas(live.liveIn[loop]!, u) || setHas(live.liveOut[loop]!, u) || setHas(live.liveOut[before]!, u)) continue;
+    return { temp: u };
+  }
+  // none: the next SGPR, when the allocation may grow by one at the same occupancy (no code reads
+  // it: it is above every SGPR the descriptor covers)
+  const grown = sgprGrowth(ctx);
+  return grown !== undefined ? { temp: SGPR_BASE + grown - 1, grow: grown } : undefined;
 }
 
 /** A load P may start early: vector memory, data to VGPRs only, not LDS-DMA. */
@@ -353,6 +428,12 @@ export function planPipelines(k: ScheduleKernel): { plans: PipelinePlan[]; refus
     const counter = loopCounter(ctx, b.start, branch);
     if (typeof counter === 'string') { refuse(counter); continue; }
     if (setHas(live.liveIn[b.id]!, SCC)) { refuse('SCC is live into the loop (the guard would overwrite it)'); continue; }
+    if (counter.form === 'next') {
+      const t = freeSgpr(ctx, b.id, before, live);
+      if (t === undefined) { refuse(`no SGPR is free across the loop for its counter's next value (the compare '${insns[counter.cmpAt]!.insn.text.trim()}' is rotated so), and the allocation cannot grow by one at the same occupancy`); continue; }
+      counter.temp = t.temp;
+      if (t.grow !== undefined) counter.growSgpr = t.grow;
+    }
     const trip = tripFromCode(ctx, b.id, b.id);
     if (trip !== undefined && trip < 2) { refuse(`the loop runs ${trip === 1 ? 'once' : 'never'} (trip count from the code)`); continue; }
 
@@ -438,9 +519,10 @@ export function planPipelines(k: ScheduleKernel): { plans: PipelinePlan[]; refus
     if (pDead !== undefined) { refuse(`'${insns[pDead]!.insn.text.trim()}' writes registers that are live into the loop`); continue; }
 
     const renames = chooseRenames(ctx, body, p, r, loads, live.liveOut[b.id]!, limit);
-    const two: TwoStage | string = fences.length === 0 && (trip === undefined || trip >= 3)
-      ? planTwoStage(ctx, body, graph, inP, loads, counter, control, live.liveOut[b.id]!, headIn, limit)
-      : fences.length > 0 ? 'the loop holds a fence wait' : 'the loop runs fewer than three times (trip count from the code)';
+    const two: TwoStage | string = counter.form === 'next' ? 'two stages rotate only a compare of the counter with a constant that goes on while they differ'
+      : fences.length === 0 && (trip === undefined || trip >= 3)
+        ? planTwoStage(ctx, body, graph, inP, loads, counter, control, live.liveOut[b.id]!, headIn, limit)
+        : fences.length > 0 ? 'the loop holds a fence wait' : 'the loop runs fewer than three times (trip count from the code)';
     plans.push({ block: b.id, line, label, branch, p, r, fences, loads, renames, counter, trip, ...(typeof two === 'string' ? { twoStageRefused: two } : { twoStage: two }) });
   }
   return { plans, refused };

@@ -3,11 +3,12 @@
  *
  *     <code before the loop>
  *     P'                         the first iteration's loads (renamed) and address code
- *     s_cmp_<op> c, g            the guard: the first iteration is the last one
- *     s_cbranch_scc<x> .Lpeel
+ *     s_cmp_<op> c, g            the guard: the first iteration is the last one (or, in the
+ *     s_cbranch_scc<x> .Lpeel    'next' form, `s_add t, c, s` + the compare of t: LoopCounter)
  *   loop:
  *     v_mov_b32 D, X ...         copies of the renamed loads' data
  *     R                          the rest of the body, the compare's constant one step on
+ *                                (or the compare of the next value, made just before it)
  *     P'                         the next iteration's loads
  *     s_cbranch_scc<y> loop
  *   .Lpeel:
@@ -31,6 +32,7 @@ import { checkContexts } from '../../check/check.js';
 import { ConductorError } from '../../errors.js';
 import { isDebugLine, type ScheduleKernel } from '../kernel.js';
 import type { PipelinePlan, Rename, TwoStage } from './plan.js';
+import { SGPR_BASE } from '../../asm/registers.js';
 
 /** What was done to one loop, for reports. */
 export interface PipelinedLoop {
@@ -142,12 +144,18 @@ export function pipelineProgram(k: ScheduleKernel, plans: readonly PipelinePlan[
     };
     const cnt = plan.counter;
     const cmpStmt = stmtOf(cnt.cmpAt);
-    const cmpWith = (v: number) => withOperand(program, cmpStmt, 1 - cnt.counterOperand, constantText(cnt.cmpMnemonic, v));
+    // the test that the next iteration is the last (LoopCounter.form): the compare with its
+    // constant one step on, or the counter's next value made by the step into the free SGPR and
+    // compared as the original compares the counter
+    const temp = cnt.form === 'next' ? `s${cnt.temp! - SGPR_BASE}` : '';
+    const lastTest = (v: number): string[] => cnt.form === 'next'
+      ? [withOperand(program, stmtOf(cnt.stepAt), 0, temp), withOperand(program, cmpStmt, cnt.counterOperand, temp)]
+      : [withOperand(program, cmpStmt, 1 - cnt.counterOperand, constantText(cnt.cmpMnemonic, v))];
     const peel = fresh('peel');
     // before the loop: P' and the guard, in front of the loop's labels (and the alignment before them)
     const before = beforeLoop(program, e, stmtOf(b.start));
     for (const t of pText) before(t);
-    before(cmpWith(cnt.guardBound));
+    for (const t of lastTest(cnt.guardBound)) before(t);
     before(`s_cbranch_scc${cnt.exitScc} ${peel}`);
     // the body: copies first, P' last, the compare one step on, waits and nops dropped
     const pSet = new Set(plan.p);
@@ -158,7 +166,9 @@ export function pipelineProgram(k: ScheduleKernel, plans: readonly PipelinePlan[
       if (fenceSet.has(i)) continue;
       if (pSet.has(i) || base === 's_waitcnt' || base === 's_nop') e.remove.add(stmtOf(i));
     }
-    e.replace.set(cmpStmt, cmpWith(cnt.loopBound));
+    const test = lastTest(cnt.loopBound);
+    for (const t of test.slice(0, -1)) addInsert(e, cmpStmt, t);
+    e.replace.set(cmpStmt, test[test.length - 1]!);
     for (const t of pText) addInsert(e, stmtOf(plan.branch), t);
     // after the loop: the peeled last iteration
     const next = stmtOf(plan.branch) + 1;
@@ -171,17 +181,27 @@ export function pipelineProgram(k: ScheduleKernel, plans: readonly PipelinePlan[
     }
     loops.push({ line: plan.line, label: plan.label, stages: 1, peel, loads: plan.loads.length, renamed: plan.renames.length, p: plan.p.length, r: plan.r.length });
   }
-  // one stage uses registers the descriptor covers: the allocation (and the metadata) stay
-  return finishProgram(k, e, loops);
+  // one stage renames into registers the descriptor covers; the SGPR of a counter's next value
+  // may grow the SGPR allocation by one (LoopCounter.growSgpr, at the same occupancy)
+  const growSgpr = plans.reduce<number | undefined>((g, p) => (p.counter.growSgpr !== undefined && (g === undefined || p.counter.growSgpr > g) ? p.counter.growSgpr : g), undefined);
+  if (growSgpr !== undefined) growSgprAllocation(k, e, growSgpr);
+  return finishProgram(k, e, loops, undefined, growSgpr);
 }
 
 /** Apply the edits to the kernel and derive its waits and nops; throws when it does not check clean. */
-function finishProgram(k: ScheduleKernel, e: ReturnType<typeof emptyEdits>, loops: PipelinedLoop[], grow?: TwoStage['grow']): PipelinedProgram {
+function finishProgram(k: ScheduleKernel, e: ReturnType<typeof emptyEdits>, loops: PipelinedLoop[], grow?: TwoStage['grow'], growSgpr?: number): PipelinedProgram {
   const program = k.loaded.program;
   const file = program.file;
   const arch = k.target.name;
   let raw = applyStatementEdits(program, e);
-  if (grow) raw = growMetadata(raw, k.name, k.ctx.kernel.descriptor!.values['next_free_vgpr']!, grow.nextFree);
+  if (grow) {
+    const from = k.ctx.kernel.descriptor!.values['next_free_vgpr']!;
+    raw = growMetadata(raw, k.name, 'vgpr_count', (n) => (n === from ? grow.nextFree : undefined));
+  }
+  if (growSgpr !== undefined) {
+    const by = growSgpr - k.ctx.kernel.descriptor!.values['next_free_sgpr']!;
+    raw = growMetadata(raw, k.name, 'sgpr_count', (n) => n + by);
+  }
   // nothing the checkers find on any path that the input does not have
   const before = errorsByRule(k.loaded, k.name);
   const derive = (paths: 'every' | 'all') => {
@@ -351,10 +371,37 @@ function growAllocation(k: ScheduleKernel, e: ReturnType<typeof emptyEdits>, gro
 }
 
 /**
- * The kernel's `.vgpr_count` in the code object metadata (YAML), when it says `from`, as `to`: the
- * key at the indentation of the kernel's `.name`, within its map (up to a line indented less).
+ * A larger SGPR allocation in the kernel's descriptor (LoopCounter.growSgpr):
+ * .amdhsa_next_free_sgpr and `.set <kernel>.numbered_sgpr` / `.num_sgpr` as LLVM writes them,
+ * where they are plain numbers. Throws when the descriptor does not say it that way.
  */
-function growMetadata(text: string, name: string, from: number, to: number): string {
+function growSgprAllocation(k: ScheduleKernel, e: ReturnType<typeof emptyEdits>, nextFree: number): void {
+  const program = k.loaded.program;
+  let inDescriptor = false;
+  let found = false;
+  for (let s = k.ctx.kernel.start; s < program.statements.length; s++) {
+    const st = program.statements[s]!;
+    if (st.kind !== 'directive') continue;
+    if (st.name === '.amdhsa_kernel') { inDescriptor = st.args?.trim() === k.name; continue; }
+    if (st.name === '.end_amdhsa_kernel') { if (inDescriptor) inDescriptor = false; continue; }
+    if (inDescriptor && st.name === '.amdhsa_next_free_sgpr') {
+      if (!/^\d+$/.test(st.args?.trim() ?? '')) throw new ConductorError(`the descriptor of ${k.name} gives .amdhsa_next_free_sgpr as an expression; the allocation is not grown`);
+      e.replace.set(s, `.amdhsa_next_free_sgpr ${nextFree}`);
+      found = true;
+    } else if (st.name === '.set') {
+      const m = /^(\S+)\.(numbered_sgpr|num_sgpr)\s*,\s*(\d+)$/.exec(st.args?.trim() ?? '');
+      if (m && m[1] === k.name) e.replace.set(s, `.set ${k.name}.${m[2]}, ${nextFree}`);
+    }
+  }
+  if (!found) throw new ConductorError(`no .amdhsa_next_free_sgpr for ${k.name}; the allocation is not grown`);
+}
+
+/**
+ * The kernel's count `key` (`.vgpr_count`, `.sgpr_count`) in the code object metadata (YAML),
+ * as `change` gives it (undefined: left as it is): the key at the indentation of the kernel's
+ * `.name`, within its map (up to a line indented less).
+ */
+function growMetadata(text: string, name: string, key: string, change: (n: number) => number | undefined): string {
   const lines = text.split('\n');
   const indentOf = (l: string) => /^[ \t]*(?:-[ \t]+)?/.exec(l)![0].length;
   for (let x = 0; x < lines.length; x++) {
@@ -362,19 +409,20 @@ function growMetadata(text: string, name: string, from: number, to: number): str
     if (!nm || nm[1] !== name) continue;
     const at = indentOf(lines[x]!);
     for (let y = x - 1; y >= 0 && lines[y]!.trim() !== '' && indentOf(lines[y]!) >= at && !/\.amdgpu_metadata/.test(lines[y]!); y--) {
-      if (indentOf(lines[y]!) === at && setCount(lines, y, from, to)) return lines.join('\n');
+      if (indentOf(lines[y]!) === at && setCount(lines, y, key, change)) return lines.join('\n');
       if (/^[ \t]*-[ \t]/.test(lines[y]!) && indentOf(lines[y]!) === at) break;
     }
     for (let y = x + 1; y < lines.length && indentOf(lines[y]!) >= at && !/^[ \t]*-[ \t]/.test(lines[y]!.slice(0, at)); y++) {
-      if (indentOf(lines[y]!) === at && setCount(lines, y, from, to)) return lines.join('\n');
+      if (indentOf(lines[y]!) === at && setCount(lines, y, key, change)) return lines.join('\n');
     }
   }
   return lines.join('\n');
 }
 
-function setCount(lines: string[], y: number, from: number, to: number): boolean {
-  const vc = /^(.*\.vgpr_count:[ \t]+)(\d+)([ \t]*)$/.exec(lines[y]!);
-  if (!vc || Number(vc[2]) !== from) return false;
+function setCount(lines: string[], y: number, key: string, change: (n: number) => number | undefined): boolean {
+  const vc = new RegExp(`^(.*\\.${key}:[ \\t]+)(\\d+)([ \\t]*)$`).exec(lines[y]!);
+  const to = vc ? change(Number(vc[2])) : undefined;
+  if (!vc || to === undefined) return false;
   lines[y] = `${vc[1]}${to}${vc[3]}`;
   return true;
 }

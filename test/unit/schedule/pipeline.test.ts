@@ -21,7 +21,7 @@ import { alignScheduled } from '../../../src/report/align.js';
 const POST = ['s_nop 7', 'v_add_u32_e32 v0, v0, v2', 's_nop 1', 'global_store_dword v[26:27], v0, off'];
 
 /** A gfx942 kernel: `pre` before the loop, `body` in it (ends before the back edge), `post` after it. */
-function kernel(opts: { pre?: string[]; body: string[]; post?: string[]; end?: string[]; vgprs?: number; branch?: string }): string {
+function kernel(opts: { pre?: string[]; body: string[]; post?: string[]; end?: string[]; vgprs?: number; sgprs?: number; branch?: string }): string {
   return [
     '.amdgcn_target "amdgcn-amd-amdhsa--gfx942"', '.text', '.globl k', '.p2align 8', '.type k,@function', 'k:',
     '  s_load_dword s3, s[0:1], 0x20',
@@ -41,7 +41,7 @@ function kernel(opts: { pre?: string[]; body: string[]; post?: string[]; end?: s
     ...(opts.end ?? []).map((l) => `  ${l}`),
     '  s_endpgm',
     '.rodata', '.p2align 6', '.amdhsa_kernel k',
-    `  .amdhsa_next_free_vgpr ${opts.vgprs ?? 32}`, '  .amdhsa_next_free_sgpr 8', `  .amdhsa_accum_offset ${Math.min(256, Math.ceil((opts.vgprs ?? 32) / 4) * 4)}`,
+    `  .amdhsa_next_free_vgpr ${opts.vgprs ?? 32}`, `  .amdhsa_next_free_sgpr ${opts.sgprs ?? 8}`, `  .amdhsa_accum_offset ${Math.min(256, Math.ceil((opts.vgprs ?? 32) / 4) * 4)}`,
     '.end_amdhsa_kernel', '',
   ].join('\n');
 }
@@ -121,10 +121,10 @@ test('pipeline plan: refusals on the far side of each boundary', () => {
   assert.match(reason(once), /runs once/);
   const twice = kernel({ pre: ['s_mov_b32 s3, 2'], body: LOOP });
   assert.equal(plan(twice).plans[0]!.trip, 2);
-  // a compare with a register, a barrier in the loop, the counter read as data
-  assert.match(reason(kernel({ body: LOOP.map((l) => l.replace('s_cmp_lg_u32 s3, 0', 's_cmp_lg_u32 s3, s2')) })), /compare an SGPR with a constant/);
+  // a compare of two registers both written in the loop, a barrier in the loop, a compare of a register the loop does not step
+  assert.match(reason(kernel({ body: ['s_add_i32 s2, s2, 1', ...LOOP.map((l) => l.replace('s_cmp_lg_u32 s3, 0', 's_cmp_lg_u32 s3, s2'))] })), /two SGPRs are both written in the loop/);
   assert.match(reason(kernel({ body: [...LOOP, 's_barrier'] })), /must stay in place: 's_barrier'/);
-  assert.match(reason(kernel({ body: LOOP.map((l) => l.replace('s_cmp_lg_u32 s3, 0', 's_cmp_eq_u32 s3, 0')) })), /equals the constant/);
+  assert.match(reason(kernel({ body: LOOP.map((l) => l.replace('s_cmp_lg_u32 s3, 0', 's_cmp_lg_u32 s2, 0')) })), /does not read an SGPR the loop steps/);
   // SCC live into the loop
   const sccLive = kernel({ body: ['s_addc_u32 s8, s8, 0', ...LOOP] });
   assert.match(reason(sccLive), /SCC is live into the loop/);
@@ -133,6 +133,120 @@ test('pipeline plan: refusals on the far side of each boundary', () => {
   assert.match(reason(sccP), /'s_add_u32 s8, s4, 0x100' in the loads' address code writes SCC/);
   // no load
   assert.match(reason(kernel({ body: LOOP.filter((l) => !l.startsWith('global_load')).map((l) => l.replace('v1, v28', 'v22, v23')) })), /no vector-memory load/);
+});
+
+/** The K-loop compared with a bound in s2 (clang's loop over a runtime trip count: `s_cmp_eq_u32 s6, s13`). */
+const SGPR_BOUND = LOOP.map((l) => l.replace('s_cmp_lg_u32 s3, 0', 's_cmp_lg_u32 s3, s2'));
+const LOAD_S2 = ['s_load_dword s2, s[0:1], 0x24', 's_waitcnt lgkmcnt(0)'];
+
+test('pipeline plan: a compare the constant one step on cannot rotate tests the counter\'s next value, made in a free SGPR (a bound in an SGPR, lt/ge, going on while equal)', () => {
+  // lg/eq with a constant, going on while different: the compare with the constant one step on, as before
+  assert.equal(plan(kernel({ body: LOOP })).plans[0]!.counter.form, 'bound');
+  const p = plan(kernel({ pre: LOAD_S2, body: SGPR_BOUND })).plans[0]!;
+  assert.equal(p.counter.form, 'next');
+  assert.equal(p.counter.boundSgpr, 2);
+  // s0: the kernarg pointer, dead once s2 is loaded (s1 too; s2..s7 are live in the loop)
+  assert.equal(p.counter.temp, 0);
+  assert.equal(p.counter.growSgpr, undefined);
+  assert.match(p.twoStageRefused!, /two stages rotate only a compare of the counter with a constant/);
+  // a signed up-count to a constant (`for (i = 0; i < 64; i += 4)`: ge, back on scc0) and a loop going on while equal
+  const ge = kernel({ body: LOOP.map((l) => l.replace('s_add_i32 s3, s3, -1', 's_add_i32 s3, s3, 4').replace('s_cmp_lg_u32 s3, 0', 's_cmp_ge_i32 s3, 64')), branch: 's_cbranch_scc0 .Lloop' });
+  const pg = plan(ge).plans[0]!;
+  assert.deepEqual([pg.counter.form, pg.counter.op, pg.counter.bound, pg.counter.step], ['next', 'ge', 64, 4]);
+  const eq = plan(kernel({ body: LOOP.map((l) => l.replace('s_cmp_lg_u32 s3, 0', 's_cmp_eq_u32 s3, 0')) })).plans[0]!;
+  assert.equal(eq.counter.form, 'next');
+  // the counter in the compare's second operand
+  const second = plan(kernel({ pre: LOAD_S2, body: LOOP.map((l) => l.replace('s_cmp_lg_u32 s3, 0', 's_cmp_lg_u32 s2, s3')) })).plans[0]!;
+  assert.deepEqual([second.counter.counterOperand, second.counter.boundSgpr], [1, 2]);
+  // an s_addk step cannot make the next value elsewhere
+  const addk = kernel({ pre: LOAD_S2, body: SGPR_BOUND.map((l) => l.replace('s_add_i32 s3, s3, -1', 's_addk_i32 s3, 0xffff')) });
+  assert.match(plan(addk).refused.map((r) => r.reason).join(' | '), /\(s_addk\) cannot make the next value elsewhere/);
+});
+
+test('pipeline plan: no SGPR free across the loop: the allocation grows by one where the occupancy stays, else refused', () => {
+  // s0..s2 read after the loop, s3..s7 in it: every SGPR of next_free_sgpr 8 busy
+  const post = [...POST, 's_cmp_eq_u32 s0, s1', 's_cselect_b32 s0, s2, 0', 's_nop 0'];
+  const text = kernel({ pre: LOAD_S2, body: SGPR_BOUND, post });
+  const p = plan(text).plans[0]!;
+  assert.deepEqual([p.counter.temp, p.counter.growSgpr], [8, 9]);
+  const meta = ['.amdgpu_metadata', '---', 'amdhsa.kernels:', '  - .name: k', '    .sgpr_count: 14', '    .vgpr_count: 32', '...', '.end_amdgpu_metadata', ''].join('\n');
+  const out = pipelined(text + meta);
+  assert.match(out.text, /\.amdhsa_next_free_sgpr 9\n/);
+  assert.match(out.text, /\.sgpr_count: 15\n/);
+  assert.match(out.text, /\.vgpr_count: 32\n/);
+  assert.equal(checkLoaded(out.loaded).errors, 0);
+  const v = verifyLoaded(load(text + meta, 'orig.s'), load(out.text, 'piped.s'));
+  assert.equal(v.equivalent, true, v.difference?.message);
+  // at the largest allocation (102) there is nothing to grow into
+  const all = Array.from({ length: 102 }, (_, x) => x).filter((x) => x > 7);
+  const full = kernel({ pre: [...LOAD_S2, ...all.map((x) => `s_mov_b32 s${x}, 0`)], body: SGPR_BOUND, post: [...post, ...all.map((x) => `s_cmp_eq_u32 s${x}, 0`)], sgprs: 102 });
+  assert.match(plan(full).refused.map((r) => r.reason).join(' | '), /no SGPR is free across the loop .* cannot grow by one at the same occupancy/);
+});
+
+test('pipeline transform, next-value form: the guard and the loop make the next value with the step and compare it as the original; clean, equivalent by verify', () => {
+  const text = kernel({ pre: LOAD_S2, body: SGPR_BOUND });
+  const out = pipelined(text);
+  assert.equal(checkLoaded(out.loaded).errors, 0);
+  const lines = out.text.split('\n').map((l) => l.trim());
+  const at = (s: string, from = 0) => lines.indexOf(s, from);
+  const loop = at('.Lloop:');
+  const peel = at('.Lpipelined_peel0:');
+  // before the loop: the first iteration's loads, then the guard on the next value
+  assert.deepEqual(lines.slice(at('s_add_i32 s0, s3, -1'), loop), ['s_add_i32 s0, s3, -1', 's_cmp_lg_u32 s0, s2', 's_cbranch_scc0 .Lpipelined_peel0']);
+  assert.ok(at('global_load_dword v6, v[26:27], off') < at('s_add_i32 s0, s3, -1'));
+  // in the loop: the step, the next value after it, its compare; the peeled iteration compares the counter as written
+  const body = lines.slice(loop + 1, at('s_cbranch_scc1 .Lloop')).filter((l) => !l.startsWith('s_waitcnt') && !l.startsWith('s_nop'));
+  assert.ok(body.indexOf('s_add_i32 s3, s3, -1') < body.indexOf('s_add_i32 s0, s3, -1'));
+  assert.equal(body.indexOf('s_cmp_lg_u32 s0, s2'), body.indexOf('s_add_i32 s0, s3, -1') + 1);
+  assert.ok(!body.includes('s_cmp_lg_u32 s3, s2'));
+  assert.ok(at('s_cmp_lg_u32 s3, s2', peel) > peel);
+  const v = verifyLoaded(load(text, 'orig.s'), load(out.text, 'piped.s'));
+  assert.equal(v.equivalent, true, v.difference?.message);
+  assert.equal(v.kernels[0]!.pipelinedLoops, 1);
+  // lt/ge up-count to a constant: the same form, verified
+  const ge = kernel({ body: LOOP.map((l) => l.replace('s_add_i32 s3, s3, -1', 's_add_i32 s3, s3, 4').replace('s_cmp_lg_u32 s3, 0', 's_cmp_ge_i32 s3, 64')), branch: 's_cbranch_scc0 .Lloop' });
+  const og = pipelined(ge);
+  assert.match(og.text, /s_add_i32 s0, s3, 4\n\s*s_cmp_ge_i32 s0, 64\n\s*s_cbranch_scc1 \.Lpipelined_peel0/);
+  const vg = verifyLoaded(load(ge, 'orig.s'), load(og.text, 'piped.s'));
+  assert.equal(vg.equivalent, true, vg.difference?.message);
+});
+
+test('verify rejects broken next-value loops: each kind', () => {
+  const text = kernel({ pre: LOAD_S2, body: SGPR_BOUND });
+  const good = pipelined(text).text;
+  const orig = load(text, 'orig.s');
+  const judge = (t: string) => verifyLoaded(orig, load(t, 'bad.s'));
+  const nth = (s: string, n: number) => (l: string, i: number, all: string[]) => l === s && all.slice(0, i).filter((x) => x.trim() === s).length === n;
+  assert.equal(judge(good).equivalent, true);
+  // the loop's next value made with another step: it would leave at another count
+  let r = judge(edit(good, nth('s_add_i32 s0, s3, -1', 1), (l) => [l.replace('-1', '-2')]));
+  assert.equal(r.difference?.kind, 'pipelined-loop');
+  assert.match(r.difference!.message, /is not made by the original's step 's_add_i32 s3, s3, -1'/);
+  // the guard compares the counter itself (one iteration late)
+  r = judge(edit(good, nth('s_cmp_lg_u32 s0, s2', 0), () => ['  s_cmp_lg_u32 s3, s2']));
+  assert.match(r.difference!.message, /the guard does not test the counter's next value as the original's compare does/);
+  // the guard compares with another bound
+  r = judge(edit(good, nth('s_cmp_lg_u32 s0, s2', 0), () => ['  s_cmp_lg_u32 s0, s1']));
+  assert.match(r.difference!.message, /the guard does not test .*does not read the original's bound/);
+  // the next value made before the step in the loop: it is the current value
+  const lines = good.split('\n');
+  const loop = lines.findIndex((l) => l.trim() === '.Lloop:');
+  const step = lines.findIndex((l, i) => i > loop && l.trim() === 's_add_i32 s3, s3, -1');
+  const make = lines.findIndex((l, i) => i > loop && l.trim() === 's_add_i32 s0, s3, -1');
+  const early = lines.slice();
+  const [mk] = early.splice(make, 1);
+  early.splice(step, 0, mk!);
+  r = judge(early.join('\n'));
+  assert.match(r.difference!.message, /does not test the counter's next value \('s_add_i32 s3, s3, -1' writes the counter, the bound or the next value after the next value is made\)/);
+  // the bound written in the pipelined loop (the original's never changes)
+  r = judge(edit(good, (l) => l === '.Lloop:', (l) => [l, '  s_mov_b32 s2, s2']));
+  assert.match(r.difference!.message, /the pipelined loop writes the bound s2/);
+  // the next value's SGPR read by other code in the loop after it is made
+  r = judge(edit(good, nth('s_cmp_lg_u32 s0, s2', 1), (l) => [l, '  s_add_u32 s8, s0, 0']).replace('.amdhsa_next_free_sgpr 8', '.amdhsa_next_free_sgpr 9'));
+  assert.equal(r.equivalent, false);
+  // the next value in a register live after the loop (s4, the address base the stores read): values differ
+  r = judge(good.replace(/\bs0\b/g, 's4'));
+  assert.equal(r.equivalent, false);
 });
 
 test('pipeline transform: the text written, clean, equivalent by verify, assembled shape', () => {
@@ -248,6 +362,12 @@ test('est_cycles: the rotated loop counts one iteration less than the trip it st
   assert.deepEqual([ch[0]!.trip, ch[0]!.tripFrom, ch[0]!.weight], [16, 'code', 14]);
   const ch10 = loopChanges(kernelContexts(load(kernel({ body: LOOP })))[0]!, kernelContexts(out.loaded)[0]!, 10);
   assert.deepEqual([ch10[0]!.trip, ch10[0]!.tripFrom, ch10[0]!.weight], [10, 'option', 8]);
+  // the next-value form: the compare reads the counter plus its step (`for (i = 0; i < 64; i += 4)`: 16 from the code)
+  const up = kernel({ pre: ['s_mov_b32 s3, 0'], body: LOOP.map((l) => l.replace('s_add_i32 s3, s3, -1', 's_add_i32 s3, s3, 4').replace('s_cmp_lg_u32 s3, 0', 's_cmp_ge_i32 s3, 64')), branch: 's_cbranch_scc0 .Lloop' });
+  const upOut = pipelined(up);
+  assert.equal(plan(up).plans[0]!.counter.form, 'next');
+  assert.deepEqual([kernelLoops(kernelContexts(load(up))[0]!)[0]!.trip, kernelLoops(kernelContexts(upOut.loaded)[0]!)[0]!.trip], [16, 15]);
+  assert.equal(kernelLoops(kernelContexts(upOut.loaded)[0]!)[0]!.tripFrom, 'code');
 });
 
 /** Replace a line of the pipelined text (trimmed match) by others. */
