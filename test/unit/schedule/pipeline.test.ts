@@ -214,9 +214,7 @@ test('pipeline transform, next-value form: the guard and the loop make the next 
 test('verify rejects broken next-value loops: each kind', () => {
   const text = kernel({ pre: LOAD_S2, body: SGPR_BOUND });
   const good = pipelined(text).text;
-  const orig = load(text, 'orig.s');
-  const judge = (t: string) => verifyLoaded(orig, load(t, 'bad.s'));
-  const nth = (s: string, n: number) => (l: string, i: number, all: string[]) => l === s && all.slice(0, i).filter((x) => x.trim() === s).length === n;
+  const judge = judgeAgainst(text);
   assert.equal(judge(good).equivalent, true);
   // the loop's next value made with another step: it would leave at another count
   let r = judge(edit(good, nth('s_add_i32 s0, s3, -1', 1), (l) => [l.replace('-1', '-2')]));
@@ -229,14 +227,7 @@ test('verify rejects broken next-value loops: each kind', () => {
   r = judge(edit(good, nth('s_cmp_lg_u32 s0, s2', 0), () => ['  s_cmp_lg_u32 s0, s1']));
   assert.match(r.difference!.message, /the guard does not test .*does not read the original's bound/);
   // the next value made before the step in the loop: it is the current value
-  const lines = good.split('\n');
-  const loop = lines.findIndex((l) => l.trim() === '.Lloop:');
-  const step = lines.findIndex((l, i) => i > loop && l.trim() === 's_add_i32 s3, s3, -1');
-  const make = lines.findIndex((l, i) => i > loop && l.trim() === 's_add_i32 s0, s3, -1');
-  const early = lines.slice();
-  const [mk] = early.splice(make, 1);
-  early.splice(step, 0, mk!);
-  r = judge(early.join('\n'));
+  r = judge(moveInLoop(good, 's_add_i32 s0, s3, -1', 's_add_i32 s3, s3, -1'));
   assert.match(r.difference!.message, /does not test the counter's next value \('s_add_i32 s3, s3, -1' writes the counter, the bound or the next value after the next value is made\)/);
   // the bound written in the pipelined loop (the original's never changes)
   r = judge(edit(good, (l) => l === '.Lloop:', (l) => [l, '  s_mov_b32 s2, s2']));
@@ -370,6 +361,26 @@ test('est_cycles: the rotated loop counts one iteration less than the trip it st
   assert.equal(kernelLoops(kernelContexts(upOut.loaded)[0]!)[0]!.tripFrom, 'code');
 });
 
+/** The first line `what` after the loop's label moved in front of the first line `before` there (trimmed matches; `what` comes later). */
+function moveInLoop(text: string, what: string, before: string): string {
+  const lines = text.split('\n');
+  const loop = lines.findIndex((l) => l.trim() === '.Lloop:');
+  const from = lines.findIndex((l, i) => i > loop && l.trim() === what);
+  const to = lines.findIndex((l, i) => i > loop && l.trim() === before);
+  const [x] = lines.splice(from, 1);
+  lines.splice(to, 0, x!);
+  return lines.join('\n');
+}
+
+/** A line matcher for edit(): the n-th (from 0) line whose trimmed text is `s`. */
+const nth = (s: string, n: number) => (l: string, i: number, all: string[]) => l === s && all.slice(0, i).filter((x) => x.trim() === s).length === n;
+
+/** verify of a scheduled text against the original `text`. */
+function judgeAgainst(text: string): (t: string) => ReturnType<typeof verifyLoaded> {
+  const orig = load(text, 'orig.s');
+  return (t) => verifyLoaded(orig, load(t, 'bad.s'));
+}
+
 /** Replace a line of the pipelined text (trimmed match) by others. */
 function edit(text: string, find: (line: string, index: number, all: string[]) => boolean, by: (line: string) => string[]): string {
   const lines = text.split('\n');
@@ -381,10 +392,8 @@ function edit(text: string, find: (line: string, index: number, all: string[]) =
 test('verify rejects broken pipelined loops: each kind', () => {
   const text = kernel({ body: LOOP });
   const good = pipelined(text).text;
-  const orig = load(text, 'orig.s');
-  const judge = (t: string) => verifyLoaded(orig, load(t, 'bad.s'));
+  const judge = judgeAgainst(text);
   const firstIndex = (t: string, s: string) => t.split('\n').findIndex((l) => l.trim() === s);
-  const nth = (s: string, n: number) => (l: string, i: number, all: string[]) => l === s && all.slice(0, i).filter((x) => x.trim() === s).length === n;
   // the guard's constant
   let r = judge(edit(good, nth('s_cmp_lg_u32 s3, 1', 0), (l) => [l.replace(', 1', ', 2')]));
   assert.equal(r.difference?.kind, 'pipelined-loop');
@@ -646,9 +655,7 @@ test('two stages: the text written, clean, equivalent by verify; est_cycles coun
 test('verify rejects broken two-stage loops: each kind', () => {
   const text = kernel({ body: LOOP });
   const good = twoStage(text).text;
-  const orig = load(text, 'orig.s');
-  const judge = (t: string) => verifyLoaded(orig, load(t, 'bad.s'));
-  const nth = (s: string, n: number) => (l: string, i: number, all: string[]) => l === s && all.slice(0, i).filter((x) => x.trim() === s).length === n;
+  const judge = judgeAgainst(text);
   assert.equal(judge(good).equivalent, true);
   // the second guard's constant: a loop of two would run the loop
   let r = judge(edit(good, nth('s_cmp_lg_u32 s3, 2', 0), (l) => [l.replace(', 2', ', 3')]));
@@ -683,14 +690,7 @@ test('verify rejects broken two-stage loops: each kind', () => {
   r = judge(edit(good, (l) => l === 's_branch .Lpipelined_out3', () => []));
   assert.equal(r.equivalent, false);
   // a load of iteration i+2 moved above the MFMA that reads the registers it overwrites
-  const l2 = good.split('\n');
-  const lp = l2.findIndex((l) => l.trim() === '.Lloop:');
-  const ld = l2.findIndex((l, i) => i > lp && l.trim() === 'global_load_dword v1, v[26:27], off');
-  const mf = l2.findIndex((l, i) => i > lp && l.trim() === 'v_mfma_f32_16x16x4_f32 v[2:5], v1, v28, v[2:5]');
-  const moved = l2.slice();
-  const [x] = moved.splice(ld, 1);
-  moved.splice(mf, 0, x!);
-  r = judge(moved.join('\n'));
+  r = judge(moveInLoop(good, 'global_load_dword v1, v[26:27], off', 'v_mfma_f32_16x16x4_f32 v[2:5], v1, v28, v[2:5]'));
   assert.equal(r.equivalent, false);
 });
 
