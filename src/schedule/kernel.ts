@@ -187,6 +187,8 @@ export function pinnedReason(r: ResolvedInsn): string {
   if (mem && (mem.op === 'time' || mem.op === 'probe')) return 'a timer or probe';
   if (mem && (mem.space === 'gws' || (mem.op === 'other' && cls !== 'ds'))) return 'a GWS or ordered operation';
   if (namesSymbol(r.insn)) return 'PC-relative (names a symbol)';
+  // s_movrels / s_movreld read or write the SGPR M0 selects, which the code does not name
+  if (base.startsWith('s_movrel')) return 'an SGPR access indexed by M0';
   return '';
 }
 

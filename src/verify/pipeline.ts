@@ -334,6 +334,28 @@ function loopControl(items: readonly Item[], branch: Item): Control | string {
   };
 }
 
+/**
+ * An instruction other than the back edge `back` that names a label of the loop starting at
+ * `first` (a branch into the loop, or an address of it), which the proof's straight-line runs
+ * would not follow: undefined when there is none.
+ */
+function sideEntry(v: KernelView, first: Item, back: Item): Item['r'] | undefined {
+  const labels = new Set(v.cfg.blocks[v.cfg.blockOf[first.index]!]!.labels);
+  const named = (r: Item['r']) => r.insn.operands.some((o) => o.kind === 'expr' && o.symbols.some((x) => labels.has(x)));
+  return v.all.find((r, i) => i !== back.index && named(r));
+}
+
+/** sideEntry of the original's loop and of the scheduled one, as the proof's difference. */
+function enteredElsewhere(a: KernelView, b: KernelView, loopA: [Item, Item], loopB: [Item, Item], where: string): LoopDifference | undefined {
+  for (const [v, [first, back], file] of [[a, loopA, 'original'], [b, loopB, 'scheduled file']] as const) {
+    const r = sideEntry(v, first, back);
+    if (r) {
+      return { message: `${where}: '${r.insn.text.trim()}' (${locText(r.insn.loc)}) names the loop's label in the ${file}: the loop is entered other than by falling into it, which the proof does not follow`, [file === 'original' ? 'original' : 'scheduled']: r.insn.loc };
+    }
+  }
+  return undefined;
+}
+
 /** Is `it` the instruction `step` with its destination (operand 0) written elsewhere? */
 function stepElsewhere(it: Item, step: Item): boolean {
   const x = it.r.insn;
@@ -362,7 +384,11 @@ function nextValueTest(items: readonly Item[], ca: Control, step: Item): { make:
   if (ca.boundReg !== undefined ? sgprAt(cmpItem, other) !== ca.boundReg : immAt(cmpItem, other) !== ca.constant) return 'the compare does not read the original\'s bound';
   let make = -1;
   for (let p = c.at - 1; p >= 0; p--) if (items[p]!.writes.includes(temp)) { make = p; break; }
-  if (make < 0 || !stepElsewhere(items[make]!, step)) return `the compared SGPR is not made by the original's step '${textOf(step)}'`;
+  // an add or subtract of three operands that reads the counter and not t (s_addk_i32 t, s reads t)
+  const mk = make >= 0 ? items[make]! : undefined;
+  if (!mk || !/^s_(add|sub)_[iu]32$/.test(mk.r.insn.base) || !mk.reads.includes(ca.counter) || mk.reads.includes(temp) || !stepElsewhere(mk, step)) {
+    return `the compared SGPR is not made by the original's step '${textOf(step)}' from the counter`;
+  }
   for (let p = make + 1; p < items.length; p++) {
     const w = items[p]!.writes;
     if (w.includes(ca.counter) || w.includes(temp) || (ca.boundReg !== undefined && w.includes(ca.boundReg))) return `'${textOf(items[p]!)}' writes the counter, the bound or the next value after the next value is made`;
@@ -522,6 +548,9 @@ export function proveLoop(a: KernelView, b: KernelView, m: LoopMatch, disambigua
   const exitA = RA[m.exitA]!.items;
   const exitB = RB[m.exitB]!.items;
   const where = `loop at ${locText(a.tokens[m.labelA]!.loc)}`;
+  if (bodyA.length === 0 || bodyB.length === 0) return fail(`${where}: an empty loop body`, brA, brB);
+  const side = enteredElsewhere(a, b, [bodyA[0]!, brA], [bodyB[0]!, brB], where);
+  if (side) return side;
   // (a) control
   const ca = loopControl(bodyA, brA);
   if (typeof ca === 'string') return fail(`${where}: the original loop's control is not one verify can follow: ${ca}`, brA);
@@ -636,6 +665,9 @@ function proveTwoStage(a: KernelView, b: KernelView, m: LoopMatch, t: TwoStageTo
   const e1Alt = RB[t.odd + 1]!.items;
   const e1 = RB[t.last + 1]!.items;
   const exitB = RB[t.out + 1]!.items;
+  if (bodyA.length === 0 || half1.length === 0) return fail(`${where}: an empty loop body`, brA, brB);
+  const side = enteredElsewhere(a, b, [bodyA[0]!, brA], [half1[0]!, brB], where);
+  if (side) return side;
   // (a) control
   const ca = loopControl(bodyA, brA);
   if (typeof ca === 'string') return fail(`${where}: the original loop's control is not one verify can follow: ${ca}`, brA);

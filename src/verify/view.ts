@@ -127,7 +127,8 @@ export function isAnchor(r: ResolvedInsn): boolean {
   const cls = r.info.cls;
   if (FIXED_CLASSES.has(cls)) return true;
   const base = r.insn.base;
-  if (/^(s_setvskip|s_set_gpr_idx_|s_dcache_|s_icache_|buffer_wbl2|buffer_inv|buffer_wbinvl1)/.test(base)) return true;
+  // s_movrels / s_movreld: an SGPR M0 selects, not the one named (nothing moves across them)
+  if (/^(s_setvskip|s_set_gpr_idx_|s_movrel|s_dcache_|s_icache_|buffer_wbl2|buffer_inv|buffer_wbinvl1)/.test(base)) return true;
   const mem = r.info.mem;
   if (mem && (mem.op === 'cache' || mem.op === 'time' || mem.op === 'probe' || mem.space === 'gws')) return true;
   if (mem && mem.op === 'other' && cls !== 'ds') return true;

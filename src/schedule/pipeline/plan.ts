@@ -429,6 +429,9 @@ export function planPipelines(k: ScheduleKernel): { plans: PipelinePlan[]; refus
     if (typeof counter === 'string') { refuse(counter); continue; }
     if (setHas(live.liveIn[b.id]!, SCC)) { refuse('SCC is live into the loop (the guard would overwrite it)'); continue; }
     if (counter.form === 'next') {
+      // an SGPR M0 indexes is read or written where the code does not name it: liveness cannot tell a free one
+      const indexed = insns.find((r) => r.insn.base.startsWith('s_movrel'));
+      if (indexed) { refuse(`the kernel reads or writes SGPRs by M0 ('${indexed.insn.text.trim()}'): no SGPR is known to be free for the counter's next value`); continue; }
       const t = freeSgpr(ctx, b.id, before, live);
       if (t === undefined) { refuse(`no SGPR is free across the loop for its counter's next value (the compare '${insns[counter.cmpAt]!.insn.text.trim()}' is rotated so), and the allocation cannot grow by one at the same occupancy`); continue; }
       counter.temp = t.temp;

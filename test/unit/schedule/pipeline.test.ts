@@ -158,6 +158,13 @@ test('pipeline plan: a compare the constant one step on cannot rotate tests the 
   // the counter in the compare's second operand
   const second = plan(kernel({ pre: LOAD_S2, body: LOOP.map((l) => l.replace('s_cmp_lg_u32 s3, 0', 's_cmp_lg_u32 s2, s3')) })).plans[0]!;
   assert.deepEqual([second.counter.counterOperand, second.counter.boundSgpr], [1, 2]);
+  // a kernel that reads or writes SGPRs by M0: liveness cannot tell a free SGPR
+  const rel = kernel({ pre: [...LOAD_S2, 's_mov_b32 m0, 0', 's_movrels_b32 s8, s0'], body: SGPR_BOUND });
+  assert.match(plan(rel).refused.map((r) => r.reason).join(' | '), /reads or writes SGPRs by M0 \('s_movrels_b32 s8, s0'\)/);
+  // and the scheduler moves nothing across it
+  const kr = prepareKernels(load(rel))[0]!;
+  const at = kr.insns.findIndex((r) => r.insn.base === 's_movrels_b32');
+  assert.match(kr.pinReason[at]!, /an SGPR access indexed by M0/);
   // an s_addk step cannot make the next value elsewhere
   const addk = kernel({ pre: LOAD_S2, body: SGPR_BOUND.map((l) => l.replace('s_add_i32 s3, s3, -1', 's_addk_i32 s3, 0xffff')) });
   assert.match(plan(addk).refused.map((r) => r.reason).join(' | '), /\(s_addk\) cannot make the next value elsewhere/);
@@ -229,6 +236,13 @@ test('verify rejects broken next-value loops: each kind', () => {
   // the next value made before the step in the loop: it is the current value
   r = judge(moveInLoop(good, 's_add_i32 s0, s3, -1', 's_add_i32 s3, s3, -1'));
   assert.match(r.difference!.message, /does not test the counter's next value \('s_add_i32 s3, s3, -1' writes the counter, the bound or the next value after the next value is made\)/);
+  // the next value made by an s_addk of t itself (t + s, not the counter + s)
+  r = judge(edit(good, nth('s_add_i32 s0, s3, -1', 1), () => ['  s_addk_i32 s0, 0xffff']));
+  assert.match(r.difference!.message, /the compared SGPR is not made by the original's step 's_add_i32 s3, s3, -1' from the counter/);
+  // another branch into the loop's label, in both files: it enters the rotated loop past the guard and the first loads
+  const side = (t: string) => edit(t, (l) => l === 's_cbranch_scc1 .Lend', (l) => [l, '  s_cbranch_vccz .Lloop']);
+  r = judgeAgainst(side(text))(side(good));
+  assert.match(r.difference!.message, /'s_cbranch_vccz \.Lloop' \(orig\.s:\d+\) names the loop's label in the original: the loop is entered other than by falling into it/);
   // the bound written in the pipelined loop (the original's never changes)
   r = judge(edit(good, (l) => l === '.Lloop:', (l) => [l, '  s_mov_b32 s2, s2']));
   assert.match(r.difference!.message, /the pipelined loop writes the bound s2/);

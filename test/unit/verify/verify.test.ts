@@ -106,6 +106,11 @@ test('verify rejects: memory order, pinned instruction moved, region contents, c
   const p = ['k:', '  s_setprio 3', '  v_mov_b32 v1, 1', '  s_endpgm'];
   r = verify(p, permute(p, [1, 2]));
   assert.equal(r.difference!.kind, 'region-contents');
+  // s_movreld writes the SGPR M0 selects (s12 here), not the one it names: nothing moves across it
+  const rel = ['k:', '  s_mov_b32 m0, 2', '  s_mov_b32 s12, 5', '  s_movreld_b32 s10, s11', '  v_mov_b32 v1, s12', '  s_endpgm'];
+  r = verify(rel, permute(rel, [3, 4]));
+  assert.equal(r.difference!.kind, 'region-contents');
+  assert.match(r.difference!.message, /v_mov_b32 v1, s12/);
   // the LDS write no longer complete at the barrier
   const fence = ['k:', '  ds_write_b32 v0, v3', '  v_mov_b32 v9, 0', '  s_waitcnt lgkmcnt(0)', '  s_barrier', '  s_endpgm'];
   r = verify(fence, ['k:', '  v_mov_b32 v9, 0', '  s_waitcnt lgkmcnt(0)', '  ds_write_b32 v0, v3', '  s_barrier', '  s_endpgm']);
