@@ -168,10 +168,13 @@ test('refused: implicit EXEC, VCC, SCC, M0', () => {
   f = tryCommand(scc, 'swap s_add_u32_0 s_addc_u32_0');
   assert.equal(f?.kind, 'raw');
   assert.match(f!.reason, /^s_add_u32_0 writes scc which s_addc_u32_0 reads \(implicitly\)$/);
-  const m0 = kernelOf(['s_mov_b32 m0, s3', 's_movrels_b32 s0, s1', 's_endpgm']);
-  f = tryCommand(m0, 'move s_movrels_b32_0 before s_mov_b32_0');
+  const m0 = kernelOf(['s_mov_b32 m0, s3', 'ds_read_addtid_b32 v0', 's_endpgm']);
+  f = tryCommand(m0, 'move ds_read_addtid_b32_0 before s_mov_b32_0');
   assert.equal(f?.kind, 'raw');
-  assert.equal(f!.reason, 's_movrels_b32_0 reads m0 which s_mov_b32_0 writes (implicitly)');
+  assert.equal(f!.reason, 'ds_read_addtid_b32_0 reads m0 which s_mov_b32_0 writes (implicitly)');
+  // s_movrels reads the SGPR M0 selects: it does not move at all
+  const rel = kernelOf(['s_mov_b32 m0, s3', 's_movrels_b32 s0, s1', 's_endpgm']);
+  assert.equal(tryCommand(rel, 'move s_movrels_b32_0 before s_mov_b32_0')?.kind, 'pinned');
 });
 
 test('refused: memory accesses that may alias; disjoint offsets from the same base reorder', () => {
