@@ -61,10 +61,10 @@ export interface Cfg {
 const LONG_BRANCH_WINDOW = 8;
 
 /**
- * Data directives: a label they name in a section other than code is an address in data (in
- * clang -g output the DWARF sections' ranges and location lists: `.uleb128 .Ltmp5-.Lfunc_begin0`),
- * not a place code goes to. In a code section (a table of offsets code could jump through) it
- * counts as named.
+ * Data directives: a label they name in a debug section (`.section .debug_*`) is an address in
+ * the debug information (clang -g: the DWARF ranges and location lists, `.uleb128
+ * .Ltmp5-.Lfunc_begin0`), not a place code goes to. Anywhere else (code, or a data section such
+ * as .rodata, where a table of addresses code could jump through may live) it counts as named.
  */
 const DATA_DIRECTIVES = new Set(['.byte', '.short', '.hword', '.value', '.2byte', '.long', '.int', '.4byte', '.word',
   '.quad', '.8byte', '.uleb128', '.sleb128', '.size']);
@@ -72,7 +72,7 @@ const LOCAL_SYMBOL = /\.L[\w.$]*/g;
 
 /**
  * Local labels (`.L...`, written outside any macro) that no instruction, symbol assignment or
- * directive other than a data directive outside code names: the labels clang -g writes between instructions
+ * directive other than a data directive of a debug section names: the labels clang -g writes between instructions
  * (`.Ltmp<n>`) for the debug information's address ranges. No branch reaches them and no code
  * reads their address, so they start no basic block and a reordering may move code across them
  * (the label stays between the same two instruction slots: the ranges keep their order, as after
@@ -87,14 +87,14 @@ export function debugOnlyLabels(program: Program): ReadonlySet<string> {
     });
     if (out.size === 0) return out;
     const named = (t: string) => { for (const m of t.matchAll(LOCAL_SYMBOL)) out.delete(m[0]); };
-    let code = true;
+    let debug = false;
     // (the section only decides for directives; an instruction read from the store is looked at
     // in place, its text made only when it names a local symbol)
     const store = program instanceof ParsedProgram ? program.store : undefined;
     forEachStatementObject(program, (s) => {
       const section = sectionIsCode(s);
-      if (section !== undefined) { code = section; return; }
-      if (s.kind === 'label' || (!code && s.kind === 'directive' && DATA_DIRECTIVES.has(s.name ?? ''))) return;
+      if (section !== undefined) { debug = !section && s.name === '.section' && /^"?\.debug/.test((s.args ?? '').trim()); return; }
+      if (s.kind === 'label' || (debug && s.kind === 'directive' && DATA_DIRECTIVES.has(s.name ?? ''))) return;
       if (s.text.includes('.L')) named(s.text);
     }, store && ((i) => { if (store.textHas(i, '.L')) named(store.text(i)); }));
     return out;

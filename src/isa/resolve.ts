@@ -39,7 +39,7 @@ import {
 } from './legality.js';
 import { f8f6f4Units, mfmaKindOn, mfmaPasses, parseMfma } from './mfma.js';
 import type { MfmaShape } from './mfma.js';
-import { M0, VCC_HI, VCC_LO } from '../asm/registers.js';
+import { EXEC_HI, EXEC_LO, M0, SCC, VCC_HI, VCC_LO } from '../asm/registers.js';
 import type { RegUnit } from '../asm/registers.js';
 import { ACC_DEF, ACC_USE, ROLE_IMM, RS_ISSUES, RS_UNKNOWN, ResolvedStore, roleId } from './resolved-store.js';
 import type { InsnDesc, InsnInfo, MemDesc, OpSpec, ResolvedInsn, ResolvedOperand } from './types.js';
@@ -616,6 +616,13 @@ function walkOperands(s: InsnStore, i: number, f: Form, rs: ResolvedStore, dstAl
         usesEntry = nUses === 0 ? units : -1;
         nUses = addUnits(USES, nUses, first, count);
       }
+    } else if (kind === OP_CONST && use) {
+      // a source that reads machine state: src_scc SCC, src_execz EXEC, src_vccz VCC, lds_direct M0
+      const reads = STATE_SOURCES[s.aux[s.oAux[k]!] as string];
+      if (reads) {
+        usesEntry = -1;
+        for (const u of reads) nUses = addUnits(USES, nUses, u, 1);
+      }
     }
     if (units === 0) {
       def = false;
@@ -632,6 +639,12 @@ function walkOperands(s: InsnStore, i: number, f: Form, rs: ResolvedStore, dstAl
 /* ------------------------------------------------------------------------------------------ */
 
 const M0_LIST: readonly RegUnit[] = [M0];
+
+/** The registers a source operand named by a constant word reads (the rest read none: apertures, wave ids). */
+const STATE_SOURCES: Record<string, readonly RegUnit[] | undefined> = {
+  src_scc: [SCC], src_execz: [EXEC_LO, EXEC_HI], execz: [EXEC_LO, EXEC_HI], src_vccz: [VCC_LO, VCC_HI], vccz: [VCC_LO, VCC_HI],
+  src_lds_direct: [M0], lds_direct: [M0],
+};
 const VCC_LIST: readonly RegUnit[] = [VCC_LO, VCC_HI];
 
 /** Scratch list of the legality issues of the instruction being resolved. */

@@ -189,7 +189,18 @@ export function pinnedReason(r: ResolvedInsn): string {
   if (namesSymbol(r.insn)) return 'PC-relative (names a symbol)';
   // s_movrels / s_movreld read or write the SGPR M0 selects, which the code does not name
   if (base.startsWith('s_movrel')) return 'an SGPR access indexed by M0';
+  // lds_direct reads LDS at the address in M0 (gfx906/gfx908): a memory read no access model sees
+  if (readsLdsDirect(r)) return 'an LDS read at M0 (lds_direct)';
+  // v_mfma_ld_scale_b32 sets the scales of the MFMA that follows it (gfx950)
+  if (base === 'v_mfma_ld_scale_b32') return 'the scales of the next MFMA';
+  // s_rfe_restore_b64 returns from a trap handler (it sets the PC)
+  if (base === 's_rfe_restore_b64') return 'a return from a trap handler';
   return '';
+}
+
+/** Does `r` read an lds_direct source (LDS at M0)? */
+export function readsLdsDirect(r: ResolvedInsn): boolean {
+  return r.insn.operands.some((o) => o.kind === 'const' && (o.name === 'lds_direct' || o.name === 'src_lds_direct'));
 }
 
 /** A wait right after a cache operation, with only instructions that count nothing between (the acquire side). */

@@ -50,6 +50,7 @@ import { keyOf, kernelView, locText, shownAt, textOf, type Item, type KernelView
 import { accessOf, mayAlias } from './memory.js';
 import { alignAnchors, proveLoop, PROVEN_TRIPS, type Alignment } from './pipeline.js';
 import { counted } from '../text.js';
+import { VGPR_BASE } from '../asm/registers.js';
 
 export { keyOf } from './view.js';
 export { PROVEN_TRIPS } from './pipeline.js';
@@ -102,8 +103,13 @@ function identities(items: Item[]): string[] {
 }
 
 interface Flow {
-  /** id -> (unit -> producer id or '(entry)') for every unit read. */
+  /**
+   * id -> (unit -> producer id or '(entry)') for every unit read, and every vector register
+   * written: a write of a VGPR or AGPR keeps the value of the lanes EXEC leaves out (and of the
+   * half a 16-bit write leaves), so the writer before it is read too (`merged`).
+   */
   reads: Map<string, Map<number, string>>;
+  merged: Map<string, Set<number>>;
   /** unit -> last writer id at the exit. */
   exit: Map<number, string>;
   /** id -> position. */
@@ -113,16 +119,24 @@ interface Flow {
 function flowOf(items: Item[], ids: string[]): Flow {
   const last = new Map<number, string>();
   const reads = new Map<string, Map<number, string>>();
+  const merged = new Map<string, Set<number>>();
   const pos = new Map<string, number>();
   items.forEach((it, p) => {
     const id = ids[p]!;
     pos.set(id, p);
     const m = new Map<number, string>();
     for (const u of it.reads) m.set(u, last.get(u) ?? '(entry)');
+    for (const u of it.writes) {
+      if (u < VGPR_BASE || m.has(u)) continue;
+      m.set(u, last.get(u) ?? '(entry)');
+      let set = merged.get(id);
+      if (!set) merged.set(id, set = new Set());
+      set.add(u);
+    }
     reads.set(id, m);
     for (const u of it.writes) last.set(u, id);
   });
-  return { reads, exit: last, pos };
+  return { reads, merged, exit: last, pos };
 }
 
 /**
@@ -308,6 +322,9 @@ function check3Registers(name: string, where: string, a: KernelView, ra: Region,
       const ia = itemA.get(id)!;
       const ib = itemB.get(id)!;
       const src = (p?: string, m?: Map<string, Item>) => (p === undefined || p === '(entry)' ? 'the value from before the region' : shownAt(m!.get(p)!));
+      if (fa.merged.get(id)?.has(u)) {
+        return diff('reaching-definition', name, `${shownAt(ia)} writes ${a.regs.name(u)} over ${src(pa, itemA)} in the original but over ${src(pb, itemB)} in the scheduled file (${locText(ib.loc)}), whose lanes or half it does not write stay`, ia.loc, ib.loc);
+      }
       return diff('reaching-definition', name, `${shownAt(ia)} reads ${a.regs.name(u)} from ${src(pa, itemA)} in the original but from ${src(pb, itemB)} in the scheduled file (${locText(ib.loc)})`, ia.loc, ib.loc);
     }
   }
@@ -369,6 +386,25 @@ function check5Completion(name: string, a: KernelView, b: KernelView, idOfA: Map
       return diff('completion', name, `'${ia?.text.trim() ?? id}' (${locText(ia?.loc)}) is complete before '${before}' in the original but not in the scheduled file (${locText(lb)})`, ia?.loc, lb);
     }
   }
+  const dma = ldsDmaNeeds(a, idOfA);
+  if (dma.size > 0) {
+    let missing: Check;
+    walkCompletion(b, idOfB, (i, done) => {
+      const id = idOfB.get(i);
+      const need = id === undefined || missing ? undefined : dma.get(id);
+      if (!need) return;
+      const now = done();
+      for (const x of need) {
+        if (now.done.has(x) && !now.pending.has(x)) continue;
+        const ia = find(a, idOfA, x);
+        const at = b.all[i]!.insn;
+        missing = diff('completion', name, `'${ia?.text.trim() ?? x}' (${locText(ia?.loc)}), which writes LDS in the background, is complete before '${at.text.trim()}' in the original but not in the scheduled file (${locText(at.loc)})`,
+          ia?.loc, at.loc);
+        return;
+      }
+    });
+    if (missing) return missing;
+  }
   const needs = releases(a, idOfA, fences);
   if (needs.size === 0) return undefined;
   let found: Check;
@@ -388,6 +424,31 @@ function check5Completion(name: string, a: KernelView, b: KernelView, idOfA: Map
     }
   });
   return found;
+}
+
+/** A load whose data goes to LDS (buffer_load ... lds, global_load_lds_*): LDS written in the background, counted by vmcnt. */
+function isLdsDma(r: ResolvedInsn): boolean {
+  return r.info.mem?.op === 'load-lds';
+}
+
+/**
+ * What each LDS access of the original needs complete before it: the loads to LDS (isLdsDma)
+ * complete there, by identity. Only a wait orders such a load with a later LDS access (program
+ * order does not: it writes LDS when its data returns), so the waits that do must stay.
+ */
+function ldsDmaNeeds(v: KernelView, idOf: Map<number, string>): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  const dma = new Set<string>();
+  for (const [i, id] of idOf) if (isLdsDma(v.all[i]!)) dma.add(id);
+  if (dma.size === 0) return out;
+  walkCompletion(v, idOf, (i, done) => {
+    const id = idOf.get(i);
+    const r = v.all[i]!;
+    if (id === undefined || r.info.cls !== 'ds' || r.info.mem?.space !== 'lds') return;
+    const need = [...done().done].filter((x) => dma.has(x));
+    if (need.length > 0) out.set(id, new Set(need));
+  });
+  return out;
 }
 
 /** 6. The scheduled file checks clean: no error the original does not have (matched by rule and instruction). */

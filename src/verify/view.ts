@@ -127,8 +127,11 @@ export function isAnchor(r: ResolvedInsn): boolean {
   const cls = r.info.cls;
   if (FIXED_CLASSES.has(cls)) return true;
   const base = r.insn.base;
-  // s_movrels / s_movreld: an SGPR M0 selects, not the one named (nothing moves across them)
-  if (/^(s_setvskip|s_set_gpr_idx_|s_movrel|s_dcache_|s_icache_|buffer_wbl2|buffer_inv|buffer_wbinvl1)/.test(base)) return true;
+  // s_movrels / s_movreld: an SGPR M0 selects, not the one named; v_mfma_ld_scale_b32: the scales of
+  // the next MFMA; s_rfe_restore_b64: a return (nothing moves across them)
+  if (/^(s_setvskip|s_set_gpr_idx_|s_movrel|s_rfe_|v_mfma_ld_scale|s_dcache_|s_icache_|buffer_wbl2|buffer_inv|buffer_wbinvl1)/.test(base)) return true;
+  // lds_direct: an LDS read at the address in M0, which the memory model does not see
+  if (r.insn.operands.some((o) => o.kind === 'const' && (o.name === 'lds_direct' || o.name === 'src_lds_direct'))) return true;
   const mem = r.info.mem;
   if (mem && (mem.op === 'cache' || mem.op === 'time' || mem.op === 'probe' || mem.space === 'gws')) return true;
   if (mem && mem.op === 'other' && cls !== 'ds') return true;

@@ -175,6 +175,9 @@ test('refused: implicit EXEC, VCC, SCC, M0', () => {
   // s_movrels reads the SGPR M0 selects: it does not move at all
   const rel = kernelOf(['s_mov_b32 m0, s3', 's_movrels_b32 s0, s1', 's_endpgm']);
   assert.equal(tryCommand(rel, 'move s_movrels_b32_0 before s_mov_b32_0')?.kind, 'pinned');
+  // nor does a return from a trap handler
+  const rfe = kernelOf(['s_mov_b32 s5, 1', 's_rfe_restore_b64 s[0:1], s2', 's_endpgm']);
+  assert.equal(tryCommand(rfe, 'move s_rfe_restore_b64_0 before s_mov_b32_0')?.kind, 'pinned');
 });
 
 test('refused: memory accesses that may alias; disjoint offsets from the same base reorder', () => {

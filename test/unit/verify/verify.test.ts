@@ -77,9 +77,12 @@ test('verify rejects: RAW, WAR and WAW broken, with the lines in both files', ()
   r = verify(ORIGINAL, permute(ORIGINAL, [5, 6])); // v_mov_b32 v1, 7 before ds_write ... v1
   assert.equal(r.difference!.kind, 'reaching-definition');
   assert.match(r.difference!.message, /ds_write_b32 .* reads v1/);
-  const waw = ['k:', '  v_mov_b32 v1, 1', '  v_mov_b32 v1, 2', '  s_endpgm'];
+  const waw = ['k:', '  s_mov_b32 s1, 1', '  s_mov_b32 s1, 2', '  s_endpgm'];
   r = verify(waw, permute(waw, [1, 2]));
   assert.equal(r.difference!.kind, 'exit-definition');
+  // a VGPR's second write keeps the lanes EXEC leaves out of the first: found at the write
+  const wawV = ['k:', '  v_mov_b32 v1, 1', '  v_mov_b32 v1, 2', '  s_endpgm'];
+  assert.equal(verify(wawV, permute(wawV, [1, 2])).difference!.kind, 'reaching-definition');
   assert.match(formatVerify(r, 'orig.s', 'sched.s'), /NOT equivalent.*exit-definition.*\n {2}at orig\.s:\d+ vs sched\.s:\d+/);
 });
 
@@ -106,11 +109,41 @@ test('verify rejects: memory order, pinned instruction moved, region contents, c
   const p = ['k:', '  s_setprio 3', '  v_mov_b32 v1, 1', '  s_endpgm'];
   r = verify(p, permute(p, [1, 2]));
   assert.equal(r.difference!.kind, 'region-contents');
+  // a VGPR write keeps the lanes EXEC leaves out: two full writes of v0 swapped before a write under EXEC = 1
+  const lanes = ['k:', '  s_mov_b64 s[10:11], exec', '  v_mov_b32 v0, 1', '  v_mov_b32 v0, 2', '  s_mov_b64 exec, 1', '  v_mov_b32 v0, 3',
+    '  s_mov_b64 exec, s[10:11]', '  global_store_dword v1, v0, s[0:1]', '  s_endpgm'];
+  r = verify(lanes, permute(lanes, [2, 3]));
+  assert.equal(r.difference!.kind, 'reaching-definition');
+  assert.match(r.difference!.message, /^'v_mov_b32 v0, 1' \(orig\.s:\d+\) writes v0 over the value from before the region in the original but over 'v_mov_b32 v0, 2' \(sched\.s:\d+\) in the scheduled file \(sched\.s:\d+\), whose lanes or half it does not write stay$/);
+  // src_scc reads SCC, src_execz EXEC: moved across their writers
+  const scc = ['k:', '  s_mov_b32 s2, src_scc', '  s_cmp_eq_u32 s3, s4', '  v_mov_b32 v0, s2', '  global_store_dword v1, v0, s[0:1]', '  s_endpgm'];
+  assert.match(verify(scc, permute(scc, [1, 2])).difference!.message, /'s_mov_b32 s2, src_scc' .* reads scc from/);
+  const execz = ['k:', '  s_mov_b32 s2, src_execz', '  s_mov_b64 exec, 0', '  s_endpgm'];
+  assert.match(verify(execz, permute(execz, [1, 2])).difference!.message, /reads exec/);
+  // v_mfma_ld_scale_b32 (the next MFMA's scales) and s_rfe_restore_b64 (a return) do not move
+  const rfe = ['k:', '  s_mov_b32 s5, 1', '  s_rfe_restore_b64 s[0:1], s2', '  s_mov_b32 s6, 2', '  s_endpgm'];
+  assert.equal(verify(rfe, permute(rfe, [2, 3])).equivalent, false);
+  const scale = ['k:', '  v_mfma_ld_scale_b32 v20, v21', '  v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[4:11], v[12:19], v[0:3]',
+    '  v_mfma_f32_16x16x128_f8f6f4 v[24:27], v[4:11], v[12:19], v[24:27]', '  s_endpgm'];
+  const load950 = (body: string[], name: string) => loadText('.amdgcn_target "amdgcn-amd-amdhsa--gfx950"\n.text\n' + body.join('\n') + '\n', name);
+  assert.equal(verifyLoaded(load950(scale, 'orig.s'), load950(permute(scale, [1, 2]), 'sched.s')).equivalent, false);
+  // a label a data table in .rodata names is a place code may jump to (s_setpc_b64 to a loaded address): nothing moves across it
+  const table = ['k:', '  s_load_dwordx2 s[2:3], s[0:1], 0x0', '  s_waitcnt lgkmcnt(0)', '  s_setpc_b64 s[2:3]', '  v_mov_b32 v5, 7', '.Lentry:',
+    '  v_mov_b32 v6, 8', '  global_store_dword v1, v5, s[0:1]', '  s_endpgm', '.section .rodata', '.p2align 3', 'jump_table:', '  .quad .Lentry'];
+  assert.equal(verify(table, permute(table, [4, 5])).equivalent, false);
   // s_movreld writes the SGPR M0 selects (s12 here), not the one it names: nothing moves across it
   const rel = ['k:', '  s_mov_b32 m0, 2', '  s_mov_b32 s12, 5', '  s_movreld_b32 s10, s11', '  v_mov_b32 v1, s12', '  s_endpgm'];
   r = verify(rel, permute(rel, [3, 4]));
   assert.equal(r.difference!.kind, 'region-contents');
   assert.match(r.difference!.message, /v_mov_b32 v1, s12/);
+  // a load to LDS (written when its data returns, counted by vmcnt) complete before an LDS read of the original, not in the scheduled file
+  const dma = ['k:', '  s_mov_b32 m0, 0', '  v_lshlrev_b32 v2, 2, v0', '  buffer_load_dword v2, s[4:7], 0 offen lds', '  s_waitcnt vmcnt(0)',
+    '  ds_read_b32 v0, v2', '  s_waitcnt lgkmcnt(0)', '  global_store_dword v2, v0, s[0:1]', '  s_endpgm'];
+  r = verify(dma, ['k:', '  s_mov_b32 m0, 0', '  v_lshlrev_b32 v2, 2, v0', '  buffer_load_dword v2, s[4:7], 0 offen lds',
+    '  ds_read_b32 v0, v2', '  s_waitcnt vmcnt(0) lgkmcnt(0)', '  global_store_dword v2, v0, s[0:1]', '  s_endpgm']);
+  assert.equal(r.difference!.kind, 'completion');
+  assert.match(r.difference!.message, /'buffer_load_dword v2, s\[4:7\], 0 offen lds' .*, which writes LDS in the background, is complete before 'ds_read_b32 v0, v2' in the original but not in the scheduled file/);
+  assert.equal(verify(dma, dma).equivalent, true);
   // the LDS write no longer complete at the barrier
   const fence = ['k:', '  ds_write_b32 v0, v3', '  v_mov_b32 v9, 0', '  s_waitcnt lgkmcnt(0)', '  s_barrier', '  s_endpgm'];
   r = verify(fence, ['k:', '  v_mov_b32 v9, 0', '  s_waitcnt lgkmcnt(0)', '  ds_write_b32 v0, v3', '  s_barrier', '  s_endpgm']);
