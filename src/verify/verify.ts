@@ -387,41 +387,37 @@ function check5Completion(name: string, a: KernelView, b: KernelView, idOfA: Map
     }
   }
   const dma = ldsDmaNeeds(a, idOfA);
-  if (dma.size > 0) {
-    let missing: Check;
-    walkCompletion(b, idOfB, (i, done) => {
-      const id = idOfB.get(i);
-      const need = id === undefined || missing ? undefined : dma.get(id);
-      if (!need) return;
-      const now = done();
-      for (const x of need) {
-        if (now.done.has(x) && !now.pending.has(x)) continue;
-        const ia = find(a, idOfA, x);
-        const at = b.all[i]!.insn;
-        missing = diff('completion', name, `'${ia?.text.trim() ?? x}' (${locText(ia?.loc)}), which writes LDS in the background, is complete before '${at.text.trim()}' in the original but not in the scheduled file (${locText(at.loc)})`,
-          ia?.loc, at.loc);
-        return;
-      }
-    });
-    if (missing) return missing;
+  const late = dma.size === 0 ? undefined : firstUnmet(b, idOfB, (id) => dma.get(id), (x, now) => now.done.has(x) && !now.pending.has(x));
+  if (late) {
+    const ia = find(a, idOfA, late.x);
+    const at = b.all[late.i]!.insn;
+    return diff('completion', name, `'${ia?.text.trim() ?? late.x}' (${locText(ia?.loc)}), which writes LDS in the background, is complete before '${at.text.trim()}' in the original but not in the scheduled file (${locText(at.loc)})`,
+      ia?.loc, at.loc);
   }
   const needs = releases(a, idOfA, fences);
-  if (needs.size === 0) return undefined;
-  let found: Check;
+  const open = needs.size === 0 ? undefined : firstUnmet(b, idOfB, (id) => needs.get(id)?.done, (x, now) => now.done.has(x));
+  if (!open) return undefined;
+  const ia = find(a, idOfA, open.x);
+  const at = b.all[open.i]!.insn;
+  const wait = a.all[needs.get(open.id)!.wait]!.insn;
+  return diff('completion', name, `'${ia?.text.trim() ?? open.x}' (${locText(ia?.loc)}) is complete before '${at.text.trim()}' in the original, by the fence '${wait.text.trim()}' (${locText(wait.loc)}), but not in the scheduled file (${locText(at.loc)})`,
+    ia?.loc, at.loc);
+}
+
+/**
+ * The first instruction of `b` (walked as the completion check walks it) that needs an operation
+ * complete before it (`needOf` its identity) that is not (`complete`): its index, its identity and
+ * the operation's.
+ */
+function firstUnmet(b: KernelView, idOfB: Map<number, string>, needOf: (id: string) => Iterable<string> | undefined,
+  complete: (x: string, now: { done: Set<string>; pending: Set<string> }) => boolean): { i: number; id: string; x: string } | undefined {
+  let found: { i: number; id: string; x: string } | undefined;
   walkCompletion(b, idOfB, (i, done) => {
     const id = idOfB.get(i);
-    const need = id === undefined || found ? undefined : needs.get(id);
+    const need = id === undefined || found ? undefined : needOf(id);
     if (!need) return;
     const now = done();
-    for (const x of need.done) {
-      if (now.done.has(x)) continue;
-      const ia = find(a, idOfA, x);
-      const at = b.all[i]!.insn;
-      const wait = a.all[need.wait]!.insn;
-      found = diff('completion', name, `'${ia?.text.trim() ?? x}' (${locText(ia?.loc)}) is complete before '${at.text.trim()}' in the original, by the fence '${wait.text.trim()}' (${locText(wait.loc)}), but not in the scheduled file (${locText(at.loc)})`,
-        ia?.loc, at.loc);
-      return;
-    }
+    for (const x of need) if (!complete(x, now)) { found = { i, id: id!, x }; return; }
   });
   return found;
 }
