@@ -300,7 +300,7 @@ function onlyWriter(items: readonly Item[], u: number): number {
  * once in the body, by an add or subtract of a constant before the compare) and a constant, or
  * an SGPR the body does not write.
  */
-function loopControl(items: readonly Item[], branch: Item): Control | string {
+function loopControl(items: readonly Item[]): Control | string {
   const c = lastCompare(items);
   if (typeof c === 'string') return c;
   const cmpItem = items[c.at]!;
@@ -327,7 +327,6 @@ function loopControl(items: readonly Item[], branch: Item): Control | string {
   }
   if (step === undefined) return `the counter is written by '${textOf(it)}', not by an add or subtract of a constant`;
   if (stepAt > c.at) return 'the counter is not stepped before the compare';
-  void branch;
   return {
     counter, cmp: c.at, constant: constant ?? 0, counterOperand, step: step >>> 0, stepText: it.key, mnemonic: c.mnemonic, stepAt, op: c.op,
     ...(boundReg !== undefined ? { boundReg } : {}),
@@ -552,7 +551,7 @@ export function proveLoop(a: KernelView, b: KernelView, m: LoopMatch, disambigua
   const side = enteredElsewhere(a, b, [bodyA[0]!, brA], [bodyB[0]!, brB], where);
   if (side) return side;
   // (a) control
-  const ca = loopControl(bodyA, brA);
+  const ca = loopControl(bodyA);
   if (typeof ca === 'string') return fail(`${where}: the original loop's control is not one verify can follow: ${ca}`, brA);
   const sub = (x: number, y: number) => (x - y) >>> 0;
   if (brA.key !== brB.key) return fail(`${where}: the back edge changed`, brA, brB);
@@ -574,7 +573,7 @@ export function proveLoop(a: KernelView, b: KernelView, m: LoopMatch, disambigua
   } else {
     const whileDifferent = ca.boundReg === undefined && (ca.op === 'lg' || ca.op === 'eq') && (ca.op === 'lg') === (brA.r.insn.base === 's_cbranch_scc1');
     if (!whileDifferent) return fail(`${where}: the pipelined loop does not test the counter's next value (${next}), and the original does not go on while its counter differs from a constant`, undefined, brB);
-    const cb = loopControl(bodyB, brB);
+    const cb = loopControl(bodyB);
     if (typeof cb === 'string') return fail(`${where}: the pipelined loop's control is not one verify can follow: ${cb}`, undefined, brB);
     if (cb.counter !== ca.counter || cb.mnemonic !== ca.mnemonic || cb.counterOperand !== ca.counterOperand || cb.step !== ca.step || cb.stepText !== ca.stepText || cb.boundReg !== undefined) {
       return fail(`${where}: the pipelined loop is not controlled by the original's counter and step`, bodyA[ca.cmp], bodyB[cb.cmp]);
@@ -669,7 +668,7 @@ function proveTwoStage(a: KernelView, b: KernelView, m: LoopMatch, t: TwoStageTo
   const side = enteredElsewhere(a, b, [bodyA[0]!, brA], [half1[0]!, brB], where);
   if (side) return side;
   // (a) control
-  const ca = loopControl(bodyA, brA);
+  const ca = loopControl(bodyA);
   if (typeof ca === 'string') return fail(`${where}: the original loop's control is not one verify can follow: ${ca}`, brA);
   if (ca.boundReg !== undefined || (ca.op !== 'lg' && ca.op !== 'eq') || (ca.op === 'lg') !== (brA.r.insn.base === 's_cbranch_scc1')) {
     return fail(`${where}: the original loop does not go on while its counter differs from a constant (a two-stage loop is rotated only so)`, brA);
@@ -679,7 +678,7 @@ function proveTwoStage(a: KernelView, b: KernelView, m: LoopMatch, t: TwoStageTo
   const exitSense = brA.r.insn.base === 's_cbranch_scc1' ? 's_cbranch_scc0' : 's_cbranch_scc1';
   const sameCompare = (c: { counter: number; mnemonic: string; counterOperand: number }) => c.counter === ca.counter && c.mnemonic === ca.mnemonic && c.counterOperand === ca.counterOperand;
   for (const [items, branch, what] of [[half1, b.tokens[t.exitBranch]!.item!, 'first half'], [half2, brB, 'second half']] as const) {
-    const c = loopControl(items, brA);
+    const c = loopControl(items);
     if (typeof c === 'string') return fail(`${where}: the pipelined loop's ${what} is not controlled as verify can follow: ${c}`, undefined, branch);
     if (!sameCompare(c) || c.step !== ca.step || c.stepText !== ca.stepText || c.boundReg !== undefined) return fail(`${where}: the pipelined loop's ${what} is not controlled by the original's counter and step`, bodyA[ca.cmp], items[c.cmp]);
     if (c.constant !== sub(ca.constant, 2 * ca.step)) return fail(`${where}: the ${what}'s compare constant is ${c.constant | 0}, not two steps before the original's ${ca.constant | 0}`, bodyA[ca.cmp], items[c.cmp]);
