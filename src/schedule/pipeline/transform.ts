@@ -345,16 +345,8 @@ export function pipelineTwoStage(k: ScheduleKernel, plans: readonly PipelinePlan
  * where it is a plain number. Throws when the descriptor does not say it that way.
  */
 function growAllocation(k: ScheduleKernel, e: ReturnType<typeof emptyEdits>, grow: NonNullable<TwoStage['grow']>): void {
-  const program = k.loaded.program;
-  const sym = k.ctx.kernel;
-  let inDescriptor = false;
   let found = false;
-  for (let s = sym.start; s < program.statements.length; s++) {
-    const st = program.statements[s]!;
-    if (st.kind !== 'directive') continue;
-    if (st.name === '.amdhsa_kernel') { inDescriptor = st.args?.trim() === k.name; continue; }
-    if (st.name === '.end_amdhsa_kernel') { if (inDescriptor) inDescriptor = false; continue; }
-    const plain = /^\d+$/.test(st.args?.trim() ?? '');
+  eachDirective(k, (st, s, inDescriptor, plain) => {
     if (inDescriptor && st.name === '.amdhsa_next_free_vgpr') {
       if (!plain) throw new ConductorError(`the descriptor of ${k.name} gives .amdhsa_next_free_vgpr as an expression; the allocation is not grown`);
       e.replace.set(s, `.amdhsa_next_free_vgpr ${grow.nextFree}`);
@@ -366,8 +358,25 @@ function growAllocation(k: ScheduleKernel, e: ReturnType<typeof emptyEdits>, gro
       const m = /^(\S+)\.num_vgpr\s*,\s*(\d+)$/.exec(st.args?.trim() ?? '');
       if (m && m[1] === k.name) e.replace.set(s, `.set ${k.name}.num_vgpr, ${grow.nextFree}`);
     }
-  }
+  });
   if (!found) throw new ConductorError(`no .amdhsa_next_free_vgpr for ${k.name}; the allocation is not grown`);
+}
+
+/**
+ * Each directive from the kernel's start (statement and index), whether it is inside the kernel's
+ * own descriptor (.amdhsa_kernel <name> ... .end_amdhsa_kernel), and whether its argument is a
+ * plain number.
+ */
+function eachDirective(k: ScheduleKernel, visit: (st: Statement, s: number, inDescriptor: boolean, plain: boolean) => void): void {
+  const program = k.loaded.program;
+  let inDescriptor = false;
+  for (let s = k.ctx.kernel.start; s < program.statements.length; s++) {
+    const st = program.statements[s]!;
+    if (st.kind !== 'directive') continue;
+    if (st.name === '.amdhsa_kernel') { inDescriptor = st.args?.trim() === k.name; continue; }
+    if (st.name === '.end_amdhsa_kernel') { inDescriptor = false; continue; }
+    visit(st, s, inDescriptor, /^\d+$/.test(st.args?.trim() ?? ''));
+  }
 }
 
 /**
@@ -376,23 +385,17 @@ function growAllocation(k: ScheduleKernel, e: ReturnType<typeof emptyEdits>, gro
  * where they are plain numbers. Throws when the descriptor does not say it that way.
  */
 function growSgprAllocation(k: ScheduleKernel, e: ReturnType<typeof emptyEdits>, nextFree: number): void {
-  const program = k.loaded.program;
-  let inDescriptor = false;
   let found = false;
-  for (let s = k.ctx.kernel.start; s < program.statements.length; s++) {
-    const st = program.statements[s]!;
-    if (st.kind !== 'directive') continue;
-    if (st.name === '.amdhsa_kernel') { inDescriptor = st.args?.trim() === k.name; continue; }
-    if (st.name === '.end_amdhsa_kernel') { if (inDescriptor) inDescriptor = false; continue; }
+  eachDirective(k, (st, s, inDescriptor, plain) => {
     if (inDescriptor && st.name === '.amdhsa_next_free_sgpr') {
-      if (!/^\d+$/.test(st.args?.trim() ?? '')) throw new ConductorError(`the descriptor of ${k.name} gives .amdhsa_next_free_sgpr as an expression; the allocation is not grown`);
+      if (!plain) throw new ConductorError(`the descriptor of ${k.name} gives .amdhsa_next_free_sgpr as an expression; the allocation is not grown`);
       e.replace.set(s, `.amdhsa_next_free_sgpr ${nextFree}`);
       found = true;
     } else if (st.name === '.set') {
       const m = /^(\S+)\.(numbered_sgpr|num_sgpr)\s*,\s*(\d+)$/.exec(st.args?.trim() ?? '');
       if (m && m[1] === k.name) e.replace.set(s, `.set ${k.name}.${m[2]}, ${nextFree}`);
     }
-  }
+  });
   if (!found) throw new ConductorError(`no .amdhsa_next_free_sgpr for ${k.name}; the allocation is not grown`);
 }
 
