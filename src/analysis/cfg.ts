@@ -10,7 +10,7 @@ import { controlKind, type ControlKind } from '../isa/control.js';
 import { ParsedProgram, forEachStatementObject, statementAt } from '../asm/program.js';
 import { once } from './memo.js';
 import { sectionIsCode } from './rawwords.js';
-import { namesRegisters } from '../asm/store.js';
+import { namesRegisters, namesSymbol } from '../asm/store.js';
 
 export interface BasicBlock {
   id: number;
@@ -59,6 +59,26 @@ export interface Cfg {
 }
 
 const LONG_BRANCH_WINDOW = 8;
+
+/**
+ * PC-relative sequences: for each instruction after an s_getpc_b64 in its block, up to the last
+ * one there naming a symbol (`s_add_u32 s4, s4, tab@rel32@lo+8`), the index of that s_getpc_b64;
+ * -1 elsewhere. A symbol's offset there counts the bytes from the s_getpc_b64, so nothing may be
+ * inserted, removed or moved inside such a sequence.
+ */
+export function pcRelativeSpans(cfg: Cfg): Int32Array {
+  return once(cfg, 'pcRelativeSpans', () => {
+    const out = new Int32Array(cfg.insns.length).fill(-1);
+    for (let i = 0; i < cfg.insns.length; i++) {
+      if (cfg.insns[i]!.base !== 's_getpc_b64') continue;
+      const blk = cfg.blocks[cfg.blockOf[i]!]!;
+      let last = i;
+      for (let j = i + 1; j < blk.end; j++) if (cfg.control[j] === 'none' && namesSymbol(cfg.insns[j]!)) last = j;
+      for (let j = i + 1; j <= last; j++) if (out[j] === -1) out[j] = i;
+    }
+    return out;
+  });
+}
 
 /**
  * Data directives: a label they name in a debug section (`.section .debug_*`) is an address in

@@ -11,6 +11,7 @@ import { printProgram } from '../asm/printer.js';
 import { addInsert, emptyEdits, loadEdited, type StatementEdits } from './edit.js';
 import type { Loaded } from '../load.js';
 import { kernelContexts } from '../analysis/context.js';
+import { pcRelativeSpans } from '../analysis/cfg.js';
 import { checkContexts, checkerFindings, rawJumpRefusal, type KernelCheck } from './check.js';
 import { checkFastFromEnv, ConductorError, FastPathMismatch } from '../errors.js';
 import { carryFacts, hazardInsnsCarried, type CarriedFacts } from '../hazards/context.js';
@@ -139,6 +140,24 @@ export function planFixes(checks: { ctx: KernelContext; findings: Finding[] }[],
       const s = ctx.program.statements[stmtOf(i)]!;
       return !s.expansion;
     };
+    // nothing is inserted inside a PC-relative sequence (it would move the symbol's offset from the
+    // s_getpc_b64): a wait there goes before the s_getpc_b64, each counter it needs at 0 (what was
+    // counted after that point is not issued yet there), and a nop before it too (the wait states
+    // count across the sequence; a producer inside it is still short, which the next round finds)
+    const spans = pcRelativeSpans(ctx.cfg);
+    for (const [before, c] of [...waitNeed]) {
+      const g = spans[before]!;
+      if (g < 0) continue;
+      waitNeed.delete(before);
+      const zero: Counters = { ...(c.vmcnt !== undefined ? { vmcnt: 0 } : {}), ...(c.expcnt !== undefined ? { expcnt: 0 } : {}), ...(c.lgkmcnt !== undefined ? { lgkmcnt: 0 } : {}) };
+      waitNeed.set(g, minCounters(waitNeed.get(g) ?? {}, zero));
+    }
+    for (const [before, need] of [...nopNeed]) {
+      const g = spans[before]!;
+      if (g < 0) continue;
+      nopNeed.delete(before);
+      nopNeed.set(g, Math.max(nopNeed.get(g) ?? 0, need));
+    }
     for (const [before, c] of waitNeed) {
       const prev = before - 1;
       const p = prev >= 0 ? ctx.cfg.insns[prev] : undefined;

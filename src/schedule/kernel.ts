@@ -41,6 +41,7 @@ import type { Loaded } from '../load.js';
 import type { KernelContext } from '../analysis/types.js';
 import { kernelContexts } from '../analysis/context.js';
 import { computeLiveness, countFiles, noteUsed } from '../analysis/liveness.js';
+import { pcRelativeSpans } from '../analysis/cfg.js';
 import type { ResolvedInsn } from '../isa/types.js';
 import type { Target } from '../isa/target.js';
 import { checkFastFromEnv, ConductorError, FastPathMismatch } from '../errors.js';
@@ -327,16 +328,9 @@ function classifyRoles(loaded: Loaded, ctx: KernelContext, opts: ScheduleOptions
     pinReason[i] = 'the kernel-argument preload header (the 256 bytes firmware that preloads skips)';
   }
   // s_getpc_b64 and the instructions after it in its block up to the last one naming a symbol.
-  for (let i = 0; i < n; i++) {
-    if (insns[i]!.insn.base !== 's_getpc_b64') continue;
-    const blk = cfg.blocks[cfg.blockOf[i]!]!;
-    let last = i;
-    for (let j = i + 1; j < blk.end; j++) {
-      if (cfg.control[j] === 'none' && namesSymbol(insns[j]!.insn)) last = j;
-    }
-    for (let j = i + 1; j <= last; j++) {
-      if (role[j] !== ROLE.pinned) { role[j] = ROLE.pinned; pinReason[j] = 'inside a PC-relative sequence (s_getpc_b64 .. its last symbol)'; }
-    }
+  const spans = pcRelativeSpans(cfg);
+  for (let j = 0; j < n; j++) {
+    if (spans[j]! >= 0 && role[j] !== ROLE.pinned) { role[j] = ROLE.pinned; pinReason[j] = 'inside a PC-relative sequence (s_getpc_b64 .. its last symbol)'; }
   }
   let analysisFences: { has(i: number): boolean } | undefined;
   let positions: ReadonlyMap<number, WaitPosition> | undefined;

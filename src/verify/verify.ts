@@ -440,7 +440,10 @@ function ldsDmaNeeds(v: KernelView, idOf: Map<number, string>): Map<string, Set<
   walkCompletion(v, idOf, (i, done) => {
     const id = idOf.get(i);
     const r = v.all[i]!;
-    if (id === undefined || r.info.cls !== 'ds' || r.info.mem?.space !== 'lds') return;
+    // an LDS access (a DS instruction, or a flat one, which may reach LDS) by verify's own memory
+    // model: ds_bpermute / ds_permute / ds_swizzle move data between lanes and access no memory
+    const acc = id === undefined || isLdsDma(r) ? undefined : accessOf(r);
+    if (id === undefined || !acc || ((acc.rd | acc.wr) & 1) === 0) return;
     const need = [...done().done].filter((x) => dma.has(x));
     if (need.length > 0) out.set(id, new Set(need));
   });

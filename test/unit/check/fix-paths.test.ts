@@ -238,3 +238,30 @@ it('a change of many lines (a repeat block written out as its expansions) names 
   assert.equal(changeText({ line: 3, before: [], after: ['s_nop 0'] }), 'before line 3: + s_nop 0', 'a short change in full');
   assert.equal(changeText({ line: 3, before: ['s_waitcnt vmcnt(2)'], after: ['s_waitcnt vmcnt(1)'] }), 'line 3: s_waitcnt vmcnt(2) -> s_waitcnt vmcnt(1)');
 });
+
+describe('check --fix and PC-relative sequences', () => {
+  // an instruction between s_getpc_b64 and the add that names the symbol: the +8 counts its bytes
+  const pcrel = (between: string[]) => ['.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"', '.text', 'k:',
+    '  s_load_dword s9, s[0:1], 0x0', '  v_mov_b32_e32 v2, 2', '  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), 3', '  s_getpc_b64 s[4:5]', ...between,
+    '  s_add_u32 s4, s4, tab@rel32@lo+8', '  s_addc_u32 s5, s5, tab@rel32@hi+16', '  s_load_dword s6, s[4:5], 0x0', '  s_waitcnt lgkmcnt(0)',
+    '  v_add_u32_e32 v4, s8, v2', '  global_store_dword v0, v4, s[2:3]', '  s_endpgm', '.section .rodata', 'tab:', '  .long 42', ''].join('\n');
+  const between = (text: string) => {
+    const lines = text.split('\n').map((l) => l.trim());
+    return lines.slice(lines.indexOf('s_getpc_b64 s[4:5]') + 1, lines.findIndex((l) => l.startsWith('s_add_u32 s4, s4, tab')));
+  };
+  it('a wait the sequence needs goes before its s_getpc_b64, its counters at 0 (inserting one inside would move the symbol\'s offset)', () => {
+    const text = pcrel(['  s_add_u32 s8, s9, 1']);
+    const r = fixLoaded(loadText(text, 'k.s'));
+    assert.deepEqual(between(r.text), ['s_add_u32 s8, s9, 1']);
+    const lines = r.text.split('\n').map((l) => l.trim());
+    assert.equal(lines[lines.indexOf('s_getpc_b64 s[4:5]') - 1], 's_waitcnt lgkmcnt(0)');
+    assert.equal(checkLoaded(loadText(r.text, 'fixed.s')).errors, 0);
+  });
+  it('so does an s_nop', () => {
+    const r = fixLoaded(loadText(pcrel(['  s_getreg_b32 s8, hwreg(HW_REG_MODE, 0, 8)']), 'k.s'));
+    assert.deepEqual(between(r.text), ['s_getreg_b32 s8, hwreg(HW_REG_MODE, 0, 8)']);
+    const lines = r.text.split('\n').map((l) => l.trim());
+    assert.match(lines[lines.indexOf('s_getpc_b64 s[4:5]') - 1]!, /^s_nop \d$/);
+    assert.equal(checkLoaded(loadText(r.text, 'fixed.s')).errors, 0);
+  });
+});

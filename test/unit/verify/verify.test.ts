@@ -144,6 +144,10 @@ test('verify rejects: memory order, pinned instruction moved, region contents, c
   assert.equal(r.difference!.kind, 'completion');
   assert.match(r.difference!.message, /'buffer_load_dword v2, s\[4:7\], 0 offen lds' .*, which writes LDS in the background, is complete before 'ds_read_b32 v0, v2' in the original but not in the scheduled file/);
   assert.equal(verify(dma, dma).equivalent, true);
+  // ds_bpermute / ds_swizzle access no LDS: they may pass the wait for a load to LDS
+  const perm = ['k:', '  s_mov_b32 m0, 0', '  buffer_load_dword v2, s[4:7], 0 offen lds', '  s_waitcnt vmcnt(0)', '  ds_bpermute_b32 v3, v1, v5',
+    '  ds_read_b32 v0, v2', '  s_waitcnt lgkmcnt(0)', '  s_endpgm'];
+  assert.equal(verify(perm, permute(perm, [3, 4])).equivalent, true, verify(perm, permute(perm, [3, 4])).difference?.message);
   // the LDS write no longer complete at the barrier
   const fence = ['k:', '  ds_write_b32 v0, v3', '  v_mov_b32 v9, 0', '  s_waitcnt lgkmcnt(0)', '  s_barrier', '  s_endpgm'];
   r = verify(fence, ['k:', '  v_mov_b32 v9, 0', '  s_waitcnt lgkmcnt(0)', '  ds_write_b32 v0, v3', '  s_barrier', '  s_endpgm']);
