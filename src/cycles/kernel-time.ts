@@ -464,26 +464,33 @@ function nextValueOf(ctx: KernelContext, start: number, end: number, t: number):
   let at = -1;
   for (let i = start; i < end; i++) if (insns[i]!.defs.includes(t)) { if (at >= 0) return undefined; at = i; }
   if (at < 0) return undefined;
-  const r = insns[at]!;
-  const b = r.insn.base;
-  if (sgprOf(r, 0) !== t || !(b === 's_add_i32' || b === 's_add_u32' || b === 's_sub_i32' || b === 's_sub_u32')) return undefined;
-  const c = sgprOf(r, 1) ?? (b.startsWith('s_add') ? sgprOf(r, 2) : undefined);
-  const x = sgprOf(r, 1) !== undefined ? imm(r, 2) : imm(r, 1);
-  if (c === undefined || c === t || x === undefined) return undefined;
+  const a = constantAdd(insns[at]!);
+  if (!a || a.dst !== t || a.src === t) return undefined;
   let written = false;
-  for (let i = start; i < end && !written; i++) written = insns[i]!.defs.includes(c);
-  return written ? { counter: c, at, delta: b.startsWith('s_sub') ? -x : x } : undefined;
+  for (let i = start; i < end && !written; i++) written = insns[i]!.defs.includes(a.src);
+  return written ? { counter: a.src, at, delta: a.add } : undefined;
 }
 
 /** What `r` adds to the counter SGPR when it is s_add/s_sub of a constant to it or s_addk_i32; else undefined. */
 function counterStep(r: KernelContext['insns'][number], counter: number): number | undefined {
+  if (r.insn.base === 's_addk_i32') return sgprOf(r, 0) === counter ? imm(r, 1) : undefined;
+  const a = constantAdd(r);
+  return a && a.dst === counter && a.src === counter ? a.add : undefined;
+}
+
+/**
+ * `s_add/s_sub_{i32,u32} d, s, c` (or `s_add d, c, s`) of an SGPR and a constant: d, s and what
+ * is added (a subtract's constant negated); undefined for any other form.
+ */
+function constantAdd(r: KernelContext['insns'][number]): { dst: number; src: number; add: number } | undefined {
   const b = r.insn.base;
-  if (sgprOf(r, 0) !== counter) return undefined;
-  if (b === 's_add_i32' || b === 's_add_u32' || b === 's_sub_i32' || b === 's_sub_u32') {
-    const x = sgprOf(r, 1) === counter ? imm(r, 2) : sgprOf(r, 2) === counter && b.startsWith('s_add') ? imm(r, 1) : undefined;
-    return x === undefined ? undefined : b.startsWith('s_sub') ? -x : x;
-  }
-  return b === 's_addk_i32' ? imm(r, 1) : undefined;
+  const add = b === 's_add_i32' || b === 's_add_u32';
+  if (!add && b !== 's_sub_i32' && b !== 's_sub_u32') return undefined;
+  const dst = sgprOf(r, 0);
+  const s1 = sgprOf(r, 1);
+  const src = s1 ?? (add ? sgprOf(r, 2) : undefined);
+  const x = s1 !== undefined ? imm(r, 2) : imm(r, 1);
+  return dst === undefined || src === undefined || x === undefined ? undefined : { dst, src, add: add ? x : -x };
 }
 
 /** Largest s_and_b32 mask read as a trip-count range (a remainder loop's is 2^k - 1, small). */
