@@ -200,7 +200,7 @@ export function pinnedReason(r: ResolvedInsn): string {
 }
 
 /** Does `r` read an lds_direct source (LDS at M0)? */
-export function readsLdsDirect(r: ResolvedInsn): boolean {
+function readsLdsDirect(r: ResolvedInsn): boolean {
   return r.insn.operands.some((o) => o.kind === 'const' && (o.name === 'lds_direct' || o.name === 'src_lds_direct'));
 }
 
