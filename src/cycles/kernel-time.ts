@@ -42,6 +42,7 @@ import {
   FLAG, NPIPES, PIPE_NAMES,
 } from './model.js';
 import { SCC, VGPR_BASE } from '../asm/registers.js';
+import { constantAdd, intOperand, sgprOperand } from '../isa/scalar-add.js';
 
 /**
  * Trip count of a loop whose count the code does not give and the caller does not set: a GEMM
@@ -309,16 +310,6 @@ function reaches(ctx: KernelContext, from: number, to: number): boolean {
   return false;
 }
 
-function imm(r: KernelContext['insns'][number], k: number): number | undefined {
-  const o = r.insn.operands[k];
-  return o && o.kind === 'imm' && Number.isInteger(o.value) ? o.value : undefined;
-}
-
-function sgprOf(r: KernelContext['insns'][number], k: number): number | undefined {
-  const o = r.insn.operands[k];
-  return o && o.kind === 'reg' && o.file === 's' && o.count === 1 ? o.first : undefined;
-}
-
 const CMP = /^s_cmpk?_(eq|lg|gt|ge|lt|le)_(i32|u32)$/;
 
 /**
@@ -349,11 +340,11 @@ export function tripFromCode(ctx: KernelContext, header: number, latch: number, 
   if (cmpAt < 0) return undefined;
   const cmp = insns[cmpAt]!;
   const [, op, ty] = CMP.exec(cmp.insn.base)!;
-  let counter = sgprOf(cmp, 0);
-  let bound = imm(cmp, 1);
+  let counter = sgprOperand(cmp.insn, 0);
+  let bound = intOperand(cmp.insn, 1);
   let swapped = false;
   if (counter === undefined || bound === undefined) {
-    counter = sgprOf(cmp, 1); bound = imm(cmp, 0); swapped = true;
+    counter = sgprOperand(cmp.insn, 1); bound = intOperand(cmp.insn, 0); swapped = true;
   }
   if (counter === undefined || bound === undefined) return undefined;
   // a loop schedule pipelined with the counter's next value (src/schedule/pipeline, LoopCounter
@@ -377,8 +368,8 @@ export function tripFromCode(ctx: KernelContext, header: number, latch: number, 
   let reload: { at: number; vgpr: number; lane: number } | undefined;
   for (let i = cmpAt - 1; i >= start && !reload; i--) {
     const r = insns[i]!;
-    if (!r.defs.includes(unit) || r.insn.base !== 'v_readlane_b32' || sgprOf(r, 0) !== counter) continue;
-    const lane = imm(r, 2);
+    if (!r.defs.includes(unit) || r.insn.base !== 'v_readlane_b32' || sgprOperand(r.insn, 0) !== counter) continue;
+    const lane = intOperand(r.insn, 2);
     const vgpr = r.uses.find((u) => u >= VGPR_BASE);
     if (lane === undefined || vgpr === undefined || !forwardFrom(ctx, header, cfg.blockOf[i]!, latches)) return undefined;
     reload = { at: i, vgpr, lane };
@@ -406,10 +397,10 @@ export function tripFromCode(ctx: KernelContext, header: number, latch: number, 
     for (let i = start; i < lb.end; i++) {
       const r = insns[i]!;
       if (!r.defs.includes(reload.vgpr)) continue;
-      const l = r.insn.base === 'v_writelane_b32' ? imm(r, 2) : undefined;
+      const l = r.insn.base === 'v_writelane_b32' ? intOperand(r.insn, 2) : undefined;
       if (l === undefined) return undefined;
       if (l !== reload.lane) continue;
-      if (writeAt >= 0 || sgprOf(r, 1) !== counter) return undefined;
+      if (writeAt >= 0 || sgprOperand(r.insn, 1) !== counter) return undefined;
       writeAt = i;
     }
     if (post !== 0 || writeAt < lastStep || writeAt > cmpAt || !dominatesLatches(ctx, header, cfg.blockOf[writeAt]!, latches)) return undefined;
@@ -464,7 +455,7 @@ function nextValueOf(ctx: KernelContext, start: number, end: number, t: number):
   let at = -1;
   for (let i = start; i < end; i++) if (insns[i]!.defs.includes(t)) { if (at >= 0) return undefined; at = i; }
   if (at < 0) return undefined;
-  const a = constantAdd(insns[at]!);
+  const a = constantAdd(insns[at]!.insn);
   if (!a || a.dst !== t || a.src === t) return undefined;
   let written = false;
   for (let i = start; i < end && !written; i++) written = insns[i]!.defs.includes(a.src);
@@ -473,24 +464,9 @@ function nextValueOf(ctx: KernelContext, start: number, end: number, t: number):
 
 /** What `r` adds to the counter SGPR when it is s_add/s_sub of a constant to it or s_addk_i32; else undefined. */
 function counterStep(r: KernelContext['insns'][number], counter: number): number | undefined {
-  if (r.insn.base === 's_addk_i32') return sgprOf(r, 0) === counter ? imm(r, 1) : undefined;
-  const a = constantAdd(r);
+  if (r.insn.base === 's_addk_i32') return sgprOperand(r.insn, 0) === counter ? intOperand(r.insn, 1) : undefined;
+  const a = constantAdd(r.insn);
   return a && a.dst === counter && a.src === counter ? a.add : undefined;
-}
-
-/**
- * `s_add/s_sub_{i32,u32} d, s, c` (or `s_add d, c, s`) of an SGPR and a constant: d, s and what
- * is added (a subtract's constant negated); undefined for any other form.
- */
-function constantAdd(r: KernelContext['insns'][number]): { dst: number; src: number; add: number } | undefined {
-  const b = r.insn.base;
-  const add = b === 's_add_i32' || b === 's_add_u32';
-  if (!add && b !== 's_sub_i32' && b !== 's_sub_u32') return undefined;
-  const dst = sgprOf(r, 0);
-  const s1 = sgprOf(r, 1);
-  const src = s1 ?? (add ? sgprOf(r, 2) : undefined);
-  const x = s1 !== undefined ? imm(r, 2) : imm(r, 1);
-  return dst === undefined || src === undefined || x === undefined ? undefined : { dst, src, add: add ? x : -x };
 }
 
 /** Largest s_and_b32 mask read as a trip-count range (a remainder loop's is 2^k - 1, small). */
@@ -519,18 +495,18 @@ function initialValue(ctx: KernelContext, header: number, latch: number, sgpr: n
   };
   return lastWritesBefore(ctx, header, latch, sgpr, from, (r) => {
     const base = r.insn.base;
-    if ((base === 's_mov_b32' || base === 's_movk_i32') && sgprOf(r, 0) === sgpr) {
-      const v = imm(r, 1);
+    if ((base === 's_mov_b32' || base === 's_movk_i32') && sgprOperand(r.insn, 0) === sgpr) {
+      const v = intOperand(r.insn, 1);
       return v === undefined ? undefined : settle({ value: v });
     }
-    if (base === 's_and_b32' && sgprOf(r, 0) === sgpr) {
-      const m = imm(r, 2) ?? imm(r, 1);
+    if (base === 's_and_b32' && sgprOperand(r.insn, 0) === sgpr) {
+      const m = intOperand(r.insn, 2) ?? intOperand(r.insn, 1);
       return m !== undefined && m >= 0 && m <= MAX_TRIP_MASK ? settle({ value: 0, mask: m }) : undefined;
     }
     const add = counterStep(r, sgpr);
     if (add !== undefined) { later.push({ add }); return 'on'; }
-    if ((base === 's_cmov_b32' || base === 's_cmovk_i32') && sgprOf(r, 0) === sgpr) {
-      const v = imm(r, 1);
+    if ((base === 's_cmov_b32' || base === 's_cmovk_i32') && sgprOperand(r.insn, 0) === sgpr) {
+      const v = intOperand(r.insn, 1);
       if (v === undefined) return undefined;
       later.push({ cmov: v });
       return 'on';
@@ -578,11 +554,11 @@ function lastWritesBefore<T>(ctx: KernelContext, header: number, latch: number, 
 function laneValue(ctx: KernelContext, header: number, latch: number, vgpr: number, lane: number): { value: number; mask?: number } | undefined {
   const index = lastWritesBefore(ctx, header, latch, vgpr, undefined, (r, i) => {
     if (r.insn.base !== 'v_writelane_b32') return undefined;
-    const l = imm(r, 2);
+    const l = intOperand(r.insn, 2);
     if (l === undefined) return undefined;
     return l === lane ? i : 'on';
   });
-  const src = index !== undefined ? sgprOf(ctx.insns[index]!, 1) : undefined;
+  const src = index !== undefined ? sgprOperand(ctx.insns[index]!.insn, 1) : undefined;
   if (index === undefined || src === undefined) return undefined;
   return initialValue(ctx, header, latch, src, { block: ctx.cfg.blockOf[index]!, index });
 }

@@ -41,6 +41,7 @@ import { OPCODES } from '../asm/store.js';
 import { statementAt } from '../asm/program.js';
 import type { Target } from './target.js';
 import { controlKind } from './control.js';
+import { constantAdd } from './scalar-add.js';
 import { HWREG_MODE, hwregField, hwregId } from './hwreg.js';
 import { kernelLayout, vgprUnitIn, type RegisterLayout } from './layout.js';
 import { AGPR_BASE, M0, SCC, VGPR_BASE, type RegUnit } from '../asm/registers.js';
@@ -245,13 +246,10 @@ function loopCounters(program: Program, kernel: KernelSymbol, insns: readonly Re
   return out;
 }
 
-/** The constant c > 0 of `s_add_i32/u32 sN, sN, c` (or `sN, c, sN`), or undefined. */
+/** The constant c of `s_add_i32/u32 sN, sN, c` (or `sN, c, sN`) when 0 < c < 256, or undefined. */
 function counterStep(insn: Instruction, unit: RegUnit): number | undefined {
-  if (insn.base !== 's_add_i32' && insn.base !== 's_add_u32') return undefined;
-  if (scalarUnit(insn, 0) !== unit) return undefined;
-  const [a, b] = [insn.operands[1], insn.operands[2]];
-  const c = scalarUnit(insn, 1) === unit ? b : scalarUnit(insn, 2) === unit ? a : undefined;
-  return c && c.kind === 'imm' && !c.float && Number.isInteger(c.value) && c.value > 0 && c.value < 256 ? c.value : undefined;
+  const a = constantAdd(insn);
+  return a && !a.sub && a.dst === unit && a.src === unit && a.add > 0 && a.add < 256 ? a.add : undefined;
 }
 
 /** The index interval: a stated range narrows what is known (and wins when the two disagree). */

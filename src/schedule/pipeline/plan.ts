@@ -57,6 +57,7 @@ import { EXEC_HI, EXEC_LO, FLAT_SCRATCH_LO, SCC, SGPR_BASE, VGPR_BASE } from '..
 import type { ResolvedInsn } from '../../isa/types.js';
 import { isWaitOrNop } from '../../asm/program.js';
 import { kernelLayout } from '../../isa/layout.js';
+import { constantAdd, intOperand, sgprOperand } from '../../isa/scalar-add.js';
 import { buildGraph, dependent, explainDependency } from '../deps.js';
 import { pinnedReason, ROLE, schedBarrierBetween, type ScheduleKernel } from '../kernel.js';
 import { tripFromCode } from '../../cycles/kernel-time.js';
@@ -237,16 +238,6 @@ const CMP = /^s_cmpk?_(lg|eq|lt|le|gt|ge)_(i32|u32)$/;
 
 const u32 = (x: number) => x >>> 0;
 
-function immOf(r: ResolvedInsn, k: number): number | undefined {
-  const o = r.insn.operands[k];
-  return o && o.kind === 'imm' && Number.isInteger(o.value) ? o.value : undefined;
-}
-
-function sgprOf(r: ResolvedInsn, k: number): number | undefined {
-  const o = r.insn.operands[k];
-  return o && o.kind === 'reg' && o.file === 's' && o.count === 1 ? o.first : undefined;
-}
-
 /** Does a compare constant fit the compare's encoding (s_cmpk: 16 bits, zero- or sign-extended)? */
 export function boundEncodable(mnemonic: string, value: number): boolean {
   if (!mnemonic.startsWith('s_cmpk_')) return true;
@@ -274,16 +265,16 @@ export function loopCounter(ctx: KernelContext, start: number, branch: number): 
   const [, op] = CMP.exec(cmp.insn.base)!;
   const writtenIn = (u: number) => { for (let i = start; i < branch; i++) if (insns[i]!.defs.includes(u)) return true; return false; };
   // the counter: the compare's SGPR the loop writes; the other operand a constant or an SGPR it does not
-  const s0 = sgprOf(cmp, 0);
-  const s1 = sgprOf(cmp, 1);
+  const s0 = sgprOperand(cmp.insn, 0);
+  const s1 = sgprOperand(cmp.insn, 1);
   let counterOperand: 0 | 1;
   if (s0 !== undefined && writtenIn(s0)) counterOperand = 0;
   else if (s1 !== undefined && writtenIn(s1) && !cmp.insn.base.startsWith('s_cmpk_')) counterOperand = 1;
   else return `the loop compare '${cmp.insn.text.trim()}' does not read an SGPR the loop steps`;
   const counter = counterOperand === 0 ? s0! : s1!;
   const other = 1 - counterOperand;
-  const bound = immOf(cmp, other);
-  const boundSgpr = bound === undefined ? sgprOf(cmp, other) : undefined;
+  const bound = intOperand(cmp.insn, other);
+  const boundSgpr = bound === undefined ? sgprOperand(cmp.insn, other) : undefined;
   if (bound === undefined && boundSgpr === undefined) return `the loop compare does not compare its counter with a constant or an SGPR`;
   if (boundSgpr !== undefined && writtenIn(boundSgpr)) return `the loop compare's two SGPRs are both written in the loop`;
   let step: number | undefined;
@@ -295,13 +286,13 @@ export function loopCounter(ctx: KernelContext, start: number, branch: number): 
     if (stepAt >= 0) return `the counter ${cmp.insn.operands[counterOperand]!.text} is written twice in the loop`;
     stepAt = i;
     const b = r.insn.base;
-    if ((b === 's_add_i32' || b === 's_add_u32' || b === 's_sub_i32' || b === 's_sub_u32') && sgprOf(r, 0) === counter) {
-      const x = sgprOf(r, 1) === counter ? immOf(r, 2) : sgprOf(r, 2) === counter && b.startsWith('s_add') ? immOf(r, 1) : undefined;
-      if (x === undefined) return `the counter step '${r.insn.text.trim()}' is not a constant added to the counter`;
-      step = b.startsWith('s_sub') ? -x : x;
+    if ((b === 's_add_i32' || b === 's_add_u32' || b === 's_sub_i32' || b === 's_sub_u32') && sgprOperand(r.insn, 0) === counter) {
+      const a = constantAdd(r.insn);
+      if (a === undefined || a.src !== counter) return `the counter step '${r.insn.text.trim()}' is not a constant added to the counter`;
+      step = a.add;
       plainAdd = true;
-    } else if (b === 's_addk_i32' && sgprOf(r, 0) === counter) {
-      step = immOf(r, 1);
+    } else if (b === 's_addk_i32' && sgprOperand(r.insn, 0) === counter) {
+      step = intOperand(r.insn, 1);
     } else return `the counter is written by '${r.insn.text.trim()}', not by an add or subtract of a constant`;
   }
   if (step === undefined || u32(step) === 0) return `the loop counter does not step`;

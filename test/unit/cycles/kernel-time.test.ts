@@ -69,6 +69,12 @@ test('trip count from a scalar counter: init, step and compare; otherwise unknow
   // a write of the counter that is no constant step: unknown
   const other = COUNTED.map((l) => (l === 'v_add_f32 v12, v1, v12' ? 's_lshl_b32 s0, s0, 1' : l));
   assert.equal(kernelLoops(ctxOf(other))[0]!.tripFrom, 'default');
+  // a float literal is its bits (1.0 is 0x3f800000), not an integer: no step, no bound, no start
+  for (const [from, to] of [['s_add_i32 s0, s0, 1', 's_add_i32 s0, s0, 1.0'], ['s_cmp_lg_u32 s0, 16', 's_cmp_lg_u32 s0, 16.0'],
+    ['s_mov_b32 s0, 0', 's_mov_b32 s0, 2.0']]) {
+    const f = kernelLoops(ctxOf(COUNTED.map((l) => (l === from ? to : l))));
+    assert.equal(f[0]!.tripFrom, 'default', to);
+  }
 });
 
 /** MIOpen conv1x1u's counter: set, stepped once before the loop and twice in the unrolled body. */

@@ -125,6 +125,9 @@ test('pipeline plan: refusals on the far side of each boundary', () => {
   assert.match(reason(kernel({ body: ['s_add_i32 s2, s2, 1', ...LOOP.map((l) => l.replace('s_cmp_lg_u32 s3, 0', 's_cmp_lg_u32 s3, s2'))] })), /two SGPRs are both written in the loop/);
   assert.match(reason(kernel({ body: [...LOOP, 's_barrier'] })), /must stay in place: 's_barrier'/);
   assert.match(reason(kernel({ body: LOOP.map((l) => l.replace('s_cmp_lg_u32 s3, 0', 's_cmp_lg_u32 s2, 0')) })), /does not read an SGPR the loop steps/);
+  // a float literal is its bits (-1.0 is 0xbf800000), no integer: neither a step nor a bound
+  assert.match(reason(kernel({ body: LOOP.map((l) => l.replace('s_add_i32 s3, s3, -1', 's_add_i32 s3, s3, -1.0')) })), /the counter step 's_add_i32 s3, s3, -1.0' is not a constant added to the counter/);
+  assert.match(reason(kernel({ body: LOOP.map((l) => l.replace('s_cmp_lg_u32 s3, 0', 's_cmp_lg_u32 s3, 4.0')) })), /does not compare its counter with a constant or an SGPR/);
   // SCC live into the loop
   const sccLive = kernel({ body: ['s_addc_u32 s8, s8, 0', ...LOOP] });
   assert.match(reason(sccLive), /SCC is live into the loop/);
