@@ -37,7 +37,7 @@ const NO_COUNT: Counters = Object.freeze({ vm: 0, lgkm: 0, exp: 0 });
 /**
  * A signature is a list of tokens, one per operand: a letter and an optional width in units.
  *   D vdst (VGPR, written)        T vdst (VGPR, read and written: mac/fmac/dot2c/writelane)
- *   S sdst (SGPR, written)        Q sdst (SGPR, read and written: s_addk, s_bitset)
+ *   S sdst (SGPR, written)        Q sdst (SGPR, read and written: s_addk, s_bitset, s_cmov)
  *   x VALU source (src0, src1, src2 in order)     Y src0 VGPR read and written (v_swap)
  *   s scalar source (ssrc0, ssrc1)  C carry-out    c carry-in    m cndmask select
  *   l lane select (readlane/writelane)   k literal constant   i immediate   t interp attribute
@@ -282,6 +282,11 @@ function gateOf(name: string): Gate {
 /**
  * SALU table: "signature ; implicit | names". Implicit effects: "+scc" writes SCC, "<scc" reads
  * it, likewise exec, m0, mode. The SCC writers are those LLVM 22 marks `implicit-def $scc`.
+ * s_cmov_b32/b64 and s_cmovk_i32 write their destination only when SCC is 1 and leave it as it
+ * was otherwise (the ISA's "if SCC then D = S0"), so they read it too (Q): its value before
+ * them is live, and a write before them stays before them. LLVM's S_CMOV_B32 names no tied
+ * operand (SOPInstructions.td), and its code generation never relies on the kept value; Tensile's
+ * `s_cmov_b32 s67, s[sgprWGM] // remainder = WGM if remainder == 0` does.
  */
 const SALU = `
 S s s ; +scc | s_add_u32 s_sub_u32 s_add_i32 s_sub_i32 s_min_i32 s_min_u32 s_max_i32 s_max_u32
@@ -302,8 +307,8 @@ S s2 | s_ff0_i32_b64 s_ff1_i32_b64 s_flbit_i32_b64 s_flbit_i32_i64
 S s ; +scc | s_not_b32 s_wqm_b32 s_bcnt0_i32_b32 s_bcnt1_i32_b32 s_quadmask_b32 s_abs_i32
 S2 s2 ; +scc | s_not_b64 s_wqm_b64 s_quadmask_b64
 S s2 ; +scc | s_bcnt0_i32_b64 s_bcnt1_i32_b64
-S s ; <scc | s_cmov_b32
-S2 s2 ; <scc | s_cmov_b64
+Q s ; <scc | s_cmov_b32
+Q2 s2 ; <scc | s_cmov_b64
 Q s | s_bitset0_b32 s_bitset1_b32
 Q2 s | s_bitset0_b64 s_bitset1_b64
 S2 s | s_bitreplicate_b64_b32
@@ -320,7 +325,7 @@ s2 s2 ; +scc | s_cmp_eq_u64 s_cmp_lg_u64
 s2 s ; +scc | s_bitcmp0_b64 s_bitcmp1_b64
 s s ; +scc | s_setvskip
 S i | s_movk_i32
-S i ; <scc | s_cmovk_i32
+Q i ; <scc | s_cmovk_i32
 s i ; +scc | s_cmpk_eq_i32 s_cmpk_lg_i32 s_cmpk_gt_i32 s_cmpk_ge_i32 s_cmpk_lt_i32 s_cmpk_le_i32
   s_cmpk_eq_u32 s_cmpk_lg_u32 s_cmpk_gt_u32 s_cmpk_ge_u32 s_cmpk_lt_u32 s_cmpk_le_u32
 Q i ; +scc | s_addk_i32

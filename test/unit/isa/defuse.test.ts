@@ -24,7 +24,10 @@ rows('SALU: SCC writers and readers, 64-bit tuples, tied destinations', [
   ['s_lshl2_add_u32 s0, s1, s2', 'gfx908', 's0 scc', 's1 s2'],
   ['s_cselect_b64 s[0:1], s[2:3], 0', 'gfx942', 's[0:1]', 's[2:3] scc'],
   ['s_cselect_b32 s0, s1, s2', 'gfx950', 's0', 's1 s2 scc'],
-  ['s_cmov_b32 s0, s1', 'gfx942', 's0', 's1 scc'],
+  // a conditional move keeps its destination when SCC is 0: it reads it
+  ['s_cmov_b32 s0, s1', 'gfx942', 's0', 's0 s1 scc'],
+  ['s_cmov_b64 s[0:1], s[2:3]', 'gfx90a', 's[0:1]', 's[0:1] s[2:3] scc'],
+  ['s_cmovk_i32 s0, 0x10', 'gfx908', 's0', 's0 scc'],
   ['s_cmp_eq_u32 s0, 1', 'gfx942', 'scc', 's0'],
   ['s_cmp_lg_u64 s[0:1], 0', 'gfx942', 'scc', 's[0:1]'],
   ['s_bitcmp1_b32 s0, 3', 'gfx906', 'scc', 's0'],
