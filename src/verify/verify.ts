@@ -12,7 +12,9 @@
  *  2. Between two anchors (a region) both files hold the same instructions (as multisets).
  *  3. Registers: inside every region each register read sees the same producing instruction
  *     (or the region's entry value) as in the original, and every register's last writer at the
- *     region's exit is the same. Identical instructions are told apart by their occurrence.
+ *     region's exit is the same, but for a scalar register the code after the region writes
+ *     again before reading it (unreadAfter: two independent SCC writers may swap). Identical
+ *     instructions are told apart by their occurrence.
  *     Registers are physical registers in verify's own reckoning: on a unified VGPR/AGPR file
  *     a_k and v(accum_offset+k) are one, and inside the VGPR indexing mode an indexed operand
  *     reaches every register the index may select (regView, indexModeRanges).
@@ -309,8 +311,43 @@ function check2Contents(name: string, where: string, ra: Region, rb: Region): Ch
     (c < 0 && io ? io.loc : undefined) ?? ia?.loc ?? ra.items[0]?.loc, (c > 0 && io ? io.loc : undefined) ?? ib?.loc ?? rb.items[0]?.loc);
 }
 
-/** 3. Registers: every read sees the same producer, every register the same last writer at the exit. */
-function check3Registers(name: string, where: string, a: KernelView, ra: Region, rb: Region, fa: Flow, fb: Flow, ida: string[], idb: string[]): Check {
+/**
+ * Whether scalar register `u` (an SGPR, VCC, SCC, ...: verify's key below VGPR_BASE, which a
+ * write sets whole) is written before anything reads it after region `g` of the original, on
+ * the only way on from there: through the anchors and regions that follow in layout order, up
+ * to a write of it or the end of the program, and no further than a branch, a call, a return,
+ * a trap or a directive (not followed: read there, as far as this knows) or a region check 7
+ * proves (`traced`). The regions
+ * passed are held by check 3 to the same producers in both files, so a read after the write
+ * reads the write in both: which instruction of region g wrote `u` last is then unseen.
+ */
+function unreadAfter(a: KernelView, g: number, u: number, traced: ReadonlySet<number>): boolean {
+  for (let t = g; t < a.tokens.length; t++) {
+    const it = a.tokens[t]!.item;
+    if (it) {
+      if (it.reads.includes(u)) return false;
+      const c = a.cfg.control[it.index];
+      if (c === 'end') return true;
+      // a trap hands the wave's registers to the trap handler (a debugger reads them)
+      if (c !== 'none' || it.r.insn.base === 's_trap') return false;
+      if (it.writes.includes(u)) return true;
+    } else if (!a.tokens[t]!.anchor.startsWith('label ') && a.tokens[t]!.anchor !== 'sched_barrier') return false;
+    if (traced.has(t + 1)) return false;
+    for (const x of a.regions[t + 1]!.items) {
+      if (x.reads.includes(u)) return false;
+      if (x.writes.includes(u)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * 3. Registers: every read sees the same producer, every register the same last writer at the
+ * exit (`unread`: a scalar register written again before it is read after the region, whose
+ * last writer there is unseen).
+ */
+function check3Registers(name: string, where: string, a: KernelView, ra: Region, rb: Region, fa: Flow, fb: Flow, ida: string[], idb: string[],
+  unread: (u: number) => boolean): Check {
   const itemA = new Map(ida.map((id, p) => [id, ra.items[p]!]));
   const itemB = new Map(idb.map((id, p) => [id, rb.items[p]!]));
   for (const id of ida) {
@@ -330,7 +367,7 @@ function check3Registers(name: string, where: string, a: KernelView, ra: Region,
   }
   for (const [u, wa] of fa.exit) {
     const wb = fb.exit.get(u);
-    if (wa === wb) continue;
+    if (wa === wb || (u < VGPR_BASE && unread(u))) continue;
     const ia = itemA.get(wa)!;
     const ib = wb ? itemB.get(wb) : undefined;
     return diff('exit-definition', name, `${where}: ${a.regs.name(u)} is last written by ${shownAt(ia)} in the original but by ${ib ? shownAt(ib) : 'nothing'} in the scheduled file`, ia.loc, ib?.loc);
@@ -528,7 +565,7 @@ function verifyKernel(name: string, a: KernelView, b: KernelView, disambiguate: 
     rb.items.forEach((it, p) => idOfB.set(it.index, `${g}|${idb[p]!}`));
     const fa = flowOf(ra.items, ida);
     const fb = flowOf(rb.items, idb);
-    const c3 = check3Registers(name, where, a, ra, rb, fa, fb, ida, idb);
+    const c3 = check3Registers(name, where, a, ra, rb, fa, fb, ida, idb, (u) => unreadAfter(a, g, u, traced));
     if (c3) return c3;
     const c4 = check4Memory(name, a, ra, rb, fa, fb, ida, idb, disambiguate);
     if (typeof c4 !== 'number') return c4;

@@ -77,13 +77,39 @@ test('verify rejects: RAW, WAR and WAW broken, with the lines in both files', ()
   r = verify(ORIGINAL, permute(ORIGINAL, [5, 6])); // v_mov_b32 v1, 7 before ds_write ... v1
   assert.equal(r.difference!.kind, 'reaching-definition');
   assert.match(r.difference!.message, /ds_write_b32 .* reads v1/);
-  const waw = ['k:', '  s_mov_b32 s1, 1', '  s_mov_b32 s1, 2', '  s_endpgm'];
+  const waw = ['k:', '  s_mov_b32 s1, 1', '  s_mov_b32 s1, 2', '  s_barrier', '  s_mov_b32 s2, s1', '  s_endpgm'];
   r = verify(waw, permute(waw, [1, 2]));
   assert.equal(r.difference!.kind, 'exit-definition');
   // a VGPR's second write keeps the lanes EXEC leaves out of the first: found at the write
   const wawV = ['k:', '  v_mov_b32 v1, 1', '  v_mov_b32 v1, 2', '  s_endpgm'];
   assert.equal(verify(wawV, permute(wawV, [1, 2])).difference!.kind, 'reaching-definition');
   assert.match(formatVerify(r, 'orig.s', 'sched.s'), /NOT equivalent.*exit-definition.*\n {2}at orig\.s:\d+ vs sched\.s:\d+/);
+});
+
+test('verify: a scalar register written again before any read after the region may leave it with another last writer', () => {
+  // two independent compares swapped: SCC's value leaving the region is written over before it is read
+  const scc = ['k:', '  s_cmp_eq_u32 s0, 1', '  s_cmp_eq_u32 s1, 2', '  v_mov_b32 v1, 0', '  s_barrier', '.Lnext:', '  s_cmp_lg_u32 s2, 0',
+    '  s_cbranch_scc1 .Lnext', '  s_endpgm'];
+  const swapped = permute(scc, [1, 2]);
+  assert.equal(verify(scc, swapped).equivalent, true, verify(scc, swapped).difference?.message);
+  // ... and at the program's end (nothing reads registers after s_endpgm)
+  const end = ['k:', '  s_mov_b32 s1, 1', '  s_mov_b32 s1, 2', '  s_endpgm'];
+  assert.equal(verify(end, permute(end, [1, 2])).equivalent, true);
+  // read after the region: the last writer counts
+  const read = scc.map((l) => (l === '  s_cmp_lg_u32 s2, 0' ? '  s_cselect_b32 s3, 1, 0' : l));
+  assert.equal(verify(read, permute(read, [1, 2])).difference?.kind, 'exit-definition');
+  // the branch right after the region reads SCC
+  const branch = ['k:', '  s_cmp_eq_u32 s0, 1', '  s_cmp_eq_u32 s1, 2', '  s_cbranch_scc1 .Lend', '  s_mov_b32 s4, 0', '.Lend:', '  s_endpgm'];
+  assert.equal(verify(branch, permute(branch, [1, 2])).difference?.kind, 'exit-definition');
+  // not followed past a branch, even one that does not read it
+  const past = ['k:', '  s_mov_b32 s1, 1', '  s_mov_b32 s1, 2', '  s_cbranch_execz .Lend', '  s_mov_b32 s1, 3', '.Lend:', '  s_endpgm'];
+  assert.equal(verify(past, permute(past, [1, 2])).difference?.kind, 'exit-definition');
+  // nor past a trap (its handler sees the registers)
+  const trap = ['k:', '  s_mov_b32 s1, 1', '  s_mov_b32 s1, 2', '  s_trap 2', '  s_mov_b32 s1, 3', '  s_endpgm'];
+  assert.equal(verify(trap, permute(trap, [1, 2])).difference?.kind, 'exit-definition');
+  // a vector register is not: its writes keep the lanes EXEC leaves out
+  const vec = ['k:', '  v_mov_b32 v1, 1', '  v_mov_b32 v1, 2', '  s_endpgm'];
+  assert.equal(verify(vec, permute(vec, [1, 2])).equivalent, false);
 });
 
 test('verify rejects: memory order, pinned instruction moved, region contents, completion before a barrier', () => {
