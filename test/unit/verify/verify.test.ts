@@ -81,6 +81,12 @@ test('verify rejects: RAW, WAR and WAW broken, with the lines in both files', ()
   r = verify(waw, permute(waw, [1, 2]));
   assert.equal(r.difference!.kind, 'exit-definition');
   // a VGPR's second write keeps the lanes EXEC leaves out of the first: found at the write
+  // a conditional move keeps its destination when SCC is 0: the write before it is read through it
+  const cmov = ['k:', '  s_mov_b32 s5, 1', '  s_mov_b32 s5, 2', '  s_cmp_eq_u32 s0, 0', '  s_cmov_b32 s5, s6', '  s_barrier', '  s_mov_b32 s7, s5', '  s_endpgm'];
+  r = verify(cmov, permute(cmov, [1, 2]));
+  assert.equal(r.difference?.kind, 'reaching-definition');
+  assert.match(r.difference!.message, /'s_cmov_b32 s5, s6' \(orig\.s:\d+\) reads s5 from 's_mov_b32 s5, 2'/);
+  r = verify(waw, permute(waw, [1, 2]));
   const wawV = ['k:', '  v_mov_b32 v1, 1', '  v_mov_b32 v1, 2', '  s_endpgm'];
   assert.equal(verify(wawV, permute(wawV, [1, 2])).difference!.kind, 'reaching-definition');
   assert.match(formatVerify(r, 'orig.s', 'sched.s'), /NOT equivalent.*exit-definition.*\n {2}at orig\.s:\d+ vs sched\.s:\d+/);
