@@ -316,8 +316,8 @@ function check2Contents(name: string, where: string, ra: Region, rb: Region): Ch
  * write sets whole) is written before anything reads it after region `g` of the original, on
  * the only way on from there: through the anchors and regions that follow in layout order, up
  * to a write of it or the end of the program, and no further than a branch, a call, a return,
- * a trap or a directive (not followed: read there, as far as this knows) or a region check 7
- * proves (`traced`). The regions
+ * a trap, an s_movrels/s_movreld (M0 picks the SGPR), a directive (not followed: read there, as
+ * far as this knows) or a region check 7 proves (`traced`). The regions
  * passed are held by check 3 to the same producers in both files, so a read after the write
  * reads the write in both: which instruction of region g wrote `u` last is then unseen.
  */
@@ -328,8 +328,9 @@ function unreadAfter(a: KernelView, g: number, u: number, traced: ReadonlySet<nu
       if (it.reads.includes(u)) return false;
       const c = a.cfg.control[it.index];
       if (c === 'end') return true;
-      // a trap hands the wave's registers to the trap handler (a debugger reads them)
-      if (c !== 'none' || it.r.insn.base === 's_trap') return false;
+      // a trap hands the wave's registers to the trap handler (a debugger reads them); s_movrels
+      // and s_movreld read and write the SGPR M0 selects, not the one they name
+      if (c !== 'none' || it.r.insn.base === 's_trap' || it.r.insn.base.startsWith('s_movrel')) return false;
       if (it.writes.includes(u)) return true;
     } else if (!a.tokens[t]!.anchor.startsWith('label ') && a.tokens[t]!.anchor !== 'sched_barrier') return false;
     if (traced.has(t + 1)) return false;

@@ -110,6 +110,9 @@ test('verify: a scalar register written again before any read after the region m
   // not followed past a branch, even one that does not read it
   const past = ['k:', '  s_mov_b32 s1, 1', '  s_mov_b32 s1, 2', '  s_cbranch_execz .Lend', '  s_mov_b32 s1, 3', '.Lend:', '  s_endpgm'];
   assert.equal(verify(past, permute(past, [1, 2])).difference?.kind, 'exit-definition');
+  // nor past s_movrels / s_movreld (the SGPR M0 selects: s_movrels s8, s4 with M0 = 2 reads s6)
+  const rel = ['k:', '  s_mov_b32 s6, 1', '  s_mov_b32 s6, 2', '  s_mov_b32 m0, 2', '  s_movrels_b32 s8, s4', '  s_mov_b32 s6, 3', '  s_endpgm'];
+  assert.equal(verify(rel, permute(rel, [1, 2])).difference?.kind, 'exit-definition');
   // nor past a trap (its handler sees the registers)
   const trap = ['k:', '  s_mov_b32 s1, 1', '  s_mov_b32 s1, 2', '  s_trap 2', '  s_mov_b32 s1, 3', '  s_endpgm'];
   assert.equal(verify(trap, permute(trap, [1, 2])).difference?.kind, 'exit-definition');
