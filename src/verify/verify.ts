@@ -52,7 +52,7 @@ import { keyOf, kernelView, locText, shownAt, textOf, type Item, type KernelView
 import { accessOf, mayAlias } from './memory.js';
 import { alignAnchors, proveLoop, PROVEN_TRIPS, type Alignment } from './pipeline.js';
 import { counted } from '../text.js';
-import { VGPR_BASE } from '../asm/registers.js';
+import { MODE, VGPR_BASE } from '../asm/registers.js';
 
 export { keyOf } from './view.js';
 export { PROVEN_TRIPS } from './pipeline.js';
@@ -313,7 +313,7 @@ function check2Contents(name: string, where: string, ra: Region, rb: Region): Ch
 
 /**
  * Whether scalar register `u` (an SGPR, VCC, SCC, ...: verify's key below VGPR_BASE, which a
- * write sets whole) is written before anything reads it after region `g` of the original, on
+ * write sets whole; not MODE, which s_setreg writes a field at a time) is written before anything reads it after region `g` of the original, on
  * the only way on from there: through the anchors and regions that follow in layout order, up
  * to a write of it or the end of the program, and no further than a branch, a call, a return,
  * a trap, an s_movrels/s_movreld (M0 picks the SGPR), a directive (not followed: read there, as
@@ -368,7 +368,7 @@ function check3Registers(name: string, where: string, a: KernelView, ra: Region,
   }
   for (const [u, wa] of fa.exit) {
     const wb = fb.exit.get(u);
-    if (wa === wb || (u < VGPR_BASE && unread(u))) continue;
+    if (wa === wb || (u < VGPR_BASE && u !== MODE && unread(u))) continue;
     const ia = itemA.get(wa)!;
     const ib = wb ? itemB.get(wb) : undefined;
     return diff('exit-definition', name, `${where}: ${a.regs.name(u)} is last written by ${shownAt(ia)} in the original but by ${ib ? shownAt(ib) : 'nothing'} in the scheduled file`, ia.loc, ib?.loc);
