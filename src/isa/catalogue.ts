@@ -332,7 +332,10 @@ Q i ; +scc | s_addk_i32
 Q i | s_mulk_i32
 `;
 
-/** Scalar control, state and program-flow instructions (classes other than 'salu'). */
+/**
+ * Scalar control, state and program-flow instructions (classes other than 'salu').
+ * s_set_gpr_idx_mode writes M0[15:12] only (the ISA's "M0[15:12] = SIMM16[3:0]"): it reads M0.
+ */
 const SCALAR_OTHER = `
 branch   L ;            | s_branch
 branch   L ; <scc       | s_cbranch_scc0 s_cbranch_scc1
@@ -361,7 +364,7 @@ other    F s ; +mode <mode | s_setreg_b32
 other    F i ; +mode <mode | s_setreg_imm32_b32
 other    s F ; +m0 +mode <m0 <mode | s_set_gpr_idx_on
 other    ; +mode <mode  | s_set_gpr_idx_off
-other    F ; +m0 +mode <mode | s_set_gpr_idx_mode
+other    F ; +m0 +mode <m0 <mode | s_set_gpr_idx_mode
 `;
 
 function implicitFrom(spec: string): { defs: RegUnit[]; uses: RegUnit[] } {
@@ -653,7 +656,9 @@ function addValu(name: string, encoding: Encoding, ops: readonly OpSpec[], suffi
   if (mode) uses.push(MODE);
   if (cmpx) defs.push(...EXEC);
   if (name === 'v_div_fmas_f32' || name === 'v_div_fmas_f64') uses.push(...VCC);
-  if (/^v_interp_/.test(name) && name !== 'v_interp_p2_f16') uses.push(M0);
+  // every interpolation reads its parameter's LDS offset and primitive mask in M0 (llc 22's MIR:
+  // V_INTERP_P2_F16 ... implicit $m0, as the others)
+  if (/^v_interp_/.test(name)) uses.push(M0);
   if (extra.implicitUses) uses.push(...extra.implicitUses);
   if (extra.implicitDefs) defs.push(...extra.implicitDefs);
   const writesSgpr = ops.some((o) => o.access !== 'u' && o.kind === 's');

@@ -311,32 +311,40 @@ function check2Contents(name: string, where: string, ra: Region, rb: Region): Ch
     (c < 0 && io ? io.loc : undefined) ?? ia?.loc ?? ra.items[0]?.loc, (c > 0 && io ? io.loc : undefined) ?? ib?.loc ?? rb.items[0]?.loc);
 }
 
+/** Anchors the walk of unreadAfter goes past: they read and write no register. */
+const PLAIN_ANCHORS = new Set(['s_barrier', 's_setprio', 's_sleep']);
+
+/** Directives that only align code (the padding is s_nop). */
+const ALIGN = /^directive \.(p2align|balign|align)\b/;
+
 /**
- * Whether scalar register `u` (an SGPR, VCC, SCC, ...: verify's key below VGPR_BASE, which a
- * write sets whole; not MODE, which s_setreg writes a field at a time) is written before anything reads it after region `g` of the original, on
- * the only way on from there: through the anchors and regions that follow in layout order, up
- * to a write of it or the end of the program, and no further than a branch, a call, a return,
- * a trap, an s_movrels/s_movreld (M0 picks the SGPR), a directive (not followed: read there, as
- * far as this knows) or a region check 7 proves (`traced`). The regions
- * passed are held by check 3 to the same producers in both files, so a read after the write
- * reads the write in both: which instruction of region g wrote `u` last is then unseen.
+ * Whether scalar register `u` (an SGPR, VCC, SCC, ...: verify's key below VGPR_BASE; not MODE,
+ * which s_setreg writes a field at a time) is written before anything reads it after region `g`
+ * of the original, on the only way on from there: through the labels, alignments and plain
+ * anchors (PLAIN_ANCHORS) and the regions that follow in layout order, up to a scalar
+ * instruction's write of it or s_endpgm. It gives up (read there, as far as it knows) at any
+ * other anchor, whose effects its register lists may not hold whole (s_getreg of STATUS reads
+ * SCC, VCCZ and EXECZ; s_set_gpr_idx_mode writes part of M0; s_setvskip turns vector
+ * instructions off; s_movrels/s_movreld reach the SGPR M0 selects; branches, calls, returns,
+ * traps), at any other directive, and at a region check 7 proves (`traced`). A vector
+ * instruction's write of a scalar register (v_cmp, v_readlane, a carry-out) does not count:
+ * under VSKIP it is not issued, and a DPP row mask may keep some of it. The regions passed are
+ * held by check 3 to the same producers in both files, so a read after the write reads it in
+ * both: which instruction of region g wrote `u` last is then unseen.
  */
 function unreadAfter(a: KernelView, g: number, u: number, traced: ReadonlySet<number>): boolean {
   for (let t = g; t < a.tokens.length; t++) {
-    const it = a.tokens[t]!.item;
+    const tok = a.tokens[t]!;
+    const it = tok.item;
     if (it) {
       if (it.reads.includes(u)) return false;
-      const c = a.cfg.control[it.index];
-      if (c === 'end') return true;
-      // a trap hands the wave's registers to the trap handler (a debugger reads them); s_movrels
-      // and s_movreld read and write the SGPR M0 selects, not the one they name
-      if (c !== 'none' || it.r.insn.base === 's_trap' || it.r.insn.base.startsWith('s_movrel')) return false;
-      if (it.writes.includes(u)) return true;
-    } else if (!a.tokens[t]!.anchor.startsWith('label ') && a.tokens[t]!.anchor !== 'sched_barrier') return false;
+      if (a.cfg.control[it.index] === 'end') return true;
+      if (!PLAIN_ANCHORS.has(it.r.insn.base)) return false;
+    } else if (!tok.anchor.startsWith('label ') && tok.anchor !== 'sched_barrier' && !ALIGN.test(tok.anchor)) return false;
     if (traced.has(t + 1)) return false;
     for (const x of a.regions[t + 1]!.items) {
       if (x.reads.includes(u)) return false;
-      if (x.writes.includes(u)) return true;
+      if (x.writes.includes(u) && x.r.insn.base.startsWith('s_')) return true;
     }
   }
   return false;

@@ -116,6 +116,28 @@ test('verify: a scalar register written again before any read after the region m
   // nor past a trap (its handler sees the registers)
   const trap = ['k:', '  s_mov_b32 s1, 1', '  s_mov_b32 s1, 2', '  s_trap 2', '  s_mov_b32 s1, 3', '  s_endpgm'];
   assert.equal(verify(trap, permute(trap, [1, 2])).difference?.kind, 'exit-definition');
+  // nor past an anchor whose register lists do not hold all it does, nor on a vector instruction's
+  // write (found by an adversarial trial: each was accepted with the first two writes swapped)
+  const at = (arch: string, body: string[]) => loadText(`.amdgcn_target "amdgcn-amd-amdhsa--${arch}"\n.text\n` + body.join('\n') + '\n', 'x.s');
+  const rejected = (arch: string, body: string[]) => verifyLoaded(at(arch, body), at(arch, permute(body, [1, 2])));
+  const trials: [string, string, string[]][] = [
+    // s_set_gpr_idx_mode writes M0[15:12] only
+    ['gpr_idx_mode', 'gfx90a', ['k:', '  s_mov_b32 m0, s1', '  s_mov_b32 m0, s2', '  s_set_gpr_idx_mode gpr_idx(SRC0)', '  s_mov_b32 s3, m0', '  s_store_dword s3, s[4:5], 0', '  s_endpgm']],
+    // with VSKIP on the v_cmp after it is not issued
+    ['setvskip', 'gfx90a', ['k:', '  v_cmp_eq_u32 vcc, v0, v1', '  v_cmp_eq_u32 vcc, v0, v2', '  s_setvskip 1, 0', '  v_cmp_eq_u32 vcc, v3, v4', '  s_setvskip 0, 0',
+      '  s_mov_b64 s[10:11], vcc', '  s_store_dwordx2 s[10:11], s[12:13], 0', '  s_endpgm']],
+    ['setvskip on before', 'gfx90a', ['k:', '  s_mov_b64 vcc, s[2:3]', '  s_mov_b64 vcc, s[4:5]', '  s_barrier', '  v_cmp_eq_u32 vcc, v3, v4', '  s_mov_b64 s[10:11], vcc',
+      '  s_store_dwordx2 s[10:11], s[12:13], 0', '  s_endpgm'].map((l, x) => (x === 0 ? 'k:\n  s_setvskip 1, 0' : l))],
+    // s_getreg of STATUS reads SCC (bit 0) and VCCZ (bit 10)
+    ['getreg scc', 'gfx942', ['k:', '  s_cmp_eq_u32 s0, 1', '  s_cmp_eq_u32 s1, 2', '  s_getreg_b32 s4, hwreg(HW_REG_STATUS, 0, 1)', '  s_cmp_eq_u32 s2, 3', '  s_store_dword s4, s[6:7], 0', '  s_endpgm']],
+    ['getreg vccz', 'gfx942', ['k:', '  s_mov_b64 vcc, 0', '  s_mov_b64 vcc, s[8:9]', '  s_getreg_b32 s4, hwreg(HW_REG_STATUS, 10, 1)', '  s_mov_b64 vcc, -1', '  s_store_dword s4, s[6:7], 0', '  s_endpgm']],
+    // v_interp_p2_f16 reads M0 (as every interpolation)
+    ['interp', 'gfx906', ['k:', '  s_mov_b32 m0, s1', '  s_mov_b32 m0, s2', '  s_barrier', '  v_interp_p2_f16 v5, v2, attr1.x, v3', '  s_mov_b32 m0, -1', '  global_store_short v[8:9], v5, off', '  s_endpgm']],
+  ];
+  for (const [what, arch, body] of trials) assert.equal(rejected(arch, body).equivalent, false, what);
+  // alignment padding and plain anchors are passed: .p2align before a loop header, s_setprio
+  const aligned = ['k:', '  s_cmp_eq_u32 s0, 1', '  s_cmp_eq_u32 s1, 2', '  s_barrier', '  s_setprio 2', '  .p2align 6', '.Lloop:', '  s_cmp_lg_u32 s2, 0', '  s_cbranch_scc1 .Lloop', '  s_endpgm'];
+  assert.equal(verify(aligned, permute(aligned, [1, 2])).equivalent, true, verify(aligned, permute(aligned, [1, 2])).difference?.message);
   // a vector register is not: its writes keep the lanes EXEC leaves out
   const vec = ['k:', '  v_mov_b32 v1, 1', '  v_mov_b32 v1, 2', '  s_endpgm'];
   assert.equal(verify(vec, permute(vec, [1, 2])).equivalent, false);
