@@ -14,7 +14,7 @@ import { ExprError, charLiteralLength, evalExpr, evalRange, exprEnd, exprFloat, 
 import type { RangeLookup, SymbolLookup } from './expr.js';
 import { Interner, isSpace, trimEndAt } from './intern.js';
 import {
-  FILE_A, FILE_S, FILE_SPECIAL, FILE_TTMP, FILE_V, InsnStore, MF_LIST, MF_NUM, MF_VALUE, MODIFIER_NAMES, OPCODES, OPC_IMAGE, OPC_WAITCNT, OPF_ABS,
+  FILE_A, FILE_S, FILE_SPECIAL, FILE_TTMP, FILE_V, InsnStore, MF_LIST, MF_NUM, MF_VALUE, MODIFIER_NAMES, OPCODES, OPC_IMAGE, OPC_VMEM, OPC_WAITCNT, OPF_ABS,
   OPF_FLOAT, OPF_INEXACT, OPF_LIT, OPF_NEG, OPF_SEXT, OP_CONST, OP_EXPR, OP_FUNC, OP_IMM, OP_OFF, OP_WAITCNT,
 } from './store.js';
 import type { FuncAux, WaitcntAux } from './store.js';
@@ -215,6 +215,7 @@ export function scanInstruction(store: InsnStore, textId: number, start: number,
       if (P < E) throw error(`unexpected '${T.slice(P, E)}' after s_waitcnt operand`);
     } else {
       const isImage = (flags & OPC_IMAGE) !== 0;
+      const isVmem = (flags & OPC_VMEM) !== 0;
       let sawComma = true;
       for (;;) {
         ws();
@@ -226,7 +227,7 @@ export function scanInstruction(store: InsnStore, textId: number, start: number,
           continue;
         }
         sawComma = false;
-        parseItem(isImage);
+        parseItem(isImage, isVmem);
       }
     }
     const tEnd = trimEndAt(T, mStart, E);
@@ -253,7 +254,7 @@ export function parseInstructionText(text: string, loc: Loc, lookup: SymbolLooku
 /* Items: modifiers and operands                                                               */
 /* ------------------------------------------------------------------------------------------ */
 
-function parseItem(isImage: boolean): void {
+function parseItem(isImage: boolean, isVmem: boolean): void {
   const start = P;
   const c = T.charCodeAt(start);
   if (isIdentStart(c) && c !== 46 /* '.' starts a label expression */) {
@@ -282,8 +283,9 @@ function parseItem(isImage: boolean): void {
       return;
     }
     const wc = wordClass[id]!;
-    // `a16` is also AGPR 16: it is the MIMG address-size modifier only on image instructions.
-    if (wc === W_BARE && lookupWord(id) === undefined && (wordLower[id] !== 'a16' || isImage)) {
+    // `a16` is also AGPR 16: it is the MIMG address-size modifier only on image instructions;
+    // `scc` is a cache-policy modifier only on vector memory instructions (elsewhere src_scc)
+    if (wc === W_BARE && lookupWord(id) === undefined && (wordLower[id] !== 'a16' || isImage) && (wordLower[id] !== 'scc' || isVmem)) {
       S.addModifier(modifierNameOf(id), start, 0, idEnd, 0);
       return;
     }
@@ -411,6 +413,12 @@ function parseOperand(): number {
     if (wc === W_CONST && lookupWord(id) === undefined) {
       const k = S.addOperand(OP_CONST, start, P);
       S.setAux(k, wordLower[id]!);
+      return k;
+    }
+    // a source `scc` (parseItem leaves it to operands outside vector memory instructions): src_scc
+    if (wc === W_BARE && wordLower[id] === 'scc' && lookupWord(id) === undefined) {
+      const k = S.addOperand(OP_CONST, start, P);
+      S.setAux(k, 'src_scc');
       return k;
     }
     if (wc === W_SRCMOD && cc(P) === 40 /* ( */) {

@@ -96,9 +96,17 @@ export function splitMnemonic(mnemonic: string): { base: string; suffix: Encodin
  * for the life of the process, with its base and suffix. Shared by every store, so a table
  * indexed by opcode id (the resolver's catalogue memo) serves every program.
  */
-/** OpcodeTable.flags: s_waitcnt (its operand has a grammar of its own); an image instruction (a16 is a modifier). */
+/**
+ * OpcodeTable.flags: s_waitcnt (its operand has a grammar of its own); an image instruction (a16
+ * is a modifier); a vector memory instruction (buffer, tbuffer, flat, global, scratch, image:
+ * `scc` is its cache-policy modifier, elsewhere the source src_scc, as llvm-mc 22 reads
+ * `v_mov_b32 v0, scc`).
+ */
 export const OPC_WAITCNT = 1;
 export const OPC_IMAGE = 2;
+export const OPC_VMEM = 4;
+
+const VMEM_PREFIX = /^(buffer|tbuffer|flat|global|scratch|image)_/;
 
 class OpcodeTable {
   private readonly names = new Interner();
@@ -118,7 +126,7 @@ class OpcodeTable {
       this.mnemonic.push(this.names.str(id));
       this.base.push(base);
       this.suffix.push(suffix);
-      this.flags.push((base === 's_waitcnt' ? OPC_WAITCNT : 0) | (base.startsWith('image_') ? OPC_IMAGE : 0));
+      this.flags.push((base === 's_waitcnt' ? OPC_WAITCNT : 0) | (base.startsWith('image_') ? OPC_IMAGE : 0) | (VMEM_PREFIX.test(base) ? OPC_VMEM : 0));
     }
     return id;
   }

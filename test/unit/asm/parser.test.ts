@@ -124,6 +124,18 @@ test('operands without commas; greedy expressions; modifiers', () => {
   assert.deepEqual((r.operands[2] as { symbols: string[] }).symbols, ['sym@rel32@lo']);
 });
 
+test('scc is the cache-policy modifier on vector memory instructions and the source src_scc elsewhere (as llvm-mc 22 reads them)', () => {
+  for (const t of ['v_mov_b32 v0, scc', 's_mov_b32 s6, scc', 'v_add_f32 v0, scc, v1']) {
+    const i = insn(t);
+    assert.equal(i.modifiers.length, 0, t);
+    const o = i.operands.find((x) => x.kind === 'const');
+    assert.ok(o && o.kind === 'const' && o.name === 'src_scc', t);
+  }
+  for (const t of ['buffer_load_dword v1, off, s[0:3], 0 scc', 'buffer_load_dword v1, off, s[0:3], 0, scc', 'global_load_dword v1, v[2:3], off scc']) {
+    assert.deepEqual(insn(t).modifiers.map((m) => m.name), ['scc'], t);
+  }
+});
+
 test('a16 is AGPR 16 except on image instructions; symbolic format lists', () => {
   const a = insn('v_accvgpr_write_b32 a16, v0');
   assert.equal(reg(a, 0).first, AGPR_BASE + 16);
