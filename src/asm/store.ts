@@ -661,6 +661,23 @@ export function namesSymbol(insn: Instruction): boolean {
   return insn.operands.some((o) => o.kind === 'expr' && o.symbols.length > 0);
 }
 
+/**
+ * Does an operand of the instruction name one of the constants `names` (an operand of kind
+ * 'const')? Read from the store without building operand objects when the instruction lives in
+ * one (the same answer as `insn.operands.some((o) => o.kind === 'const' && names.includes(o.name))`).
+ */
+export function namesConstant(insn: Instruction, names: readonly string[]): boolean {
+  if (insn instanceof StoredInstruction) {
+    const s = insn.store;
+    const i = insn.index;
+    for (let k = s.opBegin[i]!, e = s.opBegin[i + 1]!; k < e; k++) {
+      if (s.oKind[k] === OP_CONST && names.includes(s.aux[s.oAux[k]!] as string)) return true;
+    }
+    return false;
+  }
+  return insn.operands.some((o) => o.kind === 'const' && names.includes(o.name));
+}
+
 /** The text of operand `at` of an instruction (from the store's offsets when it lives in one). */
 export function operandText(insn: Instruction, at: number): string {
   if (insn instanceof StoredInstruction) return insn.store.operandText(insn.index, insn.store.opBegin[insn.index]! + at);
