@@ -920,41 +920,51 @@ class KernelSchedule {
    * run's report says why its candidate lost.
    */
   private chooseCandidate(candidates: Candidate[], runs: StrategyReport[], bar: Metrics, pipelined?: PipelinedLoop[]): Win | undefined {
-    const { objective } = this.set;
-    const floor = this.floor;
     // Candidates that come back to the same schedule once brought toward the input's order are
     // emitted once: what a later one needs is the exact metrics (it cannot beat its twin).
     const emitted = new Map<string, Metrics | ConductorError>();
     let win: Win | undefined;
-    for (const { label, x, simple, moves } of candidates) {
-      const twin = emitted.get(moves.join('\n'));
-      let e: Emitted | undefined;
-      let metrics: Metrics;
-      if (twin instanceof ConductorError) { runs[x]!.rejected = `could not be emitted: ${twin.message}`; continue; }
-      if (twin) metrics = twin;
-      else {
-        try {
-          memMark('emit ' + label);
-          e = emitSchedule(simple.state);
-          memMark('emitted ' + label);
-        } catch (err) {
-          if (!(err instanceof ConductorError)) throw err;
-          emitted.set(moves.join('\n'), err);
-          runs[x]!.rejected = `could not be emitted: ${err.message}`;
-          continue;
-        }
-        metrics = e.metrics;
-        emitted.set(moves.join('\n'), metrics);
-      }
-      runs[x]!.exact = metrics;
-      if (searchCompare(metrics, bar, objective, floor) >= 0) { runs[x]!.rejected = 'not better than the input when measured exactly'; continue; }
-      if (win && searchCompare(metrics, win.metrics, objective, floor) >= 0) { runs[x]!.rejected = `not better than ${win.label}`; continue; }
-      // a twin of an earlier candidate ties with it or with the winner that beat it: never here
-      e ??= emitSchedule(simple.state);
-      if (win) for (const rr of runs) if (rr.label === win.label) rr.rejected = `not better than ${label}`;
-      win = { label, moves, metrics: e.metrics, estimate: simple.metrics, text: e.text, notes: e.notes, loops: loopChanges(this.ctx, this.ctxOf(e.loaded), this.opts.trip), pipelined };
-    }
+    for (const c of candidates) win = this.judgeCandidate(c, emitted, runs, bar, win, pipelined);
     return win;
+  }
+
+  /**
+   * One candidate of chooseCandidate emitted (unless a twin was) and measured: the new winner
+   * when it beats `bar` and `win`, else `win`. The emitted program lives only in this call: a
+   * frame that stays (the loop's) would keep it in the interpreter's registers, which hold the
+   * last value they were given, while the candidates after it are emitted; on the largest
+   * kernel that program and its analyses are about 22 MiB of heap and 16 of array buffers.
+   */
+  private judgeCandidate({ label, x, simple, moves }: Candidate, emitted: Map<string, Metrics | ConductorError>, runs: StrategyReport[], bar: Metrics,
+    win: Win | undefined, pipelined: PipelinedLoop[] | undefined): Win | undefined {
+    const { objective } = this.set;
+    const floor = this.floor;
+    const twin = emitted.get(moves.join('\n'));
+    let e: Emitted | undefined;
+    let metrics: Metrics;
+    if (twin instanceof ConductorError) { runs[x]!.rejected = `could not be emitted: ${twin.message}`; return win; }
+    if (twin) metrics = twin;
+    else {
+      try {
+        memMark('emit ' + label);
+        e = emitSchedule(simple.state);
+        memMark('emitted ' + label);
+      } catch (err) {
+        if (!(err instanceof ConductorError)) throw err;
+        emitted.set(moves.join('\n'), err);
+        runs[x]!.rejected = `could not be emitted: ${err.message}`;
+        return win;
+      }
+      metrics = e.metrics;
+      emitted.set(moves.join('\n'), metrics);
+    }
+    runs[x]!.exact = metrics;
+    if (searchCompare(metrics, bar, objective, floor) >= 0) { runs[x]!.rejected = 'not better than the input when measured exactly'; return win; }
+    if (win && searchCompare(metrics, win.metrics, objective, floor) >= 0) { runs[x]!.rejected = `not better than ${win.label}`; return win; }
+    // a twin of an earlier candidate ties with it or with the winner that beat it: never here
+    e ??= emitSchedule(simple.state);
+    if (win) for (const rr of runs) if (rr.label === win.label) rr.rejected = `not better than ${label}`;
+    return { label, moves, metrics: e.metrics, estimate: simple.metrics, text: e.text, notes: e.notes, loops: loopChanges(this.ctx, this.ctxOf(e.loaded), this.opts.trip), pipelined };
   }
 
   /** The pipelined programs searched besides the input (plans made while the first search launches). */
