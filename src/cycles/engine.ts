@@ -359,41 +359,53 @@ export class CycleEngine {
       } else continue;
       if (r > e) { e = r; why = WHY.waw; whyA = p; whyB = pk === PRODUCER.mem ? DEP.mem : DEP.mfmaValu; }
     }
-    // s_waitcnt
+    // s_waitcnt, and counter capacity
+    const ew = this.counterWaits(w, i, e);
+    if (ew > e) { e = ew; why = this.why; whyA = this.whyA; whyB = this.whyB; }
+    this.why = why; this.whyA = whyA; this.whyB = whyB;
+    return e;
+  }
+
+  /**
+   * The cycle (>= e) at which wave w's counters allow instruction i: its s_waitcnt counts, and
+   * room in each counter it increments (a memory operation). When that is later than e, sets
+   * why/whyA/whyB to the binding counter.
+   */
+  private counterWaits(w: number, i: number, e: number): number {
+    const m = this.m;
     const wv = m.wVm[i]!;
     if (wv >= 0) {
       const r = this.waitCounter(this.vmDone, this.vmIdx, w * VMCAP, this.vmLen[w]!, e, wv, true);
-      if (r > e) { e = r; why = WHY.wait; whyA = this.waitIdx; whyB = COUNTER.vm; }
+      if (r > e) { e = r; this.why = WHY.wait; this.whyA = this.waitIdx; this.whyB = COUNTER.vm; }
     }
     const wl = m.wLgkm[i]!;
     if (wl >= 0) {
       const r = this.waitCounter(this.lgDone, this.lgIdx, w * LGKMCAP, this.lgLen[w]!, e, wl, false);
-      if (r > e) { e = r; why = WHY.wait; whyA = this.waitIdx; whyB = COUNTER.lgkm; }
+      if (r > e) { e = r; this.why = WHY.wait; this.whyA = this.waitIdx; this.whyB = COUNTER.lgkm; }
     }
     const wx = m.wExp[i]!;
     if (wx >= 0) {
       const r = this.waitCounter(this.exDone, this.exIdx, w * EXPCAP, this.exLen[w]!, e, wx, false);
-      if (r > e) { e = r; why = WHY.wait; whyA = this.waitIdx; whyB = COUNTER.exp; }
+      if (r > e) { e = r; this.why = WHY.wait; this.whyA = this.waitIdx; this.whyB = COUNTER.exp; }
     }
     // counter capacity
-    if (pkA[i] === PRODUCER.mem) {
+    if (m.pk[i] === PRODUCER.mem) {
       const vi = m.vmInc[i]!;
       if (vi > 0 && this.vmLen[w]! > m.vmMax - vi) {
         const r = this.waitCounter(this.vmDone, this.vmIdx, w * VMCAP, this.vmLen[w]!, e, m.vmMax - vi, true);
-        if (r > e) { e = r; why = WHY.full; whyA = this.waitIdx; whyB = COUNTER.vm; }
+        if (r > e) { e = r; this.why = WHY.full; this.whyA = this.waitIdx; this.whyB = COUNTER.vm; }
       }
       const li = m.lgkmInc[i]!;
       if (li > 0 && this.lgLen[w]! > m.lgkmMax - li) {
         const r = this.waitCounter(this.lgDone, this.lgIdx, w * LGKMCAP, this.lgLen[w]!, e, m.lgkmMax - li, false);
-        if (r > e) { e = r; why = WHY.full; whyA = this.waitIdx; whyB = COUNTER.lgkm; }
+        if (r > e) { e = r; this.why = WHY.full; this.whyA = this.waitIdx; this.whyB = COUNTER.lgkm; }
       }
       const xi = m.expInc[i]!;
       if (xi > 0 && this.exLen[w]! > m.expMax - xi) {
         const r = this.waitCounter(this.exDone, this.exIdx, w * EXPCAP, this.exLen[w]!, e, m.expMax - xi, false);
-        if (r > e) { e = r; why = WHY.full; whyA = this.waitIdx; whyB = COUNTER.exp; }
+        if (r > e) { e = r; this.why = WHY.full; this.whyA = this.waitIdx; this.whyB = COUNTER.exp; }
       }
     }
-    this.why = why; this.whyA = whyA; this.whyB = whyB;
     return e;
   }
 
@@ -439,6 +451,54 @@ export class CycleEngine {
     return k;
   }
 
+  /**
+   * Memory instruction i issued by wave w at e: its operations join the counters' queues (each
+   * class completing in order), and the cycle its results are ready (its completion).
+   */
+  private commitQueues(w: number, i: number, e: number): number {
+    const m = this.m;
+    const lat = m.lat[i]!;
+    let ready = e + lat;
+    const lg = w * NCLASSES;
+    const vi = m.vmInc[i]!;
+    if (vi > 0) {
+      let d = e + lat;
+      if (this.lastDone[lg + VM_QUEUE]! > d) d = this.lastDone[lg + VM_QUEUE]!;
+      this.lastDone[lg + VM_QUEUE] = d;
+      const off = w * VMCAP;
+      let len = this.prune(this.vmDone, this.vmIdx, off, this.vmLen[w]!, e);
+      for (let k = 0; k < vi && len < VMCAP; k++) { this.vmDone[off + len] = d; this.vmIdx[off + len] = i; len++; }
+      this.vmLen[w] = len;
+      if (d > ready) ready = d;
+    }
+    const li = m.lgkmInc[i]!;
+    if (li > 0) {
+      const g = m.lgkmClass[i]!;
+      let d = e + lat;
+      if (g !== OP_CLASS.smem) {
+        if (this.lastDone[lg + g]! > d) d = this.lastDone[lg + g]!;
+        this.lastDone[lg + g] = d;
+      }
+      const off = w * LGKMCAP;
+      let len = this.prune(this.lgDone, this.lgIdx, off, this.lgLen[w]!, e);
+      for (let k = 0; k < li && len < LGKMCAP; k++) { this.lgDone[off + len] = d; this.lgIdx[off + len] = i; len++; }
+      this.lgLen[w] = len;
+      if (d > ready) ready = d;
+    }
+    const xi = m.expInc[i]!;
+    if (xi > 0) {
+      let d = e + lat;
+      if (this.lastDone[lg + EXP_QUEUE]! > d) d = this.lastDone[lg + EXP_QUEUE]!;
+      this.lastDone[lg + EXP_QUEUE] = d;
+      const off = w * EXPCAP;
+      let len = this.prune(this.exDone, this.exIdx, off, this.exLen[w]!, e);
+      for (let k = 0; k < xi && len < EXPCAP; k++) { this.exDone[off + len] = d; this.exIdx[off + len] = i; len++; }
+      this.exLen[w] = len;
+      if (d > ready) ready = d;
+    }
+    return ready;
+  }
+
   private commit(w: number, i: number, e: number, taken: boolean): void {
     const m = this.m;
     let md = this.maxDone[w]!;
@@ -448,50 +508,7 @@ export class CycleEngine {
       const pb = m.pipeB[i]!;
       if (pb !== 0) { const x = e + m.occB[i]!; this.pipeFree[pb] = x; this.pipeBy[pb] = i; if (x > md) md = x; }
     }
-    let ready: number;
-    if (m.pk[i] === PRODUCER.mem) {
-      const lat = m.lat[i]!;
-      ready = e + lat;
-      const lg = w * NCLASSES;
-      const vi = m.vmInc[i]!;
-      if (vi > 0) {
-        let d = e + lat;
-        if (this.lastDone[lg + VM_QUEUE]! > d) d = this.lastDone[lg + VM_QUEUE]!;
-        this.lastDone[lg + VM_QUEUE] = d;
-        const off = w * VMCAP;
-        let len = this.prune(this.vmDone, this.vmIdx, off, this.vmLen[w]!, e);
-        for (let k = 0; k < vi && len < VMCAP; k++) { this.vmDone[off + len] = d; this.vmIdx[off + len] = i; len++; }
-        this.vmLen[w] = len;
-        if (d > ready) ready = d;
-      }
-      const li = m.lgkmInc[i]!;
-      if (li > 0) {
-        const g = m.lgkmClass[i]!;
-        let d = e + lat;
-        if (g !== OP_CLASS.smem) {
-          if (this.lastDone[lg + g]! > d) d = this.lastDone[lg + g]!;
-          this.lastDone[lg + g] = d;
-        }
-        const off = w * LGKMCAP;
-        let len = this.prune(this.lgDone, this.lgIdx, off, this.lgLen[w]!, e);
-        for (let k = 0; k < li && len < LGKMCAP; k++) { this.lgDone[off + len] = d; this.lgIdx[off + len] = i; len++; }
-        this.lgLen[w] = len;
-        if (d > ready) ready = d;
-      }
-      const xi = m.expInc[i]!;
-      if (xi > 0) {
-        let d = e + lat;
-        if (this.lastDone[lg + EXP_QUEUE]! > d) d = this.lastDone[lg + EXP_QUEUE]!;
-        this.lastDone[lg + EXP_QUEUE] = d;
-        const off = w * EXPCAP;
-        let len = this.prune(this.exDone, this.exIdx, off, this.exLen[w]!, e);
-        for (let k = 0; k < xi && len < EXPCAP; k++) { this.exDone[off + len] = d; this.exIdx[off + len] = i; len++; }
-        this.exLen[w] = len;
-        if (d > ready) ready = d;
-      }
-    } else {
-      ready = e + m.lat[i]!;
-    }
+    const ready = m.pk[i] === PRODUCER.mem ? this.commitQueues(w, i, e) : e + m.lat[i]!;
     if (ready > md) md = ready;
     const base = w * U;
     const gen = this.gen;
@@ -533,15 +550,129 @@ export class CycleEngine {
    */
   runJournaled(seq: ArrayLike<number>, from: number, to: number): number {
     const jr = this.journal!;
-    for (let pos = from; pos < to; pos++) {
+    for (let pos = from; pos < to;) {
       if (pos % CHECKPOINT === 0) jr.mark(pos, this);
-      const i = seq[pos]!;
-      const e = this.earliest(0, i);
-      this.commit(0, i, e, (this.m.flags[i]! & FLAG.jump) !== 0);
+      const next = Math.min(to, pos - (pos % CHECKPOINT) + CHECKPOINT);
+      this.advance(seq, pos, next);
+      pos = next;
     }
     if (to % CHECKPOINT === 0) jr.mark(to, this);
     jr.markEnd(this, to);
     return this.t[0]!;
+  }
+
+  /**
+   * earliest(0, i) then commit(0, i, e) for the instructions i at positions [from, to) of `seq`
+   * (wave 0 of a journaled run: resources counted, branches taken as their flags say), the unit
+   * writes recorded in the journal: the journaled runs' steps (runJournaled, runConverging) between
+   * two checkpoints. The same times as earliest and commit (the maxima of the same terms), without
+   * their explanation (why), and with the model's tables and the wave's times read once for the
+   * positions rather than at each; runSingle, which runs earliest and commit, is the reference the
+   * tests compare these runs with.
+   */
+  private advance(seq: ArrayLike<number>, from: number, to: number): void {
+    const m = this.m;
+    const jr = this.journal!;
+    const pipeA = m.pipeA; const pipeB = m.pipeB; const occA = m.occA; const occB = m.occB;
+    const pkA = m.pk; const flags = m.flags; const ccA = m.cc; const lat = m.lat; const mfmaLat = m.mfmaLat;
+    const useStart = m.useStart; const useEnd = m.useEnd; const useUnit = m.useUnit; const useRole = m.useRole;
+    const defStart = m.defStart; const defEnd = m.defEnd; const defUnit = m.defUnit;
+    const wVm = m.wVm; const wLgkm = m.wLgkm; const wExp = m.wExp;
+    const issue = m.issue; const issueTaken = m.issueTaken;
+    const mfmaReadSlot = this.mfmaReadSlot;
+    const stamp = this.stamp; const prod = this.prod; const defT = this.defT; const readyAt = this.readyAt;
+    const pipeFree = this.pipeFree; const pipeBy = this.pipeBy;
+    const gen = this.gen;
+    const t0 = this.t;
+    let t = t0[0]!;
+    let md = this.maxDone[0]!;
+    for (let pos = from; pos < to; pos++) {
+      const i = seq[pos]!;
+      // earliest(0, i)
+      let e = t;
+      const pa = pipeA[i]!;
+      if (pa !== 0 && pipeFree[pa]! > e) e = pipeFree[pa]!;
+      const pb = pipeB[i]!;
+      if (pb !== 0 && pipeFree[pb]! > e) e = pipeFree[pb]!;
+      const cc = ccA[i]!;
+      const pki = pkA[i]!;
+      const ue = useEnd[i]!;
+      for (let k = useStart[i]!; k < ue; k++) {
+        const u = useUnit[k]!;
+        if (stamp[u] !== gen) continue;
+        const p = prod[u]!;
+        const pk = pkA[p]!;
+        let r: number;
+        if (pk === PRODUCER.mfma) {
+          let slot: number;
+          if (cc === CONSUMER.mfma && useRole[k] === READ_ROLE.srcC) {
+            const same = m.mfmaDstFirst[p] === m.mfmaCFirst[i] && m.mfmaDstCount[p] === m.mfmaCCount[i] && m.passes[p] === m.passes[i];
+            slot = same ? MFMA_SLOT.same : MFMA_SLOT.srcC;
+          } else slot = mfmaReadSlot[i]!;
+          r = defT[u]! + mfmaLat[p * 5 + slot]!;
+        } else {
+          r = readyAt[u]!;
+          if (pk === PRODUCER.valu) {
+            const dt = defT[u]!;
+            if (cc === CONSUMER.mfma) {
+              if (u >= VGPR_BASE) { const x = dt + m.valuToMfma; if (x > r) r = x; }
+            } else if (u < VGPR_BASE) {
+              if (cc === CONSUMER.scalar) { const x = dt + m.sgprToSalu; if (x > r) r = x; }
+              else if (cc === CONSUMER.vmem) { const x = dt + m.sgprToVmem; if (x > r) r = x; }
+              else if (cc === CONSUMER.valu && useRole[k] !== READ_ROLE.implicit) { const x = dt + m.sgprToValu; if (x > r) r = x; }
+            }
+            const fp = flags[p]!;
+            if (fp !== 0) {
+              if ((fp & FLAG.trans) !== 0 && cc === CONSUMER.valu && (flags[i]! & FLAG.trans) === 0) { const x = dt + m.transToValu; if (x > r) r = x; }
+              if ((fp & FLAG.dot) !== 0 && !(useRole[k] === READ_ROLE.src2 && m.opId[p] === m.opId[i])) { const x = dt + m.dotLat; if (x > r) r = x; }
+            }
+            if (cc === CONSUMER.branch) { const x = dt + lat[p]! + m.afterWrite; if (x > r) r = x; }
+          } else if (pk === PRODUCER.salu && cc === CONSUMER.branch) {
+            const x = defT[u]! + lat[p]! + m.afterWrite; if (x > r) r = x;
+          }
+        }
+        if (r > e) e = r;
+      }
+      const ds = defStart[i]!;
+      const de = defEnd[i]!;
+      for (let k = ds; k < de; k++) {
+        const o = defUnit[k]!;
+        if (stamp[o] !== gen) continue;
+        const p = prod[o]!;
+        const pk = pkA[p]!;
+        let r: number;
+        if (pk === PRODUCER.mem) {
+          if ((flags[p]! & FLAG.vmemLoad) !== 0 && (flags[i]! & FLAG.vmemLoad) !== 0) continue;
+          if (pipeA[p] === PIPE.lds && pipeA[i] === PIPE.lds) continue;
+          r = readyAt[o]!;
+        } else if (pk === PRODUCER.mfma && cc !== CONSUMER.mfma) {
+          r = defT[o]! + mfmaLat[p * 5 + mfmaReadSlot[i]!]!;
+        } else continue;
+        if (r > e) e = r;
+      }
+      // an s_waitcnt (a count of -1 is no wait on that counter), or a memory operation
+      if ((wVm[i]! & wLgkm[i]! & wExp[i]!) >= 0 || pki === PRODUCER.mem) e = this.counterWaits(0, i, e);
+      // commit(0, i, e)
+      if (pa !== 0) { const x = e + occA[i]!; pipeFree[pa] = x; pipeBy[pa] = i; if (x > md) md = x; }
+      if (pb !== 0) { const x = e + occB[i]!; pipeFree[pb] = x; pipeBy[pb] = i; if (x > md) md = x; }
+      const ready = pki === PRODUCER.mem ? this.commitQueues(0, i, e) : e + lat[i]!;
+      if (ready > md) md = ready;
+      if (de > ds) {
+        const un = jr.reserve(de - ds);
+        let q = jr.nUnits * ENTRY;
+        jr.nUnits += de - ds;
+        for (let k = ds; k < de; k++, q += ENTRY) {
+          const o = defUnit[k]!;
+          un[q] = o; un[q + 1] = stamp[o]!; un[q + 2] = prod[o]!; un[q + 3] = defT[o]!; un[q + 4] = readyAt[o]!;
+          un[q + 5] = gen; un[q + 6] = i; un[q + 7] = e; un[q + 8] = ready;
+          stamp[o] = gen; prod[o] = i; defT[o] = e; readyAt[o] = ready;
+        }
+      }
+      t = e + ((flags[i]! & FLAG.jump) !== 0 ? issueTaken[i]! : issue[i]!);
+      if (t > md) md = t;
+    }
+    t0[0] = t;
+    this.maxDone[0] = md;
   }
 
   /**
@@ -565,31 +696,28 @@ export class CycleEngine {
     let nt = 0;
     let oldPtr = 0;
     const E = ENTRY;
-    for (let pos = c; pos < to; pos++) {
-      if (pos % CHECKPOINT === 0) {
-        if (pos > last && pos > c) {
-          // the last run's writes before pos: the value each unit had there in that run
-          const upto = jr.oldUnitAt[pos]!;
-          const ou = jr.oldUnits;
-          for (; oldPtr < upto; oldPtr++) {
-            const q = oldPtr * E;
-            const o = ou[q]!;
-            if (seen[o] !== ep) { seen[o] = ep; touched[nt++] = o; }
-            lastStamp[o] = ou[q + 5]!; lastProd[o] = ou[q + 6]!; lastDefT[o] = ou[q + 7]!; lastReady[o] = ou[q + 8]!;
-          }
-          const shift = this.shiftFromOld(pos, nt, ep);
-          if (shift === shift) {
-            if (shift !== 0) this.shiftedStops++;
-            jr.adoptOld(pos, this, shift);
-            return pos - c;
-          }
+    // from checkpoint to checkpoint (c is one)
+    for (let pos = c; pos < to; pos += CHECKPOINT) {
+      if (pos > last && pos > c) {
+        // the last run's writes before pos: the value each unit had there in that run
+        const upto = jr.oldUnitAt[pos]!;
+        const ou = jr.oldUnits;
+        for (; oldPtr < upto; oldPtr++) {
+          const q = oldPtr * E;
+          const o = ou[q]!;
+          if (seen[o] !== ep) { seen[o] = ep; touched[nt++] = o; }
+          lastStamp[o] = ou[q + 5]!; lastProd[o] = ou[q + 6]!; lastDefT[o] = ou[q + 7]!; lastReady[o] = ou[q + 8]!;
         }
-        jr.mark(pos, this);
+        const shift = this.shiftFromOld(pos, nt, ep);
+        if (shift === shift) {
+          if (shift !== 0) this.shiftedStops++;
+          jr.adoptOld(pos, this, shift);
+          return pos - c;
+        }
       }
-      const i = seq[pos]!;
-      const e = this.earliest(0, i);
+      jr.mark(pos, this);
       const n0 = jr.nUnits;
-      this.commit(0, i, e, (this.m.flags[i]! & FLAG.jump) !== 0);
+      this.advance(seq, pos, Math.min(to, pos + CHECKPOINT));
       // this run's writes: a unit the last run had not written yet had the value it had at c
       const un = jr.units;
       for (let x = n0; x < jr.nUnits; x++) {
@@ -917,6 +1045,12 @@ class RunJournal {
   pending = -1;
 
   clear(): void { this.nUnits = 0; this.scalarLen = 0; this.marked = 0; this.endPos = 0; this.pending = -1; }
+
+  /** The unit writes' array with room for `more` entries after the `nUnits` recorded. */
+  reserve(more: number): Float64Array {
+    if ((this.nUnits + more) * ENTRY > this.units.length) this.units = grow(this.units, Math.max(this.units.length * 2, (this.nUnits + more) * ENTRY));
+    return this.units;
+  }
 
   unit(o: number, stamp: number, prod: number, defT: number, readyAt: number, nStamp: number, nProd: number, nDefT: number, nReady: number): void {
     if ((this.nUnits + 1) * ENTRY > this.units.length) this.units = grow(this.units, this.units.length * 2);
