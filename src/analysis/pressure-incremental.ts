@@ -161,15 +161,21 @@ export class IncrementalPressure {
     this.cv[m] = this.c[0]!; this.ca[m] = this.c[1]!; this.cs[m] = this.c[2]!;
   }
 
-  /** Peaks of `seq` (length m) in out[0..2] (vgpr, agpr, sgpr). */
-  run(seq: ArrayLike<number>, out: Int32Array): void {
+  /**
+   * Peaks of `seq` (length m) in out[0..2] (vgpr, agpr, sgpr). `from` and `last`, when given: the
+   * caller knows that `seq` differs from the sequence last run only in positions [from, last]
+   * (none when from > last), which then need not be looked for.
+   */
+  run(seq: ArrayLike<number>, out: Int32Array, from = -1, last = -1): void {
     const m = this.m;
     let d0 = 0;
     let d1 = m - 1;
     if (this.ran) {
-      while (d0 < m && this.seq[d0] === seq[d0]) d0++;
+      if (from >= 0) { d0 = from > last ? m : from; d1 = last; } else {
+        while (d0 < m && this.seq[d0] === seq[d0]) d0++;
+        if (d0 < m) while (d1 > d0 && this.seq[d1] === seq[d1]) d1--;
+      }
       if (d0 === m) { this.scanned = 0; this.peaks(out); return; }
-      while (d1 > d0 && this.seq[d1] === seq[d1]) d1--;
     } else d0 = 0;
     this.ran = true;
     const live = this.live;

@@ -690,10 +690,18 @@ export class Evaluator {
     const rg = k.regions[r]!;
     const seq = this.seqs[r]!;
     const o = s.order[r]!;
-    for (let p = 0; p < o.length; p++) seq[p] = rg.nodes[o[p]!]!;
+    // the positions [d0, d1] where the order differs from the one the last call for r computed
+    // (d0 > d1: none), which is the one the region's pressure, wait model and s_nop segments last
+    // ran (each runs at every call for r, or starts from scratch: a wait model made anew)
+    let d0 = o.length;
+    let d1 = -1;
+    for (let p = 0; p < o.length; p++) {
+      const v = rg.nodes[o[p]!]!;
+      if (seq[p] !== v) { seq[p] = v; if (d1 < 0) d0 = p; d1 = p; }
+    }
     let press = this.pressures[r];
     if (!press) { press = new IncrementalPressure(k, rg.liveOut, seq.length); this.pressures[r] = press; }
-    press.run(seq, this.out3);
+    press.run(seq, this.out3, d0, d1);
     if (this.checkFast) expectSame(`peaks of region ${r}`, Array.from(this.out3), exactSequencePeaks(k, seq, rg.liveOut));
     // Waits: the wait model's waits for the new order from the region's entry as the waitcnt
     // analysis finds it, which are the waits emission's analysis writes into the region when it
@@ -711,7 +719,7 @@ export class Evaluator {
       modelWaits = count.waits;
     } else {
       const run = this.waitRun(r, seq.length);
-      modelWaits = run.run(seq, this.need);
+      modelWaits = run.run(seq, this.need, d0, d1);
       this.stats.regions++;
       this.stats.instructions += seq.length;
       this.stats.waitSteps += run.stepped;
@@ -727,7 +735,7 @@ export class Evaluator {
     const pending = this.loopEntry[r] ? this.scratchWait.pendingPerClass(this.max, this.closingPending) : this.waitRuns[r]!.endPending;
     const closes = closingWait(this.traits, this.closings[r]!, seq, pending, this.closingOut) ? 1 : 0;
     const waits = modelWaits + closes;
-    const nops = this.nopModel ? this.regionNops(r, seq) : rg.strippedNops;
+    const nops = this.nopModel ? this.regionNops(r, seq, d0, d1) : rg.strippedNops;
     if (Number.isNaN(this.identityCycles[r]!)) {
       const id = this.aloneCycles(this.withWaits(r, rg.nodes, { waits: 0 }));
       this.identityCycles[r] = id.all;
@@ -793,7 +801,7 @@ export class Evaluator {
    * re-pads only the segments it touches. (Padding decided in an earlier segment is not counted
    * as distance in the next one: at worst an overestimate.)
    */
-  private regionNops(r: number, seq: Int32Array): number {
+  private regionNops(r: number, seq: Int32Array, c0: number, c1: number): number {
     const k = this.k;
     const rg = k.regions[r]!;
     const W = this.nopWindow;
@@ -812,8 +820,15 @@ export class Evaluator {
     let d0 = 0;
     let d1 = m - 1;
     if (prev && segs) {
-      while (d0 < m && prev[d0] === seq[d0]) d0++;
-      while (d1 >= d0 && prev[d1] === seq[d1]) d1--;
+      // the sequence counted last is the one computeRegion's last call for r had
+      if (c0 > c1) { d0 = m; d1 = m - 1; } else { d0 = c0; d1 = c1; }
+      if (this.checkFast) {
+        let e0 = 0;
+        let e1 = m - 1;
+        while (e0 < m && prev[e0] === seq[e0]) e0++;
+        while (e1 >= e0 && prev[e1] === seq[e1]) e1--;
+        expectSame(`positions of region ${r} changed since its s_nop were last counted`, [d0, d1], [e0, e1]);
+      }
     } else {
       prev = new Int32Array(m);
       segs = new Int32Array(Math.ceil(m / NOP_SEGMENT));

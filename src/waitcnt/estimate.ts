@@ -597,10 +597,14 @@ export class IncrementalWaits {
   private readonly log = new ScoreLog();
   /** The state is the one before position `cur` of `seq` (m once a run went to the end: a run that stops early takes over the rest of the last one). */
   private cur = 0;
-  /** The last run's score writes from the position a new run starts at (index, value written), and where each position's begin. */
+  /**
+   * The last run's score writes from the position a new run starts at (index, value written).
+   * Those of position p begin at logAt[p] - oldKeep: a run writes logAt[p] only once it has read
+   * the last run's writes at p (and adoptOld reads them before it writes logAt from p on).
+   */
   private oldIdx = new Int32Array(64);
   private oldVal = new Int32Array(64);
-  private readonly oldAt: Int32Array;
+  private oldKeep = 0;
   /** The last run's waits before the position after the one being run. */
   private oldWaits = 0;
 
@@ -615,7 +619,6 @@ export class IncrementalWaits {
     this.waits = new Int32Array(m + 1);
     this.bounds = new Int32Array((m + 1) * 2 * NW);
     this.logAt = new Int32Array(m + 1);
-    this.oldAt = new Int32Array(m + 1);
   }
 
   /**
@@ -630,8 +633,11 @@ export class IncrementalWaits {
    * there on both runs do the same, so the last run's waits stand. The scores that differ are
    * counted as they are written, so the test costs nothing while none differs; when some do,
    * they are looked at only where the bounds are equal, the one found pending first.
+   * `changedFrom` and `changedLast`, when given: the caller knows that `seq` differs from the
+   * sequence last run only in positions [changedFrom, changedLast] (none when changedFrom >
+   * changedLast), which then need not be looked for.
    */
-  run(seq: ArrayLike<number>, need: Int32Array): number {
+  run(seq: ArrayLike<number>, need: Int32Array, changedFrom = -1, changedLast = -1): number {
     if (this.parkedState !== undefined) this.unpark(new CounterScores());
     const m = this.m;
     const st = this.state;
@@ -639,9 +645,11 @@ export class IncrementalWaits {
     let last = m - 1;
     let oldCur = 0;
     if (this.ran) {
-      while (from < m && this.seq[from] === seq[from]) from++;
+      if (changedFrom >= 0) { from = changedFrom > changedLast ? m : changedFrom; last = changedLast; } else {
+        while (from < m && this.seq[from] === seq[from]) from++;
+        if (from < m) while (last > from && this.seq[last] === seq[last]) last--;
+      }
       if (from === m) { this.stepped = 0; return this.waits[m]!; }
-      while (last > from && this.seq[last] === seq[last]) last--;
       oldCur = this.cur;
       if (from > oldCur) from = oldCur;
       // back to the state before position `from`, keeping what the last run wrote there and after
@@ -656,7 +664,7 @@ export class IncrementalWaits {
         sc[at] = this.log.old[x]!;
       }
       this.log.length = keep;
-      for (let p = from; p <= oldCur; p++) this.oldAt[p] = this.logAt[p]! - keep;
+      this.oldKeep = keep;
       const b = from * 2 * NW;
       for (let w = 0; w < NW; w++) { st.ub[w] = this.bounds[b + w]!; st.lb[w] = this.bounds[b + NW + w]!; }
     } else {
@@ -705,7 +713,8 @@ export class IncrementalWaits {
       }
       // the last run's writes at p
       if (p < oldCur) {
-        for (let x = this.oldAt[p]!; x < this.oldAt[p + 1]!; x++) {
+        const x1 = this.logAt[p + 1]! - this.oldKeep;
+        for (let x = this.logAt[p]! - this.oldKeep; x < x1; x++) {
           const at = this.oldIdx[x]!;
           if (seen[at] !== epoch) { seen[at] = epoch; differs[at] = 0; touched[nt++] = at; }
           lastValue[at] = this.oldVal[x]!;
@@ -797,11 +806,12 @@ export class IncrementalWaits {
    */
   private adoptOld(p: number, oldCur: number): void {
     const sc = this.state.score;
-    const x0 = this.oldAt[p]!;
-    const x1 = this.oldAt[oldCur]!;
+    const x0 = this.logAt[p]! - this.oldKeep;
+    const x1 = this.logAt[oldCur]! - this.oldKeep;
     const base = this.log.length;
     for (let x = x0; x < x1; x++) { const at = this.oldIdx[x]!; this.log.push(at, sc[at]!); sc[at] = this.oldVal[x]!; }
-    for (let q = p; q <= oldCur; q++) this.logAt[q] = base + this.oldAt[q]! - x0;
+    // (logAt[q] - oldKeep is the last run's writes at q, read before logAt[q] is written)
+    for (let q = p; q <= oldCur; q++) this.logAt[q] = base + (this.logAt[q]! - this.oldKeep) - x0;
     const b = oldCur * 2 * NW;
     for (let w = 0; w < NW; w++) { this.state.ub[w] = this.bounds[b + w]!; this.state.lb[w] = this.bounds[b + NW + w]!; }
     this.cur = oldCur;
