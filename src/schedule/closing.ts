@@ -30,22 +30,35 @@ export interface RegionClosing {
   ops: Int32Array[];
   /** Per class: the operations pending right after the original region (the wait model). */
   pending: Int32Array;
-  /** Per class: marks (by kernel instruction) of the original's last `pending` operations, the ones allowed to stay pending. */
-  keep: (Set<number> | undefined)[];
+  /**
+   * Per class: marks of the original's last `pending` operations, the ones allowed to stay
+   * pending: keep[c][i - keepFrom] is 1 for such an instruction i (indexed from the region's
+   * lowest instruction, `keepFrom`).
+   */
+  keep: (Uint8Array | undefined)[];
+  keepFrom: number;
 }
 
 /** What closing a region needs to know of its original order (`nodes`: its instructions in order). */
 export function regionClosing(t: KernelTraits, nodes: ArrayLike<number>, pending: ArrayLike<number>): RegionClosing {
   const ops: Int32Array[] = [];
-  const keep: (Set<number> | undefined)[] = [];
+  const keep: (Uint8Array | undefined)[] = [];
+  let lo = Infinity;
+  let hi = -1;
+  for (let p = 0; p < nodes.length; p++) { lo = Math.min(lo, nodes[p]!); hi = Math.max(hi, nodes[p]!); }
+  const keepFrom = hi < 0 ? 0 : lo;
   for (let c = 0; c < NCLASSES; c++) {
     const list: number[] = [];
     for (let p = 0; p < nodes.length; p++) if (issuesOn(t, nodes[p]!, c)) list.push(nodes[p]!);
     ops.push(Int32Array.from(list));
     const po = pending[c]!;
-    keep.push(CLASS_IN_ORDER[c] && po < list.length ? new Set(list.slice(list.length - po)) : undefined);
+    if (CLASS_IN_ORDER[c] && po < list.length) {
+      const marks = new Uint8Array(hi + 1 - keepFrom);
+      for (const i of list.slice(list.length - po)) marks[i - keepFrom] = 1;
+      keep.push(marks);
+    } else keep.push(undefined);
   }
-  return { ops, pending: Int32Array.from(pending), keep };
+  return { ops, pending: Int32Array.from(pending), keep, keepFrom };
 }
 
 /**
@@ -72,10 +85,14 @@ export function closingWait(t: KernelTraits, rc: RegionClosing, seq: ArrayLike<n
       else {
         // the new order's last operations of the class that the original also left last
         let k = 0;
+        const events = t.events;
+        const bits = CLASS_EVENTS[cls]!;
+        const from = rc.keepFrom;
         for (let p = seq.length - 1; p >= 0; p--) {
           const i = seq[p]!;
-          if (!issuesOn(t, i, cls)) continue;
-          if (!keep.has(i)) break;
+          if ((events[i]! & bits) === 0) continue;
+          const x = i - from;
+          if (x < 0 || x >= keep.length || keep[x] === 0) break;
           k++;
         }
         allowed = Math.min(k, po);

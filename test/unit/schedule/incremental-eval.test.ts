@@ -3,7 +3,8 @@
  * sequences of real kernels (the bundled example and a loop with loads, LDS traffic and MFMAs):
  *   - IncrementalPressure (a region's peaks re-scanned from the change) equals sequencePeaks (and the plain set-based walk),
  *     on legal moves and on arbitrary swaps (where the live sets before the change differ and
- *     the scan must go on past it);
+ *     the scan must go on past it); it and IncrementalWaits given the changed positions equal
+ *     the ones that look for them;
  *   - ResumableCycles (a region's cycles resumed from the change through the engine's undo
  *     journal) equals runWaves from scratch, switching between regions and between sequences of
  *     different lengths (the model's waits come and go);
@@ -26,6 +27,7 @@ import { ResumableCycles } from '../../../src/cycles/resumable.js';
 import { FLAG, syntheticWait } from '../../../src/cycles/model.js';
 import { root } from '../../repo.js';
 import { LOOP } from './helpers.js';
+import { counterMax, CounterScores, flatEffects, IncrementalWaits, ScoreSnapshot, sequenceWaits } from '../../../src/waitcnt/estimate.js';
 
 const example = readFileSync(join(root, 'examples', 'mfma_lds_gemm.gfx942.s'), 'utf8');
 
@@ -68,6 +70,55 @@ test('incremental pressure equals the full scan on random legal moves and on arb
     }
     assert.ok(runs > 200, `${name}: ${runs} runs`);
     if (name === 'example') assert.ok(partial > 50, `${name}: only ${partial} runs scanned part of the region`);
+  }
+});
+
+test('incremental pressure and wait model given the changed positions (as the Evaluator gives them) equal the ones that look for them, and the full runs', () => {
+  const want = new Int32Array(3);
+  const got = new Int32Array(3);
+  const need = new Int32Array(3);
+  for (const [name, k] of kernels()) {
+    const f = flatEffects(k.ctx);
+    const max = counterMax(k.target);
+    const entry = new ScoreSnapshot(new CounterScores());
+    const rand = mulberry32(11);
+    let given = 0;
+    for (const rg of k.regions) {
+      const m = rg.nodes.length;
+      const press = [new IncrementalPressure(k, rg.liveOut, m), new IncrementalPressure(k, rg.liveOut, m)];
+      const waits = [new IncrementalWaits(f, entry, max, m), new IncrementalWaits(f, entry, max, m)];
+      const seq = Int32Array.from(rg.nodes);
+      const last = Int32Array.from(rg.nodes);
+      for (let t = 0; t < 150; t++) {
+        if (m >= 2 && t > 0) {
+          // any swap, or (one step in five) none
+          if (t % 5 !== 0) {
+            const a = Math.floor(rand() * m);
+            const b = Math.max(0, Math.min(m - 1, a + Math.floor(rand() * 21) - 10));
+            const x = seq[a]!; seq[a] = seq[b]!; seq[b] = x;
+          }
+        }
+        let d0 = m;
+        let d1 = -1;
+        for (let p = 0; p < m; p++) if (seq[p] !== last[p]) { if (d1 < 0) d0 = p; d1 = p; }
+        last.set(seq);
+        const hinted = t > 0;
+        if (hinted) given++;
+        sequencePeaks(k, seq, rg.liveOut, want);
+        press[0]!.run(seq, got);
+        assert.deepEqual(Array.from(got), Array.from(want), `${name}: region ${rg.id}, step ${t}: peaks`);
+        if (hinted) press[1]!.run(seq, got, d0, d1); else press[1]!.run(seq, got);
+        assert.deepEqual(Array.from(got), Array.from(want), `${name}: region ${rg.id}, step ${t}: peaks given the changed positions ${d0}..${d1}`);
+        const st = new CounterScores();
+        entry.writeTo(st);
+        const exact = sequenceWaits(f, st, seq, max, need);
+        assert.equal(waits[0]!.run(seq, need), exact, `${name}: region ${rg.id}, step ${t}: waits`);
+        assert.equal(hinted ? waits[1]!.run(seq, need, d0, d1) : waits[1]!.run(seq, need), exact, `${name}: region ${rg.id}, step ${t}: waits given the changed positions ${d0}..${d1}`);
+        assert.deepEqual(Array.from(waits[1]!.has), Array.from(waits[0]!.has), `${name}: region ${rg.id}, step ${t}: where the waits are`);
+        assert.deepEqual(Array.from(waits[1]!.endPending), Array.from(waits[0]!.endPending), `${name}: region ${rg.id}, step ${t}: pending at the end`);
+      }
+    }
+    assert.ok(given > 200, `${name}: ${given} runs given the changed positions`);
   }
 });
 
