@@ -269,6 +269,82 @@ export class CycleEngine {
     return this.drainedAll();
   }
 
+  /** The kind of dependency (DEP) readReady last found binding. */
+  private depKind = 0;
+
+  /**
+   * When instruction i's read k may see the result its unit o (wave state index; written in
+   * this run) holds, as a consumer of class cc: the producer's ready time, or for an MFMA result
+   * its issue plus the latency of the reading slot, and the forwarding delays of a VALU or SALU
+   * result (VALU to MFMA, SGPR to SALU/VMEM/VALU, trans, dot, branch after a write). Sets
+   * depKind to the binding one. earliest and the journaled runs' advance share it.
+   */
+  private readReady(i: number, k: number, o: number, cc: number): number {
+    const m = this.m;
+    const p = this.prod[o]!;
+    const pk = m.pk[p]!;
+    const defT = this.defT;
+    let r: number;
+    let d: number = DEP.result;
+    if (pk === PRODUCER.mfma) {
+      let slot: number;
+      if (cc === CONSUMER.mfma && m.useRole[k] === READ_ROLE.srcC) {
+        const same = m.mfmaDstFirst[p] === m.mfmaCFirst[i] && m.mfmaDstCount[p] === m.mfmaCCount[i] && m.passes[p] === m.passes[i];
+        slot = same ? MFMA_SLOT.same : MFMA_SLOT.srcC; d = same ? DEP.mfmaSame : DEP.mfmaSrcC;
+      } else { slot = this.mfmaReadSlot[i]!; d = this.mfmaReadDep[i]!; }
+      r = defT[o]! + m.mfmaLat[p * 5 + slot]!;
+    } else {
+      r = this.readyAt[o]!;
+      if (pk === PRODUCER.mem) d = DEP.mem;
+      else if (pk === PRODUCER.valu) {
+        const u = m.useUnit[k]!;
+        const dt = defT[o]!;
+        if (cc === CONSUMER.mfma) {
+          if (u >= VGPR_BASE) { const x = dt + m.valuToMfma; if (x > r) { r = x; d = DEP.valuMfma; } }
+        } else if (u < VGPR_BASE) {
+          if (cc === CONSUMER.scalar) { const x = dt + m.sgprToSalu; if (x > r) { r = x; d = DEP.sgprSalu; } }
+          else if (cc === CONSUMER.vmem) { const x = dt + m.sgprToVmem; if (x > r) { r = x; d = DEP.sgprVmem; } }
+          else if (cc === CONSUMER.valu && m.useRole[k] !== READ_ROLE.implicit) { const x = dt + m.sgprToValu; if (x > r) { r = x; d = DEP.sgprValu; } }
+        }
+        const fp = m.flags[p]!;
+        if (fp !== 0) {
+          if ((fp & FLAG.trans) !== 0 && cc === CONSUMER.valu && (m.flags[i]! & FLAG.trans) === 0) {
+            const x = dt + m.transToValu; if (x > r) { r = x; d = DEP.trans; }
+          }
+          if ((fp & FLAG.dot) !== 0 && !(m.useRole[k] === READ_ROLE.src2 && m.opId[p] === m.opId[i])) {
+            const x = dt + m.dotLat; if (x > r) { r = x; d = DEP.dot; }
+          }
+        }
+        if (cc === CONSUMER.branch) { const x = dt + m.lat[p]! + m.afterWrite; if (x > r) { r = x; d = DEP.branch; } }
+      } else if (pk === PRODUCER.salu && cc === CONSUMER.branch) {
+        const x = defT[o]! + m.lat[p]! + m.afterWrite; if (x > r) { r = x; d = DEP.branch; }
+      }
+    }
+    this.depKind = d;
+    return r;
+  }
+
+  /**
+   * When instruction i (consumer class cc) may write unit o (wave state index; written in this
+   * run) over a result still in flight: a memory result's ready time (not for a later load of the
+   * same in-order kind: VMEM loads write VGPRs in order and LDS operations complete in order,
+   * waitcnt/model.ts inOrderClass; the LDS pipe's GDS operations, gfx906/gfx908 only, are timed
+   * alike), an MFMA result's issue plus the latency of i's reading slot for a non-MFMA writer;
+   * else -Infinity (no wait). earliest and the journaled runs' advance share it.
+   */
+  private writeReady(i: number, o: number, cc: number): number {
+    const m = this.m;
+    const p = this.prod[o]!;
+    const pk = m.pk[p]!;
+    if (pk === PRODUCER.mem) {
+      if ((m.flags[p]! & FLAG.vmemLoad) !== 0 && (m.flags[i]! & FLAG.vmemLoad) !== 0) return -Infinity;
+      if (m.pipeA[p] === PIPE.lds && m.pipeA[i] === PIPE.lds) return -Infinity;
+      return this.readyAt[o]!;
+    }
+    if (pk === PRODUCER.mfma && cc !== CONSUMER.mfma) return this.defT[o]! + m.mfmaLat[p * 5 + this.mfmaReadSlot[i]!]!;
+    return -Infinity;
+  }
+
   /** Earliest cycle wave w can issue instruction i; sets why/whyA/whyB to the binding constraint. */
   private earliest(w: number, i: number): number {
     const m = this.m;
@@ -285,58 +361,15 @@ export class CycleEngine {
     const gen = this.gen;
     const stamp = this.stamp;
     const prod = this.prod;
-    const readyAt = this.readyAt;
-    const defT = this.defT;
-    const pkA = m.pk;
-    const flags = m.flags;
-    const pipeA = m.pipeA;
     const cc = m.cc[i]!;
-    const useUnit = m.useUnit;
-    const useRole = m.useRole;
     // register reads
+    const useUnit = m.useUnit;
     const ue = m.useEnd[i]!;
     for (let k = m.useStart[i]!; k < ue; k++) {
-      const u = useUnit[k]!;
-      const o = base + u;
+      const o = base + useUnit[k]!;
       if (stamp[o] !== gen) continue;
-      const p = prod[o]!;
-      const pk = pkA[p]!;
-      let r: number;
-      let d: number = DEP.result;
-      if (pk === PRODUCER.mfma) {
-        let slot: number;
-        if (cc === CONSUMER.mfma && useRole[k] === READ_ROLE.srcC) {
-          const same = m.mfmaDstFirst[p] === m.mfmaCFirst[i] && m.mfmaDstCount[p] === m.mfmaCCount[i] && m.passes[p] === m.passes[i];
-          slot = same ? MFMA_SLOT.same : MFMA_SLOT.srcC; d = same ? DEP.mfmaSame : DEP.mfmaSrcC;
-        } else { slot = this.mfmaReadSlot[i]!; d = this.mfmaReadDep[i]!; }
-        r = defT[o]! + m.mfmaLat[p * 5 + slot]!;
-      } else {
-        r = readyAt[o]!;
-        if (pk === PRODUCER.mem) d = DEP.mem;
-        else if (pk === PRODUCER.valu) {
-          const dt = defT[o]!;
-          if (cc === CONSUMER.mfma) {
-            if (u >= VGPR_BASE) { const x = dt + m.valuToMfma; if (x > r) { r = x; d = DEP.valuMfma; } }
-          } else if (u < VGPR_BASE) {
-            if (cc === CONSUMER.scalar) { const x = dt + m.sgprToSalu; if (x > r) { r = x; d = DEP.sgprSalu; } }
-            else if (cc === CONSUMER.vmem) { const x = dt + m.sgprToVmem; if (x > r) { r = x; d = DEP.sgprVmem; } }
-            else if (cc === CONSUMER.valu && useRole[k] !== READ_ROLE.implicit) { const x = dt + m.sgprToValu; if (x > r) { r = x; d = DEP.sgprValu; } }
-          }
-          const fp = flags[p]!;
-          if (fp !== 0) {
-            if ((fp & FLAG.trans) !== 0 && cc === CONSUMER.valu && (flags[i]! & FLAG.trans) === 0) {
-              const x = dt + m.transToValu; if (x > r) { r = x; d = DEP.trans; }
-            }
-            if ((fp & FLAG.dot) !== 0 && !(useRole[k] === READ_ROLE.src2 && m.opId[p] === m.opId[i])) {
-              const x = dt + m.dotLat; if (x > r) { r = x; d = DEP.dot; }
-            }
-          }
-          if (cc === CONSUMER.branch) { const x = dt + m.lat[p]! + m.afterWrite; if (x > r) { r = x; d = DEP.branch; } }
-        } else if (pk === PRODUCER.salu && cc === CONSUMER.branch) {
-          const x = defT[o]! + m.lat[p]! + m.afterWrite; if (x > r) { r = x; d = DEP.branch; }
-        }
-      }
-      if (r > e) { e = r; why = WHY.dep; whyA = p; whyB = d; }
+      const r = this.readReady(i, k, o, cc);
+      if (r > e) { e = r; why = WHY.dep; whyA = prod[o]!; whyB = this.depKind; }
     }
     // register writes over results still in flight (memory, MFMA)
     const defUnit = m.defUnit;
@@ -344,20 +377,8 @@ export class CycleEngine {
     for (let k = m.defStart[i]!; k < de; k++) {
       const o = base + defUnit[k]!;
       if (stamp[o] !== gen) continue;
-      const p = prod[o]!;
-      const pk = pkA[p]!;
-      let r: number;
-      if (pk === PRODUCER.mem) {
-        // VMEM loads write VGPRs in order, and LDS operations complete in order: a later load
-        // of the same kind to the same register need not wait (waitcnt/model.ts inOrderClass;
-        // the LDS pipe's GDS operations, gfx906/gfx908 only, are timed alike)
-        if ((flags[p]! & FLAG.vmemLoad) !== 0 && (flags[i]! & FLAG.vmemLoad) !== 0) continue;
-        if (pipeA[p] === PIPE.lds && pipeA[i] === PIPE.lds) continue;
-        r = readyAt[o]!;
-      } else if (pk === PRODUCER.mfma && cc !== CONSUMER.mfma) {
-        r = defT[o]! + m.mfmaLat[p * 5 + this.mfmaReadSlot[i]!]!;
-      } else continue;
-      if (r > e) { e = r; why = WHY.waw; whyA = p; whyB = pk === PRODUCER.mem ? DEP.mem : DEP.mfmaValu; }
+      const r = this.writeReady(i, o, cc);
+      if (r > e) { e = r; why = WHY.waw; whyA = prod[o]!; whyB = m.pk[prod[o]!] === PRODUCER.mem ? DEP.mem : DEP.mfmaValu; }
     }
     // s_waitcnt, and counter capacity
     const ew = this.counterWaits(w, i, e);
@@ -462,42 +483,43 @@ export class CycleEngine {
     const lg = w * NCLASSES;
     const vi = m.vmInc[i]!;
     if (vi > 0) {
-      let d = e + lat;
-      if (this.lastDone[lg + VM_QUEUE]! > d) d = this.lastDone[lg + VM_QUEUE]!;
-      this.lastDone[lg + VM_QUEUE] = d;
-      const off = w * VMCAP;
-      let len = this.prune(this.vmDone, this.vmIdx, off, this.vmLen[w]!, e);
-      for (let k = 0; k < vi && len < VMCAP; k++) { this.vmDone[off + len] = d; this.vmIdx[off + len] = i; len++; }
-      this.vmLen[w] = len;
+      const d = this.inOrder(lg + VM_QUEUE, e + lat);
+      this.enqueue(this.vmDone, this.vmIdx, this.vmLen, VMCAP, w, i, e, vi, d);
       if (d > ready) ready = d;
     }
     const li = m.lgkmInc[i]!;
     if (li > 0) {
       const g = m.lgkmClass[i]!;
-      let d = e + lat;
-      if (g !== OP_CLASS.smem) {
-        if (this.lastDone[lg + g]! > d) d = this.lastDone[lg + g]!;
-        this.lastDone[lg + g] = d;
-      }
-      const off = w * LGKMCAP;
-      let len = this.prune(this.lgDone, this.lgIdx, off, this.lgLen[w]!, e);
-      for (let k = 0; k < li && len < LGKMCAP; k++) { this.lgDone[off + len] = d; this.lgIdx[off + len] = i; len++; }
-      this.lgLen[w] = len;
+      // SMEM returns out of order: no order within its class
+      const d = g === OP_CLASS.smem ? e + lat : this.inOrder(lg + g, e + lat);
+      this.enqueue(this.lgDone, this.lgIdx, this.lgLen, LGKMCAP, w, i, e, li, d);
       if (d > ready) ready = d;
     }
     const xi = m.expInc[i]!;
     if (xi > 0) {
-      let d = e + lat;
-      if (this.lastDone[lg + EXP_QUEUE]! > d) d = this.lastDone[lg + EXP_QUEUE]!;
-      this.lastDone[lg + EXP_QUEUE] = d;
-      const off = w * EXPCAP;
-      let len = this.prune(this.exDone, this.exIdx, off, this.exLen[w]!, e);
-      for (let k = 0; k < xi && len < EXPCAP; k++) { this.exDone[off + len] = d; this.exIdx[off + len] = i; len++; }
-      this.exLen[w] = len;
+      const d = this.inOrder(lg + EXP_QUEUE, e + lat);
+      this.enqueue(this.exDone, this.exIdx, this.exLen, EXPCAP, w, i, e, xi, d);
       if (d > ready) ready = d;
     }
     return ready;
   }
+
+  /** The completion of an operation of in-order class q (wave's index) done at d alone: no earlier than the class's last one; becomes the last. */
+  private inOrder(q: number, d: number): number {
+    const last = this.lastDone[q]!;
+    const x = last > d ? last : d;
+    this.lastDone[q] = x;
+    return x;
+  }
+
+  /** `n` entries of instruction i completing at d join wave w's queue of a counter (capacity `cap`), after its entries done by e are dropped. */
+  private enqueue(done: Float64Array, idx: Int32Array, lens: Int32Array, cap: number, w: number, i: number, e: number, n: number, d: number): void {
+    const off = w * cap;
+    let len = this.prune(done, idx, off, lens[w]!, e);
+    for (let k = 0; k < n && len < cap; k++) { done[off + len] = d; idx[off + len] = i; len++; }
+    lens[w] = len;
+  }
+
 
   private commit(w: number, i: number, e: number, taken: boolean): void {
     const m = this.m;
@@ -574,12 +596,11 @@ export class CycleEngine {
     const m = this.m;
     const jr = this.journal!;
     const pipeA = m.pipeA; const pipeB = m.pipeB; const occA = m.occA; const occB = m.occB;
-    const pkA = m.pk; const flags = m.flags; const ccA = m.cc; const lat = m.lat; const mfmaLat = m.mfmaLat;
-    const useStart = m.useStart; const useEnd = m.useEnd; const useUnit = m.useUnit; const useRole = m.useRole;
+    const pkA = m.pk; const flags = m.flags; const ccA = m.cc; const lat = m.lat;
+    const useStart = m.useStart; const useEnd = m.useEnd; const useUnit = m.useUnit;
     const defStart = m.defStart; const defEnd = m.defEnd; const defUnit = m.defUnit;
     const wVm = m.wVm; const wLgkm = m.wLgkm; const wExp = m.wExp;
     const issue = m.issue; const issueTaken = m.issueTaken;
-    const mfmaReadSlot = this.mfmaReadSlot;
     const stamp = this.stamp; const prod = this.prod; const defT = this.defT; const readyAt = this.readyAt;
     const pipeFree = this.pipeFree; const pipeBy = this.pipeBy;
     const gen = this.gen;
@@ -600,37 +621,7 @@ export class CycleEngine {
       for (let k = useStart[i]!; k < ue; k++) {
         const u = useUnit[k]!;
         if (stamp[u] !== gen) continue;
-        const p = prod[u]!;
-        const pk = pkA[p]!;
-        let r: number;
-        if (pk === PRODUCER.mfma) {
-          let slot: number;
-          if (cc === CONSUMER.mfma && useRole[k] === READ_ROLE.srcC) {
-            const same = m.mfmaDstFirst[p] === m.mfmaCFirst[i] && m.mfmaDstCount[p] === m.mfmaCCount[i] && m.passes[p] === m.passes[i];
-            slot = same ? MFMA_SLOT.same : MFMA_SLOT.srcC;
-          } else slot = mfmaReadSlot[i]!;
-          r = defT[u]! + mfmaLat[p * 5 + slot]!;
-        } else {
-          r = readyAt[u]!;
-          if (pk === PRODUCER.valu) {
-            const dt = defT[u]!;
-            if (cc === CONSUMER.mfma) {
-              if (u >= VGPR_BASE) { const x = dt + m.valuToMfma; if (x > r) r = x; }
-            } else if (u < VGPR_BASE) {
-              if (cc === CONSUMER.scalar) { const x = dt + m.sgprToSalu; if (x > r) r = x; }
-              else if (cc === CONSUMER.vmem) { const x = dt + m.sgprToVmem; if (x > r) r = x; }
-              else if (cc === CONSUMER.valu && useRole[k] !== READ_ROLE.implicit) { const x = dt + m.sgprToValu; if (x > r) r = x; }
-            }
-            const fp = flags[p]!;
-            if (fp !== 0) {
-              if ((fp & FLAG.trans) !== 0 && cc === CONSUMER.valu && (flags[i]! & FLAG.trans) === 0) { const x = dt + m.transToValu; if (x > r) r = x; }
-              if ((fp & FLAG.dot) !== 0 && !(useRole[k] === READ_ROLE.src2 && m.opId[p] === m.opId[i])) { const x = dt + m.dotLat; if (x > r) r = x; }
-            }
-            if (cc === CONSUMER.branch) { const x = dt + lat[p]! + m.afterWrite; if (x > r) r = x; }
-          } else if (pk === PRODUCER.salu && cc === CONSUMER.branch) {
-            const x = defT[u]! + lat[p]! + m.afterWrite; if (x > r) r = x;
-          }
-        }
+        const r = this.readReady(i, k, u, cc);
         if (r > e) e = r;
       }
       const ds = defStart[i]!;
@@ -638,16 +629,7 @@ export class CycleEngine {
       for (let k = ds; k < de; k++) {
         const o = defUnit[k]!;
         if (stamp[o] !== gen) continue;
-        const p = prod[o]!;
-        const pk = pkA[p]!;
-        let r: number;
-        if (pk === PRODUCER.mem) {
-          if ((flags[p]! & FLAG.vmemLoad) !== 0 && (flags[i]! & FLAG.vmemLoad) !== 0) continue;
-          if (pipeA[p] === PIPE.lds && pipeA[i] === PIPE.lds) continue;
-          r = readyAt[o]!;
-        } else if (pk === PRODUCER.mfma && cc !== CONSUMER.mfma) {
-          r = defT[o]! + mfmaLat[p * 5 + mfmaReadSlot[i]!]!;
-        } else continue;
+        const r = this.writeReady(i, o, cc);
         if (r > e) e = r;
       }
       // an s_waitcnt (a count of -1 is no wait on that counter), or a memory operation
