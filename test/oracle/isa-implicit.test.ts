@@ -49,6 +49,7 @@ const KNOWN: Record<string, [string, string]> = {
   scratch_load_lds_sbyte: ['uses ours+flat_scratch', 'as scratch_load_lds_dword'],
   scratch_load_lds_ushort: ['uses ours+flat_scratch', 'as scratch_load_lds_dword'],
   scratch_load_lds_sshort: ['uses ours+flat_scratch', 'as scratch_load_lds_dword'],
+  s_set_gpr_idx_mode: ['uses ours+m0', 'it writes M0[15:12] only (the ISA: "M0[15:12] = SIMM16[3:0]"), so the rest of M0 stays: a read as well as a write; LLVM lists M0 as a def only.'],
 };
 
 function run(cmd: string, args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
