@@ -314,21 +314,20 @@ function check2Contents(name: string, where: string, ra: Region, rb: Region): Ch
 /** Anchors the walk of unreadAfter goes past: they read and write no register. */
 const PLAIN_ANCHORS = new Set(['s_barrier', 's_setprio', 's_sleep']);
 
-/** Directives that only align code (the padding is s_nop). */
-const ALIGN = /^directive \.(p2align|balign|align)\b/;
-
 /**
  * Whether scalar register `u` (an SGPR, VCC, SCC, ...: verify's key below VGPR_BASE; not MODE,
  * which s_setreg writes a field at a time) is written before anything reads it after region `g`
- * of the original, on the only way on from there: through the labels, alignments and plain
- * anchors (PLAIN_ANCHORS) and the regions that follow in layout order, up to a scalar
+ * of the original, on the only way on from there: through the labels and plain anchors
+ * (PLAIN_ANCHORS) and the regions that follow in layout order, up to a scalar ALU
  * instruction's write of it or s_endpgm. It gives up (read there, as far as it knows) at any
  * other anchor, whose effects its register lists may not hold whole (s_getreg of STATUS reads
  * SCC, VCCZ and EXECZ; s_set_gpr_idx_mode writes part of M0; s_setvskip turns vector
  * instructions off; s_movrels/s_movreld reach the SGPR M0 selects; branches, calls, returns,
- * traps), at any other directive, and at a region check 7 proves (`traced`). A vector
- * instruction's write of a scalar register (v_cmp, v_readlane, a carry-out) does not count:
- * under VSKIP it is not issued, and a DPP row mask may keep some of it. The regions passed are
+ * traps), at every directive (an alignment's padding is code: zeros, or the fill it names, are
+ * instructions that read registers), and at a region check 7 proves (`traced`). Only a scalar
+ * ALU write ends it: a vector instruction's write of a scalar register (v_cmp, v_readlane, a
+ * carry-out) is not issued under VSKIP and a DPP row mask may keep some of it, and a scalar
+ * load's lands when its data returns, after reads issued before its wait. The regions passed are
  * held by check 3 to the same producers in both files, so a read after the write reads it in
  * both: which instruction of region g wrote `u` last is then unseen.
  */
@@ -340,11 +339,11 @@ function unreadAfter(a: KernelView, g: number, u: number, traced: ReadonlySet<nu
       if (it.reads.includes(u)) return false;
       if (a.cfg.control[it.index] === 'end') return true;
       if (!PLAIN_ANCHORS.has(it.r.insn.base)) return false;
-    } else if (!tok.anchor.startsWith('label ') && tok.anchor !== 'sched_barrier' && !ALIGN.test(tok.anchor)) return false;
+    } else if (!tok.anchor.startsWith('label ') && tok.anchor !== 'sched_barrier') return false;
     if (traced.has(t + 1)) return false;
     for (const x of a.regions[t + 1]!.items) {
       if (x.reads.includes(u)) return false;
-      if (x.writes.includes(u) && x.r.insn.base.startsWith('s_')) return true;
+      if (x.writes.includes(u) && x.r.info.cls === 'salu') return true;
     }
   }
   return false;

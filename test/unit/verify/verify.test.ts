@@ -135,9 +135,16 @@ test('verify: a scalar register written again before any read after the region m
     ['interp', 'gfx906', ['k:', '  s_mov_b32 m0, s1', '  s_mov_b32 m0, s2', '  s_barrier', '  v_interp_p2_f16 v5, v2, attr1.x, v3', '  s_mov_b32 m0, -1', '  global_store_short v[8:9], v5, off', '  s_endpgm']],
   ];
   for (const [what, arch, body] of trials) assert.equal(rejected(arch, body).equivalent, false, what);
-  // alignment padding and plain anchors are passed: .p2align before a loop header, s_setprio
-  const aligned = ['k:', '  s_cmp_eq_u32 s0, 1', '  s_cmp_eq_u32 s1, 2', '  s_barrier', '  s_setprio 2', '  .p2align 6', '.Lloop:', '  s_cmp_lg_u32 s2, 0', '  s_cbranch_scc1 .Lloop', '  s_endpgm'];
-  assert.equal(verify(aligned, permute(aligned, [1, 2])).equivalent, true, verify(aligned, permute(aligned, [1, 2])).difference?.message);
+  // plain anchors are passed (s_setprio); an alignment is not: its padding is code (zeros, or the
+  // fill it names: 0x00000000 is v_cndmask_b32 v0, s0, v0, vcc)
+  const plain = ['k:', '  s_cmp_eq_u32 s0, 1', '  s_cmp_eq_u32 s1, 2', '  s_barrier', '  s_setprio 2', '.Lloop:', '  s_cmp_lg_u32 s2, 0', '  s_cbranch_scc1 .Lloop', '  s_endpgm'];
+  assert.equal(verify(plain, permute(plain, [1, 2])).equivalent, true, verify(plain, permute(plain, [1, 2])).difference?.message);
+  const fill = ['k:', '  s_mov_b64 vcc, s[2:3]', '  s_mov_b64 vcc, s[4:5]', '  .p2align 3, 0', '  s_mov_b64 vcc, 0', '  global_store_dword v[2:3], v0, off', '  s_endpgm'];
+  assert.equal(verify(fill, permute(fill, [1, 2])).difference?.kind, 'exit-definition');
+  // a scalar load's write lands when its data returns: a read before its wait sees the old value
+  const load = ['k:', '  s_mov_b64 vcc, s[2:3]', '  s_mov_b64 vcc, s[4:5]', '  s_barrier', '  s_load_dwordx2 vcc, s[6:7], 0', '  v_cndmask_b32 v0, v1, v2, vcc',
+    '  s_waitcnt lgkmcnt(0)', '  global_store_dword v[2:3], v0, off', '  s_endpgm'];
+  assert.equal(verify(load, permute(load, [1, 2])).difference?.kind, 'exit-definition');
   // a vector register is not: its writes keep the lanes EXEC leaves out
   const vec = ['k:', '  v_mov_b32 v1, 1', '  v_mov_b32 v1, 2', '  s_endpgm'];
   assert.equal(verify(vec, permute(vec, [1, 2])).equivalent, false);
