@@ -520,7 +520,6 @@ export class CycleEngine {
     lens[w] = len;
   }
 
-
   private commit(w: number, i: number, e: number, taken: boolean): void {
     const m = this.m;
     let md = this.maxDone[w]!;

@@ -332,6 +332,7 @@ const PLAIN_ANCHORS = new Set(['s_barrier', 's_setprio', 's_sleep']);
  * both: which instruction of region g wrote `u` last is then unseen.
  */
 function unreadAfter(a: KernelView, g: number, u: number, traced: ReadonlySet<number>): boolean {
+  if (u >= VGPR_BASE || u === MODE) return false;
   for (let t = g; t < a.tokens.length; t++) {
     const tok = a.tokens[t]!;
     const it = tok.item;
@@ -375,7 +376,7 @@ function check3Registers(name: string, where: string, a: KernelView, ra: Region,
   }
   for (const [u, wa] of fa.exit) {
     const wb = fb.exit.get(u);
-    if (wa === wb || (u < VGPR_BASE && u !== MODE && unread(u))) continue;
+    if (wa === wb || unread(u)) continue;
     const ia = itemA.get(wa)!;
     const ib = wb ? itemB.get(wb) : undefined;
     return diff('exit-definition', name, `${where}: ${a.regs.name(u)} is last written by ${shownAt(ia)} in the original but by ${ib ? shownAt(ib) : 'nothing'} in the scheduled file`, ia.loc, ib?.loc);
